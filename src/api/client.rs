@@ -1,0 +1,483 @@
+//! The API client: the four endpoints, authorization, retries where they are safe, and
+//! errors a clerk can read.
+
+use super::auth::{self, AuthSettings, TokenSource, TokenState};
+use super::error::{ApiError, ErrorKind, FieldError};
+use super::http::{self, BodyError};
+use super::model::{Invoice, NewInvoice, NextPage, Page};
+use secrecy::{ExposeSecret, SecretString};
+use serde_json::Value;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::Duration;
+use url::Url;
+
+/// Everything a [`Client`] needs. Secrets are `SecretString`: never shown by `Debug`.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    /// The service's base address (`{base_url}`).
+    pub base_url: String,
+    /// OAuth or API key.
+    pub auth: AuthSettings,
+    /// `x-account-key` sent on invoice creation, unless a call gives its own.
+    pub account_key: Option<String>,
+    /// Limit for a whole request, answer included.
+    pub timeout: Duration,
+    /// Limit for opening a connection.
+    pub connect_timeout: Duration,
+    /// Largest answer accepted, in bytes.
+    pub max_body_bytes: usize,
+    /// How many times a read (GET) is retried on 429/502/503/504.
+    pub read_retries: u32,
+    /// First backoff between read retries; doubles each time.
+    pub retry_base: Duration,
+    /// A `Retry-After` longer than this is not waited for: the error is returned.
+    pub max_retry_wait: Duration,
+    /// `page_size` asked for in listings (`None` sends none).
+    pub page_size: Option<u32>,
+    /// Safety cap on the pages of one listing.
+    pub max_pages: u32,
+}
+
+impl ClientConfig {
+    /// Defaults for everything but the address and authentication.
+    pub fn new(base_url: impl Into<String>, auth: AuthSettings) -> Self {
+        ClientConfig {
+            base_url: base_url.into(),
+            auth,
+            account_key: None,
+            timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(10),
+            max_body_bytes: 32 * 1024 * 1024,
+            read_retries: 3,
+            retry_base: Duration::from_millis(300),
+            max_retry_wait: Duration::from_secs(10),
+            page_size: Some(1000),
+            max_pages: 10_000,
+        }
+    }
+}
+
+/// Progress of a customer listing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ListProgress {
+    /// Pages received.
+    pub pages: u32,
+    /// Invoices received.
+    pub items: u64,
+    /// Invoices in all, when the service says.
+    pub total: Option<u64>,
+}
+
+/// What a successful connection test found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectionReport {
+    /// The token state after the test (OAuth) or `NotUsed` (API key).
+    pub token: TokenState,
+    /// The service answered an authorized request.
+    pub service_ok: bool,
+}
+
+enum Auth {
+    OAuth(TokenSource),
+    ApiKey { header: reqwest::header::HeaderName, key: SecretString },
+}
+
+struct Inner {
+    cfg: ClientConfig,
+    base: Url,
+    http: reqwest::Client,
+    auth: Auth,
+}
+
+/// The async client. Cheap to clone; clones share the token cache.
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client").field("base", &self.inner.base.as_str()).finish_non_exhaustive()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Effect {
+    /// Changes nothing: may be retried.
+    Read,
+    /// Changes something: never resent; a lost answer is "outcome unknown".
+    Write(&'static str),
+}
+
+struct Answer {
+    status: u16,
+    headers: reqwest::header::HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Client {
+    /// Checks the configuration (addresses, secure schemes) and builds the client.
+    pub fn new(cfg: ClientConfig) -> Result<Client, ApiError> {
+        let base = http::check_url(&cfg.base_url, "base URL")?;
+        let http = reqwest::Client::builder()
+            .user_agent(concat!("invoice-desk/", env!("CARGO_PKG_VERSION")))
+            .timeout(cfg.timeout)
+            .connect_timeout(cfg.connect_timeout)
+            // A redirect could carry the Authorization header elsewhere.
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| ApiError::invalid(format!("Could not set up HTTPS: {e}")))?;
+        let auth = match &cfg.auth {
+            AuthSettings::OAuth(o) => Auth::OAuth(TokenSource::new(o.clone(), http.clone(), cfg.max_body_bytes)?),
+            AuthSettings::ApiKey(k) => {
+                let name = if k.header.trim().is_empty() { auth::DEFAULT_API_KEY_HEADER } else { k.header.trim() };
+                let header = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                    .map_err(|_| ApiError::invalid(format!("\"{name}\" is not a valid header name.")))?;
+                if k.key.expose_secret().trim().is_empty() {
+                    return Err(ApiError::invalid("Enter the API key."));
+                }
+                if reqwest::header::HeaderValue::from_str(k.key.expose_secret().trim()).is_err() {
+                    return Err(ApiError::invalid("The API key contains characters that cannot be sent."));
+                }
+                Auth::ApiKey { header, key: k.key.clone() }
+            }
+        };
+        Ok(Client { inner: Arc::new(Inner { cfg, base, http, auth }) })
+    }
+
+    /// The configuration this client was built from.
+    pub fn config(&self) -> &ClientConfig {
+        &self.inner.cfg
+    }
+
+    /// The token's state, without causing a fetch.
+    pub fn token_state(&self) -> TokenState {
+        match &self.inner.auth {
+            Auth::OAuth(t) => t.state(),
+            Auth::ApiKey { .. } => TokenState::NotUsed,
+        }
+    }
+
+    /// Fetches a token (OAuth) and makes one harmless authorized read: a lookup of an id
+    /// that does not exist, for which "not found" proves the credentials work.
+    pub async fn check_connection(&self) -> Result<ConnectionReport, ApiError> {
+        if let Auth::OAuth(t) = &self.inner.auth {
+            t.bearer().await?;
+        }
+        let url = http::join(&self.inner.base, "/invoice/invoice-desk-connection-check");
+        match self.execute(reqwest::Method::GET, url, None, None, Effect::Read).await {
+            Ok(_) => {}
+            Err(e) if matches!(e.kind, ErrorKind::NotFound { .. }) => {}
+            Err(e) => return Err(e),
+        }
+        Ok(ConnectionReport { token: self.token_state(), service_ok: true })
+    }
+
+    /// `POST /invoices`. `account_key` overrides the profile's `x-account-key`.
+    /// Never resent automatically: a lost answer is [`ErrorKind::OutcomeUnknown`].
+    pub async fn create_invoice(&self, invoice: &NewInvoice, account_key: Option<&str>) -> Result<Invoice, ApiError> {
+        let body = invoice.to_json()?;
+        let key = account_key.or(self.inner.cfg.account_key.as_deref()).map(str::trim).filter(|k| !k.is_empty());
+        let url = http::join(&self.inner.base, "/invoices");
+        let v = self
+            .execute(reqwest::Method::POST, url, Some(&body), key, Effect::Write("create the invoice"))
+            .await?;
+        Invoice::from_value(unwrap_envelope(v))
+    }
+
+    /// `GET /invoice/{id}`.
+    pub async fn get_invoice(&self, id: &str) -> Result<Invoice, ApiError> {
+        let id = checked_id(id, "invoice id")?;
+        let url = http::join(&self.inner.base, &format!("/invoice/{}", http::segment(id)));
+        let v = self.execute(reqwest::Method::GET, url, None, None, Effect::Read).await.map_err(|e| not_found_as(e, format!("invoice with id {id}")))?;
+        Invoice::from_value(unwrap_envelope(v))
+    }
+
+    /// `POST /invoices/{id}/void`. Never resent automatically.
+    pub async fn void_invoice(&self, id: &str) -> Result<Invoice, ApiError> {
+        let id = checked_id(id, "invoice id")?;
+        let url = http::join(&self.inner.base, &format!("/invoices/{}/void", http::segment(id)));
+        let v = self
+            .execute(reqwest::Method::POST, url, None, None, Effect::Write("void the invoice"))
+            .await
+            .map_err(|e| not_found_as(e, format!("invoice with id {id}")))?;
+        Invoice::from_value(unwrap_envelope(v))
+    }
+
+    /// `GET /invoices/customer/{id}`, following pages to the end. Each page goes to
+    /// `on_page` as it arrives, with the progress so far; returning `Break` stops the
+    /// listing (the result is then [`ErrorKind::Cancelled`]).
+    pub async fn list_customer_invoices<F>(&self, customer: &str, mut on_page: F) -> Result<ListProgress, ApiError>
+    where
+        F: FnMut(Vec<Invoice>, &ListProgress) -> ControlFlow<()>,
+    {
+        let customer = checked_id(customer, "customer id")?;
+        let first = http::join(&self.inner.base, &format!("/invoices/customer/{}", http::segment(customer)));
+        let mut progress = ListProgress::default();
+        let mut url = self.with_page_size(first.clone());
+        let mut seen_next: Vec<NextPage> = Vec::new();
+        loop {
+            let v = self
+                .execute(reqwest::Method::GET, url.clone(), None, None, Effect::Read)
+                .await
+                .map_err(|e| not_found_as(e, format!("customer with id {customer}")))?;
+            let page = Page::from_value(v)?;
+            progress.pages += 1;
+            progress.items += page.items.len() as u64;
+            progress.total = page.total.or(progress.total);
+            let empty = page.items.is_empty();
+            if on_page(page.items, &progress).is_break() {
+                return Err(ApiError::new(ErrorKind::Cancelled));
+            }
+            let Some(next) = page.next else { return Ok(progress) };
+            // An empty page that still points on, a repeated cursor, or too many pages:
+            // the listing would never end.
+            if (empty && matches!(next, NextPage::Cursor(_) | NextPage::Url(_)) && progress.pages > 1)
+                || seen_next.contains(&next)
+                || progress.pages >= self.inner.cfg.max_pages
+            {
+                return Err(ApiError::new(ErrorKind::ListingRunaway).with_cause(format!("stopped after {} pages", progress.pages)));
+            }
+            if empty && matches!(next, NextPage::Number(_)) {
+                return Ok(progress);
+            }
+            url = match &next {
+                NextPage::Cursor(c) => {
+                    let mut u = self.with_page_size(first.clone());
+                    u.query_pairs_mut().append_pair("cursor", c);
+                    u
+                }
+                NextPage::Number(n) => {
+                    let mut u = self.with_page_size(first.clone());
+                    u.query_pairs_mut().append_pair("page", &n.to_string());
+                    u
+                }
+                NextPage::Url(text) => {
+                    let u = self.inner.base.join(text).map_err(|_| ApiError::new(ErrorKind::Decode).with_cause("bad next-page URL"))?;
+                    if u.origin() != self.inner.base.origin() {
+                        // Our credentials go only to the configured service.
+                        return Err(ApiError::new(ErrorKind::Decode).with_cause(format!("next page on another host: {}", u.origin().ascii_serialization())));
+                    }
+                    u
+                }
+            };
+            seen_next.push(next);
+        }
+    }
+
+    /// All of a customer's invoices in one vector.
+    pub async fn customer_invoices(&self, customer: &str) -> Result<Vec<Invoice>, ApiError> {
+        let mut all = Vec::new();
+        self.list_customer_invoices(customer, |page, _| {
+            all.extend(page);
+            ControlFlow::Continue(())
+        })
+        .await?;
+        Ok(all)
+    }
+
+    fn with_page_size(&self, mut url: Url) -> Url {
+        if let Some(n) = self.inner.cfg.page_size {
+            url.query_pairs_mut().append_pair("page_size", &n.to_string());
+        }
+        url
+    }
+
+    /// Sends one request with authorization; one new token and one retry after a 401
+    /// (OAuth); read retries on 429/502/503/504. Returns the decoded JSON of a 2xx.
+    async fn execute(
+        &self,
+        method: reqwest::Method,
+        url: Url,
+        body: Option<&Value>,
+        account_key: Option<&str>,
+        effect: Effect,
+    ) -> Result<Value, ApiError> {
+        let cfg = &self.inner.cfg;
+        let mut auth_retried = false;
+        let mut read_retries = 0u32;
+        loop {
+            let mut req = self.inner.http.request(method.clone(), url.clone()).header("accept", "application/json");
+            let mut token = None;
+            match &self.inner.auth {
+                Auth::OAuth(source) => {
+                    let t = source.bearer().await?;
+                    let mut value = reqwest::header::HeaderValue::from_str(&format!("Bearer {}", t.expose_secret()))
+                        .map_err(|_| ApiError::new(ErrorKind::TokenEndpointFailed).with_cause("the token cannot be sent in a header"))?;
+                    value.set_sensitive(true);
+                    req = req.header(reqwest::header::AUTHORIZATION, value);
+                    token = Some(t);
+                }
+                Auth::ApiKey { header, key } => {
+                    let mut value = reqwest::header::HeaderValue::from_str(key.expose_secret().trim())
+                        .map_err(|_| ApiError::invalid("The API key contains characters that cannot be sent."))?;
+                    value.set_sensitive(true);
+                    req = req.header(header.clone(), value);
+                }
+            }
+            if let Some(k) = account_key {
+                req = req.header("x-account-key", k);
+            }
+            if let Some(b) = body {
+                req = req.json(b);
+            }
+            let answer = match self.send(req).await {
+                Ok(a) => a,
+                Err(e) => return Err(transport_error(e, effect)),
+            };
+            let status = answer.status;
+            if status == 401
+                && !auth_retried
+                && let (Auth::OAuth(source), Some(t)) = (&self.inner.auth, &token)
+            {
+                // The token was refused, so the service did nothing: safe for POST too.
+                source.invalidate(t).await;
+                auth_retried = true;
+                continue;
+            }
+            if effect == Effect::Read && matches!(status, 429 | 502 | 503 | 504) && read_retries < cfg.read_retries {
+                let backoff = cfg.retry_base * 2u32.pow(read_retries);
+                let wait = http::retry_after(&answer.headers).unwrap_or(backoff);
+                if wait <= cfg.max_retry_wait {
+                    read_retries += 1;
+                    tokio::time::sleep(wait).await;
+                    continue;
+                }
+            }
+            if (200..300).contains(&status) {
+                return serde_json::from_slice::<Value>(&answer.body)
+                    .map_err(|e| ApiError::new(ErrorKind::Decode).with_status(status).with_body(&answer.body).with_cause(e));
+            }
+            if let Effect::Write(action) = effect
+                && matches!(status, 502 | 504)
+            {
+                // A gateway gave up waiting: the service behind it may have done it.
+                return Err(ApiError::new(ErrorKind::OutcomeUnknown { action: action.to_string() })
+                    .with_status(status)
+                    .with_body(&answer.body));
+            }
+            return Err(api_error(status, &answer.headers, &answer.body));
+        }
+    }
+
+    async fn send(&self, req: reqwest::RequestBuilder) -> Result<Answer, SendError> {
+        let resp = req.send().await.map_err(SendError::Transport)?;
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        match http::read_capped(resp, self.inner.cfg.max_body_bytes).await {
+            Ok(body) => Ok(Answer { status, headers, body }),
+            Err(BodyError::TooLarge) => Err(SendError::TooLarge(status)),
+            Err(BodyError::Transport(e)) => Err(SendError::Transport(e)),
+        }
+    }
+}
+
+enum SendError {
+    Transport(reqwest::Error),
+    TooLarge(u16),
+}
+
+fn transport_error(e: SendError, effect: Effect) -> ApiError {
+    let e = match e {
+        SendError::TooLarge(status) => return ApiError::new(ErrorKind::TooLarge).with_status(status),
+        SendError::Transport(e) => e,
+    };
+    let cause = auth::without_url(&e);
+    if e.is_connect() {
+        // No connection was made: nothing was sent, whatever the request.
+        return ApiError::new(ErrorKind::Connection).with_cause(cause);
+    }
+    match effect {
+        Effect::Write(action) => ApiError::new(ErrorKind::OutcomeUnknown { action: action.to_string() }).with_cause(cause),
+        Effect::Read if e.is_timeout() => ApiError::new(ErrorKind::Timeout).with_cause(cause),
+        Effect::Read => ApiError::new(ErrorKind::Connection).with_cause(cause),
+    }
+}
+
+fn checked_id<'a>(id: &'a str, what: &str) -> Result<&'a str, ApiError> {
+    let id = id.trim();
+    if id.is_empty() {
+        return Err(ApiError::invalid(format!("Enter the {what}.")));
+    }
+    if id.len() > 200 || id.chars().any(char::is_control) {
+        return Err(ApiError::invalid(format!("The {what} is not valid.")));
+    }
+    Ok(id)
+}
+
+fn not_found_as(mut e: ApiError, what: String) -> ApiError {
+    if let ErrorKind::NotFound { what: w } = &mut e.kind {
+        *w = what;
+    }
+    e
+}
+
+/// Some services wrap the object: `{"data": {...}}` or `{"invoice": {...}}`.
+fn unwrap_envelope(v: Value) -> Value {
+    match v {
+        Value::Object(mut o) if !o.contains_key("id") => {
+            for key in ["invoice", "data"] {
+                if matches!(o.get(key), Some(Value::Object(inner)) if inner.contains_key("id")) {
+                    return o.shift_remove(key).unwrap_or_default();
+                }
+            }
+            Value::Object(o)
+        }
+        other => other,
+    }
+}
+
+/// Maps a non-2xx answer of the service to an error.
+pub(crate) fn api_error(status: u16, headers: &reqwest::header::HeaderMap, body: &[u8]) -> ApiError {
+    let v: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+    let err = v.get("error");
+    let message = err
+        .and_then(|e| e.get("message"))
+        .or_else(|| err.filter(|e| e.is_string()))
+        .or_else(|| v.get("message"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let code = err.and_then(|e| e.get("code")).and_then(Value::as_str).map(str::to_string);
+    let details = err
+        .and_then(|e| e.get("details"))
+        .or_else(|| v.get("detail"))
+        .or_else(|| v.get("details"))
+        .and_then(Value::as_array);
+    let fields: Vec<FieldError> = details
+        .map(|d| {
+            d.iter()
+                .map(|item| {
+                    let field = item
+                        .get("loc")
+                        .and_then(Value::as_array)
+                        .and_then(|loc| loc.iter().rev().find_map(|p| p.as_str().filter(|s| *s != "body")))
+                        .or_else(|| item.get("field").and_then(Value::as_str))
+                        .unwrap_or("request")
+                        .to_string();
+                    let message = item
+                        .get("msg")
+                        .or_else(|| item.get("message"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("not accepted")
+                        .to_string();
+                    FieldError { field, message }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let kind = match status {
+        401 => ErrorKind::Unauthorized,
+        403 => ErrorKind::Forbidden,
+        404 => ErrorKind::NotFound { what: "such resource".to_string() },
+        409 => ErrorKind::Conflict,
+        400 | 422 => ErrorKind::Validation { fields },
+        429 => ErrorKind::RateLimited { retry_after: http::retry_after(headers) },
+        500..=599 => ErrorKind::ServerError,
+        _ => ErrorKind::UnexpectedStatus,
+    };
+    let mut e = ApiError::new(kind).with_status(status).with_body(body);
+    e.service_message = message;
+    e.service_code = code;
+    e
+}

@@ -1,0 +1,325 @@
+//! One error type for everything the API layer can fail at: a sentence a clerk can read
+//! (`Display`), a kind the code can match on, and the details an engineer needs.
+
+use std::fmt;
+use std::time::Duration;
+
+/// A problem with one field of a request, as the service's 422 `details` report it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field it is about (`amount`, `currency_code`), taken from the end of `loc`.
+    pub field: String,
+    /// The service's message for it.
+    pub message: String,
+}
+
+/// What went wrong, for code to decide on; [`ApiError`]'s `Display` says it in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// Refused before anything was sent (empty id, bad URL, invalid field).
+    InvalidInput(String),
+    /// An `http://` address that is not this computer.
+    InsecureUrl(String),
+    /// The identity provider rejected the client id or secret.
+    CredentialsRejected {
+        /// The provider's `error_description`, if it gave one.
+        description: Option<String>,
+    },
+    /// The identity provider does not know the audience.
+    WrongAudience {
+        /// The provider's `error_description`, if it gave one.
+        description: Option<String>,
+    },
+    /// The identity provider refused the token request for another reason.
+    TokenRequestRejected {
+        /// The provider's `error` and `error_description`.
+        description: Option<String>,
+    },
+    /// The identity provider asks us to slow down.
+    TokenRateLimited {
+        /// How long to wait, when the provider said.
+        retry_after: Option<Duration>,
+    },
+    /// The identity provider failed (5xx) or sent something that is not a token.
+    TokenEndpointFailed,
+    /// The identity provider could not be reached or did not answer in time.
+    TokenEndpointUnreachable,
+    /// The service answered 401 (even with a fresh token, or with the API key).
+    Unauthorized,
+    /// The service answered 403.
+    Forbidden,
+    /// The service answered 404.
+    NotFound {
+        /// What was looked for, in words ("invoice in_123").
+        what: String,
+    },
+    /// The service answered 409: the action does not fit the invoice's state.
+    Conflict,
+    /// The service answered 422 (or 400) with problems per field.
+    Validation {
+        /// Each problem, mapped to its field.
+        fields: Vec<FieldError>,
+    },
+    /// The service answered 429.
+    RateLimited {
+        /// How long to wait, when the service said.
+        retry_after: Option<Duration>,
+    },
+    /// The service failed (5xx).
+    ServerError,
+    /// Another status the client does not expect.
+    UnexpectedStatus,
+    /// No answer in time for a request that changes nothing.
+    Timeout,
+    /// The service could not be reached; the request was not sent.
+    Connection,
+    /// A create or void was sent and no answer came back: it may or may not have happened.
+    OutcomeUnknown {
+        /// The action in words ("create the invoice").
+        action: String,
+    },
+    /// The answer could not be understood.
+    Decode,
+    /// The answer was larger than the client accepts.
+    TooLarge,
+    /// A listing went on longer than the safety cap, or repeated itself.
+    ListingRunaway,
+    /// The caller stopped the work.
+    Cancelled,
+}
+
+/// An error from the API layer. `Display` is the clerk's sentence; [`ApiError::details`]
+/// is for the "Details" expander and logs (never holds a secret).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// The HTTP status, when there was an answer.
+    pub status: Option<u16>,
+    /// The service's own message (`error.message` or `error_description`).
+    pub service_message: Option<String>,
+    /// The service's error code (`TK20400`), when given.
+    pub service_code: Option<String>,
+    /// The start of the answer's body, for engineers.
+    pub body: Option<String>,
+    /// What the HTTP library said, for engineers.
+    pub cause: Option<String>,
+}
+
+impl ApiError {
+    /// An error of this kind with no further details.
+    pub fn new(kind: ErrorKind) -> Self {
+        ApiError { kind, status: None, service_message: None, service_code: None, body: None, cause: None }
+    }
+
+    /// Refused before sending.
+    pub fn invalid(msg: impl Into<String>) -> Self {
+        Self::new(ErrorKind::InvalidInput(msg.into()))
+    }
+
+    /// Adds the HTTP status.
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status = Some(status);
+        self
+    }
+
+    /// Adds (the start of) the answer's body.
+    pub fn with_body(mut self, body: &[u8]) -> Self {
+        const SHOWN: usize = 2000;
+        let text = String::from_utf8_lossy(&body[..body.len().min(SHOWN)]).into_owned();
+        self.body = if text.is_empty() { None } else { Some(text) };
+        self
+    }
+
+    /// Adds what the HTTP library said.
+    pub fn with_cause(mut self, cause: impl fmt::Display) -> Self {
+        self.cause = Some(cause.to_string());
+        self
+    }
+
+    /// True when the request may have taken effect and must be checked, not resent.
+    pub fn is_outcome_unknown(&self) -> bool {
+        matches!(self.kind, ErrorKind::OutcomeUnknown { .. })
+    }
+
+    /// True for failures to authenticate (token endpoint, 401, 403).
+    pub fn is_auth(&self) -> bool {
+        matches!(
+            self.kind,
+            ErrorKind::CredentialsRejected { .. }
+                | ErrorKind::WrongAudience { .. }
+                | ErrorKind::TokenRequestRejected { .. }
+                | ErrorKind::TokenRateLimited { .. }
+                | ErrorKind::TokenEndpointFailed
+                | ErrorKind::TokenEndpointUnreachable
+                | ErrorKind::Unauthorized
+                | ErrorKind::Forbidden
+        )
+    }
+
+    /// True for network failures and timeouts.
+    pub fn is_network(&self) -> bool {
+        matches!(self.kind, ErrorKind::Timeout | ErrorKind::Connection)
+    }
+
+    /// The per-field problems of a validation error (empty otherwise).
+    pub fn field_errors(&self) -> &[FieldError] {
+        match &self.kind {
+            ErrorKind::Validation { fields } => fields,
+            _ => &[],
+        }
+    }
+
+    /// Status, service code and message, body and cause, one per line.
+    pub fn details(&self) -> String {
+        let mut out = Vec::new();
+        if let Some(s) = self.status {
+            out.push(format!("HTTP status: {s}"));
+        }
+        if let Some(c) = &self.service_code {
+            out.push(format!("Service code: {c}"));
+        }
+        if let Some(m) = &self.service_message {
+            out.push(format!("Service message: {m}"));
+        }
+        if let Some(c) = &self.cause {
+            out.push(format!("Cause: {c}"));
+        }
+        if let Some(b) = &self.body {
+            out.push(format!("Body: {b}"));
+        }
+        if out.is_empty() {
+            out.push(format!("{:?}", self.kind));
+        }
+        out.join("\n")
+    }
+
+    fn service_suffix(&self) -> String {
+        match &self.service_message {
+            Some(m) if !m.trim().is_empty() => format!(" The service said: \"{}\".", m.trim()),
+            _ => String::new(),
+        }
+    }
+}
+
+fn wait_words(d: &Option<Duration>) -> String {
+    match d {
+        Some(d) if d.as_secs() >= 120 => format!(" Try again in about {} minutes.", d.as_secs().div_ceil(60)),
+        Some(d) => format!(" Try again in {} seconds.", d.as_secs().max(1)),
+        None => " Try again in a moment.".to_string(),
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let said = self.service_suffix();
+        match &self.kind {
+            ErrorKind::InvalidInput(m) => write!(f, "{m}"),
+            ErrorKind::InsecureUrl(u) => write!(
+                f,
+                "The address {u} is not secure. Use an https:// address (http:// is only allowed for this computer)."
+            ),
+            ErrorKind::CredentialsRejected { description } => {
+                write!(f, "The identity provider rejected the client id or client secret. Check them in the profile.")?;
+                if let Some(d) = description {
+                    write!(f, " It said: \"{d}\".")?;
+                }
+                Ok(())
+            }
+            ErrorKind::WrongAudience { description } => {
+                write!(f, "The identity provider does not accept the audience set in the profile. Check the audience with the service operator.")?;
+                if let Some(d) = description {
+                    write!(f, " It said: \"{d}\".")?;
+                }
+                Ok(())
+            }
+            ErrorKind::TokenRequestRejected { description } => {
+                write!(f, "The identity provider refused to issue a token.")?;
+                if let Some(d) = description {
+                    write!(f, " It said: \"{d}\".")?;
+                }
+                Ok(())
+            }
+            ErrorKind::TokenRateLimited { retry_after } => write!(
+                f,
+                "The identity provider is limiting how often we sign in.{}",
+                wait_words(retry_after)
+            ),
+            ErrorKind::TokenEndpointFailed => {
+                write!(f, "The identity provider failed to issue a token. Try again later.")
+            }
+            ErrorKind::TokenEndpointUnreachable => write!(
+                f,
+                "The identity provider could not be reached. Check the network connection and the auth URL."
+            ),
+            ErrorKind::Unauthorized => write!(
+                f,
+                "The service did not accept our credentials. Check the profile's credentials.{said}"
+            ),
+            ErrorKind::Forbidden => write!(
+                f,
+                "These credentials are not allowed to do this. Ask the service operator for access.{said}"
+            ),
+            ErrorKind::NotFound { what } => write!(f, "There is no {what}.{said}"),
+            ErrorKind::Conflict => write!(
+                f,
+                "The service refused: this does not fit the invoice's current state.{said}"
+            ),
+            ErrorKind::Validation { fields } => {
+                write!(f, "The service did not accept the data.")?;
+                for fe in fields {
+                    write!(f, " {}: {}.", fe.field, fe.message.trim_end_matches('.'))?;
+                }
+                if fields.is_empty() {
+                    write!(f, "{said}")?;
+                }
+                Ok(())
+            }
+            ErrorKind::RateLimited { retry_after } => {
+                write!(f, "The service is busy and asks us to slow down.{}", wait_words(retry_after))
+            }
+            ErrorKind::ServerError => write!(f, "The service had an internal problem. Try again later.{said}"),
+            ErrorKind::UnexpectedStatus => write!(
+                f,
+                "The service answered in an unexpected way (status {}).{said}",
+                self.status.map_or_else(|| "unknown".to_string(), |s| s.to_string())
+            ),
+            ErrorKind::Timeout => write!(f, "The service did not answer in time. Try again."),
+            ErrorKind::Connection => write!(
+                f,
+                "The service could not be reached. Check the network connection and the base URL. Nothing was sent."
+            ),
+            ErrorKind::OutcomeUnknown { action } => write!(
+                f,
+                "The request to {action} was sent but no answer came back, so we do not know whether it happened. Check before trying again."
+            ),
+            ErrorKind::Decode => write!(f, "The service's answer could not be understood."),
+            ErrorKind::TooLarge => write!(f, "The service's answer was too large to accept."),
+            ErrorKind::ListingRunaway => write!(
+                f,
+                "The list of invoices did not end (the service kept sending more pages). What arrived is shown."
+            ),
+            ErrorKind::Cancelled => write!(f, "Cancelled."),
+        }
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_sentences() {
+        let e = ApiError::new(ErrorKind::NotFound { what: "invoice with id in_1".into() }).with_status(404);
+        assert_eq!(e.to_string(), "There is no invoice with id in_1.");
+        let e = ApiError::new(ErrorKind::Validation {
+            fields: vec![FieldError { field: "amount".into(), message: "field required".into() }],
+        });
+        assert_eq!(e.to_string(), "The service did not accept the data. amount: field required.");
+        let e = ApiError::new(ErrorKind::RateLimited { retry_after: Some(Duration::from_secs(5)) });
+        assert!(e.to_string().contains("5 seconds"));
+        assert!(e.details().contains("RateLimited"));
+    }
+}

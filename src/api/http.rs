@@ -1,0 +1,128 @@
+//! Small HTTP helpers shared by the token source and the client: URL checks, capped body
+//! reads, wait-time headers.
+
+use super::error::{ApiError, ErrorKind};
+use reqwest::header::HeaderMap;
+use std::net::IpAddr;
+use std::time::Duration;
+use url::Url;
+
+/// Parses a base or auth URL and refuses `http://` to anything but this computer.
+pub fn check_url(text: &str, what: &str) -> Result<Url, ApiError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ApiError::invalid(format!("Enter the {what}.")));
+    }
+    let url = Url::parse(text).map_err(|e| ApiError::invalid(format!("The {what} \"{text}\" is not a valid address ({e}).")))?;
+    match url.scheme() {
+        "https" => Ok(url),
+        "http" if is_loopback(&url) => Ok(url),
+        "http" => Err(ApiError::new(ErrorKind::InsecureUrl(text.to_string()))),
+        other => Err(ApiError::invalid(format!("The {what} must start with https:// (it starts with {other}://)."))),
+    }
+}
+
+fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
+        Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
+        None => false,
+    }
+}
+
+/// Joins path segments (already encoded) onto a base URL, keeping any path prefix it has.
+pub fn join(base: &Url, path: &str) -> Url {
+    let mut s = base.as_str().trim_end_matches('/').to_string();
+    s.push_str(path);
+    Url::parse(&s).unwrap_or_else(|_| base.clone())
+}
+
+/// Percent-encodes one path segment (an id).
+pub fn segment(id: &str) -> String {
+    use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+    // RFC 3986 path segment: everything but unreserved characters gets encoded.
+    const SEGMENT: &AsciiSet = &CONTROLS
+        .add(b' ').add(b'"').add(b'#').add(b'%').add(b'/').add(b'<').add(b'>').add(b'?')
+        .add(b'`').add(b'{').add(b'}').add(b'\\').add(b'^').add(b'|').add(b'[').add(b']')
+        .add(b'@').add(b':').add(b';').add(b'=').add(b'&').add(b'+').add(b'$').add(b',')
+        .add(b'!').add(b'\'').add(b'(').add(b')').add(b'*');
+    utf8_percent_encode(id, SEGMENT).to_string()
+}
+
+/// Why a body could not be read.
+pub enum BodyError {
+    /// Larger than the cap.
+    TooLarge,
+    /// The transport failed while reading.
+    Transport(reqwest::Error),
+}
+
+/// Reads a response body, refusing more than `max` bytes.
+pub async fn read_capped(mut resp: reqwest::Response, max: usize) -> Result<Vec<u8>, BodyError> {
+    if resp.content_length().is_some_and(|n| n as usize > max) {
+        return Err(BodyError::TooLarge);
+    }
+    let mut out = Vec::with_capacity(resp.content_length().map_or(8192, |n| n as usize));
+    while let Some(chunk) = resp.chunk().await.map_err(BodyError::Transport)? {
+        if out.len() + chunk.len() > max {
+            return Err(BodyError::TooLarge);
+        }
+        out.extend_from_slice(&chunk);
+    }
+    Ok(out)
+}
+
+/// How long the server asks us to wait: `Retry-After` (seconds or HTTP date), else
+/// `x-ratelimit-reset` (seconds, or a Unix time).
+pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+    if let Some(v) = text("retry-after") {
+        if let Ok(secs) = v.parse::<u64>() {
+            return Some(Duration::from_secs(secs));
+        }
+        if let Ok(when) = chrono::DateTime::parse_from_rfc2822(v) {
+            let secs = (when.timestamp() - chrono::Utc::now().timestamp()).max(0);
+            return Some(Duration::from_secs(secs as u64));
+        }
+    }
+    if let Some(v) = text("x-ratelimit-reset")
+        && let Ok(n) = v.parse::<f64>().map(|f| f.ceil() as i64)
+    {
+        // Large values are a Unix time; small ones are seconds from now.
+        let secs = if n > 1_000_000_000 { n - chrono::Utc::now().timestamp() } else { n };
+        return Some(Duration::from_secs(secs.max(0) as u64));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        assert!(check_url("https://api.example.cl/v1", "base URL").is_ok());
+        assert!(check_url("http://127.0.0.1:8080", "base URL").is_ok());
+        assert!(check_url("http://localhost:8080", "base URL").is_ok());
+        assert!(check_url("http://[::1]:8080", "base URL").is_ok());
+        let e = check_url("http://api.example.cl", "base URL").unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::InsecureUrl(_)));
+        assert!(check_url("ftp://x", "base URL").is_err());
+        assert!(check_url("", "base URL").is_err());
+        let base = Url::parse("https://h/v1/").unwrap();
+        assert_eq!(join(&base, "/invoice/a%2Fb").as_str(), "https://h/v1/invoice/a%2Fb");
+        assert_eq!(segment("in_1/ ?#é"), "in_1%2F%20%3F%23%C3%A9");
+    }
+
+    #[test]
+    fn wait_headers() {
+        let mut h = HeaderMap::new();
+        h.insert("retry-after", "7".parse().unwrap());
+        assert_eq!(retry_after(&h), Some(Duration::from_secs(7)));
+        let mut h = HeaderMap::new();
+        h.insert("x-ratelimit-reset", "3".parse().unwrap());
+        assert_eq!(retry_after(&h), Some(Duration::from_secs(3)));
+        assert_eq!(retry_after(&HeaderMap::new()), None);
+    }
+}

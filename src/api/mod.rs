@@ -1,0 +1,16 @@
+//! The async API layer: the four endpoints of the invoicing service and how requests are
+//! authorized. It knows nothing of any user interface; the desktop app and the CLI both
+//! use it.
+
+pub mod auth;
+pub mod client;
+pub mod error;
+pub mod http;
+pub mod model;
+pub mod money;
+
+pub use auth::{ApiKeySettings, AuthSettings, OAuthSettings, TokenBodyStyle, TokenState};
+pub use client::{Client, ClientConfig, ConnectionReport, ListProgress};
+pub use error::{ApiError, ErrorKind, FieldError};
+pub use model::{CurrencyChoice, Invoice, InvoiceStatus, NewInvoice, NextPage, Page};
+pub use money::{AmountError, Currency};

@@ -1,0 +1,349 @@
+//! Exact money: currencies with their minor units, es-CL formatting, parsing what a clerk
+//! types, and exact conversion to and from JSON numbers. Never f64.
+
+use rust_decimal::Decimal;
+use serde_json::{Number, Value};
+use std::fmt;
+use std::str::FromStr;
+
+/// A currency the service accepts for `currency_code`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Currency {
+    /// Chilean peso: whole pesos only.
+    Clp,
+    /// Unidad de Fomento: four decimals.
+    Clf,
+}
+
+impl Currency {
+    /// Every currency the service accepts today.
+    pub const ALL: [Currency; 2] = [Currency::Clp, Currency::Clf];
+
+    /// The ISO 4217 code, as sent in `currency_code`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Currency::Clp => "CLP",
+            Currency::Clf => "CLF",
+        }
+    }
+
+    /// ISO 4217 minor units: how many decimals an amount may have.
+    pub fn minor_units(self) -> u32 {
+        match self {
+            Currency::Clp => 0,
+            Currency::Clf => 4,
+        }
+    }
+
+    /// Reads an exact ISO code (`CLP`, `CLF`); surrounding spaces and case are forgiven.
+    pub fn from_code(code: &str) -> Option<Currency> {
+        match code.trim().to_ascii_uppercase().as_str() {
+            "CLP" => Some(Currency::Clp),
+            "CLF" => Some(Currency::Clf),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Currency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// Why typed amount text was refused. The message is meant for the clerk.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AmountError {
+    /// Nothing typed.
+    #[error("Enter an amount.")]
+    Empty,
+    /// Characters that are not part of a number.
+    #[error("\"{0}\" is not a number. Use digits, \".\" between thousands and \",\" for decimals.")]
+    NotANumber(String),
+    /// Separators that could mean two different amounts.
+    #[error("\"{text}\" is ambiguous: it could be {a} or {b}. Write it without the dot, or with a comma for decimals.")]
+    Ambiguous {
+        /// What was typed.
+        text: String,
+        /// One reading.
+        a: String,
+        /// The other reading.
+        b: String,
+    },
+    /// Thousands groups that are not three digits.
+    #[error("\"{0}\" has misplaced thousands separators.")]
+    BadGrouping(String),
+    /// More decimals than the currency has.
+    #[error("{currency} amounts can have at most {max} decimals; \"{text}\" has {got}.")]
+    TooPrecise {
+        /// What was typed.
+        text: String,
+        /// The currency.
+        currency: Currency,
+        /// Allowed decimals.
+        max: u32,
+        /// Decimals typed.
+        got: u32,
+    },
+    /// Zero or negative.
+    #[error("The amount must be greater than zero.")]
+    NotPositive,
+    /// Too large to be an invoice amount.
+    #[error("The amount is too large.")]
+    TooLarge,
+}
+
+/// Most decimals accepted when the currency is not known yet (the account's currency):
+/// the largest of the known currencies; the service has the last word.
+const MAX_DECIMALS_UNKNOWN: u32 = 4;
+
+/// Parses an amount as a Chilean clerk types it: `1.234.567`, `1234567`, `12,3456`,
+/// `UF 1.234,5678`, `$ 15.000`. Also accepts unambiguous English style (`1,234.56`).
+/// A lone dot followed by exactly three digits is thousands for CLP, and refused as
+/// ambiguous where decimals are possible. `currency` is `None` for "account currency".
+pub fn parse_amount_input(text: &str, currency: Option<Currency>) -> Result<Decimal, AmountError> {
+    let original = text.trim();
+    let mut s: String = original.chars().filter(|c| !c.is_whitespace()).collect();
+    for prefix in ["UF", "uf", "CLP", "clp", "CLF", "clf", "$"] {
+        if let Some(rest) = s.strip_prefix(prefix) {
+            s = rest.to_string();
+            break;
+        }
+    }
+    for suffix in ["CLP", "clp", "CLF", "clf", "UF", "uf"] {
+        if let Some(rest) = s.strip_suffix(suffix) {
+            s = rest.to_string();
+            break;
+        }
+    }
+    if s.is_empty() {
+        return Err(AmountError::Empty);
+    }
+    let negative = s.starts_with('-');
+    let body = s.trim_start_matches(['-', '+']);
+    if body.is_empty() || !body.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',') {
+        return Err(AmountError::NotANumber(original.to_string()));
+    }
+    let dots = body.matches('.').count();
+    let commas = body.matches(',').count();
+    let (int_part, frac_part): (String, String) = match (dots, commas) {
+        (0, 0) => (body.to_string(), String::new()),
+        (_, 0) if dots > 1 => (ungroup(body, '.', original)?, String::new()),
+        (0, _) if commas > 1 => (ungroup(body, ',', original)?, String::new()),
+        (1, 0) => {
+            let (i, f) = body.split_once('.').unwrap_or((body, ""));
+            if f.len() == 3 && !i.is_empty() {
+                // "1.234": thousands in Chile, a decimal point elsewhere.
+                if currency == Some(Currency::Clp) {
+                    (format!("{i}{f}"), String::new())
+                } else {
+                    return Err(AmountError::Ambiguous {
+                        text: original.to_string(),
+                        a: format!("{i}{f}"),
+                        b: format!("{i},{f}"),
+                    });
+                }
+            } else {
+                (i.to_string(), f.to_string())
+            }
+        }
+        (0, 1) => {
+            let (i, f) = body.split_once(',').unwrap_or((body, ""));
+            (i.to_string(), f.to_string())
+        }
+        _ => {
+            // Both separators: the last one is the decimal separator, used once.
+            let last_dot = body.rfind('.').unwrap_or(0);
+            let last_comma = body.rfind(',').unwrap_or(0);
+            let (group, dec) = if last_comma > last_dot { ('.', ',') } else { (',', '.') };
+            if body.matches(dec).count() != 1 {
+                return Err(AmountError::NotANumber(original.to_string()));
+            }
+            let (i, f) = body.split_once(dec).unwrap_or((body, ""));
+            if f.contains(group) {
+                return Err(AmountError::BadGrouping(original.to_string()));
+            }
+            (ungroup(i, group, original)?, f.to_string())
+        }
+    };
+    if int_part.is_empty() && frac_part.is_empty() {
+        return Err(AmountError::NotANumber(original.to_string()));
+    }
+    let frac_trimmed = frac_part.trim_end_matches('0');
+    let max = currency.map_or(MAX_DECIMALS_UNKNOWN, Currency::minor_units);
+    if frac_trimmed.len() as u32 > max {
+        return match currency {
+            Some(c) => Err(AmountError::TooPrecise {
+                text: original.to_string(),
+                currency: c,
+                max,
+                got: frac_trimmed.len() as u32,
+            }),
+            None => Err(AmountError::TooPrecise {
+                text: original.to_string(),
+                currency: Currency::Clf,
+                max,
+                got: frac_trimmed.len() as u32,
+            }),
+        };
+    }
+    let int_part = if int_part.is_empty() { "0".to_string() } else { int_part };
+    let literal = if frac_trimmed.is_empty() {
+        int_part
+    } else {
+        format!("{int_part}.{frac_trimmed}")
+    };
+    let value = Decimal::from_str(&literal).map_err(|_| AmountError::TooLarge)?;
+    if negative || value.is_zero() {
+        return Err(AmountError::NotPositive);
+    }
+    // Far beyond any real invoice; keeps us clear of Decimal's 28-digit edge.
+    if value > Decimal::from(1_000_000_000_000_000i64) {
+        return Err(AmountError::TooLarge);
+    }
+    Ok(value.normalize())
+}
+
+/// Removes thousands separators after checking every group after the first has 3 digits.
+fn ungroup(s: &str, sep: char, original: &str) -> Result<String, AmountError> {
+    let mut parts = s.split(sep);
+    let first = parts.next().unwrap_or("");
+    if first.is_empty() || first.len() > 3 {
+        return Err(AmountError::BadGrouping(original.to_string()));
+    }
+    let mut out = first.to_string();
+    for p in parts {
+        if p.len() != 3 {
+            return Err(AmountError::BadGrouping(original.to_string()));
+        }
+        out.push_str(p);
+    }
+    Ok(out)
+}
+
+/// Formats an amount the Chilean way: `$1.234.567` for CLP, `UF 1.234,5678` for CLF,
+/// `1.234,5 XYZ` for a code we do not know. Never rounds: extra decimals are shown.
+pub fn format_amount(amount: Decimal, currency: Option<&str>) -> String {
+    let known = currency.and_then(Currency::from_code);
+    let min_decimals = known.map_or(0, Currency::minor_units);
+    let number = format_es_cl(amount.abs(), min_decimals);
+    let sign = if amount.is_sign_negative() && !amount.is_zero() { "-" } else { "" };
+    match (known, currency) {
+        (Some(Currency::Clp), _) => format!("{sign}${number}"),
+        (Some(Currency::Clf), _) => format!("{sign}UF {number}"),
+        (None, Some(code)) if !code.trim().is_empty() => format!("{sign}{number} {}", code.trim()),
+        _ => format!("{sign}{number}"),
+    }
+}
+
+/// Digits with "." between thousands and "," before at least `min_decimals` decimals.
+pub fn format_es_cl(amount: Decimal, min_decimals: u32) -> String {
+    let normalized = amount.normalize();
+    let scale = normalized.scale().max(min_decimals);
+    let mut fixed = normalized;
+    fixed.rescale(scale);
+    let text = fixed.abs().to_string();
+    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
+    for (i, ch) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push('.');
+        }
+        grouped.push(ch);
+    }
+    if frac.is_empty() {
+        grouped
+    } else {
+        format!("{grouped},{frac}")
+    }
+}
+
+/// The exact JSON number for an amount (`12.3456` stays `12.3456`).
+pub fn to_json_number(amount: Decimal) -> Number {
+    // serde_json's arbitrary_precision keeps these digits as they are.
+    Number::from_str(&amount.normalize().to_string()).expect("a decimal's text is a JSON number")
+}
+
+/// Reads an amount from JSON, exactly: a number (`1000`, `12.3456`, `1e3`) or a numeric
+/// string (`"1000"`). `None` for anything else.
+pub fn from_json(value: &Value) -> Option<Decimal> {
+    match value {
+        Value::Number(n) => parse_plain_decimal(&n.to_string()),
+        Value::String(s) => parse_plain_decimal(s.trim()),
+        _ => None,
+    }
+}
+
+/// Parses `123`, `-1.50`, `1e3`, `1.5E-2` exactly.
+pub fn parse_plain_decimal(s: &str) -> Option<Decimal> {
+    if s.is_empty() || s.len() > 64 {
+        return None;
+    }
+    if s.contains(['e', 'E']) {
+        Decimal::from_scientific(s).ok()
+    } else {
+        Decimal::from_str_exact(s).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Decimal {
+        Decimal::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn parses_chilean_input() {
+        let clp = Some(Currency::Clp);
+        let clf = Some(Currency::Clf);
+        assert_eq!(parse_amount_input("1.234.567", clp), Ok(d("1234567")));
+        assert_eq!(parse_amount_input("$ 15.000", clp), Ok(d("15000")));
+        assert_eq!(parse_amount_input("1.234", clp), Ok(d("1234")));
+        assert_eq!(parse_amount_input("12,3456", clf), Ok(d("12.3456")));
+        assert_eq!(parse_amount_input("UF 1.234,5678", clf), Ok(d("1234.5678")));
+        assert_eq!(parse_amount_input("1,234.5", clf), Ok(d("1234.5")));
+        assert_eq!(parse_amount_input("12.5", clf), Ok(d("12.5")));
+        assert_eq!(parse_amount_input("1000,00", clp), Ok(d("1000")));
+    }
+
+    #[test]
+    fn refuses_bad_input() {
+        let clp = Some(Currency::Clp);
+        let clf = Some(Currency::Clf);
+        assert_eq!(parse_amount_input("  ", clp), Err(AmountError::Empty));
+        assert!(matches!(parse_amount_input("1.234", clf), Err(AmountError::Ambiguous { .. })));
+        assert!(matches!(parse_amount_input("1.234", None), Err(AmountError::Ambiguous { .. })));
+        assert!(matches!(parse_amount_input("10,5", clp), Err(AmountError::TooPrecise { .. })));
+        assert!(matches!(parse_amount_input("1,23456", clf), Err(AmountError::TooPrecise { .. })));
+        assert!(matches!(parse_amount_input("12.34.5", clp), Err(AmountError::BadGrouping(_))));
+        assert!(matches!(parse_amount_input("abc", clp), Err(AmountError::NotANumber(_))));
+        assert_eq!(parse_amount_input("-5", clp), Err(AmountError::NotPositive));
+        assert_eq!(parse_amount_input("0", clp), Err(AmountError::NotPositive));
+        assert!(matches!(parse_amount_input("1.234,5.6", clf), Err(AmountError::NotANumber(_))));
+    }
+
+    #[test]
+    fn formats_es_cl() {
+        assert_eq!(format_amount(d("1234567"), Some("CLP")), "$1.234.567");
+        assert_eq!(format_amount(d("1234.5678"), Some("CLF")), "UF 1.234,5678");
+        assert_eq!(format_amount(d("12.3"), Some("CLF")), "UF 12,3000");
+        assert_eq!(format_amount(d("-1500"), Some("CLP")), "-$1.500");
+        assert_eq!(format_amount(d("999"), Some("CLP")), "$999");
+        assert_eq!(format_amount(d("1000.5"), Some("CLP")), "$1.000,5");
+        assert_eq!(format_amount(d("1000"), Some("USD")), "1.000 USD");
+        assert_eq!(format_amount(d("1000"), None), "1.000");
+    }
+
+    #[test]
+    fn json_numbers_are_exact() {
+        assert_eq!(to_json_number(d("12.3456")).to_string(), "12.3456");
+        assert_eq!(to_json_number(d("1000.00")).to_string(), "1000");
+        let v: Value = serde_json::from_str("[12.3456, \"1000\", 1e3, 0.1, true]").unwrap();
+        let got: Vec<_> = v.as_array().unwrap().iter().map(from_json).collect();
+        assert_eq!(got, vec![Some(d("12.3456")), Some(d("1000")), Some(d("1000")), Some(d("0.1")), None]);
+        let body = serde_json::json!({ "amount": to_json_number(d("12.3456")) });
+        assert_eq!(serde_json::to_string(&body).unwrap(), r#"{"amount":12.3456}"#);
+    }
+}

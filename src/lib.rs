@@ -1,0 +1,6 @@
+//! invoice-desk: a desktop app (and CLI) for issuing, looking up, voiding and exporting
+//! invoices on a Chilean invoicing service.
+
+#![warn(missing_docs)]
+
+pub mod api;
