@@ -113,7 +113,9 @@ pub struct TokenSource {
 
 impl std::fmt::Debug for TokenSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TokenSource").field("token_url", &self.token_url.as_str()).finish_non_exhaustive()
+        f.debug_struct("TokenSource")
+            .field("token_url", &self.token_url.as_str())
+            .finish_non_exhaustive()
     }
 }
 
@@ -125,7 +127,11 @@ pub fn refresh_margin(lifetime: Duration) -> Duration {
 
 impl TokenSource {
     /// A token source for these settings; checks the auth URL.
-    pub fn new(settings: OAuthSettings, http: reqwest::Client, max_body: usize) -> Result<Self, ApiError> {
+    pub fn new(
+        settings: OAuthSettings,
+        http: reqwest::Client,
+        max_body: usize,
+    ) -> Result<Self, ApiError> {
         let base = http::check_url(&settings.auth_url, "auth URL")?;
         if settings.client_id.trim().is_empty() {
             return Err(ApiError::invalid("Enter the client id."));
@@ -150,9 +156,15 @@ impl TokenSource {
 
     /// The token's state, without fetching.
     pub fn state(&self) -> TokenState {
-        let state = self.state.lock().map(|s| s.clone()).unwrap_or(TokenState::None);
+        let state = self
+            .state
+            .lock()
+            .map(|s| s.clone())
+            .unwrap_or(TokenState::None);
         match state {
-            TokenState::Valid { expires_at: Some(t) } if t <= Utc::now() => TokenState::None,
+            TokenState::Valid {
+                expires_at: Some(t),
+            } if t <= Utc::now() => TokenState::None,
             s => s,
         }
     }
@@ -182,14 +194,18 @@ impl TokenSource {
         if let Some(until) = slot.blocked_until
             && now < until
         {
-            return Err(ApiError::new(ErrorKind::TokenRateLimited { retry_after: Some(until - now) }));
+            return Err(ApiError::new(ErrorKind::TokenRateLimited {
+                retry_after: Some(until - now),
+            }));
         }
         self.set_state(TokenState::Fetching);
         let result = self.fetch().await;
         let n = self.completed.fetch_add(1, Ordering::SeqCst) + 1;
         match result {
             Ok(fresh) => {
-                self.set_state(TokenState::Valid { expires_at: fresh.expires_wall });
+                self.set_state(TokenState::Valid {
+                    expires_at: fresh.expires_wall,
+                });
                 let value = fresh.value.clone();
                 slot.token = Some(fresh);
                 slot.last_failure = None;
@@ -197,18 +213,25 @@ impl TokenSource {
             }
             Err(err) => {
                 if let ErrorKind::TokenRateLimited { retry_after } = &err.kind {
-                    slot.blocked_until = Some(Instant::now() + retry_after.unwrap_or(Duration::from_secs(1)));
+                    slot.blocked_until =
+                        Some(Instant::now() + retry_after.unwrap_or(Duration::from_secs(1)));
                 }
                 slot.last_failure = Some((n, err.clone()));
                 // A refresh failed but the old token has not expired: keep using it.
                 if let Some(old) = &slot.token
-                    && old.expires_at.is_some_and(|e| Instant::now() + Duration::from_secs(1) < e)
+                    && old
+                        .expires_at
+                        .is_some_and(|e| Instant::now() + Duration::from_secs(1) < e)
                 {
-                    self.set_state(TokenState::Valid { expires_at: old.expires_wall });
+                    self.set_state(TokenState::Valid {
+                        expires_at: old.expires_wall,
+                    });
                     return Ok(old.value.clone());
                 }
                 slot.token = None;
-                self.set_state(TokenState::Failed { reason: err.to_string() });
+                self.set_state(TokenState::Failed {
+                    reason: err.to_string(),
+                });
                 Err(err)
             }
         }
@@ -217,7 +240,11 @@ impl TokenSource {
     /// Drops `rejected` if it is still the cached token (the API answered 401 to it).
     pub async fn invalidate(&self, rejected: &SecretString) {
         let mut slot = self.slot.lock().await;
-        if slot.token.as_ref().is_some_and(|t| t.value.expose_secret() == rejected.expose_secret()) {
+        if slot
+            .token
+            .as_ref()
+            .is_some_and(|t| t.value.expose_secret() == rejected.expose_secret())
+        {
             slot.token = None;
             self.set_state(TokenState::None);
         }
@@ -225,7 +252,10 @@ impl TokenSource {
 
     async fn fetch(&self) -> Result<Cached, ApiError> {
         let s = &self.settings;
-        let req = self.http.post(self.token_url.clone()).header("accept", "application/json");
+        let req = self
+            .http
+            .post(self.token_url.clone())
+            .header("accept", "application/json");
         let req = match s.body_style {
             TokenBodyStyle::Json => req.json(&json!({
                 "client_id": s.client_id.trim(),
@@ -240,7 +270,8 @@ impl TokenSource {
                     .append_pair("client_secret", s.client_secret.expose_secret())
                     .append_pair("audience", s.audience.trim())
                     .finish();
-                req.header("content-type", "application/x-www-form-urlencoded").body(body)
+                req.header("content-type", "application/x-www-form-urlencoded")
+                    .body(body)
             }
         };
         let sent_at = Instant::now();
@@ -251,9 +282,15 @@ impl TokenSource {
         let headers = resp.headers().clone();
         let body = match http::read_capped(resp, self.max_body).await {
             Ok(b) => b,
-            Err(BodyError::TooLarge) => return Err(ApiError::new(ErrorKind::TokenEndpointFailed).with_status(status).with_cause("token answer too large")),
+            Err(BodyError::TooLarge) => {
+                return Err(ApiError::new(ErrorKind::TokenEndpointFailed)
+                    .with_status(status)
+                    .with_cause("token answer too large"));
+            }
             Err(BodyError::Transport(e)) => {
-                return Err(ApiError::new(ErrorKind::TokenEndpointUnreachable).with_status(status).with_cause(without_url(&e)));
+                return Err(ApiError::new(ErrorKind::TokenEndpointUnreachable)
+                    .with_status(status)
+                    .with_cause(without_url(&e)));
             }
         };
         if !(200..300).contains(&status) {
@@ -261,7 +298,9 @@ impl TokenSource {
         }
         parse_token(&body, sent_at).map_err(|why| {
             // The body may hold a token: never show it, only what was wrong.
-            ApiError::new(ErrorKind::TokenEndpointFailed).with_status(status).with_cause(why)
+            ApiError::new(ErrorKind::TokenEndpointFailed)
+                .with_status(status)
+                .with_cause(why)
         })
     }
 }
@@ -279,7 +318,8 @@ pub(crate) fn without_url(e: &reqwest::Error) -> String {
 }
 
 fn parse_token(body: &[u8], sent_at: Instant) -> Result<Cached, String> {
-    let v: Value = serde_json::from_slice(body).map_err(|_| "the token answer is not JSON".to_string())?;
+    let v: Value =
+        serde_json::from_slice(body).map_err(|_| "the token answer is not JSON".to_string())?;
     let token = v
         .get("access_token")
         .and_then(Value::as_str)
@@ -292,7 +332,12 @@ fn parse_token(body: &[u8], sent_at: Instant) -> Result<Cached, String> {
     }
     let expires_in = match v.get("expires_in") {
         Some(Value::Number(n)) => n.as_f64().filter(|f| *f > 0.0).map(Duration::from_secs_f64),
-        Some(Value::String(s)) => s.trim().parse::<f64>().ok().filter(|f| *f > 0.0).map(Duration::from_secs_f64),
+        Some(Value::String(s)) => s
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|f| *f > 0.0)
+            .map(Duration::from_secs_f64),
         _ => None,
     };
     let lifetime = expires_in.or_else(|| {
@@ -305,7 +350,9 @@ fn parse_token(body: &[u8], sent_at: Instant) -> Result<Cached, String> {
         value: SecretString::from(token.to_string()),
         refresh_at: lifetime.map(|l| sent_at + l - refresh_margin(l)),
         expires_at: lifetime.map(|l| sent_at + l),
-        expires_wall: lifetime.and_then(|l| chrono::Duration::from_std(l).ok()).map(|l| now_wall + l),
+        expires_wall: lifetime
+            .and_then(|l| chrono::Duration::from_std(l).ok())
+            .map(|l| now_wall + l),
     })
 }
 
@@ -337,18 +384,27 @@ fn token_failure(status: u16, headers: &reqwest::header::HeaderMap, body: &[u8])
         (None, d) => d.clone(),
     };
     let kind = match status {
-        429 => ErrorKind::TokenRateLimited { retry_after: http::retry_after(headers) },
+        429 => ErrorKind::TokenRateLimited {
+            retry_after: http::retry_after(headers),
+        },
         500..=599 => ErrorKind::TokenEndpointFailed,
         400 | 401 | 403 => {
             if lower.contains("service not enabled")
                 || lower.contains("audience")
                 || matches!(code.as_deref(), Some("invalid_audience" | "invalid_target"))
             {
-                ErrorKind::WrongAudience { description: desc.clone() }
+                ErrorKind::WrongAudience {
+                    description: desc.clone(),
+                }
             } else if status == 401
-                || matches!(code.as_deref(), Some("access_denied" | "invalid_client" | "unauthorized_client"))
+                || matches!(
+                    code.as_deref(),
+                    Some("access_denied" | "invalid_client" | "unauthorized_client")
+                )
             {
-                ErrorKind::CredentialsRejected { description: desc.clone() }
+                ErrorKind::CredentialsRejected {
+                    description: desc.clone(),
+                }
             } else {
                 ErrorKind::TokenRequestRejected { description }
             }
@@ -367,34 +423,65 @@ mod tests {
 
     #[test]
     fn margins() {
-        assert_eq!(refresh_margin(Duration::from_secs(86_400)), Duration::from_secs(8_640));
-        assert_eq!(refresh_margin(Duration::from_secs(300)), Duration::from_secs(60));
-        assert_eq!(refresh_margin(Duration::from_secs(10)), Duration::from_secs(5));
+        assert_eq!(
+            refresh_margin(Duration::from_secs(86_400)),
+            Duration::from_secs(8_640)
+        );
+        assert_eq!(
+            refresh_margin(Duration::from_secs(300)),
+            Duration::from_secs(60)
+        );
+        assert_eq!(
+            refresh_margin(Duration::from_secs(10)),
+            Duration::from_secs(5)
+        );
     }
 
     #[test]
     fn reads_jwt_exp() {
         let b = |s: &str| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(s);
-        let t = format!("{}.{}.sig", b("{\"alg\":\"HS256\"}"), b("{\"exp\":1900000000}"));
+        let t = format!(
+            "{}.{}.sig",
+            b("{\"alg\":\"HS256\"}"),
+            b("{\"exp\":1900000000}")
+        );
         assert_eq!(jwt_exp(&t), Some(1_900_000_000));
         assert_eq!(jwt_exp("opaque-token"), None);
     }
 
     #[test]
     fn token_answers() {
-        let c = parse_token(br#"{"access_token":"abc","token_type":"Bearer","expires_in":86400}"#, Instant::now()).unwrap();
+        let c = parse_token(
+            br#"{"access_token":"abc","token_type":"Bearer","expires_in":86400}"#,
+            Instant::now(),
+        )
+        .unwrap();
         assert!(c.refresh_at.is_some());
-        let c = parse_token(br#"{"access_token":"abc","token_type":"bearer"}"#, Instant::now()).unwrap();
+        let c = parse_token(
+            br#"{"access_token":"abc","token_type":"bearer"}"#,
+            Instant::now(),
+        )
+        .unwrap();
         assert!(c.refresh_at.is_none());
         assert!(parse_token(br#"{"token_type":"Bearer"}"#, Instant::now()).is_err());
         assert!(parse_token(b"<html>", Instant::now()).is_err());
-        assert!(parse_token(br#"{"access_token":"abc","token_type":"MAC"}"#, Instant::now()).is_err());
+        assert!(
+            parse_token(
+                br#"{"access_token":"abc","token_type":"MAC"}"#,
+                Instant::now()
+            )
+            .is_err()
+        );
     }
 
     #[test]
     fn token_failures_are_named() {
         let h = reqwest::header::HeaderMap::new();
-        let e = token_failure(401, &h, br#"{"error":"access_denied","error_description":"Unauthorized"}"#);
+        let e = token_failure(
+            401,
+            &h,
+            br#"{"error":"access_denied","error_description":"Unauthorized"}"#,
+        );
         assert!(matches!(e.kind, ErrorKind::CredentialsRejected { .. }));
         let e = token_failure(403, &h, br#"{"error":"access_denied","error_description":"Service not enabled within domain: https://x"}"#);
         assert!(matches!(e.kind, ErrorKind::WrongAudience { .. }));

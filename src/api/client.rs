@@ -79,8 +79,11 @@ pub struct ConnectionReport {
 }
 
 enum Auth {
-    OAuth(TokenSource),
-    ApiKey { header: reqwest::header::HeaderName, key: SecretString },
+    OAuth(Box<TokenSource>),
+    ApiKey {
+        header: reqwest::header::HeaderName,
+        key: SecretString,
+    },
 }
 
 struct Inner {
@@ -98,7 +101,9 @@ pub struct Client {
 
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Client").field("base", &self.inner.base.as_str()).finish_non_exhaustive()
+        f.debug_struct("Client")
+            .field("base", &self.inner.base.as_str())
+            .finish_non_exhaustive()
     }
 }
 
@@ -129,21 +134,43 @@ impl Client {
             .build()
             .map_err(|e| ApiError::invalid(format!("Could not set up HTTPS: {e}")))?;
         let auth = match &cfg.auth {
-            AuthSettings::OAuth(o) => Auth::OAuth(TokenSource::new(o.clone(), http.clone(), cfg.max_body_bytes)?),
+            AuthSettings::OAuth(o) => Auth::OAuth(Box::new(TokenSource::new(
+                o.clone(),
+                http.clone(),
+                cfg.max_body_bytes,
+            )?)),
             AuthSettings::ApiKey(k) => {
-                let name = if k.header.trim().is_empty() { auth::DEFAULT_API_KEY_HEADER } else { k.header.trim() };
-                let header = reqwest::header::HeaderName::from_bytes(name.as_bytes())
-                    .map_err(|_| ApiError::invalid(format!("\"{name}\" is not a valid header name.")))?;
+                let name = if k.header.trim().is_empty() {
+                    auth::DEFAULT_API_KEY_HEADER
+                } else {
+                    k.header.trim()
+                };
+                let header =
+                    reqwest::header::HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
+                        ApiError::invalid(format!("\"{name}\" is not a valid header name."))
+                    })?;
                 if k.key.expose_secret().trim().is_empty() {
                     return Err(ApiError::invalid("Enter the API key."));
                 }
                 if reqwest::header::HeaderValue::from_str(k.key.expose_secret().trim()).is_err() {
-                    return Err(ApiError::invalid("The API key contains characters that cannot be sent."));
+                    return Err(ApiError::invalid(
+                        "The API key contains characters that cannot be sent.",
+                    ));
                 }
-                Auth::ApiKey { header, key: k.key.clone() }
+                Auth::ApiKey {
+                    header,
+                    key: k.key.clone(),
+                }
             }
         };
-        Ok(Client { inner: Arc::new(Inner { cfg, base, http, auth }) })
+        Ok(Client {
+            inner: Arc::new(Inner {
+                cfg,
+                base,
+                http,
+                auth,
+            }),
+        })
     }
 
     /// The configuration this client was built from.
@@ -166,22 +193,41 @@ impl Client {
             t.bearer().await?;
         }
         let url = http::join(&self.inner.base, "/invoice/invoice-desk-connection-check");
-        match self.execute(reqwest::Method::GET, url, None, None, Effect::Read).await {
+        match self
+            .execute(reqwest::Method::GET, url, None, None, Effect::Read)
+            .await
+        {
             Ok(_) => {}
             Err(e) if matches!(e.kind, ErrorKind::NotFound { .. }) => {}
             Err(e) => return Err(e),
         }
-        Ok(ConnectionReport { token: self.token_state(), service_ok: true })
+        Ok(ConnectionReport {
+            token: self.token_state(),
+            service_ok: true,
+        })
     }
 
     /// `POST /invoices`. `account_key` overrides the profile's `x-account-key`.
     /// Never resent automatically: a lost answer is [`ErrorKind::OutcomeUnknown`].
-    pub async fn create_invoice(&self, invoice: &NewInvoice, account_key: Option<&str>) -> Result<Invoice, ApiError> {
+    pub async fn create_invoice(
+        &self,
+        invoice: &NewInvoice,
+        account_key: Option<&str>,
+    ) -> Result<Invoice, ApiError> {
         let body = invoice.to_json()?;
-        let key = account_key.or(self.inner.cfg.account_key.as_deref()).map(str::trim).filter(|k| !k.is_empty());
+        let key = account_key
+            .or(self.inner.cfg.account_key.as_deref())
+            .map(str::trim)
+            .filter(|k| !k.is_empty());
         let url = http::join(&self.inner.base, "/invoices");
         let v = self
-            .execute(reqwest::Method::POST, url, Some(&body), key, Effect::Write("create the invoice"))
+            .execute(
+                reqwest::Method::POST,
+                url,
+                Some(&body),
+                key,
+                Effect::Write("create the invoice"),
+            )
             .await?;
         Invoice::from_value(unwrap_envelope(v))
     }
@@ -190,16 +236,28 @@ impl Client {
     pub async fn get_invoice(&self, id: &str) -> Result<Invoice, ApiError> {
         let id = checked_id(id, "invoice id")?;
         let url = http::join(&self.inner.base, &format!("/invoice/{}", http::segment(id)));
-        let v = self.execute(reqwest::Method::GET, url, None, None, Effect::Read).await.map_err(|e| not_found_as(e, format!("invoice with id {id}")))?;
+        let v = self
+            .execute(reqwest::Method::GET, url, None, None, Effect::Read)
+            .await
+            .map_err(|e| not_found_as(e, format!("invoice with id {id}")))?;
         Invoice::from_value(unwrap_envelope(v))
     }
 
     /// `POST /invoices/{id}/void`. Never resent automatically.
     pub async fn void_invoice(&self, id: &str) -> Result<Invoice, ApiError> {
         let id = checked_id(id, "invoice id")?;
-        let url = http::join(&self.inner.base, &format!("/invoices/{}/void", http::segment(id)));
+        let url = http::join(
+            &self.inner.base,
+            &format!("/invoices/{}/void", http::segment(id)),
+        );
         let v = self
-            .execute(reqwest::Method::POST, url, None, None, Effect::Write("void the invoice"))
+            .execute(
+                reqwest::Method::POST,
+                url,
+                None,
+                None,
+                Effect::Write("void the invoice"),
+            )
             .await
             .map_err(|e| not_found_as(e, format!("invoice with id {id}")))?;
         Invoice::from_value(unwrap_envelope(v))
@@ -208,12 +266,19 @@ impl Client {
     /// `GET /invoices/customer/{id}`, following pages to the end. Each page goes to
     /// `on_page` as it arrives, with the progress so far; returning `Break` stops the
     /// listing (the result is then [`ErrorKind::Cancelled`]).
-    pub async fn list_customer_invoices<F>(&self, customer: &str, mut on_page: F) -> Result<ListProgress, ApiError>
+    pub async fn list_customer_invoices<F>(
+        &self,
+        customer: &str,
+        mut on_page: F,
+    ) -> Result<ListProgress, ApiError>
     where
         F: FnMut(Vec<Invoice>, &ListProgress) -> ControlFlow<()>,
     {
         let customer = checked_id(customer, "customer id")?;
-        let first = http::join(&self.inner.base, &format!("/invoices/customer/{}", http::segment(customer)));
+        let first = http::join(
+            &self.inner.base,
+            &format!("/invoices/customer/{}", http::segment(customer)),
+        );
         let mut progress = ListProgress::default();
         let mut url = self.with_page_size(first.clone());
         let mut seen_next: Vec<NextPage> = Vec::new();
@@ -230,14 +295,19 @@ impl Client {
             if on_page(page.items, &progress).is_break() {
                 return Err(ApiError::new(ErrorKind::Cancelled));
             }
-            let Some(next) = page.next else { return Ok(progress) };
+            let Some(next) = page.next else {
+                return Ok(progress);
+            };
             // An empty page that still points on, a repeated cursor, or too many pages:
             // the listing would never end.
-            if (empty && matches!(next, NextPage::Cursor(_) | NextPage::Url(_)) && progress.pages > 1)
+            if (empty
+                && matches!(next, NextPage::Cursor(_) | NextPage::Url(_))
+                && progress.pages > 1)
                 || seen_next.contains(&next)
                 || progress.pages >= self.inner.cfg.max_pages
             {
-                return Err(ApiError::new(ErrorKind::ListingRunaway).with_cause(format!("stopped after {} pages", progress.pages)));
+                return Err(ApiError::new(ErrorKind::ListingRunaway)
+                    .with_cause(format!("stopped after {} pages", progress.pages)));
             }
             if empty && matches!(next, NextPage::Number(_)) {
                 return Ok(progress);
@@ -254,10 +324,15 @@ impl Client {
                     u
                 }
                 NextPage::Url(text) => {
-                    let u = self.inner.base.join(text).map_err(|_| ApiError::new(ErrorKind::Decode).with_cause("bad next-page URL"))?;
+                    let u = self.inner.base.join(text).map_err(|_| {
+                        ApiError::new(ErrorKind::Decode).with_cause("bad next-page URL")
+                    })?;
                     if u.origin() != self.inner.base.origin() {
                         // Our credentials go only to the configured service.
-                        return Err(ApiError::new(ErrorKind::Decode).with_cause(format!("next page on another host: {}", u.origin().ascii_serialization())));
+                        return Err(ApiError::new(ErrorKind::Decode).with_cause(format!(
+                            "next page on another host: {}",
+                            u.origin().ascii_serialization()
+                        )));
                     }
                     u
                 }
@@ -279,7 +354,8 @@ impl Client {
 
     fn with_page_size(&self, mut url: Url) -> Url {
         if let Some(n) = self.inner.cfg.page_size {
-            url.query_pairs_mut().append_pair("page_size", &n.to_string());
+            url.query_pairs_mut()
+                .append_pair("page_size", &n.to_string());
         }
         url
     }
@@ -298,20 +374,35 @@ impl Client {
         let mut auth_retried = false;
         let mut read_retries = 0u32;
         loop {
-            let mut req = self.inner.http.request(method.clone(), url.clone()).header("accept", "application/json");
+            let mut req = self
+                .inner
+                .http
+                .request(method.clone(), url.clone())
+                .header("accept", "application/json");
             let mut token = None;
             match &self.inner.auth {
                 Auth::OAuth(source) => {
                     let t = source.bearer().await?;
-                    let mut value = reqwest::header::HeaderValue::from_str(&format!("Bearer {}", t.expose_secret()))
-                        .map_err(|_| ApiError::new(ErrorKind::TokenEndpointFailed).with_cause("the token cannot be sent in a header"))?;
+                    let mut value = reqwest::header::HeaderValue::from_str(&format!(
+                        "Bearer {}",
+                        t.expose_secret()
+                    ))
+                    .map_err(|_| {
+                        ApiError::new(ErrorKind::TokenEndpointFailed)
+                            .with_cause("the token cannot be sent in a header")
+                    })?;
                     value.set_sensitive(true);
                     req = req.header(reqwest::header::AUTHORIZATION, value);
                     token = Some(t);
                 }
                 Auth::ApiKey { header, key } => {
-                    let mut value = reqwest::header::HeaderValue::from_str(key.expose_secret().trim())
-                        .map_err(|_| ApiError::invalid("The API key contains characters that cannot be sent."))?;
+                    let mut value =
+                        reqwest::header::HeaderValue::from_str(key.expose_secret().trim())
+                            .map_err(|_| {
+                                ApiError::invalid(
+                                    "The API key contains characters that cannot be sent.",
+                                )
+                            })?;
                     value.set_sensitive(true);
                     req = req.header(header.clone(), value);
                 }
@@ -336,7 +427,10 @@ impl Client {
                 auth_retried = true;
                 continue;
             }
-            if effect == Effect::Read && matches!(status, 429 | 502 | 503 | 504) && read_retries < cfg.read_retries {
+            if effect == Effect::Read
+                && matches!(status, 429 | 502 | 503 | 504)
+                && read_retries < cfg.read_retries
+            {
                 let backoff = cfg.retry_base * 2u32.pow(read_retries);
                 let wait = http::retry_after(&answer.headers).unwrap_or(backoff);
                 if wait <= cfg.max_retry_wait {
@@ -346,16 +440,22 @@ impl Client {
                 }
             }
             if (200..300).contains(&status) {
-                return serde_json::from_slice::<Value>(&answer.body)
-                    .map_err(|e| ApiError::new(ErrorKind::Decode).with_status(status).with_body(&answer.body).with_cause(e));
+                return serde_json::from_slice::<Value>(&answer.body).map_err(|e| {
+                    ApiError::new(ErrorKind::Decode)
+                        .with_status(status)
+                        .with_body(&answer.body)
+                        .with_cause(e)
+                });
             }
             if let Effect::Write(action) = effect
                 && matches!(status, 502 | 504)
             {
                 // A gateway gave up waiting: the service behind it may have done it.
-                return Err(ApiError::new(ErrorKind::OutcomeUnknown { action: action.to_string() })
-                    .with_status(status)
-                    .with_body(&answer.body));
+                return Err(ApiError::new(ErrorKind::OutcomeUnknown {
+                    action: action.to_string(),
+                })
+                .with_status(status)
+                .with_body(&answer.body));
             }
             return Err(api_error(status, &answer.headers, &answer.body));
         }
@@ -366,7 +466,11 @@ impl Client {
         let status = resp.status().as_u16();
         let headers = resp.headers().clone();
         match http::read_capped(resp, self.inner.cfg.max_body_bytes).await {
-            Ok(body) => Ok(Answer { status, headers, body }),
+            Ok(body) => Ok(Answer {
+                status,
+                headers,
+                body,
+            }),
             Err(BodyError::TooLarge) => Err(SendError::TooLarge(status)),
             Err(BodyError::Transport(e)) => Err(SendError::Transport(e)),
         }
@@ -380,7 +484,9 @@ enum SendError {
 
 fn transport_error(e: SendError, effect: Effect) -> ApiError {
     let e = match e {
-        SendError::TooLarge(status) => return ApiError::new(ErrorKind::TooLarge).with_status(status),
+        SendError::TooLarge(status) => {
+            return ApiError::new(ErrorKind::TooLarge).with_status(status);
+        }
         SendError::Transport(e) => e,
     };
     let cause = auth::without_url(&e);
@@ -389,7 +495,10 @@ fn transport_error(e: SendError, effect: Effect) -> ApiError {
         return ApiError::new(ErrorKind::Connection).with_cause(cause);
     }
     match effect {
-        Effect::Write(action) => ApiError::new(ErrorKind::OutcomeUnknown { action: action.to_string() }).with_cause(cause),
+        Effect::Write(action) => ApiError::new(ErrorKind::OutcomeUnknown {
+            action: action.to_string(),
+        })
+        .with_cause(cause),
         Effect::Read if e.is_timeout() => ApiError::new(ErrorKind::Timeout).with_cause(cause),
         Effect::Read => ApiError::new(ErrorKind::Connection).with_cause(cause),
     }
@@ -429,7 +538,11 @@ fn unwrap_envelope(v: Value) -> Value {
 }
 
 /// Maps a non-2xx answer of the service to an error.
-pub(crate) fn api_error(status: u16, headers: &reqwest::header::HeaderMap, body: &[u8]) -> ApiError {
+pub(crate) fn api_error(
+    status: u16,
+    headers: &reqwest::header::HeaderMap,
+    body: &[u8],
+) -> ApiError {
     let v: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
     let err = v.get("error");
     let message = err
@@ -438,7 +551,10 @@ pub(crate) fn api_error(status: u16, headers: &reqwest::header::HeaderMap, body:
         .or_else(|| v.get("message"))
         .and_then(Value::as_str)
         .map(str::to_string);
-    let code = err.and_then(|e| e.get("code")).and_then(Value::as_str).map(str::to_string);
+    let code = err
+        .and_then(|e| e.get("code"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let details = err
         .and_then(|e| e.get("details"))
         .or_else(|| v.get("detail"))
@@ -451,7 +567,11 @@ pub(crate) fn api_error(status: u16, headers: &reqwest::header::HeaderMap, body:
                     let field = item
                         .get("loc")
                         .and_then(Value::as_array)
-                        .and_then(|loc| loc.iter().rev().find_map(|p| p.as_str().filter(|s| *s != "body")))
+                        .and_then(|loc| {
+                            loc.iter()
+                                .rev()
+                                .find_map(|p| p.as_str().filter(|s| *s != "body"))
+                        })
                         .or_else(|| item.get("field").and_then(Value::as_str))
                         .unwrap_or("request")
                         .to_string();
@@ -469,10 +589,14 @@ pub(crate) fn api_error(status: u16, headers: &reqwest::header::HeaderMap, body:
     let kind = match status {
         401 => ErrorKind::Unauthorized,
         403 => ErrorKind::Forbidden,
-        404 => ErrorKind::NotFound { what: "such resource".to_string() },
+        404 => ErrorKind::NotFound {
+            what: "such resource".to_string(),
+        },
         409 => ErrorKind::Conflict,
         400 | 422 => ErrorKind::Validation { fields },
-        429 => ErrorKind::RateLimited { retry_after: http::retry_after(headers) },
+        429 => ErrorKind::RateLimited {
+            retry_after: http::retry_after(headers),
+        },
         500..=599 => ErrorKind::ServerError,
         _ => ErrorKind::UnexpectedStatus,
     };

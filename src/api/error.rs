@@ -109,7 +109,14 @@ pub struct ApiError {
 impl ApiError {
     /// An error of this kind with no further details.
     pub fn new(kind: ErrorKind) -> Self {
-        ApiError { kind, status: None, service_message: None, service_code: None, body: None, cause: None }
+        ApiError {
+            kind,
+            status: None,
+            service_message: None,
+            service_code: None,
+            body: None,
+            cause: None,
+        }
     }
 
     /// Refused before sending.
@@ -204,7 +211,9 @@ impl ApiError {
 
 fn wait_words(d: &Option<Duration>) -> String {
     match d {
-        Some(d) if d.as_secs() >= 120 => format!(" Try again in about {} minutes.", d.as_secs().div_ceil(60)),
+        Some(d) if d.as_secs() >= 120 => {
+            format!(" Try again in about {} minutes.", d.as_secs().div_ceil(60))
+        }
         Some(d) => format!(" Try again in {} seconds.", d.as_secs().max(1)),
         None => " Try again in a moment.".to_string(),
     }
@@ -220,14 +229,20 @@ impl fmt::Display for ApiError {
                 "The address {u} is not secure. Use an https:// address (http:// is only allowed for this computer)."
             ),
             ErrorKind::CredentialsRejected { description } => {
-                write!(f, "The identity provider rejected the client id or client secret. Check them in the profile.")?;
+                write!(
+                    f,
+                    "The identity provider rejected the client id or client secret. Check them in the profile."
+                )?;
                 if let Some(d) = description {
                     write!(f, " It said: \"{d}\".")?;
                 }
                 Ok(())
             }
             ErrorKind::WrongAudience { description } => {
-                write!(f, "The identity provider does not accept the audience set in the profile. Check the audience with the service operator.")?;
+                write!(
+                    f,
+                    "The identity provider does not accept the audience set in the profile. Check the audience with the service operator."
+                )?;
                 if let Some(d) = description {
                     write!(f, " It said: \"{d}\".")?;
                 }
@@ -246,7 +261,10 @@ impl fmt::Display for ApiError {
                 wait_words(retry_after)
             ),
             ErrorKind::TokenEndpointFailed => {
-                write!(f, "The identity provider failed to issue a token. Try again later.")
+                write!(
+                    f,
+                    "The identity provider failed to issue a token. Try again later."
+                )
             }
             ErrorKind::TokenEndpointUnreachable => write!(
                 f,
@@ -276,13 +294,21 @@ impl fmt::Display for ApiError {
                 Ok(())
             }
             ErrorKind::RateLimited { retry_after } => {
-                write!(f, "The service is busy and asks us to slow down.{}", wait_words(retry_after))
+                write!(
+                    f,
+                    "The service is busy and asks us to slow down.{}",
+                    wait_words(retry_after)
+                )
             }
-            ErrorKind::ServerError => write!(f, "The service had an internal problem. Try again later.{said}"),
+            ErrorKind::ServerError => write!(
+                f,
+                "The service had an internal problem. Try again later.{said}"
+            ),
             ErrorKind::UnexpectedStatus => write!(
                 f,
                 "The service answered in an unexpected way (status {}).{said}",
-                self.status.map_or_else(|| "unknown".to_string(), |s| s.to_string())
+                self.status
+                    .map_or_else(|| "unknown".to_string(), |s| s.to_string())
             ),
             ErrorKind::Timeout => write!(f, "The service did not answer in time. Try again."),
             ErrorKind::Connection => write!(
@@ -312,13 +338,24 @@ mod tests {
 
     #[test]
     fn messages_are_sentences() {
-        let e = ApiError::new(ErrorKind::NotFound { what: "invoice with id in_1".into() }).with_status(404);
+        let e = ApiError::new(ErrorKind::NotFound {
+            what: "invoice with id in_1".into(),
+        })
+        .with_status(404);
         assert_eq!(e.to_string(), "There is no invoice with id in_1.");
         let e = ApiError::new(ErrorKind::Validation {
-            fields: vec![FieldError { field: "amount".into(), message: "field required".into() }],
+            fields: vec![FieldError {
+                field: "amount".into(),
+                message: "field required".into(),
+            }],
         });
-        assert_eq!(e.to_string(), "The service did not accept the data. amount: field required.");
-        let e = ApiError::new(ErrorKind::RateLimited { retry_after: Some(Duration::from_secs(5)) });
+        assert_eq!(
+            e.to_string(),
+            "The service did not accept the data. amount: field required."
+        );
+        let e = ApiError::new(ErrorKind::RateLimited {
+            retry_after: Some(Duration::from_secs(5)),
+        });
         assert!(e.to_string().contains("5 seconds"));
         assert!(e.details().contains("RateLimited"));
     }

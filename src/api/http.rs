@@ -13,12 +13,18 @@ pub fn check_url(text: &str, what: &str) -> Result<Url, ApiError> {
     if text.is_empty() {
         return Err(ApiError::invalid(format!("Enter the {what}.")));
     }
-    let url = Url::parse(text).map_err(|e| ApiError::invalid(format!("The {what} \"{text}\" is not a valid address ({e}).")))?;
+    let url = Url::parse(text).map_err(|e| {
+        ApiError::invalid(format!(
+            "The {what} \"{text}\" is not a valid address ({e})."
+        ))
+    })?;
     match url.scheme() {
         "https" => Ok(url),
         "http" if is_loopback(&url) => Ok(url),
         "http" => Err(ApiError::new(ErrorKind::InsecureUrl(text.to_string()))),
-        other => Err(ApiError::invalid(format!("The {what} must start with https:// (it starts with {other}://)."))),
+        other => Err(ApiError::invalid(format!(
+            "The {what} must start with https:// (it starts with {other}://)."
+        ))),
     }
 }
 
@@ -43,10 +49,35 @@ pub fn segment(id: &str) -> String {
     use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
     // RFC 3986 path segment: everything but unreserved characters gets encoded.
     const SEGMENT: &AsciiSet = &CONTROLS
-        .add(b' ').add(b'"').add(b'#').add(b'%').add(b'/').add(b'<').add(b'>').add(b'?')
-        .add(b'`').add(b'{').add(b'}').add(b'\\').add(b'^').add(b'|').add(b'[').add(b']')
-        .add(b'@').add(b':').add(b';').add(b'=').add(b'&').add(b'+').add(b'$').add(b',')
-        .add(b'!').add(b'\'').add(b'(').add(b')').add(b'*');
+        .add(b' ')
+        .add(b'"')
+        .add(b'#')
+        .add(b'%')
+        .add(b'/')
+        .add(b'<')
+        .add(b'>')
+        .add(b'?')
+        .add(b'`')
+        .add(b'{')
+        .add(b'}')
+        .add(b'\\')
+        .add(b'^')
+        .add(b'|')
+        .add(b'[')
+        .add(b']')
+        .add(b'@')
+        .add(b':')
+        .add(b';')
+        .add(b'=')
+        .add(b'&')
+        .add(b'+')
+        .add(b'$')
+        .add(b',')
+        .add(b'!')
+        .add(b'\'')
+        .add(b'(')
+        .add(b')')
+        .add(b'*');
     utf8_percent_encode(id, SEGMENT).to_string()
 }
 
@@ -76,7 +107,12 @@ pub async fn read_capped(mut resp: reqwest::Response, max: usize) -> Result<Vec<
 /// How long the server asks us to wait: `Retry-After` (seconds or HTTP date), else
 /// `x-ratelimit-reset` (seconds, or a Unix time).
 pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+    let text = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::trim)
+    };
     if let Some(v) = text("retry-after") {
         if let Ok(secs) = v.parse::<u64>() {
             return Some(Duration::from_secs(secs));
@@ -90,7 +126,11 @@ pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
         && let Ok(n) = v.parse::<f64>().map(|f| f.ceil() as i64)
     {
         // Large values are a Unix time; small ones are seconds from now.
-        let secs = if n > 1_000_000_000 { n - chrono::Utc::now().timestamp() } else { n };
+        let secs = if n > 1_000_000_000 {
+            n - chrono::Utc::now().timestamp()
+        } else {
+            n
+        };
         return Some(Duration::from_secs(secs.max(0) as u64));
     }
     None
@@ -111,7 +151,10 @@ mod tests {
         assert!(check_url("ftp://x", "base URL").is_err());
         assert!(check_url("", "base URL").is_err());
         let base = Url::parse("https://h/v1/").unwrap();
-        assert_eq!(join(&base, "/invoice/a%2Fb").as_str(), "https://h/v1/invoice/a%2Fb");
+        assert_eq!(
+            join(&base, "/invoice/a%2Fb").as_str(),
+            "https://h/v1/invoice/a%2Fb"
+        );
         assert_eq!(segment("in_1/ ?#é"), "in_1%2F%20%3F%23%C3%A9");
     }
 

@@ -6,7 +6,9 @@ use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 /// Which currency a new invoice is issued in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum CurrencyChoice {
     /// Leave `currency_code` out: the service applies the account's currency.
     #[default]
@@ -34,7 +36,8 @@ impl serde::Serialize for Currency {
 impl<'de> serde::Deserialize<'de> for Currency {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        Currency::from_code(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown currency {s}")))
+        Currency::from_code(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown currency {s}")))
     }
 }
 
@@ -94,7 +97,9 @@ impl NewInvoice {
             && !due.trim().is_empty()
             && chrono::NaiveDate::parse_from_str(due.trim(), "%Y-%m-%d").is_err()
         {
-            return Err(ApiError::invalid(format!("The due date \"{due}\" is not a date of the form YYYY-MM-DD.")));
+            return Err(ApiError::invalid(format!(
+                "The due date \"{due}\" is not a date of the form YYYY-MM-DD."
+            )));
         }
         for key in self.extra.keys() {
             if RESERVED.contains(&key.as_str()) {
@@ -108,7 +113,10 @@ impl NewInvoice {
         }
         let mut body = Map::new();
         body.insert("customer".into(), Value::String(customer.to_string()));
-        body.insert("amount".into(), Value::Number(money::to_json_number(self.amount)));
+        body.insert(
+            "amount".into(),
+            Value::Number(money::to_json_number(self.amount)),
+        );
         if let Some(c) = self.currency.currency() {
             body.insert("currency_code".into(), Value::String(c.code().to_string()));
         }
@@ -203,13 +211,19 @@ impl Invoice {
 
     /// Open, paid, void or unknown. Void wins over paid.
     pub fn status(&self) -> InvoiceStatus {
-        let text = self.status_text.as_deref().map(|s| s.trim().to_ascii_uppercase());
+        let text = self
+            .status_text
+            .as_deref()
+            .map(|s| s.trim().to_ascii_uppercase());
         let text_is = |words: &[&str]| text.as_deref().is_some_and(|t| words.contains(&t));
         if self.is_void == Some(true) || text_is(&["VOID", "VOIDED", "CANCELLED", "CANCELED"]) {
             InvoiceStatus::Void
         } else if self.is_paid == Some(true) || text_is(&["PAID"]) {
             InvoiceStatus::Paid
-        } else if self.is_paid.is_some() || self.is_void.is_some() || text_is(&["OPEN", "PENDING", "UNPAID", "ISSUED"]) {
+        } else if self.is_paid.is_some()
+            || self.is_void.is_some()
+            || text_is(&["OPEN", "PENDING", "UNPAID", "ISSUED"])
+        {
             InvoiceStatus::Open
         } else {
             InvoiceStatus::Unknown
@@ -286,7 +300,12 @@ impl Invoice {
         push("customer", self.customer.clone());
         push("product_id", self.product_id.clone());
         push("due_date", self.due_date.clone());
-        push("amount", self.amount.map(|a| a.to_string()).or_else(|| self.amount_unreadable.clone()));
+        push(
+            "amount",
+            self.amount
+                .map(|a| a.to_string())
+                .or_else(|| self.amount_unreadable.clone()),
+        );
         push("currency_code", self.currency_code.clone());
         push("is_paid", self.is_paid.map(|b| b.to_string()));
         push("is_void", self.is_void.map(|b| b.to_string()));
@@ -404,14 +423,26 @@ impl Page {
                         },
                         _ => None,
                     })
-                    .ok_or_else(|| decode_error("the listing has no items, data or results array"))?;
+                    .ok_or_else(|| {
+                        decode_error("the listing has no items, data or results array")
+                    })?;
                 (list, o)
             }
-            _ => return Err(decode_error("the listing is neither an array nor an object")),
+            _ => {
+                return Err(decode_error(
+                    "the listing is neither an array nor an object",
+                ));
+            }
         };
-        let items = list.into_iter().map(Invoice::from_value).collect::<Result<Vec<_>, _>>()?;
+        let items = list
+            .into_iter()
+            .map(Invoice::from_value)
+            .collect::<Result<Vec<_>, _>>()?;
         let has_more = obj.get("has_more").and_then(Value::as_bool);
-        let total = obj.get("total").or_else(|| obj.get("count")).and_then(as_u64);
+        let total = obj
+            .get("total")
+            .or_else(|| obj.get("count"))
+            .and_then(as_u64);
         let next = if has_more == Some(false) {
             None
         } else if let Some(c) = take_id(&mut obj, "next_cursor").filter(|c| !c.is_empty()) {
@@ -427,7 +458,9 @@ impl Page {
         } else if let Some(n) = obj.get("next_page").and_then(as_u64) {
             Some(NextPage::Number(n))
         } else if let Some(page) = obj.get("page").and_then(as_u64) {
-            let last = ["total_pages", "pages", "last_page"].iter().find_map(|k| obj.get(*k).and_then(as_u64));
+            let last = ["total_pages", "pages", "last_page"]
+                .iter()
+                .find_map(|k| obj.get(*k).and_then(as_u64));
             match (last, has_more) {
                 (Some(last), _) if page < last => Some(NextPage::Number(page + 1)),
                 (None, Some(true)) => Some(NextPage::Number(page + 1)),
@@ -463,17 +496,57 @@ mod tests {
         };
         let body = inv.to_json().unwrap();
         assert!(body.get("currency_code").is_none());
-        let inv = NewInvoice { currency: CurrencyChoice::Code(Currency::Clf), amount: Decimal::from_str("12.3456").unwrap(), ..inv };
-        assert_eq!(serde_json::to_string(&inv.to_json().unwrap()).unwrap(), r#"{"customer":"cus_1","amount":12.3456,"currency_code":"CLF"}"#);
+        let inv = NewInvoice {
+            currency: CurrencyChoice::Code(Currency::Clf),
+            amount: Decimal::from_str("12.3456").unwrap(),
+            ..inv
+        };
+        assert_eq!(
+            serde_json::to_string(&inv.to_json().unwrap()).unwrap(),
+            r#"{"customer":"cus_1","amount":12.3456,"currency_code":"CLF"}"#
+        );
     }
 
     #[test]
     fn refuses_bad_new_invoices() {
-        let ok = NewInvoice { customer: "cus_1".into(), amount: Decimal::ONE, ..Default::default() };
-        assert!(NewInvoice { customer: " ".into(), ..ok.clone() }.to_json().is_err());
-        assert!(NewInvoice { amount: Decimal::ZERO, ..ok.clone() }.to_json().is_err());
-        assert!(NewInvoice { amount: Decimal::from_str("1.5").unwrap(), currency: CurrencyChoice::Code(Currency::Clp), ..ok.clone() }.to_json().is_err());
-        assert!(NewInvoice { due_date: Some("2026-13-01".into()), ..ok.clone() }.to_json().is_err());
+        let ok = NewInvoice {
+            customer: "cus_1".into(),
+            amount: Decimal::ONE,
+            ..Default::default()
+        };
+        assert!(
+            NewInvoice {
+                customer: " ".into(),
+                ..ok.clone()
+            }
+            .to_json()
+            .is_err()
+        );
+        assert!(
+            NewInvoice {
+                amount: Decimal::ZERO,
+                ..ok.clone()
+            }
+            .to_json()
+            .is_err()
+        );
+        assert!(
+            NewInvoice {
+                amount: Decimal::from_str("1.5").unwrap(),
+                currency: CurrencyChoice::Code(Currency::Clp),
+                ..ok.clone()
+            }
+            .to_json()
+            .is_err()
+        );
+        assert!(
+            NewInvoice {
+                due_date: Some("2026-13-01".into()),
+                ..ok.clone()
+            }
+            .to_json()
+            .is_err()
+        );
         let mut extra = Map::new();
         extra.insert("amount".into(), json!(5));
         assert!(NewInvoice { extra, ..ok }.to_json().is_err());
@@ -491,7 +564,8 @@ mod tests {
         assert_eq!(inv.status(), InvoiceStatus::Open);
         assert_eq!(inv.extra.get("surprise"), Some(&json!({"a": 1})));
         assert!(!inv.currency_missing());
-        let inv = Invoice::from_value(json!({"id": "in_1", "amount": [1], "status": "PAID"})).unwrap();
+        let inv =
+            Invoice::from_value(json!({"id": "in_1", "amount": [1], "status": "PAID"})).unwrap();
         assert!(inv.currency_missing());
         assert_eq!(inv.amount, None);
         assert_eq!(inv.amount_unreadable.as_deref(), Some("[1]"));
@@ -513,7 +587,8 @@ mod tests {
         assert_eq!(p.next, Some(NextPage::Number(2)));
         let p = Page::from_value(json!({"results": [], "page": 3, "total_pages": 3})).unwrap();
         assert_eq!(p.next, None);
-        let p = Page::from_value(json!({"items": [], "next_cursor": "x", "has_more": false})).unwrap();
+        let p =
+            Page::from_value(json!({"items": [], "next_cursor": "x", "has_more": false})).unwrap();
         assert_eq!(p.next, None);
         assert!(Page::from_value(json!({"foo": []})).is_err());
     }

@@ -61,7 +61,9 @@ pub enum AmountError {
     #[error("\"{0}\" is not a number. Use digits, \".\" between thousands and \",\" for decimals.")]
     NotANumber(String),
     /// Separators that could mean two different amounts.
-    #[error("\"{text}\" is ambiguous: it could be {a} or {b}. Write it without the dot, or with a comma for decimals.")]
+    #[error(
+        "\"{text}\" is ambiguous: it could be {a} or {b}. Write it without the dot, or with a comma for decimals."
+    )]
     Ambiguous {
         /// What was typed.
         text: String,
@@ -121,7 +123,11 @@ pub fn parse_amount_input(text: &str, currency: Option<Currency>) -> Result<Deci
     }
     let negative = s.starts_with('-');
     let body = s.trim_start_matches(['-', '+']);
-    if body.is_empty() || !body.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',') {
+    if body.is_empty()
+        || !body
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+    {
         return Err(AmountError::NotANumber(original.to_string()));
     }
     let dots = body.matches('.').count();
@@ -155,7 +161,11 @@ pub fn parse_amount_input(text: &str, currency: Option<Currency>) -> Result<Deci
             // Both separators: the last one is the decimal separator, used once.
             let last_dot = body.rfind('.').unwrap_or(0);
             let last_comma = body.rfind(',').unwrap_or(0);
-            let (group, dec) = if last_comma > last_dot { ('.', ',') } else { (',', '.') };
+            let (group, dec) = if last_comma > last_dot {
+                ('.', ',')
+            } else {
+                (',', '.')
+            };
             if body.matches(dec).count() != 1 {
                 return Err(AmountError::NotANumber(original.to_string()));
             }
@@ -187,7 +197,11 @@ pub fn parse_amount_input(text: &str, currency: Option<Currency>) -> Result<Deci
             }),
         };
     }
-    let int_part = if int_part.is_empty() { "0".to_string() } else { int_part };
+    let int_part = if int_part.is_empty() {
+        "0".to_string()
+    } else {
+        int_part
+    };
     let literal = if frac_trimmed.is_empty() {
         int_part
     } else {
@@ -227,7 +241,11 @@ pub fn format_amount(amount: Decimal, currency: Option<&str>) -> String {
     let known = currency.and_then(Currency::from_code);
     let min_decimals = known.map_or(0, Currency::minor_units);
     let number = format_es_cl(amount.abs(), min_decimals);
-    let sign = if amount.is_sign_negative() && !amount.is_zero() { "-" } else { "" };
+    let sign = if amount.is_sign_negative() && !amount.is_zero() {
+        "-"
+    } else {
+        ""
+    };
     match (known, currency) {
         (Some(Currency::Clp), _) => format!("{sign}${number}"),
         (Some(Currency::Clf), _) => format!("{sign}UF {number}"),
@@ -313,15 +331,36 @@ mod tests {
         let clp = Some(Currency::Clp);
         let clf = Some(Currency::Clf);
         assert_eq!(parse_amount_input("  ", clp), Err(AmountError::Empty));
-        assert!(matches!(parse_amount_input("1.234", clf), Err(AmountError::Ambiguous { .. })));
-        assert!(matches!(parse_amount_input("1.234", None), Err(AmountError::Ambiguous { .. })));
-        assert!(matches!(parse_amount_input("10,5", clp), Err(AmountError::TooPrecise { .. })));
-        assert!(matches!(parse_amount_input("1,23456", clf), Err(AmountError::TooPrecise { .. })));
-        assert!(matches!(parse_amount_input("12.34.5", clp), Err(AmountError::BadGrouping(_))));
-        assert!(matches!(parse_amount_input("abc", clp), Err(AmountError::NotANumber(_))));
+        assert!(matches!(
+            parse_amount_input("1.234", clf),
+            Err(AmountError::Ambiguous { .. })
+        ));
+        assert!(matches!(
+            parse_amount_input("1.234", None),
+            Err(AmountError::Ambiguous { .. })
+        ));
+        assert!(matches!(
+            parse_amount_input("10,5", clp),
+            Err(AmountError::TooPrecise { .. })
+        ));
+        assert!(matches!(
+            parse_amount_input("1,23456", clf),
+            Err(AmountError::TooPrecise { .. })
+        ));
+        assert!(matches!(
+            parse_amount_input("12.34.5", clp),
+            Err(AmountError::BadGrouping(_))
+        ));
+        assert!(matches!(
+            parse_amount_input("abc", clp),
+            Err(AmountError::NotANumber(_))
+        ));
         assert_eq!(parse_amount_input("-5", clp), Err(AmountError::NotPositive));
         assert_eq!(parse_amount_input("0", clp), Err(AmountError::NotPositive));
-        assert!(matches!(parse_amount_input("1.234,5.6", clf), Err(AmountError::NotANumber(_))));
+        assert!(matches!(
+            parse_amount_input("1.234,5.6", clf),
+            Err(AmountError::NotANumber(_))
+        ));
     }
 
     #[test]
@@ -342,8 +381,20 @@ mod tests {
         assert_eq!(to_json_number(d("1000.00")).to_string(), "1000");
         let v: Value = serde_json::from_str("[12.3456, \"1000\", 1e3, 0.1, true]").unwrap();
         let got: Vec<_> = v.as_array().unwrap().iter().map(from_json).collect();
-        assert_eq!(got, vec![Some(d("12.3456")), Some(d("1000")), Some(d("1000")), Some(d("0.1")), None]);
+        assert_eq!(
+            got,
+            vec![
+                Some(d("12.3456")),
+                Some(d("1000")),
+                Some(d("1000")),
+                Some(d("0.1")),
+                None
+            ]
+        );
         let body = serde_json::json!({ "amount": to_json_number(d("12.3456")) });
-        assert_eq!(serde_json::to_string(&body).unwrap(), r#"{"amount":12.3456}"#);
+        assert_eq!(
+            serde_json::to_string(&body).unwrap(),
+            r#"{"amount":12.3456}"#
+        );
     }
 }
