@@ -4,3 +4,5 @@
 #![warn(missing_docs)]
 
 pub mod api;
+#[cfg(feature = "sandbox")]
+pub mod sandbox;

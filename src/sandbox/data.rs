@@ -1,0 +1,424 @@
+//! The sandbox's data: organizations, accounts, customers and invoices, deterministic seed
+//! data, and the JSON file it can be kept in.
+
+use crate::api::money::{self, Currency};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// A small deterministic random generator (SplitMix64): the same seed gives the same data.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Self {
+        Rng(seed ^ 0x5DEE_CE66_D1CE_4E5B)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+
+    /// True with probability `percent` %.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+
+    /// `len` characters from `alphabet`.
+    pub fn text(&mut self, alphabet: &[u8], len: usize) -> String {
+        (0..len).map(|_| alphabet[self.below(alphabet.len() as u64) as usize] as char).collect()
+    }
+}
+
+const ID_CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+const KEY_CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// An organization: OAuth credentials, or an API key.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Org {
+    /// Identifier, carried in tokens as `org`.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// OAuth enabled: tokens accepted, the API key refused.
+    pub oauth_enabled: bool,
+    /// OAuth client id.
+    pub client_id: String,
+    /// OAuth client secret.
+    pub client_secret: String,
+    /// API key (refused once OAuth is enabled).
+    pub api_key: String,
+}
+
+/// An account: has a currency, identified by `x-account-key`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Account {
+    /// The `x-account-key` value.
+    pub key: String,
+    /// Owning organization.
+    pub org: String,
+    /// The account's currency, applied when `currency_code` is left out.
+    pub currency: Currency,
+    /// Display name.
+    pub name: String,
+}
+
+/// A customer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Customer {
+    /// Identifier (`cus_…`).
+    pub id: String,
+    /// Name, with accents.
+    pub name: String,
+    /// Chilean tax id, with its check digit.
+    pub rut: String,
+}
+
+/// A stored invoice.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StoredInvoice {
+    /// Identifier (`in_…`).
+    pub id: String,
+    /// Owning organization (not shown).
+    pub org: String,
+    /// The account it was issued on.
+    pub account: String,
+    /// Customer id.
+    pub customer: String,
+    /// Product id.
+    pub product_id: Option<String>,
+    /// Due date.
+    pub due_date: Option<String>,
+    /// Exact amount, kept as text in the file.
+    #[serde(with = "decimal_text")]
+    pub amount: Decimal,
+    /// Currency applied.
+    pub currency_code: Currency,
+    /// Paid.
+    pub is_paid: bool,
+    /// Void.
+    pub is_void: bool,
+    /// Payment link.
+    pub link_payment: String,
+    /// Caller's reference.
+    pub invoice_external_id: Option<String>,
+    /// Metadata.
+    pub metadata: Option<Map<String, Value>>,
+    /// Creation time, RFC 3339.
+    pub created_at: String,
+    /// Other fields the caller sent, echoed back.
+    #[serde(default)]
+    pub extra: Map<String, Value>,
+}
+
+mod decimal_text {
+    use rust_decimal::Decimal;
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::str::FromStr;
+
+    pub fn serialize<S: Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&d.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
+        let s = String::deserialize(d)?;
+        Decimal::from_str(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+impl StoredInvoice {
+    /// The invoice as the API shows it: exact amount, `currency_code` always present.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("id".into(), Value::String(self.id.clone()));
+        m.insert("customer".into(), Value::String(self.customer.clone()));
+        m.insert("product_id".into(), self.product_id.clone().map_or(Value::Null, Value::String));
+        m.insert("due_date".into(), self.due_date.clone().map_or(Value::Null, Value::String));
+        m.insert("amount".into(), Value::Number(money::to_json_number(self.amount)));
+        m.insert("currency_code".into(), Value::String(self.currency_code.code().into()));
+        m.insert("is_paid".into(), Value::Bool(self.is_paid));
+        m.insert("is_void".into(), Value::Bool(self.is_void));
+        m.insert("link_payment".into(), Value::String(self.link_payment.clone()));
+        m.insert(
+            "invoice_external_id".into(),
+            self.invoice_external_id.clone().map_or(Value::Null, Value::String),
+        );
+        m.insert("metadata".into(), self.metadata.clone().map_or(Value::Object(Map::new()), Value::Object));
+        m.insert("created_at".into(), Value::String(self.created_at.clone()));
+        for (k, v) in &self.extra {
+            m.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        Value::Object(m)
+    }
+}
+
+/// Everything the sandbox holds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Data {
+    /// The seed it was made from.
+    pub seed: u64,
+    /// Organizations.
+    pub orgs: Vec<Org>,
+    /// Accounts.
+    pub accounts: Vec<Account>,
+    /// Customers.
+    pub customers: Vec<Customer>,
+    /// Invoices in creation order.
+    pub invoices: Vec<StoredInvoice>,
+    /// Generator state for new ids.
+    pub rng: Rng,
+    /// Index: invoice id → position.
+    #[serde(skip)]
+    pub by_id: HashMap<String, usize>,
+    /// Index: customer id → positions, in creation order.
+    #[serde(skip)]
+    pub by_customer: HashMap<String, Vec<usize>>,
+}
+
+/// The big customer's id, present when the size knob asks for one.
+pub const BIG_CUSTOMER: &str = "cus_big";
+
+/// Organization ids.
+pub const ORG_OAUTH: &str = "org_oauth";
+/// Organization that still uses an API key.
+pub const ORG_KEY: &str = "org_apikey";
+
+const NAMES: [&str; 12] = [
+    "José Muñoz Pérez",
+    "María Fernanda Núñez Soto",
+    "Comercial Ñuñoa Ltda.",
+    "Sofía Araya Díaz",
+    "Ferretería Los Ángeles SpA",
+    "Benjamín Rojas Cárcamo",
+    "Constructora Peñalolén S.A.",
+    "Valentina Castillo Vásquez",
+    "Panadería La Espiga de Ñuble",
+    "Martín González Fuentes",
+    "Librería Cervantes y Cía.",
+    "Catalina Espinoza Contreras",
+];
+
+const PRODUCTS: [&str; 5] = ["prod_asesoria", "prod_arriendo", "prod_mantencion", "prod_licencia", "prod_capacitacion"];
+
+/// A RUT check digit (módulo 11).
+pub fn rut_check_digit(mut n: u64) -> char {
+    let mut sum = 0;
+    let mut factor = 2;
+    while n > 0 {
+        sum += (n % 10) * factor;
+        n /= 10;
+        factor = if factor == 7 { 2 } else { factor + 1 };
+    }
+    match 11 - (sum % 11) {
+        11 => '0',
+        10 => 'K',
+        d => char::from_digit(d as u32, 10).unwrap_or('0'),
+    }
+}
+
+fn rut(rng: &mut Rng) -> String {
+    let n = 5_000_000 + rng.below(25_000_000);
+    let digits = money::format_es_cl(Decimal::from(n), 0);
+    format!("{digits}-{}", rut_check_digit(n))
+}
+
+impl Data {
+    /// Seed data from `seed`; `big_customer` invoices for [`BIG_CUSTOMER`] (0: none).
+    pub fn seeded(seed: u64, big_customer: usize) -> Data {
+        let mut rng = Rng::new(seed);
+        let orgs = vec![
+            Org {
+                id: ORG_OAUTH.into(),
+                name: "Servicios Andinos SpA (OAuth)".into(),
+                oauth_enabled: true,
+                client_id: format!("sbx_client_{}", rng.text(ID_CHARS, 10)),
+                client_secret: format!("sbx_secret_{}", rng.text(KEY_CHARS, 32)),
+                api_key: rng.text(KEY_CHARS, 43),
+            },
+            Org {
+                id: ORG_KEY.into(),
+                name: "Comercializadora del Pacífico Ltda. (API key)".into(),
+                oauth_enabled: false,
+                client_id: format!("sbx_client_{}", rng.text(ID_CHARS, 10)),
+                client_secret: format!("sbx_secret_{}", rng.text(KEY_CHARS, 32)),
+                api_key: rng.text(KEY_CHARS, 43),
+            },
+        ];
+        let accounts = vec![
+            Account { key: "acc_oauth_clp".into(), org: ORG_OAUTH.into(), currency: Currency::Clp, name: "Cuenta pesos".into() },
+            Account { key: "acc_oauth_clf".into(), org: ORG_OAUTH.into(), currency: Currency::Clf, name: "Cuenta UF".into() },
+            Account { key: "acc_key_clp".into(), org: ORG_KEY.into(), currency: Currency::Clp, name: "Cuenta pesos".into() },
+            Account { key: "acc_key_clf".into(), org: ORG_KEY.into(), currency: Currency::Clf, name: "Cuenta UF".into() },
+        ];
+        let mut customers: Vec<Customer> = NAMES
+            .iter()
+            .map(|name| Customer { id: format!("cus_{}", rng.text(ID_CHARS, 10)), name: (*name).into(), rut: rut(&mut rng) })
+            .collect();
+        if big_customer > 0 {
+            customers.push(Customer { id: BIG_CUSTOMER.into(), name: "Distribuidora Grande del Sur S.A.".into(), rut: rut(&mut rng) });
+        }
+        let mut data = Data { seed, orgs, accounts, customers, invoices: Vec::new(), rng, by_id: HashMap::new(), by_customer: HashMap::new() };
+        let start = chrono::NaiveDate::from_ymd_opt(2024, 1, 1).unwrap_or_default();
+        let regular: Vec<String> = data.customers.iter().filter(|c| c.id != BIG_CUSTOMER).map(|c| c.id.clone()).collect();
+        for (i, customer) in regular.iter().enumerate() {
+            let n = 6 + data.rng.below(30) as usize;
+            for _ in 0..n {
+                // Most invoices belong to the OAuth organization; a few to the API-key one.
+                let org_key = if i % 4 == 3 { "acc_key" } else { "acc_oauth" };
+                data.seed_invoice(customer, org_key, start);
+            }
+        }
+        for _ in 0..big_customer {
+            data.seed_invoice(BIG_CUSTOMER, "acc_oauth", start);
+        }
+        data.reindex();
+        data
+    }
+
+    fn seed_invoice(&mut self, customer: &str, account_prefix: &str, start: chrono::NaiveDate) {
+        let rng = &mut self.rng;
+        let currency = if rng.chance(30) { Currency::Clf } else { Currency::Clp };
+        let account = format!("{account_prefix}_{}", currency.code().to_ascii_lowercase());
+        let org = if account_prefix == "acc_key" { ORG_KEY } else { ORG_OAUTH };
+        let amount = match currency {
+            Currency::Clp => Decimal::from(1_000 * (5 + rng.below(5_000))),
+            Currency::Clf => Decimal::from_i128_with_scale((10_000 + rng.below(3_000_000)) as i128, 4),
+        };
+        let due = start + chrono::Days::new(rng.below(1000));
+        let is_void = rng.chance(8);
+        let is_paid = !is_void && rng.chance(45);
+        let id = format!("in_{}", rng.text(ID_CHARS, 14));
+        let external = rng.chance(60).then(|| format!("ERP-{}-{:06}", due.format("%Y"), rng.below(1_000_000)));
+        let metadata = rng.chance(30).then(|| {
+            let mut m = Map::new();
+            let centros = ["Santiago", "Valparaíso", "Concepción", "Puerto Montt", "Ñuñoa"];
+            m.insert("centro_costo".into(), Value::String(centros[rng.below(5) as usize].into()));
+            m
+        });
+        let product = PRODUCTS[rng.below(PRODUCTS.len() as u64) as usize].to_string();
+        let created = due - chrono::Days::new(30);
+        self.invoices.push(StoredInvoice {
+            link_payment: format!("https://pay.sandbox.invalid/{id}"),
+            id,
+            org: org.into(),
+            account,
+            customer: customer.into(),
+            product_id: Some(product),
+            due_date: Some(due.format("%Y-%m-%d").to_string()),
+            amount,
+            currency_code: currency,
+            is_paid,
+            is_void,
+            invoice_external_id: external,
+            metadata,
+            created_at: format!("{}T12:00:00Z", created.format("%Y-%m-%d")),
+            extra: Map::new(),
+        });
+    }
+
+    /// Rebuilds the indexes (after loading from a file).
+    pub fn reindex(&mut self) {
+        self.by_id.clear();
+        self.by_customer.clear();
+        for (i, inv) in self.invoices.iter().enumerate() {
+            self.by_id.insert(inv.id.clone(), i);
+            self.by_customer.entry(inv.customer.clone()).or_default().push(i);
+        }
+    }
+
+    /// A fresh invoice id.
+    pub fn new_invoice_id(&mut self) -> String {
+        loop {
+            let id = format!("in_{}", self.rng.text(ID_CHARS, 14));
+            if !self.by_id.contains_key(&id) {
+                return id;
+            }
+        }
+    }
+
+    /// Stores a new invoice and indexes it.
+    pub fn push(&mut self, inv: StoredInvoice) {
+        let i = self.invoices.len();
+        self.by_id.insert(inv.id.clone(), i);
+        self.by_customer.entry(inv.customer.clone()).or_default().push(i);
+        self.invoices.push(inv);
+    }
+
+    /// The organization of an OAuth client id.
+    pub fn org_by_client(&self, client_id: &str) -> Option<&Org> {
+        self.orgs.iter().find(|o| o.client_id == client_id)
+    }
+
+    /// An account by key.
+    pub fn account(&self, key: &str) -> Option<&Account> {
+        self.accounts.iter().find(|a| a.key == key)
+    }
+
+    /// A customer by id.
+    pub fn customer(&self, id: &str) -> Option<&Customer> {
+        self.customers.iter().find(|c| c.id == id)
+    }
+
+    /// Writes the data to `path` atomically: a temporary file beside it, synced, renamed.
+    pub fn save(&self, path: &std::path::Path) -> std::io::Result<()> {
+        use std::io::Write;
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        let tmp = dir.join(format!(
+            ".{}.tmp-{}",
+            path.file_name().and_then(|n| n.to_str()).unwrap_or("sandbox"),
+            std::process::id()
+        ));
+        {
+            let mut f = std::fs::File::create(&tmp)?;
+            let mut w = std::io::BufWriter::new(&mut f);
+            serde_json::to_writer(&mut w, self).map_err(std::io::Error::other)?;
+            w.flush()?;
+            drop(w);
+            f.sync_all()?;
+        }
+        std::fs::rename(&tmp, path)
+    }
+
+    /// Reads data written by [`Data::save`].
+    pub fn load(path: &std::path::Path) -> std::io::Result<Data> {
+        let bytes = std::fs::read(path)?;
+        let mut data: Data = serde_json::from_slice(&bytes).map_err(std::io::Error::other)?;
+        data.reindex();
+        Ok(data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rut_check_digits() {
+        assert_eq!(rut_check_digit(11_111_111), '1');
+        assert_eq!(rut_check_digit(12_345_678), '5');
+        assert_eq!(rut_check_digit(30_686_957), '4');
+    }
+
+    #[test]
+    fn seed_is_deterministic_and_varied() {
+        let a = Data::seeded(7, 10);
+        let b = Data::seeded(7, 10);
+        assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
+        assert_ne!(a.orgs[0].client_secret, Data::seeded(8, 0).orgs[0].client_secret);
+        assert!(a.invoices.iter().any(|i| i.is_void) && a.invoices.iter().any(|i| i.is_paid));
+        assert!(a.invoices.iter().any(|i| i.currency_code == Currency::Clf));
+        assert_eq!(a.by_customer[BIG_CUSTOMER].len(), 10);
+    }
+}
