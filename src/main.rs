@@ -5,7 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "invoice-desk", version, about = "Issue, look up, void and export invoices (CLP/CLF).")]
+#[command(
+    name = "invoice-desk",
+    version,
+    about = "Issue, look up, void and export invoices (CLP/CLF)."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -49,7 +53,16 @@ fn main() -> ExitCode {
             eprintln!("The desktop app is not built yet; run `invoice-desk sandbox`.");
             ExitCode::from(2)
         }
-        Some(Command::Sandbox { port, auth_port, seed, big_customer, data, token_lifetime, latency_ms, bind }) => {
+        Some(Command::Sandbox {
+            port,
+            auth_port,
+            seed,
+            big_customer,
+            data,
+            token_lifetime,
+            latency_ms,
+            bind,
+        }) => {
             let cfg = invoice_desk::sandbox::SandboxConfig {
                 bind,
                 port,
@@ -87,7 +100,9 @@ fn run_sandbox(cfg: invoice_desk::sandbox::SandboxConfig) -> ExitCode {
             Err(e) => {
                 eprintln!("The sandbox could not start: {e}");
                 if e.kind() == std::io::ErrorKind::AddrInUse {
-                    eprintln!("Port {port} is in use: choose another with --port (0 picks a free one).");
+                    eprintln!(
+                        "Port {port} is in use: choose another with --port (0 picks a free one)."
+                    );
                 }
                 ExitCode::from(1)
             }

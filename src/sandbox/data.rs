@@ -38,7 +38,9 @@ impl Rng {
 
     /// `len` characters from `alphabet`.
     pub fn text(&mut self, alphabet: &[u8], len: usize) -> String {
-        (0..len).map(|_| alphabet[self.below(alphabet.len() as u64) as usize] as char).collect()
+        (0..len)
+            .map(|_| alphabet[self.below(alphabet.len() as u64) as usize] as char)
+            .collect()
     }
 }
 
@@ -144,18 +146,40 @@ impl StoredInvoice {
         let mut m = Map::new();
         m.insert("id".into(), Value::String(self.id.clone()));
         m.insert("customer".into(), Value::String(self.customer.clone()));
-        m.insert("product_id".into(), self.product_id.clone().map_or(Value::Null, Value::String));
-        m.insert("due_date".into(), self.due_date.clone().map_or(Value::Null, Value::String));
-        m.insert("amount".into(), Value::Number(money::to_json_number(self.amount)));
-        m.insert("currency_code".into(), Value::String(self.currency_code.code().into()));
+        m.insert(
+            "product_id".into(),
+            self.product_id.clone().map_or(Value::Null, Value::String),
+        );
+        m.insert(
+            "due_date".into(),
+            self.due_date.clone().map_or(Value::Null, Value::String),
+        );
+        m.insert(
+            "amount".into(),
+            Value::Number(money::to_json_number(self.amount)),
+        );
+        m.insert(
+            "currency_code".into(),
+            Value::String(self.currency_code.code().into()),
+        );
         m.insert("is_paid".into(), Value::Bool(self.is_paid));
         m.insert("is_void".into(), Value::Bool(self.is_void));
-        m.insert("link_payment".into(), Value::String(self.link_payment.clone()));
+        m.insert(
+            "link_payment".into(),
+            Value::String(self.link_payment.clone()),
+        );
         m.insert(
             "invoice_external_id".into(),
-            self.invoice_external_id.clone().map_or(Value::Null, Value::String),
+            self.invoice_external_id
+                .clone()
+                .map_or(Value::Null, Value::String),
         );
-        m.insert("metadata".into(), self.metadata.clone().map_or(Value::Object(Map::new()), Value::Object));
+        m.insert(
+            "metadata".into(),
+            self.metadata
+                .clone()
+                .map_or(Value::Object(Map::new()), Value::Object),
+        );
         m.insert("created_at".into(), Value::String(self.created_at.clone()));
         for (k, v) in &self.extra {
             m.entry(k.clone()).or_insert_with(|| v.clone());
@@ -210,7 +234,13 @@ const NAMES: [&str; 12] = [
     "Catalina Espinoza Contreras",
 ];
 
-const PRODUCTS: [&str; 5] = ["prod_asesoria", "prod_arriendo", "prod_mantencion", "prod_licencia", "prod_capacitacion"];
+const PRODUCTS: [&str; 5] = [
+    "prod_asesoria",
+    "prod_arriendo",
+    "prod_mantencion",
+    "prod_licencia",
+    "prod_capacitacion",
+];
 
 /// A RUT check digit (módulo 11).
 pub fn rut_check_digit(mut n: u64) -> char {
@@ -257,21 +287,63 @@ impl Data {
             },
         ];
         let accounts = vec![
-            Account { key: "acc_oauth_clp".into(), org: ORG_OAUTH.into(), currency: Currency::Clp, name: "Cuenta pesos".into() },
-            Account { key: "acc_oauth_clf".into(), org: ORG_OAUTH.into(), currency: Currency::Clf, name: "Cuenta UF".into() },
-            Account { key: "acc_key_clp".into(), org: ORG_KEY.into(), currency: Currency::Clp, name: "Cuenta pesos".into() },
-            Account { key: "acc_key_clf".into(), org: ORG_KEY.into(), currency: Currency::Clf, name: "Cuenta UF".into() },
+            Account {
+                key: "acc_oauth_clp".into(),
+                org: ORG_OAUTH.into(),
+                currency: Currency::Clp,
+                name: "Cuenta pesos".into(),
+            },
+            Account {
+                key: "acc_oauth_clf".into(),
+                org: ORG_OAUTH.into(),
+                currency: Currency::Clf,
+                name: "Cuenta UF".into(),
+            },
+            Account {
+                key: "acc_key_clp".into(),
+                org: ORG_KEY.into(),
+                currency: Currency::Clp,
+                name: "Cuenta pesos".into(),
+            },
+            Account {
+                key: "acc_key_clf".into(),
+                org: ORG_KEY.into(),
+                currency: Currency::Clf,
+                name: "Cuenta UF".into(),
+            },
         ];
         let mut customers: Vec<Customer> = NAMES
             .iter()
-            .map(|name| Customer { id: format!("cus_{}", rng.text(ID_CHARS, 10)), name: (*name).into(), rut: rut(&mut rng) })
+            .map(|name| Customer {
+                id: format!("cus_{}", rng.text(ID_CHARS, 10)),
+                name: (*name).into(),
+                rut: rut(&mut rng),
+            })
             .collect();
         if big_customer > 0 {
-            customers.push(Customer { id: BIG_CUSTOMER.into(), name: "Distribuidora Grande del Sur S.A.".into(), rut: rut(&mut rng) });
+            customers.push(Customer {
+                id: BIG_CUSTOMER.into(),
+                name: "Distribuidora Grande del Sur S.A.".into(),
+                rut: rut(&mut rng),
+            });
         }
-        let mut data = Data { seed, orgs, accounts, customers, invoices: Vec::new(), rng, by_id: HashMap::new(), by_customer: HashMap::new() };
+        let mut data = Data {
+            seed,
+            orgs,
+            accounts,
+            customers,
+            invoices: Vec::new(),
+            rng,
+            by_id: HashMap::new(),
+            by_customer: HashMap::new(),
+        };
         let start = chrono::NaiveDate::from_ymd_opt(2024, 1, 1).unwrap_or_default();
-        let regular: Vec<String> = data.customers.iter().filter(|c| c.id != BIG_CUSTOMER).map(|c| c.id.clone()).collect();
+        let regular: Vec<String> = data
+            .customers
+            .iter()
+            .filter(|c| c.id != BIG_CUSTOMER)
+            .map(|c| c.id.clone())
+            .collect();
         for (i, customer) in regular.iter().enumerate() {
             let n = 6 + data.rng.below(30) as usize;
             for _ in 0..n {
@@ -289,22 +361,43 @@ impl Data {
 
     fn seed_invoice(&mut self, customer: &str, account_prefix: &str, start: chrono::NaiveDate) {
         let rng = &mut self.rng;
-        let currency = if rng.chance(30) { Currency::Clf } else { Currency::Clp };
+        let currency = if rng.chance(30) {
+            Currency::Clf
+        } else {
+            Currency::Clp
+        };
         let account = format!("{account_prefix}_{}", currency.code().to_ascii_lowercase());
-        let org = if account_prefix == "acc_key" { ORG_KEY } else { ORG_OAUTH };
+        let org = if account_prefix == "acc_key" {
+            ORG_KEY
+        } else {
+            ORG_OAUTH
+        };
         let amount = match currency {
             Currency::Clp => Decimal::from(1_000 * (5 + rng.below(5_000))),
-            Currency::Clf => Decimal::from_i128_with_scale((10_000 + rng.below(3_000_000)) as i128, 4),
+            Currency::Clf => {
+                Decimal::from_i128_with_scale((10_000 + rng.below(3_000_000)) as i128, 4)
+            }
         };
         let due = start + chrono::Days::new(rng.below(1000));
         let is_void = rng.chance(8);
         let is_paid = !is_void && rng.chance(45);
         let id = format!("in_{}", rng.text(ID_CHARS, 14));
-        let external = rng.chance(60).then(|| format!("ERP-{}-{:06}", due.format("%Y"), rng.below(1_000_000)));
+        let external = rng
+            .chance(60)
+            .then(|| format!("ERP-{}-{:06}", due.format("%Y"), rng.below(1_000_000)));
         let metadata = rng.chance(30).then(|| {
             let mut m = Map::new();
-            let centros = ["Santiago", "Valparaíso", "Concepción", "Puerto Montt", "Ñuñoa"];
-            m.insert("centro_costo".into(), Value::String(centros[rng.below(5) as usize].into()));
+            let centros = [
+                "Santiago",
+                "Valparaíso",
+                "Concepción",
+                "Puerto Montt",
+                "Ñuñoa",
+            ];
+            m.insert(
+                "centro_costo".into(),
+                Value::String(centros[rng.below(5) as usize].into()),
+            );
             m
         });
         let product = PRODUCTS[rng.below(PRODUCTS.len() as u64) as usize].to_string();
@@ -334,7 +427,10 @@ impl Data {
         self.by_customer.clear();
         for (i, inv) in self.invoices.iter().enumerate() {
             self.by_id.insert(inv.id.clone(), i);
-            self.by_customer.entry(inv.customer.clone()).or_default().push(i);
+            self.by_customer
+                .entry(inv.customer.clone())
+                .or_default()
+                .push(i);
         }
     }
 
@@ -352,7 +448,10 @@ impl Data {
     pub fn push(&mut self, inv: StoredInvoice) {
         let i = self.invoices.len();
         self.by_id.insert(inv.id.clone(), i);
-        self.by_customer.entry(inv.customer.clone()).or_default().push(i);
+        self.by_customer
+            .entry(inv.customer.clone())
+            .or_default()
+            .push(i);
         self.invoices.push(inv);
     }
 
@@ -374,10 +473,15 @@ impl Data {
     /// Writes the data to `path` atomically: a temporary file beside it, synced, renamed.
     pub fn save(&self, path: &std::path::Path) -> std::io::Result<()> {
         use std::io::Write;
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
         let tmp = dir.join(format!(
             ".{}.tmp-{}",
-            path.file_name().and_then(|n| n.to_str()).unwrap_or("sandbox"),
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("sandbox"),
             std::process::id()
         ));
         {
@@ -415,8 +519,14 @@ mod tests {
     fn seed_is_deterministic_and_varied() {
         let a = Data::seeded(7, 10);
         let b = Data::seeded(7, 10);
-        assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
-        assert_ne!(a.orgs[0].client_secret, Data::seeded(8, 0).orgs[0].client_secret);
+        assert_eq!(
+            serde_json::to_string(&a).unwrap(),
+            serde_json::to_string(&b).unwrap()
+        );
+        assert_ne!(
+            a.orgs[0].client_secret,
+            Data::seeded(8, 0).orgs[0].client_secret
+        );
         assert!(a.invoices.iter().any(|i| i.is_void) && a.invoices.iter().any(|i| i.is_paid));
         assert!(a.invoices.iter().any(|i| i.currency_code == Currency::Clf));
         assert_eq!(a.by_customer[BIG_CUSTOMER].len(), 10);

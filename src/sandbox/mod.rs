@@ -111,22 +111,46 @@ pub struct Fault {
 impl Fault {
     /// The next `count` requests to `route` answer `status`.
     pub fn status(route: Route, count: u32, status: u16) -> Fault {
-        Fault { route, count, kind: FaultKind::Status, status, secs: 0 }
+        Fault {
+            route,
+            count,
+            kind: FaultKind::Status,
+            status,
+            secs: 0,
+        }
     }
 
     /// The next `count` requests to `route` answer 429 with `Retry-After: secs`.
     pub fn rate_limit(route: Route, count: u32, secs: u64) -> Fault {
-        Fault { route, count, kind: FaultKind::RateLimit, status: 429, secs }
+        Fault {
+            route,
+            count,
+            kind: FaultKind::RateLimit,
+            status: 429,
+            secs,
+        }
     }
 
     /// The next `count` requests to `route` are done, then their connection is broken.
     pub fn reset(route: Route, count: u32) -> Fault {
-        Fault { route, count, kind: FaultKind::Reset, status: 0, secs: 0 }
+        Fault {
+            route,
+            count,
+            kind: FaultKind::Reset,
+            status: 0,
+            secs: 0,
+        }
     }
 
     /// The next `count` requests to `route` are done, then answered after `secs`.
     pub fn hang(route: Route, count: u32, secs: u64) -> Fault {
-        Fault { route, count, kind: FaultKind::Hang, status: 0, secs }
+        Fault {
+            route,
+            count,
+            kind: FaultKind::Hang,
+            status: 0,
+            secs,
+        }
     }
 }
 
@@ -198,7 +222,9 @@ pub struct Sandbox {
 
 impl std::fmt::Debug for Sandbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Sandbox").field("base_url", &self.base_url).finish_non_exhaustive()
+        f.debug_struct("Sandbox")
+            .field("base_url", &self.base_url)
+            .finish_non_exhaustive()
     }
 }
 
@@ -206,17 +232,23 @@ impl Sandbox {
     /// Starts the sandbox on the current tokio runtime.
     pub async fn start(cfg: SandboxConfig) -> std::io::Result<Sandbox> {
         let data = match &cfg.data_file {
-            Some(path) if path.exists() => Data::load(path)
-                .map_err(|e| std::io::Error::other(format!("cannot read sandbox data {}: {e}", path.display())))?,
+            Some(path) if path.exists() => Data::load(path).map_err(|e| {
+                std::io::Error::other(format!("cannot read sandbox data {}: {e}", path.display()))
+            })?,
             Some(path) => {
                 let d = Data::seeded(cfg.seed, cfg.big_customer_invoices);
-                d.save(path)
-                    .map_err(|e| std::io::Error::other(format!("cannot write sandbox data {}: {e}", path.display())))?;
+                d.save(path).map_err(|e| {
+                    std::io::Error::other(format!(
+                        "cannot write sandbox data {}: {e}",
+                        path.display()
+                    ))
+                })?;
                 d
             }
             None => Data::seeded(cfg.seed, cfg.big_customer_invoices),
         };
-        let api_listener = tokio::net::TcpListener::bind(SocketAddr::new(cfg.bind, cfg.port)).await?;
+        let api_listener =
+            tokio::net::TcpListener::bind(SocketAddr::new(cfg.bind, cfg.port)).await?;
         let api_addr = api_listener.local_addr()?;
         let auth_listener = match cfg.auth_port {
             Some(p) => Some(tokio::net::TcpListener::bind(SocketAddr::new(cfg.bind, p)).await?),
@@ -250,7 +282,12 @@ impl Sandbox {
         let shared = Arc::new(Shared {
             data: Mutex::new(data),
             data_file: cfg.data_file.clone(),
-            jwt_key: uuid::Uuid::new_v4().as_bytes().iter().chain(uuid::Uuid::new_v4().as_bytes()).copied().collect(),
+            jwt_key: uuid::Uuid::new_v4()
+                .as_bytes()
+                .iter()
+                .chain(uuid::Uuid::new_v4().as_bytes())
+                .copied()
+                .collect(),
             audience: cfg.audience.clone(),
             issuer: auth_url.clone(),
             knobs: Mutex::new(Knobs {
@@ -285,7 +322,15 @@ impl Sandbox {
             shutdown.push(tx);
             tasks.push(task);
         }
-        Ok(Sandbox { base_url, auth_url, audience: cfg.audience, credentials, shared, shutdown, tasks })
+        Ok(Sandbox {
+            base_url,
+            auth_url,
+            audience: cfg.audience,
+            credentials,
+            shared,
+            shutdown,
+            tasks,
+        })
     }
 
     /// Changes the lifetime of tokens issued from now on.
@@ -325,28 +370,47 @@ impl Sandbox {
 
     /// The counters so far.
     pub fn counters(&self) -> Counters {
-        self.shared.counters.lock().map(|c| c.clone()).unwrap_or_default()
+        self.shared
+            .counters
+            .lock()
+            .map(|c| c.clone())
+            .unwrap_or_default()
     }
 
     /// Customers with their names and how many invoices each has (all organizations).
     pub fn customers(&self) -> Vec<(String, String, usize)> {
-        let Ok(d) = self.shared.data.lock() else { return Vec::new() };
+        let Ok(d) = self.shared.data.lock() else {
+            return Vec::new();
+        };
         d.customers
             .iter()
-            .map(|c| (c.id.clone(), c.name.clone(), d.by_customer.get(&c.id).map_or(0, Vec::len)))
+            .map(|c| {
+                (
+                    c.id.clone(),
+                    c.name.clone(),
+                    d.by_customer.get(&c.id).map_or(0, Vec::len),
+                )
+            })
             .collect()
     }
 
     /// An invoice id of the given organization (for examples).
     pub fn sample_invoice(&self, org: &str) -> Option<String> {
         let d = self.shared.data.lock().ok()?;
-        d.invoices.iter().find(|i| i.org == org && !i.is_void).map(|i| i.id.clone())
+        d.invoices
+            .iter()
+            .find(|i| i.org == org && !i.is_void)
+            .map(|i| i.id.clone())
     }
 
     /// Sets an invoice's paid flag (the service's payment flow is outside the interface).
     pub fn mark_paid(&self, id: &str) -> bool {
-        let Ok(mut d) = self.shared.data.lock() else { return false };
-        let Some(&i) = d.by_id.get(id) else { return false };
+        let Ok(mut d) = self.shared.data.lock() else {
+            return false;
+        };
+        let Some(&i) = d.by_id.get(id) else {
+            return false;
+        };
         d.invoices[i].is_paid = true;
         true
     }
@@ -355,22 +419,45 @@ impl Sandbox {
     pub fn describe(&self) -> String {
         let c = &self.credentials;
         let mut out = String::new();
-        out.push_str("invoice-desk sandbox: a local copy of the invoicing service (not the real one).\n\n");
-        out.push_str(&format!("  base URL:  {}\n  auth URL:  {}\n  audience:  {}\n\n", self.base_url, self.auth_url, self.audience));
+        out.push_str(
+            "invoice-desk sandbox: a local copy of the invoicing service (not the real one).\n\n",
+        );
+        out.push_str(&format!(
+            "  base URL:  {}\n  auth URL:  {}\n  audience:  {}\n\n",
+            self.base_url, self.auth_url, self.audience
+        ));
         out.push_str("OAuth organization (client credentials):\n");
-        out.push_str(&format!("  client id:      {}\n  client secret:  {}\n", c.client_id, c.client_secret));
-        out.push_str(&format!("  account keys:   {} (CLP), {} (CLF)\n", c.account_clp, c.account_clf));
-        out.push_str(&format!("  old API key:    {} (refused: OAuth is enabled)\n\n", c.oauth_org_old_api_key));
+        out.push_str(&format!(
+            "  client id:      {}\n  client secret:  {}\n",
+            c.client_id, c.client_secret
+        ));
+        out.push_str(&format!(
+            "  account keys:   {} (CLP), {} (CLF)\n",
+            c.account_clp, c.account_clf
+        ));
+        out.push_str(&format!(
+            "  old API key:    {} (refused: OAuth is enabled)\n\n",
+            c.oauth_org_old_api_key
+        ));
         out.push_str("API-key organization:\n");
-        out.push_str(&format!("  API key:        {} (header x-api-key)\n", c.api_key));
-        out.push_str(&format!("  account keys:   {} (CLP), {} (CLF)\n\n", c.key_account_clp, c.key_account_clf));
+        out.push_str(&format!(
+            "  API key:        {} (header x-api-key)\n",
+            c.api_key
+        ));
+        out.push_str(&format!(
+            "  account keys:   {} (CLP), {} (CLF)\n\n",
+            c.key_account_clp, c.key_account_clf
+        ));
         out.push_str("Customers (invoices of both organizations):\n");
         for (id, name, n) in self.customers() {
             out.push_str(&format!("  {id:<16} {name} ({n})\n"));
         }
         if let Some(inv) = self.sample_invoice(data::ORG_KEY) {
             out.push_str("\nTry it (API-key organization):\n");
-            out.push_str(&format!("  curl -s -H 'x-api-key: {}' {}/invoice/{inv}\n", c.api_key, self.base_url));
+            out.push_str(&format!(
+                "  curl -s -H 'x-api-key: {}' {}/invoice/{inv}\n",
+                c.api_key, self.base_url
+            ));
         }
         out.push_str("\nOAuth: get a token, then use it:\n");
         out.push_str(&format!(

@@ -35,21 +35,30 @@ pub(crate) fn router(shared: Shared_, with_auth: bool) -> Router {
     if with_auth {
         r = r.route("/oauth/token", post(token));
     }
-    r.fallback(|| async { error(StatusCode::NOT_FOUND, "TK00000", "no such route") }).with_state(shared)
+    r.fallback(|| async { error(StatusCode::NOT_FOUND, "TK00000", "no such route") })
+        .with_state(shared)
 }
 
 /// The token issuer alone, for a separate port.
 pub(crate) fn auth_router(shared: Shared_) -> Router {
-    Router::new().route("/oauth/token", post(token)).with_state(shared)
+    Router::new()
+        .route("/oauth/token", post(token))
+        .with_state(shared)
 }
 
 fn now_secs() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 /// The service's error body: `{"error": {"message", "code"}}`.
 fn error(status: StatusCode, code: &str, message: &str) -> Response {
-    (status, Json(json!({"error": {"message": message, "code": code}}))).into_response()
+    (
+        status,
+        Json(json!({"error": {"message": message, "code": code}})),
+    )
+        .into_response()
 }
 
 /// A 422 with `details`, each pointing at its field through `loc`.
@@ -66,7 +75,11 @@ fn invalid(details: Vec<(&[&str], String, &str)>) -> Response {
 }
 
 fn oauth_error(status: StatusCode, code: &str, description: &str) -> Response {
-    (status, Json(json!({"error": code, "error_description": description}))).into_response()
+    (
+        status,
+        Json(json!({"error": code, "error_description": description})),
+    )
+        .into_response()
 }
 
 /// What a planned fault does after the work is done.
@@ -95,10 +108,14 @@ async fn gate(shared: &Shared, route: Route) -> Result<After, Response> {
     }
     let (latency, fault) = match shared.knobs.lock() {
         Ok(mut k) => {
-            let fault = k.faults.iter_mut().find(|f| f.route == route && f.count > 0).map(|f| {
-                f.count -= 1;
-                f.clone()
-            });
+            let fault = k
+                .faults
+                .iter_mut()
+                .find(|f| f.route == route && f.count > 0)
+                .map(|f| {
+                    f.count -= 1;
+                    f.clone()
+                });
             k.faults.retain(|f| f.count > 0);
             (k.latency, fault)
         }
@@ -111,11 +128,16 @@ async fn gate(shared: &Shared, route: Route) -> Result<After, Response> {
         None => Ok(After::Nothing),
         Some(f) => match f.kind {
             FaultKind::Status => {
-                let status = StatusCode::from_u16(f.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+                let status =
+                    StatusCode::from_u16(f.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
                 Err(error(status, "TK00000", "fault injected by the sandbox"))
             }
             FaultKind::RateLimit => {
-                let mut r = error(StatusCode::TOO_MANY_REQUESTS, "TK00000", "too many requests");
+                let mut r = error(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "TK00000",
+                    "too many requests",
+                );
                 if let Ok(v) = f.secs.to_string().parse() {
                     r.headers_mut().insert(header::RETRY_AFTER, v);
                 }
@@ -138,7 +160,10 @@ async fn finish(after: After, response: Response) -> Response {
         After::Reset => {
             // Headers go out, then the body fails: the connection is cut mid-answer.
             let stream = futures_util::stream::once(async {
-                Err::<Bytes, std::io::Error>(std::io::Error::new(std::io::ErrorKind::ConnectionReset, "sandbox fault: reset"))
+                Err::<Bytes, std::io::Error>(std::io::Error::new(
+                    std::io::ErrorKind::ConnectionReset,
+                    "sandbox fault: reset",
+                ))
             });
             let mut r = Response::new(Body::from_stream(stream));
             *r.status_mut() = response.status();
@@ -171,22 +196,47 @@ async fn token(State(shared): State<Shared_>, headers: HeaderMap, body: Bytes) -
         url::form_urlencoded::parse(&body).into_owned().collect()
     } else {
         match serde_json::from_slice::<Map<String, Value>>(&body) {
-            Ok(m) => m.into_iter().filter_map(|(k, v)| v.as_str().map(|s| (k, s.to_string()))).collect(),
-            Err(_) => return oauth_error(StatusCode::BAD_REQUEST, "invalid_request", "The body must be a JSON object."),
+            Ok(m) => m
+                .into_iter()
+                .filter_map(|(k, v)| v.as_str().map(|s| (k, s.to_string())))
+                .collect(),
+            Err(_) => {
+                return oauth_error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_request",
+                    "The body must be a JSON object.",
+                );
+            }
         }
     };
     let field = |k: &str| fields.get(k).map(String::as_str).unwrap_or("");
     match field("grant_type") {
         "client_credentials" => {}
-        "" => return oauth_error(StatusCode::BAD_REQUEST, "invalid_request", "Missing required parameter: grant_type"),
-        _ => return oauth_error(StatusCode::BAD_REQUEST, "unsupported_grant_type", "Unsupported grant type"),
+        "" => {
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                "Missing required parameter: grant_type",
+            );
+        }
+        _ => {
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "unsupported_grant_type",
+                "Unsupported grant type",
+            );
+        }
     }
     if field("client_id").is_empty() || field("client_secret").is_empty() {
         return oauth_error(StatusCode::UNAUTHORIZED, "access_denied", "Unauthorized");
     }
     let org = {
         let Ok(d) = shared.data.lock() else {
-            return oauth_error(StatusCode::INTERNAL_SERVER_ERROR, "server_error", "internal error");
+            return oauth_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "server_error",
+                "internal error",
+            );
         };
         match d.org_by_client(field("client_id")) {
             Some(o) if o.oauth_enabled && o.client_secret == field("client_secret") => o.id.clone(),
@@ -200,7 +250,11 @@ async fn token(State(shared): State<Shared_>, headers: HeaderMap, body: Bytes) -
             &format!("Service not enabled within domain: {}", field("audience")),
         );
     }
-    let (lifetime, generation) = shared.knobs.lock().map(|k| (k.token_lifetime, k.token_generation)).unwrap_or_default();
+    let (lifetime, generation) = shared
+        .knobs
+        .lock()
+        .map(|k| (k.token_lifetime, k.token_generation))
+        .unwrap_or_default();
     let iat = now_secs();
     let claims = Claims {
         iss: shared.issuer.clone(),
@@ -217,7 +271,13 @@ async fn token(State(shared): State<Shared_>, headers: HeaderMap, body: Bytes) -
         &jsonwebtoken::EncodingKey::from_secret(&shared.jwt_key),
     ) {
         Ok(t) => t,
-        Err(_) => return oauth_error(StatusCode::INTERNAL_SERVER_ERROR, "server_error", "could not sign"),
+        Err(_) => {
+            return oauth_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "server_error",
+                "could not sign",
+            );
+        }
     };
     if let Ok(mut c) = shared.counters.lock() {
         c.tokens_issued += 1;
@@ -229,24 +289,38 @@ async fn token(State(shared): State<Shared_>, headers: HeaderMap, body: Bytes) -
 /// Who is calling: the organization from a valid token, or from an API key of an
 /// organization without OAuth.
 fn authorize(shared: &Shared, headers: &HeaderMap) -> Result<String, Response> {
-    if let Some(auth) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
-        let Some(token) = auth.strip_prefix("Bearer ").or_else(|| auth.strip_prefix("bearer ")) else {
-            return Err(error(StatusCode::UNAUTHORIZED, "TK10001", "Authorization header must be a Bearer token"));
+    if let Some(auth) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    {
+        let Some(token) = auth
+            .strip_prefix("Bearer ")
+            .or_else(|| auth.strip_prefix("bearer "))
+        else {
+            return Err(error(
+                StatusCode::UNAUTHORIZED,
+                "TK10001",
+                "Authorization header must be a Bearer token",
+            ));
         };
         let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::HS256);
         validation.set_audience(&[&shared.audience]);
         validation.set_issuer(&[&shared.issuer]);
         validation.leeway = 0;
-        let claims = jsonwebtoken::decode::<Claims>(token.trim(), &jsonwebtoken::DecodingKey::from_secret(&shared.jwt_key), &validation)
-            .map_err(|e| {
-                let why = match e.kind() {
-                    jsonwebtoken::errors::ErrorKind::ExpiredSignature => "token expired",
-                    jsonwebtoken::errors::ErrorKind::InvalidAudience => "token audience not accepted",
-                    _ => "invalid token",
-                };
-                error(StatusCode::UNAUTHORIZED, "TK10001", why)
-            })?
-            .claims;
+        let claims = jsonwebtoken::decode::<Claims>(
+            token.trim(),
+            &jsonwebtoken::DecodingKey::from_secret(&shared.jwt_key),
+            &validation,
+        )
+        .map_err(|e| {
+            let why = match e.kind() {
+                jsonwebtoken::errors::ErrorKind::ExpiredSignature => "token expired",
+                jsonwebtoken::errors::ErrorKind::InvalidAudience => "token audience not accepted",
+                _ => "invalid token",
+            };
+            error(StatusCode::UNAUTHORIZED, "TK10001", why)
+        })?
+        .claims;
         let current = shared.knobs.lock().map(|k| k.token_generation).unwrap_or(0);
         if claims.generation < current {
             return Err(error(StatusCode::UNAUTHORIZED, "TK10001", "token revoked"));
@@ -254,7 +328,13 @@ fn authorize(shared: &Shared, headers: &HeaderMap) -> Result<String, Response> {
         return Ok(claims.org);
     }
     if let Some(key) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
-        let d = shared.data.lock().map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "TK00000", "internal error"))?;
+        let d = shared.data.lock().map_err(|_| {
+            error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "TK00000",
+                "internal error",
+            )
+        })?;
         return match d.orgs.iter().find(|o| o.api_key == key.trim()) {
             Some(o) if o.oauth_enabled => Err(error(
                 StatusCode::UNAUTHORIZED,
@@ -262,18 +342,32 @@ fn authorize(shared: &Shared, headers: &HeaderMap) -> Result<String, Response> {
                 "API-key authentication is disabled for this organization: OAuth is enabled",
             )),
             Some(o) => Ok(o.id.clone()),
-            None => Err(error(StatusCode::UNAUTHORIZED, "TK10002", "API key missing or malformed")),
+            None => Err(error(
+                StatusCode::UNAUTHORIZED,
+                "TK10002",
+                "API key missing or malformed",
+            )),
         };
     }
-    Err(error(StatusCode::UNAUTHORIZED, "TK10002", "API key missing or malformed"))
+    Err(error(
+        StatusCode::UNAUTHORIZED,
+        "TK10002",
+        "API key missing or malformed",
+    ))
 }
 
 /// Persists after a change; on failure undoes it with `undo` and answers 500.
 fn persist(shared: &Shared, data: &mut Data, undo: impl FnOnce(&mut Data)) -> Result<(), Response> {
-    let Some(path) = &shared.data_file else { return Ok(()) };
+    let Some(path) = &shared.data_file else {
+        return Ok(());
+    };
     if let Err(e) = data.save(path) {
         undo(data);
-        return Err(error(StatusCode::INTERNAL_SERVER_ERROR, "TK20000", &format!("storage failed: {e}")));
+        return Err(error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "TK20000",
+            &format!("storage failed: {e}"),
+        ));
     }
     Ok(())
 }
@@ -294,15 +388,38 @@ async fn create(State(shared): State<Shared_>, headers: HeaderMap, body: Bytes) 
     finish(after, response).await
 }
 
-fn create_invoice(shared: &Shared, org: &str, headers: &HeaderMap, body: &[u8]) -> Result<Value, Response> {
+fn create_invoice(
+    shared: &Shared,
+    org: &str,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<Value, Response> {
     let Ok(Value::Object(mut fields)) = serde_json::from_slice::<Value>(body) else {
-        return Err(invalid(vec![(&["body"], "body must be a JSON object".into(), "type_error.dict")]));
+        return Err(invalid(vec![(
+            &["body"],
+            "body must be a JSON object".into(),
+            "type_error.dict",
+        )]));
     };
-    let account_key = headers.get("x-account-key").and_then(|v| v.to_str().ok()).map(str::trim).unwrap_or("");
+    let account_key = headers
+        .get("x-account-key")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .unwrap_or("");
     if account_key.is_empty() {
-        return Err(invalid(vec![(&["header", "x-account-key"], "field required".into(), "value_error.missing")]));
+        return Err(invalid(vec![(
+            &["header", "x-account-key"],
+            "field required".into(),
+            "value_error.missing",
+        )]));
     }
-    let mut data = shared.data.lock().map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "TK00000", "internal error"))?;
+    let mut data = shared.data.lock().map_err(|_| {
+        error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "TK00000",
+            "internal error",
+        )
+    })?;
     let account = match data.account(account_key) {
         Some(a) if a.org == org => a.clone(),
         _ => return Err(error(StatusCode::NOT_FOUND, "TK20100", "account not found")),
@@ -313,24 +430,40 @@ fn create_invoice(shared: &Shared, org: &str, headers: &HeaderMap, body: &[u8]) 
         None => Some(account.currency),
         Some(Value::String(s)) if s == "CLP" || s == "CLF" => Currency::from_code(&s),
         Some(_) => {
-            problems.push((&["body", "currency_code"], "currency_code must be CLP or CLF".into(), "value_error.const"));
+            problems.push((
+                &["body", "currency_code"],
+                "currency_code must be CLP or CLF".into(),
+                "value_error.const",
+            ));
             None
         }
     };
     let amount = match fields.shift_remove("amount") {
         None | Some(Value::Null) => {
-            problems.push((&["body", "amount"], "field required".into(), "value_error.missing"));
+            problems.push((
+                &["body", "amount"],
+                "field required".into(),
+                "value_error.missing",
+            ));
             None
         }
         Some(v @ Value::Number(_)) => match money::from_json(&v) {
             Some(a) if a > rust_decimal::Decimal::ZERO => Some(a),
             _ => {
-                problems.push((&["body", "amount"], "amount must be greater than zero".into(), "value_error.number"));
+                problems.push((
+                    &["body", "amount"],
+                    "amount must be greater than zero".into(),
+                    "value_error.number",
+                ));
                 None
             }
         },
         Some(_) => {
-            problems.push((&["body", "amount"], "amount must be a number".into(), "type_error.number"));
+            problems.push((
+                &["body", "amount"],
+                "amount must be a number".into(),
+                "type_error.number",
+            ));
             None
         }
     };
@@ -346,15 +479,26 @@ fn create_invoice(shared: &Shared, org: &str, headers: &HeaderMap, body: &[u8]) 
     let customer = match fields.shift_remove("customer") {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s),
         None => {
-            problems.push((&["body", "customer"], "field required".into(), "value_error.missing"));
+            problems.push((
+                &["body", "customer"],
+                "field required".into(),
+                "value_error.missing",
+            ));
             None
         }
         Some(_) => {
-            problems.push((&["body", "customer"], "customer must be a string".into(), "type_error.str"));
+            problems.push((
+                &["body", "customer"],
+                "customer must be a string".into(),
+                "type_error.str",
+            ));
             None
         }
     };
-    let text = |fields: &mut Map<String, Value>, key: &'static str, problems: &mut Vec<(&[&str], String, &str)>| -> Option<String> {
+    let text = |fields: &mut Map<String, Value>,
+                key: &'static str,
+                problems: &mut Vec<(&[&str], String, &str)>|
+     -> Option<String> {
         match fields.shift_remove(key) {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s),
@@ -374,19 +518,33 @@ fn create_invoice(shared: &Shared, org: &str, headers: &HeaderMap, body: &[u8]) 
     if let Some(d) = &due_date
         && chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_err()
     {
-        problems.push((&["body", "due_date"], "due_date must be a date YYYY-MM-DD".into(), "value_error.date"));
+        problems.push((
+            &["body", "due_date"],
+            "due_date must be a date YYYY-MM-DD".into(),
+            "value_error.date",
+        ));
     }
     let external = text(&mut fields, "invoice_external_id", &mut problems);
     let metadata = match fields.shift_remove("metadata") {
         None | Some(Value::Null) => None,
         Some(Value::Object(m)) => {
-            if m.values().any(|v| crate::api::model::value_text(v).chars().count() > 256) {
-                problems.push((&["body", "metadata"], "metadata values are limited to 256 characters".into(), "value_error.any_str.max_length"));
+            if m.values()
+                .any(|v| crate::api::model::value_text(v).chars().count() > 256)
+            {
+                problems.push((
+                    &["body", "metadata"],
+                    "metadata values are limited to 256 characters".into(),
+                    "value_error.any_str.max_length",
+                ));
             }
             Some(m)
         }
         Some(_) => {
-            problems.push((&["body", "metadata"], "metadata must be an object".into(), "type_error.dict"));
+            problems.push((
+                &["body", "metadata"],
+                "metadata must be an object".into(),
+                "type_error.dict",
+            ));
             None
         }
     };
@@ -397,10 +555,18 @@ fn create_invoice(shared: &Shared, org: &str, headers: &HeaderMap, body: &[u8]) 
         return Err(invalid(problems));
     }
     let (Some(amount), Some(currency), Some(customer)) = (amount, currency, customer) else {
-        return Err(error(StatusCode::INTERNAL_SERVER_ERROR, "TK00000", "internal error"));
+        return Err(error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "TK00000",
+            "internal error",
+        ));
     };
     if data.customer(&customer).is_none() {
-        return Err(error(StatusCode::NOT_FOUND, "TK20400", "customer not found"));
+        return Err(error(
+            StatusCode::NOT_FOUND,
+            "TK20400",
+            "customer not found",
+        ));
     }
     let id = data.new_invoice_id();
     let inv = StoredInvoice {
@@ -433,7 +599,11 @@ fn create_invoice(shared: &Shared, org: &str, headers: &HeaderMap, body: &[u8]) 
     Ok(json)
 }
 
-async fn get_invoice(State(shared): State<Shared_>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+async fn get_invoice(
+    State(shared): State<Shared_>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
     let after = match gate(&shared, Route::Get).await {
         Ok(a) => a,
         Err(r) => return r,
@@ -443,7 +613,13 @@ async fn get_invoice(State(shared): State<Shared_>, headers: HeaderMap, Path(id)
         Err(r) => return r,
     };
     let response = {
-        let Ok(d) = shared.data.lock() else { return error(StatusCode::INTERNAL_SERVER_ERROR, "TK00000", "internal error") };
+        let Ok(d) = shared.data.lock() else {
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "TK00000",
+                "internal error",
+            );
+        };
         match d.by_id.get(&id).map(|&i| &d.invoices[i]) {
             Some(inv) if inv.org == org => Json(inv.to_json()).into_response(),
             _ => error(StatusCode::NOT_FOUND, "TK20600", "invoice not found"),
@@ -452,7 +628,11 @@ async fn get_invoice(State(shared): State<Shared_>, headers: HeaderMap, Path(id)
     finish(after, response).await
 }
 
-async fn void(State(shared): State<Shared_>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+async fn void(
+    State(shared): State<Shared_>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
     let after = match gate(&shared, Route::Void).await {
         Ok(a) => a,
         Err(r) => return r,
@@ -462,16 +642,30 @@ async fn void(State(shared): State<Shared_>, headers: HeaderMap, Path(id): Path<
         Err(r) => return r,
     };
     let response = (|| {
-        let mut d = shared.data.lock().map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "TK00000", "internal error"))?;
+        let mut d = shared.data.lock().map_err(|_| {
+            error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "TK00000",
+                "internal error",
+            )
+        })?;
         let i = match d.by_id.get(&id) {
             Some(&i) if d.invoices[i].org == org => i,
             _ => return Err(error(StatusCode::NOT_FOUND, "TK20600", "invoice not found")),
         };
         if d.invoices[i].is_void {
-            return Err(error(StatusCode::CONFLICT, "TK10601", "invoice is already void"));
+            return Err(error(
+                StatusCode::CONFLICT,
+                "TK10601",
+                "invoice is already void",
+            ));
         }
         if d.invoices[i].is_paid {
-            return Err(error(StatusCode::CONFLICT, "TK10602", "a paid invoice cannot be voided"));
+            return Err(error(
+                StatusCode::CONFLICT,
+                "TK10602",
+                "a paid invoice cannot be voided",
+            ));
         }
         d.invoices[i].is_void = true;
         persist(&shared, &mut d, |d| d.invoices[i].is_void = false)?;
@@ -499,18 +693,34 @@ async fn list(
         None => 100,
         Some(Ok(n)) if n >= 1 => n.min(shared.max_page_size),
         Some(_) => {
-            return invalid(vec![(&["query", "page_size"], "page_size must be a whole number from 1".into(), "value_error.number")]);
+            return invalid(vec![(
+                &["query", "page_size"],
+                "page_size must be a whole number from 1".into(),
+                "value_error.number",
+            )]);
         }
     };
     let start = match q.get("cursor").filter(|c| !c.is_empty()) {
         None => 0,
         Some(c) => match decode_cursor(c) {
             Some(n) => n,
-            None => return invalid(vec![(&["query", "cursor"], "cursor is not valid".into(), "value_error")]),
+            None => {
+                return invalid(vec![(
+                    &["query", "cursor"],
+                    "cursor is not valid".into(),
+                    "value_error",
+                )]);
+            }
         },
     };
     let response = (|| {
-        let Ok(d) = shared.data.lock() else { return error(StatusCode::INTERNAL_SERVER_ERROR, "TK00000", "internal error") };
+        let Ok(d) = shared.data.lock() else {
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "TK00000",
+                "internal error",
+            );
+        };
         if d.customer(&id).is_none() {
             return error(StatusCode::NOT_FOUND, "TK20400", "customer not found");
         }
@@ -518,7 +728,11 @@ async fn list(
         let all = d.by_customer.get(&id).unwrap_or(&empty);
         // Positions are in creation order; the cursor is a position in that list, so
         // pages stay stable while new invoices are added at the end.
-        let mine = all.iter().enumerate().skip(start).filter(|(_, i)| d.invoices[**i].org == org);
+        let mine = all
+            .iter()
+            .enumerate()
+            .skip(start)
+            .filter(|(_, i)| d.invoices[**i].org == org);
         let mut items = Vec::with_capacity(page_size.min(1000));
         let mut next = None;
         for (pos, &i) in mine {
@@ -538,8 +752,14 @@ fn encode_cursor(pos: usize) -> String {
 }
 
 fn decode_cursor(c: &str) -> Option<usize> {
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(c).ok()?;
-    String::from_utf8(bytes).ok()?.strip_prefix("pos:")?.parse().ok()
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(c)
+        .ok()?;
+    String::from_utf8(bytes)
+        .ok()?
+        .strip_prefix("pos:")?
+        .parse()
+        .ok()
 }
 
 // ---- admin: loopback only ----
@@ -548,7 +768,11 @@ fn loopback_only(addr: SocketAddr) -> Result<(), Response> {
     if addr.ip().is_loopback() {
         Ok(())
     } else {
-        Err(error(StatusCode::FORBIDDEN, "TK00000", "the admin routes answer only on loopback"))
+        Err(error(
+            StatusCode::FORBIDDEN,
+            "TK00000",
+            "the admin routes answer only on loopback",
+        ))
     }
 }
 
@@ -561,12 +785,25 @@ struct AdminState {
     counters: Counters,
 }
 
-async fn admin_state(State(shared): State<Shared_>, ConnectInfo(addr): ConnectInfo<SocketAddr>) -> Response {
+async fn admin_state(
+    State(shared): State<Shared_>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+) -> Response {
     if let Err(r) = loopback_only(addr) {
         return r;
     }
-    let Ok(k) = shared.knobs.lock() else { return error(StatusCode::INTERNAL_SERVER_ERROR, "TK00000", "internal error") };
-    let counters = shared.counters.lock().map(|c| c.clone()).unwrap_or_default();
+    let Ok(k) = shared.knobs.lock() else {
+        return error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "TK00000",
+            "internal error",
+        );
+    };
+    let counters = shared
+        .counters
+        .lock()
+        .map(|c| c.clone())
+        .unwrap_or_default();
     Json(AdminState {
         token_lifetime_secs: k.token_lifetime.as_secs(),
         latency_ms: k.latency.as_millis() as u64,
@@ -583,12 +820,20 @@ struct KnobsIn {
     latency_ms: Option<u64>,
 }
 
-async fn admin_knobs(State(shared): State<Shared_>, ConnectInfo(addr): ConnectInfo<SocketAddr>, body: Bytes) -> Response {
+async fn admin_knobs(
+    State(shared): State<Shared_>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    body: Bytes,
+) -> Response {
     if let Err(r) = loopback_only(addr) {
         return r;
     }
     let Ok(k_in) = serde_json::from_slice::<KnobsIn>(&body) else {
-        return invalid(vec![(&["body"], "expected {\"token_lifetime_secs\"?, \"latency_ms\"?}".into(), "type_error")]);
+        return invalid(vec![(
+            &["body"],
+            "expected {\"token_lifetime_secs\"?, \"latency_ms\"?}".into(),
+            "type_error",
+        )]);
     };
     if let Ok(mut k) = shared.knobs.lock() {
         if let Some(s) = k_in.token_lifetime_secs {
@@ -601,7 +846,11 @@ async fn admin_knobs(State(shared): State<Shared_>, ConnectInfo(addr): ConnectIn
     StatusCode::NO_CONTENT.into_response()
 }
 
-async fn admin_add_fault(State(shared): State<Shared_>, ConnectInfo(addr): ConnectInfo<SocketAddr>, body: Bytes) -> Response {
+async fn admin_add_fault(
+    State(shared): State<Shared_>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    body: Bytes,
+) -> Response {
     if let Err(r) = loopback_only(addr) {
         return r;
     }
@@ -610,7 +859,11 @@ async fn admin_add_fault(State(shared): State<Shared_>, ConnectInfo(addr): Conne
         Err(e) => return invalid(vec![(&["body"], format!("not a fault: {e}"), "type_error")]),
     };
     if fault.kind == FaultKind::Status && StatusCode::from_u16(fault.status).is_err() {
-        return invalid(vec![(&["body", "status"], "status must be an HTTP status".into(), "value_error")]);
+        return invalid(vec![(
+            &["body", "status"],
+            "status must be an HTTP status".into(),
+            "value_error",
+        )]);
     }
     if let Ok(mut k) = shared.knobs.lock() {
         k.faults.push(fault);
@@ -618,7 +871,10 @@ async fn admin_add_fault(State(shared): State<Shared_>, ConnectInfo(addr): Conne
     StatusCode::NO_CONTENT.into_response()
 }
 
-async fn admin_clear_faults(State(shared): State<Shared_>, ConnectInfo(addr): ConnectInfo<SocketAddr>) -> Response {
+async fn admin_clear_faults(
+    State(shared): State<Shared_>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+) -> Response {
     if let Err(r) = loopback_only(addr) {
         return r;
     }
@@ -628,7 +884,10 @@ async fn admin_clear_faults(State(shared): State<Shared_>, ConnectInfo(addr): Co
     StatusCode::NO_CONTENT.into_response()
 }
 
-async fn admin_revoke(State(shared): State<Shared_>, ConnectInfo(addr): ConnectInfo<SocketAddr>) -> Response {
+async fn admin_revoke(
+    State(shared): State<Shared_>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+) -> Response {
     if let Err(r) = loopback_only(addr) {
         return r;
     }
@@ -638,7 +897,10 @@ async fn admin_revoke(State(shared): State<Shared_>, ConnectInfo(addr): ConnectI
     StatusCode::NO_CONTENT.into_response()
 }
 
-async fn admin_reset_counters(State(shared): State<Shared_>, ConnectInfo(addr): ConnectInfo<SocketAddr>) -> Response {
+async fn admin_reset_counters(
+    State(shared): State<Shared_>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+) -> Response {
     if let Err(r) = loopback_only(addr) {
         return r;
     }
