@@ -4,5 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod fsutil;
+pub mod profile;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;

@@ -472,27 +472,9 @@ impl Data {
 
     /// Writes the data to `path` atomically: a temporary file beside it, synced, renamed.
     pub fn save(&self, path: &std::path::Path) -> std::io::Result<()> {
-        use std::io::Write;
-        let dir = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(std::path::Path::new("."));
-        let tmp = dir.join(format!(
-            ".{}.tmp-{}",
-            path.file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or("sandbox"),
-            std::process::id()
-        ));
-        {
-            let mut f = std::fs::File::create(&tmp)?;
-            let mut w = std::io::BufWriter::new(&mut f);
-            serde_json::to_writer(&mut w, self).map_err(std::io::Error::other)?;
-            w.flush()?;
-            drop(w);
-            f.sync_all()?;
-        }
-        std::fs::rename(&tmp, path)
+        crate::fsutil::write_atomic_with(path, |w| {
+            serde_json::to_writer(w, self).map_err(std::io::Error::other)
+        })
     }
 
     /// Reads data written by [`Data::save`].

@@ -1,0 +1,313 @@
+//! Profiles: the non-secret settings in a TOML file in the platform's config folder, and
+//! the secrets (client secret, API key) in the OS keyring. Nothing secret is written here.
+
+pub mod secrets;
+
+use crate::api::{self, AuthSettings, ClientConfig, Currency, TokenBodyStyle};
+use secrecy::SecretString;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+pub use secrets::{SecretKind, SecretStore, StoreStatus};
+
+/// How a profile authenticates (without its secret).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "mode", rename_all = "snake_case")]
+pub enum ProfileAuth {
+    /// OAuth 2.0 client credentials; the client secret is in the keyring.
+    #[serde(rename = "oauth")]
+    OAuth {
+        /// The identity provider's address.
+        auth_url: String,
+        /// The audience assigned by the operator.
+        audience: String,
+        /// Client id.
+        client_id: String,
+        /// JSON (default) or form body.
+        #[serde(default)]
+        body_style: TokenBodyStyle,
+    },
+    /// An API key in a header; the key is in the keyring.
+    ApiKey {
+        /// The header name (`x-api-key` by default).
+        header: String,
+    },
+}
+
+impl ProfileAuth {
+    /// The secret this mode needs.
+    pub fn secret_kind(&self) -> SecretKind {
+        match self {
+            ProfileAuth::OAuth { .. } => SecretKind::ClientSecret,
+            ProfileAuth::ApiKey { .. } => SecretKind::ApiKey,
+        }
+    }
+}
+
+/// One service connection.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Profile {
+    /// Unique name.
+    pub name: String,
+    /// `{base_url}`.
+    pub base_url: String,
+    /// Authentication mode and its non-secret settings.
+    pub auth: ProfileAuth,
+    /// `x-account-key` for invoice creation.
+    #[serde(default)]
+    pub account_key: String,
+    /// The account's currency, if the clerk knows it (display only).
+    #[serde(default)]
+    pub account_currency: Option<Currency>,
+    /// The built-in sandbox: started in-process; addresses and credentials come from it.
+    #[serde(default)]
+    pub sandbox: bool,
+}
+
+impl Profile {
+    /// A new OAuth profile with empty settings.
+    pub fn empty(name: &str) -> Profile {
+        Profile {
+            name: name.to_string(),
+            base_url: String::new(),
+            auth: ProfileAuth::OAuth {
+                auth_url: String::new(),
+                audience: String::new(),
+                client_id: String::new(),
+                body_style: TokenBodyStyle::Json,
+            },
+            account_key: String::new(),
+            account_currency: None,
+            sandbox: false,
+        }
+    }
+
+    /// Checks what can be checked without the network. The message is for the clerk.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.trim().is_empty() {
+            return Err("Give the profile a name.".into());
+        }
+        if self.sandbox {
+            return Ok(());
+        }
+        api::http::check_url(&self.base_url, "base URL").map_err(|e| e.to_string())?;
+        match &self.auth {
+            ProfileAuth::OAuth {
+                auth_url,
+                audience,
+                client_id,
+                ..
+            } => {
+                api::http::check_url(auth_url, "auth URL").map_err(|e| e.to_string())?;
+                if audience.trim().is_empty() {
+                    return Err("Enter the audience.".into());
+                }
+                if client_id.trim().is_empty() {
+                    return Err("Enter the client id.".into());
+                }
+            }
+            ProfileAuth::ApiKey { header } => {
+                let h = if header.trim().is_empty() {
+                    api::auth::DEFAULT_API_KEY_HEADER
+                } else {
+                    header.trim()
+                };
+                if reqwest::header::HeaderName::from_bytes(h.as_bytes()).is_err() {
+                    return Err(format!("\"{h}\" is not a valid header name."));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The API client configuration, given the profile's secret.
+    pub fn client_config(&self, secret: SecretString) -> ClientConfig {
+        let auth = match &self.auth {
+            ProfileAuth::OAuth {
+                auth_url,
+                audience,
+                client_id,
+                body_style,
+            } => AuthSettings::OAuth(api::OAuthSettings {
+                auth_url: auth_url.trim().to_string(),
+                audience: audience.trim().to_string(),
+                client_id: client_id.trim().to_string(),
+                client_secret: secret,
+                body_style: *body_style,
+            }),
+            ProfileAuth::ApiKey { header } => AuthSettings::ApiKey(api::ApiKeySettings {
+                header: header.trim().to_string(),
+                key: secret,
+            }),
+        };
+        let mut cfg = ClientConfig::new(self.base_url.trim(), auth);
+        cfg.account_key = Some(self.account_key.trim().to_string()).filter(|k| !k.is_empty());
+        cfg
+    }
+}
+
+/// The profiles file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Profiles {
+    /// Format version, for upgrades.
+    #[serde(default = "version_one")]
+    pub version: u32,
+    /// The active profile's name.
+    #[serde(default)]
+    pub active: Option<String>,
+    /// All profiles.
+    #[serde(default, rename = "profile")]
+    pub profiles: Vec<Profile>,
+}
+
+fn version_one() -> u32 {
+    1
+}
+
+/// The name given to the built-in sandbox's profile.
+pub const SANDBOX_PROFILE: &str = "Sandbox";
+
+impl Profiles {
+    /// `profiles.toml` in the platform's config folder.
+    pub fn default_path() -> Option<PathBuf> {
+        directories::ProjectDirs::from("cl", "invoice-desk", "invoice-desk")
+            .map(|d| d.config_dir().join("profiles.toml"))
+    }
+
+    /// Reads the file; a missing file is an empty set. A file that cannot be read is
+    /// reported (never silently replaced).
+    pub fn load(path: &Path) -> Result<Profiles, String> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => toml::from_str(&text).map_err(|e| {
+                format!(
+                    "The profiles file {} could not be read: {e}",
+                    path.display()
+                )
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Profiles {
+                version: 1,
+                ..Default::default()
+            }),
+            Err(e) => Err(format!(
+                "The profiles file {} could not be read: {e}",
+                path.display()
+            )),
+        }
+    }
+
+    /// Writes the file atomically (temporary file beside it, then rename).
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let text = toml::to_string_pretty(self).map_err(|e| e.to_string())?;
+        crate::fsutil::write_atomic(path, text.as_bytes())
+            .map_err(|e| format!("The profiles could not be saved to {}: {e}", path.display()))
+    }
+
+    /// A profile by name.
+    pub fn get(&self, name: &str) -> Option<&Profile> {
+        self.profiles.iter().find(|p| p.name == name)
+    }
+
+    /// The active profile, if any.
+    pub fn active_profile(&self) -> Option<&Profile> {
+        self.active.as_deref().and_then(|n| self.get(n))
+    }
+
+    /// Adds or replaces (by `previous_name`, or by name) a profile.
+    pub fn upsert(&mut self, previous_name: Option<&str>, profile: Profile) -> Result<(), String> {
+        profile.validate()?;
+        let key = previous_name.unwrap_or(&profile.name).to_string();
+        if profile.name != key && self.get(&profile.name).is_some() {
+            return Err(format!(
+                "A profile named \"{}\" already exists.",
+                profile.name
+            ));
+        }
+        match self.profiles.iter_mut().find(|p| p.name == key) {
+            Some(p) => *p = profile.clone(),
+            None => self.profiles.push(profile.clone()),
+        }
+        if self.active.as_deref() == Some(&key) || self.active.is_none() {
+            self.active = Some(profile.name);
+        }
+        Ok(())
+    }
+
+    /// Removes a profile; the active one moves to the first remaining.
+    pub fn remove(&mut self, name: &str) -> bool {
+        let before = self.profiles.len();
+        self.profiles.retain(|p| p.name != name);
+        if self.active.as_deref() == Some(name) {
+            self.active = self.profiles.first().map(|p| p.name.clone());
+        }
+        before != self.profiles.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_without_secrets() {
+        let mut ps = Profiles::default();
+        let mut p = Profile::empty("Producción");
+        p.base_url = "https://api.example.cl".into();
+        p.auth = ProfileAuth::OAuth {
+            auth_url: "https://idp.example.cl".into(),
+            audience: "https://api.example.cl".into(),
+            client_id: "cid".into(),
+            body_style: TokenBodyStyle::Json,
+        };
+        p.account_currency = Some(Currency::Clf);
+        ps.upsert(None, p.clone()).unwrap();
+        let mut k = Profile::empty("Llave");
+        k.base_url = "https://api.example.cl".into();
+        k.auth = ProfileAuth::ApiKey {
+            header: "x-api-key".into(),
+        };
+        ps.upsert(None, k).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("profiles.toml");
+        ps.save(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("secret"), "{text}");
+        let back = Profiles::load(&path).unwrap();
+        assert_eq!(back, ps);
+        assert_eq!(back.active.as_deref(), Some("Producción"));
+        assert_eq!(
+            Profiles::load(&dir.path().join("none.toml"))
+                .unwrap()
+                .profiles
+                .len(),
+            0
+        );
+        std::fs::write(&path, "not = [toml").unwrap();
+        assert!(Profiles::load(&path).is_err());
+    }
+
+    #[test]
+    fn validation_and_renames() {
+        let mut ps = Profiles::default();
+        let mut p = Profile::empty("A");
+        assert!(ps.upsert(None, p.clone()).is_err(), "no base URL");
+        p.base_url = "http://example.cl".into();
+        assert!(p.validate().unwrap_err().contains("not secure"));
+        p.base_url = "https://example.cl".into();
+        p.auth = ProfileAuth::ApiKey {
+            header: String::new(),
+        };
+        ps.upsert(None, p.clone()).unwrap();
+        let mut b = p.clone();
+        b.name = "B".into();
+        ps.upsert(None, b).unwrap();
+        let mut renamed = p.clone();
+        renamed.name = "B".into();
+        assert!(ps.upsert(Some("A"), renamed).is_err(), "name taken");
+        let mut renamed = p;
+        renamed.name = "C".into();
+        ps.upsert(Some("A"), renamed).unwrap();
+        assert_eq!(ps.active.as_deref(), Some("C"));
+        assert!(ps.remove("C"));
+        assert_eq!(ps.active.as_deref(), Some("B"));
+    }
+}
