@@ -4,7 +4,9 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod export;
 pub mod fsutil;
 pub mod profile;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
+pub mod ui;

@@ -49,10 +49,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => {
-            eprintln!("The desktop app is not built yet; run `invoice-desk sandbox`.");
-            ExitCode::from(2)
-        }
+        None => run_app(),
         Some(Command::Sandbox {
             port,
             auth_port,
@@ -75,6 +72,23 @@ fn main() -> ExitCode {
                 ..Default::default()
             };
             run_sandbox(cfg)
+        }
+    }
+}
+
+fn run_app() -> ExitCode {
+    let rt = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("Could not start: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match invoice_desk::ui::run(&rt) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("The window could not be opened: {e}");
+            ExitCode::from(1)
         }
     }
 }

@@ -1,0 +1,572 @@
+//! The app: owns the state, turns panel commands into background work, drains finished
+//! work, and lays out the top bar and the active panel.
+
+use super::create::CreatePanel;
+use super::credentials::CredentialsPanel;
+use super::customers::CustomersPanel;
+use super::lookup::LookupPanel;
+use super::task::{Task, take_finished};
+use crate::api::{Client, TokenState};
+use crate::profile::{Profile, ProfileAuth, Profiles, SANDBOX_PROFILE, SecretStore};
+use secrecy::SecretString;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio::sync::OnceCell;
+
+/// The panels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tab {
+    /// Profiles and credentials.
+    #[default]
+    Credentials,
+    /// Issue an invoice.
+    Create,
+    /// Look up and void.
+    Lookup,
+    /// A customer's invoices.
+    Customers,
+}
+
+/// What the app needs from outside: the runtime, where profiles live, the secret store.
+pub struct AppDeps {
+    /// The tokio runtime all work runs on.
+    pub runtime: tokio::runtime::Handle,
+    /// The profiles file; `None` keeps profiles in memory (tests).
+    pub profiles_path: Option<PathBuf>,
+    /// The secret store, filled lazily off the UI thread (the platform keyring) or given
+    /// ready (the mock store in tests).
+    pub secrets: Arc<OnceCell<Arc<SecretStore>>>,
+    /// Where the built-in sandbox keeps its data (`None`: memory only).
+    pub sandbox_data: Option<PathBuf>,
+}
+
+impl AppDeps {
+    /// For tests: an in-memory setup with the given secret store.
+    pub fn for_tests(runtime: tokio::runtime::Handle, secrets: SecretStore) -> AppDeps {
+        AppDeps {
+            runtime,
+            profiles_path: None,
+            secrets: Arc::new(OnceCell::new_with(Some(Arc::new(secrets)))),
+            sandbox_data: None,
+        }
+    }
+}
+
+/// What is saved between runs (never a secret).
+#[derive(Default, Serialize, Deserialize)]
+#[serde(default)]
+struct Saved {
+    version: u32,
+    tab: Tab,
+    create: super::create::CreateForm,
+    lookup_id: String,
+    customers: super::customers::CustomersSaved,
+}
+
+/// A connected profile.
+pub struct Session {
+    /// The profile.
+    pub profile: Profile,
+    /// Its API client (holds the token cache).
+    pub client: Client,
+    /// Sandbox customers (id, name) when the profile is the built-in sandbox.
+    pub sandbox_customers: Vec<(String, String)>,
+}
+
+/// Something a panel asks the app to do.
+pub enum Command {
+    /// Switch panel.
+    Show(Tab),
+    /// Make this profile the active one and connect.
+    Activate(String),
+    /// Save a profile (and its secret, if one was typed).
+    SaveProfile {
+        /// The name before editing, for an existing profile.
+        previous: Option<String>,
+        /// The profile.
+        profile: Profile,
+        /// A newly typed secret.
+        secret: Option<SecretString>,
+    },
+    /// Delete a profile and its secret.
+    DeleteProfile(String),
+    /// Fetch a token / make a harmless call with the active profile.
+    TestConnection,
+    /// Create the sandbox profile, start the sandbox, connect.
+    TrySandbox,
+    /// Look this invoice up in the Lookup panel.
+    OpenInLookup(String),
+}
+
+/// The invoice-desk application.
+pub struct InvoiceDeskApp {
+    saved: Saved,
+    rt: tokio::runtime::Handle,
+    profiles_path: Option<PathBuf>,
+    profiles: Profiles,
+    profiles_error: Option<String>,
+    secrets: Arc<OnceCell<Arc<SecretStore>>>,
+    secrets_task: Option<Task<()>>,
+    #[cfg(feature = "sandbox")]
+    sandbox: Arc<OnceCell<Arc<crate::sandbox::Sandbox>>>,
+    sandbox_data: Option<PathBuf>,
+    session: Option<Arc<Session>>,
+    connecting: Option<Task<Result<Session, String>>>,
+    session_error: Option<String>,
+    pending_reconnect: bool,
+    pending_sandbox_welcome: bool,
+    credentials: CredentialsPanel,
+    create: CreatePanel,
+    lookup: LookupPanel,
+    customers: CustomersPanel,
+    ctx: egui::Context,
+}
+
+const STORAGE_KEY: &str = "invoice-desk-state";
+
+impl InvoiceDeskApp {
+    /// Builds the app; restores what was saved; starts connecting to the active profile.
+    pub fn new(cc: &eframe::CreationContext<'_>, deps: AppDeps) -> Self {
+        let saved: Saved = cc
+            .storage
+            .and_then(|s| eframe::get_value(s, STORAGE_KEY))
+            .unwrap_or_default();
+        let (profiles, profiles_error) = match &deps.profiles_path {
+            Some(p) => match Profiles::load(p) {
+                Ok(ps) => (ps, None),
+                Err(e) => (Profiles::default(), Some(e)),
+            },
+            None => (Profiles::default(), None),
+        };
+        let mut app = InvoiceDeskApp {
+            create: CreatePanel::new(saved.create.clone()),
+            lookup: LookupPanel::new(saved.lookup_id.clone()),
+            customers: CustomersPanel::new(saved.customers.clone()),
+            credentials: CredentialsPanel::default(),
+            saved,
+            rt: deps.runtime,
+            profiles_path: deps.profiles_path,
+            profiles,
+            profiles_error,
+            secrets: deps.secrets,
+            secrets_task: None,
+            #[cfg(feature = "sandbox")]
+            sandbox: Arc::new(OnceCell::new()),
+            sandbox_data: deps.sandbox_data,
+            session: None,
+            connecting: None,
+            session_error: None,
+            pending_reconnect: false,
+            pending_sandbox_welcome: false,
+            ctx: cc.egui_ctx.clone(),
+        };
+        if app.profiles.profiles.is_empty() {
+            app.saved.tab = Tab::Credentials;
+        }
+        // The keyring may take a moment (or prompt): open it off the UI thread.
+        let cell = app.secrets.clone();
+        app.secrets_task = Some(Task::spawn(&app.rt, &app.ctx, async move {
+            get_secrets(&cell).await;
+        }));
+        if let Some(name) = app.profiles.active.clone() {
+            app.connect(&name);
+        }
+        app
+    }
+
+    /// The active session, if connected.
+    pub fn session(&self) -> Option<&Arc<Session>> {
+        self.session.as_ref()
+    }
+
+    fn connect(&mut self, name: &str) {
+        let Some(profile) = self.profiles.get(name).cloned() else {
+            return;
+        };
+        if let Some(old) = self.connecting.take() {
+            old.cancel();
+        }
+        self.session = None;
+        self.session_error = None;
+        let secrets = self.secrets.clone();
+        #[cfg(feature = "sandbox")]
+        let sandbox = (self.sandbox.clone(), self.sandbox_data.clone());
+        self.connecting = Some(Task::spawn(&self.rt, &self.ctx, async move {
+            if profile.sandbox {
+                #[cfg(feature = "sandbox")]
+                return connect_sandbox(profile, sandbox.0, sandbox.1).await;
+                #[cfg(not(feature = "sandbox"))]
+                return Err("This build has no built-in sandbox.".to_string());
+            }
+            let store = get_secrets(&secrets).await;
+            let kind = profile.auth.secret_kind();
+            let name = profile.name.clone();
+            let secret = tokio::task::spawn_blocking(move || store.get(&name, kind))
+                .await
+                .map_err(|e| e.to_string())??;
+            let Some(secret) = secret else {
+                let what = match profile.auth {
+                    ProfileAuth::OAuth { .. } => "client secret",
+                    ProfileAuth::ApiKey { .. } => "API key",
+                };
+                return Err(format!(
+                    "No {what} is stored for the profile \"{}\". Enter it in Credentials and save.",
+                    profile.name
+                ));
+            };
+            let client = Client::new(profile.client_config(secret)).map_err(|e| e.to_string())?;
+            Ok(Session {
+                profile,
+                client,
+                sandbox_customers: Vec::new(),
+            })
+        }));
+    }
+
+    fn save_profiles(&self) -> Result<(), String> {
+        match &self.profiles_path {
+            Some(p) => self.profiles.save(p),
+            None => Ok(()),
+        }
+    }
+
+    fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Show(tab) => self.saved.tab = tab,
+            Command::Activate(name) => {
+                self.profiles.active = Some(name.clone());
+                if let Err(e) = self.save_profiles() {
+                    self.profiles_error = Some(e);
+                }
+                self.connect(&name);
+            }
+            Command::SaveProfile {
+                previous,
+                profile,
+                secret,
+            } => {
+                let name = profile.name.clone();
+                if let Err(e) = self.profiles.upsert(previous.as_deref(), profile.clone()) {
+                    self.credentials.show_result(Err(e));
+                    return;
+                }
+                if let Err(e) = self.save_profiles() {
+                    self.credentials.show_result(Err(e));
+                    return;
+                }
+                let store = self.secrets.clone();
+                let kind = profile.auth.secret_kind();
+                let renamed_from = previous.filter(|p| *p != name);
+                let secret_name = name.clone();
+                self.credentials
+                    .start_save(Task::spawn(&self.rt, &self.ctx, async move {
+                        let store = get_secrets(&store).await;
+                        tokio::task::spawn_blocking(move || {
+                            if let Some(old) = &renamed_from {
+                                // Move the secret with the profile's name.
+                                if secret.is_none()
+                                    && let Ok(Some(s)) = store.get(old, kind)
+                                {
+                                    store.set(&secret_name, kind, &s);
+                                }
+                                store.delete(old, kind);
+                            }
+                            match secret {
+                                Some(s) => store.set(&secret_name, kind, &s),
+                                None => store.status(),
+                            }
+                        })
+                        .await
+                        .map_err(|e| e.to_string())
+                    }));
+                self.credentials.select(&name);
+                if self.profiles.active.as_deref() == Some(&name) {
+                    self.pending_reconnect = true;
+                }
+            }
+            Command::DeleteProfile(name) => {
+                let kind = self.profiles.get(&name).map(|p| p.auth.secret_kind());
+                self.profiles.remove(&name);
+                if let Err(e) = self.save_profiles() {
+                    self.profiles_error = Some(e);
+                }
+                if let Some(kind) = kind {
+                    let store = self.secrets.clone();
+                    let n = name.clone();
+                    Task::spawn(&self.rt, &self.ctx, async move {
+                        let store = get_secrets(&store).await;
+                        let _ = tokio::task::spawn_blocking(move || store.delete(&n, kind)).await;
+                    });
+                }
+                if self
+                    .session
+                    .as_ref()
+                    .is_some_and(|s| s.profile.name == name)
+                {
+                    self.session = None;
+                }
+                match self.profiles.active.clone() {
+                    Some(a) => self.connect(&a),
+                    None => self.session = None,
+                }
+            }
+            Command::TestConnection => {
+                let Some(session) = self.session.clone() else {
+                    let msg = self
+                        .session_error
+                        .clone()
+                        .unwrap_or_else(|| "Choose a profile first.".to_string());
+                    self.credentials.show_result(Err(msg));
+                    return;
+                };
+                self.credentials
+                    .start_test(Task::spawn(&self.rt, &self.ctx, async move {
+                        session.client.check_connection().await
+                    }));
+            }
+            Command::TrySandbox => {
+                let profile = sandbox_profile();
+                let _ = self.profiles.upsert(None, profile);
+                self.profiles.active = Some(SANDBOX_PROFILE.to_string());
+                if let Err(e) = self.save_profiles() {
+                    self.profiles_error = Some(e);
+                }
+                self.connect(SANDBOX_PROFILE);
+                self.pending_sandbox_welcome = true;
+                self.saved.tab = Tab::Create;
+            }
+            Command::OpenInLookup(id) => {
+                self.saved.tab = Tab::Lookup;
+                self.lookup
+                    .open(id, self.session.clone(), &self.rt, &self.ctx);
+            }
+        }
+    }
+
+    fn poll(&mut self) {
+        if let Some(result) = take_finished(&mut self.connecting) {
+            match result.and_then(|r| r) {
+                Ok(session) => {
+                    let session = Arc::new(session);
+                    if std::mem::take(&mut self.pending_sandbox_welcome) {
+                        self.create.prefill_for_sandbox(&session);
+                    }
+                    self.session = Some(session);
+                }
+                Err(e) if e == "cancelled" => {}
+                Err(e) => self.session_error = Some(e),
+            }
+        }
+        if take_finished(&mut self.secrets_task).is_some() {
+            self.ctx.request_repaint();
+        }
+        if std::mem::take(&mut self.pending_reconnect)
+            && let Some(a) = self.profiles.active.clone()
+        {
+            self.connect(&a);
+        }
+    }
+
+    fn top_bar(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        ui.horizontal(|ui| {
+            ui.heading("invoice-desk");
+            ui.separator();
+            let label = ui.label("Profile");
+            let active = self
+                .profiles
+                .active
+                .clone()
+                .unwrap_or_else(|| "none".to_string());
+            egui::ComboBox::from_id_salt("profile_switch")
+                .selected_text(&active)
+                .show_ui(ui, |ui| {
+                    for p in &self.profiles.profiles {
+                        if ui
+                            .selectable_label(
+                                self.profiles.active.as_deref() == Some(&p.name),
+                                &p.name,
+                            )
+                            .clicked()
+                        {
+                            commands.push(Command::Activate(p.name.clone()));
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            self.token_badge(ui);
+        });
+        ui.horizontal(|ui| {
+            for (tab, name) in [
+                (Tab::Credentials, "Credentials"),
+                (Tab::Create, "New invoice"),
+                (Tab::Lookup, "Lookup and void"),
+                (Tab::Customers, "Customer invoices"),
+            ] {
+                if ui.selectable_label(self.saved.tab == tab, name).clicked() {
+                    commands.push(Command::Show(tab));
+                }
+            }
+        });
+    }
+
+    fn token_badge(&self, ui: &mut egui::Ui) {
+        if self.connecting.is_some() {
+            ui.spinner();
+            ui.label("Connecting…");
+            return;
+        }
+        if let Some(e) = &self.session_error {
+            super::widgets::error_text(ui, e);
+            return;
+        }
+        let Some(session) = &self.session else {
+            ui.label("Not connected");
+            return;
+        };
+        match session.client.token_state() {
+            TokenState::NotUsed => ui.label("Signed in with an API key"),
+            TokenState::None => ui.label("Token: none yet"),
+            TokenState::Fetching => ui.label("Token: signing in…"),
+            TokenState::Valid {
+                expires_at: Some(t),
+            } => {
+                let left = (t - chrono::Utc::now()).to_std().unwrap_or_default();
+                // Repaint when the badge must change, not before.
+                ui.ctx().request_repaint_after(left);
+                ui.label(format!(
+                    "Token valid until {}",
+                    t.with_timezone(&chrono::Local).format("%H:%M")
+                ))
+            }
+            TokenState::Valid { expires_at: None } => ui.label("Token valid"),
+            TokenState::Failed { reason } => {
+                let r = ui.label(
+                    egui::RichText::new("Token: failed").color(super::widgets::error_color(ui)),
+                );
+                r.on_hover_text(reason)
+            }
+        };
+    }
+}
+
+/// The secret store, opening the platform keyring on first use (off the UI thread).
+pub async fn get_secrets(cell: &OnceCell<Arc<SecretStore>>) -> Arc<SecretStore> {
+    cell.get_or_init(|| async {
+        tokio::task::spawn_blocking(|| Arc::new(SecretStore::platform()))
+            .await
+            .unwrap_or_else(|e| Arc::new(SecretStore::session_only(&e.to_string())))
+    })
+    .await
+    .clone()
+}
+
+fn sandbox_profile() -> Profile {
+    Profile {
+        name: SANDBOX_PROFILE.to_string(),
+        base_url: "built-in".to_string(),
+        auth: ProfileAuth::OAuth {
+            auth_url: "built-in".to_string(),
+            audience: String::new(),
+            client_id: String::new(),
+            body_style: Default::default(),
+        },
+        account_key: "acc_oauth_clp".to_string(),
+        account_currency: Some(crate::api::Currency::Clp),
+        sandbox: true,
+    }
+}
+
+#[cfg(feature = "sandbox")]
+async fn connect_sandbox(
+    profile: Profile,
+    cell: Arc<OnceCell<Arc<crate::sandbox::Sandbox>>>,
+    data: Option<PathBuf>,
+) -> Result<Session, String> {
+    use crate::sandbox::{Sandbox, SandboxConfig};
+    let sandbox = cell
+        .get_or_try_init(|| async {
+            Sandbox::start(SandboxConfig {
+                data_file: data,
+                big_customer_invoices: 2500,
+                ..Default::default()
+            })
+            .await
+            .map(Arc::new)
+            .map_err(|e| format!("The sandbox could not start: {e}"))
+        })
+        .await?
+        .clone();
+    let c = &sandbox.credentials;
+    let mut p = profile.clone();
+    p.base_url = sandbox.base_url.clone();
+    p.auth = ProfileAuth::OAuth {
+        auth_url: sandbox.auth_url.clone(),
+        audience: sandbox.audience.clone(),
+        client_id: c.client_id.clone(),
+        body_style: Default::default(),
+    };
+    if p.account_key.trim().is_empty() {
+        p.account_key = c.account_clp.clone();
+    }
+    let client = Client::new(p.client_config(SecretString::from(c.client_secret.clone())))
+        .map_err(|e| e.to_string())?;
+    let sandbox_customers = sandbox
+        .customers()
+        .into_iter()
+        .map(|(id, name, _)| (id, name))
+        .collect();
+    Ok(Session {
+        profile,
+        client,
+        sandbox_customers,
+    })
+}
+
+impl eframe::App for InvoiceDeskApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.poll();
+        let mut commands = Vec::new();
+        egui::Panel::top("top_bar").show(ui, |ui| {
+            ui.add_space(4.0);
+            self.top_bar(ui, &mut commands);
+            ui.add_space(2.0);
+        });
+        egui::CentralPanel::default_margins().show(ui, |ui| {
+            if let Some(e) = &self.profiles_error {
+                super::widgets::error_text(ui, e);
+            }
+            let session = self.session.clone();
+            let secrets_status = self.secrets.get().map(|s| s.status());
+            match self.saved.tab {
+                Tab::Credentials => self.credentials.ui(
+                    ui,
+                    &self.profiles,
+                    secrets_status.as_ref(),
+                    self.session.as_deref(),
+                    &mut commands,
+                ),
+                Tab::Create => self.create.ui(ui, session, &self.rt, &mut commands),
+                Tab::Lookup => self.lookup.ui(ui, session, &self.rt),
+                Tab::Customers => self.customers.ui(ui, session, &self.rt, &mut commands),
+            }
+        });
+        for cmd in commands {
+            self.handle(cmd);
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        self.saved.version = 1;
+        self.saved.create = self.create.form.clone();
+        self.saved.lookup_id = self.lookup.id.clone();
+        self.saved.customers = self.customers.saved();
+        eframe::set_value(storage, STORAGE_KEY, &self.saved);
+    }
+
+    fn auto_save_interval(&self) -> std::time::Duration {
+        // What the clerk typed survives a crash, not just a clean exit.
+        std::time::Duration::from_secs(5)
+    }
+}

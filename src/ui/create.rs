@@ -1,0 +1,523 @@
+//! New invoice panel: the form, live reading of the amount, one-click create with no
+//! double submit, 422 details beside their fields, and the "outcome unknown" check.
+
+use super::app::{Command, Session};
+use super::task::{Task, take_finished};
+use super::widgets;
+use crate::api::{
+    ApiError, Currency, CurrencyChoice, ErrorKind, FieldError, Invoice, NewInvoice, money,
+};
+use egui::{RichText, Ui};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// What the clerk typed; saved between runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CreateForm {
+    /// Customer id.
+    pub customer: String,
+    /// Product id.
+    pub product_id: String,
+    /// Due date, YYYY-MM-DD.
+    pub due_date: String,
+    /// Amount as typed.
+    pub amount: String,
+    /// Account currency, CLP or CLF.
+    pub currency: CurrencyChoice,
+    /// The external reference that lets a retry be recognised.
+    pub external_id: String,
+    /// Extra fields, one `name=value` per line (`metadata.name=value` for metadata).
+    pub extra: String,
+}
+
+impl Default for CreateForm {
+    fn default() -> Self {
+        CreateForm {
+            customer: String::new(),
+            product_id: String::new(),
+            due_date: String::new(),
+            amount: String::new(),
+            currency: CurrencyChoice::AccountDefault,
+            external_id: fresh_reference(),
+            extra: String::new(),
+        }
+    }
+}
+
+/// A new unique external reference: date and a random part.
+pub fn fresh_reference() -> String {
+    let id = uuid::Uuid::new_v4().simple().to_string();
+    format!(
+        "ID-{}-{}",
+        chrono::Local::now().format("%Y%m%d"),
+        &id[..8].to_ascii_uppercase()
+    )
+}
+
+/// Problems found before sending, per field.
+#[derive(Default, Debug)]
+struct Problems {
+    customer: Option<String>,
+    amount: Option<String>,
+    due_date: Option<String>,
+    extra: Option<String>,
+}
+
+impl Problems {
+    fn any(&self) -> bool {
+        self.customer.is_some()
+            || self.amount.is_some()
+            || self.due_date.is_some()
+            || self.extra.is_some()
+    }
+}
+
+/// The panel's state.
+pub struct CreatePanel {
+    /// The form (saved).
+    pub form: CreateForm,
+    pending: Option<Task<Result<Invoice, ApiError>>>,
+    sent: Option<NewInvoice>,
+    created: Option<Invoice>,
+    error: Option<ApiError>,
+    unknown: Option<NewInvoice>,
+    check: Option<Task<Result<Option<Invoice>, ApiError>>>,
+    check_note: Option<Result<String, String>>,
+    check_error: Option<ApiError>,
+}
+
+impl CreatePanel {
+    /// A panel with a restored form.
+    pub fn new(mut form: CreateForm) -> Self {
+        if form.external_id.trim().is_empty() {
+            form.external_id = fresh_reference();
+        }
+        CreatePanel {
+            form,
+            pending: None,
+            sent: None,
+            created: None,
+            error: None,
+            unknown: None,
+            check: None,
+            check_note: None,
+            check_error: None,
+        }
+    }
+
+    /// After "Try the sandbox": a sample customer and product, so the first invoice is a
+    /// click away.
+    pub fn prefill_for_sandbox(&mut self, session: &Session) {
+        if self.form.customer.trim().is_empty()
+            && let Some((id, _)) = session.sandbox_customers.first()
+        {
+            self.form.customer = id.clone();
+        }
+        if self.form.product_id.trim().is_empty() {
+            self.form.product_id = "prod_asesoria".into();
+        }
+    }
+
+    fn poll(&mut self) {
+        if let Some(r) = take_finished(&mut self.pending) {
+            match r {
+                Ok(Ok(inv)) => {
+                    self.created = Some(inv);
+                    self.sent = None;
+                    self.error = None;
+                }
+                Ok(Err(e)) if e.is_outcome_unknown() => {
+                    self.unknown = self.sent.take();
+                    self.error = Some(e);
+                }
+                Ok(Err(e)) => {
+                    self.sent = None;
+                    self.error = Some(e);
+                }
+                Err(e) => {
+                    // The task itself failed: we cannot know what happened.
+                    self.unknown = self.sent.take();
+                    self.error = Some(
+                        ApiError::new(ErrorKind::OutcomeUnknown {
+                            action: "create the invoice".into(),
+                        })
+                        .with_cause(e),
+                    );
+                }
+            }
+        }
+        if let Some(r) = take_finished(&mut self.check) {
+            match r {
+                Ok(Ok(Some(inv))) => {
+                    self.check_note = Some(Ok(format!(
+                        "It was created: invoice {}. Nothing needs to be sent again.",
+                        inv.id
+                    )));
+                    self.created = Some(inv);
+                    self.unknown = None;
+                    self.error = None;
+                }
+                Ok(Ok(None)) => {
+                    self.check_note = Some(Ok(
+                        "It was not created: no invoice of this customer has this external reference. You can send it again.".into(),
+                    ));
+                    self.unknown = None;
+                    self.error = None;
+                }
+                Ok(Err(e)) => self.check_error = Some(e),
+                Err(e) => self.check_note = Some(Err(e)),
+            }
+        }
+    }
+
+    /// The currency the amount is read in: the chosen one, else the account's if known.
+    fn reading_currency(&self, session: Option<&Session>) -> Option<Currency> {
+        self.form
+            .currency
+            .currency()
+            .or_else(|| session.and_then(|s| s.profile.account_currency))
+    }
+
+    fn build(&self, session: Option<&Session>) -> (Option<NewInvoice>, Problems) {
+        let f = &self.form;
+        let mut p = Problems::default();
+        if f.customer.trim().is_empty() {
+            p.customer = Some("Enter the customer id.".into());
+        }
+        let amount = match money::parse_amount_input(&f.amount, self.reading_currency(session)) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                p.amount = Some(e.to_string());
+                None
+            }
+        };
+        if !f.due_date.trim().is_empty()
+            && chrono::NaiveDate::parse_from_str(f.due_date.trim(), "%Y-%m-%d").is_err()
+        {
+            p.due_date = Some("Write the date as YYYY-MM-DD, e.g. 2026-12-31.".into());
+        }
+        let (extra, metadata) = match parse_extra(&f.extra) {
+            Ok(x) => x,
+            Err(e) => {
+                p.extra = Some(e);
+                (Map::new(), None)
+            }
+        };
+        let inv = amount.filter(|_| !p.any()).map(|amount| NewInvoice {
+            customer: f.customer.trim().to_string(),
+            amount,
+            currency: f.currency,
+            product_id: Some(f.product_id.trim().to_string()).filter(|s| !s.is_empty()),
+            due_date: Some(f.due_date.trim().to_string()).filter(|s| !s.is_empty()),
+            invoice_external_id: Some(f.external_id.trim().to_string()).filter(|s| !s.is_empty()),
+            metadata,
+            extra,
+        });
+        if let Some(i) = &inv
+            && let Err(e) = i.to_json()
+        {
+            p.extra = Some(e.to_string());
+            return (None, p);
+        }
+        (inv, p)
+    }
+
+    /// Draws the panel.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        session: Option<Arc<Session>>,
+        rt: &tokio::runtime::Handle,
+        commands: &mut Vec<Command>,
+    ) {
+        self.poll();
+        let session_ref = session.as_deref();
+        ui.heading("New invoice");
+        match session_ref {
+            Some(s) => {
+                let key = if s.profile.account_key.is_empty() {
+                    "no account key set".to_string()
+                } else {
+                    format!("account key {}", s.profile.account_key)
+                };
+                ui.label(format!(
+                    "Issuing with the profile \"{}\" ({key}).",
+                    s.profile.name
+                ));
+            }
+            None => widgets::error_text(ui, "Connect a profile first (Credentials)."),
+        }
+        ui.add_space(6.0);
+        let (built, problems) = self.build(session_ref);
+        let field_errors: Vec<FieldError> = self
+            .error
+            .as_ref()
+            .map(|e| e.field_errors().to_vec())
+            .unwrap_or_default();
+        let server_problem = |field: &str| -> Option<String> {
+            let msgs: Vec<&str> = field_errors
+                .iter()
+                .filter(|f| f.field == field)
+                .map(|f| f.message.as_str())
+                .collect();
+            (!msgs.is_empty()).then(|| format!("The service says: {}", msgs.join("; ")))
+        };
+        let typed = !self.form.amount.trim().is_empty();
+        let locked = self.pending.is_some() || self.unknown.is_some() || self.created.is_some();
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.add_enabled_ui(!locked, |ui| {
+                egui::Grid::new("create_form").num_columns(2).spacing([12.0, 8.0]).show(ui, |ui| {
+                    let customer_problem = server_problem("customer").or(problems.customer.clone().filter(|_| typed));
+                    let l = ui.label("Customer id");
+                    ui.vertical(|ui| {
+                        ui.horizontal(|ui| {
+                            ui.add(egui::TextEdit::singleline(&mut self.form.customer).hint_text("cus_…").desired_width(240.0)).labelled_by(l.id);
+                            if let Some(s) = session_ref.filter(|s| !s.sandbox_customers.is_empty()) {
+                                egui::ComboBox::from_id_salt("sandbox_customers")
+                                    .selected_text("Sandbox customers")
+                                    .show_ui(ui, |ui| {
+                                        for (id, name) in &s.sandbox_customers {
+                                            if ui.selectable_label(self.form.customer == *id, format!("{name} ({id})")).clicked() {
+                                                self.form.customer = id.clone();
+                                            }
+                                        }
+                                    })
+                                    .response
+                                    .on_hover_text("Fill in a customer of the sandbox");
+                            }
+                        });
+                        if let Some(p) = &customer_problem {
+                            widgets::error_text(ui, p);
+                        }
+                    });
+                    ui.end_row();
+                    widgets::field_row(ui, "Product id", &mut self.form.product_id, "prod_…", server_problem("product_id").as_deref());
+                    let due_problem = server_problem("due_date").or(problems.due_date.clone());
+                    widgets::field_row(ui, "Due date", &mut self.form.due_date, "YYYY-MM-DD", due_problem.as_deref());
+                    widgets::field_row(ui, "Amount", &mut self.form.amount, "e.g. 1.234.567 or 12,3456", None);
+                    ui.label("");
+                    ui.vertical(|ui| {
+                        let reading = self.reading_currency(session_ref);
+                        match (&built, &problems.amount) {
+                            (_, Some(p)) if typed => widgets::error_text(ui, p),
+                            (_, Some(_)) => {
+                                ui.label("Type the amount: \".\" between thousands, \",\" before decimals.");
+                            }
+                            (Some(inv), None) => {
+                                let code = reading.map(Currency::code);
+                                let mut text = format!("= {}", money::format_amount(inv.amount, code));
+                                match reading {
+                                    Some(c) if self.form.currency == CurrencyChoice::AccountDefault => text.push_str(&format!(" (the account's currency, {c})")),
+                                    Some(c) => text.push_str(&format!(" {c}")),
+                                    None => text.push_str(" in the account's currency"),
+                                }
+                                ui.label(RichText::new(text).strong());
+                            }
+                            (None, None) => {
+                                if let Ok(a) = money::parse_amount_input(&self.form.amount, reading) {
+                                    ui.label(format!("= {}", money::format_amount(a, reading.map(Currency::code))));
+                                }
+                            }
+                        }
+                        if let Some(p) = server_problem("amount") {
+                            widgets::error_text(ui, &p);
+                        }
+                    });
+                    ui.end_row();
+                    let l = ui.label("Currency");
+                    ui.vertical(|ui| {
+                        let account = session_ref
+                            .and_then(|s| s.profile.account_currency)
+                            .map_or_else(|| "Account currency (default)".to_string(), |c| format!("Account currency (default, {c})"));
+                        let text = match self.form.currency {
+                            CurrencyChoice::AccountDefault => account.clone(),
+                            CurrencyChoice::Code(c) => c.code().to_string(),
+                        };
+                        egui::ComboBox::from_id_salt("currency_choice")
+                            .selected_text(text)
+                            .show_ui(ui, |ui| {
+                                ui.selectable_value(&mut self.form.currency, CurrencyChoice::AccountDefault, account);
+                                ui.selectable_value(&mut self.form.currency, CurrencyChoice::Code(Currency::Clp), "CLP");
+                                ui.selectable_value(&mut self.form.currency, CurrencyChoice::Code(Currency::Clf), "CLF");
+                            })
+                            .response
+                            .labelled_by(l.id);
+                        if let Some(p) = server_problem("currency_code") {
+                            widgets::error_text(ui, &p);
+                        }
+                    });
+                    ui.end_row();
+                    let l = ui.label("External reference");
+                    ui.vertical(|ui| {
+                        ui.horizontal(|ui| {
+                            ui.add(egui::TextEdit::singleline(&mut self.form.external_id).desired_width(240.0)).labelled_by(l.id);
+                            if ui.button("New reference").clicked() {
+                                self.form.external_id = fresh_reference();
+                            }
+                        });
+                        if self.form.external_id.trim().is_empty() {
+                            widgets::error_text(ui, "Without a reference, an invoice whose outcome is unknown cannot be recognised.");
+                        }
+                        if let Some(p) = server_problem("invoice_external_id") {
+                            widgets::error_text(ui, &p);
+                        }
+                    });
+                    ui.end_row();
+                    let l = ui.label("Extra fields");
+                    ui.vertical(|ui| {
+                        ui.add(
+                            egui::TextEdit::multiline(&mut self.form.extra)
+                                .hint_text("name=value, one per line; metadata.name=value for metadata")
+                                .desired_rows(3)
+                                .desired_width(320.0),
+                        )
+                        .labelled_by(l.id);
+                        if let Some(p) = problems.extra.as_ref().or(server_problem("metadata").as_ref()) {
+                            widgets::error_text(ui, p);
+                        }
+                    });
+                    ui.end_row();
+                });
+            });
+            ui.add_space(8.0);
+            ui.horizontal(|ui| {
+                let can_send = session_ref.is_some() && built.is_some() && !locked;
+                if ui.add_enabled(can_send, egui::Button::new("Create invoice")).clicked()
+                    && let (Some(inv), Some(s)) = (built.clone(), session.clone())
+                {
+                    self.error = None;
+                    self.check_note = None;
+                    self.sent = Some(inv.clone());
+                    self.pending = Some(Task::spawn(rt, ui.ctx(), async move { s.client.create_invoice(&inv, None).await }));
+                }
+                if self.pending.is_some() {
+                    ui.spinner();
+                    ui.label("Sending…");
+                }
+                if let Some(inv) = &self.created {
+                    if ui.button("New invoice").clicked() {
+                        self.created = None;
+                        self.check_note = None;
+                        self.form.amount.clear();
+                        self.form.external_id = fresh_reference();
+                    } else if ui.button("Open in Lookup").clicked() {
+                        commands.push(Command::OpenInLookup(inv.id.clone()));
+                    }
+                }
+            });
+            ui.add_space(8.0);
+            if let Some(e) = &self.error {
+                widgets::api_error(ui, "create", e);
+            }
+            if self.unknown.is_some() {
+                ui.horizontal(|ui| {
+                    let busy = self.check.is_some();
+                    if ui.add_enabled(!busy && session.is_some(), egui::Button::new("Check whether it was created")).clicked()
+                        && let (Some(s), Some(sent)) = (session.clone(), self.unknown.clone())
+                    {
+                        self.check_error = None;
+                        self.check = Some(Task::spawn(rt, ui.ctx(), async move { find_created(&s, &sent).await }));
+                    }
+                    if busy {
+                        ui.spinner();
+                        ui.label("Looking through the customer's invoices…");
+                    }
+                });
+                if self.unknown.as_ref().is_some_and(|u| u.invoice_external_id.is_none()) && ui.button("I checked: send it again").clicked() {
+                    self.unknown = None;
+                    self.error = None;
+                }
+            }
+            if let Some(e) = &self.check_error {
+                widgets::api_error(ui, "check", e);
+            }
+            match &self.check_note {
+                Some(Ok(n)) => {
+                    ui.label(RichText::new(n).strong());
+                }
+                Some(Err(n)) => widgets::error_text(ui, n),
+                None => {}
+            }
+            if let Some(inv) = &self.created {
+                ui.separator();
+                ui.label(RichText::new(format!("Invoice {} created.", inv.id)).strong());
+                widgets::invoice_details(ui, "created", inv);
+            }
+        });
+    }
+}
+
+/// Looks for the sent invoice among the customer's invoices, by external reference.
+async fn find_created(s: &Session, sent: &NewInvoice) -> Result<Option<Invoice>, ApiError> {
+    let Some(reference) = &sent.invoice_external_id else {
+        return Err(ApiError::invalid(
+            "This invoice had no external reference, so it cannot be recognised. Look at the customer's invoices before sending it again.",
+        ));
+    };
+    let all = s.client.customer_invoices(&sent.customer).await?;
+    Ok(all
+        .into_iter()
+        .find(|i| i.invoice_external_id.as_deref() == Some(reference.as_str())))
+}
+
+/// Reads `name=value` lines; `metadata.name=value` goes into metadata.
+/// Extra fields and metadata read from the form.
+type ExtraFields = (Map<String, Value>, Option<Map<String, Value>>);
+
+fn parse_extra(text: &str) -> Result<ExtraFields, String> {
+    let mut extra = Map::new();
+    let mut metadata = Map::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Some((k, v)) = line.split_once('=') else {
+            return Err(format!("Line {}: write name=value.", n + 1));
+        };
+        let (k, v) = (k.trim(), v.trim());
+        if k.is_empty() {
+            return Err(format!("Line {}: the field has no name.", n + 1));
+        }
+        match k.strip_prefix("metadata.") {
+            Some(mk) if !mk.is_empty() => {
+                if v.chars().count() > 256 {
+                    return Err(format!(
+                        "Line {}: metadata values are limited to 256 characters.",
+                        n + 1
+                    ));
+                }
+                metadata.insert(mk.to_string(), Value::String(v.to_string()));
+            }
+            _ => {
+                extra.insert(k.to_string(), Value::String(v.to_string()));
+            }
+        }
+    }
+    Ok((extra, (!metadata.is_empty()).then_some(metadata)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extra_lines() {
+        let (e, m) = parse_extra("nota = hola\nmetadata.centro=Ñuñoa\n\n").unwrap();
+        assert_eq!(e.get("nota"), Some(&Value::String("hola".into())));
+        assert_eq!(
+            m.unwrap().get("centro"),
+            Some(&Value::String("Ñuñoa".into()))
+        );
+        assert!(parse_extra("sin igual").is_err());
+        assert!(parse_extra("=x").is_err());
+    }
+
+    #[test]
+    fn references_are_unique() {
+        assert_ne!(fresh_reference(), fresh_reference());
+        assert!(fresh_reference().starts_with("ID-"));
+    }
+}

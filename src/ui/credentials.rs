@@ -1,0 +1,444 @@
+//! Credentials panel: profiles, their settings and secrets, "Test connection", and the
+//! first-run welcome with "Try the sandbox".
+
+use super::app::{Command, Session};
+use super::task::{Task, take_finished};
+use super::widgets;
+use crate::api::{ApiError, ConnectionReport, Currency, TokenBodyStyle, TokenState};
+use crate::profile::{Profile, ProfileAuth, Profiles, StoreStatus};
+use egui::{RichText, Ui};
+use secrecy::SecretString;
+
+/// The profile being edited.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Editor {
+    /// The stored name, when editing an existing profile.
+    pub original: Option<String>,
+    name: String,
+    base_url: String,
+    api_key_mode: bool,
+    auth_url: String,
+    audience: String,
+    client_id: String,
+    form_body: bool,
+    header: String,
+    secret: String,
+    account_key: String,
+    account_currency: Option<Currency>,
+    sandbox: bool,
+}
+
+impl Editor {
+    /// An editor holding a copy of `p`.
+    pub fn from_profile(p: &Profile) -> Editor {
+        let mut e = Editor {
+            original: Some(p.name.clone()),
+            name: p.name.clone(),
+            base_url: p.base_url.clone(),
+            account_key: p.account_key.clone(),
+            account_currency: p.account_currency,
+            sandbox: p.sandbox,
+            header: "x-api-key".into(),
+            ..Default::default()
+        };
+        match &p.auth {
+            ProfileAuth::OAuth {
+                auth_url,
+                audience,
+                client_id,
+                body_style,
+            } => {
+                e.auth_url = auth_url.clone();
+                e.audience = audience.clone();
+                e.client_id = client_id.clone();
+                e.form_body = *body_style == TokenBodyStyle::Form;
+            }
+            ProfileAuth::ApiKey { header } => {
+                e.api_key_mode = true;
+                e.header = header.clone();
+            }
+        }
+        e
+    }
+
+    fn new_profile() -> Editor {
+        Editor {
+            header: "x-api-key".into(),
+            ..Default::default()
+        }
+    }
+
+    fn to_profile(&self) -> Profile {
+        let auth = if self.api_key_mode {
+            ProfileAuth::ApiKey {
+                header: self.header.trim().to_string(),
+            }
+        } else {
+            ProfileAuth::OAuth {
+                auth_url: self.auth_url.trim().to_string(),
+                audience: self.audience.trim().to_string(),
+                client_id: self.client_id.trim().to_string(),
+                body_style: if self.form_body {
+                    TokenBodyStyle::Form
+                } else {
+                    TokenBodyStyle::Json
+                },
+            }
+        };
+        Profile {
+            name: self.name.trim().to_string(),
+            base_url: self.base_url.trim().to_string(),
+            auth,
+            account_key: self.account_key.trim().to_string(),
+            account_currency: self.account_currency,
+            sandbox: self.sandbox,
+        }
+    }
+}
+
+/// The panel's state.
+#[derive(Default)]
+pub struct CredentialsPanel {
+    selected: Option<String>,
+    editor: Option<Editor>,
+    save_task: Option<Task<Result<StoreStatus, String>>>,
+    test_task: Option<Task<Result<ConnectionReport, ApiError>>>,
+    message: Option<Result<String, String>>,
+    test_error: Option<ApiError>,
+    confirm_delete: Option<String>,
+}
+
+impl CredentialsPanel {
+    /// Shows a result line under the editor.
+    pub fn show_result(&mut self, r: Result<String, String>) {
+        self.message = Some(r);
+        self.test_error = None;
+    }
+
+    /// Tracks a save in progress.
+    pub fn start_save(&mut self, t: Task<Result<StoreStatus, String>>) {
+        self.save_task = Some(t);
+        self.message = None;
+    }
+
+    /// Tracks a connection test in progress.
+    pub fn start_test(&mut self, t: Task<Result<ConnectionReport, ApiError>>) {
+        self.test_task = Some(t);
+        self.message = None;
+        self.test_error = None;
+    }
+
+    /// Selects a profile by name (after a save or rename).
+    pub fn select(&mut self, name: &str) {
+        self.selected = Some(name.to_string());
+        if let Some(e) = &mut self.editor {
+            e.original = Some(name.to_string());
+            e.secret.clear();
+        }
+    }
+
+    fn poll(&mut self) {
+        if let Some(r) = take_finished(&mut self.save_task) {
+            self.message = Some(match r.and_then(|r| r) {
+                Ok(StoreStatus::Keyring(name)) => Ok(format!(
+                    "Saved. Secrets are in the system keyring ({name})."
+                )),
+                Ok(StoreStatus::SessionOnly(why)) => Err(format!(
+                    "Saved, but no system keyring is available ({why}): the secret is kept only until the app closes."
+                )),
+                Err(e) => Err(format!("The secret could not be saved: {e}")),
+            });
+        }
+        if let Some(r) = take_finished(&mut self.test_task) {
+            match r {
+                Ok(Ok(report)) => {
+                    let token = match report.token {
+                        TokenState::Valid {
+                            expires_at: Some(t),
+                        } => {
+                            format!(
+                                " A token was issued, valid until {}.",
+                                t.with_timezone(&chrono::Local).format("%H:%M")
+                            )
+                        }
+                        TokenState::NotUsed => " The API key was accepted.".to_string(),
+                        _ => String::new(),
+                    };
+                    self.message = Some(Ok(format!(
+                        "Connection works: the service answered.{token}"
+                    )));
+                }
+                Ok(Err(e)) => self.test_error = Some(e),
+                Err(e) => self.message = Some(Err(e)),
+            }
+        }
+    }
+
+    /// Draws the panel.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        profiles: &Profiles,
+        store: Option<&StoreStatus>,
+        session: Option<&Session>,
+        commands: &mut Vec<Command>,
+    ) {
+        self.poll();
+        if profiles.profiles.is_empty() && self.editor.is_none() {
+            welcome(ui, commands, &mut self.editor);
+            return;
+        }
+        if self.editor.is_none() {
+            let pick = self.selected.clone().or_else(|| profiles.active.clone());
+            if let Some(p) = pick.and_then(|n| profiles.get(&n)) {
+                self.selected = Some(p.name.clone());
+                self.editor = Some(Editor::from_profile(p));
+            }
+        }
+        egui::Panel::left("profile_list")
+            .resizable(false)
+            .default_size(200.0)
+            .show(ui, |ui| {
+                ui.heading("Profiles");
+                for p in &profiles.profiles {
+                    let active = profiles.active.as_deref() == Some(&p.name);
+                    let text = if active {
+                        format!("{} (active)", p.name)
+                    } else {
+                        p.name.clone()
+                    };
+                    if ui
+                        .selectable_label(self.selected.as_deref() == Some(&p.name), text)
+                        .clicked()
+                    {
+                        self.selected = Some(p.name.clone());
+                        self.editor = Some(Editor::from_profile(p));
+                        self.message = None;
+                        self.test_error = None;
+                    }
+                }
+                ui.add_space(8.0);
+                if ui.button("New profile").clicked() {
+                    self.selected = None;
+                    self.editor = Some(Editor::new_profile());
+                    self.message = None;
+                }
+                #[cfg(feature = "sandbox")]
+                if profiles.get(crate::profile::SANDBOX_PROFILE).is_none()
+                    && ui.button("Try the sandbox").clicked()
+                {
+                    commands.push(Command::TrySandbox);
+                }
+            });
+        egui::CentralPanel::default_margins().show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                if let Some(status) = store {
+                    match status {
+                        StoreStatus::Keyring(_) => ui.label(status.describe()),
+                        StoreStatus::SessionOnly(_) => ui.label(
+                            RichText::new(status.describe()).color(widgets::error_color(ui)),
+                        ),
+                    };
+                } else {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label("Opening the system keyring…");
+                    });
+                }
+                ui.add_space(6.0);
+                let Some(editor) = &mut self.editor else {
+                    return;
+                };
+                let stored = editor.original.as_deref().and_then(|n| profiles.get(n));
+                let dirty =
+                    stored.is_none_or(|p| *p != editor.to_profile()) || !editor.secret.is_empty();
+                editor_form(ui, editor, stored.is_some());
+                ui.add_space(8.0);
+                ui.horizontal(|ui| {
+                    let busy = self.save_task.is_some();
+                    if ui
+                        .add_enabled(!busy && dirty, egui::Button::new("Save"))
+                        .clicked()
+                    {
+                        let profile = editor.to_profile();
+                        match profile.validate() {
+                            Err(e) => self.message = Some(Err(e)),
+                            Ok(())
+                                if stored.is_none()
+                                    && editor.secret.is_empty()
+                                    && !profile.sandbox =>
+                            {
+                                let what = if editor.api_key_mode {
+                                    "API key"
+                                } else {
+                                    "client secret"
+                                };
+                                self.message = Some(Err(format!("Enter the {what}.")));
+                            }
+                            Ok(()) => {
+                                let secret = Some(std::mem::take(&mut editor.secret))
+                                    .filter(|s| !s.is_empty())
+                                    .map(SecretString::from);
+                                commands.push(Command::SaveProfile {
+                                    previous: editor.original.clone(),
+                                    profile,
+                                    secret,
+                                });
+                            }
+                        }
+                    }
+                    if busy {
+                        ui.spinner();
+                    }
+                    let name = editor.original.clone();
+                    let is_active = name.is_some() && name == profiles.active;
+                    if let Some(n) = &name
+                        && !is_active
+                        && ui.button("Use this profile").clicked()
+                    {
+                        commands.push(Command::Activate(n.clone()));
+                    }
+                    let can_test =
+                        is_active && !dirty && self.test_task.is_none() && session.is_some();
+                    let test = ui.add_enabled(can_test, egui::Button::new("Test connection"));
+                    let test = if !is_active {
+                        test.on_disabled_hover_text("Use this profile first.")
+                    } else if dirty {
+                        test.on_disabled_hover_text("Save your changes first.")
+                    } else {
+                        test
+                    };
+                    if test.clicked() {
+                        commands.push(Command::TestConnection);
+                    }
+                    if self.test_task.is_some() {
+                        ui.spinner();
+                        ui.label("Testing…");
+                    }
+                    if let Some(n) = &name
+                        && ui.button("Delete…").clicked()
+                    {
+                        self.confirm_delete = Some(n.clone());
+                    }
+                });
+                match &self.message {
+                    Some(Ok(m)) => {
+                        ui.label(m);
+                    }
+                    Some(Err(m)) => widgets::error_text(ui, m),
+                    None => {}
+                }
+                if let Some(e) = &self.test_error {
+                    widgets::api_error(ui, "test", e);
+                }
+            });
+        });
+        if let Some(name) = self.confirm_delete.clone() {
+            let modal = egui::Modal::new(egui::Id::unique("confirm_delete_profile")).show(ui.ctx(), |ui| {
+                ui.heading("Delete profile?");
+                ui.label(format!("The profile \"{name}\" and its stored secret will be deleted from this computer."));
+                ui.horizontal(|ui| {
+                    if ui.button("Delete profile").clicked() {
+                        commands.push(Command::DeleteProfile(name.clone()));
+                        self.confirm_delete = None;
+                        self.editor = None;
+                        self.selected = None;
+                    }
+                    if ui.button("Cancel").clicked() {
+                        self.confirm_delete = None;
+                    }
+                });
+            });
+            if modal.should_close() {
+                self.confirm_delete = None;
+            }
+        }
+    }
+}
+
+fn welcome(ui: &mut Ui, commands: &mut Vec<Command>, editor: &mut Option<Editor>) {
+    ui.add_space(24.0);
+    ui.vertical_centered(|ui| {
+        ui.heading("Welcome to invoice-desk");
+        ui.add_space(8.0);
+        ui.label("Issue, look up and void invoices, and export a customer's invoices to CSV.");
+        ui.add_space(16.0);
+        #[cfg(feature = "sandbox")]
+        {
+            if ui.add(egui::Button::new(RichText::new("Try the sandbox").size(18.0))).clicked() {
+                commands.push(Command::TrySandbox);
+            }
+            ui.label("A practice copy of the service on this computer, with sample customers. Nothing is sent anywhere.");
+            ui.add_space(16.0);
+        }
+        if ui.button("Add a profile").clicked() {
+            *editor = Some(Editor::new_profile());
+        }
+        ui.label("Connect to the real service with the credentials your operator gave you.");
+    });
+    let _ = commands;
+}
+
+fn editor_form(ui: &mut Ui, e: &mut Editor, exists: bool) {
+    ui.heading(if exists { "Profile" } else { "New profile" });
+    if e.sandbox {
+        ui.label("The built-in sandbox runs on this computer: its address and credentials are set automatically.");
+    }
+    egui::Grid::new("profile_form")
+        .num_columns(2)
+        .spacing([12.0, 8.0])
+        .show(ui, |ui| {
+            widgets::field_row(ui, "Name", &mut e.name, "e.g. Producción", None);
+            if !e.sandbox {
+                widgets::field_row(ui, "Base URL", &mut e.base_url, "https://…", None);
+                ui.label("Authentication");
+                ui.horizontal(|ui| {
+                    ui.radio_value(&mut e.api_key_mode, false, "OAuth client credentials");
+                    ui.radio_value(&mut e.api_key_mode, true, "API key");
+                });
+                ui.end_row();
+                let keep = if exists {
+                    "leave empty to keep the saved one"
+                } else {
+                    ""
+                };
+                if e.api_key_mode {
+                    widgets::field_row(ui, "Header name", &mut e.header, "x-api-key", None);
+                    widgets::secret_row(ui, "API key", &mut e.secret, keep);
+                } else {
+                    widgets::field_row(ui, "Auth URL", &mut e.auth_url, "https://…", None);
+                    widgets::field_row(
+                        ui,
+                        "Audience",
+                        &mut e.audience,
+                        "as assigned by the operator",
+                        None,
+                    );
+                    widgets::field_row(ui, "Client id", &mut e.client_id, "", None);
+                    widgets::secret_row(ui, "Client secret", &mut e.secret, keep);
+                    ui.label("");
+                    ui.checkbox(
+                        &mut e.form_body,
+                        "Send the token request form-encoded (only if the provider requires it)",
+                    );
+                    ui.end_row();
+                }
+            }
+            widgets::field_row(ui, "Account key", &mut e.account_key, "x-account-key", None);
+            let l = ui.label("Account currency");
+            let text = match e.account_currency {
+                None => "Not known",
+                Some(c) => c.code(),
+            };
+            egui::ComboBox::from_id_salt("account_currency")
+                .selected_text(text)
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut e.account_currency, None, "Not known");
+                    ui.selectable_value(&mut e.account_currency, Some(Currency::Clp), "CLP");
+                    ui.selectable_value(&mut e.account_currency, Some(Currency::Clf), "CLF");
+                })
+                .response
+                .labelled_by(l.id);
+            ui.end_row();
+        });
+}

@@ -1,0 +1,717 @@
+//! Customer invoices: the listing arrives page by page into a table that draws only the
+//! visible rows; sort, filter, hide voided, totals per currency, open a row in Lookup,
+//! export to CSV.
+
+use super::app::{Command, Session};
+use super::task::{Task, take_finished};
+use super::widgets;
+use crate::api::{ApiError, Invoice, InvoiceStatus, ListProgress, money};
+use crate::export::Dialect;
+use egui::{RichText, Ui};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+
+/// What is saved between runs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CustomersSaved {
+    /// Last customer id.
+    pub customer_id: String,
+    /// Filter text.
+    pub filter: String,
+    /// Hide voided invoices.
+    pub hide_void: bool,
+    /// The CSV flavour last used.
+    pub dialect: Dialect,
+    /// The last path typed for "save to a path".
+    pub export_path: String,
+}
+
+/// A column to sort by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortKey {
+    /// As the service sent them (creation order).
+    Received,
+    /// Invoice id.
+    Id,
+    /// Due date.
+    Due,
+    /// Amount.
+    Amount,
+    /// Currency.
+    Currency,
+    /// Status.
+    Status,
+    /// External reference.
+    External,
+}
+
+/// Invoices as they arrived: one shared allocation per page, never copied; a row is
+/// addressed by (page, offset).
+#[derive(Default, Clone)]
+pub struct Rows {
+    pages: Vec<Arc<Vec<Invoice>>>,
+    index: Vec<(u32, u32)>,
+}
+
+impl Rows {
+    /// How many rows.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// Row `i`.
+    pub fn get(&self, i: u32) -> &Invoice {
+        let (p, o) = self.index[i as usize];
+        &self.pages[p as usize][o as usize]
+    }
+
+    /// Adds a page; returns the range of new row numbers.
+    pub fn push_page(&mut self, page: Vec<Invoice>) -> std::ops::Range<u32> {
+        let start = self.index.len() as u32;
+        let p = self.pages.len() as u32;
+        self.index.extend((0..page.len() as u32).map(|o| (p, o)));
+        self.pages.push(Arc::new(page));
+        start..self.index.len() as u32
+    }
+}
+
+/// Sorted, filtered row numbers over [`Rows`], with totals per currency. Recomputed when
+/// the rows, the sort or the filter change; never per frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    /// Row numbers in display order.
+    pub order: Vec<u32>,
+    /// Sum of the amounts shown, per currency, void invoices left out.
+    pub totals: BTreeMap<String, Decimal>,
+    /// Sort column.
+    pub sort: SortKey,
+    /// Ascending.
+    pub ascending: bool,
+    filter: String,
+    hide_void: bool,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View {
+            order: Vec::new(),
+            totals: BTreeMap::new(),
+            sort: SortKey::Received,
+            ascending: true,
+            filter: String::new(),
+            hide_void: false,
+        }
+    }
+}
+
+fn cmp_rows(rows: &Rows, key: SortKey, a: u32, b: u32) -> Ordering {
+    let (x, y) = (rows.get(a), rows.get(b));
+    let o = match key {
+        SortKey::Received => Ordering::Equal,
+        SortKey::Id => x.id.cmp(&y.id),
+        SortKey::Due => x.due_date.cmp(&y.due_date),
+        SortKey::Amount => x
+            .amount
+            .cmp(&y.amount)
+            .then_with(|| x.currency_code.cmp(&y.currency_code)),
+        SortKey::Currency => x.currency_code.cmp(&y.currency_code),
+        SortKey::Status => x.status().cmp(&y.status()),
+        SortKey::External => x.invoice_external_id.cmp(&y.invoice_external_id),
+    };
+    // Ties keep the order received, so sorting is stable and repeatable.
+    o.then(a.cmp(&b))
+}
+
+impl View {
+    fn matches(&self, inv: &Invoice) -> bool {
+        if self.hide_void && inv.status() == InvoiceStatus::Void {
+            return false;
+        }
+        if self.filter.is_empty() {
+            return true;
+        }
+        let f = &self.filter;
+        let has = |s: &str| s.to_lowercase().contains(f);
+        has(&inv.id)
+            || inv.customer.as_deref().is_some_and(has)
+            || inv.invoice_external_id.as_deref().is_some_and(has)
+            || inv.due_date.as_deref().is_some_and(has)
+            || inv.currency_code.as_deref().is_some_and(has)
+            || has(inv.status().as_str())
+            || inv
+                .amount
+                .is_some_and(|a| a.to_string().contains(f.as_str()) || has(&inv.amount_display()))
+    }
+
+    fn add_total(&mut self, inv: &Invoice) {
+        if inv.status() == InvoiceStatus::Void {
+            return;
+        }
+        if let Some(a) = inv.amount {
+            *self
+                .totals
+                .entry(inv.currency_code.clone().unwrap_or_else(|| "?".into()))
+                .or_default() += a;
+        }
+    }
+
+    /// Recomputes everything for new sort/filter settings.
+    pub fn rebuild(
+        &mut self,
+        rows: &Rows,
+        sort: SortKey,
+        ascending: bool,
+        filter: &str,
+        hide_void: bool,
+    ) {
+        self.sort = sort;
+        self.ascending = ascending;
+        self.filter = filter.trim().to_lowercase();
+        self.hide_void = hide_void;
+        self.totals.clear();
+        self.order = (0..rows.len() as u32)
+            .filter(|&i| self.matches(rows.get(i)))
+            .collect();
+        for i in 0..self.order.len() {
+            let inv = rows.get(self.order[i]);
+            self.add_total(inv);
+        }
+        self.sort_order(rows);
+    }
+
+    fn sort_order(&mut self, rows: &Rows) {
+        let (key, asc) = (self.sort, self.ascending);
+        if key == SortKey::Received {
+            if !asc {
+                self.order.sort_unstable_by(|a, b| b.cmp(a));
+            } else {
+                self.order.sort_unstable();
+            }
+            return;
+        }
+        self.order.sort_unstable_by(|&a, &b| {
+            let o = cmp_rows(rows, key, a, b);
+            if asc { o } else { o.reverse() }
+        });
+    }
+
+    /// Adds newly arrived rows: filters and sorts only them, then merges (no full re-sort).
+    pub fn append(&mut self, rows: &Rows, new: std::ops::Range<u32>) {
+        let mut fresh: Vec<u32> = new.filter(|&i| self.matches(rows.get(i))).collect();
+        for &i in &fresh {
+            let inv = rows.get(i);
+            self.add_total(inv);
+        }
+        let (key, asc) = (self.sort, self.ascending);
+        let cmp = |a: &u32, b: &u32| {
+            let o = if key == SortKey::Received {
+                a.cmp(b)
+            } else {
+                cmp_rows(rows, key, *a, *b)
+            };
+            if asc { o } else { o.reverse() }
+        };
+        fresh.sort_unstable_by(cmp);
+        let old = std::mem::take(&mut self.order);
+        let mut merged = Vec::with_capacity(old.len() + fresh.len());
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() && j < fresh.len() {
+            if cmp(&fresh[j], &old[i]) == Ordering::Less {
+                merged.push(fresh[j]);
+                j += 1;
+            } else {
+                merged.push(old[i]);
+                i += 1;
+            }
+        }
+        merged.extend_from_slice(&old[i..]);
+        merged.extend_from_slice(&fresh[j..]);
+        self.order = merged;
+    }
+}
+
+/// Where the file went and how many rows, `None` when no file was chosen.
+type ExportOutcome = Result<Option<(PathBuf, u64)>, String>;
+
+enum ListEvent {
+    Page(Vec<Invoice>, ListProgress),
+    Done(Result<ListProgress, ApiError>),
+}
+
+struct Loading {
+    rx: mpsc::Receiver<ListEvent>,
+    abort: tokio::task::AbortHandle,
+}
+
+/// The panel's state.
+pub struct CustomersPanel {
+    saved: CustomersSaved,
+    loaded_for: String,
+    rows: Rows,
+    view: View,
+    loading: Option<Loading>,
+    progress: Option<ListProgress>,
+    outcome: Option<Result<String, ApiError>>,
+    export: Option<Task<ExportOutcome>>,
+    export_cancel: Arc<AtomicBool>,
+    export_note: Option<Result<String, String>>,
+    show_path_export: bool,
+}
+
+impl CustomersPanel {
+    /// A panel with restored settings.
+    pub fn new(saved: CustomersSaved) -> Self {
+        CustomersPanel {
+            saved,
+            loaded_for: String::new(),
+            rows: Rows::default(),
+            view: View::default(),
+            loading: None,
+            progress: None,
+            outcome: None,
+            export: None,
+            export_cancel: Arc::new(AtomicBool::new(false)),
+            export_note: None,
+            show_path_export: false,
+        }
+    }
+
+    /// What to save between runs.
+    pub fn saved(&self) -> CustomersSaved {
+        self.saved.clone()
+    }
+
+    /// The rows and the current view (for tests and benchmarks).
+    pub fn data(&self) -> (&Rows, &View) {
+        (&self.rows, &self.view)
+    }
+
+    fn start(&mut self, session: Arc<Session>, rt: &tokio::runtime::Handle, ctx: &egui::Context) {
+        self.cancel();
+        let id = self.saved.customer_id.trim().to_string();
+        self.loaded_for = id.clone();
+        self.rows = Rows::default();
+        self.view.rebuild(
+            &self.rows,
+            self.view.sort,
+            self.view.ascending,
+            &self.saved.filter,
+            self.saved.hide_void,
+        );
+        self.outcome = None;
+        self.progress = Some(ListProgress::default());
+        self.export_note = None;
+        let (tx, rx) = mpsc::channel();
+        let ctx = ctx.clone();
+        let work = rt.spawn(async move {
+            let (pages, repaint) = (tx.clone(), ctx.clone());
+            let result = session
+                .client
+                .list_customer_invoices(&id, move |items, p| {
+                    let _ = pages.send(ListEvent::Page(items, *p));
+                    repaint.request_repaint();
+                    ControlFlow::Continue(())
+                })
+                .await;
+            let _ = tx.send(ListEvent::Done(result));
+            ctx.request_repaint();
+        });
+        self.loading = Some(Loading {
+            rx,
+            abort: work.abort_handle(),
+        });
+    }
+
+    fn cancel(&mut self) {
+        if let Some(l) = self.loading.take() {
+            l.abort.abort();
+            let n = self.rows.len();
+            self.outcome = Some(Ok(format!(
+                "Stopped: {n} invoices loaded before you cancelled."
+            )));
+        }
+    }
+
+    fn poll(&mut self) {
+        let Some(loading) = &self.loading else { return };
+        let mut done = None;
+        while let Ok(ev) = loading.rx.try_recv() {
+            match ev {
+                ListEvent::Page(items, p) => {
+                    let new = self.rows.push_page(items);
+                    self.view.append(&self.rows, new);
+                    self.progress = Some(p);
+                }
+                ListEvent::Done(r) => done = Some(r),
+            }
+        }
+        if let Some(r) = done {
+            self.loading = None;
+            self.outcome =
+                Some(r.map(|p| format!("{} invoices of customer {}.", p.items, self.loaded_for)));
+        }
+    }
+
+    fn export_csv(
+        &mut self,
+        target: Option<PathBuf>,
+        rt: &tokio::runtime::Handle,
+        ctx: &egui::Context,
+    ) {
+        let rows = self.rows.clone();
+        let order = self.view.order.clone();
+        let dialect = self.saved.dialect;
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.export_cancel = cancel.clone();
+        self.export_note = None;
+        let name = format!("invoices-{}.csv", sanitize(&self.loaded_for));
+        self.export = Some(Task::spawn(rt, ctx, async move {
+            let path = match target {
+                Some(p) => p,
+                None => match rfd::AsyncFileDialog::new()
+                    .set_title("Export invoices to CSV")
+                    .set_file_name(&name)
+                    .add_filter("CSV", &["csv"])
+                    .save_file()
+                    .await
+                {
+                    Some(f) => f.path().to_path_buf(),
+                    None => return Ok(None),
+                },
+            };
+            tokio::task::spawn_blocking(move || {
+                let iter = order.iter().map(|&i| rows.get(i));
+                crate::export::write_file(&path, iter, dialect, &cancel)
+                    .map(|n| Some((path.clone(), n)))
+                    .map_err(|e| {
+                        if e.kind() == std::io::ErrorKind::Interrupted {
+                            "Export cancelled; no file was written.".to_string()
+                        } else {
+                            format!(
+                                "The file could not be written to {}: {e}. Nothing was changed.",
+                                path.display()
+                            )
+                        }
+                    })
+            })
+            .await
+            .map_err(|e| e.to_string())?
+        }));
+    }
+
+    /// Draws the panel.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        session: Option<Arc<Session>>,
+        rt: &tokio::runtime::Handle,
+        commands: &mut Vec<Command>,
+    ) {
+        self.poll();
+        if let Some(r) = take_finished(&mut self.export) {
+            self.export_note = Some(match r.and_then(|r| r) {
+                Ok(Some((p, n))) => Ok(format!("Exported {n} invoices to {}.", p.display())),
+                Ok(None) => Err(
+                    "No file was chosen. If no save dialog appeared, use \"Save to a path\" below."
+                        .into(),
+                ),
+                Err(e) => Err(e),
+            });
+            if matches!(self.export_note, Some(Err(_))) {
+                self.show_path_export = true;
+            }
+        }
+        ui.heading("Customer invoices");
+        ui.horizontal(|ui| {
+            let l = ui.label("Customer id");
+            let r = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.saved.customer_id)
+                        .hint_text("cus_…")
+                        .desired_width(240.0),
+                )
+                .labelled_by(l.id);
+            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let can = session.is_some() && !self.saved.customer_id.trim().is_empty();
+            if (ui
+                .add_enabled(can, egui::Button::new("Load invoices"))
+                .clicked()
+                || (enter && can))
+                && let Some(s) = session.clone()
+            {
+                self.start(s, rt, ui.ctx());
+            }
+            if self.loading.is_some() {
+                ui.spinner();
+                let p = self.progress.unwrap_or_default();
+                ui.label(format!(
+                    "Loading… {} pages, {} invoices so far",
+                    p.pages, p.items
+                ));
+                if ui.button("Cancel").clicked() {
+                    self.cancel();
+                }
+            }
+        });
+        if session.is_none() {
+            widgets::error_text(ui, "Connect a profile first (Credentials).");
+        }
+        match &self.outcome {
+            Some(Ok(m)) => {
+                ui.label(m);
+            }
+            Some(Err(e)) => {
+                widgets::api_error(ui, "listing", e);
+                if !self.rows.is_empty() {
+                    ui.label(format!(
+                        "{} invoices arrived before the problem; they are shown below.",
+                        self.rows.len()
+                    ));
+                }
+            }
+            None => {}
+        }
+        ui.horizontal(|ui| {
+            let l = ui.label("Filter");
+            let f = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.saved.filter)
+                        .hint_text("id, reference, date, amount…")
+                        .desired_width(220.0),
+                )
+                .labelled_by(l.id);
+            let h = ui.checkbox(&mut self.saved.hide_void, "Hide voided");
+            if f.changed() || h.changed() {
+                self.view.rebuild(
+                    &self.rows,
+                    self.view.sort,
+                    self.view.ascending,
+                    &self.saved.filter,
+                    self.saved.hide_void,
+                );
+            }
+            ui.separator();
+            ui.label(format!(
+                "{} shown of {}",
+                self.view.order.len(),
+                self.rows.len()
+            ));
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Totals (voided left out):");
+            if self.view.totals.is_empty() {
+                ui.label("—");
+            }
+            for (code, total) in &self.view.totals {
+                ui.label(RichText::new(money::format_amount(*total, Some(code))).strong())
+                    .on_hover_text(code.as_str());
+            }
+        });
+        self.export_bar(ui, rt);
+        ui.separator();
+        self.table(ui, commands);
+    }
+
+    fn export_bar(&mut self, ui: &mut Ui, rt: &tokio::runtime::Handle) {
+        ui.horizontal(|ui| {
+            let l = ui.label("CSV format");
+            egui::ComboBox::from_id_salt("csv_dialect")
+                .selected_text(dialect_name(self.saved.dialect))
+                .show_ui(ui, |ui| {
+                    for d in [Dialect::ExcelEs, Dialect::Standard] {
+                        ui.selectable_value(&mut self.saved.dialect, d, dialect_name(d));
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            let can =
+                !self.view.order.is_empty() && self.export.is_none() && self.loading.is_none();
+            if ui
+                .add_enabled(
+                    can,
+                    egui::Button::new(format!("Export CSV… ({} rows)", self.view.order.len())),
+                )
+                .clicked()
+            {
+                self.export_csv(None, rt, ui.ctx());
+            }
+            if self.export.is_some() {
+                ui.spinner();
+                if ui.button("Cancel export").clicked() {
+                    self.export_cancel
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+            if ui.small_button("Save to a path").clicked() {
+                self.show_path_export = !self.show_path_export;
+            }
+        });
+        if self.show_path_export {
+            ui.horizontal(|ui| {
+                if self.saved.export_path.is_empty() {
+                    self.saved.export_path = default_export_path(&self.loaded_for);
+                }
+                let l = ui.label("File");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.saved.export_path).desired_width(360.0),
+                )
+                .labelled_by(l.id);
+                let can = !self.view.order.is_empty()
+                    && self.export.is_none()
+                    && self.loading.is_none()
+                    && !self.saved.export_path.trim().is_empty();
+                if ui.add_enabled(can, egui::Button::new("Save CSV")).clicked() {
+                    let p = PathBuf::from(self.saved.export_path.trim());
+                    self.export_csv(Some(p), rt, ui.ctx());
+                }
+            });
+        }
+        match &self.export_note {
+            Some(Ok(m)) => {
+                ui.label(m);
+            }
+            Some(Err(m)) => widgets::error_text(ui, m),
+            None => {}
+        }
+    }
+
+    fn table(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        use egui_extras::{Column, TableBuilder};
+        let mut resort = None;
+        let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+        let header =
+            |ui: &mut Ui, view: &View, key: SortKey, name: &str, resort: &mut Option<SortKey>| {
+                let arrow = if view.sort == key {
+                    if view.ascending { " ▲" } else { " ▼" }
+                } else {
+                    ""
+                };
+                if ui
+                    .button(format!("{name}{arrow}"))
+                    .on_hover_text("Sort by this column")
+                    .clicked()
+                {
+                    *resort = Some(key);
+                }
+            };
+        TableBuilder::new(ui)
+            .striped(true)
+            .sense(egui::Sense::click())
+            .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+            .column(Column::initial(170.0).at_least(90.0).clip(true))
+            .column(Column::initial(100.0).at_least(80.0))
+            .column(Column::initial(140.0).at_least(90.0))
+            .column(Column::initial(70.0).at_least(60.0))
+            .column(Column::initial(80.0).at_least(60.0))
+            .column(Column::remainder().at_least(100.0).clip(true))
+            .header(row_height + 4.0, |mut h| {
+                h.col(|ui| header(ui, &self.view, SortKey::Id, "Invoice", &mut resort));
+                h.col(|ui| header(ui, &self.view, SortKey::Due, "Due date", &mut resort));
+                h.col(|ui| header(ui, &self.view, SortKey::Amount, "Amount", &mut resort));
+                h.col(|ui| header(ui, &self.view, SortKey::Currency, "Currency", &mut resort));
+                h.col(|ui| header(ui, &self.view, SortKey::Status, "Status", &mut resort));
+                h.col(|ui| {
+                    header(
+                        ui,
+                        &self.view,
+                        SortKey::External,
+                        "External reference",
+                        &mut resort,
+                    )
+                });
+            })
+            .body(|body| {
+                body.rows(row_height, self.view.order.len(), |mut row| {
+                    let inv = self.rows.get(self.view.order[row.index()]);
+                    row.col(|ui| {
+                        ui.label(&inv.id);
+                    });
+                    row.col(|ui| {
+                        ui.label(inv.due_date.as_deref().unwrap_or("—"));
+                    });
+                    row.col(|ui| {
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            ui.label(inv.amount_display())
+                        });
+                    });
+                    row.col(|ui| {
+                        ui.label(inv.currency_code.as_deref().unwrap_or("missing"));
+                    });
+                    row.col(|ui| {
+                        ui.label(inv.status().as_str());
+                    });
+                    row.col(|ui| {
+                        ui.label(inv.invoice_external_id.as_deref().unwrap_or(""));
+                    });
+                    if row
+                        .response()
+                        .on_hover_text("Click to open in Lookup")
+                        .clicked()
+                    {
+                        commands.push(Command::OpenInLookup(inv.id.clone()));
+                    }
+                });
+            });
+        if let Some(key) = resort {
+            let ascending = if self.view.sort == key {
+                !self.view.ascending
+            } else {
+                true
+            };
+            self.view.rebuild(
+                &self.rows,
+                key,
+                ascending,
+                &self.saved.filter,
+                self.saved.hide_void,
+            );
+        }
+    }
+}
+
+fn dialect_name(d: Dialect) -> &'static str {
+    match d {
+        Dialect::ExcelEs => "Excel (Spanish, Chile)",
+        Dialect::Standard => "Standard (RFC 4180)",
+    }
+}
+
+fn sanitize(s: &str) -> String {
+    let t: String = s
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if t.is_empty() { "customer".into() } else { t }
+}
+
+fn default_export_path(customer: &str) -> String {
+    let dir = directories::UserDirs::new()
+        .and_then(|u| {
+            u.document_dir()
+                .map(|d| d.to_path_buf())
+                .or_else(|| Some(u.home_dir().to_path_buf()))
+        })
+        .unwrap_or_else(|| PathBuf::from("."));
+    dir.join(format!("invoices-{}.csv", sanitize(customer)))
+        .display()
+        .to_string()
+}

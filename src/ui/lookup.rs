@@ -1,0 +1,237 @@
+//! Lookup and void: every field of an invoice, its status and currency; void after a
+//! confirmation that shows what will be voided; a lost answer is re-checked by reading.
+
+use super::app::Session;
+use super::task::{Task, take_finished};
+use super::widgets;
+use crate::api::{ApiError, Invoice, InvoiceStatus};
+use egui::{RichText, Ui};
+use std::sync::Arc;
+
+/// The panel's state.
+pub struct LookupPanel {
+    /// The id typed (saved).
+    pub id: String,
+    fetch: Option<Task<Result<Invoice, ApiError>>>,
+    invoice: Option<Invoice>,
+    error: Option<ApiError>,
+    confirm: bool,
+    void_task: Option<Task<Result<Invoice, ApiError>>>,
+    /// The id whose void has an unknown outcome.
+    void_unknown: Option<String>,
+    /// Reading the invoice to learn whether a lost void went through.
+    rechecking: bool,
+    notice: Option<String>,
+}
+
+impl LookupPanel {
+    /// A panel with a restored id.
+    pub fn new(id: String) -> Self {
+        LookupPanel {
+            id,
+            fetch: None,
+            invoice: None,
+            error: None,
+            confirm: false,
+            void_task: None,
+            void_unknown: None,
+            rechecking: false,
+            notice: None,
+        }
+    }
+
+    /// Shows the invoice `id` (from the customer list or after creating).
+    pub fn open(
+        &mut self,
+        id: String,
+        session: Option<Arc<Session>>,
+        rt: &tokio::runtime::Handle,
+        ctx: &egui::Context,
+    ) {
+        self.id = id;
+        self.start_fetch(session, rt, ctx);
+    }
+
+    fn start_fetch(
+        &mut self,
+        session: Option<Arc<Session>>,
+        rt: &tokio::runtime::Handle,
+        ctx: &egui::Context,
+    ) {
+        let Some(s) = session else {
+            self.error = Some(ApiError::invalid("Connect a profile first (Credentials)."));
+            return;
+        };
+        if let Some(old) = self.fetch.take() {
+            old.cancel();
+        }
+        self.error = None;
+        self.notice = None;
+        let id = self.id.trim().to_string();
+        self.fetch = Some(Task::spawn(rt, ctx, async move {
+            s.client.get_invoice(&id).await
+        }));
+    }
+
+    fn poll(&mut self) {
+        if let Some(r) = take_finished(&mut self.fetch) {
+            match r {
+                Ok(Ok(inv)) => {
+                    if self.rechecking {
+                        self.notice = Some(if inv.status() == InvoiceStatus::Void {
+                            "The invoice is void: the void went through.".to_string()
+                        } else {
+                            "The invoice is not void: the void did not happen. You can void it again.".to_string()
+                        });
+                        self.void_unknown = None;
+                    }
+                    self.invoice = Some(inv);
+                    self.error = None;
+                }
+                Ok(Err(e)) => {
+                    if !self.rechecking {
+                        self.invoice = None;
+                    }
+                    self.error = Some(e);
+                }
+                Err(e) if e == "cancelled" => {}
+                Err(e) => self.error = Some(ApiError::invalid(e)),
+            }
+            self.rechecking = false;
+        }
+        if let Some(r) = take_finished(&mut self.void_task) {
+            match r {
+                Ok(Ok(inv)) => {
+                    self.notice = Some(format!("Invoice {} was voided.", inv.id));
+                    self.invoice = Some(inv);
+                    self.error = None;
+                }
+                Ok(Err(e)) => {
+                    if e.is_outcome_unknown() {
+                        self.void_unknown = self.invoice.as_ref().map(|i| i.id.clone());
+                    }
+                    self.error = Some(e);
+                }
+                Err(e) => {
+                    self.void_unknown = self.invoice.as_ref().map(|i| i.id.clone());
+                    self.error = Some(ApiError::invalid(format!(
+                        "The void may or may not have happened ({e}). Check the invoice."
+                    )));
+                }
+            }
+        }
+    }
+
+    /// Draws the panel.
+    pub fn ui(&mut self, ui: &mut Ui, session: Option<Arc<Session>>, rt: &tokio::runtime::Handle) {
+        self.poll();
+        ui.heading("Lookup and void");
+        ui.horizontal(|ui| {
+            let l = ui.label("Invoice id");
+            let r = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.id)
+                        .hint_text("in_…")
+                        .desired_width(280.0),
+                )
+                .labelled_by(l.id);
+            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let can = !self.id.trim().is_empty() && self.void_task.is_none();
+            if (ui.add_enabled(can, egui::Button::new("Look up")).clicked() || (enter && can))
+                && self.fetch.is_none()
+            {
+                self.invoice = None;
+                self.rechecking = false;
+                self.start_fetch(session.clone(), rt, ui.ctx());
+            }
+            if self.fetch.is_some() {
+                ui.spinner();
+                ui.label("Looking up…");
+            }
+        });
+        ui.add_space(6.0);
+        if let Some(n) = &self.notice {
+            ui.label(RichText::new(n).strong());
+        }
+        if let Some(e) = &self.error {
+            widgets::api_error(ui, "lookup", e);
+        }
+        if let Some(id) = self.void_unknown.clone() {
+            let busy = self.fetch.is_some();
+            if ui
+                .add_enabled(!busy, egui::Button::new("Check the invoice"))
+                .clicked()
+            {
+                self.id = id;
+                self.rechecking = true;
+                self.start_fetch(session.clone(), rt, ui.ctx());
+            }
+        }
+        let Some(inv) = &self.invoice else { return };
+        ui.separator();
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            widgets::invoice_details(ui, "lookup", inv);
+            ui.add_space(8.0);
+            let status = inv.status();
+            let can_void = matches!(status, InvoiceStatus::Open | InvoiceStatus::Unknown)
+                && self.void_task.is_none()
+                && self.void_unknown.is_none()
+                && session.is_some();
+            let b = ui.add_enabled(can_void, egui::Button::new("Void…"));
+            let b = match status {
+                InvoiceStatus::Void => b.on_disabled_hover_text("This invoice is already void."),
+                InvoiceStatus::Paid => b.on_disabled_hover_text("A paid invoice cannot be voided."),
+                _ => b,
+            };
+            if b.clicked() {
+                self.confirm = true;
+            }
+            if self.void_task.is_some() {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("Voiding…");
+                });
+            }
+        });
+        if self.confirm {
+            let inv = inv.clone();
+            let modal = egui::Modal::new(egui::Id::unique("confirm_void")).show(ui.ctx(), |ui| {
+                ui.set_max_width(420.0);
+                ui.heading("Void this invoice?");
+                egui::Grid::new("void_summary")
+                    .num_columns(2)
+                    .show(ui, |ui| {
+                        ui.label("Invoice");
+                        ui.label(RichText::new(&inv.id).strong());
+                        ui.end_row();
+                        ui.label("Customer");
+                        ui.label(RichText::new(inv.customer.as_deref().unwrap_or("—")).strong());
+                        ui.end_row();
+                        ui.label("Amount");
+                        ui.label(RichText::new(inv.amount_display()).strong());
+                        ui.end_row();
+                    });
+                ui.label("Voiding cannot be undone.");
+                ui.horizontal(|ui| {
+                    if ui.button("Void invoice").clicked()
+                        && let Some(s) = session.clone()
+                    {
+                        let id = inv.id.clone();
+                        self.error = None;
+                        self.notice = None;
+                        self.void_task = Some(Task::spawn(rt, ui.ctx(), async move {
+                            s.client.void_invoice(&id).await
+                        }));
+                        self.confirm = false;
+                    }
+                    if ui.button("Cancel").clicked() {
+                        self.confirm = false;
+                    }
+                });
+            });
+            if modal.should_close() {
+                self.confirm = false;
+            }
+        }
+    }
+}

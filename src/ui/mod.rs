@@ -1,0 +1,39 @@
+//! The desktop app (eframe, glow renderer). It knows nothing of HTTP: it calls the API
+//! layer, on the tokio runtime, never on the UI thread.
+
+pub mod app;
+pub mod create;
+pub mod credentials;
+pub mod customers;
+pub mod lookup;
+pub mod task;
+pub mod widgets;
+
+pub use app::{AppDeps, InvoiceDeskApp, Tab};
+
+/// Opens the app window and runs until it is closed. `rt` must outlive the window.
+pub fn run(rt: &tokio::runtime::Runtime) -> eframe::Result<()> {
+    // poll-promise and the panels spawn on this runtime.
+    let _guard = rt.enter();
+    let dirs = directories::ProjectDirs::from("cl", "invoice-desk", "invoice-desk");
+    let deps = AppDeps {
+        runtime: rt.handle().clone(),
+        profiles_path: crate::profile::Profiles::default_path(),
+        secrets: std::sync::Arc::new(tokio::sync::OnceCell::new()),
+        sandbox_data: dirs.map(|d| d.data_dir().join("sandbox.json")),
+    };
+    let options = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        viewport: egui::ViewportBuilder::default()
+            .with_title("invoice-desk")
+            .with_inner_size([1100.0, 720.0])
+            .with_min_inner_size([720.0, 480.0])
+            .with_app_id("invoice-desk"),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "invoice-desk",
+        options,
+        Box::new(move |cc| Ok(Box::new(InvoiceDeskApp::new(cc, deps)))),
+    )
+}

@@ -1,0 +1,115 @@
+//! Small widgets shared by the panels: labelled fields, errors with details, status chips,
+//! an invoice's fields.
+
+use crate::api::{ApiError, Invoice, InvoiceStatus};
+use egui::{Color32, RichText, Ui};
+
+/// Red for errors, readable on light and dark backgrounds.
+pub fn error_color(ui: &Ui) -> Color32 {
+    ui.visuals().error_fg_color
+}
+
+/// A form row in a two-column grid: the label, then a single-line text field named by it.
+/// Ends the grid row.
+pub fn field_row(
+    ui: &mut Ui,
+    label: &str,
+    value: &mut String,
+    hint: &str,
+    problem: Option<&str>,
+) -> egui::Response {
+    let l = ui.label(label);
+    let r = ui
+        .vertical(|ui| {
+            let r = ui
+                .add(
+                    egui::TextEdit::singleline(value)
+                        .hint_text(hint)
+                        .desired_width(320.0),
+                )
+                .labelled_by(l.id);
+            if let Some(p) = problem {
+                ui.label(RichText::new(p).color(error_color(ui)));
+            }
+            r
+        })
+        .inner;
+    ui.end_row();
+    r
+}
+
+/// As [`field_row`], for a secret: masked.
+pub fn secret_row(ui: &mut Ui, label: &str, value: &mut String, hint: &str) -> egui::Response {
+    let l = ui.label(label);
+    let r = ui
+        .add(
+            egui::TextEdit::singleline(value)
+                .password(true)
+                .hint_text(hint)
+                .desired_width(320.0),
+        )
+        .labelled_by(l.id);
+    ui.end_row();
+    r
+}
+
+/// An error in words, with a "Details" expander for engineers.
+pub fn api_error(ui: &mut Ui, id_salt: &str, err: &ApiError) {
+    ui.label(RichText::new(err.to_string()).color(error_color(ui)));
+    egui::CollapsingHeader::new("Details")
+        .id_salt(("details", id_salt))
+        .show(ui, |ui| {
+            ui.label(RichText::new(err.details()).monospace());
+        });
+}
+
+/// A plain error sentence.
+pub fn error_text(ui: &mut Ui, text: &str) {
+    ui.label(RichText::new(text).color(error_color(ui)));
+}
+
+/// "Open", "Paid", "Void" in a colour.
+pub fn status_chip(ui: &mut Ui, status: InvoiceStatus) {
+    let (text, color) = match status {
+        InvoiceStatus::Open => ("Open", Color32::from_rgb(0x1f, 0x6f, 0xc5)),
+        InvoiceStatus::Paid => ("Paid", Color32::from_rgb(0x1e, 0x84, 0x49)),
+        InvoiceStatus::Void => ("Void", Color32::from_rgb(0xb0, 0x3a, 0x2e)),
+        InvoiceStatus::Unknown => ("Status unknown", Color32::GRAY),
+    };
+    egui::Frame::new()
+        .fill(color)
+        .corner_radius(4.0)
+        .inner_margin(egui::Margin::symmetric(6, 2))
+        .show(ui, |ui| {
+            ui.label(RichText::new(text).color(Color32::WHITE).strong())
+        });
+}
+
+/// Every field of an invoice: the headline (amount, status, currency), then all fields,
+/// unknown ones included.
+pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice) {
+    ui.horizontal(|ui| {
+        ui.heading(&inv.id);
+        status_chip(ui, inv.status());
+    });
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(inv.amount_display()).size(20.0).strong());
+        match &inv.currency_code {
+            Some(c) => ui.label(format!("currency {c}")),
+            None => ui.label(
+                RichText::new("The service did not say the currency (currency_code missing).")
+                    .color(error_color(ui)),
+            ),
+        };
+    });
+    egui::Grid::new(("invoice_fields", id_salt))
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            for (k, v) in inv.fields() {
+                ui.label(RichText::new(k).strong());
+                ui.add(egui::Label::new(v).wrap());
+                ui.end_row();
+            }
+        });
+}
