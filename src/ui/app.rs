@@ -180,6 +180,21 @@ impl InvoiceDeskApp {
         self.session.as_ref()
     }
 
+    /// The panel on screen.
+    pub fn tab(&self) -> Tab {
+        self.saved.tab
+    }
+
+    /// The profiles as the app holds them.
+    pub fn profiles(&self) -> &Profiles {
+        &self.profiles
+    }
+
+    /// The customer list's rows and view.
+    pub fn customer_rows(&self) -> (&super::customers::Rows, &super::customers::View) {
+        self.customers.data()
+    }
+
     fn connect(&mut self, name: &str) {
         let Some(profile) = self.profiles.get(name).cloned() else {
             return;

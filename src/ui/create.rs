@@ -397,7 +397,7 @@ impl CreatePanel {
                     ui.label("Sending…");
                 }
                 if let Some(inv) = &self.created {
-                    if ui.button("New invoice").clicked() {
+                    if ui.button("Issue another invoice").clicked() {
                         self.created = None;
                         self.check_note = None;
                         self.form.amount.clear();

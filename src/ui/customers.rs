@@ -636,26 +636,18 @@ impl CustomersPanel {
             .body(|body| {
                 body.rows(row_height, self.view.order.len(), |mut row| {
                     let inv = self.rows.get(self.view.order[row.index()]);
+                    // Plain (non-selectable) text, so a click anywhere opens the row.
+                    let cell = |ui: &mut Ui, text: &str| {
+                        ui.add(egui::Label::new(text).selectable(false));
+                    };
+                    row.col(|ui| cell(ui, &inv.id));
+                    row.col(|ui| cell(ui, inv.due_date.as_deref().unwrap_or("—")));
                     row.col(|ui| {
-                        ui.label(&inv.id);
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| cell(ui, &inv.amount_display()));
                     });
-                    row.col(|ui| {
-                        ui.label(inv.due_date.as_deref().unwrap_or("—"));
-                    });
-                    row.col(|ui| {
-                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                            ui.label(inv.amount_display())
-                        });
-                    });
-                    row.col(|ui| {
-                        ui.label(inv.currency_code.as_deref().unwrap_or("missing"));
-                    });
-                    row.col(|ui| {
-                        ui.label(inv.status().as_str());
-                    });
-                    row.col(|ui| {
-                        ui.label(inv.invoice_external_id.as_deref().unwrap_or(""));
-                    });
+                    row.col(|ui| cell(ui, inv.currency_code.as_deref().unwrap_or("missing")));
+                    row.col(|ui| cell(ui, inv.status().as_str()));
+                    row.col(|ui| cell(ui, inv.invoice_external_id.as_deref().unwrap_or("")));
                     if row
                         .response()
                         .on_hover_text("Click to open in Lookup")

@@ -1,0 +1,318 @@
+//! The real app driven through egui_kittest against an in-process sandbox. Widgets are
+//! found by their accessible labels.
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use invoice_desk::profile::{Profile, ProfileAuth, Profiles, SecretKind, SecretStore};
+use invoice_desk::sandbox::{Fault, Route, Sandbox, SandboxConfig};
+use invoice_desk::ui::{AppDeps, InvoiceDeskApp, Tab};
+use secrecy::{ExposeSecret, SecretString};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+struct Env {
+    rt: tokio::runtime::Runtime,
+    sandbox: Sandbox,
+    dir: tempfile::TempDir,
+}
+
+fn env(big: usize) -> Env {
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let sandbox = rt.block_on(Sandbox::start(SandboxConfig { big_customer_invoices: big, ..Default::default() })).unwrap();
+    Env { rt, sandbox, dir: tempfile::tempdir().unwrap() }
+}
+
+fn harness(deps: AppDeps) -> Harness<'static, InvoiceDeskApp> {
+    Harness::builder().with_size([1100.0, 760.0]).build_eframe(move |cc| InvoiceDeskApp::new(cc, deps))
+}
+
+/// An app whose profile (OAuth) points at the sandbox, secret in the mock keyring.
+fn connected(e: &Env, account_currency: Option<invoice_desk::api::Currency>) -> Harness<'static, InvoiceDeskApp> {
+    let s = &e.sandbox;
+    let profile = Profile {
+        name: "Pruebas".into(),
+        base_url: s.base_url.clone(),
+        auth: ProfileAuth::OAuth {
+            auth_url: s.auth_url.clone(),
+            audience: s.audience.clone(),
+            client_id: s.credentials.client_id.clone(),
+            body_style: Default::default(),
+        },
+        account_key: s.credentials.account_clp.clone(),
+        account_currency,
+        sandbox: false,
+    };
+    let mut ps = Profiles::default();
+    ps.upsert(None, profile).unwrap();
+    let path = e.dir.path().join("profiles.toml");
+    ps.save(&path).unwrap();
+    let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
+    store.set("Pruebas", SecretKind::ClientSecret, &SecretString::from(s.credentials.client_secret.clone()));
+    let mut deps = AppDeps::for_tests(e.rt.handle().clone(), store);
+    deps.profiles_path = Some(path);
+    let mut h = harness(deps);
+    step_until(&mut h, "connected", |h| h.state().session().is_some());
+    h
+}
+
+/// Steps the app until `done` holds; work happens on the runtime meanwhile.
+fn step_until(h: &mut Harness<'static, InvoiceDeskApp>, what: &str, done: impl Fn(&Harness<'static, InvoiceDeskApp>) -> bool) {
+    let start = Instant::now();
+    loop {
+        h.step();
+        if done(h) {
+            h.step();
+            return;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for: {what}");
+        std::thread::sleep(Duration::from_millis(15));
+    }
+}
+
+fn has_text(h: &Harness<'static, InvoiceDeskApp>, text: &str) -> bool {
+    h.query_all_by_label_contains(text).next().is_some()
+}
+
+fn wait_text(h: &mut Harness<'static, InvoiceDeskApp>, text: &str) {
+    let t = text.to_string();
+    step_until(h, text, move |h| has_text(h, &t));
+}
+
+fn type_into(h: &mut Harness<'static, InvoiceDeskApp>, label: &str, text: &str) {
+    type_role(h, Role::TextInput, label, text);
+}
+
+fn type_role(h: &mut Harness<'static, InvoiceDeskApp>, role: Role, label: &str, text: &str) {
+    h.get_by_role_and_label(role, label).focus();
+    h.step();
+    h.get_by_role_and_label(role, label).type_text(text);
+    h.step();
+    h.step();
+}
+
+fn click(h: &mut Harness<'static, InvoiceDeskApp>, label: &str) {
+    click_role(h, Role::Button, label);
+}
+
+fn click_role(h: &mut Harness<'static, InvoiceDeskApp>, role: Role, label: &str) {
+    h.get_by_role_and_label(role, label).click();
+    h.step();
+    h.step();
+}
+
+fn button_enabled(h: &Harness<'static, InvoiceDeskApp>, label: &str) -> bool {
+    !h.get_by_role_and_label(Role::Button, label).accesskit_node().is_disabled()
+}
+
+fn pick(h: &mut Harness<'static, InvoiceDeskApp>, combo: &str, option: &str) {
+    h.get_by_role_and_label(Role::ComboBox, combo).click();
+    h.step();
+    h.step();
+    h.get_all_by_label(option).last().unwrap().click();
+    h.step();
+    h.step();
+}
+
+#[test]
+fn try_the_sandbox_and_issue_an_invoice() {
+    let e = env(0);
+    let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
+    let mut h = harness(AppDeps::for_tests(e.rt.handle().clone(), store));
+    h.step();
+    assert!(has_text(&h, "Welcome to invoice-desk"));
+    click(&mut h, "Try the sandbox");
+    step_until(&mut h, "sandbox connected", |h| h.state().session().is_some());
+    assert_eq!(h.state().tab(), Tab::Create);
+    assert!(h.state().profiles().get("Sandbox").is_some_and(|p| p.sandbox));
+    type_into(&mut h, "Amount", "15.000");
+    assert!(has_text(&h, "= $15.000 (the account's currency, CLP)"));
+    click(&mut h, "Create invoice");
+    wait_text(&mut h, "created.");
+    assert!(!button_enabled(&h, "Create invoice"), "no second invoice by accident");
+}
+
+#[test]
+fn add_a_profile_save_and_test_the_connection() {
+    let e = env(0);
+    let mock = keyring_core::mock::Store::new().unwrap();
+    let store = SecretStore::with_store(mock.clone());
+    let mut deps = AppDeps::for_tests(e.rt.handle().clone(), store);
+    let path = e.dir.path().join("profiles.toml");
+    deps.profiles_path = Some(path.clone());
+    let mut h = harness(deps);
+    h.step();
+    click(&mut h, "Add a profile");
+    let s = &e.sandbox;
+    type_into(&mut h, "Name", "Producción");
+    type_into(&mut h, "Base URL", &s.base_url);
+    type_into(&mut h, "Auth URL", &s.auth_url);
+    type_into(&mut h, "Audience", &s.audience);
+    type_into(&mut h, "Client id", &s.credentials.client_id);
+    type_role(&mut h, Role::PasswordInput, "Client secret", &s.credentials.client_secret);
+    type_into(&mut h, "Account key", &s.credentials.account_clf);
+    click(&mut h, "Save");
+    wait_text(&mut h, "Saved. Secrets are in the system keyring");
+    step_until(&mut h, "connected", |h| h.state().session().is_some());
+    click(&mut h, "Test connection");
+    wait_text(&mut h, "Connection works");
+    let file = std::fs::read_to_string(&path).unwrap();
+    assert!(file.contains("Producción") && !file.contains(&s.credentials.client_secret), "{file}");
+    let entry = keyring_core::api::CredentialStoreApi::build(&*mock, "invoice-desk", "Producción/client_secret", None).unwrap();
+    assert_eq!(entry.get_password().unwrap(), s.credentials.client_secret);
+}
+
+#[test]
+fn a_missing_keyring_keeps_the_secret_for_this_session_and_says_so() {
+    let e = env(0);
+    let mut deps = AppDeps::for_tests(e.rt.handle().clone(), SecretStore::with_store(Arc::new(FailingStore)));
+    let path = e.dir.path().join("profiles.toml");
+    deps.profiles_path = Some(path.clone());
+    let mut h = harness(deps);
+    h.step();
+    click(&mut h, "Add a profile");
+    let s = &e.sandbox;
+    type_into(&mut h, "Name", "Sin llavero");
+    type_into(&mut h, "Base URL", &s.base_url);
+    click_role(&mut h, Role::RadioButton, "API key");
+    type_role(&mut h, Role::PasswordInput, "API key", &s.credentials.api_key);
+    type_into(&mut h, "Account key", &s.credentials.key_account_clp);
+    click(&mut h, "Save");
+    wait_text(&mut h, "no system keyring is available");
+    step_until(&mut h, "connected", |h| h.state().session().is_some());
+    click(&mut h, "Test connection");
+    wait_text(&mut h, "The API key was accepted");
+    let file = std::fs::read_to_string(&path).unwrap();
+    assert!(!file.contains(&s.credentials.api_key), "never a plain-text fallback: {file}");
+}
+
+#[test]
+fn create_in_account_currency_and_clf_then_look_up_and_void() {
+    let e = env(0);
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::Clp));
+    click(&mut h, "New invoice");
+    let customer = e.sandbox.customers()[0].0.clone();
+    type_into(&mut h, "Customer id", &customer);
+    type_into(&mut h, "Amount", "1.234.567");
+    click(&mut h, "Create invoice");
+    wait_text(&mut h, "created.");
+    assert!(has_text(&h, "currency CLP"));
+    click(&mut h, "Issue another invoice");
+    pick(&mut h, "Currency", "CLF");
+    type_into(&mut h, "Amount", "12,3456");
+    assert!(has_text(&h, "= UF 12,3456 CLF"));
+    click(&mut h, "Create invoice");
+    wait_text(&mut h, "UF 12,3456");
+    assert!(has_text(&h, "currency CLF"));
+    click(&mut h, "Open in Lookup");
+    step_until(&mut h, "lookup", |h| h.state().tab() == Tab::Lookup);
+    wait_text(&mut h, "created_at");
+    click(&mut h, "Void…");
+    wait_text(&mut h, "Void this invoice?");
+    assert!(has_text(&h, &customer));
+    click(&mut h, "Void invoice");
+    wait_text(&mut h, "was voided");
+    assert!(!button_enabled(&h, "Void…"));
+}
+
+#[test]
+fn customer_list_arrives_in_pages_and_a_row_opens_in_lookup() {
+    let e = env(2500);
+    let mut h = connected(&e, None);
+    click(&mut h, "Customer invoices");
+    type_into(&mut h, "Customer id", "cus_big");
+    click(&mut h, "Load invoices");
+    wait_text(&mut h, "2500 invoices of customer cus_big");
+    assert_eq!(e.sandbox.counters().api["list"], 3, "three pages");
+    assert!(has_text(&h, "2500 shown of 2500"));
+    click_role(&mut h, Role::CheckBox, "Hide voided");
+    let (rows, view) = h.state().customer_rows();
+    let voids = (0..rows.len() as u32).filter(|&i| rows.get(i).status() == invoice_desk::api::InvoiceStatus::Void).count();
+    assert_eq!(view.order.len(), 2500 - voids);
+    let first = rows.get(view.order[0]).id.clone();
+    h.get_by_label(&first).click();
+    step_until(&mut h, "opened in lookup", |h| h.state().tab() == Tab::Lookup);
+    wait_text(&mut h, "created_at");
+}
+
+#[test]
+fn bad_amounts_are_refused_before_sending() {
+    let e = env(0);
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::Clp));
+    click(&mut h, "New invoice");
+    type_into(&mut h, "Customer id", "cus_x");
+    type_into(&mut h, "Amount", "12,5");
+    assert!(has_text(&h, "CLP amounts can have at most 0 decimals"));
+    assert!(!button_enabled(&h, "Create invoice"));
+    pick(&mut h, "Currency", "CLF");
+    h.get_by_role_and_label(Role::TextInput, "Amount").focus();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.get_by_role_and_label(Role::TextInput, "Amount").type_text("1.234");
+    h.step();
+    h.step();
+    assert!(has_text(&h, "ambiguous"), "1.234 in UF could be 1234 or 1,234");
+    assert!(!button_enabled(&h, "Create invoice"));
+    assert_eq!(e.sandbox.counters().api.get("create"), None, "nothing was sent");
+}
+
+#[test]
+fn a_422_is_shown_beside_its_field() {
+    let e = env(0);
+    // The account currency is not known to the app, so 10,5 is sent; the CLP account refuses.
+    let mut h = connected(&e, None);
+    click(&mut h, "New invoice");
+    type_into(&mut h, "Customer id", &e.sandbox.customers()[0].0);
+    type_into(&mut h, "Amount", "10,5");
+    click(&mut h, "Create invoice");
+    wait_text(&mut h, "The service says: CLP amounts must be whole pesos");
+}
+
+#[test]
+fn an_unknown_outcome_is_checked_never_resent() {
+    let e = env(0);
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::Clp));
+    click(&mut h, "New invoice");
+    type_into(&mut h, "Customer id", &e.sandbox.customers()[0].0);
+    type_into(&mut h, "Amount", "7.000");
+    e.sandbox.add_fault(Fault::reset(Route::Create, 1));
+    click(&mut h, "Create invoice");
+    wait_text(&mut h, "no answer came back");
+    assert!(!button_enabled(&h, "Create invoice"), "no resend until checked");
+    click(&mut h, "Check whether it was created");
+    wait_text(&mut h, "It was created: invoice");
+    assert_eq!(e.sandbox.counters().api["create"], 1);
+}
+
+/// A keyring that refuses every access, like a locked or absent one.
+#[derive(Debug)]
+struct FailingStore;
+
+impl keyring_core::api::CredentialStoreApi for FailingStore {
+    fn vendor(&self) -> String {
+        "failing test store".into()
+    }
+    fn id(&self) -> String {
+        "failing".into()
+    }
+    fn build(
+        &self,
+        _service: &str,
+        _user: &str,
+        _mods: Option<&std::collections::HashMap<&str, &str>>,
+    ) -> keyring_core::Result<keyring_core::Entry> {
+        Err(keyring_core::Error::NoStorageAccess("the keyring is locked".into()))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+#[test]
+fn secrets_do_not_leak_into_debug_output() {
+    let store = SecretStore::session_only("test");
+    store.set("p", SecretKind::ApiKey, &SecretString::from("very-secret-key"));
+    assert!(!format!("{store:?}").contains("very-secret-key"));
+    assert_eq!(store.get("p", SecretKind::ApiKey).unwrap().unwrap().expose_secret(), "very-secret-key");
+}
