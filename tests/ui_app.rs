@@ -18,17 +18,35 @@ struct Env {
 }
 
 fn env(big: usize) -> Env {
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let sandbox = rt.block_on(Sandbox::start(SandboxConfig { big_customer_invoices: big, ..Default::default() })).unwrap();
-    Env { rt, sandbox, dir: tempfile::tempdir().unwrap() }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let sandbox = rt
+        .block_on(Sandbox::start(SandboxConfig {
+            big_customer_invoices: big,
+            ..Default::default()
+        }))
+        .unwrap();
+    Env {
+        rt,
+        sandbox,
+        dir: tempfile::tempdir().unwrap(),
+    }
 }
 
 fn harness(deps: AppDeps) -> Harness<'static, InvoiceDeskApp> {
-    Harness::builder().with_size([1100.0, 760.0]).build_eframe(move |cc| InvoiceDeskApp::new(cc, deps))
+    Harness::builder()
+        .with_size([1100.0, 760.0])
+        .build_eframe(move |cc| InvoiceDeskApp::new(cc, deps))
 }
 
 /// An app whose profile (OAuth) points at the sandbox, secret in the mock keyring.
-fn connected(e: &Env, account_currency: Option<invoice_desk::api::Currency>) -> Harness<'static, InvoiceDeskApp> {
+fn connected(
+    e: &Env,
+    account_currency: Option<invoice_desk::api::Currency>,
+) -> Harness<'static, InvoiceDeskApp> {
     let s = &e.sandbox;
     let profile = Profile {
         name: "Pruebas".into(),
@@ -48,7 +66,11 @@ fn connected(e: &Env, account_currency: Option<invoice_desk::api::Currency>) -> 
     let path = e.dir.path().join("profiles.toml");
     ps.save(&path).unwrap();
     let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
-    store.set("Pruebas", SecretKind::ClientSecret, &SecretString::from(s.credentials.client_secret.clone()));
+    store.set(
+        "Pruebas",
+        SecretKind::ClientSecret,
+        &SecretString::from(s.credentials.client_secret.clone()),
+    );
     let mut deps = AppDeps::for_tests(e.rt.handle().clone(), store);
     deps.profiles_path = Some(path);
     let mut h = harness(deps);
@@ -57,7 +79,11 @@ fn connected(e: &Env, account_currency: Option<invoice_desk::api::Currency>) -> 
 }
 
 /// Steps the app until `done` holds; work happens on the runtime meanwhile.
-fn step_until(h: &mut Harness<'static, InvoiceDeskApp>, what: &str, done: impl Fn(&Harness<'static, InvoiceDeskApp>) -> bool) {
+fn step_until(
+    h: &mut Harness<'static, InvoiceDeskApp>,
+    what: &str,
+    done: impl Fn(&Harness<'static, InvoiceDeskApp>) -> bool,
+) {
     let start = Instant::now();
     loop {
         h.step();
@@ -65,7 +91,10 @@ fn step_until(h: &mut Harness<'static, InvoiceDeskApp>, what: &str, done: impl F
             h.step();
             return;
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for: {what}");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "timed out waiting for: {what}"
+        );
         std::thread::sleep(Duration::from_millis(15));
     }
 }
@@ -102,7 +131,9 @@ fn click_role(h: &mut Harness<'static, InvoiceDeskApp>, role: Role, label: &str)
 }
 
 fn button_enabled(h: &Harness<'static, InvoiceDeskApp>, label: &str) -> bool {
-    !h.get_by_role_and_label(Role::Button, label).accesskit_node().is_disabled()
+    !h.get_by_role_and_label(Role::Button, label)
+        .accesskit_node()
+        .is_disabled()
 }
 
 fn pick(h: &mut Harness<'static, InvoiceDeskApp>, combo: &str, option: &str) {
@@ -122,14 +153,24 @@ fn try_the_sandbox_and_issue_an_invoice() {
     h.step();
     assert!(has_text(&h, "Welcome to invoice-desk"));
     click(&mut h, "Try the sandbox");
-    step_until(&mut h, "sandbox connected", |h| h.state().session().is_some());
+    step_until(&mut h, "sandbox connected", |h| {
+        h.state().session().is_some()
+    });
     assert_eq!(h.state().tab(), Tab::Create);
-    assert!(h.state().profiles().get("Sandbox").is_some_and(|p| p.sandbox));
+    assert!(
+        h.state()
+            .profiles()
+            .get("Sandbox")
+            .is_some_and(|p| p.sandbox)
+    );
     type_into(&mut h, "Amount", "15.000");
     assert!(has_text(&h, "= $15.000 (the account's currency, CLP)"));
     click(&mut h, "Create invoice");
     wait_text(&mut h, "created.");
-    assert!(!button_enabled(&h, "Create invoice"), "no second invoice by accident");
+    assert!(
+        !button_enabled(&h, "Create invoice"),
+        "no second invoice by accident"
+    );
 }
 
 #[test]
@@ -149,7 +190,12 @@ fn add_a_profile_save_and_test_the_connection() {
     type_into(&mut h, "Auth URL", &s.auth_url);
     type_into(&mut h, "Audience", &s.audience);
     type_into(&mut h, "Client id", &s.credentials.client_id);
-    type_role(&mut h, Role::PasswordInput, "Client secret", &s.credentials.client_secret);
+    type_role(
+        &mut h,
+        Role::PasswordInput,
+        "Client secret",
+        &s.credentials.client_secret,
+    );
     type_into(&mut h, "Account key", &s.credentials.account_clf);
     click(&mut h, "Save");
     wait_text(&mut h, "Saved. Secrets are in the system keyring");
@@ -157,15 +203,27 @@ fn add_a_profile_save_and_test_the_connection() {
     click(&mut h, "Test connection");
     wait_text(&mut h, "Connection works");
     let file = std::fs::read_to_string(&path).unwrap();
-    assert!(file.contains("Producción") && !file.contains(&s.credentials.client_secret), "{file}");
-    let entry = keyring_core::api::CredentialStoreApi::build(&*mock, "invoice-desk", "Producción/client_secret", None).unwrap();
+    assert!(
+        file.contains("Producción") && !file.contains(&s.credentials.client_secret),
+        "{file}"
+    );
+    let entry = keyring_core::api::CredentialStoreApi::build(
+        &*mock,
+        "invoice-desk",
+        "Producción/client_secret",
+        None,
+    )
+    .unwrap();
     assert_eq!(entry.get_password().unwrap(), s.credentials.client_secret);
 }
 
 #[test]
 fn a_missing_keyring_keeps_the_secret_for_this_session_and_says_so() {
     let e = env(0);
-    let mut deps = AppDeps::for_tests(e.rt.handle().clone(), SecretStore::with_store(Arc::new(FailingStore)));
+    let mut deps = AppDeps::for_tests(
+        e.rt.handle().clone(),
+        SecretStore::with_store(Arc::new(FailingStore)),
+    );
     let path = e.dir.path().join("profiles.toml");
     deps.profiles_path = Some(path.clone());
     let mut h = harness(deps);
@@ -175,7 +233,12 @@ fn a_missing_keyring_keeps_the_secret_for_this_session_and_says_so() {
     type_into(&mut h, "Name", "Sin llavero");
     type_into(&mut h, "Base URL", &s.base_url);
     click_role(&mut h, Role::RadioButton, "API key");
-    type_role(&mut h, Role::PasswordInput, "API key", &s.credentials.api_key);
+    type_role(
+        &mut h,
+        Role::PasswordInput,
+        "API key",
+        &s.credentials.api_key,
+    );
     type_into(&mut h, "Account key", &s.credentials.key_account_clp);
     click(&mut h, "Save");
     wait_text(&mut h, "no system keyring is available");
@@ -183,7 +246,10 @@ fn a_missing_keyring_keeps_the_secret_for_this_session_and_says_so() {
     click(&mut h, "Test connection");
     wait_text(&mut h, "The API key was accepted");
     let file = std::fs::read_to_string(&path).unwrap();
-    assert!(!file.contains(&s.credentials.api_key), "never a plain-text fallback: {file}");
+    assert!(
+        !file.contains(&s.credentials.api_key),
+        "never a plain-text fallback: {file}"
+    );
 }
 
 #[test]
@@ -227,11 +293,15 @@ fn customer_list_arrives_in_pages_and_a_row_opens_in_lookup() {
     assert!(has_text(&h, "2500 shown of 2500"));
     click_role(&mut h, Role::CheckBox, "Hide voided");
     let (rows, view) = h.state().customer_rows();
-    let voids = (0..rows.len() as u32).filter(|&i| rows.get(i).status() == invoice_desk::api::InvoiceStatus::Void).count();
+    let voids = (0..rows.len() as u32)
+        .filter(|&i| rows.get(i).status() == invoice_desk::api::InvoiceStatus::Void)
+        .count();
     assert_eq!(view.order.len(), 2500 - voids);
     let first = rows.get(view.order[0]).id.clone();
     h.get_by_label(&first).click();
-    step_until(&mut h, "opened in lookup", |h| h.state().tab() == Tab::Lookup);
+    step_until(&mut h, "opened in lookup", |h| {
+        h.state().tab() == Tab::Lookup
+    });
     wait_text(&mut h, "created_at");
 }
 
@@ -249,12 +319,20 @@ fn bad_amounts_are_refused_before_sending() {
     h.step();
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
     h.step();
-    h.get_by_role_and_label(Role::TextInput, "Amount").type_text("1.234");
+    h.get_by_role_and_label(Role::TextInput, "Amount")
+        .type_text("1.234");
     h.step();
     h.step();
-    assert!(has_text(&h, "ambiguous"), "1.234 in UF could be 1234 or 1,234");
+    assert!(
+        has_text(&h, "ambiguous"),
+        "1.234 in UF could be 1234 or 1,234"
+    );
     assert!(!button_enabled(&h, "Create invoice"));
-    assert_eq!(e.sandbox.counters().api.get("create"), None, "nothing was sent");
+    assert_eq!(
+        e.sandbox.counters().api.get("create"),
+        None,
+        "nothing was sent"
+    );
 }
 
 #[test]
@@ -279,7 +357,10 @@ fn an_unknown_outcome_is_checked_never_resent() {
     e.sandbox.add_fault(Fault::reset(Route::Create, 1));
     click(&mut h, "Create invoice");
     wait_text(&mut h, "no answer came back");
-    assert!(!button_enabled(&h, "Create invoice"), "no resend until checked");
+    assert!(
+        !button_enabled(&h, "Create invoice"),
+        "no resend until checked"
+    );
     click(&mut h, "Check whether it was created");
     wait_text(&mut h, "It was created: invoice");
     assert_eq!(e.sandbox.counters().api["create"], 1);
@@ -302,7 +383,9 @@ impl keyring_core::api::CredentialStoreApi for FailingStore {
         _user: &str,
         _mods: Option<&std::collections::HashMap<&str, &str>>,
     ) -> keyring_core::Result<keyring_core::Entry> {
-        Err(keyring_core::Error::NoStorageAccess("the keyring is locked".into()))
+        Err(keyring_core::Error::NoStorageAccess(
+            "the keyring is locked".into(),
+        ))
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -312,7 +395,18 @@ impl keyring_core::api::CredentialStoreApi for FailingStore {
 #[test]
 fn secrets_do_not_leak_into_debug_output() {
     let store = SecretStore::session_only("test");
-    store.set("p", SecretKind::ApiKey, &SecretString::from("very-secret-key"));
+    store.set(
+        "p",
+        SecretKind::ApiKey,
+        &SecretString::from("very-secret-key"),
+    );
     assert!(!format!("{store:?}").contains("very-secret-key"));
-    assert_eq!(store.get("p", SecretKind::ApiKey).unwrap().unwrap().expose_secret(), "very-secret-key");
+    assert_eq!(
+        store
+            .get("p", SecretKind::ApiKey)
+            .unwrap()
+            .unwrap()
+            .expose_secret(),
+        "very-secret-key"
+    );
 }

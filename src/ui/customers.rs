@@ -643,7 +643,9 @@ impl CustomersPanel {
                     row.col(|ui| cell(ui, &inv.id));
                     row.col(|ui| cell(ui, inv.due_date.as_deref().unwrap_or("—")));
                     row.col(|ui| {
-                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| cell(ui, &inv.amount_display()));
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            cell(ui, &inv.amount_display())
+                        });
                     });
                     row.col(|ui| cell(ui, inv.currency_code.as_deref().unwrap_or("missing")));
                     row.col(|ui| cell(ui, inv.status().as_str()));
