@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod cli;
 pub mod export;
 pub mod fsutil;
 pub mod profile;

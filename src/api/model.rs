@@ -138,6 +138,45 @@ impl NewInvoice {
     }
 }
 
+/// Extra fields and metadata for a new invoice.
+pub type ExtraFields = (Map<String, Value>, Option<Map<String, Value>>);
+
+/// Reads `name=value` assignments (blank ones skipped); `metadata.name=value` goes into
+/// metadata. Values are text. The error names the assignment at fault.
+pub fn parse_assignments<'a>(
+    items: impl IntoIterator<Item = &'a str>,
+) -> Result<ExtraFields, String> {
+    let mut extra = Map::new();
+    let mut metadata = Map::new();
+    for item in items {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let Some((k, v)) = item.split_once('=') else {
+            return Err(format!("\"{item}\": write name=value."));
+        };
+        let (k, v) = (k.trim(), v.trim());
+        if k.is_empty() {
+            return Err(format!("\"{item}\": the field has no name."));
+        }
+        match k.strip_prefix("metadata.") {
+            Some(mk) if !mk.is_empty() => {
+                if v.chars().count() > 256 {
+                    return Err(format!(
+                        "\"{k}\": metadata values are limited to 256 characters."
+                    ));
+                }
+                metadata.insert(mk.to_string(), Value::String(v.to_string()));
+            }
+            _ => {
+                extra.insert(k.to_string(), Value::String(v.to_string()));
+            }
+        }
+    }
+    Ok((extra, (!metadata.is_empty()).then_some(metadata)))
+}
+
 /// Where an invoice stands, derived from `is_void`, `is_paid` and `status`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum InvoiceStatus {
@@ -286,6 +325,43 @@ impl Invoice {
             metadata,
             extra: map,
         })
+    }
+
+    /// The invoice as JSON again: known fields (amount exact), then the rest as received.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("id".into(), Value::String(self.id.clone()));
+        let mut put = |k: &str, v: Option<Value>| {
+            if let Some(v) = v {
+                m.insert(k.to_string(), v);
+            }
+        };
+        put("customer", self.customer.clone().map(Value::String));
+        put("product_id", self.product_id.clone().map(Value::String));
+        put("due_date", self.due_date.clone().map(Value::String));
+        put(
+            "amount",
+            self.amount
+                .map(|a| Value::Number(money::to_json_number(a)))
+                .or_else(|| self.amount_unreadable.clone().map(Value::String)),
+        );
+        put(
+            "currency_code",
+            self.currency_code.clone().map(Value::String),
+        );
+        put("is_paid", self.is_paid.map(Value::Bool));
+        put("is_void", self.is_void.map(Value::Bool));
+        put("status", self.status_text.clone().map(Value::String));
+        put("link_payment", self.link_payment.clone().map(Value::String));
+        put(
+            "invoice_external_id",
+            self.invoice_external_id.clone().map(Value::String),
+        );
+        put("metadata", self.metadata.clone());
+        for (k, v) in &self.extra {
+            m.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        Value::Object(m)
     }
 
     /// Every field as (name, text) in a stable order: known fields first, then the rest.
@@ -571,6 +647,17 @@ mod tests {
         assert_eq!(inv.amount_unreadable.as_deref(), Some("[1]"));
         assert_eq!(inv.status(), InvoiceStatus::Paid);
         assert!(Invoice::from_value(json!({"amount": 1})).is_err());
+    }
+
+    #[test]
+    fn assignments() {
+        let (e, m) = parse_assignments("nota = hola\nmetadata.centro=Ñuñoa\n\n".lines()).unwrap();
+        assert_eq!(e.get("nota"), Some(&json!("hola")));
+        assert_eq!(m.unwrap().get("centro"), Some(&json!("Ñuñoa")));
+        assert!(parse_assignments(["sin igual"]).is_err());
+        assert!(parse_assignments(["=x"]).is_err());
+        let long = format!("metadata.x={}", "a".repeat(257));
+        assert!(parse_assignments([long.as_str()]).is_err());
     }
 
     #[test]

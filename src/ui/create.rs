@@ -9,7 +9,7 @@ use crate::api::{
 };
 use egui::{RichText, Ui};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Map;
 use std::sync::Arc;
 
 /// What the clerk typed; saved between runs.
@@ -198,7 +198,7 @@ impl CreatePanel {
         {
             p.due_date = Some("Write the date as YYYY-MM-DD, e.g. 2026-12-31.".into());
         }
-        let (extra, metadata) = match parse_extra(&f.extra) {
+        let (extra, metadata) = match crate::api::model::parse_assignments(f.extra.lines()) {
             Ok(x) => x,
             Err(e) => {
                 p.extra = Some(e);
@@ -463,42 +463,6 @@ async fn find_created(s: &Session, sent: &NewInvoice) -> Result<Option<Invoice>,
 }
 
 /// Reads `name=value` lines; `metadata.name=value` goes into metadata.
-/// Extra fields and metadata read from the form.
-type ExtraFields = (Map<String, Value>, Option<Map<String, Value>>);
-
-fn parse_extra(text: &str) -> Result<ExtraFields, String> {
-    let mut extra = Map::new();
-    let mut metadata = Map::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let Some((k, v)) = line.split_once('=') else {
-            return Err(format!("Line {}: write name=value.", n + 1));
-        };
-        let (k, v) = (k.trim(), v.trim());
-        if k.is_empty() {
-            return Err(format!("Line {}: the field has no name.", n + 1));
-        }
-        match k.strip_prefix("metadata.") {
-            Some(mk) if !mk.is_empty() => {
-                if v.chars().count() > 256 {
-                    return Err(format!(
-                        "Line {}: metadata values are limited to 256 characters.",
-                        n + 1
-                    ));
-                }
-                metadata.insert(mk.to_string(), Value::String(v.to_string()));
-            }
-            _ => {
-                extra.insert(k.to_string(), Value::String(v.to_string()));
-            }
-        }
-    }
-    Ok((extra, (!metadata.is_empty()).then_some(metadata)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,144 @@
+//! Where the CLI's settings come from: the profile, overridden by INVOICE_DESK_* variables.
+
+use super::Failure;
+use crate::api::{
+    ApiKeySettings, AuthSettings, ClientConfig, Currency, OAuthSettings, TokenBodyStyle,
+};
+use crate::profile::{ProfileAuth, Profiles, SecretKind, SecretStore};
+use secrecy::SecretString;
+use std::path::PathBuf;
+
+/// The folder of `profiles.toml`: INVOICE_DESK_CONFIG_DIR, else the platform's config dir.
+pub fn config_dir() -> Option<PathBuf> {
+    match std::env::var_os("INVOICE_DESK_CONFIG_DIR") {
+        Some(d) if !d.is_empty() => Some(PathBuf::from(d)),
+        _ => Profiles::default_path().and_then(|p| p.parent().map(|d| d.to_path_buf())),
+    }
+}
+
+pub(super) fn profiles_path() -> Result<PathBuf, Failure> {
+    config_dir()
+        .map(|d| d.join("profiles.toml"))
+        .ok_or_else(|| {
+            Failure::usage("No configuration folder could be found; set INVOICE_DESK_CONFIG_DIR.")
+        })
+}
+
+/// The OS keyring, unless INVOICE_DESK_KEYRING=none.
+pub(super) fn secret_store() -> SecretStore {
+    match std::env::var("INVOICE_DESK_KEYRING").as_deref() {
+        Ok("none") => SecretStore::session_only("INVOICE_DESK_KEYRING=none"),
+        _ => SecretStore::platform(),
+    }
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name)
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+/// A client configuration and what else the commands need.
+pub(super) struct Resolved {
+    pub config: ClientConfig,
+    pub account_currency: Option<Currency>,
+}
+
+/// Profile (named or active, if any) with the environment on top.
+pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
+    let profiles = match profiles_path() {
+        Ok(p) => Profiles::load(&p).map_err(Failure::usage)?,
+        Err(_) => Profiles::default(),
+    };
+    let profile = match name {
+        Some(n) => Some(
+            profiles
+                .get(n)
+                .cloned()
+                .ok_or_else(|| Failure::usage(format!("There is no profile named \"{n}\".")))?,
+        ),
+        None => profiles.active_profile().cloned(),
+    };
+    if profile.as_ref().is_some_and(|p| p.sandbox) && env("INVOICE_DESK_BASE_URL").is_none() {
+        return Err(Failure::usage(
+            "The Sandbox profile works only inside the app. Run `invoice-desk sandbox` and set INVOICE_DESK_* from what it prints, or add a profile for it.",
+        ));
+    }
+    let base_url = env("INVOICE_DESK_BASE_URL")
+        .or_else(|| profile.as_ref().map(|p| p.base_url.clone()))
+        .ok_or_else(|| Failure::usage("No profile and no INVOICE_DESK_BASE_URL: add a profile (`invoice-desk profile add`) or set the INVOICE_DESK_* variables."))?;
+    let (p_oauth, p_header) = match profile.as_ref().map(|p| &p.auth) {
+        Some(ProfileAuth::OAuth {
+            auth_url,
+            audience,
+            client_id,
+            body_style,
+        }) => (
+            Some((
+                auth_url.clone(),
+                audience.clone(),
+                client_id.clone(),
+                *body_style,
+            )),
+            None,
+        ),
+        Some(ProfileAuth::ApiKey { header }) => (None, Some(header.clone())),
+        None => (None, None),
+    };
+    let client_id = env("INVOICE_DESK_CLIENT_ID").or_else(|| p_oauth.as_ref().map(|o| o.2.clone()));
+    let env_key = env("INVOICE_DESK_API_KEY");
+    let store = || secret_store();
+    let stored = |kind: SecretKind| -> Result<Option<SecretString>, Failure> {
+        match &profile {
+            Some(p) => store().get(&p.name, kind).map_err(|e| Failure {
+                code: 3,
+                message: e,
+            }),
+            None => Ok(None),
+        }
+    };
+    // With an API key and no client id, the API-key mode is used.
+    let auth = if client_id.is_none() && (env_key.is_some() || p_header.is_some()) {
+        let key = match env_key {
+            Some(k) => SecretString::from(k),
+            None => stored(SecretKind::ApiKey)?
+                .ok_or_else(|| Failure { code: 3, message: "No API key: set INVOICE_DESK_API_KEY or store it with `invoice-desk profile add`.".into() })?,
+        };
+        let header = env("INVOICE_DESK_API_KEY_HEADER")
+            .or(p_header)
+            .unwrap_or_else(|| "x-api-key".to_string());
+        AuthSettings::ApiKey(ApiKeySettings { header, key })
+    } else {
+        let client_id = client_id.ok_or_else(|| Failure::usage("No client id or API key: set INVOICE_DESK_CLIENT_ID (or INVOICE_DESK_API_KEY), or use a profile."))?;
+        let auth_url = env("INVOICE_DESK_AUTH_URL")
+            .or_else(|| p_oauth.as_ref().map(|o| o.0.clone()))
+            .ok_or_else(|| Failure::usage("No auth URL: set INVOICE_DESK_AUTH_URL."))?;
+        let audience = env("INVOICE_DESK_AUDIENCE")
+            .or_else(|| p_oauth.as_ref().map(|o| o.1.clone()))
+            .ok_or_else(|| Failure::usage("No audience: set INVOICE_DESK_AUDIENCE."))?;
+        let secret = match env("INVOICE_DESK_CLIENT_SECRET") {
+            Some(s) => SecretString::from(s),
+            None => stored(SecretKind::ClientSecret)?.ok_or_else(|| Failure {
+                code: 3,
+                message: "No client secret: set INVOICE_DESK_CLIENT_SECRET or store it with `invoice-desk profile add`.".into(),
+            })?,
+        };
+        let body_style = p_oauth.as_ref().map_or(TokenBodyStyle::Json, |o| o.3);
+        AuthSettings::OAuth(OAuthSettings {
+            auth_url,
+            audience,
+            client_id,
+            client_secret: secret,
+            body_style,
+        })
+    };
+    let mut config = ClientConfig::new(base_url, auth);
+    config.account_key = env("INVOICE_DESK_ACCOUNT_KEY")
+        .or_else(|| profile.as_ref().map(|p| p.account_key.clone()))
+        .filter(|k| !k.is_empty());
+    Ok(Resolved {
+        config,
+        account_currency: profile.and_then(|p| p.account_currency),
+    })
+}

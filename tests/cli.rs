@@ -1,0 +1,402 @@
+//! The CLI binary against an in-process sandbox: every command, every exit code,
+//! environment-only configuration.
+
+use assert_cmd::Command;
+use invoice_desk::sandbox::{Fault, Route, Sandbox, SandboxConfig};
+use serde_json::Value;
+
+struct Env {
+    _rt: tokio::runtime::Runtime,
+    s: Sandbox,
+    dir: tempfile::TempDir,
+}
+
+fn env() -> Env {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig {
+            big_customer_invoices: 1200,
+            ..Default::default()
+        }))
+        .unwrap();
+    Env {
+        _rt: rt,
+        s,
+        dir: tempfile::tempdir().unwrap(),
+    }
+}
+
+impl Env {
+    /// The binary with a private config folder, no keyring, and no INVOICE_DESK_* set.
+    fn bare(&self) -> Command {
+        let mut c = Command::cargo_bin("invoice-desk").unwrap();
+        for (k, _) in std::env::vars() {
+            if k.starts_with("INVOICE_DESK_") {
+                c.env_remove(k);
+            }
+        }
+        c.env("INVOICE_DESK_CONFIG_DIR", self.dir.path())
+            .env("INVOICE_DESK_KEYRING", "none");
+        c
+    }
+
+    /// Configured by the environment only (OAuth organization).
+    fn oauth(&self) -> Command {
+        let mut c = self.bare();
+        c.env("INVOICE_DESK_BASE_URL", &self.s.base_url)
+            .env("INVOICE_DESK_AUTH_URL", &self.s.auth_url)
+            .env("INVOICE_DESK_AUDIENCE", &self.s.audience)
+            .env("INVOICE_DESK_CLIENT_ID", &self.s.credentials.client_id)
+            .env(
+                "INVOICE_DESK_CLIENT_SECRET",
+                &self.s.credentials.client_secret,
+            )
+            .env("INVOICE_DESK_ACCOUNT_KEY", &self.s.credentials.account_clp);
+        c
+    }
+
+    fn customer(&self) -> String {
+        self.s.customers()[0].0.clone()
+    }
+}
+
+fn json_of(out: &[u8]) -> Value {
+    serde_json::from_slice(out).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(out)))
+}
+
+#[test]
+fn token_with_environment_only() {
+    let e = env();
+    let out = e
+        .oauth()
+        .arg("token")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8_lossy(&out).contains("Token valid until"));
+}
+
+#[test]
+fn create_get_void_in_json() {
+    let e = env();
+    let cus = e.customer();
+    let out = e
+        .oauth()
+        .args([
+            "--json",
+            "create",
+            "--customer",
+            &cus,
+            "--amount",
+            "1.234.567",
+            "--product",
+            "prod_asesoria",
+            "--due",
+            "2026-12-31",
+            "--field",
+            "nota=ñandú",
+            "--field",
+            "metadata.centro=Ñuñoa",
+        ])
+        .assert()
+        .success();
+    let inv = json_of(&out.get_output().stdout);
+    assert_eq!(inv["currency_code"], "CLP", "account currency applied");
+    assert_eq!(inv["amount"].to_string(), "1234567");
+    assert_eq!(inv["nota"], "ñandú");
+    assert_eq!(inv["metadata"]["centro"], "Ñuñoa");
+    assert!(
+        inv["invoice_external_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("ID-"),
+        "a reference is always sent"
+    );
+    let id = inv["id"].as_str().unwrap().to_string();
+    let out = e
+        .oauth()
+        .args([
+            "create",
+            "--customer",
+            &cus,
+            "--amount",
+            "12,3456",
+            "--currency",
+            "CLF",
+            "--json",
+        ])
+        .assert()
+        .success();
+    let clf = json_of(&out.get_output().stdout);
+    assert_eq!(
+        (
+            clf["currency_code"].as_str(),
+            clf["amount"].to_string().as_str()
+        ),
+        (Some("CLF"), "12.3456")
+    );
+    let text = e
+        .oauth()
+        .args(["get", &id])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&text);
+    assert!(
+        text.contains("$1.234.567") && text.contains("[open]"),
+        "{text}"
+    );
+    // Not a terminal and no --yes: refused, nothing voided.
+    e.oauth()
+        .args(["void", &id])
+        .write_stdin("y\n")
+        .assert()
+        .code(2);
+    let out = e
+        .oauth()
+        .args(["void", &id, "--yes", "--json"])
+        .assert()
+        .success();
+    assert_eq!(json_of(&out.get_output().stdout)["is_void"], true);
+    let err = e
+        .oauth()
+        .args(["void", &id, "--yes"])
+        .assert()
+        .code(4)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8_lossy(&err).contains("already void"));
+    e.oauth().args(["get", "in_nothing"]).assert().code(4);
+}
+
+#[test]
+fn list_in_every_format_and_export() {
+    let e = env();
+    let out = e
+        .oauth()
+        .args(["list", "cus_big", "--format", "json"])
+        .assert()
+        .success();
+    assert_eq!(
+        json_of(&out.get_output().stdout).as_array().unwrap().len(),
+        1200
+    );
+    let out = e
+        .oauth()
+        .args(["list", "cus_big", "--format", "csv"])
+        .assert()
+        .success();
+    let csv = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(csv.starts_with(
+        "id,customer,due_date,amount,currency_code,status,is_paid,is_void,invoice_external_id"
+    ));
+    assert_eq!(csv.lines().count(), 1201);
+    let out = e.oauth().args(["list", "cus_big"]).assert().success();
+    assert!(String::from_utf8_lossy(&out.get_output().stdout).starts_with("ID "));
+    let file = e.dir.path().join("out.csv");
+    e.oauth()
+        .args(["export", "cus_big", "--out"])
+        .arg(&file)
+        .args(["--dialect", "excel-es"])
+        .assert()
+        .success();
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(bytes.starts_with("\u{feff}id;customer;".as_bytes()));
+    assert_eq!(
+        String::from_utf8_lossy(&bytes).matches("\r\n").count(),
+        1201
+    );
+}
+
+#[test]
+fn api_key_mode_from_the_environment() {
+    let e = env();
+    let mut c = e.bare();
+    c.env("INVOICE_DESK_BASE_URL", &e.s.base_url)
+        .env("INVOICE_DESK_API_KEY", &e.s.credentials.api_key)
+        .env("INVOICE_DESK_ACCOUNT_KEY", &e.s.credentials.key_account_clf);
+    let out = c
+        .args([
+            "--json",
+            "create",
+            "--customer",
+            &e.customer(),
+            "--amount",
+            "2",
+        ])
+        .assert()
+        .success();
+    assert_eq!(json_of(&out.get_output().stdout)["currency_code"], "CLF");
+    assert_eq!(e.s.counters().token_requests, 0);
+}
+
+#[test]
+fn exit_codes_for_each_failure() {
+    let e = env();
+    // 2: refused before sending.
+    e.oauth()
+        .args([
+            "create",
+            "--customer",
+            "cus_x",
+            "--amount",
+            "1,23456",
+            "--currency",
+            "CLF",
+        ])
+        .assert()
+        .code(2);
+    e.oauth()
+        .args(["create", "--customer", "cus_x", "--amount", "abc"])
+        .assert()
+        .code(2);
+    e.bare().arg("token").assert().code(2);
+    assert_eq!(e.s.counters().api.get("create"), None);
+    // 3: authentication.
+    e.oauth()
+        .env("INVOICE_DESK_CLIENT_SECRET", "wrong")
+        .arg("token")
+        .assert()
+        .code(3);
+    let mut c = e.bare();
+    c.env("INVOICE_DESK_BASE_URL", &e.s.base_url).env(
+        "INVOICE_DESK_API_KEY",
+        &e.s.credentials.oauth_org_old_api_key,
+    );
+    c.args(["get", "in_x"]).assert().code(3);
+    // 4: the service answered with an error.
+    e.oauth()
+        .args(["create", "--customer", "cus_nobody", "--amount", "1000"])
+        .assert()
+        .code(4);
+    // 5: network.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    e.oauth()
+        .env("INVOICE_DESK_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .args(["get", "in_x"])
+        .assert()
+        .code(5);
+    // 6: outcome unknown, with how to check.
+    e.s.add_fault(Fault::reset(Route::Create, 1));
+    let out = e
+        .oauth()
+        .args([
+            "create",
+            "--customer",
+            &e.customer(),
+            "--amount",
+            "5000",
+            "--external-id",
+            "ERP-CHECK-1",
+        ])
+        .assert()
+        .code(6);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("To check") && err.contains("ERP-CHECK-1"),
+        "{err}"
+    );
+    let out = e
+        .oauth()
+        .args(["list", &e.customer(), "--format", "json"])
+        .assert()
+        .success();
+    let found = json_of(&out.get_output().stdout)
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["invoice_external_id"] == "ERP-CHECK-1")
+        .count();
+    assert_eq!(found, 1, "created once, never resent");
+}
+
+#[test]
+fn profiles_add_list_show_remove_without_secrets_on_disk() {
+    let e = env();
+    e.bare()
+        .args([
+            "profile",
+            "add",
+            "Produccion",
+            "--base-url",
+            &e.s.base_url,
+            "--auth-url",
+            &e.s.auth_url,
+            "--audience",
+            &e.s.audience,
+        ])
+        .args([
+            "--client-id",
+            &e.s.credentials.client_id,
+            "--account-key",
+            "acc_oauth_clp",
+            "--account-currency",
+            "CLP",
+        ])
+        .write_stdin(format!("{}\n", e.s.credentials.client_secret))
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("could NOT be stored"));
+    let file = std::fs::read_to_string(e.dir.path().join("profiles.toml")).unwrap();
+    assert!(file.contains("Produccion") && !file.contains(&e.s.credentials.client_secret));
+    let out = e.bare().args(["profile", "list"]).assert().success();
+    assert!(String::from_utf8_lossy(&out.get_output().stdout).contains("* Produccion"));
+    let out = e.bare().args(["profile", "show"]).assert().success();
+    assert!(
+        !String::from_utf8_lossy(&out.get_output().stdout).contains(&e.s.credentials.client_secret)
+    );
+    // The profile plus the secret from the environment (as a scheduled job would).
+    e.bare()
+        .env("INVOICE_DESK_CLIENT_SECRET", &e.s.credentials.client_secret)
+        .arg("token")
+        .assert()
+        .success();
+    e.bare()
+        .args([
+            "profile",
+            "add",
+            "Vacio",
+            "--base-url",
+            &e.s.base_url,
+            "--mode",
+            "api-key",
+        ])
+        .write_stdin("")
+        .assert()
+        .code(2);
+    e.bare()
+        .args(["profile", "remove", "Produccion"])
+        .assert()
+        .success();
+    e.bare()
+        .args(["profile", "show", "Produccion"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn help_documents_the_exit_codes() {
+    let out = Command::cargo_bin("invoice-desk")
+        .unwrap()
+        .arg("--help")
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        text.contains("6 outcome unknown") && text.contains("INVOICE_DESK_API_KEY"),
+        "{text}"
+    );
+}

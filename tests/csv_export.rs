@@ -1,0 +1,141 @@
+//! CSV export: golden files for both dialects, a round trip through the csv reader,
+//! formula injection, CLF exactness, and an interrupted export that leaves the old file.
+//! Regenerate the golden files with `UPDATE_GOLDEN=1 cargo test --test csv_export`
+//! (then read them).
+
+use invoice_desk::api::Invoice;
+use invoice_desk::export::{self, Dialect};
+use serde_json::json;
+use std::sync::atomic::AtomicBool;
+
+fn rows() -> Vec<Invoice> {
+    [
+        json!({"id": "in_1", "customer": "cus_1", "due_date": "2026-01-31", "amount": 1234567, "currency_code": "CLP",
+               "is_paid": false, "is_void": false, "invoice_external_id": "ERP-1", "product_id": "prod_a",
+               "metadata": {"centro": "Ñuñoa"}, "nota": "José, \"el jefe\""}),
+        json!({"id": "in_2", "customer": "cus_1", "due_date": "2026-02-28", "amount": 12.3, "currency_code": "CLF",
+               "is_paid": true, "is_void": false, "invoice_external_id": "=HYPERLINK(\"http://x\")"}),
+        json!({"id": "in_3", "customer": "cus_1", "amount": "-1500", "currency_code": "CLP", "is_void": true,
+               "invoice_external_id": "+56 9 1234", "zona": "@SUM(A1)", "linea": "a\nb"}),
+        json!({"id": "in_4", "customer": "-cus", "amount": 0.0001, "currency_code": "CLF", "invoice_external_id": "\tTAB"}),
+    ]
+    .into_iter()
+    .map(|v| Invoice::from_value(v).unwrap())
+    .collect()
+}
+
+fn render(d: Dialect) -> Vec<u8> {
+    let rows = rows();
+    let mut out = Vec::new();
+    export::write(&mut out, rows.iter(), d, &AtomicBool::new(false)).unwrap();
+    out
+}
+
+fn golden(name: &str, bytes: &[u8]) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, bytes).unwrap();
+    }
+    let want = std::fs::read(&path)
+        .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
+    assert_eq!(
+        String::from_utf8_lossy(bytes),
+        String::from_utf8_lossy(&want),
+        "{name} differs from the golden file"
+    );
+}
+
+#[test]
+fn standard_matches_golden() {
+    golden("standard.csv", &render(Dialect::Standard));
+}
+
+#[test]
+fn excel_es_matches_golden() {
+    let bytes = render(Dialect::ExcelEs);
+    assert!(bytes.starts_with(&[0xEF, 0xBB, 0xBF]), "UTF-8 BOM");
+    golden("excel-es.csv", &bytes);
+}
+
+#[test]
+fn round_trip_through_the_csv_reader() {
+    for d in [Dialect::Standard, Dialect::ExcelEs] {
+        let bytes = render(d);
+        let body = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+        let mut r = csv::ReaderBuilder::new()
+            .delimiter(if d == Dialect::Standard { b',' } else { b';' })
+            .from_reader(body);
+        let header: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+        assert_eq!(&header[..9], &export::FIXED_COLUMNS.map(str::to_string)[..]);
+        assert!(header.contains(&"nota".to_string()) && header.contains(&"metadata".to_string()));
+        let recs: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+        assert_eq!(recs.len(), 4);
+        let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+        assert_eq!(&recs[0][col("nota")], "José, \"el jefe\"");
+        assert_eq!(&recs[0][col("metadata")], r#"{"centro":"Ñuñoa"}"#);
+        assert_eq!(&recs[2][col("linea")], "a\nb");
+        let amount = |i: usize| recs[i][col("amount")].to_string();
+        match d {
+            Dialect::Standard => assert_eq!(
+                [amount(0), amount(1), amount(2), amount(3)],
+                ["1234567", "12.3000", "-1500", "0.0001"]
+            ),
+            Dialect::ExcelEs => assert_eq!(
+                [amount(0), amount(1), amount(2), amount(3)],
+                ["1234567", "12,3000", "-1500", "0,0001"]
+            ),
+        }
+    }
+}
+
+#[test]
+fn formula_injection_is_neutralised_but_amounts_stay_numbers() {
+    let text = String::from_utf8(render(Dialect::Standard)).unwrap();
+    assert!(text.contains("\"'=HYPERLINK(\"\"http://x\"\")\""));
+    assert!(text.contains("'+56 9 1234"));
+    assert!(text.contains("'@SUM(A1)"));
+    assert!(text.contains("'-cus"));
+    assert!(text.contains("'\tTAB"));
+    assert!(
+        text.contains(",-1500,"),
+        "a negative amount is still a number"
+    );
+}
+
+#[test]
+fn an_interrupted_export_leaves_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("facturas.csv");
+    std::fs::write(&path, "old contents").unwrap();
+    let many: Vec<Invoice> = (0..5000)
+        .map(|i| {
+            Invoice::from_value(
+                json!({"id": format!("in_{i}"), "amount": i, "currency_code": "CLP"}),
+            )
+            .unwrap()
+        })
+        .collect();
+    let cancelled = AtomicBool::new(true);
+    let err = export::write_file(&path, many.iter(), Dialect::Standard, &cancelled).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::Interrupted);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "old contents");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temporary file left"
+    );
+    let n = export::write_file(
+        &path,
+        many.iter(),
+        Dialect::Standard,
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    assert_eq!(n, 5000);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap().lines().count(),
+        5001
+    );
+}
