@@ -468,18 +468,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn extra_lines() {
-        let (e, m) = parse_extra("nota = hola\nmetadata.centro=Ñuñoa\n\n").unwrap();
-        assert_eq!(e.get("nota"), Some(&Value::String("hola".into())));
-        assert_eq!(
-            m.unwrap().get("centro"),
-            Some(&Value::String("Ñuñoa".into()))
-        );
-        assert!(parse_extra("sin igual").is_err());
-        assert!(parse_extra("=x").is_err());
-    }
-
-    #[test]
     fn references_are_unique() {
         assert_ne!(fresh_reference(), fresh_reference());
         assert!(fresh_reference().starts_with("ID-"));
