@@ -25,7 +25,10 @@ fn pages_json() -> Vec<Vec<u8>> {
 }
 
 fn invoices(pages: &[Vec<u8>]) -> Vec<Invoice> {
-    pages.iter().flat_map(|p| Page::from_value(serde_json::from_slice(p).unwrap()).unwrap().items).collect()
+    pages
+        .iter()
+        .flat_map(|p| Page::from_slice(p).unwrap().items)
+        .collect()
 }
 
 #[derive(serde::Deserialize)]
@@ -60,18 +63,29 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("100k");
     g.sample_size(10);
     g.bench_function("csv_export_standard", |b| {
-        b.iter(|| export::write(std::io::sink(), all.iter(), Dialect::Standard, &AtomicBool::new(false)).unwrap())
+        b.iter(|| {
+            export::write(
+                std::io::sink(),
+                all.iter(),
+                Dialect::Standard,
+                &AtomicBool::new(false),
+            )
+            .unwrap()
+        })
     });
     g.bench_function("csv_export_excel_es_to_file", |b| {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        b.iter(|| export::write_file(&path, all.iter(), Dialect::ExcelEs, &AtomicBool::new(false)).unwrap())
+        b.iter(|| {
+            export::write_file(&path, all.iter(), Dialect::ExcelEs, &AtomicBool::new(false))
+                .unwrap()
+        })
     });
     g.bench_function("decode_pages_tolerant", |b| {
         b.iter(|| {
             let mut n = 0;
             for p in &pages {
-                n += Page::from_value(serde_json::from_slice(black_box(p)).unwrap()).unwrap().items.len();
+                n += Page::from_slice(black_box(p)).unwrap().items.len();
             }
             n
         })
@@ -80,7 +94,10 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for p in &pages {
-                n += serde_json::from_slice::<PlainPage>(black_box(p)).unwrap().items.len();
+                n += serde_json::from_slice::<PlainPage>(black_box(p))
+                    .unwrap()
+                    .items
+                    .len();
             }
             n
         })
@@ -90,9 +107,15 @@ fn benches(c: &mut Criterion) {
         rows.push_page(chunk.to_vec());
     }
     let mut view = View::default();
-    g.bench_function("view_sort_by_amount", |b| b.iter(|| view.rebuild(&rows, SortKey::Amount, true, "", false)));
-    g.bench_function("view_sort_by_due_date_desc", |b| b.iter(|| view.rebuild(&rows, SortKey::Due, false, "", true)));
-    g.bench_function("view_filter_text", |b| b.iter(|| view.rebuild(&rows, SortKey::Received, true, "erp-2025", false)));
+    g.bench_function("view_sort_by_amount", |b| {
+        b.iter(|| view.rebuild(&rows, SortKey::Amount, true, "", false))
+    });
+    g.bench_function("view_sort_by_due_date_desc", |b| {
+        b.iter(|| view.rebuild(&rows, SortKey::Due, false, "", true))
+    });
+    g.bench_function("view_filter_text", |b| {
+        b.iter(|| view.rebuild(&rows, SortKey::Received, true, "erp-2025", false))
+    });
     g.finish();
 }
 

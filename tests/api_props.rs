@@ -79,6 +79,14 @@ proptest! {
     }
 
     #[test]
+    fn streaming_and_tree_decoding_agree(v in json_value()) {
+        let bytes = serde_json::to_vec(&v).unwrap();
+        let streamed = Page::from_slice(&bytes).map_err(|e| e.kind);
+        let tree = Page::from_value(v).map_err(|e| e.kind);
+        prop_assert_eq!(streamed, tree);
+    }
+
+    #[test]
     fn decoders_never_panic(v in json_value()) {
         let _ = Invoice::from_value(v.clone()).map(|i| (i.status(), i.fields(), i.amount_display()));
         let _ = Page::from_value(v);

@@ -229,7 +229,7 @@ impl Client {
                 Effect::Write("create the invoice"),
             )
             .await?;
-        Invoice::from_value(unwrap_envelope(v))
+        decode_invoice(&v)
     }
 
     /// `GET /invoice/{id}`.
@@ -240,7 +240,7 @@ impl Client {
             .execute(reqwest::Method::GET, url, None, None, Effect::Read)
             .await
             .map_err(|e| not_found_as(e, format!("invoice with id {id}")))?;
-        Invoice::from_value(unwrap_envelope(v))
+        decode_invoice(&v)
     }
 
     /// `POST /invoices/{id}/void`. Never resent automatically.
@@ -260,7 +260,7 @@ impl Client {
             )
             .await
             .map_err(|e| not_found_as(e, format!("invoice with id {id}")))?;
-        Invoice::from_value(unwrap_envelope(v))
+        decode_invoice(&v)
     }
 
     /// `GET /invoices/customer/{id}`, following pages to the end. Each page goes to
@@ -283,11 +283,12 @@ impl Client {
         let mut url = self.with_page_size(first.clone());
         let mut seen_next: Vec<NextPage> = Vec::new();
         loop {
-            let v = self
+            let body = self
                 .execute(reqwest::Method::GET, url.clone(), None, None, Effect::Read)
                 .await
                 .map_err(|e| not_found_as(e, format!("customer with id {customer}")))?;
-            let page = Page::from_value(v)?;
+            // Decoded straight from the bytes: no JSON tree for big pages.
+            let page = Page::from_slice(&body).map_err(|e| e.with_body(&body))?;
             progress.pages += 1;
             progress.items += page.items.len() as u64;
             progress.total = page.total.or(progress.total);
@@ -361,7 +362,7 @@ impl Client {
     }
 
     /// Sends one request with authorization; one new token and one retry after a 401
-    /// (OAuth); read retries on 429/502/503/504. Returns the decoded JSON of a 2xx.
+    /// (OAuth); read retries on 429/502/503/504. Returns the body of a 2xx.
     async fn execute(
         &self,
         method: reqwest::Method,
@@ -369,7 +370,7 @@ impl Client {
         body: Option<&Value>,
         account_key: Option<&str>,
         effect: Effect,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<Vec<u8>, ApiError> {
         let cfg = &self.inner.cfg;
         let mut auth_retried = false;
         let mut read_retries = 0u32;
@@ -440,12 +441,7 @@ impl Client {
                 }
             }
             if (200..300).contains(&status) {
-                return serde_json::from_slice::<Value>(&answer.body).map_err(|e| {
-                    ApiError::new(ErrorKind::Decode)
-                        .with_status(status)
-                        .with_body(&answer.body)
-                        .with_cause(e)
-                });
+                return Ok(answer.body);
             }
             if let Effect::Write(action) = effect
                 && matches!(status, 502 | 504)
@@ -520,6 +516,16 @@ fn not_found_as(mut e: ApiError, what: String) -> ApiError {
         *w = what;
     }
     e
+}
+
+/// One invoice from an answer's body (possibly wrapped in an envelope).
+fn decode_invoice(body: &[u8]) -> Result<Invoice, ApiError> {
+    let v: Value = serde_json::from_slice(body).map_err(|e| {
+        ApiError::new(ErrorKind::Decode)
+            .with_body(body)
+            .with_cause(e)
+    })?;
+    Invoice::from_value(unwrap_envelope(v)).map_err(|e| e.with_body(body))
 }
 
 /// Some services wrap the object: `{"data": {...}}` or `{"invoice": {...}}`.

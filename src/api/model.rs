@@ -3,6 +3,7 @@
 use super::error::{ApiError, ErrorKind};
 use super::money::{self, Currency};
 use rust_decimal::Decimal;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// Which currency a new invoice is issued in.
@@ -280,51 +281,7 @@ impl Invoice {
 
     /// Decodes one invoice object, tolerating missing, renamed and extra fields.
     pub fn from_value(value: Value) -> Result<Invoice, ApiError> {
-        match value {
-            Value::Object(map) => Self::from_map(map),
-            _ => Err(decode_error("an invoice is not a JSON object")),
-        }
-    }
-
-    /// As [`Invoice::from_value`], from an object.
-    pub fn from_map(mut map: Map<String, Value>) -> Result<Invoice, ApiError> {
-        let id = map
-            .shift_remove("id")
-            .and_then(id_text)
-            .ok_or_else(|| decode_error("an invoice has no id"))?;
-        let customer = take_id(&mut map, "customer").or_else(|| take_id(&mut map, "customer_id"));
-        let product_id = take_id(&mut map, "product_id");
-        let due_date = take_text(&mut map, "due_date");
-        let (amount, amount_unreadable) = match map.shift_remove("amount") {
-            None | Some(Value::Null) => (None, None),
-            Some(v) => match money::from_json(&v) {
-                Some(a) => (Some(a), None),
-                None => (None, Some(compact(&v))),
-            },
-        };
-        let currency_code = take_text(&mut map, "currency_code");
-        let is_paid = take_bool(&mut map, "is_paid");
-        let is_void = take_bool(&mut map, "is_void");
-        let status_text = take_text(&mut map, "status");
-        let link_payment = take_text(&mut map, "link_payment");
-        let invoice_external_id = take_id(&mut map, "invoice_external_id");
-        let metadata = map.shift_remove("metadata").filter(|v| !v.is_null());
-        Ok(Invoice {
-            id,
-            customer,
-            product_id,
-            due_date,
-            amount,
-            amount_unreadable,
-            currency_code,
-            is_paid,
-            is_void,
-            status_text,
-            link_payment,
-            invoice_external_id,
-            metadata,
-            extra: map,
-        })
+        Invoice::deserialize(value).map_err(|e| decode_error(&e.to_string()))
     }
 
     /// The invoice as JSON again: known fields (amount exact), then the rest as received.
@@ -421,46 +378,6 @@ fn id_text(v: Value) -> Option<String> {
     }
 }
 
-fn take_id(map: &mut Map<String, Value>, key: &str) -> Option<String> {
-    match map.get(key) {
-        Some(Value::String(_) | Value::Number(_)) => map.shift_remove(key).and_then(id_text),
-        Some(Value::Null) => {
-            map.shift_remove(key);
-            None
-        }
-        // An unexpected shape stays visible in `extra` rather than being dropped.
-        _ => None,
-    }
-}
-
-fn take_text(map: &mut Map<String, Value>, key: &str) -> Option<String> {
-    match map.get(key) {
-        Some(Value::String(_)) => match map.shift_remove(key) {
-            Some(Value::String(s)) => Some(s),
-            _ => None,
-        },
-        Some(Value::Null) => {
-            map.shift_remove(key);
-            None
-        }
-        _ => None,
-    }
-}
-
-fn take_bool(map: &mut Map<String, Value>, key: &str) -> Option<bool> {
-    let b = match map.get(key)? {
-        Value::Bool(b) => Some(*b),
-        Value::String(s) if s.eq_ignore_ascii_case("true") => Some(true),
-        Value::String(s) if s.eq_ignore_ascii_case("false") => Some(false),
-        Value::Number(n) if n.to_string() == "1" => Some(true),
-        Value::Number(n) if n.to_string() == "0" => Some(false),
-        Value::Null => None,
-        _ => return None,
-    };
-    map.shift_remove(key);
-    b
-}
-
 /// How to ask for the next page of a customer listing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NextPage {
@@ -487,65 +404,48 @@ impl Page {
     /// Decodes a listing answer: a bare array, or an object with `items`/`data`/`results`
     /// (or `invoices`) and a cursor (`next_cursor`, `next`) or page number.
     pub fn from_value(value: Value) -> Result<Page, ApiError> {
-        let (list, mut obj) = match value {
-            Value::Array(a) => (a, Map::new()),
-            Value::Object(mut o) => {
-                let list = ["items", "data", "results", "invoices"]
-                    .iter()
-                    .find_map(|k| match o.get(*k) {
-                        Some(Value::Array(_)) => match o.shift_remove(*k) {
-                            Some(Value::Array(a)) => Some(a),
-                            _ => None,
-                        },
-                        _ => None,
-                    })
-                    .ok_or_else(|| {
-                        decode_error("the listing has no items, data or results array")
-                    })?;
-                (list, o)
-            }
-            _ => {
-                return Err(decode_error(
-                    "the listing is neither an array nor an object",
-                ));
-            }
-        };
-        let items = list
-            .into_iter()
-            .map(Invoice::from_value)
-            .collect::<Result<Vec<_>, _>>()?;
-        let has_more = obj.get("has_more").and_then(Value::as_bool);
-        let total = obj
-            .get("total")
-            .or_else(|| obj.get("count"))
-            .and_then(as_u64);
-        let next = if has_more == Some(false) {
-            None
-        } else if let Some(c) = take_id(&mut obj, "next_cursor").filter(|c| !c.is_empty()) {
-            Some(NextPage::Cursor(c))
-        } else if let Some(n) = take_id(&mut obj, "next").filter(|c| !c.is_empty()) {
-            if n.starts_with("http://") || n.starts_with("https://") || n.starts_with('/') {
-                Some(NextPage::Url(n))
-            } else if let Ok(num) = n.parse::<u64>() {
-                Some(NextPage::Number(num))
-            } else {
-                Some(NextPage::Cursor(n))
-            }
-        } else if let Some(n) = obj.get("next_page").and_then(as_u64) {
-            Some(NextPage::Number(n))
-        } else if let Some(page) = obj.get("page").and_then(as_u64) {
-            let last = ["total_pages", "pages", "last_page"]
-                .iter()
-                .find_map(|k| obj.get(*k).and_then(as_u64));
-            match (last, has_more) {
-                (Some(last), _) if page < last => Some(NextPage::Number(page + 1)),
-                (None, Some(true)) => Some(NextPage::Number(page + 1)),
-                _ => None,
-            }
+        Page::deserialize(value).map_err(|e| decode_error(&e.to_string()))
+    }
+
+    /// As [`Page::from_value`], straight from the bytes of the answer (no JSON tree).
+    pub fn from_slice(bytes: &[u8]) -> Result<Page, ApiError> {
+        serde_json::from_slice(bytes).map_err(|e| decode_error(&e.to_string()))
+    }
+}
+
+/// How to go on, from the listing's paging fields.
+fn next_page(meta: &Map<String, Value>) -> Option<NextPage> {
+    let ident = |k: &str| match meta.get(k) {
+        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    let has_more = meta.get("has_more").and_then(Value::as_bool);
+    if has_more == Some(false) {
+        None
+    } else if let Some(c) = ident("next_cursor") {
+        Some(NextPage::Cursor(c))
+    } else if let Some(n) = ident("next") {
+        if n.starts_with("http://") || n.starts_with("https://") || n.starts_with('/') {
+            Some(NextPage::Url(n))
+        } else if let Ok(num) = n.parse::<u64>() {
+            Some(NextPage::Number(num))
         } else {
-            None
-        };
-        Ok(Page { items, next, total })
+            Some(NextPage::Cursor(n))
+        }
+    } else if let Some(n) = meta.get("next_page").and_then(as_u64) {
+        Some(NextPage::Number(n))
+    } else if let Some(page) = meta.get("page").and_then(as_u64) {
+        let last = ["total_pages", "pages", "last_page"]
+            .iter()
+            .find_map(|k| meta.get(*k).and_then(as_u64));
+        match (last, has_more) {
+            (Some(last), _) if page < last => Some(NextPage::Number(page + 1)),
+            (None, Some(true)) => Some(NextPage::Number(page + 1)),
+            _ => None,
+        }
+    } else {
+        None
     }
 }
 
@@ -554,6 +454,320 @@ fn as_u64(v: &Value) -> Option<u64> {
         Value::Number(n) => n.as_u64(),
         Value::String(s) => s.trim().parse().ok(),
         _ => None,
+    }
+}
+
+// ---- Decoding: JSON is streamed into typed fields; unknown fields are kept. ----
+//
+// Each known field is read as a small `Value` first, so that any shape is accepted; a
+// shape that does not fit stays visible in `extra` instead of failing the invoice.
+
+/// A field of the invoice object.
+enum Field {
+    Id,
+    Customer,
+    CustomerId,
+    ProductId,
+    DueDate,
+    Amount,
+    CurrencyCode,
+    IsPaid,
+    IsVoid,
+    Status,
+    LinkPayment,
+    ExternalId,
+    Metadata,
+    Other(String),
+}
+
+impl Field {
+    fn known(k: &str) -> Option<Field> {
+        Some(match k {
+            "id" => Field::Id,
+            "customer" => Field::Customer,
+            "customer_id" => Field::CustomerId,
+            "product_id" => Field::ProductId,
+            "due_date" => Field::DueDate,
+            "amount" => Field::Amount,
+            "currency_code" => Field::CurrencyCode,
+            "is_paid" => Field::IsPaid,
+            "is_void" => Field::IsVoid,
+            "status" => Field::Status,
+            "link_payment" => Field::LinkPayment,
+            "invoice_external_id" => Field::ExternalId,
+            "metadata" => Field::Metadata,
+            _ => return None,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Field {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Field;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a field name")
+            }
+            fn visit_str<E: serde::de::Error>(self, k: &str) -> Result<Field, E> {
+                Ok(Field::known(k).unwrap_or_else(|| Field::Other(k.to_string())))
+            }
+            fn visit_string<E: serde::de::Error>(self, k: String) -> Result<Field, E> {
+                Ok(Field::known(&k).unwrap_or(Field::Other(k)))
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+#[derive(Default)]
+struct InvoiceBuilder {
+    id: Option<Value>,
+    customer: Option<Value>,
+    customer_id: Option<Value>,
+    product_id: Option<Value>,
+    due_date: Option<Value>,
+    amount: Option<Value>,
+    currency_code: Option<Value>,
+    is_paid: Option<Value>,
+    is_void: Option<Value>,
+    status: Option<Value>,
+    link_payment: Option<Value>,
+    external_id: Option<Value>,
+    metadata: Option<Value>,
+    extra: Map<String, Value>,
+}
+
+impl InvoiceBuilder {
+    fn put(&mut self, f: Field, v: Value) {
+        let slot = match f {
+            Field::Other(k) => {
+                self.extra.insert(k, v);
+                return;
+            }
+            Field::Id => &mut self.id,
+            Field::Customer => &mut self.customer,
+            Field::CustomerId => &mut self.customer_id,
+            Field::ProductId => &mut self.product_id,
+            Field::DueDate => &mut self.due_date,
+            Field::Amount => &mut self.amount,
+            Field::CurrencyCode => &mut self.currency_code,
+            Field::IsPaid => &mut self.is_paid,
+            Field::IsVoid => &mut self.is_void,
+            Field::Status => &mut self.status,
+            Field::LinkPayment => &mut self.link_payment,
+            Field::ExternalId => &mut self.external_id,
+            Field::Metadata => &mut self.metadata,
+        };
+        *slot = Some(v);
+    }
+
+    fn finish(self) -> Result<Invoice, &'static str> {
+        let mut extra = self.extra;
+        let id = self.id.and_then(id_text).ok_or("an invoice has no id")?;
+        // Text or number as text; null as absent; another shape stays visible in `extra`.
+        let mut ident = |key: &str, v: Option<Value>| match v {
+            Some(v @ (Value::String(_) | Value::Number(_))) => id_text(v),
+            None | Some(Value::Null) => None,
+            Some(other) => {
+                extra.insert(key.to_string(), other);
+                None
+            }
+        };
+        // `customer_id` is read only when `customer` is absent; otherwise it is kept as is.
+        let (customer, unused_customer_id) = match ident("customer", self.customer) {
+            Some(c) => (Some(c), self.customer_id),
+            None => (ident("customer_id", self.customer_id), None),
+        };
+        let product_id = ident("product_id", self.product_id);
+        let invoice_external_id = ident("invoice_external_id", self.external_id);
+        let mut text = |key: &str, v: Option<Value>| match v {
+            Some(Value::String(s)) => Some(s),
+            None | Some(Value::Null) => None,
+            Some(other) => {
+                extra.insert(key.to_string(), other);
+                None
+            }
+        };
+        let due_date = text("due_date", self.due_date);
+        let currency_code = text("currency_code", self.currency_code);
+        let status_text = text("status", self.status);
+        let link_payment = text("link_payment", self.link_payment);
+        let mut flag = |key: &str, v: Option<Value>| match v {
+            Some(Value::Bool(b)) => Some(b),
+            Some(Value::String(s)) if s.eq_ignore_ascii_case("true") => Some(true),
+            Some(Value::String(s)) if s.eq_ignore_ascii_case("false") => Some(false),
+            Some(Value::Number(n)) if n.to_string() == "1" => Some(true),
+            Some(Value::Number(n)) if n.to_string() == "0" => Some(false),
+            None | Some(Value::Null) => None,
+            Some(other) => {
+                extra.insert(key.to_string(), other);
+                None
+            }
+        };
+        let is_paid = flag("is_paid", self.is_paid);
+        let is_void = flag("is_void", self.is_void);
+        let (amount, amount_unreadable) = match self.amount {
+            None | Some(Value::Null) => (None, None),
+            Some(v) => match money::from_json(&v) {
+                Some(a) => (Some(a), None),
+                None => (None, Some(compact(&v))),
+            },
+        };
+        let metadata = self.metadata.filter(|v| !v.is_null());
+        if let Some(v) = unused_customer_id {
+            extra.insert("customer_id".into(), v);
+        }
+        Ok(Invoice {
+            id,
+            customer,
+            product_id,
+            due_date,
+            amount,
+            amount_unreadable,
+            currency_code,
+            is_paid,
+            is_void,
+            status_text,
+            link_payment,
+            invoice_external_id,
+            metadata,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Invoice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Invoice;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an invoice (a JSON object)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Invoice, A::Error> {
+                let mut b = InvoiceBuilder::default();
+                while let Some(field) = map.next_key::<Field>()? {
+                    let v: Value = map.next_value()?;
+                    b.put(field, v);
+                }
+                b.finish().map_err(serde::de::Error::custom)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// The invoice list of a listing object: `Some` for an array, `None` for any other shape.
+struct MaybeList(Option<Vec<Invoice>>);
+
+impl<'de> serde::Deserialize<'de> for MaybeList {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = MaybeList;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of invoices")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<MaybeList, A::Error> {
+                let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+                while let Some(i) = seq.next_element::<Invoice>()? {
+                    items.push(i);
+                }
+                Ok(MaybeList(Some(items)))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<MaybeList, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(MaybeList(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<MaybeList, E> {
+                Ok(MaybeList(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<MaybeList, E> {
+                Ok(MaybeList(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<MaybeList, E> {
+                Ok(MaybeList(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<MaybeList, E> {
+                Ok(MaybeList(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<MaybeList, E> {
+                Ok(MaybeList(None))
+            }
+            fn visit_unit<E>(self) -> Result<MaybeList, E> {
+                Ok(MaybeList(None))
+            }
+            fn visit_none<E>(self) -> Result<MaybeList, E> {
+                Ok(MaybeList(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Page {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Page;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a listing: an array, or an object with items, data or results")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Page, A::Error> {
+                let list =
+                    MaybeList::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
+                Ok(Page {
+                    items: list.0.unwrap_or_default(),
+                    next: None,
+                    total: None,
+                })
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Page, A::Error> {
+                let mut items = None;
+                let mut meta = Map::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "items" | "data" | "results" | "invoices" if items.is_none() => {
+                            items = map.next_value::<MaybeList>()?.0
+                        }
+                        "next_cursor" | "next" | "next_page" | "page" | "total_pages" | "pages"
+                        | "last_page" | "has_more" | "total" | "count" => {
+                            let v: Value = map.next_value()?;
+                            meta.insert(key, v);
+                        }
+                        _ => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                let items = items.ok_or_else(|| {
+                    serde::de::Error::custom("the listing has no items, data or results array")
+                })?;
+                let total = meta
+                    .get("total")
+                    .or_else(|| meta.get("count"))
+                    .and_then(as_u64);
+                Ok(Page {
+                    items,
+                    next: next_page(&meta),
+                    total,
+                })
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 
