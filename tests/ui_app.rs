@@ -268,7 +268,7 @@ fn create_in_account_currency_and_clf_then_look_up_and_void() {
     type_into(&mut h, "Amount", "12,3456");
     assert!(has_text(&h, "= UF 12,3456 CLF"));
     click(&mut h, "Create invoice");
-    wait_text(&mut h, "UF 12,3456");
+    wait_text(&mut h, "created.");
     assert!(has_text(&h, "currency CLF"));
     click(&mut h, "Open in Lookup");
     step_until(&mut h, "lookup", |h| h.state().tab() == Tab::Lookup);
@@ -303,6 +303,31 @@ fn customer_list_arrives_in_pages_and_a_row_opens_in_lookup() {
         h.state().tab() == Tab::Lookup
     });
     wait_text(&mut h, "created_at");
+}
+
+#[test]
+fn a_large_list_is_sorted_on_a_worker_while_the_ui_stays_live() {
+    let e = env(25_000);
+    let mut h = connected(&e, None);
+    click(&mut h, "Customer invoices");
+    type_into(&mut h, "Customer id", "cus_big");
+    click(&mut h, "Load invoices");
+    wait_text(&mut h, "25000 invoices of customer cus_big");
+    click(&mut h, "Amount");
+    assert!(
+        h.state().customer_view_pending(),
+        "25,000 rows are sorted off the UI thread"
+    );
+    assert_eq!(
+        h.state().customer_sort(),
+        (invoice_desk::ui::customers::SortKey::Amount, true),
+        "the header shows the new order at once"
+    );
+    step_until(&mut h, "sorted", |h| !h.state().customer_view_pending());
+    let (rows, view) = h.state().customer_rows();
+    assert_eq!(view.order.len(), 25_000);
+    let amounts: Vec<_> = view.order.iter().map(|&i| rows.get(i).amount).collect();
+    assert!(amounts.windows(2).all(|w| w[0] <= w[1]), "sorted by amount");
 }
 
 #[test]

@@ -190,6 +190,16 @@ impl InvoiceDeskApp {
         &self.profiles
     }
 
+    /// The customer list's sort column and direction (ascending = true).
+    pub fn customer_sort(&self) -> (super::customers::SortKey, bool) {
+        self.customers.sort()
+    }
+
+    /// True while the customer list is re-sorted on a worker.
+    pub fn customer_view_pending(&self) -> bool {
+        self.customers.view_pending()
+    }
+
     /// The customer list's rows and view.
     pub fn customer_rows(&self) -> (&super::customers::Rows, &super::customers::View) {
         self.customers.data()

@@ -269,7 +269,14 @@ pub struct CustomersPanel {
     export_cancel: Arc<AtomicBool>,
     export_note: Option<Result<String, String>>,
     show_path_export: bool,
+    /// A sort/filter of many rows running on a worker, and how many rows it covers.
+    pending_view: Option<(Task<View>, usize)>,
+    /// The sort asked for (shown in the header while a worker sorts).
+    wanted_sort: (SortKey, bool),
 }
+
+/// Above this many rows, sorting and filtering run on a worker so no frame waits.
+pub const BACKGROUND_VIEW_ROWS: usize = 20_000;
 
 impl CustomersPanel {
     /// A panel with restored settings.
@@ -286,7 +293,57 @@ impl CustomersPanel {
             export_cancel: Arc::new(AtomicBool::new(false)),
             export_note: None,
             show_path_export: false,
+            pending_view: None,
+            wanted_sort: (SortKey::Received, true),
         }
+    }
+
+    /// The sort column and direction asked for.
+    pub fn sort(&self) -> (SortKey, bool) {
+        self.wanted_sort
+    }
+
+    /// True while a worker re-sorts or re-filters the rows.
+    pub fn view_pending(&self) -> bool {
+        self.pending_view.is_some()
+    }
+
+    /// Recomputes the view for new settings: here for small lists, on a worker for large
+    /// ones (the table keeps showing the old order until the new one is ready).
+    fn request_view(
+        &mut self,
+        sort: SortKey,
+        ascending: bool,
+        rt: &tokio::runtime::Handle,
+        ctx: &egui::Context,
+    ) {
+        self.wanted_sort = (sort, ascending);
+        if let Some((old, _)) = self.pending_view.take() {
+            old.cancel();
+        }
+        if self.rows.len() <= BACKGROUND_VIEW_ROWS {
+            self.view.rebuild(
+                &self.rows,
+                sort,
+                ascending,
+                &self.saved.filter,
+                self.saved.hide_void,
+            );
+            return;
+        }
+        let rows = self.rows.clone();
+        let n = rows.len();
+        let (filter, hide_void) = (self.saved.filter.clone(), self.saved.hide_void);
+        let work = async move {
+            tokio::task::spawn_blocking(move || {
+                let mut v = View::default();
+                v.rebuild(&rows, sort, ascending, &filter, hide_void);
+                v
+            })
+            .await
+            .unwrap_or_default()
+        };
+        self.pending_view = Some((Task::spawn(rt, ctx, work), n));
     }
 
     /// What to save between runs.
@@ -346,6 +403,20 @@ impl CustomersPanel {
     }
 
     fn poll(&mut self) {
+        if let Some((task, n)) = self.pending_view.take() {
+            match task.try_take() {
+                Ok(Ok(view)) => {
+                    self.view = view;
+                    // Pages that arrived while the worker sorted are merged in.
+                    if self.rows.len() > n {
+                        self.view
+                            .append(&self.rows, n as u32..self.rows.len() as u32);
+                    }
+                }
+                Ok(Err(_)) => {}
+                Err(task) => self.pending_view = Some((task, n)),
+            }
+        }
         let Some(loading) = &self.loading else { return };
         let mut done = None;
         while let Ok(ev) = loading.rx.try_recv() {
@@ -495,13 +566,8 @@ impl CustomersPanel {
                 .labelled_by(l.id);
             let h = ui.checkbox(&mut self.saved.hide_void, "Hide voided");
             if f.changed() || h.changed() {
-                self.view.rebuild(
-                    &self.rows,
-                    self.view.sort,
-                    self.view.ascending,
-                    &self.saved.filter,
-                    self.saved.hide_void,
-                );
+                let (sort, ascending) = self.wanted_sort;
+                self.request_view(sort, ascending, rt, ui.ctx());
             }
             ui.separator();
             ui.label(format!(
@@ -509,6 +575,10 @@ impl CustomersPanel {
                 self.view.order.len(),
                 self.rows.len()
             ));
+            if self.pending_view.is_some() {
+                ui.spinner();
+                ui.label("Sorting…");
+            }
         });
         ui.horizontal_wrapped(|ui| {
             ui.label("Totals (voided left out):");
@@ -522,7 +592,11 @@ impl CustomersPanel {
         });
         self.export_bar(ui, rt);
         ui.separator();
-        self.table(ui, commands);
+        if let Some(key) = self.table(ui, commands) {
+            let (sort, ascending) = self.wanted_sort;
+            let ascending = if sort == key { !ascending } else { true };
+            self.request_view(key, ascending, rt, ui.ctx());
+        }
     }
 
     fn export_bar(&mut self, ui: &mut Ui, rt: &tokio::runtime::Handle) {
@@ -588,25 +662,51 @@ impl CustomersPanel {
         }
     }
 
-    fn table(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+    /// Draws the table; returns the column the clerk asked to sort by.
+    fn table(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) -> Option<SortKey> {
         use egui_extras::{Column, TableBuilder};
         let mut resort = None;
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
-        let header =
-            |ui: &mut Ui, view: &View, key: SortKey, name: &str, resort: &mut Option<SortKey>| {
-                let arrow = if view.sort == key {
-                    if view.ascending { " ▲" } else { " ▼" }
-                } else {
-                    ""
-                };
-                if ui
-                    .button(format!("{name}{arrow}"))
-                    .on_hover_text("Sort by this column")
-                    .clicked()
-                {
-                    *resort = Some(key);
-                }
+        let header = |ui: &mut Ui,
+                      wanted: (SortKey, bool),
+                      key: SortKey,
+                      name: &str,
+                      resort: &mut Option<SortKey>| {
+            let hint = match (wanted.0 == key, wanted.1) {
+                (true, true) => "Sorted ascending; click to reverse",
+                (true, false) => "Sorted descending; click to reverse",
+                (false, _) => "Sort by this column",
             };
+            let r = ui.button(name).on_hover_text(hint);
+            if wanted.0 == key {
+                // A painted triangle: the bundled fonts have no arrow glyphs.
+                let (rect, _) =
+                    ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                let c = rect.center();
+                let points = if wanted.1 {
+                    vec![
+                        c + egui::vec2(-4.0, 3.0),
+                        c + egui::vec2(4.0, 3.0),
+                        c + egui::vec2(0.0, -3.0),
+                    ]
+                } else {
+                    vec![
+                        c + egui::vec2(-4.0, -3.0),
+                        c + egui::vec2(4.0, -3.0),
+                        c + egui::vec2(0.0, 3.0),
+                    ]
+                };
+                let color = ui.visuals().strong_text_color();
+                ui.painter().add(egui::Shape::convex_polygon(
+                    points,
+                    color,
+                    egui::Stroke::NONE,
+                ));
+            }
+            if r.clicked() {
+                *resort = Some(key);
+            }
+        };
         TableBuilder::new(ui)
             .striped(true)
             .sense(egui::Sense::click())
@@ -618,15 +718,23 @@ impl CustomersPanel {
             .column(Column::initial(80.0).at_least(60.0))
             .column(Column::remainder().at_least(100.0).clip(true))
             .header(row_height + 4.0, |mut h| {
-                h.col(|ui| header(ui, &self.view, SortKey::Id, "Invoice", &mut resort));
-                h.col(|ui| header(ui, &self.view, SortKey::Due, "Due date", &mut resort));
-                h.col(|ui| header(ui, &self.view, SortKey::Amount, "Amount", &mut resort));
-                h.col(|ui| header(ui, &self.view, SortKey::Currency, "Currency", &mut resort));
-                h.col(|ui| header(ui, &self.view, SortKey::Status, "Status", &mut resort));
+                h.col(|ui| header(ui, self.wanted_sort, SortKey::Id, "Invoice", &mut resort));
+                h.col(|ui| header(ui, self.wanted_sort, SortKey::Due, "Due date", &mut resort));
+                h.col(|ui| header(ui, self.wanted_sort, SortKey::Amount, "Amount", &mut resort));
                 h.col(|ui| {
                     header(
                         ui,
-                        &self.view,
+                        self.wanted_sort,
+                        SortKey::Currency,
+                        "Currency",
+                        &mut resort,
+                    )
+                });
+                h.col(|ui| header(ui, self.wanted_sort, SortKey::Status, "Status", &mut resort));
+                h.col(|ui| {
+                    header(
+                        ui,
+                        self.wanted_sort,
                         SortKey::External,
                         "External reference",
                         &mut resort,
@@ -659,20 +767,7 @@ impl CustomersPanel {
                     }
                 });
             });
-        if let Some(key) = resort {
-            let ascending = if self.view.sort == key {
-                !self.view.ascending
-            } else {
-                true
-            };
-            self.view.rebuild(
-                &self.rows,
-                key,
-                ascending,
-                &self.saved.filter,
-                self.saved.hide_void,
-            );
-        }
+        resort
     }
 }
 
