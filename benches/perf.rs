@@ -119,5 +119,80 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(perf, benches);
+/// One frame of the real app with 100,000 invoices in the customer table, scrolled to the
+/// middle: egui_kittest steps the app (layout and tessellation, no GPU).
+fn table_frame(c: &mut Criterion) {
+    use egui::accesskit::Role;
+    use egui_kittest::kittest::Queryable;
+    use invoice_desk::profile::{Profiles, SecretKind, SecretStore};
+    use invoice_desk::sandbox::{Sandbox, SandboxConfig};
+    use invoice_desk::ui::{AppDeps, InvoiceDeskApp};
+
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig {
+            big_customer_invoices: N,
+            ..Default::default()
+        }))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("profiles.toml");
+    let mut ps = Profiles::default();
+    ps.upsert(None, s.profile("Bench")).unwrap();
+    ps.save(&path).unwrap();
+    let store = SecretStore::session_only("bench");
+    store.set(
+        "Bench",
+        SecretKind::ClientSecret,
+        &secrecy::SecretString::from(s.credentials.client_secret.clone()),
+    );
+    let mut deps = AppDeps::for_tests(rt.handle().clone(), store);
+    deps.profiles_path = Some(path);
+    let mut h = egui_kittest::Harness::builder()
+        .with_size([1100.0, 720.0])
+        .build_eframe(move |cc| InvoiceDeskApp::new(cc, deps));
+    let wait = |h: &mut egui_kittest::Harness<'_, InvoiceDeskApp>,
+                done: &dyn Fn(&InvoiceDeskApp) -> bool| {
+        let t = std::time::Instant::now();
+        while !done(h.state()) {
+            assert!(t.elapsed().as_secs() < 120, "timed out");
+            h.step();
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    };
+    wait(&mut h, &|a| a.session().is_some());
+    h.get_by_role_and_label(Role::Button, "Customer invoices")
+        .click();
+    h.step();
+    h.get_by_role_and_label(Role::TextInput, "Customer id")
+        .focus();
+    h.step();
+    h.get_by_role_and_label(Role::TextInput, "Customer id")
+        .type_text(BIG_CUSTOMER);
+    h.step();
+    h.get_by_role_and_label(Role::Button, "Load invoices")
+        .click();
+    wait(&mut h, &|a| a.customer_rows().0.len() == N);
+    h.hover_at(egui::pos2(500.0, 500.0));
+    for _ in 0..40 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Page,
+            delta: egui::vec2(0.0, -40.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    for _ in 0..10 {
+        h.step();
+    }
+    let mut g = c.benchmark_group("ui");
+    g.bench_function("table_frame_100k_scrolled", |b| b.iter(|| h.step()));
+    g.finish();
+    drop(h);
+    drop(s);
+}
+
+criterion_group!(perf, benches, table_frame);
 criterion_main!(perf);

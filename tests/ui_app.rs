@@ -4,7 +4,7 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use invoice_desk::profile::{Profile, ProfileAuth, Profiles, SecretKind, SecretStore};
+use invoice_desk::profile::{Profiles, SecretKind, SecretStore};
 use invoice_desk::sandbox::{Fault, Route, Sandbox, SandboxConfig};
 use invoice_desk::ui::{AppDeps, InvoiceDeskApp, Tab};
 use secrecy::{ExposeSecret, SecretString};
@@ -48,19 +48,8 @@ fn connected(
     account_currency: Option<invoice_desk::api::Currency>,
 ) -> Harness<'static, InvoiceDeskApp> {
     let s = &e.sandbox;
-    let profile = Profile {
-        name: "Pruebas".into(),
-        base_url: s.base_url.clone(),
-        auth: ProfileAuth::OAuth {
-            auth_url: s.auth_url.clone(),
-            audience: s.audience.clone(),
-            client_id: s.credentials.client_id.clone(),
-            body_style: Default::default(),
-        },
-        account_key: s.credentials.account_clp.clone(),
-        account_currency,
-        sandbox: false,
-    };
+    let mut profile = s.profile("Pruebas");
+    profile.account_currency = account_currency;
     let mut ps = Profiles::default();
     ps.upsert(None, profile).unwrap();
     let path = e.dir.path().join("profiles.toml");

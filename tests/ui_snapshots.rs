@@ -68,23 +68,7 @@ fn mask_token(h: &mut H) {
 /// An app connected to a sandbox (fixed seed, so the data is the same every run).
 fn connected(rt: &tokio::runtime::Runtime, s: &Sandbox) -> H {
     let mut ps = Profiles::default();
-    ps.upsert(
-        None,
-        Profile {
-            name: "Pruebas".into(),
-            base_url: s.base_url.clone(),
-            auth: ProfileAuth::OAuth {
-                auth_url: s.auth_url.clone(),
-                audience: s.audience.clone(),
-                client_id: s.credentials.client_id.clone(),
-                body_style: Default::default(),
-            },
-            account_key: s.credentials.account_clp.clone(),
-            account_currency: Some(Currency::Clp),
-            sandbox: false,
-        },
-    )
-    .unwrap();
+    ps.upsert(None, s.profile("Pruebas")).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.keep().join("profiles.toml");
     ps.save(&path).unwrap();

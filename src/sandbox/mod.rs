@@ -333,6 +333,24 @@ impl Sandbox {
         })
     }
 
+    /// A profile for this sandbox's OAuth organization, issuing on its CLP account. Its
+    /// secret is [`SandboxCredentials::client_secret`].
+    pub fn profile(&self, name: &str) -> crate::profile::Profile {
+        crate::profile::Profile {
+            name: name.to_string(),
+            base_url: self.base_url.clone(),
+            auth: crate::profile::ProfileAuth::OAuth {
+                auth_url: self.auth_url.clone(),
+                audience: self.audience.clone(),
+                client_id: self.credentials.client_id.clone(),
+                body_style: Default::default(),
+            },
+            account_key: self.credentials.account_clp.clone(),
+            account_currency: Some(crate::api::Currency::Clp),
+            sandbox: false,
+        }
+    }
+
     /// Changes the lifetime of tokens issued from now on.
     pub fn set_token_lifetime(&self, lifetime: Duration) {
         if let Ok(mut k) = self.shared.knobs.lock() {

@@ -116,6 +116,7 @@ pub struct InvoiceDeskApp {
     session_error: Option<String>,
     pending_reconnect: bool,
     pending_sandbox_welcome: bool,
+    first_frame_done: bool,
     credentials: CredentialsPanel,
     create: CreatePanel,
     lookup: LookupPanel,
@@ -159,6 +160,7 @@ impl InvoiceDeskApp {
             session_error: None,
             pending_reconnect: false,
             pending_sandbox_welcome: false,
+            first_frame_done: false,
             ctx: cc.egui_ctx.clone(),
         };
         if app.profiles.profiles.is_empty() {
@@ -373,6 +375,9 @@ impl InvoiceDeskApp {
         if let Some(result) = take_finished(&mut self.connecting) {
             match result.and_then(|r| r) {
                 Ok(session) => {
+                    if super::trace_enabled() {
+                        eprintln!("invoice-desk trace: connected");
+                    }
                     let session = Arc::new(session);
                     if std::mem::take(&mut self.pending_sandbox_welcome) {
                         self.create.prefill_for_sandbox(&session);
@@ -514,7 +519,12 @@ async fn connect_sandbox(
         .get_or_try_init(|| async {
             Sandbox::start(SandboxConfig {
                 data_file: data,
-                big_customer_invoices: 2500,
+                // A customer with many invoices to try paging; INVOICE_DESK_SANDBOX_BIG sizes
+                // it for performance measurements.
+                big_customer_invoices: std::env::var("INVOICE_DESK_SANDBOX_BIG")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(2500),
                 ..Default::default()
             })
             .await
@@ -524,16 +534,9 @@ async fn connect_sandbox(
         .await?
         .clone();
     let c = &sandbox.credentials;
-    let mut p = profile.clone();
-    p.base_url = sandbox.base_url.clone();
-    p.auth = ProfileAuth::OAuth {
-        auth_url: sandbox.auth_url.clone(),
-        audience: sandbox.audience.clone(),
-        client_id: c.client_id.clone(),
-        body_style: Default::default(),
-    };
-    if p.account_key.trim().is_empty() {
-        p.account_key = c.account_clp.clone();
+    let mut p = sandbox.profile(&profile.name);
+    if !profile.account_key.trim().is_empty() {
+        p.account_key = profile.account_key.clone();
     }
     let client = Client::new(p.client_config(SecretString::from(c.client_secret.clone())))
         .map_err(|e| e.to_string())?;
@@ -551,6 +554,15 @@ async fn connect_sandbox(
 
 impl eframe::App for InvoiceDeskApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        if !self.first_frame_done {
+            self.first_frame_done = true;
+            if super::trace_enabled() {
+                eprintln!(
+                    "invoice-desk trace: first-frame unix_ms={}",
+                    super::unix_ms()
+                );
+            }
+        }
         self.poll();
         let mut commands = Vec::new();
         egui::Panel::top("top_bar").show(ui, |ui| {

@@ -252,6 +252,7 @@ enum ListEvent {
 }
 
 struct Loading {
+    started: std::time::Instant,
     rx: mpsc::Receiver<ListEvent>,
     abort: tokio::task::AbortHandle,
 }
@@ -387,6 +388,7 @@ impl CustomersPanel {
             ctx.request_repaint();
         });
         self.loading = Some(Loading {
+            started: std::time::Instant::now(),
             rx,
             abort: work.abort_handle(),
         });
@@ -430,6 +432,13 @@ impl CustomersPanel {
             }
         }
         if let Some(r) = done {
+            if let (Some(l), true) = (&self.loading, super::trace_enabled()) {
+                eprintln!(
+                    "invoice-desk trace: listing {} invoices in {} ms",
+                    self.rows.len(),
+                    l.started.elapsed().as_millis()
+                );
+            }
             self.loading = None;
             self.outcome =
                 Some(r.map(|p| format!("{} invoices of customer {}.", p.items, self.loaded_for)));

@@ -11,6 +11,20 @@ pub mod widgets;
 
 pub use app::{AppDeps, InvoiceDeskApp, Tab};
 
+/// With `INVOICE_DESK_TRACE=1`, timings (never data or secrets) go to stderr: when the
+/// first frame was drawn and how long a listing took. For the measurement script.
+pub fn trace_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("INVOICE_DESK_TRACE").is_some_and(|v| v == "1"))
+}
+
+/// Milliseconds since the Unix epoch, for trace lines.
+pub fn unix_ms() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis())
+}
+
 /// Opens the app window and runs until it is closed. `rt` must outlive the window.
 pub fn run(rt: &tokio::runtime::Runtime) -> eframe::Result<()> {
     // poll-promise and the panels spawn on this runtime.
