@@ -564,6 +564,10 @@ impl eframe::App for InvoiceDeskApp {
             }
         }
         self.poll();
+        // Ctrl/Cmd+Q quits cleanly (state saved), on every platform.
+        if ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::Q)) {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
         let mut commands = Vec::new();
         egui::Panel::top("top_bar").show(ui, |ui| {
             ui.add_space(4.0);
