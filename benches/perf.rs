@@ -160,18 +160,21 @@ fn table_frame(c: &mut Criterion) {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
     };
+    let steps = |h: &mut egui_kittest::Harness<'_, InvoiceDeskApp>| (0..3).for_each(|_| h.step());
     wait(&mut h, &|a| a.session().is_some());
+    steps(&mut h);
     h.get_by_role_and_label(Role::Button, "Customer invoices")
         .click();
-    h.step();
+    steps(&mut h);
     h.get_by_role_and_label(Role::TextInput, "Customer id")
         .focus();
-    h.step();
+    steps(&mut h);
     h.get_by_role_and_label(Role::TextInput, "Customer id")
         .type_text(BIG_CUSTOMER);
-    h.step();
+    steps(&mut h);
     h.get_by_role_and_label(Role::Button, "Load invoices")
         .click();
+    steps(&mut h);
     wait(&mut h, &|a| a.customer_rows().0.len() == N);
     h.hover_at(egui::pos2(500.0, 500.0));
     for _ in 0..40 {

@@ -424,3 +424,50 @@ fn secrets_do_not_leak_into_debug_output() {
         "very-secret-key"
     );
 }
+
+fn keys(h: &mut Harness<'static, InvoiceDeskApp>, m: egui::Modifiers, k: egui::Key) {
+    h.key_press_modifiers(m, k);
+    h.step();
+    h.step();
+}
+
+fn typed(h: &mut Harness<'static, InvoiceDeskApp>, text: &str) {
+    h.event(egui::Event::Text(text.to_string()));
+    h.step();
+    h.step();
+}
+
+#[test]
+fn create_and_look_up_with_the_keyboard_only() {
+    let e = env(0);
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::Clp));
+    let none = egui::Modifiers::NONE;
+    keys(&mut h, egui::Modifiers::COMMAND, egui::Key::N);
+    assert_eq!(h.state().tab(), Tab::Create);
+    typed(&mut h, &e.sandbox.customers()[0].0);
+    keys(&mut h, none, egui::Key::Tab);
+    typed(&mut h, "prod_asesoria");
+    keys(&mut h, none, egui::Key::Tab);
+    typed(&mut h, "2026-12-31");
+    keys(&mut h, none, egui::Key::Tab);
+    typed(&mut h, "25.000");
+    assert!(has_text(&h, "= $25.000"));
+    keys(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
+    wait_text(&mut h, "created.");
+    let node = h.query_all_by_label_contains(" created.").next().unwrap();
+    let created = node
+        .accesskit_node()
+        .label()
+        .or_else(|| node.accesskit_node().value())
+        .unwrap_or_default();
+    let invoice_id = created
+        .trim_start_matches("Invoice ")
+        .trim_end_matches(" created.")
+        .to_string();
+    keys(&mut h, egui::Modifiers::COMMAND, egui::Key::F);
+    assert_eq!(h.state().tab(), Tab::Lookup);
+    typed(&mut h, &invoice_id);
+    keys(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
+    wait_text(&mut h, "created_at");
+    assert!(has_text(&h, &invoice_id));
+}

@@ -53,6 +53,39 @@ impl AppDeps {
     }
 }
 
+/// Light, dark, or as the operating system says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ThemeChoice {
+    /// Follow the operating system.
+    #[default]
+    System,
+    /// Always light.
+    Light,
+    /// Always dark.
+    Dark,
+}
+
+impl ThemeChoice {
+    fn preference(self) -> egui::ThemePreference {
+        match self {
+            ThemeChoice::System => egui::ThemePreference::System,
+            ThemeChoice::Light => egui::ThemePreference::Light,
+            ThemeChoice::Dark => egui::ThemePreference::Dark,
+        }
+    }
+}
+
+/// The keyboard shortcuts, as the Help menu lists them.
+pub const SHORTCUTS: [(&str, &str); 7] = [
+    ("Ctrl/Cmd+N", "New invoice"),
+    ("Ctrl/Cmd+F", "Look up an invoice"),
+    ("Ctrl/Cmd+E", "Export the customer's invoices to CSV"),
+    ("Ctrl/Cmd+Enter", "Submit the current form"),
+    ("Esc", "Close a dialog"),
+    ("Ctrl/Cmd + / -", "Zoom in / out"),
+    ("Ctrl/Cmd+Q", "Quit"),
+];
+
 /// What is saved between runs (never a secret).
 #[derive(Default, Serialize, Deserialize)]
 #[serde(default)]
@@ -62,6 +95,7 @@ struct Saved {
     create: super::create::CreateForm,
     lookup_id: String,
     customers: super::customers::CustomersSaved,
+    theme: ThemeChoice,
 }
 
 /// A connected profile.
@@ -166,6 +200,7 @@ impl InvoiceDeskApp {
         if app.profiles.profiles.is_empty() {
             app.saved.tab = Tab::Credentials;
         }
+        cc.egui_ctx.set_theme(app.saved.theme.preference());
         // The keyring may take a moment (or prompt): open it off the UI thread.
         let cell = app.secrets.clone();
         app.secrets_task = Some(Task::spawn(&app.rt, &app.ctx, async move {
@@ -398,6 +433,37 @@ impl InvoiceDeskApp {
         }
     }
 
+    /// Keyboard shortcuts, handled before the panels draw.
+    fn shortcuts(&mut self, ui: &mut egui::Ui) {
+        use egui::{Key, Modifiers};
+        let pressed =
+            |ui: &mut egui::Ui, key: Key| ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, key));
+        // Ctrl/Cmd+Q quits cleanly (state saved), on every platform.
+        if pressed(ui, Key::Q) {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        if pressed(ui, Key::N) {
+            self.saved.tab = Tab::Create;
+            self.create.focus_request = true;
+        }
+        if pressed(ui, Key::F) {
+            self.saved.tab = Tab::Lookup;
+            self.lookup.focus_request = true;
+        }
+        if pressed(ui, Key::E) {
+            self.saved.tab = Tab::Customers;
+            self.customers.export_request = true;
+        }
+        if pressed(ui, Key::Enter) {
+            match self.saved.tab {
+                Tab::Create => self.create.submit_request = true,
+                Tab::Lookup => self.lookup.submit_request = true,
+                Tab::Customers => self.customers.submit_request = true,
+                Tab::Credentials => {}
+            }
+        }
+    }
+
     fn top_bar(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         ui.horizontal(|ui| {
             ui.heading("invoice-desk");
@@ -426,6 +492,31 @@ impl InvoiceDeskApp {
                 .response
                 .labelled_by(label.id);
             self.token_badge(ui);
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                ui.menu_button("Help", |ui| {
+                    ui.label(egui::RichText::new("Keyboard shortcuts").strong());
+                    egui::Grid::new("shortcuts").num_columns(2).show(ui, |ui| {
+                        for (keys, what) in SHORTCUTS {
+                            ui.label(egui::RichText::new(keys).monospace());
+                            ui.label(what);
+                            ui.end_row();
+                        }
+                    });
+                    ui.label(
+                        "Tab moves between fields; Space or Enter presses the focused button.",
+                    );
+                });
+                ui.menu_button("View", |ui| {
+                    ui.label(egui::RichText::new("Theme").strong());
+                    let before = self.saved.theme;
+                    ui.radio_value(&mut self.saved.theme, ThemeChoice::System, "As the system");
+                    ui.radio_value(&mut self.saved.theme, ThemeChoice::Light, "Light");
+                    ui.radio_value(&mut self.saved.theme, ThemeChoice::Dark, "Dark");
+                    if before != self.saved.theme {
+                        ui.ctx().set_theme(self.saved.theme.preference());
+                    }
+                });
+            });
         });
         ui.horizontal(|ui| {
             for (tab, name) in [
@@ -564,10 +655,7 @@ impl eframe::App for InvoiceDeskApp {
             }
         }
         self.poll();
-        // Ctrl/Cmd+Q quits cleanly (state saved), on every platform.
-        if ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::Q)) {
-            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-        }
+        self.shortcuts(ui);
         let mut commands = Vec::new();
         egui::Panel::top("top_bar").show(ui, |ui| {
             ui.add_space(4.0);

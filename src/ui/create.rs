@@ -78,6 +78,10 @@ impl Problems {
 pub struct CreatePanel {
     /// The form (saved).
     pub form: CreateForm,
+    /// Put the keyboard focus in the first field on the next frame (Ctrl/Cmd+N).
+    pub focus_request: bool,
+    /// Send the form on the next frame if it can be sent (Ctrl/Cmd+Enter).
+    pub submit_request: bool,
     pending: Option<Task<Result<Invoice, ApiError>>>,
     sent: Option<NewInvoice>,
     created: Option<Invoice>,
@@ -96,6 +100,8 @@ impl CreatePanel {
         }
         CreatePanel {
             form,
+            focus_request: false,
+            submit_request: false,
             pending: None,
             sent: None,
             created: None,
@@ -273,7 +279,10 @@ impl CreatePanel {
                     let l = ui.label("Customer id");
                     ui.vertical(|ui| {
                         ui.horizontal(|ui| {
-                            ui.add(egui::TextEdit::singleline(&mut self.form.customer).hint_text("cus_…").desired_width(240.0)).labelled_by(l.id);
+                            let r = ui.add(egui::TextEdit::singleline(&mut self.form.customer).hint_text("cus_…").desired_width(240.0)).labelled_by(l.id);
+                            if std::mem::take(&mut self.focus_request) {
+                                r.request_focus();
+                            }
                             if let Some(s) = session_ref.filter(|s| !s.sandbox_customers.is_empty()) {
                                 egui::ComboBox::from_id_salt("sandbox_customers")
                                     .selected_text("Sandbox customers")
@@ -384,7 +393,8 @@ impl CreatePanel {
             ui.add_space(8.0);
             ui.horizontal(|ui| {
                 let can_send = session_ref.is_some() && built.is_some() && !locked;
-                if ui.add_enabled(can_send, egui::Button::new("Create invoice")).clicked()
+                let submit = std::mem::take(&mut self.submit_request);
+                if (ui.add_enabled(can_send, egui::Button::new("Create invoice")).clicked() || (submit && can_send))
                     && let (Some(inv), Some(s)) = (built.clone(), session.clone())
                 {
                     self.error = None;

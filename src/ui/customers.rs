@@ -259,6 +259,12 @@ struct Loading {
 
 /// The panel's state.
 pub struct CustomersPanel {
+    /// Put the keyboard focus in the customer field on the next frame.
+    pub focus_request: bool,
+    /// Load on the next frame (Ctrl/Cmd+Enter).
+    pub submit_request: bool,
+    /// Open the export dialog on the next frame (Ctrl/Cmd+E).
+    pub export_request: bool,
     saved: CustomersSaved,
     loaded_for: String,
     rows: Rows,
@@ -283,6 +289,9 @@ impl CustomersPanel {
     /// A panel with restored settings.
     pub fn new(saved: CustomersSaved) -> Self {
         CustomersPanel {
+            focus_request: false,
+            submit_request: false,
+            export_request: false,
             saved,
             loaded_for: String::new(),
             rows: Rows::default(),
@@ -524,7 +533,11 @@ impl CustomersPanel {
                         .desired_width(240.0),
                 )
                 .labelled_by(l.id);
-            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if std::mem::take(&mut self.focus_request) {
+                r.request_focus();
+            }
+            let enter = (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)))
+                || std::mem::take(&mut self.submit_request);
             let can = session.is_some() && !self.saved.customer_id.trim().is_empty();
             if (ui
                 .add_enabled(can, egui::Button::new("Load invoices"))
@@ -622,13 +635,13 @@ impl CustomersPanel {
                 .labelled_by(l.id);
             let can =
                 !self.view.order.is_empty() && self.export.is_none() && self.loading.is_none();
-            if ui
-                .add_enabled(
-                    can,
-                    egui::Button::new(format!("Export CSV… ({} rows)", self.view.order.len())),
-                )
-                .clicked()
-            {
+            let shortcut = std::mem::take(&mut self.export_request);
+            if shortcut && self.rows.is_empty() {
+                // Nothing to export yet: the shortcut leads to the customer field.
+                self.focus_request = true;
+            }
+            let label = format!("Export CSV… ({} rows)", self.view.order.len());
+            if ui.add_enabled(can, egui::Button::new(label)).clicked() || (shortcut && can) {
                 self.export_csv(None, rt, ui.ctx());
             }
             if self.export.is_some() {

@@ -12,6 +12,10 @@ use std::sync::Arc;
 pub struct LookupPanel {
     /// The id typed (saved).
     pub id: String,
+    /// Put the keyboard focus in the id field on the next frame (Ctrl/Cmd+F).
+    pub focus_request: bool,
+    /// Look up on the next frame (Ctrl/Cmd+Enter).
+    pub submit_request: bool,
     fetch: Option<Task<Result<Invoice, ApiError>>>,
     invoice: Option<Invoice>,
     error: Option<ApiError>,
@@ -29,6 +33,8 @@ impl LookupPanel {
     pub fn new(id: String) -> Self {
         LookupPanel {
             id,
+            focus_request: false,
+            submit_request: false,
             fetch: None,
             invoice: None,
             error: None,
@@ -135,7 +141,11 @@ impl LookupPanel {
                         .desired_width(280.0),
                 )
                 .labelled_by(l.id);
-            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if std::mem::take(&mut self.focus_request) {
+                r.request_focus();
+            }
+            let enter = (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)))
+                || std::mem::take(&mut self.submit_request);
             let can = !self.id.trim().is_empty() && self.void_task.is_none();
             if (ui.add_enabled(can, egui::Button::new("Look up")).clicked() || (enter && can))
                 && self.fetch.is_none()

@@ -43,7 +43,10 @@ pub fn run(rt: &tokio::runtime::Runtime) -> eframe::Result<()> {
             .with_inner_size([1100.0, 720.0])
             .with_min_inner_size([720.0, 480.0])
             .with_app_id("invoice-desk")
-            .with_icon(std::sync::Arc::new(eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon.png")).unwrap_or_default())),
+            .with_icon(std::sync::Arc::new(
+                eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon.png"))
+                    .unwrap_or_default(),
+            )),
         ..Default::default()
     };
     eframe::run_native(
