@@ -1,15 +1,16 @@
 //! The real app driven through egui_kittest against an in-process sandbox. Widgets are
 //! found by their accessible labels.
 
+mod common;
+
+use common::{H, has_text, runtime, step_until};
 use egui::accesskit::Role;
-use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use invoice_desk::profile::{Profiles, SecretKind, SecretStore};
+use invoice_desk::profile::{SecretKind, SecretStore};
 use invoice_desk::sandbox::{Fault, Route, Sandbox, SandboxConfig};
-use invoice_desk::ui::{AppDeps, InvoiceDeskApp, Tab};
+use invoice_desk::ui::{AppDeps, Tab};
 use secrecy::{ExposeSecret, SecretString};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 struct Env {
     rt: tokio::runtime::Runtime,
@@ -18,11 +19,7 @@ struct Env {
 }
 
 fn env(big: usize) -> Env {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let sandbox = rt
         .block_on(Sandbox::start(SandboxConfig {
             big_customer_invoices: big,
@@ -36,72 +33,23 @@ fn env(big: usize) -> Env {
     }
 }
 
-fn harness(deps: AppDeps) -> Harness<'static, InvoiceDeskApp> {
-    Harness::builder()
-        .with_size([1100.0, 760.0])
-        .build_eframe(move |cc| InvoiceDeskApp::new(cc, deps))
+const SIZE: [f32; 2] = [1100.0, 760.0];
+
+/// An app whose profile points at the sandbox, connected.
+fn connected(e: &Env, account_currency: Option<invoice_desk::api::Currency>) -> H {
+    common::connected(&e.rt, &e.sandbox, e.dir.path(), account_currency, SIZE)
 }
 
-/// An app whose profile (OAuth) points at the sandbox, secret in the mock keyring.
-fn connected(
-    e: &Env,
-    account_currency: Option<invoice_desk::api::Currency>,
-) -> Harness<'static, InvoiceDeskApp> {
-    let s = &e.sandbox;
-    let mut profile = s.profile("Pruebas");
-    profile.account_currency = account_currency;
-    let mut ps = Profiles::default();
-    ps.upsert(None, profile).unwrap();
-    let path = e.dir.path().join("profiles.toml");
-    ps.save(&path).unwrap();
-    let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
-    store.set(
-        "Pruebas",
-        SecretKind::ClientSecret,
-        &SecretString::from(s.credentials.client_secret.clone()),
-    );
-    let mut deps = AppDeps::for_tests(e.rt.handle().clone(), store);
-    deps.profiles_path = Some(path);
-    let mut h = harness(deps);
-    step_until(&mut h, "connected", |h| h.state().session().is_some());
-    h
-}
-
-/// Steps the app until `done` holds; work happens on the runtime meanwhile.
-fn step_until(
-    h: &mut Harness<'static, InvoiceDeskApp>,
-    what: &str,
-    done: impl Fn(&Harness<'static, InvoiceDeskApp>) -> bool,
-) {
-    let start = Instant::now();
-    loop {
-        h.step();
-        if done(h) {
-            h.step();
-            return;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "timed out waiting for: {what}"
-        );
-        std::thread::sleep(Duration::from_millis(15));
-    }
-}
-
-fn has_text(h: &Harness<'static, InvoiceDeskApp>, text: &str) -> bool {
-    h.query_all_by_label_contains(text).next().is_some()
-}
-
-fn wait_text(h: &mut Harness<'static, InvoiceDeskApp>, text: &str) {
+fn wait_text(h: &mut H, text: &str) {
     let t = text.to_string();
     step_until(h, text, move |h| has_text(h, &t));
 }
 
-fn type_into(h: &mut Harness<'static, InvoiceDeskApp>, label: &str, text: &str) {
+fn type_into(h: &mut H, label: &str, text: &str) {
     type_role(h, Role::TextInput, label, text);
 }
 
-fn type_role(h: &mut Harness<'static, InvoiceDeskApp>, role: Role, label: &str, text: &str) {
+fn type_role(h: &mut H, role: Role, label: &str, text: &str) {
     h.get_by_role_and_label(role, label).focus();
     h.step();
     h.get_by_role_and_label(role, label).type_text(text);
@@ -109,23 +57,23 @@ fn type_role(h: &mut Harness<'static, InvoiceDeskApp>, role: Role, label: &str, 
     h.step();
 }
 
-fn click(h: &mut Harness<'static, InvoiceDeskApp>, label: &str) {
+fn click(h: &mut H, label: &str) {
     click_role(h, Role::Button, label);
 }
 
-fn click_role(h: &mut Harness<'static, InvoiceDeskApp>, role: Role, label: &str) {
+fn click_role(h: &mut H, role: Role, label: &str) {
     h.get_by_role_and_label(role, label).click();
     h.step();
     h.step();
 }
 
-fn button_enabled(h: &Harness<'static, InvoiceDeskApp>, label: &str) -> bool {
+fn button_enabled(h: &H, label: &str) -> bool {
     !h.get_by_role_and_label(Role::Button, label)
         .accesskit_node()
         .is_disabled()
 }
 
-fn pick(h: &mut Harness<'static, InvoiceDeskApp>, combo: &str, option: &str) {
+fn pick(h: &mut H, combo: &str, option: &str) {
     h.get_by_role_and_label(Role::ComboBox, combo).click();
     h.step();
     h.step();
@@ -138,7 +86,7 @@ fn pick(h: &mut Harness<'static, InvoiceDeskApp>, combo: &str, option: &str) {
 fn try_the_sandbox_and_issue_an_invoice() {
     let e = env(0);
     let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
-    let mut h = harness(AppDeps::for_tests(e.rt.handle().clone(), store));
+    let mut h = common::harness(AppDeps::for_tests(e.rt.handle().clone(), store), SIZE);
     h.step();
     assert!(has_text(&h, "Welcome to invoice-desk"));
     click(&mut h, "Try the sandbox");
@@ -170,7 +118,7 @@ fn add_a_profile_save_and_test_the_connection() {
     let mut deps = AppDeps::for_tests(e.rt.handle().clone(), store);
     let path = e.dir.path().join("profiles.toml");
     deps.profiles_path = Some(path.clone());
-    let mut h = harness(deps);
+    let mut h = common::harness(deps, SIZE);
     h.step();
     click(&mut h, "Add a profile");
     let s = &e.sandbox;
@@ -215,7 +163,7 @@ fn a_missing_keyring_keeps_the_secret_for_this_session_and_says_so() {
     );
     let path = e.dir.path().join("profiles.toml");
     deps.profiles_path = Some(path.clone());
-    let mut h = harness(deps);
+    let mut h = common::harness(deps, SIZE);
     h.step();
     click(&mut h, "Add a profile");
     let s = &e.sandbox;
@@ -425,13 +373,13 @@ fn secrets_do_not_leak_into_debug_output() {
     );
 }
 
-fn keys(h: &mut Harness<'static, InvoiceDeskApp>, m: egui::Modifiers, k: egui::Key) {
+fn keys(h: &mut H, m: egui::Modifiers, k: egui::Key) {
     h.key_press_modifiers(m, k);
     h.step();
     h.step();
 }
 
-fn typed(h: &mut Harness<'static, InvoiceDeskApp>, text: &str) {
+fn typed(h: &mut H, text: &str) {
     h.event(egui::Event::Text(text.to_string()));
     h.step();
     h.step();

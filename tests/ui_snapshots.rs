@@ -3,50 +3,24 @@
 //! What changes from run to run (the token's expiry time, the fresh external reference)
 //! is masked.
 
+mod common;
+
+use common::{H, has_text, runtime, step_until};
 use egui::accesskit::Role;
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use invoice_desk::api::Currency;
-use invoice_desk::profile::{Profile, ProfileAuth, Profiles, SecretKind, SecretStore};
+use invoice_desk::profile::{Profile, ProfileAuth, Profiles, SecretStore};
 use invoice_desk::sandbox::{Sandbox, SandboxConfig, data::ORG_OAUTH};
-use invoice_desk::ui::{AppDeps, InvoiceDeskApp};
-use secrecy::SecretString;
-use std::time::{Duration, Instant};
+use invoice_desk::ui::AppDeps;
 
-type H = Harness<'static, InvoiceDeskApp>;
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
-}
+const SIZE: [f32; 2] = [1000.0, 640.0];
 
 fn harness(deps: AppDeps) -> H {
-    Harness::builder()
-        .with_size([1000.0, 640.0])
-        .build_eframe(move |cc| InvoiceDeskApp::new(cc, deps))
-}
-
-fn step_until(h: &mut H, what: &str, done: impl Fn(&H) -> bool) {
-    let start = Instant::now();
-    while !done(h) {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "timed out waiting for: {what}"
-        );
-        h.step();
-        std::thread::sleep(Duration::from_millis(15));
-    }
-    // Let layout settle (a few frames with no pending work).
-    for _ in 0..4 {
-        h.step();
-    }
+    common::harness(deps, SIZE)
 }
 
 fn has(h: &H, text: &str) -> bool {
-    h.query_all_by_label_contains(text).next().is_some()
+    has_text(h, text)
 }
 
 fn click(h: &mut H, role: Role, label: &str) {
@@ -67,22 +41,13 @@ fn mask_token(h: &mut H) {
 
 /// An app connected to a sandbox (fixed seed, so the data is the same every run).
 fn connected(rt: &tokio::runtime::Runtime, s: &Sandbox) -> H {
-    let mut ps = Profiles::default();
-    ps.upsert(None, s.profile("Pruebas")).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.keep().join("profiles.toml");
-    ps.save(&path).unwrap();
-    let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
-    store.set(
-        "Pruebas",
-        SecretKind::ClientSecret,
-        &SecretString::from(s.credentials.client_secret.clone()),
-    );
-    let mut deps = AppDeps::for_tests(rt.handle().clone(), store);
-    deps.profiles_path = Some(path);
-    let mut h = harness(deps);
-    step_until(&mut h, "connected", |h| h.state().session().is_some());
-    h
+    common::connected(
+        rt,
+        s,
+        &tempfile::tempdir().unwrap().keep(),
+        Some(Currency::Clp),
+        SIZE,
+    )
 }
 
 #[test]

@@ -286,6 +286,17 @@ async fn token(State(shared): State<Shared_>, headers: HeaderMap, body: Bytes) -
     finish(after, Json(body).into_response()).await
 }
 
+/// The start of every API route: counters, latency and planned faults, then who calls.
+async fn admit(
+    shared: &Shared,
+    route: Route,
+    headers: &HeaderMap,
+) -> Result<(After, String), Response> {
+    let after = gate(shared, route).await?;
+    let org = authorize(shared, headers)?;
+    Ok((after, org))
+}
+
 /// Who is calling: the organization from a valid token, or from an API key of an
 /// organization without OAuth.
 fn authorize(shared: &Shared, headers: &HeaderMap) -> Result<String, Response> {
@@ -373,12 +384,8 @@ fn persist(shared: &Shared, data: &mut Data, undo: impl FnOnce(&mut Data)) -> Re
 }
 
 async fn create(State(shared): State<Shared_>, headers: HeaderMap, body: Bytes) -> Response {
-    let after = match gate(&shared, Route::Create).await {
-        Ok(a) => a,
-        Err(r) => return r,
-    };
-    let org = match authorize(&shared, &headers) {
-        Ok(o) => o,
+    let (after, org) = match admit(&shared, Route::Create, &headers).await {
+        Ok(x) => x,
         Err(r) => return r,
     };
     let response = match create_invoice(&shared, &org, &headers, &body) {
@@ -604,12 +611,8 @@ async fn get_invoice(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    let after = match gate(&shared, Route::Get).await {
-        Ok(a) => a,
-        Err(r) => return r,
-    };
-    let org = match authorize(&shared, &headers) {
-        Ok(o) => o,
+    let (after, org) = match admit(&shared, Route::Get, &headers).await {
+        Ok(x) => x,
         Err(r) => return r,
     };
     let response = {
@@ -633,12 +636,8 @@ async fn void(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    let after = match gate(&shared, Route::Void).await {
-        Ok(a) => a,
-        Err(r) => return r,
-    };
-    let org = match authorize(&shared, &headers) {
-        Ok(o) => o,
+    let (after, org) = match admit(&shared, Route::Void, &headers).await {
+        Ok(x) => x,
         Err(r) => return r,
     };
     let response = (|| {
@@ -681,12 +680,8 @@ async fn list(
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
-    let after = match gate(&shared, Route::List).await {
-        Ok(a) => a,
-        Err(r) => return r,
-    };
-    let org = match authorize(&shared, &headers) {
-        Ok(o) => o,
+    let (after, org) = match admit(&shared, Route::List, &headers).await {
+        Ok(x) => x,
         Err(r) => return r,
     };
     let page_size = match q.get("page_size").map(|s| s.parse::<usize>()) {

@@ -1,0 +1,84 @@
+//! Helpers shared by the UI tests: a runtime, the app in a kittest harness, an app already
+//! connected to an in-process sandbox, and waiting for work to finish.
+#![allow(dead_code)]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use invoice_desk::api::Currency;
+use invoice_desk::profile::{Profiles, SecretKind, SecretStore};
+use invoice_desk::sandbox::Sandbox;
+use invoice_desk::ui::{AppDeps, InvoiceDeskApp};
+use secrecy::SecretString;
+use std::time::{Duration, Instant};
+
+/// The app in a harness.
+pub type H = Harness<'static, InvoiceDeskApp>;
+
+/// A small multi-thread runtime, as the app uses.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// The app, window of `size` points.
+pub fn harness(deps: AppDeps, size: [f32; 2]) -> H {
+    Harness::builder()
+        .with_size(size)
+        .build_eframe(move |cc| InvoiceDeskApp::new(cc, deps))
+}
+
+/// An app whose only profile ("Pruebas", OAuth) points at `s`, the secret in the mock
+/// keyring, the profiles file in `dir`; returned once connected.
+pub fn connected(
+    rt: &tokio::runtime::Runtime,
+    s: &Sandbox,
+    dir: &std::path::Path,
+    account_currency: Option<Currency>,
+    size: [f32; 2],
+) -> H {
+    let mut profile = s.profile("Pruebas");
+    profile.account_currency = account_currency;
+    let mut ps = Profiles::default();
+    ps.upsert(None, profile).unwrap();
+    let path = dir.join("profiles.toml");
+    ps.save(&path).unwrap();
+    let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
+    store.set(
+        "Pruebas",
+        SecretKind::ClientSecret,
+        &SecretString::from(s.credentials.client_secret.clone()),
+    );
+    let mut deps = AppDeps::for_tests(rt.handle().clone(), store);
+    deps.profiles_path = Some(path);
+    let mut h = harness(deps, size);
+    step_until(&mut h, "connected", |h| h.state().session().is_some());
+    h
+}
+
+/// Steps the app until `done` holds (work happens on the runtime meanwhile), then lets
+/// the layout settle for a few frames.
+pub fn step_until(h: &mut H, what: &str, done: impl Fn(&H) -> bool) {
+    let start = Instant::now();
+    loop {
+        h.step();
+        if done(h) {
+            for _ in 0..4 {
+                h.step();
+            }
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "timed out waiting for: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(15));
+    }
+}
+
+/// True when some widget's label contains `text`.
+pub fn has_text(h: &H, text: &str) -> bool {
+    h.query_all_by_label_contains(text).next().is_some()
+}
