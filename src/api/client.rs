@@ -125,14 +125,29 @@ impl Client {
     /// Checks the configuration (addresses, secure schemes) and builds the client.
     pub fn new(cfg: ClientConfig) -> Result<Client, ApiError> {
         let base = http::check_url(&cfg.base_url, "base URL")?;
-        let http = reqwest::Client::builder()
+        let auth_url = match &cfg.auth {
+            AuthSettings::OAuth(o) => Some(http::check_url(&o.auth_url, "auth URL")?),
+            AuthSettings::ApiKey(_) => None,
+        };
+        let needs_tls =
+            base.scheme() == "https" || auth_url.as_ref().is_some_and(|u| u.scheme() == "https");
+        let mut builder = reqwest::Client::builder()
             .user_agent(concat!("invoice-desk/", env!("CARGO_PKG_VERSION")))
             .timeout(cfg.timeout)
             .connect_timeout(cfg.connect_timeout)
             // A redirect could carry the Authorization header elsewhere.
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .map_err(|e| ApiError::invalid(format!("Could not set up HTTPS: {e}")))?;
+            .redirect(reqwest::redirect::Policy::none());
+        if !needs_tls {
+            // Plain http to this computer only (e.g. the sandbox): no certificate store is
+            // needed, so none is opened (a minimal system may not have one).
+            builder = builder.tls_certs_only(std::iter::empty());
+        }
+        let http = builder.build().map_err(|e| {
+            ApiError::invalid(format!(
+                "Could not set up HTTPS: the system's certificate store could not be used (on Linux, install the ca-certificates package). {}",
+                auth::without_url(&e)
+            ))
+        })?;
         let auth = match &cfg.auth {
             AuthSettings::OAuth(o) => Auth::OAuth(Box::new(TokenSource::new(
                 o.clone(),
