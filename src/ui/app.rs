@@ -8,6 +8,7 @@ use super::lookup::LookupPanel;
 use super::task::{Task, take_finished};
 use crate::api::{Client, TokenState};
 use crate::profile::{Profile, ProfileAuth, Profiles, SANDBOX_PROFILE, SecretStore};
+use crate::tr;
 use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -39,6 +40,8 @@ pub struct AppDeps {
     pub secrets: Arc<OnceCell<Arc<SecretStore>>>,
     /// Where the built-in sandbox keeps its data (`None`: memory only).
     pub sandbox_data: Option<PathBuf>,
+    /// Force a language (tests); `None` uses the saved one, or the OS's at first start.
+    pub language: Option<super::i18n::Lang>,
 }
 
 impl AppDeps {
@@ -49,6 +52,7 @@ impl AppDeps {
             profiles_path: None,
             secrets: Arc::new(OnceCell::new_with(Some(Arc::new(secrets)))),
             sandbox_data: None,
+            language: Some(super::i18n::Lang::En),
         }
     }
 }
@@ -75,15 +79,15 @@ impl ThemeChoice {
     }
 }
 
-/// The keyboard shortcuts, as the Help menu lists them.
+/// The keyboard shortcuts and the translation key of what they do (Help menu).
 pub const SHORTCUTS: [(&str, &str); 7] = [
-    ("Ctrl/Cmd+N", "New invoice"),
-    ("Ctrl/Cmd+F", "Look up an invoice"),
-    ("Ctrl/Cmd+E", "Export the customer's invoices to CSV"),
-    ("Ctrl/Cmd+Enter", "Submit the current form"),
-    ("Esc", "Close a dialog"),
-    ("Ctrl/Cmd + / -", "Zoom in / out"),
-    ("Ctrl/Cmd+Q", "Quit"),
+    ("Ctrl/Cmd+N", "sc-new"),
+    ("Ctrl/Cmd+F", "sc-lookup"),
+    ("Ctrl/Cmd+E", "sc-export"),
+    ("Ctrl/Cmd+Enter", "sc-submit"),
+    ("Esc", "sc-close"),
+    ("Ctrl/Cmd + / -", "sc-zoom"),
+    ("Ctrl/Cmd+Q", "sc-quit"),
 ];
 
 /// What is saved between runs (never a secret).
@@ -96,6 +100,8 @@ struct Saved {
     lookup_id: String,
     customers: super::customers::CustomersSaved,
     theme: ThemeChoice,
+    /// The UI language; `None` until the first start picks the OS's.
+    lang: Option<super::i18n::Lang>,
 }
 
 /// A connected profile.
@@ -167,6 +173,7 @@ impl InvoiceDeskApp {
             .storage
             .and_then(|s| eframe::get_value(s, STORAGE_KEY))
             .unwrap_or_default();
+        let deps_language = deps.language;
         let (profiles, profiles_error) = match &deps.profiles_path {
             Some(p) => match Profiles::load(p) {
                 Ok(ps) => (ps, None),
@@ -201,6 +208,11 @@ impl InvoiceDeskApp {
             app.saved.tab = Tab::Credentials;
         }
         cc.egui_ctx.set_theme(app.saved.theme.preference());
+        let lang = deps_language
+            .or(app.saved.lang)
+            .unwrap_or_else(super::i18n::Lang::from_os);
+        app.saved.lang = Some(lang);
+        super::i18n::set(lang);
         // The keyring may take a moment (or prompt): open it off the UI thread.
         let cell = app.secrets.clone();
         app.secrets_task = Some(Task::spawn(&app.rt, &app.ctx, async move {
@@ -232,6 +244,16 @@ impl InvoiceDeskApp {
         self.customers.sort()
     }
 
+    /// True while a profile is being connected.
+    pub fn is_connecting(&self) -> bool {
+        self.connecting.is_some()
+    }
+
+    /// True while a customer listing is arriving.
+    pub fn customers_loading(&self) -> bool {
+        self.customers.is_loading()
+    }
+
     /// True while the customer list is re-sorted on a worker.
     pub fn customer_view_pending(&self) -> bool {
         self.customers.view_pending()
@@ -259,7 +281,7 @@ impl InvoiceDeskApp {
                 #[cfg(feature = "sandbox")]
                 return connect_sandbox(profile, sandbox.0, sandbox.1).await;
                 #[cfg(not(feature = "sandbox"))]
-                return Err("This build has no built-in sandbox.".to_string());
+                return Err(tr!("err-no-sandbox"));
             }
             let store = get_secrets(&secrets).await;
             let kind = profile.auth.secret_kind();
@@ -269,13 +291,10 @@ impl InvoiceDeskApp {
                 .map_err(|e| e.to_string())??;
             let Some(secret) = secret else {
                 let what = match profile.auth {
-                    ProfileAuth::OAuth { .. } => "client secret",
-                    ProfileAuth::ApiKey { .. } => "API key",
+                    ProfileAuth::OAuth { .. } => tr!("secret-client"),
+                    ProfileAuth::ApiKey { .. } => tr!("secret-api-key"),
                 };
-                return Err(format!(
-                    "No {what} is stored for the profile \"{}\". Enter it in Credentials and save.",
-                    profile.name
-                ));
+                return Err(tr!("err-no-secret", what = what, profile = profile.name));
             };
             let client = Client::new(profile.client_config(secret)).map_err(|e| e.to_string())?;
             Ok(Session {
@@ -378,7 +397,7 @@ impl InvoiceDeskApp {
                     let msg = self
                         .session_error
                         .clone()
-                        .unwrap_or_else(|| "Choose a profile first.".to_string());
+                        .unwrap_or_else(|| tr!("msg-choose-profile"));
                     self.credentials.show_result(Err(msg));
                     return;
                 };
@@ -468,12 +487,12 @@ impl InvoiceDeskApp {
         ui.horizontal(|ui| {
             ui.heading("invoice-desk");
             ui.separator();
-            let label = ui.label("Profile");
+            let label = ui.label(tr!("top-profile"));
             let active = self
                 .profiles
                 .active
                 .clone()
-                .unwrap_or_else(|| "none".to_string());
+                .unwrap_or_else(|| tr!("top-no-profile"));
             egui::ComboBox::from_id_salt("profile_switch")
                 .selected_text(&active)
                 .show_ui(ui, |ui| {
@@ -493,37 +512,57 @@ impl InvoiceDeskApp {
                 .labelled_by(label.id);
             self.token_badge(ui);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                ui.menu_button("Help", |ui| {
-                    ui.label(egui::RichText::new("Keyboard shortcuts").strong());
+                ui.menu_button(tr!("menu-help"), |ui| {
+                    ui.label(egui::RichText::new(tr!("menu-shortcuts")).strong());
                     egui::Grid::new("shortcuts").num_columns(2).show(ui, |ui| {
                         for (keys, what) in SHORTCUTS {
                             ui.label(egui::RichText::new(keys).monospace());
-                            ui.label(what);
+                            ui.label(super::i18n::text(what));
                             ui.end_row();
                         }
                     });
-                    ui.label(
-                        "Tab moves between fields; Space or Enter presses the focused button.",
-                    );
+                    ui.label(tr!("menu-tab-hint"));
                 });
-                ui.menu_button("View", |ui| {
-                    ui.label(egui::RichText::new("Theme").strong());
+                ui.menu_button(tr!("menu-view"), |ui| {
+                    ui.label(egui::RichText::new(tr!("menu-theme")).strong());
                     let before = self.saved.theme;
-                    ui.radio_value(&mut self.saved.theme, ThemeChoice::System, "As the system");
-                    ui.radio_value(&mut self.saved.theme, ThemeChoice::Light, "Light");
-                    ui.radio_value(&mut self.saved.theme, ThemeChoice::Dark, "Dark");
+                    ui.radio_value(
+                        &mut self.saved.theme,
+                        ThemeChoice::System,
+                        tr!("theme-system"),
+                    );
+                    ui.radio_value(
+                        &mut self.saved.theme,
+                        ThemeChoice::Light,
+                        tr!("theme-light"),
+                    );
+                    ui.radio_value(&mut self.saved.theme, ThemeChoice::Dark, tr!("theme-dark"));
                     if before != self.saved.theme {
                         ui.ctx().set_theme(self.saved.theme.preference());
+                    }
+                    ui.separator();
+                    ui.label(egui::RichText::new(tr!("menu-language")).strong());
+                    let before = self.saved.lang;
+                    ui.radio_value(
+                        &mut self.saved.lang,
+                        Some(super::i18n::Lang::Es),
+                        "Español (Chile)",
+                    );
+                    ui.radio_value(&mut self.saved.lang, Some(super::i18n::Lang::En), "English");
+                    if before != self.saved.lang
+                        && let Some(l) = self.saved.lang
+                    {
+                        super::i18n::set(l);
                     }
                 });
             });
         });
         ui.horizontal(|ui| {
             for (tab, name) in [
-                (Tab::Credentials, "Credentials"),
-                (Tab::Create, "New invoice"),
-                (Tab::Lookup, "Lookup and void"),
-                (Tab::Customers, "Customer invoices"),
+                (Tab::Credentials, tr!("tab-credentials")),
+                (Tab::Create, tr!("tab-create")),
+                (Tab::Lookup, tr!("tab-lookup")),
+                (Tab::Customers, tr!("tab-customers")),
             ] {
                 if ui.selectable_label(self.saved.tab == tab, name).clicked() {
                     commands.push(Command::Show(tab));
@@ -535,7 +574,7 @@ impl InvoiceDeskApp {
     fn token_badge(&self, ui: &mut egui::Ui) {
         if self.connecting.is_some() {
             ui.spinner();
-            ui.label("Connecting…");
+            ui.label(tr!("top-connecting"));
             return;
         }
         if let Some(e) = &self.session_error {
@@ -543,28 +582,28 @@ impl InvoiceDeskApp {
             return;
         }
         let Some(session) = &self.session else {
-            ui.label("Not connected");
+            ui.label(tr!("top-not-connected"));
             return;
         };
         match session.client.token_state() {
-            TokenState::NotUsed => ui.label("Signed in with an API key"),
-            TokenState::None => ui.label("Token: none yet"),
-            TokenState::Fetching => ui.label("Token: signing in…"),
+            TokenState::NotUsed => ui.label(tr!("token-api-key")),
+            TokenState::None => ui.label(tr!("token-none")),
+            TokenState::Fetching => ui.label(tr!("token-fetching")),
             TokenState::Valid {
                 expires_at: Some(t),
             } => {
                 let left = (t - chrono::Utc::now()).to_std().unwrap_or_default();
                 // Repaint when the badge must change, not before.
                 ui.ctx().request_repaint_after(left);
-                ui.label(format!(
-                    "Token valid until {}",
-                    t.with_timezone(&chrono::Local).format("%H:%M")
+                ui.label(tr!(
+                    "token-valid-until",
+                    time = t.with_timezone(&chrono::Local).format("%H:%M")
                 ))
             }
-            TokenState::Valid { expires_at: None } => ui.label("Token valid"),
+            TokenState::Valid { expires_at: None } => ui.label(tr!("token-valid")),
             TokenState::Failed { reason } => {
                 let r = ui.label(
-                    egui::RichText::new("Token: failed").color(super::widgets::error_color(ui)),
+                    egui::RichText::new(tr!("token-failed")).color(super::widgets::error_color(ui)),
                 );
                 r.on_hover_text(reason)
             }
@@ -620,7 +659,7 @@ async fn connect_sandbox(
             })
             .await
             .map(Arc::new)
-            .map_err(|e| format!("The sandbox could not start: {e}"))
+            .map_err(|e| tr!("err-sandbox-start", error = e))
         })
         .await?
         .clone();

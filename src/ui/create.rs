@@ -7,6 +7,7 @@ use super::widgets;
 use crate::api::{
     ApiError, Currency, CurrencyChoice, ErrorKind, FieldError, Invoice, NewInvoice, money,
 };
+use crate::tr;
 use egui::{RichText, Ui};
 use serde::{Deserialize, Serialize};
 use serde_json::Map;
@@ -157,18 +158,13 @@ impl CreatePanel {
         if let Some(r) = take_finished(&mut self.check) {
             match r {
                 Ok(Ok(Some(inv))) => {
-                    self.check_note = Some(Ok(format!(
-                        "It was created: invoice {}. Nothing needs to be sent again.",
-                        inv.id
-                    )));
+                    self.check_note = Some(Ok(tr!("cr-was-created", id = inv.id)));
                     self.created = Some(inv);
                     self.unknown = None;
                     self.error = None;
                 }
                 Ok(Ok(None)) => {
-                    self.check_note = Some(Ok(
-                        "It was not created: no invoice of this customer has this external reference. You can send it again.".into(),
-                    ));
+                    self.check_note = Some(Ok(tr!("cr-not-created")));
                     self.unknown = None;
                     self.error = None;
                 }
@@ -190,19 +186,19 @@ impl CreatePanel {
         let f = &self.form;
         let mut p = Problems::default();
         if f.customer.trim().is_empty() {
-            p.customer = Some("Enter the customer id.".into());
+            p.customer = Some(tr!("cr-enter-customer"));
         }
         let amount = match money::parse_amount_input(&f.amount, self.reading_currency(session)) {
             Ok(a) => Some(a),
             Err(e) => {
-                p.amount = Some(e.to_string());
+                p.amount = Some(super::i18n::amount_error(&e));
                 None
             }
         };
         if !f.due_date.trim().is_empty()
             && chrono::NaiveDate::parse_from_str(f.due_date.trim(), "%Y-%m-%d").is_err()
         {
-            p.due_date = Some("Write the date as YYYY-MM-DD, e.g. 2026-12-31.".into());
+            p.due_date = Some(tr!("cr-bad-date"));
         }
         let (extra, metadata) = match crate::api::model::parse_assignments(f.extra.lines()) {
             Ok(x) => x,
@@ -240,20 +236,17 @@ impl CreatePanel {
     ) {
         self.poll();
         let session_ref = session.as_deref();
-        ui.heading("New invoice");
+        ui.heading(tr!("tab-create"));
         match session_ref {
             Some(s) => {
                 let key = if s.profile.account_key.is_empty() {
-                    "no account key set".to_string()
+                    tr!("cr-no-account-key")
                 } else {
-                    format!("account key {}", s.profile.account_key)
+                    tr!("cr-account-key", key = s.profile.account_key)
                 };
-                ui.label(format!(
-                    "Issuing with the profile \"{}\" ({key}).",
-                    s.profile.name
-                ));
+                ui.label(tr!("cr-issuing-with", profile = s.profile.name, key = key));
             }
-            None => widgets::error_text(ui, "Connect a profile first (Credentials)."),
+            None => widgets::error_text(ui, &tr!("connect-first")),
         }
         ui.add_space(6.0);
         let (built, problems) = self.build(session_ref);
@@ -268,151 +261,225 @@ impl CreatePanel {
                 .filter(|f| f.field == field)
                 .map(|f| f.message.as_str())
                 .collect();
-            (!msgs.is_empty()).then(|| format!("The service says: {}", msgs.join("; ")))
+            (!msgs.is_empty()).then(|| tr!("cr-service-says", message = msgs.join("; ")))
         };
         let typed = !self.form.amount.trim().is_empty();
         let locked = self.pending.is_some() || self.unknown.is_some() || self.created.is_some();
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.add_enabled_ui(!locked, |ui| {
-                egui::Grid::new("create_form").num_columns(2).spacing([12.0, 8.0]).show(ui, |ui| {
-                    let customer_problem = server_problem("customer").or(problems.customer.clone().filter(|_| typed));
-                    let l = ui.label("Customer id");
-                    ui.vertical(|ui| {
-                        ui.horizontal(|ui| {
-                            let r = ui.add(egui::TextEdit::singleline(&mut self.form.customer).hint_text("cus_…").desired_width(240.0)).labelled_by(l.id);
-                            if std::mem::take(&mut self.focus_request) {
-                                r.request_focus();
-                            }
-                            if let Some(s) = session_ref.filter(|s| !s.sandbox_customers.is_empty()) {
-                                egui::ComboBox::from_id_salt("sandbox_customers")
-                                    .selected_text("Sandbox customers")
-                                    .show_ui(ui, |ui| {
-                                        for (id, name) in &s.sandbox_customers {
-                                            if ui.selectable_label(self.form.customer == *id, format!("{name} ({id})")).clicked() {
-                                                self.form.customer = id.clone();
+                egui::Grid::new("create_form")
+                    .num_columns(2)
+                    .spacing([12.0, 8.0])
+                    .show(ui, |ui| {
+                        let customer_problem = server_problem("customer")
+                            .or(problems.customer.clone().filter(|_| typed));
+                        let l = ui.label(tr!("f-customer-id"));
+                        ui.vertical(|ui| {
+                            ui.horizontal(|ui| {
+                                let r = ui
+                                    .add(
+                                        egui::TextEdit::singleline(&mut self.form.customer)
+                                            .hint_text("cus_…")
+                                            .desired_width(240.0),
+                                    )
+                                    .labelled_by(l.id);
+                                if std::mem::take(&mut self.focus_request) {
+                                    r.request_focus();
+                                }
+                                if let Some(s) =
+                                    session_ref.filter(|s| !s.sandbox_customers.is_empty())
+                                {
+                                    egui::ComboBox::from_id_salt("sandbox_customers")
+                                        .selected_text(tr!("cr-sandbox-customers"))
+                                        .show_ui(ui, |ui| {
+                                            for (id, name) in &s.sandbox_customers {
+                                                if ui
+                                                    .selectable_label(
+                                                        self.form.customer == *id,
+                                                        format!("{name} ({id})"),
+                                                    )
+                                                    .clicked()
+                                                {
+                                                    self.form.customer = id.clone();
+                                                }
                                             }
+                                        })
+                                        .response
+                                        .on_hover_text(tr!("cr-sandbox-customers-hint"));
+                                }
+                            });
+                            if let Some(p) = &customer_problem {
+                                widgets::error_text(ui, p);
+                            }
+                        });
+                        ui.end_row();
+                        widgets::field_row(
+                            ui,
+                            &tr!("f-product-id"),
+                            &mut self.form.product_id,
+                            "prod_…",
+                            server_problem("product_id").as_deref(),
+                        );
+                        let due_problem = server_problem("due_date").or(problems.due_date.clone());
+                        widgets::field_row(
+                            ui,
+                            &tr!("f-due-date"),
+                            &mut self.form.due_date,
+                            &tr!("f-due-date-hint"),
+                            due_problem.as_deref(),
+                        );
+                        widgets::field_row(
+                            ui,
+                            &tr!("f-amount"),
+                            &mut self.form.amount,
+                            &tr!("f-amount-hint"),
+                            None,
+                        );
+                        ui.label("");
+                        ui.vertical(|ui| {
+                            let reading = self.reading_currency(session_ref);
+                            match (&built, &problems.amount) {
+                                (_, Some(p)) if typed => widgets::error_text(ui, p),
+                                (_, Some(_)) => {
+                                    ui.label(tr!("cr-amount-help"));
+                                }
+                                (Some(inv), None) => {
+                                    let code = reading.map(Currency::code);
+                                    let amount = money::format_amount(inv.amount, code);
+                                    let text = match reading {
+                                        Some(c)
+                                            if self.form.currency
+                                                == CurrencyChoice::AccountDefault =>
+                                        {
+                                            tr!("cr-reads-account", amount = amount, code = c)
                                         }
-                                    })
-                                    .response
-                                    .on_hover_text("Fill in a customer of the sandbox");
+                                        Some(c) => tr!("cr-reads-code", amount = amount, code = c),
+                                        None => tr!("cr-reads-unknown", amount = amount),
+                                    };
+                                    ui.label(RichText::new(text).strong());
+                                }
+                                (None, None) => {
+                                    if let Ok(a) =
+                                        money::parse_amount_input(&self.form.amount, reading)
+                                    {
+                                        ui.label(format!(
+                                            "= {}",
+                                            money::format_amount(a, reading.map(Currency::code))
+                                        ));
+                                    }
+                                }
+                            }
+                            if let Some(p) = server_problem("amount") {
+                                widgets::error_text(ui, &p);
                             }
                         });
-                        if let Some(p) = &customer_problem {
-                            widgets::error_text(ui, p);
-                        }
-                    });
-                    ui.end_row();
-                    widgets::field_row(ui, "Product id", &mut self.form.product_id, "prod_…", server_problem("product_id").as_deref());
-                    let due_problem = server_problem("due_date").or(problems.due_date.clone());
-                    widgets::field_row(ui, "Due date", &mut self.form.due_date, "YYYY-MM-DD", due_problem.as_deref());
-                    widgets::field_row(ui, "Amount", &mut self.form.amount, "e.g. 1.234.567 or 12,3456", None);
-                    ui.label("");
-                    ui.vertical(|ui| {
-                        let reading = self.reading_currency(session_ref);
-                        match (&built, &problems.amount) {
-                            (_, Some(p)) if typed => widgets::error_text(ui, p),
-                            (_, Some(_)) => {
-                                ui.label("Type the amount: \".\" between thousands, \",\" before decimals.");
+                        ui.end_row();
+                        let l = ui.label(tr!("f-currency"));
+                        ui.vertical(|ui| {
+                            let account = session_ref
+                                .and_then(|s| s.profile.account_currency)
+                                .map_or_else(
+                                    || tr!("cr-account-currency"),
+                                    |c| tr!("cr-account-currency-code", code = c),
+                                );
+                            let text = match self.form.currency {
+                                CurrencyChoice::AccountDefault => account.clone(),
+                                CurrencyChoice::Code(c) => c.code().to_string(),
+                            };
+                            egui::ComboBox::from_id_salt("currency_choice")
+                                .selected_text(text)
+                                .show_ui(ui, |ui| {
+                                    ui.selectable_value(
+                                        &mut self.form.currency,
+                                        CurrencyChoice::AccountDefault,
+                                        account,
+                                    );
+                                    ui.selectable_value(
+                                        &mut self.form.currency,
+                                        CurrencyChoice::Code(Currency::Clp),
+                                        "CLP",
+                                    );
+                                    ui.selectable_value(
+                                        &mut self.form.currency,
+                                        CurrencyChoice::Code(Currency::Clf),
+                                        "CLF",
+                                    );
+                                })
+                                .response
+                                .labelled_by(l.id);
+                            if let Some(p) = server_problem("currency_code") {
+                                widgets::error_text(ui, &p);
                             }
-                            (Some(inv), None) => {
-                                let code = reading.map(Currency::code);
-                                let mut text = format!("= {}", money::format_amount(inv.amount, code));
-                                match reading {
-                                    Some(c) if self.form.currency == CurrencyChoice::AccountDefault => text.push_str(&format!(" (the account's currency, {c})")),
-                                    Some(c) => text.push_str(&format!(" {c}")),
-                                    None => text.push_str(" in the account's currency"),
+                        });
+                        ui.end_row();
+                        let l = ui.label(tr!("f-external-ref"));
+                        ui.vertical(|ui| {
+                            ui.horizontal(|ui| {
+                                ui.add(
+                                    egui::TextEdit::singleline(&mut self.form.external_id)
+                                        .desired_width(240.0),
+                                )
+                                .labelled_by(l.id);
+                                if ui.button(tr!("cr-new-reference")).clicked() {
+                                    self.form.external_id = fresh_reference();
                                 }
-                                ui.label(RichText::new(text).strong());
+                            });
+                            if self.form.external_id.trim().is_empty() {
+                                widgets::error_text(ui, &tr!("cr-no-reference"));
                             }
-                            (None, None) => {
-                                if let Ok(a) = money::parse_amount_input(&self.form.amount, reading) {
-                                    ui.label(format!("= {}", money::format_amount(a, reading.map(Currency::code))));
-                                }
+                            if let Some(p) = server_problem("invoice_external_id") {
+                                widgets::error_text(ui, &p);
                             }
-                        }
-                        if let Some(p) = server_problem("amount") {
-                            widgets::error_text(ui, &p);
-                        }
-                    });
-                    ui.end_row();
-                    let l = ui.label("Currency");
-                    ui.vertical(|ui| {
-                        let account = session_ref
-                            .and_then(|s| s.profile.account_currency)
-                            .map_or_else(|| "Account currency (default)".to_string(), |c| format!("Account currency (default, {c})"));
-                        let text = match self.form.currency {
-                            CurrencyChoice::AccountDefault => account.clone(),
-                            CurrencyChoice::Code(c) => c.code().to_string(),
-                        };
-                        egui::ComboBox::from_id_salt("currency_choice")
-                            .selected_text(text)
-                            .show_ui(ui, |ui| {
-                                ui.selectable_value(&mut self.form.currency, CurrencyChoice::AccountDefault, account);
-                                ui.selectable_value(&mut self.form.currency, CurrencyChoice::Code(Currency::Clp), "CLP");
-                                ui.selectable_value(&mut self.form.currency, CurrencyChoice::Code(Currency::Clf), "CLF");
-                            })
-                            .response
+                        });
+                        ui.end_row();
+                        let l = ui.label(tr!("f-extra"));
+                        ui.vertical(|ui| {
+                            ui.add(
+                                egui::TextEdit::multiline(&mut self.form.extra)
+                                    .hint_text(tr!("f-extra-hint"))
+                                    .desired_rows(3)
+                                    .desired_width(320.0),
+                            )
                             .labelled_by(l.id);
-                        if let Some(p) = server_problem("currency_code") {
-                            widgets::error_text(ui, &p);
-                        }
-                    });
-                    ui.end_row();
-                    let l = ui.label("External reference");
-                    ui.vertical(|ui| {
-                        ui.horizontal(|ui| {
-                            ui.add(egui::TextEdit::singleline(&mut self.form.external_id).desired_width(240.0)).labelled_by(l.id);
-                            if ui.button("New reference").clicked() {
-                                self.form.external_id = fresh_reference();
+                            if let Some(p) = problems
+                                .extra
+                                .as_ref()
+                                .or(server_problem("metadata").as_ref())
+                            {
+                                widgets::error_text(ui, p);
                             }
                         });
-                        if self.form.external_id.trim().is_empty() {
-                            widgets::error_text(ui, "Without a reference, an invoice whose outcome is unknown cannot be recognised.");
-                        }
-                        if let Some(p) = server_problem("invoice_external_id") {
-                            widgets::error_text(ui, &p);
-                        }
+                        ui.end_row();
                     });
-                    ui.end_row();
-                    let l = ui.label("Extra fields");
-                    ui.vertical(|ui| {
-                        ui.add(
-                            egui::TextEdit::multiline(&mut self.form.extra)
-                                .hint_text("name=value, one per line; metadata.name=value for metadata")
-                                .desired_rows(3)
-                                .desired_width(320.0),
-                        )
-                        .labelled_by(l.id);
-                        if let Some(p) = problems.extra.as_ref().or(server_problem("metadata").as_ref()) {
-                            widgets::error_text(ui, p);
-                        }
-                    });
-                    ui.end_row();
-                });
             });
             ui.add_space(8.0);
             ui.horizontal(|ui| {
                 let can_send = session_ref.is_some() && built.is_some() && !locked;
                 let submit = std::mem::take(&mut self.submit_request);
-                if (ui.add_enabled(can_send, egui::Button::new("Create invoice")).clicked() || (submit && can_send))
+                if (ui
+                    .add_enabled(can_send, egui::Button::new(tr!("cr-create")))
+                    .clicked()
+                    || (submit && can_send))
                     && let (Some(inv), Some(s)) = (built.clone(), session.clone())
                 {
                     self.error = None;
                     self.check_note = None;
                     self.sent = Some(inv.clone());
-                    self.pending = Some(Task::spawn(rt, ui.ctx(), async move { s.client.create_invoice(&inv, None).await }));
+                    self.pending = Some(Task::spawn(rt, ui.ctx(), async move {
+                        s.client.create_invoice(&inv, None).await
+                    }));
                 }
                 if self.pending.is_some() {
                     ui.spinner();
-                    ui.label("Sending…");
+                    ui.label(tr!("cr-sending"));
                 }
                 if let Some(inv) = &self.created {
-                    if ui.button("Issue another invoice").clicked() {
+                    if ui.button(tr!("cr-another")).clicked() {
                         self.created = None;
                         self.check_note = None;
                         self.form.amount.clear();
                         self.form.external_id = fresh_reference();
-                    } else if ui.button("Open in Lookup").clicked() {
+                    } else if ui.button(tr!("open-in-lookup")).clicked() {
                         commands.push(Command::OpenInLookup(inv.id.clone()));
                     }
                 }
@@ -424,18 +491,30 @@ impl CreatePanel {
             if self.unknown.is_some() {
                 ui.horizontal(|ui| {
                     let busy = self.check.is_some();
-                    if ui.add_enabled(!busy && session.is_some(), egui::Button::new("Check whether it was created")).clicked()
+                    if ui
+                        .add_enabled(
+                            !busy && session.is_some(),
+                            egui::Button::new(tr!("cr-check")),
+                        )
+                        .clicked()
                         && let (Some(s), Some(sent)) = (session.clone(), self.unknown.clone())
                     {
                         self.check_error = None;
-                        self.check = Some(Task::spawn(rt, ui.ctx(), async move { find_created(&s, &sent).await }));
+                        self.check = Some(Task::spawn(rt, ui.ctx(), async move {
+                            find_created(&s, &sent).await
+                        }));
                     }
                     if busy {
                         ui.spinner();
-                        ui.label("Looking through the customer's invoices…");
+                        ui.label(tr!("cr-checking"));
                     }
                 });
-                if self.unknown.as_ref().is_some_and(|u| u.invoice_external_id.is_none()) && ui.button("I checked: send it again").clicked() {
+                if self
+                    .unknown
+                    .as_ref()
+                    .is_some_and(|u| u.invoice_external_id.is_none())
+                    && ui.button(tr!("cr-send-again")).clicked()
+                {
                     self.unknown = None;
                     self.error = None;
                 }
@@ -452,7 +531,7 @@ impl CreatePanel {
             }
             if let Some(inv) = &self.created {
                 ui.separator();
-                ui.label(RichText::new(format!("Invoice {} created.", inv.id)).strong());
+                ui.label(RichText::new(tr!("cr-created", id = inv.id)).strong());
                 widgets::invoice_details(ui, "created", inv);
             }
         });
@@ -462,9 +541,7 @@ impl CreatePanel {
 /// Looks for the sent invoice among the customer's invoices, by external reference.
 async fn find_created(s: &Session, sent: &NewInvoice) -> Result<Option<Invoice>, ApiError> {
     let Some(reference) = &sent.invoice_external_id else {
-        return Err(ApiError::invalid(
-            "This invoice had no external reference, so it cannot be recognised. Look at the customer's invoices before sending it again.",
-        ));
+        return Err(ApiError::invalid(tr!("cr-no-reference-check")));
     };
     let all = s.client.customer_invoices(&sent.customer).await?;
     Ok(all

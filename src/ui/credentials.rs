@@ -6,6 +6,7 @@ use super::task::{Task, take_finished};
 use super::widgets;
 use crate::api::{ApiError, ConnectionReport, Currency, TokenBodyStyle, TokenState};
 use crate::profile::{Profile, ProfileAuth, Profiles, StoreStatus};
+use crate::tr;
 use egui::{RichText, Ui};
 use secrecy::SecretString;
 
@@ -140,13 +141,9 @@ impl CredentialsPanel {
     fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.save_task) {
             self.message = Some(match r.and_then(|r| r) {
-                Ok(StoreStatus::Keyring(name)) => Ok(format!(
-                    "Saved. Secrets are in the system keyring ({name})."
-                )),
-                Ok(StoreStatus::SessionOnly(why)) => Err(format!(
-                    "Saved, but no system keyring is available ({why}): the secret is kept only until the app closes."
-                )),
-                Err(e) => Err(format!("The secret could not be saved: {e}")),
+                Ok(StoreStatus::Keyring(name)) => Ok(tr!("cred-saved-keyring", store = name)),
+                Ok(StoreStatus::SessionOnly(why)) => Err(tr!("cred-saved-session", why = why)),
+                Err(e) => Err(tr!("cred-secret-not-saved", error = e)),
             });
         }
         if let Some(r) = take_finished(&mut self.test_task) {
@@ -156,17 +153,15 @@ impl CredentialsPanel {
                         TokenState::Valid {
                             expires_at: Some(t),
                         } => {
-                            format!(
-                                " A token was issued, valid until {}.",
-                                t.with_timezone(&chrono::Local).format("%H:%M")
+                            tr!(
+                                "cred-token-issued",
+                                time = t.with_timezone(&chrono::Local).format("%H:%M")
                             )
                         }
-                        TokenState::NotUsed => " The API key was accepted.".to_string(),
+                        TokenState::NotUsed => tr!("cred-key-accepted"),
                         _ => String::new(),
                     };
-                    self.message = Some(Ok(format!(
-                        "Connection works: the service answered.{token}"
-                    )));
+                    self.message = Some(Ok(tr!("cred-connection-works", token = token)));
                 }
                 Ok(Err(e)) => self.test_error = Some(e),
                 Err(e) => self.message = Some(Err(e)),
@@ -199,7 +194,7 @@ impl CredentialsPanel {
             .resizable(false)
             .default_size(200.0)
             .show(ui, |ui| {
-                ui.heading("Profiles");
+                ui.heading(tr!("cred-profiles"));
                 for p in &profiles.profiles {
                     let active = profiles.active.as_deref() == Some(&p.name);
                     let text = if active {
@@ -218,14 +213,14 @@ impl CredentialsPanel {
                     }
                 }
                 ui.add_space(8.0);
-                if ui.button("New profile").clicked() {
+                if ui.button(tr!("cred-new-profile")).clicked() {
                     self.selected = None;
                     self.editor = Some(Editor::new_profile());
                     self.message = None;
                 }
                 #[cfg(feature = "sandbox")]
                 if profiles.get(crate::profile::SANDBOX_PROFILE).is_none()
-                    && ui.button("Try the sandbox").clicked()
+                    && ui.button(tr!("try-sandbox")).clicked()
                 {
                     commands.push(Command::TrySandbox);
                 }
@@ -242,7 +237,7 @@ impl CredentialsPanel {
                 } else {
                     ui.horizontal(|ui| {
                         ui.spinner();
-                        ui.label("Opening the system keyring…");
+                        ui.label(tr!("cred-opening-keyring"));
                     });
                 }
                 ui.add_space(6.0);
@@ -257,7 +252,7 @@ impl CredentialsPanel {
                 ui.horizontal(|ui| {
                     let busy = self.save_task.is_some();
                     if ui
-                        .add_enabled(!busy && dirty, egui::Button::new("Save"))
+                        .add_enabled(!busy && dirty, egui::Button::new(tr!("save")))
                         .clicked()
                     {
                         let profile = editor.to_profile();
@@ -269,11 +264,11 @@ impl CredentialsPanel {
                                     && !profile.sandbox =>
                             {
                                 let what = if editor.api_key_mode {
-                                    "API key"
+                                    tr!("secret-api-key")
                                 } else {
-                                    "client secret"
+                                    tr!("secret-client")
                                 };
-                                self.message = Some(Err(format!("Enter the {what}.")));
+                                self.message = Some(Err(tr!("cred-enter-secret", what = what)));
                             }
                             Ok(()) => {
                                 let secret = Some(std::mem::take(&mut editor.secret))
@@ -294,17 +289,17 @@ impl CredentialsPanel {
                     let is_active = name.is_some() && name == profiles.active;
                     if let Some(n) = &name
                         && !is_active
-                        && ui.button("Use this profile").clicked()
+                        && ui.button(tr!("cred-use-profile")).clicked()
                     {
                         commands.push(Command::Activate(n.clone()));
                     }
                     let can_test =
                         is_active && !dirty && self.test_task.is_none() && session.is_some();
-                    let test = ui.add_enabled(can_test, egui::Button::new("Test connection"));
+                    let test = ui.add_enabled(can_test, egui::Button::new(tr!("test-connection")));
                     let test = if !is_active {
-                        test.on_disabled_hover_text("Use this profile first.")
+                        test.on_disabled_hover_text(tr!("cred-use-first"))
                     } else if dirty {
-                        test.on_disabled_hover_text("Save your changes first.")
+                        test.on_disabled_hover_text(tr!("cred-save-first"))
                     } else {
                         test
                     };
@@ -313,10 +308,10 @@ impl CredentialsPanel {
                     }
                     if self.test_task.is_some() {
                         ui.spinner();
-                        ui.label("Testing…");
+                        ui.label(tr!("cred-testing"));
                     }
                     if let Some(n) = &name
-                        && ui.button("Delete…").clicked()
+                        && ui.button(tr!("delete-ellipsis")).clicked()
                     {
                         self.confirm_delete = Some(n.clone());
                     }
@@ -334,21 +329,22 @@ impl CredentialsPanel {
             });
         });
         if let Some(name) = self.confirm_delete.clone() {
-            let modal = egui::Modal::new(egui::Id::unique("confirm_delete_profile")).show(ui.ctx(), |ui| {
-                ui.heading("Delete profile?");
-                ui.label(format!("The profile \"{name}\" and its stored secret will be deleted from this computer."));
-                ui.horizontal(|ui| {
-                    if ui.button("Delete profile").clicked() {
-                        commands.push(Command::DeleteProfile(name.clone()));
-                        self.confirm_delete = None;
-                        self.editor = None;
-                        self.selected = None;
-                    }
-                    if ui.button("Cancel").clicked() {
-                        self.confirm_delete = None;
-                    }
+            let modal =
+                egui::Modal::new(egui::Id::unique("confirm_delete_profile")).show(ui.ctx(), |ui| {
+                    ui.heading(tr!("cred-delete-title"));
+                    ui.label(tr!("cred-delete-body", name = name));
+                    ui.horizontal(|ui| {
+                        if ui.button(tr!("cred-delete")).clicked() {
+                            commands.push(Command::DeleteProfile(name.clone()));
+                            self.confirm_delete = None;
+                            self.editor = None;
+                            self.selected = None;
+                        }
+                        if ui.button(tr!("cancel")).clicked() {
+                            self.confirm_delete = None;
+                        }
+                    });
                 });
-            });
             if modal.should_close() {
                 self.confirm_delete = None;
             }
@@ -359,81 +355,93 @@ impl CredentialsPanel {
 fn welcome(ui: &mut Ui, commands: &mut Vec<Command>, editor: &mut Option<Editor>) {
     ui.add_space(24.0);
     ui.vertical_centered(|ui| {
-        ui.heading("Welcome to invoice-desk");
+        ui.heading(tr!("welcome-title"));
         ui.add_space(8.0);
-        ui.label("Issue, look up and void invoices, and export a customer's invoices to CSV.");
+        ui.label(tr!("welcome-body"));
         ui.add_space(16.0);
         #[cfg(feature = "sandbox")]
         {
-            if ui.add(egui::Button::new(RichText::new("Try the sandbox").size(18.0))).clicked() {
+            if ui
+                .add(egui::Button::new(
+                    RichText::new(tr!("try-sandbox")).size(18.0),
+                ))
+                .clicked()
+            {
                 commands.push(Command::TrySandbox);
             }
-            ui.label("A practice copy of the service on this computer, with sample customers. Nothing is sent anywhere.");
+            ui.label(tr!("welcome-sandbox"));
             ui.add_space(16.0);
         }
-        if ui.button("Add a profile").clicked() {
+        if ui.button(tr!("welcome-add")).clicked() {
             *editor = Some(Editor::new_profile());
         }
-        ui.label("Connect to the real service with the credentials your operator gave you.");
+        ui.label(tr!("welcome-add-body"));
     });
     let _ = commands;
 }
 
 fn editor_form(ui: &mut Ui, e: &mut Editor, exists: bool) {
-    ui.heading(if exists { "Profile" } else { "New profile" });
+    ui.heading(if exists {
+        tr!("cred-profile")
+    } else {
+        tr!("cred-new-profile")
+    });
     if e.sandbox {
-        ui.label("The built-in sandbox runs on this computer: its address and credentials are set automatically.");
+        ui.label(tr!("cred-sandbox-note"));
     }
     egui::Grid::new("profile_form")
         .num_columns(2)
         .spacing([12.0, 8.0])
         .show(ui, |ui| {
-            widgets::field_row(ui, "Name", &mut e.name, "e.g. Producción", None);
+            widgets::field_row(ui, &tr!("f-name"), &mut e.name, &tr!("f-name-hint"), None);
             if !e.sandbox {
-                widgets::field_row(ui, "Base URL", &mut e.base_url, "https://…", None);
-                ui.label("Authentication");
+                widgets::field_row(ui, &tr!("f-base-url"), &mut e.base_url, "https://…", None);
+                ui.label(tr!("f-authentication"));
                 ui.horizontal(|ui| {
-                    ui.radio_value(&mut e.api_key_mode, false, "OAuth client credentials");
-                    ui.radio_value(&mut e.api_key_mode, true, "API key");
+                    ui.radio_value(&mut e.api_key_mode, false, tr!("f-oauth"));
+                    ui.radio_value(&mut e.api_key_mode, true, tr!("f-api-key"));
                 });
                 ui.end_row();
                 let keep = if exists {
-                    "leave empty to keep the saved one"
+                    tr!("f-keep-secret")
                 } else {
-                    ""
+                    String::new()
                 };
                 if e.api_key_mode {
-                    widgets::field_row(ui, "Header name", &mut e.header, "x-api-key", None);
-                    widgets::secret_row(ui, "API key", &mut e.secret, keep);
+                    widgets::field_row(ui, &tr!("f-header"), &mut e.header, "x-api-key", None);
+                    widgets::secret_row(ui, &tr!("f-api-key"), &mut e.secret, &keep);
                 } else {
-                    widgets::field_row(ui, "Auth URL", &mut e.auth_url, "https://…", None);
+                    widgets::field_row(ui, &tr!("f-auth-url"), &mut e.auth_url, "https://…", None);
                     widgets::field_row(
                         ui,
-                        "Audience",
+                        &tr!("f-audience"),
                         &mut e.audience,
-                        "as assigned by the operator",
+                        &tr!("f-audience-hint"),
                         None,
                     );
-                    widgets::field_row(ui, "Client id", &mut e.client_id, "", None);
-                    widgets::secret_row(ui, "Client secret", &mut e.secret, keep);
+                    widgets::field_row(ui, &tr!("f-client-id"), &mut e.client_id, "", None);
+                    widgets::secret_row(ui, &tr!("f-client-secret"), &mut e.secret, &keep);
                     ui.label("");
-                    ui.checkbox(
-                        &mut e.form_body,
-                        "Send the token request form-encoded (only if the provider requires it)",
-                    );
+                    ui.checkbox(&mut e.form_body, tr!("f-form-body"));
                     ui.end_row();
                 }
             }
-            widgets::field_row(ui, "Account key", &mut e.account_key, "x-account-key", None);
-            let l = ui.label("Account currency");
+            widgets::field_row(
+                ui,
+                &tr!("f-account-key"),
+                &mut e.account_key,
+                "x-account-key",
+                None,
+            );
+            let l = ui.label(tr!("f-account-currency"));
             let text = match e.account_currency {
-                None => "Not known",
-                Some(c) => c.code(),
+                None => tr!("not-known"),
+                Some(c) => c.code().to_string(),
             };
             egui::ComboBox::from_id_salt("account_currency")
                 .selected_text(text)
                 .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut e.account_currency, None, "Not known");
+                    ui.selectable_value(&mut e.account_currency, None, tr!("not-known"));
                     ui.selectable_value(&mut e.account_currency, Some(Currency::Clp), "CLP");
                     ui.selectable_value(&mut e.account_currency, Some(Currency::Clf), "CLF");
                 })

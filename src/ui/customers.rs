@@ -7,6 +7,7 @@ use super::task::{Task, take_finished};
 use super::widgets;
 use crate::api::{ApiError, Invoice, InvoiceStatus, ListProgress, money};
 use crate::export::Dialect;
+use crate::tr;
 use egui::{RichText, Ui};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -308,6 +309,11 @@ impl CustomersPanel {
         }
     }
 
+    /// True while a listing is arriving.
+    pub fn is_loading(&self) -> bool {
+        self.loading.is_some()
+    }
+
     /// The sort column and direction asked for.
     pub fn sort(&self) -> (SortKey, bool) {
         self.wanted_sort
@@ -407,9 +413,7 @@ impl CustomersPanel {
         if let Some(l) = self.loading.take() {
             l.abort.abort();
             let n = self.rows.len();
-            self.outcome = Some(Ok(format!(
-                "Stopped: {n} invoices loaded before you cancelled."
-            )));
+            self.outcome = Some(Ok(tr!("cu-stopped", count = n)));
         }
     }
 
@@ -450,7 +454,7 @@ impl CustomersPanel {
             }
             self.loading = None;
             self.outcome =
-                Some(r.map(|p| format!("{} invoices of customer {}.", p.items, self.loaded_for)));
+                Some(r.map(|p| tr!("cu-done", count = p.items, customer = self.loaded_for)));
         }
     }
 
@@ -471,7 +475,7 @@ impl CustomersPanel {
             let path = match target {
                 Some(p) => p,
                 None => match rfd::AsyncFileDialog::new()
-                    .set_title("Export invoices to CSV")
+                    .set_title(tr!("cu-dialog-title"))
                     .set_file_name(&name)
                     .add_filter("CSV", &["csv"])
                     .save_file()
@@ -487,12 +491,9 @@ impl CustomersPanel {
                     .map(|n| Some((path.clone(), n)))
                     .map_err(|e| {
                         if e.kind() == std::io::ErrorKind::Interrupted {
-                            "Export cancelled; no file was written.".to_string()
+                            tr!("cu-export-cancelled")
                         } else {
-                            format!(
-                                "The file could not be written to {}: {e}. Nothing was changed.",
-                                path.display()
-                            )
+                            tr!("cu-export-failed", path = path.display(), error = e)
                         }
                     })
             })
@@ -512,20 +513,17 @@ impl CustomersPanel {
         self.poll();
         if let Some(r) = take_finished(&mut self.export) {
             self.export_note = Some(match r.and_then(|r| r) {
-                Ok(Some((p, n))) => Ok(format!("Exported {n} invoices to {}.", p.display())),
-                Ok(None) => Err(
-                    "No file was chosen. If no save dialog appeared, use \"Save to a path\" below."
-                        .into(),
-                ),
+                Ok(Some((p, n))) => Ok(tr!("cu-exported", count = n, path = p.display())),
+                Ok(None) => Err(tr!("cu-no-file")),
                 Err(e) => Err(e),
             });
             if matches!(self.export_note, Some(Err(_))) {
                 self.show_path_export = true;
             }
         }
-        ui.heading("Customer invoices");
+        ui.heading(tr!("tab-customers"));
         ui.horizontal(|ui| {
-            let l = ui.label("Customer id");
+            let l = ui.label(tr!("f-customer-id"));
             let r = ui
                 .add(
                     egui::TextEdit::singleline(&mut self.saved.customer_id)
@@ -540,7 +538,7 @@ impl CustomersPanel {
                 || std::mem::take(&mut self.submit_request);
             let can = session.is_some() && !self.saved.customer_id.trim().is_empty();
             if (ui
-                .add_enabled(can, egui::Button::new("Load invoices"))
+                .add_enabled(can, egui::Button::new(tr!("cu-load")))
                 .clicked()
                 || (enter && can))
                 && let Some(s) = session.clone()
@@ -550,17 +548,14 @@ impl CustomersPanel {
             if self.loading.is_some() {
                 ui.spinner();
                 let p = self.progress.unwrap_or_default();
-                ui.label(format!(
-                    "Loading… {} pages, {} invoices so far",
-                    p.pages, p.items
-                ));
-                if ui.button("Cancel").clicked() {
+                ui.label(tr!("cu-loading", pages = p.pages, count = p.items));
+                if ui.button(tr!("cancel")).clicked() {
                     self.cancel();
                 }
             }
         });
         if session.is_none() {
-            widgets::error_text(ui, "Connect a profile first (Credentials).");
+            widgets::error_text(ui, &tr!("connect-first"));
         }
         match &self.outcome {
             Some(Ok(m)) => {
@@ -569,41 +564,38 @@ impl CustomersPanel {
             Some(Err(e)) => {
                 widgets::api_error(ui, "listing", e);
                 if !self.rows.is_empty() {
-                    ui.label(format!(
-                        "{} invoices arrived before the problem; they are shown below.",
-                        self.rows.len()
-                    ));
+                    ui.label(tr!("cu-partial", count = self.rows.len()));
                 }
             }
             None => {}
         }
         ui.horizontal(|ui| {
-            let l = ui.label("Filter");
+            let l = ui.label(tr!("cu-filter"));
             let f = ui
                 .add(
                     egui::TextEdit::singleline(&mut self.saved.filter)
-                        .hint_text("id, reference, date, amount…")
+                        .hint_text(tr!("cu-filter-hint"))
                         .desired_width(220.0),
                 )
                 .labelled_by(l.id);
-            let h = ui.checkbox(&mut self.saved.hide_void, "Hide voided");
+            let h = ui.checkbox(&mut self.saved.hide_void, tr!("cu-hide-void"));
             if f.changed() || h.changed() {
                 let (sort, ascending) = self.wanted_sort;
                 self.request_view(sort, ascending, rt, ui.ctx());
             }
             ui.separator();
-            ui.label(format!(
-                "{} shown of {}",
-                self.view.order.len(),
-                self.rows.len()
+            ui.label(tr!(
+                "cu-shown",
+                shown = self.view.order.len(),
+                total = self.rows.len()
             ));
             if self.pending_view.is_some() {
                 ui.spinner();
-                ui.label("Sorting…");
+                ui.label(tr!("cu-sorting"));
             }
         });
         ui.horizontal_wrapped(|ui| {
-            ui.label("Totals (voided left out):");
+            ui.label(tr!("cu-totals"));
             if self.view.totals.is_empty() {
                 ui.label("—");
             }
@@ -623,7 +615,7 @@ impl CustomersPanel {
 
     fn export_bar(&mut self, ui: &mut Ui, rt: &tokio::runtime::Handle) {
         ui.horizontal(|ui| {
-            let l = ui.label("CSV format");
+            let l = ui.label(tr!("cu-csv-format"));
             egui::ComboBox::from_id_salt("csv_dialect")
                 .selected_text(dialect_name(self.saved.dialect))
                 .show_ui(ui, |ui| {
@@ -640,18 +632,18 @@ impl CustomersPanel {
                 // Nothing to export yet: the shortcut leads to the customer field.
                 self.focus_request = true;
             }
-            let label = format!("Export CSV… ({} rows)", self.view.order.len());
+            let label = tr!("cu-export", count = self.view.order.len());
             if ui.add_enabled(can, egui::Button::new(label)).clicked() || (shortcut && can) {
                 self.export_csv(None, rt, ui.ctx());
             }
             if self.export.is_some() {
                 ui.spinner();
-                if ui.button("Cancel export").clicked() {
+                if ui.button(tr!("cu-cancel-export")).clicked() {
                     self.export_cancel
                         .store(true, std::sync::atomic::Ordering::Relaxed);
                 }
             }
-            if ui.small_button("Save to a path").clicked() {
+            if ui.small_button(tr!("cu-save-to-path")).clicked() {
                 self.show_path_export = !self.show_path_export;
             }
         });
@@ -660,7 +652,7 @@ impl CustomersPanel {
                 if self.saved.export_path.is_empty() {
                     self.saved.export_path = default_export_path(&self.loaded_for);
                 }
-                let l = ui.label("File");
+                let l = ui.label(tr!("cu-file"));
                 ui.add(
                     egui::TextEdit::singleline(&mut self.saved.export_path).desired_width(360.0),
                 )
@@ -669,7 +661,10 @@ impl CustomersPanel {
                     && self.export.is_none()
                     && self.loading.is_none()
                     && !self.saved.export_path.trim().is_empty();
-                if ui.add_enabled(can, egui::Button::new("Save CSV")).clicked() {
+                if ui
+                    .add_enabled(can, egui::Button::new(tr!("cu-save-csv")))
+                    .clicked()
+                {
                     let p = PathBuf::from(self.saved.export_path.trim());
                     self.export_csv(Some(p), rt, ui.ctx());
                 }
@@ -695,9 +690,9 @@ impl CustomersPanel {
                       name: &str,
                       resort: &mut Option<SortKey>| {
             let hint = match (wanted.0 == key, wanted.1) {
-                (true, true) => "Sorted ascending; click to reverse",
-                (true, false) => "Sorted descending; click to reverse",
-                (false, _) => "Sort by this column",
+                (true, true) => tr!("cu-sorted-asc"),
+                (true, false) => tr!("cu-sorted-desc"),
+                (false, _) => tr!("cu-sort-by"),
             };
             let r = ui.button(name).on_hover_text(hint);
             if wanted.0 == key {
@@ -740,25 +735,57 @@ impl CustomersPanel {
             .column(Column::initial(80.0).at_least(60.0))
             .column(Column::remainder().at_least(100.0).clip(true))
             .header(row_height + 4.0, |mut h| {
-                h.col(|ui| header(ui, self.wanted_sort, SortKey::Id, "Invoice", &mut resort));
-                h.col(|ui| header(ui, self.wanted_sort, SortKey::Due, "Due date", &mut resort));
-                h.col(|ui| header(ui, self.wanted_sort, SortKey::Amount, "Amount", &mut resort));
+                h.col(|ui| {
+                    header(
+                        ui,
+                        self.wanted_sort,
+                        SortKey::Id,
+                        &tr!("col-invoice"),
+                        &mut resort,
+                    )
+                });
+                h.col(|ui| {
+                    header(
+                        ui,
+                        self.wanted_sort,
+                        SortKey::Due,
+                        &tr!("col-due"),
+                        &mut resort,
+                    )
+                });
+                h.col(|ui| {
+                    header(
+                        ui,
+                        self.wanted_sort,
+                        SortKey::Amount,
+                        &tr!("col-amount"),
+                        &mut resort,
+                    )
+                });
                 h.col(|ui| {
                     header(
                         ui,
                         self.wanted_sort,
                         SortKey::Currency,
-                        "Currency",
+                        &tr!("col-currency"),
                         &mut resort,
                     )
                 });
-                h.col(|ui| header(ui, self.wanted_sort, SortKey::Status, "Status", &mut resort));
+                h.col(|ui| {
+                    header(
+                        ui,
+                        self.wanted_sort,
+                        SortKey::Status,
+                        &tr!("col-status"),
+                        &mut resort,
+                    )
+                });
                 h.col(|ui| {
                     header(
                         ui,
                         self.wanted_sort,
                         SortKey::External,
-                        "External reference",
+                        &tr!("col-external"),
                         &mut resort,
                     )
                 });
@@ -771,20 +798,30 @@ impl CustomersPanel {
                         ui.add(egui::Label::new(text).selectable(false));
                     };
                     row.col(|ui| cell(ui, &inv.id));
-                    row.col(|ui| cell(ui, inv.due_date.as_deref().unwrap_or("—")));
+                    row.col(|ui| {
+                        cell(
+                            ui,
+                            &inv.due_date
+                                .as_deref()
+                                .map_or_else(|| "—".to_string(), super::i18n::date),
+                        )
+                    });
                     row.col(|ui| {
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                             cell(ui, &inv.amount_display())
                         });
                     });
-                    row.col(|ui| cell(ui, inv.currency_code.as_deref().unwrap_or("missing")));
-                    row.col(|ui| cell(ui, inv.status().as_str()));
+                    row.col(|ui| {
+                        cell(
+                            ui,
+                            &inv.currency_code
+                                .clone()
+                                .unwrap_or_else(|| tr!("cu-currency-missing")),
+                        )
+                    });
+                    row.col(|ui| cell(ui, &widgets::status_word(inv.status())));
                     row.col(|ui| cell(ui, inv.invoice_external_id.as_deref().unwrap_or("")));
-                    if row
-                        .response()
-                        .on_hover_text("Click to open in Lookup")
-                        .clicked()
-                    {
+                    if row.response().on_hover_text(tr!("cu-open-row")).clicked() {
                         commands.push(Command::OpenInLookup(inv.id.clone()));
                     }
                 });
@@ -793,10 +830,10 @@ impl CustomersPanel {
     }
 }
 
-fn dialect_name(d: Dialect) -> &'static str {
+fn dialect_name(d: Dialect) -> String {
     match d {
-        Dialect::ExcelEs => "Excel (Spanish, Chile)",
-        Dialect::Standard => "Standard (RFC 4180)",
+        Dialect::ExcelEs => tr!("dialect-excel"),
+        Dialect::Standard => tr!("dialect-standard"),
     }
 }
 

@@ -5,6 +5,7 @@ use super::app::Session;
 use super::task::{Task, take_finished};
 use super::widgets;
 use crate::api::{ApiError, Invoice, InvoiceStatus};
+use crate::tr;
 use egui::{RichText, Ui};
 use std::sync::Arc;
 
@@ -65,7 +66,7 @@ impl LookupPanel {
         ctx: &egui::Context,
     ) {
         let Some(s) = session else {
-            self.error = Some(ApiError::invalid("Connect a profile first (Credentials)."));
+            self.error = Some(ApiError::invalid(tr!("connect-first")));
             return;
         };
         if let Some(old) = self.fetch.take() {
@@ -85,9 +86,9 @@ impl LookupPanel {
                 Ok(Ok(inv)) => {
                     if self.rechecking {
                         self.notice = Some(if inv.status() == InvoiceStatus::Void {
-                            "The invoice is void: the void went through.".to_string()
+                            tr!("lk-void-went-through")
                         } else {
-                            "The invoice is not void: the void did not happen. You can void it again.".to_string()
+                            tr!("lk-void-did-not")
                         });
                         self.void_unknown = None;
                     }
@@ -108,7 +109,7 @@ impl LookupPanel {
         if let Some(r) = take_finished(&mut self.void_task) {
             match r {
                 Ok(Ok(inv)) => {
-                    self.notice = Some(format!("Invoice {} was voided.", inv.id));
+                    self.notice = Some(tr!("lk-voided", id = inv.id));
                     self.invoice = Some(inv);
                     self.error = None;
                 }
@@ -120,9 +121,7 @@ impl LookupPanel {
                 }
                 Err(e) => {
                     self.void_unknown = self.invoice.as_ref().map(|i| i.id.clone());
-                    self.error = Some(ApiError::invalid(format!(
-                        "The void may or may not have happened ({e}). Check the invoice."
-                    )));
+                    self.error = Some(ApiError::invalid(tr!("lk-void-maybe", error = e)));
                 }
             }
         }
@@ -131,9 +130,9 @@ impl LookupPanel {
     /// Draws the panel.
     pub fn ui(&mut self, ui: &mut Ui, session: Option<Arc<Session>>, rt: &tokio::runtime::Handle) {
         self.poll();
-        ui.heading("Lookup and void");
+        ui.heading(tr!("tab-lookup"));
         ui.horizontal(|ui| {
-            let l = ui.label("Invoice id");
+            let l = ui.label(tr!("f-invoice-id"));
             let r = ui
                 .add(
                     egui::TextEdit::singleline(&mut self.id)
@@ -147,7 +146,10 @@ impl LookupPanel {
             let enter = (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)))
                 || std::mem::take(&mut self.submit_request);
             let can = !self.id.trim().is_empty() && self.void_task.is_none();
-            if (ui.add_enabled(can, egui::Button::new("Look up")).clicked() || (enter && can))
+            if (ui
+                .add_enabled(can, egui::Button::new(tr!("lk-look-up")))
+                .clicked()
+                || (enter && can))
                 && self.fetch.is_none()
             {
                 self.invoice = None;
@@ -156,7 +158,7 @@ impl LookupPanel {
             }
             if self.fetch.is_some() {
                 ui.spinner();
-                ui.label("Looking up…");
+                ui.label(tr!("lk-looking-up"));
             }
         });
         ui.add_space(6.0);
@@ -169,7 +171,7 @@ impl LookupPanel {
         if let Some(id) = self.void_unknown.clone() {
             let busy = self.fetch.is_some();
             if ui
-                .add_enabled(!busy, egui::Button::new("Check the invoice"))
+                .add_enabled(!busy, egui::Button::new(tr!("lk-check")))
                 .clicked()
             {
                 self.id = id;
@@ -187,10 +189,10 @@ impl LookupPanel {
                 && self.void_task.is_none()
                 && self.void_unknown.is_none()
                 && session.is_some();
-            let b = ui.add_enabled(can_void, egui::Button::new("Void…"));
+            let b = ui.add_enabled(can_void, egui::Button::new(tr!("lk-void")));
             let b = match status {
-                InvoiceStatus::Void => b.on_disabled_hover_text("This invoice is already void."),
-                InvoiceStatus::Paid => b.on_disabled_hover_text("A paid invoice cannot be voided."),
+                InvoiceStatus::Void => b.on_disabled_hover_text(tr!("lk-already-void")),
+                InvoiceStatus::Paid => b.on_disabled_hover_text(tr!("lk-paid")),
                 _ => b,
             };
             if b.clicked() {
@@ -199,7 +201,7 @@ impl LookupPanel {
             if self.void_task.is_some() {
                 ui.horizontal(|ui| {
                     ui.spinner();
-                    ui.label("Voiding…");
+                    ui.label(tr!("lk-voiding"));
                 });
             }
         });
@@ -207,23 +209,23 @@ impl LookupPanel {
             let inv = inv.clone();
             let modal = egui::Modal::new(egui::Id::unique("confirm_void")).show(ui.ctx(), |ui| {
                 ui.set_max_width(420.0);
-                ui.heading("Void this invoice?");
+                ui.heading(tr!("lk-confirm-title"));
                 egui::Grid::new("void_summary")
                     .num_columns(2)
                     .show(ui, |ui| {
-                        ui.label("Invoice");
+                        ui.label(tr!("lk-invoice"));
                         ui.label(RichText::new(&inv.id).strong());
                         ui.end_row();
-                        ui.label("Customer");
+                        ui.label(tr!("lk-customer"));
                         ui.label(RichText::new(inv.customer.as_deref().unwrap_or("—")).strong());
                         ui.end_row();
-                        ui.label("Amount");
+                        ui.label(tr!("lk-amount"));
                         ui.label(RichText::new(inv.amount_display()).strong());
                         ui.end_row();
                     });
-                ui.label("Voiding cannot be undone.");
+                ui.label(tr!("lk-cannot-undo"));
                 ui.horizontal(|ui| {
-                    if ui.button("Void invoice").clicked()
+                    if ui.button(tr!("lk-void-invoice")).clicked()
                         && let Some(s) = session.clone()
                     {
                         let id = inv.id.clone();
@@ -234,7 +236,7 @@ impl LookupPanel {
                         }));
                         self.confirm = false;
                     }
-                    if ui.button("Cancel").clicked() {
+                    if ui.button(tr!("cancel")).clicked() {
                         self.confirm = false;
                     }
                 });

@@ -5,6 +5,7 @@ pub mod app;
 pub mod create;
 pub mod credentials;
 pub mod customers;
+pub mod i18n;
 pub mod lookup;
 pub mod task;
 pub mod widgets;
@@ -35,6 +36,7 @@ pub fn run(rt: &tokio::runtime::Runtime) -> eframe::Result<()> {
         profiles_path: crate::profile::Profiles::default_path(),
         secrets: std::sync::Arc::new(tokio::sync::OnceCell::new()),
         sandbox_data: dirs.map(|d| d.data_dir().join("sandbox.json")),
+        language: None,
     };
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,

@@ -2,6 +2,7 @@
 //! an invoice's fields.
 
 use crate::api::{ApiError, Invoice, InvoiceStatus};
+use crate::tr;
 use egui::{Color32, RichText, Ui};
 
 /// Red for errors, readable on light and dark backgrounds.
@@ -55,8 +56,8 @@ pub fn secret_row(ui: &mut Ui, label: &str, value: &mut String, hint: &str) -> e
 
 /// An error in words, with a "Details" expander for engineers.
 pub fn api_error(ui: &mut Ui, id_salt: &str, err: &ApiError) {
-    ui.label(RichText::new(err.to_string()).color(error_color(ui)));
-    egui::CollapsingHeader::new("Details")
+    ui.label(RichText::new(super::i18n::error_text(err)).color(error_color(ui)));
+    egui::CollapsingHeader::new(tr!("details"))
         .id_salt(("details", id_salt))
         .show(ui, |ui| {
             ui.label(RichText::new(err.details()).monospace());
@@ -68,14 +69,25 @@ pub fn error_text(ui: &mut Ui, text: &str) {
     ui.label(RichText::new(text).color(error_color(ui)));
 }
 
+/// The status in words.
+pub fn status_word(status: InvoiceStatus) -> String {
+    match status {
+        InvoiceStatus::Open => tr!("status-open"),
+        InvoiceStatus::Paid => tr!("status-paid"),
+        InvoiceStatus::Void => tr!("status-void"),
+        InvoiceStatus::Unknown => tr!("status-unknown"),
+    }
+}
+
 /// "Open", "Paid", "Void" in a colour.
 pub fn status_chip(ui: &mut Ui, status: InvoiceStatus) {
-    let (text, color) = match status {
-        InvoiceStatus::Open => ("Open", Color32::from_rgb(0x1f, 0x6f, 0xc5)),
-        InvoiceStatus::Paid => ("Paid", Color32::from_rgb(0x1e, 0x84, 0x49)),
-        InvoiceStatus::Void => ("Void", Color32::from_rgb(0xb0, 0x3a, 0x2e)),
-        InvoiceStatus::Unknown => ("Status unknown", Color32::GRAY),
+    let color = match status {
+        InvoiceStatus::Open => Color32::from_rgb(0x1f, 0x6f, 0xc5),
+        InvoiceStatus::Paid => Color32::from_rgb(0x1e, 0x84, 0x49),
+        InvoiceStatus::Void => Color32::from_rgb(0xb0, 0x3a, 0x2e),
+        InvoiceStatus::Unknown => Color32::GRAY,
     };
+    let text = status_word(status);
     egui::Frame::new()
         .fill(color)
         .corner_radius(4.0)
@@ -95,11 +107,8 @@ pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice) {
     ui.horizontal(|ui| {
         ui.label(RichText::new(inv.amount_display()).size(20.0).strong());
         match &inv.currency_code {
-            Some(c) => ui.label(format!("currency {c}")),
-            None => ui.label(
-                RichText::new("The service did not say the currency (currency_code missing).")
-                    .color(error_color(ui)),
-            ),
+            Some(c) => ui.label(tr!("currency-label", code = c)),
+            None => ui.label(RichText::new(tr!("currency-missing")).color(error_color(ui))),
         };
     });
     egui::Grid::new(("invoice_fields", id_salt))

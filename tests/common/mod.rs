@@ -7,9 +7,12 @@ use egui_kittest::kittest::Queryable;
 use invoice_desk::api::Currency;
 use invoice_desk::profile::{Profiles, SecretKind, SecretStore};
 use invoice_desk::sandbox::Sandbox;
+use invoice_desk::ui::i18n::Lang;
 use invoice_desk::ui::{AppDeps, InvoiceDeskApp};
 use secrecy::SecretString;
 use std::time::{Duration, Instant};
+
+pub mod scenes;
 
 /// The app in a harness.
 pub type H = Harness<'static, InvoiceDeskApp>;
@@ -31,13 +34,25 @@ pub fn harness(deps: AppDeps, size: [f32; 2]) -> H {
 }
 
 /// An app whose only profile ("Pruebas", OAuth) points at `s`, the secret in the mock
-/// keyring, the profiles file in `dir`; returned once connected.
+/// keyring, the profiles file in `dir`; returned once connected. English.
 pub fn connected(
     rt: &tokio::runtime::Runtime,
     s: &Sandbox,
     dir: &std::path::Path,
     account_currency: Option<Currency>,
     size: [f32; 2],
+) -> H {
+    connected_in(rt, s, dir, account_currency, size, Lang::En)
+}
+
+/// As [`connected`], in the language `lang`.
+pub fn connected_in(
+    rt: &tokio::runtime::Runtime,
+    s: &Sandbox,
+    dir: &std::path::Path,
+    account_currency: Option<Currency>,
+    size: [f32; 2],
+    lang: Lang,
 ) -> H {
     let mut profile = s.profile("Pruebas");
     profile.account_currency = account_currency;
@@ -53,6 +68,7 @@ pub fn connected(
     );
     let mut deps = AppDeps::for_tests(rt.handle().clone(), store);
     deps.profiles_path = Some(path);
+    deps.language = Some(lang);
     let mut h = harness(deps, size);
     step_until(&mut h, "connected", |h| h.state().session().is_some());
     h

@@ -1,0 +1,257 @@
+//! Spanish (Chile) and English: every UI text comes from `assets/locales/*/main.ftl`
+//! (Fluent). The language follows the OS at first start and can be changed in View.
+//! Engineer details (status, body, service codes) stay untranslated.
+
+use crate::api::{AmountError, ApiError, ErrorKind};
+use fluent_templates::{Loader, fluent_bundle::FluentValue};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+fluent_templates::static_loader! {
+    static LOCALES = {
+        locales: "./assets/locales",
+        fallback_language: "en-US",
+        // No Unicode isolation marks: the bundled fonts cannot draw them.
+        customise: |bundle| bundle.set_use_isolating(false),
+    };
+}
+
+/// A UI language.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Spanish (Chile).
+    Es,
+}
+
+impl Lang {
+    fn id(self) -> fluent_templates::LanguageIdentifier {
+        match self {
+            Lang::En => fluent_templates::langid!("en-US"),
+            Lang::Es => fluent_templates::langid!("es-CL"),
+        }
+    }
+
+    /// The operating system's language: Spanish if it is any Spanish, else English.
+    pub fn from_os() -> Lang {
+        match sys_locale::get_locale() {
+            Some(l) if l.to_ascii_lowercase().starts_with("es") => Lang::Es,
+            _ => Lang::En,
+        }
+    }
+}
+
+static CURRENT: AtomicU8 = AtomicU8::new(0);
+
+/// Switches the language of everything drawn from now on.
+pub fn set(lang: Lang) {
+    CURRENT.store(lang as u8, Ordering::Relaxed);
+}
+
+/// The language in use.
+pub fn current() -> Lang {
+    if CURRENT.load(Ordering::Relaxed) == Lang::Es as u8 {
+        Lang::Es
+    } else {
+        Lang::En
+    }
+}
+
+/// The text of `key`.
+pub fn text(key: &str) -> String {
+    LOCALES.lookup(&current().id(), key)
+}
+
+/// The text of `key` with its arguments filled in.
+pub fn text_args(key: &str, args: &[(&'static str, String)]) -> String {
+    let map: HashMap<Cow<'static, str>, FluentValue> = args
+        .iter()
+        .map(|(k, v)| (Cow::Borrowed(*k), FluentValue::from(v.clone())))
+        .collect();
+    LOCALES.lookup_with_args(&current().id(), key, &map)
+}
+
+/// `tr!(KEY)` or `tr!(KEY, name = value, …)` with KEY a string literal: the translated text.
+#[macro_export]
+macro_rules! tr {
+    ($key:literal) => {
+        $crate::ui::i18n::text($key)
+    };
+    ($key:literal, $($name:ident = $value:expr),+ $(,)?) => {
+        $crate::ui::i18n::text_args($key, &[$((stringify!($name), ($value).to_string())),+])
+    };
+}
+
+/// A date `YYYY-MM-DD` as the language expects it (es-CL: dd-mm-aaaa); other text as is.
+pub fn date(iso: &str) -> String {
+    match (
+        current(),
+        chrono::NaiveDate::parse_from_str(iso, "%Y-%m-%d"),
+    ) {
+        (Lang::Es, Ok(d)) => d.format("%d-%m-%Y").to_string(),
+        _ => iso.to_string(),
+    }
+}
+
+fn wait(d: &Option<std::time::Duration>) -> String {
+    match d {
+        Some(d) => tr!("wait-seconds", seconds = d.as_secs().max(1)),
+        None => tr!("wait-moment"),
+    }
+}
+
+/// An API error in the clerk's language. (The engineer details stay in English.)
+pub fn error_text(e: &ApiError) -> String {
+    let said = match &e.service_message {
+        Some(m) if !m.trim().is_empty() => format!(" {}", tr!("service-said", message = m.trim())),
+        _ => String::new(),
+    };
+    let described = |d: &Option<String>| {
+        d.as_ref()
+            .map(|d| format!(" {}", tr!("provider-said", message = d)))
+            .unwrap_or_default()
+    };
+    match &e.kind {
+        ErrorKind::InvalidInput(m) => return m.clone(),
+        ErrorKind::InsecureUrl(u) => tr!("err-insecure-url", url = u),
+        ErrorKind::CredentialsRejected { description } => {
+            tr!("err-credentials-rejected") + &described(description)
+        }
+        ErrorKind::WrongAudience { description } => {
+            tr!("err-wrong-audience") + &described(description)
+        }
+        ErrorKind::TokenRequestRejected { description } => {
+            tr!("err-token-rejected") + &described(description)
+        }
+        ErrorKind::TokenRateLimited { retry_after } => {
+            format!("{} {}", tr!("err-token-rate-limited"), wait(retry_after))
+        }
+        ErrorKind::TokenEndpointFailed => tr!("err-token-failed"),
+        ErrorKind::TokenEndpointUnreachable => tr!("err-token-unreachable"),
+        ErrorKind::Unauthorized => tr!("err-unauthorized") + &said,
+        ErrorKind::Forbidden => tr!("err-forbidden") + &said,
+        ErrorKind::NotFound { what } => {
+            let what = match (
+                what.strip_prefix("invoice with id "),
+                what.strip_prefix("customer with id "),
+            ) {
+                (Some(id), _) => tr!("nf-invoice", id = id),
+                (_, Some(id)) => tr!("nf-customer", id = id),
+                _ => tr!("nf-other"),
+            };
+            tr!("err-not-found", what = what) + &said
+        }
+        ErrorKind::Conflict => tr!("err-conflict") + &said,
+        ErrorKind::Validation { fields } if fields.is_empty() => tr!("err-validation") + &said,
+        ErrorKind::Validation { fields } => {
+            let list: Vec<String> = fields
+                .iter()
+                .map(|f| format!("{}: {}", f.field, f.message.trim_end_matches('.')))
+                .collect();
+            format!("{} {}.", tr!("err-validation"), list.join("; "))
+        }
+        ErrorKind::RateLimited { retry_after } => {
+            format!("{} {}", tr!("err-rate-limited"), wait(retry_after))
+        }
+        ErrorKind::ServerError => tr!("err-server") + &said,
+        ErrorKind::UnexpectedStatus => {
+            tr!(
+                "err-unexpected",
+                status = e.status.map_or_else(|| "?".to_string(), |s| s.to_string())
+            ) + &said
+        }
+        ErrorKind::Timeout => tr!("err-timeout"),
+        ErrorKind::Connection => tr!("err-connection"),
+        ErrorKind::OutcomeUnknown { action } => {
+            let action = if action.contains("void") {
+                tr!("action-void")
+            } else {
+                tr!("action-create")
+            };
+            tr!("err-outcome-unknown", action = action)
+        }
+        ErrorKind::Decode => tr!("err-decode"),
+        ErrorKind::TooLarge => tr!("err-too-large"),
+        ErrorKind::ListingRunaway => tr!("err-listing-runaway"),
+        ErrorKind::Cancelled => tr!("err-cancelled"),
+    }
+}
+
+/// A refused amount in the clerk's language.
+pub fn amount_error(e: &AmountError) -> String {
+    match e {
+        AmountError::Empty => tr!("amount-empty"),
+        AmountError::NotANumber(t) => tr!("amount-not-a-number", text = t),
+        AmountError::Ambiguous { text, a, b } => tr!("amount-ambiguous", text = text, a = a, b = b),
+        AmountError::BadGrouping(t) => tr!("amount-bad-grouping", text = t),
+        AmountError::TooPrecise {
+            text,
+            currency,
+            max,
+            got,
+        } => {
+            tr!(
+                "amount-too-precise",
+                currency = currency,
+                max = max,
+                text = text,
+                got = got
+            )
+        }
+        AmountError::NotPositive => tr!("amount-not-positive"),
+        AmountError::TooLarge => tr!("amount-too-large"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(text: &str) -> std::collections::BTreeSet<String> {
+        text.lines()
+            .filter_map(|l| l.split_once(" =").map(|(k, _)| k.trim()))
+            .filter(|k| {
+                !k.is_empty()
+                    && k.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            })
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn every_key_exists_in_both_languages_and_every_used_key_exists() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let en = ids(&std::fs::read_to_string(root.join("assets/locales/en-US/main.ftl")).unwrap());
+        let es = ids(&std::fs::read_to_string(root.join("assets/locales/es-CL/main.ftl")).unwrap());
+        let only_en: Vec<_> = en.difference(&es).collect();
+        let only_es: Vec<_> = es.difference(&en).collect();
+        assert!(only_en.is_empty(), "missing in Spanish: {only_en:?}");
+        assert!(only_es.is_empty(), "missing in English: {only_es:?}");
+        let mut missing = Vec::new();
+        for f in std::fs::read_dir(root.join("src/ui")).unwrap() {
+            let src = std::fs::read_to_string(f.unwrap().path()).unwrap();
+            for part in src.split("tr!(\"").skip(1) {
+                let key = part.split('"').next().unwrap_or("");
+                if !en.contains(key) {
+                    missing.push(key.to_string());
+                }
+            }
+        }
+        assert!(missing.is_empty(), "used but not defined: {missing:?}");
+    }
+
+    #[test]
+    fn spanish_and_english_texts_and_dates() {
+        set(Lang::Es);
+        assert_eq!(text("tab-create"), "Nueva factura");
+        assert_eq!(date("2026-12-31"), "31-12-2026");
+        set(Lang::En);
+        assert_eq!(text("tab-create"), "New invoice");
+        assert_eq!(date("2026-12-31"), "2026-12-31");
+    }
+}

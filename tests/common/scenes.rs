@@ -1,0 +1,159 @@
+//! The panel snapshots, in a language and a theme. Each test binary uses one language
+//! (it is process-wide): `ui_snapshots` English/light, `ui_spanish` Spanish/dark.
+//! What changes from run to run (the token's expiry time, the fresh external reference)
+//! is masked.
+
+use super::{H, has_text, runtime, step_until};
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+use invoice_desk::api::Currency;
+use invoice_desk::profile::{Profile, ProfileAuth, Profiles, SecretStore};
+use invoice_desk::sandbox::{Sandbox, SandboxConfig, data::ORG_OAUTH};
+use invoice_desk::ui::AppDeps;
+use invoice_desk::ui::i18n::{Lang, text};
+
+const SIZE: [f32; 2] = [1000.0, 640.0];
+
+fn themed(mut h: H, theme: egui::Theme) -> H {
+    h.ctx.set_theme(theme);
+    h.step();
+    h
+}
+
+fn click(h: &mut H, role: Role, label: &str) {
+    h.get_by_role_and_label(role, label).click();
+    h.step();
+    h.step();
+}
+
+fn type_into(h: &mut H, label: &str, value: &str) {
+    h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.step();
+    h.get_by_role_and_label(Role::TextInput, label)
+        .type_text(value);
+    h.step();
+}
+
+fn mask_token(h: &mut H) {
+    let rect = h
+        .query_all_by_label_contains("Token")
+        .next()
+        .map(|n| n.rect());
+    if let Some(rect) = rect {
+        h.mask(rect);
+    }
+}
+
+fn deps(rt: &tokio::runtime::Runtime, store: SecretStore, lang: Lang) -> AppDeps {
+    let mut d = AppDeps::for_tests(rt.handle().clone(), store);
+    d.language = Some(lang);
+    d
+}
+
+fn connected(rt: &tokio::runtime::Runtime, s: &Sandbox, lang: Lang, theme: egui::Theme) -> H {
+    let h = super::connected_in(
+        rt,
+        s,
+        &tempfile::tempdir().unwrap().keep(),
+        Some(Currency::Clp),
+        SIZE,
+        lang,
+    );
+    themed(h, theme)
+}
+
+/// The first screen, with no profile.
+pub fn welcome(lang: Lang, theme: egui::Theme, name: &str) {
+    let rt = runtime();
+    let mut h = themed(
+        super::harness(deps(&rt, SecretStore::session_only("snapshot"), lang), SIZE),
+        theme,
+    );
+    step_until(&mut h, "welcome", |h| has_text(h, &text("welcome-title")));
+    h.snapshot(name);
+}
+
+/// The credentials panel with a profile whose secret is not stored (no network needed).
+pub fn credentials(lang: Lang, theme: egui::Theme, name: &str) {
+    let rt = runtime();
+    let mut ps = Profiles::default();
+    let mut p = Profile::empty("Producción");
+    p.base_url = "https://api.example.cl".into();
+    p.auth = ProfileAuth::OAuth {
+        auth_url: "https://idp.example.cl".into(),
+        audience: "https://api.example.cl".into(),
+        client_id: "cliente-123".into(),
+        body_style: Default::default(),
+    };
+    p.account_key = "acc_123".into();
+    p.account_currency = Some(Currency::Clf);
+    ps.upsert(None, p).unwrap();
+    let path = tempfile::tempdir().unwrap().keep().join("profiles.toml");
+    ps.save(&path).unwrap();
+    let mut d = deps(
+        &rt,
+        SecretStore::with_store(keyring_core::mock::Store::new().unwrap()),
+        lang,
+    );
+    d.profiles_path = Some(path);
+    let mut h = themed(super::harness(d, SIZE), theme);
+    step_until(&mut h, "connection attempt over", |h| {
+        !h.state().is_connecting()
+    });
+    h.snapshot(name);
+}
+
+/// The new-invoice form, filled in, with the amount read back.
+pub fn new_invoice(lang: Lang, theme: egui::Theme, name: &str) {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let mut h = connected(&rt, &s, lang, theme);
+    click(&mut h, Role::Button, &text("tab-create"));
+    type_into(&mut h, &text("f-customer-id"), "cus_jsmvia3zdp");
+    type_into(&mut h, &text("f-product-id"), "prod_asesoria");
+    type_into(&mut h, &text("f-due-date"), "2026-12-31");
+    type_into(&mut h, &text("f-amount"), "1.234.567");
+    step_until(&mut h, "amount read", |h| has_text(h, "= $1.234.567"));
+    mask_token(&mut h);
+    let reference = h
+        .get_by_role_and_label(Role::TextInput, &text("f-external-ref"))
+        .rect();
+    h.mask(reference);
+    h.snapshot(name);
+}
+
+/// An invoice of the sandbox, looked up.
+pub fn lookup(lang: Lang, theme: egui::Theme, name: &str) {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let id = s.sample_invoice(ORG_OAUTH).unwrap();
+    let mut h = connected(&rt, &s, lang, theme);
+    click(&mut h, Role::Button, &text("tab-lookup"));
+    type_into(&mut h, &text("f-invoice-id"), &id);
+    click(&mut h, Role::Button, &text("lk-look-up"));
+    step_until(&mut h, "invoice shown", |h| has_text(h, "created_at"));
+    mask_token(&mut h);
+    h.snapshot(name);
+}
+
+/// A customer's invoices, listed.
+pub fn customers(lang: Lang, theme: egui::Theme, name: &str) {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let customer = s.customers()[0].0.clone();
+    let mut h = connected(&rt, &s, lang, theme);
+    click(&mut h, Role::Button, &text("tab-customers"));
+    type_into(&mut h, &text("f-customer-id"), &customer);
+    click(&mut h, Role::Button, &text("cu-load"));
+    step_until(&mut h, "listed", |h| {
+        !h.state().customer_rows().0.is_empty() && !h.state().customers_loading()
+    });
+    mask_token(&mut h);
+    h.snapshot(name);
+}

@@ -1,0 +1,81 @@
+//! The app in Spanish (Chile) with the dark theme: a snapshot of each panel, and a flow
+//! done with the keyboard only. (A separate test binary: the language is process-wide.)
+
+mod common;
+
+use common::{has_text, runtime, scenes, step_until};
+use invoice_desk::sandbox::{Sandbox, SandboxConfig};
+use invoice_desk::ui::Tab;
+use invoice_desk::ui::i18n::{Lang, text};
+
+const D: egui::Theme = egui::Theme::Dark;
+
+#[test]
+fn snapshot_welcome() {
+    scenes::welcome(Lang::Es, D, "es_dark_welcome");
+}
+
+#[test]
+fn snapshot_credentials() {
+    scenes::credentials(Lang::Es, D, "es_dark_credentials");
+}
+
+#[test]
+fn snapshot_new_invoice() {
+    scenes::new_invoice(Lang::Es, D, "es_dark_new_invoice");
+}
+
+#[test]
+fn snapshot_lookup() {
+    scenes::lookup(Lang::Es, D, "es_dark_lookup");
+}
+
+#[test]
+fn snapshot_customers() {
+    scenes::customers(Lang::Es, D, "es_dark_customers");
+}
+
+#[test]
+fn create_by_keyboard_only_in_spanish() {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = common::connected_in(
+        &rt,
+        &s,
+        dir.path(),
+        Some(invoice_desk::api::Currency::Clp),
+        [1100.0, 760.0],
+        Lang::Es,
+    );
+    assert!(has_text(&h, "Nueva factura"), "the tabs are in Spanish");
+    let key = |h: &mut common::H, m: egui::Modifiers, k: egui::Key| {
+        h.key_press_modifiers(m, k);
+        h.step();
+        h.step();
+    };
+    let typed = |h: &mut common::H, t: &str| {
+        h.event(egui::Event::Text(t.to_string()));
+        h.step();
+        h.step();
+    };
+    key(&mut h, egui::Modifiers::COMMAND, egui::Key::N);
+    assert_eq!(h.state().tab(), Tab::Create);
+    typed(&mut h, &s.customers()[0].0);
+    for _ in 0..3 {
+        key(&mut h, egui::Modifiers::NONE, egui::Key::Tab);
+    }
+    typed(&mut h, "1,5");
+    assert!(
+        has_text(&h, "como máximo 0 decimales"),
+        "amount errors are in Spanish"
+    );
+    key(&mut h, egui::Modifiers::COMMAND, egui::Key::A);
+    typed(&mut h, "25.000");
+    assert!(has_text(&h, "= $25.000 (la moneda de la cuenta, CLP)"));
+    key(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
+    step_until(&mut h, "creada", |h| has_text(h, "creada."));
+    assert!(has_text(&h, &text("cr-another")));
+}
