@@ -116,7 +116,7 @@ pub fn error_text(e: &ApiError) -> String {
             .unwrap_or_default()
     };
     match &e.kind {
-        ErrorKind::InvalidInput(m) => return m.clone(),
+        ErrorKind::InvalidInput(m) => m.clone(),
         ErrorKind::InsecureUrl(u) => tr!("err-insecure-url", url = u),
         ErrorKind::CredentialsRejected { description } => {
             tr!("err-credentials-rejected") + &described(description)
