@@ -105,7 +105,10 @@ pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice) {
         status_chip(ui, inv.status());
     });
     ui.horizontal(|ui| {
-        ui.label(RichText::new(inv.amount_display()).size(20.0).strong());
+        let r = ui.label(RichText::new(inv.amount_display()).size(20.0).strong());
+        if let Some(code) = &inv.currency_code {
+            r.on_hover_text(code.as_str());
+        }
         match &inv.currency_code {
             Some(c) => ui.label(tr!("currency-label", code = c)),
             None => ui.label(RichText::new(tr!("currency-missing")).color(error_color(ui))),
