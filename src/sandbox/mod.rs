@@ -184,6 +184,15 @@ pub(crate) struct Shared {
     max_page_size: usize,
 }
 
+impl Shared {
+    /// Changes the behaviour knobs (for the `Sandbox` methods and the admin routes alike).
+    fn knobs(&self, change: impl FnOnce(&mut Knobs)) {
+        if let Ok(mut k) = self.knobs.lock() {
+            change(&mut k);
+        }
+    }
+}
+
 /// Ready-made credentials of a running sandbox.
 #[derive(Clone, Debug)]
 pub struct SandboxCredentials {
@@ -353,37 +362,28 @@ impl Sandbox {
 
     /// Changes the lifetime of tokens issued from now on.
     pub fn set_token_lifetime(&self, lifetime: Duration) {
-        if let Ok(mut k) = self.shared.knobs.lock() {
-            k.token_lifetime = lifetime;
-        }
+        self.shared
+            .knobs(|k| k.token_lifetime = lifetime.max(Duration::from_secs(1)));
     }
 
     /// Adds latency to every request.
     pub fn set_latency(&self, latency: Duration) {
-        if let Ok(mut k) = self.shared.knobs.lock() {
-            k.latency = latency;
-        }
+        self.shared.knobs(|k| k.latency = latency);
     }
 
     /// Plans a fault.
     pub fn add_fault(&self, fault: Fault) {
-        if let Ok(mut k) = self.shared.knobs.lock() {
-            k.faults.push(fault);
-        }
+        self.shared.knobs(|k| k.faults.push(fault));
     }
 
     /// Removes all planned faults.
     pub fn clear_faults(&self) {
-        if let Ok(mut k) = self.shared.knobs.lock() {
-            k.faults.clear();
-        }
+        self.shared.knobs(|k| k.faults.clear());
     }
 
     /// Makes every token issued so far invalid.
     pub fn revoke_tokens(&self) {
-        if let Ok(mut k) = self.shared.knobs.lock() {
-            k.token_generation += 1;
-        }
+        self.shared.knobs(|k| k.token_generation += 1);
     }
 
     /// The counters so far.

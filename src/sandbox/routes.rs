@@ -815,30 +815,37 @@ struct KnobsIn {
     latency_ms: Option<u64>,
 }
 
+/// An admin change: loopback only, then `change`, then 204 (or its error answer).
+fn admin(addr: SocketAddr, change: impl FnOnce() -> Result<(), Response>) -> Response {
+    match loopback_only(addr).and_then(|()| change()) {
+        Ok(()) => StatusCode::NO_CONTENT.into_response(),
+        Err(r) => r,
+    }
+}
+
 async fn admin_knobs(
     State(shared): State<Shared_>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     body: Bytes,
 ) -> Response {
-    if let Err(r) = loopback_only(addr) {
-        return r;
-    }
-    let Ok(k_in) = serde_json::from_slice::<KnobsIn>(&body) else {
-        return invalid(vec![(
-            &["body"],
-            "expected {\"token_lifetime_secs\"?, \"latency_ms\"?}".into(),
-            "type_error",
-        )]);
-    };
-    if let Ok(mut k) = shared.knobs.lock() {
-        if let Some(s) = k_in.token_lifetime_secs {
-            k.token_lifetime = Duration::from_secs(s.max(1));
-        }
-        if let Some(ms) = k_in.latency_ms {
-            k.latency = Duration::from_millis(ms);
-        }
-    }
-    StatusCode::NO_CONTENT.into_response()
+    admin(addr, || {
+        let k_in = serde_json::from_slice::<KnobsIn>(&body).map_err(|_| {
+            invalid(vec![(
+                &["body"],
+                "expected {\"token_lifetime_secs\"?, \"latency_ms\"?}".into(),
+                "type_error",
+            )])
+        })?;
+        shared.knobs(|k| {
+            if let Some(s) = k_in.token_lifetime_secs {
+                k.token_lifetime = Duration::from_secs(s.max(1));
+            }
+            if let Some(ms) = k_in.latency_ms {
+                k.latency = Duration::from_millis(ms);
+            }
+        });
+        Ok(())
+    })
 }
 
 async fn admin_add_fault(
@@ -846,61 +853,49 @@ async fn admin_add_fault(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     body: Bytes,
 ) -> Response {
-    if let Err(r) = loopback_only(addr) {
-        return r;
-    }
-    let fault = match serde_json::from_slice::<Fault>(&body) {
-        Ok(f) => f,
-        Err(e) => return invalid(vec![(&["body"], format!("not a fault: {e}"), "type_error")]),
-    };
-    if fault.kind == FaultKind::Status && StatusCode::from_u16(fault.status).is_err() {
-        return invalid(vec![(
-            &["body", "status"],
-            "status must be an HTTP status".into(),
-            "value_error",
-        )]);
-    }
-    if let Ok(mut k) = shared.knobs.lock() {
-        k.faults.push(fault);
-    }
-    StatusCode::NO_CONTENT.into_response()
+    admin(addr, || {
+        let fault = serde_json::from_slice::<Fault>(&body)
+            .map_err(|e| invalid(vec![(&["body"], format!("not a fault: {e}"), "type_error")]))?;
+        if fault.kind == FaultKind::Status && StatusCode::from_u16(fault.status).is_err() {
+            return Err(invalid(vec![(
+                &["body", "status"],
+                "status must be an HTTP status".into(),
+                "value_error",
+            )]));
+        }
+        shared.knobs(|k| k.faults.push(fault));
+        Ok(())
+    })
 }
 
 async fn admin_clear_faults(
     State(shared): State<Shared_>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
 ) -> Response {
-    if let Err(r) = loopback_only(addr) {
-        return r;
-    }
-    if let Ok(mut k) = shared.knobs.lock() {
-        k.faults.clear();
-    }
-    StatusCode::NO_CONTENT.into_response()
+    admin(addr, || {
+        shared.knobs(|k| k.faults.clear());
+        Ok(())
+    })
 }
 
 async fn admin_revoke(
     State(shared): State<Shared_>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
 ) -> Response {
-    if let Err(r) = loopback_only(addr) {
-        return r;
-    }
-    if let Ok(mut k) = shared.knobs.lock() {
-        k.token_generation += 1;
-    }
-    StatusCode::NO_CONTENT.into_response()
+    admin(addr, || {
+        shared.knobs(|k| k.token_generation += 1);
+        Ok(())
+    })
 }
 
 async fn admin_reset_counters(
     State(shared): State<Shared_>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
 ) -> Response {
-    if let Err(r) = loopback_only(addr) {
-        return r;
-    }
-    if let Ok(mut c) = shared.counters.lock() {
-        *c = Counters::default();
-    }
-    StatusCode::NO_CONTENT.into_response()
+    admin(addr, || {
+        if let Ok(mut c) = shared.counters.lock() {
+            *c = Counters::default();
+        }
+        Ok(())
+    })
 }

@@ -808,7 +808,8 @@ impl CustomersPanel {
                     });
                     row.col(|ui| {
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                            let r = ui.add(egui::Label::new(inv.amount_display()).selectable(false));
+                            let r =
+                                ui.add(egui::Label::new(inv.amount_display()).selectable(false));
                             if let Some(code) = &inv.currency_code {
                                 r.on_hover_text(code.as_str());
                             }
