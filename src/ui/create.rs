@@ -276,16 +276,14 @@ impl CreatePanel {
                         let l = ui.label(tr!("f-customer-id"));
                         ui.vertical(|ui| {
                             ui.horizontal(|ui| {
-                                let r = ui
-                                    .add(
-                                        egui::TextEdit::singleline(&mut self.form.customer)
-                                            .hint_text("cus_…")
-                                            .desired_width(240.0),
-                                    )
-                                    .labelled_by(l.id);
-                                if std::mem::take(&mut self.focus_request) {
-                                    r.request_focus();
-                                }
+                                widgets::focus_field(
+                                    ui,
+                                    l.id,
+                                    &mut self.form.customer,
+                                    "cus_…",
+                                    240.0,
+                                    &mut self.focus_request,
+                                );
                                 if let Some(s) =
                                     session_ref.filter(|s| !s.sandbox_customers.is_empty())
                                 {

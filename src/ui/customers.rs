@@ -524,16 +524,14 @@ impl CustomersPanel {
         ui.heading(tr!("tab-customers"));
         ui.horizontal(|ui| {
             let l = ui.label(tr!("f-customer-id"));
-            let r = ui
-                .add(
-                    egui::TextEdit::singleline(&mut self.saved.customer_id)
-                        .hint_text("cus_…")
-                        .desired_width(240.0),
-                )
-                .labelled_by(l.id);
-            if std::mem::take(&mut self.focus_request) {
-                r.request_focus();
-            }
+            let r = widgets::focus_field(
+                ui,
+                l.id,
+                &mut self.saved.customer_id,
+                "cus_…",
+                240.0,
+                &mut self.focus_request,
+            );
             let enter = (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)))
                 || std::mem::take(&mut self.submit_request);
             let can = session.is_some() && !self.saved.customer_id.trim().is_empty();

@@ -133,16 +133,14 @@ impl LookupPanel {
         ui.heading(tr!("tab-lookup"));
         ui.horizontal(|ui| {
             let l = ui.label(tr!("f-invoice-id"));
-            let r = ui
-                .add(
-                    egui::TextEdit::singleline(&mut self.id)
-                        .hint_text("in_…")
-                        .desired_width(280.0),
-                )
-                .labelled_by(l.id);
-            if std::mem::take(&mut self.focus_request) {
-                r.request_focus();
-            }
+            let r = widgets::focus_field(
+                ui,
+                l.id,
+                &mut self.id,
+                "in_…",
+                280.0,
+                &mut self.focus_request,
+            );
             let enter = (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)))
                 || std::mem::take(&mut self.submit_request);
             let can = !self.id.trim().is_empty() && self.void_task.is_none();

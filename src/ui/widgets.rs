@@ -39,6 +39,29 @@ pub fn field_row(
     r
 }
 
+/// A single-line field named by the label `label`; takes the keyboard focus when `focus`
+/// is set (a shortcut asked for it), and clears it.
+pub fn focus_field(
+    ui: &mut Ui,
+    label: egui::Id,
+    value: &mut String,
+    hint: &str,
+    width: f32,
+    focus: &mut bool,
+) -> egui::Response {
+    let r = ui
+        .add(
+            egui::TextEdit::singleline(value)
+                .hint_text(hint)
+                .desired_width(width),
+        )
+        .labelled_by(label);
+    if std::mem::take(focus) {
+        r.request_focus();
+    }
+    r
+}
+
 /// As [`field_row`], for a secret: masked.
 pub fn secret_row(ui: &mut Ui, label: &str, value: &mut String, hint: &str) -> egui::Response {
     let l = ui.label(label);
