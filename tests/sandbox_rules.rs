@@ -11,21 +11,12 @@ struct T {
 
 async fn setup() -> T {
     let s = Sandbox::start(SandboxConfig::default()).await.unwrap();
-    let http = reqwest::Client::new();
-    let v: Value = http
-        .post(format!("{}/oauth/token", s.auth_url))
-        .json(&json!({"client_id": s.credentials.client_id, "client_secret": s.credentials.client_secret,
-                      "audience": s.audience, "grant_type": "client_credentials"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(v["token_type"], "Bearer");
-    assert_eq!(v["expires_in"].as_u64(), Some(3600));
-    let token = v["access_token"].as_str().unwrap().to_string();
-    T { s, http, token }
+    let token = setup_token(&s).await;
+    T {
+        s,
+        http: reqwest::Client::new(),
+        token,
+    }
 }
 
 impl T {
@@ -345,6 +336,7 @@ async fn listing_rules() {
     assert_eq!((st, v["error"]["code"].as_str()), (404, Some("TK20600")));
 }
 
+/// A token of the OAuth organization, checking the token answer's shape on the way.
 async fn setup_token(s: &Sandbox) -> String {
     let v: Value = reqwest::Client::new()
         .post(format!("{}/oauth/token", s.auth_url))
@@ -356,6 +348,8 @@ async fn setup_token(s: &Sandbox) -> String {
         .json()
         .await
         .unwrap();
+    assert_eq!(v["token_type"], "Bearer");
+    assert_eq!(v["expires_in"].as_u64(), Some(3600));
     v["access_token"].as_str().unwrap().to_string()
 }
 
