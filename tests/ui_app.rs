@@ -212,6 +212,12 @@ fn create_in_account_currency_and_clf_then_look_up_and_void() {
     wait_text(&mut h, "created_at");
     click(&mut h, "Void…");
     wait_text(&mut h, "Void this invoice?");
+    let title = h.get_by_label("Void this invoice?");
+    assert_eq!(
+        title.accesskit_node().live(),
+        egui::accesskit::Live::Assertive,
+        "the confirmation is announced"
+    );
     assert!(has_text(&h, &customer));
     click(&mut h, "Void invoice");
     wait_text(&mut h, "was voided");
@@ -307,6 +313,12 @@ fn a_422_is_shown_beside_its_field() {
     type_into(&mut h, "Amount", "10,5");
     click(&mut h, "Create invoice");
     wait_text(&mut h, "The service says: CLP amounts must be whole pesos");
+    let node = h.get_by_label_contains("The service says: CLP amounts must be whole pesos");
+    assert_eq!(
+        node.accesskit_node().live(),
+        egui::accesskit::Live::Assertive,
+        "errors are announced"
+    );
 }
 
 #[test]

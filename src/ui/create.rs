@@ -522,14 +522,16 @@ impl CreatePanel {
             }
             match &self.check_note {
                 Some(Ok(n)) => {
-                    ui.label(RichText::new(n).strong());
+                    let r = ui.label(RichText::new(n).strong());
+                    widgets::announce(ui, &r, false);
                 }
                 Some(Err(n)) => widgets::error_text(ui, n),
                 None => {}
             }
             if let Some(inv) = &self.created {
                 ui.separator();
-                ui.label(RichText::new(tr!("cr-created", id = inv.id)).strong());
+                let r = ui.label(RichText::new(tr!("cr-created", id = inv.id)).strong());
+                widgets::announce(ui, &r, false);
                 widgets::invoice_details(ui, "created", inv);
             }
         });

@@ -331,7 +331,8 @@ impl CredentialsPanel {
         if let Some(name) = self.confirm_delete.clone() {
             let modal =
                 egui::Modal::new(egui::Id::unique("confirm_delete_profile")).show(ui.ctx(), |ui| {
-                    ui.heading(tr!("cred-delete-title"));
+                    let title = ui.heading(tr!("cred-delete-title"));
+                    widgets::announce(ui, &title, true);
                     ui.label(tr!("cred-delete-body", name = name));
                     ui.horizontal(|ui| {
                         if ui.button(tr!("cred-delete")).clicked() {

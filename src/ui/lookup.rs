@@ -161,7 +161,8 @@ impl LookupPanel {
         });
         ui.add_space(6.0);
         if let Some(n) = &self.notice {
-            ui.label(RichText::new(n).strong());
+            let r = ui.label(RichText::new(n).strong());
+            widgets::announce(ui, &r, false);
         }
         if let Some(e) = &self.error {
             widgets::api_error(ui, "lookup", e);
@@ -207,7 +208,8 @@ impl LookupPanel {
             let inv = inv.clone();
             let modal = egui::Modal::new(egui::Id::unique("confirm_void")).show(ui.ctx(), |ui| {
                 ui.set_max_width(420.0);
-                ui.heading(tr!("lk-confirm-title"));
+                let title = ui.heading(tr!("lk-confirm-title"));
+                widgets::announce(ui, &title, true);
                 egui::Grid::new("void_summary")
                     .num_columns(2)
                     .show(ui, |ui| {

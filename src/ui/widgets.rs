@@ -79,7 +79,8 @@ pub fn secret_row(ui: &mut Ui, label: &str, value: &mut String, hint: &str) -> e
 
 /// An error in words, with a "Details" expander for engineers.
 pub fn api_error(ui: &mut Ui, id_salt: &str, err: &ApiError) {
-    ui.label(RichText::new(super::i18n::error_text(err)).color(error_color(ui)));
+    let r = ui.label(RichText::new(super::i18n::error_text(err)).color(error_color(ui)));
+    announce(ui, &r, true);
     egui::CollapsingHeader::new(tr!("details"))
         .id_salt(("details", id_salt))
         .show(ui, |ui| {
@@ -89,7 +90,19 @@ pub fn api_error(ui: &mut Ui, id_salt: &str, err: &ApiError) {
 
 /// A plain error sentence.
 pub fn error_text(ui: &mut Ui, text: &str) {
-    ui.label(RichText::new(text).color(error_color(ui)));
+    let r = ui.label(RichText::new(text).color(error_color(ui)));
+    announce(ui, &r, true);
+}
+
+/// Makes a screen reader announce this text when it appears or changes (an AccessKit live
+/// region): at once (`urgent`, errors and confirmations) or when idle (results).
+pub fn announce(ui: &Ui, r: &egui::Response, urgent: bool) {
+    let live = if urgent {
+        egui::accesskit::Live::Assertive
+    } else {
+        egui::accesskit::Live::Polite
+    };
+    ui.ctx().accesskit_node_builder(r.id, |n| n.set_live(live));
 }
 
 /// The status in words.
