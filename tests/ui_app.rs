@@ -431,3 +431,89 @@ fn create_and_look_up_with_the_keyboard_only() {
     wait_text(&mut h, "created_at");
     assert!(has_text(&h, &invoice_id));
 }
+
+/// Presses Tab until the button `label` has the keyboard focus.
+fn tab_to(h: &mut H, label: &str) {
+    tab_to_role(h, Role::Button, label);
+}
+
+/// Presses Tab until the widget `role`/`label` has the keyboard focus.
+fn tab_to_role(h: &mut H, role: Role, label: &str) {
+    for _ in 0..40 {
+        if h.query_by_role_and_label(role, label)
+            .is_some_and(|n| n.is_focused())
+        {
+            return;
+        }
+        keys(h, egui::Modifiers::NONE, egui::Key::Tab);
+    }
+    panic!("Tab never reached {label}");
+}
+
+#[test]
+fn void_and_list_with_the_keyboard_only() {
+    let e = env(0);
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::Clp));
+    let id = e
+        .sandbox
+        .sample_invoice(invoice_desk::sandbox::data::ORG_OAUTH)
+        .unwrap();
+    keys(&mut h, egui::Modifiers::COMMAND, egui::Key::F);
+    typed(&mut h, &id);
+    keys(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
+    wait_text(&mut h, "created_at");
+    tab_to(&mut h, "Void…");
+    keys(&mut h, egui::Modifiers::NONE, egui::Key::Enter);
+    wait_text(&mut h, "Void this invoice?");
+    tab_to(&mut h, "Void invoice");
+    keys(&mut h, egui::Modifiers::NONE, egui::Key::Enter);
+    wait_text(&mut h, "was voided");
+    // Ctrl+E with nothing listed leads to the customer field.
+    keys(&mut h, egui::Modifiers::COMMAND, egui::Key::E);
+    assert_eq!(h.state().tab(), Tab::Customers);
+    typed(&mut h, &e.sandbox.customers()[0].0);
+    keys(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
+    step_until(&mut h, "listed", |h| {
+        !h.state().customer_rows().0.is_empty() && !h.state().customers_loading()
+    });
+}
+
+#[test]
+fn add_a_profile_with_the_keyboard_only() {
+    let e = env(0);
+    let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
+    let mut h = common::harness(AppDeps::for_tests(e.rt.handle().clone(), store), SIZE);
+    h.step();
+    tab_to(&mut h, "Add a profile");
+    keys(&mut h, egui::Modifiers::NONE, egui::Key::Enter);
+    let s = &e.sandbox;
+    tab_to_role(&mut h, Role::TextInput, "Name");
+    typed(&mut h, "Teclado");
+    for (role, label, value) in [
+        (Role::TextInput, "Base URL", s.base_url.as_str()),
+        (Role::TextInput, "Auth URL", s.auth_url.as_str()),
+        (Role::TextInput, "Audience", s.audience.as_str()),
+        (
+            Role::TextInput,
+            "Client id",
+            s.credentials.client_id.as_str(),
+        ),
+        (
+            Role::PasswordInput,
+            "Client secret",
+            s.credentials.client_secret.as_str(),
+        ),
+        (
+            Role::TextInput,
+            "Account key",
+            s.credentials.account_clp.as_str(),
+        ),
+    ] {
+        tab_to_role(&mut h, role, label);
+        typed(&mut h, value);
+    }
+    tab_to(&mut h, "Save");
+    keys(&mut h, egui::Modifiers::NONE, egui::Key::Enter);
+    wait_text(&mut h, "Saved. Secrets are in the system keyring");
+    step_until(&mut h, "connected", |h| h.state().session().is_some());
+}

@@ -79,3 +79,52 @@ fn create_by_keyboard_only_in_spanish() {
     step_until(&mut h, "creada", |h| has_text(h, "creada."));
     assert!(has_text(&h, &text("cr-another")));
 }
+
+#[test]
+fn look_up_void_and_list_by_keyboard_only_in_spanish() {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = common::connected_in(&rt, &s, dir.path(), None, [1100.0, 760.0], Lang::Es);
+    let key = |h: &mut common::H, m: egui::Modifiers, k: egui::Key| {
+        h.key_press_modifiers(m, k);
+        h.step();
+        h.step();
+    };
+    let tab_to = |h: &mut common::H, label: &str| {
+        use egui_kittest::kittest::Queryable;
+        for _ in 0..40 {
+            if h.query_by_role_and_label(egui::accesskit::Role::Button, label)
+                .is_some_and(|n| n.is_focused())
+            {
+                return;
+            }
+            h.key_press(egui::Key::Tab);
+            h.step();
+            h.step();
+        }
+        panic!("Tab never reached {label}");
+    };
+    let id = s
+        .sample_invoice(invoice_desk::sandbox::data::ORG_OAUTH)
+        .unwrap();
+    key(&mut h, egui::Modifiers::COMMAND, egui::Key::F);
+    h.event(egui::Event::Text(id.clone()));
+    key(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
+    step_until(&mut h, "consultada", |h| has_text(h, "created_at"));
+    tab_to(&mut h, "Anular…");
+    key(&mut h, egui::Modifiers::NONE, egui::Key::Enter);
+    step_until(&mut h, "confirmación", |h| {
+        has_text(h, "¿Anular esta factura?")
+    });
+    tab_to(&mut h, "Anular factura");
+    key(&mut h, egui::Modifiers::NONE, egui::Key::Enter);
+    step_until(&mut h, "anulada", |h| has_text(h, "fue anulada"));
+    key(&mut h, egui::Modifiers::COMMAND, egui::Key::E);
+    h.event(egui::Event::Text(s.customers()[0].0.clone()));
+    key(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
+    step_until(&mut h, "listadas", |h| has_text(h, "facturas del cliente"));
+    assert!(has_text(&h, "Anulada"), "statuses are in Spanish");
+}
