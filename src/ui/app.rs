@@ -208,6 +208,7 @@ impl InvoiceDeskApp {
             app.saved.tab = Tab::Credentials;
         }
         cc.egui_ctx.set_theme(app.saved.theme.preference());
+        super::widgets::install_colors(&cc.egui_ctx);
         let lang = deps_language
             .or(app.saved.lang)
             .unwrap_or_else(super::i18n::Lang::from_os);

@@ -5,6 +5,47 @@ use crate::api::{ApiError, Invoice, InvoiceStatus};
 use crate::tr;
 use egui::{Color32, RichText, Ui};
 
+/// The error red of each theme, chosen for a WCAG AA contrast (at least 4.5:1) on the
+/// theme's panel background: egui's pure red is only about 4:1 on the light theme.
+pub const ERROR_RED_LIGHT: Color32 = Color32::from_rgb(0xB0, 0x00, 0x20);
+/// The dark theme's error red.
+pub const ERROR_RED_DARK: Color32 = Color32::from_rgb(0xFF, 0x6B, 0x6B);
+
+/// Status chip backgrounds (white text on them): open, paid, void, unknown.
+pub const CHIP_COLORS: [Color32; 4] = [
+    Color32::from_rgb(0x1f, 0x6f, 0xc5),
+    Color32::from_rgb(0x1e, 0x84, 0x49),
+    Color32::from_rgb(0xb0, 0x3a, 0x2e),
+    Color32::from_rgb(0x5f, 0x63, 0x68),
+];
+
+/// Sets the readable error colour in both themes.
+pub fn install_colors(ctx: &egui::Context) {
+    ctx.style_mut_of(egui::Theme::Light, |s| {
+        s.visuals.error_fg_color = ERROR_RED_LIGHT
+    });
+    ctx.style_mut_of(egui::Theme::Dark, |s| {
+        s.visuals.error_fg_color = ERROR_RED_DARK
+    });
+}
+
+/// WCAG contrast ratio of two colours (1 to 21).
+pub fn contrast(a: Color32, b: Color32) -> f32 {
+    let lum = |c: Color32| {
+        let ch = |v: u8| {
+            let v = v as f32 / 255.0;
+            if v <= 0.03928 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * ch(c.r()) + 0.7152 * ch(c.g()) + 0.0722 * ch(c.b())
+    };
+    let (x, y) = (lum(a), lum(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
 /// Red for errors, readable on light and dark backgrounds.
 pub fn error_color(ui: &Ui) -> Color32 {
     ui.visuals().error_fg_color
@@ -118,10 +159,10 @@ pub fn status_word(status: InvoiceStatus) -> String {
 /// "Open", "Paid", "Void" in a colour.
 pub fn status_chip(ui: &mut Ui, status: InvoiceStatus) {
     let color = match status {
-        InvoiceStatus::Open => Color32::from_rgb(0x1f, 0x6f, 0xc5),
-        InvoiceStatus::Paid => Color32::from_rgb(0x1e, 0x84, 0x49),
-        InvoiceStatus::Void => Color32::from_rgb(0xb0, 0x3a, 0x2e),
-        InvoiceStatus::Unknown => Color32::GRAY,
+        InvoiceStatus::Open => CHIP_COLORS[0],
+        InvoiceStatus::Paid => CHIP_COLORS[1],
+        InvoiceStatus::Void => CHIP_COLORS[2],
+        InvoiceStatus::Unknown => CHIP_COLORS[3],
     };
     let text = status_word(status);
     egui::Frame::new()
@@ -160,4 +201,41 @@ pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice) {
                 ui.end_row();
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_colours_meet_wcag_aa_in_both_themes() {
+        let light = egui::Visuals::light();
+        let dark = egui::Visuals::dark();
+        for bg in [light.panel_fill, light.extreme_bg_color, light.window_fill] {
+            assert!(
+                contrast(ERROR_RED_LIGHT, bg) >= 4.5,
+                "light error red on {bg:?}: {}",
+                contrast(ERROR_RED_LIGHT, bg)
+            );
+        }
+        for bg in [dark.panel_fill, dark.extreme_bg_color, dark.window_fill] {
+            assert!(
+                contrast(ERROR_RED_DARK, bg) >= 4.5,
+                "dark error red on {bg:?}: {}",
+                contrast(ERROR_RED_DARK, bg)
+            );
+        }
+        for chip in CHIP_COLORS {
+            assert!(
+                contrast(Color32::WHITE, chip) >= 4.5,
+                "white on chip {chip:?}: {}",
+                contrast(Color32::WHITE, chip)
+            );
+        }
+        assert!(
+            contrast(Color32::from_rgb(255, 0, 0), light.panel_fill) < 4.5,
+            "why egui's red was replaced"
+        );
+        assert!((contrast(Color32::WHITE, Color32::BLACK) - 21.0).abs() < 0.01);
+    }
 }
