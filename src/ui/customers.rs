@@ -789,6 +789,22 @@ impl CustomersPanel {
                 });
             })
             .body(|body| {
+                // Texts shared by all rows: looked up once per frame, not once per row.
+                let open_hint = tr!("cu-open-row");
+                let missing = tr!("cu-currency-missing");
+                let words = [
+                    InvoiceStatus::Open,
+                    InvoiceStatus::Paid,
+                    InvoiceStatus::Void,
+                    InvoiceStatus::Unknown,
+                ]
+                .map(widgets::status_word);
+                let word = |s: InvoiceStatus| match s {
+                    InvoiceStatus::Open => &words[0],
+                    InvoiceStatus::Paid => &words[1],
+                    InvoiceStatus::Void => &words[2],
+                    InvoiceStatus::Unknown => &words[3],
+                };
                 body.rows(row_height, self.view.order.len(), |mut row| {
                     let inv = self.rows.get(self.view.order[row.index()]);
                     // Plain (non-selectable) text, so a click anywhere opens the row.
@@ -813,17 +829,10 @@ impl CustomersPanel {
                             }
                         });
                     });
-                    row.col(|ui| {
-                        cell(
-                            ui,
-                            &inv.currency_code
-                                .clone()
-                                .unwrap_or_else(|| tr!("cu-currency-missing")),
-                        )
-                    });
-                    row.col(|ui| cell(ui, &widgets::status_word(inv.status())));
+                    row.col(|ui| cell(ui, inv.currency_code.as_deref().unwrap_or(&missing)));
+                    row.col(|ui| cell(ui, word(inv.status())));
                     row.col(|ui| cell(ui, inv.invoice_external_id.as_deref().unwrap_or("")));
-                    if row.response().on_hover_text(tr!("cu-open-row")).clicked() {
+                    if row.response().on_hover_text(open_hint.as_str()).clicked() {
                         commands.push(Command::OpenInLookup(inv.id.clone()));
                     }
                 });
