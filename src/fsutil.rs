@@ -23,7 +23,7 @@ pub fn temp_beside(target: &Path) -> PathBuf {
 
 /// Writes `target` through `write`, which streams into a buffered temporary file. If
 /// `write` fails, the temporary file is removed and `target` is untouched. Creates the
-/// folder if needed.
+/// folder if needed: for the program's own files (profiles, sandbox data).
 pub fn write_atomic_with<F>(target: &Path, write: F) -> std::io::Result<()>
 where
     F: FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
@@ -31,12 +31,37 @@ where
     if let Some(dir) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
+    replace_file(target, None, write)
+}
+
+/// Writes a file the user chose, `target` as [`check_destination`] resolved it: no
+/// folder is created, and an existing file keeps its permissions (a new one gets the
+/// process umask's).
+pub fn write_user_file<F>(target: &Path, write: F) -> std::io::Result<()>
+where
+    F: FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
+{
+    let keep = std::fs::metadata(target).ok().map(|m| m.permissions());
+    replace_file(target, keep, write)
+}
+
+fn replace_file<F>(
+    target: &Path,
+    permissions: Option<std::fs::Permissions>,
+    write: F,
+) -> std::io::Result<()>
+where
+    F: FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
+{
     let tmp = temp_beside(target);
     let result = (|| {
         let mut w = BufWriter::new(std::fs::File::create(&tmp)?);
         write(&mut w)?;
         w.flush()?;
         let f = w.into_inner().map_err(|e| e.into_error())?;
+        if let Some(p) = permissions {
+            f.set_permissions(p)?;
+        }
         f.sync_all()?;
         std::fs::rename(&tmp, target)
     })();
@@ -44,6 +69,124 @@ where
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Why a file the user named cannot be written.
+#[derive(Debug)]
+pub enum DestinationError {
+    /// The path is a folder.
+    IsFolder(PathBuf),
+    /// Its folder does not exist (it is not created for the user).
+    NoFolder(PathBuf),
+    /// The file exists and is read-only.
+    ReadOnly(PathBuf),
+    /// Nothing can be written in its folder.
+    NotWritable(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for DestinationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DestinationError::IsFolder(p) => {
+                write!(f, "{} is a folder: give a file name.", p.display())
+            }
+            DestinationError::NoFolder(p) => write!(
+                f,
+                "The folder {} does not exist. Create it first or choose another.",
+                p.display()
+            ),
+            DestinationError::ReadOnly(p) => {
+                write!(f, "{} is read-only: it cannot be replaced.", p.display())
+            }
+            DestinationError::NotWritable(p, e) => {
+                write!(f, "Nothing can be written in {} ({e}).", p.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for DestinationError {}
+
+/// Checks, before any work, that `path` can be written, and returns the file that will
+/// really be replaced: a symbolic link is followed to its target, so the link stays a
+/// link and its target gets the new content (written atomically beside the target).
+pub fn check_destination(path: &Path) -> Result<PathBuf, DestinationError> {
+    let mut target = path.to_path_buf();
+    // Follow a chain of links by hand: a dangling link still names where to write.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&target) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = std::fs::read_link(&target)
+                    .map_err(|e| DestinationError::NotWritable(target.clone(), e))?;
+                target = match target.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            _ => break,
+        }
+    }
+    if let Ok(m) = std::fs::metadata(&target) {
+        if m.is_dir() {
+            return Err(DestinationError::IsFolder(path.to_path_buf()));
+        }
+        if m.permissions().readonly() {
+            return Err(DestinationError::ReadOnly(path.to_path_buf()));
+        }
+    }
+    let dir = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    match std::fs::metadata(&dir) {
+        Ok(m) if m.is_dir() => {}
+        _ => return Err(DestinationError::NoFolder(dir)),
+    }
+    // The only sure test of "can I write here" is to try.
+    let probe = temp_beside(&target);
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(target)
+        }
+        Err(e) => Err(DestinationError::NotWritable(dir, e)),
+    }
+}
+
+/// Removes temporary files that a killed process left beside `target` (named as
+/// [`temp_beside`] names them).
+pub fn remove_stale_temps(target: &Path) {
+    let dir = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(f) = file.to_str() else { continue };
+        let Some(pid) = f
+            .strip_prefix(&prefix)
+            .filter(|r| r.ends_with(".tmp"))
+            .and_then(|r| r.split('.').next())
+        else {
+            continue;
+        };
+        // Ours, from this process, may still be being written.
+        if pid != std::process::id().to_string() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Writes `bytes` to `target` atomically.
@@ -54,6 +197,65 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn destinations_are_checked_before_any_work() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            check_destination(dir.path()),
+            Err(DestinationError::IsFolder(_))
+        ));
+        let missing = dir.path().join("nope").join("a.csv");
+        assert!(matches!(
+            check_destination(&missing),
+            Err(DestinationError::NoFolder(_))
+        ));
+        assert!(!dir.path().join("nope").exists(), "no folder created");
+        let ok = dir.path().join("a.csv");
+        assert_eq!(check_destination(&ok).unwrap(), ok);
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "probe removed"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_and_permissions_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.csv");
+        std::fs::write(&real, b"old").unwrap();
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink("real.csv", &link).unwrap();
+        let target = check_destination(&link).unwrap();
+        assert_eq!(target, dir.path().join("real.csv"));
+        write_user_file(&target, |w| w.write_all(b"new")).unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&link).unwrap(), b"new");
+        let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+
+    #[test]
+    fn stale_temporary_files_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("data.json");
+        let stale = dir.path().join(".data.json.1.abc.tmp");
+        std::fs::write(&stale, b"x").unwrap();
+        let other = dir.path().join(".other.json.1.abc.tmp");
+        std::fs::write(&other, b"x").unwrap();
+        remove_stale_temps(&target);
+        assert!(!stale.exists());
+        assert!(other.exists());
+    }
 
     #[test]
     fn a_failed_write_keeps_the_old_file() {

@@ -10,4 +10,5 @@ pub mod fsutil;
 pub mod profile;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
+pub mod text;
 pub mod ui;

@@ -265,7 +265,7 @@ async fn a_listing_that_repeats_its_cursor_is_stopped() {
         .await;
     let client = Client::new(oauth(&server)).unwrap();
     let err = client.customer_invoices("cus_loop").await.unwrap_err();
-    assert_eq!(err.kind, ErrorKind::ListingRunaway);
+    assert_eq!(err.kind, ErrorKind::ListingRunaway { pages: 2 });
     let requests = server.received_requests().await.unwrap();
     assert_eq!(count(&requests, "/invoices/customer/cus_loop"), 2);
 }

@@ -106,6 +106,8 @@ pub struct TokenSource {
     token_url: Url,
     http: reqwest::Client,
     max_body: usize,
+    /// The client's time limit for one request (named when the provider is too slow).
+    timeout: Duration,
     slot: tokio::sync::Mutex<Slot>,
     state: Mutex<TokenState>,
     completed: AtomicU64,
@@ -117,6 +119,22 @@ impl std::fmt::Debug for TokenSource {
             .field("token_url", &self.token_url.as_str())
             .finish_non_exhaustive()
     }
+}
+
+/// The shortest and longest token lifetimes believed: whatever `expires_in` or `exp` a
+/// provider sends (huge, negative, zero), the lifetime used is within these bounds.
+pub const MIN_LIFETIME: Duration = Duration::from_secs(1);
+/// See [`MIN_LIFETIME`].
+pub const MAX_LIFETIME: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// A lifetime in seconds from the provider, clamped to [`MIN_LIFETIME`]…[`MAX_LIFETIME`];
+/// `None` for something that is not a number (NaN).
+fn clamped_lifetime(secs: f64) -> Option<Duration> {
+    if secs.is_nan() {
+        return None;
+    }
+    let secs = secs.clamp(MIN_LIFETIME.as_secs_f64(), MAX_LIFETIME.as_secs_f64());
+    Some(Duration::from_secs_f64(secs))
 }
 
 /// The refresh margin: max(60 s, 10 % of the lifetime), but never more than half of it,
@@ -131,6 +149,7 @@ impl TokenSource {
         settings: OAuthSettings,
         http: reqwest::Client,
         max_body: usize,
+        timeout: Duration,
     ) -> Result<Self, ApiError> {
         let base = http::check_url(&settings.auth_url, "auth URL")?;
         if settings.client_id.trim().is_empty() {
@@ -148,6 +167,7 @@ impl TokenSource {
             token_url,
             http,
             max_body,
+            timeout,
             slot: tokio::sync::Mutex::new(Slot::default()),
             state: Mutex::new(TokenState::None),
             completed: AtomicU64::new(0),
@@ -275,9 +295,7 @@ impl TokenSource {
             }
         };
         let sent_at = Instant::now();
-        let resp = req.send().await.map_err(|e| {
-            ApiError::new(ErrorKind::TokenEndpointUnreachable).with_cause(without_url(&e))
-        })?;
+        let resp = req.send().await.map_err(|e| self.unreachable(&e))?;
         let status = resp.status().as_u16();
         let headers = resp.headers().clone();
         let body = match http::read_capped(resp, self.max_body).await {
@@ -288,9 +306,7 @@ impl TokenSource {
                     .with_cause("token answer too large"));
             }
             Err(BodyError::Transport(e)) => {
-                return Err(ApiError::new(ErrorKind::TokenEndpointUnreachable)
-                    .with_status(status)
-                    .with_cause(without_url(&e)));
+                return Err(self.unreachable(&e).with_status(status));
             }
         };
         if !(200..300).contains(&status) {
@@ -305,9 +321,30 @@ impl TokenSource {
     }
 }
 
-/// reqwest's error text without the URL (which is not secret, but is noise here).
+impl TokenSource {
+    /// The identity provider gave no (whole) answer: why, in the clerk's terms.
+    fn unreachable(&self, e: &reqwest::Error) -> ApiError {
+        let kind = if let Some(reason) = certificate_problem(e) {
+            ErrorKind::CertificateUntrusted { reason }
+        } else if e.is_timeout() {
+            ErrorKind::TokenEndpointTimeout {
+                secs: self.timeout.as_secs().max(1),
+            }
+        } else {
+            ErrorKind::TokenEndpointUnreachable
+        };
+        ApiError::new(kind).with_cause(without_url(e))
+    }
+}
+
+/// reqwest's error text and its causes, without the URL (not secret, but noise, and a
+/// URL can carry query parameters).
 pub(crate) fn without_url(e: &reqwest::Error) -> String {
     let mut text = e.to_string();
+    if let Some(url) = e.url() {
+        text = text.replace(&format!(" for url ({url})"), "");
+        text = text.replace(url.as_str(), "<url>");
+    }
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {
         text.push_str(": ");
@@ -315,6 +352,20 @@ pub(crate) fn without_url(e: &reqwest::Error) -> String {
         source = s.source();
     }
     text
+}
+
+/// When a TLS handshake failed because the server's certificate is not trusted: the
+/// TLS library's reason (`UnknownIssuer`, `Expired`, `NotValidForName`, …).
+pub(crate) fn certificate_problem(e: &reqwest::Error) -> Option<String> {
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let text = s.to_string();
+        if let Some(rest) = text.strip_prefix("invalid peer certificate: ") {
+            return Some(rest.trim().to_string());
+        }
+        source = s.source();
+    }
+    None
 }
 
 fn parse_token(body: &[u8], sent_at: Instant) -> Result<Cached, String> {
@@ -328,22 +379,21 @@ fn parse_token(body: &[u8], sent_at: Instant) -> Result<Cached, String> {
     if let Some(tt) = v.get("token_type").and_then(Value::as_str)
         && !tt.eq_ignore_ascii_case("bearer")
     {
-        return Err(format!("the token type is {tt}, not Bearer"));
+        return Err(format!(
+            "the token type is {}, not Bearer",
+            crate::text::escape_controls(tt)
+        ));
     }
+    // Any number is accepted and clamped (1e300, -5, 0, "3600", 2^64): never a panic,
+    // never a token believed for centuries.
     let expires_in = match v.get("expires_in") {
-        Some(Value::Number(n)) => n.as_f64().filter(|f| *f > 0.0).map(Duration::from_secs_f64),
-        Some(Value::String(s)) => s
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|f| *f > 0.0)
-            .map(Duration::from_secs_f64),
+        Some(Value::Number(n)) => n.as_f64().and_then(clamped_lifetime),
+        Some(Value::String(s)) => s.trim().parse::<f64>().ok().and_then(clamped_lifetime),
         _ => None,
     };
     let lifetime = expires_in.or_else(|| {
         let exp = jwt_exp(token)?;
-        let left = exp - Utc::now().timestamp();
-        Some(Duration::from_secs(left.max(0) as u64))
+        clamped_lifetime(exp.saturating_sub(Utc::now().timestamp()) as f64)
     });
     let now_wall = Utc::now() - chrono::Duration::from_std(sent_at.elapsed()).unwrap_or_default();
     Ok(Cached {
@@ -371,12 +421,14 @@ pub fn jwt_exp(token: &str) -> Option<i64> {
 
 fn token_failure(status: u16, headers: &reqwest::header::HeaderMap, body: &[u8]) -> ApiError {
     let v: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
-    let code = v.get("error").and_then(Value::as_str).map(str::to_string);
+    // The provider's words are escaped here: they reach terminals and labels.
+    let esc = |s: &str| crate::text::escape_controls(s).into_owned();
+    let code = v.get("error").and_then(Value::as_str).map(esc);
     let desc = v
         .get("error_description")
         .or_else(|| v.get("message"))
         .and_then(Value::as_str)
-        .map(str::to_string);
+        .map(esc);
     let lower = desc.clone().unwrap_or_default().to_ascii_lowercase();
     let description = match (&code, &desc) {
         (Some(c), Some(d)) => Some(format!("{c}: {d}")),
@@ -411,10 +463,10 @@ fn token_failure(status: u16, headers: &reqwest::header::HeaderMap, body: &[u8])
         }
         _ => ErrorKind::TokenEndpointFailed,
     };
-    let mut e = ApiError::new(kind).with_status(status).with_body(body);
-    e.service_code = code;
-    e.service_message = desc;
-    e
+    ApiError::new(kind)
+        .with_status(status)
+        .with_body(body)
+        .with_service(desc.as_deref(), code.as_deref())
 }
 
 #[cfg(test)]
@@ -447,6 +499,25 @@ mod tests {
         );
         assert_eq!(jwt_exp(&t), Some(1_900_000_000));
         assert_eq!(jwt_exp("opaque-token"), None);
+        for exp in [
+            "-9223372036854775808",
+            "9223372036854775807",
+            "1e300",
+            "-1e300",
+            "0",
+        ] {
+            let t = format!(
+                "{}.{}.sig",
+                b("{\"alg\":\"HS256\"}"),
+                b(&format!("{{\"exp\":{exp}}}"))
+            );
+            let c = parse_token(
+                format!(r#"{{"access_token":"{t}"}}"#).as_bytes(),
+                Instant::now(),
+            )
+            .unwrap();
+            assert!(c.expires_at.is_some(), "{exp}");
+        }
     }
 
     #[test]
@@ -464,6 +535,30 @@ mod tests {
         .unwrap();
         assert!(c.refresh_at.is_none());
         assert!(parse_token(br#"{"token_type":"Bearer"}"#, Instant::now()).is_err());
+        // Whatever the provider says about the lifetime: no panic, a bounded lifetime.
+        for weird in [
+            "1e19",
+            "1e20",
+            "1e300",
+            "9223372036854775807",
+            "18446744073709551616",
+            "-5",
+            "0",
+            "0.5",
+            "\"3600\"",
+            "\"1e400\"",
+            "\"NaN\"",
+            "\"inf\"",
+            "null",
+            "true",
+            "[]",
+        ] {
+            let body = format!(r#"{{"access_token":"abc","expires_in":{weird}}}"#);
+            let c = parse_token(body.as_bytes(), Instant::now()).unwrap();
+            if let Some(e) = c.expires_at {
+                assert!(e <= Instant::now() + MAX_LIFETIME, "{weird}");
+            }
+        }
         assert!(parse_token(b"<html>", Instant::now()).is_err());
         assert!(
             parse_token(

@@ -2,7 +2,7 @@
 //! errors a clerk can read.
 
 use super::auth::{self, AuthSettings, TokenSource, TokenState};
-use super::error::{ApiError, ErrorKind, FieldError};
+use super::error::{Action, ApiError, ErrorKind, FieldError, Resource};
 use super::http::{self, BodyError};
 use super::model::{Invoice, NewInvoice, NextPage, Page};
 use secrecy::{ExposeSecret, SecretString};
@@ -37,7 +37,13 @@ pub struct ClientConfig {
     pub page_size: Option<u32>,
     /// Safety cap on the pages of one listing.
     pub max_pages: u32,
+    /// Safety cap on the invoices of one listing: a service that never stops sending
+    /// pages cannot make us read (or hold) without end.
+    pub max_invoices: u64,
 }
+
+/// The default cap on the invoices of one listing.
+pub const DEFAULT_MAX_INVOICES: u64 = 2_000_000;
 
 impl ClientConfig {
     /// Defaults for everything but the address and authentication.
@@ -54,6 +60,7 @@ impl ClientConfig {
             max_retry_wait: Duration::from_secs(10),
             page_size: Some(1000),
             max_pages: 10_000,
+            max_invoices: DEFAULT_MAX_INVOICES,
         }
     }
 }
@@ -74,7 +81,9 @@ pub struct ListProgress {
 pub struct ConnectionReport {
     /// The token state after the test (OAuth) or `NotUsed` (API key).
     pub token: TokenState,
-    /// The service answered an authorized request.
+    /// The answer to the test lookup had the invoicing service's shape (its JSON error
+    /// for an unknown invoice). `false`: a server answered, but we cannot tell that it is
+    /// the invoicing service (a web server's 404 page, say).
     pub service_ok: bool,
 }
 
@@ -112,7 +121,7 @@ enum Effect {
     /// Changes nothing: may be retried.
     Read,
     /// Changes something: never resent; a lost answer is "outcome unknown".
-    Write(&'static str),
+    Write(Action),
 }
 
 struct Answer {
@@ -153,6 +162,7 @@ impl Client {
                 o.clone(),
                 http.clone(),
                 cfg.max_body_bytes,
+                cfg.timeout,
             )?)),
             AuthSettings::ApiKey(k) => {
                 let name = if k.header.trim().is_empty() {
@@ -202,23 +212,25 @@ impl Client {
     }
 
     /// Fetches a token (OAuth) and makes one harmless authorized read: a lookup of an id
-    /// that does not exist, for which "not found" proves the credentials work.
+    /// that does not exist. The service's JSON "not found" proves the credentials work
+    /// and that the address is the invoicing service; any other answer that is not an
+    /// error leaves `service_ok` false (a server answered, we cannot tell what it is).
     pub async fn check_connection(&self) -> Result<ConnectionReport, ApiError> {
         if let Auth::OAuth(t) = &self.inner.auth {
             t.bearer().await?;
         }
         let url = http::join(&self.inner.base, "/invoice/invoice-desk-connection-check");
-        match self
+        let service_ok = match self
             .execute(reqwest::Method::GET, url, None, None, Effect::Read)
             .await
         {
-            Ok(_) => {}
-            Err(e) if matches!(e.kind, ErrorKind::NotFound { .. }) => {}
+            Ok(body) => decode_invoice(&body).is_ok(),
+            Err(e) if matches!(e.kind, ErrorKind::NotFound(_)) => e.service_shaped,
             Err(e) => return Err(e),
-        }
+        };
         Ok(ConnectionReport {
             token: self.token_state(),
-            service_ok: true,
+            service_ok,
         })
     }
 
@@ -241,10 +253,10 @@ impl Client {
                 url,
                 Some(&body),
                 key,
-                Effect::Write("create the invoice"),
+                Effect::Write(Action::Create),
             )
             .await?;
-        decode_invoice(&v)
+        decode_written(&v, Action::Create)
     }
 
     /// `GET /invoice/{id}`.
@@ -254,7 +266,7 @@ impl Client {
         let v = self
             .execute(reqwest::Method::GET, url, None, None, Effect::Read)
             .await
-            .map_err(|e| not_found_as(e, format!("invoice with id {id}")))?;
+            .map_err(|e| not_found_as(e, Resource::Invoice(id.to_string())))?;
         decode_invoice(&v)
     }
 
@@ -271,11 +283,11 @@ impl Client {
                 url,
                 None,
                 None,
-                Effect::Write("void the invoice"),
+                Effect::Write(Action::Void),
             )
             .await
-            .map_err(|e| not_found_as(e, format!("invoice with id {id}")))?;
-        decode_invoice(&v)
+            .map_err(|e| not_found_as(e, Resource::Invoice(id.to_string())))?;
+        decode_written(&v, Action::Void)
     }
 
     /// `GET /invoices/customer/{id}`, following pages to the end. Each page goes to
@@ -297,35 +309,39 @@ impl Client {
         let mut progress = ListProgress::default();
         let mut url = self.with_page_size(first.clone());
         let mut seen_next: Vec<NextPage> = Vec::new();
+        let cfg = &self.inner.cfg;
         loop {
             let body = self
                 .execute(reqwest::Method::GET, url.clone(), None, None, Effect::Read)
                 .await
-                .map_err(|e| not_found_as(e, format!("customer with id {customer}")))?;
+                .map_err(|e| not_found_as(e, Resource::Customer(customer.to_string())))?;
             // Decoded straight from the bytes: no JSON tree for big pages.
             let page = Page::from_slice(&body).map_err(|e| e.with_body(&body))?;
+            drop(body);
+            let received = page.items.len() as u64;
+            if progress.items.saturating_add(received) > cfg.max_invoices {
+                return Err(ApiError::new(ErrorKind::ListingTooLong {
+                    cap: cfg.max_invoices,
+                }));
+            }
             progress.pages += 1;
-            progress.items += page.items.len() as u64;
+            progress.items += received;
             progress.total = page.total.or(progress.total);
-            let empty = page.items.is_empty();
             if on_page(page.items, &progress).is_break() {
                 return Err(ApiError::new(ErrorKind::Cancelled));
             }
             let Some(next) = page.next else {
                 return Ok(progress);
             };
-            // An empty page that still points on, a repeated cursor, or too many pages:
-            // the listing would never end.
-            if (empty
-                && matches!(next, NextPage::Cursor(_) | NextPage::Url(_))
-                && progress.pages > 1)
-                || seen_next.contains(&next)
-                || progress.pages >= self.inner.cfg.max_pages
-            {
-                return Err(ApiError::new(ErrorKind::ListingRunaway)
-                    .with_cause(format!("stopped after {} pages", progress.pages)));
+            // An empty page that points on is normal for some services (a cursor over
+            // filtered data): it is followed. A repeated cursor (a cycle) or too many
+            // pages means the listing would never end.
+            if seen_next.contains(&next.remembered()) || progress.pages >= cfg.max_pages {
+                return Err(ApiError::new(ErrorKind::ListingRunaway {
+                    pages: progress.pages,
+                }));
             }
-            if empty && matches!(next, NextPage::Number(_)) {
+            if received == 0 && matches!(next, NextPage::Number(_)) {
                 return Ok(progress);
             }
             url = match &next {
@@ -353,7 +369,9 @@ impl Client {
                     u
                 }
             };
-            seen_next.push(next);
+            // Cycle detection needs every cursor seen; bounded by max_pages, and long
+            // cursors are remembered by a digest only.
+            seen_next.push(next.remembered());
         }
     }
 
@@ -431,7 +449,7 @@ impl Client {
             }
             let answer = match self.send(req).await {
                 Ok(a) => a,
-                Err(e) => return Err(transport_error(e, effect)),
+                Err(e) => return Err(self.transport_error(e, effect)),
             };
             let status = answer.status;
             if status == 401
@@ -462,11 +480,9 @@ impl Client {
                 && matches!(status, 502 | 504)
             {
                 // A gateway gave up waiting: the service behind it may have done it.
-                return Err(ApiError::new(ErrorKind::OutcomeUnknown {
-                    action: action.to_string(),
-                })
-                .with_status(status)
-                .with_body(&answer.body));
+                return Err(ApiError::new(ErrorKind::OutcomeUnknown(action))
+                    .with_status(status)
+                    .with_body(&answer.body));
             }
             return Err(api_error(status, &answer.headers, &answer.body));
         }
@@ -483,36 +499,70 @@ impl Client {
                 body,
             }),
             Err(BodyError::TooLarge) => Err(SendError::TooLarge(status)),
-            Err(BodyError::Transport(e)) => Err(SendError::Transport(e)),
+            Err(BodyError::Transport(e)) => Err(SendError::BodyLost(status, e)),
+        }
+    }
+
+    fn transport_error(&self, e: SendError, effect: Effect) -> ApiError {
+        match (e, effect) {
+            // A success status came: the service did it, only the answer is lost.
+            (SendError::TooLarge(status) | SendError::BodyLost(status, _), Effect::Write(a))
+                if (200..300).contains(&status) =>
+            {
+                ApiError::new(ErrorKind::DoneUnreadable(a)).with_status(status)
+            }
+            (SendError::TooLarge(status), Effect::Write(a)) => {
+                ApiError::new(ErrorKind::OutcomeUnknown(a)).with_status(status)
+            }
+            (SendError::TooLarge(status), Effect::Read) => {
+                ApiError::new(ErrorKind::TooLarge).with_status(status)
+            }
+            (SendError::BodyLost(status, e), Effect::Write(a)) => {
+                ApiError::new(ErrorKind::OutcomeUnknown(a))
+                    .with_status(status)
+                    .with_cause(auth::without_url(&e))
+            }
+            (SendError::BodyLost(status, e), Effect::Read) => {
+                let kind = if e.is_timeout() {
+                    ErrorKind::Timeout
+                } else {
+                    ErrorKind::ConnectionLost
+                };
+                ApiError::new(kind)
+                    .with_status(status)
+                    .with_cause(auth::without_url(&e))
+            }
+            (SendError::Transport(e), effect) => {
+                let cause = auth::without_url(&e);
+                if let Some(reason) = auth::certificate_problem(&e) {
+                    return ApiError::new(ErrorKind::CertificateUntrusted { reason })
+                        .with_cause(cause);
+                }
+                if e.is_connect() {
+                    // No connection was made: nothing was sent, whatever the request.
+                    return ApiError::new(ErrorKind::Connection).with_cause(cause);
+                }
+                match effect {
+                    Effect::Write(a) => {
+                        ApiError::new(ErrorKind::OutcomeUnknown(a)).with_cause(cause)
+                    }
+                    Effect::Read if e.is_timeout() => {
+                        ApiError::new(ErrorKind::Timeout).with_cause(cause)
+                    }
+                    Effect::Read => ApiError::new(ErrorKind::ConnectionLost).with_cause(cause),
+                }
+            }
         }
     }
 }
 
 enum SendError {
+    /// No answer: the request may or may not have been sent.
     Transport(reqwest::Error),
+    /// The answer's body was over the cap (its status is known).
     TooLarge(u16),
-}
-
-fn transport_error(e: SendError, effect: Effect) -> ApiError {
-    let e = match e {
-        SendError::TooLarge(status) => {
-            return ApiError::new(ErrorKind::TooLarge).with_status(status);
-        }
-        SendError::Transport(e) => e,
-    };
-    let cause = auth::without_url(&e);
-    if e.is_connect() {
-        // No connection was made: nothing was sent, whatever the request.
-        return ApiError::new(ErrorKind::Connection).with_cause(cause);
-    }
-    match effect {
-        Effect::Write(action) => ApiError::new(ErrorKind::OutcomeUnknown {
-            action: action.to_string(),
-        })
-        .with_cause(cause),
-        Effect::Read if e.is_timeout() => ApiError::new(ErrorKind::Timeout).with_cause(cause),
-        Effect::Read => ApiError::new(ErrorKind::Connection).with_cause(cause),
-    }
+    /// The answer's status came, then the body was cut off.
+    BodyLost(u16, reqwest::Error),
 }
 
 fn checked_id<'a>(id: &'a str, what: &str) -> Result<&'a str, ApiError> {
@@ -526,16 +576,35 @@ fn checked_id<'a>(id: &'a str, what: &str) -> Result<&'a str, ApiError> {
     Ok(id)
 }
 
-fn not_found_as(mut e: ApiError, what: String) -> ApiError {
-    if let ErrorKind::NotFound { what: w } = &mut e.kind {
-        *w = what;
+fn not_found_as(mut e: ApiError, what: Resource) -> ApiError {
+    if let ErrorKind::NotFound(r) = &mut e.kind {
+        *r = what;
     }
     e
 }
 
+/// The invoice in a success answer to a create or void. The service did what was asked,
+/// so an answer that cannot be read is "done, check the result", never a plain failure
+/// that a clerk would retry.
+fn decode_written(body: &[u8], action: Action) -> Result<Invoice, ApiError> {
+    decode_invoice(body).map_err(|e| {
+        let mut done = ApiError::new(ErrorKind::DoneUnreadable(action));
+        done.body = e.body;
+        done.cause = e.cause;
+        done
+    })
+}
+
 /// One invoice from an answer's body (possibly wrapped in an envelope).
 fn decode_invoice(body: &[u8]) -> Result<Invoice, ApiError> {
-    let v: Value = serde_json::from_slice(body).map_err(|e| {
+    let parsed = match serde_json::from_slice(body) {
+        // A bad byte in one field is read lossily (shown as "�"), as in listings.
+        Err(_) if std::str::from_utf8(body).is_err() => {
+            serde_json::from_str(&String::from_utf8_lossy(body))
+        }
+        other => other,
+    };
+    let v: Value = parsed.map_err(|e| {
         ApiError::new(ErrorKind::Decode)
             .with_body(body)
             .with_cause(e)
@@ -566,6 +635,10 @@ pub(crate) fn api_error(
 ) -> ApiError {
     let v: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
     let err = v.get("error");
+    // The service's errors are JSON objects with `error` (or `message`/`detail`); a web
+    // server's HTML page is not.
+    let service_shaped =
+        v.is_object() && (err.is_some() || v.get("message").is_some() || v.get("detail").is_some());
     let message = err
         .and_then(|e| e.get("message"))
         .or_else(|| err.filter(|e| e.is_string()))
@@ -602,7 +675,10 @@ pub(crate) fn api_error(
                         .and_then(Value::as_str)
                         .unwrap_or("not accepted")
                         .to_string();
-                    FieldError { field, message }
+                    FieldError {
+                        field: crate::text::escape_controls(&field).into_owned(),
+                        message: crate::text::escape_controls(&message).into_owned(),
+                    }
                 })
                 .collect()
         })
@@ -610,9 +686,7 @@ pub(crate) fn api_error(
     let kind = match status {
         401 => ErrorKind::Unauthorized,
         403 => ErrorKind::Forbidden,
-        404 => ErrorKind::NotFound {
-            what: "such resource".to_string(),
-        },
+        404 => ErrorKind::NotFound(Resource::Other),
         409 => ErrorKind::Conflict,
         400 | 422 => ErrorKind::Validation { fields },
         429 => ErrorKind::RateLimited {
@@ -621,8 +695,10 @@ pub(crate) fn api_error(
         500..=599 => ErrorKind::ServerError,
         _ => ErrorKind::UnexpectedStatus,
     };
-    let mut e = ApiError::new(kind).with_status(status).with_body(body);
-    e.service_message = message;
-    e.service_code = code;
+    let mut e = ApiError::new(kind)
+        .with_status(status)
+        .with_body(body)
+        .with_service(message.as_deref(), code.as_deref());
+    e.service_shaped = service_shaped;
     e
 }

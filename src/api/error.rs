@@ -1,8 +1,39 @@
 //! One error type for everything the API layer can fail at: a sentence a clerk can read
 //! (`Display`), a kind the code can match on, and the details an engineer needs.
 
+use crate::text::escape_controls;
 use std::fmt;
 use std::time::Duration;
+
+/// What a lookup was about, for "there is no …" messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resource {
+    /// An invoice, by id.
+    Invoice(String),
+    /// A customer, by id.
+    Customer(String),
+    /// Something the service did not name.
+    Other,
+}
+
+/// A request that changes something: what was asked of the service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// `POST /invoices`.
+    Create,
+    /// `POST /invoices/{id}/void`.
+    Void,
+}
+
+impl Action {
+    /// The action in English words, for the CLI and logs.
+    pub fn words(self) -> &'static str {
+        match self {
+            Action::Create => "create the invoice",
+            Action::Void => "void the invoice",
+        }
+    }
+}
 
 /// A problem with one field of a request, as the service's 422 `details` report it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,17 +73,25 @@ pub enum ErrorKind {
     },
     /// The identity provider failed (5xx) or sent something that is not a token.
     TokenEndpointFailed,
-    /// The identity provider could not be reached or did not answer in time.
+    /// The identity provider could not be reached.
     TokenEndpointUnreachable,
+    /// The identity provider did not answer within the client's time limit.
+    TokenEndpointTimeout {
+        /// The limit, in seconds.
+        secs: u64,
+    },
+    /// The server's TLS certificate is not trusted by this computer (corporate proxy,
+    /// self-signed certificate).
+    CertificateUntrusted {
+        /// Why, as the TLS library said it (`UnknownIssuer`, `Expired`, …).
+        reason: String,
+    },
     /// The service answered 401 (even with a fresh token, or with the API key).
     Unauthorized,
     /// The service answered 403.
     Forbidden,
     /// The service answered 404.
-    NotFound {
-        /// What was looked for, in words ("invoice in_123").
-        what: String,
-    },
+    NotFound(Resource),
     /// The service answered 409: the action does not fit the invoice's state.
     Conflict,
     /// The service answered 422 (or 400) with problems per field.
@@ -73,17 +112,27 @@ pub enum ErrorKind {
     Timeout,
     /// The service could not be reached; the request was not sent.
     Connection,
+    /// A read was sent but the connection broke before its answer arrived.
+    ConnectionLost,
     /// A create or void was sent and no answer came back: it may or may not have happened.
-    OutcomeUnknown {
-        /// The action in words ("create the invoice").
-        action: String,
-    },
+    OutcomeUnknown(Action),
+    /// A create or void was answered with success (2xx), but the answer could not be
+    /// read: it was done, and what came of it must be checked, not resent.
+    DoneUnreadable(Action),
     /// The answer could not be understood.
     Decode,
     /// The answer was larger than the client accepts.
     TooLarge,
-    /// A listing went on longer than the safety cap, or repeated itself.
-    ListingRunaway,
+    /// A listing did not end: it repeated a page, or went past the page cap.
+    ListingRunaway {
+        /// Pages received before stopping.
+        pages: u32,
+    },
+    /// A listing had more invoices than the configured cap.
+    ListingTooLong {
+        /// The cap.
+        cap: u64,
+    },
     /// The caller stopped the work.
     Cancelled,
 }
@@ -104,6 +153,9 @@ pub struct ApiError {
     pub body: Option<String>,
     /// What the HTTP library said, for engineers.
     pub cause: Option<String>,
+    /// The answer was a JSON error in the service's shape (`{"error": …}`), not, say, a
+    /// web server's HTML page.
+    pub service_shaped: bool,
 }
 
 impl ApiError {
@@ -116,6 +168,7 @@ impl ApiError {
             service_code: None,
             body: None,
             cause: None,
+            service_shaped: false,
         }
     }
 
@@ -133,20 +186,36 @@ impl ApiError {
     /// Adds (the start of) the answer's body.
     pub fn with_body(mut self, body: &[u8]) -> Self {
         const SHOWN: usize = 2000;
-        let text = String::from_utf8_lossy(&body[..body.len().min(SHOWN)]).into_owned();
-        self.body = if text.is_empty() { None } else { Some(text) };
+        let text = String::from_utf8_lossy(&body[..body.len().min(SHOWN)]);
+        // Escaped: the body is the service's text and may hold terminal sequences.
+        self.body = if text.is_empty() {
+            None
+        } else {
+            Some(escape_controls(&text).into_owned())
+        };
         self
     }
 
     /// Adds what the HTTP library said.
     pub fn with_cause(mut self, cause: impl fmt::Display) -> Self {
-        self.cause = Some(cause.to_string());
+        self.cause = Some(escape_controls(&cause.to_string()).into_owned());
         self
     }
 
-    /// True when the request may have taken effect and must be checked, not resent.
+    /// Adds the service's own message and code (escaped: they are the service's text).
+    pub fn with_service(mut self, message: Option<&str>, code: Option<&str>) -> Self {
+        self.service_message = message.map(|m| escape_controls(m).into_owned());
+        self.service_code = code.map(|c| escape_controls(c).into_owned());
+        self
+    }
+
+    /// True when the request may have taken effect and must be checked, not resent:
+    /// no answer came back, or a success answer could not be read.
     pub fn is_outcome_unknown(&self) -> bool {
-        matches!(self.kind, ErrorKind::OutcomeUnknown { .. })
+        matches!(
+            self.kind,
+            ErrorKind::OutcomeUnknown(_) | ErrorKind::DoneUnreadable(_)
+        )
     }
 
     /// True for failures to authenticate (token endpoint, 401, 403).
@@ -159,6 +228,7 @@ impl ApiError {
                 | ErrorKind::TokenRateLimited { .. }
                 | ErrorKind::TokenEndpointFailed
                 | ErrorKind::TokenEndpointUnreachable
+                | ErrorKind::TokenEndpointTimeout { .. }
                 | ErrorKind::Unauthorized
                 | ErrorKind::Forbidden
         )
@@ -166,7 +236,13 @@ impl ApiError {
 
     /// True for network failures and timeouts.
     pub fn is_network(&self) -> bool {
-        matches!(self.kind, ErrorKind::Timeout | ErrorKind::Connection)
+        matches!(
+            self.kind,
+            ErrorKind::Timeout
+                | ErrorKind::Connection
+                | ErrorKind::ConnectionLost
+                | ErrorKind::CertificateUntrusted { .. }
+        )
     }
 
     /// The per-field problems of a validation error (empty otherwise).
@@ -209,12 +285,26 @@ impl ApiError {
     }
 }
 
+fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 fn wait_words(d: &Option<Duration>) -> String {
     match d {
         Some(d) if d.as_secs() >= 120 => {
-            format!(" Try again in about {} minutes.", d.as_secs().div_ceil(60))
+            format!(
+                " Try again in about {}.",
+                plural(d.as_secs().div_ceil(60), "minute", "minutes")
+            )
         }
-        Some(d) => format!(" Try again in {} seconds.", d.as_secs().max(1)),
+        Some(d) => format!(
+            " Try again in {}.",
+            plural(d.as_secs().max(1), "second", "seconds")
+        ),
         None => " Try again in a moment.".to_string(),
     }
 }
@@ -270,6 +360,14 @@ impl fmt::Display for ApiError {
                 f,
                 "The identity provider could not be reached. Check the network connection and the auth URL."
             ),
+            ErrorKind::TokenEndpointTimeout { secs } => write!(
+                f,
+                "The identity provider did not answer within {secs} s. Try again later; if it keeps happening, tell the service operator."
+            ),
+            ErrorKind::CertificateUntrusted { reason } => write!(
+                f,
+                "The server's certificate is not trusted by this computer ({reason}). If your organisation inspects secure traffic, ask IT to install its certificate on this computer."
+            ),
             ErrorKind::Unauthorized => write!(
                 f,
                 "The service did not accept our credentials. Check the profile's credentials.{said}"
@@ -278,7 +376,13 @@ impl fmt::Display for ApiError {
                 f,
                 "These credentials are not allowed to do this. Ask the service operator for access.{said}"
             ),
-            ErrorKind::NotFound { what } => write!(f, "There is no {what}.{said}"),
+            ErrorKind::NotFound(Resource::Invoice(id)) => {
+                write!(f, "There is no invoice with id {id}.{said}")
+            }
+            ErrorKind::NotFound(Resource::Customer(id)) => {
+                write!(f, "There is no customer with id {id}.{said}")
+            }
+            ErrorKind::NotFound(Resource::Other) => write!(f, "There is no such resource.{said}"),
             ErrorKind::Conflict => write!(
                 f,
                 "The service refused: this does not fit the invoice's current state.{said}"
@@ -315,15 +419,30 @@ impl fmt::Display for ApiError {
                 f,
                 "The service could not be reached. Check the network connection and the base URL. Nothing was sent."
             ),
-            ErrorKind::OutcomeUnknown { action } => write!(
+            ErrorKind::ConnectionLost => write!(
                 f,
-                "The request to {action} was sent but no answer came back, so we do not know whether it happened. Check before trying again."
+                "The connection to the service broke before its answer arrived. Try again."
+            ),
+            ErrorKind::OutcomeUnknown(action) => write!(
+                f,
+                "The request to {} was sent but no answer came back, so we do not know whether it happened. Check before trying again.",
+                action.words()
+            ),
+            ErrorKind::DoneUnreadable(action) => write!(
+                f,
+                "The service accepted the request to {} (it answered with success), but its answer could not be read. It was most likely done: check the result before trying again.",
+                action.words()
             ),
             ErrorKind::Decode => write!(f, "The service's answer could not be understood."),
             ErrorKind::TooLarge => write!(f, "The service's answer was too large to accept."),
-            ErrorKind::ListingRunaway => write!(
+            ErrorKind::ListingRunaway { pages } => write!(
                 f,
-                "The list of invoices did not end (the service kept sending more pages). What arrived is shown."
+                "The list of invoices did not end: the service kept sending more pages, so we stopped after {}.",
+                plural(u64::from(*pages), "page", "pages")
+            ),
+            ErrorKind::ListingTooLong { cap } => write!(
+                f,
+                "The list has more than {cap} invoices, the most read at once; we stopped there."
             ),
             ErrorKind::Cancelled => write!(f, "Cancelled."),
         }
@@ -338,10 +457,8 @@ mod tests {
 
     #[test]
     fn messages_are_sentences() {
-        let e = ApiError::new(ErrorKind::NotFound {
-            what: "invoice with id in_1".into(),
-        })
-        .with_status(404);
+        let e =
+            ApiError::new(ErrorKind::NotFound(Resource::Invoice("in_1".into()))).with_status(404);
         assert_eq!(e.to_string(), "There is no invoice with id in_1.");
         let e = ApiError::new(ErrorKind::Validation {
             fields: vec![FieldError {
@@ -358,5 +475,26 @@ mod tests {
         });
         assert!(e.to_string().contains("5 seconds"));
         assert!(e.details().contains("RateLimited"));
+        let e = ApiError::new(ErrorKind::RateLimited {
+            retry_after: Some(Duration::from_secs(1)),
+        });
+        assert!(e.to_string().contains("in 1 second."), "{e}");
+        let e = ApiError::new(ErrorKind::RateLimited {
+            retry_after: Some(Duration::from_secs(130)),
+        });
+        assert!(e.to_string().contains("about 3 minutes"), "{e}");
+        let e = ApiError::new(ErrorKind::ListingRunaway { pages: 1 });
+        assert!(e.to_string().contains("after 1 page."), "{e}");
+    }
+
+    #[test]
+    fn service_text_is_escaped() {
+        let e = ApiError::new(ErrorKind::ServerError)
+            .with_service(Some("\x1b]0;PWNED\x07\r\nFAKE"), Some("TK\x1b[2J"))
+            .with_body(b"\x1b[2Jbody\nline")
+            .with_cause("cause\u{202e}");
+        let all = format!("{e}\n{}", e.details());
+        assert!(!all.contains('\x1b') && !all.contains('\r') && !all.contains('\u{202e}'));
+        assert!(all.contains("\\x1b]0;PWNED"), "{all}");
     }
 }

@@ -104,9 +104,17 @@ pub async fn read_capped(mut resp: reqwest::Response, max: usize) -> Result<Vec<
     Ok(out)
 }
 
+/// The longest wait a server can ask for that is believed (a day): larger values are
+/// clamped, so adding them to an instant can never overflow.
+pub const MAX_WAIT: Duration = Duration::from_secs(24 * 3600);
+
 /// How long the server asks us to wait: `Retry-After` (seconds or HTTP date), else
-/// `x-ratelimit-reset` (seconds, or a Unix time).
+/// `x-ratelimit-reset` (seconds, or a Unix time); at most [`MAX_WAIT`].
 pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    asked_wait(headers).map(|d| d.min(MAX_WAIT))
+}
+
+fn asked_wait(headers: &HeaderMap) -> Option<Duration> {
     let text = |name: &str| {
         headers
             .get(name)
@@ -118,7 +126,10 @@ pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
             return Some(Duration::from_secs(secs));
         }
         if let Ok(when) = chrono::DateTime::parse_from_rfc2822(v) {
-            let secs = (when.timestamp() - chrono::Utc::now().timestamp()).max(0);
+            let secs = when
+                .timestamp()
+                .saturating_sub(chrono::Utc::now().timestamp())
+                .max(0);
             return Some(Duration::from_secs(secs as u64));
         }
     }
@@ -127,7 +138,7 @@ pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     {
         // Large values are a Unix time; small ones are seconds from now.
         let secs = if n > 1_000_000_000 {
-            n - chrono::Utc::now().timestamp()
+            n.saturating_sub(chrono::Utc::now().timestamp())
         } else {
             n
         };
@@ -167,5 +178,18 @@ mod tests {
         h.insert("x-ratelimit-reset", "3".parse().unwrap());
         assert_eq!(retry_after(&h), Some(Duration::from_secs(3)));
         assert_eq!(retry_after(&HeaderMap::new()), None);
+        for huge in [
+            "18446744073709551615",
+            "99999999999999999999999",
+            "1e300",
+            "-1e300",
+            "NaN",
+        ] {
+            let mut h = HeaderMap::new();
+            h.insert("x-ratelimit-reset", huge.parse().unwrap());
+            h.insert("retry-after", huge.parse().unwrap());
+            let d = retry_after(&h);
+            assert!(d.is_none_or(|d| d <= MAX_WAIT), "{huge}: {d:?}");
+        }
     }
 }

@@ -389,6 +389,24 @@ pub enum NextPage {
     Number(u64),
 }
 
+impl NextPage {
+    /// The form kept to detect a cycle: long cursors and URLs by a digest only, so that
+    /// remembering thousands of them stays small.
+    pub fn remembered(&self) -> NextPage {
+        use std::hash::{Hash, Hasher};
+        let digest = |s: &str| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            s.hash(&mut h);
+            format!("#{:016x}:{}", h.finish(), s.len())
+        };
+        match self {
+            NextPage::Cursor(c) if c.len() > 64 => NextPage::Cursor(digest(c)),
+            NextPage::Url(u) if u.len() > 64 => NextPage::Url(digest(u)),
+            other => other.clone(),
+        }
+    }
+}
+
 /// One page of a customer listing.
 #[derive(Debug, PartialEq)]
 pub struct Page {
@@ -408,8 +426,17 @@ impl Page {
     }
 
     /// As [`Page::from_value`], straight from the bytes of the answer (no JSON tree).
+    /// Text that is not valid UTF-8 (one bad byte in one invoice) is read lossily: the
+    /// bad bytes show as U+FFFD "�" in that field instead of failing the whole page.
     pub fn from_slice(bytes: &[u8]) -> Result<Page, ApiError> {
-        serde_json::from_slice(bytes).map_err(|e| decode_error(&e.to_string()))
+        match serde_json::from_slice(bytes) {
+            Ok(page) => Ok(page),
+            Err(e) if std::str::from_utf8(bytes).is_err() => {
+                let text = String::from_utf8_lossy(bytes);
+                serde_json::from_str(&text).map_err(|_| decode_error(&e.to_string()))
+            }
+            Err(e) => Err(decode_error(&e.to_string())),
+        }
     }
 }
 

@@ -12,6 +12,7 @@ use crate::api::{
 };
 use crate::export::Dialect;
 use crate::profile::{Profile, ProfileAuth, Profiles};
+use crate::text::{escape_controls, escape_json_for_terminal};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use secrecy::SecretString;
 use std::io::{IsTerminal, Write};
@@ -22,12 +23,15 @@ pub use settings::config_dir;
 
 const EXIT_HELP: &str = "Exit codes: 0 success; 2 bad usage or input refused before sending; 3 authentication failed \
 (token endpoint or 401/403); 4 the service answered with an error; 5 network failure or timeout; \
-6 outcome unknown (create/void sent, no answer: check before retrying).
+6 outcome unknown: check before retrying (a create/void was sent and no answer came, or it was \
+answered with success but the answer could not be read).
 
 Settings come from the active profile (or --profile), each overridable by INVOICE_DESK_BASE_URL, \
 INVOICE_DESK_AUTH_URL, INVOICE_DESK_AUDIENCE, INVOICE_DESK_CLIENT_ID, INVOICE_DESK_CLIENT_SECRET, \
-INVOICE_DESK_API_KEY, INVOICE_DESK_API_KEY_HEADER, INVOICE_DESK_ACCOUNT_KEY. With an API key and no \
-client id, the API-key mode is used. INVOICE_DESK_CONFIG_DIR moves the profiles file; \
+INVOICE_DESK_API_KEY, INVOICE_DESK_API_KEY_HEADER, INVOICE_DESK_ACCOUNT_KEY, \
+INVOICE_DESK_TOKEN_BODY (json or form, as --form-body). With an API key and no \
+client id, the API-key mode is used. INVOICE_DESK_TIMEOUT sets the time limit of one request in \
+seconds (default 30); INVOICE_DESK_MAX_INVOICES caps one listing (default 2000000). INVOICE_DESK_CONFIG_DIR moves the profiles file; \
 INVOICE_DESK_KEYRING=none keeps the OS keyring out (secrets then come from the environment).";
 
 /// invoice-desk: with no command, opens the desktop app.
@@ -287,8 +291,13 @@ impl Failure {
 pub fn exit_code(e: &ApiError) -> u8 {
     match e.kind {
         ErrorKind::InvalidInput(_) | ErrorKind::InsecureUrl(_) => 2,
-        ErrorKind::OutcomeUnknown { .. } => 6,
-        ErrorKind::Timeout | ErrorKind::Connection | ErrorKind::TokenEndpointUnreachable => 5,
+        ErrorKind::OutcomeUnknown(_) | ErrorKind::DoneUnreadable(_) => 6,
+        ErrorKind::Timeout
+        | ErrorKind::Connection
+        | ErrorKind::ConnectionLost
+        | ErrorKind::CertificateUntrusted { .. }
+        | ErrorKind::TokenEndpointUnreachable
+        | ErrorKind::TokenEndpointTimeout { .. } => 5,
         _ if e.is_auth() => 3,
         _ => 4,
     }
@@ -328,9 +337,19 @@ pub fn run(cli: Cli) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("{}", f.message);
+            // Our own line breaks stay; anything else that could steer the terminal
+            // (from the service, or from input echoed back) is shown escaped.
+            let lines: Vec<_> = f.message.lines().map(escape_controls).collect();
+            eprintln!("{}", lines.join("\n"));
             ExitCode::from(f.code)
         }
+    }
+}
+
+fn write_failure(e: std::io::Error) -> Failure {
+    Failure {
+        code: 1,
+        message: format!("Could not write the output: {e}"),
     }
 }
 
@@ -558,9 +577,9 @@ async fn service_command(cmd: Command, profile: Option<&str>, json: bool) -> Res
                 let inv = client.get_invoice(&id).await?;
                 eprint!(
                     "Void invoice {} of customer {} for {}? This cannot be undone. [y/N] ",
-                    inv.id,
-                    inv.customer.as_deref().unwrap_or("?"),
-                    inv.amount_display()
+                    escape_controls(&inv.id),
+                    escape_controls(inv.customer.as_deref().unwrap_or("?")),
+                    escape_controls(&inv.amount_display())
                 );
                 let _ = std::io::stderr().flush();
                 let mut answer = String::new();
@@ -586,32 +605,30 @@ async fn service_command(cmd: Command, profile: Option<&str>, json: bool) -> Res
             }
         }
         Command::List { customer, format } => {
-            let all = client.customer_invoices(&customer).await?;
-            let stdout = std::io::stdout();
-            let mut out = stdout.lock();
-            let written = match (format, json) {
-                (ListFormat::Json, _) | (_, true) => {
-                    let arr: Vec<_> = all.iter().map(Invoice::to_json).collect();
-                    writeln!(
-                        out,
-                        "{}",
-                        serde_json::to_string_pretty(&arr).unwrap_or_default()
-                    )
-                }
-                (ListFormat::Csv, _) => crate::export::write(
-                    &mut out,
-                    all.iter(),
-                    Dialect::Standard,
-                    &std::sync::atomic::AtomicBool::new(false),
-                )
-                .map(|_| ()),
-                (ListFormat::Table, _) => print_table(&mut out, &all),
-            };
-            written.map_err(|e| Failure {
-                code: 1,
-                message: format!("Could not write the output: {e}"),
-            })?;
-            eprintln!("{} invoices.", all.len());
+            let format = if json { ListFormat::Json } else { format };
+            // Rows go to a temporary file as pages arrive (memory does not grow with the
+            // listing) and to stdout only when the listing is complete.
+            let mut sink = ListSink::new(format).map_err(write_failure)?;
+            let mut failed = None;
+            client
+                .list_customer_invoices(&customer, |page, _| {
+                    for inv in &page {
+                        if let Err(e) = sink.push(inv) {
+                            failed = Some(e);
+                            return std::ops::ControlFlow::Break(());
+                        }
+                    }
+                    std::ops::ControlFlow::Continue(())
+                })
+                .await
+                .map_err(|e| match failed.take() {
+                    Some(io) => write_failure(io),
+                    None => Failure::from(e),
+                })?;
+            let n = sink
+                .finish(&mut std::io::stdout().lock())
+                .map_err(write_failure)?;
+            eprintln!("{n} invoices.");
             Ok(())
         }
         Command::Export {
@@ -619,27 +636,56 @@ async fn service_command(cmd: Command, profile: Option<&str>, json: bool) -> Res
             out,
             dialect,
         } => {
+            // Checked before the first request: a bad path fails now, not after the
+            // whole download.
+            let target = crate::fsutil::check_destination(&out).map_err(|e| Failure {
+                code: 2,
+                message: format!("Cannot export to {}: {e}", out.display()),
+            })?;
             let progress = std::io::stderr().is_terminal();
-            let mut pages: Vec<Vec<Invoice>> = Vec::new();
+            let mut csv =
+                crate::export::StreamingCsv::new(dialect.into()).map_err(|e| Failure {
+                    code: 1,
+                    message: format!("Could not start the export: {e}"),
+                })?;
+            let mut failed = None;
             client
                 .list_customer_invoices(&customer, |page, p| {
-                    pages.push(page);
+                    for inv in &page {
+                        if let Err(e) = csv.push(inv) {
+                            failed = Some(e);
+                            return std::ops::ControlFlow::Break(());
+                        }
+                    }
                     if progress {
                         eprint!("\r{} invoices ({} pages)…", p.items, p.pages);
                     }
                     std::ops::ControlFlow::Continue(())
                 })
-                .await?;
+                .await
+                .map_err(|e| match failed.take() {
+                    Some(io) => Failure {
+                        code: 4,
+                        message: format!(
+                            "Could not export: {io}. {} was not changed.",
+                            out.display()
+                        ),
+                    },
+                    None => {
+                        let mut f = Failure::from(e);
+                        f.message
+                            .push_str(&format!("\n{} was not changed.", out.display()));
+                        f
+                    }
+                })?;
             if progress {
                 eprintln!();
             }
-            let rows = pages.iter().flatten();
-            let n = crate::export::write_file(
-                &out,
-                rows,
-                dialect.into(),
-                &std::sync::atomic::AtomicBool::new(false),
-            )
+            let mut n = 0;
+            crate::fsutil::write_user_file(&target, |w| {
+                n = csv.finish(w, &std::sync::atomic::AtomicBool::new(false))?;
+                Ok(())
+            })
             .map_err(|e| Failure {
                 code: 1,
                 message: format!(
@@ -656,44 +702,124 @@ async fn service_command(cmd: Command, profile: Option<&str>, json: bool) -> Res
 
 fn print_invoice(inv: &Invoice, json: bool) {
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&inv.to_json()).unwrap_or_default()
-        );
+        let text = serde_json::to_string_pretty(&inv.to_json()).unwrap_or_default();
+        println!("{}", escape_json_for_terminal(&text));
         return;
     }
-    println!("Invoice {}  [{}]", inv.id, inv.status().as_str());
-    println!("  amount:    {}", inv.amount_display());
+    let e = |s: &str| escape_controls(s).into_owned();
+    println!("Invoice {}  [{}]", e(&inv.id), inv.status().as_str());
+    println!("  amount:    {}", e(&inv.amount_display()));
     match &inv.currency_code {
-        Some(c) => println!("  currency:  {c}"),
+        Some(c) => println!("  currency:  {}", e(c)),
         None => println!("  currency:  (missing from the service's answer)"),
     }
     for (k, v) in inv.fields() {
         if !matches!(k.as_str(), "id" | "amount" | "currency_code") {
-            println!("  {k}: {v}");
+            println!("  {}: {}", e(&k), e(&v));
         }
     }
 }
 
-fn print_table(out: &mut impl Write, all: &[Invoice]) -> std::io::Result<()> {
+/// Where `list` puts rows until the listing is complete: a temporary file (or, for CSV,
+/// the streamed export), so memory does not grow with the listing and nothing is
+/// printed when it fails half way.
+enum ListSink {
+    Csv(crate::export::StreamingCsv),
+    Text {
+        format: ListFormat,
+        spool: std::io::BufWriter<std::fs::File>,
+        rows: u64,
+    },
+}
+
+impl ListSink {
+    fn new(format: ListFormat) -> std::io::Result<ListSink> {
+        Ok(match format {
+            // `list` is for reading (control characters escaped); `export` writes the
+            // exact data to a file.
+            ListFormat::Csv => ListSink::Csv(
+                crate::export::StreamingCsv::new(Dialect::Standard)?.escaping_controls(true),
+            ),
+            other => ListSink::Text {
+                format: other,
+                spool: std::io::BufWriter::new(tempfile::tempfile()?),
+                rows: 0,
+            },
+        })
+    }
+
+    fn push(&mut self, inv: &Invoice) -> std::io::Result<()> {
+        match self {
+            ListSink::Csv(csv) => csv.push(inv),
+            ListSink::Text {
+                format,
+                spool,
+                rows,
+            } => {
+                if *format == ListFormat::Json {
+                    // Pretty-printed as one array, as serde_json would print it whole.
+                    let text = serde_json::to_string_pretty(&inv.to_json())
+                        .map_err(std::io::Error::other)?;
+                    let text = escape_json_for_terminal(&text);
+                    spool.write_all(if *rows == 0 { b"\n" } else { b",\n" })?;
+                    for (i, line) in text.lines().enumerate() {
+                        if i > 0 {
+                            spool.write_all(b"\n")?;
+                        }
+                        spool.write_all(b"  ")?;
+                        spool.write_all(line.as_bytes())?;
+                    }
+                } else {
+                    table_row(spool, inv)?;
+                }
+                *rows += 1;
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(self, out: &mut impl Write) -> std::io::Result<u64> {
+        use std::io::Seek;
+        match self {
+            ListSink::Csv(csv) => csv.finish(out, &std::sync::atomic::AtomicBool::new(false)),
+            ListSink::Text {
+                format,
+                spool,
+                rows,
+            } => {
+                let mut file = spool.into_inner().map_err(|e| e.into_error())?;
+                file.seek(std::io::SeekFrom::Start(0))?;
+                if format == ListFormat::Json {
+                    out.write_all(b"[")?;
+                    std::io::copy(&mut file, out)?;
+                    out.write_all(if rows == 0 { b"]\n" } else { b"\n]\n" })?;
+                } else {
+                    writeln!(
+                        out,
+                        "{:<22} {:<10} {:>18} {:<4} {:<7} EXTERNAL REFERENCE",
+                        "ID", "DUE", "AMOUNT", "CUR", "STATUS"
+                    )?;
+                    std::io::copy(&mut file, out)?;
+                }
+                out.flush()?;
+                Ok(rows)
+            }
+        }
+    }
+}
+
+fn table_row(out: &mut impl Write, i: &Invoice) -> std::io::Result<()> {
+    let e = |s: &str| escape_controls(s).into_owned();
     writeln!(
         out,
-        "{:<22} {:<10} {:>18} {:<4} {:<7} EXTERNAL REFERENCE",
-        "ID", "DUE", "AMOUNT", "CUR", "STATUS"
-    )?;
-    for i in all {
-        writeln!(
-            out,
-            "{:<22} {:<10} {:>18} {:<4} {:<7} {}",
-            i.id,
-            i.due_date.as_deref().unwrap_or("-"),
-            i.amount_display(),
-            i.currency_code.as_deref().unwrap_or("?"),
-            i.status().as_str(),
-            i.invoice_external_id.as_deref().unwrap_or("")
-        )?;
-    }
-    Ok(())
+        "{:<22} {:<10} {:>18} {:<4} {:<7} {}",
+        e(&i.id),
+        e(i.due_date.as_deref().unwrap_or("-")),
+        e(&i.amount_display()),
+        e(i.currency_code.as_deref().unwrap_or("?")),
+        i.status().as_str(),
+        e(i.invoice_external_id.as_deref().unwrap_or(""))
+    )
 }
 
 #[cfg(feature = "sandbox")]
@@ -754,14 +880,22 @@ mod tests {
             3
         );
         assert_eq!(
-            exit_code(&ApiError::new(ErrorKind::NotFound { what: "x".into() })),
+            exit_code(&ApiError::new(ErrorKind::NotFound(
+                crate::api::Resource::Other
+            ))),
             4
         );
         assert_eq!(exit_code(&ApiError::new(ErrorKind::Timeout)), 5);
         assert_eq!(
-            exit_code(&ApiError::new(ErrorKind::OutcomeUnknown {
-                action: "x".into()
-            })),
+            exit_code(&ApiError::new(ErrorKind::OutcomeUnknown(
+                crate::api::Action::Create
+            ))),
+            6
+        );
+        assert_eq!(
+            exit_code(&ApiError::new(ErrorKind::DoneUnreadable(
+                crate::api::Action::Void
+            ))),
             6
         );
     }

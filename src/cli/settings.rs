@@ -124,7 +124,16 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
                 message: "No client secret: set INVOICE_DESK_CLIENT_SECRET or store it with `invoice-desk profile add`.".into(),
             })?,
         };
-        let body_style = p_oauth.as_ref().map_or(TokenBodyStyle::Json, |o| o.3);
+        let body_style = match env("INVOICE_DESK_TOKEN_BODY").as_deref() {
+            Some("form") => TokenBodyStyle::Form,
+            Some("json") => TokenBodyStyle::Json,
+            Some(other) => {
+                return Err(Failure::usage(format!(
+                    "INVOICE_DESK_TOKEN_BODY must be json or form, not \"{other}\"."
+                )));
+            }
+            None => p_oauth.as_ref().map_or(TokenBodyStyle::Json, |o| o.3),
+        };
         AuthSettings::OAuth(OAuthSettings {
             auth_url,
             audience,
@@ -134,6 +143,21 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
         })
     };
     let mut config = ClientConfig::new(base_url, auth);
+    if let Some(secs) = env("INVOICE_DESK_TIMEOUT") {
+        let secs: u64 = secs.parse().ok().filter(|n| (1..=3600).contains(n)).ok_or_else(|| {
+            Failure::usage(format!(
+                "INVOICE_DESK_TIMEOUT must be a number of seconds from 1 to 3600, not \"{secs}\"."
+            ))
+        })?;
+        config.timeout = std::time::Duration::from_secs(secs);
+    }
+    if let Some(cap) = env("INVOICE_DESK_MAX_INVOICES") {
+        config.max_invoices = cap.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+            Failure::usage(format!(
+                "INVOICE_DESK_MAX_INVOICES must be a whole number above 0, not \"{cap}\"."
+            ))
+        })?;
+    }
     config.account_key = env("INVOICE_DESK_ACCOUNT_KEY")
         .or_else(|| profile.as_ref().map(|p| p.account_key.clone()))
         .filter(|k| !k.is_empty());

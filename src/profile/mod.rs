@@ -142,9 +142,14 @@ impl Profile {
         };
         let mut cfg = ClientConfig::new(self.base_url.trim(), auth);
         cfg.account_key = Some(self.account_key.trim().to_string()).filter(|k| !k.is_empty());
+        // The app holds a listing in memory (about 1.3 KB an invoice): its own, lower cap.
+        cfg.max_invoices = APP_MAX_INVOICES;
         cfg
     }
 }
+
+/// The most invoices the app reads in one listing (the CLI streams, and allows more).
+pub const APP_MAX_INVOICES: u64 = 1_000_000;
 
 /// The profiles file.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -240,6 +240,10 @@ impl std::fmt::Debug for Sandbox {
 impl Sandbox {
     /// Starts the sandbox on the current tokio runtime.
     pub async fn start(cfg: SandboxConfig) -> std::io::Result<Sandbox> {
+        if let Some(path) = &cfg.data_file {
+            // A killed sandbox may have left a half-written temporary file.
+            crate::fsutil::remove_stale_temps(path);
+        }
         let data = match &cfg.data_file {
             Some(path) if path.exists() => Data::load(path).map_err(|e| {
                 std::io::Error::other(format!("cannot read sandbox data {}: {e}", path.display()))

@@ -7,6 +7,7 @@ use super::widgets;
 use crate::api::{
     ApiError, Currency, CurrencyChoice, ErrorKind, FieldError, Invoice, NewInvoice, money,
 };
+use crate::text::escape_controls as safe;
 use crate::tr;
 use egui::{RichText, Ui};
 use serde::{Deserialize, Serialize};
@@ -147,10 +148,8 @@ impl CreatePanel {
                     // The task itself failed: we cannot know what happened.
                     self.unknown = self.sent.take();
                     self.error = Some(
-                        ApiError::new(ErrorKind::OutcomeUnknown {
-                            action: "create the invoice".into(),
-                        })
-                        .with_cause(e),
+                        ApiError::new(ErrorKind::OutcomeUnknown(crate::api::Action::Create))
+                            .with_cause(e),
                     );
                 }
             }
@@ -158,7 +157,7 @@ impl CreatePanel {
         if let Some(r) = take_finished(&mut self.check) {
             match r {
                 Ok(Ok(Some(inv))) => {
-                    self.check_note = Some(Ok(tr!("cr-was-created", id = inv.id)));
+                    self.check_note = Some(Ok(tr!("cr-was-created", id = safe(&inv.id))));
                     self.created = Some(inv);
                     self.unknown = None;
                     self.error = None;
@@ -530,7 +529,7 @@ impl CreatePanel {
             }
             if let Some(inv) = &self.created {
                 ui.separator();
-                let r = ui.label(RichText::new(tr!("cr-created", id = inv.id)).strong());
+                let r = ui.label(RichText::new(tr!("cr-created", id = safe(&inv.id))).strong());
                 widgets::announce(ui, &r, false);
                 widgets::invoice_details(ui, "created", inv);
             }

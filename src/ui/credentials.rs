@@ -161,7 +161,13 @@ impl CredentialsPanel {
                         TokenState::NotUsed => tr!("cred-key-accepted"),
                         _ => String::new(),
                     };
-                    self.message = Some(Ok(tr!("cred-connection-works", token = token)));
+                    self.message = Some(if report.service_ok {
+                        Ok(format!("{} {token}", tr!("cred-connection-works"))
+                            .trim_end()
+                            .to_string())
+                    } else {
+                        Err(tr!("cred-connection-unsure"))
+                    });
                 }
                 Ok(Err(e)) => self.test_error = Some(e),
                 Err(e) => self.message = Some(Err(e)),

@@ -7,6 +7,7 @@ use super::task::{Task, take_finished};
 use super::widgets;
 use crate::api::{ApiError, Invoice, InvoiceStatus, ListProgress, money};
 use crate::export::Dialect;
+use crate::text::escape_controls as safe;
 use crate::tr;
 use egui::{RichText, Ui};
 use rust_decimal::Decimal;
@@ -808,8 +809,10 @@ impl CustomersPanel {
                 body.rows(row_height, self.view.order.len(), |mut row| {
                     let inv = self.rows.get(self.view.order[row.index()]);
                     // Plain (non-selectable) text, so a click anywhere opens the row.
+                    // Service text is shown escaped: a bidi override or a control
+                    // character cannot reorder or break the row.
                     let cell = |ui: &mut Ui, text: &str| {
-                        ui.add(egui::Label::new(text).selectable(false));
+                        ui.add(egui::Label::new(safe(text)).selectable(false));
                     };
                     row.col(|ui| cell(ui, &inv.id));
                     row.col(|ui| {
@@ -822,10 +825,11 @@ impl CustomersPanel {
                     });
                     row.col(|ui| {
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                            let r =
-                                ui.add(egui::Label::new(inv.amount_display()).selectable(false));
+                            let r = ui.add(
+                                egui::Label::new(safe(&inv.amount_display())).selectable(false),
+                            );
                             if let Some(code) = &inv.currency_code {
-                                r.on_hover_text(code.as_str());
+                                r.on_hover_text(safe(code));
                             }
                         });
                     });

@@ -2,7 +2,7 @@
 //! (Fluent). The language follows the OS at first start and can be changed in View.
 //! Engineer details (status, body, service codes) stay untranslated.
 
-use crate::api::{AmountError, ApiError, ErrorKind};
+use crate::api::{Action, AmountError, ApiError, ErrorKind, Resource};
 use fluent_templates::{Loader, fluent_bundle::FluentValue};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -66,11 +66,24 @@ pub fn text(key: &str) -> String {
     LOCALES.lookup(&current().id(), key)
 }
 
+/// An argument as Fluent sees it: a plain whole number (no sign, no leading zero) is a
+/// number, so that plural rules apply ("1 fila", "2 filas"); anything else is text.
+fn fluent_value(v: &str) -> FluentValue<'static> {
+    let plain_number = !v.is_empty()
+        && v.len() < 16
+        && v.bytes().all(|b| b.is_ascii_digit())
+        && (v == "0" || !v.starts_with('0'));
+    match v.parse::<u64>() {
+        Ok(n) if plain_number => FluentValue::from(n),
+        _ => FluentValue::from(v.to_string()),
+    }
+}
+
 /// The text of `key` with its arguments filled in.
 pub fn text_args(key: &str, args: &[(&'static str, String)]) -> String {
     let map: HashMap<Cow<'static, str>, FluentValue> = args
         .iter()
-        .map(|(k, v)| (Cow::Borrowed(*k), FluentValue::from(v.clone())))
+        .map(|(k, v)| (Cow::Borrowed(*k), fluent_value(v)))
         .collect();
     LOCALES.lookup_with_args(&current().id(), key, &map)
 }
@@ -99,8 +112,16 @@ pub fn date(iso: &str) -> String {
 
 fn wait(d: &Option<std::time::Duration>) -> String {
     match d {
+        Some(d) if d.as_secs() >= 120 => tr!("wait-minutes", minutes = d.as_secs().div_ceil(60)),
         Some(d) => tr!("wait-seconds", seconds = d.as_secs().max(1)),
         None => tr!("wait-moment"),
+    }
+}
+
+fn action(a: Action) -> String {
+    match a {
+        Action::Create => tr!("action-create"),
+        Action::Void => tr!("action-void"),
     }
 }
 
@@ -132,16 +153,17 @@ pub fn error_text(e: &ApiError) -> String {
         }
         ErrorKind::TokenEndpointFailed => tr!("err-token-failed"),
         ErrorKind::TokenEndpointUnreachable => tr!("err-token-unreachable"),
+        ErrorKind::TokenEndpointTimeout { secs } => tr!("err-token-timeout", seconds = secs),
+        ErrorKind::CertificateUntrusted { reason } => tr!("err-certificate", reason = reason),
         ErrorKind::Unauthorized => tr!("err-unauthorized") + &said,
         ErrorKind::Forbidden => tr!("err-forbidden") + &said,
-        ErrorKind::NotFound { what } => {
-            let what = match (
-                what.strip_prefix("invoice with id "),
-                what.strip_prefix("customer with id "),
-            ) {
-                (Some(id), _) => tr!("nf-invoice", id = id),
-                (_, Some(id)) => tr!("nf-customer", id = id),
-                _ => tr!("nf-other"),
+        ErrorKind::NotFound(resource) => {
+            let what = match resource {
+                Resource::Invoice(id) => tr!("nf-invoice", id = crate::text::escape_controls(id)),
+                Resource::Customer(id) => {
+                    tr!("nf-customer", id = crate::text::escape_controls(id))
+                }
+                Resource::Other => tr!("nf-other"),
             };
             tr!("err-not-found", what = what) + &said
         }
@@ -166,17 +188,18 @@ pub fn error_text(e: &ApiError) -> String {
         }
         ErrorKind::Timeout => tr!("err-timeout"),
         ErrorKind::Connection => tr!("err-connection"),
-        ErrorKind::OutcomeUnknown { action } => {
-            let action = if action.contains("void") {
-                tr!("action-void")
-            } else {
-                tr!("action-create")
-            };
-            tr!("err-outcome-unknown", action = action)
-        }
+        ErrorKind::ConnectionLost => tr!("err-connection-lost"),
+        ErrorKind::OutcomeUnknown(a) => tr!("err-outcome-unknown", action = action(*a)),
+        ErrorKind::DoneUnreadable(a) => tr!("err-done-unreadable", action = action(*a)),
         ErrorKind::Decode => tr!("err-decode"),
         ErrorKind::TooLarge => tr!("err-too-large"),
-        ErrorKind::ListingRunaway => tr!("err-listing-runaway"),
+        ErrorKind::ListingRunaway { pages } => tr!("err-listing-runaway", pages = pages),
+        ErrorKind::ListingTooLong { cap } => {
+            tr!(
+                "err-listing-too-long",
+                cap = crate::api::money::format_es_cl(rust_decimal::Decimal::from(*cap), 0)
+            )
+        }
         ErrorKind::Cancelled => tr!("err-cancelled"),
     }
 }
@@ -250,7 +273,20 @@ mod tests {
         set(Lang::Es);
         assert_eq!(text("tab-create"), "Nueva factura");
         assert_eq!(date("2026-12-31"), "31-12-2026");
+        assert_eq!(
+            tr!("wait-seconds", seconds = 1),
+            "Intente de nuevo en 1 segundo."
+        );
+        assert_eq!(
+            tr!("wait-seconds", seconds = 5),
+            "Intente de nuevo en 5 segundos."
+        );
         set(Lang::En);
+        assert_eq!(tr!("wait-seconds", seconds = 1), "Try again in 1 second.");
+        assert_eq!(
+            tr!("wait-minutes", minutes = 3),
+            "Try again in about 3 minutes."
+        );
         assert_eq!(text("tab-create"), "New invoice");
         assert_eq!(date("2026-12-31"), "2026-12-31");
     }

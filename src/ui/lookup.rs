@@ -5,6 +5,7 @@ use super::app::Session;
 use super::task::{Task, take_finished};
 use super::widgets;
 use crate::api::{ApiError, Invoice, InvoiceStatus};
+use crate::text::escape_controls as safe;
 use crate::tr;
 use egui::{RichText, Ui};
 use std::sync::Arc;
@@ -109,7 +110,7 @@ impl LookupPanel {
         if let Some(r) = take_finished(&mut self.void_task) {
             match r {
                 Ok(Ok(inv)) => {
-                    self.notice = Some(tr!("lk-voided", id = inv.id));
+                    self.notice = Some(tr!("lk-voided", id = safe(&inv.id)));
                     self.invoice = Some(inv);
                     self.error = None;
                 }
@@ -214,13 +215,15 @@ impl LookupPanel {
                     .num_columns(2)
                     .show(ui, |ui| {
                         ui.label(tr!("lk-invoice"));
-                        ui.label(RichText::new(&inv.id).strong());
+                        ui.label(RichText::new(safe(&inv.id)).strong());
                         ui.end_row();
                         ui.label(tr!("lk-customer"));
-                        ui.label(RichText::new(inv.customer.as_deref().unwrap_or("—")).strong());
+                        ui.label(
+                            RichText::new(safe(inv.customer.as_deref().unwrap_or("—"))).strong(),
+                        );
                         ui.end_row();
                         ui.label(tr!("lk-amount"));
-                        ui.label(RichText::new(inv.amount_display()).strong());
+                        ui.label(RichText::new(safe(&inv.amount_display())).strong());
                         ui.end_row();
                     });
                 ui.label(tr!("lk-cannot-undo"));

@@ -2,6 +2,7 @@
 //! an invoice's fields.
 
 use crate::api::{ApiError, Invoice, InvoiceStatus};
+use crate::text::escape_controls as safe;
 use crate::tr;
 use egui::{Color32, RichText, Ui};
 
@@ -178,16 +179,20 @@ pub fn status_chip(ui: &mut Ui, status: InvoiceStatus) {
 /// unknown ones included.
 pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice) {
     ui.horizontal(|ui| {
-        ui.heading(&inv.id);
+        ui.heading(safe(&inv.id));
         status_chip(ui, inv.status());
     });
     ui.horizontal(|ui| {
-        let r = ui.label(RichText::new(inv.amount_display()).size(20.0).strong());
+        let r = ui.label(
+            RichText::new(safe(&inv.amount_display()))
+                .size(20.0)
+                .strong(),
+        );
         if let Some(code) = &inv.currency_code {
-            r.on_hover_text(code.as_str());
+            r.on_hover_text(safe(code));
         }
         match &inv.currency_code {
-            Some(c) => ui.label(tr!("currency-label", code = c)),
+            Some(c) => ui.label(tr!("currency-label", code = safe(c))),
             None => ui.label(RichText::new(tr!("currency-missing")).color(error_color(ui))),
         };
     });
@@ -196,8 +201,8 @@ pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice) {
         .striped(true)
         .show(ui, |ui| {
             for (k, v) in inv.fields() {
-                ui.label(RichText::new(k).strong());
-                ui.add(egui::Label::new(v).wrap());
+                ui.label(RichText::new(safe(&k)).strong());
+                ui.add(egui::Label::new(safe(&v)).wrap());
                 ui.end_row();
             }
         });

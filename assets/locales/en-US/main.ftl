@@ -42,12 +42,12 @@ cr-send-again = I checked: send it again
 cr-sending = Sending…
 cr-service-says = The service says: { $message }
 cr-was-created = It was created: invoice { $id }. Nothing needs to be sent again.
-cred-connection-works = Connection works: the service answered.{ $token }
+cred-connection-works = Connection works: the service answered.
 cred-delete = Delete profile
 cred-delete-body = The profile "{ $name }" and its stored secret will be deleted from this computer.
 cred-delete-title = Delete profile?
 cred-enter-secret = Enter the { $what }.
-cred-key-accepted =  The API key was accepted.
+cred-key-accepted = The API key was accepted.
 cred-new-profile = New profile
 cred-opening-keyring = Opening the system keyring…
 cred-profile = Profile
@@ -58,7 +58,7 @@ cred-saved-keyring = Saved. Secrets are in the system keyring ({ $store }).
 cred-saved-session = Saved, but no system keyring is available ({ $why }): the secret is kept only until the app closes.
 cred-secret-not-saved = The secret could not be saved: { $error }
 cred-testing = Testing…
-cred-token-issued =  A token was issued, valid until { $time }.
+cred-token-issued = A token was issued, valid until { $time }.
 cred-use-first = Use this profile first.
 cred-use-profile = Use this profile
 cu-cancel-export = Cancel export
@@ -101,7 +101,10 @@ err-credentials-rejected = The identity provider rejected the client id or clien
 err-decode = The service's answer could not be understood.
 err-forbidden = These credentials are not allowed to do this. Ask the service operator for access.
 err-insecure-url = The address { $url } is not secure. Use an https:// address (http:// is only allowed for this computer).
-err-listing-runaway = The list of invoices did not end (the service kept sending more pages). What arrived is shown.
+err-listing-runaway = The list of invoices did not end: the service kept sending more pages, so it was stopped after { $pages ->
+    [one] { $pages } page
+   *[other] { $pages } pages
+}.
 err-no-sandbox = This build has no built-in sandbox.
 err-no-secret = No { $what } is stored for the profile "{ $profile }". Enter it in Credentials and save.
 err-not-found = There is no { $what }.
@@ -211,9 +214,22 @@ top-not-connected = Not connected
 top-profile = Profile
 try-sandbox = Try the sandbox
 wait-moment = Try again in a moment.
-wait-seconds = Try again in { $seconds } seconds.
+wait-seconds = Try again in { $seconds ->
+    [one] { $seconds } second
+   *[other] { $seconds } seconds
+}.
 welcome-add = Add a profile
 welcome-add-body = Connect to the real service with the credentials your operator gave you.
 welcome-body = Issue, look up and void invoices, and export a customer's invoices to CSV.
 welcome-sandbox = A practice copy of the service on this computer, with sample customers. Nothing is sent anywhere.
 welcome-title = Welcome to invoice-desk
+wait-minutes = Try again in about { $minutes ->
+    [one] { $minutes } minute
+   *[other] { $minutes } minutes
+}.
+err-token-timeout = The identity provider did not answer within { $seconds } s. Try again later; if it keeps happening, tell the service operator.
+err-certificate = The server's certificate is not trusted by this computer ({ $reason }). If your organisation inspects secure traffic, ask IT to install its certificate on this computer.
+err-connection-lost = The connection to the service broke before its answer arrived. Try again.
+err-done-unreadable = The service accepted the request to { $action } (it answered with success), but its answer could not be read. It was most likely done: check the result before trying again.
+err-listing-too-long = The list has more than { $cap } invoices, the most the app reads at once; it was stopped there.
+cred-connection-unsure = A server answered at this address, but not the way the invoicing service does (its "not found" answer was not the service's), so it cannot be told whether this is the invoicing service. Check the base URL.

@@ -42,12 +42,12 @@ cr-send-again = Ya revisé: enviarla de nuevo
 cr-sending = Enviando…
 cr-service-says = El servicio dice: { $message }
 cr-was-created = Sí se creó: factura { $id }. No hay que enviarla de nuevo.
-cred-connection-works = La conexión funciona: el servicio respondió.{ $token }
+cred-connection-works = La conexión funciona: el servicio respondió.
 cred-delete = Eliminar perfil
 cred-delete-body = El perfil "{ $name }" y su secreto guardado se eliminarán de este computador.
 cred-delete-title = ¿Eliminar el perfil?
 cred-enter-secret = Ingrese { $what }.
-cred-key-accepted =  La llave de API fue aceptada.
+cred-key-accepted = La llave de API fue aceptada.
 cred-new-profile = Nuevo perfil
 cred-opening-keyring = Abriendo el llavero del sistema…
 cred-profile = Perfil
@@ -58,7 +58,7 @@ cred-saved-keyring = Guardado. Los secretos están en el llavero del sistema ({ 
 cred-saved-session = Guardado, pero no hay llavero del sistema ({ $why }): el secreto se conserva solo hasta cerrar la aplicación.
 cred-secret-not-saved = No se pudo guardar el secreto: { $error }
 cred-testing = Probando…
-cred-token-issued =  Se emitió un token, válido hasta las { $time }.
+cred-token-issued = Se emitió un token, válido hasta las { $time }.
 cred-use-first = Primero use este perfil.
 cred-use-profile = Usar este perfil
 cu-cancel-export = Cancelar exportación
@@ -101,7 +101,10 @@ err-credentials-rejected = El proveedor de identidad rechazó el id o el secreto
 err-decode = No se pudo entender la respuesta del servicio.
 err-forbidden = Estas credenciales no tienen permiso para esto. Pida acceso al operador del servicio.
 err-insecure-url = La dirección { $url } no es segura. Use una dirección https:// (http:// solo se permite para este computador).
-err-listing-runaway = La lista de facturas no terminaba (el servicio seguía enviando páginas). Se muestra lo que llegó.
+err-listing-runaway = La lista de facturas no terminaba: el servicio seguía enviando páginas, así que se detuvo después de { $pages ->
+    [one] { $pages } página
+   *[other] { $pages } páginas
+}.
 err-no-sandbox = Esta versión no incluye el sandbox.
 err-no-secret = No hay { $what } guardado para el perfil "{ $profile }". Ingréselo en Credenciales y guarde.
 err-not-found = No existe { $what }.
@@ -211,9 +214,22 @@ top-not-connected = Sin conexión
 top-profile = Perfil
 try-sandbox = Probar el sandbox
 wait-moment = Intente de nuevo en un momento.
-wait-seconds = Intente de nuevo en { $seconds } segundos.
+wait-seconds = Intente de nuevo en { $seconds ->
+    [one] { $seconds } segundo
+   *[other] { $seconds } segundos
+}.
 welcome-add = Agregar un perfil
 welcome-add-body = Conéctese al servicio real con las credenciales que le entregó el operador.
 welcome-body = Emita, consulte y anule facturas, y exporte las facturas de un cliente a CSV.
 welcome-sandbox = Una copia de práctica del servicio en este computador, con clientes de ejemplo. No se envía nada a ninguna parte.
 welcome-title = Bienvenido a invoice-desk
+wait-minutes = Intente de nuevo en unos { $minutes ->
+    [one] { $minutes } minuto
+   *[other] { $minutes } minutos
+}.
+err-token-timeout = El proveedor de identidad no respondió en { $seconds } s. Intente más tarde; si sigue pasando, avise al operador del servicio.
+err-certificate = Este computador no confía en el certificado del servidor ({ $reason }). Si su organización inspecciona el tráfico seguro, pida a TI que instale su certificado en este computador.
+err-connection-lost = La conexión con el servicio se cortó antes de que llegara su respuesta. Intente de nuevo.
+err-done-unreadable = El servicio aceptó la solicitud para { $action } (respondió que sí), pero su respuesta no se pudo leer. Lo más probable es que se haya hecho: verifique el resultado antes de intentar de nuevo.
+err-listing-too-long = La lista tiene más de { $cap } facturas, el máximo que la aplicación lee de una vez; se detuvo ahí.
+cred-connection-unsure = Un servidor respondió en esta dirección, pero no como responde el servicio de facturación (su respuesta de "no encontrado" no es la del servicio), así que no se puede saber si es el servicio de facturación. Revise la URL base.
