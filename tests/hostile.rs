@@ -744,3 +744,68 @@ fn randomized_hostile_run() {
     );
     assert_eq!((panics, hangs, bad_exits, misreported), (0, 0, 0, 0));
 }
+
+// ---- 8b. An untrusted certificate is named as such ----
+
+#[tokio::test]
+async fn an_untrusted_certificate_is_named_not_a_network_problem() {
+    use rustls_pki_types::pem::PemObject;
+    use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let certs = vec![CertificateDer::from_pem_file(dir.join("untrusted-cert.pem")).unwrap()];
+    let key = PrivateKeyDer::from_pem_file(dir.join("untrusted-key.pem")).unwrap();
+    let provider = std::sync::Arc::new(tokio_rustls::rustls::crypto::aws_lc_rs::default_provider());
+    let tls = tokio_rustls::rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(tls));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("https://{}", listener.local_addr().unwrap());
+    let server = tokio::spawn(async move {
+        while let Ok((sock, _)) = listener.accept().await {
+            let acceptor = acceptor.clone();
+            tokio::spawn(async move {
+                let _ = acceptor.accept(sock).await;
+            });
+        }
+    });
+    // The API through the token endpoint, then with an API key straight to the API.
+    let e = Client::new(config(&url))
+        .unwrap()
+        .get_invoice("in_1")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &e.kind,
+            ErrorKind::CertificateUntrusted {
+                reason: invoice_desk::api::CertProblem::UnknownIssuer
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .contains("not trusted by this computer (issuer unknown)"),
+        "{e}"
+    );
+    let mut cfg = config(&url);
+    cfg.auth = AuthSettings::ApiKey(invoice_desk::api::ApiKeySettings {
+        header: "x-api-key".into(),
+        key: SecretString::from("k"),
+    });
+    let e = Client::new(cfg)
+        .unwrap()
+        .create_invoice(&new_invoice(), None)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e.kind, ErrorKind::CertificateUntrusted { .. }),
+        "{e:?}"
+    );
+    assert!(!e.is_outcome_unknown(), "no TLS session, nothing was sent");
+    server.abort();
+}

@@ -356,12 +356,12 @@ pub(crate) fn without_url(e: &reqwest::Error) -> String {
 
 /// When a TLS handshake failed because the server's certificate is not trusted: the
 /// TLS library's reason (`UnknownIssuer`, `Expired`, `NotValidForName`, …).
-pub(crate) fn certificate_problem(e: &reqwest::Error) -> Option<String> {
+pub(crate) fn certificate_problem(e: &reqwest::Error) -> Option<super::error::CertProblem> {
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {
         let text = s.to_string();
         if let Some(rest) = text.strip_prefix("invalid peer certificate: ") {
-            return Some(rest.trim().to_string());
+            return Some(super::error::CertProblem::from_reason(rest.trim()));
         }
         source = s.source();
     }

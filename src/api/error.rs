@@ -44,6 +44,46 @@ pub struct FieldError {
     pub message: String,
 }
 
+/// Why a server's certificate was not trusted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CertProblem {
+    /// Issued by an authority this computer does not know (a corporate proxy's own, or
+    /// self-signed).
+    UnknownIssuer,
+    /// Expired or not yet valid.
+    Expired,
+    /// Issued for another name than the address used.
+    WrongName,
+    /// Another reason, as the TLS library said it.
+    Other(String),
+}
+
+impl CertProblem {
+    /// Classifies the TLS library's reason (`UnknownIssuer`, `Expired`, …).
+    pub fn from_reason(reason: &str) -> CertProblem {
+        if reason.contains("UnknownIssuer") {
+            CertProblem::UnknownIssuer
+        } else if reason.contains("Expired") || reason.contains("NotValidYet") {
+            CertProblem::Expired
+        } else if reason.contains("NotValidForName") {
+            CertProblem::WrongName
+        } else {
+            CertProblem::Other(escape_controls(reason).into_owned())
+        }
+    }
+}
+
+impl fmt::Display for CertProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CertProblem::UnknownIssuer => write!(f, "issuer unknown"),
+            CertProblem::Expired => write!(f, "expired or not yet valid"),
+            CertProblem::WrongName => write!(f, "issued for another name"),
+            CertProblem::Other(r) => write!(f, "{r}"),
+        }
+    }
+}
+
 /// What went wrong, for code to decide on; [`ApiError`]'s `Display` says it in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
@@ -83,8 +123,8 @@ pub enum ErrorKind {
     /// The server's TLS certificate is not trusted by this computer (corporate proxy,
     /// self-signed certificate).
     CertificateUntrusted {
-        /// Why, as the TLS library said it (`UnknownIssuer`, `Expired`, …).
-        reason: String,
+        /// Why.
+        reason: CertProblem,
     },
     /// The service answered 401 (even with a fresh token, or with the API key).
     Unauthorized,

@@ -11,6 +11,6 @@ pub mod money;
 
 pub use auth::{ApiKeySettings, AuthSettings, OAuthSettings, TokenBodyStyle, TokenState};
 pub use client::{Client, ClientConfig, ConnectionReport, ListProgress};
-pub use error::{Action, ApiError, ErrorKind, FieldError, Resource};
+pub use error::{Action, ApiError, CertProblem, ErrorKind, FieldError, Resource};
 pub use model::{CurrencyChoice, Invoice, InvoiceStatus, NewInvoice, NextPage, Page};
 pub use money::{AmountError, Currency};

@@ -598,7 +598,7 @@ impl InvoiceDeskApp {
                 ui.ctx().request_repaint_after(left);
                 ui.label(tr!(
                     "token-valid-until",
-                    time = t.with_timezone(&chrono::Local).format("%H:%M")
+                    time = super::i18n::expiry(t)
                 ))
             }
             TokenState::Valid { expires_at: None } => ui.label(tr!("token-valid")),

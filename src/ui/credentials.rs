@@ -155,7 +155,7 @@ impl CredentialsPanel {
                         } => {
                             tr!(
                                 "cred-token-issued",
-                                time = t.with_timezone(&chrono::Local).format("%H:%M")
+                                time = super::i18n::expiry(t)
                             )
                         }
                         TokenState::NotUsed => tr!("cred-key-accepted"),

@@ -599,8 +599,8 @@ impl CustomersPanel {
                 ui.label("—");
             }
             for (code, total) in &self.view.totals {
-                ui.label(RichText::new(money::format_amount(*total, Some(code))).strong())
-                    .on_hover_text(code.as_str());
+                ui.label(RichText::new(safe(&money::format_amount(*total, Some(code)))).strong())
+                    .on_hover_text(safe(code));
             }
         });
         self.export_bar(ui, rt);

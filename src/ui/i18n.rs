@@ -2,7 +2,7 @@
 //! (Fluent). The language follows the OS at first start and can be changed in View.
 //! Engineer details (status, body, service codes) stay untranslated.
 
-use crate::api::{Action, AmountError, ApiError, ErrorKind, Resource};
+use crate::api::{Action, AmountError, ApiError, CertProblem, ErrorKind, Resource};
 use fluent_templates::{Loader, fluent_bundle::FluentValue};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -110,6 +110,22 @@ pub fn date(iso: &str) -> String {
     }
 }
 
+/// When a token expires, in words: the time if today, else the date and time (a token
+/// may live for days).
+pub fn expiry(t: chrono::DateTime<chrono::Utc>) -> String {
+    let local = t.with_timezone(&chrono::Local);
+    let time = local.format("%H:%M").to_string();
+    if local.date_naive() == chrono::Local::now().date_naive() {
+        tr!("expiry-today", time = time)
+    } else {
+        tr!(
+            "expiry-day",
+            date = date(&local.format("%Y-%m-%d").to_string()),
+            time = time
+        )
+    }
+}
+
 fn wait(d: &Option<std::time::Duration>) -> String {
     match d {
         Some(d) if d.as_secs() >= 120 => tr!("wait-minutes", minutes = d.as_secs().div_ceil(60)),
@@ -154,7 +170,15 @@ pub fn error_text(e: &ApiError) -> String {
         ErrorKind::TokenEndpointFailed => tr!("err-token-failed"),
         ErrorKind::TokenEndpointUnreachable => tr!("err-token-unreachable"),
         ErrorKind::TokenEndpointTimeout { secs } => tr!("err-token-timeout", seconds = secs),
-        ErrorKind::CertificateUntrusted { reason } => tr!("err-certificate", reason = reason),
+        ErrorKind::CertificateUntrusted { reason } => {
+            let reason = match reason {
+                CertProblem::UnknownIssuer => tr!("cert-unknown-issuer"),
+                CertProblem::Expired => tr!("cert-expired"),
+                CertProblem::WrongName => tr!("cert-wrong-name"),
+                CertProblem::Other(r) => r.clone(),
+            };
+            tr!("err-certificate", reason = reason)
+        }
         ErrorKind::Unauthorized => tr!("err-unauthorized") + &said,
         ErrorKind::Forbidden => tr!("err-forbidden") + &said,
         ErrorKind::NotFound(resource) => {
