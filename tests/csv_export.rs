@@ -139,3 +139,88 @@ fn an_interrupted_export_leaves_the_old_file() {
         5001
     );
 }
+
+/// The streamed export (rows spooled to a temporary file, header written at the end)
+/// gives the same bytes as the in-memory one, in both dialects, golden files included.
+#[test]
+fn the_streamed_export_is_byte_identical() {
+    let mut all = rows();
+    // Fields that collide with the optional columns' names, and unreadable amounts.
+    for v in [
+        json!({"id": "in_5", "amount": "1e40", "currency_code": "CLP", "product_id": 7, "zeta": [1, 2]}),
+        json!({"id": "in_6", "amount": "12.5.5", "currency_code": "CLF", "status": "PAID", "link_payment": "https://p"}),
+    ] {
+        all.push(Invoice::from_value(v).unwrap());
+    }
+    for d in [Dialect::Standard, Dialect::ExcelEs] {
+        let mut whole = Vec::new();
+        export::write(&mut whole, all.iter(), d, &AtomicBool::new(false)).unwrap();
+        let mut streamed = export::StreamingCsv::new(d).unwrap();
+        for r in &all {
+            streamed.push(r).unwrap();
+        }
+        let mut out = Vec::new();
+        assert_eq!(
+            streamed.finish(&mut out, &AtomicBool::new(false)).unwrap(),
+            all.len() as u64
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&whole),
+            "{d:?}"
+        );
+    }
+    let mut streamed = export::StreamingCsv::new(Dialect::Standard).unwrap();
+    for r in rows() {
+        streamed.push(&r).unwrap();
+    }
+    let mut out = Vec::new();
+    streamed.finish(&mut out, &AtomicBool::new(false)).unwrap();
+    golden("standard.csv", &out);
+}
+
+#[test]
+fn an_unreadable_amount_takes_the_dialects_decimal_separator() {
+    let inv =
+        Invoice::from_value(json!({"id": "in_9", "amount": "1e40.5", "currency_code": "CLP"}))
+            .unwrap();
+    let big = Invoice::from_value(
+        serde_json::from_str(
+            r#"{"id": "in_8", "amount": 123456789012345678901234567890.5, "currency_code": "CLP"}"#,
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert!(big.amount.is_none(), "too large for exact arithmetic");
+    let mut out = Vec::new();
+    export::write(
+        &mut out,
+        [&inv, &big].into_iter(),
+        Dialect::ExcelEs,
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains(";123456789012345678901234567890,5;"),
+        "{text}"
+    );
+}
+
+#[test]
+fn too_many_distinct_fields_stop_a_streamed_export() {
+    let mut streamed = export::StreamingCsv::new(Dialect::Standard).unwrap();
+    let mut failed = false;
+    for i in 0..=export::MAX_EXTRA_COLUMNS {
+        let inv =
+            Invoice::from_value(json!({"id": format!("in_{i}"), format!("f{i}"): 1})).unwrap();
+        if streamed.push(&inv).is_err() {
+            failed = true;
+            break;
+        }
+    }
+    assert!(
+        failed,
+        "a service inventing field names cannot grow the header forever"
+    );
+}

@@ -55,7 +55,10 @@ fn raw_controls_shown(h: &H) -> Vec<String> {
 #[test]
 fn service_text_is_shown_escaped_in_the_table_lookup_and_errors() {
     let rt = runtime();
-    let server = rt.block_on(Hostile::start(Token::ExpiresIn("1e300".into()), Api::Escapes));
+    let server = rt.block_on(Hostile::start(
+        Token::ExpiresIn("1e300".into()),
+        Api::Escapes,
+    ));
     let dir = tempfile::tempdir().unwrap();
     let mut h = app(&rt, &server, dir.path());
     // A service error message with escapes.
@@ -73,7 +76,9 @@ fn service_text_is_shown_escaped_in_the_table_lookup_and_errors() {
     assert!(has_text(&h, "in_\\x1b]0;PWNED"), "shown, escaped");
     assert_eq!(raw_controls_shown(&h), Vec::<String>::new());
     h.get_by_label_contains("in_\\x1b]0;PWNED").click();
-    step_until(&mut h, "lookup", |h| has_text(h, "invoice_external_id\\x1b"));
+    step_until(&mut h, "lookup", |h| {
+        has_text(h, "invoice_external_id\\x1b")
+    });
     assert_eq!(raw_controls_shown(&h), Vec::<String>::new());
 }
 

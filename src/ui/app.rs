@@ -596,10 +596,7 @@ impl InvoiceDeskApp {
                 let left = (t - chrono::Utc::now()).to_std().unwrap_or_default();
                 // Repaint when the badge must change, not before.
                 ui.ctx().request_repaint_after(left);
-                ui.label(tr!(
-                    "token-valid-until",
-                    time = super::i18n::expiry(t)
-                ))
+                ui.label(tr!("token-valid-until", time = super::i18n::expiry(t)))
             }
             TokenState::Valid { expires_at: None } => ui.label(tr!("token-valid")),
             TokenState::Failed { reason } => {

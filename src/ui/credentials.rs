@@ -153,10 +153,7 @@ impl CredentialsPanel {
                         TokenState::Valid {
                             expires_at: Some(t),
                         } => {
-                            tr!(
-                                "cred-token-issued",
-                                time = super::i18n::expiry(t)
-                            )
+                            tr!("cred-token-issued", time = super::i18n::expiry(t))
                         }
                         TokenState::NotUsed => tr!("cred-key-accepted"),
                         _ => String::new(),
