@@ -517,3 +517,19 @@ fn add_a_profile_with_the_keyboard_only() {
     wait_text(&mut h, "Saved. Secrets are in the system keyring");
     step_until(&mut h, "connected", |h| h.state().session().is_some());
 }
+
+#[test]
+fn work_finishes_while_its_panel_is_hidden() {
+    let e = env(2500);
+    let mut h = connected(&e, None);
+    click(&mut h, "Customer invoices");
+    type_into(&mut h, "Customer id", "cus_big");
+    click(&mut h, "Load invoices");
+    // Away at once: the listing goes on, and its pages are taken by the app's logic.
+    click(&mut h, "Credentials");
+    step_until(&mut h, "listing done while hidden", |h| {
+        !h.state().customers_loading()
+    });
+    assert_eq!(h.state().tab(), Tab::Credentials);
+    assert_eq!(h.state().customer_rows().0.len(), 2500);
+}

@@ -1,8 +1,9 @@
 //! New invoice panel: the form, live reading of the amount, one-click create with no
 //! double submit, 422 details beside their fields, and the "outcome unknown" check.
 
-use super::app::{Command, Session};
-use super::task::{Task, take_finished};
+use super::command::Command;
+use super::session::Session;
+use super::task::{Task, TaskError, take_finished};
 use super::widgets;
 use crate::api::{
     ApiError, Currency, CurrencyChoice, ErrorKind, FieldError, Invoice, NewInvoice, money,
@@ -12,7 +13,6 @@ use crate::tr;
 use egui::{RichText, Ui};
 use serde::{Deserialize, Serialize};
 use serde_json::Map;
-use std::sync::Arc;
 
 /// What the clerk typed; saved between runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -81,9 +81,9 @@ pub struct CreatePanel {
     /// The form (saved).
     pub form: CreateForm,
     /// Put the keyboard focus in the first field on the next frame (Ctrl/Cmd+N).
-    pub focus_request: bool,
+    focus_request: bool,
     /// Send the form on the next frame if it can be sent (Ctrl/Cmd+Enter).
-    pub submit_request: bool,
+    submit_request: bool,
     pending: Option<Task<Result<Invoice, ApiError>>>,
     sent: Option<NewInvoice>,
     created: Option<Invoice>,
@@ -128,7 +128,43 @@ impl CreatePanel {
         }
     }
 
-    fn poll(&mut self) {
+    /// Puts the keyboard focus in the first field on the next frame.
+    pub fn request_focus(&mut self) {
+        self.focus_request = true;
+    }
+
+    /// Sends the form on the next frame, if it can be sent.
+    pub fn request_submit(&mut self) {
+        self.submit_request = true;
+    }
+
+    /// True while an invoice is on its way, or its outcome is unknown, or it was just
+    /// created: no other may be sent until the clerk has seen the result.
+    pub fn is_locked(&self) -> bool {
+        self.pending.is_some() || self.unknown.is_some() || self.created.is_some()
+    }
+
+    /// The invoice `sent` is on its way.
+    pub fn started(&mut self, sent: NewInvoice, task: Task<Result<Invoice, ApiError>>) {
+        self.error = None;
+        self.check_note = None;
+        self.sent = Some(sent);
+        self.pending = Some(task);
+    }
+
+    /// A check for an invoice whose creation had an unknown outcome is running.
+    pub fn checking(&mut self, task: Task<Result<Option<Invoice>, ApiError>>) {
+        self.check_error = None;
+        self.check = Some(task);
+    }
+
+    /// Nothing could be sent (not connected).
+    pub fn refused(&mut self, e: ApiError) {
+        self.error = Some(e);
+    }
+
+    /// Takes finished work (called by the app every frame).
+    pub fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.pending) {
             match r {
                 Ok(Ok(inv)) => {
@@ -144,7 +180,7 @@ impl CreatePanel {
                     self.sent = None;
                     self.error = Some(e);
                 }
-                Err(e) => {
+                Err(e @ (TaskError::Cancelled | TaskError::Crashed(_))) => {
                     // The task itself failed: we cannot know what happened.
                     self.unknown = self.sent.take();
                     self.error = Some(
@@ -168,7 +204,7 @@ impl CreatePanel {
                     self.error = None;
                 }
                 Ok(Err(e)) => self.check_error = Some(e),
-                Err(e) => self.check_note = Some(Err(e)),
+                Err(e) => self.check_note = Some(Err(e.to_string())),
             }
         }
     }
@@ -226,15 +262,8 @@ impl CreatePanel {
     }
 
     /// Draws the panel.
-    pub fn ui(
-        &mut self,
-        ui: &mut Ui,
-        session: Option<Arc<Session>>,
-        rt: &tokio::runtime::Handle,
-        commands: &mut Vec<Command>,
-    ) {
-        self.poll();
-        let session_ref = session.as_deref();
+    pub fn ui(&mut self, ui: &mut Ui, session: Option<&Session>, commands: &mut Vec<Command>) {
+        let session_ref = session;
         ui.heading(tr!("tab-create"));
         match session_ref {
             Some(s) => {
@@ -263,7 +292,7 @@ impl CreatePanel {
             (!msgs.is_empty()).then(|| tr!("cr-service-says", message = msgs.join("; ")))
         };
         let typed = !self.form.amount.trim().is_empty();
-        let locked = self.pending.is_some() || self.unknown.is_some() || self.created.is_some();
+        let locked = self.is_locked();
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.add_enabled_ui(!locked, |ui| {
                 egui::Grid::new("create_form")
@@ -457,14 +486,9 @@ impl CreatePanel {
                     .add_enabled(can_send, egui::Button::new(tr!("cr-create")))
                     .clicked()
                     || (submit && can_send))
-                    && let (Some(inv), Some(s)) = (built.clone(), session.clone())
+                    && let Some(inv) = built.clone()
                 {
-                    self.error = None;
-                    self.check_note = None;
-                    self.sent = Some(inv.clone());
-                    self.pending = Some(Task::spawn(rt, ui.ctx(), async move {
-                        s.client.create_invoice(&inv, None).await
-                    }));
+                    commands.push(Command::CreateInvoice(inv));
                 }
                 if self.pending.is_some() {
                     ui.spinner();
@@ -494,12 +518,9 @@ impl CreatePanel {
                             egui::Button::new(tr!("cr-check")),
                         )
                         .clicked()
-                        && let (Some(s), Some(sent)) = (session.clone(), self.unknown.clone())
+                        && let Some(sent) = self.unknown.clone()
                     {
-                        self.check_error = None;
-                        self.check = Some(Task::spawn(rt, ui.ctx(), async move {
-                            find_created(&s, &sent).await
-                        }));
+                        commands.push(Command::CheckCreated(sent));
                     }
                     if busy {
                         ui.spinner();
@@ -538,7 +559,7 @@ impl CreatePanel {
 }
 
 /// Looks for the sent invoice among the customer's invoices, by external reference.
-async fn find_created(s: &Session, sent: &NewInvoice) -> Result<Option<Invoice>, ApiError> {
+pub async fn find_created(s: &Session, sent: &NewInvoice) -> Result<Option<Invoice>, ApiError> {
     let Some(reference) = &sent.invoice_external_id else {
         return Err(ApiError::invalid(tr!("cr-no-reference-check")));
     };

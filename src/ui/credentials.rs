@@ -1,7 +1,8 @@
 //! Credentials panel: profiles, their settings and secrets, "Test connection", and the
 //! first-run welcome with "Try the sandbox".
 
-use super::app::{Command, Session};
+use super::command::Command;
+use super::session::Session;
 use super::task::{Task, take_finished};
 use super::widgets;
 use crate::api::{ApiError, ConnectionReport, Currency, TokenBodyStyle, TokenState};
@@ -129,6 +130,11 @@ impl CredentialsPanel {
         self.test_error = None;
     }
 
+    /// True while a secret is being stored.
+    pub fn is_saving(&self) -> bool {
+        self.save_task.is_some()
+    }
+
     /// Selects a profile by name (after a save or rename).
     pub fn select(&mut self, name: &str) {
         self.selected = Some(name.to_string());
@@ -138,9 +144,10 @@ impl CredentialsPanel {
         }
     }
 
-    fn poll(&mut self) {
+    /// Takes finished work (called by the app every frame).
+    pub fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.save_task) {
-            self.message = Some(match r.and_then(|r| r) {
+            self.message = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
                 Ok(StoreStatus::Keyring(name)) => Ok(tr!("cred-saved-keyring", store = name)),
                 Ok(StoreStatus::SessionOnly(why)) => Err(tr!("cred-saved-session", why = why)),
                 Err(e) => Err(tr!("cred-secret-not-saved", error = e)),
@@ -167,7 +174,7 @@ impl CredentialsPanel {
                     });
                 }
                 Ok(Err(e)) => self.test_error = Some(e),
-                Err(e) => self.message = Some(Err(e)),
+                Err(e) => self.message = Some(Err(e.to_string())),
             }
         }
     }
@@ -181,7 +188,6 @@ impl CredentialsPanel {
         session: Option<&Session>,
         commands: &mut Vec<Command>,
     ) {
-        self.poll();
         if profiles.profiles.is_empty() && self.editor.is_none() {
             welcome(ui, commands, &mut self.editor);
             return;

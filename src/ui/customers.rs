@@ -2,8 +2,9 @@
 //! visible rows; sort, filter, hide voided, totals per currency, open a row in Lookup,
 //! export to CSV.
 
-use super::app::{Command, Session};
-use super::task::{Task, take_finished};
+use super::command::Command;
+use super::session::Session;
+use super::task::{Spawner, Task, take_finished};
 use super::widgets;
 use crate::api::{ApiError, Invoice, InvoiceStatus, ListProgress, money};
 use crate::export::Dialect;
@@ -262,11 +263,7 @@ struct Loading {
 /// The panel's state.
 pub struct CustomersPanel {
     /// Put the keyboard focus in the customer field on the next frame.
-    pub focus_request: bool,
-    /// Load on the next frame (Ctrl/Cmd+Enter).
-    pub submit_request: bool,
-    /// Open the export dialog on the next frame (Ctrl/Cmd+E).
-    pub export_request: bool,
+    focus_request: bool,
     saved: CustomersSaved,
     loaded_for: String,
     rows: Rows,
@@ -292,8 +289,6 @@ impl CustomersPanel {
     pub fn new(saved: CustomersSaved) -> Self {
         CustomersPanel {
             focus_request: false,
-            submit_request: false,
-            export_request: false,
             saved,
             loaded_for: String::new(),
             rows: Rows::default(),
@@ -308,6 +303,27 @@ impl CustomersPanel {
             pending_view: None,
             wanted_sort: (SortKey::Received, true),
         }
+    }
+
+    /// Puts the keyboard focus in the customer field on the next frame.
+    pub fn request_focus(&mut self) {
+        self.focus_request = true;
+    }
+
+    /// True when there are rows to export and nothing else is running.
+    pub fn can_export(&self) -> bool {
+        !self.view.order.is_empty() && self.export.is_none() && self.loading.is_none()
+    }
+
+    /// Nothing could be sent (not connected).
+    pub fn refused(&mut self, e: ApiError) {
+        self.outcome = Some(Err(e));
+    }
+
+    /// Sorts and filters again with the current settings.
+    pub fn refresh_view(&mut self, spawner: &Spawner) {
+        let (sort, ascending) = self.wanted_sort;
+        self.request_view(sort, ascending, spawner);
     }
 
     /// True while a listing is arriving.
@@ -327,13 +343,7 @@ impl CustomersPanel {
 
     /// Recomputes the view for new settings: here for small lists, on a worker for large
     /// ones (the table keeps showing the old order until the new one is ready).
-    fn request_view(
-        &mut self,
-        sort: SortKey,
-        ascending: bool,
-        rt: &tokio::runtime::Handle,
-        ctx: &egui::Context,
-    ) {
+    fn request_view(&mut self, sort: SortKey, ascending: bool, spawner: &Spawner) {
         self.wanted_sort = (sort, ascending);
         if let Some((old, _)) = self.pending_view.take() {
             old.cancel();
@@ -360,7 +370,7 @@ impl CustomersPanel {
             .await
             .unwrap_or_default()
         };
-        self.pending_view = Some((Task::spawn(rt, ctx, work), n));
+        self.pending_view = Some((spawner.spawn(work), n));
     }
 
     /// What to save between runs.
@@ -373,9 +383,13 @@ impl CustomersPanel {
         (&self.rows, &self.view)
     }
 
-    fn start(&mut self, session: Arc<Session>, rt: &tokio::runtime::Handle, ctx: &egui::Context) {
-        self.cancel();
+    /// Starts loading the customer in the field, page by page.
+    pub fn start(&mut self, session: Arc<Session>, spawner: &Spawner) {
         let id = self.saved.customer_id.trim().to_string();
+        if id.is_empty() {
+            return;
+        }
+        self.cancel();
         self.loaded_for = id.clone();
         self.rows = Rows::default();
         self.view.rebuild(
@@ -389,8 +403,8 @@ impl CustomersPanel {
         self.progress = Some(ListProgress::default());
         self.export_note = None;
         let (tx, rx) = mpsc::channel();
-        let ctx = ctx.clone();
-        let work = rt.spawn(async move {
+        let ctx = spawner.ctx.clone();
+        let work = spawner.rt.spawn(async move {
             let (pages, repaint) = (tx.clone(), ctx.clone());
             let result = session
                 .client
@@ -410,7 +424,8 @@ impl CustomersPanel {
         });
     }
 
-    fn cancel(&mut self) {
+    /// Stops the listing; what arrived stays.
+    pub fn cancel(&mut self) {
         if let Some(l) = self.loading.take() {
             l.abort.abort();
             let n = self.rows.len();
@@ -418,7 +433,18 @@ impl CustomersPanel {
         }
     }
 
-    fn poll(&mut self) {
+    /// Takes finished work (called by the app every frame).
+    pub fn poll(&mut self) {
+        if let Some(r) = take_finished(&mut self.export) {
+            self.export_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                Ok(Some((p, n))) => Ok(tr!("cu-exported", count = n, path = p.display())),
+                Ok(None) => Err(tr!("cu-no-file")),
+                Err(e) => Err(e),
+            });
+            if matches!(self.export_note, Some(Err(_))) {
+                self.show_path_export = true;
+            }
+        }
         if let Some((task, n)) = self.pending_view.take() {
             match task.try_take() {
                 Ok(Ok(view)) => {
@@ -459,12 +485,12 @@ impl CustomersPanel {
         }
     }
 
-    fn export_csv(
-        &mut self,
-        target: Option<PathBuf>,
-        rt: &tokio::runtime::Handle,
-        ctx: &egui::Context,
-    ) {
+    /// Exports the rows shown, in the order shown: to `target`, or through the save
+    /// dialog.
+    pub fn export_csv(&mut self, target: Option<PathBuf>, spawner: &Spawner) {
+        if !self.can_export() {
+            return;
+        }
         let rows = self.rows.clone();
         let order = self.view.order.clone();
         let dialect = self.saved.dialect;
@@ -472,7 +498,7 @@ impl CustomersPanel {
         self.export_cancel = cancel.clone();
         self.export_note = None;
         let name = format!("invoices-{}.csv", sanitize(&self.loaded_for));
-        self.export = Some(Task::spawn(rt, ctx, async move {
+        self.export = Some(spawner.spawn(async move {
             let path = match target {
                 Some(p) => p,
                 None => match rfd::AsyncFileDialog::new()
@@ -504,24 +530,7 @@ impl CustomersPanel {
     }
 
     /// Draws the panel.
-    pub fn ui(
-        &mut self,
-        ui: &mut Ui,
-        session: Option<Arc<Session>>,
-        rt: &tokio::runtime::Handle,
-        commands: &mut Vec<Command>,
-    ) {
-        self.poll();
-        if let Some(r) = take_finished(&mut self.export) {
-            self.export_note = Some(match r.and_then(|r| r) {
-                Ok(Some((p, n))) => Ok(tr!("cu-exported", count = n, path = p.display())),
-                Ok(None) => Err(tr!("cu-no-file")),
-                Err(e) => Err(e),
-            });
-            if matches!(self.export_note, Some(Err(_))) {
-                self.show_path_export = true;
-            }
-        }
+    pub fn ui(&mut self, ui: &mut Ui, session: Option<&Session>, commands: &mut Vec<Command>) {
         ui.heading(tr!("tab-customers"));
         ui.horizontal(|ui| {
             let l = ui.label(tr!("f-customer-id"));
@@ -533,23 +542,21 @@ impl CustomersPanel {
                 240.0,
                 &mut self.focus_request,
             );
-            let enter = (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)))
-                || std::mem::take(&mut self.submit_request);
+            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             let can = session.is_some() && !self.saved.customer_id.trim().is_empty();
-            if (ui
+            if ui
                 .add_enabled(can, egui::Button::new(tr!("cu-load")))
                 .clicked()
-                || (enter && can))
-                && let Some(s) = session.clone()
+                || (enter && can)
             {
-                self.start(s, rt, ui.ctx());
+                commands.push(Command::LoadCustomer);
             }
             if self.loading.is_some() {
                 ui.spinner();
                 let p = self.progress.unwrap_or_default();
                 ui.label(tr!("cu-loading", pages = p.pages, count = p.items));
                 if ui.button(tr!("cancel")).clicked() {
-                    self.cancel();
+                    commands.push(Command::CancelLoad);
                 }
             }
         });
@@ -579,8 +586,7 @@ impl CustomersPanel {
                 .labelled_by(l.id);
             let h = ui.checkbox(&mut self.saved.hide_void, tr!("cu-hide-void"));
             if f.changed() || h.changed() {
-                let (sort, ascending) = self.wanted_sort;
-                self.request_view(sort, ascending, rt, ui.ctx());
+                commands.push(Command::RefreshCustomerView);
             }
             ui.separator();
             ui.label(tr!(
@@ -603,16 +609,18 @@ impl CustomersPanel {
                     .on_hover_text(safe(code));
             }
         });
-        self.export_bar(ui, rt);
+        self.export_bar(ui, commands);
         ui.separator();
         if let Some(key) = self.table(ui, commands) {
             let (sort, ascending) = self.wanted_sort;
             let ascending = if sort == key { !ascending } else { true };
-            self.request_view(key, ascending, rt, ui.ctx());
+            // The header shows the wanted sort at once; the rows follow.
+            self.wanted_sort = (key, ascending);
+            commands.push(Command::RefreshCustomerView);
         }
     }
 
-    fn export_bar(&mut self, ui: &mut Ui, rt: &tokio::runtime::Handle) {
+    fn export_bar(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         ui.horizontal(|ui| {
             let l = ui.label(tr!("cu-csv-format"));
             egui::ComboBox::from_id_salt("csv_dialect")
@@ -624,16 +632,10 @@ impl CustomersPanel {
                 })
                 .response
                 .labelled_by(l.id);
-            let can =
-                !self.view.order.is_empty() && self.export.is_none() && self.loading.is_none();
-            let shortcut = std::mem::take(&mut self.export_request);
-            if shortcut && self.rows.is_empty() {
-                // Nothing to export yet: the shortcut leads to the customer field.
-                self.focus_request = true;
-            }
+            let can = self.can_export();
             let label = tr!("cu-export", count = self.view.order.len());
-            if ui.add_enabled(can, egui::Button::new(label)).clicked() || (shortcut && can) {
-                self.export_csv(None, rt, ui.ctx());
+            if ui.add_enabled(can, egui::Button::new(label)).clicked() {
+                commands.push(Command::ExportCsv(None));
             }
             if self.export.is_some() {
                 ui.spinner();
@@ -665,7 +667,7 @@ impl CustomersPanel {
                     .clicked()
                 {
                     let p = PathBuf::from(self.saved.export_path.trim());
-                    self.export_csv(Some(p), rt, ui.ctx());
+                    commands.push(Command::ExportCsv(Some(p)));
                 }
             });
         }

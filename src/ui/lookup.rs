@@ -1,23 +1,21 @@
 //! Lookup and void: every field of an invoice, its status and currency; void after a
 //! confirmation that shows what will be voided; a lost answer is re-checked by reading.
 
-use super::app::Session;
-use super::task::{Task, take_finished};
+use super::command::Command;
+use super::session::Session;
+use super::task::{Task, TaskError, take_finished};
 use super::widgets;
 use crate::api::{ApiError, Invoice, InvoiceStatus};
 use crate::text::escape_controls as safe;
 use crate::tr;
 use egui::{RichText, Ui};
-use std::sync::Arc;
 
 /// The panel's state.
 pub struct LookupPanel {
     /// The id typed (saved).
     pub id: String,
     /// Put the keyboard focus in the id field on the next frame (Ctrl/Cmd+F).
-    pub focus_request: bool,
-    /// Look up on the next frame (Ctrl/Cmd+Enter).
-    pub submit_request: bool,
+    focus_request: bool,
     fetch: Option<Task<Result<Invoice, ApiError>>>,
     invoice: Option<Invoice>,
     error: Option<ApiError>,
@@ -36,7 +34,6 @@ impl LookupPanel {
         LookupPanel {
             id,
             focus_request: false,
-            submit_request: false,
             fetch: None,
             invoice: None,
             error: None,
@@ -48,40 +45,41 @@ impl LookupPanel {
         }
     }
 
-    /// Shows the invoice `id` (from the customer list or after creating).
-    pub fn open(
-        &mut self,
-        id: String,
-        session: Option<Arc<Session>>,
-        rt: &tokio::runtime::Handle,
-        ctx: &egui::Context,
-    ) {
-        self.id = id;
-        self.start_fetch(session, rt, ctx);
+    /// Puts the keyboard focus in the id field on the next frame.
+    pub fn request_focus(&mut self) {
+        self.focus_request = true;
     }
 
-    fn start_fetch(
-        &mut self,
-        session: Option<Arc<Session>>,
-        rt: &tokio::runtime::Handle,
-        ctx: &egui::Context,
-    ) {
-        let Some(s) = session else {
-            self.error = Some(ApiError::invalid(tr!("connect-first")));
-            return;
-        };
+    /// A lookup of `self.id` is running; `recheck`: to learn whether a lost void went
+    /// through.
+    pub fn fetching(&mut self, task: Task<Result<Invoice, ApiError>>, recheck: bool) {
         if let Some(old) = self.fetch.take() {
             old.cancel();
         }
+        if !recheck {
+            self.invoice = None;
+        }
+        self.rechecking = recheck;
         self.error = None;
         self.notice = None;
-        let id = self.id.trim().to_string();
-        self.fetch = Some(Task::spawn(rt, ctx, async move {
-            s.client.get_invoice(&id).await
-        }));
+        self.fetch = Some(task);
     }
 
-    fn poll(&mut self) {
+    /// A void is running.
+    pub fn voiding(&mut self, task: Task<Result<Invoice, ApiError>>) {
+        self.error = None;
+        self.notice = None;
+        self.confirm = false;
+        self.void_task = Some(task);
+    }
+
+    /// Nothing could be sent (not connected).
+    pub fn refused(&mut self, e: ApiError) {
+        self.error = Some(e);
+    }
+
+    /// Takes finished work (called by the app every frame).
+    pub fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.fetch) {
             match r {
                 Ok(Ok(inv)) => {
@@ -102,8 +100,8 @@ impl LookupPanel {
                     }
                     self.error = Some(e);
                 }
-                Err(e) if e == "cancelled" => {}
-                Err(e) => self.error = Some(ApiError::invalid(e)),
+                Err(TaskError::Cancelled) => {}
+                Err(e) => self.error = Some(ApiError::invalid(e.to_string())),
             }
             self.rechecking = false;
         }
@@ -122,15 +120,17 @@ impl LookupPanel {
                 }
                 Err(e) => {
                     self.void_unknown = self.invoice.as_ref().map(|i| i.id.clone());
-                    self.error = Some(ApiError::invalid(tr!("lk-void-maybe", error = e)));
+                    self.error = Some(ApiError::invalid(tr!(
+                        "lk-void-maybe",
+                        error = e.to_string()
+                    )));
                 }
             }
         }
     }
 
     /// Draws the panel.
-    pub fn ui(&mut self, ui: &mut Ui, session: Option<Arc<Session>>, rt: &tokio::runtime::Handle) {
-        self.poll();
+    pub fn ui(&mut self, ui: &mut Ui, session: Option<&Session>, commands: &mut Vec<Command>) {
         ui.heading(tr!("tab-lookup"));
         ui.horizontal(|ui| {
             let l = ui.label(tr!("f-invoice-id"));
@@ -142,8 +142,7 @@ impl LookupPanel {
                 280.0,
                 &mut self.focus_request,
             );
-            let enter = (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)))
-                || std::mem::take(&mut self.submit_request);
+            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             let can = !self.id.trim().is_empty() && self.void_task.is_none();
             if (ui
                 .add_enabled(can, egui::Button::new(tr!("lk-look-up")))
@@ -151,9 +150,7 @@ impl LookupPanel {
                 || (enter && can))
                 && self.fetch.is_none()
             {
-                self.invoice = None;
-                self.rechecking = false;
-                self.start_fetch(session.clone(), rt, ui.ctx());
+                commands.push(Command::LookUp);
             }
             if self.fetch.is_some() {
                 ui.spinner();
@@ -174,9 +171,7 @@ impl LookupPanel {
                 .add_enabled(!busy, egui::Button::new(tr!("lk-check")))
                 .clicked()
             {
-                self.id = id;
-                self.rechecking = true;
-                self.start_fetch(session.clone(), rt, ui.ctx());
+                commands.push(Command::RecheckVoid(id));
             }
         }
         let Some(inv) = &self.invoice else { return };
@@ -228,15 +223,8 @@ impl LookupPanel {
                     });
                 ui.label(tr!("lk-cannot-undo"));
                 ui.horizontal(|ui| {
-                    if ui.button(tr!("lk-void-invoice")).clicked()
-                        && let Some(s) = session.clone()
-                    {
-                        let id = inv.id.clone();
-                        self.error = None;
-                        self.notice = None;
-                        self.void_task = Some(Task::spawn(rt, ui.ctx(), async move {
-                            s.client.void_invoice(&id).await
-                        }));
+                    if ui.button(tr!("lk-void-invoice")).clicked() {
+                        commands.push(Command::Void(inv.id.clone()));
                         self.confirm = false;
                     }
                     if ui.button(tr!("cancel")).clicked() {

@@ -2,11 +2,13 @@
 //! layer, on the tokio runtime, never on the UI thread.
 
 pub mod app;
+pub mod command;
 pub mod create;
 pub mod credentials;
 pub mod customers;
 pub mod i18n;
 pub mod lookup;
+pub mod session;
 pub mod task;
 pub mod widgets;
 

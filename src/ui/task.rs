@@ -4,9 +4,47 @@
 use poll_promise::Promise;
 use std::future::Future;
 
+/// Why a task gave no result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TaskError {
+    /// It was cancelled (a newer request replaced it, or the clerk stopped it).
+    Cancelled,
+    /// It crashed; the text is for the details.
+    Crashed(String),
+}
+
+impl std::fmt::Display for TaskError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TaskError::Cancelled => write!(f, "{}", crate::tr!("err-cancelled")),
+            TaskError::Crashed(e) => write!(f, "{}", crate::tr!("err-internal", error = e)),
+        }
+    }
+}
+
+/// Starts background work for the app: the runtime to run it on and the context to
+/// repaint when it is done. Only the app's command handler holds one.
+#[derive(Clone)]
+pub struct Spawner {
+    /// The runtime.
+    pub rt: tokio::runtime::Handle,
+    /// The UI to repaint.
+    pub ctx: egui::Context,
+}
+
+impl Spawner {
+    /// Starts `fut`; the UI is repainted when it finishes.
+    pub fn spawn<T: Send + 'static>(
+        &self,
+        fut: impl Future<Output = T> + Send + 'static,
+    ) -> Task<T> {
+        Task::spawn(&self.rt, &self.ctx, fut)
+    }
+}
+
 /// A running piece of work. Its result is `Err` only if the work was cancelled or crashed.
 pub struct Task<T: Send + 'static> {
-    promise: Promise<Result<T, String>>,
+    promise: Promise<Result<T, TaskError>>,
     abort: tokio::task::AbortHandle,
 }
 
@@ -24,9 +62,9 @@ impl<T: Send + 'static> Task<T> {
         rt.spawn(async move {
             let result = work.await.map_err(|e| {
                 if e.is_cancelled() {
-                    "cancelled".to_string()
+                    TaskError::Cancelled
                 } else {
-                    format!("internal error: {e}")
+                    TaskError::Crashed(e.to_string())
                 }
             });
             sender.send(result);
@@ -36,12 +74,12 @@ impl<T: Send + 'static> Task<T> {
     }
 
     /// The result, once there is one.
-    pub fn ready(&self) -> Option<&Result<T, String>> {
+    pub fn ready(&self) -> Option<&Result<T, TaskError>> {
         self.promise.ready()
     }
 
     /// Takes the result if it is there, else gives the task back.
-    pub fn try_take(self) -> Result<Result<T, String>, Self> {
+    pub fn try_take(self) -> Result<Result<T, TaskError>, Self> {
         let abort = self.abort;
         self.promise
             .try_take()
@@ -55,7 +93,9 @@ impl<T: Send + 'static> Task<T> {
 }
 
 /// Takes a finished task's result out of `slot`, leaving `None`; leaves a running one.
-pub fn take_finished<T: Send + 'static>(slot: &mut Option<Task<T>>) -> Option<Result<T, String>> {
+pub fn take_finished<T: Send + 'static>(
+    slot: &mut Option<Task<T>>,
+) -> Option<Result<T, TaskError>> {
     let task = slot.take()?;
     match task.try_take() {
         Ok(result) => Some(result),

@@ -238,3 +238,4 @@ cert-expired = expired or not yet valid
 cert-wrong-name = issued for another name
 expiry-today = { $time }
 expiry-day = { $date } { $time }
+err-internal = Something went wrong inside the app ({ $error }). Nothing more was done; try again.

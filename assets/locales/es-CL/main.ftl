@@ -238,3 +238,4 @@ cert-expired = vencido o aún no válido
 cert-wrong-name = emitido para otro nombre
 expiry-today = las { $time }
 expiry-day = el { $date } a las { $time }
+err-internal = Algo falló dentro de la aplicación ({ $error }). No se hizo nada más; intente de nuevo.

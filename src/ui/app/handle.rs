@@ -1,0 +1,281 @@
+//! The one place the app's state changes: [`InvoiceDeskApp::handle`] takes a command,
+//! changes state and starts background work; [`InvoiceDeskApp::drain_finished`] (called
+//! from `eframe::App::logic`) takes finished work into state, whichever panel is shown.
+
+use super::{Command, InvoiceDeskApp, Tab};
+use crate::api::ApiError;
+use crate::profile::SANDBOX_PROFILE;
+use crate::tr;
+use crate::ui::session::{get_secrets, sandbox_profile};
+use crate::ui::task::{TaskError, take_finished};
+use std::sync::Arc;
+
+impl InvoiceDeskApp {
+    pub(super) fn connect(&mut self, name: &str) {
+        let Some(profile) = self.profiles.get(name).cloned() else {
+            return;
+        };
+        if let Some(old) = self.connecting.take() {
+            old.cancel();
+        }
+        self.session = None;
+        self.session_error = None;
+        let connector = self.connector.clone();
+        self.connecting = Some(self.spawner.spawn(connector.connect(profile)));
+    }
+
+    fn save_profiles(&self) -> Result<(), String> {
+        match &self.profiles_path {
+            Some(p) => self.profiles.save(p),
+            None => Ok(()),
+        }
+    }
+
+    /// "Connect first", as an error for the panel that needed a connection.
+    fn not_connected(&self) -> ApiError {
+        ApiError::invalid(
+            self.session_error
+                .clone()
+                .unwrap_or_else(|| tr!("connect-first")),
+        )
+    }
+
+    /// Carries out one command.
+    pub(super) fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Show(tab) => self.saved.tab = tab,
+            Command::Focus(tab) => {
+                self.saved.tab = tab;
+                match tab {
+                    Tab::Create => self.create.request_focus(),
+                    Tab::Lookup => self.lookup.request_focus(),
+                    Tab::Customers => self.customers.request_focus(),
+                    Tab::Credentials => {}
+                }
+            }
+            Command::SubmitCurrent => match self.saved.tab {
+                Tab::Create => self.create.request_submit(),
+                Tab::Lookup => self.handle(Command::LookUp),
+                Tab::Customers => self.handle(Command::LoadCustomer),
+                Tab::Credentials => {}
+            },
+            Command::ExportShortcut => {
+                self.saved.tab = Tab::Customers;
+                if self.customers.can_export() {
+                    self.handle(Command::ExportCsv(None));
+                } else {
+                    // Nothing to export yet: the shortcut leads to the customer field.
+                    self.customers.request_focus();
+                }
+            }
+            Command::SetTheme(t) => {
+                self.saved.theme = t;
+                self.spawner.ctx.set_theme(t.preference());
+            }
+            Command::SetLanguage(l) => {
+                self.saved.lang = Some(l);
+                crate::ui::i18n::set(l);
+            }
+            Command::Activate(name) => {
+                self.profiles.active = Some(name.clone());
+                if let Err(e) = self.save_profiles() {
+                    self.profiles_error = Some(e);
+                }
+                self.connect(&name);
+            }
+            Command::SaveProfile {
+                previous,
+                profile,
+                secret,
+            } => {
+                let name = profile.name.clone();
+                if let Err(e) = self.profiles.upsert(previous.as_deref(), profile.clone()) {
+                    self.credentials.show_result(Err(e));
+                    return;
+                }
+                if let Err(e) = self.save_profiles() {
+                    self.credentials.show_result(Err(e));
+                    return;
+                }
+                let store = self.connector.secrets.clone();
+                let kind = profile.auth.secret_kind();
+                let renamed_from = previous.filter(|p| *p != name);
+                let secret_name = name.clone();
+                self.credentials.start_save(self.spawner.spawn(async move {
+                    let store = get_secrets(&store).await;
+                    tokio::task::spawn_blocking(move || {
+                        if let Some(old) = &renamed_from {
+                            // Move the secret with the profile's name.
+                            if secret.is_none()
+                                && let Ok(Some(s)) = store.get(old, kind)
+                            {
+                                store.set(&secret_name, kind, &s);
+                            }
+                            store.delete(old, kind);
+                        }
+                        match secret {
+                            Some(s) => store.set(&secret_name, kind, &s),
+                            None => store.status(),
+                        }
+                    })
+                    .await
+                    .map_err(|e| e.to_string())
+                }));
+                self.credentials.select(&name);
+                if self.profiles.active.as_deref() == Some(&name) {
+                    // Reconnected once the secret is stored (drain_finished).
+                    self.pending_reconnect = true;
+                }
+            }
+            Command::DeleteProfile(name) => {
+                let kind = self.profiles.get(&name).map(|p| p.auth.secret_kind());
+                self.profiles.remove(&name);
+                if let Err(e) = self.save_profiles() {
+                    self.profiles_error = Some(e);
+                }
+                if let Some(kind) = kind {
+                    let store = self.connector.secrets.clone();
+                    let n = name.clone();
+                    self.spawner.spawn(async move {
+                        let store = get_secrets(&store).await;
+                        let _ = tokio::task::spawn_blocking(move || store.delete(&n, kind)).await;
+                    });
+                }
+                if self
+                    .session
+                    .as_ref()
+                    .is_some_and(|s| s.profile.name == name)
+                {
+                    self.session = None;
+                }
+                match self.profiles.active.clone() {
+                    Some(a) => self.connect(&a),
+                    None => self.session = None,
+                }
+            }
+            Command::TestConnection => {
+                let Some(session) = self.session.clone() else {
+                    let msg = self
+                        .session_error
+                        .clone()
+                        .unwrap_or_else(|| tr!("msg-choose-profile"));
+                    self.credentials.show_result(Err(msg));
+                    return;
+                };
+                self.credentials.start_test(
+                    self.spawner
+                        .spawn(async move { session.client.check_connection().await }),
+                );
+            }
+            Command::TrySandbox => {
+                let _ = self.profiles.upsert(None, sandbox_profile());
+                self.profiles.active = Some(SANDBOX_PROFILE.to_string());
+                if let Err(e) = self.save_profiles() {
+                    self.profiles_error = Some(e);
+                }
+                self.connect(SANDBOX_PROFILE);
+                self.pending_sandbox_welcome = true;
+                self.saved.tab = Tab::Create;
+            }
+            Command::CreateInvoice(inv) => {
+                if self.create.is_locked() {
+                    // Never a second send while one is out or unresolved.
+                    return;
+                }
+                let Some(s) = self.session.clone() else {
+                    return self.create.refused(self.not_connected());
+                };
+                let sent = inv.clone();
+                let task = self
+                    .spawner
+                    .spawn(async move { s.client.create_invoice(&inv, None).await });
+                self.create.started(sent, task);
+            }
+            Command::CheckCreated(sent) => {
+                let Some(s) = self.session.clone() else {
+                    return self.create.refused(self.not_connected());
+                };
+                let task = self
+                    .spawner
+                    .spawn(async move { crate::ui::create::find_created(&s, &sent).await });
+                self.create.checking(task);
+            }
+            Command::OpenInLookup(id) => {
+                self.saved.tab = Tab::Lookup;
+                self.lookup.id = id;
+                self.handle(Command::LookUp);
+            }
+            Command::LookUp => self.fetch_lookup(false),
+            Command::RecheckVoid(id) => {
+                self.lookup.id = id;
+                self.fetch_lookup(true);
+            }
+            Command::Void(id) => {
+                let Some(s) = self.session.clone() else {
+                    return self.lookup.refused(self.not_connected());
+                };
+                let task = self
+                    .spawner
+                    .spawn(async move { s.client.void_invoice(&id).await });
+                self.lookup.voiding(task);
+            }
+            Command::LoadCustomer => match self.session.clone() {
+                Some(s) => self.customers.start(s, &self.spawner),
+                None => self.customers.refused(self.not_connected()),
+            },
+            Command::CancelLoad => self.customers.cancel(),
+            Command::RefreshCustomerView => self.customers.refresh_view(&self.spawner),
+            Command::ExportCsv(target) => self.customers.export_csv(target, &self.spawner),
+        }
+    }
+
+    fn fetch_lookup(&mut self, recheck: bool) {
+        let Some(s) = self.session.clone() else {
+            return self.lookup.refused(self.not_connected());
+        };
+        let id = self.lookup.id.trim().to_string();
+        if id.is_empty() {
+            return;
+        }
+        let task = self
+            .spawner
+            .spawn(async move { s.client.get_invoice(&id).await });
+        self.lookup.fetching(task, recheck);
+    }
+
+    /// Takes finished background work into state (called every frame from `logic`, so a
+    /// result is taken even when its panel is not on screen).
+    pub(super) fn drain_finished(&mut self) {
+        if let Some(result) = take_finished(&mut self.connecting) {
+            match result {
+                Ok(Ok(session)) => {
+                    if crate::ui::trace_enabled() {
+                        eprintln!("invoice-desk trace: connected");
+                    }
+                    let session = Arc::new(session);
+                    if std::mem::take(&mut self.pending_sandbox_welcome) {
+                        self.create.prefill_for_sandbox(&session);
+                    }
+                    self.session = Some(session);
+                }
+                Err(TaskError::Cancelled) => {}
+                Ok(Err(e)) => self.session_error = Some(e),
+                Err(e) => self.session_error = Some(e.to_string()),
+            }
+        }
+        if take_finished(&mut self.secrets_task).is_some() {
+            self.spawner.ctx.request_repaint();
+        }
+        self.credentials.poll();
+        if self.pending_reconnect
+            && !self.credentials.is_saving()
+            && let Some(a) = self.profiles.active.clone()
+        {
+            self.pending_reconnect = false;
+            self.connect(&a);
+        }
+        self.create.poll();
+        self.lookup.poll();
+        self.customers.poll();
+    }
+}

@@ -1,0 +1,261 @@
+//! The app: its state (this file), the one place state changes (`handle.rs`: commands in,
+//! background work out, finished work drained in `logic`), and the top bar with its
+//! menus and shortcuts (`top_bar.rs`). Panels draw from state and push commands.
+
+mod handle;
+mod top_bar;
+
+pub use super::command::{Command, Tab, ThemeChoice};
+use super::create::CreatePanel;
+use super::credentials::CredentialsPanel;
+use super::customers::CustomersPanel;
+use super::lookup::LookupPanel;
+pub use super::session::Session;
+use super::session::{Connector, get_secrets};
+use super::task::{Spawner, Task};
+use crate::profile::{Profiles, SecretStore};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio::sync::OnceCell;
+
+/// What the app needs from outside: the runtime, where profiles live, the secret store.
+pub struct AppDeps {
+    /// The tokio runtime all work runs on.
+    pub runtime: tokio::runtime::Handle,
+    /// The profiles file; `None` keeps profiles in memory (tests).
+    pub profiles_path: Option<PathBuf>,
+    /// The secret store, filled lazily off the UI thread (the platform keyring) or given
+    /// ready (the mock store in tests).
+    pub secrets: Arc<OnceCell<Arc<SecretStore>>>,
+    /// Where the built-in sandbox keeps its data (`None`: memory only).
+    pub sandbox_data: Option<PathBuf>,
+    /// Force a language (tests); `None` uses the saved one, or the OS's at first start.
+    pub language: Option<super::i18n::Lang>,
+}
+
+impl AppDeps {
+    /// For tests: an in-memory setup with the given secret store.
+    pub fn for_tests(runtime: tokio::runtime::Handle, secrets: SecretStore) -> AppDeps {
+        AppDeps {
+            runtime,
+            profiles_path: None,
+            secrets: Arc::new(OnceCell::new_with(Some(Arc::new(secrets)))),
+            sandbox_data: None,
+            language: Some(super::i18n::Lang::En),
+        }
+    }
+}
+
+/// The keyboard shortcuts and the translation key of what they do (Help menu).
+pub const SHORTCUTS: [(&str, &str); 7] = [
+    ("Ctrl/Cmd+N", "sc-new"),
+    ("Ctrl/Cmd+F", "sc-lookup"),
+    ("Ctrl/Cmd+E", "sc-export"),
+    ("Ctrl/Cmd+Enter", "sc-submit"),
+    ("Esc", "sc-close"),
+    ("Ctrl/Cmd + / -", "sc-zoom"),
+    ("Ctrl/Cmd+Q", "sc-quit"),
+];
+
+/// What is saved between runs (never a secret).
+#[derive(Default, Serialize, Deserialize)]
+#[serde(default)]
+struct Saved {
+    version: u32,
+    tab: Tab,
+    create: super::create::CreateForm,
+    lookup_id: String,
+    customers: super::customers::CustomersSaved,
+    theme: ThemeChoice,
+    /// The UI language; `None` until the first start picks the OS's.
+    lang: Option<super::i18n::Lang>,
+}
+
+/// The invoice-desk application.
+pub struct InvoiceDeskApp {
+    saved: Saved,
+    spawner: Spawner,
+    profiles_path: Option<PathBuf>,
+    profiles: Profiles,
+    profiles_error: Option<String>,
+    connector: Connector,
+    secrets_task: Option<Task<()>>,
+    session: Option<Arc<Session>>,
+    connecting: Option<Task<Result<Session, String>>>,
+    session_error: Option<String>,
+    pending_reconnect: bool,
+    pending_sandbox_welcome: bool,
+    first_frame_done: bool,
+    credentials: CredentialsPanel,
+    create: CreatePanel,
+    lookup: LookupPanel,
+    customers: CustomersPanel,
+}
+
+const STORAGE_KEY: &str = "invoice-desk-state";
+
+impl InvoiceDeskApp {
+    /// Builds the app; restores what was saved; starts connecting to the active profile.
+    pub fn new(cc: &eframe::CreationContext<'_>, deps: AppDeps) -> Self {
+        let saved: Saved = cc
+            .storage
+            .and_then(|s| eframe::get_value(s, STORAGE_KEY))
+            .unwrap_or_default();
+        let deps_language = deps.language;
+        let (profiles, profiles_error) = match &deps.profiles_path {
+            Some(p) => match Profiles::load(p) {
+                Ok(ps) => (ps, None),
+                Err(e) => (Profiles::default(), Some(e)),
+            },
+            None => (Profiles::default(), None),
+        };
+        let mut app = InvoiceDeskApp {
+            create: CreatePanel::new(saved.create.clone()),
+            lookup: LookupPanel::new(saved.lookup_id.clone()),
+            customers: CustomersPanel::new(saved.customers.clone()),
+            credentials: CredentialsPanel::default(),
+            saved,
+            spawner: Spawner {
+                rt: deps.runtime,
+                ctx: cc.egui_ctx.clone(),
+            },
+            profiles_path: deps.profiles_path,
+            profiles,
+            profiles_error,
+            connector: Connector {
+                secrets: deps.secrets,
+                #[cfg(feature = "sandbox")]
+                sandbox: Arc::new(OnceCell::new()),
+                sandbox_data: deps.sandbox_data,
+            },
+            secrets_task: None,
+            session: None,
+            connecting: None,
+            session_error: None,
+            pending_reconnect: false,
+            pending_sandbox_welcome: false,
+            first_frame_done: false,
+        };
+        if app.profiles.profiles.is_empty() {
+            app.saved.tab = Tab::Credentials;
+        }
+        cc.egui_ctx.set_theme(app.saved.theme.preference());
+        super::widgets::install_colors(&cc.egui_ctx);
+        let lang = deps_language
+            .or(app.saved.lang)
+            .unwrap_or_else(super::i18n::Lang::from_os);
+        app.saved.lang = Some(lang);
+        super::i18n::set(lang);
+        // The keyring may take a moment (or prompt): open it off the UI thread.
+        let cell = app.connector.secrets.clone();
+        app.secrets_task = Some(app.spawner.spawn(async move {
+            get_secrets(&cell).await;
+        }));
+        if let Some(name) = app.profiles.active.clone() {
+            app.connect(&name);
+        }
+        app
+    }
+
+    /// The active session, if connected.
+    pub fn session(&self) -> Option<&Arc<Session>> {
+        self.session.as_ref()
+    }
+
+    /// The panel on screen.
+    pub fn tab(&self) -> Tab {
+        self.saved.tab
+    }
+
+    /// The profiles as the app holds them.
+    pub fn profiles(&self) -> &Profiles {
+        &self.profiles
+    }
+
+    /// The customer list's sort column and direction (ascending = true).
+    pub fn customer_sort(&self) -> (super::customers::SortKey, bool) {
+        self.customers.sort()
+    }
+
+    /// True while a profile is being connected.
+    pub fn is_connecting(&self) -> bool {
+        self.connecting.is_some()
+    }
+
+    /// True while a customer listing is arriving.
+    pub fn customers_loading(&self) -> bool {
+        self.customers.is_loading()
+    }
+
+    /// True while the customer list is re-sorted on a worker.
+    pub fn customer_view_pending(&self) -> bool {
+        self.customers.view_pending()
+    }
+
+    /// The customer list's rows and view.
+    pub fn customer_rows(&self) -> (&super::customers::Rows, &super::customers::View) {
+        self.customers.data()
+    }
+}
+
+impl eframe::App for InvoiceDeskApp {
+    fn logic(&mut self, _ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        // Finished work is taken here, whichever panel is on screen.
+        self.drain_finished();
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        if !self.first_frame_done {
+            self.first_frame_done = true;
+            if super::trace_enabled() {
+                eprintln!(
+                    "invoice-desk trace: first-frame unix_ms={}",
+                    super::unix_ms()
+                );
+            }
+        }
+        let mut commands = Vec::new();
+        self.shortcuts(ui, &mut commands);
+        egui::Panel::top("top_bar").show(ui, |ui| {
+            ui.add_space(4.0);
+            self.top_bar(ui, &mut commands);
+            ui.add_space(2.0);
+        });
+        egui::CentralPanel::default_margins().show(ui, |ui| {
+            if let Some(e) = &self.profiles_error {
+                super::widgets::error_text(ui, e);
+            }
+            let session = self.session.as_deref();
+            let secrets_status = self.connector.secrets.get().map(|s| s.status());
+            match self.saved.tab {
+                Tab::Credentials => self.credentials.ui(
+                    ui,
+                    &self.profiles,
+                    secrets_status.as_ref(),
+                    session,
+                    &mut commands,
+                ),
+                Tab::Create => self.create.ui(ui, session, &mut commands),
+                Tab::Lookup => self.lookup.ui(ui, session, &mut commands),
+                Tab::Customers => self.customers.ui(ui, session, &mut commands),
+            }
+        });
+        for cmd in commands {
+            self.handle(cmd);
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        self.saved.version = 1;
+        self.saved.create = self.create.form.clone();
+        self.saved.lookup_id = self.lookup.id.clone();
+        self.saved.customers = self.customers.saved();
+        eframe::set_value(storage, STORAGE_KEY, &self.saved);
+    }
+
+    fn auto_save_interval(&self) -> std::time::Duration {
+        // What the clerk typed survives a crash, not just a clean exit.
+        std::time::Duration::from_secs(5)
+    }
+}

@@ -1,0 +1,145 @@
+//! The top bar (profile switch, token state, Help and View menus, the tab row) and the
+//! keyboard shortcuts. Both only read state and push commands.
+
+use super::{Command, InvoiceDeskApp, SHORTCUTS, Tab, ThemeChoice};
+use crate::api::TokenState;
+use crate::tr;
+use crate::ui::i18n::Lang;
+
+impl InvoiceDeskApp {
+    /// Keyboard shortcuts, read before the panels draw.
+    pub(super) fn shortcuts(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        use egui::{Key, Modifiers};
+        let pressed =
+            |ui: &mut egui::Ui, key: Key| ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, key));
+        // Ctrl/Cmd+Q quits cleanly (state saved), on every platform.
+        if pressed(ui, Key::Q) {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        if pressed(ui, Key::N) {
+            commands.push(Command::Focus(Tab::Create));
+        }
+        if pressed(ui, Key::F) {
+            commands.push(Command::Focus(Tab::Lookup));
+        }
+        if pressed(ui, Key::E) {
+            commands.push(Command::ExportShortcut);
+        }
+        if pressed(ui, Key::Enter) {
+            commands.push(Command::SubmitCurrent);
+        }
+    }
+
+    pub(super) fn top_bar(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        ui.horizontal(|ui| {
+            ui.heading("invoice-desk");
+            ui.separator();
+            let label = ui.label(tr!("top-profile"));
+            let active = self
+                .profiles
+                .active
+                .clone()
+                .unwrap_or_else(|| tr!("top-no-profile"));
+            egui::ComboBox::from_id_salt("profile_switch")
+                .selected_text(&active)
+                .show_ui(ui, |ui| {
+                    for p in &self.profiles.profiles {
+                        if ui
+                            .selectable_label(
+                                self.profiles.active.as_deref() == Some(&p.name),
+                                &p.name,
+                            )
+                            .clicked()
+                        {
+                            commands.push(Command::Activate(p.name.clone()));
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            self.token_badge(ui);
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                ui.menu_button(tr!("menu-help"), |ui| {
+                    ui.label(egui::RichText::new(tr!("menu-shortcuts")).strong());
+                    egui::Grid::new("shortcuts").num_columns(2).show(ui, |ui| {
+                        for (keys, what) in SHORTCUTS {
+                            ui.label(egui::RichText::new(keys).monospace());
+                            ui.label(crate::ui::i18n::text(what));
+                            ui.end_row();
+                        }
+                    });
+                    ui.label(tr!("menu-tab-hint"));
+                });
+                ui.menu_button(tr!("menu-view"), |ui| {
+                    ui.label(egui::RichText::new(tr!("menu-theme")).strong());
+                    let mut theme = self.saved.theme;
+                    ui.radio_value(&mut theme, ThemeChoice::System, tr!("theme-system"));
+                    ui.radio_value(&mut theme, ThemeChoice::Light, tr!("theme-light"));
+                    ui.radio_value(&mut theme, ThemeChoice::Dark, tr!("theme-dark"));
+                    if theme != self.saved.theme {
+                        commands.push(Command::SetTheme(theme));
+                    }
+                    ui.separator();
+                    ui.label(egui::RichText::new(tr!("menu-language")).strong());
+                    let mut lang = self.saved.lang;
+                    ui.radio_value(&mut lang, Some(Lang::Es), "Español (Chile)");
+                    ui.radio_value(&mut lang, Some(Lang::En), "English");
+                    if lang != self.saved.lang
+                        && let Some(l) = lang
+                    {
+                        commands.push(Command::SetLanguage(l));
+                    }
+                });
+            });
+        });
+        ui.horizontal(|ui| {
+            for (tab, name) in [
+                (Tab::Credentials, tr!("tab-credentials")),
+                (Tab::Create, tr!("tab-create")),
+                (Tab::Lookup, tr!("tab-lookup")),
+                (Tab::Customers, tr!("tab-customers")),
+            ] {
+                if ui.selectable_label(self.saved.tab == tab, name).clicked() {
+                    commands.push(Command::Show(tab));
+                }
+            }
+        });
+    }
+
+    fn token_badge(&self, ui: &mut egui::Ui) {
+        if self.connecting.is_some() {
+            ui.spinner();
+            ui.label(tr!("top-connecting"));
+            return;
+        }
+        if let Some(e) = &self.session_error {
+            crate::ui::widgets::error_text(ui, e);
+            return;
+        }
+        let Some(session) = &self.session else {
+            ui.label(tr!("top-not-connected"));
+            return;
+        };
+        match session.client.token_state() {
+            TokenState::NotUsed => ui.label(tr!("token-api-key")),
+            TokenState::None => ui.label(tr!("token-none")),
+            TokenState::Fetching => ui.label(tr!("token-fetching")),
+            TokenState::Valid {
+                expires_at: Some(t),
+            } => {
+                let left = (t - chrono::Utc::now()).to_std().unwrap_or_default();
+                // Repaint when the badge must change, not before.
+                ui.ctx().request_repaint_after(left);
+                ui.label(tr!("token-valid-until", time = crate::ui::i18n::expiry(t)))
+            }
+            TokenState::Valid { expires_at: None } => ui.label(tr!("token-valid")),
+            TokenState::Failed { reason } => {
+                let r = ui.label(
+                    egui::RichText::new(tr!("token-failed"))
+                        .color(crate::ui::widgets::error_color(ui)),
+                );
+                r.on_hover_text(reason)
+            }
+        };
+    }
+}

@@ -1,0 +1,98 @@
+//! What the views ask for. Panels and the top bar read state and push a [`Command`];
+//! the app's one `handle` changes state and starts background work (`ui/app/handle.rs`).
+
+use crate::api::NewInvoice;
+use crate::profile::Profile;
+use secrecy::SecretString;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The panels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tab {
+    /// Profiles and credentials.
+    #[default]
+    Credentials,
+    /// Issue an invoice.
+    Create,
+    /// Look up and void.
+    Lookup,
+    /// A customer's invoices.
+    Customers,
+}
+
+/// Light, dark, or as the operating system says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ThemeChoice {
+    /// Follow the operating system.
+    #[default]
+    System,
+    /// Always light.
+    Light,
+    /// Always dark.
+    Dark,
+}
+
+impl ThemeChoice {
+    /// egui's preference for it.
+    pub fn preference(self) -> egui::ThemePreference {
+        match self {
+            ThemeChoice::System => egui::ThemePreference::System,
+            ThemeChoice::Light => egui::ThemePreference::Light,
+            ThemeChoice::Dark => egui::ThemePreference::Dark,
+        }
+    }
+}
+
+/// Something a view asks the app to do.
+pub enum Command {
+    /// Switch panel.
+    Show(Tab),
+    /// Switch panel and put the keyboard focus in its first field (Ctrl/Cmd+N, +F).
+    Focus(Tab),
+    /// Send the current panel's form (Ctrl/Cmd+Enter).
+    SubmitCurrent,
+    /// Go to the customer list and export it (Ctrl/Cmd+E).
+    ExportShortcut,
+    /// Light, dark or system theme.
+    SetTheme(ThemeChoice),
+    /// The UI language.
+    SetLanguage(super::i18n::Lang),
+    /// Make this profile the active one and connect.
+    Activate(String),
+    /// Save a profile (and its secret, if one was typed).
+    SaveProfile {
+        /// The name before editing, for an existing profile.
+        previous: Option<String>,
+        /// The profile.
+        profile: Profile,
+        /// A newly typed secret.
+        secret: Option<SecretString>,
+    },
+    /// Delete a profile and its secret.
+    DeleteProfile(String),
+    /// Fetch a token / make a harmless call with the active profile.
+    TestConnection,
+    /// Create the sandbox profile, start the sandbox, connect.
+    TrySandbox,
+    /// Issue this invoice (never resent: the panel locks until the outcome is known).
+    CreateInvoice(NewInvoice),
+    /// Look for an invoice whose creation had an unknown outcome, by its reference.
+    CheckCreated(NewInvoice),
+    /// Look this invoice up in the Lookup panel (and show that panel).
+    OpenInLookup(String),
+    /// Look up the id in the Lookup panel's field.
+    LookUp,
+    /// Read the invoice again to learn whether a void whose answer was lost went through.
+    RecheckVoid(String),
+    /// Void this invoice (after the clerk confirmed).
+    Void(String),
+    /// Load the customer in the Customers panel's field.
+    LoadCustomer,
+    /// Stop loading the customer list.
+    CancelLoad,
+    /// Sort or filter the customer list again (its settings changed).
+    RefreshCustomerView,
+    /// Export the customer list: to this file, or through the save dialog.
+    ExportCsv(Option<PathBuf>),
+}
