@@ -7,6 +7,7 @@ pub mod api;
 pub mod cli;
 pub mod export;
 pub mod fsutil;
+pub mod input;
 pub mod profile;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;

@@ -1,7 +1,7 @@
 //! How requests are authorized: an OAuth 2.0 client-credentials token source (lazy,
 //! cached in memory, refreshed before expiry, single flight) or an API key.
 
-use super::error::{ApiError, ErrorKind};
+use super::error::{ApiError, ErrorKind, InputProblem, Setting};
 use super::http::{self, BodyError};
 use base64::Engine;
 use chrono::{DateTime, Utc};
@@ -151,15 +151,16 @@ impl TokenSource {
         max_body: usize,
         timeout: Duration,
     ) -> Result<Self, ApiError> {
-        let base = http::check_url(&settings.auth_url, "auth URL")?;
+        let base = http::check_url(&settings.auth_url, Setting::AuthUrl)?;
+        let missing = |s| ApiError::invalid(InputProblem::Missing(s));
         if settings.client_id.trim().is_empty() {
-            return Err(ApiError::invalid("Enter the client id."));
+            return Err(missing(Setting::ClientId));
         }
         if settings.client_secret.expose_secret().is_empty() {
-            return Err(ApiError::invalid("Enter the client secret."));
+            return Err(missing(Setting::ClientSecret));
         }
         if settings.audience.trim().is_empty() {
-            return Err(ApiError::invalid("Enter the audience."));
+            return Err(missing(Setting::Audience));
         }
         let token_url = http::join(&base, "/oauth/token");
         Ok(TokenSource {
@@ -295,7 +296,7 @@ impl TokenSource {
             }
         };
         let sent_at = Instant::now();
-        let resp = req.send().await.map_err(|e| self.unreachable(&e))?;
+        let resp = req.send().await.map_err(|e| self.unreachable(e))?;
         let status = resp.status().as_u16();
         let headers = resp.headers().clone();
         let body = match http::read_capped(resp, self.max_body).await {
@@ -306,7 +307,7 @@ impl TokenSource {
                     .with_cause("token answer too large"));
             }
             Err(BodyError::Transport(e)) => {
-                return Err(self.unreachable(&e).with_status(status));
+                return Err(self.unreachable(e).with_status(status));
             }
         };
         if !(200..300).contains(&status) {
@@ -323,8 +324,8 @@ impl TokenSource {
 
 impl TokenSource {
     /// The identity provider gave no (whole) answer: why, in the clerk's terms.
-    fn unreachable(&self, e: &reqwest::Error) -> ApiError {
-        let kind = if let Some(reason) = certificate_problem(e) {
+    fn unreachable(&self, e: reqwest::Error) -> ApiError {
+        let kind = if let Some(reason) = certificate_problem(&e) {
             ErrorKind::CertificateUntrusted { reason }
         } else if e.is_timeout() {
             ErrorKind::TokenEndpointTimeout {
@@ -333,7 +334,7 @@ impl TokenSource {
         } else {
             ErrorKind::TokenEndpointUnreachable
         };
-        ApiError::new(kind).with_cause(without_url(e))
+        ApiError::new(kind).with_source(without_url(&e), e)
     }
 }
 

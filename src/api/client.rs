@@ -2,7 +2,7 @@
 //! errors a clerk can read.
 
 use super::auth::{self, AuthSettings, TokenSource, TokenState};
-use super::error::{Action, ApiError, ErrorKind, FieldError, Resource};
+use super::error::{Action, ApiError, ErrorKind, FieldError, InputProblem, Resource, Setting};
 use super::http::{self, BodyError};
 use super::model::{Invoice, NewInvoice, NextPage, Page};
 use secrecy::{ExposeSecret, SecretString};
@@ -133,9 +133,9 @@ struct Answer {
 impl Client {
     /// Checks the configuration (addresses, secure schemes) and builds the client.
     pub fn new(cfg: ClientConfig) -> Result<Client, ApiError> {
-        let base = http::check_url(&cfg.base_url, "base URL")?;
+        let base = http::check_url(&cfg.base_url, Setting::BaseUrl)?;
         let auth_url = match &cfg.auth {
-            AuthSettings::OAuth(o) => Some(http::check_url(&o.auth_url, "auth URL")?),
+            AuthSettings::OAuth(o) => Some(http::check_url(&o.auth_url, Setting::AuthUrl)?),
             AuthSettings::ApiKey(_) => None,
         };
         let needs_tls =
@@ -152,10 +152,7 @@ impl Client {
             builder = builder.tls_certs_only(std::iter::empty());
         }
         let http = builder.build().map_err(|e| {
-            ApiError::invalid(format!(
-                "Could not set up HTTPS: the system's certificate store could not be used (on Linux, install the ca-certificates package). {}",
-                auth::without_url(&e)
-            ))
+            ApiError::invalid(InputProblem::NoCertificateStore(auth::without_url(&e)))
         })?;
         let auth = match &cfg.auth {
             AuthSettings::OAuth(o) => Auth::OAuth(Box::new(TokenSource::new(
@@ -172,15 +169,13 @@ impl Client {
                 };
                 let header =
                     reqwest::header::HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
-                        ApiError::invalid(format!("\"{name}\" is not a valid header name."))
+                        ApiError::invalid(InputProblem::BadHeaderName(name.to_string()))
                     })?;
                 if k.key.expose_secret().trim().is_empty() {
-                    return Err(ApiError::invalid("Enter the API key."));
+                    return Err(ApiError::invalid(InputProblem::Missing(Setting::ApiKey)));
                 }
                 if reqwest::header::HeaderValue::from_str(k.key.expose_secret().trim()).is_err() {
-                    return Err(ApiError::invalid(
-                        "The API key contains characters that cannot be sent.",
-                    ));
+                    return Err(ApiError::invalid(InputProblem::UnsendableKey));
                 }
                 Auth::ApiKey {
                     header,
@@ -261,7 +256,7 @@ impl Client {
 
     /// `GET /invoice/{id}`.
     pub async fn get_invoice(&self, id: &str) -> Result<Invoice, ApiError> {
-        let id = checked_id(id, "invoice id")?;
+        let id = checked_id(id, Setting::InvoiceId)?;
         let url = http::join(&self.inner.base, &format!("/invoice/{}", http::segment(id)));
         let v = self
             .execute(reqwest::Method::GET, url, None, None, Effect::Read)
@@ -272,7 +267,7 @@ impl Client {
 
     /// `POST /invoices/{id}/void`. Never resent automatically.
     pub async fn void_invoice(&self, id: &str) -> Result<Invoice, ApiError> {
-        let id = checked_id(id, "invoice id")?;
+        let id = checked_id(id, Setting::InvoiceId)?;
         let url = http::join(
             &self.inner.base,
             &format!("/invoices/{}/void", http::segment(id)),
@@ -301,7 +296,7 @@ impl Client {
     where
         F: FnMut(Vec<Invoice>, &ListProgress) -> ControlFlow<()>,
     {
-        let customer = checked_id(customer, "customer id")?;
+        let customer = checked_id(customer, Setting::CustomerId)?;
         let first = http::join(
             &self.inner.base,
             &format!("/invoices/customer/{}", http::segment(customer)),
@@ -432,11 +427,7 @@ impl Client {
                 Auth::ApiKey { header, key } => {
                     let mut value =
                         reqwest::header::HeaderValue::from_str(key.expose_secret().trim())
-                            .map_err(|_| {
-                                ApiError::invalid(
-                                    "The API key contains characters that cannot be sent.",
-                                )
-                            })?;
+                            .map_err(|_| ApiError::invalid(InputProblem::UnsendableKey))?;
                     value.set_sensitive(true);
                     req = req.header(header.clone(), value);
                 }
@@ -520,7 +511,7 @@ impl Client {
             (SendError::BodyLost(status, e), Effect::Write(a)) => {
                 ApiError::new(ErrorKind::OutcomeUnknown(a))
                     .with_status(status)
-                    .with_cause(auth::without_url(&e))
+                    .with_source(auth::without_url(&e), e)
             }
             (SendError::BodyLost(status, e), Effect::Read) => {
                 let kind = if e.is_timeout() {
@@ -530,27 +521,22 @@ impl Client {
                 };
                 ApiError::new(kind)
                     .with_status(status)
-                    .with_cause(auth::without_url(&e))
+                    .with_source(auth::without_url(&e), e)
             }
             (SendError::Transport(e), effect) => {
-                let cause = auth::without_url(&e);
-                if let Some(reason) = auth::certificate_problem(&e) {
-                    return ApiError::new(ErrorKind::CertificateUntrusted { reason })
-                        .with_cause(cause);
-                }
-                if e.is_connect() {
+                let kind = if let Some(reason) = auth::certificate_problem(&e) {
+                    ErrorKind::CertificateUntrusted { reason }
+                } else if e.is_connect() {
                     // No connection was made: nothing was sent, whatever the request.
-                    return ApiError::new(ErrorKind::Connection).with_cause(cause);
-                }
-                match effect {
-                    Effect::Write(a) => {
-                        ApiError::new(ErrorKind::OutcomeUnknown(a)).with_cause(cause)
+                    ErrorKind::Connection
+                } else {
+                    match effect {
+                        Effect::Write(a) => ErrorKind::OutcomeUnknown(a),
+                        Effect::Read if e.is_timeout() => ErrorKind::Timeout,
+                        Effect::Read => ErrorKind::ConnectionLost,
                     }
-                    Effect::Read if e.is_timeout() => {
-                        ApiError::new(ErrorKind::Timeout).with_cause(cause)
-                    }
-                    Effect::Read => ApiError::new(ErrorKind::ConnectionLost).with_cause(cause),
-                }
+                };
+                ApiError::new(kind).with_source(auth::without_url(&e), e)
             }
         }
     }
@@ -565,13 +551,13 @@ enum SendError {
     BodyLost(u16, reqwest::Error),
 }
 
-fn checked_id<'a>(id: &'a str, what: &str) -> Result<&'a str, ApiError> {
+fn checked_id(id: &str, what: Setting) -> Result<&str, ApiError> {
     let id = id.trim();
     if id.is_empty() {
-        return Err(ApiError::invalid(format!("Enter the {what}.")));
+        return Err(ApiError::invalid(InputProblem::Missing(what)));
     }
     if id.len() > 200 || id.chars().any(char::is_control) {
-        return Err(ApiError::invalid(format!("The {what} is not valid.")));
+        return Err(ApiError::invalid(InputProblem::NotValid(what)));
     }
     Ok(id)
 }

@@ -44,6 +44,132 @@ pub struct FieldError {
     pub message: String,
 }
 
+/// A setting or value the clerk enters, named in messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// The service's base URL.
+    BaseUrl,
+    /// The identity provider's URL.
+    AuthUrl,
+    /// The OAuth client id.
+    ClientId,
+    /// The OAuth client secret.
+    ClientSecret,
+    /// The OAuth audience.
+    Audience,
+    /// The API key.
+    ApiKey,
+    /// An invoice id.
+    InvoiceId,
+    /// A customer id.
+    CustomerId,
+}
+
+impl Setting {
+    /// The setting in English words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Setting::BaseUrl => "base URL",
+            Setting::AuthUrl => "auth URL",
+            Setting::ClientId => "client id",
+            Setting::ClientSecret => "client secret",
+            Setting::Audience => "audience",
+            Setting::ApiKey => "API key",
+            Setting::InvoiceId => "invoice id",
+            Setting::CustomerId => "customer id",
+        }
+    }
+}
+
+/// Why something was refused before anything was sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputProblem {
+    /// A required setting or value is empty.
+    Missing(Setting),
+    /// A value cannot be sent (too long, control characters).
+    NotValid(Setting),
+    /// An address that does not parse.
+    BadAddress {
+        /// Which address.
+        what: Setting,
+        /// As typed.
+        text: String,
+    },
+    /// An address with a scheme other than https (or http to this computer).
+    WrongScheme {
+        /// Which address.
+        what: Setting,
+        /// The scheme it has.
+        scheme: String,
+    },
+    /// The API-key header name is not a valid HTTP header name.
+    BadHeaderName(String),
+    /// The API key has characters that cannot go in a header.
+    UnsendableKey,
+    /// The system's certificate store could not be used (why, for engineers).
+    NoCertificateStore(String),
+    /// A new invoice without a customer.
+    NoCustomer,
+    /// A new invoice's amount is zero or negative.
+    AmountNotPositive,
+    /// More decimals than the currency has.
+    TooManyDecimals {
+        /// The currency's code.
+        currency: String,
+        /// Its decimals.
+        max: u32,
+    },
+    /// A due date that is not `YYYY-MM-DD`.
+    BadDueDate(String),
+    /// An extra field that has its own place in the form.
+    ReservedField(String),
+    /// An extra field without a name.
+    UnnamedField,
+    /// A sentence the front end already put in the clerk's language (e.g. "connect to a
+    /// profile first").
+    Said(String),
+}
+
+impl fmt::Display for InputProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputProblem::Missing(s) => write!(f, "Enter the {}.", s.words()),
+            InputProblem::NotValid(s) => write!(f, "The {} is not valid.", s.words()),
+            InputProblem::BadAddress { what, text } => {
+                write!(f, "The {} \"{text}\" is not a valid address.", what.words())
+            }
+            InputProblem::WrongScheme { what, scheme } => write!(
+                f,
+                "The {} must start with https:// (it starts with {scheme}://).",
+                what.words()
+            ),
+            InputProblem::BadHeaderName(h) => write!(f, "\"{h}\" is not a valid header name."),
+            InputProblem::UnsendableKey => {
+                write!(f, "The API key contains characters that cannot be sent.")
+            }
+            InputProblem::NoCertificateStore(why) => write!(
+                f,
+                "Could not set up HTTPS: the system's certificate store could not be used (on Linux, install the ca-certificates package). {why}"
+            ),
+            InputProblem::NoCustomer => write!(f, "Enter the customer id."),
+            InputProblem::AmountNotPositive => write!(f, "The amount must be greater than zero."),
+            InputProblem::TooManyDecimals { currency, max } => {
+                write!(f, "{currency} amounts can have at most {max} decimals.")
+            }
+            InputProblem::BadDueDate(d) => write!(
+                f,
+                "The due date \"{d}\" is not a date of the form YYYY-MM-DD."
+            ),
+            InputProblem::ReservedField(k) => write!(
+                f,
+                "The extra field \"{k}\" has its own place in the form; remove it from the extra fields."
+            ),
+            InputProblem::UnnamedField => write!(f, "An extra field has no name."),
+            InputProblem::Said(m) => write!(f, "{m}"),
+        }
+    }
+}
+
 /// Why a server's certificate was not trusted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CertProblem {
@@ -88,7 +214,7 @@ impl fmt::Display for CertProblem {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
     /// Refused before anything was sent (empty id, bad URL, invalid field).
-    InvalidInput(String),
+    InvalidInput(InputProblem),
     /// An `http://` address that is not this computer.
     InsecureUrl(String),
     /// The identity provider rejected the client id or secret.
@@ -178,8 +304,9 @@ pub enum ErrorKind {
 }
 
 /// An error from the API layer. `Display` is the clerk's sentence; [`ApiError::details`]
-/// is for the "Details" expander and logs (never holds a secret).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// is for the "Details" expander and logs (never holds a secret); the underlying error,
+/// when there is one, stays typed behind `std::error::Error::source`.
+#[derive(Clone, Debug)]
 pub struct ApiError {
     /// What went wrong.
     pub kind: ErrorKind,
@@ -196,7 +323,24 @@ pub struct ApiError {
     /// The answer was a JSON error in the service's shape (`{"error": …}`), not, say, a
     /// web server's HTML page.
     pub service_shaped: bool,
+    /// The error underneath (the HTTP library's), typed.
+    source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync>>,
 }
+
+impl PartialEq for ApiError {
+    /// Equal in everything a caller can read (the typed source is not comparable).
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind
+            && self.status == other.status
+            && self.service_message == other.service_message
+            && self.service_code == other.service_code
+            && self.body == other.body
+            && self.cause == other.cause
+            && self.service_shaped == other.service_shaped
+    }
+}
+
+impl Eq for ApiError {}
 
 impl ApiError {
     /// An error of this kind with no further details.
@@ -209,12 +353,13 @@ impl ApiError {
             body: None,
             cause: None,
             service_shaped: false,
+            source: None,
         }
     }
 
     /// Refused before sending.
-    pub fn invalid(msg: impl Into<String>) -> Self {
-        Self::new(ErrorKind::InvalidInput(msg.into()))
+    pub fn invalid(problem: InputProblem) -> Self {
+        Self::new(ErrorKind::InvalidInput(problem))
     }
 
     /// Adds the HTTP status.
@@ -239,6 +384,18 @@ impl ApiError {
     /// Adds what the HTTP library said.
     pub fn with_cause(mut self, cause: impl fmt::Display) -> Self {
         self.cause = Some(escape_controls(&cause.to_string()).into_owned());
+        self
+    }
+
+    /// Keeps `source` as this error's typed source, and `cause` (its text, without
+    /// anything secret or noisy such as the URL) for the details.
+    pub fn with_source(
+        mut self,
+        cause: impl fmt::Display,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        self = self.with_cause(cause);
+        self.source = Some(std::sync::Arc::new(source));
         self
     }
 
@@ -353,7 +510,7 @@ impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let said = self.service_suffix();
         match &self.kind {
-            ErrorKind::InvalidInput(m) => write!(f, "{m}"),
+            ErrorKind::InvalidInput(p) => write!(f, "{p}"),
             ErrorKind::InsecureUrl(u) => write!(
                 f,
                 "The address {u} is not secure. Use an https:// address (http:// is only allowed for this computer)."
@@ -489,7 +646,13 @@ impl fmt::Display for ApiError {
     }
 }
 
-impl std::error::Error for ApiError {}
+impl std::error::Error for ApiError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,30 +1,33 @@
 //! Small HTTP helpers shared by the token source and the client: URL checks, capped body
 //! reads, wait-time headers.
 
-use super::error::{ApiError, ErrorKind};
+use super::error::{ApiError, ErrorKind, InputProblem, Setting};
 use reqwest::header::HeaderMap;
 use std::net::IpAddr;
 use std::time::Duration;
 use url::Url;
 
 /// Parses a base or auth URL and refuses `http://` to anything but this computer.
-pub fn check_url(text: &str, what: &str) -> Result<Url, ApiError> {
+pub fn check_url(text: &str, what: Setting) -> Result<Url, ApiError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err(ApiError::invalid(format!("Enter the {what}.")));
+        return Err(ApiError::invalid(InputProblem::Missing(what)));
     }
     let url = Url::parse(text).map_err(|e| {
-        ApiError::invalid(format!(
-            "The {what} \"{text}\" is not a valid address ({e})."
-        ))
+        ApiError::invalid(InputProblem::BadAddress {
+            what,
+            text: text.to_string(),
+        })
+        .with_cause(e)
     })?;
     match url.scheme() {
         "https" => Ok(url),
         "http" if is_loopback(&url) => Ok(url),
         "http" => Err(ApiError::new(ErrorKind::InsecureUrl(text.to_string()))),
-        other => Err(ApiError::invalid(format!(
-            "The {what} must start with https:// (it starts with {other}://)."
-        ))),
+        other => Err(ApiError::invalid(InputProblem::WrongScheme {
+            what,
+            scheme: other.to_string(),
+        })),
     }
 }
 
@@ -153,14 +156,14 @@ mod tests {
 
     #[test]
     fn urls() {
-        assert!(check_url("https://api.example.cl/v1", "base URL").is_ok());
-        assert!(check_url("http://127.0.0.1:8080", "base URL").is_ok());
-        assert!(check_url("http://localhost:8080", "base URL").is_ok());
-        assert!(check_url("http://[::1]:8080", "base URL").is_ok());
-        let e = check_url("http://api.example.cl", "base URL").unwrap_err();
+        assert!(check_url("https://api.example.cl/v1", Setting::BaseUrl).is_ok());
+        assert!(check_url("http://127.0.0.1:8080", Setting::BaseUrl).is_ok());
+        assert!(check_url("http://localhost:8080", Setting::BaseUrl).is_ok());
+        assert!(check_url("http://[::1]:8080", Setting::BaseUrl).is_ok());
+        let e = check_url("http://api.example.cl", Setting::BaseUrl).unwrap_err();
         assert!(matches!(e.kind, ErrorKind::InsecureUrl(_)));
-        assert!(check_url("ftp://x", "base URL").is_err());
-        assert!(check_url("", "base URL").is_err());
+        assert!(check_url("ftp://x", Setting::BaseUrl).is_err());
+        assert!(check_url("", Setting::BaseUrl).is_err());
         let base = Url::parse("https://h/v1/").unwrap();
         assert_eq!(
             join(&base, "/invoice/a%2Fb").as_str(),

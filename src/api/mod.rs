@@ -11,6 +11,8 @@ pub mod money;
 
 pub use auth::{ApiKeySettings, AuthSettings, OAuthSettings, TokenBodyStyle, TokenState};
 pub use client::{Client, ClientConfig, ConnectionReport, ListProgress};
-pub use error::{Action, ApiError, CertProblem, ErrorKind, FieldError, Resource};
+pub use error::{
+    Action, ApiError, CertProblem, ErrorKind, FieldError, InputProblem, Resource, Setting,
+};
 pub use model::{CurrencyChoice, Invoice, InvoiceStatus, NewInvoice, NextPage, Page};
 pub use money::{AmountError, Currency};

@@ -1,6 +1,6 @@
 //! The invoice as we send it (strict) and as we receive it (tolerant).
 
-use super::error::{ApiError, ErrorKind};
+use super::error::{ApiError, ErrorKind, InputProblem};
 use super::money::{self, Currency};
 use rust_decimal::Decimal;
 use serde::Deserialize;
@@ -80,36 +80,32 @@ impl NewInvoice {
     pub fn to_json(&self) -> Result<Value, ApiError> {
         let customer = self.customer.trim();
         if customer.is_empty() {
-            return Err(ApiError::invalid("Enter the customer id."));
+            return Err(ApiError::invalid(InputProblem::NoCustomer));
         }
         if self.amount <= Decimal::ZERO {
-            return Err(ApiError::invalid("The amount must be greater than zero."));
+            return Err(ApiError::invalid(InputProblem::AmountNotPositive));
         }
         if let Some(c) = self.currency.currency() {
             let scale = self.amount.normalize().scale();
             if scale > c.minor_units() {
-                return Err(ApiError::invalid(format!(
-                    "{c} amounts can have at most {} decimals.",
-                    c.minor_units()
-                )));
+                return Err(ApiError::invalid(InputProblem::TooManyDecimals {
+                    currency: c.code().to_string(),
+                    max: c.minor_units(),
+                }));
             }
         }
         if let Some(due) = &self.due_date
             && !due.trim().is_empty()
             && chrono::NaiveDate::parse_from_str(due.trim(), "%Y-%m-%d").is_err()
         {
-            return Err(ApiError::invalid(format!(
-                "The due date \"{due}\" is not a date of the form YYYY-MM-DD."
-            )));
+            return Err(ApiError::invalid(InputProblem::BadDueDate(due.clone())));
         }
         for key in self.extra.keys() {
             if RESERVED.contains(&key.as_str()) {
-                return Err(ApiError::invalid(format!(
-                    "The extra field \"{key}\" has its own place in the form; remove it from the extra fields."
-                )));
+                return Err(ApiError::invalid(InputProblem::ReservedField(key.clone())));
             }
             if key.trim().is_empty() {
-                return Err(ApiError::invalid("An extra field has no name."));
+                return Err(ApiError::invalid(InputProblem::UnnamedField));
             }
         }
         let mut body = Map::new();
@@ -137,45 +133,6 @@ impl NewInvoice {
         }
         Ok(Value::Object(body))
     }
-}
-
-/// Extra fields and metadata for a new invoice.
-pub type ExtraFields = (Map<String, Value>, Option<Map<String, Value>>);
-
-/// Reads `name=value` assignments (blank ones skipped); `metadata.name=value` goes into
-/// metadata. Values are text. The error names the assignment at fault.
-pub fn parse_assignments<'a>(
-    items: impl IntoIterator<Item = &'a str>,
-) -> Result<ExtraFields, String> {
-    let mut extra = Map::new();
-    let mut metadata = Map::new();
-    for item in items {
-        let item = item.trim();
-        if item.is_empty() {
-            continue;
-        }
-        let Some((k, v)) = item.split_once('=') else {
-            return Err(format!("\"{item}\": write name=value."));
-        };
-        let (k, v) = (k.trim(), v.trim());
-        if k.is_empty() {
-            return Err(format!("\"{item}\": the field has no name."));
-        }
-        match k.strip_prefix("metadata.") {
-            Some(mk) if !mk.is_empty() => {
-                if v.chars().count() > 256 {
-                    return Err(format!(
-                        "\"{k}\": metadata values are limited to 256 characters."
-                    ));
-                }
-                metadata.insert(mk.to_string(), Value::String(v.to_string()));
-            }
-            _ => {
-                extra.insert(k.to_string(), Value::String(v.to_string()));
-            }
-        }
-    }
-    Ok((extra, (!metadata.is_empty()).then_some(metadata)))
 }
 
 /// Where an invoice stands, derived from `is_void`, `is_paid` and `status`.
@@ -888,17 +845,6 @@ mod tests {
         assert_eq!(inv.amount_unreadable.as_deref(), Some("[1]"));
         assert_eq!(inv.status(), InvoiceStatus::Paid);
         assert!(Invoice::from_value(json!({"amount": 1})).is_err());
-    }
-
-    #[test]
-    fn assignments() {
-        let (e, m) = parse_assignments("nota = hola\nmetadata.centro=Ñuñoa\n\n".lines()).unwrap();
-        assert_eq!(e.get("nota"), Some(&json!("hola")));
-        assert_eq!(m.unwrap().get("centro"), Some(&json!("Ñuñoa")));
-        assert!(parse_assignments(["sin igual"]).is_err());
-        assert!(parse_assignments(["=x"]).is_err());
-        let long = format!("metadata.x={}", "a".repeat(257));
-        assert!(parse_assignments([long.as_str()]).is_err());
     }
 
     #[test]

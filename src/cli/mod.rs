@@ -303,6 +303,19 @@ pub fn exit_code(e: &ApiError) -> u8 {
     }
 }
 
+impl From<crate::profile::ProfileError> for Failure {
+    fn from(e: crate::profile::ProfileError) -> Failure {
+        let code = match e {
+            crate::profile::ProfileError::KeyringRead(_) => 3,
+            _ => 2,
+        };
+        Failure {
+            code,
+            message: e.to_string(),
+        }
+    }
+}
+
 impl From<ApiError> for Failure {
     fn from(e: ApiError) -> Failure {
         let mut message = e.to_string();
@@ -355,7 +368,7 @@ fn write_failure(e: std::io::Error) -> Failure {
 
 fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
     let path = settings::profiles_path()?;
-    let mut profiles = Profiles::load(&path).map_err(Failure::usage)?;
+    let mut profiles = Profiles::load(&path)?;
     match cmd {
         ProfileCommand::List => {
             if profiles.profiles.is_empty() {
@@ -397,7 +410,7 @@ fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
                 )));
             }
             profiles.active = Some(name.clone());
-            profiles.save(&path).map_err(Failure::usage)?;
+            profiles.save(&path)?;
             eprintln!("\"{name}\" is now the active profile.");
             Ok(())
         }
@@ -408,7 +421,7 @@ fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
                 )));
             };
             profiles.remove(&name);
-            profiles.save(&path).map_err(Failure::usage)?;
+            profiles.save(&path)?;
             settings::secret_store().delete(&name, kind);
             eprintln!("Removed the profile \"{name}\" and its stored secret.");
             Ok(())
@@ -446,17 +459,15 @@ fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
                 account_currency: a.account_currency.map(Currency::from),
                 sandbox: false,
             };
-            profile.validate().map_err(Failure::usage)?;
+            profile.validate()?;
             let what = match a.mode {
                 Mode::Oauth => "client secret",
                 Mode::ApiKey => "API key",
             };
             let secret = read_secret(what)?;
             let previous = profiles.get(&a.name).map(|p| p.name.clone());
-            profiles
-                .upsert(previous.as_deref(), profile.clone())
-                .map_err(Failure::usage)?;
-            profiles.save(&path).map_err(Failure::usage)?;
+            profiles.upsert(previous.as_deref(), profile.clone())?;
+            profiles.save(&path)?;
             match settings::secret_store().set(&a.name, profile.auth.secret_kind(), &secret) {
                 crate::profile::StoreStatus::Keyring(name) => eprintln!(
                     "Saved \"{}\"; the {what} is in the keyring ({name}).",
@@ -532,12 +543,12 @@ async fn service_command(cmd: Command, profile: Option<&str>, json: bool) -> Res
             let amount = money::parse_amount_input(&a.amount, reading)
                 .map_err(|e| Failure::usage(e.to_string()))?;
             let (extra, metadata) =
-                crate::api::model::parse_assignments(a.fields.iter().map(String::as_str))
+                crate::input::parse_assignments(a.fields.iter().map(String::as_str))
                     .map_err(|e| Failure::usage(format!("--field {e}")))?;
             let reference = a
                 .external_id
                 .clone()
-                .unwrap_or_else(crate::ui::create::fresh_reference);
+                .unwrap_or_else(crate::input::fresh_reference);
             let inv = NewInvoice {
                 customer: a.customer.clone(),
                 amount,
@@ -871,7 +882,10 @@ mod tests {
 
     #[test]
     fn exit_codes() {
-        assert_eq!(exit_code(&ApiError::invalid("x")), 2);
+        assert_eq!(
+            exit_code(&ApiError::invalid(crate::api::InputProblem::NoCustomer)),
+            2
+        );
         assert_eq!(exit_code(&ApiError::new(ErrorKind::Unauthorized)), 3);
         assert_eq!(
             exit_code(&ApiError::new(ErrorKind::CredentialsRejected {

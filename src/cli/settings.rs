@@ -48,7 +48,7 @@ pub(super) struct Resolved {
 /// Profile (named or active, if any) with the environment on top.
 pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
     let profiles = match profiles_path() {
-        Ok(p) => Profiles::load(&p).map_err(Failure::usage)?,
+        Ok(p) => Profiles::load(&p)?,
         Err(_) => Profiles::default(),
     };
     let profile = match name {
@@ -91,10 +91,7 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
     let store = || secret_store();
     let stored = |kind: SecretKind| -> Result<Option<SecretString>, Failure> {
         match &profile {
-            Some(p) => store().get(&p.name, kind).map_err(|e| Failure {
-                code: 3,
-                message: e,
-            }),
+            Some(p) => store().get(&p.name, kind).map_err(Failure::from),
             None => Ok(None),
         }
     };

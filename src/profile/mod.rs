@@ -3,7 +3,9 @@
 
 pub mod secrets;
 
-use crate::api::{self, AuthSettings, ClientConfig, Currency, TokenBodyStyle};
+use crate::api::{
+    self, ApiError, AuthSettings, ClientConfig, Currency, InputProblem, Setting, TokenBodyStyle,
+};
 use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -82,15 +84,15 @@ impl Profile {
         }
     }
 
-    /// Checks what can be checked without the network. The message is for the clerk.
-    pub fn validate(&self) -> Result<(), String> {
+    /// Checks what can be checked without the network.
+    pub fn validate(&self) -> Result<(), ProfileError> {
         if self.name.trim().is_empty() {
-            return Err("Give the profile a name.".into());
+            return Err(ProfileError::NoName);
         }
         if self.sandbox {
             return Ok(());
         }
-        api::http::check_url(&self.base_url, "base URL").map_err(|e| e.to_string())?;
+        api::http::check_url(&self.base_url, Setting::BaseUrl).map_err(ProfileError::Input)?;
         match &self.auth {
             ProfileAuth::OAuth {
                 auth_url,
@@ -98,12 +100,13 @@ impl Profile {
                 client_id,
                 ..
             } => {
-                api::http::check_url(auth_url, "auth URL").map_err(|e| e.to_string())?;
+                api::http::check_url(auth_url, Setting::AuthUrl).map_err(ProfileError::Input)?;
+                let missing = |s| ProfileError::Input(ApiError::invalid(InputProblem::Missing(s)));
                 if audience.trim().is_empty() {
-                    return Err("Enter the audience.".into());
+                    return Err(missing(Setting::Audience));
                 }
                 if client_id.trim().is_empty() {
-                    return Err("Enter the client id.".into());
+                    return Err(missing(Setting::ClientId));
                 }
             }
             ProfileAuth::ApiKey { header } => {
@@ -113,7 +116,9 @@ impl Profile {
                     header.trim()
                 };
                 if reqwest::header::HeaderName::from_bytes(h.as_bytes()).is_err() {
-                    return Err(format!("\"{h}\" is not a valid header name."));
+                    return Err(ProfileError::Input(ApiError::invalid(
+                        InputProblem::BadHeaderName(h.to_string()),
+                    )));
                 }
             }
         }
@@ -148,6 +153,59 @@ impl Profile {
     }
 }
 
+/// Why a profile, the profiles file or a stored secret could not be used. `Display` is
+/// English (CLI); the app says it in the clerk's language (`ui::i18n::profile_error`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProfileError {
+    /// The profile has no name.
+    NoName,
+    /// A setting is missing or not valid (an address, the audience, a header name).
+    Input(ApiError),
+    /// Another profile has that name.
+    Exists(String),
+    /// The profiles file could not be read (it is never silently replaced).
+    Unreadable {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why, for engineers.
+        why: String,
+    },
+    /// The profiles file could not be written.
+    Unsaved {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why, for engineers.
+        why: String,
+    },
+    /// The keyring refused to give the secret.
+    KeyringRead(String),
+}
+
+impl std::fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProfileError::NoName => write!(f, "Give the profile a name."),
+            ProfileError::Input(e) => write!(f, "{e}"),
+            ProfileError::Exists(n) => write!(f, "A profile named \"{n}\" already exists."),
+            ProfileError::Unreadable { path, why } => write!(
+                f,
+                "The profiles file {} could not be read: {why}",
+                path.display()
+            ),
+            ProfileError::Unsaved { path, why } => write!(
+                f,
+                "The profiles could not be saved to {}: {why}",
+                path.display()
+            ),
+            ProfileError::KeyringRead(why) => {
+                write!(f, "The secret could not be read from the keyring: {why}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ProfileError {}
+
 /// The most invoices the app reads in one listing (the CLI streams, and allows more).
 pub const APP_MAX_INVOICES: u64 = 1_000_000;
 
@@ -181,30 +239,29 @@ impl Profiles {
 
     /// Reads the file; a missing file is an empty set. A file that cannot be read is
     /// reported (never silently replaced).
-    pub fn load(path: &Path) -> Result<Profiles, String> {
+    pub fn load(path: &Path) -> Result<Profiles, ProfileError> {
+        let unreadable = |why: String| ProfileError::Unreadable {
+            path: path.to_path_buf(),
+            why,
+        };
         match std::fs::read_to_string(path) {
-            Ok(text) => toml::from_str(&text).map_err(|e| {
-                format!(
-                    "The profiles file {} could not be read: {e}",
-                    path.display()
-                )
-            }),
+            Ok(text) => toml::from_str(&text).map_err(|e| unreadable(e.to_string())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Profiles {
                 version: 1,
                 ..Default::default()
             }),
-            Err(e) => Err(format!(
-                "The profiles file {} could not be read: {e}",
-                path.display()
-            )),
+            Err(e) => Err(unreadable(e.to_string())),
         }
     }
 
     /// Writes the file atomically (temporary file beside it, then rename).
-    pub fn save(&self, path: &Path) -> Result<(), String> {
-        let text = toml::to_string_pretty(self).map_err(|e| e.to_string())?;
-        crate::fsutil::write_atomic(path, text.as_bytes())
-            .map_err(|e| format!("The profiles could not be saved to {}: {e}", path.display()))
+    pub fn save(&self, path: &Path) -> Result<(), ProfileError> {
+        let unsaved = |why: String| ProfileError::Unsaved {
+            path: path.to_path_buf(),
+            why,
+        };
+        let text = toml::to_string_pretty(self).map_err(|e| unsaved(e.to_string()))?;
+        crate::fsutil::write_atomic(path, text.as_bytes()).map_err(|e| unsaved(e.to_string()))
     }
 
     /// A profile by name.
@@ -218,14 +275,15 @@ impl Profiles {
     }
 
     /// Adds or replaces (by `previous_name`, or by name) a profile.
-    pub fn upsert(&mut self, previous_name: Option<&str>, profile: Profile) -> Result<(), String> {
+    pub fn upsert(
+        &mut self,
+        previous_name: Option<&str>,
+        profile: Profile,
+    ) -> Result<(), ProfileError> {
         profile.validate()?;
         let key = previous_name.unwrap_or(&profile.name).to_string();
         if profile.name != key && self.get(&profile.name).is_some() {
-            return Err(format!(
-                "A profile named \"{}\" already exists.",
-                profile.name
-            ));
+            return Err(ProfileError::Exists(profile.name.clone()));
         }
         match self.profiles.iter_mut().find(|p| p.name == key) {
             Some(p) => *p = profile.clone(),
@@ -296,7 +354,7 @@ mod tests {
         let mut p = Profile::empty("A");
         assert!(ps.upsert(None, p.clone()).is_err(), "no base URL");
         p.base_url = "http://example.cl".into();
-        assert!(p.validate().unwrap_err().contains("not secure"));
+        assert!(p.validate().unwrap_err().to_string().contains("not secure"));
         p.base_url = "https://example.cl".into();
         p.auth = ProfileAuth::ApiKey {
             header: String::new(),

@@ -133,7 +133,11 @@ impl SecretStore {
     }
 
     /// Reads a secret: this session's copy first, then the keyring.
-    pub fn get(&self, profile: &str, kind: SecretKind) -> Result<Option<SecretString>, String> {
+    pub fn get(
+        &self,
+        profile: &str,
+        kind: SecretKind,
+    ) -> Result<Option<SecretString>, super::ProfileError> {
         let user = kind.user(profile);
         if let Some(s) = self.session.lock().ok().and_then(|m| m.get(&user).cloned()) {
             return Ok(Some(s));
@@ -147,10 +151,7 @@ impl SecretStore {
         {
             Ok(p) => Ok(Some(SecretString::from(p))),
             Err(KeyringError::NoEntry) => Ok(None),
-            Err(e) => Err(format!(
-                "The secret could not be read from the keyring: {}",
-                describe(&e)
-            )),
+            Err(e) => Err(super::ProfileError::KeyringRead(describe(&e))),
         }
     }
 

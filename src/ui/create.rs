@@ -8,6 +8,7 @@ use super::widgets;
 use crate::api::{
     ApiError, Currency, CurrencyChoice, ErrorKind, FieldError, Invoice, NewInvoice, money,
 };
+use crate::input::{fresh_reference, parse_assignments};
 use crate::text::escape_controls as safe;
 use crate::tr;
 use egui::{RichText, Ui};
@@ -46,16 +47,6 @@ impl Default for CreateForm {
             extra: String::new(),
         }
     }
-}
-
-/// A new unique external reference: date and a random part.
-pub fn fresh_reference() -> String {
-    let id = uuid::Uuid::new_v4().simple().to_string();
-    format!(
-        "ID-{}-{}",
-        chrono::Local::now().format("%Y%m%d"),
-        &id[..8].to_ascii_uppercase()
-    )
 }
 
 /// Problems found before sending, per field.
@@ -235,10 +226,10 @@ impl CreatePanel {
         {
             p.due_date = Some(tr!("cr-bad-date"));
         }
-        let (extra, metadata) = match crate::api::model::parse_assignments(f.extra.lines()) {
+        let (extra, metadata) = match parse_assignments(f.extra.lines()) {
             Ok(x) => x,
             Err(e) => {
-                p.extra = Some(e);
+                p.extra = Some(super::i18n::assignment_error(&e));
                 (Map::new(), None)
             }
         };
@@ -255,7 +246,7 @@ impl CreatePanel {
         if let Some(i) = &inv
             && let Err(e) = i.to_json()
         {
-            p.extra = Some(e.to_string());
+            p.extra = Some(super::i18n::error_text(&e));
             return (None, p);
         }
         (inv, p)
@@ -561,22 +552,12 @@ impl CreatePanel {
 /// Looks for the sent invoice among the customer's invoices, by external reference.
 pub async fn find_created(s: &Session, sent: &NewInvoice) -> Result<Option<Invoice>, ApiError> {
     let Some(reference) = &sent.invoice_external_id else {
-        return Err(ApiError::invalid(tr!("cr-no-reference-check")));
+        return Err(ApiError::invalid(crate::api::InputProblem::Said(tr!(
+            "cr-no-reference-check"
+        ))));
     };
     let all = s.client.customer_invoices(&sent.customer).await?;
     Ok(all
         .into_iter()
         .find(|i| i.invoice_external_id.as_deref() == Some(reference.as_str())))
-}
-
-/// Reads `name=value` lines; `metadata.name=value` goes into metadata.
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn references_are_unique() {
-        assert_ne!(fresh_reference(), fresh_reference());
-        assert!(fresh_reference().starts_with("ID-"));
-    }
 }

@@ -266,7 +266,7 @@ impl CredentialsPanel {
                     {
                         let profile = editor.to_profile();
                         match profile.validate() {
-                            Err(e) => self.message = Some(Err(e)),
+                            Err(e) => self.message = Some(Err(super::i18n::profile_error(&e))),
                             Ok(())
                                 if stored.is_none()
                                     && editor.secret.is_empty()

@@ -2,7 +2,10 @@
 //! (Fluent). The language follows the OS at first start and can be changed in View.
 //! Engineer details (status, body, service codes) stay untranslated.
 
-use crate::api::{Action, AmountError, ApiError, CertProblem, ErrorKind, Resource};
+use crate::api::{
+    Action, AmountError, ApiError, CertProblem, ErrorKind, InputProblem, Resource, Setting,
+};
+use crate::profile::ProfileError;
 use fluent_templates::{Loader, fluent_bundle::FluentValue};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -153,7 +156,7 @@ pub fn error_text(e: &ApiError) -> String {
             .unwrap_or_default()
     };
     match &e.kind {
-        ErrorKind::InvalidInput(m) => m.clone(),
+        ErrorKind::InvalidInput(p) => input_problem(p),
         ErrorKind::InsecureUrl(u) => tr!("err-insecure-url", url = u),
         ErrorKind::CredentialsRejected { description } => {
             tr!("err-credentials-rejected") + &described(description)
@@ -228,6 +231,72 @@ pub fn error_text(e: &ApiError) -> String {
     }
 }
 
+fn setting(s: Setting) -> String {
+    match s {
+        Setting::BaseUrl => tr!("set-base-url"),
+        Setting::AuthUrl => tr!("set-auth-url"),
+        Setting::ClientId => tr!("set-client-id"),
+        Setting::ClientSecret => tr!("set-client-secret"),
+        Setting::Audience => tr!("set-audience"),
+        Setting::ApiKey => tr!("set-api-key"),
+        Setting::InvoiceId => tr!("set-invoice-id"),
+        Setting::CustomerId => tr!("set-customer-id"),
+    }
+}
+
+/// Something refused before sending, in the clerk's language.
+pub fn input_problem(p: &InputProblem) -> String {
+    let esc = |s: &str| crate::text::escape_controls(s).into_owned();
+    match p {
+        InputProblem::Missing(s) => tr!("in-missing", what = setting(*s)),
+        InputProblem::NotValid(s) => tr!("in-not-valid", what = setting(*s)),
+        InputProblem::BadAddress { what, text } => {
+            tr!("in-bad-address", what = setting(*what), text = esc(text))
+        }
+        InputProblem::WrongScheme { what, scheme } => {
+            tr!(
+                "in-wrong-scheme",
+                what = setting(*what),
+                scheme = esc(scheme)
+            )
+        }
+        InputProblem::BadHeaderName(h) => tr!("in-bad-header", name = esc(h)),
+        InputProblem::UnsendableKey => tr!("in-unsendable-key"),
+        InputProblem::NoCertificateStore(_) => tr!("in-no-certificate-store"),
+        InputProblem::NoCustomer => tr!("cr-enter-customer"),
+        InputProblem::AmountNotPositive => tr!("amount-not-positive"),
+        InputProblem::TooManyDecimals { currency, max } => {
+            tr!("in-too-many-decimals", currency = currency, max = max)
+        }
+        InputProblem::BadDueDate(d) => tr!("in-bad-due-date", date = esc(d)),
+        InputProblem::ReservedField(k) => tr!("in-reserved-field", name = esc(k)),
+        InputProblem::UnnamedField => tr!("in-unnamed-field"),
+        InputProblem::Said(m) => m.clone(),
+    }
+}
+
+/// A refused extra-field line in the clerk's language.
+pub fn assignment_error(e: &crate::input::AssignmentError) -> String {
+    use crate::input::AssignmentError as A;
+    match e {
+        A::NoEquals(i) => tr!("as-no-equals", item = i),
+        A::NoName(i) => tr!("as-no-name", item = i),
+        A::MetadataTooLong(k) => tr!("as-metadata-long", name = k),
+    }
+}
+
+/// A profile problem in the clerk's language.
+pub fn profile_error(e: &ProfileError) -> String {
+    match e {
+        ProfileError::NoName => tr!("pr-no-name"),
+        ProfileError::Input(e) => error_text(e),
+        ProfileError::Exists(n) => tr!("pr-exists", name = n),
+        ProfileError::Unreadable { path, .. } => tr!("pr-unreadable", path = path.display()),
+        ProfileError::Unsaved { path, .. } => tr!("pr-unsaved", path = path.display()),
+        ProfileError::KeyringRead(_) => tr!("pr-keyring-read"),
+    }
+}
+
 /// A refused amount in the clerk's language.
 pub fn amount_error(e: &AmountError) -> String {
     match e {
@@ -280,10 +349,25 @@ mod tests {
         assert!(only_en.is_empty(), "missing in Spanish: {only_en:?}");
         assert!(only_es.is_empty(), "missing in English: {only_es:?}");
         let mut missing = Vec::new();
-        for f in std::fs::read_dir(root.join("src/ui")).unwrap() {
-            let src = std::fs::read_to_string(f.unwrap().path()).unwrap();
-            for part in src.split("tr!(\"").skip(1) {
-                let key = part.split('"').next().unwrap_or("");
+        let mut files = vec![root.join("src/ui")];
+        let mut sources = Vec::new();
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            } else {
+                let text = std::fs::read_to_string(&path).unwrap();
+                // Tests may name keys that do not exist on purpose.
+                let code = text.split("#[cfg(test)]").next().unwrap_or("").to_string();
+                sources.push(code);
+            }
+        }
+        for src in sources {
+            // `tr!("key"` or, as rustfmt may break it, `tr!(\n    "key"`.
+            for part in src.split("tr!(").skip(1) {
+                let Some(rest) = part.trim_start().strip_prefix('"') else {
+                    continue;
+                };
+                let key = rest.split('"').next().unwrap_or("");
                 if !en.contains(key) {
                     missing.push(key.to_string());
                 }

@@ -5,7 +5,7 @@ use super::command::Command;
 use super::session::Session;
 use super::task::{Task, TaskError, take_finished};
 use super::widgets;
-use crate::api::{ApiError, Invoice, InvoiceStatus};
+use crate::api::{ApiError, InputProblem, Invoice, InvoiceStatus};
 use crate::text::escape_controls as safe;
 use crate::tr;
 use egui::{RichText, Ui};
@@ -101,7 +101,7 @@ impl LookupPanel {
                     self.error = Some(e);
                 }
                 Err(TaskError::Cancelled) => {}
-                Err(e) => self.error = Some(ApiError::invalid(e.to_string())),
+                Err(e) => self.error = Some(ApiError::invalid(InputProblem::Said(e.to_string()))),
             }
             self.rechecking = false;
         }
@@ -120,10 +120,10 @@ impl LookupPanel {
                 }
                 Err(e) => {
                     self.void_unknown = self.invoice.as_ref().map(|i| i.id.clone());
-                    self.error = Some(ApiError::invalid(tr!(
+                    self.error = Some(ApiError::invalid(InputProblem::Said(tr!(
                         "lk-void-maybe",
                         error = e.to_string()
-                    )));
+                    ))));
                 }
             }
         }

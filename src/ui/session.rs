@@ -50,7 +50,8 @@ impl Connector {
         let name = profile.name.clone();
         let secret = tokio::task::spawn_blocking(move || store.get(&name, kind))
             .await
-            .map_err(|e| e.to_string())??;
+            .map_err(|e| e.to_string())?
+            .map_err(|e| super::i18n::profile_error(&e))?;
         let Some(secret) = secret else {
             let what = match profile.auth {
                 ProfileAuth::OAuth { .. } => tr!("secret-client"),

@@ -239,3 +239,33 @@ cert-wrong-name = issued for another name
 expiry-today = { $time }
 expiry-day = { $date } { $time }
 err-internal = Something went wrong inside the app ({ $error }). Nothing more was done; try again.
+set-base-url = base URL
+set-auth-url = auth URL
+set-client-id = client id
+set-client-secret = client secret
+set-audience = audience
+set-api-key = API key
+set-invoice-id = invoice id
+set-customer-id = customer id
+in-missing = Enter the { $what }.
+in-not-valid = The { $what } is not valid.
+in-bad-address = The { $what } "{ $text }" is not a valid address.
+in-wrong-scheme = The { $what } must start with https:// (it starts with { $scheme }://).
+in-bad-header = "{ $name }" is not a valid header name.
+in-unsendable-key = The API key contains characters that cannot be sent.
+in-no-certificate-store = Secure connections cannot be set up: this computer's certificate store could not be used. Ask IT to check it (on Linux, the ca-certificates package).
+in-too-many-decimals = { $currency } amounts can have at most { $max ->
+    [one] { $max } decimal
+   *[other] { $max } decimals
+}.
+in-bad-due-date = The due date "{ $date }" is not a date of the form YYYY-MM-DD.
+in-reserved-field = The extra field "{ $name }" has its own place in the form; remove it from the extra fields.
+in-unnamed-field = An extra field has no name.
+pr-no-name = Give the profile a name.
+pr-exists = A profile named "{ $name }" already exists.
+pr-unreadable = The profiles file { $path } could not be read. It was left as it is; ask IT to check it.
+pr-unsaved = The profiles could not be saved to { $path }.
+pr-keyring-read = The secret could not be read from the system keyring. Unlock the keyring, or enter the secret again in Credentials.
+as-no-equals = "{ $item }": write name=value.
+as-no-name = "{ $item }": the field has no name.
+as-metadata-long = "{ $name }": metadata values are limited to 256 characters.

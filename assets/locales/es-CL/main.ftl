@@ -239,3 +239,33 @@ cert-wrong-name = emitido para otro nombre
 expiry-today = las { $time }
 expiry-day = el { $date } a las { $time }
 err-internal = Algo falló dentro de la aplicación ({ $error }). No se hizo nada más; intente de nuevo.
+set-base-url = URL base
+set-auth-url = URL de autenticación
+set-client-id = id de cliente
+set-client-secret = secreto de cliente
+set-audience = audiencia
+set-api-key = llave de API
+set-invoice-id = id de factura
+set-customer-id = id de cliente
+in-missing = Ingrese { $what }.
+in-not-valid = { $what } no es válido.
+in-bad-address = { $what } "{ $text }" no es una dirección válida.
+in-wrong-scheme = { $what } debe empezar con https:// (empieza con { $scheme }://).
+in-bad-header = "{ $name }" no es un nombre de encabezado válido.
+in-unsendable-key = La llave de API tiene caracteres que no se pueden enviar.
+in-no-certificate-store = No se pueden establecer conexiones seguras: no se pudo usar el almacén de certificados de este computador. Pida a TI que lo revise (en Linux, el paquete ca-certificates).
+in-too-many-decimals = Los montos en { $currency } pueden tener como máximo { $max ->
+    [one] { $max } decimal
+   *[other] { $max } decimales
+}.
+in-bad-due-date = El vencimiento "{ $date }" no es una fecha de la forma AAAA-MM-DD.
+in-reserved-field = El campo adicional "{ $name }" tiene su propio lugar en el formulario; quítelo de los campos adicionales.
+in-unnamed-field = Un campo adicional no tiene nombre.
+pr-no-name = Dé un nombre al perfil.
+pr-exists = Ya existe un perfil llamado "{ $name }".
+pr-unreadable = No se pudo leer el archivo de perfiles { $path }. Se dejó como estaba; pida a TI que lo revise.
+pr-unsaved = No se pudieron guardar los perfiles en { $path }.
+pr-keyring-read = No se pudo leer el secreto desde el llavero del sistema. Desbloquee el llavero o ingrese el secreto de nuevo en Credenciales.
+as-no-equals = "{ $item }": escriba nombre=valor.
+as-no-name = "{ $item }": el campo no tiene nombre.
+as-metadata-long = "{ $name }": los valores de metadata tienen un máximo de 256 caracteres.

@@ -3,7 +3,7 @@
 //! from `eframe::App::logic`) takes finished work into state, whichever panel is shown.
 
 use super::{Command, InvoiceDeskApp, Tab};
-use crate::api::ApiError;
+use crate::api::{ApiError, InputProblem};
 use crate::profile::SANDBOX_PROFILE;
 use crate::tr;
 use crate::ui::session::{get_secrets, sandbox_profile};
@@ -24,7 +24,7 @@ impl InvoiceDeskApp {
         self.connecting = Some(self.spawner.spawn(connector.connect(profile)));
     }
 
-    fn save_profiles(&self) -> Result<(), String> {
+    fn save_profiles(&self) -> Result<(), crate::profile::ProfileError> {
         match &self.profiles_path {
             Some(p) => self.profiles.save(p),
             None => Ok(()),
@@ -33,11 +33,11 @@ impl InvoiceDeskApp {
 
     /// "Connect first", as an error for the panel that needed a connection.
     fn not_connected(&self) -> ApiError {
-        ApiError::invalid(
+        ApiError::invalid(InputProblem::Said(
             self.session_error
                 .clone()
                 .unwrap_or_else(|| tr!("connect-first")),
-        )
+        ))
     }
 
     /// Carries out one command.
@@ -89,12 +89,13 @@ impl InvoiceDeskApp {
                 secret,
             } => {
                 let name = profile.name.clone();
-                if let Err(e) = self.profiles.upsert(previous.as_deref(), profile.clone()) {
-                    self.credentials.show_result(Err(e));
-                    return;
-                }
-                if let Err(e) = self.save_profiles() {
-                    self.credentials.show_result(Err(e));
+                if let Err(e) = self
+                    .profiles
+                    .upsert(previous.as_deref(), profile.clone())
+                    .and_then(|()| self.save_profiles())
+                {
+                    self.credentials
+                        .show_result(Err(crate::ui::i18n::profile_error(&e)));
                     return;
                 }
                 let store = self.connector.secrets.clone();

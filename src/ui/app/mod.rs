@@ -78,7 +78,7 @@ pub struct InvoiceDeskApp {
     spawner: Spawner,
     profiles_path: Option<PathBuf>,
     profiles: Profiles,
-    profiles_error: Option<String>,
+    profiles_error: Option<crate::profile::ProfileError>,
     connector: Connector,
     secrets_task: Option<Task<()>>,
     session: Option<Arc<Session>>,
@@ -224,7 +224,7 @@ impl eframe::App for InvoiceDeskApp {
         });
         egui::CentralPanel::default_margins().show(ui, |ui| {
             if let Some(e) = &self.profiles_error {
-                super::widgets::error_text(ui, e);
+                super::widgets::error_text(ui, &super::i18n::profile_error(e));
             }
             let session = self.session.as_deref();
             let secrets_status = self.connector.secrets.get().map(|s| s.status());
