@@ -68,7 +68,10 @@ fn round_trip_through_the_csv_reader() {
             .delimiter(if d == Dialect::Standard { b',' } else { b';' })
             .from_reader(body);
         let header: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
-        assert_eq!(&header[..9], &export::FIXED_COLUMNS.map(str::to_string)[..]);
+        assert_eq!(
+            header[..9].iter().map(String::as_str).collect::<Vec<_>>(),
+            export::fixed_columns()
+        );
         assert!(header.contains(&"nota".to_string()) && header.contains(&"metadata".to_string()));
         let recs: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
         assert_eq!(recs.len(), 4);

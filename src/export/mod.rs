@@ -1,11 +1,12 @@
 //! CSV export of invoices, streamed, exact, safe to open in a spreadsheet.
 //!
-//! Columns: `id, customer, due_date, amount, currency_code, status, is_paid, is_void,
-//! invoice_external_id`, then `product_id, link_payment, metadata, service_status` when
-//! any row has them, then every other field seen, sorted by name. Nested values are
-//! compact JSON.
+//! Columns (from the table of known fields, `api::model::KNOWN_FIELDS`): `id, customer,
+//! due_date, amount, currency_code, status, is_paid, is_void, invoice_external_id`, then
+//! `product_id, link_payment, metadata, service_status` when any row has them, then every
+//! other field seen, sorted by name. Nested values are compact JSON.
 
-use crate::api::{Currency, Invoice, model::value_text};
+use crate::api::model::{FIRST_OPTIONAL_COLUMN, KNOWN_FIELDS, Known, value_text};
+use crate::api::{Currency, Invoice};
 use rust_decimal::Decimal;
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -49,20 +50,42 @@ impl Dialect {
     }
 }
 
-/// The fixed columns, always present, in this order.
-pub const FIXED_COLUMNS: [&str; 9] = [
-    "id",
-    "customer",
-    "due_date",
-    "amount",
-    "currency_code",
-    "status",
-    "is_paid",
-    "is_void",
-    "invoice_external_id",
-];
+/// Where a column's cells come from: a known field (its index in
+/// [`KNOWN_FIELDS`]), or the status derived from several of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    Known(usize),
+    Status,
+}
 
-const OPTIONAL_COLUMNS: [&str; 4] = ["product_id", "link_payment", "metadata", "service_status"];
+/// The column of the derived status, and its position.
+const STATUS_COLUMN: (&str, u8) = ("status", 5);
+
+/// The columns that come from known fields and the derived status, in CSV order (from
+/// the table of known fields: positions 0–8 always written, 9 on when any row has them).
+fn typed_columns() -> &'static [(&'static str, u8, Source)] {
+    static COLUMNS: std::sync::OnceLock<Vec<(&'static str, u8, Source)>> =
+        std::sync::OnceLock::new();
+    COLUMNS.get_or_init(|| {
+        let mut v: Vec<_> = KNOWN_FIELDS
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| f.csv.map(|(name, pos)| (name, pos, Source::Known(i))))
+            .collect();
+        v.push((STATUS_COLUMN.0, STATUS_COLUMN.1, Source::Status));
+        v.sort_by_key(|c| c.1);
+        v
+    })
+}
+
+/// The fixed columns, always present, in this order.
+pub fn fixed_columns() -> Vec<&'static str> {
+    typed_columns()
+        .iter()
+        .filter(|c| c.1 < FIRST_OPTIONAL_COLUMN)
+        .map(|c| c.0)
+        .collect()
+}
 
 /// The most distinct extra fields a streamed export accepts: a service that invents a
 /// new field name for every invoice cannot make the header (held in memory) grow without
@@ -72,17 +95,23 @@ pub const MAX_EXTRA_COLUMNS: usize = 1000;
 /// The columns a set of rows needs, learnt row by row.
 #[derive(Clone, Debug, Default)]
 pub struct ColumnSet {
-    optional: [bool; 4],
+    /// Positions of the optional columns some row has.
+    optional: BTreeSet<u8>,
     extra: BTreeSet<String>,
 }
 
 impl ColumnSet {
     /// Notes the fields of one row.
     pub fn add(&mut self, r: &Invoice) {
-        self.optional[0] |= r.product_id.is_some();
-        self.optional[1] |= r.link_payment.is_some();
-        self.optional[2] |= r.metadata.is_some();
-        self.optional[3] |= r.status_text.is_some();
+        for (_, pos, source) in typed_columns() {
+            if *pos >= FIRST_OPTIONAL_COLUMN
+                && let Source::Known(i) = source
+                && !self.optional.contains(pos)
+                && r.known(*i).is_some()
+            {
+                self.optional.insert(*pos);
+            }
+        }
         for k in r.extra.keys() {
             if !self.extra.contains(k.as_str()) {
                 self.extra.insert(k.clone());
@@ -97,14 +126,11 @@ impl ColumnSet {
 
     /// The header: fixed columns, known optional ones present, then the rest, sorted.
     pub fn columns(&self) -> Vec<String> {
-        let mut out: Vec<String> = FIXED_COLUMNS.iter().map(|s| s.to_string()).collect();
-        out.extend(
-            OPTIONAL_COLUMNS
-                .iter()
-                .zip(self.optional)
-                .filter(|(_, present)| *present)
-                .map(|(c, _)| c.to_string()),
-        );
+        let mut out: Vec<String> = typed_columns()
+            .iter()
+            .filter(|(_, pos, _)| *pos < FIRST_OPTIONAL_COLUMN || self.optional.contains(pos))
+            .map(|(name, _, _)| name.to_string())
+            .collect();
         let extra: Vec<String> = self
             .extra
             .iter()
@@ -165,39 +191,29 @@ fn unreadable_amount_cell(raw: &str, dialect: Dialect) -> String {
 }
 
 fn cell(inv: &Invoice, column: &str, dialect: Dialect) -> String {
-    let text = |v: &Option<String>| {
-        v.as_deref()
-            .map(|s| guard_text(s).into_owned())
-            .unwrap_or_default()
-    };
-    let flag = |b: Option<bool>| b.map(|b| b.to_string()).unwrap_or_default();
-    match column {
-        "id" => guard_text(&inv.id).into_owned(),
-        "customer" => text(&inv.customer),
-        "due_date" => text(&inv.due_date),
-        "amount" => match (inv.amount, &inv.amount_unreadable) {
-            (Some(a), _) => amount_cell(a, inv.currency_code.as_deref(), dialect),
-            (None, Some(raw)) => unreadable_amount_cell(raw, dialect),
-            (None, None) => String::new(),
-        },
-        "currency_code" => text(&inv.currency_code),
-        "status" => inv.status().as_str().to_string(),
-        "is_paid" => flag(inv.is_paid),
-        "is_void" => flag(inv.is_void),
-        "invoice_external_id" => text(&inv.invoice_external_id),
-        "product_id" => text(&inv.product_id),
-        "link_payment" => text(&inv.link_payment),
-        "metadata" => inv
-            .metadata
-            .as_ref()
-            .map(|m| guard_text(&value_text(m)).into_owned())
-            .unwrap_or_default(),
-        "service_status" => text(&inv.status_text),
-        other => inv
+    match typed_columns().iter().find(|c| c.0 == column) {
+        Some((_, _, source)) => typed_cell(inv, *source, dialect),
+        None => inv
             .extra
-            .get(other)
+            .get(column)
             .map(|v| guard_text(&value_text(v)).into_owned())
             .unwrap_or_default(),
+    }
+}
+
+/// The cell of a column that comes from the known fields.
+fn typed_cell(inv: &Invoice, source: Source, dialect: Dialect) -> String {
+    let i = match source {
+        Source::Status => return inv.status().as_str().to_string(),
+        Source::Known(i) => i,
+    };
+    match inv.known(i) {
+        None => String::new(),
+        Some(Known::Text(s)) => guard_text(s).into_owned(),
+        Some(Known::Flag(b)) => b.to_string(),
+        Some(Known::Amount(a)) => amount_cell(a, inv.currency_code.as_deref(), dialect),
+        Some(Known::Unreadable(raw)) => unreadable_amount_cell(raw, dialect),
+        Some(Known::Json(v)) => guard_text(&value_text(v)).into_owned(),
     }
 }
 
@@ -258,24 +274,6 @@ where
     Ok(n)
 }
 
-/// The columns whose cells come from an invoice's typed fields, in the order a streamed
-/// row stores them (any other column is an extra field).
-const TYPED_COLUMNS: [&str; 13] = [
-    "id",
-    "customer",
-    "due_date",
-    "amount",
-    "currency_code",
-    "status",
-    "is_paid",
-    "is_void",
-    "invoice_external_id",
-    "product_id",
-    "link_payment",
-    "metadata",
-    "service_status",
-];
-
 /// A CSV export that does not hold the rows: each row's cells go to an unnamed
 /// temporary file as they arrive, and [`StreamingCsv::finish`] writes the header (which
 /// needs every field name) and then the rows from that file. Memory stays the same
@@ -321,16 +319,13 @@ impl StreamingCsv {
             )));
         }
         let w = &mut self.spool;
-        for (i, column) in TYPED_COLUMNS.iter().enumerate() {
-            let present = match i {
-                9 => inv.product_id.is_some(),
-                10 => inv.link_payment.is_some(),
-                11 => inv.metadata.is_some(),
-                12 => inv.status_text.is_some(),
-                _ => true,
+        for (_, pos, source) in typed_columns() {
+            let present = match source {
+                Source::Known(i) => *pos < FIRST_OPTIONAL_COLUMN || inv.known(*i).is_some(),
+                Source::Status => true,
             };
             if present {
-                put_text(w, &cell(inv, column, self.dialect), self.escape)?;
+                put_text(w, &typed_cell(inv, *source, self.dialect), self.escape)?;
             } else {
                 w.write_all(&u32::MAX.to_le_bytes())?;
             }
@@ -366,9 +361,14 @@ impl StreamingCsv {
         // (by its name as stored, escaped like the header when escaping).
         let sources: Vec<Result<usize, &str>> = header
             .iter()
-            .map(|c| TYPED_COLUMNS.iter().position(|t| t == c).ok_or(c.as_str()))
+            .map(|c| {
+                typed_columns()
+                    .iter()
+                    .position(|t| t.0 == c)
+                    .ok_or(c.as_str())
+            })
             .collect();
-        let mut typed: Vec<Option<String>> = vec![None; TYPED_COLUMNS.len()];
+        let mut typed: Vec<Option<String>> = vec![None; typed_columns().len()];
         let mut extra: Vec<(String, String)> = Vec::new();
         let mut buf = Vec::new();
         for n in 0..self.rows {

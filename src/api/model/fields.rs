@@ -1,0 +1,222 @@
+//! The one table of the invoice fields the app knows by name. Decoding (`decode.rs`),
+//! `Invoice::fields`, `Invoice::to_json` and the CSV columns all follow it.
+//!
+//! To add a field: a row in [`KNOWN_FIELDS`], a typed member of `Invoice`, and one arm
+//! each in [`Invoice::known`] and [`Invoice::set_known`] below.
+
+use super::invoice::{Invoice, compact};
+use crate::api::money;
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+/// How a known field is read from what the service sends. A value whose shape does not
+/// fit is kept in `extra` under its name instead of failing the invoice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// The invoice's id: text or a number (kept as its text); required.
+    Id,
+    /// An identifier: text or a number kept as its text.
+    Ident,
+    /// Text.
+    Text,
+    /// A boolean (also "true"/"false", 1/0).
+    Flag,
+    /// An exact amount (a number or its text); an unreadable one is kept as sent.
+    Amount,
+    /// Any JSON (an object, for metadata).
+    Json,
+}
+
+/// One known field.
+#[derive(Clone, Copy, Debug)]
+pub struct KnownField {
+    /// Its name on the wire.
+    pub name: &'static str,
+    /// How it is read.
+    pub shape: Shape,
+    /// Its CSV column and position: fixed columns (0–8) are always written, optional ones
+    /// (9–12) when any row has the field. `None`: no column of its own (an alias).
+    pub csv: Option<(&'static str, u8)>,
+}
+
+const fn field(name: &'static str, shape: Shape, csv: Option<(&'static str, u8)>) -> KnownField {
+    KnownField { name, shape, csv }
+}
+
+/// Position of the first optional CSV column.
+pub const FIRST_OPTIONAL_COLUMN: u8 = 9;
+
+/// The known fields, in the order `fields()` and `to_json()` list them. The CSV's
+/// `status` column (position 5) is derived from several fields (see `Invoice::status`).
+pub const KNOWN_FIELDS: [KnownField; 13] = [
+    field("id", Shape::Id, Some(("id", 0))),
+    field("customer", Shape::Ident, Some(("customer", 1))),
+    // Read as the customer when `customer` is absent (some services name it so).
+    field("customer_id", Shape::Ident, None),
+    field("product_id", Shape::Ident, Some(("product_id", 9))),
+    field("due_date", Shape::Text, Some(("due_date", 2))),
+    field("amount", Shape::Amount, Some(("amount", 3))),
+    field("currency_code", Shape::Text, Some(("currency_code", 4))),
+    field("is_paid", Shape::Flag, Some(("is_paid", 6))),
+    field("is_void", Shape::Flag, Some(("is_void", 7))),
+    field("status", Shape::Text, Some(("service_status", 12))),
+    field("link_payment", Shape::Text, Some(("link_payment", 10))),
+    field(
+        "invoice_external_id",
+        Shape::Ident,
+        Some(("invoice_external_id", 8)),
+    ),
+    field("metadata", Shape::Json, Some(("metadata", 11))),
+];
+
+/// The index of a known field's name.
+pub fn known_index(name: &str) -> Option<usize> {
+    KNOWN_FIELDS.iter().position(|f| f.name == name)
+}
+
+/// A known field's value, borrowed from an invoice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Known<'a> {
+    /// Text (identifiers included).
+    Text(&'a str),
+    /// A boolean.
+    Flag(bool),
+    /// An exact amount.
+    Amount(Decimal),
+    /// An amount that was sent but is not a usable number, as sent (compact JSON).
+    Unreadable(&'a str),
+    /// Any JSON.
+    Json(&'a Value),
+}
+
+impl Known<'_> {
+    /// As JSON again (amounts exact).
+    pub fn to_json(self) -> Value {
+        match self {
+            Known::Text(s) | Known::Unreadable(s) => Value::String(s.to_string()),
+            Known::Flag(b) => Value::Bool(b),
+            Known::Amount(a) => Value::Number(money::to_json_number(a)),
+            Known::Json(v) => v.clone(),
+        }
+    }
+
+    /// As text: amounts in plain digits, JSON compact.
+    pub fn text(self) -> String {
+        match self {
+            Known::Text(s) | Known::Unreadable(s) => s.to_string(),
+            Known::Flag(b) => b.to_string(),
+            Known::Amount(a) => a.to_string(),
+            Known::Json(v) => compact(v),
+        }
+    }
+}
+
+/// A decoded value for [`Invoice::set_known`].
+pub enum Decoded {
+    /// Text.
+    Text(String),
+    /// A boolean.
+    Flag(bool),
+    /// An exact amount, or the text of one that is not usable.
+    Amount(Result<Decimal, String>),
+    /// Any JSON.
+    Json(Value),
+}
+
+impl Invoice {
+    /// The value of the known field `KNOWN_FIELDS[i]`, if the invoice has it.
+    pub fn known(&self, i: usize) -> Option<Known<'_>> {
+        fn text(v: &Option<String>) -> Option<Known<'_>> {
+            v.as_deref().map(Known::Text)
+        }
+        match KNOWN_FIELDS.get(i)?.name {
+            "id" => Some(Known::Text(&self.id)),
+            "customer" => text(&self.customer),
+            "product_id" => text(&self.product_id),
+            "due_date" => text(&self.due_date),
+            "amount" => match (self.amount, &self.amount_unreadable) {
+                (Some(a), _) => Some(Known::Amount(a)),
+                (None, raw) => raw.as_deref().map(Known::Unreadable),
+            },
+            "currency_code" => text(&self.currency_code),
+            "is_paid" => self.is_paid.map(Known::Flag),
+            "is_void" => self.is_void.map(Known::Flag),
+            "status" => text(&self.status_text),
+            "link_payment" => text(&self.link_payment),
+            "invoice_external_id" => text(&self.invoice_external_id),
+            "metadata" => self.metadata.as_ref().map(Known::Json),
+            // customer_id is an alias: read into `customer`.
+            _ => None,
+        }
+    }
+
+    /// Stores a decoded known field.
+    pub(super) fn set_known(&mut self, name: &str, v: Decoded) {
+        let text = |v: Decoded| match v {
+            Decoded::Text(s) => Some(s),
+            _ => None,
+        };
+        match name {
+            "id" => self.id = text(v).unwrap_or_default(),
+            "customer" | "customer_id" => self.customer = text(v),
+            "product_id" => self.product_id = text(v),
+            "due_date" => self.due_date = text(v),
+            "amount" => {
+                if let Decoded::Amount(a) = v {
+                    (self.amount, self.amount_unreadable) = match a {
+                        Ok(a) => (Some(a), None),
+                        Err(raw) => (None, Some(raw)),
+                    };
+                }
+            }
+            "currency_code" => self.currency_code = text(v),
+            "is_paid" | "is_void" => {
+                if let Decoded::Flag(b) = v {
+                    if name == "is_paid" {
+                        self.is_paid = Some(b);
+                    } else {
+                        self.is_void = Some(b);
+                    }
+                }
+            }
+            "status" => self.status_text = text(v),
+            "link_payment" => self.link_payment = text(v),
+            "invoice_external_id" => self.invoice_external_id = text(v),
+            "metadata" => {
+                if let Decoded::Json(j) = v {
+                    self.metadata = Some(j);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_known_field_is_stored_and_read_back() {
+        let csv_positions: std::collections::BTreeSet<u8> = KNOWN_FIELDS
+            .iter()
+            .filter_map(|f| f.csv.map(|c| c.1))
+            .collect();
+        // 0..=12 but 5, the derived status.
+        assert_eq!(csv_positions.len(), 12);
+        assert!(!csv_positions.contains(&5));
+        for (i, f) in KNOWN_FIELDS.iter().enumerate() {
+            let mut inv = Invoice::empty();
+            let v = match f.shape {
+                Shape::Id | Shape::Ident | Shape::Text => Decoded::Text("x".into()),
+                Shape::Flag => Decoded::Flag(true),
+                Shape::Amount => Decoded::Amount(Ok(Decimal::ONE)),
+                Shape::Json => Decoded::Json(serde_json::json!({"a": 1})),
+            };
+            inv.set_known(f.name, v);
+            if f.csv.is_some() {
+                assert!(inv.known(i).is_some(), "{} is read back", f.name);
+            }
+        }
+    }
+}
