@@ -162,7 +162,7 @@ impl TokenSource {
         if settings.audience.trim().is_empty() {
             return Err(missing(Setting::Audience));
         }
-        let token_url = http::join(&base, "/oauth/token");
+        let token_url = http::endpoint(&base, &["oauth", "token"]);
         Ok(TokenSource {
             settings,
             token_url,

@@ -214,7 +214,10 @@ impl Client {
         if let Auth::OAuth(t) = &self.inner.auth {
             t.bearer().await?;
         }
-        let url = http::join(&self.inner.base, "/invoice/invoice-desk-connection-check");
+        let url = http::endpoint(
+            &self.inner.base,
+            &["invoice", "invoice-desk-connection-check"],
+        );
         let service_ok = match self
             .execute(reqwest::Method::GET, url, None, None, Effect::Read)
             .await
@@ -241,7 +244,7 @@ impl Client {
             .or(self.inner.cfg.account_key.as_deref())
             .map(str::trim)
             .filter(|k| !k.is_empty());
-        let url = http::join(&self.inner.base, "/invoices");
+        let url = http::endpoint(&self.inner.base, &["invoices"]);
         let v = self
             .execute(
                 reqwest::Method::POST,
@@ -257,7 +260,7 @@ impl Client {
     /// `GET /invoice/{id}`.
     pub async fn get_invoice(&self, id: &str) -> Result<Invoice, ApiError> {
         let id = checked_id(id, Setting::InvoiceId)?;
-        let url = http::join(&self.inner.base, &format!("/invoice/{}", http::segment(id)));
+        let url = http::endpoint(&self.inner.base, &["invoice", id]);
         let v = self
             .execute(reqwest::Method::GET, url, None, None, Effect::Read)
             .await
@@ -268,10 +271,7 @@ impl Client {
     /// `POST /invoices/{id}/void`. Never resent automatically.
     pub async fn void_invoice(&self, id: &str) -> Result<Invoice, ApiError> {
         let id = checked_id(id, Setting::InvoiceId)?;
-        let url = http::join(
-            &self.inner.base,
-            &format!("/invoices/{}/void", http::segment(id)),
-        );
+        let url = http::endpoint(&self.inner.base, &["invoices", id, "void"]);
         let v = self
             .execute(
                 reqwest::Method::POST,
@@ -297,10 +297,7 @@ impl Client {
         F: FnMut(Vec<Invoice>, &ListProgress) -> ControlFlow<()>,
     {
         let customer = checked_id(customer, Setting::CustomerId)?;
-        let first = http::join(
-            &self.inner.base,
-            &format!("/invoices/customer/{}", http::segment(customer)),
-        );
+        let first = http::endpoint(&self.inner.base, &["invoices", "customer", customer]);
         let mut progress = ListProgress::default();
         let mut url = self.with_page_size(first.clone());
         let mut seen_next: Vec<NextPage> = Vec::new();

@@ -40,48 +40,18 @@ fn is_loopback(url: &Url) -> bool {
     }
 }
 
-/// Joins path segments (already encoded) onto a base URL, keeping any path prefix it has.
-pub fn join(base: &Url, path: &str) -> Url {
-    let mut s = base.as_str().trim_end_matches('/').to_string();
-    s.push_str(path);
-    Url::parse(&s).unwrap_or_else(|_| base.clone())
-}
-
-/// Percent-encodes one path segment (an id).
-pub fn segment(id: &str) -> String {
-    use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
-    // RFC 3986 path segment: everything but unreserved characters gets encoded.
-    const SEGMENT: &AsciiSet = &CONTROLS
-        .add(b' ')
-        .add(b'"')
-        .add(b'#')
-        .add(b'%')
-        .add(b'/')
-        .add(b'<')
-        .add(b'>')
-        .add(b'?')
-        .add(b'`')
-        .add(b'{')
-        .add(b'}')
-        .add(b'\\')
-        .add(b'^')
-        .add(b'|')
-        .add(b'[')
-        .add(b']')
-        .add(b'@')
-        .add(b':')
-        .add(b';')
-        .add(b'=')
-        .add(b'&')
-        .add(b'+')
-        .add(b'$')
-        .add(b',')
-        .add(b'!')
-        .add(b'\'')
-        .add(b'(')
-        .add(b')')
-        .add(b'*');
-    utf8_percent_encode(id, SEGMENT).to_string()
+/// The base URL with these path segments appended (each percent-encoded as one
+/// segment by the URL library: an id with `/`, `?` or `#` stays one segment), keeping
+/// any path prefix the base has.
+pub fn endpoint(base: &Url, segments: &[&str]) -> Url {
+    let mut url = base.clone();
+    url.set_query(None);
+    url.set_fragment(None);
+    // http(s) URLs always have a path; check_url admits no others.
+    if let Ok(mut path) = url.path_segments_mut() {
+        path.pop_if_empty().extend(segments);
+    }
+    url
 }
 
 /// Why a body could not be read.
@@ -166,10 +136,13 @@ mod tests {
         assert!(check_url("", Setting::BaseUrl).is_err());
         let base = Url::parse("https://h/v1/").unwrap();
         assert_eq!(
-            join(&base, "/invoice/a%2Fb").as_str(),
+            endpoint(&base, &["invoice", "a/b"]).as_str(),
             "https://h/v1/invoice/a%2Fb"
         );
-        assert_eq!(segment("in_1/ ?#é"), "in_1%2F%20%3F%23%C3%A9");
+        assert_eq!(
+            endpoint(&Url::parse("https://h").unwrap(), &["invoice", "in_1/ ?#é"]).as_str(),
+            "https://h/invoice/in_1%2F%20%3F%23%C3%A9"
+        );
     }
 
     #[test]

@@ -104,7 +104,7 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
         };
         let header = env("INVOICE_DESK_API_KEY_HEADER")
             .or(p_header)
-            .unwrap_or_else(|| "x-api-key".to_string());
+            .unwrap_or_else(|| crate::api::auth::DEFAULT_API_KEY_HEADER.to_string());
         AuthSettings::ApiKey(ApiKeySettings { header, key })
     } else {
         let client_id = client_id.ok_or_else(|| Failure::usage("No client id or API key: set INVOICE_DESK_CLIENT_ID (or INVOICE_DESK_API_KEY), or use a profile."))?;

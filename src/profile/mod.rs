@@ -326,7 +326,7 @@ mod tests {
         let mut k = Profile::empty("Llave");
         k.base_url = "https://api.example.cl".into();
         k.auth = ProfileAuth::ApiKey {
-            header: "x-api-key".into(),
+            header: api::auth::DEFAULT_API_KEY_HEADER.into(),
         };
         ps.upsert(None, k).unwrap();
         let dir = tempfile::tempdir().unwrap();

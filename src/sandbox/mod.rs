@@ -76,8 +76,9 @@ pub enum Route {
     List,
 }
 
-/// What a fault does. (A flat struct, not a tagged enum: serde's buffering of tagged
-/// enums loses numbers under serde_json's `arbitrary_precision`.)
+/// What a fault does. (A [`Fault`] is a flat struct holding this kind and its numbers, not
+/// a tagged enum: serde's buffering of tagged enums loses numbers under serde_json's
+/// `arbitrary_precision`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FaultKind {

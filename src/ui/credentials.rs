@@ -40,7 +40,7 @@ impl Editor {
             account_key: p.account_key.clone(),
             account_currency: p.account_currency,
             sandbox: p.sandbox,
-            header: "x-api-key".into(),
+            header: crate::api::auth::DEFAULT_API_KEY_HEADER.into(),
             ..Default::default()
         };
         match &p.auth {
@@ -65,7 +65,7 @@ impl Editor {
 
     fn new_profile() -> Editor {
         Editor {
-            header: "x-api-key".into(),
+            header: crate::api::auth::DEFAULT_API_KEY_HEADER.into(),
             ..Default::default()
         }
     }
@@ -418,7 +418,13 @@ fn editor_form(ui: &mut Ui, e: &mut Editor, exists: bool) {
                     String::new()
                 };
                 if e.api_key_mode {
-                    widgets::field_row(ui, &tr!("f-header"), &mut e.header, "x-api-key", None);
+                    widgets::field_row(
+                        ui,
+                        &tr!("f-header"),
+                        &mut e.header,
+                        crate::api::auth::DEFAULT_API_KEY_HEADER,
+                        None,
+                    );
                     widgets::secret_row(ui, &tr!("f-api-key"), &mut e.secret, &keep);
                 } else {
                     widgets::field_row(ui, &tr!("f-auth-url"), &mut e.auth_url, "https://…", None);

@@ -1,0 +1,254 @@
+//! The command line's arguments (clap), and its help text with the exit codes.
+
+use crate::api::Currency;
+use crate::export::Dialect;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+pub(crate) const EXIT_HELP: &str = "Exit codes: 0 success; 2 bad usage or input refused before sending; 3 authentication failed \
+(token endpoint or 401/403); 4 the service answered with an error; 5 network failure or timeout; \
+6 outcome unknown: check before retrying (a create/void was sent and no answer came, or it was \
+answered with success but the answer could not be read).
+
+Settings come from the active profile (or --profile), each overridable by INVOICE_DESK_BASE_URL, \
+INVOICE_DESK_AUTH_URL, INVOICE_DESK_AUDIENCE, INVOICE_DESK_CLIENT_ID, INVOICE_DESK_CLIENT_SECRET, \
+INVOICE_DESK_API_KEY, INVOICE_DESK_API_KEY_HEADER, INVOICE_DESK_ACCOUNT_KEY, \
+INVOICE_DESK_TOKEN_BODY (json or form, as --form-body). With an API key and no \
+client id, the API-key mode is used. INVOICE_DESK_TIMEOUT sets the time limit of one request in \
+seconds (default 30); INVOICE_DESK_MAX_INVOICES caps one listing (default 2000000). INVOICE_DESK_CONFIG_DIR moves the profiles file; \
+INVOICE_DESK_KEYRING=none keeps the OS keyring out (secrets then come from the environment).";
+
+/// invoice-desk: with no command, opens the desktop app.
+#[derive(Parser, Debug)]
+#[command(name = "invoice-desk", version, about = "Issue, look up, void and export invoices (CLP/CLF).", after_help = EXIT_HELP)]
+pub struct Cli {
+    /// The command; none opens the desktop app.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Use this profile instead of the active one.
+    #[arg(long, global = true)]
+    pub profile: Option<String>,
+    /// Print invoices as JSON on stdout.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+/// The commands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Manage profiles (secrets go to the OS keyring, read from stdin or a prompt).
+    #[command(subcommand)]
+    Profile(ProfileCommand),
+    /// Fetch a token and print its expiry (checks the credentials).
+    Token,
+    /// Create an invoice. Without --currency, the account's currency applies.
+    Create(CreateArgs),
+    /// Show an invoice.
+    Get {
+        /// Invoice id.
+        id: String,
+    },
+    /// Void an invoice (asks for confirmation unless --yes).
+    Void {
+        /// Invoice id.
+        id: String,
+        /// Do not ask; required when stdin is not a terminal.
+        #[arg(long)]
+        yes: bool,
+    },
+    /// List a customer's invoices.
+    List {
+        /// Customer id.
+        customer: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+        format: ListFormat,
+    },
+    /// Export a customer's invoices to a CSV file.
+    Export {
+        /// Customer id.
+        customer: String,
+        /// The file to write (replaced only when the export succeeds).
+        #[arg(long)]
+        out: PathBuf,
+        /// CSV flavour.
+        #[arg(long, value_enum, default_value_t = DialectArg::Standard)]
+        dialect: DialectArg,
+    },
+    /// Run the built-in sandbox: a local copy of the service and its token issuer.
+    Sandbox(SandboxArgs),
+}
+
+/// `profile` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum ProfileCommand {
+    /// Add or replace a profile; the secret is read from stdin (or a hidden prompt).
+    Add(ProfileAddArgs),
+    /// List profiles.
+    List,
+    /// Show a profile (never its secret).
+    Show {
+        /// Profile name (default: the active one).
+        name: Option<String>,
+    },
+    /// Remove a profile and its stored secret.
+    Remove {
+        /// Profile name.
+        name: String,
+    },
+    /// Make a profile the active one.
+    Use {
+        /// Profile name.
+        name: String,
+    },
+}
+
+/// Authentication mode of a new profile.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum Mode {
+    /// OAuth 2.0 client credentials.
+    Oauth,
+    /// API key.
+    ApiKey,
+}
+
+/// `profile add` arguments.
+#[derive(Args, Debug)]
+pub struct ProfileAddArgs {
+    /// Profile name.
+    pub name: String,
+    /// Authentication mode.
+    #[arg(long, value_enum, default_value_t = Mode::Oauth)]
+    pub mode: Mode,
+    /// The service's base URL.
+    #[arg(long)]
+    pub base_url: String,
+    /// The identity provider's URL (OAuth).
+    #[arg(long)]
+    pub auth_url: Option<String>,
+    /// Audience (OAuth).
+    #[arg(long)]
+    pub audience: Option<String>,
+    /// Client id (OAuth).
+    #[arg(long)]
+    pub client_id: Option<String>,
+    /// Send the token request form-encoded (OAuth).
+    #[arg(long)]
+    pub form_body: bool,
+    /// API-key header name.
+    #[arg(long, default_value = crate::api::auth::DEFAULT_API_KEY_HEADER)]
+    pub api_key_header: String,
+    /// Account key (x-account-key).
+    #[arg(long, default_value = "")]
+    pub account_key: String,
+    /// The account's currency, for display.
+    #[arg(long, value_enum)]
+    pub account_currency: Option<CurrencyArg>,
+}
+
+/// CLP or CLF.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum CurrencyArg {
+    /// Chilean peso.
+    #[value(name = "CLP", alias = "clp")]
+    Clp,
+    /// Unidad de Fomento.
+    #[value(name = "CLF", alias = "clf")]
+    Clf,
+}
+
+impl From<CurrencyArg> for Currency {
+    fn from(c: CurrencyArg) -> Currency {
+        match c {
+            CurrencyArg::Clp => Currency::Clp,
+            CurrencyArg::Clf => Currency::Clf,
+        }
+    }
+}
+
+/// `create` arguments.
+#[derive(Args, Debug)]
+pub struct CreateArgs {
+    /// Customer id.
+    #[arg(long)]
+    pub customer: String,
+    /// Amount (es-CL like 1.234.567 or 12,3456, or plain 1234567 / 12.3456).
+    #[arg(long, allow_hyphen_values = true)]
+    pub amount: String,
+    /// Currency; omitted means the account's currency (currency_code not sent).
+    #[arg(long, value_enum)]
+    pub currency: Option<CurrencyArg>,
+    /// Product id.
+    #[arg(long)]
+    pub product: Option<String>,
+    /// Due date, YYYY-MM-DD.
+    #[arg(long)]
+    pub due: Option<String>,
+    /// Your own reference (default: a fresh unique one, printed, to check an unknown outcome).
+    #[arg(long)]
+    pub external_id: Option<String>,
+    /// Extra field, KEY=VALUE (repeatable; metadata.KEY=VALUE for metadata).
+    #[arg(long = "field")]
+    pub fields: Vec<String>,
+    /// Account key for this call (overrides the profile's).
+    #[arg(long)]
+    pub account_key: Option<String>,
+}
+
+/// `list` output formats.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum ListFormat {
+    /// A text table.
+    Table,
+    /// A JSON array.
+    Json,
+    /// CSV (standard dialect).
+    Csv,
+}
+
+/// CSV dialect argument.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum DialectArg {
+    /// RFC 4180: comma, dot decimal, UTF-8, no BOM.
+    Standard,
+    /// Excel in Spanish (Chile): semicolon, comma decimal, BOM, CRLF.
+    ExcelEs,
+}
+
+impl From<DialectArg> for Dialect {
+    fn from(d: DialectArg) -> Dialect {
+        match d {
+            DialectArg::Standard => Dialect::Standard,
+            DialectArg::ExcelEs => Dialect::ExcelEs,
+        }
+    }
+}
+
+/// `sandbox` arguments.
+#[derive(Args, Debug)]
+pub struct SandboxArgs {
+    /// Port of the invoice API (0: any free port).
+    #[arg(long, default_value_t = 8787)]
+    pub port: u16,
+    /// A separate port for the token issuer (default: same as the API).
+    #[arg(long)]
+    pub auth_port: Option<u16>,
+    /// Seed of the generated data.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Invoices of the big customer cus_big (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub big_customer: usize,
+    /// Keep the data in this JSON file (loaded if it exists).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Lifetime of issued tokens, in seconds.
+    #[arg(long, default_value_t = 3600)]
+    pub token_lifetime: u64,
+    /// Latency added to every request, in milliseconds.
+    #[arg(long, default_value_t = 0)]
+    pub latency_ms: u64,
+    /// Address to listen on (loopback unless told otherwise).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+}

@@ -1,0 +1,210 @@
+//! The sandbox's HTTP routes: the router and what every route shares (faults, latency,
+//! errors in the service's shape); the token issuer and authorization (`token.rs`), the
+//! invoice API (`invoices.rs`), the loopback-only admin routes (`admin.rs`).
+
+mod admin;
+mod invoices;
+mod issuer;
+
+use admin::*;
+use invoices::*;
+use issuer::*;
+
+use super::data::{Data, StoredInvoice};
+use super::{Counters, Fault, FaultKind, Route, Shared};
+use crate::api::money::{self, Currency};
+use axum::body::{Body, Bytes};
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use axum::{Json, Router};
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+type Shared_ = Arc<Shared>;
+
+/// The invoice API (and the token issuer when `with_auth`) plus admin routes.
+pub(crate) fn router(shared: Shared_, with_auth: bool) -> Router {
+    let mut r = Router::new()
+        .route("/invoices", post(create))
+        .route("/invoice/{id}", get(get_invoice))
+        .route("/invoices/{id}/void", post(void))
+        .route("/invoices/customer/{id}", get(list))
+        .route("/admin/state", get(admin_state))
+        .route("/admin/knobs", post(admin_knobs))
+        .route("/admin/faults", post(admin_add_fault))
+        .route("/admin/faults", delete(admin_clear_faults))
+        .route("/admin/revoke-tokens", post(admin_revoke))
+        .route("/admin/counters/reset", post(admin_reset_counters));
+    if with_auth {
+        r = r.route("/oauth/token", post(token));
+    }
+    r.fallback(|| async { error(StatusCode::NOT_FOUND, "TK00000", "no such route") })
+        .with_state(shared)
+}
+
+/// The token issuer alone, for a separate port.
+pub(crate) fn auth_router(shared: Shared_) -> Router {
+    Router::new()
+        .route("/oauth/token", post(token))
+        .with_state(shared)
+}
+
+fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// The service's error body: `{"error": {"message", "code"}}`.
+fn error(status: StatusCode, code: &str, message: &str) -> Response {
+    (
+        status,
+        Json(json!({"error": {"message": message, "code": code}})),
+    )
+        .into_response()
+}
+
+/// A 422 with `details`, each pointing at its field through `loc`.
+fn invalid(details: Vec<(&[&str], String, &str)>) -> Response {
+    let details: Vec<Value> = details
+        .into_iter()
+        .map(|(loc, msg, kind)| json!({"loc": loc, "msg": msg, "type": kind}))
+        .collect();
+    (
+        StatusCode::UNPROCESSABLE_ENTITY,
+        Json(json!({"error": {"code": "TK30000", "message": "validation error", "details": details}})),
+    )
+        .into_response()
+}
+
+fn oauth_error(status: StatusCode, code: &str, description: &str) -> Response {
+    (
+        status,
+        Json(json!({"error": code, "error_description": description})),
+    )
+        .into_response()
+}
+
+/// What a planned fault does after the work is done.
+enum After {
+    Nothing,
+    Reset,
+    Hang(Duration),
+}
+
+/// Counts the request, adds latency, and takes a planned fault. `Err` is an answer to
+/// give before doing anything.
+async fn gate(shared: &Shared, route: Route) -> Result<After, Response> {
+    let name = match route {
+        Route::Token => "token",
+        Route::Create => "create",
+        Route::Get => "get",
+        Route::Void => "void",
+        Route::List => "list",
+    };
+    if let Ok(mut c) = shared.counters.lock() {
+        if route == Route::Token {
+            c.token_requests += 1;
+        } else {
+            *c.api.entry(name.to_string()).or_default() += 1;
+        }
+    }
+    let (latency, fault) = match shared.knobs.lock() {
+        Ok(mut k) => {
+            let fault = k
+                .faults
+                .iter_mut()
+                .find(|f| f.route == route && f.count > 0)
+                .map(|f| {
+                    f.count -= 1;
+                    f.clone()
+                });
+            k.faults.retain(|f| f.count > 0);
+            (k.latency, fault)
+        }
+        Err(_) => (Duration::ZERO, None),
+    };
+    if !latency.is_zero() {
+        tokio::time::sleep(latency).await;
+    }
+    match fault {
+        None => Ok(After::Nothing),
+        Some(f) => match f.kind {
+            FaultKind::Status => {
+                let status =
+                    StatusCode::from_u16(f.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+                Err(error(status, "TK00000", "fault injected by the sandbox"))
+            }
+            FaultKind::RateLimit => {
+                let mut r = error(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "TK00000",
+                    "too many requests",
+                );
+                if let Ok(v) = f.secs.to_string().parse() {
+                    r.headers_mut().insert(header::RETRY_AFTER, v);
+                }
+                Err(r)
+            }
+            FaultKind::Reset => Ok(After::Reset),
+            FaultKind::Hang => Ok(After::Hang(Duration::from_secs(f.secs))),
+        },
+    }
+}
+
+/// Applies the after-work part of a fault to an answer.
+async fn finish(after: After, response: Response) -> Response {
+    match after {
+        After::Nothing => response,
+        After::Hang(d) => {
+            tokio::time::sleep(d).await;
+            response
+        }
+        After::Reset => {
+            // Headers go out, then the body fails: the connection is cut mid-answer.
+            let stream = futures_util::stream::once(async {
+                Err::<Bytes, std::io::Error>(std::io::Error::new(
+                    std::io::ErrorKind::ConnectionReset,
+                    "sandbox fault: reset",
+                ))
+            });
+            let mut r = Response::new(Body::from_stream(stream));
+            *r.status_mut() = response.status();
+            r
+        }
+    }
+}
+
+/// The start of every API route: counters, latency and planned faults, then who calls.
+async fn admit(
+    shared: &Shared,
+    route: Route,
+    headers: &HeaderMap,
+) -> Result<(After, String), Response> {
+    let after = gate(shared, route).await?;
+    let org = authorize(shared, headers)?;
+    Ok((after, org))
+}
+
+/// Persists after a change; on failure undoes it with `undo` and answers 500.
+fn persist(shared: &Shared, data: &mut Data, undo: impl FnOnce(&mut Data)) -> Result<(), Response> {
+    let Some(path) = &shared.data_file else {
+        return Ok(());
+    };
+    if let Err(e) = data.save(path) {
+        undo(data);
+        return Err(error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "TK20000",
+            &format!("storage failed: {e}"),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,369 @@
+//! Customer invoices: the listing arrives page by page into a table that draws only the
+//! visible rows; sort, filter, hide voided, totals per currency, open a row in Lookup,
+//! export to CSV.
+
+mod export;
+mod model;
+mod table;
+
+pub use model::{BACKGROUND_VIEW_ROWS, Rows, SortKey, View};
+
+use super::command::Command;
+use super::session::Session;
+use super::task::{Spawner, Task, take_finished};
+use super::widgets;
+use crate::api::{ApiError, Invoice, ListProgress, money};
+use crate::export::Dialect;
+use crate::text::escape_controls as safe;
+use crate::tr;
+use egui::{RichText, Ui};
+use serde::{Deserialize, Serialize};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+
+/// What is saved between runs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CustomersSaved {
+    /// Last customer id.
+    pub customer_id: String,
+    /// Filter text.
+    pub filter: String,
+    /// Hide voided invoices.
+    pub hide_void: bool,
+    /// The CSV flavour last used.
+    pub dialect: Dialect,
+    /// The last path typed for "save to a path".
+    pub export_path: String,
+}
+
+/// Where the file went and how many rows, `None` when no file was chosen.
+type ExportOutcome = Result<Option<(PathBuf, u64)>, String>;
+
+enum ListEvent {
+    Page(Vec<Invoice>, ListProgress),
+    Done(Result<ListProgress, ApiError>),
+}
+
+struct Loading {
+    started: std::time::Instant,
+    rx: mpsc::Receiver<ListEvent>,
+    abort: tokio::task::AbortHandle,
+}
+
+/// The panel's state.
+pub struct CustomersPanel {
+    /// Put the keyboard focus in the customer field on the next frame.
+    focus_request: bool,
+    saved: CustomersSaved,
+    loaded_for: String,
+    rows: Rows,
+    view: View,
+    loading: Option<Loading>,
+    progress: Option<ListProgress>,
+    outcome: Option<Result<String, ApiError>>,
+    export: Option<Task<ExportOutcome>>,
+    export_cancel: Arc<AtomicBool>,
+    export_note: Option<Result<String, String>>,
+    show_path_export: bool,
+    /// A sort/filter of many rows running on a worker, and how many rows it covers.
+    pending_view: Option<(Task<View>, usize)>,
+    /// The sort asked for (shown in the header while a worker sorts).
+    wanted_sort: (SortKey, bool),
+}
+
+impl CustomersPanel {
+    /// A panel with restored settings.
+    pub fn new(saved: CustomersSaved) -> Self {
+        CustomersPanel {
+            focus_request: false,
+            saved,
+            loaded_for: String::new(),
+            rows: Rows::default(),
+            view: View::default(),
+            loading: None,
+            progress: None,
+            outcome: None,
+            export: None,
+            export_cancel: Arc::new(AtomicBool::new(false)),
+            export_note: None,
+            show_path_export: false,
+            pending_view: None,
+            wanted_sort: (SortKey::Received, true),
+        }
+    }
+
+    /// Puts the keyboard focus in the customer field on the next frame.
+    pub fn request_focus(&mut self) {
+        self.focus_request = true;
+    }
+
+    /// True when there are rows to export and nothing else is running.
+    pub fn can_export(&self) -> bool {
+        !self.view.order.is_empty() && self.export.is_none() && self.loading.is_none()
+    }
+
+    /// Nothing could be sent (not connected).
+    pub fn refused(&mut self, e: ApiError) {
+        self.outcome = Some(Err(e));
+    }
+
+    /// Sorts and filters again with the current settings.
+    pub fn refresh_view(&mut self, spawner: &Spawner) {
+        let (sort, ascending) = self.wanted_sort;
+        self.request_view(sort, ascending, spawner);
+    }
+
+    /// True while a listing is arriving.
+    pub fn is_loading(&self) -> bool {
+        self.loading.is_some()
+    }
+
+    /// The sort column and direction asked for.
+    pub fn sort(&self) -> (SortKey, bool) {
+        self.wanted_sort
+    }
+
+    /// True while a worker re-sorts or re-filters the rows.
+    pub fn view_pending(&self) -> bool {
+        self.pending_view.is_some()
+    }
+
+    /// Recomputes the view for new settings: here for small lists, on a worker for large
+    /// ones (the table keeps showing the old order until the new one is ready).
+    fn request_view(&mut self, sort: SortKey, ascending: bool, spawner: &Spawner) {
+        self.wanted_sort = (sort, ascending);
+        if let Some((old, _)) = self.pending_view.take() {
+            old.cancel();
+        }
+        if self.rows.len() <= BACKGROUND_VIEW_ROWS {
+            self.view.rebuild(
+                &self.rows,
+                sort,
+                ascending,
+                &self.saved.filter,
+                self.saved.hide_void,
+            );
+            return;
+        }
+        let rows = self.rows.clone();
+        let n = rows.len();
+        let (filter, hide_void) = (self.saved.filter.clone(), self.saved.hide_void);
+        let work = async move {
+            tokio::task::spawn_blocking(move || {
+                let mut v = View::default();
+                v.rebuild(&rows, sort, ascending, &filter, hide_void);
+                v
+            })
+            .await
+            .unwrap_or_default()
+        };
+        self.pending_view = Some((spawner.spawn(work), n));
+    }
+
+    /// What to save between runs.
+    pub fn saved(&self) -> CustomersSaved {
+        self.saved.clone()
+    }
+
+    /// The rows and the current view (for tests and benchmarks).
+    pub fn data(&self) -> (&Rows, &View) {
+        (&self.rows, &self.view)
+    }
+
+    /// Starts loading the customer in the field, page by page.
+    pub fn start(&mut self, session: Arc<Session>, spawner: &Spawner) {
+        let id = self.saved.customer_id.trim().to_string();
+        if id.is_empty() {
+            return;
+        }
+        self.cancel();
+        self.loaded_for = id.clone();
+        self.rows = Rows::default();
+        self.view.rebuild(
+            &self.rows,
+            self.view.sort,
+            self.view.ascending,
+            &self.saved.filter,
+            self.saved.hide_void,
+        );
+        self.outcome = None;
+        self.progress = Some(ListProgress::default());
+        self.export_note = None;
+        let (tx, rx) = mpsc::channel();
+        let ctx = spawner.ctx.clone();
+        let work = spawner.rt.spawn(async move {
+            let (pages, repaint) = (tx.clone(), ctx.clone());
+            let result = session
+                .client
+                .list_customer_invoices(&id, move |items, p| {
+                    let _ = pages.send(ListEvent::Page(items, *p));
+                    repaint.request_repaint();
+                    ControlFlow::Continue(())
+                })
+                .await;
+            let _ = tx.send(ListEvent::Done(result));
+            ctx.request_repaint();
+        });
+        self.loading = Some(Loading {
+            started: std::time::Instant::now(),
+            rx,
+            abort: work.abort_handle(),
+        });
+    }
+
+    /// Stops the listing; what arrived stays.
+    pub fn cancel(&mut self) {
+        if let Some(l) = self.loading.take() {
+            l.abort.abort();
+            let n = self.rows.len();
+            self.outcome = Some(Ok(tr!("cu-stopped", count = n)));
+        }
+    }
+
+    /// Takes finished work (called by the app every frame).
+    pub fn poll(&mut self) {
+        if let Some(r) = take_finished(&mut self.export) {
+            self.export_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                Ok(Some((p, n))) => Ok(tr!("cu-exported", count = n, path = p.display())),
+                Ok(None) => Err(tr!("cu-no-file")),
+                Err(e) => Err(e),
+            });
+            if matches!(self.export_note, Some(Err(_))) {
+                self.show_path_export = true;
+            }
+        }
+        if let Some((task, n)) = self.pending_view.take() {
+            match task.try_take() {
+                Ok(Ok(view)) => {
+                    self.view = view;
+                    // Pages that arrived while the worker sorted are merged in.
+                    if self.rows.len() > n {
+                        self.view
+                            .append(&self.rows, n as u32..self.rows.len() as u32);
+                    }
+                }
+                Ok(Err(_)) => {}
+                Err(task) => self.pending_view = Some((task, n)),
+            }
+        }
+        let Some(loading) = &self.loading else { return };
+        let mut done = None;
+        while let Ok(ev) = loading.rx.try_recv() {
+            match ev {
+                ListEvent::Page(items, p) => {
+                    let new = self.rows.push_page(items);
+                    self.view.append(&self.rows, new);
+                    self.progress = Some(p);
+                }
+                ListEvent::Done(r) => done = Some(r),
+            }
+        }
+        if let Some(r) = done {
+            if let (Some(l), true) = (&self.loading, super::trace_enabled()) {
+                eprintln!(
+                    "invoice-desk trace: listing {} invoices in {} ms",
+                    self.rows.len(),
+                    l.started.elapsed().as_millis()
+                );
+            }
+            self.loading = None;
+            self.outcome =
+                Some(r.map(|p| tr!("cu-done", count = p.items, customer = self.loaded_for)));
+        }
+    }
+
+    /// Draws the panel.
+    pub fn ui(&mut self, ui: &mut Ui, session: Option<&Session>, commands: &mut Vec<Command>) {
+        ui.heading(tr!("tab-customers"));
+        ui.horizontal(|ui| {
+            let l = ui.label(tr!("f-customer-id"));
+            let r = widgets::focus_field(
+                ui,
+                l.id,
+                &mut self.saved.customer_id,
+                "cus_…",
+                240.0,
+                &mut self.focus_request,
+            );
+            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let can = session.is_some() && !self.saved.customer_id.trim().is_empty();
+            if ui
+                .add_enabled(can, egui::Button::new(tr!("cu-load")))
+                .clicked()
+                || (enter && can)
+            {
+                commands.push(Command::LoadCustomer);
+            }
+            if self.loading.is_some() {
+                ui.spinner();
+                let p = self.progress.unwrap_or_default();
+                ui.label(tr!("cu-loading", pages = p.pages, count = p.items));
+                if ui.button(tr!("cancel")).clicked() {
+                    commands.push(Command::CancelLoad);
+                }
+            }
+        });
+        if session.is_none() {
+            widgets::error_text(ui, &tr!("connect-first"));
+        }
+        match &self.outcome {
+            Some(Ok(m)) => {
+                ui.label(m);
+            }
+            Some(Err(e)) => {
+                widgets::api_error(ui, "listing", e);
+                if !self.rows.is_empty() {
+                    ui.label(tr!("cu-partial", count = self.rows.len()));
+                }
+            }
+            None => {}
+        }
+        ui.horizontal(|ui| {
+            let l = ui.label(tr!("cu-filter"));
+            let f = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.saved.filter)
+                        .hint_text(tr!("cu-filter-hint"))
+                        .desired_width(220.0),
+                )
+                .labelled_by(l.id);
+            let h = ui.checkbox(&mut self.saved.hide_void, tr!("cu-hide-void"));
+            if f.changed() || h.changed() {
+                commands.push(Command::RefreshCustomerView);
+            }
+            ui.separator();
+            ui.label(tr!(
+                "cu-shown",
+                shown = self.view.order.len(),
+                total = self.rows.len()
+            ));
+            if self.pending_view.is_some() {
+                ui.spinner();
+                ui.label(tr!("cu-sorting"));
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.label(tr!("cu-totals"));
+            if self.view.totals.is_empty() {
+                ui.label("—");
+            }
+            for (code, total) in &self.view.totals {
+                ui.label(RichText::new(safe(&money::format_amount(*total, Some(code)))).strong())
+                    .on_hover_text(safe(code));
+            }
+        });
+        self.export_bar(ui, commands);
+        ui.separator();
+        if let Some(key) = self.table(ui, commands) {
+            let (sort, ascending) = self.wanted_sort;
+            let ascending = if sort == key { !ascending } else { true };
+            // The header shows the wanted sort at once; the rows follow.
+            self.wanted_sort = (key, ascending);
+            commands.push(Command::RefreshCustomerView);
+        }
+    }
+}
