@@ -1,0 +1,171 @@
+//! What is refused before anything is sent (typed, so each front end says it in its own
+//! words), and why a certificate was not trusted.
+
+use crate::text::escape_controls;
+use std::fmt;
+
+/// A setting or value the clerk enters, named in messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// The service's base URL.
+    BaseUrl,
+    /// The identity provider's URL.
+    AuthUrl,
+    /// The OAuth client id.
+    ClientId,
+    /// The OAuth client secret.
+    ClientSecret,
+    /// The OAuth audience.
+    Audience,
+    /// The API key.
+    ApiKey,
+    /// An invoice id.
+    InvoiceId,
+    /// A customer id.
+    CustomerId,
+}
+
+impl Setting {
+    /// The setting in English words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Setting::BaseUrl => "base URL",
+            Setting::AuthUrl => "auth URL",
+            Setting::ClientId => "client id",
+            Setting::ClientSecret => "client secret",
+            Setting::Audience => "audience",
+            Setting::ApiKey => "API key",
+            Setting::InvoiceId => "invoice id",
+            Setting::CustomerId => "customer id",
+        }
+    }
+}
+
+/// Why something was refused before anything was sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputProblem {
+    /// A required setting or value is empty.
+    Missing(Setting),
+    /// A value cannot be sent (too long, control characters).
+    NotValid(Setting),
+    /// An address that does not parse.
+    BadAddress {
+        /// Which address.
+        what: Setting,
+        /// As typed.
+        text: String,
+    },
+    /// An address with a scheme other than https (or http to this computer).
+    WrongScheme {
+        /// Which address.
+        what: Setting,
+        /// The scheme it has.
+        scheme: String,
+    },
+    /// The API-key header name is not a valid HTTP header name.
+    BadHeaderName(String),
+    /// The API key has characters that cannot go in a header.
+    UnsendableKey,
+    /// The system's certificate store could not be used (why, for engineers).
+    NoCertificateStore(String),
+    /// A new invoice without a customer.
+    NoCustomer,
+    /// A new invoice's amount is zero or negative.
+    AmountNotPositive,
+    /// More decimals than the currency has.
+    TooManyDecimals {
+        /// The currency's code.
+        currency: String,
+        /// Its decimals.
+        max: u32,
+    },
+    /// A due date that is not `YYYY-MM-DD`.
+    BadDueDate(String),
+    /// An extra field that has its own place in the form.
+    ReservedField(String),
+    /// An extra field without a name.
+    UnnamedField,
+    /// A sentence the front end already put in the clerk's language (e.g. "connect to a
+    /// profile first").
+    Said(String),
+}
+
+impl fmt::Display for InputProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputProblem::Missing(s) => write!(f, "Enter the {}.", s.words()),
+            InputProblem::NotValid(s) => write!(f, "The {} is not valid.", s.words()),
+            InputProblem::BadAddress { what, text } => {
+                write!(f, "The {} \"{text}\" is not a valid address.", what.words())
+            }
+            InputProblem::WrongScheme { what, scheme } => write!(
+                f,
+                "The {} must start with https:// (it starts with {scheme}://).",
+                what.words()
+            ),
+            InputProblem::BadHeaderName(h) => write!(f, "\"{h}\" is not a valid header name."),
+            InputProblem::UnsendableKey => {
+                write!(f, "The API key contains characters that cannot be sent.")
+            }
+            InputProblem::NoCertificateStore(why) => write!(
+                f,
+                "Could not set up HTTPS: the system's certificate store could not be used (on Linux, install the ca-certificates package). {why}"
+            ),
+            InputProblem::NoCustomer => write!(f, "Enter the customer id."),
+            InputProblem::AmountNotPositive => write!(f, "The amount must be greater than zero."),
+            InputProblem::TooManyDecimals { currency, max } => {
+                write!(f, "{currency} amounts can have at most {max} decimals.")
+            }
+            InputProblem::BadDueDate(d) => write!(
+                f,
+                "The due date \"{d}\" is not a date of the form YYYY-MM-DD."
+            ),
+            InputProblem::ReservedField(k) => write!(
+                f,
+                "The extra field \"{k}\" has its own place in the form; remove it from the extra fields."
+            ),
+            InputProblem::UnnamedField => write!(f, "An extra field has no name."),
+            InputProblem::Said(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+/// Why a server's certificate was not trusted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CertProblem {
+    /// Issued by an authority this computer does not know (a corporate proxy's own, or
+    /// self-signed).
+    UnknownIssuer,
+    /// Expired or not yet valid.
+    Expired,
+    /// Issued for another name than the address used.
+    WrongName,
+    /// Another reason, as the TLS library said it.
+    Other(String),
+}
+
+impl CertProblem {
+    /// Classifies the TLS library's reason (`UnknownIssuer`, `Expired`, …).
+    pub fn from_reason(reason: &str) -> CertProblem {
+        if reason.contains("UnknownIssuer") {
+            CertProblem::UnknownIssuer
+        } else if reason.contains("Expired") || reason.contains("NotValidYet") {
+            CertProblem::Expired
+        } else if reason.contains("NotValidForName") {
+            CertProblem::WrongName
+        } else {
+            CertProblem::Other(escape_controls(reason).into_owned())
+        }
+    }
+}
+
+impl fmt::Display for CertProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CertProblem::UnknownIssuer => write!(f, "issuer unknown"),
+            CertProblem::Expired => write!(f, "expired or not yet valid"),
+            CertProblem::WrongName => write!(f, "issued for another name"),
+            CertProblem::Other(r) => write!(f, "{r}"),
+        }
+    }
+}
