@@ -10,9 +10,8 @@ use common::{H, has_text, runtime, step_until};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use hostile_server::{Api, Hostile, Token};
-use invoice_desk::profile::{Profile, ProfileAuth, Profiles, SecretKind, SecretStore};
-use invoice_desk::ui::AppDeps;
-use secrecy::SecretString;
+use invoice_desk::profile::{Profile, ProfileAuth};
+use invoice_desk::ui::i18n::Lang;
 
 fn app(rt: &tokio::runtime::Runtime, h: &Hostile, dir: &std::path::Path) -> H {
     let profile = Profile {
@@ -28,21 +27,7 @@ fn app(rt: &tokio::runtime::Runtime, h: &Hostile, dir: &std::path::Path) -> H {
         account_currency: None,
         sandbox: false,
     };
-    let mut ps = Profiles::default();
-    ps.upsert(None, profile).unwrap();
-    let path = dir.join("profiles.toml");
-    ps.save(&path).unwrap();
-    let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
-    store.set(
-        "Hostil",
-        SecretKind::ClientSecret,
-        &SecretString::from("secret"),
-    );
-    let mut deps = AppDeps::for_tests(rt.handle().clone(), store);
-    deps.profiles_path = Some(path);
-    let mut h = common::harness(deps, [1100.0, 760.0]);
-    step_until(&mut h, "connected", |h| h.state().session().is_some());
-    h
+    common::connected_to(rt, profile, "secret", dir, [1100.0, 760.0], Lang::En)
 }
 
 fn raw_controls_shown(h: &H) -> Vec<String> {

@@ -1,4 +1,7 @@
 //! Where the CLI's settings come from: the profile, overridden by INVOICE_DESK_* variables.
+//! They are read here rather than through clap's `#[arg(env)]` because most are not
+//! arguments at all (secrets must never be on a command line) and each one overrides a
+//! profile value that clap does not know.
 
 use super::Failure;
 use crate::api::{

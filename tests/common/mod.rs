@@ -56,15 +56,29 @@ pub fn connected_in(
 ) -> H {
     let mut profile = s.profile("Pruebas");
     profile.account_currency = account_currency;
+    connected_to(rt, profile, &s.credentials.client_secret, dir, size, lang)
+}
+
+/// An app whose only profile is `profile` (OAuth), its client secret in the mock keyring,
+/// the profiles file in `dir`; returned once connected.
+pub fn connected_to(
+    rt: &tokio::runtime::Runtime,
+    profile: invoice_desk::profile::Profile,
+    secret: &str,
+    dir: &std::path::Path,
+    size: [f32; 2],
+    lang: Lang,
+) -> H {
+    let name = profile.name.clone();
     let mut ps = Profiles::default();
     ps.upsert(None, profile).unwrap();
     let path = dir.join("profiles.toml");
     ps.save(&path).unwrap();
     let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
     store.set(
-        "Pruebas",
+        &name,
         SecretKind::ClientSecret,
-        &SecretString::from(s.credentials.client_secret.clone()),
+        &SecretString::from(secret.to_string()),
     );
     let mut deps = AppDeps::for_tests(rt.handle().clone(), store);
     deps.profiles_path = Some(path);
