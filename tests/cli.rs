@@ -98,7 +98,7 @@ fn create_get_void_in_json() {
             "--product",
             "prod_asesoria",
             "--due",
-            "2026-12-31",
+            "31-12-2026",
             "--field",
             "nota=ñandú",
             "--field",
@@ -110,6 +110,10 @@ fn create_get_void_in_json() {
     assert_eq!(inv["currency_code"], "CLP", "account currency applied");
     assert_eq!(inv["amount"].to_string(), "1234567");
     assert_eq!(inv["nota"], "ñandú");
+    assert_eq!(
+        inv["due_date"], "2026-12-31",
+        "a Chilean date is sent as ISO"
+    );
     assert_eq!(inv["metadata"]["centro"], "Ñuñoa");
     assert!(
         inv["invoice_external_id"]
@@ -399,4 +403,28 @@ fn help_documents_the_exit_codes() {
         text.contains("6 outcome unknown") && text.contains("INVOICE_DESK_API_KEY"),
         "{text}"
     );
+}
+
+#[test]
+fn a_due_date_that_does_not_exist_is_refused_before_sending() {
+    let e = env();
+    let out = e
+        .oauth()
+        .args([
+            "create",
+            "--customer",
+            "cus_x",
+            "--amount",
+            "1000",
+            "--due",
+            "2026-02-31",
+        ])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("There is no day 31 in month 2 of 2026"),
+        "{err}"
+    );
+    assert_eq!(e.s.counters().api.get("create").copied().unwrap_or(0), 0);
 }

@@ -181,7 +181,8 @@ pub struct CreateArgs {
     /// Product id.
     #[arg(long)]
     pub product: Option<String>,
-    /// Due date, YYYY-MM-DD.
+    /// Due date: YYYY-MM-DD, or DD-MM-YYYY / DD/MM/YYYY as written in Chile; sent as
+    /// YYYY-MM-DD. The day must exist.
     #[arg(long)]
     pub due: Option<String>,
     /// Your own reference (default: a fresh unique one, printed, to check an unknown outcome).

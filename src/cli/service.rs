@@ -56,7 +56,15 @@ pub(super) async fn service_command(
                 amount,
                 currency,
                 product_id: a.product.clone(),
-                due_date: a.due.clone(),
+                due_date: a
+                    .due
+                    .as_deref()
+                    .map(|d| {
+                        crate::input::parse_date(d, crate::input::DateOrder::DayFirst)
+                            .map(|d| d.format("%Y-%m-%d").to_string())
+                            .map_err(|e| Failure::usage(format!("--due: {e}")))
+                    })
+                    .transpose()?,
                 invoice_external_id: Some(reference.clone()).filter(|r| !r.is_empty()),
                 metadata,
                 extra,

@@ -56,6 +56,8 @@ struct Problems {
     amount: Option<String>,
     due_date: Option<String>,
     extra: Option<String>,
+    /// The due date as read, for the live reading under the field.
+    due_reading: Option<chrono::NaiveDate>,
 }
 
 impl Problems {
@@ -221,10 +223,12 @@ impl CreatePanel {
                 None
             }
         };
-        if !f.due_date.trim().is_empty()
-            && chrono::NaiveDate::parse_from_str(f.due_date.trim(), "%Y-%m-%d").is_err()
-        {
-            p.due_date = Some(tr!("cr-bad-date"));
+        if !f.due_date.trim().is_empty() {
+            // Read as the clerk writes it; always sent as ISO.
+            match crate::input::parse_date(&f.due_date, widgets::date_order()) {
+                Ok(d) => p.due_reading = Some(d),
+                Err(e) => p.due_date = Some(super::i18n::date_error(&e)),
+            }
         }
         let (extra, metadata) = match parse_assignments(f.extra.lines()) {
             Ok(x) => x,
@@ -238,7 +242,7 @@ impl CreatePanel {
             amount,
             currency: f.currency,
             product_id: Some(f.product_id.trim().to_string()).filter(|s| !s.is_empty()),
-            due_date: Some(f.due_date.trim().to_string()).filter(|s| !s.is_empty()),
+            due_date: p.due_reading.map(|d| d.format("%Y-%m-%d").to_string()),
             invoice_external_id: Some(f.external_id.trim().to_string()).filter(|s| !s.is_empty()),
             metadata,
             extra,
@@ -338,12 +342,13 @@ impl CreatePanel {
                             server_problem("product_id").as_deref(),
                         );
                         let due_problem = server_problem("due_date").or(problems.due_date.clone());
-                        widgets::field_row(
+                        widgets::date_row(
                             ui,
                             &tr!("f-due-date"),
                             &mut self.form.due_date,
-                            &tr!("f-due-date-hint"),
+                            problems.due_reading,
                             due_problem.as_deref(),
+                            chrono::Local::now().date_naive(),
                         );
                         widgets::field_row(
                             ui,

@@ -113,6 +113,53 @@ pub fn date(iso: &str) -> String {
     }
 }
 
+/// A month's name (1–12) in the language in use.
+pub fn month_name(m: u32) -> String {
+    text(&format!("month-{m}"))
+}
+
+/// A weekday's short name (1 = Monday … 7 = Sunday).
+pub fn weekday_short(d: u32) -> String {
+    text(&format!("weekday-short-{d}"))
+}
+
+/// A date in words: "martes 5 de enero de 2027", "Tuesday 5 January 2027".
+pub fn long_date(d: chrono::NaiveDate) -> String {
+    use chrono::Datelike;
+    let wd = d.weekday().number_from_monday();
+    tr!(
+        "date-long",
+        weekday = text(&format!("weekday-{wd}")),
+        day = d.day(),
+        month = month_name(d.month()),
+        year = d.year()
+    )
+}
+
+/// A refused date in the clerk's language.
+pub fn date_error(e: &crate::input::DateError) -> String {
+    use crate::input::DateError as D;
+    match e {
+        D::Format(t) => match current() {
+            Lang::Es => tr!("date-format-es", text = t),
+            Lang::En => tr!("date-format-en", text = t),
+        },
+        D::NoSuchDay { day, month, year } => {
+            if (1..=12).contains(month) {
+                tr!(
+                    "date-no-such-day",
+                    day = day,
+                    month = month_name(*month),
+                    year = year
+                )
+            } else {
+                tr!("date-no-such-month", month = month)
+            }
+        }
+        D::Year(y) => tr!("date-year", year = y),
+    }
+}
+
 /// When a token expires, in words: the time if today, else the date and time (a token
 /// may live for days).
 pub fn expiry(t: chrono::DateTime<chrono::Utc>) -> String {

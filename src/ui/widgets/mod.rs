@@ -1,6 +1,10 @@
 //! Small widgets shared by the panels: labelled fields, errors with details, status chips,
 //! an invoice's fields.
 
+mod date;
+
+pub use date::{date_row, order as date_order, written as date_written};
+
 use crate::api::{ApiError, Invoice, InvoiceStatus};
 use crate::text::escape_controls as safe;
 use crate::tr;
