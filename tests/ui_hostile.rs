@@ -50,7 +50,11 @@ fn service_text_is_shown_escaped_in_the_table_lookup_and_errors() {
     click(&mut h, "Lookup and void");
     type_into(&mut h, "Invoice id", "missing");
     click(&mut h, "Look up");
-    step_until(&mut h, "error", |h| has_text(h, "no such thing"));
+    step_until(&mut h, "error", |h| has_text(h, "There is no invoice"));
+    // The service's words are under Details, escaped.
+    h.get_by_label("Details").click();
+    h.step();
+    h.step();
     assert!(has_text(&h, "no such thing\\x1b]0;PWNED"), "shown, escaped");
     assert_eq!(raw_controls_shown(&h), Vec::<String>::new());
     // The listing, its totals, and a row opened in Lookup with every field.

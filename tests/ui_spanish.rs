@@ -64,12 +64,13 @@ fn create_by_keyboard_only_in_spanish() {
     key(&mut h, egui::Modifiers::COMMAND, egui::Key::N);
     assert_eq!(h.state().tab(), Tab::Create);
     typed(&mut h, &s.customers()[0].0);
-    for _ in 0..3 {
+    // Product, due date, the calendar and its three quick choices, amount.
+    for _ in 0..7 {
         key(&mut h, egui::Modifiers::NONE, egui::Key::Tab);
     }
     typed(&mut h, "1,5");
     assert!(
-        has_text(&h, "como máximo 0 decimales"),
+        has_text(&h, "Los montos en CLP no llevan decimales"),
         "amount errors are in Spanish"
     );
     key(&mut h, egui::Modifiers::COMMAND, egui::Key::A);

@@ -28,12 +28,59 @@ impl SecretKind {
     }
 }
 
-/// Where secrets are kept, in words for the clerk.
+/// Which keyring keeps the secrets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyringKind {
+    /// The freedesktop Secret Service (GNOME Keyring, KWallet, KeePassXC).
+    SecretService,
+    /// The macOS Keychain.
+    Keychain,
+    /// The Windows Credential Manager.
+    WindowsCredentials,
+    /// Another store (the mock store in tests), by its vendor string.
+    Other(String),
+}
+
+impl KeyringKind {
+    /// From keyring-core's vendor string (which names the crate, with its address).
+    pub fn from_vendor(vendor: &str) -> KeyringKind {
+        let v = vendor.to_ascii_lowercase();
+        if v.contains("secret-service") || v.contains("secret service") {
+            KeyringKind::SecretService
+        } else if v.contains("apple") || v.contains("keychain") {
+            KeyringKind::Keychain
+        } else if v.contains("windows") {
+            KeyringKind::WindowsCredentials
+        } else {
+            KeyringKind::Other(
+                vendor
+                    .split(',')
+                    .next()
+                    .unwrap_or(vendor)
+                    .trim()
+                    .to_string(),
+            )
+        }
+    }
+}
+
+impl std::fmt::Display for KeyringKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyringKind::SecretService => write!(f, "Secret Service"),
+            KeyringKind::Keychain => write!(f, "macOS Keychain"),
+            KeyringKind::WindowsCredentials => write!(f, "Windows Credential Manager"),
+            KeyringKind::Other(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// Where secrets are kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoreStatus {
-    /// The OS keyring works; its name.
-    Keyring(String),
-    /// No keyring: secrets live for this session only; why.
+    /// The OS keyring works.
+    Keyring(KeyringKind),
+    /// No keyring: secrets live for this session only; why (technical, for Details).
     SessionOnly(String),
 }
 
@@ -77,10 +124,10 @@ impl SecretStore {
 
     /// A store backed by `store` (the mock store in tests).
     pub fn with_store(store: Arc<CredentialStore>) -> SecretStore {
-        let name = store.vendor();
+        let kind = KeyringKind::from_vendor(&store.vendor());
         SecretStore {
             keyring: Some(store),
-            status: Mutex::new(StoreStatus::Keyring(name)),
+            status: Mutex::new(StoreStatus::Keyring(kind)),
             session: Mutex::new(HashMap::new()),
         }
     }

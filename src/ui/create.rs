@@ -14,6 +14,7 @@ use crate::tr;
 use egui::{RichText, Ui};
 use serde::{Deserialize, Serialize};
 use serde_json::Map;
+use std::sync::Arc;
 
 /// What the clerk typed; saved between runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -79,6 +80,13 @@ pub struct CreatePanel {
     submit_request: bool,
     pending: Option<Task<Result<Invoice, ApiError>>>,
     sent: Option<NewInvoice>,
+    /// The form as last drawn: an error about it goes when it changes.
+    form_seen: Option<CreateForm>,
+    /// The customer of the last send (named in a "no such customer" beside the field).
+    sent_customer: Option<String>,
+    /// The connection the invoice was sent with: an unknown outcome is checked there,
+    /// even after the clerk switched profile.
+    sent_with: Option<Arc<Session>>,
     created: Option<Invoice>,
     error: Option<ApiError>,
     unknown: Option<NewInvoice>,
@@ -99,6 +107,9 @@ impl CreatePanel {
             submit_request: false,
             pending: None,
             sent: None,
+            sent_customer: None,
+            form_seen: None,
+            sent_with: None,
             created: None,
             error: None,
             unknown: None,
@@ -137,12 +148,38 @@ impl CreatePanel {
         self.pending.is_some() || self.unknown.is_some() || self.created.is_some()
     }
 
-    /// The invoice `sent` is on its way.
-    pub fn started(&mut self, sent: NewInvoice, task: Task<Result<Invoice, ApiError>>) {
+    /// The invoice `sent` is on its way through `session`.
+    pub fn started(
+        &mut self,
+        sent: NewInvoice,
+        session: Arc<Session>,
+        task: Task<Result<Invoice, ApiError>>,
+    ) {
         self.error = None;
         self.check_note = None;
+        self.sent_customer = Some(sent.customer.clone());
         self.sent = Some(sent);
+        self.sent_with = Some(session);
         self.pending = Some(task);
+    }
+
+    /// The connection the last invoice was sent with.
+    pub fn sent_with(&self) -> Option<Arc<Session>> {
+        self.sent_with.clone()
+    }
+
+    /// The clerk switched profile: what was shown about the previous one goes. An
+    /// invoice on its way or with an unknown outcome stays, locked, to be checked with
+    /// the profile it was sent with.
+    pub fn profile_changed(&mut self) {
+        if self.pending.is_none() && self.unknown.is_none() {
+            self.error = None;
+            self.check_note = None;
+            self.check_error = None;
+            if self.created.take().is_some() {
+                self.form.external_id = fresh_reference();
+            }
+        }
     }
 
     /// A check for an invoice whose creation had an unknown outcome is running.
@@ -268,24 +305,41 @@ impl CreatePanel {
                     tr!("cr-account-key", key = s.profile.account_key)
                 };
                 ui.label(tr!("cr-issuing-with", profile = s.profile.name, key = key));
+                if not_found_target_of(self.error.as_ref()) == Some(NotFound::Account) {
+                    widgets::error_text(
+                        ui,
+                        &tr!("cr-no-such-account", key = s.profile.account_key),
+                    );
+                }
             }
             None => widgets::error_text(ui, &tr!("connect-first")),
         }
         ui.add_space(6.0);
+        if self.form_seen.as_ref().is_some_and(|f| *f != self.form) && !self.is_locked() {
+            // The clerk changed the form: what the service said about the old one goes.
+            self.error = None;
+            self.check_note = None;
+        }
+        self.form_seen = Some(self.form.clone());
         let (built, problems) = self.build(session_ref);
         let field_errors: Vec<FieldError> = self
             .error
             .as_ref()
             .map(|e| e.field_errors().to_vec())
             .unwrap_or_default();
+        // The service's own words (usually English) stay under Details; beside the field
+        // the clerk reads which value was refused.
         let server_problem = |field: &str| -> Option<String> {
-            let msgs: Vec<&str> = field_errors
+            field_errors
                 .iter()
-                .filter(|f| f.field == field)
-                .map(|f| f.message.as_str())
-                .collect();
-            (!msgs.is_empty()).then(|| tr!("cr-service-says", message = msgs.join("; ")))
+                .any(|f| f.field == field)
+                .then(|| tr!("cr-service-refused"))
         };
+        let not_found = self.error.as_ref().and_then(not_found_target);
+        let sent_customer = self
+            .sent_customer
+            .clone()
+            .unwrap_or_else(|| self.form.customer.trim().to_string());
         let typed = !self.form.amount.trim().is_empty();
         let locked = self.is_locked();
         egui::ScrollArea::vertical().show(ui, |ui| {
@@ -295,6 +349,10 @@ impl CreatePanel {
                     .spacing([12.0, 8.0])
                     .show(ui, |ui| {
                         let customer_problem = server_problem("customer")
+                            .or_else(|| {
+                                (not_found == Some(NotFound::Customer))
+                                    .then(|| tr!("cr-no-such-customer", id = safe(&sent_customer)))
+                            })
                             .or(problems.customer.clone().filter(|_| typed));
                         let l = ui.label(tr!("f-customer-id"));
                         ui.vertical(|ui| {
@@ -502,7 +560,10 @@ impl CreatePanel {
                 }
             });
             ui.add_space(8.0);
-            if let Some(e) = &self.error {
+            // An error shown beside its field is not repeated here.
+            if let Some(e) = &self.error
+                && not_found.is_none()
+            {
                 widgets::api_error(ui, "create", e);
             }
             if self.unknown.is_some() {
@@ -552,6 +613,39 @@ impl CreatePanel {
             }
         });
     }
+}
+
+/// What a create's "not found" was about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NotFound {
+    Customer,
+    Account,
+}
+
+/// The field a create's 404 is about: by the service's code (TK20400 customer, TK20100
+/// account), else by what its message names.
+fn not_found_target(e: &ApiError) -> Option<NotFound> {
+    if !matches!(e.kind, ErrorKind::NotFound(_)) {
+        return None;
+    }
+    let message = e
+        .service_message
+        .as_deref()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match e.service_code.as_deref() {
+        Some("TK20400") => Some(NotFound::Customer),
+        Some("TK20100") => Some(NotFound::Account),
+        _ if message.contains("customer") || message.contains("cliente") => {
+            Some(NotFound::Customer)
+        }
+        _ if message.contains("account") || message.contains("cuenta") => Some(NotFound::Account),
+        _ => None,
+    }
+}
+
+fn not_found_target_of(e: Option<&ApiError>) -> Option<NotFound> {
+    e.and_then(not_found_target)
 }
 
 /// Looks for the sent invoice among the customer's invoices, by external reference.

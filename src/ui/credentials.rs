@@ -2,14 +2,16 @@
 //! first-run welcome with "Try the sandbox".
 
 use super::command::Command;
-use super::session::Session;
+use super::session::{ProfileCheck, Session};
 use super::task::{Task, take_finished};
 use super::widgets;
-use crate::api::{ApiError, ConnectionReport, Currency, TokenBodyStyle, TokenState};
+use crate::api::{ApiError, Currency, TokenBodyStyle};
+use crate::profile::secrets::KeyringKind;
 use crate::profile::{Profile, ProfileAuth, Profiles, StoreStatus};
 use crate::tr;
 use egui::{RichText, Ui};
 use secrecy::SecretString;
+use std::collections::HashMap;
 
 /// The profile being edited.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -98,23 +100,40 @@ impl Editor {
     }
 }
 
+/// What a connection test found, in the clerk's terms.
+pub enum TestOutcome {
+    /// It works (the sentence says how).
+    Works(String),
+    /// A server answered, but not as the invoicing service does.
+    Unsure,
+    /// It failed.
+    Failed(ApiError),
+    /// The test itself could not run.
+    NotRun(String),
+}
+
 /// The panel's state.
 #[derive(Default)]
 pub struct CredentialsPanel {
     selected: Option<String>,
     editor: Option<Editor>,
     save_task: Option<Task<Result<StoreStatus, String>>>,
-    test_task: Option<Task<Result<ConnectionReport, ApiError>>>,
-    message: Option<Result<String, String>>,
-    test_error: Option<ApiError>,
+    /// The profile being tested.
+    testing: Option<String>,
+    /// A save's or a check's result line, and the profile it is about.
+    message: Option<(Option<String>, Result<String, String>)>,
+    /// The last test, and the profile it was about.
+    test: Option<(String, TestOutcome)>,
     confirm_delete: Option<String>,
+    /// The form as last drawn: a message about it goes when it changes.
+    form_seen: Option<Profile>,
 }
 
 impl CredentialsPanel {
-    /// Shows a result line under the editor.
-    pub fn show_result(&mut self, r: Result<String, String>) {
-        self.message = Some(r);
-        self.test_error = None;
+    /// Shows a result line under the editor of the profile `about` (`None`: the form
+    /// being edited).
+    pub fn show_result(&mut self, about: Option<String>, r: Result<String, String>) {
+        self.message = Some((about, r));
     }
 
     /// Tracks a save in progress.
@@ -123,11 +142,23 @@ impl CredentialsPanel {
         self.message = None;
     }
 
-    /// Tracks a connection test in progress.
-    pub fn start_test(&mut self, t: Task<Result<ConnectionReport, ApiError>>) {
-        self.test_task = Some(t);
+    /// A connection test of `profile` is running.
+    pub fn testing(&mut self, profile: &str) {
+        self.testing = Some(profile.to_string());
+        self.test = None;
         self.message = None;
-        self.test_error = None;
+    }
+
+    /// A connection test of `profile` ended.
+    pub fn tested(&mut self, profile: String, outcome: TestOutcome) {
+        self.testing = None;
+        self.test = Some((profile, outcome));
+    }
+
+    /// Clears what was said about the previously shown profile or form.
+    fn forget_messages(&mut self) {
+        self.message = None;
+        self.test = None;
     }
 
     /// True while a secret is being stored.
@@ -147,35 +178,17 @@ impl CredentialsPanel {
     /// Takes finished work (called by the app every frame).
     pub fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.save_task) {
-            self.message = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                Ok(StoreStatus::Keyring(name)) => Ok(tr!("cred-saved-keyring", store = name)),
-                Ok(StoreStatus::SessionOnly(why)) => Err(tr!("cred-saved-session", why = why)),
-                Err(e) => Err(tr!("cred-secret-not-saved", error = e)),
-            });
-        }
-        if let Some(r) = take_finished(&mut self.test_task) {
-            match r {
-                Ok(Ok(report)) => {
-                    let token = match report.token {
-                        TokenState::Valid {
-                            expires_at: Some(t),
-                        } => {
-                            tr!("cred-token-issued", time = super::i18n::expiry(t))
-                        }
-                        TokenState::NotUsed => tr!("cred-key-accepted"),
-                        _ => String::new(),
-                    };
-                    self.message = Some(if report.service_ok {
-                        Ok(format!("{} {token}", tr!("cred-connection-works"))
-                            .trim_end()
-                            .to_string())
-                    } else {
-                        Err(tr!("cred-connection-unsure"))
-                    });
-                }
-                Ok(Err(e)) => self.test_error = Some(e),
-                Err(e) => self.message = Some(Err(e.to_string())),
-            }
+            let about = self.selected.clone();
+            self.message = Some((
+                about,
+                match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                    Ok(StoreStatus::Keyring(kind)) => {
+                        Ok(tr!("cred-saved-keyring", store = keyring_name(&kind)))
+                    }
+                    Ok(StoreStatus::SessionOnly(_)) => Err(tr!("cred-saved-session")),
+                    Err(e) => Err(tr!("cred-secret-not-saved", error = e)),
+                },
+            ));
         }
     }
 
@@ -186,6 +199,7 @@ impl CredentialsPanel {
         profiles: &Profiles,
         store: Option<&StoreStatus>,
         session: Option<&Session>,
+        checks: &HashMap<String, ProfileCheck>,
         commands: &mut Vec<Command>,
     ) {
         if profiles.profiles.is_empty() && self.editor.is_none() {
@@ -206,26 +220,32 @@ impl CredentialsPanel {
                 ui.heading(tr!("cred-profiles"));
                 for p in &profiles.profiles {
                     let active = profiles.active.as_deref() == Some(&p.name);
-                    let text = if active {
-                        format!("{} (active)", p.name)
-                    } else {
-                        p.name.clone()
-                    };
-                    if ui
-                        .selectable_label(self.selected.as_deref() == Some(&p.name), text)
-                        .clicked()
-                    {
-                        self.selected = Some(p.name.clone());
-                        self.editor = Some(Editor::from_profile(p));
-                        self.message = None;
-                        self.test_error = None;
-                    }
+                    ui.horizontal(|ui| {
+                        let name = if active {
+                            RichText::new(&p.name).strong()
+                        } else {
+                            RichText::new(&p.name)
+                        };
+                        if ui
+                            .selectable_label(self.selected.as_deref() == Some(&p.name), name)
+                            .clicked()
+                            && self.selected.as_deref() != Some(&p.name)
+                        {
+                            self.selected = Some(p.name.clone());
+                            self.editor = Some(Editor::from_profile(p));
+                            self.forget_messages();
+                        }
+                        if active {
+                            widgets::chip(ui, &tr!("cred-active"), widgets::CHIP_COLORS[1])
+                                .on_hover_text(tr!("cred-active-hint"));
+                        }
+                    });
                 }
                 ui.add_space(8.0);
                 if ui.button(tr!("cred-new-profile")).clicked() {
                     self.selected = None;
                     self.editor = Some(Editor::new_profile());
-                    self.message = None;
+                    self.forget_messages();
                 }
                 #[cfg(feature = "sandbox")]
                 if profiles.get(crate::profile::SANDBOX_PROFILE).is_none()
@@ -238,11 +258,16 @@ impl CredentialsPanel {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if let Some(status) = store {
                     match status {
-                        StoreStatus::Keyring(_) => ui.label(status.describe()),
-                        StoreStatus::SessionOnly(_) => ui.label(
-                            RichText::new(status.describe()).color(widgets::error_color(ui)),
-                        ),
-                    };
+                        StoreStatus::Keyring(kind) => {
+                            ui.label(tr!("cred-store-keyring", store = keyring_name(kind)));
+                        }
+                        StoreStatus::SessionOnly(why) => {
+                            widgets::error_text(ui, &tr!("cred-store-session"));
+                            ui.collapsing(tr!("details"), |ui| {
+                                ui.label(RichText::new(why).monospace());
+                            });
+                        }
+                    }
                 } else {
                     ui.horizontal(|ui| {
                         ui.spinner();
@@ -254,8 +279,14 @@ impl CredentialsPanel {
                     return;
                 };
                 let stored = editor.original.as_deref().and_then(|n| profiles.get(n));
-                let dirty =
-                    stored.is_none_or(|p| *p != editor.to_profile()) || !editor.secret.is_empty();
+                let form = editor.to_profile();
+                let dirty = stored.is_none_or(|p| *p != form) || !editor.secret.is_empty();
+                // A message about the form goes when the form changes.
+                if self.form_seen.as_ref().is_some_and(|seen| *seen != form) {
+                    self.message = None;
+                    self.test = None;
+                }
+                self.form_seen = Some(form);
                 editor_form(ui, editor, stored.is_some());
                 ui.add_space(8.0);
                 ui.horizontal(|ui| {
@@ -266,7 +297,9 @@ impl CredentialsPanel {
                     {
                         let profile = editor.to_profile();
                         match profile.validate() {
-                            Err(e) => self.message = Some(Err(super::i18n::profile_error(&e))),
+                            Err(e) => {
+                                self.message = Some((None, Err(super::i18n::profile_error(&e))))
+                            }
                             Ok(())
                                 if stored.is_none()
                                     && editor.secret.is_empty()
@@ -277,7 +310,8 @@ impl CredentialsPanel {
                                 } else {
                                     tr!("secret-client")
                                 };
-                                self.message = Some(Err(tr!("cred-enter-secret", what = what)));
+                                self.message =
+                                    Some((None, Err(tr!("cred-enter-secret", what = what))));
                             }
                             Ok(()) => {
                                 let secret = Some(std::mem::take(&mut editor.secret))
@@ -291,19 +325,27 @@ impl CredentialsPanel {
                             }
                         }
                     }
-                    if busy {
-                        ui.spinner();
-                    }
                     let name = editor.original.clone();
                     let is_active = name.is_some() && name == profiles.active;
-                    if let Some(n) = &name
-                        && !is_active
-                        && ui.button(tr!("cred-use-profile")).clicked()
+                    // The buttons keep their places whatever the state: a click never
+                    // lands on another button because the row moved.
+                    let use_it = ui
+                        .add_enabled(
+                            name.is_some() && !is_active && !dirty,
+                            egui::Button::new(tr!("cred-use-profile")),
+                        )
+                        .on_disabled_hover_text(if is_active {
+                            tr!("cred-active-hint")
+                        } else {
+                            tr!("cred-save-first")
+                        });
+                    if use_it.clicked()
+                        && let Some(n) = &name
                     {
                         commands.push(Command::Activate(n.clone()));
                     }
                     let can_test =
-                        is_active && !dirty && self.test_task.is_none() && session.is_some();
+                        is_active && !dirty && self.testing.is_none() && session.is_some();
                     let test = ui.add_enabled(can_test, egui::Button::new(tr!("test-connection")));
                     let test = if !is_active {
                         test.on_disabled_hover_text(tr!("cred-use-first"))
@@ -315,25 +357,55 @@ impl CredentialsPanel {
                     if test.clicked() {
                         commands.push(Command::TestConnection);
                     }
-                    if self.test_task.is_some() {
+                    if busy || self.testing.is_some() {
                         ui.spinner();
+                    }
+                    if self.testing.is_some() {
                         ui.label(tr!("cred-testing"));
                     }
-                    if let Some(n) = &name
-                        && ui.button(tr!("delete-ellipsis")).clicked()
-                    {
-                        self.confirm_delete = Some(n.clone());
+                    // Delete stands apart, at the far right, in red.
+                    if let Some(n) = &name {
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            if widgets::danger_button(ui, &tr!("delete-ellipsis")).clicked() {
+                                self.confirm_delete = Some(n.clone());
+                            }
+                        });
                     }
                 });
+                let shown = editor.original.clone();
+                if let Some(n) = &shown {
+                    let check = checks.get(n);
+                    match check {
+                        Some(ProfileCheck::Failed { .. }) => {
+                            widgets::error_text(ui, &check_line(check))
+                        }
+                        _ => {
+                            ui.label(check_line(check));
+                        }
+                    }
+                }
                 match &self.message {
-                    Some(Ok(m)) => {
+                    Some((about, Ok(m))) if about.is_none() || *about == shown => {
                         ui.label(m);
                     }
-                    Some(Err(m)) => widgets::error_text(ui, m),
-                    None => {}
+                    Some((about, Err(m))) if about.is_none() || *about == shown => {
+                        widgets::error_text(ui, m)
+                    }
+                    _ => {}
                 }
-                if let Some(e) = &self.test_error {
-                    widgets::api_error(ui, "test", e);
+                match &self.test {
+                    Some((about, outcome)) if Some(about) == shown.as_ref() => match outcome {
+                        TestOutcome::Works(m) => {
+                            let r = ui.label(m);
+                            widgets::announce(ui, &r, false);
+                        }
+                        TestOutcome::Unsure => {
+                            widgets::error_text(ui, &tr!("cred-connection-unsure"))
+                        }
+                        TestOutcome::Failed(e) => widgets::api_error(ui, "test", e),
+                        TestOutcome::NotRun(m) => widgets::error_text(ui, m),
+                    },
+                    _ => {}
                 }
             });
         });
@@ -344,7 +416,7 @@ impl CredentialsPanel {
                     widgets::announce(ui, &title, true);
                     ui.label(tr!("cred-delete-body", name = name));
                     ui.horizontal(|ui| {
-                        if ui.button(tr!("cred-delete")).clicked() {
+                        if widgets::danger_button(ui, &tr!("cred-delete")).clicked() {
                             commands.push(Command::DeleteProfile(name.clone()));
                             self.confirm_delete = None;
                             self.editor = None;
@@ -359,6 +431,33 @@ impl CredentialsPanel {
                 self.confirm_delete = None;
             }
         }
+    }
+}
+
+/// What is known of a profile's connection, in one line.
+pub fn check_line(check: Option<&ProfileCheck>) -> String {
+    match check {
+        None => tr!("check-not-yet"),
+        Some(ProfileCheck::Working { at }) => {
+            tr!("check-working", time = at.format("%H:%M").to_string())
+        }
+        Some(ProfileCheck::Failed { why, at }) => {
+            tr!(
+                "check-failed",
+                time = at.format("%H:%M").to_string(),
+                why = why
+            )
+        }
+    }
+}
+
+/// A keyring's name in the clerk's language.
+pub fn keyring_name(kind: &KeyringKind) -> String {
+    match kind {
+        KeyringKind::SecretService => tr!("store-secret-service"),
+        KeyringKind::Keychain => tr!("store-keychain"),
+        KeyringKind::WindowsCredentials => tr!("store-windows"),
+        KeyringKind::Other(v) => v.clone(),
     }
 }
 

@@ -191,29 +191,30 @@ fn action(a: Action) -> String {
     }
 }
 
-/// An API error in the clerk's language. (The engineer details stay in English.)
+/// A field of the service's 422 answers, named as the form names it (unknown ones as
+/// the service named them).
+pub fn field_label(field: &str) -> String {
+    match field {
+        "customer" | "customer_id" => tr!("f-customer-id"),
+        "amount" => tr!("f-amount"),
+        "currency_code" => tr!("f-currency"),
+        "due_date" => tr!("f-due-date"),
+        "product_id" => tr!("f-product-id"),
+        "invoice_external_id" => tr!("f-external-ref"),
+        "metadata" => tr!("f-extra"),
+        other => crate::text::escape_controls(other).into_owned(),
+    }
+}
+
+/// An API error in the clerk's language. What the service said (in its own words,
+/// usually English) is not part of it: it is under Details (`ApiError::details`).
 pub fn error_text(e: &ApiError) -> String {
-    let said = match &e.service_message {
-        Some(m) if !m.trim().is_empty() => format!(" {}", tr!("service-said", message = m.trim())),
-        _ => String::new(),
-    };
-    let described = |d: &Option<String>| {
-        d.as_ref()
-            .map(|d| format!(" {}", tr!("provider-said", message = d)))
-            .unwrap_or_default()
-    };
     match &e.kind {
         ErrorKind::InvalidInput(p) => input_problem(p),
         ErrorKind::InsecureUrl(u) => tr!("err-insecure-url", url = u),
-        ErrorKind::CredentialsRejected { description } => {
-            tr!("err-credentials-rejected") + &described(description)
-        }
-        ErrorKind::WrongAudience { description } => {
-            tr!("err-wrong-audience") + &described(description)
-        }
-        ErrorKind::TokenRequestRejected { description } => {
-            tr!("err-token-rejected") + &described(description)
-        }
+        ErrorKind::CredentialsRejected { .. } => tr!("err-credentials-rejected"),
+        ErrorKind::WrongAudience { .. } => tr!("err-wrong-audience"),
+        ErrorKind::TokenRequestRejected { .. } => tr!("err-token-rejected"),
         ErrorKind::TokenRateLimited { retry_after } => {
             format!("{} {}", tr!("err-token-rate-limited"), wait(retry_after))
         }
@@ -229,8 +230,8 @@ pub fn error_text(e: &ApiError) -> String {
             };
             tr!("err-certificate", reason = reason)
         }
-        ErrorKind::Unauthorized => tr!("err-unauthorized") + &said,
-        ErrorKind::Forbidden => tr!("err-forbidden") + &said,
+        ErrorKind::Unauthorized => tr!("err-unauthorized"),
+        ErrorKind::Forbidden => tr!("err-forbidden"),
         ErrorKind::NotFound(resource) => {
             let what = match resource {
                 Resource::Invoice(id) => tr!("nf-invoice", id = crate::text::escape_controls(id)),
@@ -239,26 +240,28 @@ pub fn error_text(e: &ApiError) -> String {
                 }
                 Resource::Other => tr!("nf-other"),
             };
-            tr!("err-not-found", what = what) + &said
+            tr!("err-not-found", what = what)
         }
-        ErrorKind::Conflict => tr!("err-conflict") + &said,
-        ErrorKind::Validation { fields } if fields.is_empty() => tr!("err-validation") + &said,
+        ErrorKind::Conflict => match e.service_code.as_deref() {
+            Some("TK10601") => tr!("err-already-void"),
+            Some("TK10602") => tr!("err-paid-cannot-void"),
+            _ => tr!("err-conflict"),
+        },
+        ErrorKind::Validation { fields } if fields.is_empty() => tr!("err-validation"),
         ErrorKind::Validation { fields } => {
-            let list: Vec<String> = fields
-                .iter()
-                .map(|f| format!("{}: {}", f.field, f.message.trim_end_matches('.')))
-                .collect();
-            format!("{} {}.", tr!("err-validation"), list.join("; "))
+            let mut names: Vec<String> = fields.iter().map(|f| field_label(&f.field)).collect();
+            names.dedup();
+            tr!("err-validation-fields", fields = names.join(", "))
         }
         ErrorKind::RateLimited { retry_after } => {
             format!("{} {}", tr!("err-rate-limited"), wait(retry_after))
         }
-        ErrorKind::ServerError => tr!("err-server") + &said,
+        ErrorKind::ServerError => tr!("err-server"),
         ErrorKind::UnexpectedStatus => {
             tr!(
                 "err-unexpected",
                 status = e.status.map_or_else(|| "?".to_string(), |s| s.to_string())
-            ) + &said
+            )
         }
         ErrorKind::Timeout => tr!("err-timeout"),
         ErrorKind::Connection => tr!("err-connection"),

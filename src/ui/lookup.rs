@@ -25,6 +25,8 @@ pub struct LookupPanel {
     void_unknown: Option<String>,
     /// Reading the invoice to learn whether a lost void went through.
     rechecking: bool,
+    /// The connection the last void was sent with (a lost one is re-read there).
+    void_sent_with: Option<std::sync::Arc<Session>>,
     notice: Option<String>,
 }
 
@@ -41,6 +43,7 @@ impl LookupPanel {
             void_task: None,
             void_unknown: None,
             rechecking: false,
+            void_sent_with: None,
             notice: None,
         }
     }
@@ -65,12 +68,35 @@ impl LookupPanel {
         self.fetch = Some(task);
     }
 
-    /// A void is running.
-    pub fn voiding(&mut self, task: Task<Result<Invoice, ApiError>>) {
+    /// A void is running, sent through `session`.
+    pub fn voiding(
+        &mut self,
+        session: std::sync::Arc<Session>,
+        task: Task<Result<Invoice, ApiError>>,
+    ) {
         self.error = None;
         self.notice = None;
         self.confirm = false;
+        self.void_sent_with = Some(session);
         self.void_task = Some(task);
+    }
+
+    /// The connection the last void was sent with.
+    pub fn void_sent_with(&self) -> Option<std::sync::Arc<Session>> {
+        self.void_sent_with.clone()
+    }
+
+    /// The clerk switched profile: the invoice and messages of the previous one go,
+    /// unless a void is running or its outcome is still to be checked.
+    pub fn profile_changed(&mut self) {
+        if self.void_task.is_none() && self.void_unknown.is_none() {
+            if let Some(t) = self.fetch.take() {
+                t.cancel();
+            }
+            self.invoice = None;
+            self.error = None;
+            self.notice = None;
+        }
     }
 
     /// Nothing could be sent (not connected).
@@ -142,6 +168,11 @@ impl LookupPanel {
                 280.0,
                 &mut self.focus_request,
             );
+            if r.changed() {
+                // A message about another id does not stay under this one.
+                self.error = None;
+                self.notice = None;
+            }
             let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             let can = !self.id.trim().is_empty() && self.void_task.is_none();
             if (ui

@@ -19,6 +19,24 @@ pub struct Session {
     pub sandbox_customers: Vec<(String, String)>,
 }
 
+/// What this session has learnt of a profile's connection (kept per profile while the
+/// app runs; a profile with no entry has not been checked yet).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProfileCheck {
+    /// The service answered as the invoicing service, at this time.
+    Working {
+        /// When.
+        at: chrono::DateTime<chrono::Local>,
+    },
+    /// It failed, and why (in the clerk's language).
+    Failed {
+        /// Why.
+        why: String,
+        /// When.
+        at: chrono::DateTime<chrono::Local>,
+    },
+}
+
 /// The built-in sandbox, started on first use and shared by every connection to it.
 #[cfg(feature = "sandbox")]
 pub type SandboxCell = Arc<OnceCell<Arc<crate::sandbox::Sandbox>>>;

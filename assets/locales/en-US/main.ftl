@@ -7,7 +7,11 @@ amount-empty = Enter an amount.
 amount-not-a-number = "{ $text }" is not a number. Use digits, "." between thousands and "," for decimals.
 amount-not-positive = The amount must be greater than zero.
 amount-too-large = The amount is too large.
-amount-too-precise = { $currency } amounts can have at most { $max } decimals; "{ $text }" has { $got }.
+amount-too-precise = { $max ->
+    [0] { $currency } amounts have no decimals; "{ $text }" has { $got }.
+    [one] { $currency } amounts can have at most 1 decimal; "{ $text }" has { $got }.
+   *[other] { $currency } amounts can have at most { $max } decimals; "{ $text }" has { $got }.
+}
 cancel = Cancel
 col-amount = Amount
 col-currency = Currency
@@ -54,7 +58,7 @@ cred-profiles = Profiles
 cred-sandbox-note = The built-in sandbox runs on this computer: its address and credentials are set automatically.
 cred-save-first = Save your changes first.
 cred-saved-keyring = Saved. Secrets are in the system keyring ({ $store }).
-cred-saved-session = Saved, but no system keyring is available ({ $why }): the secret is kept only until the app closes.
+cred-saved-session = Saved, but there is no system keyring: the secret is kept only until the app closes.
 cred-secret-not-saved = The secret could not be saved: { $error }
 cred-testing = Testing…
 cred-token-issued = A token was issued, valid until { $time }.
@@ -201,10 +205,10 @@ test-connection = Test connection
 theme-dark = Dark
 theme-light = Light
 theme-system = As the system
-token-api-key = Signed in with an API key
+token-api-key = API key (not checked yet)
 token-failed = Token: failed
 token-fetching = Token: signing in…
-token-none = Token: none yet
+token-none = Token: not requested yet
 token-valid = Token valid
 token-valid-until = Token valid until { $time }
 top-connecting = Connecting…
@@ -253,10 +257,11 @@ in-wrong-scheme = The { $what } must start with https:// (it starts with { $sche
 in-bad-header = "{ $name }" is not a valid header name.
 in-unsendable-key = The API key contains characters that cannot be sent.
 in-no-certificate-store = Secure connections cannot be set up: this computer's certificate store could not be used. Ask IT to check it (on Linux, the ca-certificates package).
-in-too-many-decimals = { $currency } amounts can have at most { $max ->
-    [one] { $max } decimal
-   *[other] { $max } decimals
-}.
+in-too-many-decimals = { $max ->
+    [0] { $currency } amounts have no decimals.
+    [one] { $currency } amounts can have at most 1 decimal.
+   *[other] { $currency } amounts can have at most { $max } decimals.
+}
 in-bad-due-date = The due date "{ $date }" is not a date of the form YYYY-MM-DD.
 in-reserved-field = The extra field "{ $name }" has its own place in the form; remove it from the extra fields.
 in-unnamed-field = An extra field has no name.
@@ -306,3 +311,20 @@ month-9 = September
 month-10 = October
 month-11 = November
 month-12 = December
+cred-active = active
+cred-active-hint = This is the profile in use: invoices are issued, looked up and listed with it.
+cred-store-keyring = Secrets are stored in the system keyring ({ $store }).
+cred-store-session = There is no system keyring on this computer. Secrets you enter are kept only until the app closes; they are never written to a file. Ask IT to set up a keyring to keep them.
+store-secret-service = Secret Service
+store-keychain = macOS Keychain
+store-windows = Windows Credential Manager
+check-not-yet = Connection: not checked yet.
+check-working = Connection: working (checked at { $time }).
+check-failed = Connection failed at { $time }: { $why }
+err-validation-fields = The service did not accept the data. Check: { $fields }.
+err-already-void = The invoice was already void.
+err-paid-cannot-void = The invoice is paid: a paid invoice cannot be voided.
+cr-no-such-customer = There is no customer { $id }.
+cr-no-such-account = The service does not know the account key { $key } of this profile. Check it in Credentials.
+cr-service-refused = The service did not accept this value (details below).
+check-failed-short = Connection failed at { $time }

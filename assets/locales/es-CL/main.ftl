@@ -7,7 +7,11 @@ amount-empty = Ingrese un monto.
 amount-not-a-number = "{ $text }" no es un número. Use dígitos, "." entre miles y "," para decimales.
 amount-not-positive = El monto debe ser mayor que cero.
 amount-too-large = El monto es demasiado grande.
-amount-too-precise = Los montos en { $currency } admiten como máximo { $max } decimales; "{ $text }" tiene { $got }.
+amount-too-precise = { $max ->
+    [0] Los montos en { $currency } no llevan decimales; "{ $text }" tiene { $got }.
+    [one] Los montos en { $currency } admiten como máximo 1 decimal; "{ $text }" tiene { $got }.
+   *[other] Los montos en { $currency } admiten como máximo { $max } decimales; "{ $text }" tiene { $got }.
+}
 cancel = Cancelar
 col-amount = Monto
 col-currency = Moneda
@@ -54,7 +58,7 @@ cred-profiles = Perfiles
 cred-sandbox-note = El sandbox integrado corre en este computador: su dirección y credenciales se configuran solas.
 cred-save-first = Primero guarde los cambios.
 cred-saved-keyring = Guardado. Los secretos están en el llavero del sistema ({ $store }).
-cred-saved-session = Guardado, pero no hay llavero del sistema ({ $why }): el secreto se conserva solo hasta cerrar la aplicación.
+cred-saved-session = Guardado, pero no hay llavero del sistema: el secreto se conserva solo hasta cerrar la aplicación.
 cred-secret-not-saved = No se pudo guardar el secreto: { $error }
 cred-testing = Probando…
 cred-token-issued = Se emitió un token, válido hasta { $time }.
@@ -201,10 +205,10 @@ test-connection = Probar conexión
 theme-dark = Oscuro
 theme-light = Claro
 theme-system = Como el sistema
-token-api-key = Conectado con llave de API
+token-api-key = Llave de API (aún no revisada)
 token-failed = Token: falló
 token-fetching = Token: obteniendo…
-token-none = Token: aún no hay
+token-none = Token: aún no pedido
 token-valid = Token válido
 token-valid-until = Token válido hasta { $time }
 top-connecting = Conectando…
@@ -253,10 +257,11 @@ in-wrong-scheme = { $what } debe empezar con https:// (empieza con { $scheme }:/
 in-bad-header = "{ $name }" no es un nombre de encabezado válido.
 in-unsendable-key = La llave de API tiene caracteres que no se pueden enviar.
 in-no-certificate-store = No se pueden establecer conexiones seguras: no se pudo usar el almacén de certificados de este computador. Pida a TI que lo revise (en Linux, el paquete ca-certificates).
-in-too-many-decimals = Los montos en { $currency } pueden tener como máximo { $max ->
-    [one] { $max } decimal
-   *[other] { $max } decimales
-}.
+in-too-many-decimals = { $max ->
+    [0] Los montos en { $currency } no llevan decimales.
+    [one] Los montos en { $currency } admiten como máximo 1 decimal.
+   *[other] Los montos en { $currency } admiten como máximo { $max } decimales.
+}
 in-bad-due-date = El vencimiento "{ $date }" no es una fecha de la forma AAAA-MM-DD.
 in-reserved-field = El campo adicional "{ $name }" tiene su propio lugar en el formulario; quítelo de los campos adicionales.
 in-unnamed-field = Un campo adicional no tiene nombre.
@@ -306,3 +311,20 @@ month-9 = septiembre
 month-10 = octubre
 month-11 = noviembre
 month-12 = diciembre
+cred-active = en uso
+cred-active-hint = Este es el perfil en uso: con él se emiten, buscan y listan las facturas.
+cred-store-keyring = Los secretos se guardan en el llavero del sistema ({ $store }).
+cred-store-session = Este computador no tiene llavero del sistema. Los secretos que ingrese se conservan solo hasta cerrar la aplicación; nunca se escriben en un archivo. Pida a TI que configure un llavero para guardarlos.
+store-secret-service = Secret Service
+store-keychain = Llavero de macOS
+store-windows = Administrador de credenciales de Windows
+check-not-yet = Conexión: aún no revisada.
+check-working = Conexión: funciona (revisada a las { $time }).
+check-failed = La conexión falló a las { $time }: { $why }
+err-validation-fields = El servicio no aceptó los datos. Revise: { $fields }.
+err-already-void = La factura ya estaba anulada.
+err-paid-cannot-void = La factura está pagada: una factura pagada no se puede anular.
+cr-no-such-customer = No existe el cliente { $id }.
+cr-no-such-account = El servicio no conoce la llave de cuenta { $key } de este perfil. Revísela en Credenciales.
+cr-service-refused = El servicio no aceptó este valor (detalles abajo).
+check-failed-short = La conexión falló a las { $time }

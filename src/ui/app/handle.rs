@@ -3,9 +3,11 @@
 //! from `eframe::App::logic`) takes finished work into state, whichever panel is shown.
 
 use super::{Command, InvoiceDeskApp, Tab};
-use crate::api::{ApiError, InputProblem};
+use crate::api::{ApiError, ConnectionReport, InputProblem, TokenState};
 use crate::profile::SANDBOX_PROFILE;
 use crate::tr;
+use crate::ui::credentials::TestOutcome;
+use crate::ui::session::ProfileCheck;
 use crate::ui::session::{get_secrets, sandbox_profile};
 use crate::ui::task::{TaskError, take_finished};
 use std::sync::Arc;
@@ -77,6 +79,10 @@ impl InvoiceDeskApp {
                 crate::ui::i18n::set(l);
             }
             Command::Activate(name) => {
+                // What the panels showed came from the previous profile's service.
+                self.create.profile_changed();
+                self.lookup.profile_changed();
+                self.customers.profile_changed();
                 self.profiles.active = Some(name.clone());
                 if let Err(e) = self.save_profiles() {
                     self.profiles_error = Some(e);
@@ -95,7 +101,7 @@ impl InvoiceDeskApp {
                     .and_then(|()| self.save_profiles())
                 {
                     self.credentials
-                        .show_result(Err(crate::ui::i18n::profile_error(&e)));
+                        .show_result(None, Err(crate::ui::i18n::profile_error(&e)));
                     return;
                 }
                 let store = self.connector.secrets.clone();
@@ -160,13 +166,16 @@ impl InvoiceDeskApp {
                         .session_error
                         .clone()
                         .unwrap_or_else(|| tr!("msg-choose-profile"));
-                    self.credentials.show_result(Err(msg));
+                    self.credentials
+                        .show_result(self.profiles.active.clone(), Err(msg));
                     return;
                 };
-                self.credentials.start_test(
-                    self.spawner
-                        .spawn(async move { session.client.check_connection().await }),
-                );
+                let name = session.profile.name.clone();
+                self.credentials.testing(&name);
+                let task = self
+                    .spawner
+                    .spawn(async move { session.client.check_connection().await });
+                self.test = Some((name, task));
             }
             Command::TrySandbox => {
                 let _ = self.profiles.upsert(None, sandbox_profile());
@@ -187,13 +196,15 @@ impl InvoiceDeskApp {
                     return self.create.refused(self.not_connected());
                 };
                 let sent = inv.clone();
+                let with = s.clone();
                 let task = self
                     .spawner
                     .spawn(async move { s.client.create_invoice(&inv, None).await });
-                self.create.started(sent, task);
+                self.create.started(sent, with, task);
             }
             Command::CheckCreated(sent) => {
-                let Some(s) = self.session.clone() else {
+                // Checked with the service it was sent to, whichever profile is active.
+                let Some(s) = self.create.sent_with().or_else(|| self.session.clone()) else {
                     return self.create.refused(self.not_connected());
                 };
                 let task = self
@@ -208,17 +219,29 @@ impl InvoiceDeskApp {
             }
             Command::LookUp => self.fetch_lookup(false),
             Command::RecheckVoid(id) => {
-                self.lookup.id = id;
-                self.fetch_lookup(true);
+                // Read from the service the void was sent to.
+                let Some(s) = self
+                    .lookup
+                    .void_sent_with()
+                    .or_else(|| self.session.clone())
+                else {
+                    return self.lookup.refused(self.not_connected());
+                };
+                self.lookup.id = id.clone();
+                let task = self
+                    .spawner
+                    .spawn(async move { s.client.get_invoice(&id).await });
+                self.lookup.fetching(task, true);
             }
             Command::Void(id) => {
                 let Some(s) = self.session.clone() else {
                     return self.lookup.refused(self.not_connected());
                 };
+                let with = s.clone();
                 let task = self
                     .spawner
                     .spawn(async move { s.client.void_invoice(&id).await });
-                self.lookup.voiding(task);
+                self.lookup.voiding(with, task);
             }
             Command::LoadCustomer => match self.session.clone() {
                 Some(s) => self.customers.start(s, &self.spawner),
@@ -228,6 +251,68 @@ impl InvoiceDeskApp {
             Command::RefreshCustomerView => self.customers.refresh_view(&self.spawner),
             Command::ExportCsv(target) => self.customers.export_csv(target, &self.spawner),
         }
+    }
+
+    fn connect_failed(&mut self, why: String) {
+        if let Some(name) = self.profiles.active.clone() {
+            self.checks.insert(
+                name,
+                ProfileCheck::Failed {
+                    why: why.clone(),
+                    at: chrono::Local::now(),
+                },
+            );
+        }
+        self.session_error = Some(why);
+    }
+
+    /// A connection test of `name` ended: remembered for the session, shown in the panel.
+    fn tested(
+        &mut self,
+        name: String,
+        result: Result<Result<ConnectionReport, ApiError>, TaskError>,
+    ) {
+        let now = chrono::Local::now();
+        let outcome = match result {
+            Ok(Ok(report)) if report.service_ok => {
+                let how = match report.token {
+                    TokenState::Valid {
+                        expires_at: Some(t),
+                    } => tr!("cred-token-issued", time = crate::ui::i18n::expiry(t)),
+                    TokenState::NotUsed => tr!("cred-key-accepted"),
+                    _ => String::new(),
+                };
+                self.checks
+                    .insert(name.clone(), ProfileCheck::Working { at: now });
+                TestOutcome::Works(
+                    format!("{} {how}", tr!("cred-connection-works"))
+                        .trim_end()
+                        .to_string(),
+                )
+            }
+            Ok(Ok(_)) => {
+                self.checks.insert(
+                    name.clone(),
+                    ProfileCheck::Failed {
+                        why: tr!("cred-connection-unsure"),
+                        at: now,
+                    },
+                );
+                TestOutcome::Unsure
+            }
+            Ok(Err(e)) => {
+                self.checks.insert(
+                    name.clone(),
+                    ProfileCheck::Failed {
+                        why: crate::ui::i18n::error_text(&e),
+                        at: now,
+                    },
+                );
+                TestOutcome::Failed(e)
+            }
+            Err(e) => TestOutcome::NotRun(e.to_string()),
+        };
+        self.credentials.tested(name, outcome);
     }
 
     fn fetch_lookup(&mut self, recheck: bool) {
@@ -260,8 +345,14 @@ impl InvoiceDeskApp {
                     self.session = Some(session);
                 }
                 Err(TaskError::Cancelled) => {}
-                Ok(Err(e)) => self.session_error = Some(e),
-                Err(e) => self.session_error = Some(e.to_string()),
+                Ok(Err(e)) => self.connect_failed(e),
+                Err(e) => self.connect_failed(e.to_string()),
+            }
+        }
+        if let Some((name, task)) = self.test.take() {
+            match task.try_take() {
+                Ok(result) => self.tested(name, result),
+                Err(task) => self.test = Some((name, task)),
             }
         }
         if take_finished(&mut self.secrets_task).is_some() {

@@ -82,6 +82,13 @@ pub struct InvoiceDeskApp {
     connector: Connector,
     secrets_task: Option<Task<()>>,
     session: Option<Arc<Session>>,
+    /// What this session learnt of each profile's connection.
+    checks: std::collections::HashMap<String, super::session::ProfileCheck>,
+    /// A connection test running, and the profile it tests.
+    test: Option<(
+        String,
+        Task<Result<crate::api::ConnectionReport, crate::api::ApiError>>,
+    )>,
     connecting: Option<Task<Result<Session, String>>>,
     session_error: Option<String>,
     pending_reconnect: bool,
@@ -131,6 +138,8 @@ impl InvoiceDeskApp {
             },
             secrets_task: None,
             session: None,
+            checks: Default::default(),
+            test: None,
             connecting: None,
             session_error: None,
             pending_reconnect: false,
@@ -234,6 +243,7 @@ impl eframe::App for InvoiceDeskApp {
                     &self.profiles,
                     secrets_status.as_ref(),
                     session,
+                    &self.checks,
                     &mut commands,
                 ),
                 Tab::Create => self.create.ui(ui, session, &mut commands),

@@ -5,6 +5,7 @@ use super::{Command, InvoiceDeskApp, SHORTCUTS, Tab, ThemeChoice};
 use crate::api::TokenState;
 use crate::tr;
 use crate::ui::i18n::Lang;
+use crate::ui::session::ProfileCheck;
 
 impl InvoiceDeskApp {
     /// Keyboard shortcuts, read before the panels draw.
@@ -120,6 +121,29 @@ impl InvoiceDeskApp {
             ui.label(tr!("top-not-connected"));
             return;
         };
+        // What this session learnt of the profile first: a failure a moment ago is not
+        // forgotten by switching away and back.
+        let check = self.checks.get(&session.profile.name);
+        let line = crate::ui::credentials::check_line(check);
+        match (check, session.client.token_state()) {
+            (Some(ProfileCheck::Failed { why, at }), _) => {
+                // Short in the bar; why on hover and in Credentials.
+                let r = ui.label(
+                    egui::RichText::new(tr!(
+                        "check-failed-short",
+                        time = at.format("%H:%M").to_string()
+                    ))
+                    .color(crate::ui::widgets::error_color(ui)),
+                );
+                r.on_hover_text(why.as_str());
+                return;
+            }
+            (Some(ProfileCheck::Working { .. }), TokenState::NotUsed) => {
+                ui.label(line);
+                return;
+            }
+            _ => {}
+        }
         match session.client.token_state() {
             TokenState::NotUsed => ui.label(tr!("token-api-key")),
             TokenState::None => ui.label(tr!("token-none")),

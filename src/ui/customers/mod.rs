@@ -106,6 +106,23 @@ impl CustomersPanel {
         !self.view.order.is_empty() && self.export.is_none() && self.loading.is_none()
     }
 
+    /// The clerk switched profile: the list came from the previous profile's service
+    /// and goes, with its messages.
+    pub fn profile_changed(&mut self) {
+        if let Some(l) = self.loading.take() {
+            l.abort.abort();
+        }
+        if let Some((t, _)) = self.pending_view.take() {
+            t.cancel();
+        }
+        self.rows = Rows::default();
+        self.view = View::default();
+        self.loaded_for.clear();
+        self.progress = None;
+        self.outcome = None;
+        self.export_note = None;
+    }
+
     /// Nothing could be sent (not connected).
     pub fn refused(&mut self, e: ApiError) {
         self.outcome = Some(Err(e));

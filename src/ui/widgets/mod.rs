@@ -169,14 +169,27 @@ pub fn status_chip(ui: &mut Ui, status: InvoiceStatus) {
         InvoiceStatus::Void => CHIP_COLORS[2],
         InvoiceStatus::Unknown => CHIP_COLORS[3],
     };
-    let text = status_word(status);
+    chip(ui, &status_word(status), color);
+}
+
+/// White bold text on a coloured rounded background (colours from [`CHIP_COLORS`]).
+pub fn chip(ui: &mut Ui, text: &str, color: Color32) -> egui::Response {
     egui::Frame::new()
         .fill(color)
         .corner_radius(4.0)
         .inner_margin(egui::Margin::symmetric(6, 2))
         .show(ui, |ui| {
             ui.label(RichText::new(text).color(Color32::WHITE).strong())
-        });
+        })
+        .inner
+}
+
+/// A button for an action that cannot be undone (delete, void): white on red, so it is
+/// never mistaken for an ordinary one.
+pub fn danger_button(ui: &mut Ui, text: &str) -> egui::Response {
+    ui.add(
+        egui::Button::new(RichText::new(text).color(Color32::WHITE).strong()).fill(CHIP_COLORS[2]),
+    )
 }
 
 /// Every field of an invoice: the headline (amount, status, currency), then all fields,
