@@ -29,7 +29,10 @@ fn click(h: &mut H, label: &str) {
 
 /// Replaces the text of the field named `label`.
 fn set_text(h: &mut H, label: &str, text: &str) {
+    h.get_by_role_and_label(Role::TextInput, label).click();
+    h.step();
     h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.step();
     h.step();
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
     h.step();
@@ -228,4 +231,211 @@ fn errors_stay_with_what_they_are_about_and_status_tells_the_truth() {
     });
     set_text(&mut h, "Id de factura", "");
     assert!(!has_text(&h, "No existe factura"));
+}
+
+// ---- Every text on every panel comes from the Spanish file (service data aside) ----
+
+/// The Spanish messages as patterns: placeables are wildcards (`\0`), and a message with
+/// a selector gives one pattern per variant.
+fn spanish_patterns() -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ftl = std::fs::read_to_string(root.join("assets/locales/es-CL/main.ftl")).unwrap();
+    let mut messages: Vec<String> = Vec::new();
+    for line in ftl.lines() {
+        if line.starts_with(' ') || line.starts_with('}') {
+            if let Some(last) = messages.last_mut() {
+                last.push('\n');
+                last.push_str(line);
+            }
+        } else if let Some((_, v)) = line.split_once(" = ") {
+            messages.push(v.to_string());
+        }
+    }
+    let wild = |t: &str| {
+        let mut out = String::new();
+        let mut depth = 0;
+        for c in t.chars() {
+            match c {
+                '{' => {
+                    if depth == 0 {
+                        out.push('\0');
+                    }
+                    depth += 1;
+                }
+                '}' => depth -= 1,
+                c if depth == 0 => out.push(c),
+                _ => {}
+            }
+        }
+        out
+    };
+    let mut patterns = Vec::new();
+    for m in messages {
+        match m.split_once("->") {
+            Some((head, rest)) => {
+                let prefix = head.rsplit_once('{').map_or(head, |(p, _)| p);
+                let (variants, suffix) = rest.rsplit_once('}').unwrap_or((rest, ""));
+                for v in variants.lines() {
+                    if let Some((_, text)) = v.trim().split_once(']') {
+                        patterns.push(wild(&format!("{prefix}{}{suffix}", text.trim())));
+                    }
+                }
+            }
+            None => patterns.push(wild(&m)),
+        }
+    }
+    patterns
+}
+
+fn matches_pattern(text: &str, pattern: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('\0').collect();
+    if parts.len() == 1 {
+        return text == pattern;
+    }
+    let Some(mut rest) = text.strip_prefix(parts[0]) else {
+        return false;
+    };
+    for (i, part) in parts.iter().enumerate().skip(1) {
+        if i == parts.len() - 1 {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(p) => rest = &rest[p + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Texts on screen that are not from the Spanish file (service data is taken out later).
+fn not_from_the_file(h: &H) -> Vec<String> {
+    let patterns = spanish_patterns();
+    let mut bad = Vec::new();
+    for node in h.query_all_by(|_| true) {
+        let n = node.accesskit_node();
+        if matches!(
+            n.role(),
+            Role::TextRun | Role::TextInput | Role::PasswordInput | Role::MultilineTextInput
+        ) {
+            continue;
+        }
+        for text in [n.label(), n.value()].into_iter().flatten() {
+            let text = text.trim().to_string();
+            if !text.is_empty() && !patterns.iter().any(|p| matches_pattern(&text, p)) {
+                bad.push(text);
+            }
+        }
+    }
+    bad.sort();
+    bad.dedup();
+    bad
+}
+
+#[test]
+fn no_english_on_any_panel_in_spanish() {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig {
+            big_customer_invoices: 30,
+            ..Default::default()
+        }))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = spanish(&rt, &s, dir.path());
+    let mut seen: Vec<(String, String)> = Vec::new();
+    let mut look = |h: &H, place: &str| {
+        for t in not_from_the_file(h) {
+            seen.push((place.to_string(), t));
+        }
+    };
+    look(&h, "Credenciales");
+    click(&mut h, "Ver");
+    look(&h, "menú Ver");
+    h.key_press(egui::Key::Escape);
+    h.step();
+    click(&mut h, "Ayuda");
+    look(&h, "menú Ayuda");
+    h.key_press(egui::Key::Escape);
+    h.step();
+    click(&mut h, "Nueva factura");
+    look(&h, "Nueva factura");
+    let customer = s.customers()[0].0.clone();
+    set_text(&mut h, "Id de cliente", &customer);
+    set_text(&mut h, "Monto", "1,5");
+    look(&h, "Nueva factura, monto con decimales");
+    set_text(&mut h, "Monto", "25.000");
+    set_text(&mut h, "Vencimiento", "5-1-2027");
+    click(&mut h, "Crear factura");
+    step_until(&mut h, "created", |h| has_text(h, "creada."));
+    look(&h, "Nueva factura, creada");
+    click(&mut h, "Abrir en Consultar");
+    step_until(&mut h, "lookup", |h| has_text(h, "Referencia externa"));
+    look(&h, "Consultar");
+    click(&mut h, "Anular…");
+    look(&h, "confirmación de anulación");
+    click(&mut h, "Cancelar");
+    assert!(!has_text(&h, "¿Anular esta factura?"), "the dialog closed");
+    set_text(&mut h, "Id de factura", "in_nada");
+    click(&mut h, "Consultar");
+    step_until(&mut h, "not found", |h| has_text(h, "No existe factura"));
+    look(&h, "Consultar, no existe");
+    click(&mut h, "Facturas del cliente");
+    set_text(&mut h, "Id de cliente", "cus_big");
+    click(&mut h, "Cargar facturas");
+    step_until(&mut h, "listed", |h| has_text(h, "facturas del cliente cus_big"));
+    look(&h, "Facturas del cliente");
+    // Service data: what the sandbox holds (ids, names, references, field names and
+    // values, now that everything was created), the profile's own settings.
+    let client = invoice_desk::api::Client::new(s.profile("x").client_config(
+        secrecy::SecretString::from(s.credentials.client_secret.clone()),
+    ))
+    .unwrap();
+    let mut data: Vec<String> = vec![
+        "Pruebas".into(),
+        s.base_url.clone(),
+        s.auth_url.clone(),
+        s.audience.clone(),
+        s.credentials.client_id.clone(),
+        s.credentials.account_clp.clone(),
+    ];
+    for (id, name, _) in s.customers() {
+        let all = rt.block_on(client.customer_invoices(&id)).unwrap();
+        for inv in all {
+            for (k, v) in inv.fields() {
+                data.push(k);
+                data.push(v);
+            }
+            data.push(invoice_desk::ui::i18n::amount_text(&inv));
+        }
+        data.push(id);
+        data.push(name);
+    }
+    // Names that are the same in every language: the app, the other language's own
+    // name, keyboard keys, currency codes and the UF, the hints that show a form.
+    data.extend(
+        [
+            "invoice-desk", "English", "Español (Chile)", "Ctrl/Cmd+Enter", "Ctrl/Cmd+N",
+            "Ctrl/Cmd+F", "Ctrl/Cmd+E", "Ctrl/Cmd+Q", "Ctrl/Cmd + / -", "Esc", "CLP", "CLF",
+            "UF", "Mock store", "x-account-key", "https://…", "cus_…", "in_…", "prod_…",
+        ]
+        .map(String::from),
+    );
+    // Longest first, so that a value is taken out whole before its parts.
+    data.sort_by_key(|d| std::cmp::Reverse(d.len()));
+    let english: Vec<String> = seen
+        .into_iter()
+        .filter(|(_, text)| {
+            let mut rest = text.clone();
+            for d in data.iter().filter(|d| !d.is_empty()) {
+                rest = rest.replace(d.as_str(), " ");
+            }
+            rest.chars().any(|c| c.is_alphabetic())
+        })
+        .map(|(place, text)| format!("{place}: {text:?}"))
+        .collect();
+    assert!(
+        english.is_empty(),
+        "English (or untranslated) text in Spanish:\n{}",
+        english.join("\n")
+    );
 }

@@ -113,6 +113,39 @@ pub fn date(iso: &str) -> String {
     }
 }
 
+/// A known invoice field's name in the clerk's language (`field-due-date`, …).
+pub fn field_name(name: &str) -> String {
+    text(&format!("field-{}", name.replace('_', "-")))
+}
+
+/// A known field's value as the clerk reads it: dates in the language's form, yes/no,
+/// amounts formatted; service text escaped.
+pub fn known_value(inv: &crate::api::Invoice, name: &str, v: crate::api::model::Known<'_>) -> String {
+    use crate::api::model::Known;
+    match v {
+        Known::Text(t) if name == "due_date" => date(t),
+        Known::Text(t) => crate::text::escape_controls(t).into_owned(),
+        Known::Flag(true) => tr!("yes"),
+        Known::Flag(false) => tr!("no"),
+        Known::Amount(_) | Known::Unreadable(_) => amount_text(inv),
+        Known::Json(j) => crate::text::escape_controls(&crate::api::model::value_text(j)).into_owned(),
+    }
+}
+
+/// An invoice's amount as the clerk reads it (es-CL money), or what the service sent
+/// when it is not a usable number.
+pub fn amount_text(inv: &crate::api::Invoice) -> String {
+    match (inv.amount, &inv.amount_unreadable) {
+        (Some(a), _) => crate::text::escape_controls(&crate::api::money::format_amount(
+            a,
+            inv.currency_code.as_deref(),
+        ))
+        .into_owned(),
+        (None, Some(raw)) => tr!("amount-unreadable", raw = crate::text::escape_controls(raw)),
+        (None, None) => "—".to_string(),
+    }
+}
+
 /// A month's name (1–12) in the language in use.
 pub fn month_name(m: u32) -> String {
     text(&format!("month-{m}"))

@@ -249,7 +249,7 @@ impl LookupPanel {
                         );
                         ui.end_row();
                         ui.label(tr!("lk-amount"));
-                        ui.label(RichText::new(safe(&inv.amount_display())).strong());
+                        ui.label(RichText::new(crate::ui::i18n::amount_text(&inv)).strong());
                         ui.end_row();
                     });
                 ui.label(tr!("lk-cannot-undo"));

@@ -201,7 +201,7 @@ pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice) {
     });
     ui.horizontal(|ui| {
         let r = ui.label(
-            RichText::new(safe(&inv.amount_display()))
+            RichText::new(super::i18n::amount_text(inv))
                 .size(20.0)
                 .strong(),
         );
@@ -217,9 +217,17 @@ pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice) {
         .num_columns(2)
         .striped(true)
         .show(ui, |ui| {
-            for (k, v) in inv.fields() {
-                ui.label(RichText::new(safe(&k)).strong());
-                ui.add(egui::Label::new(safe(&v)).wrap());
+            // Known fields by their names in the clerk's language; the others as the
+            // service named them.
+            for (i, f) in crate::api::model::KNOWN_FIELDS.iter().enumerate() {
+                let Some(v) = inv.known(i) else { continue };
+                ui.label(RichText::new(super::i18n::field_name(f.name)).strong());
+                ui.add(egui::Label::new(super::i18n::known_value(inv, f.name, v)).wrap());
+                ui.end_row();
+            }
+            for (k, v) in &inv.extra {
+                ui.label(RichText::new(safe(k)).strong());
+                ui.add(egui::Label::new(safe(&crate::api::model::value_text(v))).wrap());
                 ui.end_row();
             }
         });
