@@ -31,8 +31,6 @@ fn click(h: &mut H, label: &str) {
 fn set_text(h: &mut H, label: &str, text: &str) {
     h.get_by_role_and_label(Role::TextInput, label).click();
     h.step();
-    h.get_by_role_and_label(Role::TextInput, label).focus();
-    h.step();
     h.step();
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
     h.step();
@@ -271,17 +269,24 @@ fn spanish_patterns() -> Vec<String> {
     };
     let mut patterns = Vec::new();
     for m in messages {
-        match m.split_once("->") {
-            Some((head, rest)) => {
-                let prefix = head.rsplit_once('{').map_or(head, |(p, _)| p);
-                let (variants, suffix) = rest.rsplit_once('}').unwrap_or((rest, ""));
-                for v in variants.lines() {
-                    if let Some((_, text)) = v.trim().split_once(']') {
-                        patterns.push(wild(&format!("{prefix}{}{suffix}", text.trim())));
-                    }
-                }
+        let lines: Vec<&str> = m.split('\n').collect();
+        let Some(head) = lines[0].split_once("->").map(|(h, _)| h) else {
+            patterns.push(wild(&m));
+            continue;
+        };
+        // `prefix { $x ->`, the variants, then a line `}suffix` (the suffix may hold
+        // another selector: it becomes one wildcard).
+        let prefix = head.rsplit_once('{').map_or(head, |(p, _)| p);
+        let close = lines
+            .iter()
+            .position(|l| l.starts_with('}'))
+            .unwrap_or(lines.len());
+        let suffix = lines[close.min(lines.len() - 1)..].join("\n");
+        let suffix = suffix.strip_prefix('}').unwrap_or("");
+        for v in &lines[1..close] {
+            if let Some((_, text)) = v.trim().split_once(']') {
+                patterns.push(wild(&format!("{prefix}{}{suffix}", text.trim())));
             }
-            None => patterns.push(wild(&m)),
         }
     }
     patterns
@@ -382,7 +387,9 @@ fn no_english_on_any_panel_in_spanish() {
     click(&mut h, "Facturas del cliente");
     set_text(&mut h, "Id de cliente", "cus_big");
     click(&mut h, "Cargar facturas");
-    step_until(&mut h, "listed", |h| has_text(h, "facturas del cliente cus_big"));
+    step_until(&mut h, "listed", |h| {
+        has_text(h, "facturas del cliente cus_big")
+    });
     look(&h, "Facturas del cliente");
     // Service data: what the sandbox holds (ids, names, references, field names and
     // values, now that everything was created), the profile's own settings.
@@ -414,9 +421,25 @@ fn no_english_on_any_panel_in_spanish() {
     // name, keyboard keys, currency codes and the UF, the hints that show a form.
     data.extend(
         [
-            "invoice-desk", "English", "Español (Chile)", "Ctrl/Cmd+Enter", "Ctrl/Cmd+N",
-            "Ctrl/Cmd+F", "Ctrl/Cmd+E", "Ctrl/Cmd+Q", "Ctrl/Cmd + / -", "Esc", "CLP", "CLF",
-            "UF", "Mock store", "x-account-key", "https://…", "cus_…", "in_…", "prod_…",
+            "invoice-desk",
+            "English",
+            "Español (Chile)",
+            "Ctrl/Cmd+Enter",
+            "Ctrl/Cmd+N",
+            "Ctrl/Cmd+F",
+            "Ctrl/Cmd+E",
+            "Ctrl/Cmd+Q",
+            "Ctrl/Cmd + / -",
+            "Esc",
+            "CLP",
+            "CLF",
+            "UF",
+            "Mock store",
+            "x-account-key",
+            "https://…",
+            "cus_…",
+            "in_…",
+            "prod_…",
         ]
         .map(String::from),
     );
@@ -438,4 +461,52 @@ fn no_english_on_any_panel_in_spanish() {
         "English (or untranslated) text in Spanish:\n{}",
         english.join("\n")
     );
+}
+
+#[test]
+fn export_in_spanish_is_for_excel_named_in_spanish_and_checked_first() {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig {
+            big_customer_invoices: 3,
+            ..Default::default()
+        }))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = spanish(&rt, &s, dir.path());
+    click(&mut h, "Facturas del cliente");
+    set_text(&mut h, "Id de cliente", "cus_big");
+    click(&mut h, "Cargar facturas");
+    step_until(&mut h, "listed", |h| {
+        has_text(h, "3 facturas del cliente cus_big")
+    });
+    let format = h
+        .query_all_by_role(Role::ComboBox)
+        .map(|n| format!("{:?}", n.accesskit_node()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        format.contains("Excel (español, Chile)"),
+        "Excel in Spanish by default: {format}"
+    );
+    click(&mut h, "Guardar en una ruta");
+    assert!(
+        field_text(&h, "Archivo").ends_with("facturas-cus_big.csv"),
+        "named in Spanish"
+    );
+    let missing = dir.path().join("no-existe").join("f.csv");
+    set_text(&mut h, "Archivo", missing.to_str().unwrap());
+    click(&mut h, "Guardar CSV");
+    step_until(&mut h, "refused", |h| has_text(h, "no existe. Elija otra"));
+    assert!(!dir.path().join("no-existe").exists(), "no folder created");
+    let out = dir.path().join("facturas-cus_big.csv");
+    set_text(&mut h, "Archivo", out.to_str().unwrap());
+    click(&mut h, "Guardar CSV");
+    step_until(&mut h, "exported", |h| {
+        has_text(h, "Se exportaron 3 facturas")
+    });
+    assert!(has_text(&h, "Abrir carpeta"));
+    let bytes = std::fs::read(&out).unwrap();
+    assert!(bytes.starts_with(&[0xEF, 0xBB, 0xBF]), "Excel's BOM");
+    assert!(String::from_utf8_lossy(&bytes).starts_with("\u{feff}id;customer;"));
 }

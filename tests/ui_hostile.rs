@@ -61,7 +61,7 @@ fn service_text_is_shown_escaped_in_the_table_lookup_and_errors() {
     click(&mut h, "Customer invoices");
     type_into(&mut h, "Customer id", "cus_1");
     click(&mut h, "Load invoices");
-    step_until(&mut h, "listing", |h| has_text(h, "1 invoices of customer"));
+    step_until(&mut h, "listing", |h| has_text(h, "1 invoice of customer"));
     assert!(has_text(&h, "in_\\x1b]0;PWNED"), "shown, escaped");
     assert_eq!(raw_controls_shown(&h), Vec::<String>::new());
     h.get_by_label_contains("in_\\x1b]0;PWNED").click();

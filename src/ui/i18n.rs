@@ -120,7 +120,11 @@ pub fn field_name(name: &str) -> String {
 
 /// A known field's value as the clerk reads it: dates in the language's form, yes/no,
 /// amounts formatted; service text escaped.
-pub fn known_value(inv: &crate::api::Invoice, name: &str, v: crate::api::model::Known<'_>) -> String {
+pub fn known_value(
+    inv: &crate::api::Invoice,
+    name: &str,
+    v: crate::api::model::Known<'_>,
+) -> String {
     use crate::api::model::Known;
     match v {
         Known::Text(t) if name == "due_date" => date(t),
@@ -128,7 +132,9 @@ pub fn known_value(inv: &crate::api::Invoice, name: &str, v: crate::api::model::
         Known::Flag(true) => tr!("yes"),
         Known::Flag(false) => tr!("no"),
         Known::Amount(_) | Known::Unreadable(_) => amount_text(inv),
-        Known::Json(j) => crate::text::escape_controls(&crate::api::model::value_text(j)).into_owned(),
+        Known::Json(j) => {
+            crate::text::escape_controls(&crate::api::model::value_text(j)).into_owned()
+        }
     }
 }
 
@@ -365,6 +371,17 @@ pub fn assignment_error(e: &crate::input::AssignmentError) -> String {
         A::NoEquals(i) => tr!("as-no-equals", item = i),
         A::NoName(i) => tr!("as-no-name", item = i),
         A::MetadataTooLong(k) => tr!("as-metadata-long", name = k),
+    }
+}
+
+/// Why a file cannot be written there, in the clerk's language.
+pub fn destination_error(e: &crate::fsutil::DestinationError) -> String {
+    use crate::fsutil::DestinationError as D;
+    match e {
+        D::IsFolder(p) => tr!("dest-is-folder", path = p.display()),
+        D::NoFolder(p) => tr!("dest-no-folder", path = p.display()),
+        D::ReadOnly(p) => tr!("dest-read-only", path = p.display()),
+        D::NotWritable(p, _) => tr!("dest-not-writable", path = p.display()),
     }
 }
 

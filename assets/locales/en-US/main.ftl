@@ -68,20 +68,38 @@ cu-cancel-export = Cancel export
 cu-csv-format = CSV format
 cu-currency-missing = missing
 cu-dialog-title = Export invoices to CSV
-cu-done = { $count } invoices of customer { $customer }.
-cu-export = Export CSV… ({ $count } rows)
+cu-done = { $count ->
+    [one] { $count } invoice
+   *[other] { $count } invoices
+} of customer { $customer }.
+cu-export = Export CSV… ({ $count ->
+    [one] { $count } row
+   *[other] { $count } rows
+})
 cu-export-cancelled = Export cancelled; no file was written.
 cu-export-failed = The file could not be written to { $path }: { $error }. Nothing was changed.
-cu-exported = Exported { $count } invoices to { $path }.
+cu-exported = Exported { $count ->
+    [one] { $count } invoice
+   *[other] { $count } invoices
+} to { $path }.
 cu-file = File
 cu-filter = Filter
 cu-filter-hint = id, reference, date, amount…
 cu-hide-void = Hide voided
 cu-load = Load invoices
-cu-loading = Loading… { $pages } pages, { $count } invoices so far
-cu-no-file = No file was chosen. If no save dialog appeared, use "Save to a path" below.
+cu-loading = Loading… { $pages ->
+    [one] { $pages } page
+   *[other] { $pages } pages
+}, { $count ->
+    [one] { $count } invoice
+   *[other] { $count } invoices
+} so far
+cu-no-file = No file was chosen. If no save window appeared, type the file's path in the row below and press Save CSV.
 cu-open-row = Click to open in Lookup
-cu-partial = { $count } invoices arrived before the problem; they are shown below.
+cu-partial = { $count ->
+    [one] { $count } invoice arrived before the problem; it is shown below.
+   *[other] { $count } invoices arrived before the problem; they are shown below.
+}
 cu-save-csv = Save CSV
 cu-save-to-path = Save to a path
 cu-shown = { $shown } shown of { $total }
@@ -89,7 +107,10 @@ cu-sort-by = Sort by this column
 cu-sorted-asc = Sorted ascending; click to reverse
 cu-sorted-desc = Sorted descending; click to reverse
 cu-sorting = Sorting…
-cu-stopped = Stopped: { $count } invoices loaded before you cancelled.
+cu-stopped = Stopped: { $count ->
+    [one] { $count } invoice
+   *[other] { $count } invoices
+} loaded before you cancelled.
 cu-totals = Totals (voided left out):
 currency-label = currency { $code }
 currency-missing = The service did not say this invoice's currency.
@@ -344,3 +365,10 @@ field-metadata = Metadata
 yes = Yes
 no = No
 amount-unreadable = { $raw } (not a readable amount)
+cu-file-name = invoices-{ $customer }.csv
+cu-file-customer = customer
+cu-open-folder = Open folder
+dest-is-folder = { $path } is a folder: give a file name.
+dest-no-folder = The folder { $path } does not exist. Choose another or create it first.
+dest-read-only = { $path } is read-only: it cannot be replaced.
+dest-not-writable = Nothing can be written in { $path }.

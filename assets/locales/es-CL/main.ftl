@@ -68,20 +68,38 @@ cu-cancel-export = Cancelar exportación
 cu-csv-format = Formato CSV
 cu-currency-missing = falta
 cu-dialog-title = Exportar facturas a CSV
-cu-done = { $count } facturas del cliente { $customer }.
-cu-export = Exportar CSV… ({ $count } filas)
+cu-done = { $count ->
+    [one] { $count } factura
+   *[other] { $count } facturas
+} del cliente { $customer }.
+cu-export = Exportar CSV… ({ $count ->
+    [one] { $count } fila
+   *[other] { $count } filas
+})
 cu-export-cancelled = Exportación cancelada; no se escribió ningún archivo.
 cu-export-failed = No se pudo escribir el archivo { $path }: { $error }. No se cambió nada.
-cu-exported = Se exportaron { $count } facturas a { $path }.
+cu-exported = { $count ->
+    [one] Se exportó { $count } factura
+   *[other] Se exportaron { $count } facturas
+} a { $path }.
 cu-file = Archivo
 cu-filter = Filtro
 cu-filter-hint = id, referencia, fecha, monto…
 cu-hide-void = Ocultar anuladas
 cu-load = Cargar facturas
-cu-loading = Cargando… { $pages } páginas, { $count } facturas hasta ahora
-cu-no-file = No se eligió ningún archivo. Si no apareció el diálogo para guardar, use "Guardar en una ruta" abajo.
+cu-loading = Cargando… { $pages ->
+    [one] { $pages } página
+   *[other] { $pages } páginas
+}, { $count ->
+    [one] { $count } factura
+   *[other] { $count } facturas
+} hasta ahora
+cu-no-file = No se eligió ningún archivo. Si no apareció la ventana para guardar, escriba la ruta del archivo en la fila de abajo y presione Guardar CSV.
 cu-open-row = Clic para abrir en Consultar
-cu-partial = Llegaron { $count } facturas antes del problema; se muestran abajo.
+cu-partial = { $count ->
+    [one] Llegó { $count } factura antes del problema; se muestra abajo.
+   *[other] Llegaron { $count } facturas antes del problema; se muestran abajo.
+}
 cu-save-csv = Guardar CSV
 cu-save-to-path = Guardar en una ruta
 cu-shown = { $shown } de { $total } visibles
@@ -89,7 +107,10 @@ cu-sort-by = Ordenar por esta columna
 cu-sorted-asc = Orden ascendente; clic para invertir
 cu-sorted-desc = Orden descendente; clic para invertir
 cu-sorting = Ordenando…
-cu-stopped = Detenido: se cargaron { $count } facturas antes de cancelar.
+cu-stopped = Detenido: { $count ->
+    [one] se cargó { $count } factura
+   *[other] se cargaron { $count } facturas
+} antes de cancelar.
 cu-totals = Totales (sin anuladas):
 currency-label = moneda { $code }
 currency-missing = El servicio no indicó la moneda de esta factura.
@@ -344,3 +365,10 @@ field-metadata = Metadata
 yes = Sí
 no = No
 amount-unreadable = { $raw } (no es un monto legible)
+cu-file-name = facturas-{ $customer }.csv
+cu-file-customer = cliente
+cu-open-folder = Abrir carpeta
+dest-is-folder = { $path } es una carpeta: indique un nombre de archivo.
+dest-no-folder = La carpeta { $path } no existe. Elija otra o créela primero.
+dest-read-only = { $path } es de solo lectura: no se puede reemplazar.
+dest-not-writable = No se puede escribir en { $path }.

@@ -21,11 +21,11 @@ impl CustomersPanel {
         }
         let rows = self.rows.clone();
         let order = self.view.order.clone();
-        let dialect = self.saved.dialect;
+        let dialect = self.dialect();
         let cancel = Arc::new(AtomicBool::new(false));
         self.export_cancel = cancel.clone();
         self.export_note = None;
-        let name = format!("invoices-{}.csv", sanitize(&self.loaded_for));
+        let name = file_name(&self.loaded_for);
         self.export = Some(spawner.spawn(async move {
             let path = match target {
                 Some(p) => p,
@@ -41,34 +41,65 @@ impl CustomersPanel {
                 },
             };
             tokio::task::spawn_blocking(move || {
+                // As the CLI: no folder is created, a link is written through, an
+                // existing file keeps its permissions.
+                let target = crate::fsutil::check_destination(&path)
+                    .map_err(|e| crate::ui::i18n::destination_error(&e))?;
                 let iter = order.iter().map(|&i| rows.get(i));
-                crate::export::write_file(&path, iter, dialect, &cancel)
-                    .map(|n| Some((path.clone(), n)))
-                    .map_err(|e| {
-                        if e.kind() == std::io::ErrorKind::Interrupted {
-                            tr!("cu-export-cancelled")
-                        } else {
-                            tr!("cu-export-failed", path = path.display(), error = e)
-                        }
-                    })
+                let mut n = 0;
+                crate::fsutil::write_user_file(&target, |w| {
+                    n = crate::export::write(w, iter, dialect, &cancel)?;
+                    Ok(())
+                })
+                .map(|()| Some((path.clone(), n)))
+                .map_err(|e| {
+                    if e.kind() == std::io::ErrorKind::Interrupted {
+                        tr!("cu-export-cancelled")
+                    } else {
+                        tr!("cu-export-failed", path = path.display(), error = e)
+                    }
+                })
             })
             .await
             .map_err(|e| e.to_string())?
         }));
     }
 
+    /// Shows the path row, with a suggested path if none was typed (only when it opens:
+    /// the clerk may empty the field to type another).
+    pub(super) fn open_path_row(&mut self) {
+        self.show_path_export = true;
+        if self.saved.export_path.trim().is_empty() {
+            self.saved.export_path = default_export_path(&self.loaded_for);
+        }
+    }
+
+    /// The CSV flavour: the one chosen, else Excel in Spanish for a Spanish clerk.
+    pub(super) fn dialect(&self) -> Dialect {
+        self.saved
+            .dialect
+            .unwrap_or(match crate::ui::i18n::current() {
+                crate::ui::i18n::Lang::Es => Dialect::ExcelEs,
+                crate::ui::i18n::Lang::En => Dialect::Standard,
+            })
+    }
+
     pub(super) fn export_bar(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         ui.horizontal(|ui| {
             let l = ui.label(tr!("cu-csv-format"));
+            let mut chosen = self.dialect();
             egui::ComboBox::from_id_salt("csv_dialect")
-                .selected_text(dialect_name(self.saved.dialect))
+                .selected_text(dialect_name(chosen))
                 .show_ui(ui, |ui| {
                     for d in [Dialect::ExcelEs, Dialect::Standard] {
-                        ui.selectable_value(&mut self.saved.dialect, d, dialect_name(d));
+                        ui.selectable_value(&mut chosen, d, dialect_name(d));
                     }
                 })
                 .response
                 .labelled_by(l.id);
+            if chosen != self.dialect() {
+                self.saved.dialect = Some(chosen);
+            }
             let can = self.can_export();
             let label = tr!("cu-export", count = self.view.order.len());
             if ui.add_enabled(can, egui::Button::new(label)).clicked() {
@@ -81,15 +112,29 @@ impl CustomersPanel {
                         .store(true, std::sync::atomic::Ordering::Relaxed);
                 }
             }
-            if ui.small_button(tr!("cu-save-to-path")).clicked() {
-                self.show_path_export = !self.show_path_export;
+            // Opens the path row (for systems where no save window appears).
+            if !self.show_path_export && ui.small_button(tr!("cu-save-to-path")).clicked() {
+                self.open_path_row();
             }
         });
+        // What happened comes first: its advice points at the path row below it.
+        match &self.export_note {
+            Some(Ok(m)) => {
+                ui.horizontal(|ui| {
+                    let r = ui.label(m);
+                    widgets::announce(ui, &r, false);
+                    if let Some(dir) = &self.exported_to
+                        && ui.button(tr!("cu-open-folder")).clicked()
+                    {
+                        open_folder(dir.clone());
+                    }
+                });
+            }
+            Some(Err(m)) => widgets::error_text(ui, m),
+            None => {}
+        }
         if self.show_path_export {
             ui.horizontal(|ui| {
-                if self.saved.export_path.is_empty() {
-                    self.saved.export_path = default_export_path(&self.loaded_for);
-                }
                 let l = ui.label(tr!("cu-file"));
                 ui.add(
                     egui::TextEdit::singleline(&mut self.saved.export_path).desired_width(360.0),
@@ -108,13 +153,6 @@ impl CustomersPanel {
                 }
             });
         }
-        match &self.export_note {
-            Some(Ok(m)) => {
-                ui.label(m);
-            }
-            Some(Err(m)) => widgets::error_text(ui, m),
-            None => {}
-        }
     }
 }
 
@@ -123,6 +161,25 @@ fn dialect_name(d: Dialect) -> String {
         Dialect::ExcelEs => tr!("dialect-excel"),
         Dialect::Standard => tr!("dialect-standard"),
     }
+}
+
+/// The suggested file name, in the clerk's language (`facturas-cus_1.csv`).
+fn file_name(customer: &str) -> String {
+    tr!("cu-file-name", customer = sanitize(customer))
+}
+
+/// Opens a folder in the system's file manager, off the UI thread (a failure to open
+/// it is not worth interrupting the clerk: the path is on screen).
+fn open_folder(dir: PathBuf) {
+    std::thread::spawn(move || {
+        #[cfg(target_os = "windows")]
+        let program = "explorer";
+        #[cfg(target_os = "macos")]
+        let program = "open";
+        #[cfg(not(any(target_os = "windows", target_os = "macos")))]
+        let program = "xdg-open";
+        let _ = std::process::Command::new(program).arg(&dir).status();
+    });
 }
 
 fn sanitize(s: &str) -> String {
@@ -136,7 +193,11 @@ fn sanitize(s: &str) -> String {
             }
         })
         .collect();
-    if t.is_empty() { "customer".into() } else { t }
+    if t.is_empty() {
+        tr!("cu-file-customer")
+    } else {
+        t
+    }
 }
 
 fn default_export_path(customer: &str) -> String {
@@ -147,7 +208,5 @@ fn default_export_path(customer: &str) -> String {
                 .or_else(|| Some(u.home_dir().to_path_buf()))
         })
         .unwrap_or_else(|| PathBuf::from("."));
-    dir.join(format!("invoices-{}.csv", sanitize(customer)))
-        .display()
-        .to_string()
+    dir.join(file_name(customer)).display().to_string()
 }

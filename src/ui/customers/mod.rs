@@ -35,7 +35,8 @@ pub struct CustomersSaved {
     /// Hide voided invoices.
     pub hide_void: bool,
     /// The CSV flavour last used.
-    pub dialect: Dialect,
+    /// The CSV flavour chosen; `None`: the language's (Excel in Spanish in Spanish).
+    pub dialect: Option<Dialect>,
     /// The last path typed for "save to a path".
     pub export_path: String,
 }
@@ -68,6 +69,8 @@ pub struct CustomersPanel {
     export: Option<Task<ExportOutcome>>,
     export_cancel: Arc<AtomicBool>,
     export_note: Option<Result<String, String>>,
+    /// The folder of the last file exported (for "Open folder").
+    exported_to: Option<PathBuf>,
     show_path_export: bool,
     /// A sort/filter of many rows running on a worker, and how many rows it covers.
     pending_view: Option<(Task<View>, usize)>,
@@ -90,6 +93,7 @@ impl CustomersPanel {
             export: None,
             export_cancel: Arc::new(AtomicBool::new(false)),
             export_note: None,
+            exported_to: None,
             show_path_export: false,
             pending_view: None,
             wanted_sort: (SortKey::Received, true),
@@ -244,13 +248,17 @@ impl CustomersPanel {
     /// Takes finished work (called by the app every frame).
     pub fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.export) {
+            self.exported_to = None;
             self.export_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                Ok(Some((p, n))) => Ok(tr!("cu-exported", count = n, path = p.display())),
+                Ok(Some((p, n))) => {
+                    self.exported_to = p.parent().map(|d| d.to_path_buf());
+                    Ok(tr!("cu-exported", count = n, path = p.display()))
+                }
                 Ok(None) => Err(tr!("cu-no-file")),
                 Err(e) => Err(e),
             });
             if matches!(self.export_note, Some(Err(_))) {
-                self.show_path_export = true;
+                self.open_path_row();
             }
         }
         if let Some((task, n)) = self.pending_view.take() {

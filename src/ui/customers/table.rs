@@ -113,7 +113,8 @@ impl CustomersPanel {
                     row.col(|ui| {
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                             let r = ui.add(
-                                egui::Label::new(crate::ui::i18n::amount_text(inv)).selectable(false),
+                                egui::Label::new(crate::ui::i18n::amount_text(inv))
+                                    .selectable(false),
                             );
                             if let Some(code) = &inv.currency_code {
                                 r.on_hover_text(safe(code));
