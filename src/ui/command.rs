@@ -80,7 +80,12 @@ pub enum Command {
     /// Look for an invoice whose creation had an unknown outcome, by its reference.
     CheckCreated(NewInvoice),
     /// Look this invoice up in the Lookup panel (and show that panel).
-    OpenInLookup(String),
+    OpenInLookup {
+        /// The invoice.
+        id: String,
+        /// Opened from the customer list (Lookup then offers the way back).
+        from_list: bool,
+    },
     /// Look up the id in the Lookup panel's field.
     LookUp,
     /// Read the invoice again to learn whether a void whose answer was lost went through.

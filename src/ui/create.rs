@@ -78,6 +78,8 @@ pub struct CreatePanel {
     focus_request: bool,
     /// Send the form on the next frame if it can be sent (Ctrl/Cmd+Enter).
     submit_request: bool,
+    /// Put the keyboard focus on the result's "Open in Lookup" on the next frame.
+    focus_result: bool,
     pending: Option<Task<Result<Invoice, ApiError>>>,
     sent: Option<NewInvoice>,
     /// The form as last drawn: an error about it goes when it changes.
@@ -105,6 +107,7 @@ impl CreatePanel {
             form,
             focus_request: false,
             submit_request: false,
+            focus_result: false,
             pending: None,
             sent: None,
             sent_customer: None,
@@ -199,6 +202,7 @@ impl CreatePanel {
             match r {
                 Ok(Ok(inv)) => {
                     self.created = Some(inv);
+                    self.focus_result = true;
                     self.sent = None;
                     self.error = None;
                 }
@@ -549,14 +553,39 @@ impl CreatePanel {
                     ui.label(tr!("cr-sending"));
                 }
                 if let Some(inv) = &self.created {
-                    if ui.button(tr!("cr-another")).clicked() {
+                    let another = ui.button(tr!("cr-another"));
+                    let open = ui.button(tr!("open-in-lookup"));
+                    if std::mem::take(&mut self.focus_result) {
+                        // The keyboard goes on from the result, not from nowhere.
+                        open.request_focus();
+                    }
+                    if another.clicked() {
                         self.created = None;
                         self.check_note = None;
                         self.form.amount.clear();
                         self.form.external_id = fresh_reference();
-                    } else if ui.button(tr!("open-in-lookup")).clicked() {
-                        commands.push(Command::OpenInLookup(inv.id.clone()));
+                    } else if open.clicked() {
+                        commands.push(Command::OpenInLookup {
+                            id: inv.id.clone(),
+                            from_list: false,
+                        });
                     }
+                } else if !can_send && !locked && session_ref.is_some() {
+                    // Say why the button is off.
+                    let f = &self.form;
+                    let mut missing = Vec::new();
+                    if f.customer.trim().is_empty() {
+                        missing.push(tr!("f-customer-id"));
+                    }
+                    if f.amount.trim().is_empty() {
+                        missing.push(tr!("f-amount"));
+                    }
+                    let why = if missing.is_empty() {
+                        tr!("cr-fix-marked")
+                    } else {
+                        tr!("cr-missing", fields = missing.join(", "))
+                    };
+                    ui.label(RichText::new(why).weak());
                 }
             });
             ui.add_space(8.0);

@@ -16,6 +16,8 @@ pub struct LookupPanel {
     pub id: String,
     /// Put the keyboard focus in the id field on the next frame (Ctrl/Cmd+F).
     focus_request: bool,
+    /// The invoice was opened from the customer list: offer the way back.
+    pub from_list: bool,
     fetch: Option<Task<Result<Invoice, ApiError>>>,
     invoice: Option<Invoice>,
     error: Option<ApiError>,
@@ -36,6 +38,7 @@ impl LookupPanel {
         LookupPanel {
             id,
             focus_request: false,
+            from_list: false,
             fetch: None,
             invoice: None,
             error: None,
@@ -157,7 +160,12 @@ impl LookupPanel {
 
     /// Draws the panel.
     pub fn ui(&mut self, ui: &mut Ui, session: Option<&Session>, commands: &mut Vec<Command>) {
-        ui.heading(tr!("tab-lookup"));
+        ui.horizontal(|ui| {
+            ui.heading(tr!("tab-lookup"));
+            if self.from_list && ui.button(tr!("lk-back-to-list")).clicked() {
+                commands.push(Command::Show(super::command::Tab::Customers));
+            }
+        });
         ui.horizontal(|ui| {
             let l = ui.label(tr!("f-invoice-id"));
             let r = widgets::focus_field(
@@ -172,6 +180,7 @@ impl LookupPanel {
                 // A message about another id does not stay under this one.
                 self.error = None;
                 self.notice = None;
+                self.from_list = false;
             }
             let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             let can = !self.id.trim().is_empty() && self.void_task.is_none();
@@ -254,7 +263,7 @@ impl LookupPanel {
                     });
                 ui.label(tr!("lk-cannot-undo"));
                 ui.horizontal(|ui| {
-                    if ui.button(tr!("lk-void-invoice")).clicked() {
+                    if widgets::danger_button(ui, &tr!("lk-void-invoice")).clicked() {
                         commands.push(Command::Void(inv.id.clone()));
                         self.confirm = false;
                     }

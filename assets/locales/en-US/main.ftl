@@ -372,3 +372,7 @@ dest-is-folder = { $path } is a folder: give a file name.
 dest-no-folder = The folder { $path } does not exist. Choose another or create it first.
 dest-read-only = { $path } is read-only: it cannot be replaced.
 dest-not-writable = Nothing can be written in { $path }.
+cr-missing = To create the invoice, fill in: { $fields }.
+cr-fix-marked = To create the invoice, correct what is marked in red.
+cu-sort-amount-hint = Amounts are sorted within each currency, one currency after the other (pesos and UF are not compared with each other).
+lk-back-to-list = Back to the list

@@ -372,3 +372,7 @@ dest-is-folder = { $path } es una carpeta: indique un nombre de archivo.
 dest-no-folder = La carpeta { $path } no existe. Elija otra o créela primero.
 dest-read-only = { $path } es de solo lectura: no se puede reemplazar.
 dest-not-writable = No se puede escribir en { $path }.
+cr-missing = Para crear la factura, complete: { $fields }.
+cr-fix-marked = Para crear la factura, corrija lo marcado en rojo.
+cu-sort-amount-hint = Los montos se ordenan dentro de cada moneda, una moneda después de la otra (pesos y UF no se comparan entre sí).
+lk-back-to-list = Volver a la lista

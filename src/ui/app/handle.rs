@@ -212,9 +212,10 @@ impl InvoiceDeskApp {
                     .spawn(async move { crate::ui::create::find_created(&s, &sent).await });
                 self.create.checking(task);
             }
-            Command::OpenInLookup(id) => {
+            Command::OpenInLookup { id, from_list } => {
                 self.saved.tab = Tab::Lookup;
                 self.lookup.id = id;
+                self.lookup.from_list = from_list;
                 self.handle(Command::LookUp);
             }
             Command::LookUp => self.fetch_lookup(false),

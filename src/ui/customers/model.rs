@@ -99,10 +99,11 @@ fn cmp_rows(rows: &Rows, key: SortKey, a: u32, b: u32) -> Ordering {
         SortKey::Received => Ordering::Equal,
         SortKey::Id => x.id.cmp(&y.id),
         SortKey::Due => x.due_date.cmp(&y.due_date),
+        // Within each currency: pesos and UF are not comparable amounts.
         SortKey::Amount => x
-            .amount
-            .cmp(&y.amount)
-            .then_with(|| x.currency_code.cmp(&y.currency_code)),
+            .currency_code
+            .cmp(&y.currency_code)
+            .then_with(|| x.amount.cmp(&y.amount)),
         SortKey::Currency => x.currency_code.cmp(&y.currency_code),
         SortKey::Status => x.status().cmp(&y.status()),
         SortKey::External => x.invoice_external_id.cmp(&y.invoice_external_id),

@@ -19,11 +19,15 @@ impl CustomersPanel {
                       key: SortKey,
                       name: &str,
                       resort: &mut Option<SortKey>| {
-            let hint = match (wanted.0 == key, wanted.1) {
+            let mut hint = match (wanted.0 == key, wanted.1) {
                 (true, true) => tr!("cu-sorted-asc"),
                 (true, false) => tr!("cu-sorted-desc"),
                 (false, _) => tr!("cu-sort-by"),
             };
+            if key == SortKey::Amount {
+                // Pesos and UF are not comparable: say how the order is made.
+                hint = format!("{hint}\n{}", tr!("cu-sort-amount-hint"));
+            }
             let r = ui.button(name).on_hover_text(hint);
             if wanted.0 == key {
                 // A painted triangle: the bundled fonts have no arrow glyphs.
@@ -54,81 +58,90 @@ impl CustomersPanel {
                 *resort = Some(key);
             }
         };
-        TableBuilder::new(ui)
-            .striped(true)
-            .sense(egui::Sense::click())
-            .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-            .column(Column::initial(170.0).at_least(90.0).clip(true))
-            .column(Column::initial(100.0).at_least(80.0))
-            .column(Column::initial(140.0).at_least(90.0))
-            .column(Column::initial(70.0).at_least(60.0))
-            .column(Column::initial(80.0).at_least(60.0))
-            .column(Column::remainder().at_least(100.0).clip(true))
-            .header(row_height + 4.0, |mut h| {
-                for (key, name) in [
-                    (SortKey::Id, tr!("col-invoice")),
-                    (SortKey::Due, tr!("col-due")),
-                    (SortKey::Amount, tr!("col-amount")),
-                    (SortKey::Currency, tr!("col-currency")),
-                    (SortKey::Status, tr!("col-status")),
-                    (SortKey::External, tr!("col-external")),
-                ] {
-                    h.col(|ui| header(ui, self.wanted_sort, key, &name, &mut resort));
-                }
-            })
-            .body(|body| {
-                // Texts shared by all rows: looked up once per frame, not once per row.
-                let open_hint = tr!("cu-open-row");
-                let missing = tr!("cu-currency-missing");
-                let words = [
-                    InvoiceStatus::Open,
-                    InvoiceStatus::Paid,
-                    InvoiceStatus::Void,
-                    InvoiceStatus::Unknown,
-                ]
-                .map(crate::ui::widgets::status_word);
-                let word = |s: InvoiceStatus| match s {
-                    InvoiceStatus::Open => &words[0],
-                    InvoiceStatus::Paid => &words[1],
-                    InvoiceStatus::Void => &words[2],
-                    InvoiceStatus::Unknown => &words[3],
-                };
-                body.rows(row_height, self.view.order.len(), |mut row| {
-                    let inv = self.rows.get(self.view.order[row.index()]);
-                    // Plain (non-selectable) text, so a click anywhere opens the row.
-                    // Service text is shown escaped: a bidi override or a control
-                    // character cannot reorder or break the row.
-                    let cell = |ui: &mut Ui, text: &str| {
-                        ui.add(egui::Label::new(safe(text)).selectable(false));
-                    };
-                    row.col(|ui| cell(ui, &inv.id));
-                    row.col(|ui| {
-                        cell(
-                            ui,
-                            &inv.due_date
-                                .as_deref()
-                                .map_or_else(|| "—".to_string(), crate::ui::i18n::date),
-                        )
-                    });
-                    row.col(|ui| {
-                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                            let r = ui.add(
-                                egui::Label::new(crate::ui::i18n::amount_text(inv))
-                                    .selectable(false),
-                            );
-                            if let Some(code) = &inv.currency_code {
-                                r.on_hover_text(safe(code));
-                            }
-                        });
-                    });
-                    row.col(|ui| cell(ui, inv.currency_code.as_deref().unwrap_or(&missing)));
-                    row.col(|ui| cell(ui, word(inv.status())));
-                    row.col(|ui| cell(ui, inv.invoice_external_id.as_deref().unwrap_or("")));
-                    if row.response().on_hover_text(open_hint.as_str()).clicked() {
-                        commands.push(Command::OpenInLookup(inv.id.clone()));
+        // Scrolls sideways when the window (or the zoom) leaves no room for every column.
+        egui::ScrollArea::horizontal().show(ui, |ui| {
+            TableBuilder::new(ui)
+                .striped(true)
+                .sense(egui::Sense::click())
+                .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+                .column(Column::initial(170.0).at_least(90.0).clip(true))
+                .column(Column::initial(100.0).at_least(80.0))
+                .column(Column::initial(140.0).at_least(90.0))
+                .column(Column::initial(70.0).at_least(60.0))
+                .column(Column::initial(80.0).at_least(60.0))
+                .column(Column::remainder().at_least(100.0).clip(true))
+                .header(row_height + 4.0, |mut h| {
+                    for (key, name) in [
+                        (SortKey::Id, tr!("col-invoice")),
+                        (SortKey::Due, tr!("col-due")),
+                        (SortKey::Amount, tr!("col-amount")),
+                        (SortKey::Currency, tr!("col-currency")),
+                        (SortKey::Status, tr!("col-status")),
+                        (SortKey::External, tr!("col-external")),
+                    ] {
+                        h.col(|ui| header(ui, self.wanted_sort, key, &name, &mut resort));
                     }
+                })
+                .body(|body| {
+                    // Texts shared by all rows: looked up once per frame, not once per row.
+                    let open_hint = tr!("cu-open-row");
+                    let missing = tr!("cu-currency-missing");
+                    let words = [
+                        InvoiceStatus::Open,
+                        InvoiceStatus::Paid,
+                        InvoiceStatus::Void,
+                        InvoiceStatus::Unknown,
+                    ]
+                    .map(crate::ui::widgets::status_word);
+                    let word = |s: InvoiceStatus| match s {
+                        InvoiceStatus::Open => &words[0],
+                        InvoiceStatus::Paid => &words[1],
+                        InvoiceStatus::Void => &words[2],
+                        InvoiceStatus::Unknown => &words[3],
+                    };
+                    body.rows(row_height, self.view.order.len(), |mut row| {
+                        let inv = self.rows.get(self.view.order[row.index()]);
+                        // Plain (non-selectable) text, so a click anywhere opens the row.
+                        // Service text is shown escaped: a bidi override or a control
+                        // character cannot reorder or break the row.
+                        let cell = |ui: &mut Ui, text: &str| {
+                            ui.add(egui::Label::new(safe(text)).selectable(false));
+                        };
+                        row.col(|ui| cell(ui, &inv.id));
+                        row.col(|ui| {
+                            cell(
+                                ui,
+                                &inv.due_date
+                                    .as_deref()
+                                    .map_or_else(|| "—".to_string(), crate::ui::i18n::date),
+                            )
+                        });
+                        row.col(|ui| {
+                            ui.with_layout(
+                                egui::Layout::right_to_left(egui::Align::Center),
+                                |ui| {
+                                    let r = ui.add(
+                                        egui::Label::new(crate::ui::i18n::amount_text(inv))
+                                            .selectable(false),
+                                    );
+                                    if let Some(code) = &inv.currency_code {
+                                        r.on_hover_text(safe(code));
+                                    }
+                                },
+                            );
+                        });
+                        row.col(|ui| cell(ui, inv.currency_code.as_deref().unwrap_or(&missing)));
+                        row.col(|ui| cell(ui, word(inv.status())));
+                        row.col(|ui| cell(ui, inv.invoice_external_id.as_deref().unwrap_or("")));
+                        if row.response().on_hover_text(open_hint.as_str()).clicked() {
+                            commands.push(Command::OpenInLookup {
+                                id: inv.id.clone(),
+                                from_list: true,
+                            });
+                        }
+                    });
                 });
-            });
+        });
         resort
     }
 }
