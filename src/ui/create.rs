@@ -522,7 +522,7 @@ impl CreatePanel {
                                 egui::TextEdit::multiline(&mut self.form.extra)
                                     .hint_text(tr!("f-extra-hint"))
                                     .desired_rows(3)
-                                    .desired_width(320.0),
+                                    .desired_width(widgets::field_width(ui)),
                             )
                             .labelled_by(l.id);
                             if let Some(p) = problems

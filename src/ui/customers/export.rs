@@ -137,7 +137,8 @@ impl CustomersPanel {
             ui.horizontal(|ui| {
                 let l = ui.label(tr!("cu-file"));
                 ui.add(
-                    egui::TextEdit::singleline(&mut self.saved.export_path).desired_width(360.0),
+                    egui::TextEdit::singleline(&mut self.saved.export_path)
+                        .desired_width(widgets::field_width(ui)),
                 )
                 .labelled_by(l.id);
                 let can = !self.view.order.is_empty()

@@ -56,6 +56,12 @@ pub fn error_color(ui: &Ui) -> Color32 {
     ui.visuals().error_fg_color
 }
 
+/// The width of a form's text fields: wider on a wide window (up to 640 points), never
+/// below 320, so a form uses a large screen instead of sitting in a corner.
+pub fn field_width(ui: &Ui) -> f32 {
+    (ui.available_width() - 40.0).clamp(320.0, 640.0)
+}
+
 /// A form row in a two-column grid: the label, then a single-line text field named by it.
 /// Ends the grid row.
 pub fn field_row(
@@ -72,7 +78,7 @@ pub fn field_row(
                 .add(
                     egui::TextEdit::singleline(value)
                         .hint_text(hint)
-                        .desired_width(320.0),
+                        .desired_width(field_width(ui)),
                 )
                 .labelled_by(l.id);
             if let Some(p) = problem {
@@ -116,7 +122,7 @@ pub fn secret_row(ui: &mut Ui, label: &str, value: &mut String, hint: &str) -> e
             egui::TextEdit::singleline(value)
                 .password(true)
                 .hint_text(hint)
-                .desired_width(320.0),
+                .desired_width(field_width(ui)),
         )
         .labelled_by(l.id);
     ui.end_row();
