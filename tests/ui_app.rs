@@ -546,3 +546,35 @@ fn work_finishes_while_its_panel_is_hidden() {
     assert_eq!(h.state().tab(), Tab::Credentials);
     assert_eq!(h.state().customer_rows().0.len(), 2500);
 }
+
+#[test]
+fn create_says_what_is_missing_then_focus_goes_to_the_result_and_lookup_leads_back() {
+    let e = env(5);
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::Clp));
+    click(&mut h, "New invoice");
+    assert!(!button_enabled(&h, "Create invoice"));
+    assert!(has_text(
+        &h,
+        "To create the invoice, fill in: Customer id, Amount."
+    ));
+    type_into(&mut h, "Customer id", &e.sandbox.customers()[0].0);
+    type_into(&mut h, "Amount", "1000");
+    click(&mut h, "Create invoice");
+    wait_text(&mut h, "created.");
+    let open = h.get_by_role_and_label(Role::Button, "Open in Lookup");
+    assert!(
+        open.accesskit_node().is_focused(),
+        "the keyboard goes on from the result"
+    );
+    // From the customer list, Lookup offers the way back.
+    click(&mut h, "Customer invoices");
+    type_into(&mut h, "Customer id", "cus_big");
+    click(&mut h, "Load invoices");
+    wait_text(&mut h, "5 invoices of customer cus_big");
+    let (rows, view) = h.state().customer_rows();
+    let first = rows.get(view.order[0]).id.clone();
+    h.get_by_label(&first).click();
+    step_until(&mut h, "lookup", |h| h.state().tab() == Tab::Lookup);
+    click(&mut h, "Back to the list");
+    assert_eq!(h.state().tab(), Tab::Customers);
+}
