@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{H, has_text, runtime, step_until};
+use common::{H, click, field_text, has_text, runtime, set_text, step_until};
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use invoice_desk::sandbox::{Sandbox, SandboxConfig};
@@ -19,37 +19,6 @@ fn spanish(rt: &tokio::runtime::Runtime, s: &Sandbox, dir: &std::path::Path) -> 
         [1100.0, 760.0],
         Lang::Es,
     )
-}
-
-fn click(h: &mut H, label: &str) {
-    h.get_by_role_and_label(Role::Button, label).click();
-    h.step();
-    h.step();
-}
-
-/// Replaces the text of the field named `label`.
-fn set_text(h: &mut H, label: &str, text: &str) {
-    h.get_by_role_and_label(Role::TextInput, label).click();
-    h.step();
-    h.step();
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.step();
-    h.key_press(egui::Key::Backspace);
-    h.step();
-    if !text.is_empty() {
-        h.get_by_role_and_label(Role::TextInput, label)
-            .type_text(text);
-    }
-    h.step();
-    h.step();
-}
-
-fn field_text(h: &H, label: &str) -> String {
-    h.get_by_role_and_label(Role::TextInput, label)
-        .accesskit_node()
-        .value()
-        .unwrap_or_default()
-        .to_string()
 }
 
 fn enabled(h: &H, label: &str) -> bool {

@@ -6,8 +6,7 @@ mod common;
 #[path = "hostile_server/mod.rs"]
 mod hostile_server;
 
-use common::{H, has_text, runtime, step_until};
-use egui::accesskit::Role;
+use common::{H, click, has_text, runtime, step_until, type_into};
 use egui_kittest::kittest::Queryable;
 use hostile_server::{Api, Hostile, Token};
 use invoice_desk::profile::{Profile, ProfileAuth};
@@ -69,19 +68,4 @@ fn service_text_is_shown_escaped_in_the_table_lookup_and_errors() {
         has_text(h, "invoice_external_id\\x1b")
     });
     assert_eq!(raw_controls_shown(&h), Vec::<String>::new());
-}
-
-fn click(h: &mut H, label: &str) {
-    h.get_by_role_and_label(Role::Button, label).click();
-    h.step();
-    h.step();
-}
-
-fn type_into(h: &mut H, label: &str, text: &str) {
-    h.get_by_role_and_label(Role::TextInput, label).focus();
-    h.step();
-    h.get_by_role_and_label(Role::TextInput, label)
-        .type_text(text);
-    h.step();
-    h.step();
 }

@@ -112,3 +112,50 @@ pub fn step_until(h: &mut H, what: &str, done: impl Fn(&H) -> bool) {
 pub fn has_text(h: &H, text: &str) -> bool {
     h.query_all_by_label_contains(text).next().is_some()
 }
+
+/// Clicks the button named `label` and lets two frames pass.
+pub fn click(h: &mut H, label: &str) {
+    h.get_by_role_and_label(egui::accesskit::Role::Button, label)
+        .click();
+    h.step();
+    h.step();
+}
+
+/// Types `text` at the end of the field named `label`.
+pub fn type_into(h: &mut H, label: &str, text: &str) {
+    use egui::accesskit::Role;
+    h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.step();
+    h.get_by_role_and_label(Role::TextInput, label)
+        .type_text(text);
+    h.step();
+    h.step();
+}
+
+/// Replaces the text of the field named `label` (clicked, all selected, erased, typed).
+pub fn set_text(h: &mut H, label: &str, text: &str) {
+    use egui::accesskit::Role;
+    h.get_by_role_and_label(Role::TextInput, label).click();
+    h.step();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.key_press(egui::Key::Backspace);
+    h.step();
+    if !text.is_empty() {
+        h.get_by_role_and_label(Role::TextInput, label)
+            .type_text(text);
+    }
+    h.step();
+    h.step();
+}
+
+/// The text in the field named `label`.
+pub fn field_text(h: &H, label: &str) -> String {
+    use egui_kittest::kittest::NodeT;
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, label)
+        .accesskit_node()
+        .value()
+        .unwrap_or_default()
+        .to_string()
+}
