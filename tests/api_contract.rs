@@ -108,7 +108,7 @@ async fn create_with_clf_sends_exact_amount_and_all_fields() {
     let inv = NewInvoice {
         customer: "cus_1".into(),
         amount: Decimal::from_str("12.3456").unwrap(),
-        currency: CurrencyChoice::Code(Currency::Clf),
+        currency: CurrencyChoice::Code(Currency::CLF),
         product_id: Some("prod_9".into()),
         due_date: Some("2026-12-31".into()),
         invoice_external_id: Some("ext-77".into()),
@@ -120,7 +120,7 @@ async fn create_with_clf_sends_exact_amount_and_all_fields() {
         .await
         .unwrap();
     assert_eq!(created.amount, Some(Decimal::from_str("12.3456").unwrap()));
-    assert_eq!(created.currency(), Some(Currency::Clf));
+    assert_eq!(created.currency(), Some(Currency::CLF));
 }
 
 #[tokio::test]
@@ -441,7 +441,7 @@ async fn api_key_profiles_never_call_the_token_endpoint() {
     let inv = NewInvoice {
         customer: "cus_1".into(),
         amount: Decimal::from(5),
-        currency: CurrencyChoice::Code(Currency::Clp),
+        currency: CurrencyChoice::Code(Currency::CLP),
         ..Default::default()
     };
     client.create_invoice(&inv, None).await.unwrap();

@@ -82,7 +82,7 @@ async fn currency_rules_on_clp_and_clf_accounts() {
         )
         .await
         .unwrap();
-    assert_eq!(a.currency(), Some(Currency::Clp));
+    assert_eq!(a.currency(), Some(Currency::CLP));
     let b = c
         .create_invoice(
             &invoice(&cus, "12.3456", CurrencyChoice::AccountDefault),
@@ -90,25 +90,25 @@ async fn currency_rules_on_clp_and_clf_accounts() {
         )
         .await
         .unwrap();
-    assert_eq!(b.currency(), Some(Currency::Clf));
+    assert_eq!(b.currency(), Some(Currency::CLF));
     assert_eq!(b.amount, Some(Decimal::from_str("12.3456").unwrap()));
     // Explicit currency_code wins over the account's.
     let c1 = c
         .create_invoice(
-            &invoice(&cus, "1.5", CurrencyChoice::Code(Currency::Clf)),
+            &invoice(&cus, "1.5", CurrencyChoice::Code(Currency::CLF)),
             Some(&clp),
         )
         .await
         .unwrap();
-    assert_eq!(c1.currency(), Some(Currency::Clf));
+    assert_eq!(c1.currency(), Some(Currency::CLF));
     let c2 = c
         .create_invoice(
-            &invoice(&cus, "990", CurrencyChoice::Code(Currency::Clp)),
+            &invoice(&cus, "990", CurrencyChoice::Code(Currency::CLP)),
             Some(&clf),
         )
         .await
         .unwrap();
-    assert_eq!(c2.currency(), Some(Currency::Clp));
+    assert_eq!(c2.currency(), Some(Currency::CLP));
     // The account's precision rule: an account-currency CLP invoice with decimals is refused.
     let err = c
         .create_invoice(
@@ -236,7 +236,7 @@ async fn api_key_organization_works_without_tokens() {
         .create_invoice(&invoice(&cus, "1000", CurrencyChoice::AccountDefault), None)
         .await
         .unwrap();
-    assert_eq!(created.currency(), Some(Currency::Clp));
+    assert_eq!(created.currency(), Some(Currency::CLP));
     assert_eq!(c.get_invoice(&created.id).await.unwrap().id, created.id);
     assert!(
         c.customer_invoices(&cus)

@@ -192,7 +192,7 @@ fn a_missing_keyring_keeps_the_secret_for_this_session_and_says_so() {
 #[test]
 fn create_in_account_currency_and_clf_then_look_up_and_void() {
     let e = env(0);
-    let mut h = connected(&e, Some(invoice_desk::api::Currency::Clp));
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::CLP));
     click(&mut h, "New invoice");
     let customer = e.sandbox.customers()[0].0.clone();
     type_into(&mut h, "Customer id", &customer);
@@ -276,7 +276,7 @@ fn a_large_list_is_sorted_on_a_worker_while_the_ui_stays_live() {
 #[test]
 fn bad_amounts_are_refused_before_sending() {
     let e = env(0);
-    let mut h = connected(&e, Some(invoice_desk::api::Currency::Clp));
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::CLP));
     click(&mut h, "New invoice");
     type_into(&mut h, "Customer id", "cus_x");
     type_into(&mut h, "Amount", "12,5");
@@ -333,7 +333,7 @@ fn a_422_is_shown_beside_its_field() {
 #[test]
 fn an_unknown_outcome_is_checked_never_resent() {
     let e = env(0);
-    let mut h = connected(&e, Some(invoice_desk::api::Currency::Clp));
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::CLP));
     click(&mut h, "New invoice");
     type_into(&mut h, "Customer id", &e.sandbox.customers()[0].0);
     type_into(&mut h, "Amount", "7.000");
@@ -409,7 +409,7 @@ fn typed(h: &mut H, text: &str) {
 #[test]
 fn create_and_look_up_with_the_keyboard_only() {
     let e = env(0);
-    let mut h = connected(&e, Some(invoice_desk::api::Currency::Clp));
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::CLP));
     let none = egui::Modifiers::NONE;
     keys(&mut h, egui::Modifiers::COMMAND, egui::Key::N);
     assert_eq!(h.state().tab(), Tab::Create);
@@ -466,7 +466,7 @@ fn tab_to_role(h: &mut H, role: Role, label: &str) {
 #[test]
 fn void_and_list_with_the_keyboard_only() {
     let e = env(0);
-    let mut h = connected(&e, Some(invoice_desk::api::Currency::Clp));
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::CLP));
     let id = e
         .sandbox
         .sample_invoice(invoice_desk::sandbox::data::ORG_OAUTH)
@@ -550,7 +550,7 @@ fn work_finishes_while_its_panel_is_hidden() {
 #[test]
 fn create_says_what_is_missing_then_focus_goes_to_the_result_and_lookup_leads_back() {
     let e = env(5);
-    let mut h = connected(&e, Some(invoice_desk::api::Currency::Clp));
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::CLP));
     click(&mut h, "New invoice");
     assert!(!button_enabled(&h, "Create invoice"));
     assert!(has_text(

@@ -15,7 +15,7 @@ fn spanish(rt: &tokio::runtime::Runtime, s: &Sandbox, dir: &std::path::Path) -> 
         rt,
         s,
         dir,
-        Some(invoice_desk::api::Currency::Clp),
+        Some(invoice_desk::api::Currency::CLP),
         [1100.0, 760.0],
         Lang::Es,
     )

@@ -33,3 +33,8 @@ fn snapshot_lookup() {
 fn snapshot_customers() {
     scenes::customers(Lang::En, L, "en_light_customers");
 }
+
+#[test]
+fn snapshot_usd_invoice() {
+    scenes::usd_invoice(Lang::En, L, "en_light_usd_invoice");
+}

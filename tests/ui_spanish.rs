@@ -46,7 +46,7 @@ fn create_by_keyboard_only_in_spanish() {
         &rt,
         &s,
         dir.path(),
-        Some(invoice_desk::api::Currency::Clp),
+        Some(invoice_desk::api::Currency::CLP),
         [1100.0, 760.0],
         Lang::Es,
     );
@@ -128,4 +128,9 @@ fn look_up_void_and_list_by_keyboard_only_in_spanish() {
     key(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
     step_until(&mut h, "listadas", |h| has_text(h, "facturas del cliente"));
     assert!(has_text(&h, "Anulada"), "statuses are in Spanish");
+}
+
+#[test]
+fn snapshot_usd_invoice() {
+    scenes::usd_invoice(Lang::Es, D, "es_dark_usd_invoice");
 }

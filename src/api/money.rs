@@ -6,42 +6,80 @@ use serde_json::{Number, Value};
 use std::fmt;
 use std::str::FromStr;
 
-/// A currency the service accepts for `currency_code`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Currency {
-    /// Chilean peso: whole pesos only.
-    Clp,
-    /// Unidad de Fomento: four decimals.
-    Clf,
+/// An ISO 4217 currency (from the maintained table of the `iso_currency` crate: any code
+/// in it is read, shown and exported with its minor units, without a new release).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Currency(iso_currency::Currency);
+
+impl PartialOrd for Currency {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Currency {
+    /// By code, so that lists and totals are in a stable, readable order.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.code().cmp(other.code())
+    }
 }
 
 impl Currency {
-    /// Every currency the service accepts today.
-    pub const ALL: [Currency; 2] = [Currency::Clp, Currency::Clf];
+    /// Chilean peso: whole pesos only.
+    pub const CLP: Currency = Currency(iso_currency::Currency::CLP);
+    /// Unidad de Fomento: four decimals.
+    pub const CLF: Currency = Currency(iso_currency::Currency::CLF);
+    /// US dollar.
+    pub const USD: Currency = Currency(iso_currency::Currency::USD);
+
+    /// The currencies offered when a profile does not say: what the service accepts today.
+    pub const DEFAULT_OFFERED: [Currency; 2] = [Currency::CLP, Currency::CLF];
 
     /// The ISO 4217 code, as sent in `currency_code`.
     pub fn code(self) -> &'static str {
-        match self {
-            Currency::Clp => "CLP",
-            Currency::Clf => "CLF",
-        }
+        self.0.code()
     }
 
-    /// ISO 4217 minor units: how many decimals an amount may have.
+    /// ISO 4217 minor units: how many decimals an amount may have (0 for the codes the
+    /// table gives none, such as gold).
     pub fn minor_units(self) -> u32 {
-        match self {
-            Currency::Clp => 0,
-            Currency::Clf => 4,
+        self.0.exponent().map_or(0, u32::from)
+    }
+
+    /// Reads an ISO 4217 code (`CLP`, `usd`); surrounding spaces and case are forgiven.
+    /// `None` for anything that is not in the table.
+    pub fn from_code(code: &str) -> Option<Currency> {
+        iso_currency::Currency::from_code(&code.trim().to_ascii_uppercase()).map(Currency)
+    }
+
+    /// Every currency of the ISO 4217 table.
+    pub fn all() -> impl Iterator<Item = Currency> {
+        use iso_currency::IntoEnumIterator;
+        iso_currency::Currency::iter().map(Currency)
+    }
+
+    /// How amounts in it are written in Chile: `$` for pesos, `UF` for the UF, `US$` for
+    /// dollars; any other by its code (never a bare `$`, which is the peso).
+    pub fn prefix(self) -> &'static str {
+        match self.code() {
+            "CLP" => "$",
+            "CLF" => "UF ",
+            "USD" => "US$ ",
+            other => other,
         }
     }
 
-    /// Reads an exact ISO code (`CLP`, `CLF`); surrounding spaces and case are forgiven.
-    pub fn from_code(code: &str) -> Option<Currency> {
-        match code.trim().to_ascii_uppercase().as_str() {
-            "CLP" => Some(Currency::Clp),
-            "CLF" => Some(Currency::Clf),
-            _ => None,
+    /// Parses a list like `CLP, CLF,USD`; the first code that is not ISO 4217 is the
+    /// error. Duplicates are dropped.
+    pub fn parse_list(text: &str) -> Result<Vec<Currency>, String> {
+        let mut out: Vec<Currency> = Vec::new();
+        for part in text.split([',', ' ', ';']).filter(|p| !p.trim().is_empty()) {
+            let c = Currency::from_code(part).ok_or_else(|| part.trim().to_string())?;
+            if !out.contains(&c) {
+                out.push(c);
+            }
         }
+        Ok(out)
     }
 }
 
@@ -106,7 +144,20 @@ const MAX_DECIMALS_UNKNOWN: u32 = 4;
 pub fn parse_amount_input(text: &str, currency: Option<Currency>) -> Result<Decimal, AmountError> {
     let original = text.trim();
     let mut s: String = original.chars().filter(|c| !c.is_whitespace()).collect();
-    for prefix in ["UF", "uf", "CLP", "clp", "CLF", "clf", "$"] {
+    // The currency's own marks, as `format_amount` writes them (`US$`, `EUR`).
+    if let Some(c) = currency {
+        let upper = s.to_ascii_uppercase();
+        for mark in [c.prefix().trim(), c.code()] {
+            if upper.starts_with(mark) {
+                s = s[mark.len()..].to_string();
+                break;
+            } else if upper.ends_with(mark) {
+                s = s[..s.len() - mark.len()].to_string();
+                break;
+            }
+        }
+    }
+    for prefix in ["US$", "us$", "UF", "uf", "CLP", "clp", "CLF", "clf", "$"] {
         if let Some(rest) = s.strip_prefix(prefix) {
             s = rest.to_string();
             break;
@@ -140,7 +191,7 @@ pub fn parse_amount_input(text: &str, currency: Option<Currency>) -> Result<Deci
             let (i, f) = body.split_once('.').unwrap_or((body, ""));
             if f.len() == 3 && !i.is_empty() {
                 // "1.234": thousands in Chile, a decimal point elsewhere.
-                if currency == Some(Currency::Clp) {
+                if currency.is_some_and(|c| c.minor_units() == 0) {
                     (format!("{i}{f}"), String::new())
                 } else {
                     return Err(AmountError::Ambiguous {
@@ -191,7 +242,7 @@ pub fn parse_amount_input(text: &str, currency: Option<Currency>) -> Result<Deci
             }),
             None => Err(AmountError::TooPrecise {
                 text: original.to_string(),
-                currency: Currency::Clf,
+                currency: Currency::CLF,
                 max,
                 got: frac_trimmed.len() as u32,
             }),
@@ -235,8 +286,9 @@ fn ungroup(s: &str, sep: char, original: &str) -> Result<String, AmountError> {
     Ok(out)
 }
 
-/// Formats an amount the Chilean way: `$1.234.567` for CLP, `UF 1.234,5678` for CLF,
-/// `1.234,5 XYZ` for a code we do not know. Never rounds: extra decimals are shown.
+/// Formats an amount the Chilean way, es-CL grouping for every currency: `$1.234.567`
+/// for CLP, `UF 1.234,5678` for CLF, `US$ 1.234,56` for USD, `EUR 1.234,56` for others;
+/// `1.234,5 XYZ` for a code that is not ISO 4217. Never rounds: extra decimals are shown.
 pub fn format_amount(amount: Decimal, currency: Option<&str>) -> String {
     let known = currency.and_then(Currency::from_code);
     let min_decimals = known.map_or(0, Currency::minor_units);
@@ -247,8 +299,10 @@ pub fn format_amount(amount: Decimal, currency: Option<&str>) -> String {
         ""
     };
     match (known, currency) {
-        (Some(Currency::Clp), _) => format!("{sign}${number}"),
-        (Some(Currency::Clf), _) => format!("{sign}UF {number}"),
+        (Some(c), _) if c.prefix().ends_with(' ') || c.prefix() == "$" => {
+            format!("{sign}{}{number}", c.prefix())
+        }
+        (Some(c), _) => format!("{sign}{} {number}", c.prefix()),
         (None, Some(code)) if !code.trim().is_empty() => format!("{sign}{number} {}", code.trim()),
         _ => format!("{sign}{number}"),
     }
@@ -314,8 +368,8 @@ mod tests {
 
     #[test]
     fn parses_chilean_input() {
-        let clp = Some(Currency::Clp);
-        let clf = Some(Currency::Clf);
+        let clp = Some(Currency::CLP);
+        let clf = Some(Currency::CLF);
         assert_eq!(parse_amount_input("1.234.567", clp), Ok(d("1234567")));
         assert_eq!(parse_amount_input("$ 15.000", clp), Ok(d("15000")));
         assert_eq!(parse_amount_input("1.234", clp), Ok(d("1234")));
@@ -328,8 +382,8 @@ mod tests {
 
     #[test]
     fn refuses_bad_input() {
-        let clp = Some(Currency::Clp);
-        let clf = Some(Currency::Clf);
+        let clp = Some(Currency::CLP);
+        let clf = Some(Currency::CLF);
         assert_eq!(parse_amount_input("  ", clp), Err(AmountError::Empty));
         assert!(matches!(
             parse_amount_input("1.234", clf),
@@ -371,7 +425,11 @@ mod tests {
         assert_eq!(format_amount(d("-1500"), Some("CLP")), "-$1.500");
         assert_eq!(format_amount(d("999"), Some("CLP")), "$999");
         assert_eq!(format_amount(d("1000.5"), Some("CLP")), "$1.000,5");
-        assert_eq!(format_amount(d("1000"), Some("USD")), "1.000 USD");
+        assert_eq!(format_amount(d("1000"), Some("USD")), "US$ 1.000,00");
+        assert_eq!(format_amount(d("1234.5"), Some("EUR")), "EUR 1.234,50");
+        assert_eq!(format_amount(d("1000"), Some("JPY")), "JPY 1.000");
+        assert_eq!(format_amount(d("1.5"), Some("BHD")), "BHD 1,500");
+        assert_eq!(format_amount(d("1000"), Some("XYZ")), "1.000 XYZ");
         assert_eq!(format_amount(d("1000"), None), "1.000");
     }
 

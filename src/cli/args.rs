@@ -13,7 +13,8 @@ answered with success but the answer could not be read).
 Settings come from the active profile (or --profile), each overridable by INVOICE_DESK_BASE_URL, \
 INVOICE_DESK_AUTH_URL, INVOICE_DESK_AUDIENCE, INVOICE_DESK_CLIENT_ID, INVOICE_DESK_CLIENT_SECRET, \
 INVOICE_DESK_API_KEY, INVOICE_DESK_API_KEY_HEADER, INVOICE_DESK_ACCOUNT_KEY, \
-INVOICE_DESK_TOKEN_BODY (json or form, as --form-body). With an API key and no \
+INVOICE_DESK_TOKEN_BODY (json or form, as --form-body), INVOICE_DESK_CURRENCIES (the codes \
+create --currency may use, e.g. CLP,CLF,USD). With an API key and no \
 client id, the API-key mode is used. INVOICE_DESK_TIMEOUT sets the time limit of one request in \
 seconds (default 30); INVOICE_DESK_MAX_INVOICES caps one listing (default 2000000). INVOICE_DESK_CONFIG_DIR moves the profiles file; \
 INVOICE_DESK_KEYRING=none keeps the OS keyring out (secrets then come from the environment).";
@@ -141,29 +142,18 @@ pub struct ProfileAddArgs {
     /// Account key (x-account-key).
     #[arg(long, default_value = "")]
     pub account_key: String,
-    /// The account's currency, for display.
-    #[arg(long, value_enum)]
-    pub account_currency: Option<CurrencyArg>,
+    /// The account's currency, for display (an ISO 4217 code).
+    #[arg(long, value_parser = currency_code)]
+    pub account_currency: Option<Currency>,
+    /// The currencies offered besides the account's (ISO 4217 codes, comma-separated);
+    /// default CLP,CLF.
+    #[arg(long, value_delimiter = ',', value_parser = currency_code)]
+    pub currencies: Vec<Currency>,
 }
 
-/// CLP or CLF.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum CurrencyArg {
-    /// Chilean peso.
-    #[value(name = "CLP", alias = "clp")]
-    Clp,
-    /// Unidad de Fomento.
-    #[value(name = "CLF", alias = "clf")]
-    Clf,
-}
-
-impl From<CurrencyArg> for Currency {
-    fn from(c: CurrencyArg) -> Currency {
-        match c {
-            CurrencyArg::Clp => Currency::Clp,
-            CurrencyArg::Clf => Currency::Clf,
-        }
-    }
+/// Reads an ISO 4217 code for clap (`CLP`, `usd`).
+fn currency_code(text: &str) -> Result<Currency, String> {
+    Currency::from_code(text).ok_or_else(|| format!("\"{text}\" is not an ISO 4217 currency code"))
 }
 
 /// `create` arguments.
@@ -175,9 +165,10 @@ pub struct CreateArgs {
     /// Amount (es-CL like 1.234.567 or 12,3456, or plain 1234567 / 12.3456).
     #[arg(long, allow_hyphen_values = true)]
     pub amount: String,
-    /// Currency; omitted means the account's currency (currency_code not sent).
-    #[arg(long, value_enum)]
-    pub currency: Option<CurrencyArg>,
+    /// Currency (an ISO 4217 code among the profile's, INVOICE_DESK_CURRENCIES'
+    /// or CLP,CLF); omitted means the account's currency (currency_code not sent).
+    #[arg(long, value_parser = currency_code)]
+    pub currency: Option<Currency>,
     /// Product id.
     #[arg(long)]
     pub product: Option<String>,
@@ -252,4 +243,7 @@ pub struct SandboxArgs {
     /// Address to listen on (loopback unless told otherwise).
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: std::net::IpAddr,
+    /// The currency codes it accepts in currency_code (like the service: CLP,CLF).
+    #[arg(long, value_delimiter = ',', value_parser = currency_code, default_value = "CLP,CLF")]
+    pub currencies: Vec<Currency>,
 }

@@ -130,6 +130,7 @@ fn run_sandbox(rt: &tokio::runtime::Runtime, a: SandboxArgs) -> ExitCode {
         data_file: a.data,
         token_lifetime: std::time::Duration::from_secs(a.token_lifetime.max(1)),
         latency: std::time::Duration::from_millis(a.latency_ms),
+        currencies: a.currencies.clone(),
         ..Default::default()
     };
     rt.block_on(async {

@@ -96,7 +96,12 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
                 base_url: a.base_url.clone(),
                 auth,
                 account_key: a.account_key.clone(),
-                account_currency: a.account_currency.map(Currency::from),
+                account_currency: a.account_currency,
+                currencies: if a.currencies.is_empty() {
+                    Currency::DEFAULT_OFFERED.to_vec()
+                } else {
+                    a.currencies.clone()
+                },
                 sandbox: false,
             };
             profile.validate()?;

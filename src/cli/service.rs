@@ -38,7 +38,17 @@ pub(super) async fn service_command(
         }
         Command::Create(a) => {
             let currency = match a.currency {
-                Some(c) => CurrencyChoice::Code(c.into()),
+                Some(c) if !resolved.currencies.contains(&c) => {
+                    let offered: Vec<&str> = resolved.currencies.iter().map(|c| c.code()).collect();
+                    return Err(Failure::usage(format!(
+                        "{c} is not among this profile's currencies ({}). Add it to the profile \
+                         (invoice-desk profile add … --currencies {},{c}) or set \
+                         INVOICE_DESK_CURRENCIES.",
+                        offered.join(", "),
+                        offered.join(",")
+                    )));
+                }
+                Some(c) => CurrencyChoice::Code(c),
                 None => CurrencyChoice::AccountDefault,
             };
             let reading = currency.currency().or(resolved.account_currency);

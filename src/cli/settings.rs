@@ -46,6 +46,8 @@ fn env(name: &str) -> Option<String> {
 pub(super) struct Resolved {
     pub config: ClientConfig,
     pub account_currency: Option<Currency>,
+    /// The currencies `create --currency` may use.
+    pub currencies: Vec<Currency>,
 }
 
 /// Profile (named or active, if any) with the environment on top.
@@ -161,8 +163,20 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
     config.account_key = env("INVOICE_DESK_ACCOUNT_KEY")
         .or_else(|| profile.as_ref().map(|p| p.account_key.clone()))
         .filter(|k| !k.is_empty());
+    let currencies = match env("INVOICE_DESK_CURRENCIES") {
+        Some(list) => Currency::parse_list(&list).map_err(|bad| {
+            Failure::usage(format!(
+                "INVOICE_DESK_CURRENCIES: \"{bad}\" is not an ISO 4217 currency code."
+            ))
+        })?,
+        None => profile.as_ref().map_or_else(
+            || Currency::DEFAULT_OFFERED.to_vec(),
+            |p| p.currencies.clone(),
+        ),
+    };
     Ok(Resolved {
         config,
         account_currency: profile.and_then(|p| p.account_currency),
+        currencies,
     })
 }

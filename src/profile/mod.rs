@@ -61,6 +61,10 @@ pub struct Profile {
     /// The account's currency, if the clerk knows it (display only).
     #[serde(default)]
     pub account_currency: Option<Currency>,
+    /// The currencies offered besides the account's (ISO 4217); CLP and CLF unless IT
+    /// adds one the service has started to accept.
+    #[serde(default = "default_currencies")]
+    pub currencies: Vec<Currency>,
     /// The built-in sandbox: started in-process; addresses and credentials come from it.
     #[serde(default)]
     pub sandbox: bool,
@@ -80,6 +84,7 @@ impl Profile {
             },
             account_key: String::new(),
             account_currency: None,
+            currencies: default_currencies(),
             sandbox: false,
         }
     }
@@ -151,6 +156,10 @@ impl Profile {
         cfg.max_invoices = APP_MAX_INVOICES;
         cfg
     }
+}
+
+fn default_currencies() -> Vec<Currency> {
+    Currency::DEFAULT_OFFERED.to_vec()
 }
 
 /// Why a profile, the profiles file or a stored secret could not be used. `Display` is
@@ -321,7 +330,7 @@ mod tests {
             client_id: "cid".into(),
             body_style: TokenBodyStyle::Json,
         };
-        p.account_currency = Some(Currency::Clf);
+        p.account_currency = Some(Currency::CLF);
         ps.upsert(None, p.clone()).unwrap();
         let mut k = Profile::empty("Llave");
         k.base_url = "https://api.example.cl".into();

@@ -290,25 +290,25 @@ impl Data {
             Account {
                 key: "acc_oauth_clp".into(),
                 org: ORG_OAUTH.into(),
-                currency: Currency::Clp,
+                currency: Currency::CLP,
                 name: "Cuenta pesos".into(),
             },
             Account {
                 key: "acc_oauth_clf".into(),
                 org: ORG_OAUTH.into(),
-                currency: Currency::Clf,
+                currency: Currency::CLF,
                 name: "Cuenta UF".into(),
             },
             Account {
                 key: "acc_key_clp".into(),
                 org: ORG_KEY.into(),
-                currency: Currency::Clp,
+                currency: Currency::CLP,
                 name: "Cuenta pesos".into(),
             },
             Account {
                 key: "acc_key_clf".into(),
                 org: ORG_KEY.into(),
-                currency: Currency::Clf,
+                currency: Currency::CLF,
                 name: "Cuenta UF".into(),
             },
         ];
@@ -362,9 +362,9 @@ impl Data {
     fn seed_invoice(&mut self, customer: &str, account_prefix: &str, start: chrono::NaiveDate) {
         let rng = &mut self.rng;
         let currency = if rng.chance(30) {
-            Currency::Clf
+            Currency::CLF
         } else {
-            Currency::Clp
+            Currency::CLP
         };
         let account = format!("{account_prefix}_{}", currency.code().to_ascii_lowercase());
         let org = if account_prefix == "acc_key" {
@@ -372,11 +372,10 @@ impl Data {
         } else {
             ORG_OAUTH
         };
-        let amount = match currency {
-            Currency::Clp => Decimal::from(1_000 * (5 + rng.below(5_000))),
-            Currency::Clf => {
-                Decimal::from_i128_with_scale((10_000 + rng.below(3_000_000)) as i128, 4)
-            }
+        let amount = if currency == Currency::CLF {
+            Decimal::from_i128_with_scale((10_000 + rng.below(3_000_000)) as i128, 4)
+        } else {
+            Decimal::from(1_000 * (5 + rng.below(5_000)))
         };
         let due = start + chrono::Days::new(rng.below(1000));
         let is_void = rng.chance(8);
@@ -510,7 +509,7 @@ mod tests {
             Data::seeded(8, 0).orgs[0].client_secret
         );
         assert!(a.invoices.iter().any(|i| i.is_void) && a.invoices.iter().any(|i| i.is_paid));
-        assert!(a.invoices.iter().any(|i| i.currency_code == Currency::Clf));
+        assert!(a.invoices.iter().any(|i| i.currency_code == Currency::CLF));
         assert_eq!(a.by_customer[BIG_CUSTOMER].len(), 10);
     }
 }

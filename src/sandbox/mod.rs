@@ -41,6 +41,9 @@ pub struct SandboxConfig {
     pub audience: String,
     /// Largest `page_size` honoured in listings.
     pub max_page_size: usize,
+    /// The `currency_code` values it accepts (like the real service, CLP and CLF unless
+    /// told otherwise); any other is refused with a 422 on `currency_code`.
+    pub currencies: Vec<crate::api::Currency>,
 }
 
 impl Default for SandboxConfig {
@@ -56,6 +59,7 @@ impl Default for SandboxConfig {
             latency: Duration::ZERO,
             audience: "https://sandbox.invoice-desk.invalid/api".into(),
             max_page_size: 1000,
+            currencies: crate::api::Currency::DEFAULT_OFFERED.to_vec(),
         }
     }
 }
@@ -183,6 +187,7 @@ pub(crate) struct Shared {
     knobs: Mutex<Knobs>,
     counters: Mutex<Counters>,
     max_page_size: usize,
+    currencies: Vec<crate::api::Currency>,
 }
 
 impl Shared {
@@ -312,6 +317,7 @@ impl Sandbox {
             }),
             counters: Mutex::new(Counters::default()),
             max_page_size: cfg.max_page_size.max(1),
+            currencies: cfg.currencies.clone(),
         });
         let mut shutdown = Vec::new();
         let mut tasks = Vec::new();
@@ -360,7 +366,8 @@ impl Sandbox {
                 body_style: Default::default(),
             },
             account_key: self.credentials.account_clp.clone(),
-            account_currency: Some(crate::api::Currency::Clp),
+            account_currency: Some(crate::api::Currency::CLP),
+            currencies: self.shared.currencies.clone(),
             sandbox: false,
         }
     }

@@ -478,16 +478,19 @@ impl CreatePanel {
                                         CurrencyChoice::AccountDefault,
                                         account,
                                     );
-                                    ui.selectable_value(
-                                        &mut self.form.currency,
-                                        CurrencyChoice::Code(Currency::Clp),
-                                        "CLP",
+                                    // The profile's currencies (CLP and CLF unless IT
+                                    // added one the service has started to accept).
+                                    let offered = session_ref.map_or_else(
+                                        || Currency::DEFAULT_OFFERED.to_vec(),
+                                        |s| s.profile.currencies.clone(),
                                     );
-                                    ui.selectable_value(
-                                        &mut self.form.currency,
-                                        CurrencyChoice::Code(Currency::Clf),
-                                        "CLF",
-                                    );
+                                    for c in offered {
+                                        ui.selectable_value(
+                                            &mut self.form.currency,
+                                            CurrencyChoice::Code(c),
+                                            c.code(),
+                                        );
+                                    }
                                 })
                                 .response
                                 .labelled_by(l.id);

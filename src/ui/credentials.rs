@@ -29,7 +29,13 @@ pub struct Editor {
     secret: String,
     account_key: String,
     account_currency: Option<Currency>,
+    /// The currencies offered, as typed (`CLP, CLF, USD`).
+    currencies: String,
     sandbox: bool,
+}
+
+fn currency_list(cs: &[Currency]) -> String {
+    cs.iter().map(|c| c.code()).collect::<Vec<_>>().join(", ")
 }
 
 impl Editor {
@@ -41,6 +47,7 @@ impl Editor {
             base_url: p.base_url.clone(),
             account_key: p.account_key.clone(),
             account_currency: p.account_currency,
+            currencies: currency_list(&p.currencies),
             sandbox: p.sandbox,
             header: crate::api::auth::DEFAULT_API_KEY_HEADER.into(),
             ..Default::default()
@@ -68,8 +75,14 @@ impl Editor {
     fn new_profile() -> Editor {
         Editor {
             header: crate::api::auth::DEFAULT_API_KEY_HEADER.into(),
+            currencies: currency_list(&Currency::DEFAULT_OFFERED),
             ..Default::default()
         }
+    }
+
+    /// The currencies typed, or the first code that is not ISO 4217.
+    fn currencies(&self) -> Result<Vec<Currency>, String> {
+        Currency::parse_list(&self.currencies)
     }
 
     fn to_profile(&self) -> Profile {
@@ -95,6 +108,11 @@ impl Editor {
             auth,
             account_key: self.account_key.trim().to_string(),
             account_currency: self.account_currency,
+            currencies: self
+                .currencies()
+                .ok()
+                .filter(|c| !c.is_empty())
+                .unwrap_or_else(|| Currency::DEFAULT_OFFERED.to_vec()),
             sandbox: self.sandbox,
         }
     }
@@ -296,7 +314,13 @@ impl CredentialsPanel {
                         .clicked()
                     {
                         let profile = editor.to_profile();
+                        let currencies = editor.currencies();
                         match profile.validate() {
+                            Ok(()) if currencies.is_err() => {
+                                let bad = currencies.err().unwrap_or_default();
+                                self.message =
+                                    Some((None, Err(tr!("cred-bad-currency", code = bad))));
+                            }
                             Err(e) => {
                                 self.message = Some((None, Err(super::i18n::profile_error(&e))))
                             }
@@ -553,15 +577,28 @@ fn editor_form(ui: &mut Ui, e: &mut Editor, exists: bool) {
                 None => tr!("not-known"),
                 Some(c) => c.code().to_string(),
             };
+            let offered = e.currencies().unwrap_or_default();
             egui::ComboBox::from_id_salt("account_currency")
                 .selected_text(text)
                 .show_ui(ui, |ui| {
                     ui.selectable_value(&mut e.account_currency, None, tr!("not-known"));
-                    ui.selectable_value(&mut e.account_currency, Some(Currency::Clp), "CLP");
-                    ui.selectable_value(&mut e.account_currency, Some(Currency::Clf), "CLF");
+                    for c in &offered {
+                        ui.selectable_value(&mut e.account_currency, Some(*c), c.code());
+                    }
                 })
                 .response
                 .labelled_by(l.id);
             ui.end_row();
+            let problem = e
+                .currencies()
+                .err()
+                .map(|bad| tr!("cred-bad-currency", code = bad));
+            widgets::field_row(
+                ui,
+                &tr!("f-currencies"),
+                &mut e.currencies,
+                "CLP, CLF",
+                problem.as_deref(),
+            );
         });
 }

@@ -110,7 +110,8 @@ pub fn sandbox_profile() -> Profile {
             body_style: Default::default(),
         },
         account_key: "acc_oauth_clp".to_string(),
-        account_currency: Some(crate::api::Currency::Clp),
+        account_currency: Some(crate::api::Currency::CLP),
+        currencies: crate::api::Currency::DEFAULT_OFFERED.to_vec(),
         sandbox: true,
     }
 }

@@ -55,7 +55,7 @@ fn connected(rt: &tokio::runtime::Runtime, s: &Sandbox, lang: Lang, theme: egui:
         rt,
         s,
         &tempfile::tempdir().unwrap().keep(),
-        Some(Currency::Clp),
+        Some(Currency::CLP),
         SIZE,
         lang,
     );
@@ -86,7 +86,7 @@ pub fn credentials(lang: Lang, theme: egui::Theme, name: &str) {
         body_style: Default::default(),
     };
     p.account_key = "acc_123".into();
-    p.account_currency = Some(Currency::Clf);
+    p.account_currency = Some(Currency::CLF);
     ps.upsert(None, p).unwrap();
     let path = tempfile::tempdir().unwrap().keep().join("profiles.toml");
     ps.save(&path).unwrap();
@@ -165,5 +165,60 @@ pub fn customers(lang: Lang, theme: egui::Theme, name: &str) {
         !h.state().customer_rows().0.is_empty() && !h.state().customers_loading()
     });
     mask_token(&mut h);
+    h.snapshot(name);
+}
+
+/// An invoice in US dollars (a sandbox that accepts USD), looked up. Its id and creation
+/// time change from run to run and are masked.
+pub fn usd_invoice(lang: Lang, theme: egui::Theme, name: &str) {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig {
+            currencies: vec![Currency::CLP, Currency::CLF, Currency::USD],
+            ..Default::default()
+        }))
+        .unwrap();
+    let client = invoice_desk::api::Client::new(s.profile("x").client_config(
+        secrecy::SecretString::from(s.credentials.client_secret.clone()),
+    ))
+    .unwrap();
+    let inv = rt
+        .block_on(client.create_invoice(
+            &invoice_desk::api::NewInvoice {
+                customer: s.customers()[0].0.clone(),
+                amount: "1234.5".parse().unwrap(),
+                currency: invoice_desk::api::CurrencyChoice::Code(Currency::USD),
+                due_date: Some("2027-01-05".into()),
+                invoice_external_id: Some("ERP-USD-1".into()),
+                ..Default::default()
+            },
+            None,
+        ))
+        .unwrap();
+    let mut h = connected(&rt, &s, lang, theme);
+    click(&mut h, Role::Button, &text("tab-lookup"));
+    type_into(&mut h, &text("f-invoice-id"), &inv.id);
+    click(&mut h, Role::Button, &text("lk-look-up"));
+    step_until(&mut h, "invoice shown", |h| has_text(h, "created_at"));
+    mask_token(&mut h);
+    let created = inv
+        .extra
+        .get("created_at")
+        .and_then(|v| v.as_str())
+        .unwrap_or("-")
+        .to_string();
+    let field = h
+        .get_by_role_and_label(Role::TextInput, &text("f-invoice-id"))
+        .rect();
+    h.mask(field);
+    for changing in [inv.id.as_str(), created.as_str()] {
+        let rects: Vec<_> = h
+            .query_all_by_label_contains(changing)
+            .map(|n| n.rect())
+            .collect();
+        for r in rects {
+            h.mask(r);
+        }
+    }
     h.snapshot(name);
 }

@@ -376,3 +376,6 @@ cr-missing = To create the invoice, fill in: { $fields }.
 cr-fix-marked = To create the invoice, correct what is marked in red.
 cu-sort-amount-hint = Amounts are sorted within each currency, one currency after the other (pesos and UF are not compared with each other).
 lk-back-to-list = Back to the list
+f-currencies = Currencies offered
+cred-bad-currency = "{ $code }" is not an ISO 4217 currency code (like CLP, CLF, USD).
+currency-not-iso = currency "{ $code }" (not an ISO 4217 code: amounts shown as sent)

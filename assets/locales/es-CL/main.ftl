@@ -376,3 +376,6 @@ cr-missing = Para crear la factura, complete: { $fields }.
 cr-fix-marked = Para crear la factura, corrija lo marcado en rojo.
 cu-sort-amount-hint = Los montos se ordenan dentro de cada moneda, una moneda después de la otra (pesos y UF no se comparan entre sí).
 lk-back-to-list = Volver a la lista
+f-currencies = Monedas ofrecidas
+cred-bad-currency = "{ $code }" no es un código de moneda ISO 4217 (como CLP, CLF, USD).
+currency-not-iso = moneda "{ $code }" (no es un código ISO 4217: montos tal como llegaron)

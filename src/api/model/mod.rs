@@ -165,7 +165,7 @@ mod tests {
         let body = inv.to_json().unwrap();
         assert!(body.get("currency_code").is_none());
         let inv = NewInvoice {
-            currency: CurrencyChoice::Code(Currency::Clf),
+            currency: CurrencyChoice::Code(Currency::CLF),
             amount: Decimal::from_str("12.3456").unwrap(),
             ..inv
         };
@@ -201,7 +201,7 @@ mod tests {
         assert!(
             NewInvoice {
                 amount: Decimal::from_str("1.5").unwrap(),
-                currency: CurrencyChoice::Code(Currency::Clp),
+                currency: CurrencyChoice::Code(Currency::CLP),
                 ..ok.clone()
             }
             .to_json()

@@ -56,13 +56,19 @@ pub(super) fn create_invoice(
     };
     let mut problems: Vec<(&[&str], String, &str)> = Vec::new();
     // Rules 1–3 of the interface: explicit currency_code wins, absent means the account's.
+    let accepted = shared.currencies.clone();
     let currency = match fields.shift_remove("currency_code") {
         None => Some(account.currency),
-        Some(Value::String(s)) if s == "CLP" || s == "CLF" => Currency::from_code(&s),
+        Some(Value::String(s))
+            if Currency::from_code(&s).is_some_and(|c| c.code() == s && accepted.contains(&c)) =>
+        {
+            Currency::from_code(&s)
+        }
         Some(_) => {
+            let codes: Vec<&str> = accepted.iter().map(|c| c.code()).collect();
             problems.push((
                 &["body", "currency_code"],
-                "currency_code must be CLP or CLF".into(),
+                format!("currency_code must be one of {}", codes.join(", ")),
                 "value_error.const",
             ));
             None
@@ -100,9 +106,10 @@ pub(super) fn create_invoice(
     if let (Some(a), Some(c)) = (amount, currency)
         && a.normalize().scale() > c.minor_units()
     {
-        let msg = match c {
-            Currency::Clp => "CLP amounts must be whole pesos".to_string(),
-            Currency::Clf => "CLF amounts can have at most 4 decimals".to_string(),
+        let msg = match c.minor_units() {
+            0 if c == Currency::CLP => "CLP amounts must be whole pesos".to_string(),
+            0 => format!("{c} amounts cannot have decimals"),
+            n => format!("{c} amounts can have at most {n} decimals"),
         };
         problems.push((&["body", "amount"], msg, "value_error.decimal"));
     }

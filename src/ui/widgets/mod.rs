@@ -215,6 +215,10 @@ pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice) {
             r.on_hover_text(safe(code));
         }
         match &inv.currency_code {
+            // A code that is not ISO 4217 is kept as sent, and flagged.
+            Some(c) if crate::api::Currency::from_code(c).is_none() => ui.label(
+                RichText::new(tr!("currency-not-iso", code = safe(c))).color(error_color(ui)),
+            ),
             Some(c) => ui.label(tr!("currency-label", code = safe(c))),
             None => ui.label(RichText::new(tr!("currency-missing")).color(error_color(ui))),
         };

@@ -1,0 +1,224 @@
+//! Currencies beyond CLP and CLF (ISO 4217): read and shown with their minor units,
+//! offered when a profile (or the environment) says so, refused by a service that does not
+//! accept them yet — through the API layer, the CLI and the app.
+
+mod common;
+
+use assert_cmd::Command;
+use common::{click, has_text, runtime, set_text, step_until};
+use egui_kittest::kittest::Queryable;
+use invoice_desk::api::{Currency, CurrencyChoice, ErrorKind, Invoice, NewInvoice};
+use invoice_desk::export::{self, Dialect};
+use invoice_desk::sandbox::{Sandbox, SandboxConfig};
+use invoice_desk::ui::i18n::Lang;
+use rust_decimal::Decimal;
+use serde_json::json;
+use std::str::FromStr;
+
+fn sandbox(rt: &tokio::runtime::Runtime, currencies: &[Currency]) -> Sandbox {
+    rt.block_on(Sandbox::start(SandboxConfig {
+        currencies: currencies.to_vec(),
+        ..Default::default()
+    }))
+    .unwrap()
+}
+
+fn client(s: &Sandbox) -> invoice_desk::api::Client {
+    invoice_desk::api::Client::new(s.profile("x").client_config(secrecy::SecretString::from(
+        s.credentials.client_secret.clone(),
+    )))
+    .unwrap()
+}
+
+fn usd_invoice(s: &Sandbox, amount: &str) -> NewInvoice {
+    NewInvoice {
+        customer: s.customers()[0].0.clone(),
+        amount: Decimal::from_str(amount).unwrap(),
+        currency: CurrencyChoice::Code(Currency::USD),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn mixed_currencies_are_shown_totalled_and_exported_with_their_minor_units() {
+    let rows: Vec<Invoice> = [
+        json!({"id": "in_1", "amount": 1234567, "currency_code": "CLP"}),
+        json!({"id": "in_2", "amount": 12.3, "currency_code": "CLF"}),
+        json!({"id": "in_3", "amount": 1234.5, "currency_code": "USD"}),
+        json!({"id": "in_4", "amount": 1000, "currency_code": "JPY"}),
+        json!({"id": "in_5", "amount": 1.5, "currency_code": "BHD"}),
+        json!({"id": "in_6", "amount": 7, "currency_code": "XYZ"}),
+    ]
+    .into_iter()
+    .map(|v| Invoice::from_value(v).unwrap())
+    .collect();
+    let shown: Vec<String> = rows.iter().map(Invoice::amount_display).collect();
+    assert_eq!(
+        shown,
+        [
+            "$1.234.567",
+            "UF 12,3000",
+            "US$ 1.234,50",
+            "JPY 1.000",
+            "BHD 1,500",
+            "7 XYZ"
+        ]
+    );
+    // Totals never mix currencies.
+    let mut view = invoice_desk::ui::customers::View::default();
+    let mut all = invoice_desk::ui::customers::Rows::default();
+    all.push_page(rows.clone());
+    view.rebuild(
+        &all,
+        invoice_desk::ui::customers::SortKey::Amount,
+        true,
+        "",
+        false,
+    );
+    let totals: Vec<(String, String)> = view
+        .totals
+        .iter()
+        .map(|(c, t)| (c.clone(), t.to_string()))
+        .collect();
+    assert_eq!(totals.len(), 6, "{totals:?}");
+    let mut csv = Vec::new();
+    export::write(
+        &mut csv,
+        rows.iter(),
+        Dialect::Standard,
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .unwrap();
+    let text = String::from_utf8(csv).unwrap();
+    for cell in [",1234.50,USD,", ",1000,JPY,", ",1.500,BHD,", ",7,XYZ,"] {
+        assert!(text.contains(cell), "{cell} in\n{text}");
+    }
+}
+
+#[test]
+fn a_configured_currency_goes_through_and_a_service_that_refuses_it_is_heard() {
+    let rt = runtime();
+    let with_usd = sandbox(&rt, &[Currency::CLP, Currency::CLF, Currency::USD]);
+    let inv = rt
+        .block_on(client(&with_usd).create_invoice(&usd_invoice(&with_usd, "1234.56"), None))
+        .unwrap();
+    assert_eq!(inv.currency_code.as_deref(), Some("USD"));
+    assert_eq!(inv.amount_display(), "US$ 1.234,56");
+    let without = sandbox(&rt, &Currency::DEFAULT_OFFERED);
+    let e = rt
+        .block_on(client(&without).create_invoice(&usd_invoice(&without, "10"), None))
+        .unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Validation { .. }), "{e:?}");
+    assert_eq!(e.field_errors()[0].field, "currency_code");
+}
+
+fn cli(s: &Sandbox, dir: &std::path::Path) -> Command {
+    let mut c = Command::cargo_bin("invoice-desk").unwrap();
+    for (k, _) in std::env::vars() {
+        if k.starts_with("INVOICE_DESK_") {
+            c.env_remove(k);
+        }
+    }
+    c.env("INVOICE_DESK_CONFIG_DIR", dir)
+        .env("INVOICE_DESK_KEYRING", "none")
+        .env("INVOICE_DESK_BASE_URL", &s.base_url)
+        .env("INVOICE_DESK_AUTH_URL", &s.auth_url)
+        .env("INVOICE_DESK_AUDIENCE", &s.audience)
+        .env("INVOICE_DESK_CLIENT_ID", &s.credentials.client_id)
+        .env("INVOICE_DESK_CLIENT_SECRET", &s.credentials.client_secret)
+        .env("INVOICE_DESK_ACCOUNT_KEY", &s.credentials.account_clp);
+    c
+}
+
+#[test]
+fn the_cli_offers_a_currency_once_configured() {
+    let rt = runtime();
+    let s = sandbox(&rt, &[Currency::CLP, Currency::CLF, Currency::USD]);
+    let dir = tempfile::tempdir().unwrap();
+    let cus = s.customers()[0].0.clone();
+    let create = [
+        "create",
+        "--customer",
+        &cus,
+        "--amount",
+        "1.234,56",
+        "--currency",
+        "usd",
+    ];
+    let out = cli(&s, dir.path()).args(create).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("USD is not among this profile's currencies (CLP, CLF)"),
+        "{err}"
+    );
+    let out = cli(&s, dir.path())
+        .env("INVOICE_DESK_CURRENCIES", "CLP,CLF,USD")
+        .args(create)
+        .arg("--json")
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["currency_code"], "USD");
+    assert_eq!(v["amount"].to_string(), "1234.56");
+    let out = cli(&s, dir.path())
+        .env("INVOICE_DESK_CURRENCIES", "CLP,DOLLARS")
+        .args(create)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("\"DOLLARS\" is not an ISO 4217"), "{err}");
+    cli(&s, dir.path())
+        .args([
+            "create",
+            "--customer",
+            &cus,
+            "--amount",
+            "1",
+            "--currency",
+            "XYZ",
+        ])
+        .assert()
+        .code(2);
+    // A service that does not accept USD yet has the last word: 422 on currency_code.
+    let old = sandbox(&rt, &Currency::DEFAULT_OFFERED);
+    let out = cli(&old, dir.path())
+        .env("INVOICE_DESK_CURRENCIES", "CLP,CLF,USD")
+        .args(create)
+        .assert()
+        .code(4);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("currency_code"), "{err}");
+}
+
+#[test]
+fn the_picker_offers_the_profiles_currencies_and_the_refusal_is_beside_it() {
+    let rt = runtime();
+    let s = sandbox(&rt, &[Currency::CLP, Currency::CLF]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut profile = s.profile("Dólares");
+    profile.currencies = vec![Currency::CLP, Currency::CLF, Currency::USD];
+    let mut h = common::connected_to(
+        &rt,
+        profile,
+        &s.credentials.client_secret,
+        dir.path(),
+        [1100.0, 760.0],
+        Lang::En,
+    );
+    click(&mut h, "New invoice");
+    set_text(&mut h, "Customer id", &s.customers()[0].0);
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Currency")
+        .click();
+    h.step();
+    h.step();
+    h.get_all_by_label("USD").last().unwrap().click();
+    h.step();
+    h.step();
+    set_text(&mut h, "Amount", "1.234,56");
+    assert!(has_text(&h, "= US$ 1.234,56 USD"), "read in dollars");
+    click(&mut h, "Create invoice");
+    step_until(&mut h, "refused", |h| {
+        has_text(h, "The service did not accept this value")
+    });
+    assert!(has_text(&h, "Check: Currency."));
+}
