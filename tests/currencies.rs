@@ -41,17 +41,18 @@ fn usd_invoice(s: &Sandbox, amount: &str) -> NewInvoice {
 
 #[test]
 fn mixed_currencies_are_shown_totalled_and_exported_with_their_minor_units() {
-    let rows: Vec<Invoice> = [
-        json!({"id": "in_1", "amount": 1234567, "currency_code": "CLP"}),
-        json!({"id": "in_2", "amount": 12.3, "currency_code": "CLF"}),
-        json!({"id": "in_3", "amount": 1234.5, "currency_code": "USD"}),
-        json!({"id": "in_4", "amount": 1000, "currency_code": "JPY"}),
-        json!({"id": "in_5", "amount": 1.5, "currency_code": "BHD"}),
-        json!({"id": "in_6", "amount": 7, "currency_code": "XYZ"}),
-    ]
-    .into_iter()
-    .map(|v| Invoice::from_value(v).unwrap())
-    .collect();
+    // A listing page as the service sends it, decoded by the API layer.
+    let page = json!({"items": [
+        {"id": "in_1", "amount": 1234567, "currency_code": "CLP"},
+        {"id": "in_2", "amount": 12.3, "currency_code": "CLF"},
+        {"id": "in_3", "amount": 1234.5, "currency_code": "USD"},
+        {"id": "in_4", "amount": 1000, "currency_code": "JPY"},
+        {"id": "in_5", "amount": 1.5, "currency_code": "BHD"},
+        {"id": "in_6", "amount": 7, "currency_code": "XYZ"},
+    ], "next_cursor": null});
+    let rows: Vec<Invoice> = invoice_desk::api::Page::from_slice(page.to_string().as_bytes())
+        .unwrap()
+        .items;
     let shown: Vec<String> = rows.iter().map(Invoice::amount_display).collect();
     assert_eq!(
         shown,
@@ -190,18 +191,18 @@ fn the_cli_offers_a_currency_once_configured() {
     assert!(err.contains("currency_code"), "{err}");
 }
 
-#[test]
-fn the_picker_offers_the_profiles_currencies_and_the_refusal_is_beside_it() {
-    let rt = runtime();
-    let s = sandbox(&rt, &[Currency::CLP, Currency::CLF]);
-    let dir = tempfile::tempdir().unwrap();
+fn pick_usd_and_create(
+    s: &Sandbox,
+    rt: &tokio::runtime::Runtime,
+    dir: &std::path::Path,
+) -> common::H {
     let mut profile = s.profile("Dólares");
     profile.currencies = vec![Currency::CLP, Currency::CLF, Currency::USD];
     let mut h = common::connected_to(
-        &rt,
+        rt,
         profile,
         &s.credentials.client_secret,
-        dir.path(),
+        dir,
         [1100.0, 760.0],
         Lang::En,
     );
@@ -217,6 +218,25 @@ fn the_picker_offers_the_profiles_currencies_and_the_refusal_is_beside_it() {
     set_text(&mut h, "Amount", "1.234,56");
     assert!(has_text(&h, "= US$ 1.234,56 USD"), "read in dollars");
     click(&mut h, "Create invoice");
+    h
+}
+
+#[test]
+fn the_picker_offers_the_profiles_currencies() {
+    let rt = runtime();
+    let s = sandbox(&rt, &[Currency::CLP, Currency::CLF, Currency::USD]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = pick_usd_and_create(&s, &rt, dir.path());
+    step_until(&mut h, "created", |h| has_text(h, "created."));
+    assert!(has_text(&h, "US$ 1.234,56"));
+}
+
+#[test]
+fn a_service_that_does_not_accept_it_yet_is_heard_beside_the_currency() {
+    let rt = runtime();
+    let s = sandbox(&rt, &[Currency::CLP, Currency::CLF]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = pick_usd_and_create(&s, &rt, dir.path());
     step_until(&mut h, "refused", |h| {
         has_text(h, "The service did not accept this value")
     });
