@@ -5,8 +5,10 @@
 
 pub mod api;
 pub mod cli;
+pub mod doctor;
 pub mod export;
 pub mod fsutil;
+pub mod i18n;
 pub mod input;
 pub mod profile;
 #[cfg(feature = "sandbox")]

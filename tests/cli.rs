@@ -428,3 +428,40 @@ fn a_due_date_that_does_not_exist_is_refused_before_sending() {
     );
     assert_eq!(e.s.counters().api.get("create").copied().unwrap_or(0), 0);
 }
+
+#[test]
+fn doctor_says_when_there_is_no_keyring_and_exits_non_zero() {
+    let e = env();
+    let out = e
+        .bare()
+        .arg("doctor")
+        .env("LANG", "en_US.UTF-8")
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        text.contains("Keyring: no system keyring can be used"),
+        "{text}"
+    );
+    assert!(text.contains("Profiles:"), "{text}");
+    assert!(text.contains("Something needs attention"), "{text}");
+}
+
+/// With a real, unlocked Secret Service (see README: dbus-run-session and
+/// gnome-keyring-daemon), doctor is all well.
+#[test]
+#[ignore]
+fn doctor_with_a_real_secret_service_is_all_well() {
+    let e = env();
+    let out = e
+        .bare()
+        .env_remove("INVOICE_DESK_KEYRING")
+        .arg("doctor")
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        text.contains("a test secret was written, read back and deleted"),
+        "{text}"
+    );
+}

@@ -578,3 +578,16 @@ fn create_says_what_is_missing_then_focus_goes_to_the_result_and_lookup_leads_ba
     click(&mut h, "Back to the list");
     assert_eq!(h.state().tab(), Tab::Customers);
 }
+
+#[test]
+fn help_diagnostics_shows_the_self_check_with_copy() {
+    let e = env(0);
+    let mut h = connected(&e, None);
+    click(&mut h, "Help");
+    click(&mut h, "Diagnostics…");
+    wait_text(&mut h, "a test secret was written, read back and deleted");
+    assert!(has_text(&h, "Certificates"));
+    click(&mut h, "Copy");
+    click(&mut h, "Close");
+    assert!(!has_text(&h, "a test secret was written"));
+}

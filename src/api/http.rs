@@ -54,6 +54,15 @@ pub fn endpoint(base: &Url, segments: &[&str]) -> Url {
     url
 }
 
+/// Whether this computer's certificate store can be used for HTTPS (a minimal system may
+/// have none): `Err` says why, for engineers.
+pub fn check_certificate_store() -> Result<(), String> {
+    reqwest::Client::builder()
+        .build()
+        .map(|_| ())
+        .map_err(|e| super::auth::without_url(&e))
+}
+
 /// Why a body could not be read.
 pub enum BodyError {
     /// Larger than the cap.

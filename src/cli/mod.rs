@@ -97,6 +97,7 @@ pub fn run(cli: Cli) -> ExitCode {
     };
     let result = match command {
         Command::Sandbox(args) => return run_sandbox(&rt, args),
+        Command::Doctor => return doctor(),
         Command::Profile(p) => profile_command(p),
         other => rt.block_on(service_command(other, cli.profile.as_deref(), cli.json)),
     };
@@ -109,6 +110,24 @@ pub fn run(cli: Cli) -> ExitCode {
             eprintln!("{}", lines.join("\n"));
             ExitCode::from(f.code)
         }
+    }
+}
+
+/// `invoice-desk doctor`: the self-check, in the system's language.
+fn doctor() -> ExitCode {
+    crate::i18n::set(crate::i18n::Lang::from_os());
+    let profiles = settings::profiles_path().ok();
+    let data = crate::profile::Profiles::default_data_path();
+    let report = crate::doctor::run(
+        &settings::secret_store(),
+        profiles.as_deref(),
+        data.as_deref(),
+    );
+    println!("{}", report.text());
+    if report.all_well() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 

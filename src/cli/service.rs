@@ -227,6 +227,6 @@ pub(super) async fn service_command(
             eprintln!("Exported {n} invoices to {}.", out.display());
             Ok(())
         }
-        Command::Profile(_) | Command::Sandbox(_) => Ok(()),
+        Command::Profile(_) | Command::Sandbox(_) | Command::Doctor => Ok(()),
     }
 }

@@ -240,7 +240,14 @@ fn version_one() -> u32 {
 pub const SANDBOX_PROFILE: &str = "Sandbox";
 
 impl Profiles {
-    /// `profiles.toml` in the platform's config folder.
+    /// Where the app keeps its own data (the built-in sandbox's practice data).
+    pub fn default_data_path() -> Option<PathBuf> {
+        directories::ProjectDirs::from("cl", "invoice-desk", "invoice-desk")
+            .map(|d| d.data_dir().join("sandbox.json"))
+    }
+
+    /// `profiles.toml` in the platform's config folder (`%APPDATA%` on Windows,
+    /// `~/Library/Application Support` on macOS, `$XDG_CONFIG_HOME` on Linux).
     pub fn default_path() -> Option<PathBuf> {
         directories::ProjectDirs::from("cl", "invoice-desk", "invoice-desk")
             .map(|d| d.config_dir().join("profiles.toml"))

@@ -100,4 +100,8 @@ pub enum Command {
     RefreshCustomerView,
     /// Export the customer list: to this file, or through the save dialog.
     ExportCsv(Option<PathBuf>),
+    /// Run the self-check and show its report (Help → Diagnostics).
+    Diagnostics,
+    /// Close the diagnostics window.
+    CloseDiagnostics,
 }

@@ -6,7 +6,6 @@ use super::session::{ProfileCheck, Session};
 use super::task::{Task, take_finished};
 use super::widgets;
 use crate::api::{ApiError, Currency, TokenBodyStyle};
-use crate::profile::secrets::KeyringKind;
 use crate::profile::{Profile, ProfileAuth, Profiles, StoreStatus};
 use crate::tr;
 use egui::{RichText, Ui};
@@ -475,15 +474,7 @@ pub fn check_line(check: Option<&ProfileCheck>) -> String {
     }
 }
 
-/// A keyring's name in the clerk's language.
-pub fn keyring_name(kind: &KeyringKind) -> String {
-    match kind {
-        KeyringKind::SecretService => tr!("store-secret-service"),
-        KeyringKind::Keychain => tr!("store-keychain"),
-        KeyringKind::WindowsCredentials => tr!("store-windows"),
-        KeyringKind::Other(v) => v.clone(),
-    }
-}
+pub use crate::i18n::keyring_name;
 
 fn welcome(ui: &mut Ui, commands: &mut Vec<Command>, editor: &mut Option<Editor>) {
     ui.add_space(24.0);

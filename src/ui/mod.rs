@@ -6,8 +6,9 @@ pub mod command;
 pub mod create;
 pub mod credentials;
 pub mod customers;
-pub mod i18n;
 pub mod lookup;
+/// The translations (shared with the CLI's doctor report): see [`crate::i18n`].
+pub use crate::i18n;
 pub mod session;
 pub mod task;
 pub mod widgets;
@@ -32,12 +33,11 @@ pub fn unix_ms() -> u128 {
 pub fn run(rt: &tokio::runtime::Runtime) -> eframe::Result<()> {
     // poll-promise and the panels spawn on this runtime.
     let _guard = rt.enter();
-    let dirs = directories::ProjectDirs::from("cl", "invoice-desk", "invoice-desk");
     let deps = AppDeps {
         runtime: rt.handle().clone(),
         profiles_path: crate::profile::Profiles::default_path(),
         secrets: std::sync::Arc::new(tokio::sync::OnceCell::new()),
-        sandbox_data: dirs.map(|d| d.data_dir().join("sandbox.json")),
+        sandbox_data: crate::profile::Profiles::default_data_path(),
         language: None,
     };
     let options = eframe::NativeOptions {

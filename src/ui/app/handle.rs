@@ -251,6 +251,28 @@ impl InvoiceDeskApp {
             Command::CancelLoad => self.customers.cancel(),
             Command::RefreshCustomerView => self.customers.refresh_view(&self.spawner),
             Command::ExportCsv(target) => self.customers.export_csv(target, &self.spawner),
+            Command::Diagnostics => {
+                self.diagnostics_open = true;
+                self.diagnostics_report = None;
+                let secrets = self.connector.secrets.clone();
+                let profiles = self.profiles_path.clone();
+                let data = self.connector.sandbox_data.clone();
+                self.diagnostics = Some(self.spawner.spawn(async move {
+                    let store = get_secrets(&secrets).await;
+                    tokio::task::spawn_blocking(move || {
+                        crate::doctor::run(&store, profiles.as_deref(), data.as_deref())
+                    })
+                    .await
+                    .unwrap_or_else(|e| crate::doctor::Report {
+                        checks: vec![crate::doctor::Check {
+                            what: tr!("diag-title"),
+                            ok: false,
+                            found: e.to_string(),
+                        }],
+                    })
+                }));
+            }
+            Command::CloseDiagnostics => self.diagnostics_open = false,
         }
     }
 
@@ -355,6 +377,9 @@ impl InvoiceDeskApp {
                 Ok(result) => self.tested(name, result),
                 Err(task) => self.test = Some((name, task)),
             }
+        }
+        if let Some(Ok(report)) = take_finished(&mut self.diagnostics) {
+            self.diagnostics_report = Some(report);
         }
         if take_finished(&mut self.secrets_task).is_some() {
             self.spawner.ctx.request_repaint();

@@ -84,6 +84,10 @@ pub struct InvoiceDeskApp {
     session: Option<Arc<Session>>,
     /// What this session learnt of each profile's connection.
     checks: std::collections::HashMap<String, super::session::ProfileCheck>,
+    /// The self-check running, or its report on screen (Help → Diagnostics).
+    diagnostics: Option<Task<crate::doctor::Report>>,
+    diagnostics_report: Option<crate::doctor::Report>,
+    diagnostics_open: bool,
     /// A connection test running, and the profile it tests.
     test: Option<(
         String,
@@ -140,6 +144,9 @@ impl InvoiceDeskApp {
             session: None,
             checks: Default::default(),
             test: None,
+            diagnostics: None,
+            diagnostics_report: None,
+            diagnostics_open: false,
             connecting: None,
             session_error: None,
             pending_reconnect: false,
@@ -251,6 +258,7 @@ impl eframe::App for InvoiceDeskApp {
                 Tab::Customers => self.customers.ui(ui, session, &mut commands),
             }
         });
+        self.diagnostics_window(ui, &mut commands);
         for cmd in commands {
             self.handle(cmd);
         }

@@ -70,6 +70,11 @@ impl InvoiceDeskApp {
                         }
                     });
                     ui.label(tr!("menu-tab-hint"));
+                    ui.separator();
+                    if ui.button(tr!("menu-diagnostics")).clicked() {
+                        commands.push(Command::Diagnostics);
+                        ui.close();
+                    }
                 });
                 ui.menu_button(tr!("menu-view"), |ui| {
                     ui.label(egui::RichText::new(tr!("menu-theme")).strong());
@@ -105,6 +110,60 @@ impl InvoiceDeskApp {
                 }
             }
         });
+    }
+
+    /// Help → Diagnostics: the self-check's report, with Copy for support.
+    pub(super) fn diagnostics_window(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        if !self.diagnostics_open {
+            return;
+        }
+        let mut open = true;
+        egui::Window::new(tr!("diag-title"))
+            .open(&mut open)
+            .collapsible(false)
+            .default_width(560.0)
+            .show(ui.ctx(), |ui| match &self.diagnostics_report {
+                None => {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label(tr!("diag-running"));
+                    });
+                }
+                Some(report) => {
+                    egui::Grid::new("diagnostics")
+                        .num_columns(3)
+                        .show(ui, |ui| {
+                            for c in &report.checks {
+                                let mark = if c.ok {
+                                    tr!("doc-ok")
+                                } else {
+                                    tr!("doc-problem")
+                                };
+                                let mark = egui::RichText::new(mark).strong();
+                                ui.label(if c.ok {
+                                    mark
+                                } else {
+                                    mark.color(crate::ui::widgets::error_color(ui))
+                                });
+                                ui.label(egui::RichText::new(&c.what).strong());
+                                ui.add(egui::Label::new(&c.found).wrap());
+                                ui.end_row();
+                            }
+                        });
+                    ui.separator();
+                    ui.horizontal(|ui| {
+                        if ui.button(tr!("diag-copy")).clicked() {
+                            ui.ctx().copy_text(report.text());
+                        }
+                        if ui.button(tr!("diag-close")).clicked() {
+                            commands.push(Command::CloseDiagnostics);
+                        }
+                    });
+                }
+            });
+        if !open {
+            commands.push(Command::CloseDiagnostics);
+        }
     }
 
     fn token_badge(&self, ui: &mut egui::Ui) {
