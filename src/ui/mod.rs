@@ -40,11 +40,16 @@ pub fn run(rt: &tokio::runtime::Runtime) -> eframe::Result<()> {
         sandbox_data: crate::profile::Profiles::default_data_path(),
         language: None,
     };
+    // The first start opens maximized, so a large screen is used; afterwards the size
+    // the clerk left is restored (eframe keeps it in app.ron).
+    let first_start =
+        eframe::storage_dir("invoice-desk").is_none_or(|d| !d.join("app.ron").exists());
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         viewport: egui::ViewportBuilder::default()
             .with_title("invoice-desk")
             .with_inner_size([1100.0, 720.0])
+            .with_maximized(first_start)
             .with_min_inner_size([720.0, 480.0])
             .with_app_id("invoice-desk")
             .with_icon(std::sync::Arc::new(
