@@ -552,7 +552,7 @@ impl CreatePanel {
                     commands.push(Command::CreateInvoice(inv));
                 }
                 if self.pending.is_some() {
-                    ui.spinner();
+                    crate::ui::widgets::busy(ui);
                     ui.label(tr!("cr-sending"));
                 }
                 if let Some(inv) = &self.created {
@@ -612,7 +612,7 @@ impl CreatePanel {
                         commands.push(Command::CheckCreated(sent));
                     }
                     if busy {
-                        ui.spinner();
+                        crate::ui::widgets::busy(ui);
                         ui.label(tr!("cr-checking"));
                     }
                 });

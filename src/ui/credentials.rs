@@ -287,7 +287,7 @@ impl CredentialsPanel {
                     }
                 } else {
                     ui.horizontal(|ui| {
-                        ui.spinner();
+                        crate::ui::widgets::busy(ui);
                         ui.label(tr!("cred-opening-keyring"));
                     });
                 }
@@ -381,7 +381,7 @@ impl CredentialsPanel {
                         commands.push(Command::TestConnection);
                     }
                     if busy || self.testing.is_some() {
-                        ui.spinner();
+                        crate::ui::widgets::busy(ui);
                     }
                     if self.testing.is_some() {
                         ui.label(tr!("cred-testing"));

@@ -193,7 +193,7 @@ impl LookupPanel {
                 commands.push(Command::LookUp);
             }
             if self.fetch.is_some() {
-                ui.spinner();
+                crate::ui::widgets::busy(ui);
                 ui.label(tr!("lk-looking-up"));
             }
         });
@@ -235,7 +235,7 @@ impl LookupPanel {
             }
             if self.void_task.is_some() {
                 ui.horizontal(|ui| {
-                    ui.spinner();
+                    crate::ui::widgets::busy(ui);
                     ui.label(tr!("lk-voiding"));
                 });
             }

@@ -125,7 +125,7 @@ impl InvoiceDeskApp {
             .show(ui.ctx(), |ui| match &self.diagnostics_report {
                 None => {
                     ui.horizontal(|ui| {
-                        ui.spinner();
+                        crate::ui::widgets::busy(ui);
                         ui.label(tr!("diag-running"));
                     });
                 }
@@ -168,7 +168,7 @@ impl InvoiceDeskApp {
 
     fn token_badge(&self, ui: &mut egui::Ui) {
         if self.connecting.is_some() {
-            ui.spinner();
+            crate::ui::widgets::busy(ui);
             ui.label(tr!("top-connecting"));
             return;
         }

@@ -106,7 +106,7 @@ impl CustomersPanel {
                 commands.push(Command::ExportCsv(None));
             }
             if self.export.is_some() {
-                ui.spinner();
+                crate::ui::widgets::busy(ui);
                 if ui.button(tr!("cu-cancel-export")).clicked() {
                     self.export_cancel
                         .store(true, std::sync::atomic::Ordering::Relaxed);

@@ -324,7 +324,7 @@ impl CustomersPanel {
                 commands.push(Command::LoadCustomer);
             }
             if self.loading.is_some() {
-                ui.spinner();
+                crate::ui::widgets::busy(ui);
                 let p = self.progress.unwrap_or_default();
                 ui.label(tr!("cu-loading", pages = p.pages, count = p.items));
                 if ui.button(tr!("cancel")).clicked() {
@@ -367,7 +367,7 @@ impl CustomersPanel {
                 total = self.rows.len()
             ));
             if self.pending_view.is_some() {
-                ui.spinner();
+                crate::ui::widgets::busy(ui);
                 ui.label(tr!("cu-sorting"));
             }
         });

@@ -24,14 +24,42 @@ pub const CHIP_COLORS: [Color32; 4] = [
     Color32::from_rgb(0x5f, 0x63, 0x68),
 ];
 
-/// Sets the readable error colour in both themes.
+/// Sets the readable error colour in both themes, and a steady text cursor: a blinking
+/// one repaints the whole window twice a second, which costs real CPU on the software
+/// rendering of virtual machines and remote desktops.
 pub fn install_colors(ctx: &egui::Context) {
     ctx.style_mut_of(egui::Theme::Light, |s| {
-        s.visuals.error_fg_color = ERROR_RED_LIGHT
+        s.visuals.error_fg_color = ERROR_RED_LIGHT;
+        s.visuals.text_cursor.blink = false;
     });
     ctx.style_mut_of(egui::Theme::Dark, |s| {
-        s.visuals.error_fg_color = ERROR_RED_DARK
+        s.visuals.error_fg_color = ERROR_RED_DARK;
+        s.visuals.text_cursor.blink = false;
     });
+}
+
+/// How often a busy indicator moves: 4 times a second. egui's spinner repaints every
+/// frame, which on software GL keeps a core (or more) busy while the app only waits.
+const BUSY_STEP: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// "Working": a small arc that turns a step at a bounded rate (see [`BUSY_STEP`]).
+pub fn busy(ui: &mut Ui) {
+    let size = ui.text_style_height(&egui::TextStyle::Body);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
+    if ui.is_rect_visible(rect) {
+        let step = (ui.input(|i| i.time) / BUSY_STEP.as_secs_f64()) as u64 % 8;
+        let start = step as f32 * std::f32::consts::TAU / 8.0;
+        let radius = rect.height() / 2.0 - 2.0;
+        let points: Vec<egui::Pos2> = (0..=12)
+            .map(|k| {
+                let a = start + k as f32 * (std::f32::consts::TAU * 0.6) / 12.0;
+                rect.center() + radius * egui::vec2(a.cos(), a.sin())
+            })
+            .collect();
+        let stroke = egui::Stroke::new(2.0, ui.visuals().strong_text_color());
+        ui.painter().add(egui::Shape::line(points, stroke));
+        ui.ctx().request_repaint_after(BUSY_STEP);
+    }
 }
 
 /// WCAG contrast ratio of two colours (1 to 21).
