@@ -147,19 +147,12 @@ fn folder(what: String, path: Option<&Path>) -> Check {
             None => break,
         }
     }
-    let probe = dir.join(format!(
-        ".invoice-desk-doctor-{}",
-        uuid::Uuid::new_v4().simple()
-    ));
-    match std::fs::write(&probe, b"check") {
-        Ok(()) => {
-            let _ = std::fs::remove_file(&probe);
-            Check {
-                what,
-                ok: true,
-                found: tr!("doc-folder-ok", path = shown),
-            }
-        }
+    match crate::fsutil::probe_write(&dir) {
+        Ok(()) => Check {
+            what,
+            ok: true,
+            found: tr!("doc-folder-ok", path = shown),
+        },
         Err(e) => Check {
             what,
             ok: false,

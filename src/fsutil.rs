@@ -143,19 +143,26 @@ pub fn check_destination(path: &Path) -> Result<PathBuf, DestinationError> {
         Ok(m) if m.is_dir() => {}
         _ => return Err(DestinationError::NoFolder(dir)),
     }
-    // The only sure test of "can I write here" is to try.
-    let probe = temp_beside(&target);
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-    {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            Ok(target)
-        }
+    match probe_write(&dir) {
+        Ok(()) => Ok(target),
         Err(e) => Err(DestinationError::NotWritable(dir, e)),
     }
+}
+
+/// Whether a file can be created in the folder `dir`: the only sure test is to try, so a
+/// probe file is created and removed at once.
+pub fn probe_write(dir: &Path) -> std::io::Result<()> {
+    let probe = dir.join(format!(
+        ".invoice-desk-probe.{}.{}.tmp",
+        std::process::id(),
+        uuid::Uuid::new_v4().simple()
+    ));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 /// Removes temporary files that a killed process left beside `target` (named as

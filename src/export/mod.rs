@@ -190,15 +190,43 @@ fn unreadable_amount_cell(raw: &str, dialect: Dialect) -> String {
     }
 }
 
-fn cell(inv: &Invoice, column: &str, dialect: Dialect) -> String {
-    match typed_columns().iter().find(|c| c.0 == column) {
-        Some((_, _, source)) => typed_cell(inv, *source, dialect),
-        None => inv
-            .extra
-            .get(column)
-            .map(|v| guard_text(&value_text(v)).into_owned())
-            .unwrap_or_default(),
+/// Where each header column's cells come from: a typed column (its index in
+/// [`typed_columns`]), or an extra field by name. Resolved once per export, not per cell.
+fn column_sources(header: &[String]) -> Vec<Result<usize, &str>> {
+    header
+        .iter()
+        .map(|c| {
+            typed_columns()
+                .iter()
+                .position(|t| t.0 == c)
+                .ok_or(c.as_str())
+        })
+        .collect()
+}
+
+/// The CSV writer with the dialect's BOM and the header already written.
+fn start_csv<W: Write>(
+    mut out: W,
+    dialect: Dialect,
+    header: &[String],
+) -> std::io::Result<csv::Writer<W>> {
+    if dialect == Dialect::ExcelEs {
+        out.write_all("\u{feff}".as_bytes())?;
     }
+    let mut w = csv_writer(out, dialect);
+    w.write_record(header)?;
+    Ok(w)
+}
+
+/// `Interrupted` when the export was cancelled (looked at every 1024 rows).
+fn check_cancel(row: u64, cancel: &AtomicBool) -> std::io::Result<()> {
+    if row.is_multiple_of(1024) && cancel.load(Ordering::Relaxed) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::Interrupted,
+            "export cancelled",
+        ));
+    }
+    Ok(())
 }
 
 /// The cell of a column that comes from the known fields.
@@ -231,23 +259,23 @@ where
     I: Iterator<Item = &'a Invoice> + Clone,
 {
     let header = columns(rows.clone());
-    let mut out = out;
-    if dialect == Dialect::ExcelEs {
-        out.write_all("\u{feff}".as_bytes())?;
-    }
-    let mut w = csv_writer(out, dialect);
-    w.write_record(&header)?;
+    let sources = column_sources(&header);
+    let mut w = start_csv(out, dialect, &header)?;
     let mut n = 0u64;
     let mut record: Vec<String> = Vec::with_capacity(header.len());
     for inv in rows {
-        if n.is_multiple_of(1024) && cancel.load(Ordering::Relaxed) {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::Interrupted,
-                "export cancelled",
-            ));
-        }
+        check_cancel(n, cancel)?;
         record.clear();
-        record.extend(header.iter().map(|c| cell(inv, c, dialect)));
+        record.extend(sources.iter().map(|source| {
+            match source {
+                Ok(i) => typed_cell(inv, typed_columns()[*i].2, dialect),
+                Err(name) => inv
+                    .extra
+                    .get(*name)
+                    .map(|v| guard_text(&value_text(v)).into_owned())
+                    .unwrap_or_default(),
+            }
+        }));
         w.write_record(&record)?;
         n += 1;
     }
@@ -255,8 +283,10 @@ where
     Ok(n)
 }
 
-/// Writes the rows to `path` through a temporary file renamed at the end: a failed or
-/// cancelled export leaves any existing file as it was.
+/// Writes the rows to `path`, a file the user chose and [`crate::fsutil::check_destination`]
+/// resolved: through a temporary file renamed at the end (a failed or cancelled export
+/// leaves any existing file as it was), keeping an existing file's permissions, creating
+/// no folder.
 pub fn write_file<'a, I>(
     path: &Path,
     rows: I,
@@ -267,7 +297,7 @@ where
     I: Iterator<Item = &'a Invoice> + Clone,
 {
     let mut n = 0;
-    crate::fsutil::write_atomic_with(path, |w| {
+    crate::fsutil::write_user_file(path, |w| {
         n = write(w, rows, dialect, cancel)?;
         Ok(())
     })?;
@@ -351,33 +381,14 @@ impl StreamingCsv {
         let mut file = self.spool.into_inner().map_err(|e| e.into_error())?;
         file.seek(std::io::SeekFrom::Start(0))?;
         let mut input = std::io::BufReader::with_capacity(256 * 1024, file);
-        let mut out = out;
-        if self.dialect == Dialect::ExcelEs {
-            out.write_all("\u{feff}".as_bytes())?;
-        }
-        let mut w = csv_writer(out, self.dialect);
-        w.write_record(&header)?;
-        // Where each header column's cell comes from: a typed slot, or an extra field
-        // (by its name as stored, escaped like the header when escaping).
-        let sources: Vec<Result<usize, &str>> = header
-            .iter()
-            .map(|c| {
-                typed_columns()
-                    .iter()
-                    .position(|t| t.0 == c)
-                    .ok_or(c.as_str())
-            })
-            .collect();
+        let mut w = start_csv(out, self.dialect, &header)?;
+        // Extra fields are found by their name as stored (escaped like the header).
+        let sources = column_sources(&header);
         let mut typed: Vec<Option<String>> = vec![None; typed_columns().len()];
         let mut extra: Vec<(String, String)> = Vec::new();
         let mut buf = Vec::new();
         for n in 0..self.rows {
-            if n.is_multiple_of(1024) && cancel.load(Ordering::Relaxed) {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::Interrupted,
-                    "export cancelled",
-                ));
-            }
+            check_cancel(n, cancel)?;
             for slot in typed.iter_mut() {
                 *slot = get_text(&mut input, &mut buf)?;
             }

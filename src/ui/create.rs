@@ -300,6 +300,13 @@ impl CreatePanel {
     /// Draws the panel.
     pub fn ui(&mut self, ui: &mut Ui, session: Option<&Session>, commands: &mut Vec<Command>) {
         let session_ref = session;
+        if self.form_seen.as_ref().is_some_and(|f| *f != self.form) && !self.is_locked() {
+            // The clerk changed the form: what the service said about the old one goes.
+            self.error = None;
+            self.check_note = None;
+        }
+        self.form_seen = Some(self.form.clone());
+        let not_found = self.error.as_ref().and_then(not_found_target);
         ui.heading(tr!("tab-create"));
         match session_ref {
             Some(s) => {
@@ -309,7 +316,7 @@ impl CreatePanel {
                     tr!("cr-account-key", key = s.profile.account_key)
                 };
                 ui.label(tr!("cr-issuing-with", profile = s.profile.name, key = key));
-                if not_found_target_of(self.error.as_ref()) == Some(NotFound::Account) {
+                if not_found == Some(NotFound::Account) {
                     widgets::error_text(
                         ui,
                         &tr!("cr-no-such-account", key = s.profile.account_key),
@@ -319,12 +326,6 @@ impl CreatePanel {
             None => widgets::error_text(ui, &tr!("connect-first")),
         }
         ui.add_space(6.0);
-        if self.form_seen.as_ref().is_some_and(|f| *f != self.form) && !self.is_locked() {
-            // The clerk changed the form: what the service said about the old one goes.
-            self.error = None;
-            self.check_note = None;
-        }
-        self.form_seen = Some(self.form.clone());
         let (built, problems) = self.build(session_ref);
         let field_errors: Vec<FieldError> = self
             .error
@@ -339,7 +340,6 @@ impl CreatePanel {
                 .any(|f| f.field == field)
                 .then(|| tr!("cr-service-refused"))
         };
-        let not_found = self.error.as_ref().and_then(not_found_target);
         let sent_customer = self
             .sent_customer
             .clone()
@@ -674,10 +674,6 @@ fn not_found_target(e: &ApiError) -> Option<NotFound> {
         _ if message.contains("account") || message.contains("cuenta") => Some(NotFound::Account),
         _ => None,
     }
-}
-
-fn not_found_target_of(e: Option<&ApiError>) -> Option<NotFound> {
-    e.and_then(not_found_target)
 }
 
 /// Looks for the sent invoice among the customer's invoices, by external reference.

@@ -331,7 +331,8 @@ impl Client {
             // An empty page that points on is normal for some services (a cursor over
             // filtered data): it is followed. A repeated cursor (a cycle) or too many
             // pages means the listing would never end.
-            if seen_next.contains(&next.remembered()) || progress.pages >= cfg.max_pages {
+            let remembered = next.remembered();
+            if seen_next.contains(&remembered) || progress.pages >= cfg.max_pages {
                 return Err(ApiError::new(ErrorKind::ListingRunaway {
                     pages: progress.pages,
                 }));
@@ -366,7 +367,7 @@ impl Client {
             };
             // Cycle detection needs every cursor seen; bounded by max_pages, and long
             // cursors are remembered by a digest only.
-            seen_next.push(next.remembered());
+            seen_next.push(remembered);
         }
     }
 

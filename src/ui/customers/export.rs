@@ -46,19 +46,15 @@ impl CustomersPanel {
                 let target = crate::fsutil::check_destination(&path)
                     .map_err(|e| crate::ui::i18n::destination_error(&e))?;
                 let iter = order.iter().map(|&i| rows.get(i));
-                let mut n = 0;
-                crate::fsutil::write_user_file(&target, |w| {
-                    n = crate::export::write(w, iter, dialect, &cancel)?;
-                    Ok(())
-                })
-                .map(|()| Some((path.clone(), n)))
-                .map_err(|e| {
-                    if e.kind() == std::io::ErrorKind::Interrupted {
-                        tr!("cu-export-cancelled")
-                    } else {
-                        tr!("cu-export-failed", path = path.display(), error = e)
-                    }
-                })
+                crate::export::write_file(&target, iter, dialect, &cancel)
+                    .map(|n| Some((path.clone(), n)))
+                    .map_err(|e| {
+                        if e.kind() == std::io::ErrorKind::Interrupted {
+                            tr!("cu-export-cancelled")
+                        } else {
+                            tr!("cu-export-failed", path = path.display(), error = e)
+                        }
+                    })
             })
             .await
             .map_err(|e| e.to_string())?

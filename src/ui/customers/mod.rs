@@ -116,13 +116,25 @@ impl CustomersPanel {
         if let Some(l) = self.loading.take() {
             l.abort.abort();
         }
+        self.clear_rows();
+        self.loaded_for.clear();
+        self.progress = None;
+    }
+
+    /// No rows, and no messages about the old ones; the sort and filter stay. A worker
+    /// still sorting the old rows is stopped (its order would not fit the new ones).
+    fn clear_rows(&mut self) {
         if let Some((t, _)) = self.pending_view.take() {
             t.cancel();
         }
         self.rows = Rows::default();
-        self.view = View::default();
-        self.loaded_for.clear();
-        self.progress = None;
+        self.view.rebuild(
+            &self.rows,
+            self.view.sort,
+            self.view.ascending,
+            &self.saved.filter,
+            self.saved.hide_void,
+        );
         self.outcome = None;
         self.export_note = None;
     }
@@ -203,17 +215,8 @@ impl CustomersPanel {
         }
         self.cancel();
         self.loaded_for = id.clone();
-        self.rows = Rows::default();
-        self.view.rebuild(
-            &self.rows,
-            self.view.sort,
-            self.view.ascending,
-            &self.saved.filter,
-            self.saved.hide_void,
-        );
-        self.outcome = None;
+        self.clear_rows();
         self.progress = Some(ListProgress::default());
-        self.export_note = None;
         let (tx, rx) = mpsc::channel();
         let ctx = spawner.ctx.clone();
         let work = spawner.rt.spawn(async move {
