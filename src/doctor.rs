@@ -17,8 +17,10 @@ pub struct Check {
     pub what: String,
     /// Whether it is well.
     pub ok: bool,
-    /// What was found, in the clerk's language (technical causes after a colon).
+    /// What was found, in the clerk's language.
     pub found: String,
+    /// The technical cause, as the system said it (for support; not translated).
+    pub detail: Option<String>,
 }
 
 /// The whole report.
@@ -45,7 +47,10 @@ impl Report {
                 } else {
                     tr!("doc-problem")
                 };
-                format!("[{mark}] {}: {}", c.what, c.found)
+                match &c.detail {
+                    Some(d) => format!("[{mark}] {}: {} ({d})", c.what, c.found),
+                    None => format!("[{mark}] {}: {}", c.what, c.found),
+                }
             })
             .collect();
         out.push(if self.all_well() {
@@ -69,6 +74,7 @@ pub fn run(store: &SecretStore, profiles: Option<&Path>, data: Option<&Path>) ->
             std::env::consts::OS,
             std::env::consts::ARCH
         ),
+        detail: None,
     }];
     checks.push(keyring(store));
     checks.push(folder(tr!("doc-profiles"), profiles));
@@ -78,11 +84,13 @@ pub fn run(store: &SecretStore, profiles: Option<&Path>, data: Option<&Path>) ->
             what: tr!("doc-certificates"),
             ok: true,
             found: tr!("doc-certificates-ok"),
+            detail: None,
         },
         Err(why) => Check {
             what: tr!("doc-certificates"),
             ok: false,
-            found: tr!("doc-certificates-bad", why = why),
+            found: tr!("doc-certificates-bad"),
+            detail: Some(why),
         },
     });
     Report { checks }
@@ -96,7 +104,8 @@ fn keyring(store: &SecretStore) -> Check {
             return Check {
                 what,
                 ok: false,
-                found: tr!("doc-keyring-none", why = why),
+                found: tr!("doc-keyring-none"),
+                detail: Some(why),
             };
         }
     };
@@ -115,16 +124,19 @@ fn keyring(store: &SecretStore) -> Check {
             what,
             ok: true,
             found: tr!("doc-keyring-ok", store = name),
+            detail: None,
         },
         (_, _, StoreStatus::SessionOnly(why)) => Check {
             what,
             ok: false,
-            found: tr!("doc-keyring-refused", store = name, why = why),
+            found: tr!("doc-keyring-refused", store = name),
+            detail: Some(why),
         },
         _ => Check {
             what,
             ok: false,
             found: tr!("doc-keyring-unreliable", store = name),
+            detail: None,
         },
     }
 }
@@ -137,6 +149,7 @@ fn folder(what: String, path: Option<&Path>) -> Check {
             what,
             ok: false,
             found: tr!("doc-no-folder"),
+            detail: None,
         };
     };
     let shown = path.display().to_string();
@@ -152,11 +165,13 @@ fn folder(what: String, path: Option<&Path>) -> Check {
             what,
             ok: true,
             found: tr!("doc-folder-ok", path = shown),
+            detail: None,
         },
         Err(e) => Check {
             what,
             ok: false,
-            found: tr!("doc-folder-bad", path = shown, why = e),
+            found: tr!("doc-folder-bad", path = shown),
+            detail: Some(e.to_string()),
         },
     }
 }

@@ -268,6 +268,7 @@ impl InvoiceDeskApp {
                             what: tr!("diag-title"),
                             ok: false,
                             found: e.to_string(),
+                            detail: None,
                         }],
                     })
                 }));
