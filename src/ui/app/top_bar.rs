@@ -146,7 +146,15 @@ impl InvoiceDeskApp {
                                     mark.color(crate::ui::widgets::error_color(ui))
                                 });
                                 ui.label(egui::RichText::new(&c.what).strong());
-                                ui.add(egui::Label::new(&c.found).wrap());
+                                ui.vertical(|ui| {
+                                    ui.add(egui::Label::new(&c.found).wrap());
+                                    // The system's own words, for support: folded away.
+                                    if let Some(d) = &c.detail {
+                                        ui.collapsing(tr!("details"), |ui| {
+                                            ui.label(egui::RichText::new(d).monospace());
+                                        });
+                                    }
+                                });
                                 ui.end_row();
                             }
                         });
