@@ -5,7 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use invoice_desk::api::{Invoice, Page};
 use invoice_desk::export::{self, Dialect};
-use invoice_desk::sandbox::data::{BIG_CUSTOMER, Data};
+use invoice_desk::sandbox::data::{BIG_CUSTOMER, Data, ORG_OAUTH};
 use invoice_desk::ui::customers::{Rows, SortKey, View};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
@@ -15,13 +15,15 @@ const N: usize = 100_000;
 /// 100 pages of 1000 invoices, as the sandbox sends them.
 fn pages_json() -> Vec<Vec<u8>> {
     let data = Data::seeded(1, N);
-    let idx = &data.by_customer[BIG_CUSTOMER];
-    idx.chunks(1000)
-        .map(|chunk| {
-            let items: Vec<_> = chunk.iter().map(|&i| data.invoices[i].to_json()).collect();
-            serde_json::to_vec(&serde_json::json!({"items": items, "next_cursor": "x"})).unwrap()
-        })
-        .collect()
+    let mut pages = Vec::new();
+    let mut start = Some(0);
+    while let Some(pos) = start {
+        let mut out = b"{\"items\":[".to_vec();
+        start = data.write_page(BIG_CUSTOMER, ORG_OAUTH, pos, 1000, &mut out);
+        out.extend_from_slice(b"],\"next_cursor\":\"x\"}");
+        pages.push(out);
+    }
+    pages
 }
 
 fn invoices(pages: &[Vec<u8>]) -> Vec<Invoice> {

@@ -10,6 +10,7 @@ pub mod export;
 pub mod fsutil;
 pub mod i18n;
 pub mod input;
+pub mod journal;
 pub mod profile;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;

@@ -1,6 +1,8 @@
 //! The CLI binary against an in-process sandbox: every command, every exit code,
 //! environment-only configuration.
 
+mod cli_env;
+
 use assert_cmd::Command;
 use invoice_desk::sandbox::{Fault, Route, Sandbox, SandboxConfig};
 use serde_json::Value;
@@ -33,15 +35,7 @@ fn env() -> Env {
 impl Env {
     /// The binary with a private config folder, no keyring, and no INVOICE_DESK_* set.
     fn bare(&self) -> Command {
-        let mut c = Command::cargo_bin("invoice-desk").unwrap();
-        for (k, _) in std::env::vars() {
-            if k.starts_with("INVOICE_DESK_") {
-                c.env_remove(k);
-            }
-        }
-        c.env("INVOICE_DESK_CONFIG_DIR", self.dir.path())
-            .env("INVOICE_DESK_KEYRING", "none");
-        c
+        Command::from_std(cli_env::cli(self.dir.path()))
     }
 
     /// Configured by the environment only (OAuth organization).

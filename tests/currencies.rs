@@ -2,6 +2,7 @@
 //! offered when a profile (or the environment) says so, refused by a service that does not
 //! accept them yet — through the API layer, the CLI and the app.
 
+mod cli_env;
 mod common;
 
 use assert_cmd::Command;
@@ -114,15 +115,8 @@ fn a_configured_currency_goes_through_and_a_service_that_refuses_it_is_heard() {
 }
 
 fn cli(s: &Sandbox, dir: &std::path::Path) -> Command {
-    let mut c = Command::cargo_bin("invoice-desk").unwrap();
-    for (k, _) in std::env::vars() {
-        if k.starts_with("INVOICE_DESK_") {
-            c.env_remove(k);
-        }
-    }
-    c.env("INVOICE_DESK_CONFIG_DIR", dir)
-        .env("INVOICE_DESK_KEYRING", "none")
-        .env("INVOICE_DESK_BASE_URL", &s.base_url)
+    let mut c = Command::from_std(cli_env::cli(dir));
+    c.env("INVOICE_DESK_BASE_URL", &s.base_url)
         .env("INVOICE_DESK_AUTH_URL", &s.auth_url)
         .env("INVOICE_DESK_AUDIENCE", &s.audience)
         .env("INVOICE_DESK_CLIENT_ID", &s.credentials.client_id)

@@ -1,6 +1,7 @@
 //! The API layer and the CLI against a deliberately broken service (tests/hostile_server):
 //! one test per class of hostile answer, then a randomized run (`#[ignore]`, see README).
 
+mod cli_env;
 mod hostile_server;
 
 use assert_cmd::Command;
@@ -57,15 +58,8 @@ fn cli(h: &Hostile, dir: &std::path::Path) -> Command {
 }
 
 fn cli_std(h: &Hostile, dir: &std::path::Path) -> std::process::Command {
-    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("invoice-desk"));
-    for (k, _) in std::env::vars() {
-        if k.starts_with("INVOICE_DESK_") {
-            c.env_remove(k);
-        }
-    }
-    c.env("INVOICE_DESK_CONFIG_DIR", dir)
-        .env("INVOICE_DESK_KEYRING", "none")
-        .env("INVOICE_DESK_BASE_URL", &h.url)
+    let mut c = cli_env::cli(dir);
+    c.env("INVOICE_DESK_BASE_URL", &h.url)
         .env("INVOICE_DESK_AUTH_URL", &h.url)
         .env("INVOICE_DESK_AUDIENCE", "aud")
         .env("INVOICE_DESK_CLIENT_ID", "id")

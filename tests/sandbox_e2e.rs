@@ -464,3 +464,74 @@ async fn separate_auth_port() {
     assert_ne!(s.base_url, s.auth_url);
     oauth(&s).check_connection().await.unwrap();
 }
+
+#[tokio::test]
+async fn big_customer_is_generated_not_stored_and_its_changes_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sandbox.json");
+    let cfg = SandboxConfig {
+        data_file: Some(file.clone()),
+        big_customer_invoices: 50_000,
+        ..Default::default()
+    };
+    let s = Sandbox::start(cfg.clone()).await.unwrap();
+    let c = oauth(&s);
+    let before = c.customer_invoices(BIG_CUSTOMER).await.unwrap();
+    assert_eq!(before.len(), 50_000);
+    let ids: std::collections::HashSet<_> = before.iter().map(|i| i.id.clone()).collect();
+    assert_eq!(ids.len(), 50_000, "ids are unique");
+    let open = before
+        .iter()
+        .find(|i| i.status() == InvoiceStatus::Open)
+        .unwrap()
+        .id
+        .clone();
+    assert_eq!(c.get_invoice(&open).await.unwrap().id, open);
+    c.void_invoice(&open).await.unwrap();
+    let paid = before
+        .iter()
+        .rev()
+        .find(|i| i.status() == InvoiceStatus::Open)
+        .unwrap()
+        .id
+        .clone();
+    assert!(s.mark_paid(&paid));
+    let mut inv = invoice(BIG_CUSTOMER, "7000", CurrencyChoice::AccountDefault);
+    inv.invoice_external_id = Some("REF-NUEVA".into());
+    let created = c.create_invoice(&inv, None).await.unwrap().id;
+    drop(c);
+    s.stop().await;
+    // 50,000 invoices would take ~19 MB; the file holds the ~260 regular invoices
+    // (~100 KB) and the big customer's changes only.
+    let size = std::fs::metadata(&file).unwrap().len();
+    assert!(size < 150_000, "sandbox file is {size} bytes");
+
+    let s = Sandbox::start(cfg).await.unwrap();
+    let c = oauth(&s);
+    let after = c.customer_invoices(BIG_CUSTOMER).await.unwrap();
+    assert_eq!(after.len(), 50_001);
+    assert_eq!(after.last().unwrap().id, created, "created ones come last");
+    for (a, b) in before.iter().zip(&after) {
+        assert_eq!(a.id, b.id);
+        assert_eq!(a.amount, b.amount);
+        let expected = if a.id == open {
+            InvoiceStatus::Void
+        } else if a.id == paid {
+            InvoiceStatus::Paid
+        } else {
+            a.status()
+        };
+        assert_eq!(b.status(), expected, "{}", a.id);
+    }
+    let err = c.void_invoice(&open).await.unwrap_err();
+    assert!(err.to_string().contains("already void"), "{err}");
+    // Another organization sees none of them.
+    let key = api_key(&s, &s.credentials.api_key.clone());
+    assert!(
+        key.customer_invoices(BIG_CUSTOMER)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(key.get_invoice(&open).await.is_err());
+}

@@ -82,6 +82,94 @@ pub enum Command {
     /// Check this computer: keyring (a test secret written, read, deleted), folders,
     /// certificate store, version. Exit 0 when all is well, 1 otherwise.
     Doctor,
+    /// The journal of every create, void and export made on this computer (the app's
+    /// and the command line's): list it (the default), export it, verify it, resolve
+    /// the outcomes still unknown. Its file: INVOICE_DESK_JOURNAL, else journal.sqlite3
+    /// in the data folder.
+    Journal(JournalArgs),
+}
+
+/// `journal`: a subcommand, or the list's options.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, after_help = JOURNAL_HELP)]
+pub struct JournalArgs {
+    /// What to do (default: list).
+    #[command(subcommand)]
+    pub command: Option<JournalCommand>,
+    /// The list's options, when no subcommand is given.
+    #[command(flatten)]
+    pub filter: JournalFilter,
+}
+
+pub(crate) const JOURNAL_HELP: &str = "Exit codes: 0 success; 2 bad usage; 1 the journal cannot be read or written; `journal verify`: 0 the chain is intact, 8 an entry was changed or removed (the first one is named); `journal resolve`: 0 nothing left to check, 6 some outcomes are still unknown.
+
+--json prints one object per line: seq, time (RFC 3339, UTC), user, profile, base_url, action, customer, amount, currency_code (absent: the account's currency), account_last4, external_id, invoice_id, outcome (done, refused, unknown), error_kind, error_code, file_name, rows, settled_time, checked.";
+
+/// `journal` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum JournalCommand {
+    /// List entries, oldest first (also the default).
+    List(JournalFilter),
+    /// Write entries to a CSV file.
+    Export {
+        /// The CSV file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Which entries.
+        #[command(flatten)]
+        filter: JournalFilter,
+    },
+    /// Walk the hash chain: exit 0 when intact, 8 naming the first broken entry.
+    Verify,
+    /// Ask the service what became of each entry whose outcome is unknown (a create by
+    /// its reference among the customer's invoices, a void by reading the invoice) and
+    /// record it. Exit 6 when some are still unknown.
+    Resolve {
+        /// Also entries less than 2 minutes old (their answer may still be coming).
+        #[arg(long)]
+        include_recent: bool,
+    },
+}
+
+/// Which journal entries.
+#[derive(Args, Debug, Default, Clone)]
+pub struct JournalFilter {
+    /// Only entries recorded on or after this day (YYYY-MM-DD, local time).
+    #[arg(long, value_parser = iso_day)]
+    pub since: Option<chrono::NaiveDate>,
+    /// Only this action.
+    #[arg(long, value_enum)]
+    pub action: Option<JournalAction>,
+    /// Only this outcome.
+    #[arg(long, value_enum)]
+    pub outcome: Option<JournalOutcome>,
+}
+
+/// `--action`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum JournalAction {
+    /// Creates.
+    Create,
+    /// Voids.
+    Void,
+    /// Exports.
+    Export,
+}
+
+/// `--outcome`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum JournalOutcome {
+    /// Done.
+    Done,
+    /// Refused.
+    Refused,
+    /// Unknown: to check.
+    Unknown,
+}
+
+fn iso_day(s: &str) -> Result<chrono::NaiveDate, String> {
+    chrono::NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
+        .map_err(|_| format!("\"{s}\" is not a date YYYY-MM-DD"))
 }
 
 /// `profile` subcommands.

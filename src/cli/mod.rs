@@ -3,9 +3,11 @@
 //!
 //! Exit codes: 0 success; 2 bad usage or input refused before sending; 3 authentication
 //! failed (token endpoint or 401/403); 4 the service answered with an error; 5 network
-//! failure or timeout; 6 outcome unknown (create/void sent, no answer).
+//! failure or timeout; 6 outcome unknown (create/void sent, no answer); 8 `journal
+//! verify` found a changed or removed entry.
 
 mod args;
+mod journal_cmd;
 mod output;
 mod profile_cmd;
 mod service;
@@ -99,6 +101,11 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Sandbox(args) => return run_sandbox(&rt, args),
         Command::Doctor => return doctor(),
         Command::Profile(p) => profile_command(p),
+        Command::Journal(j) => rt.block_on(journal_cmd::journal_command(
+            j,
+            cli.profile.as_deref(),
+            cli.json,
+        )),
         other => rt.block_on(service_command(other, cli.profile.as_deref(), cli.json)),
     };
     match result {

@@ -3,6 +3,7 @@
 use super::output::{ListSink, print_invoice};
 use super::{Command, Failure, ListFormat, settings, write_failure};
 use crate::api::{Client, CurrencyChoice, NewInvoice, TokenState, money};
+use crate::journal::{self, Action, Intent, Outcome, Settled, SharedJournal};
 use crate::text::escape_controls;
 use std::io::{IsTerminal, Write};
 
@@ -12,7 +13,16 @@ pub(super) async fn service_command(
     json: bool,
 ) -> Result<(), Failure> {
     let resolved = settings::resolve(profile)?;
+    let base_url = resolved.config.base_url.clone();
+    let profile_account = resolved.config.account_key.clone();
     let client = Client::new(resolved.config).map_err(Failure::from)?;
+    // What the journal records of every create, void and export.
+    let intent = |customer: Option<&str>| Intent {
+        profile: resolved.profile_name.clone(),
+        base_url: base_url.clone(),
+        customer: customer.map(str::to_string),
+        ..Intent::default()
+    };
     match cmd {
         Command::Token => {
             let report = client.check_connection().await?;
@@ -79,7 +89,26 @@ pub(super) async fn service_command(
                 metadata,
                 extra,
             };
-            match client.create_invoice(&inv, a.account_key.as_deref()).await {
+            let journal = open_journal()?;
+            let account = a.account_key.as_deref().or(profile_account.as_deref());
+            let record = Intent {
+                amount: Some(amount.to_string()),
+                currency_code: inv.currency.currency().map(|c| c.code().to_string()),
+                account_last4: account.and_then(Intent::last4),
+                external_id: inv.invoice_external_id.clone(),
+                ..intent(Some(&a.customer))
+            };
+            let sent = journal::write_ahead(
+                &journal,
+                Action::Create,
+                record,
+                client.create_invoice(&inv, a.account_key.as_deref()),
+                |c| Some(c.id.clone()),
+            )
+            .await
+            .map_err(not_sent)?;
+            warn_unrecorded(&sent);
+            match sent.result {
                 Ok(created) => {
                     print_invoice(&created, json);
                     Ok(())
@@ -121,7 +150,22 @@ pub(super) async fn service_command(
                     return Err(Failure::usage("Not voided."));
                 }
             }
-            match client.void_invoice(&id).await {
+            let journal = open_journal()?;
+            let record = Intent {
+                invoice_id: Some(id.clone()),
+                ..intent(None)
+            };
+            let sent = journal::write_ahead(
+                &journal,
+                Action::Void,
+                record,
+                client.void_invoice(&id),
+                |v| Some(v.id.clone()),
+            )
+            .await
+            .map_err(not_sent)?;
+            warn_unrecorded(&sent);
+            match sent.result {
                 Ok(v) => {
                     print_invoice(&v, json);
                     Ok(())
@@ -173,42 +217,60 @@ pub(super) async fn service_command(
                 code: 2,
                 message: format!("Cannot export to {}: {e}", out.display()),
             })?;
+            let mut journal = super::journal_cmd::open().map_err(|f| not_sent_text(&f.message))?;
+            let record = Intent {
+                file_name: out.file_name().map(|f| f.to_string_lossy().into_owned()),
+                ..intent(Some(&customer))
+            };
+            let seq = journal
+                .record_intent(Action::Export, &record)
+                .map_err(not_sent)?;
+            let mut settle = |s: Settled| {
+                if let Err(e) = journal.record_outcome(seq, &s) {
+                    eprintln!("Note: the journal could not record how the export ended: {e}");
+                }
+            };
             let progress = std::io::stderr().is_terminal();
             let mut csv =
                 crate::export::StreamingCsv::new(dialect.into()).map_err(|e| Failure {
                     code: 1,
                     message: format!("Could not start the export: {e}"),
                 })?;
-            let mut failed = None;
-            client
+            let mut spooled = Ok(());
+            let listed = client
                 .list_customer_invoices(&customer, |page, p| {
-                    for inv in &page {
-                        if let Err(e) = csv.push(inv) {
-                            failed = Some(e);
-                            return std::ops::ControlFlow::Break(());
-                        }
+                    if let Err(e) = page.iter().try_for_each(|inv| csv.push(inv)) {
+                        spooled = Err(e);
+                        return std::ops::ControlFlow::Break(());
                     }
                     if progress {
                         eprint!("\r{} invoices ({} pages)…", p.items, p.pages);
                     }
                     std::ops::ControlFlow::Continue(())
                 })
-                .await
-                .map_err(|e| match failed.take() {
-                    Some(io) => Failure {
+                .await;
+            // The spool's own error (a full disk, too many fields) comes first: it is
+            // why the listing was stopped.
+            match (listed, spooled) {
+                (_, Err(io)) => {
+                    settle(refused("WriteFailed"));
+                    return Err(Failure {
                         code: 4,
                         message: format!(
                             "Could not export: {io}. {} was not changed.",
                             out.display()
                         ),
-                    },
-                    None => {
-                        let mut f = Failure::from(e);
-                        f.message
-                            .push_str(&format!("\n{} was not changed.", out.display()));
-                        f
-                    }
-                })?;
+                    });
+                }
+                (Err(e), Ok(_)) => {
+                    settle(Settled::from_error(&e));
+                    let mut f = Failure::from(e);
+                    f.message
+                        .push_str(&format!("\n{} was not changed.", out.display()));
+                    return Err(f);
+                }
+                (Ok(_), Ok(())) => {}
+            }
             if progress {
                 eprintln!();
             }
@@ -217,16 +279,59 @@ pub(super) async fn service_command(
                 n = csv.finish(w, &std::sync::atomic::AtomicBool::new(false))?;
                 Ok(())
             })
-            .map_err(|e| Failure {
-                code: 1,
-                message: format!(
-                    "Could not write {}: {e}. Any existing file was left as it was.",
-                    out.display()
-                ),
+            .map_err(|e| {
+                settle(refused("WriteFailed"));
+                Failure {
+                    code: 1,
+                    message: format!(
+                        "Could not write {}: {e}. Any existing file was left as it was.",
+                        out.display()
+                    ),
+                }
             })?;
+            settle(Settled {
+                rows: Some(n),
+                ..Settled::done(None)
+            });
             eprintln!("Exported {n} invoices to {}.", out.display());
             Ok(())
         }
-        Command::Profile(_) | Command::Sandbox(_) | Command::Doctor => Ok(()),
+        Command::Profile(_) | Command::Sandbox(_) | Command::Doctor | Command::Journal(_) => Ok(()),
+    }
+}
+
+/// The journal, for a create or void.
+fn open_journal() -> Result<SharedJournal, Failure> {
+    super::journal_cmd::open()
+        .map(SharedJournal::new)
+        .map_err(|f| not_sent_text(&f.message))
+}
+
+fn not_sent(e: journal::JournalError) -> Failure {
+    not_sent_text(&e.to_string())
+}
+
+fn not_sent_text(why: &str) -> Failure {
+    Failure {
+        code: 1,
+        message: format!(
+            "Nothing was sent: {why}. Every create, void and export is written to the journal first (INVOICE_DESK_JOURNAL moves it)."
+        ),
+    }
+}
+
+fn refused(kind: &str) -> Settled {
+    Settled {
+        outcome: Outcome::Refused,
+        error_kind: Some(kind.into()),
+        ..Settled::done(None)
+    }
+}
+
+fn warn_unrecorded<T>(sent: &journal::Journaled<T>) {
+    if let Some(e) = &sent.outcome_not_recorded {
+        eprintln!(
+            "Note: the outcome could not be written to the journal ({e}); it shows as unknown until `invoice-desk journal resolve` checks it."
+        );
     }
 }

@@ -10,6 +10,7 @@ use crate::api::{Currency, Invoice};
 use rust_decimal::Decimal;
 use std::collections::BTreeSet;
 use std::io::Write;
+use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -231,17 +232,26 @@ fn check_cancel(row: u64, cancel: &AtomicBool) -> std::io::Result<()> {
 
 /// The cell of a column that comes from the known fields.
 fn typed_cell(inv: &Invoice, source: Source, dialect: Dialect) -> String {
+    let mut cell = String::new();
+    push_typed_cell(inv, source, dialect, &mut cell);
+    cell
+}
+
+/// [`typed_cell`], appended to `out` (no allocation for the common cells).
+fn push_typed_cell(inv: &Invoice, source: Source, dialect: Dialect, out: &mut String) {
     let i = match source {
-        Source::Status => return inv.status().as_str().to_string(),
+        Source::Status => return out.push_str(inv.status().as_str()),
         Source::Known(i) => i,
     };
     match inv.known(i) {
-        None => String::new(),
-        Some(Known::Text(s)) => guard_text(s).into_owned(),
-        Some(Known::Flag(b)) => b.to_string(),
-        Some(Known::Amount(a)) => amount_cell(a, inv.currency_code.as_deref(), dialect),
-        Some(Known::Unreadable(raw)) => unreadable_amount_cell(raw, dialect),
-        Some(Known::Json(v)) => guard_text(&value_text(v)).into_owned(),
+        None => {}
+        Some(Known::Text(s)) => out.push_str(&guard_text(s)),
+        Some(Known::Flag(b)) => out.push_str(if b { "true" } else { "false" }),
+        Some(Known::Amount(a)) => {
+            out.push_str(&amount_cell(a, inv.currency_code.as_deref(), dialect))
+        }
+        Some(Known::Unreadable(raw)) => out.push_str(&unreadable_amount_cell(raw, dialect)),
+        Some(Known::Json(v)) => out.push_str(&guard_text(&value_text(v))),
     }
 }
 
@@ -314,6 +324,8 @@ pub struct StreamingCsv {
     columns: ColumnSet,
     spool: std::io::BufWriter<std::fs::File>,
     rows: u64,
+    /// One cell's text, reused from cell to cell.
+    cell: String,
 }
 
 impl StreamingCsv {
@@ -325,6 +337,7 @@ impl StreamingCsv {
             columns: ColumnSet::default(),
             spool: std::io::BufWriter::with_capacity(256 * 1024, tempfile::tempfile()?),
             rows: 0,
+            cell: String::new(),
         })
     }
 
@@ -355,7 +368,9 @@ impl StreamingCsv {
                 Source::Status => true,
             };
             if present {
-                put_text(w, &typed_cell(inv, *source, self.dialect), self.escape)?;
+                self.cell.clear();
+                push_typed_cell(inv, *source, self.dialect, &mut self.cell);
+                put_text(w, &self.cell, self.escape)?;
             } else {
                 w.write_all(&u32::MAX.to_le_bytes())?;
             }
@@ -384,29 +399,33 @@ impl StreamingCsv {
         let mut w = start_csv(out, self.dialect, &header)?;
         // Extra fields are found by their name as stored (escaped like the header).
         let sources = column_sources(&header);
-        let mut typed: Vec<Option<String>> = vec![None; typed_columns().len()];
-        let mut extra: Vec<(String, String)> = Vec::new();
-        let mut buf = Vec::new();
+        // One row's cells are read into one buffer and named by their place in it: no
+        // allocation per cell. The texts were whole UTF-8 strings when spooled.
+        let mut row = Vec::new();
+        let mut typed: Vec<Option<Range<usize>>> = vec![None; typed_columns().len()];
+        let mut extra: Vec<(Range<usize>, Range<usize>)> = Vec::new();
         for n in 0..self.rows {
             check_cancel(n, cancel)?;
+            row.clear();
             for slot in typed.iter_mut() {
-                *slot = get_text(&mut input, &mut buf)?;
+                *slot = get_text(&mut input, &mut row)?;
             }
             let mut count = [0u8; 4];
             input.read_exact(&mut count)?;
             extra.clear();
             for _ in 0..u32::from_le_bytes(count) {
-                let k = get_text(&mut input, &mut buf)?.unwrap_or_default();
-                let v = get_text(&mut input, &mut buf)?.unwrap_or_default();
+                let k = get_text(&mut input, &mut row)?.unwrap_or_default();
+                let v = get_text(&mut input, &mut row)?.unwrap_or_default();
                 extra.push((k, v));
             }
+            let row = &row;
             w.write_record(sources.iter().map(|source| {
                 match source {
-                    Ok(i) => typed[*i].as_deref().unwrap_or(""),
+                    Ok(i) => typed[*i].clone().map_or(&b""[..], |r| &row[r]),
                     Err(name) => extra
                         .iter()
-                        .find(|(k, _)| k == name)
-                        .map_or("", |(_, v)| v.as_str()),
+                        .find(|(k, _)| &row[k.clone()] == name.as_bytes())
+                        .map_or(&b""[..], |(_, v)| &row[v.clone()]),
                 }
             }))?;
         }
@@ -434,16 +453,19 @@ fn put_text(w: &mut impl Write, s: &str, escape: bool) -> std::io::Result<()> {
     w.write_all(s.as_bytes())
 }
 
-fn get_text(r: &mut impl std::io::Read, buf: &mut Vec<u8>) -> std::io::Result<Option<String>> {
+/// Reads one spooled text onto the end of `row`; where it is there (`None`: absent).
+fn get_text(
+    r: &mut impl std::io::Read,
+    row: &mut Vec<u8>,
+) -> std::io::Result<Option<Range<usize>>> {
     let mut len = [0u8; 4];
     r.read_exact(&mut len)?;
     let len = u32::from_le_bytes(len);
     if len == u32::MAX {
         return Ok(None);
     }
-    buf.resize(len as usize, 0);
-    r.read_exact(buf)?;
-    String::from_utf8(std::mem::take(buf))
-        .map(Some)
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    let start = row.len();
+    row.resize(start + len as usize, 0);
+    r.read_exact(&mut row[start..])?;
+    Ok(Some(start..row.len()))
 }

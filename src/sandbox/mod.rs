@@ -7,6 +7,7 @@
 //!   then lose (or delay) the answer, which is what makes an outcome unknown.
 //! - The listing includes void invoices (with `is_void: true`), ordered by creation.
 
+mod big;
 pub mod data;
 mod routes;
 
@@ -251,9 +252,14 @@ impl Sandbox {
             crate::fsutil::remove_stale_temps(path);
         }
         let data = match &cfg.data_file {
-            Some(path) if path.exists() => Data::load(path).map_err(|e| {
-                std::io::Error::other(format!("cannot read sandbox data {}: {e}", path.display()))
-            })?,
+            Some(path) if path.exists() => {
+                Data::load(path, cfg.big_customer_invoices).map_err(|e| {
+                    std::io::Error::other(format!(
+                        "cannot read sandbox data {}: {e}",
+                        path.display()
+                    ))
+                })?
+            }
             Some(path) => {
                 let d = Data::seeded(cfg.seed, cfg.big_customer_invoices);
                 d.save(path).map_err(|e| {
@@ -414,13 +420,7 @@ impl Sandbox {
         };
         d.customers
             .iter()
-            .map(|c| {
-                (
-                    c.id.clone(),
-                    c.name.clone(),
-                    d.by_customer.get(&c.id).map_or(0, Vec::len),
-                )
-            })
+            .map(|c| (c.id.clone(), c.name.clone(), d.invoice_count(&c.id)))
             .collect()
     }
 
@@ -438,10 +438,10 @@ impl Sandbox {
         let Ok(mut d) = self.shared.data.lock() else {
             return false;
         };
-        let Some(&i) = d.by_id.get(id) else {
+        let Some(loc) = d.locate(id) else {
             return false;
         };
-        d.invoices[i].is_paid = true;
+        d.set_paid(loc);
         true
     }
 

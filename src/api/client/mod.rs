@@ -302,14 +302,21 @@ impl Client {
         let customer = checked_id(customer, Setting::CustomerId)?;
         let first = http::endpoint(&self.inner.base, &["invoices", "customer", customer]);
         let mut progress = ListProgress::default();
-        let mut url = self.with_page_size(first.clone());
+        let url = self.with_page_size(first.clone());
         let mut seen_next: Vec<NextPage> = Vec::new();
         let cfg = &self.inner.cfg;
+        let fetch = |url: Url| {
+            let client = self.clone();
+            let customer = customer.to_string();
+            async move {
+                client
+                    .execute(reqwest::Method::GET, url, None, None, Effect::Read)
+                    .await
+                    .map_err(|e| not_found_as(e, Resource::Customer(customer)))
+            }
+        };
+        let mut body = fetch(url).await?;
         loop {
-            let body = self
-                .execute(reqwest::Method::GET, url.clone(), None, None, Effect::Read)
-                .await
-                .map_err(|e| not_found_as(e, Resource::Customer(customer.to_string())))?;
             // Decoded straight from the bytes: no JSON tree for big pages.
             let page = Page::from_slice(&body).map_err(|e| e.with_body(&body))?;
             drop(body);
@@ -322,53 +329,83 @@ impl Client {
             progress.pages += 1;
             progress.items += received;
             progress.total = page.total.or(progress.total);
+            let next = match &page.next {
+                None => Ok(None),
+                Some(next) => self.next_page_url(&first, next, received, &mut seen_next, &progress),
+            };
+            // The next page is asked for before this one is handed over: the service
+            // prepares it while this page is written.
+            let prefetch = match &next {
+                Ok(Some(url)) => Some(tokio::spawn(fetch(url.clone()))),
+                _ => None,
+            };
             if on_page(page.items, &progress).is_break() {
+                if let Some(p) = prefetch {
+                    p.abort();
+                }
                 return Err(ApiError::new(ErrorKind::Cancelled));
             }
-            let Some(next) = page.next else {
+            next?;
+            let Some(prefetch) = prefetch else {
                 return Ok(progress);
             };
-            // An empty page that points on is normal for some services (a cursor over
-            // filtered data): it is followed. A repeated cursor (a cycle) or too many
-            // pages means the listing would never end.
-            let remembered = next.remembered();
-            if seen_next.contains(&remembered) || progress.pages >= cfg.max_pages {
-                return Err(ApiError::new(ErrorKind::ListingRunaway {
-                    pages: progress.pages,
-                }));
-            }
-            if received == 0 && matches!(next, NextPage::Number(_)) {
-                return Ok(progress);
-            }
-            url = match &next {
-                NextPage::Cursor(c) => {
-                    let mut u = self.with_page_size(first.clone());
-                    u.query_pairs_mut().append_pair("cursor", c);
-                    u
-                }
-                NextPage::Number(n) => {
-                    let mut u = self.with_page_size(first.clone());
-                    u.query_pairs_mut().append_pair("page", &n.to_string());
-                    u
-                }
-                NextPage::Url(text) => {
-                    let u = self.inner.base.join(text).map_err(|_| {
-                        ApiError::new(ErrorKind::Decode).with_cause("bad next-page URL")
-                    })?;
-                    if u.origin() != self.inner.base.origin() {
-                        // Our credentials go only to the configured service.
-                        return Err(ApiError::new(ErrorKind::Decode).with_cause(format!(
-                            "next page on another host: {}",
-                            u.origin().ascii_serialization()
-                        )));
-                    }
-                    u
-                }
-            };
-            // Cycle detection needs every cursor seen; bounded by max_pages, and long
-            // cursors are remembered by a digest only.
-            seen_next.push(remembered);
+            body = prefetch.await.map_err(|e| {
+                ApiError::new(ErrorKind::Connection)
+                    .with_cause(format!("page request stopped: {e}"))
+            })??;
         }
+    }
+
+    /// Where the page after this one is; `None` when the listing ends here. A repeated
+    /// cursor (a cycle) or too many pages is an error: the listing would never end.
+    fn next_page_url(
+        &self,
+        first: &Url,
+        next: &NextPage,
+        received: u64,
+        seen_next: &mut Vec<NextPage>,
+        progress: &ListProgress,
+    ) -> Result<Option<Url>, ApiError> {
+        // An empty page that points on is normal for some services (a cursor over
+        // filtered data): it is followed.
+        let remembered = next.remembered();
+        if seen_next.contains(&remembered) || progress.pages >= self.inner.cfg.max_pages {
+            return Err(ApiError::new(ErrorKind::ListingRunaway {
+                pages: progress.pages,
+            }));
+        }
+        if received == 0 && matches!(next, NextPage::Number(_)) {
+            return Ok(None);
+        }
+        let url = match next {
+            NextPage::Cursor(c) => {
+                let mut u = self.with_page_size(first.clone());
+                u.query_pairs_mut().append_pair("cursor", c);
+                u
+            }
+            NextPage::Number(n) => {
+                let mut u = self.with_page_size(first.clone());
+                u.query_pairs_mut().append_pair("page", &n.to_string());
+                u
+            }
+            NextPage::Url(text) => {
+                let u = self.inner.base.join(text).map_err(|_| {
+                    ApiError::new(ErrorKind::Decode).with_cause("bad next-page URL")
+                })?;
+                if u.origin() != self.inner.base.origin() {
+                    // Our credentials go only to the configured service.
+                    return Err(ApiError::new(ErrorKind::Decode).with_cause(format!(
+                        "next page on another host: {}",
+                        u.origin().ascii_serialization()
+                    )));
+                }
+                u
+            }
+        };
+        // Cycle detection needs every cursor seen; bounded by max_pages, and long
+        // cursors are remembered by a digest only.
+        seen_next.push(remembered);
+        Ok(Some(url))
     }
 
     /// All of a customer's invoices in one vector.

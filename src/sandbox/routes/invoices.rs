@@ -12,7 +12,7 @@ pub(super) async fn create(
         Err(r) => return r,
     };
     let response = match create_invoice(&shared, &org, &headers, &body) {
-        Ok(v) => (StatusCode::CREATED, Json(v)).into_response(),
+        Ok(v) => json_bytes(StatusCode::CREATED, v),
         Err(r) => r,
     };
     finish(after, response).await
@@ -23,7 +23,7 @@ pub(super) fn create_invoice(
     org: &str,
     headers: &HeaderMap,
     body: &[u8],
-) -> Result<Value, Response> {
+) -> Result<Vec<u8>, Response> {
     let Ok(Value::Object(mut fields)) = serde_json::from_slice::<Value>(body) else {
         return Err(invalid(vec![(
             &["body"],
@@ -223,7 +223,8 @@ pub(super) fn create_invoice(
         created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         extra: fields,
     };
-    let json = inv.to_json();
+    let mut json = Vec::with_capacity(512);
+    inv.write_json(&mut json);
     data.push(inv);
     persist(shared, &mut data, |d| {
         if let Some(inv) = d.invoices.pop() {
@@ -253,8 +254,12 @@ pub(super) async fn get_invoice(
                 "internal error",
             );
         };
-        match d.by_id.get(&id).map(|&i| &d.invoices[i]) {
-            Some(inv) if inv.org == org => Json(inv.to_json()).into_response(),
+        match d.locate(&id) {
+            Some(loc) if d.org_of(loc) == org => {
+                let mut out = Vec::with_capacity(512);
+                d.write_invoice(loc, &mut Scratch::default(), &mut out);
+                json_bytes(StatusCode::OK, out)
+            }
             _ => error(StatusCode::NOT_FOUND, "TK20600", "invoice not found"),
         }
     };
@@ -278,27 +283,30 @@ pub(super) async fn void(
                 "internal error",
             )
         })?;
-        let i = match d.by_id.get(&id) {
-            Some(&i) if d.invoices[i].org == org => i,
+        let loc = match d.locate(&id) {
+            Some(loc) if d.org_of(loc) == org => loc,
             _ => return Err(error(StatusCode::NOT_FOUND, "TK20600", "invoice not found")),
         };
-        if d.invoices[i].is_void {
+        let (is_paid, is_void) = d.paid_void(loc);
+        if is_void {
             return Err(error(
                 StatusCode::CONFLICT,
                 "TK10601",
                 "invoice is already void",
             ));
         }
-        if d.invoices[i].is_paid {
+        if is_paid {
             return Err(error(
                 StatusCode::CONFLICT,
                 "TK10602",
                 "a paid invoice cannot be voided",
             ));
         }
-        d.invoices[i].is_void = true;
-        persist(&shared, &mut d, |d| d.invoices[i].is_void = false)?;
-        Ok(Json(d.invoices[i].to_json()).into_response())
+        d.set_void(loc, true);
+        persist(&shared, &mut d, |d| d.set_void(loc, false))?;
+        let mut out = Vec::with_capacity(512);
+        d.write_invoice(loc, &mut Scratch::default(), &mut out);
+        Ok(json_bytes(StatusCode::OK, out))
     })()
     .unwrap_or_else(|r| r);
     finish(after, response).await
@@ -349,25 +357,17 @@ pub(super) async fn list(
         if d.customer(&id).is_none() {
             return error(StatusCode::NOT_FOUND, "TK20400", "customer not found");
         }
-        let empty = Vec::new();
-        let all = d.by_customer.get(&id).unwrap_or(&empty);
-        // Positions are in creation order; the cursor is a position in that list, so
-        // pages stay stable while new invoices are added at the end.
-        let mine = all
-            .iter()
-            .enumerate()
-            .skip(start)
-            .filter(|(_, i)| d.invoices[**i].org == org);
-        let mut items = Vec::with_capacity(page_size.min(1000));
-        let mut next = None;
-        for (pos, &i) in mine {
-            if items.len() == page_size {
-                next = Some(encode_cursor(pos));
-                break;
-            }
-            items.push(d.invoices[i].to_json());
+        // Written straight into the response: no JSON tree per invoice.
+        let mut out = Vec::with_capacity(64 + 400 * page_size.min(1000));
+        out.extend_from_slice(b"{\"items\":[");
+        let next = d.write_page(&id, &org, start, page_size, &mut out);
+        out.extend_from_slice(b"],\"next_cursor\":");
+        match next {
+            Some(pos) => out.extend_from_slice(format!("\"{}\"", encode_cursor(pos)).as_bytes()),
+            None => out.extend_from_slice(b"null"),
         }
-        Json(json!({"items": items, "next_cursor": next})).into_response()
+        out.push(b'}');
+        json_bytes(StatusCode::OK, out)
     })();
     finish(after, response).await
 }

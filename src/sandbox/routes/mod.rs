@@ -10,7 +10,7 @@ use admin::*;
 use invoices::*;
 use issuer::*;
 
-use super::data::{Data, StoredInvoice};
+use super::data::{Data, Scratch, StoredInvoice};
 use super::{Counters, Fault, FaultKind, Route, Shared};
 use crate::api::money::{self, Currency};
 use axum::body::{Body, Bytes};
@@ -191,6 +191,16 @@ async fn admit(
     let after = gate(shared, route).await?;
     let org = authorize(shared, headers)?;
     Ok((after, org))
+}
+
+/// A JSON body already written.
+fn json_bytes(status: StatusCode, body: Vec<u8>) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        Body::from(body),
+    )
+        .into_response()
 }
 
 /// Persists after a change; on failure undoes it with `undo` and answers 500.

@@ -224,6 +224,10 @@ impl eframe::App for InvoiceDeskApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         if !self.first_frame_done {
             self.first_frame_done = true;
+            // The first pass only guesses sizes (panels, right-to-left menus): lay it out
+            // again before anything is painted, so the first picture is the whole window.
+            ui.ctx()
+                .request_discard("the first frame's sizes are guesses");
             if super::trace_enabled() {
                 eprintln!(
                     "invoice-desk trace: first-frame unix_ms={}",

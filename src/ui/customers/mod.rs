@@ -24,6 +24,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 
+/// How often the progress of a listing is drawn while pages arrive.
+const PROGRESS_STEP: std::time::Duration = std::time::Duration::from_millis(150);
+
 /// What is saved between runs.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -207,7 +210,7 @@ impl CustomersPanel {
         (&self.rows, &self.view)
     }
 
-    /// Starts loading the customer in the field, page by page.
+    /// Starts loading the customer in the field, page by page; the end is drawn at once.
     pub fn start(&mut self, session: Arc<Session>, spawner: &Spawner) {
         let id = self.saved.customer_id.trim().to_string();
         if id.is_empty() {
@@ -225,7 +228,9 @@ impl CustomersPanel {
                 .client
                 .list_customer_invoices(&id, move |items, p| {
                     let _ = pages.send(ListEvent::Page(items, *p));
-                    repaint.request_repaint();
+                    // Progress is drawn a few times a second, not once a page: under
+                    // software GL a frame costs more than a page of 1,000 invoices.
+                    repaint.request_repaint_after(PROGRESS_STEP);
                     ControlFlow::Continue(())
                 })
                 .await;

@@ -1,0 +1,324 @@
+//! `invoice-desk journal`: list, export, verify, resolve.
+
+use super::{Failure, JournalAction, JournalArgs, JournalCommand, JournalFilter, JournalOutcome};
+use crate::journal::{self, Action, Entry, Filter, Journal, Outcome, SharedJournal};
+use crate::text::{escape_controls, escape_json_for_terminal};
+
+/// Opens the journal for a command; its failure is exit 1.
+pub(super) fn open() -> Result<Journal, Failure> {
+    Journal::open_default().map_err(|e| Failure {
+        code: 1,
+        message: e.to_string(),
+    })
+}
+
+fn failure(e: journal::JournalError) -> Failure {
+    Failure {
+        code: 1,
+        message: e.to_string(),
+    }
+}
+
+fn filter(f: &JournalFilter) -> Filter {
+    Filter {
+        since: f.since,
+        action: f.action.map(|a| match a {
+            JournalAction::Create => Action::Create,
+            JournalAction::Void => Action::Void,
+            JournalAction::Export => Action::Export,
+        }),
+        outcome: f.outcome.map(|o| match o {
+            JournalOutcome::Done => Outcome::Done,
+            JournalOutcome::Refused => Outcome::Refused,
+            JournalOutcome::Unknown => Outcome::Unknown,
+        }),
+        ..Filter::default()
+    }
+}
+
+/// Local time, to the second, for people.
+fn local_time(rfc3339: &str) -> String {
+    chrono::DateTime::parse_from_rfc3339(rfc3339)
+        .map(|t| {
+            t.with_timezone(&chrono::Local)
+                .format("%Y-%m-%d %H:%M:%S")
+                .to_string()
+        })
+        .unwrap_or_else(|_| rfc3339.to_string())
+}
+
+fn amount(e: &Entry) -> String {
+    match (&e.amount, &e.currency_code) {
+        (Some(a), Some(c)) => format!("{a} {c}"),
+        (Some(a), None) => format!("{a} (account currency)"),
+        _ => String::new(),
+    }
+}
+
+fn what(e: &Entry) -> String {
+    let mut parts = Vec::new();
+    if let Some(r) = &e.external_id {
+        parts.push(format!("ref {r}"));
+    }
+    if let Some(f) = &e.file_name {
+        parts.push(f.clone());
+    }
+    if let Some(n) = e.rows {
+        parts.push(format!("{n} rows"));
+    }
+    parts.join(", ")
+}
+
+fn outcome(e: &Entry) -> String {
+    let mut s = e.outcome.as_str().to_string();
+    if let Some(k) = &e.error_kind {
+        s.push_str(&format!(" ({k}"));
+        if let Some(c) = &e.error_code {
+            s.push_str(&format!(" {c}"));
+        }
+        s.push(')');
+    }
+    if e.checked {
+        s.push_str(" [checked]");
+    }
+    s
+}
+
+/// The entries, a page at a time (the journal may be large).
+fn each_entry(
+    j: &Journal,
+    f: &Filter,
+    mut each: impl FnMut(&Entry) -> Result<(), Failure>,
+) -> Result<u64, Failure> {
+    const PAGE: u64 = 5000;
+    let mut offset = 0;
+    loop {
+        let page = j.list(f, false, offset, PAGE).map_err(failure)?;
+        for e in &page {
+            each(e)?;
+        }
+        offset += page.len() as u64;
+        if (page.len() as u64) < PAGE {
+            return Ok(offset);
+        }
+    }
+}
+
+/// Runs a `journal` command.
+pub(super) async fn journal_command(
+    args: JournalArgs,
+    profile: Option<&str>,
+    json: bool,
+) -> Result<(), Failure> {
+    match args.command {
+        None => list(&args.filter, json),
+        Some(JournalCommand::List(f)) => list(&f, json),
+        Some(JournalCommand::Export { out, filter: f }) => export(&out, &f),
+        Some(JournalCommand::Verify) => {
+            let j = open()?;
+            match j.verify().map_err(failure)? {
+                Ok(n) => {
+                    println!("The journal is intact: {n} rows, every hash matches.");
+                    Ok(())
+                }
+                Err(b) => Err(Failure {
+                    code: 8,
+                    message: format!("The journal is broken at row {}: {}.", b.seq, b.why),
+                }),
+            }
+        }
+        Some(JournalCommand::Resolve { include_recent }) => {
+            let resolved = super::settings::resolve(profile)?;
+            let base = resolved.config.base_url.clone();
+            let client = crate::api::Client::new(resolved.config).map_err(Failure::from)?;
+            let shared = SharedJournal::new(open()?);
+            let min_age = if include_recent {
+                0
+            } else {
+                journal::IN_FLIGHT_SECS
+            };
+            let checked = journal::resolve(&shared, &client, &base, min_age)
+                .await
+                .map_err(failure)?;
+            let mut left = 0;
+            for (e, found) in &checked {
+                let what = match found {
+                    Some(s) => match (s.outcome, &s.invoice_id) {
+                        (Outcome::Done, Some(id)) => format!("done: {id}"),
+                        (o, _) => format!(
+                            "{}{}",
+                            o.as_str(),
+                            s.error_kind
+                                .as_deref()
+                                .map(|k| format!(" ({k})"))
+                                .unwrap_or_default()
+                        ),
+                    },
+                    None => {
+                        left += 1;
+                        "still unknown: the service could not be asked".into()
+                    }
+                };
+                println!(
+                    "{} {} {} {}: {what}",
+                    e.seq,
+                    e.action.as_str(),
+                    escape_controls(e.customer.as_deref().unwrap_or("")),
+                    escape_controls(
+                        e.external_id
+                            .as_deref()
+                            .or(e.invoice_id.as_deref())
+                            .unwrap_or("")
+                    ),
+                );
+            }
+            // Checked and still unknown: `left`; the rest still unknown were too recent.
+            let unknown_now = shared
+                .run(|j| j.unknown())
+                .await
+                .map_err(failure)?
+                .into_iter()
+                .filter(|e| journal::same_service(&e.base_url, &base))
+                .count();
+            let waiting = unknown_now.saturating_sub(left);
+            if checked.is_empty() && waiting == 0 {
+                println!("Nothing to check.");
+            }
+            if waiting > 0 {
+                println!(
+                    "{waiting} entries less than {} minutes old were left alone: their answer may still be coming (--include-recent checks them too).",
+                    journal::IN_FLIGHT_SECS / 60
+                );
+            }
+            if left > 0 || waiting > 0 {
+                return Err(Failure {
+                    code: 6,
+                    message: format!("{} outcomes are still unknown.", left + waiting),
+                });
+            }
+            Ok(())
+        }
+    }
+}
+
+fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {
+    let j = open()?;
+    let f = filter(f);
+    let mut out = std::io::stdout().lock();
+    use std::io::Write;
+    let io = |e: std::io::Error| super::write_failure(e);
+    if !json {
+        writeln!(
+            out,
+            "{:>6}  {:19}  {:7}  {:16}  {:24}  {:28}  outcome",
+            "seq", "time", "action", "customer", "amount", "reference / file"
+        )
+        .map_err(io)?;
+    }
+    let n = each_entry(&j, &f, |e| {
+        if json {
+            let text = serde_json::to_string(e).unwrap_or_default();
+            writeln!(out, "{}", escape_json_for_terminal(&text)).map_err(io)
+        } else {
+            writeln!(
+                out,
+                "{:>6}  {:19}  {:7}  {:16}  {:24}  {:28}  {}",
+                e.seq,
+                local_time(&e.time),
+                e.action.as_str(),
+                escape_controls(e.customer.as_deref().unwrap_or("")),
+                escape_controls(&amount(e)),
+                escape_controls(&what(e)),
+                escape_controls(&outcome(e))
+                    + e.invoice_id
+                        .as_deref()
+                        .map(|i| format!(" {}", escape_controls(i)))
+                        .unwrap_or_default()
+                        .as_str(),
+            )
+            .map_err(io)
+        }
+    })?;
+    if !json {
+        eprintln!("{n} entries.");
+    }
+    Ok(())
+}
+
+fn export(out: &std::path::Path, f: &JournalFilter) -> Result<(), Failure> {
+    let target = crate::fsutil::check_destination(out).map_err(|e| Failure {
+        code: 2,
+        message: format!("Cannot export to {}: {e}", out.display()),
+    })?;
+    let j = open()?;
+    let f = filter(f);
+    let mut n = 0;
+    let mut inner = None;
+    crate::fsutil::write_user_file(&target, |w| {
+        let mut csv = csv::Writer::from_writer(w);
+        csv.write_record([
+            "seq",
+            "time",
+            "user",
+            "profile",
+            "base_url",
+            "action",
+            "customer",
+            "amount",
+            "currency_code",
+            "account_last4",
+            "external_id",
+            "invoice_id",
+            "outcome",
+            "error_kind",
+            "error_code",
+            "file_name",
+            "rows",
+            "settled_time",
+            "checked",
+        ])?;
+        let written = each_entry(&j, &f, |e| {
+            let opt = |s: &Option<String>| {
+                crate::export::guard_text(s.as_deref().unwrap_or("")).into_owned()
+            };
+            csv.write_record([
+                e.seq.to_string(),
+                e.time.clone(),
+                crate::export::guard_text(&e.user).into_owned(),
+                crate::export::guard_text(&e.profile).into_owned(),
+                crate::export::guard_text(&e.base_url).into_owned(),
+                e.action.as_str().into(),
+                opt(&e.customer),
+                opt(&e.amount),
+                opt(&e.currency_code),
+                opt(&e.account_last4),
+                opt(&e.external_id),
+                opt(&e.invoice_id),
+                e.outcome.as_str().into(),
+                opt(&e.error_kind),
+                opt(&e.error_code),
+                opt(&e.file_name),
+                e.rows.map(|r| r.to_string()).unwrap_or_default(),
+                e.settled_time.clone().unwrap_or_default(),
+                e.checked.to_string(),
+            ])
+            .map_err(|err| super::write_failure(err.into()))
+        });
+        match written {
+            Ok(k) => n = k,
+            Err(fail) => {
+                inner = Some(fail);
+                return Err(std::io::Error::other("stopped"));
+            }
+        }
+        csv.flush()
+    })
+    .map_err(|e| {
+        inner.take().unwrap_or(Failure {
+            code: 1,
+            message: format!("Could not write {}: {e}", out.display()),
+        })
+    })?;
+    eprintln!("Exported {n} journal entries to {}.", out.display());
+    Ok(())
+}

@@ -1,0 +1,258 @@
+//! The journal: every create and void written down before it is sent and its outcome
+//! after, every export, in one SQLite file shared by the app and the CLI.
+//!
+//! Rows are only ever added. An intent is one row; its outcome is another row pointing
+//! at it (an unknown outcome settled later by `resolve` is a third), so nothing is
+//! updated and each row can carry a hash over its content and the previous row's hash:
+//! `verify` recomputes the chain and names the first row that does not match.
+//!
+//! Never in the journal: secrets, tokens, an account key (only its last 4 characters).
+
+mod flow;
+mod store;
+
+pub use flow::{
+    IN_FLIGHT_SECS, Journaled, SharedJournal, check, checkable, resolve, same_service, write_ahead,
+};
+pub use store::{Broken, Journal, JournalError};
+
+use serde::Serialize;
+
+/// What was done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// An invoice created.
+    Create,
+    /// An invoice voided.
+    Void,
+    /// A customer's invoices exported to a file.
+    Export,
+}
+
+impl Action {
+    /// The name stored and shown (`create`, `void`, `export`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Create => "create",
+            Action::Void => "void",
+            Action::Export => "export",
+        }
+    }
+
+    /// From [`Action::as_str`].
+    pub fn parse(s: &str) -> Option<Action> {
+        [Action::Create, Action::Void, Action::Export]
+            .into_iter()
+            .find(|a| a.as_str() == s)
+    }
+}
+
+/// How it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Done (created, voided, written).
+    Done,
+    /// Refused by the service (or failed before anything changed).
+    Refused,
+    /// Nobody knows yet: no answer came, or the program stopped before it did. To check.
+    Unknown,
+}
+
+impl Outcome {
+    /// The name stored and shown (`done`, `refused`, `unknown`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Done => "done",
+            Outcome::Refused => "refused",
+            Outcome::Unknown => "unknown",
+        }
+    }
+
+    /// From [`Outcome::as_str`].
+    pub fn parse(s: &str) -> Option<Outcome> {
+        [Outcome::Done, Outcome::Refused, Outcome::Unknown]
+            .into_iter()
+            .find(|o| o.as_str() == s)
+    }
+}
+
+/// What is about to be sent (or written), recorded first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Intent {
+    /// The profile's name.
+    pub profile: String,
+    /// The service's base URL.
+    pub base_url: String,
+    /// Customer id.
+    pub customer: Option<String>,
+    /// The amount as exact text (`12.3456`).
+    pub amount: Option<String>,
+    /// The currency sent; `None`: left out (the account's currency).
+    pub currency_code: Option<String>,
+    /// The last 4 characters of the account key, never more.
+    pub account_last4: Option<String>,
+    /// The external reference (creates).
+    pub external_id: Option<String>,
+    /// The invoice id (voids).
+    pub invoice_id: Option<String>,
+    /// The file's name (exports; the name only, not the folder).
+    pub file_name: Option<String>,
+}
+
+impl Intent {
+    /// The account key's last 4 characters, for [`Intent::account_last4`]. A key of 8
+    /// characters or fewer keeps none (4 would be half of it).
+    pub fn last4(key: &str) -> Option<String> {
+        let chars: Vec<char> = key.trim().chars().collect();
+        (chars.len() > 8).then(|| chars[chars.len() - 4..].iter().collect())
+    }
+}
+
+/// What came of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settled {
+    /// Done, refused or unknown.
+    pub outcome: Outcome,
+    /// The invoice created or voided (when known).
+    pub invoice_id: Option<String>,
+    /// The kind of error (`Validation`, `NotFound`, `OutcomeUnknown`).
+    pub error_kind: Option<String>,
+    /// The service's error code (`TK20400`).
+    pub error_code: Option<String>,
+    /// Rows written (exports).
+    pub rows: Option<u64>,
+    /// Found by `resolve` checking the service, not from the answer.
+    pub checked: bool,
+}
+
+impl Settled {
+    /// Done; `invoice_id` when there is one.
+    pub fn done(invoice_id: Option<String>) -> Settled {
+        Settled {
+            outcome: Outcome::Done,
+            invoice_id,
+            error_kind: None,
+            error_code: None,
+            rows: None,
+            checked: false,
+        }
+    }
+
+    /// From an API error: unknown when the request may have taken effect, refused
+    /// otherwise.
+    pub fn from_error(e: &crate::api::ApiError) -> Settled {
+        let debug = format!("{:?}", e.kind);
+        // The variant's name only: no ids or texts from the service.
+        let kind: String = debug
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        Settled {
+            outcome: if e.is_outcome_unknown() {
+                Outcome::Unknown
+            } else {
+                Outcome::Refused
+            },
+            invoice_id: None,
+            error_kind: Some(kind),
+            error_code: e
+                .service_code
+                .as_deref()
+                .map(|c| crate::text::escape_controls(c).chars().take(40).collect()),
+            rows: None,
+            checked: false,
+        }
+    }
+}
+
+/// One action with its latest outcome, as listed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    /// The intent's sequence number.
+    pub seq: i64,
+    /// When it was recorded (RFC 3339, UTC).
+    pub time: String,
+    /// The operating-system user.
+    pub user: String,
+    /// The profile.
+    pub profile: String,
+    /// The service's base URL.
+    pub base_url: String,
+    /// create, void or export.
+    pub action: Action,
+    /// Customer id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub customer: Option<String>,
+    /// Amount, exact text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount: Option<String>,
+    /// Currency sent; absent: the account's currency.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub currency_code: Option<String>,
+    /// Last 4 characters of the account key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub account_last4: Option<String>,
+    /// External reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+    /// Invoice id (the one voided, or the one created once known).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invoice_id: Option<String>,
+    /// done, refused or unknown (unknown also while no outcome was recorded).
+    pub outcome: Outcome,
+    /// The error's kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<String>,
+    /// The service's error code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_code: Option<String>,
+    /// File name (exports).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_name: Option<String>,
+    /// Rows written (exports).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rows: Option<u64>,
+    /// When the outcome was recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub settled_time: Option<String>,
+    /// The outcome was found by checking the service (`resolve`).
+    pub checked: bool,
+}
+
+/// Which entries to list.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// Recorded on or after this day (local time).
+    pub since: Option<chrono::NaiveDate>,
+    /// Recorded on or before this day (local time).
+    pub until: Option<chrono::NaiveDate>,
+    /// Only this action.
+    pub action: Option<Action>,
+    /// Only this outcome.
+    pub outcome: Option<Outcome>,
+    /// Text found in the customer, invoice id or reference.
+    pub text: Option<String>,
+}
+
+/// The journal's file: `INVOICE_DESK_JOURNAL`, else `journal.sqlite3` in the platform's
+/// data folder.
+pub fn default_path() -> Option<std::path::PathBuf> {
+    if let Some(p) = std::env::var_os("INVOICE_DESK_JOURNAL").filter(|p| !p.is_empty()) {
+        return Some(p.into());
+    }
+    directories::ProjectDirs::from("cl", "invoice-desk", "invoice-desk")
+        .map(|d| d.data_dir().join("journal.sqlite3"))
+}
+
+/// The operating-system user running this program.
+pub fn os_user() -> String {
+    ["USER", "USERNAME", "LOGNAME"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok().filter(|u| !u.is_empty()))
+        .unwrap_or_else(|| "?".into())
+}
+
+#[cfg(test)]
+mod tests;

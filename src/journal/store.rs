@@ -1,0 +1,575 @@
+//! The SQLite file: opening (WAL, full sync, busy timeout), migrations, appending with
+//! the hash chain, listing, verifying.
+
+use super::{Action, Entry, Filter, Intent, Outcome, Settled, os_user};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params_from_iter};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The hash before the first row.
+const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// Schema changes, in order; `PRAGMA user_version` says how many were applied.
+const MIGRATIONS: &[&str] = &[
+    // 1: the rows.
+    "CREATE TABLE entries (
+        seq INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        intent_seq INTEGER,
+        time TEXT NOT NULL,
+        user TEXT NOT NULL,
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        action TEXT NOT NULL,
+        customer TEXT,
+        amount TEXT,
+        currency_code TEXT,
+        account_last4 TEXT,
+        external_id TEXT,
+        invoice_id TEXT,
+        outcome TEXT,
+        error_kind TEXT,
+        error_code TEXT,
+        file_name TEXT,
+        rows INTEGER,
+        checked INTEGER NOT NULL DEFAULT 0,
+        prev_hash TEXT NOT NULL,
+        hash TEXT NOT NULL
+    );",
+    // 2: finding an intent's outcomes, and listing by day, stay fast at 100,000 rows.
+    "CREATE INDEX entries_intent ON entries(intent_seq);
+     CREATE INDEX entries_time ON entries(kind, time);",
+];
+
+/// What went wrong with the journal.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// It could not be opened or prepared.
+    #[error("cannot open the journal {path}: {why}")]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// The reason.
+        why: String,
+    },
+    /// A newer invoice-desk made it; this one does not know its layout.
+    #[error(
+        "the journal {path} was made by a newer invoice-desk (layout {found}; this one knows up to {known}): update invoice-desk"
+    )]
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// Its layout version.
+        found: i64,
+        /// The newest this program knows.
+        known: i64,
+    },
+    /// Writing failed (read-only file, full disk, locked too long).
+    #[error("cannot write to the journal {path}: {why}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The reason.
+        why: String,
+    },
+    /// Reading failed.
+    #[error("cannot read the journal {path}: {why}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The reason.
+        why: String,
+    },
+}
+
+/// The first row whose hash does not match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Broken {
+    /// Its sequence number.
+    pub seq: i64,
+    /// What does not match.
+    pub why: String,
+}
+
+/// The journal, open.
+pub struct Journal {
+    conn: Connection,
+    path: PathBuf,
+}
+
+/// One stored row, every column but the hash, in the order they are hashed.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+struct Row {
+    seq: i64,
+    kind: String,
+    intent_seq: Option<i64>,
+    time: String,
+    user: String,
+    profile: String,
+    base_url: String,
+    action: String,
+    customer: Option<String>,
+    amount: Option<String>,
+    currency_code: Option<String>,
+    account_last4: Option<String>,
+    external_id: Option<String>,
+    invoice_id: Option<String>,
+    outcome: Option<String>,
+    error_kind: Option<String>,
+    error_code: Option<String>,
+    file_name: Option<String>,
+    rows: Option<i64>,
+    checked: bool,
+    prev_hash: String,
+}
+
+const COLUMNS: &str = "seq, kind, intent_seq, time, user, profile, base_url, action, customer, amount, \
+     currency_code, account_last4, external_id, invoice_id, outcome, error_kind, error_code, \
+     file_name, rows, checked, prev_hash";
+
+impl Row {
+    /// SHA-256 of the previous hash and this row's canonical content (a JSON array of
+    /// its columns in a fixed order), as hex.
+    fn hash(&self) -> String {
+        let canonical = serde_json::to_vec(&(
+            self.seq,
+            &self.kind,
+            self.intent_seq,
+            &self.time,
+            &self.user,
+            &self.profile,
+            &self.base_url,
+            &self.action,
+            (&self.customer, &self.amount, &self.currency_code),
+            (&self.account_last4, &self.external_id, &self.invoice_id),
+            (&self.outcome, &self.error_kind, &self.error_code),
+            (&self.file_name, self.rows, self.checked),
+        ))
+        .unwrap_or_default();
+        let mut h = Sha256::new();
+        h.update(self.prev_hash.as_bytes());
+        h.update(b"\n");
+        h.update(&canonical);
+        h.finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    }
+
+    fn from_sql(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Row, String)> {
+        Ok((
+            Row {
+                seq: r.get(0)?,
+                kind: r.get(1)?,
+                intent_seq: r.get(2)?,
+                time: r.get(3)?,
+                user: r.get(4)?,
+                profile: r.get(5)?,
+                base_url: r.get(6)?,
+                action: r.get(7)?,
+                customer: r.get(8)?,
+                amount: r.get(9)?,
+                currency_code: r.get(10)?,
+                account_last4: r.get(11)?,
+                external_id: r.get(12)?,
+                invoice_id: r.get(13)?,
+                outcome: r.get(14)?,
+                error_kind: r.get(15)?,
+                error_code: r.get(16)?,
+                file_name: r.get(17)?,
+                rows: r.get(18)?,
+                checked: r.get(19)?,
+                prev_hash: r.get(20)?,
+            },
+            r.get(21)?,
+        ))
+    }
+}
+
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// The UTC time text of a local day's first instant (for filters by day).
+fn local_day_start(day: chrono::NaiveDate) -> String {
+    use chrono::TimeZone;
+    let midnight = day.and_hms_opt(0, 0, 0).unwrap_or_default();
+    let utc = chrono::Local
+        .from_local_datetime(&midnight)
+        .earliest()
+        .map(|t| t.with_timezone(&chrono::Utc))
+        .unwrap_or_else(|| midnight.and_utc());
+    utc.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+impl Journal {
+    /// Opens (or creates) the journal at `path`, bringing its layout up to date.
+    pub fn open(path: &Path) -> Result<Journal, JournalError> {
+        let fail = |why: String| JournalError::Open {
+            path: path.to_path_buf(),
+            why,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| fail(e.to_string()))?;
+        }
+        let mut conn = Connection::open(path).map_err(|e| fail(e.to_string()))?;
+        // The app, a second window and the CLI may write at once: WAL lets readers go on,
+        // the busy timeout makes writers wait their turn; FULL sync: a recorded intent
+        // survives a power cut.
+        conn.busy_timeout(Duration::from_secs(10))
+            .map_err(|e| fail(e.to_string()))?;
+        let _: String = conn
+            .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
+            .map_err(|e| fail(e.to_string()))?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(|e| fail(e.to_string()))?;
+        migrate(&mut conn, path)?;
+        Ok(Journal {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Opens the journal at [`super::default_path`].
+    pub fn open_default() -> Result<Journal, JournalError> {
+        let path = super::default_path().ok_or_else(|| JournalError::Open {
+            path: PathBuf::from("journal.sqlite3"),
+            why: "this system has no data folder; set INVOICE_DESK_JOURNAL".into(),
+        })?;
+        Journal::open(&path)
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn write_err(&self, e: impl std::fmt::Display) -> JournalError {
+        JournalError::Write {
+            path: self.path.clone(),
+            why: e.to_string(),
+        }
+    }
+
+    fn read_err(&self, e: impl std::fmt::Display) -> JournalError {
+        JournalError::Read {
+            path: self.path.clone(),
+            why: e.to_string(),
+        }
+    }
+
+    /// Appends a row after the last one, chained to its hash, in one transaction that
+    /// holds the write lock from reading the last hash to the commit.
+    fn append(&mut self, mut row: Row) -> Result<i64, JournalError> {
+        let path = self.path.clone();
+        let err = |e: rusqlite::Error| JournalError::Write {
+            path: path.clone(),
+            why: e.to_string(),
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let last: Option<(i64, String)> = tx
+            .query_row(
+                "SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(err)?;
+        let (last_seq, prev) = last.unwrap_or((0, GENESIS.to_string()));
+        row.seq = last_seq + 1;
+        row.prev_hash = prev;
+        let hash = row.hash();
+        tx.execute(
+            &format!("INSERT INTO entries ({COLUMNS}, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)"),
+            rusqlite::params![
+                row.seq,
+                row.kind,
+                row.intent_seq,
+                row.time,
+                row.user,
+                row.profile,
+                row.base_url,
+                row.action,
+                row.customer,
+                row.amount,
+                row.currency_code,
+                row.account_last4,
+                row.external_id,
+                row.invoice_id,
+                row.outcome,
+                row.error_kind,
+                row.error_code,
+                row.file_name,
+                row.rows,
+                row.checked,
+                row.prev_hash,
+                hash,
+            ],
+        )
+        .map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(row.seq)
+    }
+
+    /// Records what is about to be sent; its sequence number. If this fails, the
+    /// request must not be sent.
+    pub fn record_intent(&mut self, action: Action, intent: &Intent) -> Result<i64, JournalError> {
+        self.append(Row {
+            kind: "intent".into(),
+            time: now(),
+            user: os_user(),
+            profile: intent.profile.clone(),
+            base_url: intent.base_url.clone(),
+            action: action.as_str().into(),
+            customer: intent.customer.clone(),
+            amount: intent.amount.clone(),
+            currency_code: intent.currency_code.clone(),
+            account_last4: intent.account_last4.clone(),
+            external_id: intent.external_id.clone(),
+            invoice_id: intent.invoice_id.clone(),
+            file_name: intent.file_name.clone(),
+            ..Row::default()
+        })
+    }
+
+    /// Records what came of the intent `seq`.
+    pub fn record_outcome(&mut self, seq: i64, settled: &Settled) -> Result<i64, JournalError> {
+        let intent = self
+            .conn
+            .query_row(
+                "SELECT profile, base_url, action FROM entries WHERE seq = ?1 AND kind = 'intent'",
+                [seq],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(|e| self.write_err(e))?;
+        let Some((profile, base_url, action)) = intent else {
+            return Err(self.write_err(format!("there is no entry {seq}")));
+        };
+        self.append(Row {
+            kind: "outcome".into(),
+            intent_seq: Some(seq),
+            time: now(),
+            user: os_user(),
+            profile,
+            base_url,
+            action,
+            invoice_id: settled.invoice_id.clone(),
+            outcome: Some(settled.outcome.as_str().into()),
+            error_kind: settled.error_kind.clone(),
+            error_code: settled.error_code.clone(),
+            rows: settled.rows.map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
+            checked: settled.checked,
+            ..Row::default()
+        })
+    }
+
+    /// Entries (each intent with its latest outcome) matching `filter`, newest first or
+    /// oldest first, `limit` of them from `offset`.
+    pub fn list(
+        &self,
+        filter: &Filter,
+        newest_first: bool,
+        offset: u64,
+        limit: u64,
+    ) -> Result<Vec<Entry>, JournalError> {
+        let (clause, args) = where_clause(filter);
+        let sql = format!(
+            "SELECT i.seq, i.time, i.user, i.profile, i.base_url, i.action, i.customer, i.amount,
+                    i.currency_code, i.account_last4, i.external_id,
+                    coalesce(o.invoice_id, i.invoice_id), coalesce(o.outcome, 'unknown'),
+                    o.error_kind, o.error_code, i.file_name, o.rows, o.time, coalesce(o.checked, 0)
+             FROM entries i
+             LEFT JOIN entries o ON o.seq = (SELECT max(seq) FROM entries WHERE intent_seq = i.seq)
+             WHERE i.kind = 'intent' {clause}
+             ORDER BY i.seq {} LIMIT {limit} OFFSET {offset}",
+            if newest_first { "DESC" } else { "ASC" }
+        );
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.read_err(e))?;
+        let rows = stmt
+            .query_map(params_from_iter(args.iter()), |r| {
+                let action: String = r.get(5)?;
+                let outcome: String = r.get(12)?;
+                Ok(Entry {
+                    seq: r.get(0)?,
+                    time: r.get(1)?,
+                    user: r.get(2)?,
+                    profile: r.get(3)?,
+                    base_url: r.get(4)?,
+                    action: Action::parse(&action).unwrap_or(Action::Export),
+                    customer: r.get(6)?,
+                    amount: r.get(7)?,
+                    currency_code: r.get(8)?,
+                    account_last4: r.get(9)?,
+                    external_id: r.get(10)?,
+                    invoice_id: r.get(11)?,
+                    outcome: Outcome::parse(&outcome).unwrap_or(Outcome::Unknown),
+                    error_kind: r.get(13)?,
+                    error_code: r.get(14)?,
+                    file_name: r.get(15)?,
+                    rows: r.get::<_, Option<i64>>(16)?.map(|n| n.max(0) as u64),
+                    settled_time: r.get(17)?,
+                    checked: r.get(18)?,
+                })
+            })
+            .map_err(|e| self.read_err(e))?;
+        rows.collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.read_err(e))
+    }
+
+    /// How many entries match `filter`.
+    pub fn count(&self, filter: &Filter) -> Result<u64, JournalError> {
+        let (clause, args) = where_clause(filter);
+        let sql = format!(
+            "SELECT count(*) FROM entries i
+             LEFT JOIN entries o ON o.seq = (SELECT max(seq) FROM entries WHERE intent_seq = i.seq)
+             WHERE i.kind = 'intent' {clause}"
+        );
+        self.conn
+            .query_row(&sql, params_from_iter(args.iter()), |r| r.get::<_, i64>(0))
+            .map(|n| n.max(0) as u64)
+            .map_err(|e| self.read_err(e))
+    }
+
+    /// Entries whose outcome is still unknown, oldest first.
+    pub fn unknown(&self) -> Result<Vec<Entry>, JournalError> {
+        let filter = Filter {
+            outcome: Some(Outcome::Unknown),
+            ..Filter::default()
+        };
+        self.list(&filter, false, 0, u64::MAX >> 1)
+    }
+
+    /// Walks the chain: `Ok(rows)` when every row's hash matches, else the first that
+    /// does not.
+    pub fn verify(&self) -> Result<Result<u64, Broken>, JournalError> {
+        let mut stmt = self
+            .conn
+            .prepare(&format!("SELECT {COLUMNS}, hash FROM entries ORDER BY seq"))
+            .map_err(|e| self.read_err(e))?;
+        let mut rows = stmt.query([]).map_err(|e| self.read_err(e))?;
+        let mut prev = GENESIS.to_string();
+        let mut n = 0u64;
+        while let Some(r) = rows.next().map_err(|e| self.read_err(e))? {
+            let seq: i64 = r.get(0).unwrap_or(-1);
+            let (row, hash) = match Row::from_sql(r) {
+                Ok(x) => x,
+                Err(e) => {
+                    return Ok(Err(Broken {
+                        seq,
+                        why: format!("unreadable row: {e}"),
+                    }));
+                }
+            };
+            if row.prev_hash != prev {
+                return Ok(Err(Broken {
+                    seq,
+                    why: "it does not follow the row before it (a row was removed or changed)"
+                        .into(),
+                }));
+            }
+            if row.hash() != hash {
+                return Ok(Err(Broken {
+                    seq,
+                    why: "its content was changed after it was written".into(),
+                }));
+            }
+            prev = hash;
+            n += 1;
+        }
+        Ok(Ok(n))
+    }
+}
+
+/// The `WHERE` additions and their parameters for a filter (`i`: intent, `o`: outcome).
+fn where_clause(filter: &Filter) -> (String, Vec<String>) {
+    let mut clause = String::new();
+    let mut args = Vec::new();
+    if let Some(d) = filter.since {
+        args.push(local_day_start(d));
+        clause.push_str(&format!(" AND i.time >= ?{}", args.len()));
+    }
+    if let Some(d) = filter.until.and_then(|d| d.succ_opt()) {
+        args.push(local_day_start(d));
+        clause.push_str(&format!(" AND i.time < ?{}", args.len()));
+    }
+    if let Some(a) = filter.action {
+        args.push(a.as_str().into());
+        clause.push_str(&format!(" AND i.action = ?{}", args.len()));
+    }
+    if let Some(o) = filter.outcome {
+        args.push(o.as_str().into());
+        clause.push_str(&format!(
+            " AND coalesce(o.outcome, 'unknown') = ?{}",
+            args.len()
+        ));
+    }
+    if let Some(t) = filter
+        .text
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    {
+        // LIKE with the wildcards of the text itself escaped.
+        let escaped = t
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        args.push(format!("%{escaped}%"));
+        let n = args.len();
+        clause.push_str(&format!(
+            " AND (i.customer LIKE ?{n} ESCAPE '\\' OR i.external_id LIKE ?{n} ESCAPE '\\' \
+             OR coalesce(o.invoice_id, i.invoice_id) LIKE ?{n} ESCAPE '\\')"
+        ));
+    }
+    (clause, args)
+}
+
+fn migrate(conn: &mut Connection, path: &Path) -> Result<(), JournalError> {
+    let fail = |e: rusqlite::Error| JournalError::Open {
+        path: path.to_path_buf(),
+        why: e.to_string(),
+    };
+    let known = MIGRATIONS.len() as i64;
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(fail)?;
+    let version: i64 = tx
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(fail)?;
+    if version > known {
+        return Err(JournalError::TooNew {
+            path: path.to_path_buf(),
+            found: version,
+            known,
+        });
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
+        tx.execute_batch(sql).map_err(fail)?;
+        tx.pragma_update(None, "user_version", i as i64 + 1)
+            .map_err(fail)?;
+    }
+    tx.commit().map_err(fail)
+}
+
+#[cfg(test)]
+pub(super) fn migrate_to(path: &Path, version: usize) {
+    let conn = Connection::open(path).unwrap();
+    for (i, sql) in MIGRATIONS.iter().enumerate().take(version) {
+        conn.execute_batch(sql).unwrap();
+        conn.pragma_update(None, "user_version", i as i64 + 1)
+            .unwrap();
+    }
+}
+
+#[cfg(test)]
+impl Journal {
+    /// Runs SQL directly (tests that tamper with the file).
+    pub(super) fn raw(&self, sql: &str) {
+        self.conn.execute_batch(sql).unwrap();
+    }
+}

@@ -1,0 +1,362 @@
+//! The journal through the CLI binary against an in-process sandbox: every create, void
+//! and export recorded; list, export, verify and resolve with their exit codes; a CLI
+//! killed between intent and outcome; concurrent writers; a journal that cannot be
+//! written stops the request before it is sent.
+
+mod cli_env;
+
+use invoice_desk::journal::{Action, Intent, Journal, Settled};
+use invoice_desk::sandbox::{Fault, Route, Sandbox, SandboxConfig};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+struct Env {
+    _rt: tokio::runtime::Runtime,
+    s: Sandbox,
+    dir: tempfile::TempDir,
+}
+
+fn env() -> Env {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    Env {
+        _rt: rt,
+        s,
+        dir: tempfile::tempdir().unwrap(),
+    }
+}
+
+impl Env {
+    fn cli(&self) -> Command {
+        let mut c = cli_env::cli(self.dir.path());
+        let s = &self.s;
+        c.env("INVOICE_DESK_BASE_URL", &s.base_url)
+            .env("INVOICE_DESK_AUTH_URL", &s.auth_url)
+            .env("INVOICE_DESK_AUDIENCE", &s.audience)
+            .env("INVOICE_DESK_CLIENT_ID", &s.credentials.client_id)
+            .env("INVOICE_DESK_CLIENT_SECRET", &s.credentials.client_secret)
+            .env("INVOICE_DESK_ACCOUNT_KEY", &s.credentials.account_clp);
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.cli().args(args).output().unwrap()
+    }
+
+    fn journal_path(&self) -> PathBuf {
+        self.dir.path().join("journal.sqlite3")
+    }
+
+    fn entries(&self, args: &[&str]) -> Vec<Value> {
+        let mut all = vec!["journal", "list", "--json"];
+        all.extend_from_slice(args);
+        let out = self.run(&all);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    fn customer(&self) -> String {
+        self.s.customers()[0].0.clone()
+    }
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn create(e: &Env, amount: &str, reference: &str) -> Output {
+    e.run(&[
+        "create",
+        "--customer",
+        &e.customer(),
+        "--amount",
+        amount,
+        "--external-id",
+        reference,
+    ])
+}
+
+#[test]
+fn creates_voids_and_exports_are_listed_exported_and_verified() {
+    let e = env();
+    let out = create(&e, "15000", "ERP-J-1");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = e.run(&[
+        "--json",
+        "create",
+        "--customer",
+        &e.customer(),
+        "--amount",
+        "2,5",
+        "--currency",
+        "CLF",
+        "--external-id",
+        "ERP-J-2",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let id: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = id["id"].as_str().unwrap().to_string();
+    let out = e.run(&["void", &id, "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = e.run(&["void", &id, "--yes"]);
+    assert_eq!(out.status.code(), Some(4), "voiding twice is refused");
+    let csv = e.dir.path().join("clientes.csv");
+    let out = e.run(&["export", &e.customer(), "--out", csv.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    let all = e.entries(&[]);
+    assert_eq!(all.len(), 5, "{all:#?}");
+    let first = &all[0];
+    for key in [
+        "seq",
+        "time",
+        "user",
+        "profile",
+        "action",
+        "customer",
+        "amount",
+        "external_id",
+        "invoice_id",
+        "outcome",
+    ] {
+        assert!(first.get(key).is_some(), "{key} in {first}");
+    }
+    assert_eq!(first["action"], "create");
+    assert_eq!(first["amount"], "15000");
+    assert!(
+        first.get("currency_code").is_none(),
+        "account currency: absent"
+    );
+    assert_eq!(first["outcome"], "done");
+    assert_eq!(first["account_last4"], "_clp");
+    assert!(chrono::DateTime::parse_from_rfc3339(first["time"].as_str().unwrap()).is_ok());
+    assert_eq!(all[1]["amount"], "2.5");
+    assert_eq!(all[1]["currency_code"], "CLF");
+    assert_eq!(
+        (all[2]["action"].as_str(), all[2]["outcome"].as_str()),
+        (Some("void"), Some("done"))
+    );
+    assert_eq!(all[2]["invoice_id"], id.as_str());
+    assert_eq!(
+        (all[3]["outcome"].as_str(), all[3]["error_code"].as_str()),
+        (Some("refused"), Some("TK10601"))
+    );
+    assert_eq!(
+        (all[4]["action"].as_str(), all[4]["file_name"].as_str()),
+        (Some("export"), Some("clientes.csv"))
+    );
+    assert!(all[4]["rows"].as_u64().unwrap() > 5);
+
+    // Nothing secret in the file: no client secret, no token, no full account key.
+    let raw = std::fs::read(e.journal_path()).unwrap();
+    let raw = String::from_utf8_lossy(&raw);
+    assert!(!raw.contains(&e.s.credentials.client_secret));
+    assert!(!raw.contains(&e.s.credentials.account_clp));
+
+    // Filters.
+    assert_eq!(e.entries(&["--action", "void"]).len(), 2);
+    assert_eq!(
+        e.entries(&["--action", "void", "--outcome", "refused"])
+            .len(),
+        1
+    );
+    let tomorrow = (chrono::Local::now().date_naive() + chrono::Days::new(1)).to_string();
+    assert!(e.entries(&["--since", &tomorrow]).is_empty());
+    assert_eq!(
+        e.run(&["journal", "--since", "22-11-2026"]).status.code(),
+        Some(2)
+    );
+    let table = e.run(&["journal"]);
+    assert!(
+        text(&table.stdout).contains("ERP-J-1"),
+        "{}",
+        text(&table.stdout)
+    );
+
+    // Export.
+    let out_csv = e.dir.path().join("journal.csv");
+    let out = e.run(&["journal", "export", "--out", out_csv.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&out_csv).unwrap();
+    assert!(
+        written.starts_with("seq,time,user,profile,base_url,action,customer,amount,currency_code")
+    );
+    assert_eq!(written.lines().count(), 6);
+
+    // Verify, then tamper with one byte of one row.
+    let out = e.run(&["journal", "verify"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let db = rusqlite::Connection::open(e.journal_path()).unwrap();
+    db.execute("UPDATE entries SET amount = '150000' WHERE seq = 1", [])
+        .unwrap();
+    drop(db);
+    let out = e.run(&["journal", "verify"]);
+    assert_eq!(out.status.code(), Some(8));
+    assert!(text(&out.stderr).contains("row 1"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_cli_killed_between_intent_and_outcome_leaves_an_unknown_that_resolve_settles() {
+    let e = env();
+    // The sandbox creates the invoice, then holds the answer back.
+    e.s.add_fault(Fault::hang(Route::Create, 1, 60));
+    let mut child = e
+        .cli()
+        .args([
+            "create",
+            "--customer",
+            &e.customer(),
+            "--amount",
+            "7000",
+            "--external-id",
+            "ERP-CRASH-1",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while e.s.counters().api.get("create").copied().unwrap_or(0) == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the create never arrived"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    e.s.clear_faults();
+
+    let unknown = e.entries(&["--outcome", "unknown"]);
+    assert_eq!(unknown.len(), 1);
+    assert_eq!(unknown[0]["external_id"], "ERP-CRASH-1");
+    // Without --include-recent a fresh entry is left alone (its answer may be coming).
+    let out = e.run(&["journal", "resolve"]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stdout));
+    let out = e.run(&["journal", "resolve", "--include-recent"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("done: in_"),
+        "{}",
+        text(&out.stdout)
+    );
+    let all = e.entries(&[]);
+    assert_eq!(all.len(), 1);
+    assert_eq!(
+        (all[0]["outcome"].as_str(), all[0]["checked"].as_bool()),
+        (Some("done"), Some(true))
+    );
+    assert!(all[0]["invoice_id"].as_str().unwrap().starts_with("in_"));
+    assert_eq!(e.run(&["journal", "verify"]).status.code(), Some(0));
+    // Nothing left: resolve says so.
+    let out = e.run(&["journal", "resolve"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("Nothing to check"));
+}
+
+#[test]
+fn a_journal_that_cannot_be_written_stops_the_request_before_it_is_sent() {
+    let e = env();
+    let folder = e.dir.path().join("a-folder");
+    std::fs::create_dir(&folder).unwrap();
+    let before = e.s.counters().api.get("create").copied().unwrap_or(0);
+    let out = e
+        .cli()
+        .env("INVOICE_DESK_JOURNAL", &folder)
+        .args(["create", "--customer", &e.customer(), "--amount", "1000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("Nothing was sent"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        e.s.counters().api.get("create").copied().unwrap_or(0),
+        before
+    );
+    let out = e
+        .cli()
+        .env("INVOICE_DESK_JOURNAL", &folder)
+        .args(["void", "in_whatever", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(e.s.counters().api.get("void").copied().unwrap_or(0), 0);
+}
+
+fn writer_thread(path: &Path, n: usize) -> std::thread::JoinHandle<()> {
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        let mut j = Journal::open(&path).unwrap();
+        for i in 0..n {
+            let seq = j
+                .record_intent(
+                    Action::Create,
+                    &Intent {
+                        profile: "app".into(),
+                        customer: Some(format!("cus_app_{i}")),
+                        ..Intent::default()
+                    },
+                )
+                .unwrap();
+            j.record_outcome(seq, &Settled::done(None)).unwrap();
+        }
+    })
+}
+
+#[test]
+fn the_app_and_four_cli_processes_write_at_once_and_nothing_is_lost() {
+    let e = env();
+    let app = writer_thread(&e.journal_path(), 40);
+    let children: Vec<_> = (0..4)
+        .map(|k| {
+            e.cli()
+                .args([
+                    "create",
+                    "--customer",
+                    &e.customer(),
+                    "--amount",
+                    "1000",
+                    "--external-id",
+                    &format!("ERP-PAR-{k}"),
+                ])
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    app.join().unwrap();
+    let all = e.entries(&[]);
+    assert_eq!(all.len(), 44);
+    assert_eq!(all.iter().filter(|x| x["outcome"] == "done").count(), 44);
+    let out = e.run(&["journal", "verify"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("88 rows"),
+        "{}",
+        text(&out.stdout)
+    );
+}
