@@ -231,6 +231,17 @@ impl Journal {
         })
     }
 
+    /// A journal in memory only (tests, and an app told to keep none on disk).
+    pub fn open_in_memory() -> Result<Journal, JournalError> {
+        let path = PathBuf::from(":memory:");
+        let mut conn = Connection::open_in_memory().map_err(|e| JournalError::Open {
+            path: path.clone(),
+            why: e.to_string(),
+        })?;
+        migrate(&mut conn, &path)?;
+        Ok(Journal { conn, path })
+    }
+
     /// Opens the journal at [`super::default_path`].
     pub fn open_default() -> Result<Journal, JournalError> {
         let path = super::default_path().ok_or_else(|| JournalError::Open {

@@ -46,6 +46,8 @@ impl ThemeChoice {
 
 /// Something a view asks the app to do.
 pub enum Command {
+    /// Check the journal's unknown outcomes against the service ("Check now").
+    CheckJournal,
     /// Switch panel.
     Show(Tab),
     /// Switch panel and put the keyboard focus in its first field (Ctrl/Cmd+N, +F).

@@ -33,6 +33,14 @@ pub struct LookupPanel {
 }
 
 impl LookupPanel {
+    /// The customer of the invoice on screen, when it is `id` (for the journal).
+    pub fn customer_of(&self, id: &str) -> Option<String> {
+        self.invoice
+            .as_ref()
+            .filter(|inv| inv.id == id)
+            .and_then(|inv| inv.customer.clone())
+    }
+
     /// A panel with a restored id.
     pub fn new(id: String) -> Self {
         LookupPanel {

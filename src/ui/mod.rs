@@ -6,6 +6,7 @@ pub mod command;
 pub mod create;
 pub mod credentials;
 pub mod customers;
+pub mod journal;
 pub mod lookup;
 /// The translations (shared with the CLI's doctor report): see [`crate::i18n`].
 pub use crate::i18n;
@@ -38,6 +39,7 @@ pub fn run(rt: &tokio::runtime::Runtime) -> eframe::Result<()> {
         profiles_path: crate::profile::Profiles::default_path(),
         secrets: std::sync::Arc::new(tokio::sync::OnceCell::new()),
         sandbox_data: crate::profile::Profiles::default_data_path(),
+        journal: crate::journal::default_path(),
         language: None,
     };
     // The first start opens maximized, so a large screen is used; afterwards the size

@@ -69,6 +69,19 @@ pub fn connected_to(
     size: [f32; 2],
     lang: Lang,
 ) -> H {
+    connected_with_journal(rt, profile, secret, dir, size, lang, None)
+}
+
+/// As [`connected_to`], with the journal in the file `journal` (`None`: in memory).
+pub fn connected_with_journal(
+    rt: &tokio::runtime::Runtime,
+    profile: invoice_desk::profile::Profile,
+    secret: &str,
+    dir: &std::path::Path,
+    size: [f32; 2],
+    lang: Lang,
+    journal: Option<std::path::PathBuf>,
+) -> H {
     let name = profile.name.clone();
     let mut ps = Profiles::default();
     ps.upsert(None, profile).unwrap();
@@ -83,6 +96,7 @@ pub fn connected_to(
     let mut deps = AppDeps::for_tests(rt.handle().clone(), store);
     deps.profiles_path = Some(path);
     deps.language = Some(lang);
+    deps.journal = journal;
     let mut h = harness(deps, size);
     step_until(&mut h, "connected", |h| h.state().session().is_some());
     h

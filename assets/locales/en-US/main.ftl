@@ -399,3 +399,14 @@ diag-title = Diagnostics
 diag-running = Checking…
 diag-copy = Copy
 diag-close = Close
+
+# The journal (every create, void and export, written down first)
+journal-to-check = { $count ->
+    [one] 1 to check
+   *[other] { $count } to check
+}
+journal-to-check-hint = Creates or voids whose outcome is not known (no answer came, or the app closed before it did). Check them before trying again.
+journal-check-now = Check now
+journal-checked = Checked: { $settled } settled, { $left } still to check
+journal-check-failed = Could not check: the journal cannot be read.
+journal-not-sent = Nothing was sent: the journal, where every create and void is written down first, cannot be written.

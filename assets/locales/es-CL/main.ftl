@@ -399,3 +399,14 @@ diag-title = Diagnóstico
 diag-running = Revisando…
 diag-copy = Copiar
 diag-close = Cerrar
+
+# El registro (cada emisión, anulación y exportación, anotada antes)
+journal-to-check = { $count ->
+    [one] 1 por revisar
+   *[other] { $count } por revisar
+}
+journal-to-check-hint = Emisiones o anulaciones cuyo resultado no se conoce (no llegó respuesta, o la aplicación se cerró antes). Revíselas antes de volver a intentarlo.
+journal-check-now = Revisar ahora
+journal-checked = Revisado: { $settled } resueltas, { $left } aún por revisar
+journal-check-failed = No se pudo revisar: no se puede leer el registro.
+journal-not-sent = No se envió nada: el registro, donde se anota cada emisión y anulación antes de enviarla, no se puede escribir.

@@ -4,6 +4,7 @@
 
 use super::{Command, InvoiceDeskApp, Tab};
 use crate::api::{ApiError, ConnectionReport, InputProblem, TokenState};
+use crate::journal::{Action, Intent};
 use crate::profile::SANDBOX_PROFILE;
 use crate::tr;
 use crate::ui::credentials::TestOutcome;
@@ -197,9 +198,20 @@ impl InvoiceDeskApp {
                 };
                 let sent = inv.clone();
                 let with = s.clone();
-                let task = self
-                    .spawner
-                    .spawn(async move { s.client.create_invoice(&inv, None).await });
+                let journal = self.journal.clone();
+                let intent = Intent {
+                    customer: Some(inv.customer.clone()),
+                    amount: Some(inv.amount.to_string()),
+                    currency_code: inv.currency.currency().map(|c| c.code().to_string()),
+                    external_id: inv.invoice_external_id.clone(),
+                    ..crate::ui::journal::intent(&s)
+                };
+                let task = self.spawner.spawn(async move {
+                    let send = s.client.create_invoice(&inv, None);
+                    journal
+                        .write_ahead(Action::Create, intent, send, |c| Some(c.id.clone()))
+                        .await
+                });
                 self.create.started(sent, with, task);
             }
             Command::CheckCreated(sent) => {
@@ -239,10 +251,33 @@ impl InvoiceDeskApp {
                     return self.lookup.refused(self.not_connected());
                 };
                 let with = s.clone();
-                let task = self
-                    .spawner
-                    .spawn(async move { s.client.void_invoice(&id).await });
+                let journal = self.journal.clone();
+                let intent = Intent {
+                    invoice_id: Some(id.clone()),
+                    customer: self.lookup.customer_of(&id),
+                    ..crate::ui::journal::intent(&s)
+                };
+                let task = self.spawner.spawn(async move {
+                    let send = s.client.void_invoice(&id);
+                    journal
+                        .write_ahead(Action::Void, intent, send, |v| Some(v.id.clone()))
+                        .await
+                });
                 self.lookup.voiding(with, task);
+            }
+            Command::CheckJournal => {
+                let Some(s) = self.session.clone() else {
+                    return;
+                };
+                if self.journal_check.is_some() {
+                    return;
+                }
+                let journal = self.journal.clone();
+                self.journal_checked = None;
+                self.journal_check = Some(
+                    self.spawner
+                        .spawn(async move { journal.check_now(&s).await }),
+                );
             }
             Command::LoadCustomer => match self.session.clone() {
                 Some(s) => self.customers.start(s, &self.spawner),
@@ -378,6 +413,10 @@ impl InvoiceDeskApp {
                 Ok(result) => self.tested(name, result),
                 Err(task) => self.test = Some((name, task)),
             }
+        }
+        let _ = take_finished(&mut self.journal_counting);
+        if let Some(r) = take_finished(&mut self.journal_check) {
+            self.journal_checked = Some(r.map_err(|e| e.to_string()).and_then(|r| r));
         }
         if let Some(Ok(report)) = take_finished(&mut self.diagnostics) {
             self.diagnostics_report = Some(report);

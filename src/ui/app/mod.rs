@@ -30,6 +30,8 @@ pub struct AppDeps {
     pub secrets: Arc<OnceCell<Arc<SecretStore>>>,
     /// Where the built-in sandbox keeps its data (`None`: memory only).
     pub sandbox_data: Option<PathBuf>,
+    /// The journal's file (`None`: kept in memory, for tests).
+    pub journal: Option<PathBuf>,
     /// Force a language (tests); `None` uses the saved one, or the OS's at first start.
     pub language: Option<super::i18n::Lang>,
 }
@@ -42,6 +44,7 @@ impl AppDeps {
             profiles_path: None,
             secrets: Arc::new(OnceCell::new_with(Some(Arc::new(secrets)))),
             sandbox_data: None,
+            journal: None,
             language: Some(super::i18n::Lang::En),
         }
     }
@@ -98,6 +101,12 @@ pub struct InvoiceDeskApp {
     pending_reconnect: bool,
     pending_sandbox_welcome: bool,
     first_frame_done: bool,
+    journal: super::journal::AppJournal,
+    /// Counting the journal's unknown outcomes at start.
+    journal_counting: Option<Task<()>>,
+    /// "Check now": running, or what it found.
+    journal_check: Option<Task<Result<super::journal::Checked, String>>>,
+    journal_checked: Option<Result<super::journal::Checked, String>>,
     credentials: CredentialsPanel,
     create: CreatePanel,
     lookup: LookupPanel,
@@ -152,6 +161,10 @@ impl InvoiceDeskApp {
             pending_reconnect: false,
             pending_sandbox_welcome: false,
             first_frame_done: false,
+            journal: super::journal::AppJournal::new(deps.journal),
+            journal_counting: None,
+            journal_check: None,
+            journal_checked: None,
         };
         if app.profiles.profiles.is_empty() {
             app.saved.tab = Tab::Credentials;
@@ -171,7 +184,15 @@ impl InvoiceDeskApp {
         if let Some(name) = app.profiles.active.clone() {
             app.connect(&name);
         }
+        // The badge's count: outcomes left unknown by an earlier run are not forgotten.
+        let journal = app.journal.clone();
+        app.journal_counting = Some(app.spawner.spawn(async move { journal.count().await }));
         app
+    }
+
+    /// Outcomes still to check in the journal (`None`: not counted yet).
+    pub fn journal_to_check(&self) -> Option<u64> {
+        self.journal.to_check()
     }
 
     /// The active session, if connected.

@@ -59,6 +59,7 @@ impl InvoiceDeskApp {
                 .response
                 .labelled_by(label.id);
             self.token_badge(ui);
+            self.journal_badge(ui, commands);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 ui.menu_button(tr!("menu-help"), |ui| {
                     ui.label(egui::RichText::new(tr!("menu-shortcuts")).strong());
@@ -171,6 +172,42 @@ impl InvoiceDeskApp {
             });
         if !open {
             commands.push(Command::CloseDiagnostics);
+        }
+    }
+
+    /// Outcomes still unknown in the journal, on every panel, with "Check now".
+    fn journal_badge(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let n = self.journal.to_check().unwrap_or(0);
+        if n > 0 {
+            ui.separator();
+            crate::ui::widgets::chip(
+                ui,
+                &tr!("journal-to-check", count = n),
+                crate::ui::widgets::CHIP_COLORS[2],
+            )
+            .on_hover_text(tr!("journal-to-check-hint"));
+            let checking = self.journal_check.is_some();
+            if checking {
+                crate::ui::widgets::busy(ui);
+            }
+            if ui
+                .add_enabled(
+                    !checking && self.session.is_some(),
+                    egui::Button::new(tr!("journal-check-now")),
+                )
+                .clicked()
+            {
+                commands.push(Command::CheckJournal);
+            }
+        }
+        match &self.journal_checked {
+            Some(Ok(c)) if self.journal_check.is_none() => {
+                ui.label(tr!("journal-checked", settled = c.settled, left = c.left));
+            }
+            Some(Err(_)) if self.journal_check.is_none() => {
+                crate::ui::widgets::error_text(ui, &tr!("journal-check-failed"));
+            }
+            _ => {}
         }
     }
 

@@ -1,0 +1,163 @@
+//! The journal in the app: every create and void recorded with its outcome, a journal
+//! that cannot be written stops the send, and the badge of outcomes still to check with
+//! "Check now" — in Spanish (the language is global to a test binary).
+
+mod common;
+
+use common::{H, click, connected_with_journal, has_text, runtime, step_until, type_into};
+use invoice_desk::api::{Client, CurrencyChoice, NewInvoice};
+use invoice_desk::journal::{Action, Filter, Intent, Journal, Outcome};
+use invoice_desk::sandbox::{Sandbox, SandboxConfig};
+use invoice_desk::ui::i18n::Lang;
+use std::path::PathBuf;
+
+struct Env {
+    rt: tokio::runtime::Runtime,
+    sandbox: Sandbox,
+    dir: tempfile::TempDir,
+}
+
+fn env() -> Env {
+    let rt = runtime();
+    let sandbox = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    Env {
+        rt,
+        sandbox,
+        dir: tempfile::tempdir().unwrap(),
+    }
+}
+
+fn app(e: &Env, lang: Lang, journal: PathBuf) -> H {
+    connected_with_journal(
+        &e.rt,
+        e.sandbox.profile("Pruebas"),
+        &e.sandbox.credentials.client_secret,
+        e.dir.path(),
+        [1100.0, 720.0],
+        lang,
+        Some(journal),
+    )
+}
+
+fn wait_text(h: &mut H, text: &str) {
+    let t = text.to_string();
+    step_until(h, text, move |h| has_text(h, &t));
+}
+
+#[test]
+fn creates_and_voids_are_recorded_with_their_outcome() {
+    let e = env();
+    let path = e.dir.path().join("journal.sqlite3");
+    let mut h = app(&e, Lang::Es, path.clone());
+    let customer = e.sandbox.customers()[0].0.clone();
+    click(&mut h, "Nueva factura");
+    type_into(&mut h, "Id de cliente", &customer);
+    type_into(&mut h, "Monto", "12.345");
+    click(&mut h, "Crear factura");
+    wait_text(&mut h, "creada.");
+    click(&mut h, "Abrir en Consultar");
+    step_until(&mut h, "lookup", |h| {
+        h.state().tab() == invoice_desk::ui::app::Tab::Lookup
+    });
+    wait_text(&mut h, "created_at");
+    click(&mut h, "Anular…");
+    wait_text(&mut h, "¿Anular esta factura?");
+    click(&mut h, "Anular factura");
+    wait_text(&mut h, "fue anulada");
+
+    let j = Journal::open(&path).unwrap();
+    let all = j.list(&Filter::default(), false, 0, 10).unwrap();
+    assert_eq!(all.len(), 2, "{all:#?}");
+    assert_eq!(
+        (all[0].action, all[0].outcome),
+        (Action::Create, Outcome::Done)
+    );
+    assert_eq!(all[0].amount.as_deref(), Some("12345"));
+    assert_eq!(all[0].profile, "Pruebas");
+    assert!(
+        all[0].external_id.is_some(),
+        "the form's reference is recorded"
+    );
+    let created = all[0].invoice_id.clone().unwrap();
+    assert_eq!(
+        (all[1].action, all[1].outcome),
+        (Action::Void, Outcome::Done)
+    );
+    assert_eq!(all[1].invoice_id.as_deref(), Some(created.as_str()));
+    assert_eq!(all[1].customer.as_deref(), Some(customer.as_str()));
+    assert_eq!(j.verify().unwrap(), Ok(4));
+    assert!(!has_text(&h, "por revisar"));
+}
+
+#[test]
+fn a_journal_that_cannot_be_written_sends_nothing_and_says_so() {
+    let e = env();
+    let folder = e.dir.path().join("a-folder");
+    std::fs::create_dir(&folder).unwrap();
+    let mut h = app(&e, Lang::Es, folder);
+    click(&mut h, "Nueva factura");
+    type_into(&mut h, "Id de cliente", &e.sandbox.customers()[0].0);
+    type_into(&mut h, "Monto", "5000");
+    click(&mut h, "Crear factura");
+    wait_text(&mut h, "No se envió nada");
+    assert_eq!(
+        e.sandbox.counters().api.get("create").copied().unwrap_or(0),
+        0
+    );
+}
+
+#[test]
+fn unknown_outcomes_show_a_badge_on_every_panel_and_check_now_settles_them() {
+    let e = env();
+    let path = e.dir.path().join("journal.sqlite3");
+    let customer = e.sandbox.customers()[0].0.clone();
+    // A create that went through while the app that sent it was closing: the invoice
+    // exists, the journal has only its intent (an hour ago).
+    let client = Client::new(e.sandbox.profile("Pruebas").client_config(
+        secrecy::SecretString::from(e.sandbox.credentials.client_secret.clone()),
+    ))
+    .unwrap();
+    let inv = NewInvoice {
+        customer: customer.clone(),
+        amount: "9900".parse().unwrap(),
+        currency: CurrencyChoice::AccountDefault,
+        invoice_external_id: Some("ERP-PERDIDA-1".into()),
+        ..NewInvoice::default()
+    };
+    let created = e.rt.block_on(client.create_invoice(&inv, None)).unwrap();
+    let mut j = Journal::open(&path).unwrap();
+    j.record_intent(
+        Action::Create,
+        &Intent {
+            profile: "Pruebas".into(),
+            base_url: e.sandbox.base_url.clone(),
+            customer: Some(customer),
+            amount: Some("9900".into()),
+            external_id: Some("ERP-PERDIDA-1".into()),
+            ..Intent::default()
+        },
+    )
+    .unwrap();
+    let hour_ago = (chrono::Utc::now() - chrono::Duration::hours(1))
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute("UPDATE entries SET time = ?1", [hour_ago])
+        .unwrap();
+    drop(j);
+
+    let mut h = app(&e, Lang::Es, path.clone());
+    wait_text(&mut h, "1 por revisar");
+    click(&mut h, "Facturas del cliente");
+    assert!(has_text(&h, "1 por revisar"), "on every panel");
+    click(&mut h, "Revisar ahora");
+    wait_text(&mut h, "Revisado: 1 resueltas, 0 aún por revisar");
+    assert!(!has_text(&h, "por revisar "), "the badge is gone");
+    let j = Journal::open(&path).unwrap();
+    let all = j.list(&Filter::default(), false, 0, 10).unwrap();
+    assert_eq!(all[0].outcome, Outcome::Done);
+    assert!(all[0].checked);
+    assert_eq!(all[0].invoice_id.as_deref(), Some(created.id.as_str()));
+}
