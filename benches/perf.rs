@@ -1,6 +1,6 @@
 //! Benchmarks with 100,000 invoices: CSV export, decoding listing pages (against
 //! serde_json into plain structs, the practical limit), and sorting/filtering the view.
-//! Run: `cargo bench --bench perf`.
+//! Run: `cargo bench --bench perf` (`-- per_invoice` for the export's stages, per invoice).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use invoice_desk::api::{Invoice, Page};
@@ -57,6 +57,17 @@ struct PlainPage {
     next_cursor: Option<String>,
 }
 
+/// Times `work` (a run over all N invoices) and reports one invoice's share.
+fn per_invoice(b: &mut criterion::Bencher<'_>, work: impl Fn()) {
+    b.iter_custom(|iters| {
+        let t = std::time::Instant::now();
+        for _ in 0..iters {
+            work();
+        }
+        t.elapsed() / N as u32
+    })
+}
+
 fn benches(c: &mut Criterion) {
     let pages = pages_json();
     let all = invoices(&pages);
@@ -104,6 +115,45 @@ fn benches(c: &mut Criterion) {
             n
         })
     });
+    g.finish();
+
+    // The same paths, reported per invoice (the time shown is one invoice's share of a
+    // run over all 100,000): what the CLI's export costs in each stage.
+    let mut g = c.benchmark_group("per_invoice");
+    g.sample_size(10);
+    let data = Data::seeded(1, N);
+    g.bench_function("sandbox_serve", |b| {
+        per_invoice(b, || {
+            let mut out = Vec::with_capacity(450_000);
+            let mut start = Some(0);
+            while let Some(pos) = start {
+                out.clear();
+                start = data.write_page(BIG_CUSTOMER, ORG_OAUTH, pos, 1000, &mut out);
+                black_box(&out);
+            }
+        })
+    });
+    g.bench_function("decode", |b| {
+        per_invoice(b, || {
+            for p in &pages {
+                black_box(Page::from_slice(black_box(p)).unwrap());
+            }
+        })
+    });
+    g.bench_function("csv_streamed_export", |b| {
+        per_invoice(b, || {
+            let mut csv = export::StreamingCsv::new(Dialect::Standard).unwrap();
+            for inv in &all {
+                csv.push(inv).unwrap();
+            }
+            csv.finish(std::io::sink(), &AtomicBool::new(false))
+                .unwrap();
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("100k");
+    g.sample_size(10);
     let mut rows = Rows::default();
     for chunk in all.chunks(1000) {
         rows.push_page(chunk.to_vec());

@@ -4,57 +4,29 @@
 mod cli_env;
 
 use assert_cmd::Command;
-use invoice_desk::sandbox::{Fault, Route, Sandbox, SandboxConfig};
+use invoice_desk::sandbox::{Fault, Route};
 use serde_json::Value;
 
-struct Env {
-    _rt: tokio::runtime::Runtime,
-    s: Sandbox,
-    dir: tempfile::TempDir,
-}
+struct Env(cli_env::Env);
 
 fn env() -> Env {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let s = rt
-        .block_on(Sandbox::start(SandboxConfig {
-            big_customer_invoices: 1200,
-            ..Default::default()
-        }))
-        .unwrap();
-    Env {
-        _rt: rt,
-        s,
-        dir: tempfile::tempdir().unwrap(),
+    Env(cli_env::Env::new(1200))
+}
+
+impl std::ops::Deref for Env {
+    type Target = cli_env::Env;
+    fn deref(&self) -> &cli_env::Env {
+        &self.0
     }
 }
 
 impl Env {
-    /// The binary with a private config folder, no keyring, and no INVOICE_DESK_* set.
     fn bare(&self) -> Command {
-        Command::from_std(cli_env::cli(self.dir.path()))
+        Command::from_std(self.0.bare())
     }
 
-    /// Configured by the environment only (OAuth organization).
     fn oauth(&self) -> Command {
-        let mut c = self.bare();
-        c.env("INVOICE_DESK_BASE_URL", &self.s.base_url)
-            .env("INVOICE_DESK_AUTH_URL", &self.s.auth_url)
-            .env("INVOICE_DESK_AUDIENCE", &self.s.audience)
-            .env("INVOICE_DESK_CLIENT_ID", &self.s.credentials.client_id)
-            .env(
-                "INVOICE_DESK_CLIENT_SECRET",
-                &self.s.credentials.client_secret,
-            )
-            .env("INVOICE_DESK_ACCOUNT_KEY", &self.s.credentials.account_clp);
-        c
-    }
-
-    fn customer(&self) -> String {
-        self.s.customers()[0].0.clone()
+        Command::from_std(self.0.oauth())
     }
 }
 

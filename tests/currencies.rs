@@ -115,14 +115,7 @@ fn a_configured_currency_goes_through_and_a_service_that_refuses_it_is_heard() {
 }
 
 fn cli(s: &Sandbox, dir: &std::path::Path) -> Command {
-    let mut c = Command::from_std(cli_env::cli(dir));
-    c.env("INVOICE_DESK_BASE_URL", &s.base_url)
-        .env("INVOICE_DESK_AUTH_URL", &s.auth_url)
-        .env("INVOICE_DESK_AUDIENCE", &s.audience)
-        .env("INVOICE_DESK_CLIENT_ID", &s.credentials.client_id)
-        .env("INVOICE_DESK_CLIENT_SECRET", &s.credentials.client_secret)
-        .env("INVOICE_DESK_ACCOUNT_KEY", &s.credentials.account_clp);
-    c
+    Command::from_std(cli_env::oauth_cli(s, dir))
 }
 
 #[test]

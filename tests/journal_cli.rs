@@ -6,45 +6,28 @@
 mod cli_env;
 
 use invoice_desk::journal::{Action, Intent, Journal, Settled};
-use invoice_desk::sandbox::{Fault, Route, Sandbox, SandboxConfig};
+use invoice_desk::sandbox::{Fault, Route};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-struct Env {
-    _rt: tokio::runtime::Runtime,
-    s: Sandbox,
-    dir: tempfile::TempDir,
-}
+struct Env(cli_env::Env);
 
 fn env() -> Env {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let s = rt
-        .block_on(Sandbox::start(SandboxConfig::default()))
-        .unwrap();
-    Env {
-        _rt: rt,
-        s,
-        dir: tempfile::tempdir().unwrap(),
+    Env(cli_env::Env::new(0))
+}
+
+impl std::ops::Deref for Env {
+    type Target = cli_env::Env;
+    fn deref(&self) -> &cli_env::Env {
+        &self.0
     }
 }
 
 impl Env {
     fn cli(&self) -> Command {
-        let mut c = cli_env::cli(self.dir.path());
-        let s = &self.s;
-        c.env("INVOICE_DESK_BASE_URL", &s.base_url)
-            .env("INVOICE_DESK_AUTH_URL", &s.auth_url)
-            .env("INVOICE_DESK_AUDIENCE", &s.audience)
-            .env("INVOICE_DESK_CLIENT_ID", &s.credentials.client_id)
-            .env("INVOICE_DESK_CLIENT_SECRET", &s.credentials.client_secret)
-            .env("INVOICE_DESK_ACCOUNT_KEY", &s.credentials.account_clp);
-        c
+        self.0.oauth()
     }
 
     fn run(&self, args: &[&str]) -> Output {
@@ -64,10 +47,6 @@ impl Env {
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect()
-    }
-
-    fn customer(&self) -> String {
-        self.s.customers()[0].0.clone()
     }
 }
 

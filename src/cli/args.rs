@@ -8,8 +8,9 @@ use std::path::PathBuf;
 pub(crate) const EXIT_HELP: &str = "Exit codes: 0 success; 2 bad usage or input refused before sending; 3 authentication failed \
 (token endpoint or 401/403); 4 the service answered with an error; 5 network failure or timeout; \
 6 outcome unknown: check before retrying (a create/void was sent and no answer came, or it was \
-answered with success but the answer could not be read). `doctor` exits 0 when all is well, 1 when a \
-check found a problem.
+answered with success but the answer could not be read); 1 the journal cannot be written (nothing \
+was sent). `doctor` exits 0 when all is well, 1 when a check found a problem. Every create, void and \
+export is written to the journal first (see `journal --help`; INVOICE_DESK_JOURNAL moves its file).
 
 Settings come from the active profile (or --profile), each overridable by INVOICE_DESK_BASE_URL, \
 INVOICE_DESK_AUTH_URL, INVOICE_DESK_AUDIENCE, INVOICE_DESK_CLIENT_ID, INVOICE_DESK_CLIENT_SECRET, \

@@ -121,6 +121,40 @@ impl BigCustomer {
                 .wrapping_add(0xB16)
                 .wrapping_add((pos as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)),
         );
+        let d = Drawn::draw(&mut rng, |_| {});
+        BigInvoice {
+            id: self.id(pos),
+            currency: d.currency,
+            amount: d.amount,
+            due: d.due,
+            is_paid: d.paid || self.paid.contains(&pos),
+            is_void: d.void || self.voided.contains(&pos),
+            external: d.external,
+            centro: d.centro,
+            product: d.product,
+        }
+    }
+}
+
+/// The random part of a seeded invoice, drawn in a fixed order: the same generator gives
+/// the same invoice (the stored seed data and the generated big customer alike).
+pub(super) struct Drawn {
+    pub currency: Currency,
+    pub amount: Decimal,
+    pub due: chrono::NaiveDate,
+    pub void: bool,
+    pub paid: bool,
+    /// The number in its external reference `ERP-YYYY-NNNNNN`.
+    pub external: Option<u32>,
+    /// Its metadata's `centro_costo`.
+    pub centro: Option<&'static str>,
+    pub product: &'static str,
+}
+
+impl Drawn {
+    /// Draws one; `middle` draws what the caller needs between the flags and the
+    /// reference (the stored data's id), so stored seed data stays what it was.
+    pub fn draw(rng: &mut Rng, middle: impl FnOnce(&mut Rng)) -> Drawn {
         let start = chrono::NaiveDate::from_ymd_opt(2024, 1, 1).unwrap_or_default();
         let currency = if rng.chance(30) {
             Currency::CLF
@@ -135,18 +169,18 @@ impl BigCustomer {
         let due = start + chrono::Days::new(rng.below(1000));
         let void = rng.chance(8);
         let paid = !void && rng.chance(45);
+        middle(rng);
         let external = rng.chance(60).then(|| rng.below(1_000_000) as u32);
         let centro = rng
             .chance(30)
             .then(|| CENTROS[rng.below(CENTROS.len() as u64) as usize]);
         let product = PRODUCTS[rng.below(PRODUCTS.len() as u64) as usize];
-        BigInvoice {
-            id: self.id(pos),
+        Drawn {
             currency,
             amount,
             due,
-            is_paid: paid || self.paid.contains(&pos),
-            is_void: void || self.voided.contains(&pos),
+            void,
+            paid,
             external,
             centro,
             product,

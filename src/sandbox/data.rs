@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
+use super::big::Drawn;
 pub use super::big::{BigCustomer, Scratch};
 
 /// A small deterministic random generator (SplitMix64): the same seed gives the same data.
@@ -452,7 +453,6 @@ impl Data {
             big: BigCustomer::default(),
             format: FORMAT,
         };
-        let start = chrono::NaiveDate::from_ymd_opt(2024, 1, 1).unwrap_or_default();
         let regular: Vec<String> = data
             .customers
             .iter()
@@ -464,7 +464,7 @@ impl Data {
             for _ in 0..n {
                 // Most invoices belong to the OAuth organization; a few to the API-key one.
                 let org_key = if i % 4 == 3 { "acc_key" } else { "acc_oauth" };
-                data.seed_invoice(customer, org_key, start);
+                data.seed_invoice(customer, org_key);
             }
         }
         data.reindex();
@@ -601,61 +601,40 @@ impl Data {
         None
     }
 
-    fn seed_invoice(&mut self, customer: &str, account_prefix: &str, start: chrono::NaiveDate) {
-        let rng = &mut self.rng;
-        let currency = if rng.chance(30) {
-            Currency::CLF
-        } else {
-            Currency::CLP
-        };
-        let account = format!("{account_prefix}_{}", currency.code().to_ascii_lowercase());
+    fn seed_invoice(&mut self, customer: &str, account_prefix: &str) {
+        let mut id = String::new();
+        let d = Drawn::draw(&mut self.rng, |rng| {
+            id = format!("in_{}", rng.text(ID_CHARS, 14));
+        });
+        let account = format!(
+            "{account_prefix}_{}",
+            d.currency.code().to_ascii_lowercase()
+        );
         let org = if account_prefix == "acc_key" {
             ORG_KEY
         } else {
             ORG_OAUTH
         };
-        let amount = if currency == Currency::CLF {
-            Decimal::from_i128_with_scale((10_000 + rng.below(3_000_000)) as i128, 4)
-        } else {
-            Decimal::from(1_000 * (5 + rng.below(5_000)))
-        };
-        let due = start + chrono::Days::new(rng.below(1000));
-        let is_void = rng.chance(8);
-        let is_paid = !is_void && rng.chance(45);
-        let id = format!("in_{}", rng.text(ID_CHARS, 14));
-        let external = rng
-            .chance(60)
-            .then(|| format!("ERP-{}-{:06}", due.format("%Y"), rng.below(1_000_000)));
-        let metadata = rng.chance(30).then(|| {
+        let due = d.due.format("%Y-%m-%d").to_string();
+        let metadata = d.centro.map(|c| {
             let mut m = Map::new();
-            let centros = [
-                "Santiago",
-                "Valparaíso",
-                "Concepción",
-                "Puerto Montt",
-                "Ñuñoa",
-            ];
-            m.insert(
-                "centro_costo".into(),
-                Value::String(centros[rng.below(5) as usize].into()),
-            );
+            m.insert("centro_costo".into(), Value::String(c.into()));
             m
         });
-        let product = PRODUCTS[rng.below(PRODUCTS.len() as u64) as usize].to_string();
-        let created = due - chrono::Days::new(30);
+        let created = d.due - chrono::Days::new(30);
         self.invoices.push(StoredInvoice {
             link_payment: format!("https://pay.sandbox.invalid/{id}"),
             id,
             org: org.into(),
             account,
             customer: customer.into(),
-            product_id: Some(product),
-            due_date: Some(due.format("%Y-%m-%d").to_string()),
-            amount,
-            currency_code: currency,
-            is_paid,
-            is_void,
-            invoice_external_id: external,
+            product_id: Some(d.product.to_string()),
+            invoice_external_id: d.external.map(|n| format!("ERP-{}-{n:06}", &due[..4])),
+            due_date: Some(due),
+            amount: d.amount,
+            currency_code: d.currency,
+            is_paid: d.paid,
+            is_void: d.void,
             metadata,
             created_at: format!("{}T12:00:00Z", created.format("%Y-%m-%d")),
             extra: Map::new(),

@@ -1,5 +1,6 @@
 //! The CLI binary as the tests run it: none of the caller's INVOICE_DESK_* settings,
 //! profiles and journal in the test's own folder, no OS keyring.
+#![allow(dead_code)]
 
 use std::path::Path;
 
@@ -15,4 +16,64 @@ pub fn cli(dir: &Path) -> std::process::Command {
         .env("INVOICE_DESK_JOURNAL", dir.join("journal.sqlite3"))
         .env("INVOICE_DESK_KEYRING", "none");
     c
+}
+
+/// [`cli`] configured by the environment only for `s`'s OAuth organization (CLP account).
+pub fn oauth_cli(s: &invoice_desk::sandbox::Sandbox, dir: &Path) -> std::process::Command {
+    let mut c = cli(dir);
+    c.env("INVOICE_DESK_BASE_URL", &s.base_url)
+        .env("INVOICE_DESK_AUTH_URL", &s.auth_url)
+        .env("INVOICE_DESK_AUDIENCE", &s.audience)
+        .env("INVOICE_DESK_CLIENT_ID", &s.credentials.client_id)
+        .env("INVOICE_DESK_CLIENT_SECRET", &s.credentials.client_secret)
+        .env("INVOICE_DESK_ACCOUNT_KEY", &s.credentials.account_clp);
+    c
+}
+
+/// A sandbox on its own runtime, and a folder for the CLI's settings and journal.
+pub struct Env {
+    _rt: tokio::runtime::Runtime,
+    /// The sandbox.
+    pub s: invoice_desk::sandbox::Sandbox,
+    /// The folder.
+    pub dir: tempfile::TempDir,
+}
+
+impl Env {
+    /// A sandbox whose big customer has `big` invoices.
+    pub fn new(big: usize) -> Env {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let s = rt
+            .block_on(invoice_desk::sandbox::Sandbox::start(
+                invoice_desk::sandbox::SandboxConfig {
+                    big_customer_invoices: big,
+                    ..Default::default()
+                },
+            ))
+            .unwrap();
+        Env {
+            _rt: rt,
+            s,
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// The binary with a private folder, no keyring, and no INVOICE_DESK_* set.
+    pub fn bare(&self) -> std::process::Command {
+        cli(self.dir.path())
+    }
+
+    /// Configured by the environment only (OAuth organization).
+    pub fn oauth(&self) -> std::process::Command {
+        oauth_cli(&self.s, self.dir.path())
+    }
+
+    /// A regular customer's id.
+    pub fn customer(&self) -> String {
+        self.s.customers()[0].0.clone()
+    }
 }
