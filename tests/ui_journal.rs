@@ -5,6 +5,7 @@
 mod common;
 
 use common::{H, click, connected_with_journal, has_text, runtime, step_until, type_into};
+use egui_kittest::kittest::Queryable;
 use invoice_desk::api::{Client, CurrencyChoice, NewInvoice};
 use invoice_desk::journal::{Action, Filter, Intent, Journal, Outcome};
 use invoice_desk::sandbox::{Sandbox, SandboxConfig};
@@ -160,4 +161,80 @@ fn unknown_outcomes_show_a_badge_on_every_panel_and_check_now_settles_them() {
     assert_eq!(all[0].outcome, Outcome::Done);
     assert!(all[0].checked);
     assert_eq!(all[0].invoice_id.as_deref(), Some(created.id.as_str()));
+}
+
+/// 100,000 settled creates (written straight into the file: their hashes are not what
+/// this test is about), then `extra` real entries on top.
+fn big_journal(path: &std::path::Path) {
+    let mut j = Journal::open(path).unwrap();
+    j.record_intent(Action::Create, &Intent::default()).unwrap();
+    drop(j);
+    let db = rusqlite::Connection::open(path).unwrap();
+    db.execute_batch(
+        "DELETE FROM entries;
+         WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000)
+         INSERT INTO entries (seq, kind, time, user, profile, base_url, action, customer, amount,
+                              external_id, checked, prev_hash, hash)
+         SELECT x, 'intent', printf('2026-01-01T10:%02d:00.000Z', x % 60), 'ana', 'Pruebas',
+                'http://127.0.0.1', 'create', 'cus_' || x, '1000', 'REF-' || x, 0, '', '' FROM c;
+         WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000)
+         INSERT INTO entries (seq, kind, intent_seq, time, user, profile, base_url, action,
+                              invoice_id, outcome, checked, prev_hash, hash)
+         SELECT 100000 + x, 'outcome', x, '2026-01-01T10:00:01.000Z', 'ana', 'Pruebas',
+                'http://127.0.0.1', 'create', 'in_' || x, 'done', 0, '', '' FROM c;",
+    )
+    .unwrap();
+}
+
+#[test]
+fn activity_with_100000_entries_filters_and_opens_an_invoice_in_lookup() {
+    let e = env();
+    let path = e.dir.path().join("journal.sqlite3");
+    big_journal(&path);
+    let mut h = app(&e, Lang::Es, path.clone());
+    // Today's work on top of the old entries: a create through the app.
+    let customer = e.sandbox.customers()[0].0.clone();
+    click(&mut h, "Nueva factura");
+    type_into(&mut h, "Id de cliente", &customer);
+    type_into(&mut h, "Monto", "4.321");
+    click(&mut h, "Crear factura");
+    wait_text(&mut h, "creada.");
+    click(&mut h, "Actividad");
+    wait_text(&mut h, "100001 registros");
+    // Newest first: today's create is the first row, its amount the Chilean way.
+    wait_text(&mut h, "4.321 (moneda de la cuenta)");
+    assert!(has_text(&h, &customer));
+    assert!(!has_text(&h, "por revisar"));
+
+    // Search.
+    type_into(&mut h, "Buscar", "cus_99999");
+    wait_text(&mut h, "1 registro");
+    wait_text(&mut h, "REF-99999 · in_99999");
+    // A row with an invoice opens it in Lookup.
+    h.get_by_label("REF-99999 · in_99999").click();
+    step_until(&mut h, "lookup", |h| {
+        h.state().tab() == invoice_desk::ui::app::Tab::Lookup
+    });
+    assert_eq!(common::field_text(&h, "Id de factura"), "in_99999");
+
+    // Back: filters by outcome and by day; a date that does not exist is said so.
+    click(&mut h, "Actividad");
+    common::set_text(&mut h, "Buscar", "");
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Resultado")
+        .click();
+    h.step();
+    h.step();
+    h.get_all_by_label("Rechazada").last().unwrap().click();
+    h.step();
+    wait_text(&mut h, "0 registros");
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Resultado")
+        .click();
+    h.step();
+    h.step();
+    h.get_all_by_label("Cualquiera").last().unwrap().click();
+    h.step();
+    click(&mut h, "Hoy");
+    wait_text(&mut h, "1 registro");
+    common::set_text(&mut h, "Del", "31-02-2026");
+    wait_text(&mut h, "«31-02-2026» no es una fecha");
 }

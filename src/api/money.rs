@@ -340,7 +340,8 @@ pub fn to_json_number(amount: Decimal) -> Number {
 /// string (`"1000"`). `None` for anything else.
 pub fn from_json(value: &Value) -> Option<Decimal> {
     match value {
-        Value::Number(n) => parse_plain_decimal(&n.to_string()),
+        // The digits as the service sent them (arbitrary_precision): no copy.
+        Value::Number(n) => parse_plain_decimal(n.as_str()),
         Value::String(s) => parse_plain_decimal(s.trim()),
         _ => None,
     }

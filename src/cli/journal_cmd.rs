@@ -19,6 +19,12 @@ fn failure(e: journal::JournalError) -> Failure {
     }
 }
 
+impl From<journal::JournalError> for Failure {
+    fn from(e: journal::JournalError) -> Failure {
+        failure(e)
+    }
+}
+
 fn filter(f: &JournalFilter) -> Filter {
     Filter {
         since: f.since,
@@ -82,26 +88,6 @@ fn outcome(e: &Entry) -> String {
         s.push_str(" [checked]");
     }
     s
-}
-
-/// The entries, a page at a time (the journal may be large).
-fn each_entry(
-    j: &Journal,
-    f: &Filter,
-    mut each: impl FnMut(&Entry) -> Result<(), Failure>,
-) -> Result<u64, Failure> {
-    const PAGE: u64 = 5000;
-    let mut offset = 0;
-    loop {
-        let page = j.list(f, false, offset, PAGE).map_err(failure)?;
-        for e in &page {
-            each(e)?;
-        }
-        offset += page.len() as u64;
-        if (page.len() as u64) < PAGE {
-            return Ok(offset);
-        }
-    }
 }
 
 /// Runs a `journal` command.
@@ -215,7 +201,7 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {
         )
         .map_err(io)?;
     }
-    let n = each_entry(&j, &f, |e| {
+    let n = journal::each_entry(&j, &f, |e| {
         if json {
             let text = serde_json::to_string(e).unwrap_or_default();
             writeln!(out, "{}", escape_json_for_terminal(&text)).map_err(io)
@@ -251,73 +237,12 @@ fn export(out: &std::path::Path, f: &JournalFilter) -> Result<(), Failure> {
         message: format!("Cannot export to {}: {e}", out.display()),
     })?;
     let j = open()?;
-    let f = filter(f);
-    let mut n = 0;
-    let mut inner = None;
-    crate::fsutil::write_user_file(&target, |w| {
-        let mut csv = csv::Writer::from_writer(w);
-        csv.write_record([
-            "seq",
-            "time",
-            "user",
-            "profile",
-            "base_url",
-            "action",
-            "customer",
-            "amount",
-            "currency_code",
-            "account_last4",
-            "external_id",
-            "invoice_id",
-            "outcome",
-            "error_kind",
-            "error_code",
-            "file_name",
-            "rows",
-            "settled_time",
-            "checked",
-        ])?;
-        let written = each_entry(&j, &f, |e| {
-            let opt = |s: &Option<String>| {
-                crate::export::guard_text(s.as_deref().unwrap_or("")).into_owned()
-            };
-            csv.write_record([
-                e.seq.to_string(),
-                e.time.clone(),
-                crate::export::guard_text(&e.user).into_owned(),
-                crate::export::guard_text(&e.profile).into_owned(),
-                crate::export::guard_text(&e.base_url).into_owned(),
-                e.action.as_str().into(),
-                opt(&e.customer),
-                opt(&e.amount),
-                opt(&e.currency_code),
-                opt(&e.account_last4),
-                opt(&e.external_id),
-                opt(&e.invoice_id),
-                e.outcome.as_str().into(),
-                opt(&e.error_kind),
-                opt(&e.error_code),
-                opt(&e.file_name),
-                e.rows.map(|r| r.to_string()).unwrap_or_default(),
-                e.settled_time.clone().unwrap_or_default(),
-                e.checked.to_string(),
-            ])
-            .map_err(|err| super::write_failure(err.into()))
-        });
-        match written {
-            Ok(k) => n = k,
-            Err(fail) => {
-                inner = Some(fail);
-                return Err(std::io::Error::other("stopped"));
-            }
-        }
-        csv.flush()
-    })
-    .map_err(|e| {
-        inner.take().unwrap_or(Failure {
-            code: 1,
-            message: format!("Could not write {}: {e}", out.display()),
-        })
+    let n = journal::export_csv(&j, &filter(f), &target).map_err(|e| Failure {
+        code: 1,
+        message: format!(
+            "Could not write {}: {e}. Any existing file was left as it was.",
+            out.display()
+        ),
     })?;
     eprintln!("Exported {n} journal entries to {}.", out.display());
     Ok(())

@@ -19,6 +19,8 @@ pub enum Tab {
     Lookup,
     /// A customer's invoices.
     Customers,
+    /// The journal: what was issued, voided and exported here.
+    Activity,
 }
 
 /// Light, dark, or as the operating system says.
@@ -48,6 +50,12 @@ impl ThemeChoice {
 pub enum Command {
     /// Check the journal's unknown outcomes against the service ("Check now").
     CheckJournal,
+    /// Read the Activity panel's entries again (its filters changed, or the journal).
+    ActivityRefresh,
+    /// Read this page of the Activity panel's entries.
+    ActivityPage(u64),
+    /// Export the Activity panel's entries to CSV (save dialog).
+    ActivityExport,
     /// Switch panel.
     Show(Tab),
     /// Switch panel and put the keyboard focus in its first field (Ctrl/Cmd+N, +F).

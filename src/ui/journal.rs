@@ -128,3 +128,15 @@ pub fn intent(session: &Session) -> Intent {
 fn not_sent(why: impl std::fmt::Display) -> ApiError {
     ApiError::invalid(InputProblem::Said(tr!("journal-not-sent"))).with_cause(why)
 }
+
+impl AppJournal {
+    /// Runs `f` on the journal off the UI thread; the error in the clerk's words.
+    pub async fn read<R, F>(&self, f: F) -> Result<R, String>
+    where
+        F: FnOnce(&mut Journal) -> Result<R, journal::JournalError> + Send + 'static,
+        R: Send + 'static,
+    {
+        let j = self.get().await.map_err(|_| tr!("journal-unreadable"))?;
+        j.run(f).await.map_err(|_| tr!("journal-unreadable"))
+    }
+}

@@ -1,6 +1,7 @@
 //! The desktop app (eframe, glow renderer). It knows nothing of HTTP: it calls the API
 //! layer, on the tokio runtime, never on the UI thread.
 
+pub mod activity;
 pub mod app;
 pub mod command;
 pub mod create;

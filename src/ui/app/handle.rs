@@ -46,22 +46,31 @@ impl InvoiceDeskApp {
     /// Carries out one command.
     pub(super) fn handle(&mut self, cmd: Command) {
         match cmd {
-            Command::Show(tab) => self.saved.tab = tab,
+            Command::Show(tab) => {
+                self.saved.tab = tab;
+                if tab == Tab::Activity {
+                    // Fresh on every visit: the CLI or another window may have written.
+                    self.handle(Command::ActivityRefresh);
+                }
+            }
             Command::Focus(tab) => {
                 self.saved.tab = tab;
                 match tab {
                     Tab::Create => self.create.request_focus(),
                     Tab::Lookup => self.lookup.request_focus(),
                     Tab::Customers => self.customers.request_focus(),
-                    Tab::Credentials => {}
+                    Tab::Credentials | Tab::Activity => {}
                 }
             }
             Command::SubmitCurrent => match self.saved.tab {
                 Tab::Create => self.create.request_submit(),
                 Tab::Lookup => self.handle(Command::LookUp),
                 Tab::Customers => self.handle(Command::LoadCustomer),
-                Tab::Credentials => {}
+                Tab::Credentials | Tab::Activity => {}
             },
+            Command::ActivityRefresh => self.activity.refresh(&self.journal, &self.spawner),
+            Command::ActivityPage(p) => self.activity.load_page(p, &self.journal, &self.spawner),
+            Command::ActivityExport => self.activity.export_csv(&self.journal, &self.spawner),
             Command::ExportShortcut => {
                 self.saved.tab = Tab::Customers;
                 if self.customers.can_export() {
@@ -417,7 +426,11 @@ impl InvoiceDeskApp {
         let _ = take_finished(&mut self.journal_counting);
         if let Some(r) = take_finished(&mut self.journal_check) {
             self.journal_checked = Some(r.map_err(|e| e.to_string()).and_then(|r| r));
+            if self.saved.tab == Tab::Activity {
+                self.handle(Command::ActivityRefresh);
+            }
         }
+        self.activity.poll();
         if let Some(Ok(report)) = take_finished(&mut self.diagnostics) {
             self.diagnostics_report = Some(report);
         }

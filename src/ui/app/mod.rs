@@ -111,6 +111,7 @@ pub struct InvoiceDeskApp {
     create: CreatePanel,
     lookup: LookupPanel,
     customers: CustomersPanel,
+    activity: super::activity::ActivityPanel,
 }
 
 const STORAGE_KEY: &str = "invoice-desk-state";
@@ -134,6 +135,7 @@ impl InvoiceDeskApp {
             create: CreatePanel::new(saved.create.clone()),
             lookup: LookupPanel::new(saved.lookup_id.clone()),
             customers: CustomersPanel::new(saved.customers.clone()),
+            activity: Default::default(),
             credentials: CredentialsPanel::default(),
             saved,
             spawner: Spawner {
@@ -187,6 +189,9 @@ impl InvoiceDeskApp {
         // The badge's count: outcomes left unknown by an earlier run are not forgotten.
         let journal = app.journal.clone();
         app.journal_counting = Some(app.spawner.spawn(async move { journal.count().await }));
+        if app.saved.tab == Tab::Activity {
+            app.handle(Command::ActivityRefresh);
+        }
         app
     }
 
@@ -281,6 +286,12 @@ impl eframe::App for InvoiceDeskApp {
                 Tab::Create => self.create.ui(ui, session, &mut commands),
                 Tab::Lookup => self.lookup.ui(ui, session, &mut commands),
                 Tab::Customers => self.customers.ui(ui, session, &mut commands),
+                Tab::Activity => self.activity.ui(
+                    ui,
+                    self.journal_check.is_some(),
+                    session.is_some(),
+                    &mut commands,
+                ),
             }
         });
         self.diagnostics_window(ui, &mut commands);

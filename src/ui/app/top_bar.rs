@@ -105,6 +105,7 @@ impl InvoiceDeskApp {
                 (Tab::Create, tr!("tab-create")),
                 (Tab::Lookup, tr!("tab-lookup")),
                 (Tab::Customers, tr!("tab-customers")),
+                (Tab::Activity, tr!("tab-activity")),
             ] {
                 if ui.selectable_label(self.saved.tab == tab, name).clicked() {
                     commands.push(Command::Show(tab));

@@ -1,0 +1,539 @@
+//! Activity: the journal on screen. Newest first (today's on top), filtered by day range,
+//! action, outcome and a search; the outcomes still unknown above, with Check now; a row
+//! with an invoice opens it in Lookup; export to CSV. The journal is read off the UI
+//! thread a page at a time, and only the visible rows are drawn: it stays fast at
+//! 100,000 entries.
+
+use super::command::Command;
+use super::journal::AppJournal;
+use super::task::{Spawner, Task, take_finished};
+use super::widgets;
+use crate::journal::{Action, Entry, Filter, Outcome};
+use crate::text::escape_controls as safe;
+use crate::tr;
+use egui::{RichText, Ui};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+/// Rows read from the journal at a time.
+const PAGE: u64 = 200;
+
+/// Reading the journal: the count of entries matching, and the outcomes still unknown.
+type Query = Task<Result<(u64, Vec<Entry>), String>>;
+/// Reading one page: (query generation, page number, its rows).
+type PageTask = (u64, u64, Task<Result<Vec<Entry>, String>>);
+/// Exporting: the file and the rows written (`None`: the dialog was closed).
+type Export = Task<Result<Option<(PathBuf, u64)>, String>>;
+
+/// The filters as typed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ActivityFilters {
+    /// First day (as typed, the language's way).
+    pub since: String,
+    /// Last day.
+    pub until: String,
+    /// Only this action.
+    pub action: Option<Action>,
+    /// Only this outcome.
+    pub outcome: Option<Outcome>,
+    /// Customer, invoice id or reference contains this.
+    pub text: String,
+}
+
+/// The Activity panel.
+#[derive(Default)]
+pub struct ActivityPanel {
+    /// The filters.
+    pub filters: ActivityFilters,
+    /// Bumped by every new query: pages of an older one are dropped.
+    generation: u64,
+    query: Option<Query>,
+    total: Option<u64>,
+    unknown: Vec<Entry>,
+    pages: HashMap<u64, Vec<Entry>>,
+    requested: HashSet<u64>,
+    page_tasks: Vec<PageTask>,
+    error: Option<String>,
+    export: Option<Export>,
+    export_note: Option<Result<String, String>>,
+}
+
+impl ActivityPanel {
+    /// The journal filter the typed filters make; `Err`: what is wrong with a date.
+    fn filter(&self) -> Result<Filter, String> {
+        let day = |text: &str| -> Result<Option<chrono::NaiveDate>, String> {
+            let t = text.trim();
+            if t.is_empty() {
+                return Ok(None);
+            }
+            crate::input::parse_date(t, widgets::date_order())
+                .map(Some)
+                .map_err(|_| tr!("act-bad-date", text = safe(t)))
+        };
+        Ok(Filter {
+            since: day(&self.filters.since)?,
+            until: day(&self.filters.until)?,
+            action: self.filters.action,
+            outcome: self.filters.outcome,
+            text: Some(self.filters.text.trim().to_string()).filter(|t| !t.is_empty()),
+        })
+    }
+
+    /// Reads the journal again from the top (the filters changed, or it did).
+    pub fn refresh(&mut self, journal: &AppJournal, spawner: &Spawner) {
+        self.generation += 1;
+        self.pages.clear();
+        self.requested.clear();
+        self.page_tasks.clear();
+        let filter = match self.filter() {
+            Ok(f) => f,
+            Err(e) => {
+                self.error = Some(e);
+                self.total = Some(0);
+                return;
+            }
+        };
+        self.error = None;
+        let journal = journal.clone();
+        self.query = Some(spawner.spawn(async move {
+            journal
+                .read(move |j| {
+                    let total = j.count(&filter)?;
+                    let unknown = j.unknown()?;
+                    Ok((total, unknown))
+                })
+                .await
+        }));
+    }
+
+    /// Reads the page `page` (of [`PAGE`] rows, newest first).
+    pub fn load_page(&mut self, page: u64, journal: &AppJournal, spawner: &Spawner) {
+        let Ok(filter) = self.filter() else { return };
+        if !self.requested.insert(page) {
+            return;
+        }
+        let journal = journal.clone();
+        let task = spawner.spawn(async move {
+            journal
+                .read(move |j| j.list(&filter, true, page * PAGE, PAGE))
+                .await
+        });
+        self.page_tasks.push((self.generation, page, task));
+    }
+
+    /// Exports the entries the filters select, through the save dialog.
+    pub fn export_csv(&mut self, journal: &AppJournal, spawner: &Spawner) {
+        let Ok(filter) = self.filter() else { return };
+        if self.export.is_some() {
+            return;
+        }
+        self.export_note = None;
+        let journal = journal.clone();
+        let name = format!("{}.csv", tr!("act-file-name"));
+        self.export = Some(spawner.spawn(async move {
+            let Some(file) = rfd::AsyncFileDialog::new()
+                .set_title(tr!("act-dialog-title"))
+                .set_file_name(&name)
+                .add_filter("CSV", &["csv"])
+                .save_file()
+                .await
+            else {
+                return Ok(None);
+            };
+            let path = file.path().to_path_buf();
+            let target = crate::fsutil::check_destination(&path)
+                .map_err(|e| crate::ui::i18n::destination_error(&e))?;
+            let shown = path.clone();
+            let n = journal
+                .read(move |j| {
+                    crate::journal::export_csv(j, &filter, &target).map_err(|e| {
+                        crate::journal::JournalError::Write {
+                            path: target.clone(),
+                            why: e.to_string(),
+                        }
+                    })
+                })
+                .await
+                .map_err(|_| tr!("act-export-failed", path = shown.display()))?;
+            Ok(Some((path, n)))
+        }));
+    }
+
+    /// Takes finished work (called by the app every frame).
+    pub fn poll(&mut self) {
+        if let Some(r) = take_finished(&mut self.query) {
+            match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                Ok((total, unknown)) => {
+                    self.total = Some(total);
+                    self.unknown = unknown;
+                }
+                Err(e) => self.error = Some(e),
+            }
+        }
+        let generation = self.generation;
+        let mut still = Vec::new();
+        for (g, page, task) in std::mem::take(&mut self.page_tasks) {
+            match task.try_take() {
+                Ok(r) if g == generation => match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                    Ok(rows) => {
+                        self.pages.insert(page, rows);
+                    }
+                    Err(e) => self.error = Some(e),
+                },
+                Ok(_) => {}
+                Err(task) => still.push((g, page, task)),
+            }
+        }
+        self.page_tasks = still;
+        if let Some(r) = take_finished(&mut self.export) {
+            self.export_note = match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                Ok(Some((p, n))) => Some(Ok(tr!("act-exported", count = n, path = p.display()))),
+                Ok(None) => None,
+                Err(e) => Some(Err(e)),
+            };
+        }
+    }
+
+    /// Draws the panel.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        checking: bool,
+        connected: bool,
+        commands: &mut Vec<Command>,
+    ) {
+        ui.heading(tr!("act-title"));
+        ui.add_space(4.0);
+        let before = self.filters.clone();
+        self.filters_ui(ui);
+        if self.filters != before {
+            commands.push(Command::ActivityRefresh);
+        }
+        if let Some(e) = &self.error {
+            widgets::error_text(ui, e);
+        }
+        if !self.unknown.is_empty() {
+            self.unknown_ui(ui, checking, connected, commands);
+        }
+        ui.horizontal(|ui| {
+            match self.total {
+                Some(n) => ui.label(tr!("act-count", count = n)),
+                None => {
+                    widgets::busy(ui);
+                    ui.label(tr!("act-reading"))
+                }
+            };
+            let exporting = self.export.is_some();
+            if ui
+                .add_enabled(
+                    !exporting && self.total.is_some_and(|n| n > 0),
+                    egui::Button::new(tr!("act-export")),
+                )
+                .clicked()
+            {
+                commands.push(Command::ActivityExport);
+            }
+            if exporting {
+                widgets::busy(ui);
+            }
+            match &self.export_note {
+                Some(Ok(t)) => {
+                    ui.label(t.as_str());
+                }
+                Some(Err(e)) => widgets::error_text(ui, e),
+                None => {}
+            }
+        });
+        ui.separator();
+        self.table(ui, commands);
+    }
+
+    fn filters_ui(&mut self, ui: &mut Ui) {
+        egui::Grid::new("activity_filters")
+            .num_columns(2)
+            .spacing([12.0, 6.0])
+            .show(ui, |ui| {
+                ui.label(tr!("act-days"));
+                ui.horizontal(|ui| {
+                    for (value, hint, name) in [
+                        (
+                            &mut self.filters.since,
+                            tr!("act-since-hint"),
+                            tr!("act-since"),
+                        ),
+                        (
+                            &mut self.filters.until,
+                            tr!("act-until-hint"),
+                            tr!("act-until"),
+                        ),
+                    ] {
+                        let n = ui.label(name);
+                        ui.add(
+                            egui::TextEdit::singleline(value)
+                                .hint_text(hint)
+                                .desired_width(110.0),
+                        )
+                        .labelled_by(n.id);
+                    }
+                    if ui.small_button(tr!("act-today")).clicked() {
+                        let today = widgets::date_written(chrono::Local::now().date_naive());
+                        self.filters.since = today.clone();
+                        self.filters.until = today;
+                    }
+                    if ui.small_button(tr!("act-all-days")).clicked() {
+                        self.filters.since.clear();
+                        self.filters.until.clear();
+                    }
+                });
+                ui.end_row();
+                let l = ui.label(tr!("act-action"));
+                let current = self
+                    .filters
+                    .action
+                    .map_or_else(|| tr!("act-any"), action_word);
+                egui::ComboBox::from_id_salt("activity_action")
+                    .selected_text(current)
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut self.filters.action, None, tr!("act-any"));
+                        for a in [Action::Create, Action::Void, Action::Export] {
+                            ui.selectable_value(&mut self.filters.action, Some(a), action_word(a));
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label(tr!("act-outcome"));
+                let current = self
+                    .filters
+                    .outcome
+                    .map_or_else(|| tr!("act-any"), outcome_word);
+                egui::ComboBox::from_id_salt("activity_outcome")
+                    .selected_text(current)
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut self.filters.outcome, None, tr!("act-any"));
+                        for o in [Outcome::Done, Outcome::Refused, Outcome::Unknown] {
+                            ui.selectable_value(
+                                &mut self.filters.outcome,
+                                Some(o),
+                                outcome_word(o),
+                            );
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label(tr!("act-search"));
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.filters.text)
+                        .hint_text(tr!("act-search-hint"))
+                        .desired_width(widgets::field_width(ui)),
+                )
+                .labelled_by(l.id);
+                ui.end_row();
+            });
+    }
+
+    fn unknown_ui(
+        &self,
+        ui: &mut Ui,
+        checking: bool,
+        connected: bool,
+        commands: &mut Vec<Command>,
+    ) {
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.horizontal(|ui| {
+                widgets::chip(
+                    ui,
+                    &tr!("journal-to-check", count = self.unknown.len()),
+                    widgets::CHIP_COLORS[2],
+                );
+                ui.label(tr!("journal-to-check-hint"));
+            });
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(
+                        !checking && connected,
+                        egui::Button::new(tr!("journal-check-now")),
+                    )
+                    .clicked()
+                {
+                    commands.push(Command::CheckJournal);
+                }
+                if checking {
+                    widgets::busy(ui);
+                }
+                if !connected {
+                    ui.label(tr!("act-connect-to-check"));
+                }
+            });
+            // Usually a handful; at most the first 20 here, all in the table below.
+            for e in self.unknown.iter().rev().take(20) {
+                ui.label(format!(
+                    "{}  ·  {}  ·  {}  ·  {}  ·  {}",
+                    local_time(&e.time),
+                    action_word(e.action),
+                    safe(e.customer.as_deref().unwrap_or("")),
+                    amount_text(e),
+                    safe(&reference(e)),
+                ));
+            }
+        });
+    }
+
+    fn table(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        use egui_extras::{Column, TableBuilder};
+        let total = self.total.unwrap_or(0);
+        let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+        let mut wanted = Vec::new();
+        let open_hint = tr!("act-open-row");
+        TableBuilder::new(ui)
+            .striped(true)
+            .sense(egui::Sense::click())
+            .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+            // Every column clips: a long text never pushes the next column aside.
+            .column(Column::initial(125.0).at_least(100.0).clip(true))
+            .column(Column::initial(95.0).at_least(70.0).clip(true))
+            .column(Column::initial(130.0).at_least(80.0).clip(true))
+            .column(Column::initial(190.0).at_least(90.0).clip(true))
+            .column(Column::initial(200.0).at_least(100.0).clip(true))
+            .column(Column::remainder().at_least(120.0).clip(true))
+            .header(row_height + 4.0, |mut h| {
+                for name in [
+                    tr!("act-col-time"),
+                    tr!("act-col-action"),
+                    tr!("act-col-customer"),
+                    tr!("act-col-amount"),
+                    tr!("act-col-what"),
+                    tr!("act-col-outcome"),
+                ] {
+                    h.col(|ui| {
+                        ui.strong(name);
+                    });
+                }
+            })
+            .body(|body| {
+                body.rows(row_height, total as usize, |mut row| {
+                    let i = row.index() as u64;
+                    let Some(e) = self
+                        .pages
+                        .get(&(i / PAGE))
+                        .and_then(|p| p.get((i % PAGE) as usize))
+                    else {
+                        wanted.push(i / PAGE);
+                        row.col(|ui| {
+                            ui.label("…");
+                        });
+                        return;
+                    };
+                    // Plain (non-selectable) text, so a click anywhere opens the row.
+                    let cell = |ui: &mut Ui, text: &str| {
+                        ui.add(egui::Label::new(text).selectable(false));
+                    };
+                    row.col(|ui| cell(ui, &local_time(&e.time)));
+                    row.col(|ui| cell(ui, &action_word(e.action)));
+                    row.col(|ui| cell(ui, &safe(e.customer.as_deref().unwrap_or(""))));
+                    row.col(|ui| cell(ui, &amount_text(e)));
+                    row.col(|ui| cell(ui, &safe(&reference(e))));
+                    row.col(|ui| {
+                        outcome_cell(ui, e);
+                    });
+                    let r = row.response();
+                    if let Some(id) = e
+                        .invoice_id
+                        .as_deref()
+                        .filter(|_| e.action != Action::Export)
+                    {
+                        let r = r.on_hover_text(&open_hint);
+                        if r.clicked() {
+                            commands.push(Command::OpenInLookup {
+                                id: id.to_string(),
+                                from_list: false,
+                            });
+                        }
+                    }
+                });
+            });
+        wanted.sort_unstable();
+        wanted.dedup();
+        for p in wanted {
+            if !self.requested.contains(&p) {
+                commands.push(Command::ActivityPage(p));
+            }
+        }
+    }
+}
+
+/// The action in the clerk's words.
+pub fn action_word(a: Action) -> String {
+    match a {
+        Action::Create => tr!("act-create"),
+        Action::Void => tr!("act-void"),
+        Action::Export => tr!("act-export-action"),
+    }
+}
+
+/// The outcome in the clerk's words.
+pub fn outcome_word(o: Outcome) -> String {
+    match o {
+        Outcome::Done => tr!("act-done"),
+        Outcome::Refused => tr!("act-refused"),
+        Outcome::Unknown => tr!("act-unknown"),
+    }
+}
+
+fn outcome_cell(ui: &mut Ui, e: &Entry) {
+    let color = match e.outcome {
+        Outcome::Done => widgets::CHIP_COLORS[1],
+        Outcome::Refused => widgets::CHIP_COLORS[3],
+        Outcome::Unknown => widgets::CHIP_COLORS[2],
+    };
+    widgets::chip(ui, &outcome_word(e.outcome), color);
+    if let Some(code) = &e.error_code {
+        ui.add(egui::Label::new(safe(code)).selectable(false));
+    }
+    if e.checked {
+        ui.add(egui::Label::new(RichText::new(tr!("act-checked")).weak()).selectable(false));
+    }
+}
+
+fn local_time(rfc3339: &str) -> String {
+    let format = match crate::ui::i18n::current() {
+        crate::ui::i18n::Lang::Es => "%d-%m-%Y %H:%M",
+        crate::ui::i18n::Lang::En => "%Y-%m-%d %H:%M",
+    };
+    chrono::DateTime::parse_from_rfc3339(rfc3339)
+        .map(|t| t.with_timezone(&chrono::Local).format(format).to_string())
+        .unwrap_or_else(|_| safe(rfc3339).into_owned())
+}
+
+fn amount_text(e: &Entry) -> String {
+    let Some(a) = e.amount.as_deref() else {
+        return e
+            .rows
+            .map(|n| tr!("act-rows", count = n))
+            .unwrap_or_default();
+    };
+    match crate::api::money::parse_plain_decimal(a) {
+        Some(d) => match &e.currency_code {
+            Some(c) => crate::api::money::format_amount(d, Some(c)),
+            None => tr!(
+                "act-account-currency",
+                amount = crate::api::money::format_es_cl(d, 0)
+            ),
+        },
+        None => safe(a).into_owned(),
+    }
+}
+
+fn reference(e: &Entry) -> String {
+    match e.action {
+        Action::Create => match (&e.external_id, &e.invoice_id) {
+            (Some(r), Some(id)) => format!("{r} · {id}"),
+            (Some(r), None) => r.clone(),
+            (None, Some(id)) => id.clone(),
+            (None, None) => String::new(),
+        },
+        Action::Void => e.invoice_id.clone().unwrap_or_default(),
+        Action::Export => e.file_name.clone().unwrap_or_default(),
+    }
+}
