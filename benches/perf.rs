@@ -90,8 +90,14 @@ fn benches(c: &mut Criterion) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
         b.iter(|| {
-            export::write_file(&path, all.iter(), Dialect::ExcelEs, &AtomicBool::new(false))
-                .unwrap()
+            export::write_file(
+                &path,
+                all.iter(),
+                Dialect::ExcelEs,
+                &AtomicBool::new(false),
+                None,
+            )
+            .unwrap()
         })
     });
     g.bench_function("decode_pages_tolerant", |b| {

@@ -434,6 +434,30 @@ pub fn amount_error(e: &AmountError) -> String {
     }
 }
 
+/// A problem with a customer directory file, in the clerk's language.
+pub fn import_problem(p: &crate::journal::ImportProblem) -> String {
+    use crate::journal::ImportWhy;
+    let esc = |s: &str| crate::text::escape_controls(s).into_owned();
+    let cell = |what: String| {
+        tr!(
+            "dir-problem-cell",
+            row = p.row,
+            column = esc(&p.column),
+            what = what
+        )
+    };
+    match &p.why {
+        ImportWhy::NoIdColumn => tr!("dir-no-id-column"),
+        ImportWhy::Unreadable(_) => tr!("dir-unreadable"),
+        ImportWhy::NoId => cell(tr!("dir-no-id")),
+        ImportWhy::BadRut(r) => cell(tr!("dir-bad-rut", rut = esc(r))),
+        ImportWhy::WrongCheckDigit(r, d) => {
+            cell(tr!("dir-check-digit", rut = esc(r), digit = d.to_string()))
+        }
+        ImportWhy::Duplicate(id) => cell(tr!("dir-duplicate", id = esc(id))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

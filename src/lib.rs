@@ -12,6 +12,7 @@ pub mod i18n;
 pub mod input;
 pub mod journal;
 pub mod profile;
+pub mod rut;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 pub mod text;

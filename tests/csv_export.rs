@@ -121,7 +121,8 @@ fn an_interrupted_export_leaves_the_old_file() {
         })
         .collect();
     let cancelled = AtomicBool::new(true);
-    let err = export::write_file(&path, many.iter(), Dialect::Standard, &cancelled).unwrap_err();
+    let err =
+        export::write_file(&path, many.iter(), Dialect::Standard, &cancelled, None).unwrap_err();
     assert_eq!(err.kind(), std::io::ErrorKind::Interrupted);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "old contents");
     assert_eq!(
@@ -134,6 +135,7 @@ fn an_interrupted_export_leaves_the_old_file() {
         many.iter(),
         Dialect::Standard,
         &AtomicBool::new(false),
+        None,
     )
     .unwrap();
     assert_eq!(n, 5000);

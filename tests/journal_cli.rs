@@ -339,3 +339,45 @@ fn the_app_and_four_cli_processes_write_at_once_and_nothing_is_lost() {
         text(&out.stdout)
     );
 }
+
+#[test]
+fn the_customer_directory_is_imported_checked_found_and_named_in_exports() {
+    let e = env();
+    let customer = e.customer();
+    let good = e.dir.path().join("clientes.csv");
+    std::fs::write(
+        &good,
+        format!(
+            "Cliente;Razón social;RUT\n{customer};Distribuidora Grande del Sur S.A.;76.123.456-0\n"
+        ),
+    )
+    .unwrap();
+    let out = e.run(&["customers", "import", good.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("1 customers imported"));
+    // A file with a wrong check digit: every problem named, nothing imported.
+    let bad = e.dir.path().join("malos.csv");
+    std::fs::write(&bad, "id,nombre,rut\ncus_x,X,76.123.456-1\n,Y,\n").unwrap();
+    let out = e.run(&["customers", "import", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("row 2, column rut: the check digit of 76.123.456-1 should be 0"),
+        "{err}"
+    );
+    assert!(err.contains("row 3, column id: the id is empty"), "{err}");
+    let out = e.run(&["customers", "find", "distri"]);
+    assert_eq!(
+        text(&out.stdout).trim(),
+        format!("Distribuidora Grande del Sur S.A. · 76.123.456-0 · {customer}")
+    );
+    assert!(!text(&e.run(&["customers", "find"]).stdout).contains("cus_x"));
+    // The export names the customer in a last column.
+    let csv = e.dir.path().join("facturas.csv");
+    let out = e.run(&["export", &customer, "--out", csv.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = written.lines();
+    assert!(lines.next().unwrap().ends_with(",customer_name"));
+    assert!(lines.all(|l| l.ends_with(",Distribuidora Grande del Sur S.A.")));
+}

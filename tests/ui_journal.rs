@@ -238,3 +238,37 @@ fn activity_with_100000_entries_filters_and_opens_an_invoice_in_lookup() {
     common::set_text(&mut h, "Del", "31-02-2026");
     wait_text(&mut h, "«31-02-2026» no es una fecha");
 }
+
+#[test]
+fn customer_fields_complete_by_name_rut_or_id_from_the_directory() {
+    let e = env();
+    let path = e.dir.path().join("journal.sqlite3");
+    let customer = e.sandbox.customers()[0].0.clone();
+    Journal::open(&path)
+        .unwrap()
+        .import_customers(&[invoice_desk::journal::Customer {
+            id: customer.clone(),
+            name: Some("Distribuidora Grande del Sur S.A.".into()),
+            rut: Some("76.123.456-0".into()),
+            notes: None,
+        }])
+        .unwrap();
+    let mut h = app(&e, Lang::Es, path);
+    click(&mut h, "Nueva factura");
+    type_into(&mut h, "Id de cliente", "distri");
+    let line = format!("Distribuidora Grande del Sur S.A. · 76.123.456-0 · {customer}");
+    wait_text(&mut h, &line);
+    click(&mut h, &line);
+    assert_eq!(common::field_text(&h, "Id de cliente"), customer);
+    wait_text(&mut h, "= Distribuidora Grande del Sur S.A.");
+    // By RUT digits, in the customer list; the list names the customer it loaded.
+    click(&mut h, "Facturas del cliente");
+    type_into(&mut h, "Id de cliente", "76123");
+    wait_text(&mut h, &line);
+    click(&mut h, &line);
+    click(&mut h, "Cargar facturas");
+    wait_text(
+        &mut h,
+        &format!("{customer} (Distribuidora Grande del Sur S.A.)"),
+    );
+}

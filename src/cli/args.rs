@@ -88,6 +88,27 @@ pub enum Command {
     /// the outcomes still unknown. Its file: INVOICE_DESK_JOURNAL, else journal.sqlite3
     /// in the data folder.
     Journal(JournalArgs),
+    /// The customer directory (in the journal's file): import it from a spreadsheet,
+    /// look customers up by name, RUT or id.
+    #[command(subcommand)]
+    Customers(CustomersCommand),
+}
+
+/// `customers` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum CustomersCommand {
+    /// Import (add or replace) customers from a CSV or XLSX file with a header naming
+    /// the columns: id|cliente|customer, name|nombre|razón social, rut, notes|notas.
+    /// Every RUT's check digit is checked; any problem and nothing is imported (exit 2).
+    Import {
+        /// The file.
+        file: PathBuf,
+    },
+    /// List the customers whose name, RUT or id contains TEXT (all without it).
+    Find {
+        /// What to look for.
+        text: Option<String>,
+    },
 }
 
 /// `journal`: a subcommand, or the list's options.

@@ -247,3 +247,38 @@ fn export(out: &std::path::Path, f: &JournalFilter) -> Result<(), Failure> {
     eprintln!("Exported {n} journal entries to {}.", out.display());
     Ok(())
 }
+
+/// Runs a `customers` command.
+pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Result<(), Failure> {
+    match cmd {
+        super::CustomersCommand::Import { file } => {
+            let rows = journal::read_import(&file).map_err(|problems| {
+                let mut message = format!("{} was not imported:", file.display());
+                for p in &problems {
+                    message.push_str(&format!("\n  {p}"));
+                }
+                Failure { code: 2, message }
+            })?;
+            let mut j = open()?;
+            let n = j.import_customers(&rows).map_err(failure)?;
+            println!("{n} customers imported into the directory.");
+            Ok(())
+        }
+        super::CustomersCommand::Find { text } => {
+            let j = open()?;
+            let found = j
+                .find_customers(text.as_deref().unwrap_or(""), 10_000)
+                .map_err(failure)?;
+            for c in &found {
+                if json {
+                    let line = serde_json::to_string(c).unwrap_or_default();
+                    println!("{}", escape_json_for_terminal(&line));
+                } else {
+                    println!("{}", escape_controls(&c.line()));
+                }
+            }
+            eprintln!("{} customers.", found.len());
+            Ok(())
+        }
+    }
+}

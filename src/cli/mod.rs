@@ -101,6 +101,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Sandbox(args) => return run_sandbox(&rt, args),
         Command::Doctor => return doctor(),
         Command::Profile(p) => profile_command(p),
+        Command::Customers(c) => journal_cmd::customers_command(c, cli.json),
         Command::Journal(j) => rt.block_on(journal_cmd::journal_command(
             j,
             cli.profile.as_deref(),

@@ -225,14 +225,20 @@ pub(super) async fn service_command(
             let seq = journal
                 .record_intent(Action::Export, &record)
                 .map_err(not_sent)?;
+            // The customer's name from the directory, when known: a last CSV column.
+            let name = journal
+                .customer_names(&[customer.as_str()])
+                .ok()
+                .and_then(|mut names| names.remove(&customer));
             let mut settle = |s: Settled| {
                 if let Err(e) = journal.record_outcome(seq, &s) {
                     eprintln!("Note: the journal could not record how the export ended: {e}");
                 }
             };
             let progress = std::io::stderr().is_terminal();
-            let mut csv =
-                crate::export::StreamingCsv::new(dialect.into()).map_err(|e| Failure {
+            let mut csv = crate::export::StreamingCsv::new(dialect.into())
+                .map(|c| c.with_customer_name(name))
+                .map_err(|e| Failure {
                     code: 1,
                     message: format!("Could not start the export: {e}"),
                 })?;
@@ -296,7 +302,11 @@ pub(super) async fn service_command(
             eprintln!("Exported {n} invoices to {}.", out.display());
             Ok(())
         }
-        Command::Profile(_) | Command::Sandbox(_) | Command::Doctor | Command::Journal(_) => Ok(()),
+        Command::Profile(_)
+        | Command::Sandbox(_)
+        | Command::Doctor
+        | Command::Journal(_)
+        | Command::Customers(_) => Ok(()),
     }
 }
 

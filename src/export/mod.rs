@@ -210,12 +210,14 @@ fn start_csv<W: Write>(
     mut out: W,
     dialect: Dialect,
     header: &[String],
+    with_name: bool,
 ) -> std::io::Result<csv::Writer<W>> {
     if dialect == Dialect::ExcelEs {
         out.write_all("\u{feff}".as_bytes())?;
     }
     let mut w = csv_writer(out, dialect);
-    w.write_record(header)?;
+    let name = with_name.then_some(CUSTOMER_NAME_COLUMN);
+    w.write_record(header.iter().map(String::as_str).chain(name))?;
     Ok(w)
 }
 
@@ -268,9 +270,29 @@ where
     W: Write,
     I: Iterator<Item = &'a Invoice> + Clone,
 {
+    write_named(out, rows, dialect, cancel, None)
+}
+
+/// The column added at the end when the customer's name is known (from the directory).
+pub const CUSTOMER_NAME_COLUMN: &str = "customer_name";
+
+/// [`write`], with the customer's name (when known) in a last column
+/// [`CUSTOMER_NAME_COLUMN`] on every row.
+pub fn write_named<'a, W, I>(
+    out: W,
+    rows: I,
+    dialect: Dialect,
+    cancel: &AtomicBool,
+    customer_name: Option<&str>,
+) -> std::io::Result<u64>
+where
+    W: Write,
+    I: Iterator<Item = &'a Invoice> + Clone,
+{
     let header = columns(rows.clone());
     let sources = column_sources(&header);
-    let mut w = start_csv(out, dialect, &header)?;
+    let mut w = start_csv(out, dialect, &header, customer_name.is_some())?;
+    let name = customer_name.map(|n| guard_text(n).into_owned());
     let mut n = 0u64;
     let mut record: Vec<String> = Vec::with_capacity(header.len());
     for inv in rows {
@@ -286,6 +308,7 @@ where
                     .unwrap_or_default(),
             }
         }));
+        record.extend(name.clone());
         w.write_record(&record)?;
         n += 1;
     }
@@ -302,13 +325,14 @@ pub fn write_file<'a, I>(
     rows: I,
     dialect: Dialect,
     cancel: &AtomicBool,
+    customer_name: Option<&str>,
 ) -> std::io::Result<u64>
 where
     I: Iterator<Item = &'a Invoice> + Clone,
 {
     let mut n = 0;
     crate::fsutil::write_user_file(path, |w| {
-        n = write(w, rows, dialect, cancel)?;
+        n = write_named(w, rows, dialect, cancel, customer_name)?;
         Ok(())
     })?;
     Ok(n)
@@ -326,6 +350,8 @@ pub struct StreamingCsv {
     rows: u64,
     /// One cell's text, reused from cell to cell.
     cell: String,
+    /// The customer's name, for a last column (when known).
+    customer_name: Option<String>,
 }
 
 impl StreamingCsv {
@@ -338,12 +364,19 @@ impl StreamingCsv {
             spool: std::io::BufWriter::with_capacity(256 * 1024, tempfile::tempfile()?),
             rows: 0,
             cell: String::new(),
+            customer_name: None,
         })
     }
 
     /// Escapes control characters in every cell: for CSV shown on a terminal.
     pub fn escaping_controls(mut self, yes: bool) -> StreamingCsv {
         self.escape = yes;
+        self
+    }
+
+    /// Adds a last column with the customer's name (when known).
+    pub fn with_customer_name(mut self, name: Option<String>) -> StreamingCsv {
+        self.customer_name = name.map(|n| guard_text(&n).into_owned());
         self
     }
 
@@ -396,7 +429,8 @@ impl StreamingCsv {
         let mut file = self.spool.into_inner().map_err(|e| e.into_error())?;
         file.seek(std::io::SeekFrom::Start(0))?;
         let mut input = std::io::BufReader::with_capacity(256 * 1024, file);
-        let mut w = start_csv(out, self.dialect, &header)?;
+        let mut w = start_csv(out, self.dialect, &header, self.customer_name.is_some())?;
+        let name = self.customer_name.as_deref().map(str::as_bytes);
         // Extra fields are found by their name as stored (escaped like the header).
         let sources = column_sources(&header);
         // One row's cells are read into one buffer and named by their place in it: no
@@ -419,15 +453,14 @@ impl StreamingCsv {
                 extra.push((k, v));
             }
             let row = &row;
-            w.write_record(sources.iter().map(|source| {
-                match source {
-                    Ok(i) => typed[*i].clone().map_or(&b""[..], |r| &row[r]),
-                    Err(name) => extra
-                        .iter()
-                        .find(|(k, _)| &row[k.clone()] == name.as_bytes())
-                        .map_or(&b""[..], |(_, v)| &row[v.clone()]),
-                }
-            }))?;
+            let cells = sources.iter().map(|source| match source {
+                Ok(i) => typed[*i].clone().map_or(&b""[..], |r| &row[r]),
+                Err(name) => extra
+                    .iter()
+                    .find(|(k, _)| &row[k.clone()] == name.as_bytes())
+                    .map_or(&b""[..], |(_, v)| &row[v.clone()]),
+            });
+            w.write_record(cells.chain(name))?;
         }
         w.flush()?;
         Ok(self.rows)

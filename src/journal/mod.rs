@@ -9,10 +9,12 @@
 //! Never in the journal: secrets, tokens, an account key (only its last 4 characters).
 
 mod csv_out;
+mod directory;
 mod flow;
 mod store;
 
 pub use csv_out::{CSV_HEADER, each_entry, export_csv};
+pub use directory::{Customer, ImportProblem, ImportWhy, fold, read_import};
 pub use flow::{
     IN_FLIGHT_SECS, Journaled, SharedJournal, check, checkable, resolve, same_service, write_ahead,
 };

@@ -40,6 +40,16 @@ const MIGRATIONS: &[&str] = &[
     // 2: finding an intent's outcomes, and listing by day, stay fast at 100,000 rows.
     "CREATE INDEX entries_intent ON entries(intent_seq);
      CREATE INDEX entries_time ON entries(kind, time);",
+    // 3: the customer directory (not part of the chain: it is a notebook, not a record).
+    // `search` is name, RUT digits and id, lowercase and without accents.
+    "CREATE TABLE customers (
+        id TEXT PRIMARY KEY,
+        name TEXT,
+        rut TEXT,
+        notes TEXT,
+        search TEXT NOT NULL,
+        updated TEXT NOT NULL
+    );",
 ];
 
 /// What went wrong with the journal.
@@ -94,8 +104,8 @@ pub struct Broken {
 
 /// The journal, open.
 pub struct Journal {
-    conn: Connection,
-    path: PathBuf,
+    pub(super) conn: Connection,
+    pub(super) path: PathBuf,
 }
 
 /// One stored row, every column but the hash, in the order they are hashed.
@@ -329,6 +339,10 @@ impl Journal {
     /// Records what is about to be sent; its sequence number. If this fails, the
     /// request must not be sent.
     pub fn record_intent(&mut self, action: Action, intent: &Intent) -> Result<i64, JournalError> {
+        if let Some(c) = &intent.customer {
+            // The directory learns the id; it is a convenience, never a reason to refuse.
+            let _ = self.learn_customers([c.as_str()]);
+        }
         self.append(Row {
             kind: "intent".into(),
             time: now(),

@@ -170,7 +170,7 @@ proptest! {
 #[test]
 fn migrations_from_each_version_up_and_a_newer_file_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    for from in 0..=2 {
+    for from in 0..=3 {
         let path = dir.path().join(format!("v{from}.sqlite3"));
         migrate_to(&path, from);
         let mut j = Journal::open(&path).unwrap();
@@ -185,7 +185,7 @@ fn migrations_from_each_version_up_and_a_newer_file_is_refused() {
             .unwrap()
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(version, 2);
+        assert_eq!(version, 3);
     }
     let path = dir.path().join("v2.sqlite3");
     rusqlite::Connection::open(&path)

@@ -56,6 +56,10 @@ pub enum Command {
     ActivityPage(u64),
     /// Export the Activity panel's entries to CSV (save dialog).
     ActivityExport,
+    /// Look for customers in the directory whose name, RUT or id contains this text.
+    SuggestCustomers(String),
+    /// Import the customer directory from a CSV or XLSX file (open dialog).
+    ImportCustomers,
     /// Switch panel.
     Show(Tab),
     /// Switch panel and put the keyboard focus in its first field (Ctrl/Cmd+N, +F).

@@ -298,7 +298,13 @@ impl CreatePanel {
     }
 
     /// Draws the panel.
-    pub fn ui(&mut self, ui: &mut Ui, session: Option<&Session>, commands: &mut Vec<Command>) {
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        session: Option<&Session>,
+        suggestions: &widgets::Suggestions,
+        commands: &mut Vec<Command>,
+    ) {
         let session_ref = session;
         if self.form_seen.as_ref().is_some_and(|f| *f != self.form) && !self.is_locked() {
             // The clerk changed the form: what the service said about the old one goes.
@@ -391,6 +397,12 @@ impl CreatePanel {
                                         .on_hover_text(tr!("cr-sandbox-customers-hint"));
                                 }
                             });
+                            widgets::customer_suggestions(
+                                ui,
+                                &mut self.form.customer,
+                                suggestions,
+                                commands,
+                            );
                             if let Some(p) = &customer_problem {
                                 widgets::error_text(ui, p);
                             }

@@ -453,3 +453,18 @@ act-unknown = To check
 act-checked = (checked)
 act-rows = { $count } rows
 act-account-currency = { $amount } (account currency)
+dir-pick = Put this customer's id in the field
+dir-import = Import customer directory…
+dir-dialog-title = Customer directory (CSV or Excel)
+dir-filter = CSV or Excel
+dir-imported = { $count ->
+    [one] 1 customer imported into the directory.
+   *[other] { $count } customers imported into the directory.
+}
+dir-problem-cell = Row { $row }, column { $column }: { $what }
+dir-no-id-column = The file has no id column (its header must name one of: id, cliente, customer). Nothing was imported.
+dir-unreadable = The file cannot be read (CSV in UTF-8, or Excel .xlsx). Nothing was imported.
+dir-no-id = the id is empty
+dir-bad-rut = "{ $rut }" is not a RUT
+dir-check-digit = the check digit of { $rut } should be { $digit }
+dir-duplicate = { $id } is already in a row above

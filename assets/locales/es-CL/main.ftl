@@ -453,3 +453,18 @@ act-unknown = Por revisar
 act-checked = (revisada)
 act-rows = { $count } filas
 act-account-currency = { $amount } (moneda de la cuenta)
+dir-pick = Poner el id de este cliente en el campo
+dir-import = Importar directorio de clientes…
+dir-dialog-title = Directorio de clientes (CSV o Excel)
+dir-filter = CSV o Excel
+dir-imported = { $count ->
+    [one] 1 cliente importado al directorio.
+   *[other] { $count } clientes importados al directorio.
+}
+dir-problem-cell = Fila { $row }, columna { $column }: { $what }
+dir-no-id-column = El archivo no tiene columna de id (su encabezado debe nombrar una de: id, cliente, customer). No se importó nada.
+dir-unreadable = No se puede leer el archivo (CSV en UTF-8, o Excel .xlsx). No se importó nada.
+dir-no-id = el id está vacío
+dir-bad-rut = «{ $rut }» no es un RUT
+dir-check-digit = el dígito verificador de { $rut } debería ser { $digit }
+dir-duplicate = { $id } ya está en una fila anterior

@@ -305,21 +305,23 @@ impl Client {
         let url = self.with_page_size(first.clone());
         let mut seen_next: Vec<NextPage> = Vec::new();
         let cfg = &self.inner.cfg;
-        // A page is fetched and decoded (straight from the bytes: no JSON tree) in one
-        // task, so the next page's decoding runs beside the current page's handling.
         let fetch = |url: Url| {
             let client = self.clone();
             let customer = customer.to_string();
             async move {
-                let body = client
+                client
                     .execute(reqwest::Method::GET, url, None, None, Effect::Read)
                     .await
-                    .map_err(|e| not_found_as(e, Resource::Customer(customer)))?;
-                Page::from_slice(&body).map_err(|e| e.with_body(&body))
+                    .map_err(|e| not_found_as(e, Resource::Customer(customer)))
             }
         };
-        let mut page = fetch(url).await?;
+        let mut body = fetch(url).await?;
         loop {
+            // Decoded here, straight from the bytes (no JSON tree). Decoding in the fetch
+            // task instead (beside this page's handling) measured slower: the invoices
+            // were then made on one thread and freed on another.
+            let page = Page::from_slice(&body).map_err(|e| e.with_body(&body))?;
+            drop(body);
             let received = page.items.len() as u64;
             if progress.items.saturating_add(received) > cfg.max_invoices {
                 return Err(ApiError::new(ErrorKind::ListingTooLong {
@@ -349,7 +351,7 @@ impl Client {
             let Some(prefetch) = prefetch else {
                 return Ok(progress);
             };
-            page = prefetch.await.map_err(|e| {
+            body = prefetch.await.map_err(|e| {
                 ApiError::new(ErrorKind::Connection)
                     .with_cause(format!("page request stopped: {e}"))
             })??;

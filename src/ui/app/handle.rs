@@ -69,6 +69,52 @@ impl InvoiceDeskApp {
                 Tab::Credentials | Tab::Activity => {}
             },
             Command::ActivityRefresh => self.activity.refresh(&self.journal, &self.spawner),
+            Command::SuggestCustomers(text) => {
+                if self.suggesting.as_ref().is_some_and(|(t, _)| *t == text)
+                    || self.suggestions.asked == text
+                {
+                    return;
+                }
+                let journal = self.journal.clone();
+                let asked = text.clone();
+                let task = self
+                    .spawner
+                    .spawn(async move { journal.read(move |j| j.find_customers(&asked, 8)).await });
+                self.suggesting = Some((text, task));
+            }
+            Command::ImportCustomers => {
+                if self.importing.is_some() {
+                    return;
+                }
+                let journal = self.journal.clone();
+                self.customers.directory_note = None;
+                self.importing = Some(self.spawner.spawn(async move {
+                    let Some(file) = rfd::AsyncFileDialog::new()
+                        .set_title(tr!("dir-dialog-title"))
+                        .add_filter(tr!("dir-filter"), &["csv", "xlsx"])
+                        .pick_file()
+                        .await
+                    else {
+                        return Ok(None);
+                    };
+                    let path = file.path().to_path_buf();
+                    let rows =
+                        tokio::task::spawn_blocking(move || crate::journal::read_import(&path))
+                            .await
+                            .map_err(|e| e.to_string())?;
+                    match rows {
+                        Err(problems) => Ok(Some(Err(problems
+                            .iter()
+                            .take(10)
+                            .map(crate::ui::i18n::import_problem)
+                            .collect()))),
+                        Ok(rows) => journal
+                            .read(move |j| j.import_customers(&rows))
+                            .await
+                            .map(|n| Some(Ok(n))),
+                    }
+                }));
+            }
             Command::ActivityPage(p) => self.activity.load_page(p, &self.journal, &self.spawner),
             Command::ActivityExport => self.activity.export_csv(&self.journal, &self.spawner),
             Command::ExportShortcut => {
@@ -289,7 +335,7 @@ impl InvoiceDeskApp {
                 );
             }
             Command::LoadCustomer => match self.session.clone() {
-                Some(s) => self.customers.start(s, &self.spawner),
+                Some(s) => self.customers.start(s, &self.spawner, self.journal.clone()),
                 None => self.customers.refused(self.not_connected()),
             },
             Command::CancelLoad => self.customers.cancel(),
@@ -431,6 +477,28 @@ impl InvoiceDeskApp {
             }
         }
         self.activity.poll();
+        if let Some((text, task)) = self.suggesting.take() {
+            match task.try_take() {
+                Ok(found) => {
+                    let found = found.map_err(|e| e.to_string()).and_then(|r| r);
+                    self.suggestions = crate::ui::widgets::Suggestions {
+                        asked: text,
+                        found: found.unwrap_or_default(),
+                    };
+                }
+                Err(task) => self.suggesting = Some((text, task)),
+            }
+        }
+        if let Some(r) = take_finished(&mut self.importing) {
+            self.customers.directory_note = match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                Ok(None) => None,
+                Ok(Some(Ok(n))) => Some(Ok(tr!("dir-imported", count = n))),
+                Ok(Some(Err(lines))) => Some(Err(lines)),
+                Err(e) => Some(Err(vec![e])),
+            };
+            // What was typed is looked up again in the new directory.
+            self.suggestions = Default::default();
+        }
         if let Some(Ok(report)) = take_finished(&mut self.diagnostics) {
             self.diagnostics_report = Some(report);
         }

@@ -112,7 +112,18 @@ pub struct InvoiceDeskApp {
     lookup: LookupPanel,
     customers: CustomersPanel,
     activity: super::activity::ActivityPanel,
+    /// What the customer directory found for the text in a customer field.
+    suggestions: super::widgets::Suggestions,
+    suggesting: Option<(String, Suggesting)>,
+    importing: Option<Importing>,
 }
+
+/// Looking customers up in the directory.
+type Suggesting = Task<Result<Vec<crate::journal::Customer>, String>>;
+
+/// Importing the customer directory: `None` when the dialog was closed, else how many
+/// were imported or each problem in words.
+type Importing = Task<Result<Option<Result<usize, Vec<String>>>, String>>;
 
 const STORAGE_KEY: &str = "invoice-desk-state";
 
@@ -136,6 +147,9 @@ impl InvoiceDeskApp {
             lookup: LookupPanel::new(saved.lookup_id.clone()),
             customers: CustomersPanel::new(saved.customers.clone()),
             activity: Default::default(),
+            suggestions: Default::default(),
+            suggesting: None,
+            importing: None,
             credentials: CredentialsPanel::default(),
             saved,
             spawner: Spawner {
@@ -283,9 +297,13 @@ impl eframe::App for InvoiceDeskApp {
                     &self.checks,
                     &mut commands,
                 ),
-                Tab::Create => self.create.ui(ui, session, &mut commands),
+                Tab::Create => self
+                    .create
+                    .ui(ui, session, &self.suggestions, &mut commands),
                 Tab::Lookup => self.lookup.ui(ui, session, &mut commands),
-                Tab::Customers => self.customers.ui(ui, session, &mut commands),
+                Tab::Customers => self
+                    .customers
+                    .ui(ui, session, &self.suggestions, &mut commands),
                 Tab::Activity => self.activity.ui(
                     ui,
                     self.journal_check.is_some(),

@@ -26,6 +26,7 @@ impl CustomersPanel {
         self.export_cancel = cancel.clone();
         self.export_note = None;
         let name = file_name(&self.loaded_for);
+        let customer_name = self.customer_name.clone();
         self.export = Some(spawner.spawn(async move {
             let path = match target {
                 Some(p) => p,
@@ -46,7 +47,7 @@ impl CustomersPanel {
                 let target = crate::fsutil::check_destination(&path)
                     .map_err(|e| crate::ui::i18n::destination_error(&e))?;
                 let iter = order.iter().map(|&i| rows.get(i));
-                crate::export::write_file(&target, iter, dialect, &cancel)
+                crate::export::write_file(&target, iter, dialect, &cancel, customer_name.as_deref())
                     .map(|n| Some((path.clone(), n)))
                     .map_err(|e| {
                         if e.kind() == std::io::ErrorKind::Interrupted {

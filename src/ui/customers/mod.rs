@@ -48,6 +48,8 @@ pub struct CustomersSaved {
 type ExportOutcome = Result<Option<(PathBuf, u64)>, String>;
 
 enum ListEvent {
+    /// The customer's name, from the directory.
+    Name(Option<String>),
     Page(Vec<Invoice>, ListProgress),
     Done(Result<ListProgress, ApiError>),
 }
@@ -62,6 +64,10 @@ struct Loading {
 pub struct CustomersPanel {
     /// Put the keyboard focus in the customer field on the next frame.
     focus_request: bool,
+    /// The loaded customer's name, from the directory (shown, and in the CSV).
+    customer_name: Option<String>,
+    /// What the last directory import did: done, or each problem.
+    pub directory_note: Option<Result<String, Vec<String>>>,
     saved: CustomersSaved,
     loaded_for: String,
     rows: Rows,
@@ -86,6 +92,8 @@ impl CustomersPanel {
     pub fn new(saved: CustomersSaved) -> Self {
         CustomersPanel {
             focus_request: false,
+            customer_name: None,
+            directory_note: None,
             saved,
             loaded_for: String::new(),
             rows: Rows::default(),
@@ -211,7 +219,12 @@ impl CustomersPanel {
     }
 
     /// Starts loading the customer in the field, page by page; the end is drawn at once.
-    pub fn start(&mut self, session: Arc<Session>, spawner: &Spawner) {
+    pub fn start(
+        &mut self,
+        session: Arc<Session>,
+        spawner: &Spawner,
+        journal: crate::ui::journal::AppJournal,
+    ) {
         let id = self.saved.customer_id.trim().to_string();
         if id.is_empty() {
             return;
@@ -220,9 +233,17 @@ impl CustomersPanel {
         self.loaded_for = id.clone();
         self.clear_rows();
         self.progress = Some(ListProgress::default());
+        self.customer_name = None;
         let (tx, rx) = mpsc::channel();
         let ctx = spawner.ctx.clone();
         let work = spawner.rt.spawn(async move {
+            let known = id.clone();
+            let name = journal
+                .read(move |j| j.customer_names(&[known.as_str()]))
+                .await
+                .ok()
+                .and_then(|mut names| names.remove(&id));
+            let _ = tx.send(ListEvent::Name(name));
             let (pages, repaint) = (tx.clone(), ctx.clone());
             let result = session
                 .client
@@ -234,6 +255,13 @@ impl CustomersPanel {
                     ControlFlow::Continue(())
                 })
                 .await;
+            if result.is_ok() {
+                // The directory learns every customer listed.
+                let learnt = id.clone();
+                let _ = journal
+                    .read(move |j| j.learn_customers([learnt.as_str()]))
+                    .await;
+            }
             let _ = tx.send(ListEvent::Done(result));
             ctx.request_repaint();
         });
@@ -242,6 +270,14 @@ impl CustomersPanel {
             rx,
             abort: work.abort_handle(),
         });
+    }
+
+    /// The loaded customer: its id, and its name when the directory knows it.
+    fn customer_shown(&self) -> String {
+        match &self.customer_name {
+            Some(n) => format!("{} ({})", self.loaded_for, safe(n)),
+            None => self.loaded_for.clone(),
+        }
     }
 
     /// Stops the listing; what arrived stays.
@@ -287,6 +323,7 @@ impl CustomersPanel {
         let mut done = None;
         while let Ok(ev) = loading.rx.try_recv() {
             match ev {
+                ListEvent::Name(n) => self.customer_name = n,
                 ListEvent::Page(items, p) => {
                     let new = self.rows.push_page(items);
                     self.view.append(&self.rows, new);
@@ -305,12 +342,18 @@ impl CustomersPanel {
             }
             self.loading = None;
             self.outcome =
-                Some(r.map(|p| tr!("cu-done", count = p.items, customer = self.loaded_for)));
+                Some(r.map(|p| tr!("cu-done", count = p.items, customer = self.customer_shown())));
         }
     }
 
     /// Draws the panel.
-    pub fn ui(&mut self, ui: &mut Ui, session: Option<&Session>, commands: &mut Vec<Command>) {
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        session: Option<&Session>,
+        suggestions: &widgets::Suggestions,
+        commands: &mut Vec<Command>,
+    ) {
         ui.heading(tr!("tab-customers"));
         ui.horizontal(|ui| {
             let l = ui.label(tr!("f-customer-id"));
@@ -337,6 +380,26 @@ impl CustomersPanel {
                 ui.label(tr!("cu-loading", pages = p.pages, count = p.items));
                 if ui.button(tr!("cancel")).clicked() {
                     commands.push(Command::CancelLoad);
+                }
+            }
+        });
+        widgets::customer_suggestions(ui, &mut self.saved.customer_id, suggestions, commands);
+        ui.horizontal(|ui| {
+            if ui.small_button(tr!("dir-import")).clicked() {
+                commands.push(Command::ImportCustomers);
+            }
+            if let Some(note) = &self.directory_note {
+                match note {
+                    Ok(t) => {
+                        ui.label(t.as_str());
+                    }
+                    Err(lines) => {
+                        ui.vertical(|ui| {
+                            for l in lines {
+                                widgets::error_text(ui, l);
+                            }
+                        });
+                    }
                 }
             }
         });

@@ -307,3 +307,46 @@ mod tests {
         assert!((contrast(Color32::WHITE, Color32::BLACK) - 21.0).abs() < 0.01);
     }
 }
+
+/// What the customer directory found for a text typed in a customer field.
+#[derive(Clone, Debug, Default)]
+pub struct Suggestions {
+    /// The text they are for.
+    pub asked: String,
+    /// The customers found (named ones first).
+    pub found: Vec<crate::journal::Customer>,
+}
+
+/// Under a customer field: the directory's customers whose name, RUT or id contain what
+/// was typed (click one to put its id in the field), or the name of the id typed.
+pub fn customer_suggestions(
+    ui: &mut Ui,
+    value: &mut String,
+    suggestions: &Suggestions,
+    commands: &mut Vec<super::command::Command>,
+) {
+    let typed = value.trim().to_string();
+    if typed.chars().count() < 2 {
+        return;
+    }
+    if suggestions.asked != typed {
+        commands.push(super::command::Command::SuggestCustomers(typed));
+        return;
+    }
+    if let Some(exact) = suggestions.found.iter().find(|c| c.id == typed) {
+        if let Some(name) = &exact.name {
+            ui.label(format!("= {}", crate::text::escape_controls(name)));
+        }
+        return;
+    }
+    for c in suggestions.found.iter().take(5) {
+        let line = crate::text::escape_controls(&c.line()).into_owned();
+        if ui
+            .add(egui::Button::new(line).small().frame(false))
+            .on_hover_text(crate::tr!("dir-pick"))
+            .clicked()
+        {
+            *value = c.id.clone();
+        }
+    }
+}

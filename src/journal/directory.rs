@@ -1,0 +1,449 @@
+//! The customer directory, in the journal's file: the service has no customer search and
+//! clerks do not remember `cus_…` ids. Imported from CSV/XLSX (id, name, RUT, notes),
+//! and learnt from every id the app or CLI sees (listings, journal entries).
+
+use super::{Journal, JournalError};
+use crate::rut::Rut;
+use rusqlite::params;
+use std::collections::HashMap;
+
+/// A customer as the directory knows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Customer {
+    /// The service's id (`cus_…`).
+    pub id: String,
+    /// Name, when known.
+    pub name: Option<String>,
+    /// RUT, written the usual way (`76.123.456-7`), when known.
+    pub rut: Option<String>,
+    /// The clerk's notes.
+    pub notes: Option<String>,
+}
+
+impl Customer {
+    /// One line for a suggestion: `Name · 76.123.456-7 · cus_id`.
+    pub fn line(&self) -> String {
+        let mut parts: Vec<&str> = Vec::new();
+        if let Some(n) = &self.name {
+            parts.push(n);
+        }
+        if let Some(r) = &self.rut {
+            parts.push(r);
+        }
+        parts.push(&self.id);
+        parts.join(" · ")
+    }
+}
+
+/// Lowercase, without accents or RUT punctuation: what searches compare.
+pub fn fold(text: &str) -> String {
+    text.chars()
+        .flat_map(char::to_lowercase)
+        .filter(|c| !matches!(c, '.' | '-'))
+        .map(|c| match c {
+            'á' | 'à' | 'ä' | 'â' => 'a',
+            'é' | 'è' | 'ë' | 'ê' => 'e',
+            'í' | 'ì' | 'ï' | 'î' => 'i',
+            'ó' | 'ò' | 'ö' | 'ô' => 'o',
+            'ú' | 'ù' | 'ü' | 'û' => 'u',
+            'ñ' => 'n',
+            other => other,
+        })
+        .collect()
+}
+
+fn search_text(c: &Customer) -> String {
+    let rut = c
+        .rut
+        .as_deref()
+        .and_then(|r| Rut::parse(r).ok())
+        .map(|r| r.compact())
+        .unwrap_or_default();
+    fold(&format!(
+        "{} {} {}",
+        c.name.as_deref().unwrap_or(""),
+        rut,
+        c.id
+    ))
+}
+
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+impl Journal {
+    fn dir_err(&self, e: impl std::fmt::Display) -> JournalError {
+        JournalError::Write {
+            path: self.path.clone(),
+            why: e.to_string(),
+        }
+    }
+
+    /// Adds or replaces customers (an import), all or none.
+    pub fn import_customers(&mut self, customers: &[Customer]) -> Result<usize, JournalError> {
+        let path = self.path.clone();
+        let err = |e: rusqlite::Error| JournalError::Write {
+            path: path.clone(),
+            why: e.to_string(),
+        };
+        let tx = self.conn.transaction().map_err(err)?;
+        for c in customers {
+            tx.execute(
+                "INSERT INTO customers (id, name, rut, notes, search, updated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT(id) DO UPDATE SET name = ?2, rut = ?3, notes = ?4, search = ?5,
+                    updated = ?6",
+                params![c.id, c.name, c.rut, c.notes, search_text(c), now()],
+            )
+            .map_err(err)?;
+        }
+        tx.commit().map_err(err)?;
+        Ok(customers.len())
+    }
+
+    /// Notes customer ids seen (a listing, a journal entry); known ones are left as they
+    /// are.
+    pub fn learn_customers<'a>(
+        &mut self,
+        ids: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), JournalError> {
+        let path = self.path.clone();
+        let err = |e: rusqlite::Error| JournalError::Write {
+            path: path.clone(),
+            why: e.to_string(),
+        };
+        let tx = self.conn.transaction().map_err(err)?;
+        for id in ids {
+            let id = id.trim();
+            if id.is_empty() || id.chars().count() > 200 || id.chars().any(char::is_control) {
+                continue;
+            }
+            tx.execute(
+                "INSERT OR IGNORE INTO customers (id, search, updated) VALUES (?1, ?2, ?3)",
+                params![id, fold(id), now()],
+            )
+            .map_err(err)?;
+        }
+        tx.commit().map_err(err)
+    }
+
+    /// Customers whose name, RUT or id contains `text` (case, accents and RUT punctuation
+    /// ignored), named ones first, at most `limit`.
+    pub fn find_customers(&self, text: &str, limit: usize) -> Result<Vec<Customer>, JournalError> {
+        let folded = fold(text.trim());
+        let escaped = folded
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT id, name, rut, notes FROM customers WHERE search LIKE ?1 ESCAPE '\\'
+                 ORDER BY name IS NULL, name COLLATE NOCASE, id LIMIT ?2",
+            )
+            .map_err(|e| self.dir_err(e))?;
+        let rows = stmt
+            .query_map(params![format!("%{escaped}%"), limit as i64], |r| {
+                Ok(Customer {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    rut: r.get(2)?,
+                    notes: r.get(3)?,
+                })
+            })
+            .map_err(|e| self.dir_err(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.dir_err(e))
+    }
+
+    /// The names known for these ids.
+    pub fn customer_names(&self, ids: &[&str]) -> Result<HashMap<String, String>, JournalError> {
+        let mut out = HashMap::new();
+        let mut stmt = self
+            .conn
+            .prepare("SELECT name FROM customers WHERE id = ?1 AND name IS NOT NULL")
+            .map_err(|e| self.dir_err(e))?;
+        for id in ids {
+            if let Ok(name) = stmt.query_row([id], |r| r.get::<_, String>(0)) {
+                out.insert(id.to_string(), name);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A problem with one cell of an import file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportProblem {
+    /// The row as the spreadsheet numbers it (the header is row 1).
+    pub row: usize,
+    /// The column's header.
+    pub column: String,
+    /// What is wrong, in English (the CLI's words; the app has its own).
+    pub why: ImportWhy,
+}
+
+/// What is wrong with a cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImportWhy {
+    /// The id is empty.
+    NoId,
+    /// The RUT is not one.
+    BadRut(String),
+    /// The RUT's check digit is wrong.
+    WrongCheckDigit(String, char),
+    /// The same id twice in the file.
+    Duplicate(String),
+    /// No id column: the header names none of `id`, `cliente`, `customer`.
+    NoIdColumn,
+    /// The file cannot be read.
+    Unreadable(String),
+}
+
+impl std::fmt::Display for ImportProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let esc = |s: &str| crate::text::escape_controls(s).into_owned();
+        match &self.why {
+            ImportWhy::NoIdColumn => write!(
+                f,
+                "no id column (the header must name one of: id, cliente, customer)"
+            ),
+            ImportWhy::Unreadable(e) => write!(f, "the file cannot be read: {}", esc(e)),
+            why => {
+                write!(f, "row {}, column {}: ", self.row, esc(&self.column))?;
+                match why {
+                    ImportWhy::NoId => write!(f, "the id is empty"),
+                    ImportWhy::BadRut(r) => write!(f, "\"{}\" is not a RUT", esc(r)),
+                    ImportWhy::WrongCheckDigit(r, d) => {
+                        write!(f, "the check digit of {} should be {d}", esc(r))
+                    }
+                    ImportWhy::Duplicate(id) => write!(f, "{} is already in a row above", esc(id)),
+                    _ => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+fn header_key(h: &str) -> Option<&'static str> {
+    match fold(h.trim()).as_str() {
+        "id" | "cliente" | "customer" | "customer_id" | "id cliente" | "id_cliente" => Some("id"),
+        "name" | "nombre" | "razon social" | "razon_social" => Some("name"),
+        "rut" => Some("rut"),
+        "notes" | "notas" | "nota" | "observaciones" => Some("notes"),
+        _ => None,
+    }
+}
+
+/// Reads a directory file: CSV (comma or semicolon; UTF-8, a BOM allowed) or XLSX (first
+/// sheet). Every problem is reported; any problem means nothing is imported.
+pub fn read_import(path: &std::path::Path) -> Result<Vec<Customer>, Vec<ImportProblem>> {
+    let unreadable = |e: String| {
+        vec![ImportProblem {
+            row: 0,
+            column: String::new(),
+            why: ImportWhy::Unreadable(e),
+        }]
+    };
+    let is_xlsx = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"));
+    let rows: Vec<Vec<String>> = if is_xlsx {
+        use calamine::{Reader, Xlsx, open_workbook};
+        let mut book: Xlsx<_> =
+            open_workbook(path).map_err(|e: calamine::XlsxError| unreadable(e.to_string()))?;
+        let first = book
+            .sheet_names()
+            .first()
+            .cloned()
+            .ok_or_else(|| unreadable("the workbook has no sheet".into()))?;
+        let range = book
+            .worksheet_range(&first)
+            .map_err(|e| unreadable(e.to_string()))?;
+        range
+            .rows()
+            .map(|r| r.iter().map(|c| c.to_string()).collect())
+            .collect()
+    } else {
+        let bytes = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".into()))?;
+        let text = text.trim_start_matches('\u{feff}');
+        let first_line = text.lines().next().unwrap_or("");
+        let delimiter = if first_line.matches(';').count() > first_line.matches(',').count() {
+            b';'
+        } else {
+            b','
+        };
+        csv::ReaderBuilder::new()
+            .delimiter(delimiter)
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(text.as_bytes())
+            .records()
+            .map(|r| r.map(|r| r.iter().map(str::to_string).collect()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| unreadable(e.to_string()))?
+    };
+    parse_rows(&rows)
+}
+
+fn parse_rows(rows: &[Vec<String>]) -> Result<Vec<Customer>, Vec<ImportProblem>> {
+    let Some((header, body)) = rows.split_first() else {
+        return Ok(Vec::new());
+    };
+    let keys: Vec<Option<&str>> = header.iter().map(|h| header_key(h)).collect();
+    let col = |k: &str| keys.iter().position(|x| *x == Some(k));
+    let Some(id_col) = col("id") else {
+        return Err(vec![ImportProblem {
+            row: 1,
+            column: String::new(),
+            why: ImportWhy::NoIdColumn,
+        }]);
+    };
+    let (name_col, rut_col, notes_col) = (col("name"), col("rut"), col("notes"));
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (i, r) in body.iter().enumerate() {
+        let row = i + 2;
+        let cell = |c: Option<usize>| {
+            c.and_then(|c| r.get(c))
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+        };
+        if r.iter().all(|c| c.trim().is_empty()) {
+            continue;
+        }
+        let problem = |c: usize, why| ImportProblem {
+            row,
+            column: header[c].clone(),
+            why,
+        };
+        let Some(id) = cell(Some(id_col)) else {
+            problems.push(problem(id_col, ImportWhy::NoId));
+            continue;
+        };
+        if !seen.insert(id.clone()) {
+            problems.push(problem(id_col, ImportWhy::Duplicate(id)));
+            continue;
+        }
+        let rut = match (cell(rut_col), rut_col) {
+            (Some(text), Some(c)) => match Rut::parse(&text) {
+                Ok(r) => Some(r.to_string()),
+                Err(crate::rut::RutError::WrongCheckDigit { expected }) => {
+                    problems.push(problem(c, ImportWhy::WrongCheckDigit(text, expected)));
+                    continue;
+                }
+                Err(crate::rut::RutError::NotARut) => {
+                    problems.push(problem(c, ImportWhy::BadRut(text)));
+                    continue;
+                }
+            },
+            _ => None,
+        };
+        out.push(Customer {
+            id,
+            name: cell(name_col),
+            rut,
+            notes: cell(notes_col),
+        });
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open() -> (tempfile::TempDir, Journal) {
+        let dir = tempfile::tempdir().unwrap();
+        let j = Journal::open(&dir.path().join("j.sqlite3")).unwrap();
+        (dir, j)
+    }
+
+    #[test]
+    fn import_find_by_name_rut_or_id_and_learn() {
+        let (dir, mut j) = open();
+        let file = dir.path().join("clientes.csv");
+        std::fs::write(
+            &file,
+            "\u{feff}Cliente;Razón social;RUT;Notas\ncus_big;Distribuidora Grande del Sur S.A.;76123456-0;paga a 60 días\ncus_b;Ñandú Ltda.;12.345.678-5;\n",
+        )
+        .unwrap();
+        let rows = read_import(&file).unwrap();
+        assert_eq!(j.import_customers(&rows).unwrap(), 2);
+        let hit = j.find_customers("distri", 8).unwrap();
+        assert_eq!(hit.len(), 1);
+        assert_eq!(
+            hit[0].line(),
+            "Distribuidora Grande del Sur S.A. · 76.123.456-0 · cus_big"
+        );
+        assert_eq!(hit[0].notes.as_deref(), Some("paga a 60 días"));
+        assert_eq!(j.find_customers("nandu", 8).unwrap()[0].id, "cus_b");
+        assert_eq!(j.find_customers("12345678", 8).unwrap()[0].id, "cus_b");
+        assert_eq!(j.find_customers("12.345.678-5", 8).unwrap()[0].id, "cus_b");
+        assert_eq!(j.find_customers("CUS_BIG", 8).unwrap()[0].id, "cus_big");
+        assert!(j.find_customers("%", 8).unwrap().is_empty());
+        j.learn_customers(["cus_nuevo", "cus_b", ""]).unwrap();
+        let learnt = j.find_customers("cus_", 8).unwrap();
+        assert_eq!(learnt.len(), 3);
+        assert_eq!(learnt.last().unwrap().id, "cus_nuevo", "unnamed ones last");
+        assert_eq!(
+            j.customer_names(&["cus_b", "cus_nuevo"]).unwrap(),
+            HashMap::from([("cus_b".to_string(), "Ñandú Ltda.".to_string())])
+        );
+    }
+
+    #[test]
+    fn an_excel_workbook_is_read_from_its_first_sheet() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/clientes.xlsx");
+        let rows = read_import(&path).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(
+            rows[0].name.as_deref(),
+            Some("Distribuidora Grande del Sur S.A.")
+        );
+        assert_eq!(rows[0].notes.as_deref(), Some("paga a 60 días"));
+        // A RUT typed as a number in Excel is read as its digits.
+        assert_eq!(
+            (rows[1].id.as_str(), rows[1].rut.as_deref()),
+            ("cus_num", Some("12.345.678-5"))
+        );
+    }
+
+    #[test]
+    fn a_bad_file_names_each_problem_and_imports_nothing() {
+        let rows: Vec<Vec<String>> = [
+            vec!["id", "nombre", "rut"],
+            vec!["cus_a", "A", "12.345.678-9"],
+            vec!["", "B", ""],
+            vec!["cus_c", "C", "hola"],
+            vec!["cus_a", "A otra vez", ""],
+            vec!["cus_d", "D", "12.345.678-5"],
+        ]
+        .iter()
+        .map(|r| r.iter().map(|s| s.to_string()).collect())
+        .collect();
+        let problems = parse_rows(&rows).unwrap_err();
+        let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            text,
+            [
+                "row 2, column rut: the check digit of 12.345.678-9 should be 5",
+                "row 3, column id: the id is empty",
+                "row 4, column rut: \"hola\" is not a RUT",
+                "row 5, column id: cus_a is already in a row above",
+            ]
+        );
+        let no_id: Vec<Vec<String>> = vec![vec!["nombre".into()], vec!["x".into()]];
+        assert_eq!(
+            parse_rows(&no_id).unwrap_err()[0].why,
+            ImportWhy::NoIdColumn
+        );
+    }
+}
