@@ -2,6 +2,7 @@
 //! clerks do not remember `cus_…` ids. Imported from CSV/XLSX (id, name, RUT, notes),
 //! and learnt from every id the app or CLI sees (listings, journal entries).
 
+use super::store::write_error;
 use super::{Journal, JournalError};
 use crate::rut::Rut;
 use rusqlite::params;
@@ -81,12 +82,8 @@ impl Journal {
 
     /// Adds or replaces customers (an import), all or none.
     pub fn import_customers(&mut self, customers: &[Customer]) -> Result<usize, JournalError> {
-        let path = self.path.clone();
-        let err = |e: rusqlite::Error| JournalError::Write {
-            path: path.clone(),
-            why: e.to_string(),
-        };
-        let tx = self.conn.transaction().map_err(err)?;
+        let err = write_error(&self.path);
+        let tx = self.conn.transaction().map_err(&err)?;
         for c in customers {
             tx.execute(
                 "INSERT INTO customers (id, name, rut, notes, search, updated)
@@ -95,9 +92,9 @@ impl Journal {
                     updated = ?6",
                 params![c.id, c.name, c.rut, c.notes, search_text(c), now()],
             )
-            .map_err(err)?;
+            .map_err(&err)?;
         }
-        tx.commit().map_err(err)?;
+        tx.commit().map_err(&err)?;
         Ok(customers.len())
     }
 
@@ -107,12 +104,8 @@ impl Journal {
         &mut self,
         ids: impl IntoIterator<Item = &'a str>,
     ) -> Result<(), JournalError> {
-        let path = self.path.clone();
-        let err = |e: rusqlite::Error| JournalError::Write {
-            path: path.clone(),
-            why: e.to_string(),
-        };
-        let tx = self.conn.transaction().map_err(err)?;
+        let err = write_error(&self.path);
+        let tx = self.conn.transaction().map_err(&err)?;
         for id in ids {
             let id = id.trim();
             if id.is_empty() || id.chars().count() > 200 || id.chars().any(char::is_control) {
@@ -122,9 +115,9 @@ impl Journal {
                 "INSERT OR IGNORE INTO customers (id, search, updated) VALUES (?1, ?2, ?3)",
                 params![id, fold(id), now()],
             )
-            .map_err(err)?;
+            .map_err(&err)?;
         }
-        tx.commit().map_err(err)
+        tx.commit().map_err(&err)
     }
 
     /// Customers whose name, RUT or id contains `text` (case, accents and RUT punctuation

@@ -93,6 +93,14 @@ pub enum JournalError {
     },
 }
 
+/// Turns a SQLite error into a write error on the journal at `path`.
+pub(super) fn write_error(path: &Path) -> impl Fn(rusqlite::Error) -> JournalError + '_ {
+    move |e| JournalError::Write {
+        path: path.to_path_buf(),
+        why: e.to_string(),
+    }
+}
+
 /// The first row whose hash does not match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Broken {
@@ -283,15 +291,11 @@ impl Journal {
     /// Appends a row after the last one, chained to its hash, in one transaction that
     /// holds the write lock from reading the last hash to the commit.
     fn append(&mut self, mut row: Row) -> Result<i64, JournalError> {
-        let path = self.path.clone();
-        let err = |e: rusqlite::Error| JournalError::Write {
-            path: path.clone(),
-            why: e.to_string(),
-        };
+        let err = write_error(&self.path);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(err)?;
+            .map_err(&err)?;
         let last: Option<(i64, String)> = tx
             .query_row(
                 "SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1",
@@ -299,7 +303,7 @@ impl Journal {
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()
-            .map_err(err)?;
+            .map_err(&err)?;
         let (last_seq, prev) = last.unwrap_or((0, GENESIS.to_string()));
         row.seq = last_seq + 1;
         row.prev_hash = prev;
@@ -331,8 +335,8 @@ impl Journal {
                 hash,
             ],
         )
-        .map_err(err)?;
-        tx.commit().map_err(err)?;
+        .map_err(&err)?;
+        tx.commit().map_err(&err)?;
         Ok(row.seq)
     }
 

@@ -286,42 +286,20 @@ impl ActivityPanel {
                     }
                 });
                 ui.end_row();
-                let l = ui.label(tr!("act-action"));
-                let current = self
-                    .filters
-                    .action
-                    .map_or_else(|| tr!("act-any"), action_word);
-                egui::ComboBox::from_id_salt("activity_action")
-                    .selected_text(current)
-                    .show_ui(ui, |ui| {
-                        ui.selectable_value(&mut self.filters.action, None, tr!("act-any"));
-                        for a in [Action::Create, Action::Void, Action::Export] {
-                            ui.selectable_value(&mut self.filters.action, Some(a), action_word(a));
-                        }
-                    })
-                    .response
-                    .labelled_by(l.id);
-                ui.end_row();
-                let l = ui.label(tr!("act-outcome"));
-                let current = self
-                    .filters
-                    .outcome
-                    .map_or_else(|| tr!("act-any"), outcome_word);
-                egui::ComboBox::from_id_salt("activity_outcome")
-                    .selected_text(current)
-                    .show_ui(ui, |ui| {
-                        ui.selectable_value(&mut self.filters.outcome, None, tr!("act-any"));
-                        for o in [Outcome::Done, Outcome::Refused, Outcome::Unknown] {
-                            ui.selectable_value(
-                                &mut self.filters.outcome,
-                                Some(o),
-                                outcome_word(o),
-                            );
-                        }
-                    })
-                    .response
-                    .labelled_by(l.id);
-                ui.end_row();
+                any_of(
+                    ui,
+                    &tr!("act-action"),
+                    &mut self.filters.action,
+                    &[Action::Create, Action::Void, Action::Export],
+                    action_word,
+                );
+                any_of(
+                    ui,
+                    &tr!("act-outcome"),
+                    &mut self.filters.outcome,
+                    &[Outcome::Done, Outcome::Refused, Outcome::Unknown],
+                    outcome_word,
+                );
                 let l = ui.label(tr!("act-search"));
                 ui.add(
                     egui::TextEdit::singleline(&mut self.filters.text)
@@ -461,6 +439,28 @@ impl ActivityPanel {
             }
         }
     }
+}
+
+/// A filter row: "Any" or one of `choices`, in words. Ends the grid row.
+fn any_of<T: Copy + PartialEq>(
+    ui: &mut Ui,
+    label: &str,
+    value: &mut Option<T>,
+    choices: &[T],
+    word: fn(T) -> String,
+) {
+    let l = ui.label(label);
+    egui::ComboBox::from_id_salt(label)
+        .selected_text(value.map_or_else(|| tr!("act-any"), word))
+        .show_ui(ui, |ui| {
+            ui.selectable_value(value, None, tr!("act-any"));
+            for c in choices {
+                ui.selectable_value(value, Some(*c), word(*c));
+            }
+        })
+        .response
+        .labelled_by(l.id);
+    ui.end_row();
 }
 
 /// The action in the clerk's words.
