@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod bulk;
 pub mod cli;
 pub mod doctor;
 pub mod export;
@@ -15,5 +16,6 @@ pub mod profile;
 pub mod rut;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
+pub mod sheet;
 pub mod text;
 pub mod ui;

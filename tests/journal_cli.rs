@@ -381,3 +381,159 @@ fn the_customer_directory_is_imported_checked_found_and_named_in_exports() {
     assert!(lines.next().unwrap().ends_with(",customer_name"));
     assert!(lines.all(|l| l.ends_with(",Distribuidora Grande del Sur S.A.")));
 }
+
+fn bulk_file(e: &Env, name: &str, body: &str) -> String {
+    let p = e.dir.path().join(name);
+    std::fs::write(&p, body).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+fn creates(e: &Env) -> u64 {
+    e.s.counters().api.get("create").copied().unwrap_or(0)
+}
+
+#[test]
+fn a_billing_run_checks_everything_first_sends_once_and_never_twice() {
+    let e = env();
+    let c = e.customer();
+    let file = bulk_file(
+        &e,
+        "marzo.csv",
+        &format!(
+            "Cliente;Monto;Moneda;Vencimiento;metadata.centro\n{c};$1.234.567;;31-12-2026;Ñuñoa\n{c};12,3456;CLF;;\n{c};25000;;;\n"
+        ),
+    );
+    // Without --yes and no terminal: refused, nothing sent.
+    let out = e.run(&["bulk", &file]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let out = e.run(&["bulk", &file, "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0));
+    let said = text(&out.stdout);
+    assert!(said.contains("3 invoices to 1 customers"), "{said}");
+    assert!(said.contains("1 in CLF: UF 12,3456"), "{said}");
+    assert!(said.contains("\"amount\":1234567"), "{said}");
+    assert_eq!(creates(&e), 0);
+
+    let report = e.dir.path().join("informe.csv");
+    let out = e.run(&["bulk", &file, "--yes", "--report", report.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert_eq!(creates(&e), 3);
+    let written = std::fs::read_to_string(&report).unwrap();
+    assert!(written.starts_with("row,invoice_external_id,status,invoice_id,error"));
+    assert_eq!(written.matches(",created,in_").count(), 3, "{written}");
+    // The same file again: everything is found in the journal, nothing is sent.
+    let out = e.run(&["bulk", &file, "--yes", "--report", report.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(creates(&e), 3, "nothing issued twice");
+    assert_eq!(
+        std::fs::read_to_string(&report)
+            .unwrap()
+            .matches(",skipped_existing,in_")
+            .count(),
+        3
+    );
+    assert_eq!(e.entries(&["--action", "create"]).len(), 3);
+}
+
+#[test]
+fn an_invalid_file_sends_nothing_unless_told_to_skip_the_bad_rows() {
+    let e = env();
+    let c = e.customer();
+    let file = bulk_file(
+        &e,
+        "malo.csv",
+        &format!("customer,amount,color\n{c},1000,rojo\n{c},-5,azul\n"),
+    );
+    let out = e.run(&["bulk", &file, "--yes"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("row 1: unknown columns: color"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = e.run(&["bulk", &file, "--yes", "--ignore-columns"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("row 3, column amount"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(creates(&e), 0);
+    let report = e.dir.path().join("r.csv");
+    let out = e.run(&[
+        "bulk",
+        &file,
+        "--yes",
+        "--ignore-columns",
+        "--skip-invalid",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(creates(&e), 1);
+    let written = std::fs::read_to_string(&report).unwrap();
+    assert!(written.contains("\n3,,skipped_invalid,,"), "{written}");
+}
+
+#[test]
+fn a_run_cut_off_mid_way_resumes_without_issuing_anything_twice_and_waits_out_429s() {
+    let e = env();
+    let c = e.customer();
+    let mut body = String::from("cliente,monto,referencia\n");
+    for i in 0..6 {
+        body.push_str(&format!("{c},{},RUN-{i}\n", 1000 + i));
+    }
+    let file = bulk_file(&e, "corte.csv", &body);
+    // The service does the first create and keeps the answer: the run is killed.
+    e.s.add_fault(Fault::hang(Route::Create, 1, 60));
+    let mut child = e
+        .cli()
+        .args(["bulk", &file, "--yes", "--concurrency", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while creates(&e) == 0 {
+        assert!(start.elapsed() < Duration::from_secs(20));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    e.s.clear_faults();
+    // Two 429s on the way: every worker waits, then goes on.
+    e.s.add_fault(Fault::rate_limit(Route::Create, 2, 1));
+    let out = e.run(&["bulk", &file, "--yes", "--concurrency", "3"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("5 created, 1 already issued"),
+        "{}",
+        text(&out.stdout)
+    );
+    // At the service: each reference exactly once.
+    let listed = e.run(&["list", &c, "--format", "json"]);
+    let all: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
+    for i in 0..6 {
+        let r = format!("RUN-{i}");
+        assert_eq!(
+            all.iter()
+                .filter(|v| v["invoice_external_id"] == r.as_str())
+                .count(),
+            1,
+            "{r}"
+        );
+    }
+}

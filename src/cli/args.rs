@@ -88,10 +88,49 @@ pub enum Command {
     /// the outcomes still unknown. Its file: INVOICE_DESK_JOURNAL, else journal.sqlite3
     /// in the data folder.
     Journal(JournalArgs),
+    /// Issue the invoices of a spreadsheet (a monthly billing run): every row checked
+    /// first, sent at a safe pace, journaled, never issued twice (running the same file
+    /// again skips what it already issued). Exit 0 every row created or already there;
+    /// 2 invalid input (nothing sent); 4 some rows refused; 6 some rows still unknown.
+    Bulk(BulkArgs),
     /// The customer directory (in the journal's file): import it from a spreadsheet,
     /// look customers up by name, RUT or id.
     #[command(subcommand)]
     Customers(CustomersCommand),
+}
+
+/// `bulk` arguments.
+#[derive(Args, Debug)]
+pub struct BulkArgs {
+    /// The file: CSV (comma or semicolon; UTF-8 or Windows-1252) or Excel .xlsx. Columns
+    /// by header, Spanish or English: customer|cliente (an id, or a name or RUT from the
+    /// customer directory), amount|monto, currency_code|currency|moneda (empty: the
+    /// account's), due_date|vencimiento, product_id|producto,
+    /// invoice_external_id|external_id|referencia (empty: one made from the file and the
+    /// row), account_key|cuenta, metadata.NAME.
+    pub file: PathBuf,
+    /// Check and show what would be sent; send nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask; required when stdin is not a terminal.
+    #[arg(long)]
+    pub yes: bool,
+    /// Requests at once (1 to 16).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=16))]
+    pub concurrency: u8,
+    /// Send the valid rows even when some rows are invalid (those are reported).
+    #[arg(long)]
+    pub skip_invalid: bool,
+    /// The Excel sheet (default: the first).
+    #[arg(long)]
+    pub sheet: Option<String>,
+    /// Leave out columns the header does not name (otherwise they stop the run).
+    #[arg(long)]
+    pub ignore_columns: bool,
+    /// Write a CSV report: row, invoice_external_id, status (created, refused, unknown,
+    /// skipped_existing, skipped_invalid), invoice_id, error.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
 }
 
 /// `customers` subcommands.

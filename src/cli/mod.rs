@@ -7,6 +7,7 @@
 //! verify` found a changed or removed entry.
 
 mod args;
+mod bulk_cmd;
 mod journal_cmd;
 mod output;
 mod profile_cmd;
@@ -102,6 +103,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Doctor => return doctor(),
         Command::Profile(p) => profile_command(p),
         Command::Customers(c) => journal_cmd::customers_command(c, cli.json),
+        Command::Bulk(b) => rt.block_on(bulk_cmd::bulk_command(b, cli.profile.as_deref())),
         Command::Journal(j) => rt.block_on(journal_cmd::journal_command(
             j,
             cli.profile.as_deref(),

@@ -306,7 +306,8 @@ pub(super) async fn service_command(
         | Command::Sandbox(_)
         | Command::Doctor
         | Command::Journal(_)
-        | Command::Customers(_) => Ok(()),
+        | Command::Customers(_)
+        | Command::Bulk(_) => Ok(()),
     }
 }
 

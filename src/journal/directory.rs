@@ -38,9 +38,16 @@ impl Customer {
 
 /// Lowercase, without accents or RUT punctuation: what searches compare.
 pub fn fold(text: &str) -> String {
+    fold_text(text)
+        .chars()
+        .filter(|c| !matches!(c, '.' | '-'))
+        .collect()
+}
+
+/// Lowercase, without accents: how headers and names are compared.
+pub fn fold_text(text: &str) -> String {
     text.chars()
         .flat_map(char::to_lowercase)
-        .filter(|c| !matches!(c, '.' | '-'))
         .map(|c| match c {
             'á' | 'à' | 'ä' | 'â' => 'a',
             'é' | 'è' | 'ë' | 'ê' => 'e',
@@ -237,46 +244,7 @@ pub fn read_import(path: &std::path::Path) -> Result<Vec<Customer>, Vec<ImportPr
             why: ImportWhy::Unreadable(e),
         }]
     };
-    let is_xlsx = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"));
-    let rows: Vec<Vec<String>> = if is_xlsx {
-        use calamine::{Reader, Xlsx, open_workbook};
-        let mut book: Xlsx<_> =
-            open_workbook(path).map_err(|e: calamine::XlsxError| unreadable(e.to_string()))?;
-        let first = book
-            .sheet_names()
-            .first()
-            .cloned()
-            .ok_or_else(|| unreadable("the workbook has no sheet".into()))?;
-        let range = book
-            .worksheet_range(&first)
-            .map_err(|e| unreadable(e.to_string()))?;
-        range
-            .rows()
-            .map(|r| r.iter().map(|c| c.to_string()).collect())
-            .collect()
-    } else {
-        let bytes = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
-        let text =
-            String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".into()))?;
-        let text = text.trim_start_matches('\u{feff}');
-        let first_line = text.lines().next().unwrap_or("");
-        let delimiter = if first_line.matches(';').count() > first_line.matches(',').count() {
-            b';'
-        } else {
-            b','
-        };
-        csv::ReaderBuilder::new()
-            .delimiter(delimiter)
-            .has_headers(false)
-            .flexible(true)
-            .from_reader(text.as_bytes())
-            .records()
-            .map(|r| r.map(|r| r.iter().map(str::to_string).collect()))
-            .collect::<Result<_, _>>()
-            .map_err(|e| unreadable(e.to_string()))?
-    };
+    let rows = crate::sheet::read_rows(path, None).map_err(unreadable)?;
     parse_rows(&rows)
 }
 

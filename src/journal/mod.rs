@@ -14,7 +14,7 @@ mod flow;
 mod store;
 
 pub use csv_out::{CSV_HEADER, each_entry, export_csv};
-pub use directory::{Customer, ImportProblem, ImportWhy, fold, read_import};
+pub use directory::{Customer, ImportProblem, ImportWhy, fold, fold_text, read_import};
 pub use flow::{
     IN_FLIGHT_SECS, Journaled, SharedJournal, check, checkable, resolve, same_service, write_ahead,
 };
@@ -238,6 +238,10 @@ pub struct Filter {
     pub outcome: Option<Outcome>,
     /// Text found in the customer, invoice id or reference.
     pub text: Option<String>,
+    /// Exactly this external reference.
+    pub reference: Option<String>,
+    /// Exactly this service (base URL).
+    pub base_url: Option<String>,
 }
 
 /// The journal's file: `INVOICE_DESK_JOURNAL`, else `journal.sqlite3` in the platform's

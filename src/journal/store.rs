@@ -50,7 +50,13 @@ const MIGRATIONS: &[&str] = &[
         search TEXT NOT NULL,
         updated TEXT NOT NULL
     );",
+    // 4: finding a create by its reference (bulk runs never issue a row twice).
+    "CREATE INDEX entries_reference ON entries(external_id);",
 ];
+
+/// How many layout versions this program knows.
+#[cfg(test)]
+pub(super) const LAYOUT: usize = MIGRATIONS.len();
 
 /// What went wrong with the journal.
 #[derive(Debug, thiserror::Error)]
@@ -525,6 +531,14 @@ fn where_clause(filter: &Filter) -> (String, Vec<String>) {
     if let Some(d) = filter.until.and_then(|d| d.succ_opt()) {
         args.push(local_day_start(d));
         clause.push_str(&format!(" AND i.time < ?{}", args.len()));
+    }
+    if let Some(r) = &filter.reference {
+        args.push(r.clone());
+        clause.push_str(&format!(" AND i.external_id = ?{}", args.len()));
+    }
+    if let Some(b) = &filter.base_url {
+        args.push(b.trim_end_matches('/').to_string());
+        clause.push_str(&format!(" AND rtrim(i.base_url, '/') = ?{}", args.len()));
     }
     if let Some(a) = filter.action {
         args.push(a.as_str().into());

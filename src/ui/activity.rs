@@ -76,6 +76,7 @@ impl ActivityPanel {
             action: self.filters.action,
             outcome: self.filters.outcome,
             text: Some(self.filters.text.trim().to_string()).filter(|t| !t.is_empty()),
+            ..Filter::default()
         })
     }
 
