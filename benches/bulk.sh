@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# A billing run against the loopback sandbox with --latency-ms 50: checking a 10,000-row
+# file (dry run: reading, mapping, every row validated) and sending 1,000 rows with
+# --concurrency 8; wall time and peak RSS from /usr/bin/time.
+#   benches/bulk.sh   (APP=target/release/invoice-desk)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+APP=${APP:-target/release/invoice-desk}
+[ -x "$APP" ] || cargo build --release --locked --bin invoice-desk
+WORK=$(mktemp -d)
+SANDBOX=
+cleanup() { [ -n "$SANDBOX" ] && kill "$SANDBOX" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+"$APP" sandbox --port 0 --latency-ms 50 >"$WORK/sandbox.log" 2>&1 &
+SANDBOX=$!
+for _ in $(seq 1 100); do grep -q "client secret" "$WORK/sandbox.log" && break; sleep 0.1; done
+field() { sed -n "s/^ *$1: *\([^ ]*\).*/\1/p" "$WORK/sandbox.log" | head -n1; }
+base=$(field "base URL")
+export INVOICE_DESK_BASE_URL=$base INVOICE_DESK_AUTH_URL=$base INVOICE_DESK_AUDIENCE=$(field audience) \
+  INVOICE_DESK_CLIENT_ID=$(field "client id") INVOICE_DESK_CLIENT_SECRET=$(field "client secret") \
+  INVOICE_DESK_ACCOUNT_KEY=acc_oauth_clp INVOICE_DESK_KEYRING=none \
+  INVOICE_DESK_CONFIG_DIR=$WORK INVOICE_DESK_JOURNAL=$WORK/journal.sqlite3
+customer=$(sed -n 's/^  \(cus_[a-z0-9]*\) .*/\1/p' "$WORK/sandbox.log" | head -n1)
+rows() { # n file
+  { echo "cliente;monto;moneda;vencimiento;referencia"
+    for i in $(seq 1 "$1"); do echo "$customer;$((1000 + i));CLP;31-12-2026;RUN-$i"; done; } >"$2"
+}
+rows 10000 "$WORK/10k.csv"
+rows 1000 "$WORK/1k.csv"
+/usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" bulk "$WORK/10k.csv" --dry-run >/dev/null
+read -r wall rss <"$WORK/t"
+echo "checking 10,000 rows (dry run): $wall s, peak RSS $((rss / 1024)) MB (target <= 0.5 s)"
+/usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" bulk "$WORK/1k.csv" --yes --concurrency 8 >/dev/null
+read -r wall rss <"$WORK/t"
+echo "sending 1,000 rows, latency 50 ms, concurrency 8: $wall s = $(awk -v w="$wall" 'BEGIN {printf "%.0f", 1000 / w}') invoices/s, peak RSS $((rss / 1024)) MB (target >= 100/s)"
