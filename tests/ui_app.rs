@@ -591,3 +591,28 @@ fn help_diagnostics_shows_the_self_check_with_copy() {
     click(&mut h, "Close");
     assert!(!has_text(&h, "a test secret was written"));
 }
+
+#[test]
+fn choosing_the_active_profile_again_keeps_the_list_and_deleting_it_clears_the_panels() {
+    let e = env(0);
+    let mut h = connected(&e, None);
+    click(&mut h, "Customer invoices");
+    let customer = e.sandbox.customers()[0].0.clone();
+    type_into(&mut h, "Customer id", &customer);
+    click(&mut h, "Load invoices");
+    wait_text(&mut h, &format!("invoices of customer {customer}"));
+    let rows = h.state().customer_rows().0.len();
+    assert!(rows > 0);
+    // The same profile chosen again in the top bar: nothing is cleared.
+    pick(&mut h, "Profile", "Pruebas");
+    assert_eq!(h.state().customer_rows().0.len(), rows);
+    assert!(h.state().session().is_some());
+    // Deleting the active profile: what the panels showed came from its service.
+    click(&mut h, "Credentials");
+    click(&mut h, "Delete…");
+    wait_text(&mut h, "Delete profile?");
+    click(&mut h, "Delete profile");
+    step_until(&mut h, "disconnected", |h| h.state().session().is_none());
+    assert_eq!(h.state().customer_rows().0.len(), 0, "the list is cleared");
+    assert!(h.state().profiles().active.is_none());
+}

@@ -27,6 +27,34 @@ impl InvoiceDeskApp {
         self.connecting = Some(self.spawner.spawn(connector.connect(profile)));
     }
 
+    /// Every change of the active profile ends here. A different profile clears what the
+    /// panels showed (it came from the previous profile's service) and connects; the
+    /// same one only reconnects when it is not connected.
+    fn switched_profile(&mut self, previous: Option<String>) {
+        let now = self.profiles.active.clone();
+        if now != previous {
+            self.create.profile_changed();
+            self.lookup.profile_changed();
+            self.customers.profile_changed();
+        }
+        match now {
+            None => {
+                if let Some(old) = self.connecting.take() {
+                    old.cancel();
+                }
+                self.session = None;
+            }
+            Some(name) => {
+                // The same profile again: reconnect only when neither connected nor
+                // connecting.
+                let changed = previous.as_deref() != Some(name.as_str());
+                if changed || (self.session.is_none() && self.connecting.is_none()) {
+                    self.connect(&name);
+                }
+            }
+        }
+    }
+
     fn save_profiles(&self) -> Result<(), crate::profile::ProfileError> {
         match &self.profiles_path {
             Some(p) => self.profiles.save(p),
@@ -135,15 +163,11 @@ impl InvoiceDeskApp {
                 crate::ui::i18n::set(l);
             }
             Command::Activate(name) => {
-                // What the panels showed came from the previous profile's service.
-                self.create.profile_changed();
-                self.lookup.profile_changed();
-                self.customers.profile_changed();
-                self.profiles.active = Some(name.clone());
+                let previous = self.profiles.active.replace(name.clone());
                 if let Err(e) = self.save_profiles() {
                     self.profiles_error = Some(e);
                 }
-                self.connect(&name);
+                self.switched_profile(previous);
             }
             Command::SaveProfile {
                 previous,
@@ -191,6 +215,7 @@ impl InvoiceDeskApp {
                 }
             }
             Command::DeleteProfile(name) => {
+                let previous_active = self.profiles.active.clone();
                 let kind = self.profiles.get(&name).map(|p| p.auth.secret_kind());
                 self.profiles.remove(&name);
                 if let Err(e) = self.save_profiles() {
@@ -204,16 +229,9 @@ impl InvoiceDeskApp {
                         let _ = tokio::task::spawn_blocking(move || store.delete(&n, kind)).await;
                     });
                 }
-                if self
-                    .session
-                    .as_ref()
-                    .is_some_and(|s| s.profile.name == name)
-                {
-                    self.session = None;
-                }
-                match self.profiles.active.clone() {
-                    Some(a) => self.connect(&a),
-                    None => self.session = None,
+                // Deleting the active profile switches to another one (or none).
+                if previous_active.as_deref() == Some(name.as_str()) {
+                    self.switched_profile(previous_active);
                 }
             }
             Command::TestConnection => {
