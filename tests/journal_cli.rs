@@ -50,6 +50,32 @@ impl Env {
     }
 }
 
+/// Runs the CLI with `args` while the sandbox does the first create and holds its
+/// answer back, and kills it then: a run cut off between intent and outcome.
+fn killed_after_the_first_create(e: &Env, args: &[&str]) {
+    e.s.add_fault(Fault::hang(Route::Create, 1, 60));
+    let before = e.s.counters().api.get("create").copied().unwrap_or(0);
+    let mut child = e
+        .cli()
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while e.s.counters().api.get("create").copied().unwrap_or(0) == before {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the create never arrived"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    e.s.clear_faults();
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -189,34 +215,19 @@ fn creates_voids_and_exports_are_listed_exported_and_verified() {
 fn a_cli_killed_between_intent_and_outcome_leaves_an_unknown_that_resolve_settles() {
     let e = env();
     // The sandbox creates the invoice, then holds the answer back.
-    e.s.add_fault(Fault::hang(Route::Create, 1, 60));
-    let mut child = e
-        .cli()
-        .args([
+    let customer = e.customer();
+    killed_after_the_first_create(
+        &e,
+        &[
             "create",
             "--customer",
-            &e.customer(),
+            &customer,
             "--amount",
             "7000",
             "--external-id",
             "ERP-CRASH-1",
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while e.s.counters().api.get("create").copied().unwrap_or(0) == 0 {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the create never arrived"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(200));
-    child.kill().unwrap();
-    child.wait().unwrap();
-    e.s.clear_faults();
+        ],
+    );
 
     let unknown = e.entries(&["--outcome", "unknown"]);
     assert_eq!(unknown.len(), 1);
@@ -491,23 +502,7 @@ fn a_run_cut_off_mid_way_resumes_without_issuing_anything_twice_and_waits_out_42
     }
     let file = bulk_file(&e, "corte.csv", &body);
     // The service does the first create and keeps the answer: the run is killed.
-    e.s.add_fault(Fault::hang(Route::Create, 1, 60));
-    let mut child = e
-        .cli()
-        .args(["bulk", &file, "--yes", "--concurrency", "1"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while creates(&e) == 0 {
-        assert!(start.elapsed() < Duration::from_secs(20));
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(200));
-    child.kill().unwrap();
-    child.wait().unwrap();
-    e.s.clear_faults();
+    killed_after_the_first_create(&e, &["bulk", &file, "--yes", "--concurrency", "1"]);
     // Two 429s on the way: every worker waits, then goes on.
     e.s.add_fault(Fault::rate_limit(Route::Create, 2, 1));
     let out = e.run(&["bulk", &file, "--yes", "--concurrency", "3"]);
