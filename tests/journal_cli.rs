@@ -42,7 +42,7 @@ impl Env {
         let mut all = vec!["journal", "list", "--json"];
         all.extend_from_slice(args);
         let out = self.run(&all);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        exits(&out, 0);
         text(&out.stdout)
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
@@ -76,6 +76,17 @@ fn killed_after_the_first_create(e: &Env, args: &[&str]) {
     e.s.clear_faults();
 }
 
+/// Asserts the process's exit code, showing what it printed when it is another.
+fn exits(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -96,7 +107,7 @@ fn create(e: &Env, amount: &str, reference: &str) -> Output {
 fn creates_voids_and_exports_are_listed_exported_and_verified() {
     let e = env();
     let out = create(&e, "15000", "ERP-J-1");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    exits(&out, 0);
     let out = e.run(&[
         "--json",
         "create",
@@ -109,16 +120,16 @@ fn creates_voids_and_exports_are_listed_exported_and_verified() {
         "--external-id",
         "ERP-J-2",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    exits(&out, 0);
     let id: Value = serde_json::from_slice(&out.stdout).unwrap();
     let id = id["id"].as_str().unwrap().to_string();
     let out = e.run(&["void", &id, "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    exits(&out, 0);
     let out = e.run(&["void", &id, "--yes"]);
     assert_eq!(out.status.code(), Some(4), "voiding twice is refused");
     let csv = e.dir.path().join("clientes.csv");
     let out = e.run(&["export", &e.customer(), "--out", csv.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    exits(&out, 0);
 
     let all = e.entries(&[]);
     assert_eq!(all.len(), 5, "{all:#?}");
@@ -192,7 +203,7 @@ fn creates_voids_and_exports_are_listed_exported_and_verified() {
     // Export.
     let out_csv = e.dir.path().join("journal.csv");
     let out = e.run(&["journal", "export", "--out", out_csv.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    exits(&out, 0);
     let written = std::fs::read_to_string(&out_csv).unwrap();
     assert!(
         written.starts_with("seq,time,user,profile,base_url,action,customer,amount,currency_code")
@@ -201,13 +212,13 @@ fn creates_voids_and_exports_are_listed_exported_and_verified() {
 
     // Verify, then tamper with one byte of one row.
     let out = e.run(&["journal", "verify"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    exits(&out, 0);
     let db = rusqlite::Connection::open(e.journal_path()).unwrap();
     db.execute("UPDATE entries SET amount = '150000' WHERE seq = 1", [])
         .unwrap();
     drop(db);
     let out = e.run(&["journal", "verify"]);
-    assert_eq!(out.status.code(), Some(8));
+    exits(&out, 8);
     assert!(text(&out.stderr).contains("row 1"), "{}", text(&out.stderr));
 }
 
@@ -234,15 +245,9 @@ fn a_cli_killed_between_intent_and_outcome_leaves_an_unknown_that_resolve_settle
     assert_eq!(unknown[0]["external_id"], "ERP-CRASH-1");
     // Without --include-recent a fresh entry is left alone (its answer may be coming).
     let out = e.run(&["journal", "resolve"]);
-    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stdout));
+    exits(&out, 6);
     let out = e.run(&["journal", "resolve", "--include-recent"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
+    exits(&out, 0);
     assert!(
         text(&out.stdout).contains("done: in_"),
         "{}",
@@ -258,7 +263,7 @@ fn a_cli_killed_between_intent_and_outcome_leaves_an_unknown_that_resolve_settle
     assert_eq!(e.run(&["journal", "verify"]).status.code(), Some(0));
     // Nothing left: resolve says so.
     let out = e.run(&["journal", "resolve"]);
-    assert_eq!(out.status.code(), Some(0));
+    exits(&out, 0);
     assert!(text(&out.stdout).contains("Nothing to check"));
 }
 
@@ -274,7 +279,7 @@ fn a_journal_that_cannot_be_written_stops_the_request_before_it_is_sent() {
         .args(["create", "--customer", &e.customer(), "--amount", "1000"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    exits(&out, 1);
     assert!(
         text(&out.stderr).contains("Nothing was sent"),
         "{}",
@@ -290,7 +295,7 @@ fn a_journal_that_cannot_be_written_stops_the_request_before_it_is_sent() {
         .args(["void", "in_whatever", "--yes"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    exits(&out, 1);
     assert_eq!(e.s.counters().api.get("void").copied().unwrap_or(0), 0);
 }
 
@@ -343,7 +348,7 @@ fn the_app_and_four_cli_processes_write_at_once_and_nothing_is_lost() {
     assert_eq!(all.len(), 44);
     assert_eq!(all.iter().filter(|x| x["outcome"] == "done").count(), 44);
     let out = e.run(&["journal", "verify"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    exits(&out, 0);
     assert!(
         text(&out.stdout).contains("88 rows"),
         "{}",
@@ -364,13 +369,13 @@ fn the_customer_directory_is_imported_checked_found_and_named_in_exports() {
     )
     .unwrap();
     let out = e.run(&["customers", "import", good.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    exits(&out, 0);
     assert!(text(&out.stdout).contains("1 customers imported"));
     // A file with a wrong check digit: every problem named, nothing imported.
     let bad = e.dir.path().join("malos.csv");
     std::fs::write(&bad, "id,nombre,rut\ncus_x,X,76.123.456-1\n,Y,\n").unwrap();
     let out = e.run(&["customers", "import", bad.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
+    exits(&out, 2);
     let err = text(&out.stderr);
     assert!(
         err.contains("row 2, column rut: the check digit of 76.123.456-1 should be 0"),
@@ -386,7 +391,7 @@ fn the_customer_directory_is_imported_checked_found_and_named_in_exports() {
     // The export names the customer in a last column.
     let csv = e.dir.path().join("facturas.csv");
     let out = e.run(&["export", &customer, "--out", csv.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    exits(&out, 0);
     let written = std::fs::read_to_string(&csv).unwrap();
     let mut lines = written.lines();
     assert!(lines.next().unwrap().ends_with(",customer_name"));
@@ -416,9 +421,9 @@ fn a_billing_run_checks_everything_first_sends_once_and_never_twice() {
     );
     // Without --yes and no terminal: refused, nothing sent.
     let out = e.run(&["bulk", &file]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    exits(&out, 2);
     let out = e.run(&["bulk", &file, "--dry-run"]);
-    assert_eq!(out.status.code(), Some(0));
+    exits(&out, 0);
     let said = text(&out.stdout);
     assert!(said.contains("3 invoices to 1 customers"), "{said}");
     assert!(said.contains("1 in CLF: UF 12,3456"), "{said}");
@@ -427,20 +432,14 @@ fn a_billing_run_checks_everything_first_sends_once_and_never_twice() {
 
     let report = e.dir.path().join("informe.csv");
     let out = e.run(&["bulk", &file, "--yes", "--report", report.to_str().unwrap()]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
+    exits(&out, 0);
     assert_eq!(creates(&e), 3);
     let written = std::fs::read_to_string(&report).unwrap();
     assert!(written.starts_with("row,invoice_external_id,status,invoice_id,error"));
     assert_eq!(written.matches(",created,in_").count(), 3, "{written}");
     // The same file again: everything is found in the journal, nothing is sent.
     let out = e.run(&["bulk", &file, "--yes", "--report", report.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0));
+    exits(&out, 0);
     assert_eq!(creates(&e), 3, "nothing issued twice");
     assert_eq!(
         std::fs::read_to_string(&report)
@@ -462,14 +461,14 @@ fn an_invalid_file_sends_nothing_unless_told_to_skip_the_bad_rows() {
         &format!("customer,amount,color\n{c},1000,rojo\n{c},-5,azul\n"),
     );
     let out = e.run(&["bulk", &file, "--yes"]);
-    assert_eq!(out.status.code(), Some(2));
+    exits(&out, 2);
     assert!(
         text(&out.stderr).contains("row 1: unknown columns: color"),
         "{}",
         text(&out.stderr)
     );
     let out = e.run(&["bulk", &file, "--yes", "--ignore-columns"]);
-    assert_eq!(out.status.code(), Some(2));
+    exits(&out, 2);
     assert!(
         text(&out.stderr).contains("row 3, column amount"),
         "{}",
@@ -486,7 +485,7 @@ fn an_invalid_file_sends_nothing_unless_told_to_skip_the_bad_rows() {
         "--report",
         report.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    exits(&out, 0);
     assert_eq!(creates(&e), 1);
     let written = std::fs::read_to_string(&report).unwrap();
     assert!(written.contains("\n3,,skipped_invalid,,"), "{written}");
@@ -506,13 +505,7 @@ fn a_run_cut_off_mid_way_resumes_without_issuing_anything_twice_and_waits_out_42
     // Two 429s on the way: every worker waits, then goes on.
     e.s.add_fault(Fault::rate_limit(Route::Create, 2, 1));
     let out = e.run(&["bulk", &file, "--yes", "--concurrency", "3"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
+    exits(&out, 0);
     assert!(
         text(&out.stdout).contains("5 created, 1 already issued"),
         "{}",

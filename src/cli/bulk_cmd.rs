@@ -61,10 +61,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     let resolved = super::settings::resolve(profile)?;
     let base_url = resolved.config.base_url.clone();
     let profile_account = resolved.config.account_key.clone();
-    let journal = super::journal_cmd::open().map_err(|f| Failure {
-        code: 1,
-        message: format!("Nothing was sent: {}", f.message),
-    })?;
+    let journal = super::service::journal_before_sending()?;
     let plan = {
         let resolve = |text: &str| resolve_customer(&journal, text);
         crate::bulk::plan(

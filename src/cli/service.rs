@@ -217,7 +217,7 @@ pub(super) async fn service_command(
                 code: 2,
                 message: format!("Cannot export to {}: {e}", out.display()),
             })?;
-            let mut journal = super::journal_cmd::open().map_err(|f| not_sent_text(&f.message))?;
+            let mut journal = journal_before_sending()?;
             let record = Intent {
                 file_name: out.file_name().map(|f| f.to_string_lossy().into_owned()),
                 ..intent(Some(&customer))
@@ -313,9 +313,13 @@ pub(super) async fn service_command(
 
 /// The journal, for a create or void.
 fn open_journal() -> Result<SharedJournal, Failure> {
-    super::journal_cmd::open()
-        .map(SharedJournal::new)
-        .map_err(|f| not_sent_text(&f.message))
+    journal_before_sending().map(SharedJournal::new)
+}
+
+/// The journal, before anything is sent or written (create, void, export, bulk): when
+/// it cannot be opened, the failure says that nothing was sent.
+pub(super) fn journal_before_sending() -> Result<journal::Journal, Failure> {
+    super::journal_cmd::open().map_err(|f| not_sent_text(&f.message))
 }
 
 fn not_sent(e: journal::JournalError) -> Failure {

@@ -114,15 +114,7 @@ impl Journal {
         let err = write_error(&self.path);
         let tx = self.conn.transaction().map_err(&err)?;
         for id in ids {
-            let id = id.trim();
-            if id.is_empty() || id.chars().count() > 200 || id.chars().any(char::is_control) {
-                continue;
-            }
-            tx.execute(
-                "INSERT OR IGNORE INTO customers (id, search, updated) VALUES (?1, ?2, ?3)",
-                params![id, fold(id), now()],
-            )
-            .map_err(&err)?;
+            learn_in(&tx, id).map_err(&err)?;
         }
         tx.commit().map_err(&err)
     }
@@ -169,6 +161,20 @@ impl Journal {
         }
         Ok(out)
     }
+}
+
+/// Notes one customer id in the directory, inside the caller's transaction (a journal
+/// intent learns its customer in the same commit); known ids are left as they are.
+pub(super) fn learn_in(conn: &rusqlite::Connection, id: &str) -> rusqlite::Result<()> {
+    let id = id.trim();
+    if id.is_empty() || id.chars().count() > 200 || id.chars().any(char::is_control) {
+        return Ok(());
+    }
+    conn.execute(
+        "INSERT OR IGNORE INTO customers (id, search, updated) VALUES (?1, ?2, ?3)",
+        params![id, fold(id), now()],
+    )
+    .map(|_| ())
 }
 
 /// A problem with one cell of an import file.
@@ -319,12 +325,7 @@ fn parse_rows(rows: &[Vec<String>]) -> Result<Vec<Customer>, Vec<ImportProblem>>
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn open() -> (tempfile::TempDir, Journal) {
-        let dir = tempfile::tempdir().unwrap();
-        let j = Journal::open(&dir.path().join("j.sqlite3")).unwrap();
-        (dir, j)
-    }
+    use crate::journal::tests::open;
 
     #[test]
     fn import_find_by_name_rut_or_id_and_learn() {

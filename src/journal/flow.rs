@@ -7,14 +7,21 @@ use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
 /// A journal shared between tasks; its work runs on tokio's blocking threads (a recorded
-/// intent waits for the disk).
+/// intent waits for the disk). Its file's path is kept beside the lock, for errors: an
+/// async task never waits on the lock (a long export may hold it).
 #[derive(Clone)]
-pub struct SharedJournal(Arc<Mutex<Journal>>);
+pub struct SharedJournal {
+    journal: Arc<Mutex<Journal>>,
+    path: Arc<std::path::PathBuf>,
+}
 
 impl SharedJournal {
     /// Shares an open journal.
     pub fn new(journal: Journal) -> SharedJournal {
-        SharedJournal(Arc::new(Mutex::new(journal)))
+        SharedJournal {
+            path: Arc::new(journal.path().to_path_buf()),
+            journal: Arc::new(Mutex::new(journal)),
+        }
     }
 
     /// Runs `f` on the journal, off the async threads.
@@ -23,26 +30,21 @@ impl SharedJournal {
         F: FnOnce(&mut Journal) -> Result<R, JournalError> + Send + 'static,
         R: Send + 'static,
     {
-        let inner = self.0.clone();
-        let path = self
-            .0
-            .lock()
-            .map(|j| j.path().to_path_buf())
-            .unwrap_or_default();
+        let journal = self.journal.clone();
+        let path = self.path.clone();
+        let failed = |why: String| JournalError::Write {
+            path: self.path.to_path_buf(),
+            why,
+        };
         tokio::task::spawn_blocking(move || {
-            let mut j = inner.lock().map_err(|_| JournalError::Write {
-                path: path.clone(),
+            let mut j = journal.lock().map_err(|_| JournalError::Write {
+                path: path.to_path_buf(),
                 why: "an earlier write stopped half-way".into(),
             })?;
             f(&mut j)
         })
         .await
-        .unwrap_or_else(|e| {
-            Err(JournalError::Write {
-                path: Default::default(),
-                why: e.to_string(),
-            })
-        })
+        .unwrap_or_else(|e| Err(failed(e.to_string())))
     }
 }
 

@@ -342,6 +342,11 @@ impl Journal {
             ],
         )
         .map_err(&err)?;
+        if let (Some(c), "intent") = (&row.customer, row.kind.as_str()) {
+            // The directory learns the id in the same commit (one disk sync an intent);
+            // it is a convenience, never a reason to refuse the intent.
+            let _ = super::directory::learn_in(&tx, c);
+        }
         tx.commit().map_err(&err)?;
         Ok(row.seq)
     }
@@ -349,10 +354,6 @@ impl Journal {
     /// Records what is about to be sent; its sequence number. If this fails, the
     /// request must not be sent.
     pub fn record_intent(&mut self, action: Action, intent: &Intent) -> Result<i64, JournalError> {
-        if let Some(c) = &intent.customer {
-            // The directory learns the id; it is a convenience, never a reason to refuse.
-            let _ = self.learn_customers([c.as_str()]);
-        }
         self.append(Row {
             kind: "intent".into(),
             time: now(),

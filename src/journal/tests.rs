@@ -16,7 +16,8 @@ fn intent(customer: &str, amount: &str) -> Intent {
     }
 }
 
-fn open() -> (tempfile::TempDir, Journal) {
+/// A new journal in a temporary folder (kept while the folder lives).
+pub(super) fn open() -> (tempfile::TempDir, Journal) {
     let dir = tempfile::tempdir().unwrap();
     let j = Journal::open(&dir.path().join("j.sqlite3")).unwrap();
     (dir, j)
@@ -64,6 +65,8 @@ fn intents_outcomes_and_the_listing() {
     assert_eq!(all[2].error_code.as_deref(), Some("TK10601"));
     assert_eq!(j.unknown().unwrap().len(), 1);
     assert_eq!(j.unknown().unwrap()[0].seq, b);
+    // The directory learnt the customers of the intents.
+    assert_eq!(j.find_customers("cus_", 10).unwrap().len(), 3);
     // Settled later: the latest outcome counts.
     j.record_outcome(
         b,

@@ -81,10 +81,13 @@ fn scramble(x: u64, seed: u64) -> u64 {
     x.wrapping_mul(K2)
 }
 
+const K1_INVERSE: u64 = inverse(K1);
+const K2_INVERSE: u64 = inverse(K2);
+
 fn unscramble(y: u64, seed: u64) -> u64 {
-    let mut x = y.wrapping_mul(inverse(K2));
+    let mut x = y.wrapping_mul(K2_INVERSE);
     x ^= x >> 32;
-    x.wrapping_mul(inverse(K1)).wrapping_sub(offset(seed))
+    x.wrapping_mul(K1_INVERSE).wrapping_sub(offset(seed))
 }
 
 impl BigCustomer {

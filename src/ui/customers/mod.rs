@@ -237,24 +237,26 @@ impl CustomersPanel {
         let (tx, rx) = mpsc::channel();
         let ctx = spawner.ctx.clone();
         let work = spawner.rt.spawn(async move {
+            // The name is looked up while the first page is asked for, not before.
             let known = id.clone();
-            let name = journal
-                .read(move |j| j.customer_names(&[known.as_str()]))
-                .await
-                .ok()
-                .and_then(|mut names| names.remove(&id));
-            let _ = tx.send(ListEvent::Name(name));
+            let names = tx.clone();
+            let name = async {
+                let name = journal
+                    .read(move |j| j.customer_names(&[known.as_str()]))
+                    .await
+                    .ok()
+                    .and_then(|mut names| names.remove(&id));
+                let _ = names.send(ListEvent::Name(name));
+            };
             let (pages, repaint) = (tx.clone(), ctx.clone());
-            let result = session
-                .client
-                .list_customer_invoices(&id, move |items, p| {
-                    let _ = pages.send(ListEvent::Page(items, *p));
-                    // Progress is drawn a few times a second, not once a page: under
-                    // software GL a frame costs more than a page of 1,000 invoices.
-                    repaint.request_repaint_after(PROGRESS_STEP);
-                    ControlFlow::Continue(())
-                })
-                .await;
+            let list = session.client.list_customer_invoices(&id, move |items, p| {
+                let _ = pages.send(ListEvent::Page(items, *p));
+                // Progress is drawn a few times a second, not once a page: under
+                // software GL a frame costs more than a page of 1,000 invoices.
+                repaint.request_repaint_after(PROGRESS_STEP);
+                ControlFlow::Continue(())
+            });
+            let ((), result) = tokio::join!(name, list);
             if result.is_ok() {
                 // The directory learns every customer listed.
                 let learnt = id.clone();
