@@ -458,6 +458,100 @@ pub fn import_problem(p: &crate::journal::ImportProblem) -> String {
     }
 }
 
+/// A billing-run field's name in the clerk's language.
+pub fn bulk_field(f: crate::bulk::Field) -> String {
+    use crate::bulk::Field;
+    match f {
+        Field::Customer => tr!("bulk-field-customer"),
+        Field::Amount => tr!("bulk-field-amount"),
+        Field::Currency => tr!("bulk-field-currency"),
+        Field::Due => tr!("bulk-field-due"),
+        Field::Product => tr!("bulk-field-product"),
+        Field::Reference => tr!("bulk-field-reference"),
+        Field::Account => tr!("bulk-field-account"),
+        Field::Metadata => tr!("bulk-field-metadata"),
+    }
+}
+
+/// Why a billing-run row (or the header) cannot be sent, in the clerk's language.
+pub fn bulk_why(w: &crate::bulk::Why) -> String {
+    use crate::bulk::Why;
+    let esc = |s: &str| crate::text::escape_controls(s).into_owned();
+    match w {
+        Why::UnknownColumns(c) => {
+            let c: Vec<String> = c.iter().map(|c| esc(c)).collect();
+            tr!("bulk-why-unknown-columns", columns = c.join(", "))
+        }
+        Why::NoCustomerColumn => tr!("bulk-why-no-customer-column"),
+        Why::NoAmountColumn => tr!("bulk-why-no-amount-column"),
+        Why::TwiceMapped(f) => tr!("bulk-why-twice", field = bulk_field(*f)),
+        Why::CustomerEmpty => tr!("bulk-why-customer-empty"),
+        Why::CustomerNotFound(t) => tr!("bulk-why-customer-not-found", text = esc(t)),
+        Why::CustomerAmbiguous(t, n) => {
+            tr!("bulk-why-customer-ambiguous", text = esc(t), count = n)
+        }
+        Why::DirectoryUnreadable(_) => tr!("bulk-why-directory"),
+        Why::AmountEmpty => tr!("bulk-why-amount-empty"),
+        Why::Amount(e) => amount_error(e),
+        Why::Currency { text, offered } => tr!(
+            "bulk-why-currency",
+            text = esc(text),
+            offered = offered.join(", ")
+        ),
+        Why::Date(e) => date_error(e),
+        Why::DuplicateReference {
+            reference,
+            first_row,
+        } => tr!(
+            "bulk-why-duplicate",
+            reference = esc(reference),
+            row = first_row
+        ),
+        Why::Invoice(e) => error_text(e),
+    }
+}
+
+/// A billing-run problem as the status column says it: the column, then why.
+pub fn bulk_problem(p: &crate::bulk::Problem) -> String {
+    if p.column.is_empty() {
+        bulk_why(&p.why)
+    } else {
+        tr!(
+            "bulk-problem-cell",
+            column = crate::text::escape_controls(&p.column),
+            what = bulk_why(&p.why)
+        )
+    }
+}
+
+/// What became of a billing-run row: its status word and, when it was not issued,
+/// why, in the clerk's language.
+pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
+    use crate::bulk::run::{Refusal, Status, Unsure};
+    match s {
+        Status::Created(_) => (tr!("bulk-st-created"), None),
+        Status::SkippedExisting(_) => (tr!("bulk-st-existing"), None),
+        Status::Refused(r) => (
+            tr!("bulk-st-refused"),
+            Some(match r {
+                Refusal::Service(e) => error_text(e),
+                Refusal::Journal(_) => tr!("journal-not-sent"),
+                Refusal::RateLimited => tr!("bulk-rate-limited"),
+            }),
+        ),
+        Status::Unknown(u) => (
+            tr!("bulk-st-unknown"),
+            Some(match u {
+                Unsure::Sent(_) => tr!("bulk-unsure-sent"),
+                Unsure::Earlier => tr!("bulk-unsure-earlier"),
+                Unsure::Journal(_) => tr!("bulk-journal-unreadable"),
+            }),
+        ),
+        Status::NotSent => (tr!("bulk-st-not-sent"), None),
+        Status::SkippedInvalid => (tr!("bulk-st-invalid"), None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -525,3 +525,134 @@ fn a_run_cut_off_mid_way_resumes_without_issuing_anything_twice_and_waits_out_42
         );
     }
 }
+
+/// Spawns the CLI with `args`, output kept.
+fn spawn(e: &Env, args: &[&str]) -> std::process::Child {
+    e.cli()
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until the sandbox has had `n` create requests in all.
+fn until_creates(e: &Env, n: u64) {
+    let start = Instant::now();
+    while creates(e) < n {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "only {} creates arrived",
+            creates(e)
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The customer's invoices at the service whose reference starts with `prefix`: how
+/// many, and how many different references.
+fn issued(e: &Env, prefix: &str) -> (usize, usize) {
+    let listed = e.run(&["list", &e.customer(), "--format", "json"]);
+    exits(&listed, 0);
+    let all: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
+    let mut refs: Vec<String> = all
+        .iter()
+        .filter_map(|v| v["invoice_external_id"].as_str())
+        .filter(|r| r.starts_with(prefix))
+        .map(str::to_string)
+        .collect();
+    let n = refs.len();
+    refs.sort();
+    refs.dedup();
+    (n, refs.len())
+}
+
+#[test]
+fn a_thousand_row_run_killed_at_several_moments_ends_with_exactly_a_thousand_invoices() {
+    let e = env();
+    let c = e.customer();
+    // No reference column: every row's reference comes from the file and its row.
+    let mut body = String::from("cliente;monto\n");
+    for i in 0..1000 {
+        body.push_str(&format!("{c};{}\n", 1000 + i));
+    }
+    let file = bulk_file(&e, "mil.csv", &body);
+    let args = ["bulk", file.as_str(), "--yes", "--concurrency", "8"];
+    for kill_at in [40, 350, 700] {
+        let mut child = spawn(&e, &args);
+        until_creates(&e, kill_at);
+        // kill -9: no chance to record what was on its way.
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    let out = e.run(&args);
+    exits(&out, 0);
+    assert_eq!(
+        issued(&e, "BULK-"),
+        (1000, 1000),
+        "exactly 1,000, none twice"
+    );
+    let again = e.run(&args);
+    exits(&again, 0);
+    assert!(
+        text(&again.stdout).contains("0 created, 1000 already issued"),
+        "{}",
+        text(&again.stdout)
+    );
+}
+
+#[test]
+fn ctrl_c_stops_sending_records_what_was_on_its_way_and_reports_what_was_not_sent() {
+    let e = env();
+    let c = e.customer();
+    let mut body = String::from("cliente,monto,referencia\n");
+    for i in 0..60 {
+        body.push_str(&format!("{c},{},INT-{i}\n", 1000 + i));
+    }
+    let file = bulk_file(&e, "int.csv", &body);
+    let report = e.dir.path().join("int-report.csv");
+    let report_arg = report.to_str().unwrap();
+    e.s.set_latency(Duration::from_millis(150));
+    let child = spawn(
+        &e,
+        &[
+            "bulk",
+            &file,
+            "--yes",
+            "--concurrency",
+            "4",
+            "--report",
+            report_arg,
+        ],
+    );
+    until_creates(&e, 8);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    exits(&out, 130);
+    assert!(
+        text(&out.stderr).contains("Stopping"),
+        "{}",
+        text(&out.stderr)
+    );
+    // What was on its way finished and was recorded: nothing is left unknown.
+    assert!(e.entries(&["--outcome", "unknown"]).is_empty());
+    let lines = std::fs::read_to_string(&report).unwrap();
+    let created = lines.lines().filter(|l| l.contains(",created,")).count();
+    let not_sent = lines.lines().filter(|l| l.contains(",not_sent,")).count();
+    assert_eq!(created + not_sent, 60, "{lines}");
+    assert!(not_sent > 0, "{lines}");
+    assert_eq!(issued(&e, "INT-"), (created, created));
+    e.s.set_latency(Duration::ZERO);
+    let out = e.run(&["bulk", &file, "--yes"]);
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains(&format!("{not_sent} created, {created} already issued")),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(issued(&e, "INT-"), (60, 60));
+}

@@ -616,3 +616,126 @@ fn choosing_the_active_profile_again_keeps_the_list_and_deleting_it_clears_the_p
     assert_eq!(h.state().customer_rows().0.len(), 0, "the list is cleared");
     assert!(h.state().profiles().active.is_none());
 }
+
+// ---- Bulk issue ----
+
+/// `n` rows for `customer` in a file whose amount column is headed "Importe" (not a
+/// name the app knows) and with a "Notes" column.
+fn billing_file(dir: &std::path::Path, customer: &str, n: usize) -> std::path::PathBuf {
+    let mut text = String::from("Customer,Importe,Notes,Reference\n");
+    for i in 1..=n {
+        text.push_str(&format!("{customer},{},note {i},JAN-{i}\n", 1000 + i));
+    }
+    let path = dir.join("january.csv");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn bulk_counts(h: &H) -> invoice_desk::bulk::run::Counts {
+    h.state().bulk().counts().unwrap_or_default()
+}
+
+#[test]
+fn bulk_issue_maps_columns_pauses_stops_and_resumes_without_issuing_twice() {
+    let e = env(0);
+    let customer = e.sandbox.customers()[0].0.clone();
+    let file = billing_file(e.dir.path(), &customer, 24);
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::CLP));
+    click(&mut h, "Bulk issue");
+    type_into(&mut h, "File", &file.display().to_string());
+    click(&mut h, "Read and check");
+    wait_text(&mut h, "Columns not recognised: Importe, Notes.");
+    assert!(!has_text(&h, "Issue 24 invoices…"));
+    // The clerk says what the columns are.
+    pick(&mut h, "Importe", "Amount");
+    pick(&mut h, "Notes", "Not used");
+    wait_text(&mut h, "24 invoices to 1 customer: $24.300");
+    // Slow enough to pause half-way: 4 at a time, 300 ms each.
+    e.sandbox.set_latency(std::time::Duration::from_millis(300));
+    click(&mut h, "Issue 24 invoices…");
+    wait_text(&mut h, "Issue 24 invoices: $24.300 to 1 customer?");
+    click(&mut h, "Issue them");
+    click(&mut h, "Pause");
+    wait_text(&mut h, "Paused: requests already on their way finish");
+    // What was on its way settles; then nothing more is sent while paused.
+    std::thread::sleep(std::time::Duration::from_millis(900));
+    h.step();
+    let paused = bulk_counts(&h).done();
+    assert!(paused <= 8, "{paused} rows settled while paused");
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    h.step();
+    assert_eq!(bulk_counts(&h).done(), paused, "nothing sent while paused");
+    click(&mut h, "Resume");
+    step_until(&mut h, "more sent", |h| bulk_counts(h).done() >= paused + 4);
+    click(&mut h, "Stop sending");
+    wait_text(&mut h, "Finished:");
+    let first = bulk_counts(&h);
+    assert!(first.not_sent > 0 && first.created > paused, "{first:?}");
+    assert_eq!(first.created + first.not_sent, 24, "{first:?}");
+    assert!(has_text(&h, "Not sent"));
+    // Running the same file again issues only what was not sent.
+    e.sandbox.set_latency(std::time::Duration::ZERO);
+    click(&mut h, "Read and check");
+    // Read again, the file keeps the columns as the clerk mapped them.
+    wait_text(&mut h, "Issue 24 invoices…");
+    click(&mut h, "Issue 24 invoices…");
+    click(&mut h, "Issue them");
+    wait_text(&mut h, "Finished:");
+    let second = bulk_counts(&h);
+    assert_eq!(second.existing, first.created, "{second:?}");
+    assert_eq!(second.created, first.not_sent, "{second:?}");
+    let client = invoice_desk::api::Client::new(e.sandbox.profile("x").client_config(
+        SecretString::from(e.sandbox.credentials.client_secret.clone()),
+    ))
+    .unwrap();
+    let mut refs: Vec<String> =
+        e.rt.block_on(client.customer_invoices(&customer))
+            .unwrap()
+            .into_iter()
+            .filter_map(|i| i.invoice_external_id)
+            .filter(|r| r.starts_with("JAN-"))
+            .collect();
+    refs.sort();
+    let before = refs.len();
+    refs.dedup();
+    assert_eq!((before, refs.len()), (24, 24), "each row once");
+}
+
+#[test]
+fn an_interrupted_billing_run_is_offered_at_start_and_resumed() {
+    let e = env(0);
+    let customer = e.sandbox.customers()[0].0.clone();
+    let mut text = String::from("customer,amount,reference\n");
+    for i in 1..=3 {
+        text.push_str(&format!("{customer},{i}000,FEB-{i}\n"));
+    }
+    let file = e.dir.path().join("february.csv");
+    std::fs::write(&file, &text).unwrap();
+    let journal = e.dir.path().join("journal.sqlite3");
+    {
+        // What a run cut short leaves behind.
+        let mut j = invoice_desk::journal::Journal::open(&journal).unwrap();
+        let id = invoice_desk::bulk::file_id(text.as_bytes());
+        j.start_run(&file, &id, "Pruebas", &e.sandbox.base_url, 3)
+            .unwrap();
+    }
+    let mut h = common::connected_with_journal(
+        &e.rt,
+        e.sandbox.profile("Pruebas"),
+        &e.sandbox.credentials.client_secret,
+        e.dir.path(),
+        SIZE,
+        invoice_desk::ui::i18n::Lang::En,
+        Some(journal.clone()),
+    );
+    wait_text(&mut h, "A billing run of february.csv");
+    click(&mut h, "Open it to resume");
+    wait_text(&mut h, "Issue 3 invoices…");
+    assert_eq!(h.state().tab(), Tab::Bulk);
+    click(&mut h, "Issue 3 invoices…");
+    click(&mut h, "Issue them");
+    wait_text(&mut h, "Finished: 3 issued");
+    assert!(!has_text(&h, "A billing run of february.csv"));
+    let j = invoice_desk::journal::Journal::open(&journal).unwrap();
+    assert!(j.interrupted_runs().unwrap().is_empty());
+}

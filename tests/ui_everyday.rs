@@ -360,6 +360,22 @@ fn no_english_on_any_panel_in_spanish() {
         has_text(h, "facturas del cliente cus_big")
     });
     look(&h, "Facturas del cliente");
+    let file = billing_file(dir.path(), &customer, &customer);
+    click(&mut h, "Emisión masiva");
+    look(&h, "Emisión masiva, vacía");
+    set_text(&mut h, "Archivo", &file.display().to_string());
+    click(&mut h, "Leer y revisar");
+    step_until(&mut h, "checked", |h| has_text(h, "filas tienen problemas"));
+    look(&h, "Emisión masiva, revisada");
+    h.get_by_label("Emitir las filas válidas y omitir las que tienen problemas")
+        .click();
+    h.step();
+    h.step();
+    click(&mut h, "Emitir 2 facturas…");
+    look(&h, "Emisión masiva, confirmación");
+    click(&mut h, "Emitirlas");
+    step_until(&mut h, "issued", |h| has_text(h, "Terminado:"));
+    look(&h, "Emisión masiva, terminada");
     // Service data: what the sandbox holds (ids, names, references, field names and
     // values, now that everything was created), the profile's own settings.
     let client = invoice_desk::api::Client::new(s.profile("x").client_config(
@@ -373,7 +389,24 @@ fn no_english_on_any_panel_in_spanish() {
         s.audience.clone(),
         s.credentials.client_id.clone(),
         s.credentials.account_clp.clone(),
+        // The billing file's own header and cells.
+        file.display().to_string(),
     ];
+    data.extend(
+        [
+            "Cliente",
+            "Monto",
+            "Moneda",
+            "Vencimiento",
+            "Referencia",
+            "$1.234.567",
+            "12,3456",
+            "31-12-2026",
+            "Nadie Conocido",
+        ]
+        .map(String::from),
+    );
+    data.extend((1..=4).map(|i| format!("ENE-{i}")));
     for (id, name, _) in s.customers() {
         let all = rt.block_on(client.customer_invoices(&id)).unwrap();
         for inv in all {
@@ -478,4 +511,124 @@ fn export_in_spanish_is_for_excel_named_in_spanish_and_checked_first() {
     let bytes = std::fs::read(&out).unwrap();
     assert!(bytes.starts_with(&[0xEF, 0xBB, 0xBF]), "Excel's BOM");
     assert!(String::from_utf8_lossy(&bytes).starts_with("\u{feff}id;customer;"));
+}
+
+// ---- Bulk issue (Emisión masiva) ----
+
+/// A billing file in the Chilean Excel dialect (semicolons): two good rows, one with a
+/// zero amount, one with a customer the directory does not know.
+fn billing_file(dir: &std::path::Path, a: &str, b: &str) -> std::path::PathBuf {
+    let path = dir.join("enero.csv");
+    std::fs::write(
+        &path,
+        format!(
+            "Cliente;Monto;Moneda;Vencimiento;Referencia\n\
+             {a};$1.234.567;;31-12-2026;ENE-1\n\
+             {b};12,3456;CLF;;ENE-2\n\
+             {a};0;;;ENE-3\n\
+             Nadie Conocido;1000;;;ENE-4\n"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn a_billing_run_is_checked_confirmed_issued_once_and_its_results_saved() {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let customers = s.customers();
+    let (a, b) = (customers[0].0.clone(), customers[1].0.clone());
+    let file = billing_file(dir.path(), &a, &b);
+    let mut h = spanish(&rt, &s, dir.path());
+    click(&mut h, "Emisión masiva");
+    set_text(&mut h, "Archivo", &file.display().to_string());
+    click(&mut h, "Leer y revisar");
+    step_until(&mut h, "checked", |h| {
+        has_text(h, "2 filas tienen problemas")
+    });
+    // The totals per currency, exact, and each problem beside its row and column.
+    assert!(has_text(
+        &h,
+        "2 facturas a 2 clientes: $1.234.567 y UF 12,3456"
+    ));
+    assert!(has_text(&h, "Monto: El monto debe ser mayor que cero."));
+    assert!(has_text(
+        &h,
+        "Cliente: No hay un cliente «Nadie Conocido» en el directorio de clientes."
+    ));
+    assert!(!enabled(&h, "Emitir 2 facturas…"), "problems stop the run");
+    h.get_by_label("Solo filas con problemas").click();
+    h.step();
+    h.step();
+    assert!(!has_text(&h, "Lista"), "only the rows with problems");
+    h.get_by_label("Emitir las filas válidas y omitir las que tienen problemas")
+        .click();
+    h.step();
+    h.step();
+    click(&mut h, "Emitir 2 facturas…");
+    step_until(&mut h, "confirmation", |h| {
+        has_text(
+            h,
+            "¿Emitir 2 facturas: $1.234.567 y UF 12,3456 a 2 clientes?",
+        )
+    });
+    assert!(has_text(&h, "2 filas con problemas no se emiten."));
+    click(&mut h, "Emitirlas");
+    step_until(&mut h, "issued", |h| has_text(h, "Terminado: 2 emitidas"));
+    click(&mut h, "Guardar resultados (Excel)");
+    step_until(&mut h, "saved", |h| has_text(h, "Resultados guardados en"));
+
+    // The results beside the file, in Spanish, one line per row.
+    let saved: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "xlsx"))
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let name = saved[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("enero-resultados-"), "{name}");
+    use calamine::{Data, Reader, Xlsx, open_workbook};
+    let mut book: Xlsx<_> = open_workbook(&saved[0]).unwrap();
+    let range = book.worksheet_range("Resultados").unwrap();
+    let cell = |r: usize, c: usize| match range.get((r, c)) {
+        Some(Data::String(s)) => s.clone(),
+        Some(Data::Float(f)) => f.to_string(),
+        other => format!("{other:?}"),
+    };
+    assert_eq!(cell(0, 0), "Fila");
+    assert_eq!(
+        (cell(1, 0), cell(1, 1), cell(1, 2)),
+        ("2".into(), "ENE-1".into(), "Emitida".into())
+    );
+    assert!(cell(1, 3).starts_with("in_"), "{}", cell(1, 3));
+    assert_eq!(cell(3, 2), "No emitida (con problemas)");
+    assert_eq!(cell(3, 4), "Monto: El monto debe ser mayor que cero.");
+
+    // The same file again: nothing is issued twice.
+    click(&mut h, "Leer y revisar");
+    step_until(&mut h, "checked again", |h| {
+        has_text(h, "Emitir 2 facturas…")
+    });
+    click(&mut h, "Emitir 2 facturas…");
+    step_until(&mut h, "confirmation", |h| has_text(h, "Emitirlas"));
+    click(&mut h, "Emitirlas");
+    step_until(&mut h, "run again", |h| {
+        has_text(h, "Terminado: 0 emitidas, 2 ya emitidas antes")
+    });
+    let client = invoice_desk::api::Client::new(s.profile("x").client_config(
+        secrecy::SecretString::from(s.credentials.client_secret.clone()),
+    ))
+    .unwrap();
+    let refs: Vec<String> = rt
+        .block_on(client.customer_invoices(&a))
+        .unwrap()
+        .into_iter()
+        .filter_map(|i| i.invoice_external_id)
+        .filter(|r| r.starts_with("ENE-"))
+        .collect();
+    assert_eq!(refs, ["ENE-1"], "issued once, the invalid row never");
 }

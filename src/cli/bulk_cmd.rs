@@ -1,43 +1,21 @@
 //! `invoice-desk bulk FILE`: a billing run from a spreadsheet. Every row is checked
-//! before anything is sent; each row's intent is journaled before it is sent; a row the
-//! journal already has as created is skipped, and one whose outcome is unknown is first
-//! looked for at the service (by its reference) and never resent while that cannot be
-//! told. A 429 pauses every worker for the time the service asks.
+//! before anything is sent; the sending (journal first, never twice, one pause for
+//! everybody on a 429) is `bulk::run`'s. Ctrl-C stops sending: requests in flight
+//! finish and are journaled, the report says which rows were not sent.
 
 use super::{BulkArgs, Failure};
-use crate::api::{Client, ErrorKind};
-use crate::bulk::{BulkRow, Plan};
-use crate::journal::{self, Action, Filter, Intent, Journal, Outcome, SharedJournal};
+use crate::api::Client;
+use crate::bulk::Plan;
+use crate::bulk::report::{self, Line};
+use crate::bulk::run::{Control, Counts, Runner, Status};
+use crate::journal::SharedJournal;
 use crate::text::escape_controls;
-use futures_util::StreamExt;
 use std::io::{IsTerminal, Write};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// What became of one row.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Status {
-    Created(String),
-    Refused(String),
-    Unknown(String),
-    SkippedExisting(Option<String>),
-    SkippedInvalid(String),
-}
-
-impl Status {
-    fn word(&self) -> &'static str {
-        match self {
-            Status::Created(_) => "created",
-            Status::Refused(_) => "refused",
-            Status::Unknown(_) => "unknown",
-            Status::SkippedExisting(_) => "skipped_existing",
-            Status::SkippedInvalid(_) => "skipped_invalid",
-        }
-    }
-}
-
-/// Most attempts for one row refused with 429 (each after the pause the service asked).
-const MAX_RATE_LIMITED: u32 = 8;
+/// Exit code when Ctrl-C stopped the run (as a shell reports SIGINT).
+const EXIT_INTERRUPTED: u8 = 130;
 
 pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(), Failure> {
     let usage = |m: String| Failure {
@@ -48,29 +26,23 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         .map_err(|e| usage(format!("Cannot read {}: {e}", a.file.display())))?;
     let rows = crate::sheet::read_rows(&a.file, a.sheet.as_deref())
         .map_err(|e| usage(format!("Cannot read {}: {e}", a.file.display())))?;
-    // The file's digest names the references of rows without one: the same file run
-    // again finds what it already issued.
-    let file_id: String = {
-        use sha2::Digest;
-        sha2::Sha256::digest(&bytes)
-            .iter()
-            .take(5)
-            .map(|b| format!("{b:02x}"))
-            .collect()
-    };
+    let file_id = crate::bulk::file_id(&bytes);
     let resolved = super::settings::resolve(profile)?;
     let base_url = resolved.config.base_url.clone();
     let profile_account = resolved.config.account_key.clone();
     let journal = super::service::journal_before_sending()?;
     let plan = {
-        let resolve = |text: &str| resolve_customer(&journal, text);
+        let resolve = |text: &str| crate::bulk::resolve_customer(&journal, text);
         crate::bulk::plan(
             &rows,
-            &file_id,
-            &resolved.currencies,
-            resolved.account_currency,
-            &resolve,
-            a.ignore_columns,
+            &crate::bulk::PlanInput {
+                file_id: &file_id,
+                currencies: &resolved.currencies,
+                reading: resolved.account_currency,
+                resolve: &resolve,
+                mapping: None,
+                ignore_unknown_columns: a.ignore_columns,
+            },
         )
     };
     for p in &plan.problems {
@@ -119,51 +91,83 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     }
     let client = Client::new(resolved.config).map_err(Failure::from)?;
     let shared = SharedJournal::new(journal);
-    let run = Run {
+    let control = Arc::new(Control::default());
+    let runner = Runner {
         client,
-        journal: shared,
-        base_url,
-        profile: resolved.profile_name,
+        journal: shared.clone(),
+        base_url: base_url.clone(),
+        profile: resolved.profile_name.clone(),
         profile_account,
-        pause_until: Arc::new(Mutex::new(None)),
+        control: control.clone(),
     };
-    let total = plan.rows.len();
-    let started = Instant::now();
-    let progress = std::io::stderr().is_terminal();
-    let mut done = 0usize;
-    let mut results: Vec<(usize, String, Status)> = Vec::with_capacity(total);
-    let mut stream = futures_util::stream::iter(plan.rows.iter().cloned())
-        .map(|row| {
-            let run = run.clone();
-            async move {
-                let reference = row.invoice.invoice_external_id.clone().unwrap_or_default();
-                (row.row, reference, run.one(row).await)
+    // Noted so that an interrupted run is offered again (the app asks at start).
+    let path = std::fs::canonicalize(&a.file).unwrap_or_else(|_| a.file.clone());
+    let (total, id, profile_name) = (plan.rows.len(), file_id.clone(), resolved.profile_name);
+    let run_id = shared
+        .run(move |j| j.start_run(&path, &id, &profile_name, &base_url, total as u64))
+        .await
+        .ok();
+    let ctrl_c = {
+        let control = control.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!(
+                    "\nStopping: the requests on their way finish and are journaled; nothing more is sent."
+                );
+                control.cancel();
             }
         })
-        .buffer_unordered(usize::from(a.concurrency));
+    };
+    let started = Instant::now();
+    let progress = std::io::stderr().is_terminal();
+    let mut counts = Counts::default();
+    let mut results: Vec<(usize, String, Status)> = Vec::with_capacity(total);
     let mut last_shown = Instant::now();
-    while let Some(r) = stream.next().await {
-        done += 1;
-        results.push(r);
-        if progress && (last_shown.elapsed() > Duration::from_millis(250) || done == total) {
-            last_shown = Instant::now();
-            let secs = started.elapsed().as_secs_f64().max(0.001);
-            let rate = done as f64 / secs;
-            let left = (total - done) as f64 / rate.max(0.001);
-            eprint!("\r{done} of {total} rows ({rate:.0}/s, about {left:.0} s left)…   ");
-        }
-    }
+    runner
+        .run(
+            plan.rows.clone(),
+            usize::from(a.concurrency),
+            |i, status| {
+                counts.add(&status);
+                let row = &plan.rows[i];
+                let reference = row.invoice.invoice_external_id.clone().unwrap_or_default();
+                results.push((row.row, reference, status));
+                let done = counts.done();
+                if progress && (last_shown.elapsed() > Duration::from_millis(250) || done == total)
+                {
+                    last_shown = Instant::now();
+                    if let Some((rate, left)) =
+                        crate::bulk::run::pace(done, total, started.elapsed())
+                    {
+                        eprint!(
+                            "\r{done} of {total} rows ({rate:.0}/s, about {} s left)…   ",
+                            left.as_secs()
+                        );
+                    }
+                }
+            },
+        )
+        .await;
+    ctrl_c.abort();
     if progress {
         eprintln!();
     }
+    let settled = counts.unknown == 0 && counts.not_sent == 0;
+    if settled && let Some(id) = run_id {
+        let _ = shared.run(move |j| j.finish_run(id)).await;
+    }
     results.sort_by_key(|r| r.0);
-    let count = |w: &str| results.iter().filter(|r| r.2.word() == w).count();
     println!(
-        "{} created, {} already issued, {} refused, {} unknown{}.",
-        count("created"),
-        count("skipped_existing"),
-        count("refused"),
-        count("unknown"),
+        "{} created, {} already issued, {} refused, {} unknown{}{}.",
+        counts.created,
+        counts.existing,
+        counts.refused,
+        counts.unknown,
+        if counts.not_sent > 0 {
+            format!(", {} not sent", counts.not_sent)
+        } else {
+            String::new()
+        },
         if plan.invalid_rows.is_empty() {
             String::new()
         } else {
@@ -171,24 +175,29 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         }
     );
     for (row, reference, status) in &results {
-        match status {
-            Status::Refused(why) | Status::Unknown(why) => eprintln!(
+        if let Some(why) = error_text(status) {
+            eprintln!(
                 "row {row} ({}): {} — {}",
                 escape_controls(reference),
                 status.word(),
-                escape_controls(why)
-            ),
-            _ => {}
+                escape_controls(&why)
+            );
         }
     }
     write_report(&a, &plan, &results)?;
-    if count("unknown") > 0 {
+    if counts.not_sent > 0 {
+        return Err(Failure {
+            code: EXIT_INTERRUPTED,
+            message: "Stopped: some rows were not sent. Run the same file again to send them (rows already issued are skipped).".into(),
+        });
+    }
+    if counts.unknown > 0 {
         return Err(Failure {
             code: 6,
             message: "Some rows' outcome is unknown: run the same file again (it checks them first, and sends nothing twice) or `invoice-desk journal resolve`.".into(),
         });
     }
-    if count("refused") > 0 {
+    if counts.refused > 0 {
         return Err(Failure {
             code: 4,
             message: "Some rows were refused by the service (see above).".into(),
@@ -197,31 +206,12 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     Ok(())
 }
 
-/// A customer cell: an id as written, or a name or RUT the directory knows (exactly one).
-fn resolve_customer(journal: &Journal, text: &str) -> Result<String, String> {
-    let found = journal
-        .find_customers(text, 50)
-        .map_err(|e| e.to_string())?;
-    let wanted = journal::fold(text);
-    let rut = crate::rut::Rut::parse(text).ok().map(|r| r.to_string());
-    let exact: Vec<&journal::Customer> = found
-        .iter()
-        .filter(|c| {
-            c.id == text
-                || c.name
-                    .as_deref()
-                    .is_some_and(|n| journal::fold(n) == wanted)
-                || (rut.is_some() && c.rut == rut)
-        })
-        .collect();
-    match exact.as_slice() {
-        [one] => Ok(one.id.clone()),
-        [] if !text.contains(char::is_whitespace) && rut.is_none() => Ok(text.to_string()),
-        [] => Err(format!("no customer \"{text}\" in the customer directory")),
-        many => Err(format!(
-            "\"{text}\" matches {} customers in the directory: write the id",
-            many.len()
-        )),
+/// What went wrong with a row, in English (the CLI's language).
+fn error_text(s: &Status) -> Option<String> {
+    match s {
+        Status::Refused(r) => Some(r.to_string()),
+        Status::Unknown(u) => Some(u.to_string()),
+        _ => None,
     }
 }
 
@@ -248,130 +238,6 @@ fn summary(plan: &Plan) -> String {
     )
 }
 
-#[derive(Clone)]
-struct Run {
-    client: Client,
-    journal: SharedJournal,
-    base_url: String,
-    profile: String,
-    profile_account: Option<String>,
-    /// Every worker waits until then (a 429 said so).
-    pause_until: Arc<Mutex<Option<Instant>>>,
-}
-
-impl Run {
-    async fn one(&self, row: BulkRow) -> Status {
-        let reference = row.invoice.invoice_external_id.clone().unwrap_or_default();
-        // Never twice: what the journal knows of this reference at this service.
-        let filter = Filter {
-            reference: Some(reference.clone()),
-            base_url: Some(self.base_url.clone()),
-            action: Some(Action::Create),
-            ..Filter::default()
-        };
-        let known = self.journal.run(move |j| j.list(&filter, true, 0, 1)).await;
-        match known {
-            Err(e) => return Status::Unknown(format!("the journal cannot be read: {e}")),
-            Ok(entries) => {
-                if let Some(e) = entries.first() {
-                    match e.outcome {
-                        Outcome::Done => return Status::SkippedExisting(e.invoice_id.clone()),
-                        Outcome::Refused => {}
-                        Outcome::Unknown => match journal::check(&self.client, e).await {
-                            None => {
-                                return Status::Unknown(
-                                    "an earlier run's outcome is unknown and the service could not be asked; not sent again".into(),
-                                );
-                            }
-                            Some(found) => {
-                                let seq = e.seq;
-                                let settled = found.clone();
-                                let _ = self
-                                    .journal
-                                    .run(move |j| j.record_outcome(seq, &settled))
-                                    .await;
-                                if found.outcome == Outcome::Done {
-                                    return Status::SkippedExisting(found.invoice_id);
-                                }
-                            }
-                        },
-                    }
-                }
-            }
-        }
-        let account = row
-            .account_key
-            .as_deref()
-            .or(self.profile_account.as_deref())
-            .map(str::to_string);
-        for _ in 0..MAX_RATE_LIMITED {
-            self.wait_pause().await;
-            let intent = Intent {
-                profile: self.profile.clone(),
-                base_url: self.base_url.clone(),
-                customer: Some(row.invoice.customer.clone()),
-                amount: Some(row.invoice.amount.to_string()),
-                currency_code: row
-                    .invoice
-                    .currency
-                    .currency()
-                    .map(|c| c.code().to_string()),
-                account_last4: account.as_deref().and_then(Intent::last4),
-                external_id: Some(reference.clone()),
-                ..Intent::default()
-            };
-            let send = self
-                .client
-                .create_invoice(&row.invoice, row.account_key.as_deref());
-            let sent =
-                match journal::write_ahead(&self.journal, Action::Create, intent, send, |c| {
-                    Some(c.id.clone())
-                })
-                .await
-                {
-                    Ok(s) => s,
-                    Err(e) => return Status::Refused(format!("nothing was sent: {e}")),
-                };
-            match sent.result {
-                Ok(inv) => return Status::Created(inv.id),
-                Err(e) => match e.kind {
-                    ErrorKind::RateLimited { retry_after } => {
-                        // Refused before any work: the row is sent again after the pause.
-                        let wait = retry_after.unwrap_or(Duration::from_secs(1));
-                        self.pause(wait);
-                    }
-                    _ if e.is_outcome_unknown() => {
-                        return Status::Unknown(format!(
-                            "{e} Run the same file again: it checks this row first."
-                        ));
-                    }
-                    _ => return Status::Refused(e.to_string()),
-                },
-            }
-        }
-        Status::Refused("the service kept answering 429 (too many requests)".into())
-    }
-
-    fn pause(&self, wait: Duration) {
-        if let Ok(mut until) = self.pause_until.lock() {
-            let end = Instant::now() + wait;
-            if until.is_none_or(|u| u < end) {
-                *until = Some(end);
-            }
-        }
-    }
-
-    async fn wait_pause(&self) {
-        loop {
-            let until = self.pause_until.lock().ok().and_then(|u| *u);
-            match until {
-                Some(u) if u > Instant::now() => tokio::time::sleep_until(u.into()).await,
-                _ => return,
-            }
-        }
-    }
-}
-
 fn write_report(
     a: &BulkArgs,
     plan: &Plan,
@@ -382,41 +248,25 @@ fn write_report(
         code: 2,
         message: format!("Cannot write the report to {}: {e}", out.display()),
     })?;
-    let mut rows: Vec<(usize, String, Status)> = results.to_vec();
+    let mut lines: Vec<Line> = results
+        .iter()
+        .map(|(row, reference, s)| Line::of(*row, reference, s, error_text(s).unwrap_or_default()))
+        .collect();
     for p in &plan.problems {
-        if p.row > 1 && !rows.iter().any(|r| r.0 == p.row) {
-            rows.push((p.row, String::new(), Status::SkippedInvalid(p.to_string())));
+        if p.row > 1 && !lines.iter().any(|l| l.row == p.row) {
+            lines.push(Line::of(p.row, "", &Status::SkippedInvalid, p.to_string()));
         }
     }
-    rows.sort_by_key(|r| r.0);
-    crate::fsutil::write_user_file(&target, |w| {
-        let mut csv = csv::Writer::from_writer(w);
-        csv.write_record([
-            "row",
-            "invoice_external_id",
-            "status",
-            "invoice_id",
-            "error",
-        ])?;
-        for (row, reference, status) in &rows {
-            let (id, error) = match status {
-                Status::Created(id) => (id.clone(), String::new()),
-                Status::SkippedExisting(id) => (id.clone().unwrap_or_default(), String::new()),
-                Status::Refused(e) | Status::Unknown(e) | Status::SkippedInvalid(e) => {
-                    (String::new(), e.clone())
-                }
-            };
-            csv.write_record([
-                row.to_string(),
-                crate::export::guard_text(reference).into_owned(),
-                status.word().to_string(),
-                id,
-                crate::export::guard_text(&error).into_owned(),
-            ])?;
-        }
-        csv.flush()
-    })
-    .map_err(|e| Failure {
+    lines.sort_by_key(|l| l.row);
+    let xlsx = out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"));
+    let written = if xlsx {
+        report::write_xlsx(&target, "Results", report::CSV_HEADER, &lines)
+    } else {
+        report::write_csv(&target, &lines)
+    };
+    written.map_err(|e| Failure {
         code: 1,
         message: format!("Could not write the report {}: {e}", out.display()),
     })?;

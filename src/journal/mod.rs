@@ -11,6 +11,7 @@
 mod csv_out;
 mod directory;
 mod flow;
+mod runs;
 mod store;
 
 pub use csv_out::{CSV_HEADER, each_entry, export_csv};
@@ -18,6 +19,7 @@ pub use directory::{Customer, ImportProblem, ImportWhy, fold, fold_text, read_im
 pub use flow::{
     IN_FLIGHT_SECS, Journaled, SharedJournal, check, checkable, resolve, same_service, write_ahead,
 };
+pub use runs::BulkRunRecord;
 pub use store::{Broken, Journal, JournalError};
 
 use serde::Serialize;

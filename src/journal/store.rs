@@ -52,6 +52,18 @@ const MIGRATIONS: &[&str] = &[
     );",
     // 4: finding a create by its reference (bulk runs never issue a row twice).
     "CREATE INDEX entries_reference ON entries(external_id);",
+    // 5: billing runs started and not yet finished, so an interrupted one is offered
+    // again (bookkeeping, not part of the chain: every row's request is in `entries`).
+    "CREATE TABLE bulk_runs (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL,
+        file_id TEXT NOT NULL,
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        rows INTEGER NOT NULL,
+        started TEXT NOT NULL,
+        finished TEXT
+    );",
 ];
 
 /// How many layout versions this program knows.
@@ -59,7 +71,7 @@ const MIGRATIONS: &[&str] = &[
 pub(super) const LAYOUT: usize = MIGRATIONS.len();
 
 /// What went wrong with the journal.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum JournalError {
     /// It could not be opened or prepared.
     #[error("cannot open the journal {path}: {why}")]
@@ -211,7 +223,7 @@ impl Row {
     }
 }
 
-fn now() -> String {
+pub(super) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 

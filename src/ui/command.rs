@@ -21,6 +21,8 @@ pub enum Tab {
     Customers,
     /// The journal: what was issued, voided and exported here.
     Activity,
+    /// A billing run from a spreadsheet.
+    Bulk,
 }
 
 /// Light, dark, or as the operating system says.
@@ -60,6 +62,8 @@ pub enum Command {
     SuggestCustomers(String),
     /// Import the customer directory from a CSV or XLSX file (open dialog).
     ImportCustomers,
+    /// Something for the Bulk issue panel.
+    Bulk(super::bulk::BulkCommand),
     /// Switch panel.
     Show(Tab),
     /// Switch panel and put the keyboard focus in its first field (Ctrl/Cmd+N, +F).

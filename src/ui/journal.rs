@@ -59,6 +59,12 @@ impl AppJournal {
             .clone()
     }
 
+    /// The open journal, shared (a billing run sends through it); the error in the
+    /// clerk's words.
+    pub async fn shared(&self) -> Result<SharedJournal, String> {
+        self.get().await.map_err(|_| tr!("journal-unreadable"))
+    }
+
     /// How many outcomes are still to check (`None`: not counted yet).
     pub fn to_check(&self) -> Option<u64> {
         Some(self.to_check.load(Ordering::Relaxed)).filter(|n| *n != UNCOUNTED)

@@ -3,6 +3,7 @@
 
 pub mod activity;
 pub mod app;
+pub mod bulk;
 pub mod command;
 pub mod create;
 pub mod credentials;

@@ -468,3 +468,114 @@ dir-no-id = the id is empty
 dir-bad-rut = "{ $rut }" is not a RUT
 dir-check-digit = the check digit of { $rut } should be { $digit }
 dir-duplicate = { $id } is already in a row above
+
+## Bulk issue (billing runs)
+tab-bulk = Bulk issue
+bulk-title = Bulk issue: a month's invoices from a spreadsheet
+bulk-file = File
+bulk-file-hint = a .csv or .xlsx file
+bulk-choose = Choose…
+bulk-read = Read and check
+bulk-reading = Reading and checking the file…
+bulk-dialog-title = Choose the billing spreadsheet
+bulk-filter = Spreadsheets (CSV, Excel)
+bulk-unreadable = Cannot read { $path }. Is it there, and is it a CSV or Excel (.xlsx) file?
+bulk-empty-file = { $path } has no rows.
+bulk-columns = Columns of the file
+bulk-col-unrecognised = not recognised: choose a field, or "Not used"
+bulk-use-none = Not used
+bulk-field-customer = Customer (id, name or RUT)
+bulk-field-amount = Amount
+bulk-field-currency = Currency
+bulk-field-due = Due date
+bulk-field-product = Product
+bulk-field-reference = Reference
+bulk-field-account = Account key
+bulk-field-metadata = Extra field
+bulk-and = and
+bulk-in-account-currency = { $amount } in the account's currency
+bulk-summary = { $count ->
+    [one] 1 invoice
+   *[other] { $count } invoices
+} to { $customers ->
+    [one] 1 customer
+   *[other] { $customers } customers
+}: { $totals }
+bulk-nothing-valid = No row can be issued.
+bulk-problem-rows = { $count ->
+    [one] 1 row has problems
+   *[other] { $count } rows have problems
+}
+bulk-only-problems = Only rows with problems
+bulk-skip-invalid = Issue the valid rows and skip those with problems
+bulk-fix-first = Correct the rows with problems in the file and read it again, or choose to skip them.
+bulk-concurrency = Requests at a time
+bulk-issue = { $count ->
+    [one] Issue 1 invoice…
+   *[other] Issue { $count } invoices…
+}
+bulk-confirm-title = Confirm the billing run
+bulk-confirm = { $count ->
+    [one] Issue 1 invoice
+   *[other] Issue { $count } invoices
+}: { $totals } to { $customers ->
+    [one] 1 customer
+   *[other] { $customers } customers
+}?
+bulk-confirm-note = Each invoice is written in the journal before it is sent. Running the same file again never issues a row twice.
+bulk-confirm-skipped = { $count ->
+    [one] 1 row with problems is not issued.
+   *[other] { $count } rows with problems are not issued.
+}
+bulk-confirm-yes = Issue them
+bulk-progress = { $done } of { $total } rows · { $rate } a second · about { $left } left
+bulk-progress-start = { $done } of { $total } rows
+bulk-pause = Pause
+bulk-resume = Resume
+bulk-cancel = Stop sending
+bulk-paused = Paused: requests already on their way finish; nothing more is sent until you resume.
+bulk-cancelling = Stopping: the requests on their way finish and are recorded; nothing more is sent.
+bulk-finished = Finished: { $created } issued, { $existing } already issued before, { $refused } refused, { $unknown } to check, { $notsent } not sent.
+bulk-finished-again = Rows not sent or to check: read the same file again and issue; nothing already issued is sent twice.
+bulk-save-csv = Save results (CSV)
+bulk-save-xlsx = Save results (Excel)
+bulk-saved = Results saved in { $path }
+bulk-save-failed = Could not save the results in { $path }.
+bulk-results-suffix = results
+bulk-sheet-name = Results
+bulk-col-row = Row
+bulk-col-status = Status
+bulk-col-reference = Reference
+bulk-col-invoice = Invoice
+bulk-col-problem = Problem
+bulk-st-ready = Ready
+bulk-st-waiting = Waiting
+bulk-st-created = Issued
+bulk-st-existing = Already issued
+bulk-st-refused = Refused
+bulk-st-unknown = To check
+bulk-st-not-sent = Not sent
+bulk-st-invalid = Not issued (problems)
+bulk-unsure-sent = No answer said whether it was issued. Read and issue the same file again later (it checks first), or use Check now in Activity.
+bulk-unsure-earlier = An earlier run left it unknown and the service could not be asked now: not sent again.
+bulk-journal-unreadable = The journal could not be read, so it was not sent.
+bulk-rate-limited = The service kept saying there were too many requests.
+bulk-resume-offer = A billing run of { $file } (started { $when }) was interrupted.
+bulk-resume-open = Open it to resume
+bulk-resume-dismiss = Forget it
+bulk-resume-hint = Rows already issued are skipped; rows whose outcome is unknown are checked first.
+bulk-file-changed = The file changed since the interrupted run: rows without a reference now get new references and could be issued twice. Check Activity before issuing.
+bulk-why-unknown-columns = Columns not recognised: { $columns }. Choose a field for them, or "Not used".
+bulk-why-no-customer-column = No column is the customer (customer or cliente).
+bulk-why-no-amount-column = No column is the amount (amount or monto).
+bulk-why-twice = Two columns are "{ $field }".
+bulk-why-customer-empty = The customer is empty.
+bulk-why-customer-not-found = No customer "{ $text }" in the customer directory.
+bulk-why-customer-ambiguous = "{ $text }" matches { $count } customers in the directory: write the id.
+bulk-why-directory = The customer directory cannot be read.
+bulk-why-amount-empty = The amount is empty.
+bulk-why-currency = "{ $text }" is not one of this profile's currencies ({ $offered }).
+bulk-why-duplicate = The reference { $reference } is already in row { $row }.
+bulk-problem-cell = { $column }: { $what }
+bulk-st-with-id = { $status } · { $id }
+bulk-st-with-why = { $status }: { $why }

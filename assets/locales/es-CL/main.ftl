@@ -468,3 +468,114 @@ dir-no-id = el id está vacío
 dir-bad-rut = «{ $rut }» no es un RUT
 dir-check-digit = el dígito verificador de { $rut } debería ser { $digit }
 dir-duplicate = { $id } ya está en una fila anterior
+
+## Emisión masiva
+tab-bulk = Emisión masiva
+bulk-title = Emisión masiva: las facturas del mes desde una planilla
+bulk-file = Archivo
+bulk-file-hint = un archivo .csv o .xlsx
+bulk-choose = Elegir…
+bulk-read = Leer y revisar
+bulk-reading = Leyendo y revisando el archivo…
+bulk-dialog-title = Elegir la planilla de facturación
+bulk-filter = Planillas (CSV, Excel)
+bulk-unreadable = No se puede leer { $path }. ¿Existe, y es un archivo CSV o Excel (.xlsx)?
+bulk-empty-file = { $path } no tiene filas.
+bulk-columns = Columnas del archivo
+bulk-col-unrecognised = no reconocida: elija un campo, o «No se usa»
+bulk-use-none = No se usa
+bulk-field-customer = Cliente (id, nombre o RUT)
+bulk-field-amount = Monto
+bulk-field-currency = Moneda
+bulk-field-due = Vencimiento
+bulk-field-product = Producto
+bulk-field-reference = Referencia
+bulk-field-account = Llave de cuenta
+bulk-field-metadata = Campo adicional
+bulk-and = y
+bulk-in-account-currency = { $amount } en la moneda de la cuenta
+bulk-summary = { $count ->
+    [one] 1 factura
+   *[other] { $count } facturas
+} a { $customers ->
+    [one] 1 cliente
+   *[other] { $customers } clientes
+}: { $totals }
+bulk-nothing-valid = Ninguna fila se puede emitir.
+bulk-problem-rows = { $count ->
+    [one] 1 fila tiene problemas
+   *[other] { $count } filas tienen problemas
+}
+bulk-only-problems = Solo filas con problemas
+bulk-skip-invalid = Emitir las filas válidas y omitir las que tienen problemas
+bulk-fix-first = Corrija en el archivo las filas con problemas y vuelva a leerlo, o elija omitirlas.
+bulk-concurrency = Solicitudes simultáneas
+bulk-issue = { $count ->
+    [one] Emitir 1 factura…
+   *[other] Emitir { $count } facturas…
+}
+bulk-confirm-title = Confirmar la emisión masiva
+bulk-confirm = { $count ->
+    [one] ¿Emitir 1 factura
+   *[other] ¿Emitir { $count } facturas
+}: { $totals } a { $customers ->
+    [one] 1 cliente
+   *[other] { $customers } clientes
+}?
+bulk-confirm-note = Cada factura queda anotada en el registro antes de enviarse. Volver a ejecutar el mismo archivo nunca emite una fila dos veces.
+bulk-confirm-skipped = { $count ->
+    [one] 1 fila con problemas no se emite.
+   *[other] { $count } filas con problemas no se emiten.
+}
+bulk-confirm-yes = Emitirlas
+bulk-progress = { $done } de { $total } filas · { $rate } por segundo · faltan unos { $left }
+bulk-progress-start = { $done } de { $total } filas
+bulk-pause = Pausar
+bulk-resume = Reanudar
+bulk-cancel = Detener el envío
+bulk-paused = En pausa: las solicitudes ya en camino terminan; no se envía nada más hasta reanudar.
+bulk-cancelling = Deteniendo: las solicitudes en camino terminan y quedan anotadas; no se envía nada más.
+bulk-finished = Terminado: { $created } emitidas, { $existing } ya emitidas antes, { $refused } rechazadas, { $unknown } por revisar, { $notsent } no enviadas.
+bulk-finished-again = Filas no enviadas o por revisar: vuelva a leer y emitir el mismo archivo; nada ya emitido se envía dos veces.
+bulk-save-csv = Guardar resultados (CSV)
+bulk-save-xlsx = Guardar resultados (Excel)
+bulk-saved = Resultados guardados en { $path }
+bulk-save-failed = No se pudieron guardar los resultados en { $path }.
+bulk-results-suffix = resultados
+bulk-sheet-name = Resultados
+bulk-col-row = Fila
+bulk-col-status = Estado
+bulk-col-reference = Referencia
+bulk-col-invoice = Factura
+bulk-col-problem = Problema
+bulk-st-ready = Lista
+bulk-st-waiting = En espera
+bulk-st-created = Emitida
+bulk-st-existing = Ya emitida
+bulk-st-refused = Rechazada
+bulk-st-unknown = Por revisar
+bulk-st-not-sent = No enviada
+bulk-st-invalid = No emitida (con problemas)
+bulk-unsure-sent = Ninguna respuesta dijo si se emitió. Vuelva a leer y emitir el mismo archivo más tarde (primero revisa), o use Revisar ahora en Actividad.
+bulk-unsure-earlier = Una emisión anterior la dejó sin respuesta y ahora no se pudo consultar al servicio: no se envía de nuevo.
+bulk-journal-unreadable = No se pudo leer el registro, así que no se envió.
+bulk-rate-limited = El servicio siguió diciendo que había demasiadas solicitudes.
+bulk-resume-offer = Una emisión masiva de { $file } (iniciada { $when }) quedó interrumpida.
+bulk-resume-open = Abrirla para reanudar
+bulk-resume-dismiss = Descartar
+bulk-resume-hint = Las filas ya emitidas se omiten; las que quedaron sin respuesta se revisan primero.
+bulk-file-changed = El archivo cambió desde la emisión interrumpida: las filas sin referencia reciben referencias nuevas y podrían emitirse dos veces. Revise Actividad antes de emitir.
+bulk-why-unknown-columns = Columnas no reconocidas: { $columns }. Elija un campo para ellas, o «No se usa».
+bulk-why-no-customer-column = Ninguna columna es el cliente (cliente o customer).
+bulk-why-no-amount-column = Ninguna columna es el monto (monto o amount).
+bulk-why-twice = Dos columnas son «{ $field }».
+bulk-why-customer-empty = Falta el cliente.
+bulk-why-customer-not-found = No hay un cliente «{ $text }» en el directorio de clientes.
+bulk-why-customer-ambiguous = «{ $text }» coincide con { $count } clientes del directorio: escriba el id.
+bulk-why-directory = No se puede leer el directorio de clientes.
+bulk-why-amount-empty = Falta el monto.
+bulk-why-currency = «{ $text }» no es una de las monedas de este perfil ({ $offered }).
+bulk-why-duplicate = La referencia { $reference } ya está en la fila { $row }.
+bulk-problem-cell = { $column }: { $what }
+bulk-st-with-id = { $status } · { $id }
+bulk-st-with-why = { $status }: { $why }

@@ -36,6 +36,7 @@ impl InvoiceDeskApp {
             self.create.profile_changed();
             self.lookup.profile_changed();
             self.customers.profile_changed();
+            self.bulk.profile_changed();
         }
         match now {
             None => {
@@ -87,15 +88,30 @@ impl InvoiceDeskApp {
                     Tab::Create => self.create.request_focus(),
                     Tab::Lookup => self.lookup.request_focus(),
                     Tab::Customers => self.customers.request_focus(),
-                    Tab::Credentials | Tab::Activity => {}
+                    Tab::Credentials | Tab::Activity | Tab::Bulk => {}
                 }
             }
             Command::SubmitCurrent => match self.saved.tab {
                 Tab::Create => self.create.request_submit(),
                 Tab::Lookup => self.handle(Command::LookUp),
                 Tab::Customers => self.handle(Command::LoadCustomer),
+                Tab::Bulk => self.handle(Command::Bulk(crate::ui::bulk::BulkCommand::Read)),
                 Tab::Credentials | Tab::Activity => {}
             },
+            Command::Bulk(c) => {
+                let profile = self.profiles.active_profile();
+                let deps = crate::ui::bulk::BulkDeps {
+                    spawner: &self.spawner,
+                    journal: &self.journal,
+                    session: self.session.clone(),
+                    currencies: profile.map_or_else(
+                        || crate::api::Currency::DEFAULT_OFFERED.to_vec(),
+                        |p| p.currencies.clone(),
+                    ),
+                    account_currency: profile.and_then(|p| p.account_currency),
+                };
+                self.bulk.handle(c, deps);
+            }
             Command::ActivityRefresh => self.activity.refresh(&self.journal, &self.spawner),
             Command::SuggestCustomers(text) => {
                 if self.suggesting.as_ref().is_some_and(|(t, _)| *t == text)
@@ -534,5 +550,9 @@ impl InvoiceDeskApp {
         self.create.poll();
         self.lookup.poll();
         self.customers.poll();
+        self.bulk.poll();
+        if self.bulk.take_pending_read() {
+            self.handle(Command::Bulk(crate::ui::bulk::BulkCommand::Read));
+        }
     }
 }

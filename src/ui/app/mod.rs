@@ -112,6 +112,7 @@ pub struct InvoiceDeskApp {
     lookup: LookupPanel,
     customers: CustomersPanel,
     activity: super::activity::ActivityPanel,
+    bulk: super::bulk::BulkPanel,
     /// What the customer directory found for the text in a customer field.
     suggestions: super::widgets::Suggestions,
     suggesting: Option<(String, Suggesting)>,
@@ -147,6 +148,7 @@ impl InvoiceDeskApp {
             lookup: LookupPanel::new(saved.lookup_id.clone()),
             customers: CustomersPanel::new(saved.customers.clone()),
             activity: Default::default(),
+            bulk: Default::default(),
             suggestions: Default::default(),
             suggesting: None,
             importing: None,
@@ -206,6 +208,8 @@ impl InvoiceDeskApp {
         if app.saved.tab == Tab::Activity {
             app.handle(Command::ActivityRefresh);
         }
+        // A billing run cut short (crash, closed window) is offered again.
+        app.bulk.look_for_interrupted(&app.journal, &app.spawner);
         app
     }
 
@@ -249,6 +253,11 @@ impl InvoiceDeskApp {
         self.customers.view_pending()
     }
 
+    /// The Bulk issue panel (tests read its plan and counts).
+    pub fn bulk(&self) -> &super::bulk::BulkPanel {
+        &self.bulk
+    }
+
     /// The customer list's rows and view.
     pub fn customer_rows(&self) -> (&super::customers::Rows, &super::customers::View) {
         self.customers.data()
@@ -286,6 +295,9 @@ impl eframe::App for InvoiceDeskApp {
             if let Some(e) = &self.profiles_error {
                 super::widgets::error_text(ui, &super::i18n::profile_error(e));
             }
+            if self.saved.tab != Tab::Bulk || !self.bulk.is_running() {
+                self.bulk.interrupted_ui(ui, &mut commands);
+            }
             let session = self.session.as_deref();
             let secrets_status = self.connector.secrets.get().map(|s| s.status());
             match self.saved.tab {
@@ -310,6 +322,7 @@ impl eframe::App for InvoiceDeskApp {
                     session.is_some(),
                     &mut commands,
                 ),
+                Tab::Bulk => self.bulk.ui(ui, session.is_some(), &mut commands),
             }
         });
         self.diagnostics_window(ui, &mut commands);

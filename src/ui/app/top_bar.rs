@@ -106,6 +106,7 @@ impl InvoiceDeskApp {
                 (Tab::Lookup, tr!("tab-lookup")),
                 (Tab::Customers, tr!("tab-customers")),
                 (Tab::Activity, tr!("tab-activity")),
+                (Tab::Bulk, tr!("tab-bulk")),
             ] {
                 if ui.selectable_label(self.saved.tab == tab, name).clicked() {
                     commands.push(Command::Show(tab));

@@ -1,0 +1,694 @@
+//! Monthly billing runs: a spreadsheet of invoices read, mapped by its header (Spanish or
+//! English, case and accents ignored, changeable in the app) and checked row by row
+//! before anything is sent. Sending, with the journal so that no row is ever issued
+//! twice, is [`run`]'s; the results file is [`report`]'s. The CLI's `bulk` command and
+//! the app's Bulk issue panel both use these.
+
+pub mod report;
+pub mod run;
+
+use crate::api::{AmountError, ApiError, Currency, CurrencyChoice, NewInvoice, money};
+use crate::input::DateError;
+use crate::journal::fold_text;
+use rust_decimal::Decimal;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashMap};
+
+/// One row ready to send.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BulkRow {
+    /// The row as the spreadsheet numbers it (the header is row 1).
+    pub row: usize,
+    /// What will be sent.
+    pub invoice: NewInvoice,
+    /// The row's own account key (else the profile's).
+    pub account_key: Option<String>,
+}
+
+/// A problem with one cell (or the header).
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// The row as the spreadsheet numbers it.
+    pub row: usize,
+    /// The column (0-based) it is about, if one.
+    pub col: Option<usize>,
+    /// The column's header as written ("" for the whole row or header).
+    pub column: String,
+    /// What is wrong.
+    pub why: Why,
+}
+
+/// Why a row (or the header) cannot be sent. `Display` is English (the CLI); the app
+/// says it in the clerk's language (`i18n::bulk_why`).
+#[derive(Clone, Debug)]
+pub enum Why {
+    /// Columns that are not a known field and were not set aside.
+    UnknownColumns(Vec<String>),
+    /// No column says who the customer is.
+    NoCustomerColumn,
+    /// No column has the amount.
+    NoAmountColumn,
+    /// Two columns are mapped to the same field.
+    TwiceMapped(Field),
+    /// The customer cell is empty.
+    CustomerEmpty,
+    /// The customer is not one the directory knows by that name or RUT.
+    CustomerNotFound(String),
+    /// The name or RUT matches several customers of the directory.
+    CustomerAmbiguous(String, usize),
+    /// The directory could not be read (the reason, for engineers).
+    DirectoryUnreadable(String),
+    /// The amount cell is empty.
+    AmountEmpty,
+    /// The amount cannot be read (or is not above zero).
+    Amount(AmountError),
+    /// A currency the profile does not offer.
+    Currency {
+        /// As written.
+        text: String,
+        /// The codes offered.
+        offered: Vec<String>,
+    },
+    /// A due date that cannot be read.
+    Date(DateError),
+    /// The reference is already used by an earlier row.
+    DuplicateReference {
+        /// The reference.
+        reference: String,
+        /// The earlier row.
+        first_row: usize,
+    },
+    /// The invoice would be refused before sending (sizes, decimals).
+    Invoice(ApiError),
+}
+
+impl std::fmt::Display for Why {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Why::UnknownColumns(c) => write!(
+                f,
+                "unknown columns: {} (--ignore-columns leaves them out)",
+                c.join(", ")
+            ),
+            Why::NoCustomerColumn => write!(f, "no customer column (customer or cliente)"),
+            Why::NoAmountColumn => write!(f, "no amount column (amount or monto)"),
+            Why::TwiceMapped(field) => write!(f, "two columns are {}", field.key()),
+            Why::CustomerEmpty => write!(f, "the customer is empty"),
+            Why::CustomerNotFound(t) => write!(f, "no customer \"{t}\" in the customer directory"),
+            Why::CustomerAmbiguous(t, n) => write!(
+                f,
+                "\"{t}\" matches {n} customers in the directory: write the id"
+            ),
+            Why::DirectoryUnreadable(e) => write!(f, "the customer directory cannot be read: {e}"),
+            Why::AmountEmpty => write!(f, "the amount is empty"),
+            Why::Amount(e) => write!(f, "{e}"),
+            Why::Currency { text, offered } => write!(
+                f,
+                "\"{text}\" is not one of this profile's currencies ({})",
+                offered.join(", ")
+            ),
+            Why::Date(e) => write!(f, "{e}"),
+            Why::DuplicateReference {
+                reference,
+                first_row,
+            } => write!(f, "the reference {reference} is already in row {first_row}"),
+            Why::Invoice(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let esc = |s: &str| crate::text::escape_controls(s).into_owned();
+        let why = esc(&self.why.to_string());
+        if self.column.is_empty() {
+            write!(f, "row {}: {why}", self.row)
+        } else {
+            write!(f, "row {}, column {}: {why}", self.row, esc(&self.column))
+        }
+    }
+}
+
+/// What a file would do.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// The valid rows, in file order.
+    pub rows: Vec<BulkRow>,
+    /// Every problem found.
+    pub problems: Vec<Problem>,
+    /// Rows with a problem (spreadsheet numbers).
+    pub invalid_rows: Vec<usize>,
+}
+
+impl Plan {
+    /// Count and total per currency code of the valid rows ("" for the account's
+    /// currency), exact.
+    pub fn totals(&self) -> BTreeMap<String, (usize, Decimal)> {
+        let mut out: BTreeMap<String, (usize, Decimal)> = BTreeMap::new();
+        for r in &self.rows {
+            let code = r
+                .invoice
+                .currency
+                .currency()
+                .map_or(String::new(), |c| c.code().to_string());
+            let e = out.entry(code).or_default();
+            e.0 += 1;
+            e.1 += r.invoice.amount;
+        }
+        out
+    }
+
+    /// How many distinct customers the valid rows go to.
+    pub fn customers(&self) -> usize {
+        let mut ids: Vec<&str> = self
+            .rows
+            .iter()
+            .map(|r| r.invoice.customer.as_str())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.len()
+    }
+
+    /// True when the header itself is wrong (then no row was read).
+    pub fn header_refused(&self) -> bool {
+        self.problems.iter().any(|p| p.row == 1)
+    }
+}
+
+/// What a column of the file fills in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Field {
+    /// Who is invoiced: an id, or a name or RUT from the customer directory.
+    Customer,
+    /// The amount, in the file's style.
+    Amount,
+    /// The currency code (empty: the account's).
+    Currency,
+    /// The due date.
+    Due,
+    /// The product.
+    Product,
+    /// The invoice's reference (`invoice_external_id`).
+    Reference,
+    /// The account key of the row.
+    Account,
+    /// An extra field (`metadata.NAME`; other headers give their own name).
+    Metadata,
+}
+
+impl Field {
+    /// Every field, in the order the app offers them.
+    pub const ALL: [Field; 8] = [
+        Field::Customer,
+        Field::Amount,
+        Field::Currency,
+        Field::Due,
+        Field::Product,
+        Field::Reference,
+        Field::Account,
+        Field::Metadata,
+    ];
+
+    /// The field's name as the service knows it.
+    pub fn key(self) -> &'static str {
+        match self {
+            Field::Customer => "customer",
+            Field::Amount => "amount",
+            Field::Currency => "currency_code",
+            Field::Due => "due_date",
+            Field::Product => "product_id",
+            Field::Reference => "invoice_external_id",
+            Field::Account => "account_key",
+            Field::Metadata => "metadata",
+        }
+    }
+}
+
+/// What is done with a column.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ColumnUse {
+    /// It fills in this field.
+    Field(Field),
+    /// Set aside on purpose.
+    Ignore,
+    /// Not recognised, and nobody said what it is: a problem unless set aside.
+    Unrecognised,
+}
+
+/// The field a header names, if it names one.
+pub fn detect(header: &str) -> ColumnUse {
+    let h = fold_text(header.trim());
+    if h.starts_with("metadata.") && h.len() > "metadata.".len() {
+        return ColumnUse::Field(Field::Metadata);
+    }
+    ColumnUse::Field(match h.as_str() {
+        "customer" | "cliente" | "customer_id" | "id cliente" => Field::Customer,
+        "amount" | "monto" => Field::Amount,
+        "currency_code" | "currency" | "moneda" => Field::Currency,
+        "due_date" | "vencimiento" | "fecha de vencimiento" => Field::Due,
+        "product_id" | "producto" | "product" => Field::Product,
+        "invoice_external_id" | "external_id" | "referencia" | "reference" => Field::Reference,
+        "account_key" | "cuenta" => Field::Account,
+        "" => return ColumnUse::Ignore,
+        _ => return ColumnUse::Unrecognised,
+    })
+}
+
+/// The mapping of a header as detected.
+pub fn detect_all(header: &[String]) -> Vec<ColumnUse> {
+    header.iter().map(|h| detect(h)).collect()
+}
+
+/// How a customer cell is resolved: an id as written, or a name or RUT found in the
+/// directory. `Err` says why not (not found, more than one).
+pub type Resolve<'a> = &'a dyn Fn(&str) -> Result<String, Why>;
+
+/// What [`plan`] needs besides the rows.
+pub struct PlanInput<'a> {
+    /// A digest of the file: it makes the references of rows without one, so the same
+    /// file run again finds what it already issued.
+    pub file_id: &'a str,
+    /// The currencies a row may name.
+    pub currencies: &'a [Currency],
+    /// The currency amounts without one are read in (the account's, if known).
+    pub reading: Option<Currency>,
+    /// Customer names and RUTs to ids.
+    pub resolve: Resolve<'a>,
+    /// What each column is (`None`: as the header says).
+    pub mapping: Option<&'a [ColumnUse]>,
+    /// Unrecognised columns are left out rather than refused.
+    pub ignore_unknown_columns: bool,
+}
+
+/// Reads the rows (header first) into a plan.
+pub fn plan(rows: &[Vec<String>], input: &PlanInput<'_>) -> Plan {
+    let mut plan = Plan::default();
+    let Some((header, body)) = rows.split_first() else {
+        return plan;
+    };
+    let mut cols: Vec<ColumnUse> = match input.mapping {
+        Some(m) => m.to_vec(),
+        None => detect_all(header),
+    };
+    cols.resize(header.len(), ColumnUse::Ignore);
+    let header_problem = |why: Why| Problem {
+        row: 1,
+        col: None,
+        column: String::new(),
+        why,
+    };
+    let unknown: Vec<String> = header
+        .iter()
+        .zip(&cols)
+        .filter(|(_, c)| **c == ColumnUse::Unrecognised)
+        .map(|(h, _)| h.clone())
+        .collect();
+    if !unknown.is_empty() && !input.ignore_unknown_columns {
+        plan.problems
+            .push(header_problem(Why::UnknownColumns(unknown)));
+    }
+    for required in [Field::Customer, Field::Amount] {
+        if !cols.contains(&ColumnUse::Field(required)) {
+            plan.problems.push(header_problem(match required {
+                Field::Customer => Why::NoCustomerColumn,
+                _ => Why::NoAmountColumn,
+            }));
+        }
+    }
+    for field in Field::ALL.into_iter().filter(|f| *f != Field::Metadata) {
+        if cols
+            .iter()
+            .filter(|c| **c == ColumnUse::Field(field))
+            .count()
+            > 1
+        {
+            plan.problems.push(header_problem(Why::TwiceMapped(field)));
+        }
+    }
+    if !plan.problems.is_empty() {
+        return plan;
+    }
+    let reference_col = cols
+        .iter()
+        .position(|k| *k == ColumnUse::Field(Field::Reference));
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (i, cells) in body.iter().enumerate() {
+        let row = i + 2;
+        if cells.iter().all(|c| c.trim().is_empty()) {
+            continue;
+        }
+        let before = plan.problems.len();
+        let mut problem = |c: Option<usize>, why: Why| {
+            plan.problems.push(Problem {
+                row,
+                col: c,
+                column: c.map_or(String::new(), |c| header[c].clone()),
+                why,
+            })
+        };
+        let mut customer = String::new();
+        let mut amount_text = (0, String::new());
+        let mut currency = CurrencyChoice::AccountDefault;
+        let mut due = None;
+        let mut product = None;
+        let mut reference = None;
+        let mut account = None;
+        let mut metadata = Map::new();
+        for (c, kind) in cols.iter().enumerate() {
+            let ColumnUse::Field(kind) = kind else {
+                continue;
+            };
+            let text = cells.get(c).map(|s| s.trim()).unwrap_or("");
+            match kind {
+                Field::Customer if text.is_empty() => problem(Some(c), Why::CustomerEmpty),
+                Field::Customer => match (input.resolve)(text) {
+                    Ok(id) => customer = id,
+                    Err(why) => problem(Some(c), why),
+                },
+                Field::Amount => amount_text = (c, text.to_string()),
+                Field::Currency if text.is_empty() => {}
+                Field::Currency => {
+                    match Currency::from_code(&text.to_ascii_uppercase())
+                        .filter(|cur| input.currencies.contains(cur))
+                    {
+                        Some(cur) => currency = CurrencyChoice::Code(cur),
+                        None => problem(
+                            Some(c),
+                            Why::Currency {
+                                text: text.to_string(),
+                                offered: input
+                                    .currencies
+                                    .iter()
+                                    .map(|c| c.code().to_string())
+                                    .collect(),
+                            },
+                        ),
+                    }
+                }
+                Field::Due if text.is_empty() => {}
+                Field::Due => {
+                    match crate::input::parse_date(text, crate::input::DateOrder::DayFirst) {
+                        Ok(d) => due = Some(d.format("%Y-%m-%d").to_string()),
+                        Err(e) => problem(Some(c), Why::Date(e)),
+                    }
+                }
+                Field::Product => product = Some(text.to_string()).filter(|t| !t.is_empty()),
+                Field::Reference => reference = Some(text.to_string()).filter(|t| !t.is_empty()),
+                Field::Account => account = Some(text.to_string()).filter(|t| !t.is_empty()),
+                Field::Metadata if text.is_empty() => {}
+                Field::Metadata => {
+                    let h = header[c].trim();
+                    let name = if fold_text(h).starts_with("metadata.") {
+                        &h["metadata.".len()..]
+                    } else {
+                        h
+                    };
+                    metadata.insert(name.to_string(), Value::String(text.to_string()));
+                }
+            }
+        }
+        let (ac, text) = amount_text;
+        let amount = if text.is_empty() {
+            problem(Some(ac), Why::AmountEmpty);
+            None
+        } else {
+            match money::parse_amount_input(&text, currency.currency().or(input.reading)) {
+                Ok(a) if a > Decimal::ZERO => Some(a),
+                Ok(_) => {
+                    problem(Some(ac), Why::Amount(AmountError::NotPositive));
+                    None
+                }
+                Err(e) => {
+                    problem(Some(ac), Why::Amount(e));
+                    None
+                }
+            }
+        };
+        let reference = reference.unwrap_or_else(|| format!("BULK-{}-{row}", input.file_id));
+        if let Some(first) = seen.get(&reference) {
+            problem(
+                Some(reference_col.unwrap_or(0)),
+                Why::DuplicateReference {
+                    reference: reference.clone(),
+                    first_row: *first,
+                },
+            );
+        } else {
+            seen.insert(reference.clone(), row);
+        }
+        if plan.problems.len() > before {
+            plan.invalid_rows.push(row);
+            continue;
+        }
+        let Some(amount) = amount else { continue };
+        let invoice = NewInvoice {
+            customer,
+            amount,
+            currency,
+            product_id: product,
+            due_date: due,
+            invoice_external_id: Some(reference),
+            metadata: (!metadata.is_empty()).then_some(metadata),
+            ..NewInvoice::default()
+        };
+        // The same checks as any invoice sent (decimals for the currency, sizes).
+        if let Err(e) = invoice.to_json() {
+            plan.problems.push(Problem {
+                row,
+                col: None,
+                column: String::new(),
+                why: Why::Invoice(e),
+            });
+            plan.invalid_rows.push(row);
+            continue;
+        }
+        plan.rows.push(BulkRow {
+            row,
+            invoice,
+            account_key: account,
+        });
+    }
+    plan
+}
+
+/// A customer cell: an id as written, or a name or RUT the directory knows (exactly one).
+pub fn resolve_customer(journal: &crate::journal::Journal, text: &str) -> Result<String, Why> {
+    let found = journal
+        .find_customers(text, 50)
+        .map_err(|e| Why::DirectoryUnreadable(e.to_string()))?;
+    let wanted = crate::journal::fold(text);
+    let rut = crate::rut::Rut::parse(text).ok().map(|r| r.to_string());
+    let exact: Vec<&crate::journal::Customer> = found
+        .iter()
+        .filter(|c| {
+            c.id == text
+                || c.name
+                    .as_deref()
+                    .is_some_and(|n| crate::journal::fold(n) == wanted)
+                || (rut.is_some() && c.rut == rut)
+        })
+        .collect();
+    match exact.as_slice() {
+        [one] => Ok(one.id.clone()),
+        [] if !text.contains(char::is_whitespace) && rut.is_none() => Ok(text.to_string()),
+        [] => Err(Why::CustomerNotFound(text.to_string())),
+        many => Err(Why::CustomerAmbiguous(text.to_string(), many.len())),
+    }
+}
+
+/// The first 10 hex digits of the file's SHA-256: the references of its rows without one.
+pub fn file_id(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .take(5)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(lines: &[&[&str]]) -> Vec<Vec<String>> {
+        lines
+            .iter()
+            .map(|l| l.iter().map(|s| s.to_string()).collect())
+            .collect()
+    }
+
+    fn by_id(text: &str) -> Result<String, Why> {
+        match text {
+            "Distribuidora" => Ok("cus_big".into()),
+            t if t.starts_with("cus_") => Ok(t.into()),
+            t => Err(Why::CustomerNotFound(t.into())),
+        }
+    }
+
+    fn plan_of(file: &[Vec<String>], reading: Option<Currency>, ignore: bool) -> Plan {
+        plan(
+            file,
+            &PlanInput {
+                file_id: "abc",
+                currencies: &Currency::DEFAULT_OFFERED,
+                reading,
+                resolve: &by_id,
+                mapping: None,
+                ignore_unknown_columns: ignore,
+            },
+        )
+    }
+
+    #[test]
+    fn headers_in_spanish_amounts_in_the_files_style_and_totals_per_currency() {
+        let file = rows(&[
+            &[
+                "Cliente",
+                "Monto",
+                "Moneda",
+                "Vencimiento",
+                "Referencia",
+                "metadata.centro",
+            ],
+            &["cus_a", "$1.234.567", "", "31-12-2026", "ERP-1", "Ñuñoa"],
+            &["Distribuidora", "12,3456", "CLF", "", "", ""],
+            &["cus_b", "12.3456", "clf", "2026-12-31", "", ""],
+            &["", "", "", "", "", ""],
+        ]);
+        let p = plan_of(&file, Some(Currency::CLP), false);
+        assert!(p.problems.is_empty(), "{:?}", p.problems);
+        assert_eq!(p.rows.len(), 3);
+        assert_eq!(p.rows[0].invoice.amount.to_string(), "1234567");
+        assert_eq!(p.rows[0].invoice.due_date.as_deref(), Some("2026-12-31"));
+        assert_eq!(
+            p.rows[0].invoice.metadata.as_ref().unwrap()["centro"],
+            "Ñuñoa"
+        );
+        assert_eq!(p.rows[1].invoice.customer, "cus_big");
+        assert_eq!(
+            p.rows[1].invoice.invoice_external_id.as_deref(),
+            Some("BULK-abc-3")
+        );
+        assert_eq!(p.rows[2].invoice.amount.to_string(), "12.3456");
+        let totals = p.totals();
+        assert_eq!(totals[""], (1, Decimal::from(1_234_567)));
+        assert_eq!(totals["CLF"], (2, "24.6912".parse().unwrap()));
+        assert_eq!(p.customers(), 3);
+    }
+
+    #[test]
+    fn every_problem_is_named_by_row_and_column() {
+        let file = rows(&[
+            &[
+                "customer",
+                "amount",
+                "currency_code",
+                "due_date",
+                "external_id",
+            ],
+            &["Nadie", "1000", "", "", "R-1"],
+            &["cus_a", "0", "", "", "R-2"],
+            &["cus_a", "1.000,5", "", "31-02-2026", "R-3"],
+            &["cus_a", "10", "USD", "", "R-1"],
+            &["cus_a", "12.345", "CLF", "", "R-5"],
+        ]);
+        let p = plan_of(&file, Some(Currency::CLP), false);
+        let text: Vec<String> = p.problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(p.rows.len(), 0, "{text:#?}");
+        assert_eq!(p.invalid_rows, [2, 3, 4, 5, 6]);
+        assert!(
+            text[0].starts_with("row 2, column customer: no customer \"Nadie\""),
+            "{text:#?}"
+        );
+        assert!(
+            text.iter()
+                .any(|t| t == "row 3, column amount: The amount must be greater than zero.")
+        );
+        assert!(
+            text.iter()
+                .any(|t| t.starts_with("row 4, column due_date:"))
+        );
+        assert!(
+            text.iter()
+                .any(|t| t.starts_with("row 5, column currency_code: \"USD\" is not one"))
+        );
+        assert!(
+            text.iter()
+                .any(|t| t == "row 5, column external_id: the reference R-1 is already in row 2")
+        );
+        assert!(
+            text.iter()
+                .any(|t| t.starts_with("row 6, column amount: \"12.345\" is ambiguous")),
+            "{text:#?}"
+        );
+    }
+
+    #[test]
+    fn unknown_or_missing_columns_stop_everything() {
+        let file = rows(&[&["cliente", "monto", "color"], &["cus_a", "1000", "rojo"]]);
+        let p = plan_of(&file, None, false);
+        assert_eq!(
+            p.problems[0].to_string(),
+            "row 1: unknown columns: color (--ignore-columns leaves them out)"
+        );
+        let p = plan_of(&file, None, true);
+        assert_eq!(p.rows.len(), 1);
+        let p = plan_of(&rows(&[&["monto"], &["5"]]), None, false);
+        assert!(matches!(p.problems[0].why, Why::NoCustomerColumn));
+    }
+    #[test]
+    fn a_changed_mapping_reads_unknown_columns_and_refuses_a_field_twice() {
+        let file = rows(&[
+            &["Cliente", "Importe", "Centro de costo", "Notas"],
+            &["cus_a", "1.500", "Ñuñoa", "x"],
+        ]);
+        let detected = detect_all(&file[0]);
+        assert_eq!(
+            detected,
+            [
+                ColumnUse::Field(Field::Customer),
+                ColumnUse::Unrecognised,
+                ColumnUse::Unrecognised,
+                ColumnUse::Unrecognised
+            ]
+        );
+        let with = |mapping: &[ColumnUse]| {
+            plan(
+                &file,
+                &PlanInput {
+                    file_id: "f",
+                    currencies: &Currency::DEFAULT_OFFERED,
+                    reading: Some(Currency::CLP),
+                    resolve: &by_id,
+                    mapping: Some(mapping),
+                    ignore_unknown_columns: false,
+                },
+            )
+        };
+        let p = with(&detected);
+        assert!(matches!(&p.problems[0].why, Why::UnknownColumns(c) if c.len() == 3));
+        let mapped = [
+            ColumnUse::Field(Field::Customer),
+            ColumnUse::Field(Field::Amount),
+            ColumnUse::Field(Field::Metadata),
+            ColumnUse::Ignore,
+        ];
+        let p = with(&mapped);
+        assert!(p.problems.is_empty(), "{:?}", p.problems);
+        assert_eq!(p.rows[0].invoice.amount, Decimal::from(1500));
+        assert_eq!(
+            p.rows[0].invoice.metadata.as_ref().unwrap()["Centro de costo"],
+            "Ñuñoa"
+        );
+        let twice = [
+            ColumnUse::Field(Field::Customer),
+            ColumnUse::Field(Field::Amount),
+            ColumnUse::Field(Field::Amount),
+            ColumnUse::Ignore,
+        ];
+        let p = with(&twice);
+        assert!(matches!(p.problems[0].why, Why::TwiceMapped(Field::Amount)));
+        assert!(p.header_refused() && p.rows.is_empty());
+    }
+}

@@ -1,0 +1,126 @@
+//! Billing runs started and not finished: kept so that the app (or the clerk, with the
+//! CLI) is offered to resume one that a crash, a closed window or Ctrl-C cut short.
+//! Resuming is running the same file again: the journal's entries say which rows are
+//! already issued.
+
+use super::store::{now, write_error};
+use super::{Journal, JournalError};
+use rusqlite::params;
+use std::path::PathBuf;
+
+/// A billing run that was started.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BulkRunRecord {
+    /// Its number in the journal.
+    pub id: i64,
+    /// The file.
+    pub path: PathBuf,
+    /// The file's digest when the run started (a changed file is not the same run).
+    pub file_id: String,
+    /// The profile it ran with.
+    pub profile: String,
+    /// The service it sent to.
+    pub base_url: String,
+    /// How many rows it was to send.
+    pub rows: u64,
+    /// When it started (UTC, RFC 3339).
+    pub started: String,
+}
+
+impl Journal {
+    /// Notes that a run of `path` starts; its number, for [`Journal::finish_run`].
+    pub fn start_run(
+        &mut self,
+        path: &std::path::Path,
+        file_id: &str,
+        profile: &str,
+        base_url: &str,
+        rows: u64,
+    ) -> Result<i64, JournalError> {
+        let err = write_error(&self.path);
+        // The same file at the same service replaces an older unfinished run of it.
+        self.conn
+            .execute(
+                "UPDATE bulk_runs SET finished = ?1
+                 WHERE finished IS NULL AND path = ?2 AND base_url = ?3",
+                params![now(), path.to_string_lossy(), base_url],
+            )
+            .map_err(&err)?;
+        self.conn
+            .execute(
+                "INSERT INTO bulk_runs (path, file_id, profile, base_url, rows, started)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    path.to_string_lossy(),
+                    file_id,
+                    profile,
+                    base_url,
+                    i64::try_from(rows).unwrap_or(i64::MAX),
+                    now()
+                ],
+            )
+            .map_err(&err)?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Notes that run `id` ended (every row settled, or the clerk chose not to resume).
+    pub fn finish_run(&mut self, id: i64) -> Result<(), JournalError> {
+        self.conn
+            .execute(
+                "UPDATE bulk_runs SET finished = ?1 WHERE id = ?2",
+                params![now(), id],
+            )
+            .map_err(write_error(&self.path))?;
+        Ok(())
+    }
+
+    /// Runs started and never finished, newest first.
+    pub fn interrupted_runs(&self) -> Result<Vec<BulkRunRecord>, JournalError> {
+        let err = write_error(&self.path);
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT id, path, file_id, profile, base_url, rows, started FROM bulk_runs
+                 WHERE finished IS NULL ORDER BY id DESC",
+            )
+            .map_err(&err)?;
+        stmt.query_map([], |r| {
+            Ok(BulkRunRecord {
+                id: r.get(0)?,
+                path: PathBuf::from(r.get::<_, String>(1)?),
+                file_id: r.get(2)?,
+                profile: r.get(3)?,
+                base_url: r.get(4)?,
+                rows: u64::try_from(r.get::<_, i64>(5)?).unwrap_or(0),
+                started: r.get(6)?,
+            })
+        })
+        .map_err(&err)?
+        .collect::<Result<_, _>>()
+        .map_err(&err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_unfinished_run_is_offered_until_it_ends_and_a_new_run_of_the_file_replaces_it() {
+        let (_dir, mut j) = super::super::tests::open();
+        let p = std::path::Path::new("/tmp/enero.xlsx");
+        let first = j.start_run(p, "abc", "Sandbox", "http://x", 214).unwrap();
+        let other = j
+            .start_run(std::path::Path::new("/tmp/b.csv"), "d", "S", "http://x", 3)
+            .unwrap();
+        let runs = j.interrupted_runs().unwrap();
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[1].id, first);
+        assert_eq!(runs[1].rows, 214);
+        assert_eq!(runs[1].path, p);
+        let again = j.start_run(p, "abc", "Sandbox", "http://x", 214).unwrap();
+        let ids: Vec<i64> = j.interrupted_runs().unwrap().iter().map(|r| r.id).collect();
+        assert_eq!(ids, [again, other]);
+        j.finish_run(again).unwrap();
+        j.finish_run(other).unwrap();
+        assert!(j.interrupted_runs().unwrap().is_empty());
+    }
+}
