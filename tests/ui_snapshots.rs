@@ -38,3 +38,8 @@ fn snapshot_customers() {
 fn snapshot_usd_invoice() {
     scenes::usd_invoice(Lang::En, L, "en_light_usd_invoice");
 }
+
+#[test]
+fn snapshot_bulk() {
+    scenes::bulk(Lang::En, L, "en_light_bulk");
+}

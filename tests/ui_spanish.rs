@@ -36,6 +36,11 @@ fn snapshot_customers() {
 }
 
 #[test]
+fn snapshot_bulk() {
+    scenes::bulk(Lang::Es, D, "es_dark_bulk");
+}
+
+#[test]
 fn create_by_keyboard_only_in_spanish() {
     let rt = runtime();
     let s = rt

@@ -649,9 +649,20 @@ fn duration_words(d: Duration) -> String {
 
 impl BulkPanel {
     /// The notice of runs left unfinished (drawn above every panel).
-    pub fn interrupted_ui(&self, ui: &mut Ui, commands: &mut Vec<super::command::Command>) {
+    pub fn interrupted_ui(
+        &self,
+        ui: &mut Ui,
+        profiles: &crate::profile::Profiles,
+        commands: &mut Vec<super::command::Command>,
+    ) {
         use super::command::Command;
-        for run in self.interrupted().iter().take(3) {
+        let resuming = self.resuming.as_ref().map(|r| r.id);
+        for run in self
+            .interrupted()
+            .iter()
+            .filter(|r| Some(r.id) != resuming)
+            .take(3)
+        {
             egui::Frame::group(ui.style()).show(ui, |ui| {
                 let file = run.path.file_name().map_or_else(
                     || run.path.display().to_string(),
@@ -670,10 +681,21 @@ impl BulkPanel {
                 ui.horizontal_wrapped(|ui| {
                     widgets::chip(
                         ui,
-                        &tr!("bulk-resume-offer", file = safe(&file), when = when),
+                        &tr!(
+                            "bulk-resume-offer",
+                            file = safe(&file),
+                            profile = safe(&run.profile),
+                            when = when
+                        ),
                         widgets::CHIP_COLORS[2],
                     );
                     if ui.button(tr!("bulk-resume-open")).clicked() {
+                        // Resumed with the profile (so the service) it was sent with.
+                        if profiles.active.as_deref() != Some(run.profile.as_str())
+                            && profiles.get(&run.profile).is_some()
+                        {
+                            commands.push(Command::Activate(run.profile.clone()));
+                        }
                         commands.push(Command::Show(super::command::Tab::Bulk));
                         commands.push(Command::Bulk(BulkCommand::OpenInterrupted(run.id)));
                     }
@@ -1011,6 +1033,10 @@ impl BulkPanel {
         egui::ScrollArea::horizontal()
             .id_salt("bulk_table_scroll")
             .show(ui, |ui| {
+                // The status column keeps room for a problem in words; the file's
+                // columns share the rest (resizable; the table scrolls sideways).
+                let each = ((ui.available_width() - 48.0 - 400.0) / width.max(1) as f32)
+                    .clamp(70.0, 160.0);
                 let mut t = TableBuilder::new(ui)
                     .id_salt("bulk_table")
                     .striped(true)
@@ -1018,8 +1044,8 @@ impl BulkPanel {
                     .column(Column::exact(48.0));
                 for _ in 0..width {
                     t = t.column(
-                        Column::initial(120.0)
-                            .at_least(60.0)
+                        Column::initial(each)
+                            .at_least(50.0)
                             .clip(true)
                             .resizable(true),
                     );

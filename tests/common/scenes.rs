@@ -238,3 +238,22 @@ pub fn usd_invoice(lang: Lang, theme: egui::Theme, name: &str) {
     }
     snap(&mut h, name);
 }
+
+/// A billing file read and checked in the Bulk issue panel: the mapping, the totals, the
+/// rows with problems in red. The file is a fixture named by a relative path (tests run
+/// in the package folder), so the path on screen is the same on every machine.
+pub fn bulk(lang: Lang, theme: egui::Theme, name: &str) {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let mut h = connected(&rt, &s, lang, theme);
+    click(&mut h, Role::Button, &text("tab-bulk"));
+    type_into(&mut h, &text("bulk-file"), "tests/fixtures/enero.csv");
+    click(&mut h, Role::Button, &text("bulk-read"));
+    step_until(&mut h, "checked", |h| {
+        h.state().bulk().loaded_plan().is_some()
+    });
+    mask_token(&mut h);
+    snap(&mut h, name);
+}

@@ -296,7 +296,7 @@ impl eframe::App for InvoiceDeskApp {
                 super::widgets::error_text(ui, &super::i18n::profile_error(e));
             }
             if self.saved.tab != Tab::Bulk || !self.bulk.is_running() {
-                self.bulk.interrupted_ui(ui, &mut commands);
+                self.bulk.interrupted_ui(ui, &self.profiles, &mut commands);
             }
             let session = self.session.as_deref();
             let secrets_status = self.connector.secrets.get().map(|s| s.status());
