@@ -1,7 +1,8 @@
 //! Reading a spreadsheet the clerk made into rows of text: CSV (comma or semicolon,
 //! detected; UTF-8 with or without a BOM, else Windows-1252) or Excel `.xlsx` (the first
 //! sheet, or a named one). Numbers in Excel cells are written back as their shortest
-//! exact text (a cell 12.3456 reads "12.3456"), never rounded to a format.
+//! exact text (a cell 12.3456 reads "12.3456"), never rounded to a format; date cells as
+//! the day, ISO.
 
 use std::path::Path;
 
@@ -59,6 +60,16 @@ fn read_xlsx(path: &Path, sheet: Option<&str>) -> Result<Vec<Vec<String>>, Strin
                 .map(|c| match c {
                     // Rust writes the shortest text that reads back as the same number.
                     Data::Float(f) => format!("{f}"),
+                    // A date cell is a day number with a date format: read as the day
+                    // (ISO), not as the number.
+                    Data::DateTime(d) if d.is_datetime() => {
+                        let (y, m, day, h, min, sec, ms) = d.to_ymd_hms_milli();
+                        if (h, min, sec, ms) == (0, 0, 0, 0) {
+                            format!("{y:04}-{m:02}-{day:02}")
+                        } else {
+                            format!("{y:04}-{m:02}-{day:02} {h:02}:{min:02}:{sec:02}")
+                        }
+                    }
                     other => other.to_string(),
                 })
                 .collect()
@@ -109,5 +120,37 @@ mod tests {
         std::fs::write(&p, "a,b\n\"1,5\",2\n").unwrap();
         assert_eq!(read_rows(&p, None).unwrap(), [["a", "b"], ["1,5", "2"]]);
         assert!(read_rows(&p, Some("Hoja1")).is_err());
+    }
+
+    #[test]
+    fn an_excel_file_with_number_text_and_date_cells_reads_exactly() {
+        use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("facturas.xlsx");
+        let mut book = Workbook::new();
+        let ws = book.add_worksheet();
+        ws.set_name("Enero").unwrap();
+        for (c, h) in ["cliente", "monto", "moneda", "vencimiento"]
+            .iter()
+            .enumerate()
+        {
+            ws.write_string(0, c as u16, *h).unwrap();
+        }
+        let date = Format::new().set_num_format("dd-mm-yyyy");
+        ws.write_string(1, 0, "cus_a").unwrap();
+        ws.write_number(1, 1, 12.3456).unwrap();
+        ws.write_string(1, 2, "CLF").unwrap();
+        let day = ExcelDateTime::from_ymd(2026, 12, 31).unwrap();
+        ws.write_datetime_with_format(1, 3, &day, &date).unwrap();
+        ws.write_string(2, 0, "cus_b").unwrap();
+        ws.write_string(2, 1, "$1.234.567").unwrap();
+        ws.write_number(3, 1, 1234567.0).unwrap();
+        ws.write_string(2, 3, "5-1-2027").unwrap();
+        book.save(&p).unwrap();
+        let rows = read_rows(&p, Some("Enero")).unwrap();
+        assert_eq!(rows[1], ["cus_a", "12.3456", "CLF", "2026-12-31"]);
+        assert_eq!(rows[2], ["cus_b", "$1.234.567", "", "5-1-2027"]);
+        assert_eq!(rows[3][1], "1234567");
+        assert!(read_rows(&p, Some("Febrero")).is_err());
     }
 }

@@ -656,3 +656,44 @@ fn ctrl_c_stops_sending_records_what_was_on_its_way_and_reports_what_was_not_sen
     );
     assert_eq!(issued(&e, "INT-"), (60, 60));
 }
+
+#[test]
+fn broken_connections_leave_rows_unknown_that_the_next_run_settles_and_a_429_storm_is_waited_out() {
+    let e = env();
+    let c = e.customer();
+    let rows = |n: usize| {
+        let mut body = String::from("cliente,monto,referencia\n");
+        for i in 0..n {
+            body.push_str(&format!("{c},{},RST-{i}\n", 2000 + i));
+        }
+        body
+    };
+    let file = bulk_file(&e, "rst.csv", &rows(20));
+    // Three creates are done and then their connections broken: their outcome is unknown.
+    e.s.add_fault(Fault::reset(Route::Create, 3));
+    let out = e.run(&["bulk", &file, "--yes"]);
+    exits(&out, 6);
+    assert!(
+        text(&out.stdout).contains("17 created, 0 already issued, 0 refused, 3 unknown"),
+        "{}",
+        text(&out.stdout)
+    );
+    e.s.clear_faults();
+    // The file grows by ten rows; the service answers a storm of 429s meanwhile.
+    let file = bulk_file(&e, "rst.csv", &rows(30));
+    e.s.add_fault(Fault::rate_limit(Route::Create, 12, 1));
+    let started = Instant::now();
+    let out = e.run(&["bulk", &file, "--yes", "--concurrency", "4"]);
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("10 created, 20 already issued"),
+        "the unknown ones were found at the service, not sent again: {}",
+        text(&out.stdout)
+    );
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "429s were waited out"
+    );
+    assert_eq!(issued(&e, "RST-"), (30, 30));
+    assert!(e.entries(&["--outcome", "unknown"]).is_empty());
+}
