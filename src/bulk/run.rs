@@ -205,6 +205,43 @@ impl Runner {
         }
     }
 
+    /// As [`Runner::run`], for the rows of the spreadsheet `file` (digest `file_id`):
+    /// the run is noted in the journal when it starts and marked finished when every row
+    /// is settled, so a run cut short is offered again. What became of the rows, counted.
+    pub async fn run_file(
+        &self,
+        file: &std::path::Path,
+        file_id: &str,
+        rows: Vec<BulkRow>,
+        concurrency: usize,
+        mut each: impl FnMut(usize, Status),
+    ) -> Counts {
+        let (file, id) = (file.to_path_buf(), file_id.to_string());
+        let (profile, base_url, total) = (self.profile.clone(), self.base_url.clone(), rows.len());
+        let run_id = self
+            .journal
+            .run(move |j| {
+                // One name per file, however it was typed (relative, through a link).
+                let path = std::fs::canonicalize(&file).unwrap_or(file);
+                j.start_run(&path, &id, &profile, &base_url, total as u64)
+            })
+            .await
+            .ok();
+        let mut counts = Counts::default();
+        self.run(rows, concurrency, |i, status| {
+            counts.add(&status);
+            each(i, status);
+        })
+        .await;
+        if counts.unknown == 0
+            && counts.not_sent == 0
+            && let Some(id) = run_id
+        {
+            let _ = self.journal.run(move |j| j.finish_run(id)).await;
+        }
+        counts
+    }
+
     async fn one(&self, row: BulkRow) -> Status {
         if !self.control.turn().await {
             return Status::NotSent;

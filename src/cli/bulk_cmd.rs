@@ -7,7 +7,7 @@ use super::{BulkArgs, Failure};
 use crate::api::Client;
 use crate::bulk::Plan;
 use crate::bulk::report::{self, Line};
-use crate::bulk::run::{Control, Counts, Runner, Status};
+use crate::bulk::run::{Control, Runner, Status};
 use crate::journal::SharedJournal;
 use crate::text::escape_controls;
 use std::io::{IsTerminal, Write};
@@ -90,23 +90,16 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         }
     }
     let client = Client::new(resolved.config).map_err(Failure::from)?;
-    let shared = SharedJournal::new(journal);
     let control = Arc::new(Control::default());
     let runner = Runner {
         client,
-        journal: shared.clone(),
-        base_url: base_url.clone(),
+        journal: SharedJournal::new(journal),
+        base_url,
         profile: resolved.profile_name.clone(),
         profile_account,
         control: control.clone(),
     };
-    // Noted so that an interrupted run is offered again (the app asks at start).
-    let path = std::fs::canonicalize(&a.file).unwrap_or_else(|_| a.file.clone());
-    let (total, id, profile_name) = (plan.rows.len(), file_id.clone(), resolved.profile_name);
-    let run_id = shared
-        .run(move |j| j.start_run(&path, &id, &profile_name, &base_url, total as u64))
-        .await
-        .ok();
+    let total = plan.rows.len();
     let ctrl_c = {
         let control = control.clone();
         tokio::spawn(async move {
@@ -120,19 +113,19 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     };
     let started = Instant::now();
     let progress = std::io::stderr().is_terminal();
-    let mut counts = Counts::default();
     let mut results: Vec<(usize, String, Status)> = Vec::with_capacity(total);
     let mut last_shown = Instant::now();
-    runner
-        .run(
+    let counts = runner
+        .run_file(
+            &a.file,
+            &file_id,
             plan.rows.clone(),
             usize::from(a.concurrency),
             |i, status| {
-                counts.add(&status);
                 let row = &plan.rows[i];
                 let reference = row.invoice.invoice_external_id.clone().unwrap_or_default();
                 results.push((row.row, reference, status));
-                let done = counts.done();
+                let done = results.len();
                 if progress && (last_shown.elapsed() > Duration::from_millis(250) || done == total)
                 {
                     last_shown = Instant::now();
@@ -151,10 +144,6 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     ctrl_c.abort();
     if progress {
         eprintln!();
-    }
-    let settled = counts.unknown == 0 && counts.not_sent == 0;
-    if settled && let Some(id) = run_id {
-        let _ = shared.run(move |j| j.finish_run(id)).await;
     }
     results.sort_by_key(|r| r.0);
     println!(

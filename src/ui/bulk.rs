@@ -78,7 +78,8 @@ struct Running {
     total: usize,
     started: Instant,
     ended: Option<Instant>,
-    task: Option<Task<()>>,
+    /// `Err`: why nothing was sent.
+    task: Option<Task<Result<(), String>>>,
 }
 
 type Loading = Task<Result<Loaded, String>>;
@@ -371,57 +372,42 @@ impl BulkPanel {
         let (c, p) = (control.clone(), progress.clone());
         let ctx = deps.spawner.ctx.clone();
         let task = deps.spawner.spawn(async move {
-            let shared = match journal.shared().await {
-                Ok(s) => s,
-                Err(_) => {
-                    // Nothing can be sent without the journal: every row says so.
-                    if let Ok(mut p) = p.lock() {
-                        for s in p.statuses.iter_mut() {
-                            *s = Some(Status::Refused(crate::bulk::run::Refusal::Journal(
-                                crate::journal::JournalError::Open {
-                                    path: PathBuf::new(),
-                                    why: "unreadable".into(),
-                                },
-                            )));
-                        }
-                        p.counts.refused = p.statuses.len();
-                    }
-                    return;
+            let Ok(shared) = journal.shared().await else {
+                // Nothing can be sent without the journal: no row was.
+                if let Ok(mut p) = p.lock() {
+                    p.statuses.fill(Some(Status::NotSent));
+                    p.counts.not_sent = p.statuses.len();
                 }
+                return Err(tr!("journal-not-sent"));
             };
-            let profile = session.profile.clone();
-            let base_url = profile.base_url.trim().to_string();
-            let (name, url) = (profile.name.clone(), base_url.clone());
-            let run_id = shared
-                .run(move |j| j.start_run(&path, &file_id, &name, &url, total as u64))
-                .await
-                .ok();
+            let profile = &session.profile;
             let runner = Runner {
                 client: session.client.clone(),
-                journal: shared.clone(),
-                base_url,
+                journal: shared,
+                base_url: profile.base_url.trim().to_string(),
                 profile: profile.name.clone(),
                 profile_account: Some(profile.account_key.trim().to_string())
                     .filter(|k| !k.is_empty()),
                 control: c,
             };
             runner
-                .run(plan.rows.clone(), concurrency, |i, status| {
-                    if let Ok(mut p) = p.lock() {
-                        p.counts.add(&status);
-                        p.statuses[i] = Some(status);
-                    }
-                    // Progress is drawn a few times a second, not once per row.
-                    ctx.request_repaint_after(Duration::from_millis(150));
-                })
+                .run_file(
+                    &path,
+                    &file_id,
+                    plan.rows.clone(),
+                    concurrency,
+                    |i, status| {
+                        if let Ok(mut p) = p.lock() {
+                            p.counts.add(&status);
+                            p.statuses[i] = Some(status);
+                        }
+                        // Progress is drawn a few times a second, not once per row.
+                        ctx.request_repaint_after(Duration::from_millis(150));
+                    },
+                )
                 .await;
-            let settled = p
-                .lock()
-                .is_ok_and(|p| p.counts.unknown == 0 && p.counts.not_sent == 0);
-            if settled && let Some(id) = run_id {
-                let _ = shared.run(move |j| j.finish_run(id)).await;
-            }
             journal.count().await;
+            Ok(())
         });
         self.running = Some(Running {
             control,
@@ -441,12 +427,7 @@ impl BulkPanel {
             return;
         };
         let lines = self.result_lines(l, r, excel);
-        let target = crate::bulk::report::beside(
-            &l.path,
-            &tr!("bulk-results-suffix"),
-            if excel { "xlsx" } else { "csv" },
-            chrono::Local::now().naive_local(),
-        );
+        let (input, suffix) = (l.path.clone(), tr!("bulk-results-suffix"));
         let header = [
             tr!("bulk-col-row"),
             tr!("bulk-col-reference"),
@@ -457,8 +438,15 @@ impl BulkPanel {
         let sheet = tr!("bulk-sheet-name");
         self.save_note = None;
         self.saving = Some(spawner.spawn(async move {
-            let shown = target.clone();
             tokio::task::spawn_blocking(move || {
+                // Looking for a free name reads the folder: not on the UI thread.
+                let target = crate::bulk::report::beside(
+                    &input,
+                    &suffix,
+                    if excel { "xlsx" } else { "csv" },
+                    chrono::Local::now().naive_local(),
+                );
+                let shown = target.clone();
                 let checked = crate::fsutil::check_destination(&target)
                     .map_err(|e| crate::ui::i18n::destination_error(&e))?;
                 let header: [&str; 5] = std::array::from_fn(|i| header[i].as_str());
@@ -484,11 +472,7 @@ impl BulkPanel {
         let statuses = progress.as_ref().map(|p| &p.statuses).ok();
         let mut lines = Vec::with_capacity(l.all_rows.len());
         for &row in &l.all_rows {
-            if let Some(ps) = l.problems.get(&row) {
-                let why: Vec<String> = ps
-                    .iter()
-                    .map(|&i| crate::ui::i18n::bulk_problem(&l.plan.problems[i]))
-                    .collect();
+            if let Some(why) = l.problems_text(row) {
                 let mut line = Line::of(row, "", &Status::SkippedInvalid, why.join("; "));
                 if words {
                     line.status = tr!("bulk-st-invalid");
@@ -539,9 +523,12 @@ impl BulkPanel {
             }
         }
         if let Some(r) = &mut self.running
-            && take_finished(&mut r.task).is_some()
+            && let Some(result) = take_finished(&mut r.task)
         {
             r.ended = Some(Instant::now());
+            if let Err(e) = result.map_err(|e| e.to_string()).and_then(|r| r) {
+                self.error = Some(e);
+            }
             if let Some(run) = self.resuming.take() {
                 self.interrupted.retain(|i| i.id != run.id);
             }
@@ -600,6 +587,16 @@ impl Loaded {
             problem_rows,
             account_currency,
         }
+    }
+
+    /// The problems of spreadsheet row `row` in the clerk's words (`None`: it has none).
+    fn problems_text(&self, row: usize) -> Option<Vec<String>> {
+        let ps = self.problems.get(&row)?;
+        Some(
+            ps.iter()
+                .map(|&i| crate::ui::i18n::bulk_problem(&self.plan.problems[i]))
+                .collect(),
+        )
     }
 
     /// The totals per currency in words: "$48.213.000 y UF 1.234,5678".
@@ -1087,13 +1084,7 @@ impl BulkPanel {
                                 });
                             }
                             row.col(|ui| {
-                                if let Some(ps) = problems {
-                                    let why: Vec<String> = ps
-                                        .iter()
-                                        .map(|&i| {
-                                            crate::ui::i18n::bulk_problem(&l.plan.problems[i])
-                                        })
-                                        .collect();
+                                if let Some(why) = l.problems_text(number) {
                                     let text = if progress.is_some() {
                                         tr!(
                                             "bulk-st-with-why",
@@ -1103,12 +1094,8 @@ impl BulkPanel {
                                     } else {
                                         why.join("; ")
                                     };
-                                    ui.label(RichText::new(text).color(red)).on_hover_text(
-                                        why.join(
-                                            "
-",
-                                        ),
-                                    );
+                                    ui.label(RichText::new(text).color(red))
+                                        .on_hover_text(why.join("\n"));
                                     return;
                                 }
                                 let Some(&i) = l.valid.get(&number) else {
