@@ -648,6 +648,8 @@ fn bulk_issue_maps_columns_pauses_stops_and_resumes_without_issuing_twice() {
     assert!(!has_text(&h, "Issue 24 invoices…"));
     // The clerk says what the columns are.
     pick(&mut h, "Importe", "Amount");
+    // Checked again with the new mapping before the next column is chosen.
+    wait_text(&mut h, "Columns not recognised: Notes.");
     pick(&mut h, "Notes", "Not used");
     wait_text(&mut h, "24 invoices to 1 customer: $24.300");
     // Slow enough to pause half-way: 4 at a time, 300 ms each.
