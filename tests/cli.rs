@@ -431,3 +431,60 @@ fn doctor_with_a_real_secret_service_is_all_well() {
         "{text}"
     );
 }
+
+#[test]
+fn export_to_a_workbook_reads_back_exactly() {
+    use calamine::{Data, Reader, Xlsx, open_workbook};
+    use rust_decimal::Decimal;
+    use std::str::FromStr;
+    let e = env();
+    let out = e
+        .oauth()
+        .args(["list", "cus_big", "--format", "json"])
+        .assert()
+        .success();
+    let listed = json_of(&out.get_output().stdout);
+    let listed = listed.as_array().unwrap();
+    let file = e.dir.path().join("estado.xlsx");
+    let done = e
+        .oauth()
+        .args(["export", "cus_big", "--as-of", "2026-11-23", "--out"])
+        .arg(&file)
+        .assert()
+        .success();
+    assert!(String::from_utf8_lossy(&done.get_output().stderr).contains("Exported 1200 invoices"));
+    let mut book: Xlsx<_> = open_workbook(&file).unwrap();
+    assert_eq!(book.sheet_names(), ["Invoices", "Summary"]);
+    let range = book.worksheet_range("Invoices").unwrap();
+    let mut rows = range.rows();
+    let header: Vec<String> = rows.next().unwrap().iter().map(|c| c.to_string()).collect();
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let (id, amount, due, status) = (col("Id"), col("Amount"), col("Due date"), col("Status"));
+    let mut n = 0;
+    for (row, want) in rows.zip(listed) {
+        assert_eq!(row[id], Data::String(want["id"].as_str().unwrap().into()));
+        let Data::Float(x) = row[amount] else {
+            panic!("{:?}", row[amount])
+        };
+        let exact = Decimal::from_str(&want["amount"].to_string().replace('"', "")).unwrap();
+        assert_eq!(Decimal::from_str(&x.to_string()).unwrap(), exact.normalize());
+        assert!(matches!(row[due], Data::DateTime(_)), "{:?}", row[due]);
+        assert!(!row[status].to_string().is_empty());
+        n += 1;
+    }
+    assert_eq!(n, 1200);
+    assert!(book.worksheet_formula("Invoices").unwrap().is_empty());
+    // --format wins over the name; CSV is the default for any other name.
+    let csv = e.dir.path().join("plain.xlsx");
+    e.oauth()
+        .args(["export", "cus_big", "--format", "csv", "--out"])
+        .arg(&csv)
+        .assert()
+        .success();
+    assert!(std::fs::read(&csv).unwrap().starts_with(b"id,customer,"));
+    e.oauth()
+        .args(["export", "cus_big", "--as-of", "23-11-2026", "--out"])
+        .arg(&file)
+        .assert()
+        .code(2);
+}

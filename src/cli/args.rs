@@ -67,16 +67,25 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = ListFormat::Table)]
         format: ListFormat,
     },
-    /// Export a customer's invoices to a CSV file.
+    /// Export a customer's invoices to a CSV file or an Excel workbook.
     Export {
         /// Customer id.
         customer: String,
-        /// The file to write (replaced only when the export succeeds).
+        /// The file to write (replaced only when the export succeeds). A name ending in
+        /// .xlsx makes a workbook unless --format says otherwise.
         #[arg(long)]
         out: PathBuf,
-        /// CSV flavour.
+        /// csv or xlsx (an Excel workbook: typed cells, a summary sheet with the aging
+        /// and the monthly totals). Default: from --out's extension, else csv.
+        #[arg(long, value_enum)]
+        format: Option<ExportFormat>,
+        /// CSV flavour (CSV only).
         #[arg(long, value_enum, default_value_t = DialectArg::Standard)]
         dialect: DialectArg,
+        /// The day overdue days and the aging are counted on (workbook only), YYYY-MM-DD.
+        /// Default: today.
+        #[arg(long, value_parser = parse_day)]
+        as_of: Option<chrono::NaiveDate>,
     },
     /// Run the built-in sandbox: a local copy of the service and its token issuer.
     Sandbox(SandboxArgs),
@@ -358,6 +367,36 @@ pub enum DialectArg {
     Standard,
     /// Excel in Spanish (Chile): semicolon, comma decimal, BOM, CRLF.
     ExcelEs,
+}
+
+/// The file an export writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// CSV (see --dialect).
+    Csv,
+    /// An Excel workbook.
+    Xlsx,
+}
+
+impl ExportFormat {
+    /// The format asked for, else the one `out`'s extension names (`.xlsx`), else CSV.
+    pub fn for_path(asked: Option<ExportFormat>, out: &std::path::Path) -> ExportFormat {
+        asked.unwrap_or_else(|| {
+            let xlsx = out
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"));
+            if xlsx {
+                ExportFormat::Xlsx
+            } else {
+                ExportFormat::Csv
+            }
+        })
+    }
+}
+
+/// A day written `YYYY-MM-DD`.
+fn parse_day(s: &str) -> Result<chrono::NaiveDate, String> {
+    crate::statement::parse_iso_day(s.trim()).ok_or_else(|| format!("{s:?} is not a day YYYY-MM-DD"))
 }
 
 impl From<DialectArg> for Dialect {

@@ -209,8 +209,11 @@ pub(super) async fn service_command(
         Command::Export {
             customer,
             out,
+            format,
             dialect,
+            as_of,
         } => {
+            let format = super::args::ExportFormat::for_path(format, &out);
             // Checked before the first request: a bad path fails now, not after the
             // whole download.
             let target = crate::fsutil::check_destination(&out).map_err(|e| Failure {
@@ -236,16 +239,23 @@ pub(super) async fn service_command(
                 }
             };
             let progress = std::io::stderr().is_terminal();
-            let mut csv = crate::export::StreamingCsv::new(dialect.into())
-                .map(|c| c.with_customer_name(name))
-                .map_err(|e| Failure {
-                    code: 1,
-                    message: format!("Could not start the export: {e}"),
-                })?;
+            // CSV streams through a temporary file; a workbook needs every row at the
+            // end (its header and summary), so it holds them, up to Excel's row limit.
+            let mut sink = match format {
+                super::args::ExportFormat::Csv => Sink::Csv(
+                    crate::export::StreamingCsv::new(dialect.into())
+                        .map(|c| c.with_customer_name(name.clone()))
+                        .map_err(|e| Failure {
+                            code: 1,
+                            message: format!("Could not start the export: {e}"),
+                        })?,
+                ),
+                super::args::ExportFormat::Xlsx => Sink::Workbook(Vec::new()),
+            };
             let mut spooled = Ok(());
             let listed = client
                 .list_customer_invoices(&customer, |page, p| {
-                    if let Err(e) = page.iter().try_for_each(|inv| csv.push(inv)) {
+                    if let Err(e) = sink.take(page) {
                         spooled = Err(e);
                         return std::ops::ControlFlow::Break(());
                     }
@@ -280,12 +290,32 @@ pub(super) async fn service_command(
             if progress {
                 eprintln!();
             }
-            let mut n = 0;
-            crate::fsutil::write_user_file(&target, |w| {
-                n = csv.finish(w, &std::sync::atomic::AtomicBool::new(false))?;
-                Ok(())
-            })
-            .map_err(|e| {
+            let never = std::sync::atomic::AtomicBool::new(false);
+            let mut as_text = 0;
+            let written = match sink {
+                Sink::Csv(csv) => {
+                    let mut n = 0;
+                    crate::fsutil::write_user_file(&target, |w| {
+                        n = csv.finish(w, &never)?;
+                        Ok(())
+                    })
+                    .map(|()| n)
+                }
+                Sink::Workbook(rows) => {
+                    let about = crate::export::xlsx::About {
+                        customer: &customer,
+                        customer_name: name.as_deref(),
+                        today: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
+                    };
+                    crate::export::xlsx::write_file(&target, rows.iter(), &about, &never).map(
+                        |w| {
+                            as_text = w.as_text;
+                            w.rows
+                        },
+                    )
+                }
+            };
+            let n = written.map_err(|e| {
                 settle(refused("WriteFailed"));
                 Failure {
                     code: 1,
@@ -300,6 +330,11 @@ pub(super) async fn service_command(
                 ..Settled::done(None)
             });
             eprintln!("Exported {n} invoices to {}.", out.display());
+            if as_text > 0 {
+                eprintln!(
+                    "Note: {as_text} amounts have more than 15 significant digits; Excel cannot hold them as numbers, so they are written as text (marked in yellow)."
+                );
+            }
             Ok(())
         }
         Command::Profile(_)
@@ -308,6 +343,32 @@ pub(super) async fn service_command(
         | Command::Journal(_)
         | Command::Customers(_)
         | Command::Bulk(_) => Ok(()),
+    }
+}
+
+/// Where an export's rows go while the listing arrives.
+enum Sink {
+    /// CSV, spooled to a temporary file.
+    Csv(crate::export::StreamingCsv),
+    /// A workbook's rows, held (at most Excel's row limit).
+    Workbook(Vec<crate::api::Invoice>),
+}
+
+impl Sink {
+    fn take(&mut self, page: Vec<crate::api::Invoice>) -> std::io::Result<()> {
+        match self {
+            Sink::Csv(csv) => page.iter().try_for_each(|inv| csv.push(inv)),
+            Sink::Workbook(rows) => {
+                if rows.len() + page.len() > crate::export::xlsx::MAX_ROWS {
+                    return Err(std::io::Error::other(format!(
+                        "the customer has more invoices than an Excel sheet holds ({})",
+                        crate::export::xlsx::MAX_ROWS
+                    )));
+                }
+                rows.extend(page);
+                Ok(())
+            }
+        }
     }
 }
 

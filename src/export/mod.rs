@@ -5,6 +5,8 @@
 //! `product_id, link_payment, metadata, service_status` when any row has them, then every
 //! other field seen, sorted by name. Nested values are compact JSON.
 
+pub mod xlsx;
+
 use crate::api::model::{FIRST_OPTIONAL_COLUMN, KNOWN_FIELDS, Known, value_text};
 use crate::api::{Currency, Invoice};
 use rust_decimal::Decimal;

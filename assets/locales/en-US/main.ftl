@@ -579,3 +579,76 @@ bulk-why-duplicate = The reference { $reference } is already in row { $row }.
 bulk-problem-cell = { $column }: { $what }
 bulk-st-with-id = { $status } · { $id }
 bulk-st-with-why = { $status }: { $why }
+
+# Statement: overdue, aging, chart, filters, Excel workbook (#17)
+status-overdue = Overdue
+overdue-days = Overdue · { $days ->
+    [one] 1 day
+   *[other] { $days } days
+}
+overdue-hint = Not paid and past its due date.
+aging-current = Current
+aging-1-30 = 1–30 days
+aging-31-60 = 31–60 days
+aging-61-90 = 61–90 days
+aging-over-90 = Over 90 days
+chart-invoiced = Invoiced
+chart-paid = Paid
+chart-open = Owed
+cu-statement = Statement (what is shown)
+cu-aging-title = Owed, by days past due
+cu-aging-hint = Show only these invoices
+cu-aging-none = Nothing is owed in the invoices shown.
+cu-aging-count = { $count ->
+    [one] 1 invoice
+   *[other] { $count } invoices
+}
+cu-chart-title = By month due, last 24 months
+cu-chart-currency = Chart currency
+cu-chart-none = No invoices fall due in the last 24 months.
+cu-status-filter = Status
+cu-status-any = Any status
+cu-due-from = Due from
+cu-due-to = to
+cu-amount-from = Amount from
+cu-amount-to = to
+cu-clear-filters = Clear filters
+cu-bad-date = “{ $text }” is not a date; write it as { $example }.
+cu-bad-amount = “{ $text }” is not an amount.
+cu-bucket-only = Only { $bucket } ({ $currency })
+cu-bucket-clear = Show all
+cu-format = Format
+format-xlsx = Excel workbook (.xlsx)
+cu-export-xlsx = Export Excel… ({ $count ->
+    [one] 1 invoice
+   *[other] { $count } invoices
+})
+cu-save-file = Save
+cu-dialog-title-xlsx = Export invoices to Excel
+cu-file-name-xlsx = invoices-{ $customer }.xlsx
+cu-as-text = { $count ->
+    [one] 1 amount has more than 15 digits: Excel cannot hold it as a number, so it was written as text (marked in yellow).
+   *[other] { $count } amounts have more than 15 digits: Excel cannot hold them as numbers, so they were written as text (marked in yellow).
+}
+xl-sheet-invoices = Invoices
+xl-sheet-summary = Summary
+xl-days-overdue = Days overdue
+xl-customer-name = Customer name
+xl-too-large = Too large to add up
+xl-customer = Customer
+xl-as-of = As of
+xl-as-text-note = { $count ->
+    [one] 1 amount is written as text: Excel cannot hold it exactly (more than 15 digits). It is marked in yellow.
+   *[other] { $count } amounts are written as text: Excel cannot hold them exactly (more than 15 digits). They are marked in yellow.
+}
+xl-aging = Owed, by days past due
+xl-bucket = Days past due
+xl-count = Invoices
+xl-total = Total
+xl-nothing-owed = Nothing is owed.
+xl-monthly = Totals by month due
+xl-month = Month
+lk-copy-link = Copy payment link
+lk-open-link = Open payment link
+lk-link-copied = The payment link was copied.
+lk-link-not-https = This payment link is not a secure (https) address, so it is not offered.

@@ -579,3 +579,76 @@ bulk-why-duplicate = La referencia { $reference } ya está en la fila { $row }.
 bulk-problem-cell = { $column }: { $what }
 bulk-st-with-id = { $status } · { $id }
 bulk-st-with-why = { $status }: { $why }
+
+# Estado de cuenta: vencidas, antigüedad, gráfico, filtros, libro Excel (#17)
+status-overdue = Vencida
+overdue-days = Vencida · { $days ->
+    [one] 1 día
+   *[other] { $days } días
+}
+overdue-hint = No pagada y pasada su fecha de vencimiento.
+aging-current = Al día
+aging-1-30 = 1–30 días
+aging-31-60 = 31–60 días
+aging-61-90 = 61–90 días
+aging-over-90 = Más de 90 días
+chart-invoiced = Facturado
+chart-paid = Pagado
+chart-open = Por cobrar
+cu-statement = Estado de cuenta (lo que se muestra)
+cu-aging-title = Por cobrar, según días de atraso
+cu-aging-hint = Mostrar solo estas facturas
+cu-aging-none = No hay nada por cobrar en las facturas mostradas.
+cu-aging-count = { $count ->
+    [one] 1 factura
+   *[other] { $count } facturas
+}
+cu-chart-title = Por mes de vencimiento, últimos 24 meses
+cu-chart-currency = Moneda del gráfico
+cu-chart-none = Ninguna factura vence en los últimos 24 meses.
+cu-status-filter = Estado
+cu-status-any = Cualquier estado
+cu-due-from = Vence desde
+cu-due-to = hasta
+cu-amount-from = Monto desde
+cu-amount-to = hasta
+cu-clear-filters = Quitar filtros
+cu-bad-date = «{ $text }» no es una fecha; escríbala como { $example }.
+cu-bad-amount = «{ $text }» no es un monto.
+cu-bucket-only = Solo { $bucket } ({ $currency })
+cu-bucket-clear = Mostrar todas
+cu-format = Formato
+format-xlsx = Libro Excel (.xlsx)
+cu-export-xlsx = Exportar Excel… ({ $count ->
+    [one] 1 factura
+   *[other] { $count } facturas
+})
+cu-save-file = Guardar
+cu-dialog-title-xlsx = Exportar facturas a Excel
+cu-file-name-xlsx = facturas-{ $customer }.xlsx
+cu-as-text = { $count ->
+    [one] 1 monto tiene más de 15 cifras: Excel no puede guardarlo como número, así que va como texto (marcado en amarillo).
+   *[other] { $count } montos tienen más de 15 cifras: Excel no puede guardarlos como números, así que van como texto (marcados en amarillo).
+}
+xl-sheet-invoices = Facturas
+xl-sheet-summary = Resumen
+xl-days-overdue = Días de atraso
+xl-customer-name = Nombre del cliente
+xl-too-large = Demasiado grande para sumar
+xl-customer = Cliente
+xl-as-of = Al
+xl-as-text-note = { $count ->
+    [one] 1 monto va como texto: Excel no puede guardarlo exacto (más de 15 cifras). Está marcado en amarillo.
+   *[other] { $count } montos van como texto: Excel no puede guardarlos exactos (más de 15 cifras). Están marcados en amarillo.
+}
+xl-aging = Por cobrar, según días de atraso
+xl-bucket = Días de atraso
+xl-count = Facturas
+xl-total = Total
+xl-nothing-owed = No hay nada por cobrar.
+xl-monthly = Totales por mes de vencimiento
+xl-month = Mes
+lk-copy-link = Copiar enlace de pago
+lk-open-link = Abrir enlace de pago
+lk-link-copied = Se copió el enlace de pago.
+lk-link-not-https = Este enlace de pago no es una dirección segura (https), así que no se ofrece.

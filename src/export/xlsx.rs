@@ -1,0 +1,584 @@
+//! A customer's invoices as an Excel workbook: a sheet of typed cells (amounts as
+//! numbers in the currency's format, dates as dates, flags as booleans, the status and
+//! days overdue) and a summary sheet (aging and monthly totals). Texts come from the
+//! Fluent files in the language in use (the CLI's is English).
+//!
+//! Excel keeps numbers as doubles and shows 15 significant digits: an amount with more
+//! is written as text, exactly, in a marked cell, and counted in [`Written::as_text`].
+
+use super::{Source, column_sources, guard_text, typed_columns};
+use crate::api::model::{KNOWN_FIELDS, Known, value_text};
+use crate::api::{Currency, Invoice};
+use crate::statement::{Aging, Bucket, Monthly, Standing, StatusKind, Total, parse_iso_day};
+use crate::tr;
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use rust_xlsxwriter::{Color, ExcelDateTime, Format, FormatAlign, Workbook, Worksheet, XlsxError};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+/// What the workbook is about.
+#[derive(Clone, Debug)]
+pub struct About<'a> {
+    /// The customer's id.
+    pub customer: &'a str,
+    /// Its name, when the directory knows it (a last column, and the summary).
+    pub customer_name: Option<&'a str>,
+    /// The day overdue days and aging are counted on.
+    pub today: NaiveDate,
+}
+
+/// What was written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Invoices (rows of the invoices sheet).
+    pub rows: u64,
+    /// Amounts written as text because a double cannot hold them exactly.
+    pub as_text: u64,
+}
+
+/// The most invoices a sheet holds (Excel's last row, less the header).
+pub const MAX_ROWS: usize = 1_048_575;
+
+/// Most significant digits Excel keeps exactly.
+const EXCEL_DIGITS: u32 = 15;
+
+/// The amount as a double when that double shows back as exactly the same decimal in
+/// Excel (at most 15 significant digits); `None` otherwise.
+pub fn exact_double(a: Decimal) -> Option<f64> {
+    let n = a.normalize();
+    let digits = n.mantissa().unsigned_abs().checked_ilog10().map_or(1, |d| d + 1);
+    if digits > EXCEL_DIGITS {
+        return None;
+    }
+    // The nearest double to a decimal of at most 15 digits reads back as that decimal.
+    n.to_string().parse::<f64>().ok()
+}
+
+/// The Excel number format of a currency: `$#,##0` (CLP), `"UF "#,##0.0000` (CLF), the
+/// prefix and the minor units for the others; `None` for a code we do not know.
+pub fn currency_format(code: Option<&str>) -> Option<String> {
+    let c = Currency::from_code(code?)?;
+    let decimals = c.minor_units() as usize;
+    let number = if decimals == 0 {
+        "#,##0".to_string()
+    } else {
+        format!("#,##0.{}", "0".repeat(decimals))
+    };
+    Some(match c.prefix() {
+        "$" => format!("${number}"),
+        p => format!("\"{}\"{number}", p.replace('"', "")),
+    })
+}
+
+fn err(e: XlsxError) -> std::io::Error {
+    std::io::Error::other(e.to_string())
+}
+
+/// One column of the invoices sheet.
+#[derive(Clone, Debug)]
+enum Col<'h> {
+    Typed(Source),
+    DaysOverdue,
+    Extra(&'h str),
+    CustomerName,
+}
+
+/// The formats, made once.
+struct Formats {
+    header: Format,
+    date: Format,
+    month: Format,
+    as_text: Format,
+    by_currency: BTreeMap<String, Format>,
+    plain_number: Format,
+}
+
+impl Formats {
+    fn new() -> Formats {
+        let date = match crate::i18n::current() {
+            crate::i18n::Lang::Es => "dd-mm-yyyy",
+            crate::i18n::Lang::En => "yyyy-mm-dd",
+        };
+        Formats {
+            header: Format::new().set_bold().set_background_color(Color::RGB(0xDDE4EE)),
+            date: Format::new().set_num_format(date).set_align(FormatAlign::Left),
+            month: Format::new().set_num_format("mm-yyyy").set_align(FormatAlign::Left),
+            // A marked cell: an exact amount Excel could not hold as a number.
+            as_text: Format::new()
+                .set_background_color(Color::RGB(0xFFF2CC))
+                .set_align(FormatAlign::Right),
+            by_currency: BTreeMap::new(),
+            plain_number: Format::new().set_num_format("#,##0.##########"),
+        }
+    }
+
+    fn amount(&mut self, code: Option<&str>) -> &Format {
+        let key = code.unwrap_or("");
+        if !self.by_currency.contains_key(key) {
+            let f = match currency_format(code) {
+                Some(f) => Format::new().set_num_format(f),
+                None => self.plain_number.clone(),
+            };
+            self.by_currency.insert(key.to_string(), f);
+        }
+        &self.by_currency[key]
+    }
+}
+
+/// Writes an amount: a number in the currency's format, or exact text in a marked
+/// cell. Returns true when it went as text.
+fn put_amount(
+    ws: &mut Worksheet,
+    f: &mut Formats,
+    (r, c): (u32, u16),
+    a: Decimal,
+    code: Option<&str>,
+) -> Result<bool, XlsxError> {
+    match exact_double(a) {
+        Some(x) => {
+            ws.write_number_with_format(r, c, x, f.amount(code))?;
+            Ok(false)
+        }
+        None => {
+            let text = super::amount_cell(a, code, super::Dialect::Standard);
+            ws.write_string_with_format(r, c, text, &f.as_text)?;
+            Ok(true)
+        }
+    }
+}
+
+fn put_total(
+    ws: &mut Worksheet,
+    f: &mut Formats,
+    at: (u32, u16),
+    t: Total,
+    code: &str,
+) -> Result<bool, XlsxError> {
+    match t.value() {
+        Some(v) => put_amount(ws, f, at, v, Some(code)),
+        None => {
+            ws.write_string_with_format(at.0, at.1, tr!("xl-too-large"), &f.as_text)?;
+            Ok(true)
+        }
+    }
+}
+
+fn put_day(ws: &mut Worksheet, f: &Formats, (r, c): (u32, u16), d: NaiveDate) -> Result<(), XlsxError> {
+    use chrono::Datelike;
+    match u16::try_from(d.year()) {
+        Ok(y) if (1900..=9999).contains(&y) => {
+            let dt = ExcelDateTime::from_ymd(y, d.month() as u8, d.day() as u8)?;
+            ws.write_datetime_with_format(r, c, &dt, &f.date)?;
+        }
+        // Excel has no dates before 1900: the day as text.
+        _ => {
+            ws.write_string(r, c, d.format("%Y-%m-%d").to_string())?;
+        }
+    }
+    Ok(())
+}
+
+/// The status word of the invoices sheet.
+pub fn status_word(k: StatusKind) -> String {
+    crate::i18n::text(&format!("status-{}", k.as_str()))
+}
+
+/// An aging bucket's name.
+pub fn bucket_name(b: Bucket) -> String {
+    crate::i18n::text(&format!("aging-{}", b.as_str()))
+}
+
+/// Writes the workbook of `rows` (two passes: the header needs every field name) to
+/// `target` through a temporary file renamed at the end. Stops with `Interrupted` when
+/// `cancel` is set.
+pub fn write_file<'a, I>(
+    target: &Path,
+    rows: I,
+    about: &About<'_>,
+    cancel: &AtomicBool,
+) -> std::io::Result<Written>
+where
+    I: Iterator<Item = &'a Invoice> + Clone,
+{
+    let mut written = Written::default();
+    crate::fsutil::write_user_file(target, |w| {
+        written = write(w, rows, about, cancel)?;
+        Ok(())
+    })?;
+    Ok(written)
+}
+
+/// Writes the workbook to `out`.
+pub fn write<'a, W, I>(
+    out: W,
+    rows: I,
+    about: &About<'_>,
+    cancel: &AtomicBool,
+) -> std::io::Result<Written>
+where
+    W: std::io::Write + Send,
+    I: Iterator<Item = &'a Invoice> + Clone,
+{
+    let header = super::columns(rows.clone());
+    let sources = column_sources(&header);
+    let mut cols: Vec<Col> = Vec::with_capacity(header.len() + 2);
+    for s in &sources {
+        match s {
+            Ok(i) => {
+                let source = typed_columns()[*i].2;
+                cols.push(Col::Typed(source));
+                if source == Source::Status {
+                    cols.push(Col::DaysOverdue);
+                }
+            }
+            Err(name) => cols.push(Col::Extra(name)),
+        }
+    }
+    if about.customer_name.is_some() {
+        cols.push(Col::CustomerName);
+    }
+    let mut written = Written::default();
+    let mut book = Workbook::new();
+    let mut f = Formats::new();
+    let mut aging = Aging::default();
+    let mut monthly = Monthly::default();
+    {
+        let ws = book.add_worksheet_with_constant_memory().map_err(err)?;
+        ws.set_name(tr!("xl-sheet-invoices")).map_err(err)?;
+        for (c, col) in cols.iter().enumerate() {
+            let c = c as u16;
+            let (title, width) = match col {
+                Col::Typed(Source::Status) => (tr!("col-status"), 12.0),
+                Col::Typed(Source::Known(i)) => {
+                    let name = KNOWN_FIELDS[*i].name;
+                    let width = match name {
+                        "id" => 20.0,
+                        "due_date" => 12.0,
+                        "amount" => 16.0,
+                        "currency_code" | "is_paid" | "is_void" => 9.0,
+                        "invoice_external_id" | "link_payment" => 24.0,
+                        _ => 16.0,
+                    };
+                    (crate::i18n::field_name(name), width)
+                }
+                Col::DaysOverdue => (tr!("xl-days-overdue"), 10.0),
+                Col::Extra(name) => (guard_text(name).into_owned(), 16.0),
+                Col::CustomerName => (tr!("xl-customer-name"), 24.0),
+            };
+            ws.set_column_width(c, width).map_err(err)?;
+            ws.write_string_with_format(0, c, title, &f.header)
+                .map_err(err)?;
+        }
+        let name = about.customer_name.map(|n| guard_text(n).into_owned());
+        let mut r = 0u32;
+        for inv in rows {
+            super::check_cancel(u64::from(r), cancel)?;
+            r = r.checked_add(1).ok_or_else(|| std::io::Error::other("too many rows"))?;
+            if r as usize > MAX_ROWS {
+                return Err(std::io::Error::other(
+                    "more invoices than an Excel sheet holds (1,048,575)",
+                ));
+            }
+            let standing = Standing::of(inv, about.today);
+            aging.add(inv, standing);
+            monthly.add(inv, standing);
+            for (c, col) in cols.iter().enumerate() {
+                let at = (r, c as u16);
+                let i = match col {
+                    Col::Typed(Source::Known(i)) => *i,
+                    Col::Typed(Source::Status) => {
+                        ws.write_string(at.0, at.1, status_word(standing.kind()))
+                            .map_err(err)?;
+                        continue;
+                    }
+                    Col::DaysOverdue => {
+                        if let Standing::Overdue(d) = standing {
+                            ws.write_number(at.0, at.1, f64::from(d)).map_err(err)?;
+                        }
+                        continue;
+                    }
+                    Col::Extra(name) => {
+                        match inv.extra.get(*name) {
+                            Some(serde_json::Value::Bool(b)) => {
+                                ws.write_boolean(at.0, at.1, *b).map_err(err)?;
+                            }
+                            Some(serde_json::Value::Null) | None => {}
+                            Some(v) => {
+                                ws.write_string(at.0, at.1, guard_text(&value_text(v)))
+                                    .map_err(err)?;
+                            }
+                        }
+                        continue;
+                    }
+                    Col::CustomerName => {
+                        if let Some(n) = &name {
+                            ws.write_string(at.0, at.1, n).map_err(err)?;
+                        }
+                        continue;
+                    }
+                };
+                match inv.known(i) {
+                    None => {}
+                    Some(Known::Text(s)) if KNOWN_FIELDS[i].name == "due_date" => {
+                        match parse_iso_day(s) {
+                            Some(d) => put_day(ws, &f, at, d).map_err(err)?,
+                            None => {
+                                ws.write_string(at.0, at.1, guard_text(s)).map_err(err)?;
+                            }
+                        }
+                    }
+                    Some(Known::Text(s)) => {
+                        ws.write_string(at.0, at.1, guard_text(s)).map_err(err)?;
+                    }
+                    Some(Known::Flag(b)) => {
+                        ws.write_boolean(at.0, at.1, b).map_err(err)?;
+                    }
+                    Some(Known::Amount(a)) => {
+                        if put_amount(ws, &mut f, at, a, inv.currency_code.as_deref())
+                            .map_err(err)?
+                        {
+                            written.as_text += 1;
+                        }
+                    }
+                    Some(Known::Unreadable(raw)) => {
+                        ws.write_string_with_format(at.0, at.1, guard_text(raw), &f.as_text)
+                            .map_err(err)?;
+                        written.as_text += 1;
+                    }
+                    Some(Known::Json(v)) => {
+                        ws.write_string(at.0, at.1, guard_text(&value_text(v)))
+                            .map_err(err)?;
+                    }
+                }
+            }
+        }
+        written.rows = u64::from(r);
+        ws.set_freeze_panes(1, 0).map_err(err)?;
+        let last_col = u16::try_from(cols.len().saturating_sub(1)).unwrap_or(u16::MAX);
+        ws.autofilter(0, 0, r, last_col).map_err(err)?;
+    }
+    summary(&mut book, &mut f, about, &aging, &monthly, written).map_err(err)?;
+    book.save_to_writer(out).map_err(err)?;
+    Ok(written)
+}
+
+/// The summary sheet: who and when, the aging table, the monthly totals.
+fn summary(
+    book: &mut Workbook,
+    f: &mut Formats,
+    about: &About<'_>,
+    aging: &Aging,
+    monthly: &Monthly,
+    written: Written,
+) -> Result<(), XlsxError> {
+    let ws = book.add_worksheet();
+    ws.set_name(tr!("xl-sheet-summary"))?;
+    for (c, w) in [14.0, 18.0, 18.0, 18.0, 18.0].into_iter().enumerate() {
+        ws.set_column_width(c as u16, w)?;
+    }
+    let bold = Format::new().set_bold();
+    ws.write_string_with_format(0, 0, tr!("xl-customer"), &bold)?;
+    let who = match about.customer_name {
+        Some(n) => format!("{} ({})", about.customer, n),
+        None => about.customer.to_string(),
+    };
+    ws.write_string(0, 1, guard_text(&who))?;
+    ws.write_string_with_format(1, 0, tr!("xl-as-of"), &bold)?;
+    put_day(ws, f, (1, 1), about.today)?;
+    let mut r = 3u32;
+    if written.as_text > 0 {
+        ws.write_string_with_format(2, 0, tr!("xl-as-text-note", count = written.as_text), &f.as_text)?;
+        r = 4;
+    }
+    ws.write_string_with_format(r, 0, tr!("xl-aging"), &bold)?;
+    r += 1;
+    for (c, t) in [tr!("col-currency"), tr!("xl-bucket"), tr!("xl-count"), tr!("xl-total")]
+        .into_iter()
+        .enumerate()
+    {
+        ws.write_string_with_format(r, c as u16, t, &f.header)?;
+    }
+    r += 1;
+    if aging.is_empty() {
+        ws.write_string(r, 0, tr!("xl-nothing-owed"))?;
+        r += 1;
+    }
+    for (code, cells) in &aging.by_currency {
+        for b in Bucket::ALL {
+            let cell = cells[b.index()];
+            ws.write_string(r, 0, guard_text(code))?;
+            ws.write_string(r, 1, bucket_name(b))?;
+            ws.write_number(r, 2, cell.count as f64)?;
+            put_total(ws, f, (r, 3), cell.total, code)?;
+            r += 1;
+        }
+    }
+    r += 1;
+    ws.write_string_with_format(r, 0, tr!("xl-monthly"), &bold)?;
+    r += 1;
+    for (c, t) in [
+        tr!("xl-month"),
+        tr!("col-currency"),
+        tr!("chart-invoiced"),
+        tr!("chart-paid"),
+        tr!("chart-open"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        ws.write_string_with_format(r, c as u16, t, &f.header)?;
+    }
+    r += 1;
+    for (code, months) in &monthly.by_currency {
+        for (&(y, m), t) in months {
+            match u16::try_from(y) {
+                Ok(y) if (1900..=9999).contains(&y) => {
+                    let dt = ExcelDateTime::from_ymd(y, m as u8, 1)?;
+                    ws.write_datetime_with_format(r, 0, &dt, &f.month)?;
+                }
+                _ => {
+                    ws.write_string(r, 0, format!("{y:04}-{m:02}"))?;
+                }
+            }
+            ws.write_string(r, 1, guard_text(code))?;
+            put_total(ws, f, (r, 2), t.invoiced, code)?;
+            put_total(ws, f, (r, 3), t.paid, code)?;
+            put_total(ws, f, (r, 4), t.open, code)?;
+            r += 1;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use calamine::{Data, Reader, Xlsx, open_workbook};
+    use std::str::FromStr;
+
+    fn inv(v: serde_json::Value) -> Invoice {
+        Invoice::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn exact_doubles_stop_at_15_digits() {
+        for ok in ["0", "1", "123456789012345", "0.0001", "1234567890.1234", "-12.5"] {
+            let d = Decimal::from_str(ok).unwrap();
+            let x = exact_double(d).unwrap();
+            assert_eq!(Decimal::from_str(&x.to_string()).unwrap(), d.normalize(), "{ok}");
+        }
+        for no in ["1234567890123456", "12345678901.23456", "0.1234567890123456"] {
+            assert_eq!(exact_double(Decimal::from_str(no).unwrap()), None, "{no}");
+        }
+    }
+
+    #[test]
+    fn formats_of_the_currencies() {
+        assert_eq!(currency_format(Some("CLP")).unwrap(), "$#,##0");
+        assert_eq!(currency_format(Some("CLF")).unwrap(), "\"UF \"#,##0.0000");
+        assert_eq!(currency_format(Some("XYZ")), None);
+    }
+
+    #[test]
+    fn the_workbook_reads_back_exactly() {
+        let rows = vec![
+            inv(serde_json::json!({"id": "in_1", "customer": "cus_1", "due_date": "2026-09-01",
+                "amount": 1234567, "currency_code": "CLP", "is_paid": false, "is_void": false,
+                "invoice_external_id": "=HYPERLINK(\"http://x\")", "centro": "@SUM(A1)",
+                "urgent": true})),
+            inv(serde_json::json!({"id": "in_2", "customer": "cus_1", "due_date": "2026-11-30",
+                "amount": "12.3456", "currency_code": "CLF", "is_paid": true, "is_void": false})),
+            inv(serde_json::json!({"id": "in_3", "customer": "cus_1", "due_date": "not a day",
+                "amount": "1234567890123456789", "currency_code": "CLP", "is_paid": false,
+                "is_void": false})),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.xlsx");
+        let about = About {
+            customer: "cus_1",
+            customer_name: Some("+Comercial Andes"),
+            today: NaiveDate::from_ymd_opt(2026, 11, 23).unwrap(),
+        };
+        let w = write_file(&path, rows.iter(), &about, &AtomicBool::new(false)).unwrap();
+        assert_eq!(w, Written { rows: 3, as_text: 1 });
+        let mut book: Xlsx<_> = open_workbook(&path).unwrap();
+        assert_eq!(book.sheet_names(), vec!["Invoices", "Summary"]);
+        let range = book.worksheet_range("Invoices").unwrap();
+        let header: Vec<String> = range.rows().next().unwrap().iter().map(|c| c.to_string()).collect();
+        let col = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("{name} in {header:?}"));
+        let cell = |r: usize, name: &str| range.get((r, col(name))).cloned().unwrap_or(Data::Empty);
+        assert_eq!(cell(1, "Amount"), Data::Float(1234567.0));
+        let Data::Float(uf) = cell(2, "Amount") else {
+            panic!("{:?}", cell(2, "Amount"))
+        };
+        assert_eq!(
+            Decimal::from_str(&uf.to_string()).unwrap(),
+            Decimal::from_str("12.3456").unwrap()
+        );
+        // Too many digits for a double: exact text.
+        assert_eq!(cell(3, "Amount"), Data::String("1234567890123456789".into()));
+        let Data::DateTime(due) = cell(1, "Due date") else {
+            panic!("{:?}", cell(1, "Due date"))
+        };
+        // Excel's day number: days since 1899-12-30.
+        let epoch = NaiveDate::from_ymd_opt(1899, 12, 30).unwrap();
+        let want = (NaiveDate::from_ymd_opt(2026, 9, 1).unwrap() - epoch).num_days();
+        assert_eq!(due.as_f64(), want as f64);
+        assert_eq!(cell(3, "Due date"), Data::String("not a day".into()));
+        assert_eq!(cell(1, "Paid"), Data::Bool(false));
+        assert_eq!(cell(2, "Paid"), Data::Bool(true));
+        assert_eq!(cell(1, "urgent"), Data::Bool(true));
+        assert_eq!(cell(1, "Status"), Data::String("Overdue".into()));
+        assert_eq!(cell(1, "Days overdue"), Data::Float(83.0));
+        assert_eq!(cell(2, "Status"), Data::String("Paid".into()));
+        assert_eq!(cell(2, "Days overdue"), Data::Empty);
+        // Injection payloads are text, never formulas.
+        assert_eq!(
+            cell(1, "External reference"),
+            Data::String("'=HYPERLINK(\"http://x\")".into())
+        );
+        assert_eq!(cell(1, "centro"), Data::String("'@SUM(A1)".into()));
+        assert_eq!(cell(1, "Customer name"), Data::String("'+Comercial Andes".into()));
+        assert!(book.worksheet_formula("Invoices").unwrap().is_empty());
+        assert!(book.worksheet_formula("Summary").unwrap().is_empty());
+        let summary = book.worksheet_range("Summary").unwrap();
+        let lines: Vec<Vec<Data>> = summary.rows().map(|r| r.to_vec()).collect();
+        let find = |a: &str, b: &str| {
+            lines
+                .iter()
+                .find(|l| l.first() == Some(&Data::String(a.into())) && l.get(1) == Some(&Data::String(b.into())))
+                .cloned()
+                .unwrap_or_else(|| panic!("{a} {b} in {lines:?}"))
+        };
+        let clp_61 = find("CLP", "61–90 days");
+        assert_eq!(clp_61[2], Data::Float(1.0));
+        assert_eq!(clp_61[3], Data::Float(1234567.0));
+        // Not past due (no readable due date): current.
+        let clp_now = find("CLP", "Current");
+        assert_eq!(clp_now[3], Data::String("1234567890123456789".into()));
+        // A paid invoice is not owed: no aging lines for UF.
+        assert!(!lines.iter().any(|l| l.first() == Some(&Data::String("CLF".into()))
+            && l.get(1) == Some(&Data::String("Current".into()))));
+        let uf_month = lines
+            .iter()
+            .find(|l| l.get(1) == Some(&Data::String("CLF".into())))
+            .unwrap();
+        assert_eq!(uf_month[2..], [Data::Float(12.3456), Data::Float(12.3456), Data::Float(0.0)]);
+        assert!(lines[2][0].to_string().starts_with("1 amount is written as text"));
+        let styles = std::fs::read(&path).unwrap();
+        let text = zip_text(&styles, "xl/styles.xml");
+        assert!(text.contains("formatCode=\"$#,##0\""), "{text}");
+        assert!(text.contains("formatCode=\"&quot;UF &quot;#,##0.0000\""), "{text}");
+    }
+
+    /// One file of the workbook's zip, as text.
+    fn zip_text(bytes: &[u8], name: &str) -> String {
+        use std::io::Read;
+        let mut z = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+        let mut s = String::new();
+        z.by_name(name).unwrap().read_to_string(&mut s).unwrap();
+        s
+    }
+}
