@@ -6,7 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use invoice_desk::api::{Invoice, Page};
 use invoice_desk::export::{self, Dialect};
 use invoice_desk::sandbox::data::{BIG_CUSTOMER, Data, ORG_OAUTH};
-use invoice_desk::ui::customers::{Rows, SortKey, View};
+use invoice_desk::ui::customers::{Rows, Settings, SortKey, View};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
@@ -165,14 +165,37 @@ fn benches(c: &mut Criterion) {
         rows.push_page(chunk.to_vec());
     }
     let mut view = View::default();
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+    let settings = |text: &str, hide_void: bool| Settings {
+        text: text.into(),
+        hide_void,
+        filter: Default::default(),
+        today,
+    };
+    let (plain, hiding, text) = (
+        settings("", false),
+        settings("", true),
+        settings("erp-2025", false),
+    );
     g.bench_function("view_sort_by_amount", |b| {
-        b.iter(|| view.rebuild(&rows, SortKey::Amount, true, "", false))
+        b.iter(|| view.rebuild(&rows, SortKey::Amount, true, &plain))
     });
     g.bench_function("view_sort_by_due_date_desc", |b| {
-        b.iter(|| view.rebuild(&rows, SortKey::Due, false, "", true))
+        b.iter(|| view.rebuild(&rows, SortKey::Due, false, &hiding))
     });
     g.bench_function("view_filter_text", |b| {
-        b.iter(|| view.rebuild(&rows, SortKey::Received, true, "erp-2025", false))
+        b.iter(|| view.rebuild(&rows, SortKey::Received, true, &text))
+    });
+    let overdue = Settings {
+        filter: invoice_desk::statement::Filter {
+            status: Some(invoice_desk::statement::StatusKind::Overdue),
+            amount_min: Some(rust_decimal::Decimal::from(1_000_000)),
+            ..Default::default()
+        },
+        ..plain.clone()
+    };
+    g.bench_function("view_filter_overdue_over_a_million_by_status", |b| {
+        b.iter(|| view.rebuild(&rows, SortKey::Status, true, &overdue))
     });
     g.finish();
 }

@@ -82,8 +82,9 @@ impl Standing {
 }
 
 /// A status to filter by (and the status column's word).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum StatusKind {
     /// Open, not yet due.
@@ -120,8 +121,9 @@ impl StatusKind {
 }
 
 /// An aging bucket: how long an invoice still owed is past due.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Bucket {
     /// Not past due.
     Current,
@@ -310,7 +312,10 @@ impl Monthly {
             .rev()
             .map(|back| {
                 let m = months_before(last, back);
-                let t = months.and_then(|ms| ms.get(&m)).copied().unwrap_or_default();
+                let t = months
+                    .and_then(|ms| ms.get(&m))
+                    .copied()
+                    .unwrap_or_default();
                 (m, t)
             })
             .collect()
@@ -399,7 +404,13 @@ mod tests {
 
     fn standing_days_before(days: u64) -> Standing {
         let due = day(TODAY) - chrono::Days::new(days);
-        let i = inv(&due.format("%Y-%m-%d").to_string(), "1000", "CLP", false, false);
+        let i = inv(
+            &due.format("%Y-%m-%d").to_string(),
+            "1000",
+            "CLP",
+            false,
+            false,
+        );
         Standing::of(&i, day(TODAY))
     }
 
@@ -452,7 +463,13 @@ mod tests {
     #[test]
     fn iso_days_are_read_strictly() {
         assert_eq!(parse_iso_day("2024-02-29"), Some(day("2024-02-29")));
-        for bad in ["2023-02-29", "2024-2-29", "2024/02/29", "+024-02-29", "2024-02-29 "] {
+        for bad in [
+            "2023-02-29",
+            "2024-2-29",
+            "2024/02/29",
+            "+024-02-29",
+            "2024-02-29 ",
+        ] {
             assert_eq!(parse_iso_day(bad), None, "{bad:?}");
         }
     }
@@ -517,7 +534,10 @@ mod tests {
         assert_eq!(nov.open.value(), Some(Decimal::from(500)));
         assert_eq!(w[0].1.open.value(), Some(Decimal::from(7)));
         // November 2024 is outside the window; CLF is never added to CLP.
-        assert_eq!(w.iter().map(|x| x.1.invoiced.sum).sum::<Decimal>(), Decimal::from(1507));
+        assert_eq!(
+            w.iter().map(|x| x.1.invoiced.sum).sum::<Decimal>(),
+            Decimal::from(1507)
+        );
         assert_eq!(months_before((2026, 1), 1), (2025, 12));
         assert_eq!(months_before((2026, 1), 13), (2024, 12));
     }

@@ -467,7 +467,10 @@ fn export_to_a_workbook_reads_back_exactly() {
             panic!("{:?}", row[amount])
         };
         let exact = Decimal::from_str(&want["amount"].to_string().replace('"', "")).unwrap();
-        assert_eq!(Decimal::from_str(&x.to_string()).unwrap(), exact.normalize());
+        assert_eq!(
+            Decimal::from_str(&x.to_string()).unwrap(),
+            exact.normalize()
+        );
         assert!(matches!(row[due], Data::DateTime(_)), "{:?}", row[due]);
         assert!(!row[status].to_string().is_empty());
         n += 1;

@@ -74,13 +74,12 @@ fn mixed_currencies_are_shown_totalled_and_exported_with_their_minor_units() {
         &all,
         invoice_desk::ui::customers::SortKey::Amount,
         true,
-        "",
-        false,
+        &invoice_desk::ui::customers::Settings::default(),
     );
     let totals: Vec<(String, String)> = view
         .totals
         .iter()
-        .map(|(c, t)| (c.clone(), t.to_string()))
+        .map(|(c, t)| (c.clone(), t.sum.to_string()))
         .collect();
     assert_eq!(totals.len(), 6, "{totals:?}");
     let mut csv = Vec::new();

@@ -741,3 +741,136 @@ fn an_interrupted_billing_run_is_offered_at_start_and_resumed() {
     let j = invoice_desk::journal::Journal::open(&journal).unwrap();
     assert!(j.interrupted_runs().unwrap().is_empty());
 }
+
+/// The customer's statement: overdue in words, the aging per currency (a click shows one
+/// bucket), the status filter, and the date and amount ranges (a bad one says why and
+/// changes nothing).
+#[test]
+fn overdue_aging_buckets_and_filters() {
+    use invoice_desk::statement::{Bucket, Standing, StatusKind};
+    let e = env(2500);
+    let mut h = connected(&e, None);
+    click(&mut h, "Customer invoices");
+    type_into(&mut h, "Customer id", "cus_big");
+    click(&mut h, "Load invoices");
+    wait_text(&mut h, "2500 invoices of customer cus_big");
+    assert!(has_text(&h, "Owed, by days past due"));
+    assert!(has_text(&h, "By month due, last 24 months"));
+    let today = common::TODAY;
+    let standing = |h: &H, i: u32| Standing::of(h.state().customer_rows().0.get(i), today);
+    // The rows drawn say how late they are, in words.
+    let (rows, view) = h.state().customer_rows();
+    let late = view
+        .order
+        .iter()
+        .take(10)
+        .find_map(|&i| match Standing::of(rows.get(i), today) {
+            Standing::Overdue(d) => Some(d),
+            _ => None,
+        })
+        .expect("an overdue invoice among the first rows");
+    assert!(has_text(&h, &format!("Overdue · {late} days")));
+    // A bucket: the table shows exactly its invoices.
+    let cell = view.aging.by_currency["CLP"][Bucket::Days31To60.index()];
+    assert!(cell.count > 0, "the seed has CLP invoices 31–60 days late");
+    h.get_by_label_contains("31–60 days CLP:").click();
+    step_until(&mut h, "bucket shown", |h| {
+        h.state().customer_rows().1.order.len() as u64 == cell.count
+    });
+    assert!(has_text(&h, "Only 31–60 days (CLP)"));
+    let (rows, view) = h.state().customer_rows();
+    assert!(view.order.iter().all(|&i| {
+        let inv = rows.get(i);
+        inv.currency_code.as_deref() == Some("CLP")
+            && matches!(Standing::of(inv, today), Standing::Overdue(31..=60))
+    }));
+    assert_eq!(
+        view.totals["CLP"].value(),
+        cell.total.value(),
+        "exact total"
+    );
+    click(&mut h, "Show all");
+    step_until(&mut h, "all again", |h| {
+        h.state().customer_rows().1.order.len() == 2500
+    });
+    // Status: only paid.
+    pick_status(&mut h, "Paid");
+    step_until(&mut h, "paid only", |h| {
+        let v = &h.state().customer_rows().1;
+        !v.order.is_empty() && v.order.len() < 2500
+    });
+    let view = h.state().customer_rows().1.clone();
+    assert!(
+        view.order
+            .iter()
+            .all(|&i| standing(&h, i).kind() == StatusKind::Paid)
+    );
+    let paid = view.order.len();
+    // A range that does not read: said beside the filters, nothing changes.
+    type_into(&mut h, "Due from", "2026-02-30");
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    assert!(has_text(&h, "“2026-02-30” is not a date"));
+    assert_eq!(h.state().customer_rows().1.order.len(), paid);
+    // A good range: every row shown falls in it and is paid.
+    h.get_by_role_and_label(Role::TextInput, "Due from").focus();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(Role::TextInput, "Due from")
+        .type_text("2025-01-01");
+    h.step();
+    type_into(&mut h, "Due to", "2025-03-31");
+    type_into(&mut h, "Amount from", "1.000.000");
+    h.key_press(egui::Key::Enter);
+    step_until(&mut h, "ranges applied", |h| {
+        let v = &h.state().customer_rows().1;
+        v.order.len() < paid && !has_text(h, "is not a date")
+    });
+    let (rows, view) = h.state().customer_rows();
+    assert!(!view.order.is_empty());
+    for &i in &view.order {
+        let inv = rows.get(i);
+        let due = inv.due_date.as_deref().unwrap();
+        assert!(("2025-01-01"..="2025-03-31").contains(&due), "{due}");
+        assert!(inv.amount.unwrap() >= rust_decimal::Decimal::from(1_000_000));
+        assert_eq!(Standing::of(inv, today), Standing::Paid);
+    }
+    click(&mut h, "Clear filters");
+    step_until(&mut h, "cleared", |h| {
+        h.state().customer_rows().1.order.len() == 2500
+    });
+}
+
+/// Chooses a status in the filter (the chart's legend has a "Paid" too: a checkbox).
+fn pick_status(h: &mut H, option: &str) {
+    h.get_by_role_and_label(Role::ComboBox, "Status").click();
+    h.step();
+    h.step();
+    h.get_by_role_and_label(Role::Button, option).click();
+    h.step();
+    h.step();
+}
+
+#[test]
+fn a_100k_list_is_filtered_on_a_worker() {
+    use invoice_desk::statement::{Standing, StatusKind};
+    let e = env(100_000);
+    let mut h = connected(&e, None);
+    click(&mut h, "Customer invoices");
+    type_into(&mut h, "Customer id", "cus_big");
+    click(&mut h, "Load invoices");
+    wait_text(&mut h, "100000 invoices of customer cus_big");
+    pick_status(&mut h, "Overdue");
+    assert!(
+        h.state().customer_view_pending(),
+        "100,000 rows are filtered off the UI thread"
+    );
+    step_until(&mut h, "filtered", |h| !h.state().customer_view_pending());
+    let (rows, view) = h.state().customer_rows();
+    let want = (0..rows.len() as u32)
+        .filter(|&i| Standing::of(rows.get(i), common::TODAY).kind() == StatusKind::Overdue)
+        .count();
+    assert!(want > 0);
+    assert_eq!(view.order.len(), want);
+}

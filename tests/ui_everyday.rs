@@ -498,12 +498,12 @@ fn export_in_spanish_is_for_excel_named_in_spanish_and_checked_first() {
     );
     let missing = dir.path().join("no-existe").join("f.csv");
     set_text(&mut h, "Archivo", missing.to_str().unwrap());
-    click(&mut h, "Guardar CSV");
+    click(&mut h, "Guardar archivo");
     step_until(&mut h, "refused", |h| has_text(h, "no existe. Elija otra"));
     assert!(!dir.path().join("no-existe").exists(), "no folder created");
     let out = dir.path().join("facturas-cus_big.csv");
     set_text(&mut h, "Archivo", out.to_str().unwrap());
-    click(&mut h, "Guardar CSV");
+    click(&mut h, "Guardar archivo");
     step_until(&mut h, "exported", |h| {
         has_text(h, "Se exportaron 3 facturas")
     });

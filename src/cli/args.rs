@@ -396,7 +396,8 @@ impl ExportFormat {
 
 /// A day written `YYYY-MM-DD`.
 fn parse_day(s: &str) -> Result<chrono::NaiveDate, String> {
-    crate::statement::parse_iso_day(s.trim()).ok_or_else(|| format!("{s:?} is not a day YYYY-MM-DD"))
+    crate::statement::parse_iso_day(s.trim())
+        .ok_or_else(|| format!("{s:?} is not a day YYYY-MM-DD"))
 }
 
 impl From<DialectArg> for Dialect {

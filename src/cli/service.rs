@@ -307,12 +307,10 @@ pub(super) async fn service_command(
                         customer_name: name.as_deref(),
                         today: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
                     };
-                    crate::export::xlsx::write_file(&target, rows.iter(), &about, &never).map(
-                        |w| {
-                            as_text = w.as_text;
-                            w.rows
-                        },
-                    )
+                    crate::export::xlsx::write_file(&target, rows.iter(), &about, &never).map(|w| {
+                        as_text = w.as_text;
+                        w.rows
+                    })
                 }
             };
             let n = written.map_err(|e| {

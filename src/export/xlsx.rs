@@ -48,7 +48,11 @@ const EXCEL_DIGITS: u32 = 15;
 /// Excel (at most 15 significant digits); `None` otherwise.
 pub fn exact_double(a: Decimal) -> Option<f64> {
     let n = a.normalize();
-    let digits = n.mantissa().unsigned_abs().checked_ilog10().map_or(1, |d| d + 1);
+    let digits = n
+        .mantissa()
+        .unsigned_abs()
+        .checked_ilog10()
+        .map_or(1, |d| d + 1);
     if digits > EXCEL_DIGITS {
         return None;
     }
@@ -102,9 +106,15 @@ impl Formats {
             crate::i18n::Lang::En => "yyyy-mm-dd",
         };
         Formats {
-            header: Format::new().set_bold().set_background_color(Color::RGB(0xDDE4EE)),
-            date: Format::new().set_num_format(date).set_align(FormatAlign::Left),
-            month: Format::new().set_num_format("mm-yyyy").set_align(FormatAlign::Left),
+            header: Format::new()
+                .set_bold()
+                .set_background_color(Color::RGB(0xDDE4EE)),
+            date: Format::new()
+                .set_num_format(date)
+                .set_align(FormatAlign::Left),
+            month: Format::new()
+                .set_num_format("mm-yyyy")
+                .set_align(FormatAlign::Left),
             // A marked cell: an exact amount Excel could not hold as a number.
             as_text: Format::new()
                 .set_background_color(Color::RGB(0xFFF2CC))
@@ -165,7 +175,12 @@ fn put_total(
     }
 }
 
-fn put_day(ws: &mut Worksheet, f: &Formats, (r, c): (u32, u16), d: NaiveDate) -> Result<(), XlsxError> {
+fn put_day(
+    ws: &mut Worksheet,
+    f: &Formats,
+    (r, c): (u32, u16),
+    d: NaiveDate,
+) -> Result<(), XlsxError> {
     use chrono::Datelike;
     match u16::try_from(d.year()) {
         Ok(y) if (1900..=9999).contains(&y) => {
@@ -275,7 +290,9 @@ where
         let mut r = 0u32;
         for inv in rows {
             super::check_cancel(u64::from(r), cancel)?;
-            r = r.checked_add(1).ok_or_else(|| std::io::Error::other("too many rows"))?;
+            r = r
+                .checked_add(1)
+                .ok_or_else(|| std::io::Error::other("too many rows"))?;
             if r as usize > MAX_ROWS {
                 return Err(std::io::Error::other(
                     "more invoices than an Excel sheet holds (1,048,575)",
@@ -389,14 +406,24 @@ fn summary(
     put_day(ws, f, (1, 1), about.today)?;
     let mut r = 3u32;
     if written.as_text > 0 {
-        ws.write_string_with_format(2, 0, tr!("xl-as-text-note", count = written.as_text), &f.as_text)?;
+        ws.write_string_with_format(
+            2,
+            0,
+            tr!("xl-as-text-note", count = written.as_text),
+            &f.as_text,
+        )?;
         r = 4;
     }
     ws.write_string_with_format(r, 0, tr!("xl-aging"), &bold)?;
     r += 1;
-    for (c, t) in [tr!("col-currency"), tr!("xl-bucket"), tr!("xl-count"), tr!("xl-total")]
-        .into_iter()
-        .enumerate()
+    for (c, t) in [
+        tr!("col-currency"),
+        tr!("xl-bucket"),
+        tr!("xl-count"),
+        tr!("xl-total"),
+    ]
+    .into_iter()
+    .enumerate()
     {
         ws.write_string_with_format(r, c as u16, t, &f.header)?;
     }
@@ -464,12 +491,27 @@ mod tests {
 
     #[test]
     fn exact_doubles_stop_at_15_digits() {
-        for ok in ["0", "1", "123456789012345", "0.0001", "1234567890.1234", "-12.5"] {
+        for ok in [
+            "0",
+            "1",
+            "123456789012345",
+            "0.0001",
+            "1234567890.1234",
+            "-12.5",
+        ] {
             let d = Decimal::from_str(ok).unwrap();
             let x = exact_double(d).unwrap();
-            assert_eq!(Decimal::from_str(&x.to_string()).unwrap(), d.normalize(), "{ok}");
+            assert_eq!(
+                Decimal::from_str(&x.to_string()).unwrap(),
+                d.normalize(),
+                "{ok}"
+            );
         }
-        for no in ["1234567890123456", "12345678901.23456", "0.1234567890123456"] {
+        for no in [
+            "1234567890123456",
+            "12345678901.23456",
+            "0.1234567890123456",
+        ] {
             assert_eq!(exact_double(Decimal::from_str(no).unwrap()), None, "{no}");
         }
     }
@@ -484,15 +526,21 @@ mod tests {
     #[test]
     fn the_workbook_reads_back_exactly() {
         let rows = vec![
-            inv(serde_json::json!({"id": "in_1", "customer": "cus_1", "due_date": "2026-09-01",
+            inv(
+                serde_json::json!({"id": "in_1", "customer": "cus_1", "due_date": "2026-09-01",
                 "amount": 1234567, "currency_code": "CLP", "is_paid": false, "is_void": false,
                 "invoice_external_id": "=HYPERLINK(\"http://x\")", "centro": "@SUM(A1)",
-                "urgent": true})),
-            inv(serde_json::json!({"id": "in_2", "customer": "cus_1", "due_date": "2026-11-30",
-                "amount": "12.3456", "currency_code": "CLF", "is_paid": true, "is_void": false})),
-            inv(serde_json::json!({"id": "in_3", "customer": "cus_1", "due_date": "not a day",
+                "urgent": true}),
+            ),
+            inv(
+                serde_json::json!({"id": "in_2", "customer": "cus_1", "due_date": "2026-11-30",
+                "amount": "12.3456", "currency_code": "CLF", "is_paid": true, "is_void": false}),
+            ),
+            inv(
+                serde_json::json!({"id": "in_3", "customer": "cus_1", "due_date": "not a day",
                 "amount": "1234567890123456789", "currency_code": "CLP", "is_paid": false,
-                "is_void": false})),
+                "is_void": false}),
+            ),
         ];
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.xlsx");
@@ -502,12 +550,29 @@ mod tests {
             today: NaiveDate::from_ymd_opt(2026, 11, 23).unwrap(),
         };
         let w = write_file(&path, rows.iter(), &about, &AtomicBool::new(false)).unwrap();
-        assert_eq!(w, Written { rows: 3, as_text: 1 });
+        assert_eq!(
+            w,
+            Written {
+                rows: 3,
+                as_text: 1
+            }
+        );
         let mut book: Xlsx<_> = open_workbook(&path).unwrap();
         assert_eq!(book.sheet_names(), vec!["Invoices", "Summary"]);
         let range = book.worksheet_range("Invoices").unwrap();
-        let header: Vec<String> = range.rows().next().unwrap().iter().map(|c| c.to_string()).collect();
-        let col = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("{name} in {header:?}"));
+        let header: Vec<String> = range
+            .rows()
+            .next()
+            .unwrap()
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        let col = |name: &str| {
+            header
+                .iter()
+                .position(|h| h == name)
+                .unwrap_or_else(|| panic!("{name} in {header:?}"))
+        };
         let cell = |r: usize, name: &str| range.get((r, col(name))).cloned().unwrap_or(Data::Empty);
         assert_eq!(cell(1, "Amount"), Data::Float(1234567.0));
         let Data::Float(uf) = cell(2, "Amount") else {
@@ -518,7 +583,10 @@ mod tests {
             Decimal::from_str("12.3456").unwrap()
         );
         // Too many digits for a double: exact text.
-        assert_eq!(cell(3, "Amount"), Data::String("1234567890123456789".into()));
+        assert_eq!(
+            cell(3, "Amount"),
+            Data::String("1234567890123456789".into())
+        );
         let Data::DateTime(due) = cell(1, "Due date") else {
             panic!("{:?}", cell(1, "Due date"))
         };
@@ -540,7 +608,10 @@ mod tests {
             Data::String("'=HYPERLINK(\"http://x\")".into())
         );
         assert_eq!(cell(1, "centro"), Data::String("'@SUM(A1)".into()));
-        assert_eq!(cell(1, "Customer name"), Data::String("'+Comercial Andes".into()));
+        assert_eq!(
+            cell(1, "Customer name"),
+            Data::String("'+Comercial Andes".into())
+        );
         assert!(book.worksheet_formula("Invoices").unwrap().is_empty());
         assert!(book.worksheet_formula("Summary").unwrap().is_empty());
         let summary = book.worksheet_range("Summary").unwrap();
@@ -548,7 +619,10 @@ mod tests {
         let find = |a: &str, b: &str| {
             lines
                 .iter()
-                .find(|l| l.first() == Some(&Data::String(a.into())) && l.get(1) == Some(&Data::String(b.into())))
+                .find(|l| {
+                    l.first() == Some(&Data::String(a.into()))
+                        && l.get(1) == Some(&Data::String(b.into()))
+                })
                 .cloned()
                 .unwrap_or_else(|| panic!("{a} {b} in {lines:?}"))
         };
@@ -559,18 +633,32 @@ mod tests {
         let clp_now = find("CLP", "Current");
         assert_eq!(clp_now[3], Data::String("1234567890123456789".into()));
         // A paid invoice is not owed: no aging lines for UF.
-        assert!(!lines.iter().any(|l| l.first() == Some(&Data::String("CLF".into()))
-            && l.get(1) == Some(&Data::String("Current".into()))));
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.first() == Some(&Data::String("CLF".into()))
+                    && l.get(1) == Some(&Data::String("Current".into())))
+        );
         let uf_month = lines
             .iter()
             .find(|l| l.get(1) == Some(&Data::String("CLF".into())))
             .unwrap();
-        assert_eq!(uf_month[2..], [Data::Float(12.3456), Data::Float(12.3456), Data::Float(0.0)]);
-        assert!(lines[2][0].to_string().starts_with("1 amount is written as text"));
+        assert_eq!(
+            uf_month[2..],
+            [Data::Float(12.3456), Data::Float(12.3456), Data::Float(0.0)]
+        );
+        assert!(
+            lines[2][0]
+                .to_string()
+                .starts_with("1 amount is written as text")
+        );
         let styles = std::fs::read(&path).unwrap();
         let text = zip_text(&styles, "xl/styles.xml");
         assert!(text.contains("formatCode=\"$#,##0\""), "{text}");
-        assert!(text.contains("formatCode=\"&quot;UF &quot;#,##0.0000\""), "{text}");
+        assert!(
+            text.contains("formatCode=\"&quot;UF &quot;#,##0.0000\""),
+            "{text}"
+        );
     }
 
     /// One file of the workbook's zip, as text.

@@ -116,8 +116,11 @@ pub enum Command {
     CancelLoad,
     /// Sort or filter the customer list again (its settings changed).
     RefreshCustomerView,
-    /// Export the customer list: to this file, or through the save dialog.
+    /// Export the customer list (a workbook or CSV, as chosen; a typed path's `.xlsx` or
+    /// `.csv` decides): to this file, or through the save dialog.
     ExportCsv(Option<PathBuf>),
+    /// Show only one aging bucket of one currency; `None`: all again.
+    CustomerBucket(Option<(String, crate::statement::Bucket)>),
     /// Run the self-check and show its report (Help → Diagnostics).
     Diagnostics,
     /// Close the diagnostics window.

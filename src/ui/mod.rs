@@ -43,6 +43,7 @@ pub fn run(rt: &tokio::runtime::Runtime) -> eframe::Result<()> {
         sandbox_data: crate::profile::Profiles::default_data_path(),
         journal: crate::journal::default_path(),
         language: None,
+        today: None,
     };
     // The first start opens maximized, so a large screen is used; afterwards the size
     // the clerk left is restored (eframe keeps it in app.ron).

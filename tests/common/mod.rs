@@ -27,7 +27,8 @@ pub fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// The app, window of `size` points.
-pub fn harness(deps: AppDeps, size: [f32; 2]) -> H {
+pub fn harness(mut deps: AppDeps, size: [f32; 2]) -> H {
+    deps.today = deps.today.or(Some(TODAY));
     Harness::builder()
         .with_size(size)
         .build_eframe(move |cc| InvoiceDeskApp::new(cc, deps))
@@ -101,6 +102,13 @@ pub fn connected_with_journal(
     step_until(&mut h, "connected", |h| h.state().session().is_some());
     h
 }
+
+/// The day every UI test counts overdue days on (the sandbox's seeded due dates run
+/// from 2024-01-01 for 1,000 days), so snapshots and counts do not move with the calendar.
+pub const TODAY: chrono::NaiveDate = match chrono::NaiveDate::from_ymd_opt(2026, 11, 23) {
+    Some(d) => d,
+    None => panic!("a real day"),
+};
 
 /// Steps the app until `done` holds (work happens on the runtime meanwhile), then lets
 /// the layout settle for a few frames.

@@ -64,7 +64,6 @@ cred-token-issued = A token was issued, valid until { $time }.
 cred-use-first = Use this profile first.
 cred-use-profile = Use this profile
 cu-cancel-export = Cancel export
-cu-csv-format = CSV format
 cu-currency-missing = missing
 cu-dialog-title = Export invoices to CSV
 cu-done = { $count ->
@@ -93,13 +92,12 @@ cu-loading = Loading… { $pages ->
     [one] { $count } invoice
    *[other] { $count } invoices
 } so far
-cu-no-file = No file was chosen. If no save window appeared, type the file's path in the row below and press Save CSV.
+cu-no-file = No file was chosen. If no save window appeared, type the file's path in the row below and press Save file.
 cu-open-row = Click to open in Lookup
 cu-partial = { $count ->
     [one] { $count } invoice arrived before the problem; it is shown below.
    *[other] { $count } invoices arrived before the problem; they are shown below.
 }
-cu-save-csv = Save CSV
 cu-save-to-path = Save to a path
 cu-shown = { $shown } shown of { $total }
 cu-sort-by = Sort by this column
@@ -609,9 +607,9 @@ cu-chart-none = No invoices fall due in the last 24 months.
 cu-status-filter = Status
 cu-status-any = Any status
 cu-due-from = Due from
-cu-due-to = to
+cu-due-to = Due to
 cu-amount-from = Amount from
-cu-amount-to = to
+cu-amount-to = Amount to
 cu-clear-filters = Clear filters
 cu-bad-date = “{ $text }” is not a date; write it as { $example }.
 cu-bad-amount = “{ $text }” is not an amount.
@@ -623,7 +621,7 @@ cu-export-xlsx = Export Excel… ({ $count ->
     [one] 1 invoice
    *[other] { $count } invoices
 })
-cu-save-file = Save
+cu-save-file = Save file
 cu-dialog-title-xlsx = Export invoices to Excel
 cu-file-name-xlsx = invoices-{ $customer }.xlsx
 cu-as-text = { $count ->

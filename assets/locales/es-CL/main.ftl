@@ -64,7 +64,6 @@ cred-token-issued = Se emitió un token, válido hasta { $time }.
 cred-use-first = Primero use este perfil.
 cred-use-profile = Usar este perfil
 cu-cancel-export = Cancelar exportación
-cu-csv-format = Formato CSV
 cu-currency-missing = falta
 cu-dialog-title = Exportar facturas a CSV
 cu-done = { $count ->
@@ -93,13 +92,12 @@ cu-loading = Cargando… { $pages ->
     [one] { $count } factura
    *[other] { $count } facturas
 } hasta ahora
-cu-no-file = No se eligió ningún archivo. Si no apareció la ventana para guardar, escriba la ruta del archivo en la fila de abajo y presione Guardar CSV.
+cu-no-file = No se eligió ningún archivo. Si no apareció la ventana para guardar, escriba la ruta del archivo en la fila de abajo y presione Guardar archivo.
 cu-open-row = Clic para abrir en Consultar
 cu-partial = { $count ->
     [one] Llegó { $count } factura antes del problema; se muestra abajo.
    *[other] Llegaron { $count } facturas antes del problema; se muestran abajo.
 }
-cu-save-csv = Guardar CSV
 cu-save-to-path = Guardar en una ruta
 cu-shown = { $shown } de { $total } visibles
 cu-sort-by = Ordenar por esta columna
@@ -609,9 +607,9 @@ cu-chart-none = Ninguna factura vence en los últimos 24 meses.
 cu-status-filter = Estado
 cu-status-any = Cualquier estado
 cu-due-from = Vence desde
-cu-due-to = hasta
+cu-due-to = Vence hasta
 cu-amount-from = Monto desde
-cu-amount-to = hasta
+cu-amount-to = Monto hasta
 cu-clear-filters = Quitar filtros
 cu-bad-date = «{ $text }» no es una fecha; escríbala como { $example }.
 cu-bad-amount = «{ $text }» no es un monto.
@@ -623,7 +621,7 @@ cu-export-xlsx = Exportar Excel… ({ $count ->
     [one] 1 factura
    *[other] { $count } facturas
 })
-cu-save-file = Guardar
+cu-save-file = Guardar archivo
 cu-dialog-title-xlsx = Exportar facturas a Excel
 cu-file-name-xlsx = facturas-{ $customer }.xlsx
 cu-as-text = { $count ->

@@ -375,6 +375,7 @@ impl InvoiceDeskApp {
             Command::CancelLoad => self.customers.cancel(),
             Command::RefreshCustomerView => self.customers.refresh_view(&self.spawner),
             Command::ExportCsv(target) => self.customers.export_csv(target, &self.spawner),
+            Command::CustomerBucket(b) => self.customers.set_bucket(b, &self.spawner),
             Command::Diagnostics => {
                 self.diagnostics_open = true;
                 self.diagnostics_report = None;

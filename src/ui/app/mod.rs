@@ -34,6 +34,8 @@ pub struct AppDeps {
     pub journal: Option<PathBuf>,
     /// Force a language (tests); `None` uses the saved one, or the OS's at first start.
     pub language: Option<super::i18n::Lang>,
+    /// A fixed "today" for overdue days and aging (tests); `None`: the computer's date.
+    pub today: Option<chrono::NaiveDate>,
 }
 
 impl AppDeps {
@@ -46,6 +48,7 @@ impl AppDeps {
             sandbox_data: None,
             journal: None,
             language: Some(super::i18n::Lang::En),
+            today: None,
         }
     }
 }
@@ -146,7 +149,7 @@ impl InvoiceDeskApp {
         let mut app = InvoiceDeskApp {
             create: CreatePanel::new(saved.create.clone()),
             lookup: LookupPanel::new(saved.lookup_id.clone()),
-            customers: CustomersPanel::new(saved.customers.clone()),
+            customers: CustomersPanel::new(saved.customers.clone(), deps.today),
             activity: Default::default(),
             bulk: Default::default(),
             suggestions: Default::default(),

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 impl CustomersPanel {
-    /// Exports the rows shown, in the order shown: to `target`, or through the save
-    /// dialog.
+    /// Exports the rows shown, in the order shown, as the chosen format: to `target` (its
+    /// `.xlsx` or `.csv` decides), or through the save dialog.
     pub fn export_csv(&mut self, target: Option<PathBuf>, spawner: &Spawner) {
         if !self.can_export() {
             return;
@@ -25,21 +25,35 @@ impl CustomersPanel {
         let cancel = Arc::new(AtomicBool::new(false));
         self.export_cancel = cancel.clone();
         self.export_note = None;
-        let name = file_name(&self.loaded_for);
+        let workbook = match target.as_ref().and_then(|p| p.extension()) {
+            Some(e) if e.eq_ignore_ascii_case("xlsx") => true,
+            Some(e) if e.eq_ignore_ascii_case("csv") => false,
+            _ => self.saved.workbook,
+        };
+        let name = file_name(&self.loaded_for, workbook);
+        let customer = self.loaded_for.clone();
         let customer_name = self.customer_name.clone();
+        let today = self.view.settings.today;
         self.export = Some(spawner.spawn(async move {
             let path = match target {
                 Some(p) => p,
-                None => match rfd::AsyncFileDialog::new()
-                    .set_title(tr!("cu-dialog-title"))
-                    .set_file_name(&name)
-                    .add_filter("CSV", &["csv"])
-                    .save_file()
-                    .await
-                {
-                    Some(f) => f.path().to_path_buf(),
-                    None => return Ok(None),
-                },
+                None => {
+                    let (title, filter, ext) = if workbook {
+                        (tr!("cu-dialog-title-xlsx"), "Excel", "xlsx")
+                    } else {
+                        (tr!("cu-dialog-title"), "CSV", "csv")
+                    };
+                    match rfd::AsyncFileDialog::new()
+                        .set_title(title)
+                        .set_file_name(&name)
+                        .add_filter(filter, &[ext])
+                        .save_file()
+                        .await
+                    {
+                        Some(f) => f.path().to_path_buf(),
+                        None => return Ok(None),
+                    }
+                }
             };
             tokio::task::spawn_blocking(move || {
                 // As the CLI: no folder is created, a link is written through, an
@@ -47,8 +61,26 @@ impl CustomersPanel {
                 let target = crate::fsutil::check_destination(&path)
                     .map_err(|e| crate::ui::i18n::destination_error(&e))?;
                 let iter = order.iter().map(|&i| rows.get(i));
-                crate::export::write_file(&target, iter, dialect, &cancel, customer_name.as_deref())
-                    .map(|n| Some((path.clone(), n)))
+                let written = if workbook {
+                    let about = crate::export::xlsx::About {
+                        customer: &customer,
+                        customer_name: customer_name.as_deref(),
+                        today,
+                    };
+                    crate::export::xlsx::write_file(&target, iter, &about, &cancel)
+                        .map(|w| (w.rows, w.as_text))
+                } else {
+                    crate::export::write_file(
+                        &target,
+                        iter,
+                        dialect,
+                        &cancel,
+                        customer_name.as_deref(),
+                    )
+                    .map(|n| (n, 0))
+                };
+                written
+                    .map(|(n, as_text)| Some((path.clone(), n, as_text)))
                     .map_err(|e| {
                         if e.kind() == std::io::ErrorKind::Interrupted {
                             tr!("cu-export-cancelled")
@@ -67,7 +99,7 @@ impl CustomersPanel {
     pub(super) fn open_path_row(&mut self) {
         self.show_path_export = true;
         if self.saved.export_path.trim().is_empty() {
-            self.saved.export_path = default_export_path(&self.loaded_for);
+            self.saved.export_path = default_export_path(&self.loaded_for, self.saved.workbook);
         }
     }
 
@@ -83,22 +115,36 @@ impl CustomersPanel {
 
     pub(super) fn export_bar(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         ui.horizontal(|ui| {
-            let l = ui.label(tr!("cu-csv-format"));
-            let mut chosen = self.dialect();
+            let l = ui.label(tr!("cu-format"));
+            let current = (self.saved.workbook, self.dialect());
+            let mut chosen = current;
             egui::ComboBox::from_id_salt("csv_dialect")
-                .selected_text(dialect_name(chosen))
+                .selected_text(format_name(chosen))
                 .show_ui(ui, |ui| {
-                    for d in [Dialect::ExcelEs, Dialect::Standard] {
-                        ui.selectable_value(&mut chosen, d, dialect_name(d));
+                    for option in [
+                        (true, chosen.1),
+                        (false, Dialect::ExcelEs),
+                        (false, Dialect::Standard),
+                    ] {
+                        let name = format_name(option);
+                        ui.selectable_value(&mut chosen, option, name);
                     }
                 })
                 .response
                 .labelled_by(l.id);
-            if chosen != self.dialect() {
-                self.saved.dialect = Some(chosen);
+            if chosen != current {
+                self.saved.workbook = chosen.0;
+                if !chosen.0 {
+                    self.saved.dialect = Some(chosen.1);
+                }
             }
             let can = self.can_export();
-            let label = tr!("cu-export", count = self.view.order.len());
+            let n = self.view.order.len();
+            let label = if self.saved.workbook {
+                tr!("cu-export-xlsx", count = n)
+            } else {
+                tr!("cu-export", count = n)
+            };
             if ui.add_enabled(can, egui::Button::new(label)).clicked() {
                 commands.push(Command::ExportCsv(None));
             }
@@ -120,6 +166,12 @@ impl CustomersPanel {
                 ui.horizontal(|ui| {
                     let r = ui.label(m);
                     widgets::announce(ui, &r, false);
+                    if self.exported_as_text > 0 {
+                        ui.label(
+                            egui::RichText::new(tr!("cu-as-text", count = self.exported_as_text))
+                                .color(widgets::overdue_color(ui)),
+                        );
+                    }
                     if let Some(dir) = &self.exported_to
                         && ui.button(tr!("cu-open-folder")).clicked()
                     {
@@ -143,7 +195,7 @@ impl CustomersPanel {
                     && self.loading.is_none()
                     && !self.saved.export_path.trim().is_empty();
                 if ui
-                    .add_enabled(can, egui::Button::new(tr!("cu-save-csv")))
+                    .add_enabled(can, egui::Button::new(tr!("cu-save-file")))
                     .clicked()
                 {
                     let p = PathBuf::from(self.saved.export_path.trim());
@@ -154,16 +206,25 @@ impl CustomersPanel {
     }
 }
 
-fn dialect_name(d: Dialect) -> String {
-    match d {
+/// An export format's name: the workbook, or CSV in a dialect.
+fn format_name((workbook, d): (bool, Dialect)) -> String {
+    if workbook {
+        return tr!("format-xlsx");
+    }
+    let dialect = match d {
         Dialect::ExcelEs => tr!("dialect-excel"),
         Dialect::Standard => tr!("dialect-standard"),
-    }
+    };
+    format!("CSV · {dialect}")
 }
 
-/// The suggested file name, in the clerk's language (`facturas-cus_1.csv`).
-fn file_name(customer: &str) -> String {
-    tr!("cu-file-name", customer = sanitize(customer))
+/// The suggested file name, in the clerk's language (`facturas-cus_1.csv`, `.xlsx`).
+fn file_name(customer: &str, workbook: bool) -> String {
+    if workbook {
+        tr!("cu-file-name-xlsx", customer = sanitize(customer))
+    } else {
+        tr!("cu-file-name", customer = sanitize(customer))
+    }
 }
 
 /// Opens a folder in the system's file manager, off the UI thread (a failure to open
@@ -198,7 +259,7 @@ fn sanitize(s: &str) -> String {
     }
 }
 
-fn default_export_path(customer: &str) -> String {
+fn default_export_path(customer: &str, workbook: bool) -> String {
     let dir = directories::UserDirs::new()
         .and_then(|u| {
             u.document_dir()
@@ -206,5 +267,7 @@ fn default_export_path(customer: &str) -> String {
                 .or_else(|| Some(u.home_dir().to_path_buf()))
         })
         .unwrap_or_else(|| PathBuf::from("."));
-    dir.join(file_name(customer)).display().to_string()
+    dir.join(file_name(customer, workbook))
+        .display()
+        .to_string()
 }

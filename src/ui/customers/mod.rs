@@ -4,9 +4,10 @@
 
 mod export;
 mod model;
+mod summary;
 mod table;
 
-pub use model::{BACKGROUND_VIEW_ROWS, Rows, SortKey, View};
+pub use model::{BACKGROUND_VIEW_ROWS, Rows, Settings, SortKey, View};
 
 use super::command::Command;
 use super::session::Session;
@@ -14,8 +15,10 @@ use super::task::{Spawner, Task, take_finished};
 use super::widgets;
 use crate::api::{ApiError, Invoice, ListProgress, money};
 use crate::export::Dialect;
+use crate::statement::{Bucket, Filter, StatusKind};
 use crate::text::escape_controls as safe;
 use crate::tr;
+use chrono::NaiveDate;
 use egui::{RichText, Ui};
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
@@ -42,10 +45,23 @@ pub struct CustomersSaved {
     pub dialect: Option<Dialect>,
     /// The last path typed for "save to a path".
     pub export_path: String,
+    /// Export an Excel workbook (else CSV in `dialect`).
+    pub workbook: bool,
+    /// Only invoices in this status.
+    pub status: Option<StatusKind>,
+    /// Due from, as typed.
+    pub due_from: String,
+    /// Due to, as typed.
+    pub due_to: String,
+    /// Amount from, as typed.
+    pub amount_from: String,
+    /// Amount to, as typed.
+    pub amount_to: String,
 }
 
 /// Where the file went and how many rows, `None` when no file was chosen.
-type ExportOutcome = Result<Option<(PathBuf, u64)>, String>;
+/// Where the file went, how many rows, and how many amounts went as text (workbook).
+type ExportOutcome = Result<Option<(PathBuf, u64, u64)>, String>;
 
 enum ListEvent {
     /// The customer's name, from the directory.
@@ -85,12 +101,23 @@ pub struct CustomersPanel {
     pending_view: Option<(Task<View>, usize)>,
     /// The sort asked for (shown in the header while a worker sorts).
     wanted_sort: (SortKey, bool),
+    /// The statement filter in force (the typed ranges as last read without a problem).
+    filter: Filter,
+    /// What is wrong with the typed ranges (the filter in force stays as it was).
+    filter_problems: Vec<String>,
+    /// A fixed "today" (tests); `None`: the computer's date.
+    fixed_today: Option<NaiveDate>,
+    /// The currency the chart shows (`None`: the first).
+    chart_currency: Option<String>,
+    /// Amounts the last workbook wrote as text.
+    exported_as_text: u64,
 }
 
 impl CustomersPanel {
-    /// A panel with restored settings.
-    pub fn new(saved: CustomersSaved) -> Self {
-        CustomersPanel {
+    /// A panel with restored settings; `today` fixes the day overdue days are counted on
+    /// (tests), `None` follows the computer's date.
+    pub fn new(saved: CustomersSaved, today: Option<NaiveDate>) -> Self {
+        let mut panel = CustomersPanel {
             focus_request: false,
             customer_name: None,
             directory_note: None,
@@ -108,7 +135,36 @@ impl CustomersPanel {
             show_path_export: false,
             pending_view: None,
             wanted_sort: (SortKey::Received, true),
+            filter: Filter::default(),
+            filter_problems: Vec::new(),
+            fixed_today: today,
+            chart_currency: None,
+            exported_as_text: 0,
+        };
+        panel.read_filter();
+        panel
+    }
+
+    /// The day overdue days are counted on.
+    pub fn today(&self) -> NaiveDate {
+        self.fixed_today
+            .unwrap_or_else(|| chrono::Local::now().date_naive())
+    }
+
+    /// What the view is made with now.
+    fn settings(&self) -> Settings {
+        Settings {
+            text: self.saved.filter.clone(),
+            hide_void: self.saved.hide_void,
+            filter: self.filter.clone(),
+            today: self.today(),
         }
+    }
+
+    /// Shows only one aging bucket of one currency (`None`: every invoice again).
+    pub fn set_bucket(&mut self, bucket: Option<(String, Bucket)>, spawner: &Spawner) {
+        self.filter.bucket = bucket;
+        self.refresh_view(spawner);
     }
 
     /// Puts the keyboard focus in the customer field on the next frame.
@@ -139,13 +195,9 @@ impl CustomersPanel {
             t.cancel();
         }
         self.rows = Rows::default();
-        self.view.rebuild(
-            &self.rows,
-            self.view.sort,
-            self.view.ascending,
-            &self.saved.filter,
-            self.saved.hide_void,
-        );
+        let settings = self.settings();
+        self.view
+            .rebuild(&self.rows, self.view.sort, self.view.ascending, &settings);
         self.outcome = None;
         self.export_note = None;
     }
@@ -183,23 +235,17 @@ impl CustomersPanel {
         if let Some((old, _)) = self.pending_view.take() {
             old.cancel();
         }
+        let settings = self.settings();
         if self.rows.len() <= BACKGROUND_VIEW_ROWS {
-            self.view.rebuild(
-                &self.rows,
-                sort,
-                ascending,
-                &self.saved.filter,
-                self.saved.hide_void,
-            );
+            self.view.rebuild(&self.rows, sort, ascending, &settings);
             return;
         }
         let rows = self.rows.clone();
         let n = rows.len();
-        let (filter, hide_void) = (self.saved.filter.clone(), self.saved.hide_void);
         let work = async move {
             tokio::task::spawn_blocking(move || {
                 let mut v = View::default();
-                v.rebuild(&rows, sort, ascending, &filter, hide_void);
+                v.rebuild(&rows, sort, ascending, &settings);
                 v
             })
             .await
@@ -296,8 +342,9 @@ impl CustomersPanel {
         if let Some(r) = take_finished(&mut self.export) {
             self.exported_to = None;
             self.export_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                Ok(Some((p, n))) => {
+                Ok(Some((p, n, as_text))) => {
                     self.exported_to = p.parent().map(|d| d.to_path_buf());
+                    self.exported_as_text = as_text;
                     Ok(tr!("cu-exported", count = n, path = p.display()))
                 }
                 Ok(None) => Err(tr!("cu-no-file")),
@@ -420,41 +467,23 @@ impl CustomersPanel {
             }
             None => {}
         }
-        ui.horizontal(|ui| {
-            let l = ui.label(tr!("cu-filter"));
-            let f = ui
-                .add(
-                    egui::TextEdit::singleline(&mut self.saved.filter)
-                        .hint_text(tr!("cu-filter-hint"))
-                        .desired_width(220.0),
-                )
-                .labelled_by(l.id);
-            let h = ui.checkbox(&mut self.saved.hide_void, tr!("cu-hide-void"));
-            if f.changed() || h.changed() {
-                commands.push(Command::RefreshCustomerView);
-            }
-            ui.separator();
-            ui.label(tr!(
-                "cu-shown",
-                shown = self.view.order.len(),
-                total = self.rows.len()
-            ));
-            if self.pending_view.is_some() {
-                crate::ui::widgets::busy(ui);
-                ui.label(tr!("cu-sorting"));
-            }
-        });
+        self.filter_rows(ui, commands);
         ui.horizontal_wrapped(|ui| {
             ui.label(tr!("cu-totals"));
             if self.view.totals.is_empty() {
                 ui.label("—");
             }
             for (code, total) in &self.view.totals {
-                ui.label(RichText::new(safe(&money::format_amount(*total, Some(code)))).strong())
+                let text = match total.value() {
+                    Some(t) => safe(&money::format_amount(t, Some(code))).into_owned(),
+                    None => tr!("xl-too-large"),
+                };
+                ui.label(RichText::new(text).strong())
                     .on_hover_text(safe(code));
             }
         });
         self.export_bar(ui, commands);
+        self.statement(ui, commands);
         ui.separator();
         if let Some(key) = self.table(ui, commands) {
             let (sort, ascending) = self.wanted_sort;

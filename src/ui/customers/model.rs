@@ -2,7 +2,8 @@
 //! copied) and the view over them (sorted, filtered row numbers and totals per currency).
 
 use crate::api::{Invoice, InvoiceStatus};
-use rust_decimal::Decimal;
+use crate::statement::{self, Aging, Filter, Monthly, Standing, Total};
+use chrono::NaiveDate;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -64,20 +65,51 @@ impl Rows {
     }
 }
 
-/// Sorted, filtered row numbers over [`Rows`], with totals per currency. Recomputed when
-/// the rows, the sort or the filter change; never per frame.
+/// What the view shows: the text filter, voided hidden or not, the statement filter, and
+/// the day overdue days are counted on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Text to look for (lowercased here).
+    pub text: String,
+    /// Hide voided invoices.
+    pub hide_void: bool,
+    /// Status, due date and amount ranges, aging bucket.
+    pub filter: Filter,
+    /// Today (injected: tests and the app agree on the day).
+    pub today: NaiveDate,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            text: String::new(),
+            hide_void: false,
+            filter: Filter::default(),
+            today: NaiveDate::from_ymd_opt(2000, 1, 1).unwrap_or_default(),
+        }
+    }
+}
+
+/// Sorted, filtered row numbers over [`Rows`], with totals per currency, the aging of
+/// what is owed and the monthly totals. Recomputed when the rows, the sort or the
+/// settings change; never per frame.
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
     /// Row numbers in display order.
     pub order: Vec<u32>,
     /// Sum of the amounts shown, per currency, void invoices left out.
-    pub totals: BTreeMap<String, Decimal>,
+    pub totals: BTreeMap<String, Total>,
+    /// What is owed, per currency and bucket: the rows the text, void and range filters
+    /// keep, whatever the status and bucket chosen (so every bucket stays clickable).
+    pub aging: Aging,
+    /// Totals by month due, of the rows shown.
+    pub monthly: Monthly,
     /// Sort column.
     pub sort: SortKey,
     /// Ascending.
     pub ascending: bool,
-    filter: String,
-    hide_void: bool,
+    /// The settings the view was made with.
+    pub settings: Settings,
 }
 
 impl Default for View {
@@ -85,15 +117,16 @@ impl Default for View {
         View {
             order: Vec::new(),
             totals: BTreeMap::new(),
+            aging: Aging::default(),
+            monthly: Monthly::default(),
             sort: SortKey::Received,
             ascending: true,
-            filter: String::new(),
-            hide_void: false,
+            settings: Settings::default(),
         }
     }
 }
 
-fn cmp_rows(rows: &Rows, key: SortKey, a: u32, b: u32) -> Ordering {
+fn cmp_rows(rows: &Rows, key: SortKey, today: NaiveDate, a: u32, b: u32) -> Ordering {
     let (x, y) = (rows.get(a), rows.get(b));
     let o = match key {
         SortKey::Received => Ordering::Equal,
@@ -105,7 +138,8 @@ fn cmp_rows(rows: &Rows, key: SortKey, a: u32, b: u32) -> Ordering {
             .cmp(&y.currency_code)
             .then_with(|| x.amount.cmp(&y.amount)),
         SortKey::Currency => x.currency_code.cmp(&y.currency_code),
-        SortKey::Status => x.status().cmp(&y.status()),
+        // Open, then overdue by days, then paid, void, unknown.
+        SortKey::Status => Standing::of(x, today).cmp(&Standing::of(y, today)),
         SortKey::External => x.invoice_external_id.cmp(&y.invoice_external_id),
     };
     // Ties keep the order received, so sorting is stable and repeatable.
@@ -113,15 +147,20 @@ fn cmp_rows(rows: &Rows, key: SortKey, a: u32, b: u32) -> Ordering {
 }
 
 impl View {
-    fn matches(&self, inv: &Invoice) -> bool {
-        if self.hide_void && inv.status() == InvoiceStatus::Void {
+    /// True when the text, void and range filters keep `inv` (the rows the aging covers).
+    fn base_keeps(&self, inv: &Invoice) -> bool {
+        let s = &self.settings;
+        if s.hide_void && inv.status() == InvoiceStatus::Void {
             return false;
         }
-        if self.filter.is_empty() {
+        if !s.filter.ranges_keep(inv) {
+            return false;
+        }
+        if s.text.is_empty() {
             return true;
         }
-        let f = &self.filter;
-        let has = |s: &str| s.to_lowercase().contains(f);
+        let f = &s.text;
+        let has = |t: &str| t.to_lowercase().contains(f);
         has(&inv.id)
             || inv.customer.as_deref().is_some_and(has)
             || inv.invoice_external_id.as_deref().is_some_and(has)
@@ -133,44 +172,52 @@ impl View {
                 .is_some_and(|a| a.to_string().contains(f.as_str()) || has(&inv.amount_display()))
     }
 
-    fn add_total(&mut self, inv: &Invoice) {
-        if inv.status() == InvoiceStatus::Void {
-            return;
+    /// Takes one row into the sums; true when it is shown.
+    fn take(&mut self, inv: &Invoice) -> bool {
+        if !self.base_keeps(inv) {
+            return false;
         }
-        if let Some(a) = inv.amount {
-            *self
-                .totals
-                .entry(inv.currency_code.clone().unwrap_or_else(|| "?".into()))
-                .or_default() += a;
+        let standing = Standing::of(inv, self.settings.today);
+        self.aging.add(inv, standing);
+        if !self.settings.filter.standing_keeps(inv, standing) {
+            return false;
         }
+        self.monthly.add(inv, standing);
+        if standing != Standing::Void
+            && let Some(a) = inv.amount
+        {
+            let code = statement::currency_key(inv);
+            match self.totals.get_mut(code) {
+                Some(t) => t.add(a),
+                None => self.totals.entry(code.to_string()).or_default().add(a),
+            }
+        }
+        true
     }
 
-    /// Recomputes everything for new sort/filter settings.
-    pub fn rebuild(
-        &mut self,
-        rows: &Rows,
-        sort: SortKey,
-        ascending: bool,
-        filter: &str,
-        hide_void: bool,
-    ) {
+    /// Recomputes everything for new sort and settings.
+    pub fn rebuild(&mut self, rows: &Rows, sort: SortKey, ascending: bool, settings: &Settings) {
         self.sort = sort;
         self.ascending = ascending;
-        self.filter = filter.trim().to_lowercase();
-        self.hide_void = hide_void;
+        self.settings = Settings {
+            text: settings.text.trim().to_lowercase(),
+            ..settings.clone()
+        };
         self.totals.clear();
-        self.order = (0..rows.len() as u32)
-            .filter(|&i| self.matches(rows.get(i)))
-            .collect();
-        for i in 0..self.order.len() {
-            let inv = rows.get(self.order[i]);
-            self.add_total(inv);
+        self.aging = Aging::default();
+        self.monthly = Monthly::default();
+        let mut order = Vec::new();
+        for i in 0..rows.len() as u32 {
+            if self.take(rows.get(i)) {
+                order.push(i);
+            }
         }
+        self.order = order;
         self.sort_order(rows);
     }
 
     fn sort_order(&mut self, rows: &Rows) {
-        let (key, asc) = (self.sort, self.ascending);
+        let (key, asc, today) = (self.sort, self.ascending, self.settings.today);
         if key == SortKey::Received {
             if !asc {
                 self.order.sort_unstable_by(|a, b| b.cmp(a));
@@ -179,25 +226,33 @@ impl View {
             }
             return;
         }
+        if key == SortKey::Status {
+            // The standing is worked out once per row, not once per comparison.
+            let mut keyed: Vec<(Standing, u32)> = self
+                .order
+                .iter()
+                .map(|&i| (Standing::of(rows.get(i), today), i))
+                .collect();
+            // The same order as `cmp_rows` (ties by arrival, all reversed when descending).
+            keyed.sort_unstable_by(|a, b| if asc { a.cmp(b) } else { b.cmp(a) });
+            self.order = keyed.into_iter().map(|(_, i)| i).collect();
+            return;
+        }
         self.order.sort_unstable_by(|&a, &b| {
-            let o = cmp_rows(rows, key, a, b);
+            let o = cmp_rows(rows, key, today, a, b);
             if asc { o } else { o.reverse() }
         });
     }
 
     /// Adds newly arrived rows: filters and sorts only them, then merges (no full re-sort).
     pub fn append(&mut self, rows: &Rows, new: std::ops::Range<u32>) {
-        let mut fresh: Vec<u32> = new.filter(|&i| self.matches(rows.get(i))).collect();
-        for &i in &fresh {
-            let inv = rows.get(i);
-            self.add_total(inv);
-        }
-        let (key, asc) = (self.sort, self.ascending);
+        let mut fresh: Vec<u32> = new.filter(|&i| self.take(rows.get(i))).collect();
+        let (key, asc, today) = (self.sort, self.ascending, self.settings.today);
         let cmp = |a: &u32, b: &u32| {
             let o = if key == SortKey::Received {
                 a.cmp(b)
             } else {
-                cmp_rows(rows, key, *a, *b)
+                cmp_rows(rows, key, today, *a, *b)
             };
             if asc { o } else { o.reverse() }
         };

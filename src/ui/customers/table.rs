@@ -3,6 +3,7 @@
 use super::CustomersPanel;
 use super::model::SortKey;
 use crate::api::InvoiceStatus;
+use crate::statement::Standing;
 use crate::text::escape_controls as safe;
 use crate::tr;
 use crate::ui::command::Command;
@@ -82,7 +83,7 @@ impl CustomersPanel {
                         h.col(|ui| header(ui, self.wanted_sort, key, &name, &mut resort));
                     }
                 })
-                .body(|body| {
+                .body(|mut body| {
                     // Texts shared by all rows: looked up once per frame, not once per row.
                     let open_hint = tr!("cu-open-row");
                     let missing = tr!("cu-currency-missing");
@@ -93,12 +94,15 @@ impl CustomersPanel {
                         InvoiceStatus::Unknown,
                     ]
                     .map(crate::ui::widgets::status_word);
-                    let word = |s: InvoiceStatus| match s {
-                        InvoiceStatus::Open => &words[0],
-                        InvoiceStatus::Paid => &words[1],
-                        InvoiceStatus::Void => &words[2],
-                        InvoiceStatus::Unknown => &words[3],
+                    let word = |s: Standing| match s {
+                        Standing::Open | Standing::Overdue(_) => &words[0],
+                        Standing::Paid => &words[1],
+                        Standing::Void => &words[2],
+                        Standing::Unknown => &words[3],
                     };
+                    let overdue_hint = tr!("overdue-hint");
+                    let overdue = crate::ui::widgets::overdue_color(body.ui_mut());
+                    let today = self.view.settings.today;
                     body.rows(row_height, self.view.order.len(), |mut row| {
                         let inv = self.rows.get(self.view.order[row.index()]);
                         // Plain (non-selectable) text, so a click anywhere opens the row.
@@ -131,7 +135,22 @@ impl CustomersPanel {
                             );
                         });
                         row.col(|ui| cell(ui, inv.currency_code.as_deref().unwrap_or(&missing)));
-                        row.col(|ui| cell(ui, word(inv.status())));
+                        let standing = Standing::of(inv, today);
+                        row.col(|ui| match standing {
+                            // Colour and words: "Overdue · 43 days", never colour alone.
+                            Standing::Overdue(days) => {
+                                ui.add(
+                                    egui::Label::new(
+                                        egui::RichText::new(tr!("overdue-days", days = days))
+                                            .color(overdue)
+                                            .strong(),
+                                    )
+                                    .selectable(false),
+                                )
+                                .on_hover_text(overdue_hint.as_str());
+                            }
+                            _ => cell(ui, word(standing)),
+                        });
                         row.col(|ui| cell(ui, inv.invoice_external_id.as_deref().unwrap_or("")));
                         if row.response().on_hover_text(open_hint.as_str()).clicked() {
                             commands.push(Command::OpenInLookup {

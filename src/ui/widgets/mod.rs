@@ -84,6 +84,16 @@ pub fn error_color(ui: &Ui) -> Color32 {
     ui.visuals().error_fg_color
 }
 
+/// The colour of "overdue": a dark orange on light backgrounds, a light one on dark ones
+/// (contrast above 6:1 on both), always beside words that say the same.
+pub fn overdue_color(ui: &Ui) -> Color32 {
+    if ui.visuals().dark_mode {
+        Color32::from_rgb(255, 150, 90)
+    } else {
+        Color32::from_rgb(170, 55, 0)
+    }
+}
+
 /// The width of a form's text fields: wider on a wide window (up to 640 points), never
 /// below 320, so a form uses a large screen instead of sitting in a corner.
 pub fn field_width(ui: &Ui) -> f32 {

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Writing a customer's Excel workbook: `invoice-desk export --out F.xlsx` of the big
+# customer from the loopback sandbox, against the same export to CSV. Prints the medians
+# of wall time, client CPU and client peak RSS (GNU time), and the workbook's size.
+#   benches/workbook.sh [SIZES…]      (default: 100000)
+#   RUNS=5, APP=target/release/invoice-desk
+# Targets (#17): the workbook of 100,000 invoices in ≤ 1.5 s and ≤ 200 MB.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SIZES=${*:-100000}
+RUNS=${RUNS:-5}
+APP=${APP:-target/release/invoice-desk}
+[ -x "$APP" ] || cargo build --release --locked --bin invoice-desk
+[ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)"; exit 1; }
+WORK=$(mktemp -d)
+SANDBOX=
+cleanup() { [ -n "$SANDBOX" ] && kill "$SANDBOX" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+field() { sed -n "s/^ *$1: *\([^ ]*\).*/\1/p" "$WORK/sandbox.log" | head -n1; }
+
+echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d); $("$APP" --version)"
+for n in $SIZES; do
+  "$APP" sandbox --port 0 --big-customer "$n" >"$WORK/sandbox.log" 2>&1 &
+  SANDBOX=$!
+  for _ in $(seq 1 100); do grep -q "client secret" "$WORK/sandbox.log" && break; sleep 0.1; done
+  base=$(field "base URL")
+  export INVOICE_DESK_BASE_URL=$base INVOICE_DESK_AUTH_URL=$base \
+    INVOICE_DESK_AUDIENCE=$(field audience) INVOICE_DESK_CLIENT_ID=$(field "client id") \
+    INVOICE_DESK_CLIENT_SECRET=$(field "client secret") INVOICE_DESK_ACCOUNT_KEY=acc_oauth_clp \
+    INVOICE_DESK_KEYRING=none INVOICE_DESK_CONFIG_DIR=$WORK/config \
+    INVOICE_DESK_JOURNAL=$WORK/journal.sqlite3
+  for fmt in xlsx csv; do
+    : >"$WORK/$fmt.times"
+    for r in $(seq 0 "$RUNS"); do      # run 0 is a warm-up, not counted
+      rm -f "$WORK/out.$fmt"
+      /usr/bin/time -f '%e %U %S %M' -o "$WORK/t" "$APP" export cus_big --as-of 2026-11-23 \
+        --out "$WORK/out.$fmt" 2>/dev/null
+      [ "$r" = 0 ] || cat "$WORK/t" >>"$WORK/$fmt.times"
+    done
+    wall=$(awk '{print $1}' "$WORK/$fmt.times" | median)
+    cpu=$(awk '{print $2 + $3}' "$WORK/$fmt.times" | median)
+    rss=$(awk '{print $4 / 1024}' "$WORK/$fmt.times" | median)
+    size=$(du -k "$WORK/out.$fmt" | cut -f1)
+    printf '%-5s %8d invoices: wall %.2f s, CPU %.2f s, peak RSS %.0f MB, file %d KB (median of %d)\n' \
+      "$fmt" "$n" "$wall" "$cpu" "$rss" "$size" "$RUNS"
+  done
+  kill "$SANDBOX"; wait "$SANDBOX" 2>/dev/null || true; SANDBOX=
+done
