@@ -874,3 +874,43 @@ fn a_100k_list_is_filtered_on_a_worker() {
     assert!(want > 0);
     assert_eq!(view.order.len(), want);
 }
+
+#[test]
+fn a_payment_link_is_copied_and_opened_in_the_browser() {
+    let e = env(3);
+    let mut h = connected(&e, None);
+    click(&mut h, "Customer invoices");
+    type_into(&mut h, "Customer id", "cus_big");
+    click(&mut h, "Load invoices");
+    wait_text(&mut h, "3 invoices of customer cus_big");
+    let (rows, view) = h.state().customer_rows();
+    let inv = rows.get(view.order[0]).clone();
+    let link = inv.link_payment.clone().unwrap();
+    assert!(link.starts_with("https://"), "{link}");
+    h.get_by_label(&inv.id).click();
+    step_until(&mut h, "opened in lookup", |h| {
+        h.state().tab() == Tab::Lookup
+    });
+    wait_text(&mut h, "Open payment link");
+    h.get_by_role_and_label(Role::Button, "Open payment link")
+        .click();
+    h.step();
+    let opened = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .any(|c| matches!(c, egui::OutputCommand::OpenUrl(u) if u.url == link));
+    assert!(opened, "{:?}", h.output().platform_output.commands);
+    h.get_by_role_and_label(Role::Button, "Copy payment link")
+        .click();
+    h.step();
+    let copied = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .any(|c| matches!(c, egui::OutputCommand::CopyText(t) if *t == link));
+    assert!(copied, "{:?}", h.output().platform_output.commands);
+    wait_text(&mut h, "The payment link was copied.");
+}

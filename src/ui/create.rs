@@ -653,7 +653,7 @@ impl CreatePanel {
                 ui.separator();
                 let r = ui.label(RichText::new(tr!("cr-created", id = safe(&inv.id))).strong());
                 widgets::announce(ui, &r, false);
-                widgets::invoice_details(ui, "created", inv);
+                widgets::invoice_details(ui, "created", inv, chrono::Local::now().date_naive());
             }
         });
     }

@@ -30,6 +30,8 @@ pub struct LookupPanel {
     /// The connection the last void was sent with (a lost one is re-read there).
     void_sent_with: Option<std::sync::Arc<Session>>,
     notice: Option<String>,
+    /// A fixed "today" for overdue days (tests); `None`: the computer's date.
+    fixed_today: Option<chrono::NaiveDate>,
 }
 
 impl LookupPanel {
@@ -41,8 +43,9 @@ impl LookupPanel {
             .and_then(|inv| inv.customer.clone())
     }
 
-    /// A panel with a restored id.
-    pub fn new(id: String) -> Self {
+    /// A panel with a restored id; `today` fixes the day overdue days are counted on
+    /// (tests), `None` follows the computer's date.
+    pub fn new(id: String, today: Option<chrono::NaiveDate>) -> Self {
         LookupPanel {
             id,
             focus_request: false,
@@ -56,6 +59,7 @@ impl LookupPanel {
             rechecking: false,
             void_sent_with: None,
             notice: None,
+            fixed_today: today,
         }
     }
 
@@ -225,7 +229,13 @@ impl LookupPanel {
         let Some(inv) = &self.invoice else { return };
         ui.separator();
         egui::ScrollArea::vertical().show(ui, |ui| {
-            widgets::invoice_details(ui, "lookup", inv);
+            let today = self
+                .fixed_today
+                .unwrap_or_else(|| chrono::Local::now().date_naive());
+            widgets::invoice_details(ui, "lookup", inv, today);
+            if let Some(link) = &inv.link_payment {
+                payment_link(ui, link, &mut self.notice);
+            }
             ui.add_space(8.0);
             let status = inv.status();
             let can_void = matches!(status, InvoiceStatus::Open | InvoiceStatus::Unknown)
@@ -283,6 +293,79 @@ impl LookupPanel {
             if modal.should_close() {
                 self.confirm = false;
             }
+        }
+    }
+}
+
+/// A payment link the app offers to open or copy: an `https` address with a host and
+/// no user name or password in it (`https://bank.cl@evil.example` would read as the
+/// bank's), nothing but the address; normalised as a browser would read it.
+pub fn safe_payment_link(link: &str) -> Option<url::Url> {
+    if link.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return None;
+    }
+    let url = url::Url::parse(link).ok()?;
+    let plain = url.scheme() == "https"
+        && url.host_str().is_some_and(|h| !h.is_empty())
+        && url.username().is_empty()
+        && url.password().is_none();
+    plain.then_some(url)
+}
+
+/// "Copy payment link" and "Open payment link" (the system browser), or why not.
+fn payment_link(ui: &mut Ui, link: &str, notice: &mut Option<String>) {
+    ui.add_space(4.0);
+    match safe_payment_link(link) {
+        Some(url) => {
+            ui.horizontal(|ui| {
+                if ui.button(tr!("lk-copy-link")).clicked() {
+                    ui.ctx().copy_text(url.to_string());
+                    *notice = Some(tr!("lk-link-copied"));
+                }
+                let open = ui
+                    .button(tr!("lk-open-link"))
+                    .on_hover_text(safe(url.as_str()));
+                if open.clicked() {
+                    ui.ctx().open_url(egui::OpenUrl::new_tab(url.as_str()));
+                }
+            });
+        }
+        None => {
+            ui.label(RichText::new(tr!("lk-link-not-https")).weak());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_payment_link;
+
+    #[test]
+    fn only_plain_https_links_are_offered() {
+        // A bidi mark is sent percent-encoded, never as the character.
+        assert_eq!(
+            safe_payment_link("https://pay.example.cl/\u{202e}x")
+                .unwrap()
+                .path(),
+            "/%E2%80%AEx"
+        );
+        assert_eq!(
+            safe_payment_link("https://pay.example.cl/in_1?x=1").map(|u| u.to_string()),
+            Some("https://pay.example.cl/in_1?x=1".into())
+        );
+        for bad in [
+            "http://pay.example.cl/in_1",
+            "javascript:alert(1)",
+            "file:///etc/passwd",
+            "https://bank.cl@evil.example/",
+            "https://user:pw@pay.example.cl/",
+            "https://pay.example.cl/a b",
+            " https://pay.example.cl/",
+            "https://",
+            "pay.example.cl",
+            "",
+        ] {
+            assert!(safe_payment_link(bad).is_none(), "{bad:?}");
         }
     }
 }

@@ -148,7 +148,7 @@ impl InvoiceDeskApp {
         };
         let mut app = InvoiceDeskApp {
             create: CreatePanel::new(saved.create.clone()),
-            lookup: LookupPanel::new(saved.lookup_id.clone()),
+            lookup: LookupPanel::new(saved.lookup_id.clone(), deps.today),
             customers: CustomersPanel::new(saved.customers.clone(), deps.today),
             activity: Default::default(),
             bulk: Default::default(),

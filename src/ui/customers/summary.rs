@@ -207,9 +207,16 @@ impl CustomersPanel {
             .id_salt("cu_statement")
             .default_open(true)
             .show(ui, |ui| {
-                ui.horizontal_top(|ui| {
+                // Side by side when there is room, one under the other when not.
+                let wide = ui.available_width() >= 900.0;
+                let layout = if wide {
+                    egui::Layout::left_to_right(egui::Align::Min)
+                } else {
+                    egui::Layout::top_down(egui::Align::Min)
+                };
+                ui.with_layout(layout, |ui| {
                     ui.vertical(|ui| self.aging(ui, commands));
-                    ui.separator();
+                    ui.add_space(24.0);
                     ui.vertical(|ui| self.chart(ui));
                 });
             });
@@ -278,8 +285,10 @@ impl CustomersPanel {
             ui.label(tr!("cu-chart-none"));
             return;
         };
+        // Pesos first when there are any: the clerk's own currency.
         let code = match &self.chart_currency {
             Some(c) if codes.contains(c) => c.clone(),
+            _ if codes.iter().any(|c| c == "CLP") => "CLP".to_string(),
             _ => first.clone(),
         };
         if codes.len() > 1 {
@@ -352,7 +361,7 @@ fn chart_plot(ui: &mut Ui, code: &str, window: Vec<((i32, u32), MonthTotals)>) {
     let tick_months = months.clone();
     let axis_code = code.to_string();
     Plot::new(("cu_chart", code))
-        .height(150.0)
+        .height(140.0)
         .width((ui.available_width() - 8.0).clamp(260.0, 720.0))
         .legend(Legend::default())
         .allow_zoom(false)
@@ -363,7 +372,7 @@ fn chart_plot(ui: &mut Ui, code: &str, window: Vec<((i32, u32), MonthTotals)>) {
         .show_x(false)
         .show_y(false)
         .include_y(0.0)
-        .y_axis_min_width(64.0)
+        .y_axis_min_width(96.0)
         .x_axis_formatter(move |mark, _| {
             let i = mark.value.round();
             if (mark.value - i).abs() > 1e-6 || i < 0.0 {
@@ -374,12 +383,30 @@ fn chart_plot(ui: &mut Ui, code: &str, window: Vec<((i32, u32), MonthTotals)>) {
                 .map(|m| month_label(*m))
                 .unwrap_or_default()
         })
+        // About four labelled lines, at 1, 2 or 5 times a power of ten.
+        .y_grid_spacer(egui_plot::uniform_grid_spacer(|input| {
+            let span = (input.bounds.1 - input.bounds.0).abs().max(1e-4);
+            let raw = span / 4.0;
+            let magnitude = 10f64.powf(raw.log10().floor());
+            let step = [1.0, 2.0, 5.0, 10.0]
+                .into_iter()
+                .map(|m| m * magnitude)
+                .find(|s| *s >= raw)
+                .unwrap_or(10.0 * magnitude);
+            [step / 5.0, step, step * 5.0]
+        }))
         .y_axis_formatter(move |mark, _| {
             // The axis is a guide; the exact amounts are in the hover and the table.
-            Decimal::try_from(mark.value)
-                .map(|d| money::format_amount(d.round(), Some(&axis_code)))
-                .map(|t| t.split(',').next().unwrap_or_default().to_string())
-                .unwrap_or_default()
+            let Ok(d) = Decimal::try_from(mark.value) else {
+                return String::new();
+            };
+            let text = money::format_amount(d.round_dp(4).normalize(), Some(&axis_code));
+            match text.split_once(',') {
+                Some((whole, decimals)) if decimals.trim_end_matches('0').is_empty() => {
+                    whole.to_string()
+                }
+                _ => text,
+            }
         })
         .label_formatter(move |pos| match pos {
             HoverPosition::NearDataPoint {

@@ -69,7 +69,7 @@ impl CustomersPanel {
                 .column(Column::initial(100.0).at_least(80.0))
                 .column(Column::initial(140.0).at_least(90.0))
                 .column(Column::initial(70.0).at_least(60.0))
-                .column(Column::initial(80.0).at_least(60.0))
+                .column(Column::initial(160.0).at_least(60.0).clip(true))
                 .column(Column::remainder().at_least(100.0).clip(true))
                 .header(row_height + 4.0, |mut h| {
                     for (key, name) in [

@@ -216,6 +216,9 @@ pub fn status_chip(ui: &mut Ui, status: InvoiceStatus) {
     chip(ui, &status_word(status), color);
 }
 
+/// The background of the "overdue" chip (white text on it: contrast above 6:1).
+const OVERDUE_CHIP: Color32 = Color32::from_rgb(170, 55, 0);
+
 /// White bold text on a coloured rounded background (colours from [`CHIP_COLORS`]).
 pub fn chip(ui: &mut Ui, text: &str, color: Color32) -> egui::Response {
     egui::Frame::new()
@@ -238,10 +241,17 @@ pub fn danger_button(ui: &mut Ui, text: &str) -> egui::Response {
 
 /// Every field of an invoice: the headline (amount, status, currency), then all fields,
 /// unknown ones included.
-pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice) {
+pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice, today: chrono::NaiveDate) {
     ui.horizontal(|ui| {
         ui.heading(safe(&inv.id));
-        status_chip(ui, inv.status());
+        match crate::statement::Standing::of(inv, today) {
+            // Words and colour: "Overdue · 43 days" on dark orange.
+            crate::statement::Standing::Overdue(days) => {
+                chip(ui, &tr!("overdue-days", days = days), OVERDUE_CHIP)
+                    .on_hover_text(tr!("overdue-hint"));
+            }
+            _ => status_chip(ui, inv.status()),
+        }
     });
     ui.horizontal(|ui| {
         let r = ui.label(
