@@ -360,6 +360,22 @@ fn no_english_on_any_panel_in_spanish() {
         has_text(h, "facturas del cliente cus_big")
     });
     look(&h, "Facturas del cliente");
+    h.get_by_label_contains("Más de 90 días CLP:").click();
+    step_until(&mut h, "one bucket", |h| has_text(h, "Solo Más de 90 días (CLP)"));
+    look(&h, "Facturas del cliente, un tramo");
+    set_text(&mut h, "Vence desde", "31-02-2026");
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    assert!(has_text(&h, "no es una fecha"));
+    look(&h, "Facturas del cliente, fecha mala");
+    h.get_by_role_and_label(Role::ComboBox, "Estado").click();
+    h.step();
+    h.step();
+    look(&h, "Facturas del cliente, estados");
+    h.key_press(egui::Key::Escape);
+    h.step();
+    click(&mut h, "Quitar filtros");
     let file = billing_file(dir.path(), &customer, &customer);
     click(&mut h, "Emisión masiva");
     look(&h, "Emisión masiva, vacía");

@@ -201,7 +201,7 @@ not-known = Not known
 open-in-lookup = Open in Lookup
 save = Save
 sc-close = Close a dialog
-sc-export = Export the customer's invoices to CSV
+sc-export = Export the customer's invoices (Excel or CSV)
 sc-lookup = Look up an invoice
 sc-new = New invoice
 sc-quit = Quit
@@ -239,7 +239,7 @@ wait-seconds = Try again in { $seconds ->
 }.
 welcome-add = Add a profile
 welcome-add-body = Connect to the real service with the credentials your operator gave you.
-welcome-body = Issue, look up and void invoices, and export a customer's invoices to CSV.
+welcome-body = Issue, look up and void invoices, and export a customer's invoices to Excel or CSV.
 welcome-sandbox = A practice copy of the service on this computer, with sample customers. Nothing is sent anywhere.
 welcome-title = Welcome to invoice-desk
 wait-minutes = Try again in about { $minutes ->

@@ -201,7 +201,7 @@ not-known = No se sabe
 open-in-lookup = Abrir en Consultar
 save = Guardar
 sc-close = Cerrar un diálogo
-sc-export = Exportar las facturas del cliente a CSV
+sc-export = Exportar las facturas del cliente (Excel o CSV)
 sc-lookup = Consultar una factura
 sc-new = Nueva factura
 sc-quit = Salir
@@ -239,7 +239,7 @@ wait-seconds = Intente de nuevo en { $seconds ->
 }.
 welcome-add = Agregar un perfil
 welcome-add-body = Conéctese al servicio real con las credenciales que le entregó el operador.
-welcome-body = Emita, consulte y anule facturas, y exporte las facturas de un cliente a CSV.
+welcome-body = Emita, consulte y anule facturas, y exporte las facturas de un cliente a Excel o CSV.
 welcome-sandbox = Una copia de práctica del servicio en este computador, con clientes de ejemplo. No se envía nada a ninguna parte.
 welcome-title = Bienvenido a invoice-desk
 wait-minutes = Intente de nuevo en unos { $minutes ->

@@ -369,7 +369,7 @@ fn chart_plot(ui: &mut Ui, code: &str, window: Vec<((i32, u32), MonthTotals)>) {
         .allow_scroll(false)
         .allow_boxed_zoom(false)
         .allow_double_click_reset(false)
-        .show_x(false)
+        .show_x(true)
         .show_y(false)
         .include_y(0.0)
         .y_axis_min_width(96.0)
