@@ -361,7 +361,9 @@ fn no_english_on_any_panel_in_spanish() {
     });
     look(&h, "Facturas del cliente");
     h.get_by_label_contains("Más de 90 días CLP:").click();
-    step_until(&mut h, "one bucket", |h| has_text(h, "Solo Más de 90 días (CLP)"));
+    step_until(&mut h, "one bucket", |h| {
+        has_text(h, "Solo Más de 90 días (CLP)")
+    });
     look(&h, "Facturas del cliente, un tramo");
     set_text(&mut h, "Vence desde", "31-02-2026");
     h.key_press(egui::Key::Enter);

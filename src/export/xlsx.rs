@@ -256,6 +256,10 @@ where
     }
     let mut written = Written::default();
     let mut book = Workbook::new();
+    // Compressing the sheet's XML is much of the work at 100,000 rows: level 3 of 9
+    // (benches/workbook.sh) takes about 0.3 s less than the default 6 for a file 13 %
+    // larger (9.4 MB against 8.3 MB); level 1 is no faster and 37 % larger.
+    book.set_zip_compression_level(3);
     let mut f = Formats::new();
     let mut aging = Aging::default();
     let mut monthly = Monthly::default();
@@ -287,6 +291,23 @@ where
                 .map_err(err)?;
         }
         let name = about.customer_name.map(|n| guard_text(n).into_owned());
+        // The words once, not a Fluent lookup per row.
+        let words: Vec<(StatusKind, String)> = [
+            StatusKind::Open,
+            StatusKind::Overdue,
+            StatusKind::Paid,
+            StatusKind::Void,
+            StatusKind::Unknown,
+        ]
+        .into_iter()
+        .map(|k| (k, status_word(k)))
+        .collect();
+        let word = |k: StatusKind| {
+            words
+                .iter()
+                .find(|(w, _)| *w == k)
+                .map_or("", |(_, t)| t.as_str())
+        };
         let mut r = 0u32;
         for inv in rows {
             super::check_cancel(u64::from(r), cancel)?;
@@ -306,7 +327,7 @@ where
                 let i = match col {
                     Col::Typed(Source::Known(i)) => *i,
                     Col::Typed(Source::Status) => {
-                        ws.write_string(at.0, at.1, status_word(standing.kind()))
+                        ws.write_string(at.0, at.1, word(standing.kind()))
                             .map_err(err)?;
                         continue;
                     }
@@ -353,11 +374,9 @@ where
                         ws.write_boolean(at.0, at.1, b).map_err(err)?;
                     }
                     Some(Known::Amount(a)) => {
-                        if put_amount(ws, &mut f, at, a, inv.currency_code.as_deref())
-                            .map_err(err)?
-                        {
-                            written.as_text += 1;
-                        }
+                        let code = inv.currency_code.as_deref();
+                        let as_text = put_amount(ws, &mut f, at, a, code).map_err(err)?;
+                        written.as_text += u64::from(as_text);
                     }
                     Some(Known::Unreadable(raw)) => {
                         ws.write_string_with_format(at.0, at.1, guard_text(raw), &f.as_text)
@@ -525,7 +544,7 @@ mod tests {
 
     #[test]
     fn the_workbook_reads_back_exactly() {
-        let rows = vec![
+        let rows = [
             inv(
                 serde_json::json!({"id": "in_1", "customer": "cus_1", "due_date": "2026-09-01",
                 "amount": 1234567, "currency_code": "CLP", "is_paid": false, "is_void": false,

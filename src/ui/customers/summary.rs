@@ -316,8 +316,11 @@ impl CustomersPanel {
     }
 }
 
-/// The three series of a month: (name, value, colour).
-fn series(ui: &Ui) -> [(String, fn(&MonthTotals) -> Total, egui::Color32); 3] {
+/// One series of the chart: its name, its value in a month, its colour.
+type Series = (String, fn(&MonthTotals) -> Total, egui::Color32);
+
+/// The three series of a month.
+fn series(ui: &Ui) -> [Series; 3] {
     let dark = ui.visuals().dark_mode;
     let pick = |light: [u8; 3], dark_c: [u8; 3]| {
         let c = if dark { dark_c } else { light };
