@@ -67,6 +67,14 @@ fn click_role(h: &mut H, role: Role, label: &str) {
     h.step();
 }
 
+/// Opens Customer invoices and loads the big customer's `n` invoices.
+fn load_big(h: &mut H, n: usize) {
+    click(h, "Customer invoices");
+    type_into(h, "Customer id", "cus_big");
+    click(h, "Load invoices");
+    wait_text(h, &format!("{n} invoices of customer cus_big"));
+}
+
 fn button_enabled(h: &H, label: &str) -> bool {
     !h.get_by_role_and_label(Role::Button, label)
         .accesskit_node()
@@ -228,10 +236,7 @@ fn create_in_account_currency_and_clf_then_look_up_and_void() {
 fn customer_list_arrives_in_pages_and_a_row_opens_in_lookup() {
     let e = env(2500);
     let mut h = connected(&e, None);
-    click(&mut h, "Customer invoices");
-    type_into(&mut h, "Customer id", "cus_big");
-    click(&mut h, "Load invoices");
-    wait_text(&mut h, "2500 invoices of customer cus_big");
+    load_big(&mut h, 2500);
     assert_eq!(e.sandbox.counters().api["list"], 3, "three pages");
     assert!(has_text(&h, "2500 shown of 2500"));
     click_role(&mut h, Role::CheckBox, "Hide voided");
@@ -252,10 +257,7 @@ fn customer_list_arrives_in_pages_and_a_row_opens_in_lookup() {
 fn a_large_list_is_sorted_on_a_worker_while_the_ui_stays_live() {
     let e = env(25_000);
     let mut h = connected(&e, None);
-    click(&mut h, "Customer invoices");
-    type_into(&mut h, "Customer id", "cus_big");
-    click(&mut h, "Load invoices");
-    wait_text(&mut h, "25000 invoices of customer cus_big");
+    load_big(&mut h, 25000);
     click(&mut h, "Amount");
     assert!(
         h.state().customer_view_pending(),
@@ -567,10 +569,7 @@ fn create_says_what_is_missing_then_focus_goes_to_the_result_and_lookup_leads_ba
         "the keyboard goes on from the result"
     );
     // From the customer list, Lookup offers the way back.
-    click(&mut h, "Customer invoices");
-    type_into(&mut h, "Customer id", "cus_big");
-    click(&mut h, "Load invoices");
-    wait_text(&mut h, "5 invoices of customer cus_big");
+    load_big(&mut h, 5);
     let (rows, view) = h.state().customer_rows();
     let first = rows.get(view.order[0]).id.clone();
     h.get_by_label(&first).click();
@@ -750,10 +749,7 @@ fn overdue_aging_buckets_and_filters() {
     use invoice_desk::statement::{Bucket, Standing, StatusKind};
     let e = env(2500);
     let mut h = connected(&e, None);
-    click(&mut h, "Customer invoices");
-    type_into(&mut h, "Customer id", "cus_big");
-    click(&mut h, "Load invoices");
-    wait_text(&mut h, "2500 invoices of customer cus_big");
+    load_big(&mut h, 2500);
     assert!(has_text(&h, "Owed, by days past due"));
     assert!(has_text(&h, "By month due, last 24 months"));
     let today = common::TODAY;
@@ -857,10 +853,7 @@ fn a_100k_list_is_filtered_on_a_worker() {
     use invoice_desk::statement::{Standing, StatusKind};
     let e = env(100_000);
     let mut h = connected(&e, None);
-    click(&mut h, "Customer invoices");
-    type_into(&mut h, "Customer id", "cus_big");
-    click(&mut h, "Load invoices");
-    wait_text(&mut h, "100000 invoices of customer cus_big");
+    load_big(&mut h, 100000);
     pick_status(&mut h, "Overdue");
     assert!(
         h.state().customer_view_pending(),
@@ -879,10 +872,7 @@ fn a_100k_list_is_filtered_on_a_worker() {
 fn a_payment_link_is_copied_and_opened_in_the_browser() {
     let e = env(3);
     let mut h = connected(&e, None);
-    click(&mut h, "Customer invoices");
-    type_into(&mut h, "Customer id", "cus_big");
-    click(&mut h, "Load invoices");
-    wait_text(&mut h, "3 invoices of customer cus_big");
+    load_big(&mut h, 3);
     let (rows, view) = h.state().customer_rows();
     let inv = rows.get(view.order[0]).clone();
     let link = inv.link_payment.clone().unwrap();
