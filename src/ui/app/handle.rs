@@ -177,6 +177,10 @@ impl InvoiceDeskApp {
             Command::SetLanguage(l) => {
                 self.saved.lang = Some(l);
                 crate::ui::i18n::set(l);
+                // Typed dates are read the new language's way.
+                if self.customers.language_changed() {
+                    self.customers.refresh_view(&self.spawner);
+                }
             }
             Command::Activate(name) => {
                 let previous = self.profiles.active.replace(name.clone());

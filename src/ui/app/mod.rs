@@ -197,6 +197,8 @@ impl InvoiceDeskApp {
             .unwrap_or_else(super::i18n::Lang::from_os);
         app.saved.lang = Some(lang);
         super::i18n::set(lang);
+        // The saved filter's dates are read the language's way (there are no rows yet).
+        app.customers.language_changed();
         // The keyring may take a moment (or prompt): open it off the UI thread.
         let cell = app.connector.secrets.clone();
         app.secrets_task = Some(app.spawner.spawn(async move {

@@ -71,6 +71,12 @@ impl CustomersPanel {
         changed
     }
 
+    /// The language changed: typed dates and amounts are read again (and their problems
+    /// worded) its way. True when the filter changed.
+    pub fn language_changed(&mut self) -> bool {
+        self.read_filter()
+    }
+
     /// Takes everything off: text, status, ranges, bucket (voided stay as chosen).
     fn clear_filters(&mut self) {
         self.saved.filter.clear();
