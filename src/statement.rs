@@ -46,11 +46,16 @@ pub enum Standing {
 impl Standing {
     /// Where `inv` stands on `today`. An invoice due today is not overdue yet.
     pub fn of(inv: &Invoice, today: NaiveDate) -> Standing {
+        Standing::of_due(inv, today, due_day(inv))
+    }
+
+    /// [`Standing::of`] with the due day already read.
+    pub fn of_due(inv: &Invoice, today: NaiveDate, due: Option<NaiveDate>) -> Standing {
         match inv.status() {
             InvoiceStatus::Paid => Standing::Paid,
             InvoiceStatus::Void => Standing::Void,
             InvoiceStatus::Unknown => Standing::Unknown,
-            InvoiceStatus::Open => match due_day(inv) {
+            InvoiceStatus::Open => match due {
                 Some(due) if due < today => {
                     let days = (today - due).num_days();
                     Standing::Overdue(u32::try_from(days).unwrap_or(u32::MAX))
@@ -284,7 +289,12 @@ pub struct Monthly {
 impl Monthly {
     /// Adds an invoice standing so.
     pub fn add(&mut self, inv: &Invoice, standing: Standing) {
-        let (Some(due), Some(a)) = (due_day(inv), inv.amount) else {
+        self.add_due(inv, standing, due_day(inv));
+    }
+
+    /// [`Monthly::add`] with the due day already read (it is read once per row).
+    pub fn add_due(&mut self, inv: &Invoice, standing: Standing, due: Option<NaiveDate>) {
+        let (Some(due), Some(a)) = (due, inv.amount) else {
             return;
         };
         if standing == Standing::Void {

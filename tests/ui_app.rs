@@ -789,6 +789,14 @@ fn overdue_aging_buckets_and_filters() {
     step_until(&mut h, "all again", |h| {
         h.state().customer_rows().1.order.len() == 2500
     });
+    // A bucket belongs to the list it was clicked on: loading again shows every row.
+    h.get_by_label_contains("31–60 days CLP:").click();
+    step_until(&mut h, "bucket again", |h| has_text(h, "Only 31–60 days"));
+    click(&mut h, "Load invoices");
+    step_until(&mut h, "reloaded", |h| {
+        h.state().customer_rows().1.order.len() == 2500 && !h.state().customers_loading()
+    });
+    assert!(!has_text(&h, "Only 31–60 days"));
     // Status: only paid.
     pick_status(&mut h, "Paid");
     step_until(&mut h, "paid only", |h| {

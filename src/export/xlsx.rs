@@ -319,9 +319,10 @@ where
                     "more invoices than an Excel sheet holds (1,048,575)",
                 ));
             }
-            let standing = Standing::of(inv, about.today);
+            let due = crate::statement::due_day(inv);
+            let standing = Standing::of_due(inv, about.today, due);
             aging.add(inv, standing);
-            monthly.add(inv, standing);
+            monthly.add_due(inv, standing, due);
             for (c, col) in cols.iter().enumerate() {
                 let at = (r, c as u16);
                 let i = match col {

@@ -277,6 +277,8 @@ impl CustomersPanel {
         }
         self.cancel();
         self.loaded_for = id.clone();
+        // A bucket was a click on the previous list's aging; the typed filters stay.
+        self.filter.bucket = None;
         self.clear_rows();
         self.progress = Some(ListProgress::default());
         self.customer_name = None;

@@ -177,12 +177,13 @@ impl View {
         if !self.base_keeps(inv) {
             return false;
         }
-        let standing = Standing::of(inv, self.settings.today);
+        let due = statement::due_day(inv);
+        let standing = Standing::of_due(inv, self.settings.today, due);
         self.aging.add(inv, standing);
         if !self.settings.filter.standing_keeps(inv, standing) {
             return false;
         }
-        self.monthly.add(inv, standing);
+        self.monthly.add_due(inv, standing, due);
         if standing != Standing::Void
             && let Some(a) = inv.amount
         {
