@@ -291,7 +291,7 @@ pub(super) async fn service_command(
                 eprintln!();
             }
             let never = std::sync::atomic::AtomicBool::new(false);
-            let mut as_text = 0;
+            let mut notes = (0, 0);
             let written = match sink {
                 Sink::Csv(csv) => {
                     let mut n = 0;
@@ -308,7 +308,7 @@ pub(super) async fn service_command(
                         today: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
                     };
                     crate::export::xlsx::write_file(&target, rows.iter(), &about, &never).map(|w| {
-                        as_text = w.as_text;
+                        notes = (w.as_text, w.cut);
                         w.rows
                     })
                 }
@@ -328,9 +328,15 @@ pub(super) async fn service_command(
                 ..Settled::done(None)
             });
             eprintln!("Exported {n} invoices to {}.", out.display());
+            let (as_text, cut) = notes;
             if as_text > 0 {
                 eprintln!(
                     "Note: {as_text} amounts have more than 15 significant digits; Excel cannot hold them as numbers, so they are written as text (marked in yellow)."
+                );
+            }
+            if cut > 0 {
+                eprintln!(
+                    "Note: {cut} texts are longer than an Excel cell holds (32,767 characters); they are cut, end in \"…\" and are marked in yellow. The CSV export keeps them whole."
                 );
             }
             Ok(())

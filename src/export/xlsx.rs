@@ -36,6 +36,52 @@ pub struct Written {
     pub rows: u64,
     /// Amounts written as text because a double cannot hold them exactly.
     pub as_text: u64,
+    /// Texts longer than a cell holds (32,767 characters), written cut and marked.
+    pub cut: u64,
+}
+
+/// The longest text a cell holds, in UTF-16 units (Excel's limit).
+const MAX_CELL_TEXT: usize = 32_767;
+
+/// A text as a cell can hold it: whole, or cut to Excel's limit with "…" at the end
+/// (true when cut).
+fn fit(s: &str) -> (std::borrow::Cow<'_, str>, bool) {
+    // A byte count within the limit is within it in UTF-16 units too.
+    if s.len() <= MAX_CELL_TEXT {
+        return (std::borrow::Cow::Borrowed(s), false);
+    }
+    let (mut units, mut end) = (0, 0);
+    for (i, c) in s.char_indices() {
+        if units + c.len_utf16() > MAX_CELL_TEXT - 1 {
+            break;
+        }
+        units += c.len_utf16();
+        end = i + c.len_utf8();
+    }
+    if end == s.len() {
+        return (std::borrow::Cow::Borrowed(s), false);
+    }
+    (std::borrow::Cow::Owned(format!("{}…", &s[..end])), true)
+}
+
+/// Writes a text from the service (guarded against formulas), cut to what a cell holds;
+/// a cut cell is marked and counted in `cut`.
+fn put_text(
+    ws: &mut Worksheet,
+    f: &Formats,
+    (r, c): (u32, u16),
+    text: &str,
+    cut: &mut u64,
+) -> Result<(), XlsxError> {
+    let guarded = guard_text(text);
+    let (t, was_cut) = fit(&guarded);
+    if was_cut {
+        *cut += 1;
+        ws.write_string_with_format(r, c, t, &f.as_text)?;
+    } else {
+        ws.write_string(r, c, t)?;
+    }
+    Ok(())
 }
 
 /// The most invoices a sheet holds (Excel's last row, less the header).
@@ -238,6 +284,14 @@ where
 {
     let header = super::columns(rows.clone());
     let sources = column_sources(&header);
+    // As the CSV: a service that invents a field per invoice cannot make the sheet
+    // grow sideways without end (Excel stops at 16,384 columns).
+    if sources.iter().filter(|s| s.is_err()).count() > super::MAX_EXTRA_COLUMNS {
+        return Err(std::io::Error::other(format!(
+            "the invoices have more than {} different fields",
+            super::MAX_EXTRA_COLUMNS
+        )));
+    }
     let mut cols: Vec<Col> = Vec::with_capacity(header.len() + 2);
     for s in &sources {
         match s {
@@ -283,14 +337,13 @@ where
                     (crate::i18n::field_name(name), width)
                 }
                 Col::DaysOverdue => (tr!("xl-days-overdue"), 10.0),
-                Col::Extra(name) => (guard_text(name).into_owned(), 16.0),
+                Col::Extra(name) => (fit(&guard_text(name)).0.into_owned(), 16.0),
                 Col::CustomerName => (tr!("xl-customer-name"), 24.0),
             };
             ws.set_column_width(c, width).map_err(err)?;
             ws.write_string_with_format(0, c, title, &f.header)
                 .map_err(err)?;
         }
-        let name = about.customer_name.map(|n| guard_text(n).into_owned());
         // The words once, not a Fluent lookup per row.
         let words: Vec<(StatusKind, String)> = [
             StatusKind::Open,
@@ -345,15 +398,15 @@ where
                             }
                             Some(serde_json::Value::Null) | None => {}
                             Some(v) => {
-                                ws.write_string(at.0, at.1, guard_text(&value_text(v)))
+                                put_text(ws, &f, at, &value_text(v), &mut written.cut)
                                     .map_err(err)?;
                             }
                         }
                         continue;
                     }
                     Col::CustomerName => {
-                        if let Some(n) = &name {
-                            ws.write_string(at.0, at.1, n).map_err(err)?;
+                        if let Some(n) = about.customer_name {
+                            put_text(ws, &f, at, n, &mut written.cut).map_err(err)?;
                         }
                         continue;
                     }
@@ -363,13 +416,11 @@ where
                     Some(Known::Text(s)) if KNOWN_FIELDS[i].name == "due_date" => {
                         match parse_iso_day(s) {
                             Some(d) => put_day(ws, &f, at, d).map_err(err)?,
-                            None => {
-                                ws.write_string(at.0, at.1, guard_text(s)).map_err(err)?;
-                            }
+                            None => put_text(ws, &f, at, s, &mut written.cut).map_err(err)?,
                         }
                     }
                     Some(Known::Text(s)) => {
-                        ws.write_string(at.0, at.1, guard_text(s)).map_err(err)?;
+                        put_text(ws, &f, at, s, &mut written.cut).map_err(err)?;
                     }
                     Some(Known::Flag(b)) => {
                         ws.write_boolean(at.0, at.1, b).map_err(err)?;
@@ -380,13 +431,14 @@ where
                         written.as_text += u64::from(as_text);
                     }
                     Some(Known::Unreadable(raw)) => {
-                        ws.write_string_with_format(at.0, at.1, guard_text(raw), &f.as_text)
+                        let guarded = guard_text(raw);
+                        let (t, _) = fit(&guarded);
+                        ws.write_string_with_format(at.0, at.1, t, &f.as_text)
                             .map_err(err)?;
                         written.as_text += 1;
                     }
                     Some(Known::Json(v)) => {
-                        ws.write_string(at.0, at.1, guard_text(&value_text(v)))
-                            .map_err(err)?;
+                        put_text(ws, &f, at, &value_text(v), &mut written.cut).map_err(err)?;
                     }
                 }
             }
@@ -421,19 +473,23 @@ fn summary(
         Some(n) => format!("{} ({})", about.customer, n),
         None => about.customer.to_string(),
     };
-    ws.write_string(0, 1, guard_text(&who))?;
+    let mut cut = 0;
+    put_text(ws, f, (0, 1), &who, &mut cut)?;
     ws.write_string_with_format(1, 0, tr!("xl-as-of"), &bold)?;
     put_day(ws, f, (1, 1), about.today)?;
-    let mut r = 3u32;
-    if written.as_text > 0 {
-        ws.write_string_with_format(
-            2,
-            0,
-            tr!("xl-as-text-note", count = written.as_text),
-            &f.as_text,
-        )?;
-        r = 4;
+    // Notes on what Excel could not hold, then a blank line.
+    let mut r = 2u32;
+    for (count, key) in [
+        (written.as_text, "xl-as-text-note"),
+        (written.cut, "xl-cut-note"),
+    ] {
+        if count > 0 {
+            let note = crate::i18n::text_args(key, &[("count", count.to_string())]);
+            ws.write_string_with_format(r, 0, note, &f.as_text)?;
+            r += 1;
+        }
     }
+    r += 1;
     ws.write_string_with_format(r, 0, tr!("xl-aging"), &bold)?;
     r += 1;
     for (c, t) in [
@@ -455,7 +511,7 @@ fn summary(
     for (code, cells) in &aging.by_currency {
         for b in Bucket::ALL {
             let cell = cells[b.index()];
-            ws.write_string(r, 0, guard_text(code))?;
+            put_text(ws, f, (r, 0), code, &mut cut)?;
             ws.write_string(r, 1, bucket_name(b))?;
             ws.write_number(r, 2, cell.count as f64)?;
             put_total(ws, f, (r, 3), cell.total, code)?;
@@ -489,7 +545,7 @@ fn summary(
                     ws.write_string(r, 0, format!("{y:04}-{m:02}"))?;
                 }
             }
-            ws.write_string(r, 1, guard_text(code))?;
+            put_text(ws, f, (r, 1), code, &mut cut)?;
             put_total(ws, f, (r, 2), t.invoiced, code)?;
             put_total(ws, f, (r, 3), t.paid, code)?;
             put_total(ws, f, (r, 4), t.open, code)?;
@@ -574,7 +630,8 @@ mod tests {
             w,
             Written {
                 rows: 3,
-                as_text: 1
+                as_text: 1,
+                cut: 0
             }
         );
         let mut book: Xlsx<_> = open_workbook(&path).unwrap();
@@ -678,6 +735,55 @@ mod tests {
         assert!(
             text.contains("formatCode=\"&quot;UF &quot;#,##0.0000\""),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn texts_longer_than_a_cell_are_cut_and_said() {
+        // 40,000 characters, some of them two UTF-16 units long.
+        let long = format!("{}{}", "x".repeat(32_000), "😀".repeat(8_000));
+        let rows = [inv(
+            serde_json::json!({"id": "in_1", "nota": long, "amount": 5,
+            "currency_code": "CLP"}),
+        )];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.xlsx");
+        let about = About {
+            customer: "cus_1",
+            customer_name: None,
+            today: NaiveDate::from_ymd_opt(2026, 11, 23).unwrap(),
+        };
+        let w = write_file(&path, rows.iter(), &about, &AtomicBool::new(false)).unwrap();
+        assert_eq!(w.cut, 1);
+        let mut book: Xlsx<_> = open_workbook(&path).unwrap();
+        let range = book.worksheet_range("Invoices").unwrap();
+        let header: Vec<String> = range
+            .rows()
+            .next()
+            .unwrap()
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        let col = header.iter().position(|h| h == "nota").unwrap();
+        let Data::String(cell) = range.get((1, col)).unwrap() else {
+            panic!()
+        };
+        assert!(cell.ends_with('…'));
+        assert!(cell.encode_utf16().count() <= MAX_CELL_TEXT);
+        assert!(long.starts_with(cell.trim_end_matches('…')));
+        let summary = book.worksheet_range("Summary").unwrap();
+        assert!(summary.rows().any(|r| {
+            r[0].to_string()
+                .starts_with("1 text is longer than an Excel cell")
+        }));
+        // A service that invents a field per invoice is refused, not written sideways.
+        let many: Vec<Invoice> = (0..1002)
+            .map(|i| inv(serde_json::json!({"id": format!("in_{i}"), format!("f{i}"): 1})))
+            .collect();
+        let e = write_file(&path, many.iter(), &about, &AtomicBool::new(false)).unwrap_err();
+        assert!(
+            e.to_string().contains("more than 1000 different fields"),
+            "{e}"
         );
     }
 

@@ -650,3 +650,7 @@ lk-copy-link = Copy payment link
 lk-open-link = Open payment link
 lk-link-copied = The payment link was copied.
 lk-link-not-https = This payment link is not a secure (https) address, so it is not offered.
+xl-cut-note = { $count ->
+    [one] 1 text is longer than an Excel cell holds (32,767 characters): it is cut, ends in “…” and is marked in yellow. The CSV export keeps it whole.
+   *[other] { $count } texts are longer than an Excel cell holds (32,767 characters): they are cut, end in “…” and are marked in yellow. The CSV export keeps them whole.
+}

@@ -650,3 +650,7 @@ lk-copy-link = Copiar enlace de pago
 lk-open-link = Abrir enlace de pago
 lk-link-copied = Se copió el enlace de pago.
 lk-link-not-https = Este enlace de pago no es una dirección segura (https), así que no se ofrece.
+xl-cut-note = { $count ->
+    [one] 1 texto es más largo de lo que cabe en una celda de Excel (32.767 caracteres): va cortado, termina en «…» y está marcado en amarillo. La exportación CSV lo conserva entero.
+   *[other] { $count } textos son más largos de lo que cabe en una celda de Excel (32.767 caracteres): van cortados, terminan en «…» y están marcados en amarillo. La exportación CSV los conserva enteros.
+}

@@ -68,7 +68,7 @@ impl CustomersPanel {
                         today,
                     };
                     crate::export::xlsx::write_file(&target, iter, &about, &cancel)
-                        .map(|w| (w.rows, w.as_text))
+                        .map(|w| (w.rows, (w.as_text, w.cut)))
                 } else {
                     crate::export::write_file(
                         &target,
@@ -77,10 +77,10 @@ impl CustomersPanel {
                         &cancel,
                         customer_name.as_deref(),
                     )
-                    .map(|n| (n, 0))
+                    .map(|n| (n, (0, 0)))
                 };
                 written
-                    .map(|(n, as_text)| Some((path.clone(), n, as_text)))
+                    .map(|(n, notes)| Some((path.clone(), n, notes)))
                     .map_err(|e| {
                         if e.kind() == std::io::ErrorKind::Interrupted {
                             tr!("cu-export-cancelled")
@@ -166,18 +166,21 @@ impl CustomersPanel {
                 ui.horizontal(|ui| {
                     let r = ui.label(m);
                     widgets::announce(ui, &r, false);
-                    if self.exported_as_text > 0 {
-                        ui.label(
-                            egui::RichText::new(tr!("cu-as-text", count = self.exported_as_text))
-                                .color(widgets::overdue_color(ui)),
-                        );
-                    }
                     if let Some(dir) = &self.exported_to
                         && ui.button(tr!("cu-open-folder")).clicked()
                     {
                         open_folder(dir.clone());
                     }
                 });
+                // What Excel could not hold as it was sent: said, never silent.
+                let (as_text, cut) = self.exported_notes;
+                let warn = widgets::overdue_color(ui);
+                if as_text > 0 {
+                    ui.label(egui::RichText::new(tr!("cu-as-text", count = as_text)).color(warn));
+                }
+                if cut > 0 {
+                    ui.label(egui::RichText::new(tr!("xl-cut-note", count = cut)).color(warn));
+                }
             }
             Some(Err(m)) => widgets::error_text(ui, m),
             None => {}

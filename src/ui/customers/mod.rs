@@ -60,8 +60,9 @@ pub struct CustomersSaved {
 }
 
 /// Where the file went and how many rows, `None` when no file was chosen.
-/// Where the file went, how many rows, and how many amounts went as text (workbook).
-type ExportOutcome = Result<Option<(PathBuf, u64, u64)>, String>;
+/// Where the file went, how many rows, and (workbook) how many amounts went as text
+/// and how many texts were cut.
+type ExportOutcome = Result<Option<(PathBuf, u64, (u64, u64))>, String>;
 
 enum ListEvent {
     /// The customer's name, from the directory.
@@ -109,8 +110,8 @@ pub struct CustomersPanel {
     fixed_today: Option<NaiveDate>,
     /// The currency the chart shows (`None`: the first).
     chart_currency: Option<String>,
-    /// Amounts the last workbook wrote as text.
-    exported_as_text: u64,
+    /// Amounts the last workbook wrote as text, and texts it cut.
+    exported_notes: (u64, u64),
 }
 
 impl CustomersPanel {
@@ -139,7 +140,7 @@ impl CustomersPanel {
             filter_problems: Vec::new(),
             fixed_today: today,
             chart_currency: None,
-            exported_as_text: 0,
+            exported_notes: (0, 0),
         };
         panel.read_filter();
         panel
@@ -344,9 +345,9 @@ impl CustomersPanel {
         if let Some(r) = take_finished(&mut self.export) {
             self.exported_to = None;
             self.export_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                Ok(Some((p, n, as_text))) => {
+                Ok(Some((p, n, notes))) => {
                     self.exported_to = p.parent().map(|d| d.to_path_buf());
-                    self.exported_as_text = as_text;
+                    self.exported_notes = notes;
                     Ok(tr!("cu-exported", count = n, path = p.display()))
                 }
                 Ok(None) => Err(tr!("cu-no-file")),
