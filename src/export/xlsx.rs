@@ -137,6 +137,7 @@ enum Col<'h> {
 
 /// The formats, made once.
 struct Formats {
+    bold: Format,
     header: Format,
     date: Format,
     month: Format,
@@ -152,6 +153,7 @@ impl Formats {
             crate::i18n::Lang::En => "yyyy-mm-dd",
         };
         Formats {
+            bold: Format::new().set_bold(),
             header: Format::new()
                 .set_bold()
                 .set_background_color(Color::RGB(0xDDE4EE)),
@@ -453,6 +455,22 @@ where
     Ok(written)
 }
 
+/// A table of the summary sheet: its title in bold at row `r`, its column titles under
+/// it. Returns the row its first line goes in.
+fn table_start(
+    ws: &mut Worksheet,
+    f: &Formats,
+    r: u32,
+    title: String,
+    columns: &[String],
+) -> Result<u32, XlsxError> {
+    ws.write_string_with_format(r, 0, title, &f.bold)?;
+    for (c, t) in columns.iter().enumerate() {
+        ws.write_string_with_format(r + 1, c as u16, t, &f.header)?;
+    }
+    Ok(r + 2)
+}
+
 /// The summary sheet: who and when, the aging table, the monthly totals.
 fn summary(
     book: &mut Workbook,
@@ -467,15 +485,14 @@ fn summary(
     for (c, w) in [14.0, 18.0, 18.0, 18.0, 18.0].into_iter().enumerate() {
         ws.set_column_width(c as u16, w)?;
     }
-    let bold = Format::new().set_bold();
-    ws.write_string_with_format(0, 0, tr!("xl-customer"), &bold)?;
+    ws.write_string_with_format(0, 0, tr!("xl-customer"), &f.bold)?;
     let who = match about.customer_name {
         Some(n) => format!("{} ({})", about.customer, n),
         None => about.customer.to_string(),
     };
     let mut cut = 0;
     put_text(ws, f, (0, 1), &who, &mut cut)?;
-    ws.write_string_with_format(1, 0, tr!("xl-as-of"), &bold)?;
+    ws.write_string_with_format(1, 0, tr!("xl-as-of"), &f.bold)?;
     put_day(ws, f, (1, 1), about.today)?;
     // Notes on what Excel could not hold, then a blank line.
     let mut r = 2u32;
@@ -490,20 +507,13 @@ fn summary(
         }
     }
     r += 1;
-    ws.write_string_with_format(r, 0, tr!("xl-aging"), &bold)?;
-    r += 1;
-    for (c, t) in [
+    let titles = [
         tr!("col-currency"),
         tr!("xl-bucket"),
         tr!("xl-count"),
         tr!("xl-total"),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        ws.write_string_with_format(r, c as u16, t, &f.header)?;
-    }
-    r += 1;
+    ];
+    r = table_start(ws, f, r, tr!("xl-aging"), &titles)?;
     if aging.is_empty() {
         ws.write_string(r, 0, tr!("xl-nothing-owed"))?;
         r += 1;
@@ -519,21 +529,14 @@ fn summary(
         }
     }
     r += 1;
-    ws.write_string_with_format(r, 0, tr!("xl-monthly"), &bold)?;
-    r += 1;
-    for (c, t) in [
+    let titles = [
         tr!("xl-month"),
         tr!("col-currency"),
         tr!("chart-invoiced"),
         tr!("chart-paid"),
         tr!("chart-open"),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        ws.write_string_with_format(r, c as u16, t, &f.header)?;
-    }
-    r += 1;
+    ];
+    r = table_start(ws, f, r, tr!("xl-monthly"), &titles)?;
     for (code, months) in &monthly.by_currency {
         for (&(y, m), t) in months {
             match u16::try_from(y) {
