@@ -153,6 +153,30 @@ pub fn amount_text(inv: &crate::api::Invoice) -> String {
     }
 }
 
+/// A status in words ("Open", "Overdue", …): the table, the filter, the workbook.
+pub fn status_kind(k: crate::statement::StatusKind) -> String {
+    use crate::statement::StatusKind as K;
+    match k {
+        K::Open => tr!("status-open"),
+        K::Overdue => tr!("status-overdue"),
+        K::Paid => tr!("status-paid"),
+        K::Void => tr!("status-void"),
+        K::Unknown => tr!("status-unknown"),
+    }
+}
+
+/// An aging bucket's name ("Current", "1–30 days", …).
+pub fn bucket(b: crate::statement::Bucket) -> String {
+    use crate::statement::Bucket as B;
+    match b {
+        B::Current => tr!("aging-current"),
+        B::Days1To30 => tr!("aging-1-30"),
+        B::Days31To60 => tr!("aging-31-60"),
+        B::Days61To90 => tr!("aging-61-90"),
+        B::Over90 => tr!("aging-over-90"),
+    }
+}
+
 /// A month's name (1–12) in the language in use.
 pub fn month_name(m: u32) -> String {
     text(&format!("month-{m}"))

@@ -104,6 +104,18 @@ pub enum StatusKind {
     Unknown,
 }
 
+impl From<InvoiceStatus> for StatusKind {
+    /// The kind of a status read without a day (never overdue).
+    fn from(s: InvoiceStatus) -> StatusKind {
+        match s {
+            InvoiceStatus::Open => StatusKind::Open,
+            InvoiceStatus::Paid => StatusKind::Paid,
+            InvoiceStatus::Void => StatusKind::Void,
+            InvoiceStatus::Unknown => StatusKind::Unknown,
+        }
+    }
+}
+
 impl StatusKind {
     /// The kinds a clerk filters by.
     pub const FILTERS: [StatusKind; 4] = [
@@ -112,23 +124,10 @@ impl StatusKind {
         StatusKind::Paid,
         StatusKind::Void,
     ];
-
-    /// A short lowercase word (for files and translation keys).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StatusKind::Open => "open",
-            StatusKind::Overdue => "overdue",
-            StatusKind::Paid => "paid",
-            StatusKind::Void => "void",
-            StatusKind::Unknown => "unknown",
-        }
-    }
 }
 
 /// An aging bucket: how long an invoice still owed is past due.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Bucket {
     /// Not past due.
     Current,
@@ -166,17 +165,6 @@ impl Bucket {
     /// Its position in [`Bucket::ALL`].
     pub fn index(self) -> usize {
         self as usize
-    }
-
-    /// A short name for files and translation keys (`current`, `1-30`, …).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Bucket::Current => "current",
-            Bucket::Days1To30 => "1-30",
-            Bucket::Days31To60 => "31-60",
-            Bucket::Days61To90 => "61-90",
-            Bucket::Over90 => "over-90",
-        }
     }
 }
 
@@ -287,13 +275,9 @@ pub struct Monthly {
 }
 
 impl Monthly {
-    /// Adds an invoice standing so.
-    pub fn add(&mut self, inv: &Invoice, standing: Standing) {
-        self.add_due(inv, standing, due_day(inv));
-    }
-
-    /// [`Monthly::add`] with the due day already read (it is read once per row).
-    pub fn add_due(&mut self, inv: &Invoice, standing: Standing, due: Option<NaiveDate>) {
+    /// Adds an invoice standing so, due on `due` (read once per row by the caller, see
+    /// [`due_day`]).
+    pub fn add(&mut self, inv: &Invoice, standing: Standing, due: Option<NaiveDate>) {
         let (Some(due), Some(a)) = (due, inv.amount) else {
             return;
         };
@@ -532,7 +516,7 @@ mod tests {
         ];
         let mut m = Monthly::default();
         for r in &rows {
-            m.add(r, Standing::of(r, today));
+            m.add(r, Standing::of(r, today), due_day(r));
         }
         let w = m.window("CLP", month_of(today), 24);
         assert_eq!(w.len(), 24);

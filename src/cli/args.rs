@@ -381,15 +381,9 @@ pub enum ExportFormat {
 impl ExportFormat {
     /// The format asked for, else the one `out`'s extension names (`.xlsx`), else CSV.
     pub fn for_path(asked: Option<ExportFormat>, out: &std::path::Path) -> ExportFormat {
-        asked.unwrap_or_else(|| {
-            let xlsx = out
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"));
-            if xlsx {
-                ExportFormat::Xlsx
-            } else {
-                ExportFormat::Csv
-            }
+        asked.unwrap_or(match crate::export::workbook_by_name(out) {
+            Some(true) => ExportFormat::Xlsx,
+            _ => ExportFormat::Csv,
         })
     }
 }

@@ -64,6 +64,19 @@ enum Source {
 /// The column of the derived status, and its position.
 const STATUS_COLUMN: (&str, u8) = ("status", 5);
 
+/// What a file name asks for: `Some(true)` a workbook (`.xlsx`), `Some(false)` CSV
+/// (`.csv`), `None` when its extension says neither.
+pub fn workbook_by_name(path: &Path) -> Option<bool> {
+    let ext = path.extension()?;
+    if ext.eq_ignore_ascii_case("xlsx") {
+        Some(true)
+    } else if ext.eq_ignore_ascii_case("csv") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// The columns that come from known fields and the derived status, in CSV order (from
 /// the table of known fields: positions 0–8 always written, 9 on when any row has them).
 fn typed_columns() -> &'static [(&'static str, u8, Source)] {

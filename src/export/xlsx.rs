@@ -243,16 +243,6 @@ fn put_day(
     Ok(())
 }
 
-/// The status word of the invoices sheet.
-pub fn status_word(k: StatusKind) -> String {
-    crate::i18n::text(&format!("status-{}", k.as_str()))
-}
-
-/// An aging bucket's name.
-pub fn bucket_name(b: Bucket) -> String {
-    crate::i18n::text(&format!("aging-{}", b.as_str()))
-}
-
 /// Writes the workbook of `rows` (two passes: the header needs every field name) to
 /// `target` through a temporary file renamed at the end. Stops with `Interrupted` when
 /// `cancel` is set.
@@ -355,7 +345,7 @@ where
             StatusKind::Unknown,
         ]
         .into_iter()
-        .map(|k| (k, status_word(k)))
+        .map(|k| (k, crate::i18n::status_kind(k)))
         .collect();
         let word = |k: StatusKind| {
             words
@@ -377,7 +367,7 @@ where
             let due = crate::statement::due_day(inv);
             let standing = Standing::of_due(inv, about.today, due);
             aging.add(inv, standing);
-            monthly.add_due(inv, standing, due);
+            monthly.add(inv, standing, due);
             for (c, col) in cols.iter().enumerate() {
                 let at = (r, c as u16);
                 let i = match col {
@@ -496,12 +486,14 @@ fn summary(
     put_day(ws, f, (1, 1), about.today)?;
     // Notes on what Excel could not hold, then a blank line.
     let mut r = 2u32;
-    for (count, key) in [
-        (written.as_text, "xl-as-text-note"),
-        (written.cut, "xl-cut-note"),
+    for (count, note) in [
+        (
+            written.as_text,
+            tr!("xl-as-text-note", count = written.as_text),
+        ),
+        (written.cut, tr!("xl-cut-note", count = written.cut)),
     ] {
         if count > 0 {
-            let note = crate::i18n::text_args(key, &[("count", count.to_string())]);
             ws.write_string_with_format(r, 0, note, &f.as_text)?;
             r += 1;
         }
@@ -522,7 +514,7 @@ fn summary(
         for b in Bucket::ALL {
             let cell = cells[b.index()];
             put_text(ws, f, (r, 0), code, &mut cut)?;
-            ws.write_string(r, 1, bucket_name(b))?;
+            ws.write_string(r, 1, crate::i18n::bucket(b))?;
             ws.write_number(r, 2, cell.count as f64)?;
             put_total(ws, f, (r, 3), cell.total, code)?;
             r += 1;

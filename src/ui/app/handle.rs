@@ -178,7 +178,7 @@ impl InvoiceDeskApp {
                 self.saved.lang = Some(l);
                 crate::ui::i18n::set(l);
                 // Typed dates are read the new language's way.
-                if self.customers.language_changed() {
+                if self.customers.read_filter() {
                     self.customers.refresh_view(&self.spawner);
                 }
             }

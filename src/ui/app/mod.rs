@@ -198,7 +198,7 @@ impl InvoiceDeskApp {
         app.saved.lang = Some(lang);
         super::i18n::set(lang);
         // The saved filter's dates are read the language's way (there are no rows yet).
-        app.customers.language_changed();
+        app.customers.read_filter();
         // The keyring may take a moment (or prompt): open it off the UI thread.
         let cell = app.connector.secrets.clone();
         app.secrets_task = Some(app.spawner.spawn(async move {

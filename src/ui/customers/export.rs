@@ -25,11 +25,10 @@ impl CustomersPanel {
         let cancel = Arc::new(AtomicBool::new(false));
         self.export_cancel = cancel.clone();
         self.export_note = None;
-        let workbook = match target.as_ref().and_then(|p| p.extension()) {
-            Some(e) if e.eq_ignore_ascii_case("xlsx") => true,
-            Some(e) if e.eq_ignore_ascii_case("csv") => false,
-            _ => self.saved.workbook,
-        };
+        let workbook = target
+            .as_deref()
+            .and_then(crate::export::workbook_by_name)
+            .unwrap_or(self.saved.workbook);
         let name = file_name(&self.loaded_for, workbook);
         let customer = self.loaded_for.clone();
         let customer_name = self.customer_name.clone();

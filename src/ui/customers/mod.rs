@@ -13,7 +13,7 @@ use super::command::Command;
 use super::session::Session;
 use super::task::{Spawner, Task, take_finished};
 use super::widgets;
-use crate::api::{ApiError, Invoice, ListProgress, money};
+use crate::api::{ApiError, Invoice, ListProgress};
 use crate::export::Dialect;
 use crate::statement::{Bucket, Filter, StatusKind};
 use crate::text::escape_controls as safe;
@@ -477,11 +477,7 @@ impl CustomersPanel {
                 ui.label("—");
             }
             for (code, total) in &self.view.totals {
-                let text = match total.value() {
-                    Some(t) => safe(&money::format_amount(t, Some(code))).into_owned(),
-                    None => tr!("xl-too-large"),
-                };
-                ui.label(RichText::new(text).strong())
+                ui.label(RichText::new(summary::total_text(*total, code)).strong())
                     .on_hover_text(safe(code));
             }
         });

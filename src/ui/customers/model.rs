@@ -183,7 +183,7 @@ impl View {
         if !self.settings.filter.standing_keeps(inv, standing) {
             return false;
         }
-        self.monthly.add_due(inv, standing, due);
+        self.monthly.add(inv, standing, due);
         if standing != Standing::Void
             && let Some(a) = inv.amount
         {

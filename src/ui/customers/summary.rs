@@ -15,13 +15,8 @@ use rust_decimal::Decimal;
 /// How many months the chart shows.
 const CHART_MONTHS: u32 = 24;
 
-/// A status's word in the table and the filter.
-pub fn status_word(k: StatusKind) -> String {
-    crate::export::xlsx::status_word(k)
-}
-
 /// A total as the clerk reads it.
-fn total_text(t: Total, code: &str) -> String {
+pub(super) fn total_text(t: Total, code: &str) -> String {
     match t.value() {
         Some(v) => safe(&money::format_amount(v, Some(code))).into_owned(),
         None => tr!("xl-too-large"),
@@ -29,9 +24,10 @@ fn total_text(t: Total, code: &str) -> String {
 }
 
 impl CustomersPanel {
-    /// Reads the typed ranges and the status into the filter in force. A range that does
+    /// Reads the typed ranges and the status into the filter in force (again after the
+    /// language changed: dates are read and problems worded its way). A range that does
     /// not read keeps its previous value and says why. True when the filter changed.
-    pub(super) fn read_filter(&mut self) -> bool {
+    pub fn read_filter(&mut self) -> bool {
         let mut problems = Vec::new();
         let mut next = self.filter.clone();
         next.status = self.saved.status;
@@ -71,12 +67,6 @@ impl CustomersPanel {
         changed
     }
 
-    /// The language changed: typed dates and amounts are read again (and their problems
-    /// worded) its way. True when the filter changed.
-    pub fn language_changed(&mut self) -> bool {
-        self.read_filter()
-    }
-
     /// Takes everything off: text, status, ranges, bucket (voided stay as chosen).
     fn clear_filters(&mut self) {
         self.saved.filter.clear();
@@ -108,13 +98,17 @@ impl CustomersPanel {
             let shown = self
                 .saved
                 .status
-                .map_or_else(|| tr!("cu-status-any"), status_word);
+                .map_or_else(|| tr!("cu-status-any"), crate::i18n::status_kind);
             egui::ComboBox::from_id_salt("cu_status")
                 .selected_text(shown)
                 .show_ui(ui, |ui| {
                     ui.selectable_value(&mut self.saved.status, None, tr!("cu-status-any"));
                     for k in StatusKind::FILTERS {
-                        ui.selectable_value(&mut self.saved.status, Some(k), status_word(k));
+                        ui.selectable_value(
+                            &mut self.saved.status,
+                            Some(k),
+                            crate::i18n::status_kind(k),
+                        );
                     }
                 })
                 .response
@@ -190,7 +184,7 @@ impl CustomersPanel {
             ui.horizontal(|ui| {
                 let words = tr!(
                     "cu-bucket-only",
-                    bucket = crate::export::xlsx::bucket_name(*b),
+                    bucket = crate::i18n::bucket(*b),
                     currency = safe(code)
                 );
                 ui.label(RichText::new(words).strong());
@@ -241,7 +235,7 @@ impl CustomersPanel {
             .show(ui, |ui| {
                 ui.label("");
                 for b in Bucket::ALL {
-                    ui.label(RichText::new(crate::export::xlsx::bucket_name(b)).small());
+                    ui.label(RichText::new(crate::i18n::bucket(b)).small());
                 }
                 ui.end_row();
                 for (code, cells) in &self.view.aging.by_currency {
@@ -263,7 +257,7 @@ impl CustomersPanel {
                         // One name for a screen reader: bucket, currency, count and total.
                         let name = format!(
                             "{} {}: {count}, {amount}",
-                            crate::export::xlsx::bucket_name(b),
+                            crate::i18n::bucket(b),
                             safe(code)
                         );
                         r.widget_info(|| {
@@ -359,15 +353,14 @@ fn month_label(m: (i32, u32)) -> String {
 fn chart_plot(ui: &mut Ui, code: &str, window: Vec<((i32, u32), MonthTotals)>) {
     use egui_plot::{HoverPosition, Legend, Line, Plot, PlotPoints};
     let series = series(ui);
-    let months: Vec<(i32, u32)> = window.iter().map(|(m, _)| *m).collect();
+    let tick_months: Vec<(i32, u32)> = window.iter().map(|(m, _)| *m).collect();
     let exact: Vec<[Total; 3]> = window
         .iter()
         .map(|(_, t)| [series[0].1(t), series[1].1(t), series[2].1(t)])
         .collect();
     let names: Vec<String> = series.iter().map(|s| s.0.clone()).collect();
     let hover_code = code.to_string();
-    let hover_months = months.clone();
-    let tick_months = months.clone();
+    let hover_months = tick_months.clone();
     let axis_code = code.to_string();
     Plot::new(("cu_chart", code))
         .height(140.0)

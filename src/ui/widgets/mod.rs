@@ -84,13 +84,17 @@ pub fn error_color(ui: &Ui) -> Color32 {
     ui.visuals().error_fg_color
 }
 
+/// The dark orange of "overdue": text on light backgrounds, and the chip's background
+/// under white text (contrast above 6:1 both ways).
+const OVERDUE_DARK: Color32 = Color32::from_rgb(170, 55, 0);
+
 /// The colour of "overdue": a dark orange on light backgrounds, a light one on dark ones
 /// (contrast above 6:1 on both), always beside words that say the same.
 pub fn overdue_color(ui: &Ui) -> Color32 {
     if ui.visuals().dark_mode {
         Color32::from_rgb(255, 150, 90)
     } else {
-        Color32::from_rgb(170, 55, 0)
+        OVERDUE_DARK
     }
 }
 
@@ -197,12 +201,7 @@ pub fn announce(ui: &Ui, r: &egui::Response, urgent: bool) {
 
 /// The status in words.
 pub fn status_word(status: InvoiceStatus) -> String {
-    match status {
-        InvoiceStatus::Open => tr!("status-open"),
-        InvoiceStatus::Paid => tr!("status-paid"),
-        InvoiceStatus::Void => tr!("status-void"),
-        InvoiceStatus::Unknown => tr!("status-unknown"),
-    }
+    super::i18n::status_kind(status.into())
 }
 
 /// "Open", "Paid", "Void" in a colour.
@@ -215,9 +214,6 @@ pub fn status_chip(ui: &mut Ui, status: InvoiceStatus) {
     };
     chip(ui, &status_word(status), color);
 }
-
-/// The background of the "overdue" chip (white text on it: contrast above 6:1).
-const OVERDUE_CHIP: Color32 = Color32::from_rgb(170, 55, 0);
 
 /// White bold text on a coloured rounded background (colours from [`CHIP_COLORS`]).
 pub fn chip(ui: &mut Ui, text: &str, color: Color32) -> egui::Response {
@@ -247,7 +243,7 @@ pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice, today: chrono:
         match crate::statement::Standing::of(inv, today) {
             // Words and colour: "Overdue · 43 days" on dark orange.
             crate::statement::Standing::Overdue(days) => {
-                chip(ui, &tr!("overdue-days", days = days), OVERDUE_CHIP)
+                chip(ui, &tr!("overdue-days", days = days), OVERDUE_DARK)
                     .on_hover_text(tr!("overdue-hint"));
             }
             _ => status_chip(ui, inv.status()),
