@@ -9,7 +9,7 @@
 use super::{Source, column_sources, guard_text, typed_columns};
 use crate::api::model::{KNOWN_FIELDS, Known, value_text};
 use crate::api::{Currency, Invoice};
-use crate::statement::{Aging, Bucket, Monthly, Standing, StatusKind, Total, parse_iso_day};
+use crate::statement::{Aging, Bucket, Monthly, Standing, StatusKind, Total, due_day};
 use crate::tr;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -364,7 +364,7 @@ where
                     "more invoices than an Excel sheet holds (1,048,575)",
                 ));
             }
-            let due = crate::statement::due_day(inv);
+            let due = due_day(inv);
             let standing = Standing::of_due(inv, about.today, due);
             aging.add(inv, standing);
             monthly.add(inv, standing, due);
@@ -405,12 +405,11 @@ where
                 };
                 match inv.known(i) {
                     None => {}
-                    Some(Known::Text(s)) if KNOWN_FIELDS[i].name == "due_date" => {
-                        match parse_iso_day(s) {
-                            Some(d) => put_day(ws, &f, at, d).map_err(err)?,
-                            None => put_text(ws, &f, at, s, &mut written.cut).map_err(err)?,
-                        }
-                    }
+                    // The due date, already read above for the standing.
+                    Some(Known::Text(s)) if KNOWN_FIELDS[i].name == "due_date" => match due {
+                        Some(d) => put_day(ws, &f, at, d).map_err(err)?,
+                        None => put_text(ws, &f, at, s, &mut written.cut).map_err(err)?,
+                    },
                     Some(Known::Text(s)) => {
                         put_text(ws, &f, at, s, &mut written.cut).map_err(err)?;
                     }
