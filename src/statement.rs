@@ -216,6 +216,19 @@ pub fn currency_key(inv: &Invoice) -> &str {
     inv.currency_code.as_deref().unwrap_or("?")
 }
 
+/// Applies `f` to the value of `code` in a per-currency map, made on first use: the
+/// key is allocated only for a currency not seen yet (this runs for every row).
+pub fn with_currency<V: Default>(
+    map: &mut BTreeMap<String, V>,
+    code: &str,
+    f: impl FnOnce(&mut V),
+) {
+    if let Some(v) = map.get_mut(code) {
+        return f(v);
+    }
+    f(map.entry(code.to_string()).or_default());
+}
+
 /// What is still owed, per currency and bucket.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Aging {
@@ -227,12 +240,9 @@ impl Aging {
     /// Adds an invoice standing so (paid, void and unknown ones are not owed).
     pub fn add(&mut self, inv: &Invoice, standing: Standing) {
         let Some(b) = standing.bucket() else { return };
-        let code = currency_key(inv);
-        let cells = match self.by_currency.get_mut(code) {
-            Some(c) => c,
-            None => self.by_currency.entry(code.to_string()).or_default(),
-        };
-        cells[b.index()].add(inv.amount);
+        with_currency(&mut self.by_currency, currency_key(inv), |cells| {
+            cells[b.index()].add(inv.amount)
+        });
     }
 
     /// True when nothing is owed.
@@ -284,18 +294,15 @@ impl Monthly {
         if standing == Standing::Void {
             return;
         }
-        let code = currency_key(inv);
-        let months = match self.by_currency.get_mut(code) {
-            Some(m) => m,
-            None => self.by_currency.entry(code.to_string()).or_default(),
-        };
-        let t = months.entry(month_of(due)).or_default();
-        t.invoiced.add(a);
-        match standing {
-            Standing::Paid => t.paid.add(a),
-            Standing::Open | Standing::Overdue(_) => t.open.add(a),
-            _ => {}
-        }
+        with_currency(&mut self.by_currency, currency_key(inv), |months| {
+            let t = months.entry(month_of(due)).or_default();
+            t.invoiced.add(a);
+            match standing {
+                Standing::Paid => t.paid.add(a),
+                Standing::Open | Standing::Overdue(_) => t.open.add(a),
+                _ => {}
+            }
+        });
     }
 
     /// The `n` months up to and including `last`, oldest first, with their totals in

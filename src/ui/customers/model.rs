@@ -188,10 +188,7 @@ impl View {
             && let Some(a) = inv.amount
         {
             let code = statement::currency_key(inv);
-            match self.totals.get_mut(code) {
-                Some(t) => t.add(a),
-                None => self.totals.entry(code.to_string()).or_default().add(a),
-            }
+            statement::with_currency(&mut self.totals, code, |t| t.add(a));
         }
         true
     }
