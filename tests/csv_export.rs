@@ -229,3 +229,156 @@ fn too_many_distinct_fields_stop_a_streamed_export() {
         "a service inventing field names cannot grow the header forever"
     );
 }
+
+/// The streamed export of `rows`, with the customer's name and control characters
+/// escaped or not.
+fn streamed(rows: &[Invoice], d: Dialect, name: Option<&str>, escape: bool) -> Vec<u8> {
+    let mut s = export::StreamingCsv::new(d)
+        .unwrap()
+        .with_customer_name(name.map(str::to_string))
+        .escaping_controls(escape);
+    for r in rows {
+        s.push(r).unwrap();
+    }
+    let mut out = Vec::new();
+    assert_eq!(
+        s.finish(&mut out, &AtomicBool::new(false)).unwrap(),
+        rows.len() as u64
+    );
+    out
+}
+
+fn records(csv_bytes: &[u8], d: Dialect) -> Vec<Vec<String>> {
+    let text = String::from_utf8(csv_bytes.to_vec()).unwrap();
+    let text = text.trim_start_matches('\u{feff}');
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .delimiter(if d == Dialect::Standard { b',' } else { b';' })
+        .from_reader(text.as_bytes())
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
+        .collect()
+}
+
+/// Control characters in cells, in a field's name and in the customer's name are escaped
+/// for a terminal, whether the rows all have the same fields or not.
+#[test]
+fn a_streamed_export_for_a_terminal_escapes_every_cell() {
+    let same = vec![
+        Invoice::from_value(
+            json!({"id": "in_1\u{1b}[2J", "customer": "cus\u{7}", "nota\u{8}": "a\u{0}b"}),
+        )
+        .unwrap(),
+        Invoice::from_value(json!({"id": "in_2", "nota\u{8}": "c\u{1b}d", "amount": 5})).unwrap(),
+    ];
+    let mut mixed = same.clone();
+    mixed.push(Invoice::from_value(json!({"id": "in_3", "otra": "x\u{9b}y"})).unwrap());
+    for rows in [&same, &mixed] {
+        let whole = {
+            let mut out = Vec::new();
+            export::write_named(
+                &mut out,
+                rows.iter(),
+                Dialect::Standard,
+                &AtomicBool::new(false),
+                Some("Zoë\u{7}"),
+            )
+            .unwrap();
+            records(&out, Dialect::Standard)
+        };
+        let shown = records(
+            &streamed(rows, Dialect::Standard, Some("Zoë\u{7}"), true),
+            Dialect::Standard,
+        );
+        let escaped: Vec<Vec<String>> = whole
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|c| invoice_desk::text::escape_controls(c).into_owned())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(shown, escaped);
+        assert!(
+            shown
+                .iter()
+                .flatten()
+                .all(|c| !c.chars().any(char::is_control))
+        );
+    }
+}
+
+mod streamed_props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn cell() -> impl Strategy<Value = serde_json::Value> {
+        prop_oneof![
+            "[a-z ,;\"\\n=-]{0,6}".prop_map(serde_json::Value::String),
+            any::<i32>().prop_map(serde_json::Value::from),
+            Just(serde_json::Value::Null),
+            Just(json!({"k": [1, "a,b"]})),
+        ]
+    }
+
+    /// One invoice with some of the optional known fields and some other fields.
+    fn invoice() -> impl Strategy<Value = Invoice> {
+        (
+            0u32..100_000,
+            prop::collection::vec(
+                (
+                    prop::sample::select(vec![
+                        "product_id",
+                        "link_payment",
+                        "metadata",
+                        "status",
+                        "zona",
+                        "nota",
+                        "b",
+                        "ñandú",
+                        "amount",
+                        "currency_code",
+                    ]),
+                    cell(),
+                ),
+                0..5,
+            ),
+        )
+            .prop_map(|(n, fields)| {
+                let mut m = serde_json::Map::new();
+                m.insert("id".into(), json!(format!("in_{n}")));
+                for (k, v) in fields {
+                    m.insert(k.to_string(), v);
+                }
+                Invoice::from_value(serde_json::Value::Object(m)).unwrap()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// Rows with the same fields, and rows that bring new columns as they come: the
+        /// streamed bytes are the in-memory export's, in both dialects, with or without
+        /// the customer's name.
+        #[test]
+        fn the_streamed_export_matches_the_in_memory_one(
+            first in prop::collection::vec(invoice(), 1..20),
+            repeat in 0usize..30,
+            name in prop_oneof![Just(None), Just(Some("Comercial \"Ñuñoa\"; Ltda.")), Just(Some("=1+1"))],
+        ) {
+            // Repeating the first row makes long runs of rows with the same fields.
+            let mut rows = first.clone();
+            rows.extend(std::iter::repeat_n(first[0].clone(), repeat));
+            for d in [Dialect::Standard, Dialect::ExcelEs] {
+                let mut whole = Vec::new();
+                export::write_named(&mut whole, rows.iter(), d, &AtomicBool::new(false), name)
+                    .unwrap();
+                let ours = streamed(&rows, d, name, false);
+                prop_assert_eq!(
+                    String::from_utf8_lossy(&ours),
+                    String::from_utf8_lossy(&whole),
+                    "{:?}", d
+                );
+            }
+        }
+    }
+}

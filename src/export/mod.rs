@@ -12,7 +12,6 @@ use crate::api::{Currency, Invoice};
 use rust_decimal::Decimal;
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -108,31 +107,66 @@ pub fn fixed_columns() -> Vec<&'static str> {
 /// end.
 pub const MAX_EXTRA_COLUMNS: usize = 1000;
 
+/// A column that only some rows bring: an optional known one (its position) or another
+/// field (its name).
+#[derive(Clone, Debug)]
+enum Brought {
+    Optional(u8),
+    Extra(String),
+}
+
 /// The columns a set of rows needs, learnt row by row.
 #[derive(Clone, Debug, Default)]
 pub struct ColumnSet {
-    /// Positions of the optional columns some row has.
-    optional: BTreeSet<u8>,
+    /// Positions of the optional columns some row has, as bits.
+    optional: u32,
     extra: BTreeSet<String>,
+    /// The optional and extra columns above, in the order rows first brought them.
+    brought: Vec<Brought>,
 }
 
 impl ColumnSet {
-    /// Notes the fields of one row.
-    pub fn add(&mut self, r: &Invoice) {
+    /// Notes the fields of one row; true when it brought a column not seen before.
+    pub fn add(&mut self, r: &Invoice) -> bool {
+        let before = self.brought.len();
         for (_, pos, source) in typed_columns() {
             if *pos >= FIRST_OPTIONAL_COLUMN
                 && let Source::Known(i) = source
-                && !self.optional.contains(pos)
+                && self.optional & (1 << pos) == 0
                 && r.known(*i).is_some()
             {
-                self.optional.insert(*pos);
+                self.optional |= 1 << pos;
+                self.brought.push(Brought::Optional(*pos));
             }
         }
         for k in r.extra.keys() {
             if !self.extra.contains(k.as_str()) {
                 self.extra.insert(k.clone());
+                self.brought.push(Brought::Extra(k.clone()));
             }
         }
+        self.brought.len() > before
+    }
+
+    /// How many optional and extra columns were seen: with [`ColumnSet::first`], what the
+    /// set was at a given moment.
+    fn seen(&self) -> usize {
+        self.brought.len()
+    }
+
+    /// The set as it was when it held its first `n` optional and extra columns.
+    fn first(&self, n: usize) -> ColumnSet {
+        let mut set = ColumnSet::default();
+        for b in &self.brought[..n.min(self.brought.len())] {
+            match b {
+                Brought::Optional(pos) => set.optional |= 1 << pos,
+                Brought::Extra(k) => {
+                    set.extra.insert(k.clone());
+                }
+            }
+            set.brought.push(b.clone());
+        }
+        set
     }
 
     /// How many distinct extra fields were seen.
@@ -144,7 +178,7 @@ impl ColumnSet {
     pub fn columns(&self) -> Vec<String> {
         let mut out: Vec<String> = typed_columns()
             .iter()
-            .filter(|(_, pos, _)| *pos < FIRST_OPTIONAL_COLUMN || self.optional.contains(pos))
+            .filter(|(_, pos, _)| *pos < FIRST_OPTIONAL_COLUMN || self.optional & (1 << pos) != 0)
             .map(|(name, _, _)| name.to_string())
             .collect();
         let extra: Vec<String> = self
@@ -353,15 +387,27 @@ where
     Ok(n)
 }
 
-/// A CSV export that does not hold the rows: each row's cells go to an unnamed
-/// temporary file as they arrive, and [`StreamingCsv::finish`] writes the header (which
-/// needs every field name) and then the rows from that file. Memory stays the same
+/// A CSV export that does not hold the rows: each row goes, in its final CSV form, to an
+/// unnamed temporary file as it arrives, and [`StreamingCsv::finish`] writes the header
+/// (which needs every field name) and then copies the rows. Memory stays the same
 /// whatever the number of rows; the output is byte for byte what [`write`] gives.
+///
+/// The rows are written under the header known when they come. While no row brings a
+/// new column (the usual listing: every invoice has the same fields), that is the final
+/// header and the rows are copied as they are; otherwise each run of rows is read back
+/// and its cells are put in the final columns.
 pub struct StreamingCsv {
     dialect: Dialect,
     escape: bool,
     columns: ColumnSet,
-    spool: std::io::BufWriter<std::fs::File>,
+    // Boxed: the writer's state is large, and the export is passed around by value.
+    body: Box<csv::Writer<std::fs::File>>,
+    /// Runs of rows written under one header: how many rows, and how many optional and
+    /// extra columns were known when the run began.
+    runs: Vec<(u64, usize)>,
+    /// The current run's columns and where their cells come from.
+    header: Vec<String>,
+    sources: Vec<Result<usize, usize>>,
     rows: u64,
     /// One cell's text, reused from cell to cell.
     cell: String,
@@ -376,7 +422,16 @@ impl StreamingCsv {
             dialect,
             escape: false,
             columns: ColumnSet::default(),
-            spool: std::io::BufWriter::with_capacity(256 * 1024, tempfile::tempfile()?),
+            // Rows of different runs differ in length: the body is flexible.
+            body: Box::new(
+                csv_builder(dialect)
+                    .flexible(true)
+                    .buffer_capacity(256 * 1024)
+                    .from_writer(tempfile::tempfile()?),
+            ),
+            runs: Vec::new(),
+            header: Vec::new(),
+            sources: Vec::new(),
             rows: 0,
             cell: String::new(),
             customer_name: None,
@@ -403,30 +458,38 @@ impl StreamingCsv {
     /// Takes one row. Fails when the rows have more than [`MAX_EXTRA_COLUMNS`] distinct
     /// extra fields.
     pub fn push(&mut self, inv: &Invoice) -> std::io::Result<()> {
-        self.columns.add(inv);
-        if self.columns.extra_count() > MAX_EXTRA_COLUMNS {
-            return Err(std::io::Error::other(format!(
-                "the invoices have more than {MAX_EXTRA_COLUMNS} different fields"
-            )));
-        }
-        let w = &mut self.spool;
-        for (_, pos, source) in typed_columns() {
-            let present = match source {
-                Source::Known(i) => *pos < FIRST_OPTIONAL_COLUMN || inv.known(*i).is_some(),
-                Source::Status => true,
-            };
-            if present {
-                self.cell.clear();
-                push_typed_cell(inv, *source, self.dialect, &mut self.cell);
-                put_text(w, &self.cell, self.escape)?;
-            } else {
-                w.write_all(&u32::MAX.to_le_bytes())?;
+        if self.columns.add(inv) || self.runs.is_empty() {
+            if self.columns.extra_count() > MAX_EXTRA_COLUMNS {
+                return Err(std::io::Error::other(format!(
+                    "the invoices have more than {MAX_EXTRA_COLUMNS} different fields"
+                )));
             }
+            self.header = self.columns.columns();
+            self.sources = column_sources(&self.header)
+                .into_iter()
+                .enumerate()
+                .map(|(j, s)| s.map_err(|_| j))
+                .collect();
+            self.runs.push((0, self.columns.seen()));
         }
-        w.write_all(&(inv.extra.len() as u32).to_le_bytes())?;
-        for (k, v) in &inv.extra {
-            put_text(w, k, self.escape)?;
-            put_text(w, &guard_text(&value_text(v)), self.escape)?;
+        for source in &self.sources {
+            self.cell.clear();
+            match source {
+                Ok(i) => push_typed_cell(inv, typed_columns()[*i].2, self.dialect, &mut self.cell),
+                Err(j) => {
+                    if let Some(v) = inv.extra.get(&self.header[*j]) {
+                        push_value_cell(v, &mut self.cell);
+                    }
+                }
+            }
+            put_cell(&mut self.body, &self.cell, self.escape)?;
+        }
+        if let Some(name) = &self.customer_name {
+            put_cell(&mut self.body, name, self.escape)?;
+        }
+        self.body.write_record(None::<&[u8]>)?;
+        if let Some(run) = self.runs.last_mut() {
+            run.0 += 1;
         }
         self.rows += 1;
         Ok(())
@@ -434,86 +497,91 @@ impl StreamingCsv {
 
     /// Writes the whole CSV to `out`. Returns the rows written.
     pub fn finish<W: Write>(self, out: W, cancel: &AtomicBool) -> std::io::Result<u64> {
-        use std::io::{Read, Seek};
-        let mut header = self.columns.columns();
-        if self.escape {
-            for h in header.iter_mut() {
-                *h = crate::text::escape_controls(h).into_owned();
-            }
-        }
-        let mut file = self.spool.into_inner().map_err(|e| e.into_error())?;
+        use std::io::Seek;
+        let header = self.columns.columns();
+        let shown: Vec<String> = header
+            .iter()
+            .map(|h| cell_text(h, self.escape).into_owned())
+            .collect();
+        let mut file = self.body.into_inner().map_err(|e| e.into_error())?;
         file.seek(std::io::SeekFrom::Start(0))?;
-        let mut input = std::io::BufReader::with_capacity(256 * 1024, file);
-        let mut w = start_csv(out, self.dialect, &header, self.customer_name.is_some())?;
-        let name = self.customer_name.as_deref().map(str::as_bytes);
-        // Extra fields are found by their name as stored (escaped like the header).
-        let sources = column_sources(&header);
-        // One row's cells are read into one buffer and named by their place in it: no
-        // allocation per cell. The texts were whole UTF-8 strings when spooled.
-        let mut row = Vec::new();
-        let mut typed: Vec<Option<Range<usize>>> = vec![None; typed_columns().len()];
-        let mut extra: Vec<(Range<usize>, Range<usize>)> = Vec::new();
-        for n in 0..self.rows {
-            check_cancel(n, cancel)?;
-            row.clear();
-            for slot in typed.iter_mut() {
-                *slot = get_text(&mut input, &mut row)?;
-            }
-            let mut count = [0u8; 4];
-            input.read_exact(&mut count)?;
-            extra.clear();
-            for _ in 0..u32::from_le_bytes(count) {
-                let k = get_text(&mut input, &mut row)?.unwrap_or_default();
-                let v = get_text(&mut input, &mut row)?.unwrap_or_default();
-                extra.push((k, v));
-            }
-            let row = &row;
-            let cells = sources.iter().map(|source| match source {
-                Ok(i) => typed[*i].clone().map_or(&b""[..], |r| &row[r]),
-                Err(name) => extra
+        let mut w = start_csv(out, self.dialect, &shown, self.customer_name.is_some())?;
+        if self.runs.len() <= 1 {
+            // Every row was written under the final header: copied as it is.
+            check_cancel(0, cancel)?;
+            let mut out = w.into_inner().map_err(|e| e.into_error())?;
+            std::io::copy(&mut file, &mut out)?;
+            out.flush()?;
+            return Ok(self.rows);
+        }
+        let mut body = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .delimiter(self.dialect.delimiter())
+            .from_reader(std::io::BufReader::with_capacity(256 * 1024, file));
+        let mut record = csv::ByteRecord::new();
+        let mut n = 0u64;
+        for &(rows, seen) in &self.runs {
+            // Where each final column is in this run's rows (None: the run had no such
+            // column yet, its cells are empty).
+            let run_header = self.columns.first(seen).columns();
+            let at: std::collections::HashMap<&str, usize> = run_header
+                .iter()
+                .enumerate()
+                .map(|(j, h)| (h.as_str(), j))
+                .collect();
+            let place: Vec<Option<usize>> =
+                header.iter().map(|h| at.get(h.as_str()).copied()).collect();
+            for _ in 0..rows {
+                check_cancel(n, cancel)?;
+                if !body.read_byte_record(&mut record)? {
+                    return Err(std::io::Error::other("the spooled rows ended early"));
+                }
+                let cells = place
                     .iter()
-                    .find(|(k, _)| &row[k.clone()] == name.as_bytes())
-                    .map_or(&b""[..], |(_, v)| &row[v.clone()]),
-            });
-            w.write_record(cells.chain(name))?;
+                    .map(|p| p.and_then(|j| record.get(j)).unwrap_or(b""));
+                let name = self
+                    .customer_name
+                    .as_ref()
+                    .map(|_| record.get(run_header.len()).unwrap_or(b""));
+                w.write_record(cells.chain(name))?;
+                n += 1;
+            }
         }
         w.flush()?;
         Ok(self.rows)
     }
 }
 
-fn csv_writer<W: Write>(out: W, dialect: Dialect) -> csv::Writer<W> {
-    csv::WriterBuilder::new()
-        .delimiter(dialect.delimiter())
-        .terminator(csv::Terminator::CRLF)
-        .quote_style(csv::QuoteStyle::Necessary)
-        .from_writer(out)
+/// A field's value as a cell: text as itself, null empty, anything else compact JSON;
+/// guarded against formulas.
+fn push_value_cell(v: &serde_json::Value, out: &mut String) {
+    match v {
+        serde_json::Value::String(s) => out.push_str(&guard_text(s)),
+        other => out.push_str(&guard_text(&value_text(other))),
+    }
 }
 
-fn put_text(w: &mut impl Write, s: &str, escape: bool) -> std::io::Result<()> {
-    let s = if escape {
+fn cell_text(s: &str, escape: bool) -> std::borrow::Cow<'_, str> {
+    if escape {
         crate::text::escape_controls(s)
     } else {
         std::borrow::Cow::Borrowed(s)
-    };
-    let len = u32::try_from(s.len()).map_err(|_| std::io::Error::other("cell too large"))?;
-    w.write_all(&len.to_le_bytes())?;
-    w.write_all(s.as_bytes())
+    }
 }
 
-/// Reads one spooled text onto the end of `row`; where it is there (`None`: absent).
-fn get_text(
-    r: &mut impl std::io::Read,
-    row: &mut Vec<u8>,
-) -> std::io::Result<Option<Range<usize>>> {
-    let mut len = [0u8; 4];
-    r.read_exact(&mut len)?;
-    let len = u32::from_le_bytes(len);
-    if len == u32::MAX {
-        return Ok(None);
-    }
-    let start = row.len();
-    row.resize(start + len as usize, 0);
-    r.read_exact(&mut row[start..])?;
-    Ok(Some(start..row.len()))
+fn put_cell<W: Write>(w: &mut csv::Writer<W>, s: &str, escape: bool) -> std::io::Result<()> {
+    Ok(w.write_field(cell_text(s, escape).as_bytes())?)
+}
+
+fn csv_builder(dialect: Dialect) -> csv::WriterBuilder {
+    let mut b = csv::WriterBuilder::new();
+    b.delimiter(dialect.delimiter())
+        .terminator(csv::Terminator::CRLF)
+        .quote_style(csv::QuoteStyle::Necessary);
+    b
+}
+
+fn csv_writer<W: Write>(out: W, dialect: Dialect) -> csv::Writer<W> {
+    csv_builder(dialect).from_writer(out)
 }

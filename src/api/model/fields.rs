@@ -1,8 +1,9 @@
 //! The one table of the invoice fields the app knows by name. Decoding (`decode.rs`),
 //! `Invoice::fields`, `Invoice::to_json` and the CSV columns all follow it.
 //!
-//! To add a field: a row in [`KNOWN_FIELDS`], a typed member of `Invoice`, and one arm
-//! each in [`Invoice::known`] and [`Invoice::set_known`] below.
+//! To add a field: a row in [`KNOWN_FIELDS`], its index in [`at`], a typed member of
+//! `Invoice`, and one arm each in [`known_index`], [`Invoice::known`] and
+//! [`Invoice::set_known`] below.
 
 use super::invoice::{Invoice, compact};
 use crate::api::money;
@@ -69,9 +70,45 @@ pub const KNOWN_FIELDS: [KnownField; 13] = [
     field("metadata", Shape::Json, Some(("metadata", 11))),
 ];
 
+/// The indices of the known fields in [`KNOWN_FIELDS`]: `known`, `set_known` and the
+/// decoder dispatch on these numbers rather than comparing names, field by field, row
+/// by row (a test checks that they match the table).
+pub(super) mod at {
+    pub const ID: usize = 0;
+    pub const CUSTOMER: usize = 1;
+    pub const CUSTOMER_ID: usize = 2;
+    pub const PRODUCT_ID: usize = 3;
+    pub const DUE_DATE: usize = 4;
+    pub const AMOUNT: usize = 5;
+    pub const CURRENCY_CODE: usize = 6;
+    pub const IS_PAID: usize = 7;
+    pub const IS_VOID: usize = 8;
+    pub const STATUS: usize = 9;
+    pub const LINK_PAYMENT: usize = 10;
+    pub const INVOICE_EXTERNAL_ID: usize = 11;
+    pub const METADATA: usize = 12;
+}
+
 /// The index of a known field's name.
 pub fn known_index(name: &str) -> Option<usize> {
-    KNOWN_FIELDS.iter().position(|f| f.name == name)
+    // A `match` on the text compiles to a test of its length first: most names are
+    // settled by one comparison, where a scan of the table would make up to thirteen.
+    Some(match name {
+        "id" => at::ID,
+        "customer" => at::CUSTOMER,
+        "customer_id" => at::CUSTOMER_ID,
+        "product_id" => at::PRODUCT_ID,
+        "due_date" => at::DUE_DATE,
+        "amount" => at::AMOUNT,
+        "currency_code" => at::CURRENCY_CODE,
+        "is_paid" => at::IS_PAID,
+        "is_void" => at::IS_VOID,
+        "status" => at::STATUS,
+        "link_payment" => at::LINK_PAYMENT,
+        "invoice_external_id" => at::INVOICE_EXTERNAL_ID,
+        "metadata" => at::METADATA,
+        _ => return None,
+    })
 }
 
 /// A known field's value, borrowed from an invoice.
@@ -129,62 +166,59 @@ impl Invoice {
         fn text(v: &Option<String>) -> Option<Known<'_>> {
             v.as_deref().map(Known::Text)
         }
-        match KNOWN_FIELDS.get(i)?.name {
-            "id" => Some(Known::Text(&self.id)),
-            "customer" => text(&self.customer),
-            "product_id" => text(&self.product_id),
-            "due_date" => text(&self.due_date),
-            "amount" => match (self.amount, &self.amount_unreadable) {
+        match i {
+            at::ID => Some(Known::Text(&self.id)),
+            at::CUSTOMER => text(&self.customer),
+            at::PRODUCT_ID => text(&self.product_id),
+            at::DUE_DATE => text(&self.due_date),
+            at::AMOUNT => match (self.amount, &self.amount_unreadable) {
                 (Some(a), _) => Some(Known::Amount(a)),
                 (None, raw) => raw.as_deref().map(Known::Unreadable),
             },
-            "currency_code" => text(&self.currency_code),
-            "is_paid" => self.is_paid.map(Known::Flag),
-            "is_void" => self.is_void.map(Known::Flag),
-            "status" => text(&self.status_text),
-            "link_payment" => text(&self.link_payment),
-            "invoice_external_id" => text(&self.invoice_external_id),
-            "metadata" => self.metadata.as_ref().map(Known::Json),
+            at::CURRENCY_CODE => text(&self.currency_code),
+            at::IS_PAID => self.is_paid.map(Known::Flag),
+            at::IS_VOID => self.is_void.map(Known::Flag),
+            at::STATUS => text(&self.status_text),
+            at::LINK_PAYMENT => text(&self.link_payment),
+            at::INVOICE_EXTERNAL_ID => text(&self.invoice_external_id),
+            at::METADATA => self.metadata.as_ref().map(Known::Json),
             // customer_id is an alias: read into `customer`.
             _ => None,
         }
     }
 
-    /// Stores a decoded known field.
-    pub(super) fn set_known(&mut self, name: &str, v: Decoded) {
-        let text = |v: Decoded| match v {
-            Decoded::Text(s) => Some(s),
+    /// Stores a decoded value of the known field `KNOWN_FIELDS[i]`; `None` clears it.
+    pub(super) fn set_known(&mut self, i: usize, v: Option<Decoded>) {
+        let text = |v: Option<Decoded>| match v {
+            Some(Decoded::Text(s)) => Some(s),
             _ => None,
         };
-        match name {
-            "id" => self.id = text(v).unwrap_or_default(),
-            "customer" | "customer_id" => self.customer = text(v),
-            "product_id" => self.product_id = text(v),
-            "due_date" => self.due_date = text(v),
-            "amount" => {
-                if let Decoded::Amount(a) = v {
-                    (self.amount, self.amount_unreadable) = match a {
-                        Ok(a) => (Some(a), None),
-                        Err(raw) => (None, Some(raw)),
-                    };
-                }
+        let flag = |v: Option<Decoded>| match v {
+            Some(Decoded::Flag(b)) => Some(b),
+            _ => None,
+        };
+        match (i, v) {
+            (at::ID, v) => self.id = text(v).unwrap_or_default(),
+            (at::CUSTOMER | at::CUSTOMER_ID, v) => self.customer = text(v),
+            (at::PRODUCT_ID, v) => self.product_id = text(v),
+            (at::DUE_DATE, v) => self.due_date = text(v),
+            (at::AMOUNT, v) => {
+                (self.amount, self.amount_unreadable) = match v {
+                    Some(Decoded::Amount(Ok(a))) => (Some(a), None),
+                    Some(Decoded::Amount(Err(raw))) => (None, Some(raw)),
+                    _ => (None, None),
+                };
             }
-            "currency_code" => self.currency_code = text(v),
-            "is_paid" | "is_void" => {
-                if let Decoded::Flag(b) = v {
-                    if name == "is_paid" {
-                        self.is_paid = Some(b);
-                    } else {
-                        self.is_void = Some(b);
-                    }
-                }
-            }
-            "status" => self.status_text = text(v),
-            "link_payment" => self.link_payment = text(v),
-            "invoice_external_id" => self.invoice_external_id = text(v),
-            "metadata" => {
-                if let Decoded::Json(j) = v {
-                    self.metadata = Some(j);
+            (at::CURRENCY_CODE, v) => self.currency_code = text(v),
+            (at::IS_PAID, v) => self.is_paid = flag(v),
+            (at::IS_VOID, v) => self.is_void = flag(v),
+            (at::STATUS, v) => self.status_text = text(v),
+            (at::LINK_PAYMENT, v) => self.link_payment = text(v),
+            (at::INVOICE_EXTERNAL_ID, v) => self.invoice_external_id = text(v),
+            (at::METADATA, v) => {
+                self.metadata = match v {
+                    Some(Decoded::Json(j)) => Some(j),
+                    _ => None,
                 }
             }
             _ => {}
@@ -213,7 +247,8 @@ mod tests {
                 Shape::Amount => Decoded::Amount(Ok(Decimal::ONE)),
                 Shape::Json => Decoded::Json(serde_json::json!({"a": 1})),
             };
-            inv.set_known(f.name, v);
+            assert_eq!(known_index(f.name), Some(i), "{} is at {i}", f.name);
+            inv.set_known(i, Some(v));
             if f.csv.is_some() {
                 assert!(inv.known(i).is_some(), "{} is read back", f.name);
             }
