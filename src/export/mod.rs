@@ -212,6 +212,15 @@ pub fn guard_text(s: &str) -> std::borrow::Cow<'_, str> {
 /// An amount cell: exact digits, at least the currency's decimals, the dialect's decimal
 /// separator, no thousands separator (so it stays a number).
 pub fn amount_cell(amount: Decimal, currency: Option<&str>, dialect: Dialect) -> String {
+    let mut out = String::new();
+    push_amount_cell(amount, currency, dialect, &mut out);
+    out
+}
+
+/// [`amount_cell`], appended to `out` (no allocation of its own: the export calls it for
+/// every row).
+fn push_amount_cell(amount: Decimal, currency: Option<&str>, dialect: Dialect, out: &mut String) {
+    use std::fmt::Write as _;
     let minor = currency
         .and_then(Currency::from_code)
         .map_or(0, Currency::minor_units);
@@ -219,10 +228,12 @@ pub fn amount_cell(amount: Decimal, currency: Option<&str>, dialect: Dialect) ->
     if d.scale() < minor {
         d.rescale(minor);
     }
-    let text = d.to_string();
-    match dialect {
-        Dialect::Standard => text,
-        Dialect::ExcelEs => text.replace('.', ","),
+    let start = out.len();
+    let _ = write!(out, "{d}");
+    if dialect == Dialect::ExcelEs
+        && let Some(dot) = out[start..].find('.')
+    {
+        out.replace_range(start + dot..start + dot + 1, ",");
     }
 }
 
@@ -299,7 +310,7 @@ fn push_typed_cell(inv: &Invoice, source: Source, dialect: Dialect, out: &mut St
         Some(Known::Text(s)) => out.push_str(&guard_text(s)),
         Some(Known::Flag(b)) => out.push_str(if b { "true" } else { "false" }),
         Some(Known::Amount(a)) => {
-            out.push_str(&amount_cell(a, inv.currency_code.as_deref(), dialect))
+            push_amount_cell(a, inv.currency_code.as_deref(), dialect, out)
         }
         Some(Known::Unreadable(raw)) => out.push_str(&unreadable_amount_cell(raw, dialect)),
         Some(Known::Json(v)) => out.push_str(&guard_text(&value_text(v))),

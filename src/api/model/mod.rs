@@ -259,5 +259,10 @@ mod tests {
             Page::from_value(json!({"items": [], "next_cursor": "x", "has_more": false})).unwrap();
         assert_eq!(p.next, None);
         assert!(Page::from_value(json!({"foo": []})).is_err());
+        // From the bytes: trailing text is refused, a bad byte is read lossily.
+        assert!(Page::from_slice(b"[] x").is_err());
+        assert!(Page::from_slice(b"{\"items\": []} {}").is_err());
+        let p = Page::from_slice(b"[{\"id\": \"in_\xff\"}] ").unwrap();
+        assert_eq!(p.items[0].id, "in_\u{fffd}");
     }
 }
