@@ -382,3 +382,22 @@ mod streamed_props {
         }
     }
 }
+
+/// Empty metadata is written as the JSON it is, like any other object.
+#[test]
+fn empty_metadata_is_written_as_json() {
+    let rows: Vec<Invoice> = [
+        json!({"id": "in_1", "metadata": {}, "extra": []}),
+        json!({"id": "in_2", "metadata": {"a": 1}, "extra": {}}),
+    ]
+    .into_iter()
+    .map(|v| Invoice::from_value(v).unwrap())
+    .collect();
+    let out = streamed(&rows, Dialect::Standard, None, false);
+    let recs = records(&out, Dialect::Standard);
+    let col = |name: &str| recs[0].iter().position(|h| h == name).unwrap();
+    assert_eq!(recs[1][col("metadata")], "{}");
+    assert_eq!(recs[1][col("extra")], "[]");
+    assert_eq!(recs[2][col("metadata")], "{\"a\":1}");
+    assert_eq!(recs[2][col("extra")], "{}");
+}

@@ -309,11 +309,9 @@ fn push_typed_cell(inv: &Invoice, source: Source, dialect: Dialect, out: &mut St
         None => {}
         Some(Known::Text(s)) => out.push_str(&guard_text(s)),
         Some(Known::Flag(b)) => out.push_str(if b { "true" } else { "false" }),
-        Some(Known::Amount(a)) => {
-            push_amount_cell(a, inv.currency_code.as_deref(), dialect, out)
-        }
+        Some(Known::Amount(a)) => push_amount_cell(a, inv.currency_code.as_deref(), dialect, out),
         Some(Known::Unreadable(raw)) => out.push_str(&unreadable_amount_cell(raw, dialect)),
-        Some(Known::Json(v)) => out.push_str(&guard_text(&value_text(v))),
+        Some(Known::Json(v)) => push_value_cell(v, out),
     }
 }
 
@@ -569,6 +567,8 @@ impl StreamingCsv {
 fn push_value_cell(v: &serde_json::Value, out: &mut String) {
     match v {
         serde_json::Value::String(s) => out.push_str(&guard_text(s)),
+        // Most invoices' metadata: written without making a String of it.
+        serde_json::Value::Object(m) if m.is_empty() => out.push_str("{}"),
         other => out.push_str(&guard_text(&value_text(other))),
     }
 }
