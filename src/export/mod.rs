@@ -292,14 +292,27 @@ fn check_cancel(row: u64, cancel: &AtomicBool) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The cell of a column that comes from the known fields.
-fn typed_cell(inv: &Invoice, source: Source, dialect: Dialect) -> String {
-    let mut cell = String::new();
-    push_typed_cell(inv, source, dialect, &mut cell);
-    cell
+/// The cell of a header column, appended to `out`: a typed column (its index in
+/// [`typed_columns`], as [`column_sources`] gives it) or another field by name. Both CSV
+/// writers fill their rows through this.
+fn push_column_cell(
+    inv: &Invoice,
+    source: Result<usize, &str>,
+    dialect: Dialect,
+    out: &mut String,
+) {
+    match source {
+        Ok(i) => push_typed_cell(inv, typed_columns()[i].2, dialect, out),
+        Err(name) => {
+            if let Some(v) = inv.extra.get(name) {
+                push_value_cell(v, out);
+            }
+        }
+    }
 }
 
-/// [`typed_cell`], appended to `out` (no allocation for the common cells).
+/// The cell of a column that comes from the known fields, appended to `out` (no
+/// allocation for the common cells).
 fn push_typed_cell(inv: &Invoice, source: Source, dialect: Dialect, out: &mut String) {
     let i = match source {
         Source::Status => return out.push_str(inv.status().as_str()),
@@ -357,14 +370,9 @@ where
         check_cancel(n, cancel)?;
         record.clear();
         record.extend(sources.iter().map(|source| {
-            match source {
-                Ok(i) => typed_cell(inv, typed_columns()[*i].2, dialect),
-                Err(name) => inv
-                    .extra
-                    .get(*name)
-                    .map(|v| guard_text(&value_text(v)).into_owned())
-                    .unwrap_or_default(),
-            }
+            let mut cell = String::new();
+            push_column_cell(inv, *source, dialect, &mut cell);
+            cell
         }));
         record.extend(name.clone());
         w.write_record(&record)?;
@@ -483,14 +491,8 @@ impl StreamingCsv {
         }
         for source in &self.sources {
             self.cell.clear();
-            match source {
-                Ok(i) => push_typed_cell(inv, typed_columns()[*i].2, self.dialect, &mut self.cell),
-                Err(j) => {
-                    if let Some(v) = inv.extra.get(&self.header[*j]) {
-                        push_value_cell(v, &mut self.cell);
-                    }
-                }
-            }
+            let source = source.map_err(|j| self.header[j].as_str());
+            push_column_cell(inv, source, self.dialect, &mut self.cell);
             put_cell(&mut self.body, &self.cell, self.escape)?;
         }
         if let Some(name) = &self.customer_name {
