@@ -270,6 +270,116 @@ async fn a_listing_that_repeats_its_cursor_is_stopped() {
     assert_eq!(count(&requests, "/invoices/customer/cus_loop"), 2);
 }
 
+/// Mounts page `cursor` (none: the first) of `cus_1` with `body` as its answer.
+async fn mount_page(server: &MockServer, cursor: Option<&str>, answer: ResponseTemplate) {
+    let m = Mock::given(method("GET")).and(path("/invoices/customer/cus_1"));
+    let m = match cursor {
+        Some(c) => m.and(query_param("cursor", c)),
+        None => m.and(query_param_is_missing("cursor")),
+    };
+    m.respond_with(answer).mount(server).await;
+}
+
+/// Lists `cus_1`, returning the ids handed over and how the listing ended.
+async fn list_ids(server: &MockServer) -> (Vec<String>, Result<ListProgress, ApiError>) {
+    let client = Client::new(oauth(server)).unwrap();
+    let mut ids = Vec::new();
+    let end = client
+        .list_customer_invoices("cus_1", |page, _| {
+            ids.extend(page.into_iter().map(|i| i.id));
+            std::ops::ControlFlow::Continue(())
+        })
+        .await;
+    (ids, end)
+}
+
+#[tokio::test]
+async fn a_broken_later_page_is_reported_after_the_pages_before_it() {
+    let server = MockServer::start().await;
+    mount_token(&server, "tok-1", 86_400).await;
+    let page = |id: &str, next: &str| {
+        ResponseTemplate::new(200)
+            .set_body_json(json!({"items": [invoice_json(id, "CLP")], "next_cursor": next}))
+    };
+    mount_page(&server, None, page("in_1", "c2")).await;
+    // Valid paging, but an entry that is no invoice: only the full decode sees it.
+    mount_page(
+        &server,
+        Some("c2"),
+        ResponseTemplate::new(200).set_body_string(r#"{"next_cursor": "c3", "items": [7]}"#),
+    )
+    .await;
+    mount_page(&server, Some("c3"), page("in_3", "c4")).await;
+    let (ids, end) = list_ids(&server).await;
+    assert_eq!(ids, ["in_1"]);
+    let e = end.unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Decode, "{e:?}");
+    assert!(
+        e.body.as_deref().unwrap_or("").contains("\"items\": [7]"),
+        "{e:?}"
+    );
+
+    // Broken JSON: the page after it is never asked for.
+    let server = MockServer::start().await;
+    mount_token(&server, "tok-1", 86_400).await;
+    mount_page(&server, None, page("in_1", "c2")).await;
+    mount_page(
+        &server,
+        Some("c2"),
+        ResponseTemplate::new(200).set_body_string(r#"{"next_cursor": "c3", "items": [{"#),
+    )
+    .await;
+    mount_page(&server, Some("c3"), page("in_3", "c4")).await;
+    let (ids, end) = list_ids(&server).await;
+    assert_eq!(ids, ["in_1"]);
+    assert_eq!(end.unwrap_err().kind, ErrorKind::Decode);
+    let requests = server.received_requests().await.unwrap();
+    assert!(
+        !requests
+            .iter()
+            .any(|r| r.url.query().unwrap_or("").contains("cursor=c3")),
+        "a page after a broken one was fetched"
+    );
+}
+
+#[tokio::test]
+async fn a_failing_later_page_is_reported_after_the_pages_before_it() {
+    let server = MockServer::start().await;
+    mount_token(&server, "tok-1", 86_400).await;
+    mount_page(
+        &server,
+        None,
+        ResponseTemplate::new(200)
+            .set_body_json(json!({"items": [invoice_json("in_1", "CLP")], "next_cursor": "c2"})),
+    )
+    .await;
+    mount_page(&server, Some("c2"), ResponseTemplate::new(500)).await;
+    let (ids, end) = list_ids(&server).await;
+    assert_eq!(ids, ["in_1"]);
+    assert_eq!(end.unwrap_err().kind, ErrorKind::ServerError);
+}
+
+#[tokio::test]
+async fn a_next_page_on_another_host_is_never_fetched() {
+    let server = MockServer::start().await;
+    mount_token(&server, "tok-1", 86_400).await;
+    mount_page(
+        &server,
+        None,
+        ResponseTemplate::new(200).set_body_json(json!({
+            "items": [invoice_json("in_1", "CLP")],
+            "next": "https://elsewhere.example/invoices/customer/cus_1?cursor=c2"
+        })),
+    )
+    .await;
+    let (ids, end) = list_ids(&server).await;
+    // The page that pointed away is handed over; the listing then fails, not ends.
+    assert_eq!(ids, ["in_1"]);
+    let e = end.unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Decode);
+    assert!(format!("{e:?}").contains("another host"), "{e:?}");
+}
+
 #[tokio::test]
 async fn concurrent_calls_share_one_token_request() {
     let server = MockServer::start().await;

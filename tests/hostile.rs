@@ -192,6 +192,41 @@ async fn an_endless_listing_stops_at_the_invoice_cap() {
     assert!(e.to_string().contains("more than 5000 invoices"), "{e}");
 }
 
+/// While one page is being handed over, the next two are fetched (the service works
+/// while we decode and write), and no more: an endless listing held at its first page
+/// costs three requests. A stop then ends the fetching.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_are_fetched_ahead_but_never_more_than_two() {
+    let h = Hostile::start(Token::Normal, Api::Endless { per_page: 10 }).await;
+    let c = client(&h);
+    let mut while_held = None;
+    let e = c
+        .list_customer_invoices("cus_1", |_, _| {
+            // Blocks this thread on purpose: the fetching goes on in another task.
+            let until = std::time::Instant::now() + Duration::from_secs(10);
+            while h.hits_under("/invoices/customer/") < 3 && std::time::Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            std::thread::sleep(Duration::from_millis(300));
+            while_held = Some(h.hits_under("/invoices/customer/"));
+            std::ops::ControlFlow::Break(())
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Cancelled);
+    assert_eq!(
+        while_held,
+        Some(3),
+        "pages fetched while the first was held"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        h.hits_under("/invoices/customer/"),
+        3,
+        "fetched after the stop"
+    );
+}
+
 #[tokio::test]
 async fn endless_empty_pages_stop_at_the_page_cap() {
     let h = Hostile::start(Token::Normal, Api::EndlessEmpty).await;

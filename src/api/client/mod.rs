@@ -6,7 +6,7 @@ mod answers;
 use super::auth::{self, AuthSettings, TokenSource, TokenState};
 use super::error::{Action, ApiError, ErrorKind, InputProblem, Resource, Setting};
 use super::http::{self, BodyError};
-use super::model::{Invoice, NewInvoice, NextPage, Page};
+use super::model::{Invoice, NewInvoice, NextPage, Page, PageMeta, page_text};
 use answers::{api_error, decode_invoice, decode_written, not_found_as};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::Value;
@@ -131,6 +131,24 @@ struct Answer {
     status: u16,
     headers: reqwest::header::HeaderMap,
     body: Vec<u8>,
+}
+
+/// One fetched page of a listing, not yet decoded.
+struct Fetched {
+    /// The answer, as text.
+    text: String,
+    /// Whether a page follows; an error when the paging cannot be followed.
+    more: Result<bool, ApiError>,
+}
+
+/// Stops a task when the listing that started it ends, however it ends (its future
+/// dropped included), so that no page is fetched for nobody.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 impl Client {
@@ -301,27 +319,28 @@ impl Client {
     {
         let customer = checked_id(customer, Setting::CustomerId)?;
         let first = http::endpoint(&self.inner.base, &["invoices", "customer", customer]);
-        let mut progress = ListProgress::default();
-        let url = self.with_page_size(first.clone());
-        let mut seen_next: Vec<NextPage> = Vec::new();
+        // The pages are fetched by a task of their own, which reads only each page's
+        // paging and asks for the next at once: the service prepares page n+1 while
+        // page n is decoded and handed over here. The channel holds one page, so at
+        // most three are in memory (this one, the queued one, the one being fetched).
+        let (tx, mut rx) = tokio::sync::mpsc::channel(1);
+        let _fetcher = AbortOnDrop(tokio::spawn(self.clone().fetch_pages(
+            first,
+            customer.to_string(),
+            tx,
+        )));
         let cfg = &self.inner.cfg;
-        let fetch = |url: Url| {
-            let client = self.clone();
-            let customer = customer.to_string();
-            async move {
-                client
-                    .execute(reqwest::Method::GET, url, None, None, Effect::Read)
-                    .await
-                    .map_err(|e| not_found_as(e, Resource::Customer(customer)))
-            }
-        };
-        let mut body = fetch(url).await?;
+        let mut progress = ListProgress::default();
         loop {
-            // Decoded here, straight from the bytes (no JSON tree). Decoding in the fetch
-            // task instead (beside this page's handling) measured slower: the invoices
-            // were then made on one thread and freed on another.
-            let page = Page::from_slice(&body).map_err(|e| e.with_body(&body))?;
-            drop(body);
+            let fetched: Fetched = rx.recv().await.ok_or_else(|| {
+                ApiError::new(ErrorKind::Connection).with_cause("page request stopped")
+            })??;
+            // Decoded here, straight from the text (no JSON tree). Decoding in the fetch
+            // task instead measured slower: the invoices were then made on one thread
+            // and freed on another.
+            let page =
+                Page::from_text(&fetched.text).map_err(|e| e.with_body(fetched.text.as_bytes()))?;
+            drop(fetched.text);
             let received = page.items.len() as u64;
             if progress.items.saturating_add(received) > cfg.max_invoices {
                 return Err(ApiError::new(ErrorKind::ListingTooLong {
@@ -331,30 +350,75 @@ impl Client {
             progress.pages += 1;
             progress.items += received;
             progress.total = page.total.or(progress.total);
-            let next = match &page.next {
-                None => Ok(None),
-                Some(next) => self.next_page_url(&first, next, received, &mut seen_next, &progress),
-            };
-            // The next page is asked for before this one is handed over: the service
-            // prepares it while this page is written.
-            let prefetch = match &next {
-                Ok(Some(url)) => Some(tokio::spawn(fetch(url.clone()))),
-                _ => None,
-            };
+            // Dropping `_fetcher` on return stops the pages already asked for.
             if on_page(page.items, &progress).is_break() {
-                if let Some(p) = prefetch {
-                    p.abort();
-                }
                 return Err(ApiError::new(ErrorKind::Cancelled));
             }
-            next?;
-            let Some(prefetch) = prefetch else {
+            // A page that cannot be followed (a cycle, a foreign URL) is an error only
+            // after the invoices it brought were handed over.
+            if !fetched.more? {
                 return Ok(progress);
+            }
+        }
+    }
+
+    /// Fetches a listing's pages in order into `pages`, each with whether another
+    /// follows, until the last, an error (sent as the last message) or a closed channel.
+    async fn fetch_pages(
+        self,
+        first: Url,
+        customer: String,
+        pages: tokio::sync::mpsc::Sender<Result<Fetched, ApiError>>,
+    ) {
+        let mut url = self.with_page_size(first.clone());
+        let mut seen_next: Vec<NextPage> = Vec::new();
+        let mut counted = ListProgress::default();
+        loop {
+            let body = match self
+                .execute(reqwest::Method::GET, url, None, None, Effect::Read)
+                .await
+            {
+                Ok(body) => body,
+                Err(e) => {
+                    let e = not_found_as(e, Resource::Customer(customer));
+                    let _ = pages.send(Err(e)).await;
+                    return;
+                }
             };
-            body = prefetch.await.map_err(|e| {
-                ApiError::new(ErrorKind::Connection)
-                    .with_cause(format!("page request stopped: {e}"))
-            })??;
+            let text = page_text(body);
+            let next = self.page_after(&first, &text, &mut seen_next, &mut counted);
+            let go_on = next.as_ref().ok().and_then(Option::clone);
+            let more = next.map(|n| n.is_some());
+            if pages.send(Ok(Fetched { text, more })).await.is_err() {
+                return;
+            }
+            match go_on {
+                Some(next) => url = next,
+                None => return,
+            }
+        }
+    }
+
+    /// Where the page after the one in `text` is, from its paging alone (its invoices
+    /// are skipped). `counted` tallies pages and invoices fetched so far, for the limits.
+    fn page_after(
+        &self,
+        first: &Url,
+        text: &str,
+        seen_next: &mut Vec<NextPage>,
+        counted: &mut ListProgress,
+    ) -> Result<Option<Url>, ApiError> {
+        let meta = PageMeta::from_text(text)?;
+        counted.pages += 1;
+        counted.items = counted.items.saturating_add(meta.count);
+        let cap = self.inner.cfg.max_invoices;
+        if counted.items > cap {
+            // Nothing more is fetched; the listing reports the same when it gets here.
+            return Err(ApiError::new(ErrorKind::ListingTooLong { cap }));
+        }
+        match &meta.next {
+            None => Ok(None),
+            Some(next) => self.next_page_url(first, next, meta.count, seen_next, counted),
         }
     }
 

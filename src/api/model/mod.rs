@@ -9,7 +9,7 @@ mod page;
 
 pub use fields::{FIRST_OPTIONAL_COLUMN, KNOWN_FIELDS, Known, KnownField, Shape};
 pub use invoice::{Invoice, InvoiceStatus, value_text};
-pub use page::{NextPage, Page};
+pub use page::{NextPage, Page, PageMeta, page_text};
 
 use super::error::{ApiError, ErrorKind, InputProblem};
 use super::money::{self, Currency};

@@ -58,13 +58,52 @@ impl Page {
     /// Text that is not valid UTF-8 (one bad byte in one invoice) is read lossily: the
     /// bad bytes show as U+FFFD "�" in that field instead of failing the whole page.
     pub fn from_slice(bytes: &[u8]) -> Result<Page, ApiError> {
-        // Checked as UTF-8 once, whole: decoding from text then skips the check of each
-        // string (most of an invoice is strings).
         match std::str::from_utf8(bytes) {
-            Ok(text) => serde_json::from_str(text),
-            Err(_) => serde_json::from_str(&String::from_utf8_lossy(bytes)),
+            Ok(text) => Page::from_text(text),
+            Err(_) => Page::from_text(&String::from_utf8_lossy(bytes)),
         }
-        .map_err(|e| decode_error(&e.to_string()))
+    }
+
+    /// As [`Page::from_slice`], from an answer already made text by [`page_text`].
+    /// Decoding from checked text skips serde_json's check of each string (most of an
+    /// invoice is strings).
+    pub fn from_text(text: &str) -> Result<Page, ApiError> {
+        serde_json::from_str::<Listing<Invoice>>(text)
+            .map(|l| Page {
+                items: l.items,
+                next: l.next,
+                total: l.total,
+            })
+            .map_err(|e| decode_error(&e.to_string()))
+    }
+}
+
+/// An answer's bytes as text, checked once, whole, and without a copy when they are
+/// valid UTF-8; otherwise read lossily (see [`Page::from_slice`]).
+pub fn page_text(body: Vec<u8>) -> String {
+    String::from_utf8(body).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// What following a listing needs of a page, without decoding its invoices: how many
+/// there are and how to go on. Read by the same rules as [`Page`], so both agree.
+#[derive(Debug, PartialEq)]
+pub struct PageMeta {
+    /// How many entries the page's list has.
+    pub count: u64,
+    /// How to get the next page; `None` at the end.
+    pub next: Option<NextPage>,
+}
+
+impl PageMeta {
+    /// Reads the paging of a listing answer made text by [`page_text`]; the invoices are
+    /// skipped, not decoded. Fails where the JSON is broken or has no list.
+    pub fn from_text(text: &str) -> Result<PageMeta, ApiError> {
+        serde_json::from_str::<Listing<serde::de::IgnoredAny>>(text)
+            .map(|l| PageMeta {
+                count: l.items.len() as u64,
+                next: l.next,
+            })
+            .map_err(|e| decode_error(&e.to_string()))
     }
 }
 
@@ -112,23 +151,24 @@ fn as_u64(v: &Value) -> Option<u64> {
     }
 }
 
-/// The invoice list of a listing object: `Some` for an array, `None` for any other shape.
-struct MaybeList(Option<Vec<Invoice>>);
+/// The list of a listing object: `Some` for an array, `None` for any other shape.
+/// `T` is [`Invoice`] to decode a page, [`serde::de::IgnoredAny`] to count its entries.
+struct MaybeList<T>(Option<Vec<T>>);
 
-impl<'de> serde::Deserialize<'de> for MaybeList {
+impl<'de, T: Deserialize<'de>> serde::Deserialize<'de> for MaybeList<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = MaybeList;
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
+            type Value = MaybeList<T>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a list of invoices")
             }
             fn visit_seq<A: serde::de::SeqAccess<'de>>(
                 self,
                 mut seq: A,
-            ) -> Result<MaybeList, A::Error> {
+            ) -> Result<MaybeList<T>, A::Error> {
                 let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-                while let Some(i) = seq.next_element::<Invoice>()? {
+                while let Some(i) = seq.next_element::<T>()? {
                     items.push(i);
                 }
                 Ok(MaybeList(Some(items)))
@@ -136,63 +176,87 @@ impl<'de> serde::Deserialize<'de> for MaybeList {
             fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> Result<MaybeList, A::Error> {
+            ) -> Result<MaybeList<T>, A::Error> {
                 while map
                     .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
                     .is_some()
                 {}
                 Ok(MaybeList(None))
             }
-            fn visit_bool<E>(self, _: bool) -> Result<MaybeList, E> {
+            fn visit_bool<E>(self, _: bool) -> Result<MaybeList<T>, E> {
                 Ok(MaybeList(None))
             }
-            fn visit_i64<E>(self, _: i64) -> Result<MaybeList, E> {
+            fn visit_i64<E>(self, _: i64) -> Result<MaybeList<T>, E> {
                 Ok(MaybeList(None))
             }
-            fn visit_u64<E>(self, _: u64) -> Result<MaybeList, E> {
+            fn visit_u64<E>(self, _: u64) -> Result<MaybeList<T>, E> {
                 Ok(MaybeList(None))
             }
-            fn visit_f64<E>(self, _: f64) -> Result<MaybeList, E> {
+            fn visit_f64<E>(self, _: f64) -> Result<MaybeList<T>, E> {
                 Ok(MaybeList(None))
             }
-            fn visit_str<E>(self, _: &str) -> Result<MaybeList, E> {
+            fn visit_str<E>(self, _: &str) -> Result<MaybeList<T>, E> {
                 Ok(MaybeList(None))
             }
-            fn visit_unit<E>(self) -> Result<MaybeList, E> {
+            fn visit_unit<E>(self) -> Result<MaybeList<T>, E> {
                 Ok(MaybeList(None))
             }
-            fn visit_none<E>(self) -> Result<MaybeList, E> {
+            fn visit_none<E>(self) -> Result<MaybeList<T>, E> {
                 Ok(MaybeList(None))
             }
         }
-        d.deserialize_any(V)
+        d.deserialize_any(V(std::marker::PhantomData))
     }
 }
 
 impl<'de> serde::Deserialize<'de> for Page {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Page;
+        let l = Listing::<Invoice>::deserialize(d)?;
+        Ok(Page {
+            items: l.items,
+            next: l.next,
+            total: l.total,
+        })
+    }
+}
+
+/// A listing answer whose list entries are `T` (see [`MaybeList`]).
+struct Listing<T> {
+    items: Vec<T>,
+    next: Option<NextPage>,
+    total: Option<u64>,
+}
+
+impl<'de, T: Deserialize<'de>> serde::Deserialize<'de> for Listing<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
+            type Value = Listing<T>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a listing: an array, or an object with items, data or results")
             }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Page, A::Error> {
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> Result<Listing<T>, A::Error> {
                 let list =
                     MaybeList::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
-                Ok(Page {
+                Ok(Listing {
                     items: list.0.unwrap_or_default(),
                     next: None,
                     total: None,
                 })
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Page, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Listing<T>, A::Error> {
                 let mut items = None;
                 let mut meta = Map::new();
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
                         "items" | "data" | "results" | "invoices" if items.is_none() => {
-                            items = map.next_value::<MaybeList>()?.0
+                            items = map.next_value::<MaybeList<T>>()?.0
                         }
                         "next_cursor" | "next" | "next_page" | "page" | "total_pages" | "pages"
                         | "last_page" | "has_more" | "total" | "count" => {
@@ -211,13 +275,13 @@ impl<'de> serde::Deserialize<'de> for Page {
                     .get("total")
                     .or_else(|| meta.get("count"))
                     .and_then(as_u64);
-                Ok(Page {
+                Ok(Listing {
                     items,
                     next: next_page(&meta),
                     total,
                 })
             }
         }
-        d.deserialize_any(V)
+        d.deserialize_any(V(std::marker::PhantomData))
     }
 }
