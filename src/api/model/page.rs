@@ -285,3 +285,110 @@ impl<'de, T: Deserialize<'de>> serde::Deserialize<'de> for Listing<T> {
         d.deserialize_any(V(std::marker::PhantomData))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A listing answer as text: invoices (and now and then something else) under one of
+    /// the list keys, or bare, with paging fields of every kind, keys repeated at times.
+    fn listing_text() -> impl Strategy<Value = String> {
+        // Text that could be taken for structure: quotes, brackets, escapes.
+        let tricky = prop_oneof![
+            Just(r#"a \"quoted\" ]}, {["#),
+            Just(r#"back\\"#),
+            Just(r#"\\\"[\\"#),
+            Just(r#"\u005d\u0022 ñ 🙂"#),
+            Just("plain"),
+        ];
+        let invoice = (0u32..1000, prop::bool::ANY, tricky).prop_map(|(n, odd, text)| {
+            if odd {
+                format!(
+                    r#"{{ "id" : "in_{n}" , "amount":"{n}.5","currency_code":"CLF","x":[1,{{"y":null}}],"description":"{text}" }}"#
+                )
+            } else {
+                format!(
+                    r#"{{"id":"in_{n}","amount":{n},"currency_code":"CLP","customer":"cus_1","{text}":[]}}"#
+                )
+            }
+        });
+        let entry = prop_oneof![
+            8 => invoice,
+            1 => prop_oneof![Just("1"), Just("null"), Just("\"x\""), Just("[]")].prop_map(String::from),
+        ];
+        let list = prop::collection::vec(entry, 0..8).prop_map(|v| format!("[{}]", v.join(",")));
+        let value = prop_oneof![
+            Just("null".to_string()),
+            Just("true".to_string()),
+            Just("false".to_string()),
+            Just("\"\"".to_string()),
+            (0u64..5).prop_map(|n| n.to_string()),
+            (0u64..5).prop_map(|n| format!("\"{n}\"")),
+            "[a-z]{1,4}".prop_map(|c| format!("\"{c}\"")),
+            Just("\"https://h/p?page=2\"".to_string()),
+            Just("\"/invoices?cursor=z\"".to_string()),
+            Just(r#""c\"]2""#.to_string()),
+            Just("{}".to_string()),
+            Just(r#"[{"next_cursor":"no"}]"#.to_string()),
+        ];
+        let key = prop_oneof![
+            Just("next_cursor"),
+            Just("next"),
+            Just("next_page"),
+            Just("page"),
+            Just("total_pages"),
+            Just("pages"),
+            Just("last_page"),
+            Just("has_more"),
+            Just("total"),
+            Just("count"),
+            Just("other"),
+            Just(r"next\u005fcursor"),
+            Just(r"\u0022items"),
+        ];
+        // Not a list: the key is passed over and a later list key counts.
+        let list_value = prop_oneof![
+            4 => list.clone(),
+            1 => prop_oneof![Just("{}"), Just("null"), Just(r#"{"a":[1,"]"]}"#), Just("7")]
+                .prop_map(String::from),
+        ];
+        let list_key = prop_oneof![
+            Just("items"),
+            Just("data"),
+            Just("results"),
+            Just("invoices"),
+            Just(r"ite\u006ds"),
+        ];
+        let object = (
+            prop::collection::vec((list_key, list_value), 1..3),
+            prop::collection::vec((key, value), 0..6),
+            prop::bool::ANY,
+        )
+            .prop_map(|(lists, paging, lists_first)| {
+                let lists = lists.into_iter().map(|(k, v)| format!("\"{k}\":{v}"));
+                let paging = paging.into_iter().map(|(k, v)| format!("\"{k}\" : {v}"));
+                let all: Vec<String> = if lists_first {
+                    lists.chain(paging).collect()
+                } else {
+                    paging.chain(lists).collect()
+                };
+                format!(" {{{}}}\n", all.join(" ,\n "))
+            });
+        prop_oneof![1 => list, 4 => object]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// The listing is followed from each page's paging read without its invoices;
+        /// that reading must agree with the full decode wherever the full decode succeeds.
+        #[test]
+        fn paging_is_read_alike_with_or_without_the_invoices(text in listing_text()) {
+            if let Ok(page) = Page::from_text(&text) {
+                let expected = PageMeta { count: page.items.len() as u64, next: page.next };
+                prop_assert_eq!(PageMeta::from_text(&text).ok(), Some(expected), "{}", text);
+            }
+        }
+    }
+}
