@@ -293,8 +293,10 @@ async fn list_ids(server: &MockServer) -> (Vec<String>, Result<ListProgress, Api
     (ids, end)
 }
 
-#[tokio::test]
-async fn a_broken_later_page_is_reported_after_the_pages_before_it() {
+/// Lists a customer of three pages whose second answers `second`.
+async fn with_second_page(
+    second: ResponseTemplate,
+) -> (MockServer, Vec<String>, Result<ListProgress, ApiError>) {
     let server = MockServer::start().await;
     mount_token(&server, "tok-1", 86_400).await;
     let page = |id: &str, next: &str| {
@@ -302,15 +304,18 @@ async fn a_broken_later_page_is_reported_after_the_pages_before_it() {
             .set_body_json(json!({"items": [invoice_json(id, "CLP")], "next_cursor": next}))
     };
     mount_page(&server, None, page("in_1", "c2")).await;
-    // Valid paging, but an entry that is no invoice: only the full decode sees it.
-    mount_page(
-        &server,
-        Some("c2"),
-        ResponseTemplate::new(200).set_body_string(r#"{"next_cursor": "c3", "items": [7]}"#),
-    )
-    .await;
+    mount_page(&server, Some("c2"), second).await;
     mount_page(&server, Some("c3"), page("in_3", "c4")).await;
     let (ids, end) = list_ids(&server).await;
+    (server, ids, end)
+}
+
+#[tokio::test]
+async fn a_broken_later_page_is_reported_after_the_pages_before_it() {
+    // Valid paging, but an entry that is no invoice: only the full decode sees it.
+    let second =
+        ResponseTemplate::new(200).set_body_string(r#"{"next_cursor": "c3", "items": [7]}"#);
+    let (_, ids, end) = with_second_page(second).await;
     assert_eq!(ids, ["in_1"]);
     let e = end.unwrap_err();
     assert_eq!(e.kind, ErrorKind::Decode, "{e:?}");
@@ -320,17 +325,8 @@ async fn a_broken_later_page_is_reported_after_the_pages_before_it() {
     );
 
     // Broken JSON: the page after it is never asked for.
-    let server = MockServer::start().await;
-    mount_token(&server, "tok-1", 86_400).await;
-    mount_page(&server, None, page("in_1", "c2")).await;
-    mount_page(
-        &server,
-        Some("c2"),
-        ResponseTemplate::new(200).set_body_string(r#"{"next_cursor": "c3", "items": [{"#),
-    )
-    .await;
-    mount_page(&server, Some("c3"), page("in_3", "c4")).await;
-    let (ids, end) = list_ids(&server).await;
+    let second = ResponseTemplate::new(200).set_body_string(r#"{"next_cursor": "c3", "items": [{"#);
+    let (server, ids, end) = with_second_page(second).await;
     assert_eq!(ids, ["in_1"]);
     assert_eq!(end.unwrap_err().kind, ErrorKind::Decode);
     let requests = server.received_requests().await.unwrap();
@@ -344,17 +340,7 @@ async fn a_broken_later_page_is_reported_after_the_pages_before_it() {
 
 #[tokio::test]
 async fn a_failing_later_page_is_reported_after_the_pages_before_it() {
-    let server = MockServer::start().await;
-    mount_token(&server, "tok-1", 86_400).await;
-    mount_page(
-        &server,
-        None,
-        ResponseTemplate::new(200)
-            .set_body_json(json!({"items": [invoice_json("in_1", "CLP")], "next_cursor": "c2"})),
-    )
-    .await;
-    mount_page(&server, Some("c2"), ResponseTemplate::new(500)).await;
-    let (ids, end) = list_ids(&server).await;
+    let (_, ids, end) = with_second_page(ResponseTemplate::new(500)).await;
     assert_eq!(ids, ["in_1"]);
     assert_eq!(end.unwrap_err().kind, ErrorKind::ServerError);
 }
