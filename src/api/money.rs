@@ -49,7 +49,13 @@ impl Currency {
     /// Reads an ISO 4217 code (`CLP`, `usd`); surrounding spaces and case are forgiven.
     /// `None` for anything that is not in the table.
     pub fn from_code(code: &str) -> Option<Currency> {
-        iso_currency::Currency::from_code(&code.trim().to_ascii_uppercase()).map(Currency)
+        // Every code of the table is three ASCII letters; read without an allocation
+        // (the export asks for every row).
+        let &[a, b, c] = code.trim().as_bytes() else {
+            return None;
+        };
+        let upper = [a, b, c].map(|x| x.to_ascii_uppercase());
+        iso_currency::Currency::from_code(std::str::from_utf8(&upper).ok()?).map(Currency)
     }
 
     /// Every currency of the ISO 4217 table.
@@ -365,6 +371,41 @@ mod tests {
 
     fn d(s: &str) -> Decimal {
         Decimal::from_str(s).unwrap()
+    }
+
+    /// A code of the table in any case, or any short text, with spaces around.
+    fn any_code() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let codes: Vec<String> = Currency::all().map(|c| c.code().to_string()).collect();
+        let real = (proptest::sample::select(codes), any::<[bool; 3]>()).prop_map(|(c, lower)| {
+            c.chars()
+                .zip(lower)
+                .map(|(ch, l)| if l { ch.to_ascii_lowercase() } else { ch })
+                .collect::<String>()
+        });
+        let text = prop_oneof![real, "[a-zA-Z]{0,4}", ".{0,4}"];
+        ("[ \\t]{0,2}", text, "[ \\t]{0,2}").prop_map(|(a, t, b)| format!("{a}{t}{b}"))
+    }
+
+    proptest::proptest! {
+        /// Read without an allocation, a code is read as the table reads its upper case.
+        #[test]
+        fn codes_are_read_as_their_upper_case(code in any_code()) {
+            let by_table = iso_currency::Currency::from_code(&code.trim().to_ascii_uppercase());
+            proptest::prop_assert_eq!(Currency::from_code(&code).map(|c| c.0), by_table);
+        }
+    }
+
+    #[test]
+    fn codes_forgive_case_and_spaces_only() {
+        assert_eq!(
+            Currency::from_code(" usd "),
+            Some(Currency(iso_currency::Currency::USD))
+        );
+        assert_eq!(Currency::from_code("Clf"), Some(Currency::CLF));
+        for bad in ["", "US", "USDX", "ÚSD", "U SD", "XYZ"] {
+            assert_eq!(Currency::from_code(bad), None, "{bad}");
+        }
     }
 
     #[test]
