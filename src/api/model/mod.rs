@@ -6,6 +6,7 @@ mod decode;
 mod fields;
 mod invoice;
 mod page;
+mod spare;
 
 pub use fields::{FIRST_OPTIONAL_COLUMN, KNOWN_FIELDS, Known, KnownField, Shape};
 pub use invoice::{Invoice, InvoiceStatus, value_text};
