@@ -31,7 +31,7 @@ where
     if let Some(dir) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    replace_file(target, None, write)
+    fill(Replacement::start(target, None)?, write)
 }
 
 /// Writes a file the user chose, `target` as [`check_destination`] resolved it: no
@@ -41,34 +41,81 @@ pub fn write_user_file<F>(target: &Path, write: F) -> std::io::Result<()>
 where
     F: FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
 {
-    let keep = std::fs::metadata(target).ok().map(|m| m.permissions());
-    replace_file(target, keep, write)
+    fill(Replacement::user_file(target)?, write)
 }
 
-fn replace_file<F>(
-    target: &Path,
-    permissions: Option<std::fs::Permissions>,
-    write: F,
-) -> std::io::Result<()>
+/// Writes a replacement's content through `write` and puts it in place.
+fn fill<F>((pending, file): (Replacement, std::fs::File), write: F) -> std::io::Result<()>
 where
     F: FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
 {
-    let tmp = temp_beside(target);
-    let result = (|| {
-        let mut w = BufWriter::new(std::fs::File::create(&tmp)?);
-        write(&mut w)?;
-        w.flush()?;
-        let f = w.into_inner().map_err(|e| e.into_error())?;
-        if let Some(p) = permissions {
-            f.set_permissions(p)?;
-        }
-        f.sync_all()?;
-        std::fs::rename(&tmp, target)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let mut w = BufWriter::new(file);
+    write(&mut w)?;
+    w.flush()?;
+    pending.finish(w.into_inner().map_err(|e| e.into_error())?)
+}
+
+/// A file being replaced: its new content goes to a temporary file beside it, which
+/// [`Replacement::finish`] syncs and renames over it. Dropped unfinished (a failure, a
+/// cancel), the temporary file is removed and the file stays as it was.
+pub struct Replacement {
+    tmp: PathBuf,
+    target: PathBuf,
+    permissions: Option<std::fs::Permissions>,
+}
+
+impl Replacement {
+    /// Starts replacing `target`: the temporary file, open for writing.
+    fn start(
+        target: &Path,
+        permissions: Option<std::fs::Permissions>,
+    ) -> std::io::Result<(Replacement, std::fs::File)> {
+        let tmp = temp_beside(target);
+        // Readable too: a streamed export reads back what it wrote (`StreamingCsv`).
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        let pending = Replacement {
+            tmp,
+            target: target.to_path_buf(),
+            permissions,
+        };
+        Ok((pending, file))
     }
-    result
+
+    /// Starts replacing a file the user chose, as [`write_user_file`] does.
+    pub fn user_file(target: &Path) -> std::io::Result<(Replacement, std::fs::File)> {
+        let keep = std::fs::metadata(target).ok().map(|m| m.permissions());
+        Replacement::start(target, keep)
+    }
+
+    /// The file being replaced.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Puts the new content, written to `file` (the temporary file), in place.
+    pub fn finish(mut self, file: std::fs::File) -> std::io::Result<()> {
+        if let Some(p) = &self.permissions {
+            file.set_permissions(p.clone())?;
+        }
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&self.tmp, &self.target)?;
+        // Renamed: nothing left to remove.
+        self.tmp = PathBuf::new();
+        Ok(())
+    }
+}
+
+impl Drop for Replacement {
+    fn drop(&mut self) {
+        if !self.tmp.as_os_str().is_empty() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// Why a file the user named cannot be written.

@@ -107,6 +107,41 @@ fn formula_injection_is_neutralised_but_amounts_stay_numbers() {
     );
 }
 
+/// A streamed export to a file that stops before it is finished (a listing that failed,
+/// a full disk) or is cancelled leaves the old file and no temporary file.
+#[test]
+fn an_unfinished_streamed_export_leaves_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("facturas.csv");
+    std::fs::write(&path, "old contents").unwrap();
+    let only_old = || {
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old contents");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+    };
+    for (i, bring) in [false, true].into_iter().enumerate() {
+        let mut s = export::StreamingCsv::to_file(Dialect::ExcelEs, &path).unwrap();
+        for r in rows() {
+            s.push(&r).unwrap();
+        }
+        if bring {
+            // A row with a new column: finishing would write the file again.
+            let odd = Invoice::from_value(json!({"id": "in_9", "zona": "sur"})).unwrap();
+            s.push(&odd).unwrap();
+        }
+        if i == 0 {
+            drop(s);
+        } else {
+            let err = s.finish_file(&AtomicBool::new(true)).unwrap_err();
+            assert_eq!(err.kind(), std::io::ErrorKind::Interrupted);
+        }
+        only_old();
+    }
+}
+
 #[test]
 fn an_interrupted_export_leaves_the_old_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -231,19 +266,41 @@ fn too_many_distinct_fields_stop_a_streamed_export() {
 }
 
 /// The streamed export of `rows`, with the customer's name and control characters
-/// escaped or not.
+/// escaped or not. Made both ways (spooled, then written to any writer; straight to the
+/// file it replaces), which must give the same bytes and leave no temporary file.
 fn streamed(rows: &[Invoice], d: Dialect, name: Option<&str>, escape: bool) -> Vec<u8> {
-    let mut s = export::StreamingCsv::new(d)
-        .unwrap()
-        .with_customer_name(name.map(str::to_string))
-        .escaping_controls(escape);
-    for r in rows {
-        s.push(r).unwrap();
-    }
+    let start = |s: export::StreamingCsv| {
+        let mut s = s
+            .with_customer_name(name.map(str::to_string))
+            .escaping_controls(escape);
+        for r in rows {
+            s.push(r).unwrap();
+        }
+        s
+    };
     let mut out = Vec::new();
+    let s = start(export::StreamingCsv::new(d).unwrap());
     assert_eq!(
         s.finish(&mut out, &AtomicBool::new(false)).unwrap(),
         rows.len() as u64
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("facturas.csv");
+    std::fs::write(&path, "old contents").unwrap();
+    let s = start(export::StreamingCsv::to_file(d, &path).unwrap());
+    assert_eq!(
+        s.finish_file(&AtomicBool::new(false)).unwrap(),
+        rows.len() as u64
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&std::fs::read(&path).unwrap()),
+        String::from_utf8_lossy(&out),
+        "written to the file it replaces"
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temporary file left"
     );
     out
 }

@@ -239,15 +239,19 @@ pub(super) async fn service_command(
                 }
             };
             let progress = std::io::stderr().is_terminal();
-            // CSV streams through a temporary file; a workbook needs every row at the
-            // end (its header and summary), so it holds them, up to Excel's row limit.
+            // CSV is written as it arrives, to the temporary file that replaces the
+            // destination at the end; a workbook needs every row at the end (its header
+            // and summary), so it holds them, up to Excel's row limit.
             let mut sink = match format {
                 super::args::ExportFormat::Csv => Sink::Csv(
-                    crate::export::StreamingCsv::new(dialect.into())
+                    crate::export::StreamingCsv::to_file(dialect.into(), &target)
                         .map(|c| c.with_customer_name(name.clone()))
-                        .map_err(|e| Failure {
-                            code: 1,
-                            message: format!("Could not start the export: {e}"),
+                        .map_err(|e| {
+                            settle(refused("WriteFailed"));
+                            Failure {
+                                code: 1,
+                                message: format!("Could not start the export: {e}"),
+                            }
                         })?,
                 ),
                 super::args::ExportFormat::Xlsx => Sink::Workbook(Vec::new()),
@@ -293,14 +297,7 @@ pub(super) async fn service_command(
             let never = std::sync::atomic::AtomicBool::new(false);
             let mut notes = (0, 0);
             let written = match sink {
-                Sink::Csv(csv) => {
-                    let mut n = 0;
-                    crate::fsutil::write_user_file(&target, |w| {
-                        n = csv.finish(w, &never)?;
-                        Ok(())
-                    })
-                    .map(|()| n)
-                }
+                Sink::Csv(csv) => csv.finish_file(&never),
                 Sink::Workbook(rows) => {
                     let about = crate::export::xlsx::About {
                         customer: &customer,

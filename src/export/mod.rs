@@ -272,14 +272,33 @@ fn start_csv<W: Write>(
     header: &[String],
     with_name: bool,
 ) -> std::io::Result<csv::Writer<W>> {
-    if dialect == Dialect::ExcelEs {
-        out.write_all("\u{feff}".as_bytes())?;
-    }
+    put_bom(&mut out, dialect)?;
     let mut w = csv_writer(out, dialect);
-    let name = with_name.then_some(CUSTOMER_NAME_COLUMN);
-    w.write_record(header.iter().map(String::as_str).chain(name))?;
+    put_head(&mut w, header, with_name)?;
     Ok(w)
 }
+
+/// Writes the dialect's BOM (the Excel dialect's), if it has one.
+fn put_bom<W: Write>(out: &mut W, dialect: Dialect) -> std::io::Result<()> {
+    if dialect == Dialect::ExcelEs {
+        out.write_all(BOM.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Writes the header record.
+fn put_head<W: Write>(
+    w: &mut csv::Writer<W>,
+    header: &[String],
+    with_name: bool,
+) -> std::io::Result<()> {
+    let name = with_name.then_some(CUSTOMER_NAME_COLUMN);
+    w.write_record(header.iter().map(String::as_str).chain(name))?;
+    Ok(())
+}
+
+/// The byte order mark the Excel dialect starts with.
+const BOM: &str = "\u{feff}";
 
 /// `Interrupted` when the export was cancelled (looked at every 1024 rows).
 fn check_cancel(row: u64, cancel: &AtomicBool) -> std::io::Result<()> {
@@ -404,15 +423,21 @@ where
     Ok(n)
 }
 
-/// A CSV export that does not hold the rows: each row goes, in its final CSV form, to an
-/// unnamed temporary file as it arrives, and [`StreamingCsv::finish`] writes the header
-/// (which needs every field name) and then copies the rows. Memory stays the same
-/// whatever the number of rows; the output is byte for byte what [`write`] gives.
+/// A CSV export that does not hold the rows: each row goes, in its final CSV form, to a
+/// file as it arrives. Memory stays the same whatever the number of rows; the output is
+/// byte for byte what [`write`] gives.
 ///
 /// The rows are written under the header known when they come. While no row brings a
 /// new column (the usual listing: every invoice has the same fields), that is the final
-/// header and the rows are copied as they are; otherwise each run of rows is read back
-/// and its cells are put in the final columns.
+/// header; otherwise each run of rows is read back and its cells are put in the final
+/// columns. Two ways to use it:
+/// - [`StreamingCsv::new`] and [`StreamingCsv::finish`]: the rows go to an unnamed
+///   temporary file, and `finish` writes the header (which needs every field name) and
+///   then copies the rows to any writer.
+/// - [`StreamingCsv::to_file`] and [`StreamingCsv::finish_file`]: the header known at
+///   the first row and the rows go straight to the temporary file that replaces the
+///   destination, so the usual listing is written once, never copied; only when a later
+///   row brought a column is it rewritten under the final header.
 pub struct StreamingCsv {
     dialect: Dialect,
     escape: bool,
@@ -430,12 +455,40 @@ pub struct StreamingCsv {
     cell: String,
     /// The customer's name, for a last column (when known).
     customer_name: Option<String>,
+    /// With [`StreamingCsv::to_file`], the file being replaced, whose temporary file the
+    /// body writes to, the header first. Boxed, as `body` is.
+    replacing: Option<Box<crate::fsutil::Replacement>>,
 }
 
 impl StreamingCsv {
     /// A new export in this dialect.
     pub fn new(dialect: Dialect) -> std::io::Result<StreamingCsv> {
-        Ok(StreamingCsv {
+        Ok(StreamingCsv::writing_to(
+            dialect,
+            tempfile::tempfile()?,
+            None,
+        ))
+    }
+
+    /// A new export in this dialect that replaces `target`, a file the user chose and
+    /// [`crate::fsutil::check_destination`] resolved (as [`write_file`] does; see
+    /// [`StreamingCsv::finish_file`]). Dropped unfinished, it leaves `target` as it was.
+    pub fn to_file(dialect: Dialect, target: &Path) -> std::io::Result<StreamingCsv> {
+        let (replacing, mut file) = crate::fsutil::Replacement::user_file(target)?;
+        put_bom(&mut file, dialect)?;
+        Ok(StreamingCsv::writing_to(
+            dialect,
+            file,
+            Some(Box::new(replacing)),
+        ))
+    }
+
+    fn writing_to(
+        dialect: Dialect,
+        file: std::fs::File,
+        replacing: Option<Box<crate::fsutil::Replacement>>,
+    ) -> StreamingCsv {
+        StreamingCsv {
             dialect,
             escape: false,
             columns: ColumnSet::default(),
@@ -444,7 +497,7 @@ impl StreamingCsv {
                 csv_builder(dialect)
                     .flexible(true)
                     .buffer_capacity(256 * 1024)
-                    .from_writer(tempfile::tempfile()?),
+                    .from_writer(file),
             ),
             runs: Vec::new(),
             header: Vec::new(),
@@ -452,7 +505,16 @@ impl StreamingCsv {
             rows: 0,
             cell: String::new(),
             customer_name: None,
-        })
+            replacing,
+        }
+    }
+
+    /// The header as written: control characters escaped when asked.
+    fn shown(&self, header: &[String]) -> Vec<String> {
+        header
+            .iter()
+            .map(|h| cell_text(h, self.escape).into_owned())
+            .collect()
     }
 
     /// Escapes control characters in every cell: for CSV shown on a terminal.
@@ -487,6 +549,10 @@ impl StreamingCsv {
                 .enumerate()
                 .map(|(j, s)| s.map_err(|_| j))
                 .collect();
+            if self.runs.is_empty() && self.replacing.is_some() {
+                let shown = self.shown(&self.header);
+                put_head(&mut self.body, &shown, self.customer_name.is_some())?;
+            }
             self.runs.push((0, self.columns.seen()));
         }
         for source in &self.sources {
@@ -506,30 +572,149 @@ impl StreamingCsv {
         Ok(())
     }
 
-    /// Writes the whole CSV to `out`. Returns the rows written.
+    /// Writes the whole CSV to `out`. Returns the rows written. For an export made by
+    /// [`StreamingCsv::new`].
     pub fn finish<W: Write>(self, out: W, cancel: &AtomicBool) -> std::io::Result<u64> {
-        use std::io::Seek;
+        if self.replacing.is_some() {
+            return Err(std::io::Error::other(
+                "an export to a file is finished by finish_file",
+            ));
+        }
         let header = self.columns.columns();
-        let shown: Vec<String> = header
-            .iter()
-            .map(|h| cell_text(h, self.escape).into_owned())
-            .collect();
-        let mut file = self.body.into_inner().map_err(|e| e.into_error())?;
-        file.seek(std::io::SeekFrom::Start(0))?;
-        let mut w = start_csv(out, self.dialect, &shown, self.customer_name.is_some())?;
-        if self.runs.len() <= 1 {
+        let mut w = start_csv(
+            out,
+            self.dialect,
+            &self.shown(&header),
+            self.customer_name.is_some(),
+        )?;
+        let (rows, file, _) = self.into_body()?;
+        if rows.runs.len() <= 1 {
             // Every row was written under the final header: copied as it is.
             check_cancel(0, cancel)?;
             let mut out = w.into_inner().map_err(|e| e.into_error())?;
-            std::io::copy(&mut file, &mut out)?;
+            std::io::copy(&mut std::io::BufReader::new(file), &mut out)?;
             out.flush()?;
-            return Ok(self.rows);
+            return Ok(rows.count);
         }
-        let mut body = csv::ReaderBuilder::new()
+        rows.copy_runs(file, &mut w, &header, cancel)
+    }
+
+    /// Puts the CSV in place of the file given to [`StreamingCsv::to_file`]. Returns the
+    /// rows written. Rows written under the final header (the usual listing) are
+    /// already where they belong; otherwise the file is written again under it.
+    pub fn finish_file(mut self, cancel: &AtomicBool) -> std::io::Result<u64> {
+        if self.runs.is_empty() {
+            // No row: the header alone.
+            let shown = self.shown(&self.columns.columns());
+            put_head(&mut self.body, &shown, self.customer_name.is_some())?;
+        }
+        check_cancel(0, cancel)?;
+        let header = self.columns.columns();
+        let shown = self.shown(&header);
+        let (rows, mut file, replacing) = self.into_body()?;
+        let Some(replacing) = replacing else {
+            return Err(std::io::Error::other(
+                "an export to a writer is finished by finish",
+            ));
+        };
+        if rows.runs.len() <= 1 {
+            replacing.finish(file)?;
+            return Ok(rows.count);
+        }
+        // Read back past the BOM and the first run's header, into a second temporary
+        // file; the first is removed when `replacing` is dropped.
+        use std::io::Seek;
+        let bom = if rows.dialect == Dialect::ExcelEs {
+            BOM.len()
+        } else {
+            0
+        };
+        file.seek(std::io::SeekFrom::Start(bom as u64))?;
+        let mut n = 0;
+        crate::fsutil::write_user_file(replacing.target(), |out| {
+            let mut w = start_csv(out, rows.dialect, &shown, rows.customer_name)?;
+            n = rows.copy_runs_after_head(file, &mut w, &header, cancel)?;
+            Ok(())
+        })?;
+        Ok(n)
+    }
+
+    /// What reading the rows back needs, the body's file at its start, and the file
+    /// being replaced (when there is one).
+    fn into_body(
+        self,
+    ) -> std::io::Result<(
+        Spooled,
+        std::fs::File,
+        Option<Box<crate::fsutil::Replacement>>,
+    )> {
+        use std::io::Seek;
+        let mut file = self.body.into_inner().map_err(|e| e.into_error())?;
+        file.seek(std::io::SeekFrom::Start(0))?;
+        let rows = Spooled {
+            dialect: self.dialect,
+            columns: self.columns,
+            runs: self.runs,
+            count: self.rows,
+            customer_name: self.customer_name.is_some(),
+        };
+        Ok((rows, file, self.replacing))
+    }
+}
+
+/// The rows of a [`StreamingCsv`], as written: what reading them back needs.
+struct Spooled {
+    dialect: Dialect,
+    columns: ColumnSet,
+    runs: Vec<(u64, usize)>,
+    count: u64,
+    customer_name: bool,
+}
+
+impl Spooled {
+    /// Puts each run's cells in the final `header`'s columns, from the rows in `file`.
+    /// Returns the rows written.
+    fn copy_runs<W: Write>(
+        &self,
+        file: std::fs::File,
+        w: &mut csv::Writer<W>,
+        header: &[String],
+        cancel: &AtomicBool,
+    ) -> std::io::Result<u64> {
+        let mut body = self.reader(file);
+        self.copy_from(&mut body, w, header, cancel)
+    }
+
+    /// [`Spooled::copy_runs`], from a file that starts with the first run's header.
+    fn copy_runs_after_head<W: Write>(
+        &self,
+        file: std::fs::File,
+        w: &mut csv::Writer<W>,
+        header: &[String],
+        cancel: &AtomicBool,
+    ) -> std::io::Result<u64> {
+        let mut body = self.reader(file);
+        if !body.read_byte_record(&mut csv::ByteRecord::new())? {
+            return Err(std::io::Error::other("the written rows have no header"));
+        }
+        self.copy_from(&mut body, w, header, cancel)
+    }
+
+    fn reader(&self, file: std::fs::File) -> csv::Reader<std::io::BufReader<std::fs::File>> {
+        csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
             .delimiter(self.dialect.delimiter())
-            .from_reader(std::io::BufReader::with_capacity(256 * 1024, file));
+            .from_reader(std::io::BufReader::with_capacity(256 * 1024, file))
+    }
+
+    fn copy_from<R: std::io::Read, W: Write>(
+        &self,
+        body: &mut csv::Reader<R>,
+        w: &mut csv::Writer<W>,
+        header: &[String],
+        cancel: &AtomicBool,
+    ) -> std::io::Result<u64> {
         let mut record = csv::ByteRecord::new();
         let mut n = 0u64;
         for &(rows, seen) in &self.runs {
@@ -553,14 +738,13 @@ impl StreamingCsv {
                     .map(|p| p.and_then(|j| record.get(j)).unwrap_or(b""));
                 let name = self
                     .customer_name
-                    .as_ref()
-                    .map(|_| record.get(run_header.len()).unwrap_or(b""));
+                    .then(|| record.get(run_header.len()).unwrap_or(b""));
                 w.write_record(cells.chain(name))?;
                 n += 1;
             }
         }
         w.flush()?;
-        Ok(self.rows)
+        Ok(self.count)
     }
 }
 
