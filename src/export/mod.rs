@@ -596,7 +596,7 @@ impl StreamingCsv {
             out.flush()?;
             return Ok(rows.count);
         }
-        rows.copy_runs(file, &mut w, &header, cancel)
+        rows.copy_runs(file, false, &mut w, &header, cancel)
     }
 
     /// Puts the CSV in place of the file given to [`StreamingCsv::to_file`]. Returns the
@@ -633,7 +633,7 @@ impl StreamingCsv {
         let mut n = 0;
         crate::fsutil::write_user_file(replacing.target(), |out| {
             let mut w = start_csv(out, rows.dialect, &shown, rows.customer_name)?;
-            n = rows.copy_runs_after_head(file, &mut w, &header, cancel)?;
+            n = rows.copy_runs(file, true, &mut w, &header, cancel)?;
             Ok(())
         })?;
         Ok(n)
@@ -672,29 +672,18 @@ struct Spooled {
 }
 
 impl Spooled {
-    /// Puts each run's cells in the final `header`'s columns, from the rows in `file`.
-    /// Returns the rows written.
+    /// Puts each run's cells in the final `header`'s columns, from the rows in `file`
+    /// (after the first run's header when `headed`). Returns the rows written.
     fn copy_runs<W: Write>(
         &self,
         file: std::fs::File,
+        headed: bool,
         w: &mut csv::Writer<W>,
         header: &[String],
         cancel: &AtomicBool,
     ) -> std::io::Result<u64> {
         let mut body = self.reader(file);
-        self.copy_from(&mut body, w, header, cancel)
-    }
-
-    /// [`Spooled::copy_runs`], from a file that starts with the first run's header.
-    fn copy_runs_after_head<W: Write>(
-        &self,
-        file: std::fs::File,
-        w: &mut csv::Writer<W>,
-        header: &[String],
-        cancel: &AtomicBool,
-    ) -> std::io::Result<u64> {
-        let mut body = self.reader(file);
-        if !body.read_byte_record(&mut csv::ByteRecord::new())? {
+        if headed && !body.read_byte_record(&mut csv::ByteRecord::new())? {
             return Err(std::io::Error::other("the written rows have no header"));
         }
         self.copy_from(&mut body, w, header, cancel)
