@@ -11,11 +11,13 @@ use serde_json::{Map, Value};
 use std::cell::RefCell;
 
 /// At most this many strings are kept, each with room for at most [`MAX_ROOM`] bytes:
-/// the spare text of one thread never holds more than 4 MiB.
+/// the spare strings of one thread never hold more than 4 MiB.
 const MAX_STRINGS: usize = 16 * 1024;
 const MAX_ROOM: usize = 256;
-/// At most this many emptied maps (the `extra` of an invoice) are kept.
+/// At most this many emptied maps (the `extra` of an invoice) are kept, each of one
+/// that held at most [`MAX_MAP_ENTRIES`] fields (a map keeps the room it grew to).
 const MAX_MAPS: usize = 4 * 1024;
+const MAX_MAP_ENTRIES: usize = 32;
 
 #[derive(Default)]
 struct Spare {
@@ -70,7 +72,7 @@ impl Invoice {
             // the next invoice takes them back in its own order, each string sized as
             // the same field was, so text rarely outgrows the room it is given.
             let mut extra = self.extra;
-            if !extra.is_empty() {
+            if !extra.is_empty() && extra.len() <= MAX_MAP_ENTRIES {
                 for (_, v) in extra.iter_mut().rev() {
                     spare.keep_value(std::mem::take(v));
                 }
@@ -101,5 +103,46 @@ impl Invoice {
             }
             spare.keep(self.id);
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn held() -> (usize, usize, usize) {
+        SPARE.with_borrow(|s| {
+            let room = s.strings.iter().map(String::capacity).max().unwrap_or(0);
+            (s.strings.len(), room, s.maps.len())
+        })
+    }
+
+    fn invoice(id: String, extra: usize) -> Invoice {
+        let mut inv = Invoice::empty();
+        inv.id = id;
+        for i in 0..extra {
+            inv.extra
+                .insert(format!("f{i}"), Value::String("x".repeat(8)));
+        }
+        inv
+    }
+
+    /// Each test runs on a thread of its own: the spare text starts empty.
+    #[test]
+    fn spare_text_stays_bounded() {
+        invoice("x".repeat(MAX_ROOM + 1), 0).recycle();
+        assert_eq!(held(), (0, 0, 0), "a long text is not kept");
+        invoice("in_1".into(), MAX_MAP_ENTRIES + 1).recycle();
+        assert_eq!(held(), (1, 4, 0), "a map that held many fields is not kept");
+        for i in 0..MAX_STRINGS + 10 {
+            invoice(format!("in_{i}"), 1).recycle();
+        }
+        let (strings, room, maps) = held();
+        assert_eq!(strings, MAX_STRINGS);
+        assert!(room <= MAX_ROOM);
+        assert_eq!(maps, MAX_MAPS);
+        // Taken back: the text is the one asked for, whatever was there before.
+        assert_eq!(text("in_é"), "in_é");
+        assert!(map().is_empty());
     }
 }
