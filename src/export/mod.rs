@@ -50,6 +50,14 @@ impl Dialect {
             Dialect::ExcelEs => b';',
         }
     }
+
+    /// What a file starts with: Excel's byte order mark, or nothing.
+    fn bom(self) -> &'static str {
+        match self {
+            Dialect::Standard => "",
+            Dialect::ExcelEs => "\u{feff}",
+        }
+    }
 }
 
 /// Where a column's cells come from: a known field (its index in
@@ -278,12 +286,9 @@ fn start_csv<W: Write>(
     Ok(w)
 }
 
-/// Writes the dialect's BOM (the Excel dialect's), if it has one.
+/// Writes the dialect's BOM, if it has one.
 fn put_bom<W: Write>(out: &mut W, dialect: Dialect) -> std::io::Result<()> {
-    if dialect == Dialect::ExcelEs {
-        out.write_all(BOM.as_bytes())?;
-    }
-    Ok(())
+    out.write_all(dialect.bom().as_bytes())
 }
 
 /// Writes the header record.
@@ -296,9 +301,6 @@ fn put_head<W: Write>(
     w.write_record(header.iter().map(String::as_str).chain(name))?;
     Ok(())
 }
-
-/// The byte order mark the Excel dialect starts with.
-const BOM: &str = "\u{feff}";
 
 /// `Interrupted` when the export was cancelled (looked at every 1024 rows).
 fn check_cancel(row: u64, cancel: &AtomicBool) -> std::io::Result<()> {
@@ -587,12 +589,12 @@ impl StreamingCsv {
             &self.shown(&header),
             self.customer_name.is_some(),
         )?;
-        let (rows, file, _) = self.into_body()?;
+        let (rows, mut file, _) = self.into_body()?;
         if rows.runs.len() <= 1 {
             // Every row was written under the final header: copied as it is.
             check_cancel(0, cancel)?;
             let mut out = w.into_inner().map_err(|e| e.into_error())?;
-            std::io::copy(&mut std::io::BufReader::new(file), &mut out)?;
+            std::io::copy(&mut file, &mut out)?;
             out.flush()?;
             return Ok(rows.count);
         }
@@ -603,14 +605,13 @@ impl StreamingCsv {
     /// rows written. Rows written under the final header (the usual listing) are
     /// already where they belong; otherwise the file is written again under it.
     pub fn finish_file(mut self, cancel: &AtomicBool) -> std::io::Result<u64> {
+        let header = self.columns.columns();
+        let shown = self.shown(&header);
         if self.runs.is_empty() {
             // No row: the header alone.
-            let shown = self.shown(&self.columns.columns());
             put_head(&mut self.body, &shown, self.customer_name.is_some())?;
         }
         check_cancel(0, cancel)?;
-        let header = self.columns.columns();
-        let shown = self.shown(&header);
         let (rows, mut file, replacing) = self.into_body()?;
         let Some(replacing) = replacing else {
             return Err(std::io::Error::other(
@@ -624,12 +625,7 @@ impl StreamingCsv {
         // Read back past the BOM and the first run's header, into a second temporary
         // file; the first is removed when `replacing` is dropped.
         use std::io::Seek;
-        let bom = if rows.dialect == Dialect::ExcelEs {
-            BOM.len()
-        } else {
-            0
-        };
-        file.seek(std::io::SeekFrom::Start(bom as u64))?;
+        file.seek(std::io::SeekFrom::Start(rows.dialect.bom().len() as u64))?;
         let mut n = 0;
         crate::fsutil::write_user_file(replacing.target(), |out| {
             let mut w = start_csv(out, rows.dialect, &shown, rows.customer_name)?;
@@ -682,28 +678,14 @@ impl Spooled {
         header: &[String],
         cancel: &AtomicBool,
     ) -> std::io::Result<u64> {
-        let mut body = self.reader(file);
-        if headed && !body.read_byte_record(&mut csv::ByteRecord::new())? {
-            return Err(std::io::Error::other("the written rows have no header"));
-        }
-        self.copy_from(&mut body, w, header, cancel)
-    }
-
-    fn reader(&self, file: std::fs::File) -> csv::Reader<std::io::BufReader<std::fs::File>> {
-        csv::ReaderBuilder::new()
+        let mut body = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
             .delimiter(self.dialect.delimiter())
-            .from_reader(std::io::BufReader::with_capacity(256 * 1024, file))
-    }
-
-    fn copy_from<R: std::io::Read, W: Write>(
-        &self,
-        body: &mut csv::Reader<R>,
-        w: &mut csv::Writer<W>,
-        header: &[String],
-        cancel: &AtomicBool,
-    ) -> std::io::Result<u64> {
+            .from_reader(std::io::BufReader::with_capacity(256 * 1024, file));
+        if headed && !body.read_byte_record(&mut csv::ByteRecord::new())? {
+            return Err(std::io::Error::other("the written rows have no header"));
+        }
         let mut record = csv::ByteRecord::new();
         let mut n = 0u64;
         for &(rows, seen) in &self.runs {
