@@ -293,6 +293,43 @@ async fn list_ids(server: &MockServer) -> (Vec<String>, Result<ListProgress, Api
     (ids, end)
 }
 
+/// The next page is fetched ahead on a guess from the text around the list. An answer
+/// that leads the guess astray (paging on both sides of the list, with another list
+/// after it) still lists exactly the pages its paging points to: the page fetched on
+/// the wrong guess is dropped, and so is a guess that the listing ends.
+#[tokio::test]
+async fn a_page_fetched_ahead_on_a_wrong_guess_is_not_listed() {
+    let server = MockServer::start().await;
+    mount_token(&server, "tok-1", 86_400).await;
+    let first = format!(
+        r#"{{"next_cursor":"astray","items":[{}],"next_cursor":"p2","links":[]}}"#,
+        invoice_json("in_1", "CLP")
+    );
+    let second = format!(
+        r#"{{"items":[{}],"next_cursor":"p3","links":["]"],"more":1}}"#,
+        invoice_json("in_2", "CLP")
+    );
+    let astray = json!({"items": [invoice_json("in_astray", "CLP")]});
+    let raw = |body: String| ResponseTemplate::new(200).set_body_raw(body, "application/json");
+    mount_page(&server, None, raw(first)).await;
+    mount_page(
+        &server,
+        Some("astray"),
+        ResponseTemplate::new(200).set_body_json(astray),
+    )
+    .await;
+    mount_page(&server, Some("p2"), raw(second)).await;
+    mount_page(
+        &server,
+        Some("p3"),
+        ResponseTemplate::new(200).set_body_json(json!({"items": [invoice_json("in_3", "CLP")]})),
+    )
+    .await;
+    let (ids, end) = list_ids(&server).await;
+    assert_eq!(ids, ["in_1", "in_2", "in_3"]);
+    assert_eq!(end.unwrap().pages, 3);
+}
+
 /// Lists a customer of three pages whose second answers `second`.
 async fn with_second_page(
     second: ResponseTemplate,

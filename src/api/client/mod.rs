@@ -6,7 +6,7 @@ mod answers;
 use super::auth::{self, AuthSettings, TokenSource, TokenState};
 use super::error::{Action, ApiError, ErrorKind, InputProblem, Resource, Setting};
 use super::http::{self, BodyError};
-use super::model::{Invoice, NewInvoice, NextPage, Page, PageMeta, page_text};
+use super::model::{Invoice, NewInvoice, NextPage, Page, guess_next, page_text};
 use answers::{api_error, decode_invoice, decode_written, not_found_as};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::Value;
@@ -133,12 +133,12 @@ struct Answer {
     body: Vec<u8>,
 }
 
-/// One fetched page of a listing, not yet decoded.
+/// One page of a listing fetched ahead, not yet decoded.
 struct Fetched {
-    /// The answer, as text.
-    text: String,
-    /// Whether a page follows; an error when the paging cannot be followed.
-    more: Result<bool, ApiError>,
+    /// The address it was fetched from.
+    url: Url,
+    /// The answer as text, or why there is none.
+    text: Result<String, ApiError>,
 }
 
 /// Stops a task when the listing that started it ends, however it ends (its future
@@ -319,28 +319,37 @@ impl Client {
     {
         let customer = checked_id(customer, Setting::CustomerId)?;
         let first = http::endpoint(&self.inner.base, &["invoices", "customer", customer]);
-        // The pages are fetched by a task of their own, which reads only each page's
-        // paging and asks for the next at once: the service prepares page n+1 while
-        // page n is decoded and handed over here. The channel holds one page, so at
-        // most three are in memory (this one, the queued one, the one being fetched).
-        let (tx, mut rx) = tokio::sync::mpsc::channel(1);
-        let _fetcher = AbortOnDrop(tokio::spawn(self.clone().fetch_pages(
-            first,
-            customer.to_string(),
-            tx,
-        )));
         let cfg = &self.inner.cfg;
+        let mut url = self.with_page_size(first.clone());
+        let mut seen_next: Vec<NextPage> = Vec::new();
         let mut progress = ListProgress::default();
+        // Pages are fetched ahead by a task of their own (see `fetch_ahead`): the service
+        // prepares page n+1 while page n is decoded here. What it fetched is used only
+        // when it is the page this loop's own reading of the paging asks for; otherwise
+        // the task is stopped and started again at that page.
+        let mut ahead = None;
         loop {
-            let fetched: Fetched = rx.recv().await.ok_or_else(|| {
-                ApiError::new(ErrorKind::Connection).with_cause("page request stopped")
-            })??;
-            // Decoded here, straight from the text (no JSON tree). Decoding in the fetch
-            // task instead measured slower: the invoices were then made on one thread
-            // and freed on another.
-            let page =
-                Page::from_text(&fetched.text).map_err(|e| e.with_body(fetched.text.as_bytes()))?;
-            drop(fetched.text);
+            let (_task, pages) = ahead.get_or_insert_with(|| {
+                // One page queued: at most three in memory (this one, the queued one,
+                // the one being fetched).
+                let (tx, rx) = tokio::sync::mpsc::channel(1);
+                let task = tokio::spawn(self.clone().fetch_ahead(url.clone(), first.clone(), tx));
+                (AbortOnDrop(task), rx)
+            });
+            let fetched: Fetched = match pages.recv().await {
+                Some(f) if f.url == url => f,
+                // A wrong guess, or the task stopped where this listing goes on.
+                _ => {
+                    ahead = None;
+                    continue;
+                }
+            };
+            let text = fetched
+                .text
+                .map_err(|e| not_found_as(e, Resource::Customer(customer.to_string())))?;
+            // Decoded straight from the text (no JSON tree).
+            let page = Page::from_text(&text).map_err(|e| e.with_body(text.as_bytes()))?;
+            drop(text);
             let received = page.items.len() as u64;
             if progress.items.saturating_add(received) > cfg.max_invoices {
                 return Err(ApiError::new(ErrorKind::ListingTooLong {
@@ -350,75 +359,61 @@ impl Client {
             progress.pages += 1;
             progress.items += received;
             progress.total = page.total.or(progress.total);
-            // Dropping `_fetcher` on return stops the pages already asked for.
+            let next = match &page.next {
+                None => Ok(None),
+                Some(next) => self.next_page_url(&first, next, received, &mut seen_next, &progress),
+            };
+            // Dropping the task on return stops the pages already asked for.
             if on_page(page.items, &progress).is_break() {
                 return Err(ApiError::new(ErrorKind::Cancelled));
             }
             // A page that cannot be followed (a cycle, a foreign URL) is an error only
             // after the invoices it brought were handed over.
-            if !fetched.more? {
-                return Ok(progress);
+            match next? {
+                Some(next) => url = next,
+                None => return Ok(progress),
             }
         }
     }
 
-    /// Fetches a listing's pages in order into `pages`, each with whether another
-    /// follows, until the last, an error (sent as the last message) or a closed channel.
-    async fn fetch_pages(
+    /// Fetches a listing's pages from `url` on into `pages`, each followed by the page
+    /// its paging points to as [`guess_next`] reads it (no invoice decoded), until the
+    /// guess runs out, an error (sent as the last message) or a closed channel. It
+    /// checks nothing but the service's origin: the listing checks each page's address
+    /// against its own reading of the paging and keeps the limits.
+    async fn fetch_ahead(
         self,
+        mut url: Url,
         first: Url,
-        customer: String,
-        pages: tokio::sync::mpsc::Sender<Result<Fetched, ApiError>>,
+        pages: tokio::sync::mpsc::Sender<Fetched>,
     ) {
-        let mut url = self.with_page_size(first.clone());
-        let mut seen_next: Vec<NextPage> = Vec::new();
-        let mut counted = ListProgress::default();
         loop {
-            let body = match self
-                .execute(reqwest::Method::GET, url, None, None, Effect::Read)
+            let text = self
+                .execute(reqwest::Method::GET, url.clone(), None, None, Effect::Read)
                 .await
-            {
-                Ok(body) => body,
-                Err(e) => {
-                    let e = not_found_as(e, Resource::Customer(customer));
-                    let _ = pages.send(Err(e)).await;
-                    return;
-                }
+                .map(page_text);
+            let next = match &text {
+                Ok(text) => guess_next(text)
+                    .flatten()
+                    .and_then(|n| self.page_url(&first, &n).ok()),
+                Err(_) => None,
             };
-            let text = page_text(body);
-            let next = self.page_after(&first, &text, &mut seen_next, &mut counted);
-            let go_on = next.as_ref().ok().and_then(Option::clone);
-            let more = next.map(|n| n.is_some());
-            if pages.send(Ok(Fetched { text, more })).await.is_err() {
+            if pages
+                .send(Fetched {
+                    url: url.clone(),
+                    text,
+                })
+                .await
+                .is_err()
+            {
                 return;
             }
-            match go_on {
-                Some(next) => url = next,
-                None => return,
+            match next {
+                // A page that points to itself is not fetched again (a longer cycle is
+                // fetched at most two pages beyond where the listing stops it).
+                Some(next) if next != url => url = next,
+                _ => return,
             }
-        }
-    }
-
-    /// Where the page after the one in `text` is, from its paging alone (its invoices
-    /// are skipped). `counted` tallies pages and invoices fetched so far, for the limits.
-    fn page_after(
-        &self,
-        first: &Url,
-        text: &str,
-        seen_next: &mut Vec<NextPage>,
-        counted: &mut ListProgress,
-    ) -> Result<Option<Url>, ApiError> {
-        let meta = PageMeta::from_text(text)?;
-        counted.pages += 1;
-        counted.items = counted.items.saturating_add(meta.count);
-        let cap = self.inner.cfg.max_invoices;
-        if counted.items > cap {
-            // Nothing more is fetched; the listing reports the same when it gets here.
-            return Err(ApiError::new(ErrorKind::ListingTooLong { cap }));
-        }
-        match &meta.next {
-            None => Ok(None),
-            Some(next) => self.next_page_url(first, next, meta.count, seen_next, counted),
         }
     }
 
@@ -443,7 +438,17 @@ impl Client {
         if received == 0 && matches!(next, NextPage::Number(_)) {
             return Ok(None);
         }
-        let url = match next {
+        let url = self.page_url(first, next)?;
+        // Cycle detection needs every cursor seen; bounded by max_pages, and long
+        // cursors are remembered by a digest only.
+        seen_next.push(remembered);
+        Ok(Some(url))
+    }
+
+    /// The address of the page `next` points to. Our credentials go only to the
+    /// configured service: a next-page URL elsewhere is an error.
+    fn page_url(&self, first: &Url, next: &NextPage) -> Result<Url, ApiError> {
+        Ok(match next {
             NextPage::Cursor(c) => {
                 let mut u = self.with_page_size(first.clone());
                 u.query_pairs_mut().append_pair("cursor", c);
@@ -467,11 +472,7 @@ impl Client {
                 }
                 u
             }
-        };
-        // Cycle detection needs every cursor seen; bounded by max_pages, and long
-        // cursors are remembered by a digest only.
-        seen_next.push(remembered);
-        Ok(Some(url))
+        })
     }
 
     /// All of a customer's invoices in one vector.

@@ -10,7 +10,7 @@ mod spare;
 
 pub use fields::{FIRST_OPTIONAL_COLUMN, KNOWN_FIELDS, Known, KnownField, Shape};
 pub use invoice::{Invoice, InvoiceStatus, value_text};
-pub use page::{NextPage, Page, PageMeta, page_text};
+pub use page::{NextPage, Page, guess_next, page_text};
 
 use super::error::{ApiError, ErrorKind, InputProblem};
 use super::money::{self, Currency};
