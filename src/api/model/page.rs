@@ -358,6 +358,7 @@ mod tests {
             Just("\"/invoices?cursor=z\"".to_string()),
             Just(r#""c\"]2""#.to_string()),
             Just(r#""d\\""#.to_string()),
+            Just(r#""e\"[""#.to_string()),
         ];
         let value = if usual {
             value.boxed()
