@@ -178,7 +178,8 @@ fn as_u64(v: &Value) -> Option<u64> {
 }
 
 /// The list of a listing object: `Some` for an array, `None` for any other shape.
-/// `T` is [`Invoice`] to decode a page, [`serde::de::IgnoredAny`] to count its entries.
+/// `T` is [`Invoice`] to decode a page, [`serde::de::IgnoredAny`] to read the paging of the
+/// shortened answer in [`guess_next`].
 struct MaybeList<T>(Option<Vec<T>>);
 
 impl<'de, T: Deserialize<'de>> serde::Deserialize<'de> for MaybeList<T> {
