@@ -371,7 +371,7 @@ mod streamed_props {
 
     fn cell() -> impl Strategy<Value = serde_json::Value> {
         prop_oneof![
-            "[a-z ,;\"\\n=-]{0,6}".prop_map(serde_json::Value::String),
+            "[a-z ,;\"\\n\\r=-]{0,6}".prop_map(serde_json::Value::String),
             any::<i32>().prop_map(serde_json::Value::from),
             Just(serde_json::Value::Null),
             Just(json!({"k": [1, "a,b"]})),
