@@ -228,7 +228,6 @@ pub fn amount_cell(amount: Decimal, currency: Option<&str>, dialect: Dialect) ->
 /// [`amount_cell`], appended to `out` (no allocation of its own: the export calls it for
 /// every row).
 fn push_amount_cell(amount: Decimal, currency: Option<&str>, dialect: Dialect, out: &mut String) {
-    use std::fmt::Write as _;
     let minor = currency
         .and_then(Currency::from_code)
         .map_or(0, Currency::minor_units);
@@ -236,13 +235,11 @@ fn push_amount_cell(amount: Decimal, currency: Option<&str>, dialect: Dialect, o
     if d.scale() < minor {
         d.rescale(minor);
     }
-    let start = out.len();
-    let _ = write!(out, "{d}");
-    if dialect == Dialect::ExcelEs
-        && let Some(dot) = out[start..].find('.')
-    {
-        out.replace_range(start + dot..start + dot + 1, ",");
-    }
+    let point = match dialect {
+        Dialect::Standard => '.',
+        Dialect::ExcelEs => ',',
+    };
+    crate::api::money::push_plain(d, point, out);
 }
 
 /// An amount the service sent that is not a usable number: as sent, but a plain number
