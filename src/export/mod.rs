@@ -294,9 +294,14 @@ fn put_head<W: Write>(
     header: &[String],
     with_name: bool,
 ) -> std::io::Result<()> {
-    let name = with_name.then_some(CUSTOMER_NAME_COLUMN);
-    w.write_record(header.iter().map(String::as_str).chain(name))?;
+    w.write_record(head_cells(header, with_name))?;
     Ok(())
+}
+
+/// The header's cells: the columns, then the customer's name column when asked.
+fn head_cells(header: &[String], with_name: bool) -> impl Iterator<Item = &str> {
+    let name = with_name.then_some(CUSTOMER_NAME_COLUMN);
+    header.iter().map(String::as_str).chain(name)
 }
 
 /// `Interrupted` when the export was cancelled (looked at every 1024 rows).
@@ -772,8 +777,7 @@ impl RowWriter {
 
     /// The header record (already escaped when asked), with the customer's name column.
     fn head(&mut self, header: &[String], with_name: bool) -> std::io::Result<()> {
-        let name = with_name.then_some(CUSTOMER_NAME_COLUMN);
-        for h in header.iter().map(String::as_str).chain(name) {
+        for h in head_cells(header, with_name) {
             self.field(h, false);
         }
         self.end_record()

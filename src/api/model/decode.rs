@@ -180,10 +180,8 @@ impl Raw<'_> {
             Raw::Str(s) => Value::String(owned(s)),
             Raw::Bool(b) => Value::Bool(b),
             Raw::Null => Value::Null,
-            Raw::Int(n) => match u64::try_from(n) {
-                Ok(u) => Value::from(u),
-                Err(_) => i64::try_from(n).map_or(Value::Null, Value::from),
-            },
+            // Its decimal text, as for the u64 or i64 it came as.
+            Raw::Int(n) => Value::from(n),
             // Checked to be a number when read: parsed again only for a JSON tree.
             Raw::Number(s) => s.parse().map_or_else(|_| Value::String(s), Value::Number),
             Raw::Other(v) => v,
