@@ -358,12 +358,12 @@ enum Sink {
 impl Sink {
     fn take(&mut self, page: Vec<crate::api::Invoice>) -> std::io::Result<()> {
         match self {
-            // Each invoice's text goes on to the next page's invoices.
-            Sink::Csv(csv) => page.into_iter().try_for_each(|inv| {
-                csv.push(&inv)?;
-                inv.recycle();
+            // The page goes on to be decoded into (see `Invoice::recycle_page`).
+            Sink::Csv(csv) => {
+                page.iter().try_for_each(|inv| csv.push(inv))?;
+                crate::api::Invoice::recycle_page(page);
                 Ok(())
-            }),
+            }
             Sink::Workbook(rows) => {
                 if rows.len() + page.len() > crate::export::xlsx::MAX_ROWS {
                     return Err(std::io::Error::other(format!(

@@ -15,27 +15,32 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::borrow::Cow;
 
-/// A field name: the index of a known field, or another name.
-enum Field {
+/// A field name: the index of a known field, or another name (borrowed from the answer
+/// when it has no escapes).
+enum Field<'de> {
     Known(usize),
-    Other(String),
+    Other(Cow<'de, str>),
 }
 
-impl<'de> serde::Deserialize<'de> for Field {
+impl<'de> serde::Deserialize<'de> for Field<'de> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = Field;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Field<'de>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a field name")
             }
-            fn visit_str<E: serde::de::Error>(self, k: &str) -> Result<Field, E> {
-                Ok(known_index(k).map_or_else(|| Field::Other(k.to_string()), Field::Known))
+            fn visit_borrowed_str<E>(self, k: &'de str) -> Result<Field<'de>, E> {
+                Ok(known_index(k).map_or(Field::Other(Cow::Borrowed(k)), Field::Known))
             }
-            fn visit_string<E: serde::de::Error>(self, k: String) -> Result<Field, E> {
+            fn visit_str<E: serde::de::Error>(self, k: &str) -> Result<Field<'de>, E> {
+                Ok(known_index(k)
+                    .map_or_else(|| Field::Other(Cow::Owned(k.to_string())), Field::Known))
+            }
+            fn visit_string<E: serde::de::Error>(self, k: String) -> Result<Field<'de>, E> {
                 Ok(match known_index(&k) {
                     Some(i) => Field::Known(i),
-                    None => Field::Other(k),
+                    None => Field::Other(Cow::Owned(k)),
                 })
             }
         }
@@ -305,70 +310,189 @@ fn convert(shape: Shape, v: Value) -> Result<Option<Decoded>, Value> {
     }
 }
 
-impl<'de> serde::Deserialize<'de> for Invoice {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Invoice;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an invoice (a JSON object)")
+/// Text read for the known field `KNOWN_FIELDS[i]`, written into the room its last value
+/// left (an invoice used before): as [`convert_raw`] reads text, for the fields that hold
+/// text. `Err` gives the text back for any other field.
+fn put_text<'a>(inv: &mut Invoice, i: usize, s: Cow<'a, str>) -> Result<(), Cow<'a, str>> {
+    // An identifier of blanks is no identifier.
+    let blank = KNOWN_FIELDS[i].shape != Shape::Text && s.trim().is_empty();
+    if i == at::ID {
+        inv.id.clear();
+        if !blank {
+            inv.id.push_str(&s);
+        }
+        return Ok(());
+    }
+    let Some(slot) = inv.text_slot(i) else {
+        return Err(s);
+    };
+    match slot {
+        Some(_) if blank => spare::keep(slot.take().unwrap_or_default()),
+        Some(t) => {
+            t.clear();
+            t.push_str(&s);
+        }
+        None if blank => {}
+        None => *slot = Some(owned(s)),
+    }
+    Ok(())
+}
+
+/// Clears the known field `KNOWN_FIELDS[i]` when it holds text, its room kept for other
+/// text; false for any other field.
+fn clear_text(inv: &mut Invoice, i: usize) -> bool {
+    match inv.text_slot(i) {
+        Some(slot) => {
+            if let Some(s) = slot.take() {
+                spare::keep(s);
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Invoice, A::Error> {
-                let mut inv = Invoice::empty();
-                inv.extra = spare::map();
-                // Known fields whose value did not fit their shape: to `extra` at the end,
-                // in the table's order (a later copy of the same field replaces them).
-                let mut odd: Vec<(usize, Value)> = Vec::new();
-                let mut customer_id: Option<Raw<'de>> = None;
-                let mut seen = 0u16;
-                while let Some(field) = map.next_key::<Field>()? {
-                    match field {
-                        Field::Known(at::CUSTOMER_ID) => customer_id = Some(map.next_value()?),
-                        Field::Known(i) => {
-                            let raw: Raw<'de> = map.next_value()?;
-                            if seen & (1 << i) != 0 {
-                                odd.retain(|(j, _)| *j != i);
-                            }
-                            seen |= 1 << i;
-                            let d = convert_raw(KNOWN_FIELDS[i].shape, raw).unwrap_or_else(|v| {
-                                odd.push((i, v));
-                                None
-                            });
-                            inv.set_known(i, d);
-                        }
-                        Field::Other(k) => {
-                            let v = map.next_value::<Raw>()?.into_value();
-                            inv.extra.insert(k, v);
-                        }
-                    }
+            true
+        }
+        None => false,
+    }
+}
+
+/// Puts another field in `extra`, of which the first `own` entries are this invoice's:
+/// into the next entry when it has the same name (left there by an invoice used before),
+/// its text written into that entry's room. Returns how many entries are now its own.
+fn put_other(
+    extra: &mut serde_json::Map<String, Value>,
+    own: usize,
+    name: Cow<'_, str>,
+    v: Raw<'_>,
+) -> usize {
+    if let Some((k, old)) = extra.iter_mut().nth(own)
+        && *k == name
+    {
+        match (old, v) {
+            (Value::String(t), Raw::Str(s)) => {
+                t.clear();
+                t.push_str(&s);
+            }
+            (old, v) => *old = v.into_value(),
+        }
+        return own + 1;
+    }
+    keep_own(extra, own);
+    // Inserted as `Value` reads an object: a repeated name takes the later value, in the
+    // place of the first.
+    extra.insert(owned(name), v.into_value());
+    extra.len()
+}
+
+/// Drops the entries of `extra` after its first `own` (a used invoice's).
+fn keep_own(extra: &mut serde_json::Map<String, Value>, own: usize) {
+    if extra.len() > own {
+        let mut n = 0;
+        extra.retain(|_, _| {
+            n += 1;
+            n <= own
+        });
+    }
+}
+
+/// Decodes an invoice into `inv`, which may hold an invoice used before (see `spare`):
+/// every field is overwritten or cleared.
+fn decode_into<'de, A: serde::de::MapAccess<'de>>(
+    inv: &mut Invoice,
+    mut map: A,
+) -> Result<(), A::Error> {
+    // Known fields whose value did not fit their shape: to `extra` at the end,
+    // in the table's order (a later copy of the same field replaces them).
+    let mut odd: Vec<(usize, Value)> = Vec::new();
+    let mut customer_id: Option<Raw<'de>> = None;
+    let mut seen = 0u16;
+    // How many of `extra`'s entries are this invoice's own: those after them
+    // are the used invoice's, taken over while the names match.
+    let mut own = 0;
+    while let Some(field) = map.next_key::<Field>()? {
+        match field {
+            Field::Known(at::CUSTOMER_ID) => customer_id = Some(map.next_value()?),
+            Field::Known(i) => {
+                let raw: Raw<'de> = map.next_value()?;
+                if seen & (1 << i) != 0 {
+                    odd.retain(|(j, _)| *j != i);
                 }
-                if inv.id.is_empty() {
-                    return Err(serde::de::Error::custom("an invoice has no id"));
-                }
-                // `customer_id` is read only when `customer` is absent; otherwise it is
-                // kept as is.
-                match customer_id {
-                    Some(raw) if inv.customer.is_none() => {
-                        match convert_raw(KNOWN_FIELDS[at::CUSTOMER_ID].shape, raw) {
-                            Ok(d @ Some(_)) => inv.set_known(at::CUSTOMER_ID, d),
-                            Ok(None) => {}
-                            Err(v) => odd.push((at::CUSTOMER_ID, v)),
-                        }
-                    }
-                    Some(raw) => odd.push((at::CUSTOMER_ID, raw.into_value())),
-                    None => {}
-                }
-                odd.sort_by_key(|(i, _)| *i);
-                for (i, v) in odd {
-                    inv.extra.insert(KNOWN_FIELDS[i].name.to_string(), v);
-                }
-                Ok(inv)
+                seen |= 1 << i;
+                let raw = match raw {
+                    Raw::Str(s) => match put_text(inv, i, s) {
+                        Ok(()) => continue,
+                        Err(s) => Raw::Str(s),
+                    },
+                    Raw::Null if clear_text(inv, i) => continue,
+                    raw => raw,
+                };
+                let d = convert_raw(KNOWN_FIELDS[i].shape, raw).unwrap_or_else(|v| {
+                    odd.push((i, v));
+                    None
+                });
+                inv.set_known(i, d);
+            }
+            Field::Other(k) => {
+                let v = map.next_value::<Raw>()?;
+                own = put_other(&mut inv.extra, own, k, v);
             }
         }
-        d.deserialize_map(V)
+    }
+    keep_own(&mut inv.extra, own);
+    // Known fields this invoice did not send (`customer_id` is read below).
+    for i in 0..KNOWN_FIELDS.len() {
+        if seen & (1 << i) == 0 && i != at::CUSTOMER_ID && !clear_text(inv, i) {
+            inv.set_known(i, None);
+        }
+    }
+    if inv.id.is_empty() {
+        return Err(serde::de::Error::custom("an invoice has no id"));
+    }
+    // `customer_id` is read only when `customer` is absent; otherwise it is
+    // kept as is.
+    match customer_id {
+        Some(raw) if inv.customer.is_none() => {
+            match convert_raw(KNOWN_FIELDS[at::CUSTOMER_ID].shape, raw) {
+                Ok(d @ Some(_)) => inv.set_known(at::CUSTOMER_ID, d),
+                Ok(None) => {}
+                Err(v) => odd.push((at::CUSTOMER_ID, v)),
+            }
+        }
+        Some(raw) => odd.push((at::CUSTOMER_ID, raw.into_value())),
+        None => {}
+    }
+    odd.sort_by_key(|(i, _)| *i);
+    for (i, v) in odd {
+        inv.extra.insert(KNOWN_FIELDS[i].name.to_string(), v);
+    }
+    Ok(())
+}
+
+/// Decodes an invoice into the one it holds.
+struct IntoInvoice<'a>(&'a mut Invoice);
+
+impl<'de> serde::de::Visitor<'de> for IntoInvoice<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an invoice (a JSON object)")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        decode_into(self.0, map)
+    }
+}
+
+impl Invoice {
+    /// Decodes an invoice into `inv`, in the room its text had (an invoice of a page
+    /// given back, see `spare`); equal to [`Invoice::deserialize`]'s.
+    pub(super) fn deserialize_into<'de, D: serde::Deserializer<'de>>(
+        d: D,
+        inv: &mut Invoice,
+    ) -> Result<(), D::Error> {
+        d.deserialize_map(IntoInvoice(inv))
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Invoice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut inv = Invoice::empty();
+        Invoice::deserialize_into(d, &mut inv)?;
+        Ok(inv)
     }
 }
 
@@ -444,6 +568,44 @@ mod tests {
                 put(i + 3, v, &mut inv);
             }
             Ok(Reference(inv))
+        }
+    }
+
+    /// Decodes `text` as the one invoice of a page, into the page given back last; gives
+    /// the page back after.
+    fn decode_reusing(text: &str) -> Result<Invoice, String> {
+        let page =
+            super::super::Page::from_text(&format!("[{text}]")).map_err(|e| e.to_string())?;
+        let inv = page.items[0].clone();
+        Invoice::recycle_page(page.items);
+        Ok(inv)
+    }
+
+    /// Pages decoded into the page given back before them: each as decoded afresh, with
+    /// more or fewer invoices and fields than the one before.
+    #[test]
+    fn pages_decoded_into_used_ones_are_as_new() {
+        let pages = [
+            r#"[{"id":"in_1","customer":"cus_a","amount":1200,"status":"PAID","metadata":{"k":"v"},"created_at":"2025-01-01","note":"x"},
+                {"id":"in_2","customer_id":"cus_b","currency_code":"CLF","amount":"1.5","is_paid":true,"link_payment":"https://p/2"},
+                {"id":"in_3","customer":"cus_c","invoice_external_id":"ERP-1","product_id":"prod_1","due_date":"2025-02-01","created_at":"x"}]"#,
+            r#"[{"id":"in_4","note":"y","created_at":"2025-03-01"},
+                {"id":"in_5","customer":"  ","customer_id":"cus_d","is_void":true,"invoice_external_id":null}]"#,
+            r#"[{"id":"in_6","created_at":"2025-03-01","note":1,"extra":null},{"id":"in_7","status":null,"due_date":5},
+                {"id":"in_8","customer":"cus_e"},{"id":"in_9","customer":"cus_f","customer":"cus_g","link_payment":"l"}]"#,
+            "[]",
+            r#"[{"id":"in_10","amount":"abc","currency_code":"CLP"}]"#,
+        ];
+        for text in pages.iter().chain(&pages) {
+            let page = super::super::Page::from_text(text).unwrap();
+            let afresh: Vec<Invoice> = serde_json::from_str(text).unwrap();
+            assert_eq!(page.items, afresh, "{text}");
+            let fields: Vec<_> = page.items.iter().map(Invoice::fields).collect();
+            assert_eq!(
+                fields,
+                afresh.iter().map(Invoice::fields).collect::<Vec<_>>()
+            );
+            Invoice::recycle_page(page.items);
         }
     }
 
@@ -544,13 +706,14 @@ mod tests {
                 text.push_str(&format!("{}:{v}", Value::String(k.clone())));
             }
             text.push('}');
-            let ours = serde_json::from_str::<Invoice>(&text).map_err(|e| e.to_string());
-            // Decoded again from the text the first decode gave back (and what earlier
-            // cases gave back): the same invoice.
-            if let Ok(first) = ours.clone() {
-                first.recycle();
-                let again = serde_json::from_str::<Invoice>(&text).map_err(|e| e.to_string());
-                prop_assert_eq!(&again, &ours, "{}", text);
+            // Decoded into the invoice of the page the previous case gave back (another
+            // text), then into its own: the same invoice, and the one decoded afresh.
+            let ours = decode_reusing(&text);
+            let afresh = serde_json::from_str::<Invoice>(&text).map_err(|e| e.to_string());
+            prop_assert_eq!(ours.is_ok(), afresh.is_ok(), "{}", text);
+            if let Ok(first) = &ours {
+                prop_assert_eq!(Ok(first), afresh.as_ref(), "{}", text);
+                prop_assert_eq!(&decode_reusing(&text), &ours, "{}", text);
             }
             let reference = serde_json::from_str::<Reference>(&text)
                 .map(|r| r.0)

@@ -3,7 +3,7 @@
 //!
 //! To add a field: a row in [`KNOWN_FIELDS`], its index in [`at`], a typed member of
 //! `Invoice`, and one arm each in [`known_index`], [`Invoice::known`] and
-//! [`Invoice::set_known`] below.
+//! [`Invoice::text_slot`] (text) or [`Invoice::set_known`] (any other shape) below.
 
 use super::invoice::{Invoice, compact};
 use crate::api::money;
@@ -187,6 +187,21 @@ impl Invoice {
         }
     }
 
+    /// Where the text of the known field `KNOWN_FIELDS[i]` is kept, for the fields that
+    /// are optional text (identifiers included; not the required `id`).
+    pub(super) fn text_slot(&mut self, i: usize) -> Option<&mut Option<String>> {
+        Some(match i {
+            at::CUSTOMER | at::CUSTOMER_ID => &mut self.customer,
+            at::PRODUCT_ID => &mut self.product_id,
+            at::DUE_DATE => &mut self.due_date,
+            at::CURRENCY_CODE => &mut self.currency_code,
+            at::STATUS => &mut self.status_text,
+            at::LINK_PAYMENT => &mut self.link_payment,
+            at::INVOICE_EXTERNAL_ID => &mut self.invoice_external_id,
+            _ => return None,
+        })
+    }
+
     /// Stores a decoded value of the known field `KNOWN_FIELDS[i]`; `None` clears it.
     pub(super) fn set_known(&mut self, i: usize, v: Option<Decoded>) {
         let text = |v: Option<Decoded>| match v {
@@ -197,11 +212,12 @@ impl Invoice {
             Some(Decoded::Flag(b)) => Some(b),
             _ => None,
         };
+        if let Some(slot) = self.text_slot(i) {
+            *slot = text(v);
+            return;
+        }
         match (i, v) {
             (at::ID, v) => self.id = text(v).unwrap_or_default(),
-            (at::CUSTOMER | at::CUSTOMER_ID, v) => self.customer = text(v),
-            (at::PRODUCT_ID, v) => self.product_id = text(v),
-            (at::DUE_DATE, v) => self.due_date = text(v),
             (at::AMOUNT, v) => {
                 (self.amount, self.amount_unreadable) = match v {
                     Some(Decoded::Amount(Ok(a))) => (Some(a), None),
@@ -209,12 +225,8 @@ impl Invoice {
                     _ => (None, None),
                 };
             }
-            (at::CURRENCY_CODE, v) => self.currency_code = text(v),
             (at::IS_PAID, v) => self.is_paid = flag(v),
             (at::IS_VOID, v) => self.is_void = flag(v),
-            (at::STATUS, v) => self.status_text = text(v),
-            (at::LINK_PAYMENT, v) => self.link_payment = text(v),
-            (at::INVOICE_EXTERNAL_ID, v) => self.invoice_external_id = text(v),
             (at::METADATA, v) => {
                 self.metadata = match v {
                     Some(Decoded::Json(j)) => Some(j),

@@ -177,15 +177,58 @@ fn as_u64(v: &Value) -> Option<u64> {
     }
 }
 
+/// An entry of a listing's list.
+trait Entry<'de>: Deserialize<'de> {
+    /// The list to decode into: entries of a list given back (decoded into, in place),
+    /// or none.
+    fn used_list() -> Vec<Self> {
+        Vec::new()
+    }
+
+    /// Decodes into `place`, an entry of [`Entry::used_list`].
+    fn deserialize_into<D: serde::Deserializer<'de>>(
+        d: D,
+        place: &mut Self,
+    ) -> Result<(), D::Error> {
+        *place = Self::deserialize(d)?;
+        Ok(())
+    }
+}
+
+impl Entry<'_> for serde::de::IgnoredAny {}
+
+impl<'de> Entry<'de> for Invoice {
+    fn used_list() -> Vec<Invoice> {
+        super::spare::page()
+    }
+
+    fn deserialize_into<D: serde::Deserializer<'de>>(
+        d: D,
+        place: &mut Invoice,
+    ) -> Result<(), D::Error> {
+        Invoice::deserialize_into(d, place)
+    }
+}
+
+/// Decodes a list entry into the one it holds.
+struct IntoEntry<'a, T>(&'a mut T);
+
+impl<'de, T: Entry<'de>> serde::de::DeserializeSeed<'de> for IntoEntry<'_, T> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        T::deserialize_into(d, self.0)
+    }
+}
+
 /// The list of a listing object: `Some` for an array, `None` for any other shape.
 /// `T` is [`Invoice`] to decode a page, [`serde::de::IgnoredAny`] to read the paging of the
 /// shortened answer in [`guess_next`].
 struct MaybeList<T>(Option<Vec<T>>);
 
-impl<'de, T: Deserialize<'de>> serde::Deserialize<'de> for MaybeList<T> {
+impl<'de, T: Entry<'de>> serde::Deserialize<'de> for MaybeList<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
+        impl<'de, T: Entry<'de>> serde::de::Visitor<'de> for V<T> {
             type Value = MaybeList<T>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a list of invoices")
@@ -194,7 +237,18 @@ impl<'de, T: Deserialize<'de>> serde::Deserialize<'de> for MaybeList<T> {
                 self,
                 mut seq: A,
             ) -> Result<MaybeList<T>, A::Error> {
-                let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+                let mut items = T::used_list();
+                let used = items.len();
+                items.reserve(seq.size_hint().unwrap_or(0).min(4096));
+                // Into the used entries first, then new ones.
+                let mut n = 0;
+                while n < used {
+                    if seq.next_element_seed(IntoEntry(&mut items[n]))?.is_none() {
+                        items.truncate(n);
+                        return Ok(MaybeList(Some(items)));
+                    }
+                    n += 1;
+                }
                 while let Some(i) = seq.next_element::<T>()? {
                     items.push(i);
                 }
@@ -254,10 +308,10 @@ struct Listing<T> {
     total: Option<u64>,
 }
 
-impl<'de, T: Deserialize<'de>> serde::Deserialize<'de> for Listing<T> {
+impl<'de, T: Entry<'de>> serde::Deserialize<'de> for Listing<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
+        impl<'de, T: Entry<'de>> serde::de::Visitor<'de> for V<T> {
             type Value = Listing<T>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a listing: an array, or an object with items, data or results")
