@@ -317,38 +317,47 @@ fn check_cancel(row: u64, cancel: &AtomicBool) -> std::io::Result<()> {
 
 /// The cell of a header column, appended to `out`: a typed column (its index in
 /// [`typed_columns`], as [`column_sources`] gives it) or another field by name. Both CSV
-/// writers fill their rows through this.
+/// writers fill their rows through this. True when the cell is one that never needs
+/// quotes or escapes (empty, an amount, a flag, a status, `{}`): the streamed writer does
+/// not look into it.
 fn push_column_cell(
     inv: &Invoice,
     source: Result<usize, &str>,
     dialect: Dialect,
     out: &mut String,
-) {
+) -> bool {
     match source {
         Ok(i) => push_typed_cell(inv, typed_columns()[i].2, dialect, out),
-        Err(name) => {
-            if let Some(v) = inv.extra.get(name) {
-                push_value_cell(v, out);
-            }
-        }
+        Err(name) => inv.extra.get(name).is_none_or(|v| push_value_cell(v, out)),
     }
 }
 
 /// The cell of a column that comes from the known fields, appended to `out` (no
-/// allocation for the common cells).
-fn push_typed_cell(inv: &Invoice, source: Source, dialect: Dialect, out: &mut String) {
+/// allocation for the common cells). True as [`push_column_cell`] says.
+fn push_typed_cell(inv: &Invoice, source: Source, dialect: Dialect, out: &mut String) -> bool {
     let i = match source {
-        Source::Status => return out.push_str(inv.status().as_str()),
+        Source::Status => {
+            out.push_str(inv.status().as_str());
+            return true;
+        }
         Source::Known(i) => i,
     };
     match inv.known(i) {
-        None => {}
+        None => return true,
         Some(Known::Text(s)) => out.push_str(&guard_text(s)),
-        Some(Known::Flag(b)) => out.push_str(if b { "true" } else { "false" }),
-        Some(Known::Amount(a)) => push_amount_cell(a, inv.currency_code.as_deref(), dialect, out),
+        Some(Known::Flag(b)) => {
+            out.push_str(if b { "true" } else { "false" });
+            return true;
+        }
+        // Digits, a sign and the dialect's decimal point, never its delimiter.
+        Some(Known::Amount(a)) => {
+            push_amount_cell(a, inv.currency_code.as_deref(), dialect, out);
+            return true;
+        }
         Some(Known::Unreadable(raw)) => out.push_str(&unreadable_amount_cell(raw, dialect)),
-        Some(Known::Json(v)) => push_value_cell(v, out),
+        Some(Known::Json(v)) => return push_value_cell(v, out),
     }
+    false
 }
 
 /// Writes the rows as CSV to `out`, streaming (two passes over `rows`: the header needs
@@ -553,8 +562,9 @@ impl StreamingCsv {
             // The cell is made where it is written, then quoted (rarely) in place.
             let start = self.body.begin_field();
             let source = source.map_err(|j| self.header[j].as_str());
-            push_column_cell(inv, source, self.dialect, &mut self.body.buf);
-            self.body.end_field(start, self.escape);
+            if !push_column_cell(inv, source, self.dialect, &mut self.body.buf) {
+                self.body.end_field(start, self.escape);
+            }
         }
         if let Some(name) = &self.customer_name {
             self.body.field(name, self.escape);
@@ -665,6 +675,8 @@ struct RowWriter {
     /// Where the record being made begins in `buf`, and how many fields it has.
     record_start: usize,
     fields: usize,
+    /// A cell being quoted.
+    scratch: String,
 }
 
 /// Whether the cell at the end of `text`, from `start`, holds the delimiter, a quote or a
@@ -717,6 +729,7 @@ impl RowWriter {
             delimiter: dialect.delimiter(),
             record_start: 0,
             fields: 0,
+            scratch: String::new(),
         }
     }
 
@@ -739,7 +752,10 @@ impl RowWriter {
             self.buf.push_str(&safe);
         }
         if needs_quotes(self.buf.as_bytes(), start, self.delimiter) {
-            let cell = self.buf.split_off(start);
+            let cell = &mut self.scratch;
+            cell.clear();
+            cell.push_str(&self.buf[start..]);
+            self.buf.truncate(start);
             self.buf.push('"');
             for (i, part) in cell.split('"').enumerate() {
                 if i > 0 {
@@ -852,14 +868,18 @@ impl Spooled {
 }
 
 /// A field's value as a cell: text as itself, null empty, anything else compact JSON;
-/// guarded against formulas.
-fn push_value_cell(v: &serde_json::Value, out: &mut String) {
+/// guarded against formulas. True for `{}`, which never needs quotes.
+fn push_value_cell(v: &serde_json::Value, out: &mut String) -> bool {
     match v {
         serde_json::Value::String(s) => out.push_str(&guard_text(s)),
         // Most invoices' metadata: written without making a String of it.
-        serde_json::Value::Object(m) if m.is_empty() => out.push_str("{}"),
+        serde_json::Value::Object(m) if m.is_empty() => {
+            out.push_str("{}");
+            return true;
+        }
         other => out.push_str(&guard_text(&value_text(other))),
     }
+    false
 }
 
 fn cell_text(s: &str, escape: bool) -> std::borrow::Cow<'_, str> {
