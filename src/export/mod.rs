@@ -757,12 +757,14 @@ impl RowWriter {
             cell.push_str(&self.buf[start..]);
             self.buf.truncate(start);
             self.buf.push('"');
-            for (i, part) in cell.split('"').enumerate() {
-                if i > 0 {
-                    self.buf.push_str("\"\"");
-                }
-                self.buf.push_str(part);
+            let mut rest = cell.as_str();
+            while let Some(q) = rest.find('"') {
+                // The quote, and another: doubled.
+                self.buf.push_str(&rest[..=q]);
+                self.buf.push('"');
+                rest = &rest[q + 1..];
             }
+            self.buf.push_str(rest);
             self.buf.push('"');
         }
     }

@@ -267,7 +267,7 @@ fn convert_raw(shape: Shape, raw: Raw<'_>) -> Result<Option<Decoded>, Value> {
         (_, Raw::Null) => Ok(None),
         (Shape::Text, Raw::Str(s)) => Ok(Some(Decoded::Text(owned(s)))),
         (Shape::Id | Shape::Ident, Raw::Str(s)) => {
-            Ok((!s.trim().is_empty()).then(|| Decoded::Text(owned(s))))
+            Ok((!blank(&s)).then(|| Decoded::Text(owned(s))))
         }
         (Shape::Flag, Raw::Bool(b)) => Ok(Some(Decoded::Flag(b))),
         // A number, as `convert` reads its `Value`: exact, its text as sent.
@@ -315,7 +315,7 @@ fn convert(shape: Shape, v: Value) -> Result<Option<Decoded>, Value> {
 /// text. `Err` gives the text back for any other field.
 fn put_text<'a>(inv: &mut Invoice, i: usize, s: Cow<'a, str>) -> Result<(), Cow<'a, str>> {
     // An identifier of blanks is no identifier.
-    let blank = KNOWN_FIELDS[i].shape != Shape::Text && s.trim().is_empty();
+    let blank = KNOWN_FIELDS[i].shape != Shape::Text && blank(&s);
     if i == at::ID {
         inv.id.clear();
         if !blank {
@@ -336,6 +336,15 @@ fn put_text<'a>(inv: &mut Invoice, i: usize, s: Cow<'a, str>) -> Result<(), Cow<
         None => *slot = Some(owned(s)),
     }
     Ok(())
+}
+
+/// Whether `s` is only white space (`trim` leaves nothing), settled by its first byte when
+/// that is plain ASCII that is not white space (an identifier's usual start).
+fn blank(s: &str) -> bool {
+    match s.as_bytes().first() {
+        Some(b) if b.is_ascii() && !b.is_ascii_whitespace() => false,
+        _ => s.trim().is_empty(),
+    }
 }
 
 /// Clears the known field `KNOWN_FIELDS[i]` when it holds text, its room kept for other
@@ -687,6 +696,14 @@ mod tests {
             if let Ok(Value::Number(n)) = serde_json::from_str::<Value>(&text) {
                 prop_assert!(plain_json_number(n.as_str()), "{}", n);
             }
+        }
+    }
+
+    proptest! {
+        /// Blank exactly when trimmed to nothing, Unicode white space included.
+        #[test]
+        fn blank_is_what_trim_leaves_empty(s in "[ \t\n\u{a0}\u{2003}\u{3000}a\u{e9}\u{1}]{0,6}") {
+            prop_assert_eq!(blank(&s), s.trim().is_empty(), "{:?}", s);
         }
     }
 
