@@ -31,7 +31,7 @@ pub(super) fn print_invoice(inv: &Invoice, json: bool) {
 /// the streamed export), so memory does not grow with the listing and nothing is
 /// printed when it fails half way.
 pub(super) enum ListSink {
-    Csv(crate::export::StreamingCsv),
+    Csv(Box<crate::export::StreamingCsv>),
     Text {
         format: ListFormat,
         spool: std::io::BufWriter<std::fs::File>,
@@ -44,9 +44,9 @@ impl ListSink {
         Ok(match format {
             // `list` is for reading (control characters escaped); `export` writes the
             // exact data to a file.
-            ListFormat::Csv => ListSink::Csv(
+            ListFormat::Csv => ListSink::Csv(Box::new(
                 crate::export::StreamingCsv::new(Dialect::Standard)?.escaping_controls(true),
-            ),
+            )),
             other => ListSink::Text {
                 format: other,
                 spool: std::io::BufWriter::new(tempfile::tempfile()?),

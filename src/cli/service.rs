@@ -245,7 +245,7 @@ pub(super) async fn service_command(
             let mut sink = match format {
                 super::args::ExportFormat::Csv => Sink::Csv(
                     crate::export::StreamingCsv::to_file(dialect.into(), &target)
-                        .map(|c| c.with_customer_name(name.clone()))
+                        .map(|c| Box::new(c.with_customer_name(name.clone())))
                         .map_err(|e| {
                             settle(refused("WriteFailed"));
                             Failure {
@@ -350,7 +350,7 @@ pub(super) async fn service_command(
 /// Where an export's rows go while the listing arrives.
 enum Sink {
     /// CSV, spooled to a temporary file.
-    Csv(crate::export::StreamingCsv),
+    Csv(Box<crate::export::StreamingCsv>),
     /// A workbook's rows, held (at most Excel's row limit).
     Workbook(Vec<crate::api::Invoice>),
 }
