@@ -24,13 +24,11 @@ TARGET=${CARGO_TARGET_DIR:-target}
 APP=$TARGET/release/invoice-desk
 BARE=$TARGET/release/examples/bare-window
 WATCH=$TARGET/release/examples/screen-watch
-for n in $(seq 90 120); do [ -e /tmp/.X$n-lock ] || break; done
-export DISPLAY=:$n
-Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
-XVFB=$!
 WORK=$(mktemp -d)
-trap 'kill $XVFB 2>/dev/null; rm -rf "$WORK"' EXIT
-sleep 1
+XVFB=
+trap '[ -n "$XVFB" ] && kill $XVFB 2>/dev/null; rm -rf "$WORK"' EXIT
+. dist/xvfb.sh
+start_xvfb "$WORK" || exit 1
 export INVOICE_DESK_TRACE=1 LANG=en_US.UTF-8
 TICKS=$(getconf CLK_TCK)
 

@@ -7,14 +7,12 @@
 set -euo pipefail
 APP=${1:-target/release/invoice-desk}
 WORK=$(mktemp -d)
-for n in $(seq 90 120); do [ -e /tmp/.X$n-lock ] || break; done
-export DISPLAY=:$n
-Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
-XVFB=$!
 APP_PID=
-cleanup() { [ -n "$APP_PID" ] && kill "$APP_PID" 2>/dev/null; kill "$XVFB" 2>/dev/null; rm -rf "$WORK"; }
+XVFB=
+cleanup() { [ -n "$APP_PID" ] && kill "$APP_PID" 2>/dev/null; [ -n "$XVFB" ] && kill "$XVFB" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
-sleep 1
+. "$(dirname "$0")/../dist/xvfb.sh"
+start_xvfb "$WORK" || exit 1
 HOME=$WORK XDG_CONFIG_HOME=$WORK/config XDG_DATA_HOME=$WORK/data LANG=en_US.UTF-8 "$APP" >"$WORK/app.log" 2>&1 &
 APP_PID=$!
 sleep 4

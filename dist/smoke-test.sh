@@ -16,30 +16,32 @@ if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null || [ ! -x /us
     libx11-6 libx11-xcb1 libxcursor1 libxi6 libxrandr2 libxkbcommon-x11-0 libgl1 libglx-mesa0 libegl1 libgl1-mesa-dri >/dev/null
 fi
 WORK=$(mktemp -d)
-for n in $(seq 90 120); do [ -e /tmp/.X$n-lock ] || break; done
-export DISPLAY=:$n
-Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
-XVFB=$!
 APP_PID=
-cleanup() { [ -n "$APP_PID" ] && kill "$APP_PID" 2>/dev/null; kill "$XVFB" 2>/dev/null; rm -rf "$WORK"; }
+XVFB=
+cleanup() { [ -n "$APP_PID" ] && kill "$APP_PID" 2>/dev/null; [ -n "$XVFB" ] && kill "$XVFB" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
-sleep 1
-fail() { echo "SMOKE TEST FAILED: $*" >&2; [ -f "$WORK/app.log" ] && tail -n 20 "$WORK/app.log" >&2; exit 1; }
+fail() {
+  echo "SMOKE TEST FAILED: $*" >&2
+  [ -s "$WORK/app.log" ] && { echo "--- the app's last lines:" >&2; tail -n 20 "$WORK/app.log" >&2; }
+  exit 1
+}
+. dist/xvfb.sh
+start_xvfb "$WORK" || fail "no X display"
 
 XDG_CONFIG_HOME=$WORK/config XDG_DATA_HOME=$WORK/data INVOICE_DESK_TRACE=1 "$APP" >"$WORK/app.log" 2>&1 &
 APP_PID=$!
 win=
-for _ in $(seq 1 100); do
+for _ in $(seq 1 300); do
   win=$(xdotool search --onlyvisible --pid "$APP_PID" 2>/dev/null | head -n1 || true)
   [ -n "$win" ] && grep -q first-frame "$WORK/app.log" && break
   kill -0 "$APP_PID" 2>/dev/null || fail "the app exited before showing a window"
   sleep 0.1
 done
-[ -n "$win" ] || fail "no window within 10 s"
+[ -n "$win" ] || fail "no window within 30 s"
 xdotool windowfocus --sync "$win"
 sleep 0.5
 xdotool mousemove --window "$win" 549 168 click 1          # "Try the sandbox" on the first screen
-for _ in $(seq 1 100); do grep -q "trace: connected" "$WORK/app.log" && break; sleep 0.1; done
+for _ in $(seq 1 300); do grep -q "trace: connected" "$WORK/app.log" && break; sleep 0.1; done
 grep -q "trace: connected" "$WORK/app.log" || fail "the built-in sandbox did not connect"
 sleep 1
 shot=${SMOKE_SHOT:-$WORK/smoke.png}
