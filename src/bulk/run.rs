@@ -220,11 +220,7 @@ impl Runner {
         let (profile, base_url, total) = (self.profile.clone(), self.base_url.clone(), rows.len());
         let run_id = self
             .journal
-            .run(move |j| {
-                // One name per file, however it was typed (relative, through a link).
-                let path = std::fs::canonicalize(&file).unwrap_or(file);
-                j.start_run(&path, &id, &profile, &base_url, total as u64)
-            })
+            .run(move |j| j.start_run(&file, &id, &profile, &base_url, total as u64))
             .await
             .ok();
         let mut counts = Counts::default();

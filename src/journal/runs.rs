@@ -28,7 +28,8 @@ pub struct BulkRunRecord {
 }
 
 impl Journal {
-    /// Notes that a run of `path` starts; its number, for [`Journal::finish_run`].
+    /// Notes that a run of `path` starts (the file is named by its canonical path when it
+    /// exists); its number, for [`Journal::finish_run`].
     pub fn start_run(
         &mut self,
         path: &std::path::Path,
@@ -38,6 +39,10 @@ impl Journal {
         rows: u64,
     ) -> Result<i64, JournalError> {
         let err = write_error(&self.path);
+        // One name per file, however it was typed (relative, through a link, a short
+        // Windows name): the key that lets a new run of it replace an unfinished one.
+        let canonical = dunce::canonicalize(path);
+        let path = canonical.as_deref().unwrap_or(path);
         // The same file at the same service replaces an older unfinished run of it.
         self.conn
             .execute(
@@ -122,5 +127,22 @@ mod tests {
         j.finish_run(again).unwrap();
         j.finish_run(other).unwrap();
         assert!(j.interrupted_runs().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_file_named_another_way_is_the_same_run() {
+        let (dir, mut j) = super::super::tests::open();
+        let file = dir.path().join("febrero.csv");
+        std::fs::write(&file, "cliente,monto\n").unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let roundabout = dir.path().join("sub").join("..").join("febrero.csv");
+        j.start_run(&roundabout, "abc", "Sandbox", "http://x", 3)
+            .unwrap();
+        let again = j.start_run(&file, "abc", "Sandbox", "http://x", 3).unwrap();
+        let runs = j.interrupted_runs().unwrap();
+        assert_eq!(runs.iter().map(|r| r.id).collect::<Vec<_>>(), [again]);
+        // Named as the clerk knows it: no `\\?\` prefix on Windows.
+        assert_eq!(runs[0].path, dunce::canonicalize(&file).unwrap());
+        assert!(!runs[0].path.to_string_lossy().starts_with(r"\\?\"));
     }
 }

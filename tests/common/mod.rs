@@ -111,8 +111,13 @@ pub const TODAY: chrono::NaiveDate = match chrono::NaiveDate::from_ymd_opt(2026,
 };
 
 /// Steps the app until `done` holds (work happens on the runtime meanwhile), then lets
-/// the layout settle for a few frames.
+/// the layout settle for a few frames. Gives up after 20 s, or after
+/// `INVOICE_DESK_TEST_PATIENCE` seconds (for slow runs: dist/windows-under-wine.sh).
 pub fn step_until(h: &mut H, what: &str, done: impl Fn(&H) -> bool) {
+    let patience = std::env::var("INVOICE_DESK_TEST_PATIENCE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(Duration::from_secs(20), Duration::from_secs);
     let start = Instant::now();
     loop {
         h.step();
@@ -122,10 +127,7 @@ pub fn step_until(h: &mut H, what: &str, done: impl Fn(&H) -> bool) {
             }
             return;
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "timed out waiting for: {what}"
-        );
+        assert!(start.elapsed() < patience, "timed out waiting for: {what}");
         std::thread::sleep(Duration::from_millis(15));
     }
 }
