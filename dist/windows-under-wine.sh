@@ -10,8 +10,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 T=x86_64-pc-windows-gnu
+WINE=/usr/lib/wine/wine64
 rustup target list --installed | grep -qx $T || rustup target add $T
-if ! command -v x86_64-w64-mingw32-gcc >/dev/null || [ ! -x /usr/lib/wine/wine64 ]; then
+if ! command -v x86_64-w64-mingw32-gcc >/dev/null || [ ! -x $WINE ]; then
   apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc-mingw-w64-x86-64 wine wine64 >/dev/null
 fi
@@ -19,7 +20,7 @@ export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target/windows-gnu}
 export CC_x86_64_pc_windows_gnu=x86_64-w64-mingw32-gcc AR_x86_64_pc_windows_gnu=x86_64-w64-mingw32-ar
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
 cargo clippy --locked --target $T --all-targets -- -D warnings
-exes=$(cargo test --locked --target $T --no-run --message-format=json 2>/dev/null |
+exes=$(cargo test --locked --target $T --no-run --message-format=json |
   python3 -c 'import sys, json
 for l in sys.stdin:
     m = json.loads(l)
@@ -27,7 +28,7 @@ for l in sys.stdin:
         print(m["target"]["name"], m["executable"])')
 export WINEPREFIX=${WINEPREFIX:-$(realpath -m "$CARGO_TARGET_DIR/wine")} WINEDEBUG=-all INVOICE_DESK_TEST_PATIENCE=300
 mkdir -p "$WINEPREFIX"
-/usr/lib/wine/wine64 cmd /c exit >/dev/null 2>&1 || true   # creates the prefix
+"$WINE" cmd /c exit >/dev/null 2>&1 || true   # creates the prefix
 # Rust's std asks bcryptprimitives.dll for randomness (ProcessPrng); Wine 8 lacks it.
 sys32=$WINEPREFIX/drive_c/windows/system32
 if [ ! -f "$sys32/bcryptprimitives.dll" ]; then
@@ -47,7 +48,7 @@ C
 fi
 failed=0
 while read -r name exe; do
-  if out=$(/usr/lib/wine/wine64 "$exe" --skip snapshot_ 2>&1); then
+  if out=$("$WINE" "$exe" --skip snapshot_ 2>&1); then
     echo "$name: $(grep -a 'test result:' <<<"$out" | tail -n1)"
   else
     failed=1
