@@ -139,3 +139,41 @@ fn look_up_void_and_list_by_keyboard_only_in_spanish() {
 fn snapshot_usd_invoice() {
     scenes::usd_invoice(Lang::Es, D, "es_dark_usd_invoice");
 }
+
+/// A run the CLI started with credentials from environment variables (no profile) is
+/// offered in the clerk's language, not with the journal's "(environment)".
+#[test]
+fn an_interrupted_run_without_a_profile_is_offered_in_spanish() {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("marzo.csv");
+    std::fs::write(&file, "cliente,monto\n").unwrap();
+    let journal = dir.path().join("journal.sqlite3");
+    {
+        let mut j = invoice_desk::journal::Journal::open(&journal).unwrap();
+        j.start_run(
+            &file,
+            "abc",
+            invoice_desk::journal::ENVIRONMENT_PROFILE,
+            &s.base_url,
+            1,
+        )
+        .unwrap();
+    }
+    let mut h = common::connected_with_journal(
+        &rt,
+        s.profile("Pruebas"),
+        &s.credentials.client_secret,
+        dir.path(),
+        [1100.0, 760.0],
+        Lang::Es,
+        Some(journal),
+    );
+    step_until(&mut h, "the offer", |h| {
+        has_text(h, "con el perfil (variables de entorno)")
+    });
+    assert!(!has_text(&h, "environment"));
+}

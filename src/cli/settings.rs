@@ -45,7 +45,7 @@ fn env(name: &str) -> Option<String> {
 /// A client configuration and what else the commands need.
 pub(super) struct Resolved {
     pub config: ClientConfig,
-    /// The profile's name, as journaled ("(environment)" without one).
+    /// The profile's name, as journaled ([`crate::journal::ENVIRONMENT_PROFILE`] without one).
     pub profile_name: String,
     pub account_currency: Option<Currency>,
     /// The currencies `create --currency` may use.
@@ -178,9 +178,10 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
     };
     Ok(Resolved {
         config,
-        profile_name: profile
-            .as_ref()
-            .map_or_else(|| "(environment)".to_string(), |p| p.name.clone()),
+        profile_name: profile.as_ref().map_or_else(
+            || crate::journal::ENVIRONMENT_PROFILE.to_string(),
+            |p| p.name.clone(),
+        ),
         account_currency: profile.and_then(|p| p.account_currency),
         currencies,
     })

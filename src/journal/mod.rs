@@ -19,7 +19,7 @@ pub use directory::{Customer, ImportProblem, ImportWhy, fold, fold_text, read_im
 pub use flow::{
     IN_FLIGHT_SECS, Journaled, SharedJournal, check, checkable, resolve, same_service, write_ahead,
 };
-pub use runs::BulkRunRecord;
+pub use runs::{BulkRunRecord, ENVIRONMENT_PROFILE};
 pub use store::{Broken, Journal, JournalError};
 
 use serde::Serialize;

@@ -8,6 +8,10 @@ use super::{Journal, JournalError};
 use rusqlite::params;
 use std::path::PathBuf;
 
+/// The profile name journaled for a CLI run whose credentials came from environment
+/// variables (no profile): the app shows it in the clerk's language.
+pub const ENVIRONMENT_PROFILE: &str = "(environment)";
+
 /// A billing run that was started.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BulkRunRecord {

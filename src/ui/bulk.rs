@@ -681,7 +681,11 @@ impl BulkPanel {
                         &tr!(
                             "bulk-resume-offer",
                             file = safe(&file),
-                            profile = safe(&run.profile),
+                            profile = if run.profile == crate::journal::ENVIRONMENT_PROFILE {
+                                tr!("bulk-profile-environment")
+                            } else {
+                                safe(&run.profile).into_owned()
+                            },
                             when = when
                         ),
                         widgets::CHIP_COLORS[2],

@@ -559,6 +559,7 @@ bulk-unsure-earlier = An earlier run left it unknown and the service could not b
 bulk-journal-unreadable = The journal could not be read, so it was not sent.
 bulk-rate-limited = The service kept saying there were too many requests.
 bulk-resume-offer = A billing run of { $file } with the profile { $profile } (started { $when }) was interrupted.
+bulk-profile-environment = (environment variables)
 bulk-resume-open = Open it to resume
 bulk-resume-dismiss = Forget it
 bulk-resume-hint = Rows already issued are skipped; rows whose outcome is unknown are checked first.

@@ -559,6 +559,7 @@ bulk-unsure-earlier = Una emisión anterior la dejó sin respuesta y ahora no se
 bulk-journal-unreadable = No se pudo leer el registro, así que no se envió.
 bulk-rate-limited = El servicio siguió diciendo que había demasiadas solicitudes.
 bulk-resume-offer = Una emisión masiva de { $file } con el perfil { $profile } (iniciada el { $when }) quedó interrumpida.
+bulk-profile-environment = (variables de entorno)
 bulk-resume-open = Abrirla para reanudar
 bulk-resume-dismiss = Descartar
 bulk-resume-hint = Las filas ya emitidas se omiten; las que quedaron sin respuesta se revisan primero.
