@@ -551,28 +551,89 @@ pub fn bulk_problem(p: &crate::bulk::Problem) -> String {
 /// What became of a billing-run row: its status word and, when it was not issued,
 /// why, in the clerk's language.
 pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
-    use crate::bulk::run::{Refusal, Status, Unsure};
+    use crate::bulk::run::{Held, Status, Unsure};
     match s {
         Status::Created(_) => (tr!("bulk-st-created"), None),
-        Status::SkippedExisting(_) => (tr!("bulk-st-existing"), None),
-        Status::Refused(r) => (
-            tr!("bulk-st-refused"),
-            Some(match r {
-                Refusal::Service(e) => error_text(e),
-                Refusal::Journal(_) => tr!("journal-not-sent"),
-                Refusal::RateLimited => tr!("bulk-rate-limited"),
-            }),
+        Status::SkippedExisting(e) => (
+            if e.at_service {
+                tr!("bulk-st-existing-service")
+            } else {
+                tr!("bulk-st-existing")
+            },
+            None,
         ),
+        Status::Refused(e) => (tr!("bulk-st-refused"), Some(error_text(e))),
         Status::Unknown(u) => (
             tr!("bulk-st-unknown"),
             Some(match u {
                 Unsure::Sent(_) => tr!("bulk-unsure-sent"),
                 Unsure::Earlier => tr!("bulk-unsure-earlier"),
-                Unsure::Journal(_) => tr!("bulk-journal-unreadable"),
+                Unsure::Waiting(until) => tr!("bulk-unsure-waiting", time = clock(*until)),
             }),
         ),
-        Status::NotSent => (tr!("bulk-st-not-sent"), None),
+        Status::PossibleDuplicate(e) => (
+            tr!("bulk-st-similar"),
+            Some(looks_like(e.id.as_deref(), e.time.as_deref(), e.at_service)),
+        ),
+        Status::NotSent(h) => (
+            tr!("bulk-st-not-sent"),
+            match h {
+                Held::Cancelled => None,
+                Held::Journal(_) => Some(tr!("journal-not-sent")),
+                Held::RateLimited => Some(tr!("bulk-rate-limited")),
+                Held::Unchecked(e) => Some(tr!("bulk-unchecked", why = error_text(e))),
+            },
+        ),
         Status::SkippedInvalid => (tr!("bulk-st-invalid"), None),
+    }
+}
+
+/// "Parece repetida: in_… emitida el 24-11-2026" (found in the journal or the service).
+pub fn looks_like(id: Option<&str>, time: Option<&str>, at_service: bool) -> String {
+    let id = crate::text::escape_controls(id.unwrap_or("?")).into_owned();
+    let when = time.map(day).unwrap_or_default();
+    if at_service {
+        tr!("looks-like-service", id = id, date = when)
+    } else {
+        tr!("looks-like", id = id, date = when)
+    }
+}
+
+/// An instant (RFC 3339, or a bare date) as the local day the language writes.
+pub fn day(t: &str) -> String {
+    match chrono::DateTime::parse_from_rfc3339(t) {
+        Ok(t) => date(
+            &t.with_timezone(&chrono::Local)
+                .format("%Y-%m-%d")
+                .to_string(),
+        ),
+        Err(_) => date(t.get(..10).unwrap_or(t)),
+    }
+}
+
+/// An instant (RFC 3339) as the local day and minute the language writes
+/// ("24-11-2026 10:42").
+pub fn moment(t: &str) -> String {
+    match chrono::DateTime::parse_from_rfc3339(t) {
+        Ok(t) => {
+            let local = t.with_timezone(&chrono::Local);
+            format!(
+                "{} {}",
+                date(&local.format("%Y-%m-%d").to_string()),
+                local.format("%H:%M")
+            )
+        }
+        Err(_) => crate::text::escape_controls(t).into_owned(),
+    }
+}
+
+/// A time of today, local, to the minute ("10:44"); another day's with its date.
+pub fn clock(t: chrono::DateTime<chrono::Utc>) -> String {
+    let local = t.with_timezone(&chrono::Local);
+    if local.date_naive() == chrono::Local::now().date_naive() {
+        local.format("%H:%M:%S").to_string()
+    } else {
+        moment(&t.to_rfc3339())
     }
 }
 

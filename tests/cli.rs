@@ -136,15 +136,16 @@ fn create_get_void_in_json() {
         .assert()
         .success();
     assert_eq!(json_of(&out.get_output().stdout)["is_void"], true);
+    // Voided already (the journal says so): not sent again.
     let err = e
         .oauth()
         .args(["void", &id, "--yes"])
         .assert()
-        .code(4)
+        .code(2)
         .get_output()
         .stderr
         .clone();
-    assert!(String::from_utf8_lossy(&err).contains("already void"));
+    assert!(String::from_utf8_lossy(&err).contains("already voided"));
     e.oauth().args(["get", "in_nothing"]).assert().code(4);
 }
 

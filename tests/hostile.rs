@@ -412,6 +412,8 @@ fn the_cli_says_done_but_unreadable_with_exit_6_and_how_to_check() {
         },
     ));
     let dir = tempfile::tempdir().unwrap();
+    // A reference of the clerk's own that this journal never saw is looked for at the
+    // service first; a listing that cannot be read sends nothing.
     let out = cli(&h, dir.path())
         .args([
             "create",
@@ -423,11 +425,22 @@ fn the_cli_says_done_but_unreadable_with_exit_6_and_how_to_check() {
             "ref-77",
         ])
         .assert()
+        .code(4);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("could not be checked") && err.contains("ref-77"),
+        "{err}"
+    );
+    assert_eq!(h.hits("/invoices"), 0);
+    let out = cli(&h, dir.path())
+        .args(["create", "--customer", "cus_1", "--amount", "1000"])
+        .assert()
         .code(6);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("could not be read"), "{err}");
     assert!(
-        err.contains("invoice-desk list cus_1") && err.contains("ref-77"),
+        err.contains("invoice-desk journal resolve")
+            && err.contains("the external reference is ID-"),
         "{err}"
     );
     let out = cli(&h, dir.path())
@@ -435,7 +448,7 @@ fn the_cli_says_done_but_unreadable_with_exit_6_and_how_to_check() {
         .assert()
         .code(6);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(err.contains("invoice-desk get in_1"), "{err}");
+    assert!(err.contains("invoice-desk journal resolve"), "{err}");
     assert_eq!(h.hits("/invoices"), 1);
 }
 

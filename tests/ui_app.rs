@@ -674,12 +674,24 @@ fn bulk_issue_maps_columns_pauses_stops_and_resumes_without_issuing_twice() {
     assert!(first.not_sent > 0 && first.created > paused, "{first:?}");
     assert_eq!(first.created + first.not_sent, 24, "{first:?}");
     assert!(has_text(&h, "Not sent"));
-    // Running the same file again issues only what was not sent.
+    // Running the same file again issues only what was not sent: the journal says
+    // which rows are issued, and only the others are counted and confirmed.
     e.sandbox.set_latency(std::time::Duration::ZERO);
     click(&mut h, "Read and check");
     // Read again, the file keeps the columns as the clerk mapped them.
-    wait_text(&mut h, "Issue 24 invoices…");
-    click(&mut h, "Issue 24 invoices…");
+    let again = match first.not_sent {
+        1 => "Issue 1 invoice…".to_string(),
+        n => format!("Issue {n} invoices…"),
+    };
+    wait_text(&mut h, &again);
+    assert!(has_text(
+        &h,
+        &format!(
+            "{} rows are already issued according to the journal",
+            first.created
+        )
+    ));
+    click(&mut h, &again);
     click(&mut h, "Issue them");
     wait_text(&mut h, "Finished:");
     let second = bulk_counts(&h);
@@ -717,7 +729,7 @@ fn an_interrupted_billing_run_is_offered_at_start_and_resumed() {
         // What a run cut short leaves behind.
         let mut j = invoice_desk::journal::Journal::open(&journal).unwrap();
         let id = invoice_desk::bulk::file_id(text.as_bytes());
-        j.start_run(&file, &id, "Pruebas", &e.sandbox.base_url, 3)
+        j.start_run(&file, &id, "Pruebas", &e.sandbox.base_url, 3, None)
             .unwrap();
     }
     let mut h = common::connected_with_journal(
@@ -911,4 +923,148 @@ fn a_payment_link_is_copied_and_opened_in_the_browser() {
         .any(|c| matches!(c, egui::OutputCommand::CopyText(t) if *t == link));
     assert!(copied, "{:?}", h.output().platform_output.commands);
     wait_text(&mut h, "The payment link was copied.");
+}
+
+/// The New invoice panel in English: a look-alike asks, showing the earlier invoice;
+/// Cancel sends nothing.
+#[test]
+fn a_look_alike_asks_first_and_cancel_sends_nothing() {
+    let e = env(0);
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::CLP));
+    click(&mut h, "New invoice");
+    type_into(&mut h, "Customer id", &e.sandbox.customers()[3].0);
+    type_into(&mut h, "Amount", "8.800");
+    click(&mut h, "Create invoice");
+    wait_text(&mut h, "created.");
+    click(&mut h, "Issue another invoice");
+    type_into(&mut h, "Amount", "8.800");
+    click(&mut h, "Create invoice");
+    wait_text(&mut h, "Looks repeated: in_");
+    assert!(has_text(&h, "Issue it anyway?"));
+    click(&mut h, "Cancel");
+    assert!(!has_text(&h, "Looks repeated"));
+    assert_eq!(e.sandbox.counters().api["create"], 1);
+    assert!(
+        button_enabled(&h, "Create invoice"),
+        "the form is the clerk's again"
+    );
+}
+
+/// A create without a reference whose answer was lost: "I checked: send it again" is a
+/// decision the journal records (the entry stops being "to check").
+#[test]
+fn sending_again_after_a_check_is_a_journaled_decision() {
+    let e = env(0);
+    let journal = e.dir.path().join("journal.sqlite3");
+    let mut h = common::connected_with_journal(
+        &e.rt,
+        e.sandbox.profile("Pruebas"),
+        &e.sandbox.credentials.client_secret,
+        e.dir.path(),
+        SIZE,
+        invoice_desk::ui::i18n::Lang::En,
+        Some(journal.clone()),
+    );
+    click(&mut h, "New invoice");
+    type_into(&mut h, "Customer id", &e.sandbox.customers()[0].0);
+    type_into(&mut h, "Amount", "6.100");
+    common::set_text(&mut h, "External reference", "");
+    e.sandbox.add_fault(Fault::status(Route::Create, 1, 502));
+    click(&mut h, "Create invoice");
+    step_until(&mut h, "unknown", |h| {
+        h.state().journal_to_check() == Some(1)
+    });
+    click(&mut h, "I checked: send it again");
+    step_until(&mut h, "the decision recorded", |h| {
+        h.state().journal_to_check() == Some(0)
+    });
+    let j = invoice_desk::journal::Journal::open(&journal).unwrap();
+    let e0 = j.list(&Default::default(), true, 0, 1).unwrap().remove(0);
+    assert_eq!(e0.outcome, invoice_desk::journal::Outcome::Refused);
+    assert_eq!(e0.error_kind.as_deref(), Some("ClerkCheckedNotCreated"));
+    assert!(button_enabled(&h, "Create invoice"));
+}
+
+/// A billing run resumed from the notice reads the file with the columns as the clerk
+/// mapped them when it started.
+#[test]
+fn a_resumed_run_keeps_its_column_mapping() {
+    use invoice_desk::bulk::{ColumnUse, Field};
+    let e = env(0);
+    let customer = e.sandbox.customers()[0].0.clone();
+    let file = billing_file(e.dir.path(), &customer, 3);
+    let journal = e.dir.path().join("journal.sqlite3");
+    {
+        let mut j = invoice_desk::journal::Journal::open(&journal).unwrap();
+        let header: Vec<String> = ["Customer", "Importe", "Notes", "Reference"]
+            .map(str::to_string)
+            .to_vec();
+        let mapping = invoice_desk::bulk::mapping_text(
+            &header,
+            &[
+                ColumnUse::Field(Field::Customer),
+                ColumnUse::Field(Field::Amount),
+                ColumnUse::Ignore,
+                ColumnUse::Field(Field::Reference),
+            ],
+        );
+        j.start_run(
+            &file,
+            "x",
+            "Pruebas",
+            &e.sandbox.base_url,
+            3,
+            Some(&mapping),
+        )
+        .unwrap();
+    }
+    let mut h = common::connected_with_journal(
+        &e.rt,
+        e.sandbox.profile("Pruebas"),
+        &e.sandbox.credentials.client_secret,
+        e.dir.path(),
+        SIZE,
+        invoice_desk::ui::i18n::Lang::En,
+        Some(journal),
+    );
+    wait_text(&mut h, "A billing run of january.csv");
+    click(&mut h, "Open it to resume");
+    wait_text(&mut h, "Issue 3 invoices…");
+    assert!(!has_text(&h, "Columns not recognised"));
+}
+
+/// Closing the window while a billing run sends asks first; "Stay in the app" keeps it.
+#[test]
+fn closing_while_a_run_sends_asks_first() {
+    let e = env(0);
+    let customer = e.sandbox.customers()[0].0.clone();
+    let file = billing_file(e.dir.path(), &customer, 40);
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::CLP));
+    click(&mut h, "Bulk issue");
+    type_into(&mut h, "File", &file.display().to_string());
+    click(&mut h, "Read and check");
+    wait_text(&mut h, "Columns not recognised: Importe, Notes.");
+    pick(&mut h, "Importe", "Amount");
+    wait_text(&mut h, "Columns not recognised: Notes.");
+    pick(&mut h, "Notes", "Not used");
+    wait_text(&mut h, "Issue 40 invoices…");
+    e.sandbox.add_fault(Fault::slow(Route::Create, 1000, 200));
+    click(&mut h, "Issue 40 invoices…");
+    click(&mut h, "Issue them");
+    step_until(&mut h, "sending", |h| h.state().in_flight());
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.step();
+    h.step();
+    wait_text(&mut h, "Close invoice-desk?");
+    assert!(has_text(&h, "A billing run is sending invoices"));
+    click(&mut h, "Stay in the app");
+    assert!(!has_text(&h, "Close invoice-desk?"));
+    assert!(h.state().in_flight(), "still sending");
+    click(&mut h, "Stop sending");
+    step_until(&mut h, "stopped", |h| !h.state().in_flight());
 }

@@ -626,17 +626,19 @@ fn a_billing_run_is_checked_confirmed_issued_once_and_its_results_saved() {
     assert_eq!(cell(3, 2), "No emitida (con problemas)");
     assert_eq!(cell(3, 4), "Monto: El monto debe ser mayor que cero.");
 
-    // The same file again: nothing is issued twice.
+    // The same file again: the journal says both rows are issued; nothing is offered.
     click(&mut h, "Leer y revisar");
     step_until(&mut h, "checked again", |h| {
-        has_text(h, "Emitir 2 facturas…")
+        has_text(
+            h,
+            "2 filas ya están emitidas según el registro: no se vuelven a enviar.",
+        )
     });
-    click(&mut h, "Emitir 2 facturas…");
-    step_until(&mut h, "confirmation", |h| has_text(h, "Emitirlas"));
-    click(&mut h, "Emitirlas");
-    step_until(&mut h, "run again", |h| {
-        has_text(h, "Terminado: 0 emitidas, 2 ya emitidas antes")
-    });
+    assert!(!has_text(&h, "Emitir 2 facturas…"));
+    h.get_by_label("Solo filas con problemas").click();
+    h.step();
+    h.step();
+    assert!(has_text(&h, "Ya emitida · in_"), "each issued row says so");
     let client = invoice_desk::api::Client::new(s.profile("x").client_config(
         secrecy::SecretString::from(s.credentials.client_secret.clone()),
     ))

@@ -154,7 +154,7 @@ fn unknown_outcomes_show_a_badge_on_every_panel_and_check_now_settles_them() {
     click(&mut h, "Facturas del cliente");
     assert!(has_text(&h, "1 por revisar"), "on every panel");
     click(&mut h, "Revisar ahora");
-    wait_text(&mut h, "Revisado: 1 resueltas, 0 aún por revisar");
+    wait_text(&mut h, "Revisado: 1 resuelta, 0 aún por revisar.");
     assert!(!has_text(&h, "por revisar "), "the badge is gone");
     let j = Journal::open(&path).unwrap();
     let all = j.list(&Filter::default(), false, 0, 10).unwrap();

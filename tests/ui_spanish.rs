@@ -160,6 +160,7 @@ fn an_interrupted_run_without_a_profile_is_offered_in_spanish() {
             invoice_desk::journal::ENVIRONMENT_PROFILE,
             &s.base_url,
             1,
+            None,
         )
         .unwrap();
     }
@@ -176,4 +177,221 @@ fn an_interrupted_run_without_a_profile_is_offered_in_spanish() {
         has_text(h, "con el perfil (variables de entorno)")
     });
     assert!(!has_text(&h, "environment"));
+}
+
+/// The journal's latest create entry for `reference`.
+fn entry_for(journal: &std::path::Path, reference: &str) -> invoice_desk::journal::Entry {
+    let j = invoice_desk::journal::Journal::open(journal).unwrap();
+    let filter = invoice_desk::journal::Filter {
+        reference: Some(reference.into()),
+        ..Default::default()
+    };
+    j.list(&filter, true, 0, 1).unwrap().remove(0)
+}
+
+/// Never twice across a restart: an unknown create confirmed by the panel's check is
+/// done in the journal (the badge drops to 0), the form gets a fresh reference at once,
+/// and after a restart nothing is sent again — a restored form that still holds the used
+/// reference opens locked ("Ya emitida"), one with the same amount asks first.
+#[test]
+fn a_confirmed_unknown_and_a_restart_never_send_twice_in_spanish() {
+    use common::{click, click_last, enabled, field_text, restored, saved, type_into};
+    use invoice_desk::sandbox::{Fault, Route};
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("journal.sqlite3");
+    let profile = {
+        let mut p = s.profile("Pruebas");
+        p.account_currency = Some(invoice_desk::api::Currency::CLP);
+        p
+    };
+    let start = |storage| {
+        restored(
+            &rt,
+            profile.clone(),
+            &s.credentials.client_secret,
+            dir.path(),
+            [1100.0, 760.0],
+            Lang::Es,
+            Some(journal.clone()),
+            storage,
+        )
+    };
+    let creates = || s.counters().api.get("create").copied().unwrap_or(0);
+    let mut h = start(None);
+    click(&mut h, &text("tab-create"));
+    type_into(&mut h, &text("f-customer-id"), &s.customers()[0].0);
+    type_into(&mut h, &text("f-amount"), "45.000");
+    let used = field_text(&h, &text("f-external-ref"));
+    // The service creates it, and the answer is lost.
+    s.add_fault(Fault::reset(Route::Create, 1));
+    click(&mut h, &text("cr-create"));
+    step_until(&mut h, "the unknown outcome", |h| {
+        has_text(h, &text("cr-check"))
+    });
+    step_until(&mut h, "the badge", |h| {
+        h.state().journal_to_check() == Some(1)
+    });
+    assert!(!enabled(&h, &text("cr-create")), "no resend until checked");
+    click(&mut h, &text("cr-check"));
+    step_until(&mut h, "the check", |h| has_text(h, "Sí se creó"));
+    // Checked from the panel: recorded, the badge drops at once.
+    step_until(&mut h, "the badge at 0", |h| {
+        h.state().journal_to_check() == Some(0)
+    });
+    let e = entry_for(&journal, &used);
+    assert_eq!(e.outcome, invoice_desk::journal::Outcome::Done);
+    assert!(e.checked);
+    // The form never holds the used reference again, nor does what is saved.
+    let fresh = field_text(&h, &text("f-external-ref"));
+    assert_ne!(fresh, used);
+    let storage = saved(&mut h);
+    assert!(!storage.0.values().any(|v| v.contains(&used)));
+    drop(h);
+    assert_eq!(creates(), 1);
+
+    // Restart (on the panel it was left on): same customer and amount, a fresh
+    // reference. Create asks first.
+    let mut h = start(Some(storage.clone()));
+    assert_eq!(h.state().tab(), Tab::Create);
+    assert_eq!(field_text(&h, &text("f-external-ref")), fresh);
+    click(&mut h, &text("cr-create"));
+    step_until(&mut h, "the look-alike question", |h| {
+        has_text(h, "Parece repetida")
+    });
+    assert!(has_text(&h, &text("cr-similar-question")));
+    click(&mut h, &text("cancel"));
+    assert_eq!(creates(), 1, "nothing sent without the clerk's yes");
+    drop(h);
+
+    // A saved form that still holds the used reference (as older versions saved it):
+    // it opens locked, "Ya emitida", and "Nueva factura" gives a fresh one.
+    let mut old = storage.clone();
+    for v in old.0.values_mut() {
+        *v = v.replace(&fresh, &used);
+    }
+    let mut h = start(Some(old));
+    step_until(&mut h, "the lock", |h| has_text(h, "Ya emitida:"));
+    assert!(!enabled(&h, &text("cr-create")));
+    click_last(&mut h, &text("cr-new-invoice"));
+    assert_ne!(field_text(&h, &text("f-external-ref")), used);
+    assert_eq!(creates(), 1);
+}
+
+/// A look-alike in the New invoice panel: the dialog shows the earlier invoice; "Emitir
+/// de todos modos" sends it, and the decision is in the journal.
+#[test]
+fn a_look_alike_asks_before_it_is_issued_in_spanish() {
+    use common::{click, type_into};
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("journal.sqlite3");
+    let mut h = common::connected_with_journal(
+        &rt,
+        s.profile("Pruebas"),
+        &s.credentials.client_secret,
+        dir.path(),
+        [1100.0, 760.0],
+        Lang::Es,
+        Some(journal.clone()),
+    );
+    click(&mut h, &text("tab-create"));
+    type_into(&mut h, &text("f-customer-id"), &s.customers()[1].0);
+    type_into(&mut h, &text("f-amount"), "12.500");
+    let reference = common::field_text(&h, &text("f-external-ref"));
+    click(&mut h, &text("cr-create"));
+    step_until(&mut h, "created", |h| has_text(h, "creada."));
+    let first_id = s.references()[&reference][0].clone();
+    // Another invoice of the same amount to the same customer.
+    click(&mut h, &text("cr-another"));
+    type_into(&mut h, &text("f-amount"), "12.500");
+    click(&mut h, &text("cr-create"));
+    step_until(&mut h, "the question", |h| has_text(h, "Parece repetida"));
+    assert!(has_text(&h, &first_id), "the earlier invoice is shown");
+    assert_eq!(s.counters().api["create"], 1);
+    click(&mut h, &text("cr-issue-anyway"));
+    step_until(&mut h, "created again", |h| {
+        s.counters().api["create"] == 2 && has_text(h, "creada.")
+    });
+    let j = invoice_desk::journal::Journal::open(&journal).unwrap();
+    let latest = j.list(&Default::default(), true, 0, 1).unwrap().remove(0);
+    assert!(
+        latest
+            .decision
+            .as_deref()
+            .is_some_and(|d| d.contains(&first_id)),
+        "{latest:?}"
+    );
+}
+
+/// A billing run's row that looks like an invoice already issued is marked "Posible
+/// duplicado" and skipped; ticked, it is issued by the next run (which counts only it).
+#[test]
+fn a_billing_row_like_an_earlier_invoice_waits_for_the_clerks_tick_in_spanish() {
+    use common::{click, set_text};
+    use egui_kittest::kittest::Queryable;
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("journal.sqlite3");
+    let c = s.customers()[2].0.clone();
+    let file = dir.path().join("abril.csv");
+    std::fs::write(
+        &file,
+        format!("cliente,monto,vencimiento\n{c},30000,31-12-2026\n{c},31000,31-12-2026\n"),
+    )
+    .unwrap();
+    let mut h = common::connected_with_journal(
+        &rt,
+        s.profile("Pruebas"),
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 800.0],
+        Lang::Es,
+        Some(journal.clone()),
+    );
+    // Issued before, by hand, with its own reference: the first row looks like it.
+    {
+        let client = h.state().session().unwrap().client.clone();
+        let inv = invoice_desk::api::NewInvoice {
+            customer: c.clone(),
+            amount: 30000.into(),
+            due_date: Some("2026-12-31".into()),
+            invoice_external_id: Some("A-MANO-1".into()),
+            ..Default::default()
+        };
+        rt.block_on(client.create_invoice(&inv, None)).unwrap();
+    }
+    click(&mut h, &text("tab-bulk"));
+    set_text(&mut h, &text("bulk-file"), file.to_str().unwrap());
+    click(&mut h, &text("bulk-read"));
+    step_until(&mut h, "read", |h| h.state().bulk().loaded_plan().is_some());
+    click(&mut h, "Emitir 2 facturas…");
+    click(&mut h, &text("bulk-confirm-yes"));
+    step_until(&mut h, "the run", |h| {
+        has_text(h, "1 fila parece repetida y no se envió")
+    });
+    assert!(has_text(&h, "Posible duplicado"));
+    assert!(has_text(&h, "encontrada en el servicio"));
+    assert_eq!(s.counters().api["create"], 2, "one by hand, one by the run");
+    // The clerk ticks it: the next run counts and sends only it.
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, &text("bulk-allow-similar"))
+        .click();
+    h.step();
+    h.step();
+    click(&mut h, "Emitir 1 factura…");
+    click(&mut h, &text("bulk-confirm-yes"));
+    step_until(&mut h, "the second run", |h| {
+        s.counters().api["create"] == 3 && !h.state().bulk().is_running()
+    });
+    assert_eq!(h.state().bulk().counts().unwrap().created, 1);
+    let _ = h.query_by_label_contains("Emitida");
 }

@@ -23,6 +23,9 @@ pub struct BulkRow {
     pub invoice: NewInvoice,
     /// The row's own account key (else the profile's).
     pub account_key: Option<String>,
+    /// The reference older versions gave this row (`BULK-<file digest>-<row>`), when the
+    /// file gives none: a run they started is recognised and resumed.
+    pub legacy_reference: Option<String>,
 }
 
 /// A problem with one cell (or the header).
@@ -236,6 +239,48 @@ pub enum ColumnUse {
     Unrecognised,
 }
 
+impl ColumnUse {
+    /// Its name in a saved mapping (`amount`, `ignore`, …).
+    pub fn code(self) -> &'static str {
+        match self {
+            ColumnUse::Field(f) => f.key(),
+            ColumnUse::Ignore => "ignore",
+            ColumnUse::Unrecognised => "unrecognised",
+        }
+    }
+
+    /// From [`ColumnUse::code`].
+    pub fn from_code(code: &str) -> Option<ColumnUse> {
+        Field::ALL
+            .into_iter()
+            .map(ColumnUse::Field)
+            .chain([ColumnUse::Ignore, ColumnUse::Unrecognised])
+            .find(|u| u.code() == code)
+    }
+}
+
+/// A file's header and how its columns are mapped, as text kept with a billing run (so
+/// resuming it reads the file the same way).
+pub fn mapping_text(header: &[String], mapping: &[ColumnUse]) -> String {
+    serde_json::json!({
+        "header": header,
+        "mapping": mapping.iter().map(|u| u.code()).collect::<Vec<_>>(),
+    })
+    .to_string()
+}
+
+/// The mapping kept by [`mapping_text`], when it is for this header.
+pub fn mapping_for(text: &str, header: &[String]) -> Option<Vec<ColumnUse>> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    let saved: Vec<String> = serde_json::from_value(v.get("header")?.clone()).ok()?;
+    if saved != header {
+        return None;
+    }
+    let codes: Vec<String> = serde_json::from_value(v.get("mapping")?.clone()).ok()?;
+    let mapping: Option<Vec<ColumnUse>> = codes.iter().map(|c| ColumnUse::from_code(c)).collect();
+    mapping.filter(|m| m.len() == header.len())
+}
+
 /// The field a header names, if it names one.
 pub fn detect(header: &str) -> ColumnUse {
     let h = fold_text(header.trim());
@@ -266,8 +311,8 @@ pub type Resolve<'a> = &'a dyn Fn(&str) -> Result<String, Why>;
 
 /// What [`plan`] needs besides the rows.
 pub struct PlanInput<'a> {
-    /// A digest of the file: it makes the references of rows without one, so the same
-    /// file run again finds what it already issued.
+    /// A digest of the file: older versions made the references of rows without one from
+    /// it, so the rows of a run they started are recognised by it.
     pub file_id: &'a str,
     /// The currencies a row may name.
     pub currencies: &'a [Currency],
@@ -333,6 +378,9 @@ pub fn plan(rows: &[Vec<String>], input: &PlanInput<'_>) -> Plan {
         .iter()
         .position(|k| *k == ColumnUse::Field(Field::Reference));
     let mut seen: HashMap<String, usize> = HashMap::new();
+    // How many valid rows so far issue each content (identical rows are distinct
+    // invoices, told apart by their occurrence).
+    let mut occurrences: HashMap<String, usize> = HashMap::new();
     for (i, cells) in body.iter().enumerate() {
         let row = i + 2;
         if cells.iter().all(|c| c.trim().is_empty()) {
@@ -425,30 +473,31 @@ pub fn plan(rows: &[Vec<String>], input: &PlanInput<'_>) -> Plan {
                 }
             }
         };
-        let reference = reference.unwrap_or_else(|| format!("BULK-{}-{row}", input.file_id));
-        if let Some(first) = seen.get(&reference) {
-            problem(
-                Some(reference_col.unwrap_or(0)),
-                Why::DuplicateReference {
-                    reference: reference.clone(),
-                    first_row: *first,
-                },
-            );
-        } else {
-            seen.insert(reference.clone(), row);
+        if let Some(reference) = &reference {
+            if let Some(first) = seen.get(reference) {
+                problem(
+                    Some(reference_col.unwrap_or(0)),
+                    Why::DuplicateReference {
+                        reference: reference.clone(),
+                        first_row: *first,
+                    },
+                );
+            } else {
+                seen.insert(reference.clone(), row);
+            }
         }
         if plan.problems.len() > before {
             plan.invalid_rows.push(row);
             continue;
         }
         let Some(amount) = amount else { continue };
-        let invoice = NewInvoice {
+        let mut invoice = NewInvoice {
             customer,
             amount,
             currency,
             product_id: product,
             due_date: due,
-            invoice_external_id: Some(reference),
+            invoice_external_id: reference.clone(),
             metadata: (!metadata.is_empty()).then_some(metadata),
             ..NewInvoice::default()
         };
@@ -463,10 +512,20 @@ pub fn plan(rows: &[Vec<String>], input: &PlanInput<'_>) -> Plan {
             plan.invalid_rows.push(row);
             continue;
         }
+        let legacy_reference = reference
+            .is_none()
+            .then(|| format!("BULK-{}-{row}", input.file_id));
+        if reference.is_none() {
+            let key = content_key(&invoice);
+            let n = occurrences.entry(key.clone()).or_insert(0);
+            *n += 1;
+            invoice.invoice_external_id = Some(format!("BULK-{key}-{n}"));
+        }
         plan.rows.push(BulkRow {
             row,
             invoice,
             account_key: account,
+            legacy_reference,
         });
     }
     plan
@@ -497,7 +556,40 @@ pub fn resolve_customer(journal: &crate::journal::Journal, text: &str) -> Result
     }
 }
 
-/// The first 10 hex digits of the file's SHA-256: the references of its rows without one.
+/// What a row issues, as a digest (16 hex digits of SHA-256): customer, amount, currency,
+/// due date, product and extra fields — not the file, its format, its row order or its
+/// column names. A row without a reference is `BULK-<this>-<occurrence>`, so the same
+/// month saved again as CSV or XLSX, re-sorted, or with a column renamed or added, is
+/// the same run.
+pub fn content_key(inv: &NewInvoice) -> String {
+    use sha2::Digest;
+    let sorted = |m: Option<&Map<String, Value>>| -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = m
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), v.to_string()))
+            .collect();
+        v.sort();
+        v
+    };
+    let canonical = serde_json::json!([
+        inv.customer,
+        inv.amount.normalize().to_string(),
+        inv.currency.currency().map(|c| c.code()).unwrap_or(""),
+        inv.due_date.as_deref().unwrap_or(""),
+        inv.product_id.as_deref().unwrap_or(""),
+        sorted(inv.metadata.as_ref()),
+        sorted(Some(&inv.extra)),
+    ]);
+    sha2::Sha256::digest(canonical.to_string().as_bytes())
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The first 10 hex digits of the file's SHA-256: how older versions named the rows of a
+/// file without references (`BULK-<this>-<row>`).
 pub fn file_id(bytes: &[u8]) -> String {
     use sha2::Digest;
     sha2::Sha256::digest(bytes)
@@ -566,10 +658,17 @@ mod tests {
             "Ñuñoa"
         );
         assert_eq!(p.rows[1].invoice.customer, "cus_big");
+        // A row without a reference gets one from what it issues; the one older
+        // versions gave it (from the file's digest and the row) is kept beside it.
+        let made = p.rows[1].invoice.invoice_external_id.as_deref().unwrap();
+        assert!(made.starts_with("BULK-") && made.ends_with("-1"), "{made}");
+        assert_eq!(made, format!("BULK-{}-1", content_key(&p.rows[1].invoice)));
+        assert_eq!(p.rows[1].legacy_reference.as_deref(), Some("BULK-abc-3"));
         assert_eq!(
-            p.rows[1].invoice.invoice_external_id.as_deref(),
-            Some("BULK-abc-3")
+            p.rows[0].invoice.invoice_external_id.as_deref(),
+            Some("ERP-1")
         );
+        assert_eq!(p.rows[0].legacy_reference, None);
         assert_eq!(p.rows[2].invoice.amount.to_string(), "12.3456");
         let totals = p.totals();
         assert_eq!(totals[""], (1, Decimal::from(1_234_567)));
@@ -690,5 +789,126 @@ mod tests {
         let p = with(&twice);
         assert!(matches!(p.problems[0].why, Why::TwiceMapped(Field::Amount)));
         assert!(p.header_refused() && p.rows.is_empty());
+    }
+
+    /// A month's rows as (customer, amount in cents of a peso … written plainly, due
+    /// day, product, centre): identical rows on purpose (few values to pick from).
+    fn month() -> impl proptest::strategy::Strategy<Value = Vec<(u8, u16, u8, u8, u8)>> {
+        proptest::collection::vec((0u8..3, 1u16..4, 0u8..3, 0u8..2, 0u8..2), 1..25)
+    }
+
+    /// The file for `rows` in one of several layouts: header words, column order, an
+    /// extra ignored column, amounts with or without thousands dots.
+    fn layout(rows: &[(u8, u16, u8, u8, u8)], variant: u8, order: &[usize]) -> Vec<Vec<String>> {
+        let headers: [&[&str]; 2] = [
+            &[
+                "cliente",
+                "monto",
+                "vencimiento",
+                "producto",
+                "metadata.centro",
+            ],
+            &[
+                "customer",
+                "amount",
+                "fecha de vencimiento",
+                "product",
+                "metadata.centro",
+            ],
+        ];
+        let mut out = vec![
+            headers[(variant % 2) as usize]
+                .iter()
+                .map(|h| h.to_string())
+                .collect::<Vec<_>>(),
+        ];
+        if variant >= 2 {
+            out[0].push("notas".into());
+        }
+        for &i in order {
+            let (c, a, d, p, m) = rows[i];
+            let amount = u32::from(a) * 1500;
+            let amount = if variant % 2 == 1 {
+                amount.to_string()
+            } else {
+                crate::api::money::format_amount(Decimal::from(amount), Some("CLP"))
+            };
+            let mut line = vec![
+                format!("cus_{c}"),
+                amount,
+                if d == 0 {
+                    String::new()
+                } else {
+                    format!("{:02}-12-2026", d * 10)
+                },
+                if p == 0 {
+                    String::new()
+                } else {
+                    "prod_a".into()
+                },
+                if m == 0 {
+                    String::new()
+                } else {
+                    "Ñuñoa".into()
+                },
+            ];
+            if variant >= 2 {
+                line.push(format!("nota {i}"));
+            }
+            out.push(line);
+        }
+        out
+    }
+
+    fn references(file: &[Vec<String>]) -> Vec<(String, String)> {
+        let p = plan(
+            file,
+            &PlanInput {
+                file_id: "f",
+                currencies: &Currency::DEFAULT_OFFERED,
+                reading: Some(Currency::CLP),
+                resolve: &by_id,
+                mapping: None,
+                ignore_unknown_columns: true,
+            },
+        );
+        assert!(p.problems.is_empty(), "{:?}", p.problems);
+        let mut v: Vec<(String, String)> = p
+            .rows
+            .iter()
+            .map(|r| {
+                let mut inv = r.invoice.clone();
+                let reference = inv.invoice_external_id.take().unwrap();
+                (reference, inv.to_json().unwrap().to_string())
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn row_references_follow_the_content_not_the_file(
+            rows in month(),
+            variant in 0u8..4,
+            seed in proptest::prelude::any::<u64>(),
+        ) {
+            let straight: Vec<usize> = (0..rows.len()).collect();
+            let mut shuffled = straight.clone();
+            // A re-sorted copy: any order of the same rows.
+            let mut x = seed | 1;
+            for i in (1..shuffled.len()).rev() {
+                x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+                shuffled.swap(i, (x % (i as u64 + 1)) as usize);
+            }
+            let first = references(&layout(&rows, 0, &straight));
+            let again = references(&layout(&rows, variant, &shuffled));
+            // The same references for the same invoices, whatever the layout and order.
+            proptest::prop_assert_eq!(&first, &again);
+            // Distinct for distinct rows, identical rows included (by occurrence).
+            let mut refs: Vec<&String> = first.iter().map(|(r, _)| r).collect();
+            refs.dedup();
+            proptest::prop_assert_eq!(refs.len(), rows.len());
+        }
     }
 }

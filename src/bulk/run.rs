@@ -1,14 +1,25 @@
 //! Sending a billing run: bounded concurrency, every worker pausing on a 429 for the time
-//! the service asks, each row's intent journaled before it is sent and its outcome
-//! after. A row the journal has as created is skipped; one whose outcome is unknown is
-//! first looked for at the service by its reference and never resent while that cannot
-//! be told. Pause holds rows not yet sent; cancel lets the requests in flight finish
-//! (and be journaled) and sends nothing more.
+//! the service asks, each row's reference claimed in the journal with its intent before
+//! it is sent and its outcome recorded after.
+//!
+//! Never twice: before anything is sent, the service's listing of every customer in the
+//! file is read, and a row whose reference (or a look-alike: same customer, amount,
+//! currency and due date) is already there is not sent, whatever the journal says. Then
+//! each row claims its reference (a unique key in the journal): a reference done, or
+//! held by an entry still on its way or to check, is not sent; an earlier unknown outcome
+//! is checked at the service first, and "not created" is concluded only after the
+//! in-flight window. Pause holds rows not yet sent; cancel lets the requests in flight
+//! finish (and be journaled) and sends nothing more.
 
 use super::BulkRow;
 use crate::api::{ApiError, Client, ErrorKind};
-use crate::journal::{self, Action, Filter, Intent, JournalError, Outcome, SharedJournal};
+use crate::journal::{
+    self, Action, Blocked, Checked, Entry, Guard, Intent, JournalError, Outcome, SharedJournal,
+    Similar,
+};
 use futures_util::StreamExt;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -18,27 +29,54 @@ use std::time::{Duration, Instant};
 pub enum Status {
     /// Issued now: the invoice's id.
     Created(String),
-    /// The service (or the journal, before sending) refused it.
-    Refused(Refusal),
-    /// Sent, but whether it was issued cannot be told yet.
+    /// The service refused it.
+    Refused(ApiError),
+    /// Sent (now or earlier), but whether it was issued cannot be told yet.
     Unknown(Unsure),
-    /// Issued by an earlier run (the journal or the service says so): its id if known.
-    SkippedExisting(Option<String>),
+    /// Issued already: by an earlier run (the journal says so), or found at the service.
+    SkippedExisting(Existing),
+    /// It looks like an invoice already issued: not sent unless the clerk says so.
+    PossibleDuplicate(Earlier),
     /// Not valid: not sent.
     SkippedInvalid,
-    /// Not sent: the run was cancelled before its turn.
-    NotSent,
+    /// Not sent, and why.
+    NotSent(Held),
 }
 
-/// Why a row was not issued.
+/// An invoice found already issued for a row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Existing {
+    /// Its id, when known.
+    pub id: Option<String>,
+    /// When it was issued (RFC 3339, or the service's `created_at`), when known.
+    pub time: Option<String>,
+    /// Found in the service's listing (not in this journal).
+    pub at_service: bool,
+}
+
+/// The earlier invoice a row looks like.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Earlier {
+    /// Its id (else its reference), when known.
+    pub id: Option<String>,
+    /// When it was issued, when known (RFC 3339 or the service's `created_at`).
+    pub time: Option<String>,
+    /// Found at the service (not in this journal).
+    pub at_service: bool,
+}
+
+/// Why a row was not sent.
 #[derive(Clone, Debug)]
-pub enum Refusal {
-    /// The service said no.
-    Service(ApiError),
-    /// Its intent could not be journaled: nothing was sent.
+pub enum Held {
+    /// The run was stopped before its turn.
+    Cancelled,
+    /// The journal could not record its intent (nothing can be sent without it).
     Journal(JournalError),
     /// The service kept answering 429.
     RateLimited,
+    /// The service's listing of its customer could not be read, so whether it is already
+    /// issued could not be told.
+    Unchecked(ApiError),
 }
 
 /// Why a row's outcome is not known.
@@ -46,10 +84,11 @@ pub enum Refusal {
 pub enum Unsure {
     /// This run's request got no answer that says.
     Sent(ApiError),
-    /// An earlier run left it unknown and the service could not be asked now.
+    /// An earlier request's outcome is unknown and the service could not be asked now.
     Earlier,
-    /// The journal could not be read, so it was not sent (it might be issued already).
-    Journal(JournalError),
+    /// An earlier request (maybe another process's, maybe still on its way) is not at
+    /// the service yet; nothing can be concluded before this time (UTC).
+    Waiting(chrono::DateTime<chrono::Utc>),
 }
 
 impl Status {
@@ -60,28 +99,34 @@ impl Status {
             Status::Refused(_) => "refused",
             Status::Unknown(_) => "unknown",
             Status::SkippedExisting(_) => "skipped_existing",
+            Status::PossibleDuplicate(_) => "possible_duplicate",
             Status::SkippedInvalid => "skipped_invalid",
-            Status::NotSent => "not_sent",
+            Status::NotSent(_) => "not_sent",
         }
     }
 
     /// The invoice's id, when there is one.
     pub fn invoice_id(&self) -> Option<&str> {
         match self {
-            Status::Created(id) | Status::SkippedExisting(Some(id)) => Some(id),
+            Status::Created(id) => Some(id),
+            Status::SkippedExisting(e) => e.id.as_deref(),
             _ => None,
         }
     }
 }
 
-impl std::fmt::Display for Refusal {
+impl std::fmt::Display for Held {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Refusal::Service(e) => write!(f, "{e}"),
-            Refusal::Journal(e) => write!(f, "nothing was sent: {e}"),
-            Refusal::RateLimited => {
+            Held::Cancelled => write!(f, "the run was stopped before this row's turn"),
+            Held::Journal(e) => write!(f, "nothing was sent: {e}"),
+            Held::RateLimited => {
                 write!(f, "the service kept answering 429 (too many requests)")
             }
+            Held::Unchecked(e) => write!(
+                f,
+                "the service's invoices of this customer could not be read, so it cannot be told whether this row is already issued: {e}"
+            ),
         }
     }
 }
@@ -94,16 +139,46 @@ impl std::fmt::Display for Unsure {
                 f,
                 "an earlier run's outcome is unknown and the service could not be asked; not sent again"
             ),
-            Unsure::Journal(e) => write!(f, "the journal cannot be read: {e}"),
+            Unsure::Waiting(until) => write!(
+                f,
+                "an earlier request for this row is not at the service yet and may still be on its way; it is not sent again, and can be settled after {}",
+                until.with_timezone(&chrono::Local).format("%H:%M:%S")
+            ),
         }
+    }
+}
+
+impl std::fmt::Display for Earlier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let when = self
+            .time
+            .as_deref()
+            .map(|t| format!(" on {}", journal::local_minute(t)))
+            .unwrap_or_default();
+        write!(
+            f,
+            "looks like {}{when}{} (same customer, amount, currency and due date); not sent (--allow-similar issues it anyway)",
+            crate::text::escape_controls(self.id.as_deref().unwrap_or("an invoice already issued")),
+            if self.at_service {
+                ", found at the service"
+            } else {
+                ""
+            }
+        )
     }
 }
 
 /// Most attempts for one row refused with 429 (each after the pause the service asked).
 const MAX_RATE_LIMITED: u32 = 8;
 
+/// Most times a row takes over a claim whose holder turned out not created.
+const MAX_TAKEOVERS: u32 = 3;
+
 /// How often a paused worker looks whether it may go on.
 const PAUSE_POLL: Duration = Duration::from_millis(100);
+
+/// How many customers' listings are read at once before a run.
+const LISTINGS_AT_ONCE: usize = 4;
 
 /// Pause, resume and cancel, shared by the workers and whoever drives the run.
 #[derive(Debug, Default)]
@@ -182,36 +257,216 @@ pub struct Runner {
     /// The profile's account key (a row's own one wins).
     pub profile_account: Option<String>,
     /// Pause, resume, cancel.
-    pub control: std::sync::Arc<Control>,
+    pub control: Arc<Control>,
+    /// Rows (spreadsheet numbers) the clerk said to issue although they look like an
+    /// earlier invoice.
+    pub allow_similar: AllowSimilar,
 }
 
+/// Which rows are issued although they look like an earlier invoice.
+#[derive(Clone, Debug)]
+pub enum AllowSimilar {
+    /// Every row (the CLI's `--allow-similar`).
+    All,
+    /// These rows (spreadsheet numbers) the clerk ticked; none by default.
+    Rows(Arc<HashSet<usize>>),
+}
+
+impl Default for AllowSimilar {
+    fn default() -> AllowSimilar {
+        AllowSimilar::Rows(Arc::default())
+    }
+}
+
+/// What the service already has for the rows of a run, by row index.
+#[derive(Clone, Debug, Default)]
+pub struct AtService {
+    found: HashMap<usize, Status>,
+}
+
+impl AtService {
+    /// Rows found already issued at the service (by reference).
+    pub fn issued(&self) -> usize {
+        self.found
+            .values()
+            .filter(|s| matches!(s, Status::SkippedExisting(_)))
+            .count()
+    }
+}
+
+/// What a look-alike is matched by: customer, amount (without trailing zeros), due date.
+type LookKey = (String, String, Option<String>);
+
 impl Runner {
-    /// Sends `rows`, `concurrency` at a time; `each` hears of every row as it settles
+    /// The service's listing of every customer of `rows`, a few at a time: which rows'
+    /// references are already there (issued, whatever the journal says), and which rows
+    /// look like an invoice there (same customer, amount and currency, same due date;
+    /// without a due date, created the same day). Only what concerns the rows is kept.
+    pub async fn at_service(&self, rows: &[BulkRow]) -> AtService {
+        let mut by_ref: HashMap<&str, usize> = HashMap::new();
+        let mut by_look: HashMap<LookKey, Vec<usize>> = HashMap::new();
+        let mut customers: Vec<String> = Vec::new();
+        for (i, r) in rows.iter().enumerate() {
+            for reference in r
+                .invoice
+                .invoice_external_id
+                .iter()
+                .chain(r.legacy_reference.iter())
+            {
+                by_ref.insert(reference, i);
+            }
+            by_look
+                .entry((
+                    r.invoice.customer.clone(),
+                    r.invoice.amount.normalize().to_string(),
+                    r.invoice.due_date.clone(),
+                ))
+                .or_default()
+                .push(i);
+            customers.push(r.invoice.customer.clone());
+        }
+        customers.sort_unstable();
+        customers.dedup();
+        let today = chrono::Local::now().date_naive();
+        let same_day = |t: &str| {
+            chrono::DateTime::parse_from_rfc3339(t)
+                .map(|t| t.with_timezone(&chrono::Local).date_naive() == today)
+                .unwrap_or(false)
+        };
+        let (by_ref, by_look, same_day) = (&by_ref, &by_look, &same_day);
+        let listings = futures_util::stream::iter(customers.into_iter().map(|c: String| {
+            let client = self.client.clone();
+            async move {
+                let mut found: HashMap<usize, Status> = HashMap::new();
+                let listed = client
+                    .list_customer_invoices(&c, |page, _| {
+                        for inv in &page {
+                            if let Some(&i) = inv
+                                .invoice_external_id
+                                .as_deref()
+                                .and_then(|r| by_ref.get(r))
+                            {
+                                found.insert(
+                                    i,
+                                    Status::SkippedExisting(Existing {
+                                        id: Some(inv.id.clone()),
+                                        time: inv.created_at().map(str::to_string),
+                                        at_service: true,
+                                    }),
+                                );
+                                continue;
+                            }
+                            if inv.is_void == Some(true) {
+                                continue;
+                            }
+                            let (Some(customer), Some(amount)) = (&inv.customer, inv.amount) else {
+                                continue;
+                            };
+                            let key = (
+                                customer.clone(),
+                                amount.normalize().to_string(),
+                                inv.due_date.clone(),
+                            );
+                            let Some(rows_like) = by_look.get(&key) else {
+                                continue;
+                            };
+                            let created = inv.created_at().map(str::to_string);
+                            if inv.due_date.is_none() && !created.as_deref().is_some_and(same_day) {
+                                continue;
+                            }
+                            for &i in rows_like {
+                                let row = &rows[i];
+                                let currency_matches =
+                                    match (row.invoice.currency.currency(), &inv.currency_code) {
+                                        (Some(c), Some(code)) => c.code() == code,
+                                        _ => true,
+                                    };
+                                if currency_matches {
+                                    found.entry(i).or_insert_with(|| {
+                                        Status::PossibleDuplicate(Earlier {
+                                            id: Some(inv.id.clone()),
+                                            time: created.clone(),
+                                            at_service: true,
+                                        })
+                                    });
+                                }
+                            }
+                        }
+                        std::ops::ControlFlow::Continue(())
+                    })
+                    .await;
+                match listed {
+                    Ok(_) => found,
+                    // A customer the service does not know has no invoices there.
+                    Err(e) if matches!(e.kind, ErrorKind::NotFound(_)) => found,
+                    Err(e) => {
+                        for (i, r) in rows.iter().enumerate() {
+                            if r.invoice.customer == *c {
+                                found.insert(i, Status::NotSent(Held::Unchecked(e.clone())));
+                            }
+                        }
+                        found
+                    }
+                }
+            }
+        }))
+        .buffer_unordered(LISTINGS_AT_ONCE);
+        let mut out = AtService::default();
+        futures_util::pin_mut!(listings);
+        while let Some(found) = listings.next().await {
+            for (i, s) in found {
+                // A reference found wins over a look-alike found in another page.
+                match (out.found.get(&i), &s) {
+                    (Some(Status::SkippedExisting(_)), _) => {}
+                    _ => {
+                        out.found.insert(i, s);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Sends `rows`, `concurrency` at a time, after asking the service what it already
+    /// has of them ([`Runner::at_service`]); `each` hears of every row as it settles
     /// (its index in `rows`, what became of it), in the order they settle.
     pub async fn run(
         &self,
         rows: Vec<BulkRow>,
         concurrency: usize,
         mut each: impl FnMut(usize, Status),
-    ) {
-        let mut stream = futures_util::stream::iter(rows.into_iter().enumerate())
-            .map(|(i, row)| {
-                let me = self.clone();
-                async move { (i, me.one(row).await) }
-            })
-            .buffer_unordered(concurrency.clamp(1, 16));
-        while let Some((i, status)) = stream.next().await {
-            each(i, status);
+    ) -> AtService {
+        let at_service = self.at_service(&rows).await;
+        let siblings: Arc<HashSet<String>> = Arc::new(
+            rows.iter()
+                .filter_map(|r| r.invoice.invoice_external_id.clone())
+                .collect(),
+        );
+        {
+            let mut stream = futures_util::stream::iter(rows.into_iter().enumerate())
+                .map(|(i, row)| {
+                    let me = self.clone();
+                    let known = at_service.found.get(&i).cloned();
+                    let siblings = siblings.clone();
+                    async move { (i, me.one(row, known, siblings).await) }
+                })
+                .buffer_unordered(concurrency.clamp(1, 16));
+            while let Some((i, status)) = stream.next().await {
+                each(i, status);
+            }
         }
+        at_service
     }
 
-    /// As [`Runner::run`], for the rows of the spreadsheet `file` (digest `file_id`):
-    /// the run is noted in the journal when it starts and marked finished when every row
+    /// As [`Runner::run`], for the rows of the spreadsheet `file` (digest `file_id`, its
+    /// columns read by `mapping` when the clerk changed them): the run is noted in the
+    /// journal when it starts and marked finished when every row
     /// is settled, so a run cut short is offered again. What became of the rows, counted.
     pub async fn run_file(
         &self,
         file: &std::path::Path,
         file_id: &str,
+        mapping: Option<String>,
         rows: Vec<BulkRow>,
         concurrency: usize,
         mut each: impl FnMut(usize, Status),
@@ -220,17 +475,29 @@ impl Runner {
         let (profile, base_url, total) = (self.profile.clone(), self.base_url.clone(), rows.len());
         let run_id = self
             .journal
-            .run(move |j| j.start_run(&file, &id, &profile, &base_url, total as u64))
+            .run(move |j| {
+                j.start_run(
+                    &file,
+                    &id,
+                    &profile,
+                    &base_url,
+                    total as u64,
+                    mapping.as_deref(),
+                )
+            })
             .await
             .ok();
         let mut counts = Counts::default();
-        self.run(rows, concurrency, |i, status| {
-            counts.add(&status);
-            each(i, status);
-        })
-        .await;
+        let at_service = self
+            .run(rows, concurrency, |i, status| {
+                counts.add(&status);
+                each(i, status);
+            })
+            .await;
+        counts.found_at_service = at_service.issued();
         if counts.unknown == 0
             && counts.not_sent == 0
+            && counts.similar == 0
             && let Some(id) = run_id
         {
             let _ = self.journal.run(move |j| j.finish_run(id)).await;
@@ -238,78 +505,105 @@ impl Runner {
         counts
     }
 
-    async fn one(&self, row: BulkRow) -> Status {
+    async fn one(
+        &self,
+        row: BulkRow,
+        known: Option<Status>,
+        siblings: Arc<HashSet<String>>,
+    ) -> Status {
         if !self.control.turn().await {
-            return Status::NotSent;
+            return Status::NotSent(Held::Cancelled);
         }
-        let reference = row.invoice.invoice_external_id.clone().unwrap_or_default();
-        // Never twice: what the journal knows of this reference at this service.
-        let filter = Filter {
-            reference: Some(reference.clone()),
-            base_url: Some(self.base_url.clone()),
-            action: Some(Action::Create),
-            ..Filter::default()
+        let allowed = match &self.allow_similar {
+            AllowSimilar::All => true,
+            AllowSimilar::Rows(rows) => rows.contains(&row.row),
         };
-        let known = match self.journal.run(move |j| j.list(&filter, true, 0, 1)).await {
-            Err(e) => return Status::Unknown(Unsure::Journal(e)),
-            Ok(entries) => entries.into_iter().next(),
-        };
-        if let Some(e) = known {
-            match e.outcome {
-                Outcome::Done => return Status::SkippedExisting(e.invoice_id.clone()),
-                Outcome::Refused => {}
-                Outcome::Unknown => match journal::check(&self.client, &e).await {
-                    None => return Status::Unknown(Unsure::Earlier),
-                    Some(found) => {
-                        let seq = e.seq;
-                        let settled = found.clone();
-                        let _ = self
-                            .journal
-                            .run(move |j| j.record_outcome(seq, &settled))
-                            .await;
-                        if found.outcome == Outcome::Done {
-                            return Status::SkippedExisting(found.invoice_id);
-                        }
-                    }
-                },
-            }
-        }
         let account = row
             .account_key
             .as_deref()
             .or(self.profile_account.as_deref())
             .map(str::to_string);
-        for attempt in 0..MAX_RATE_LIMITED {
-            // The first turn was taken above; a retry waits for the 429's pause.
-            if attempt > 0 && !self.control.turn().await {
-                return Status::NotSent;
+        let shown = match known {
+            Some(Status::PossibleDuplicate(earlier)) if !allowed => {
+                return Status::PossibleDuplicate(earlier);
             }
-            let intent = Intent {
-                profile: self.profile.clone(),
-                base_url: self.base_url.clone(),
-                customer: Some(row.invoice.customer.clone()),
-                amount: Some(row.invoice.amount.to_string()),
-                currency_code: row
-                    .invoice
-                    .currency
-                    .currency()
-                    .map(|c| c.code().to_string()),
-                account_last4: account.as_deref().and_then(Intent::last4),
-                external_id: Some(reference.clone()),
-                ..Intent::default()
-            };
+            Some(Status::PossibleDuplicate(earlier)) => earlier.id,
+            None => None,
+            Some(Status::SkippedExisting(found)) => {
+                // Found at the service: an entry of this journal still "to check" for it
+                // is settled now (the badge drops, the next run need not ask).
+                self.settle_found(&row, account.as_deref(), found.id.clone())
+                    .await;
+                return Status::SkippedExisting(found);
+            }
+            Some(other) => return other,
+        };
+        let guard = Guard {
+            aliases: row.legacy_reference.iter().cloned().collect(),
+            similar: Similar {
+                siblings,
+                allow: allowed,
+                shown,
+            },
+        };
+        let mut rate_limited = 0;
+        let mut takeovers = 0;
+        loop {
+            let intent = Intent::for_create(
+                &self.profile,
+                &self.base_url,
+                account.as_deref(),
+                &row.invoice,
+            );
             let send = self
                 .client
                 .create_invoice(&row.invoice, row.account_key.as_deref());
-            let sent =
-                match journal::write_ahead(&self.journal, Action::Create, intent, send, |c| {
-                    Some(c.id.clone())
-                })
-                .await
-                {
-                    Ok(s) => s,
-                    Err(e) => return Status::Refused(Refusal::Journal(e)),
-                };
+            let sent = journal::write_ahead(
+                &self.journal,
+                Action::Create,
+                intent,
+                guard.clone(),
+                send,
+                |c| Some(c.id.clone()),
+            )
+            .await;
+            let sent = match sent {
+                Ok(s) => s,
+                Err(Blocked::Journal(e)) => return Status::NotSent(Held::Journal(e)),
+                Err(Blocked::Done(e)) => return existing(&e),
+                Err(Blocked::LooksLike(e)) => {
+                    return Status::PossibleDuplicate(Earlier {
+                        id: e.invoice_id.clone().or(e.external_id.clone()),
+                        time: Some(e.time.clone()),
+                        at_service: false,
+                    });
+                }
+                Err(Blocked::Pending(e)) => {
+                    match journal::check_and_record(&self.journal, &self.client, &e).await {
+                        Err(e) => return Status::NotSent(Held::Journal(e)),
+                        Ok(Checked::Unreachable) => return Status::Unknown(Unsure::Earlier),
+                        Ok(Checked::Waiting(until)) => {
+                            return Status::Unknown(Unsure::Waiting(until));
+                        }
+                        Ok(Checked::Settled(s)) if s.outcome == Outcome::Done => {
+                            return Status::SkippedExisting(Existing {
+                                id: s.invoice_id,
+                                time: Some(e.time),
+                                at_service: false,
+                            });
+                        }
+                        // Checked: not created. The claim is free; take it (a few times
+                        // at most: another process may be taking it too).
+                        Ok(Checked::Settled(_)) => {
+                            takeovers += 1;
+                            if takeovers > MAX_TAKEOVERS {
+                                return Status::Unknown(Unsure::Earlier);
+                            }
+                            continue;
+                        }
+                    }
+                }
+            };
             match sent.result {
                 Ok(inv) => return Status::Created(inv.id),
                 Err(e) => match e.kind {
@@ -317,14 +611,55 @@ impl Runner {
                         // Refused before any work: the row is sent again after the pause.
                         self.control
                             .rate_limited(retry_after.unwrap_or(Duration::from_secs(1)));
+                        rate_limited += 1;
+                        if rate_limited >= MAX_RATE_LIMITED {
+                            return Status::NotSent(Held::RateLimited);
+                        }
+                        if !self.control.turn().await {
+                            return Status::NotSent(Held::Cancelled);
+                        }
                     }
                     _ if e.is_outcome_unknown() => return Status::Unknown(Unsure::Sent(e)),
-                    _ => return Status::Refused(Refusal::Service(e)),
+                    _ => return Status::Refused(e),
                 },
             }
         }
-        Status::Refused(Refusal::RateLimited)
     }
+}
+
+impl Runner {
+    /// Records as done (checked) the entry of this journal whose outcome is unknown for
+    /// `row`'s reference, now that the service showed invoice `id` with it.
+    async fn settle_found(&self, row: &BulkRow, account: Option<&str>, id: Option<String>) {
+        let intent = Intent::for_create(&self.profile, &self.base_url, account, &row.invoice);
+        let aliases: Vec<String> = row.legacy_reference.iter().cloned().collect();
+        let _ = self
+            .journal
+            .run(move |j| {
+                if let Some(e) = j.holder(Action::Create, &intent, &aliases)?
+                    && e.outcome == Outcome::Unknown
+                {
+                    j.record_outcome(
+                        e.seq,
+                        &journal::Settled {
+                            checked: true,
+                            ..journal::Settled::done(id)
+                        },
+                    )?;
+                }
+                Ok(())
+            })
+            .await;
+    }
+}
+
+/// A row whose reference an earlier entry issued.
+fn existing(e: &Entry) -> Status {
+    Status::SkippedExisting(Existing {
+        id: e.invoice_id.clone(),
+        time: Some(e.time.clone()),
+        at_service: false,
+    })
 }
 
 /// Counts of a run's rows, for progress and the summary.
@@ -332,14 +667,27 @@ impl Runner {
 pub struct Counts {
     /// Issued now.
     pub created: usize,
-    /// Issued by an earlier run.
+    /// Issued already (by an earlier run, or found at the service).
     pub existing: usize,
+    /// Of those, found in the service's listing (issued from elsewhere, or recorded in
+    /// another journal).
+    pub found_at_service: usize,
     /// Refused.
     pub refused: usize,
     /// Outcome unknown.
     pub unknown: usize,
-    /// Not sent (cancelled).
+    /// Of those, waiting: an earlier request may still be on its way.
+    pub waiting: usize,
+    /// The latest time (UTC) a waiting row can be settled.
+    pub waiting_until: Option<chrono::DateTime<chrono::Utc>>,
+    /// Looking like an invoice already issued: not sent.
+    pub similar: usize,
+    /// Not sent (stopped, journal trouble, rate limited, the service's listing unread).
     pub not_sent: usize,
+    /// Of those, not sent because the run was stopped.
+    pub cancelled: usize,
+    /// Of those, not sent because the journal could not be written.
+    pub journal_failed: usize,
 }
 
 impl Counts {
@@ -349,15 +697,31 @@ impl Counts {
             Status::Created(_) => self.created += 1,
             Status::SkippedExisting(_) => self.existing += 1,
             Status::Refused(_) => self.refused += 1,
-            Status::Unknown(_) => self.unknown += 1,
-            Status::NotSent => self.not_sent += 1,
+            Status::Unknown(u) => {
+                self.unknown += 1;
+                if let Unsure::Waiting(until) = u {
+                    self.waiting += 1;
+                    if self.waiting_until.is_none_or(|w| w < *until) {
+                        self.waiting_until = Some(*until);
+                    }
+                }
+            }
+            Status::PossibleDuplicate(_) => self.similar += 1,
+            Status::NotSent(h) => {
+                self.not_sent += 1;
+                match h {
+                    Held::Cancelled => self.cancelled += 1,
+                    Held::Journal(_) => self.journal_failed += 1,
+                    _ => {}
+                }
+            }
             Status::SkippedInvalid => {}
         }
     }
 
     /// Rows settled.
     pub fn done(&self) -> usize {
-        self.created + self.existing + self.refused + self.unknown + self.not_sent
+        self.created + self.existing + self.refused + self.unknown + self.similar + self.not_sent
     }
 }
 

@@ -115,8 +115,9 @@ pub struct BulkArgs {
     /// by header, Spanish or English: customer|cliente (an id, or a name or RUT from the
     /// customer directory), amount|monto, currency_code|currency|moneda (empty: the
     /// account's), due_date|vencimiento, product_id|producto,
-    /// invoice_external_id|external_id|referencia (empty: one made from the file and the
-    /// row), account_key|cuenta, metadata.NAME.
+    /// invoice_external_id|external_id|referencia (empty: one made from what the row
+    /// issues, so the same month in any format or order is the same run),
+    /// account_key|cuenta, metadata.NAME.
     pub file: PathBuf,
     /// Check and show what would be sent; send nothing.
     #[arg(long)]
@@ -137,9 +138,13 @@ pub struct BulkArgs {
     #[arg(long)]
     pub ignore_columns: bool,
     /// Write a CSV report: row, invoice_external_id, status (created, refused, unknown,
-    /// skipped_existing, skipped_invalid), invoice_id, error.
+    /// skipped_existing, possible_duplicate, skipped_invalid, not_sent), invoice_id, error.
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// Issue rows that look like an invoice already issued (same customer, amount,
+    /// currency and due date); without it they are skipped and reported.
+    #[arg(long)]
+    pub allow_similar: bool,
 }
 
 /// `customers` subcommands.
@@ -195,8 +200,9 @@ pub enum JournalCommand {
     /// its reference among the customer's invoices, a void by reading the invoice) and
     /// record it. Exit 6 when some are still unknown.
     Resolve {
-        /// Also entries less than 2 minutes old (their answer may still be coming).
-        #[arg(long)]
+        /// Accepted for older scripts: every unknown entry is checked; one not found is
+        /// settled as not created only once its request cannot still be at work.
+        #[arg(long, hide = true)]
         include_recent: bool,
     },
 }
@@ -347,6 +353,10 @@ pub struct CreateArgs {
     /// Account key for this call (overrides the profile's).
     #[arg(long)]
     pub account_key: Option<String>,
+    /// Issue it even if it looks like an invoice already issued (same customer, amount,
+    /// currency and due date; without a due date, the same day).
+    #[arg(long)]
+    pub allow_similar: bool,
 }
 
 /// `list` output formats.
@@ -433,4 +443,8 @@ pub struct SandboxArgs {
     /// The currency codes it accepts in currency_code (like the service: CLP,CLF).
     #[arg(long, value_delimiter = ',', value_parser = currency_code, default_value = "CLP,CLF")]
     pub currencies: Vec<Currency>,
+    /// Carry out a create or void even when its client went away before the answer (as a
+    /// real service does); without it such a request is dropped with its connection.
+    #[arg(long)]
+    pub finish_abandoned: bool,
 }

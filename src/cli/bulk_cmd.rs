@@ -7,7 +7,7 @@ use super::{BulkArgs, Failure};
 use crate::api::Client;
 use crate::bulk::Plan;
 use crate::bulk::report::{self, Line};
-use crate::bulk::run::{Control, Runner, Status};
+use crate::bulk::run::{AllowSimilar, Control, Counts, Held, Runner, Status};
 use crate::journal::SharedJournal;
 use crate::text::escape_controls;
 use std::io::{IsTerminal, Write};
@@ -98,6 +98,11 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         profile: resolved.profile_name.clone(),
         profile_account,
         control: control.clone(),
+        allow_similar: if a.allow_similar {
+            AllowSimilar::All
+        } else {
+            AllowSimilar::default()
+        },
     };
     let total = plan.rows.len();
     let ctrl_c = {
@@ -119,6 +124,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         .run_file(
             &a.file,
             &file_id,
+            None,
             plan.rows.clone(),
             usize::from(a.concurrency),
             |i, status| {
@@ -146,23 +152,20 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         eprintln!();
     }
     results.sort_by_key(|r| r.0);
-    println!(
-        "{} created, {} already issued, {} refused, {} unknown{}{}.",
-        counts.created,
-        counts.existing,
-        counts.refused,
-        counts.unknown,
-        if counts.not_sent > 0 {
-            format!(", {} not sent", counts.not_sent)
-        } else {
-            String::new()
-        },
-        if plan.invalid_rows.is_empty() {
-            String::new()
-        } else {
-            format!(", {} invalid rows skipped", plan.invalid_rows.len())
-        }
-    );
+    println!("{}", outcome_line(&counts, plan.invalid_rows.len()));
+    if counts.found_at_service > 0 {
+        println!(
+            "{} found already issued at the service (not in this journal): not sent again.",
+            counts.found_at_service
+        );
+    }
+    if let Some(until) = counts.waiting_until {
+        println!(
+            "{} rows wait for confirmation until {}: an earlier request for them may still be at work at the service. Run the same file again after that to settle them.",
+            counts.waiting,
+            until.with_timezone(&chrono::Local).format("%H:%M:%S")
+        );
+    }
     for (row, reference, status) in &results {
         if let Some(why) = error_text(status) {
             eprintln!(
@@ -174,10 +177,16 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         }
     }
     write_report(&a, &plan, &results)?;
-    if counts.not_sent > 0 {
+    if counts.cancelled > 0 {
         return Err(Failure {
             code: EXIT_INTERRUPTED,
             message: "Stopped: some rows were not sent. Run the same file again to send them (rows already issued are skipped).".into(),
+        });
+    }
+    if counts.journal_failed > 0 {
+        return Err(Failure {
+            code: 1,
+            message: "Some rows were not sent: the journal could not record them (see above). Nothing is sent that the journal has not recorded.".into(),
         });
     }
     if counts.unknown > 0 {
@@ -186,20 +195,52 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
             message: "Some rows' outcome is unknown: run the same file again (it checks them first, and sends nothing twice) or `invoice-desk journal resolve`.".into(),
         });
     }
-    if counts.refused > 0 {
+    if counts.refused > 0 || counts.not_sent > 0 {
         return Err(Failure {
             code: 4,
-            message: "Some rows were refused by the service (see above).".into(),
+            message: "Some rows were refused or not sent (see above).".into(),
+        });
+    }
+    if counts.similar > 0 {
+        return Err(Failure {
+            code: 2,
+            message: format!(
+                "{} rows look like invoices already issued and were not sent (see above). If they really are other invoices, run the same file again with --allow-similar.",
+                counts.similar
+            ),
         });
     }
     Ok(())
 }
 
+/// The run's counts in one line.
+fn outcome_line(counts: &Counts, invalid: usize) -> String {
+    let mut line = format!(
+        "{} created, {} already issued, {} refused, {} unknown",
+        counts.created, counts.existing, counts.refused, counts.unknown
+    );
+    if counts.similar > 0 {
+        line.push_str(&format!(", {} possible duplicates skipped", counts.similar));
+    }
+    if counts.not_sent > 0 {
+        line.push_str(&format!(", {} not sent", counts.not_sent));
+    }
+    if invalid > 0 {
+        line.push_str(&format!(", {invalid} invalid rows skipped"));
+    }
+    line.push('.');
+    line
+}
+
 /// What went wrong with a row, in English (the CLI's language).
 fn error_text(s: &Status) -> Option<String> {
     match s {
-        Status::Refused(r) => Some(r.to_string()),
+        Status::Refused(e) => Some(e.to_string()),
         Status::Unknown(u) => Some(u.to_string()),
+        Status::PossibleDuplicate(e) => Some(e.to_string()),
+        Status::NotSent(h @ (Held::Journal(_) | Held::RateLimited | Held::Unchecked(_))) => {
+            Some(h.to_string())
+        }
         _ => None,
     }
 }

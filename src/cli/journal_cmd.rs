@@ -1,7 +1,7 @@
 //! `invoice-desk journal`: list, export, verify, resolve.
 
 use super::{Failure, JournalAction, JournalArgs, JournalCommand, JournalFilter, JournalOutcome};
-use crate::journal::{self, Action, Entry, Filter, Journal, Outcome, SharedJournal};
+use crate::journal::{self, Action, Checked, Entry, Filter, Journal, Outcome, SharedJournal};
 use crate::text::{escape_controls, escape_json_for_terminal};
 
 /// Opens the journal for a command; its failure is exit 1.
@@ -113,24 +113,20 @@ pub(super) async fn journal_command(
                 }),
             }
         }
-        Some(JournalCommand::Resolve { include_recent }) => {
+        Some(JournalCommand::Resolve { include_recent: _ }) => {
             let resolved = super::settings::resolve(profile)?;
             let base = resolved.config.base_url.clone();
             let client = crate::api::Client::new(resolved.config).map_err(Failure::from)?;
             let shared = SharedJournal::new(open()?);
-            let min_age = if include_recent {
-                0
-            } else {
-                journal::IN_FLIGHT_SECS
-            };
-            let checked = journal::resolve(&shared, &client, &base, min_age)
+            let checked = journal::resolve(&shared, &client, &base)
                 .await
                 .map_err(failure)?;
-            let mut left = 0;
+            let (mut unreachable, mut waiting) = (0, 0);
+            let mut until: Option<chrono::DateTime<chrono::Utc>> = None;
             for (e, found) in &checked {
                 let what = match found {
-                    Some(s) => match (s.outcome, &s.invoice_id) {
-                        (Outcome::Done, Some(id)) => format!("done: {id}"),
+                    Checked::Settled(s) => match (s.outcome, &s.invoice_id) {
+                        (Outcome::Done, Some(id)) => format!("done: {}", escape_controls(id)),
                         (o, _) => format!(
                             "{}{}",
                             o.as_str(),
@@ -140,8 +136,16 @@ pub(super) async fn journal_command(
                                 .unwrap_or_default()
                         ),
                     },
-                    None => {
-                        left += 1;
+                    Checked::Waiting(t) => {
+                        waiting += 1;
+                        until = until.max(Some(*t));
+                        format!(
+                            "not at the service yet; its request may still be at work until {}",
+                            t.with_timezone(&chrono::Local).format("%H:%M:%S")
+                        )
+                    }
+                    Checked::Unreachable => {
+                        unreachable += 1;
                         "still unknown: the service could not be asked".into()
                     }
                 };
@@ -158,28 +162,19 @@ pub(super) async fn journal_command(
                     ),
                 );
             }
-            // Checked and still unknown: `left`; the rest still unknown were too recent.
-            let unknown_now = shared
-                .run(|j| j.unknown())
-                .await
-                .map_err(failure)?
-                .into_iter()
-                .filter(|e| journal::same_service(&e.base_url, &base))
-                .count();
-            let waiting = unknown_now.saturating_sub(left);
-            if checked.is_empty() && waiting == 0 {
+            if checked.is_empty() {
                 println!("Nothing to check.");
             }
-            if waiting > 0 {
+            if let Some(t) = until {
                 println!(
-                    "{waiting} entries less than {} minutes old were left alone: their answer may still be coming (--include-recent checks them too).",
-                    journal::IN_FLIGHT_SECS / 60
+                    "{waiting} entries wait: their request may still be at work at the service; run this again after {} to settle them.",
+                    t.with_timezone(&chrono::Local).format("%H:%M:%S")
                 );
             }
-            if left > 0 || waiting > 0 {
+            if unreachable + waiting > 0 {
                 return Err(Failure {
                     code: 6,
-                    message: format!("{} outcomes are still unknown.", left + waiting),
+                    message: format!("{} outcomes are still unknown.", unreachable + waiting),
                 });
             }
             Ok(())

@@ -160,6 +160,7 @@ fn run_sandbox(rt: &tokio::runtime::Runtime, a: SandboxArgs) -> ExitCode {
         token_lifetime: std::time::Duration::from_secs(a.token_lifetime.max(1)),
         latency: std::time::Duration::from_millis(a.latency_ms),
         currencies: a.currencies.clone(),
+        finish_abandoned: a.finish_abandoned,
         ..Default::default()
     };
     rt.block_on(async {

@@ -3,7 +3,9 @@
 use super::output::{ListSink, print_invoice};
 use super::{Command, Failure, ListFormat, settings, write_failure};
 use crate::api::{Client, CurrencyChoice, NewInvoice, TokenState, money};
-use crate::journal::{self, Action, Intent, Outcome, Settled, SharedJournal};
+use crate::journal::{
+    self, Action, Blocked, Guard, Intent, Outcome, Settled, SharedJournal, Similar,
+};
 use crate::text::escape_controls;
 use std::io::{IsTerminal, Write};
 
@@ -16,13 +18,6 @@ pub(super) async fn service_command(
     let base_url = resolved.config.base_url.clone();
     let profile_account = resolved.config.account_key.clone();
     let client = Client::new(resolved.config).map_err(Failure::from)?;
-    // What the journal records of every create, void and export.
-    let intent = |customer: Option<&str>| Intent {
-        profile: resolved.profile_name.clone(),
-        base_url: base_url.clone(),
-        customer: customer.map(str::to_string),
-        ..Intent::default()
-    };
     match cmd {
         Command::Token => {
             let report = client.check_connection().await?;
@@ -91,22 +86,27 @@ pub(super) async fn service_command(
             };
             let journal = open_journal()?;
             let account = a.account_key.as_deref().or(profile_account.as_deref());
-            let record = Intent {
-                amount: Some(amount.to_string()),
-                currency_code: inv.currency.currency().map(|c| c.code().to_string()),
-                account_last4: account.and_then(Intent::last4),
-                external_id: inv.invoice_external_id.clone(),
-                ..intent(Some(&a.customer))
+            let record = Intent::for_create(&resolved.profile_name, &base_url, account, &inv);
+            if let Some(r) = a.external_id.as_deref().filter(|r| !r.trim().is_empty()) {
+                already_at_service(&journal, &client, &a.customer, r).await?;
+            }
+            let guard = Guard {
+                similar: Similar {
+                    allow: a.allow_similar,
+                    ..Similar::default()
+                },
+                ..Guard::default()
             };
             let sent = journal::write_ahead(
                 &journal,
                 Action::Create,
                 record,
+                guard,
                 client.create_invoice(&inv, a.account_key.as_deref()),
                 |c| Some(c.id.clone()),
             )
             .await
-            .map_err(not_sent)?;
+            .map_err(blocked)?;
             warn_unrecorded(&sent);
             match sent.result {
                 Ok(created) => {
@@ -116,8 +116,7 @@ pub(super) async fn service_command(
                 Err(e) if e.is_outcome_unknown() => Err(Failure {
                     code: 6,
                     message: format!(
-                        "{e}\nTo check: invoice-desk list {} --format json | grep '{reference}'\n(the external reference is {reference}; do not create it again before checking)",
-                        a.customer
+                        "{e}\nTo check: invoice-desk journal resolve\n(the external reference is {reference}; it is not sent again before it is checked)"
                     ),
                 }),
                 Err(e) => Err(e.into()),
@@ -151,19 +150,23 @@ pub(super) async fn service_command(
                 }
             }
             let journal = open_journal()?;
-            let record = Intent {
-                invoice_id: Some(id.clone()),
-                ..intent(None)
-            };
+            let record = Intent::for_void(
+                &resolved.profile_name,
+                &base_url,
+                profile_account.as_deref(),
+                &id,
+                None,
+            );
             let sent = journal::write_ahead(
                 &journal,
                 Action::Void,
                 record,
+                Guard::default(),
                 client.void_invoice(&id),
                 |v| Some(v.id.clone()),
             )
             .await
-            .map_err(not_sent)?;
+            .map_err(blocked)?;
             warn_unrecorded(&sent);
             match sent.result {
                 Ok(v) => {
@@ -173,7 +176,7 @@ pub(super) async fn service_command(
                 Err(e) if e.is_outcome_unknown() => Err(Failure {
                     code: 6,
                     message: format!(
-                        "{e}\nTo check: invoice-desk get {id}   (look at is_void; do not void again before checking)"
+                        "{e}\nTo check: invoice-desk journal resolve   (it is not voided again before it is checked)"
                     ),
                 }),
                 Err(e) => Err(e.into()),
@@ -221,10 +224,12 @@ pub(super) async fn service_command(
                 message: format!("Cannot export to {}: {e}", out.display()),
             })?;
             let mut journal = journal_before_sending()?;
-            let record = Intent {
-                file_name: out.file_name().map(|f| f.to_string_lossy().into_owned()),
-                ..intent(Some(&customer))
-            };
+            let record = Intent::for_export(
+                &resolved.profile_name,
+                &base_url,
+                &customer,
+                out.file_name().map(|f| f.to_string_lossy().into_owned()),
+            );
             let seq = journal
                 .record_intent(Action::Export, &record)
                 .map_err(not_sent)?;
@@ -391,6 +396,67 @@ pub(super) fn journal_before_sending() -> Result<journal::Journal, Failure> {
 
 fn not_sent(e: journal::JournalError) -> Failure {
     not_sent_text(&e.to_string())
+}
+
+/// Why a create or void was not sent, with its exit code: 1 for the journal, 2 for a
+/// reference or void already done, on its way, or a look-alike.
+fn blocked(b: Blocked) -> Failure {
+    match b {
+        Blocked::Journal(e) => not_sent(e),
+        Blocked::LooksLike(_) => Failure::usage(format!(
+            "Not sent: {b}.\nIf it really is another invoice, run the same command with --allow-similar."
+        )),
+        Blocked::Pending(_) => Failure::usage(format!(
+            "Not sent: {b}.\nSee what became of it: invoice-desk journal resolve"
+        )),
+        Blocked::Done(_) => Failure::usage(format!("Not sent: {b}.")),
+    }
+}
+
+/// A reference this journal has never seen may still be at the service (issued from
+/// another computer, or recorded in another journal): looked for in the customer's
+/// invoices before it is claimed. Found: refused (exit 2), naming the invoice.
+async fn already_at_service(
+    journal: &SharedJournal,
+    client: &Client,
+    customer: &str,
+    reference: &str,
+) -> Result<(), Failure> {
+    let filter = journal::Filter {
+        reference: Some(reference.to_string()),
+        action: Some(Action::Create),
+        ..journal::Filter::default()
+    };
+    let seen = journal
+        .run(move |j| j.count(&filter))
+        .await
+        .map_err(not_sent)?;
+    if seen > 0 {
+        // The journal's claim decides (done, on its way, or free after a refusal).
+        return Ok(());
+    }
+    let found = client.find_by_reference(customer, reference).await;
+    match found {
+        Ok(Some(inv)) => Err(Failure::usage(format!(
+            "Not sent: the reference {} is already at the service: invoice {}{}. Nothing was sent.",
+            escape_controls(reference),
+            escape_controls(&inv.id),
+            inv.created_at()
+                .map(|t| format!(", created {}", journal::local_minute(t)))
+                .unwrap_or_default()
+        ))),
+        // A customer the service does not know has no invoices: the create will say so.
+        Err(e) if !matches!(e.kind, crate::api::ErrorKind::NotFound(_)) => {
+            let mut f = Failure::from(e);
+            f.message = format!(
+                "Not sent: whether the reference {} is already at the service could not be checked.\n{}",
+                escape_controls(reference),
+                f.message
+            );
+            Err(f)
+        }
+        _ => Ok(()),
+    }
 }
 
 fn not_sent_text(why: &str) -> Failure {

@@ -27,7 +27,7 @@ pub fn each_entry<E: From<JournalError>>(
 }
 
 /// The CSV's columns.
-pub const CSV_HEADER: [&str; 19] = [
+pub const CSV_HEADER: [&str; 21] = [
     "seq",
     "time",
     "user",
@@ -47,6 +47,8 @@ pub const CSV_HEADER: [&str; 19] = [
     "rows",
     "settled_time",
     "checked",
+    "due_date",
+    "decision",
 ];
 
 /// Writes the entries matching `f` to `target` (a path checked with
@@ -80,6 +82,8 @@ pub fn export_csv(j: &Journal, f: &Filter, target: &Path) -> std::io::Result<u64
                 e.rows.map(|r| r.to_string()).unwrap_or_default(),
                 e.settled_time.clone().unwrap_or_default(),
                 e.checked.to_string(),
+                opt(&e.due_date),
+                opt(&e.decision),
             ])?;
             Ok(())
         })?;

@@ -1,9 +1,8 @@
 //! Journaling around a request: the intent before, the outcome after; checking an
 //! unknown outcome against the service.
 
-use super::{Action, Entry, Intent, Journal, JournalError, Outcome, Settled};
+use super::{Action, Claimed, Entry, Guard, Intent, Journal, JournalError, Outcome, Settled};
 use crate::api::{ApiError, Client, ErrorKind, InvoiceStatus};
-use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
 /// A journal shared between tasks; its work runs on tokio's blocking threads (a recorded
@@ -57,22 +56,99 @@ pub struct Journaled<T> {
     pub outcome_not_recorded: Option<JournalError>,
 }
 
-/// Records `intent`, and only if that worked sends the request (`send`), then records
-/// its outcome; `invoice_id` names the invoice in a success.
-/// `Err`: the intent could not be recorded and nothing was sent.
+/// Why a create or void was not sent.
+#[derive(Clone, Debug)]
+pub enum Blocked {
+    /// The journal could not record the intent.
+    Journal(JournalError),
+    /// Already done, by this entry.
+    Done(Entry),
+    /// Claimed by this entry, whose outcome is not known yet (being sent now, maybe by
+    /// another process, or to check).
+    Pending(Entry),
+    /// It looks like this earlier invoice; the clerk has not said to issue it anyway.
+    LooksLike(Entry),
+}
+
+impl std::fmt::Display for Blocked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let esc = |s: Option<&str>| crate::text::escape_controls(s.unwrap_or("?")).into_owned();
+        match self {
+            Blocked::Journal(e) => write!(f, "{e}"),
+            Blocked::Done(e) if e.action == Action::Void => write!(
+                f,
+                "invoice {} was already voided on {} (nothing was sent)",
+                esc(e.invoice_id.as_deref()),
+                local_minute(&e.time)
+            ),
+            Blocked::Done(e) => write!(
+                f,
+                "the reference {} was already issued: invoice {} on {} (nothing was sent)",
+                esc(e.external_id.as_deref()),
+                esc(e.invoice_id.as_deref()),
+                local_minute(&e.time)
+            ),
+            Blocked::Pending(e) => write!(
+                f,
+                "{} is being sent now by another process, or its outcome is still to check (since {}); nothing was sent",
+                match e.action {
+                    Action::Void => format!("the void of invoice {}", esc(e.invoice_id.as_deref())),
+                    _ => format!("the reference {}", esc(e.external_id.as_deref())),
+                },
+                local_minute(&e.time)
+            ),
+            Blocked::LooksLike(e) => write!(
+                f,
+                "this looks like an invoice already issued: {} (reference {}) to {} for {}{} on {} (nothing was sent)",
+                crate::text::escape_controls(e.invoice_id.as_deref().unwrap_or("not known yet")),
+                crate::text::escape_controls(e.external_id.as_deref().unwrap_or("none")),
+                esc(e.customer.as_deref()),
+                e.amount.as_deref().unwrap_or("?"),
+                e.due_date
+                    .as_deref()
+                    .map(|d| format!(" due {d}"))
+                    .unwrap_or_default(),
+                local_minute(&e.time)
+            ),
+        }
+    }
+}
+
+/// An RFC 3339 time as local `YYYY-MM-DD HH:MM` (for messages).
+pub fn local_minute(rfc3339: &str) -> String {
+    chrono::DateTime::parse_from_rfc3339(rfc3339)
+        .map(|t| {
+            t.with_timezone(&chrono::Local)
+                .format("%Y-%m-%d %H:%M")
+                .to_string()
+        })
+        .unwrap_or_else(|_| rfc3339.to_string())
+}
+
+/// Records `intent` and claims what it is about (see [`Journal::claim`]), and only if
+/// both worked sends the request (`send`), then records its outcome; `invoice_id` names
+/// the invoice in a success. `Err`: nothing was sent, and why.
 pub async fn write_ahead<T, Fut>(
     journal: &SharedJournal,
     action: Action,
     intent: Intent,
+    guard: Guard,
     send: Fut,
     invoice_id: impl FnOnce(&T) -> Option<String>,
-) -> Result<Journaled<T>, JournalError>
+) -> Result<Journaled<T>, Blocked>
 where
     Fut: std::future::Future<Output = Result<T, ApiError>>,
 {
-    let seq = journal
-        .run(move |j| j.record_intent(action, &intent))
-        .await?;
+    let claimed = journal
+        .run(move |j| j.claim(action, &intent, &guard))
+        .await
+        .map_err(Blocked::Journal)?;
+    let seq = match claimed {
+        Claimed::Claimed(seq) => seq,
+        Claimed::Done(e) => return Err(Blocked::Done(e)),
+        Claimed::Pending(e) => return Err(Blocked::Pending(e)),
+        Claimed::LooksLike(e) => return Err(Blocked::LooksLike(e)),
+    };
     let result = send.await;
     let settled = match &result {
         Ok(t) => Settled::done(invoice_id(t)),
@@ -88,10 +164,43 @@ where
     })
 }
 
+/// What a check of an unknown outcome found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Checked {
+    /// Found (done), or concluded (not created, not voided): the outcome to record.
+    Settled(Settled),
+    /// Not found yet, but the service may still be working on the request until then
+    /// (UTC): nothing can be concluded before.
+    Waiting(chrono::DateTime<chrono::Utc>),
+    /// The service could not be asked.
+    Unreachable,
+}
+
+/// The margin added to the request time limit for how long a service may still be
+/// working on a request whose answer never came (`INVOICE_DESK_IN_FLIGHT_MARGIN`,
+/// seconds; 90 unless set).
+fn in_flight_margin() -> chrono::Duration {
+    let secs = std::env::var("INVOICE_DESK_IN_FLIGHT_MARGIN")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .filter(|s| (0..=86_400).contains(s))
+        .unwrap_or(90);
+    chrono::Duration::seconds(secs)
+}
+
+/// How long after a request was sent "not found" may mean "not created": the request
+/// time limit plus a margin (2 minutes with the default 30 s limit). Before that, the
+/// service may still be working on it, even if the program that sent it is gone.
+pub fn in_flight_window(client: &Client) -> chrono::Duration {
+    chrono::Duration::from_std(client.timeout()).unwrap_or(chrono::Duration::seconds(30))
+        + in_flight_margin()
+}
+
 /// Asks the service what became of an entry whose outcome is unknown: a create is looked
 /// for by its external reference among the customer's invoices, a void by reading the
-/// invoice. `None`: the service could not be asked (it stays to check).
-pub async fn check(client: &Client, e: &Entry) -> Option<Settled> {
+/// invoice. Found settles it at once; not found settles it only once the entry is older
+/// than [`in_flight_window`] (before that, [`Checked::Waiting`]).
+pub async fn check(client: &Client, e: &Entry, now: chrono::DateTime<chrono::Utc>) -> Checked {
     let found = |outcome, invoice_id, kind: Option<&str>| Settled {
         outcome,
         invoice_id,
@@ -100,95 +209,90 @@ pub async fn check(client: &Client, e: &Entry) -> Option<Settled> {
         rows: None,
         checked: true,
     };
+    let until = chrono::DateTime::parse_from_rfc3339(&e.time)
+        .map(|t| t.with_timezone(&chrono::Utc))
+        .unwrap_or(now)
+        + in_flight_window(client);
+    let not_yet = |s: Settled| {
+        if now >= until {
+            Checked::Settled(s)
+        } else {
+            Checked::Waiting(until)
+        }
+    };
     match e.action {
         Action::Create => {
             let (Some(customer), Some(reference)) = (&e.customer, &e.external_id) else {
                 // Without a reference the service cannot be asked which invoice it was.
-                return None;
+                return Checked::Unreachable;
             };
-            let mut hit = None;
-            let listed = client
-                .list_customer_invoices(customer, |page, _| {
-                    match page
-                        .iter()
-                        .find(|i| i.invoice_external_id.as_deref() == Some(reference))
-                    {
-                        Some(inv) => {
-                            hit = Some(inv.id.clone());
-                            ControlFlow::Break(())
-                        }
-                        None => ControlFlow::Continue(()),
-                    }
-                })
-                .await;
-            match (hit, listed) {
-                (Some(id), _) => Some(found(Outcome::Done, Some(id), None)),
-                (None, Ok(_)) => Some(found(Outcome::Refused, None, Some("NotCreated"))),
-                (None, Err(_)) => None,
+            match client.find_by_reference(customer, reference).await {
+                Ok(Some(inv)) => Checked::Settled(found(Outcome::Done, Some(inv.id), None)),
+                Ok(None) => not_yet(found(Outcome::Refused, None, Some("NotCreated"))),
+                Err(_) => Checked::Unreachable,
             }
         }
         Action::Void => {
-            let id = e.invoice_id.as_deref()?;
+            let Some(id) = e.invoice_id.as_deref() else {
+                return Checked::Unreachable;
+            };
             match client.get_invoice(id).await {
                 Ok(inv) if inv.status() == InvoiceStatus::Void => {
-                    Some(found(Outcome::Done, Some(id.to_string()), None))
+                    Checked::Settled(found(Outcome::Done, Some(id.to_string()), None))
                 }
-                Ok(_) => Some(found(
+                Ok(_) => not_yet(found(
                     Outcome::Refused,
                     Some(id.to_string()),
                     Some("NotVoided"),
                 )),
-                Err(err) if matches!(err.kind, ErrorKind::NotFound(_)) => Some(found(
+                Err(err) if matches!(err.kind, ErrorKind::NotFound(_)) => Checked::Settled(found(
                     Outcome::Refused,
                     Some(id.to_string()),
                     Some("NotFound"),
                 )),
-                Err(_) => None,
+                Err(_) => Checked::Unreachable,
             }
         }
         // An export stopped half-way wrote nothing (files are replaced only at the end).
-        Action::Export => Some(found(Outcome::Refused, None, Some("Interrupted"))),
+        Action::Export => Checked::Settled(found(Outcome::Refused, None, Some("Interrupted"))),
     }
 }
 
-/// An entry still in flight (its request may not have been answered yet) is not checked.
-pub const IN_FLIGHT_SECS: i64 = 120;
-
-/// Whether an unknown entry is at least `min_age_secs` old.
-pub fn checkable(e: &Entry, now: chrono::DateTime<chrono::Utc>, min_age_secs: i64) -> bool {
-    chrono::DateTime::parse_from_rfc3339(&e.time)
-        .map(|t| (now - t.with_timezone(&chrono::Utc)).num_seconds() >= min_age_secs)
-        .unwrap_or(true)
+/// [`check`], and what it settled recorded as the entry's outcome. Every check of an
+/// unknown outcome (a panel, the CLI, a billing run) goes through here.
+pub async fn check_and_record(
+    journal: &SharedJournal,
+    client: &Client,
+    e: &Entry,
+) -> Result<Checked, JournalError> {
+    let found = check(client, e, chrono::Utc::now()).await;
+    if let Checked::Settled(s) = &found {
+        let (seq, s) = (e.seq, s.clone());
+        journal.run(move |j| j.record_outcome(seq, &s)).await?;
+    }
+    Ok(found)
 }
 
-/// Checks every unknown entry of the service at `base_url` at least `min_age_secs` old
-/// (usually [`IN_FLIGHT_SECS`]; a younger one may still be waiting for its answer) and
-/// records what was found. Returns each entry checked with what was found (`None`: still
-/// unknown).
+/// Checks every unknown entry of the service at `base_url` and records what was found.
+/// Returns each entry checked with what was found.
 pub async fn resolve(
     journal: &SharedJournal,
     client: &Client,
     base_url: &str,
-    min_age_secs: i64,
-) -> Result<Vec<(Entry, Option<Settled>)>, JournalError> {
+) -> Result<Vec<(Entry, Checked)>, JournalError> {
     let unknown = journal.run(|j| j.unknown()).await?;
-    let now = chrono::Utc::now();
     let mut out = Vec::new();
     for e in unknown
         .into_iter()
-        .filter(|e| same_service(&e.base_url, base_url) && checkable(e, now, min_age_secs))
+        .filter(|e| same_service(&e.base_url, base_url))
     {
-        let found = check(client, &e).await;
-        if let Some(s) = found.clone() {
-            let seq = e.seq;
-            journal.run(move |j| j.record_outcome(seq, &s)).await?;
-        }
+        let found = check_and_record(journal, client, &e).await?;
         out.push((e, found));
     }
     Ok(out)
 }
 
-/// Two base URLs name the same service (a trailing slash aside).
+/// Two base URLs name the same service (any spelling: see [`super::identity`]).
 pub fn same_service(a: &str, b: &str) -> bool {
-    a.trim_end_matches('/') == b.trim_end_matches('/')
+    super::identity::canonical_url(a) == super::identity::canonical_url(b)
 }

@@ -8,16 +8,20 @@
 //!
 //! Never in the journal: secrets, tokens, an account key (only its last 4 characters).
 
+mod claims;
 mod csv_out;
 mod directory;
 mod flow;
+pub mod identity;
 mod runs;
 mod store;
 
+pub use claims::{Claimed, Guard, Similar};
 pub use csv_out::{CSV_HEADER, each_entry, export_csv};
 pub use directory::{Customer, ImportProblem, ImportWhy, fold, fold_text, read_import};
 pub use flow::{
-    IN_FLIGHT_SECS, Journaled, SharedJournal, check, checkable, resolve, same_service, write_ahead,
+    Blocked, Checked, Journaled, SharedJournal, check, check_and_record, in_flight_window,
+    local_minute, resolve, same_service, write_ahead,
 };
 pub use runs::{BulkRunRecord, ENVIRONMENT_PROFILE};
 pub use store::{Broken, Journal, JournalError};
@@ -105,9 +109,75 @@ pub struct Intent {
     pub invoice_id: Option<String>,
     /// The file's name (exports; the name only, not the folder).
     pub file_name: Option<String>,
+    /// Where its reference (create) or invoice id (void) is claimed: the service identity
+    /// ([`identity::create_scope`], [`identity::void_scope`]); empty for exports.
+    pub service: String,
+    /// The due date sent (creates), ISO.
+    pub due_date: Option<String>,
+    /// A decision the clerk took for it ("similar-to:in_…": issued although it looked like
+    /// an earlier invoice; "resend-after-check:…": sent again after a check found nothing).
+    pub decision: Option<String>,
 }
 
 impl Intent {
+    /// What the journal records of creating `invoice` through the service at `base_url`
+    /// with the account `account_key` (a row's own key, else the profile's).
+    pub fn for_create(
+        profile: &str,
+        base_url: &str,
+        account_key: Option<&str>,
+        invoice: &crate::api::NewInvoice,
+    ) -> Intent {
+        Intent {
+            profile: profile.to_string(),
+            base_url: identity::canonical_url(base_url),
+            customer: Some(invoice.customer.clone()),
+            // Stored without trailing zeros: one amount, one text (look-alikes match it).
+            amount: Some(invoice.amount.normalize().to_string()),
+            currency_code: invoice.currency.currency().map(|c| c.code().to_string()),
+            account_last4: account_key.and_then(Intent::last4),
+            external_id: invoice.invoice_external_id.clone(),
+            service: identity::create_scope(base_url, account_key),
+            due_date: invoice.due_date.clone(),
+            ..Intent::default()
+        }
+    }
+
+    /// What the journal records of voiding invoice `id` (of `customer`, when known).
+    pub fn for_void(
+        profile: &str,
+        base_url: &str,
+        account_key: Option<&str>,
+        id: &str,
+        customer: Option<String>,
+    ) -> Intent {
+        Intent {
+            profile: profile.to_string(),
+            base_url: identity::canonical_url(base_url),
+            customer,
+            account_last4: account_key.and_then(Intent::last4),
+            invoice_id: Some(id.to_string()),
+            service: identity::void_scope(base_url),
+            ..Intent::default()
+        }
+    }
+
+    /// What the journal records of an export of `customer`'s invoices to `file_name`.
+    pub fn for_export(
+        profile: &str,
+        base_url: &str,
+        customer: &str,
+        file_name: Option<String>,
+    ) -> Intent {
+        Intent {
+            profile: profile.to_string(),
+            base_url: identity::canonical_url(base_url),
+            customer: Some(customer.to_string()),
+            file_name,
+            ..Intent::default()
+        }
+    }
+
     /// The account key's last 4 characters, for [`Intent::account_last4`]. A key of 8
     /// characters or fewer keeps none (4 would be half of it).
     pub fn last4(key: &str) -> Option<String> {
@@ -189,42 +259,38 @@ pub struct Entry {
     /// create, void or export.
     pub action: Action,
     /// Customer id.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub customer: Option<String>,
     /// Amount, exact text.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount: Option<String>,
     /// Currency sent; absent: the account's currency.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub currency_code: Option<String>,
     /// Last 4 characters of the account key.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub account_last4: Option<String>,
     /// External reference.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Invoice id (the one voided, or the one created once known).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub invoice_id: Option<String>,
     /// done, refused or unknown (unknown also while no outcome was recorded).
     pub outcome: Outcome,
     /// The error's kind.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error_kind: Option<String>,
     /// The service's error code.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error_code: Option<String>,
     /// File name (exports).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub file_name: Option<String>,
     /// Rows written (exports).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rows: Option<u64>,
     /// When the outcome was recorded.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub settled_time: Option<String>,
     /// The outcome was found by checking the service (`resolve`).
     pub checked: bool,
+    /// The due date sent (creates; absent in entries written before it was recorded).
+    pub due_date: Option<String>,
+    /// The clerk's decision, when one was taken (see [`Intent::decision`]).
+    pub decision: Option<String>,
+    /// The service identity its claim was made under (absent in older entries).
+    #[serde(skip)]
+    pub service: Option<String>,
 }
 
 /// Which entries to list.
@@ -242,8 +308,8 @@ pub struct Filter {
     pub text: Option<String>,
     /// Exactly this external reference.
     pub reference: Option<String>,
-    /// Exactly this service (base URL).
-    pub base_url: Option<String>,
+    /// Only the intent with this sequence number.
+    pub seq: Option<i64>,
 }
 
 /// The journal's file: `INVOICE_DESK_JOURNAL`, else `journal.sqlite3` in the platform's

@@ -29,6 +29,9 @@ pub struct BulkRunRecord {
     pub rows: u64,
     /// When it started (UTC, RFC 3339).
     pub started: String,
+    /// How the clerk mapped the file's columns (the app's own text, see
+    /// `bulk::Mapping`), so a resumed run reads the file the same way.
+    pub mapping: Option<String>,
 }
 
 impl Journal {
@@ -41,31 +44,50 @@ impl Journal {
         profile: &str,
         base_url: &str,
         rows: u64,
+        mapping: Option<&str>,
     ) -> Result<i64, JournalError> {
         let err = write_error(&self.path);
         // One name per file, however it was typed (relative, through a link, a short
         // Windows name): the key that lets a new run of it replace an unfinished one.
         let canonical = dunce::canonicalize(path);
         let path = canonical.as_deref().unwrap_or(path);
-        // The same file at the same service replaces an older unfinished run of it.
+        // The same file at the same service replaces an older unfinished run of it (the
+        // service by any spelling of its address).
+        let canonical_url = super::identity::canonical_url(base_url);
+        let older: Vec<(i64, String)> = {
+            let mut stmt = self
+                .conn
+                .prepare("SELECT id, base_url FROM bulk_runs WHERE finished IS NULL AND path = ?1")
+                .map_err(&err)?;
+            stmt.query_map(params![path.to_string_lossy()], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .map_err(&err)?
+            .collect::<Result<_, _>>()
+            .map_err(&err)?
+        };
+        for (id, url) in older {
+            if super::identity::canonical_url(&url) == canonical_url {
+                self.conn
+                    .execute(
+                        "UPDATE bulk_runs SET finished = ?1 WHERE id = ?2",
+                        params![now(), id],
+                    )
+                    .map_err(&err)?;
+            }
+        }
         self.conn
             .execute(
-                "UPDATE bulk_runs SET finished = ?1
-                 WHERE finished IS NULL AND path = ?2 AND base_url = ?3",
-                params![now(), path.to_string_lossy(), base_url],
-            )
-            .map_err(&err)?;
-        self.conn
-            .execute(
-                "INSERT INTO bulk_runs (path, file_id, profile, base_url, rows, started)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO bulk_runs (path, file_id, profile, base_url, rows, started, mapping)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![
                     path.to_string_lossy(),
                     file_id,
                     profile,
-                    base_url,
+                    super::identity::canonical_url(base_url),
                     i64::try_from(rows).unwrap_or(i64::MAX),
-                    now()
+                    now(),
+                    mapping
                 ],
             )
             .map_err(&err)?;
@@ -89,7 +111,7 @@ impl Journal {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT id, path, file_id, profile, base_url, rows, started FROM bulk_runs
+                "SELECT id, path, file_id, profile, base_url, rows, started, mapping FROM bulk_runs
                  WHERE finished IS NULL ORDER BY id DESC",
             )
             .map_err(&err)?;
@@ -102,6 +124,7 @@ impl Journal {
                 base_url: r.get(4)?,
                 rows: u64::try_from(r.get::<_, i64>(5)?).unwrap_or(0),
                 started: r.get(6)?,
+                mapping: r.get(7)?,
             })
         })
         .map_err(&err)?
@@ -116,18 +139,32 @@ mod tests {
     fn an_unfinished_run_is_offered_until_it_ends_and_a_new_run_of_the_file_replaces_it() {
         let (_dir, mut j) = super::super::tests::open();
         let p = std::path::Path::new("/tmp/enero.xlsx");
-        let first = j.start_run(p, "abc", "Sandbox", "http://x", 214).unwrap();
+        let first = j
+            .start_run(p, "abc", "Sandbox", "http://x", 214, None)
+            .unwrap();
         let other = j
-            .start_run(std::path::Path::new("/tmp/b.csv"), "d", "S", "http://x", 3)
+            .start_run(
+                std::path::Path::new("/tmp/b.csv"),
+                "d",
+                "S",
+                "http://x",
+                3,
+                None,
+            )
             .unwrap();
         let runs = j.interrupted_runs().unwrap();
         assert_eq!(runs.len(), 2);
         assert_eq!(runs[1].id, first);
         assert_eq!(runs[1].rows, 214);
         assert_eq!(runs[1].path, p);
-        let again = j.start_run(p, "abc", "Sandbox", "http://x", 214).unwrap();
-        let ids: Vec<i64> = j.interrupted_runs().unwrap().iter().map(|r| r.id).collect();
+        let again = j
+            .start_run(p, "abc", "Sandbox", "HTTP://x/", 214, Some("m"))
+            .unwrap();
+        let runs = j.interrupted_runs().unwrap();
+        let ids: Vec<i64> = runs.iter().map(|r| r.id).collect();
+        // Another spelling of the same service is the same run; its mapping is kept.
         assert_eq!(ids, [again, other]);
+        assert_eq!(runs[0].mapping.as_deref(), Some("m"));
         j.finish_run(again).unwrap();
         j.finish_run(other).unwrap();
         assert!(j.interrupted_runs().unwrap().is_empty());
@@ -140,9 +177,11 @@ mod tests {
         std::fs::write(&file, "cliente,monto\n").unwrap();
         std::fs::create_dir(dir.path().join("sub")).unwrap();
         let roundabout = dir.path().join("sub").join("..").join("febrero.csv");
-        j.start_run(&roundabout, "abc", "Sandbox", "http://x", 3)
+        j.start_run(&roundabout, "abc", "Sandbox", "http://x", 3, None)
             .unwrap();
-        let again = j.start_run(&file, "abc", "Sandbox", "http://x", 3).unwrap();
+        let again = j
+            .start_run(&file, "abc", "Sandbox", "http://x", 3, None)
+            .unwrap();
         let runs = j.interrupted_runs().unwrap();
         assert_eq!(runs.iter().map(|r| r.id).collect::<Vec<_>>(), [again]);
         // Named as the clerk knows it: no `\\?\` prefix on Windows.

@@ -7,13 +7,24 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// How long a write waits for another process's (SQLite's busy timeout).
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The hash before the first row.
 const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
+/// One schema change: SQL, or code (for what SQL cannot work out, such as a service's
+/// canonical address).
+enum Step {
+    Sql(&'static str),
+    Code(fn(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>),
+}
+
 /// Schema changes, in order; `PRAGMA user_version` says how many were applied.
-const MIGRATIONS: &[&str] = &[
+const MIGRATIONS: &[Step] = &[
     // 1: the rows.
-    "CREATE TABLE entries (
+    Step::Sql(
+        "CREATE TABLE entries (
         seq INTEGER PRIMARY KEY,
         kind TEXT NOT NULL,
         intent_seq INTEGER,
@@ -37,12 +48,16 @@ const MIGRATIONS: &[&str] = &[
         prev_hash TEXT NOT NULL,
         hash TEXT NOT NULL
     );",
+    ),
     // 2: finding an intent's outcomes, and listing by day, stay fast at 100,000 rows.
-    "CREATE INDEX entries_intent ON entries(intent_seq);
+    Step::Sql(
+        "CREATE INDEX entries_intent ON entries(intent_seq);
      CREATE INDEX entries_time ON entries(kind, time);",
+    ),
     // 3: the customer directory (not part of the chain: it is a notebook, not a record).
     // `search` is name, RUT digits and id, lowercase and without accents.
-    "CREATE TABLE customers (
+    Step::Sql(
+        "CREATE TABLE customers (
         id TEXT PRIMARY KEY,
         name TEXT,
         rut TEXT,
@@ -50,11 +65,13 @@ const MIGRATIONS: &[&str] = &[
         search TEXT NOT NULL,
         updated TEXT NOT NULL
     );",
+    ),
     // 4: finding a create by its reference (bulk runs never issue a row twice).
-    "CREATE INDEX entries_reference ON entries(external_id);",
+    Step::Sql("CREATE INDEX entries_reference ON entries(external_id);"),
     // 5: billing runs started and not yet finished, so an interrupted one is offered
     // again (bookkeeping, not part of the chain: every row's request is in `entries`).
-    "CREATE TABLE bulk_runs (
+    Step::Sql(
+        "CREATE TABLE bulk_runs (
         id INTEGER PRIMARY KEY,
         path TEXT NOT NULL,
         file_id TEXT NOT NULL,
@@ -64,6 +81,26 @@ const MIGRATIONS: &[&str] = &[
         started TEXT NOT NULL,
         finished TEXT
     );",
+    ),
+    // 6: references and void ids are claimed (a unique key decides who sends); intents
+    // say which service identity they were for, the due date (look-alikes are found by
+    // it) and the clerk's decision when one was taken. Older intents' claims are filled
+    // in from what they recorded.
+    Step::Sql(
+        "ALTER TABLE entries ADD COLUMN service TEXT;
+         ALTER TABLE entries ADD COLUMN due_date TEXT;
+         ALTER TABLE entries ADD COLUMN decision TEXT;
+         CREATE TABLE claims (
+            scope TEXT NOT NULL,
+            key TEXT NOT NULL,
+            intent_seq INTEGER NOT NULL,
+            PRIMARY KEY (scope, key)
+         );
+         CREATE INDEX entries_look_alike ON entries(customer, amount)
+            WHERE kind = 'intent' AND action = 'create';
+         ALTER TABLE bulk_runs ADD COLUMN mapping TEXT;",
+    ),
+    Step::Code(super::claims::claim_earlier_intents),
 ];
 
 /// How many layout versions this program knows.
@@ -136,7 +173,7 @@ pub struct Journal {
 
 /// One stored row, every column but the hash, in the order they are hashed.
 #[derive(Clone, Debug, Default, serde::Serialize)]
-struct Row {
+pub(super) struct Row {
     seq: i64,
     kind: String,
     intent_seq: Option<i64>,
@@ -158,17 +195,20 @@ struct Row {
     rows: Option<i64>,
     checked: bool,
     prev_hash: String,
+    service: Option<String>,
+    due_date: Option<String>,
+    decision: Option<String>,
 }
 
 const COLUMNS: &str = "seq, kind, intent_seq, time, user, profile, base_url, action, customer, amount, \
      currency_code, account_last4, external_id, invoice_id, outcome, error_kind, error_code, \
-     file_name, rows, checked, prev_hash";
+     file_name, rows, checked, prev_hash, service, due_date, decision";
 
 impl Row {
     /// SHA-256 of the previous hash and this row's canonical content (a JSON array of
     /// its columns in a fixed order), as hex.
     fn hash(&self) -> String {
-        let canonical = serde_json::to_vec(&(
+        let columns = (
             self.seq,
             &self.kind,
             self.intent_seq,
@@ -181,7 +221,14 @@ impl Row {
             (&self.account_last4, &self.external_id, &self.invoice_id),
             (&self.outcome, &self.error_kind, &self.error_code),
             (&self.file_name, self.rows, self.checked),
-        ))
+        );
+        // Rows written before layout 6 have none of its columns: they hash as they did.
+        let later = (&self.service, &self.due_date, &self.decision);
+        let canonical = if later == (&None, &None, &None) {
+            serde_json::to_vec(&columns)
+        } else {
+            serde_json::to_vec(&(columns, later))
+        }
         .unwrap_or_default();
         let mut h = Sha256::new();
         h.update(self.prev_hash.as_bytes());
@@ -217,8 +264,11 @@ impl Row {
                 rows: r.get(18)?,
                 checked: r.get(19)?,
                 prev_hash: r.get(20)?,
+                service: r.get(21)?,
+                due_date: r.get(22)?,
+                decision: r.get(23)?,
             },
-            r.get(21)?,
+            r.get(24)?,
         ))
     }
 }
@@ -227,8 +277,86 @@ pub(super) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
+/// An intent's row, before it is chained.
+pub(super) fn intent_row(action: Action, intent: &Intent) -> Row {
+    Row {
+        kind: "intent".into(),
+        time: now(),
+        user: os_user(),
+        profile: intent.profile.clone(),
+        // Never a user name, password, query or fragment: they may hold secrets.
+        base_url: super::identity::canonical_url(&intent.base_url),
+        action: action.as_str().into(),
+        customer: intent.customer.clone(),
+        amount: intent.amount.clone(),
+        currency_code: intent.currency_code.clone(),
+        account_last4: intent.account_last4.clone(),
+        external_id: intent.external_id.clone(),
+        invoice_id: intent.invoice_id.clone(),
+        file_name: intent.file_name.clone(),
+        service: Some(intent.service.clone()).filter(|s| !s.is_empty()),
+        due_date: intent.due_date.clone(),
+        decision: intent.decision.clone(),
+        ..Row::default()
+    }
+}
+
+/// Appends `row` after the last one in `tx`, chained to its hash; its sequence number.
+pub(super) fn append_in(tx: &rusqlite::Transaction<'_>, mut row: Row) -> rusqlite::Result<i64> {
+    let last: Option<(i64, String)> = tx
+        .query_row(
+            "SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let (last_seq, prev) = last.unwrap_or((0, GENESIS.to_string()));
+    row.seq = last_seq + 1;
+    row.prev_hash = prev;
+    let hash = row.hash();
+    tx.execute(
+        &format!(
+            "INSERT INTO entries ({COLUMNS}, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
+             ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"
+        ),
+        rusqlite::params![
+            row.seq,
+            row.kind,
+            row.intent_seq,
+            row.time,
+            row.user,
+            row.profile,
+            row.base_url,
+            row.action,
+            row.customer,
+            row.amount,
+            row.currency_code,
+            row.account_last4,
+            row.external_id,
+            row.invoice_id,
+            row.outcome,
+            row.error_kind,
+            row.error_code,
+            row.file_name,
+            row.rows,
+            row.checked,
+            row.prev_hash,
+            row.service,
+            row.due_date,
+            row.decision,
+            hash,
+        ],
+    )?;
+    if let (Some(c), "intent") = (&row.customer, row.kind.as_str()) {
+        // The directory learns the id in the same commit (one disk sync an intent);
+        // it is a convenience, never a reason to refuse the intent.
+        let _ = super::directory::learn_in(tx, c);
+    }
+    Ok(row.seq)
+}
+
 /// The UTC time text of a local day's first instant (for filters by day).
-fn local_day_start(day: chrono::NaiveDate) -> String {
+pub(super) fn local_day_start(day: chrono::NaiveDate) -> String {
     use chrono::TimeZone;
     let midnight = day.and_hms_opt(0, 0, 0).unwrap_or_default();
     let utc = chrono::Local
@@ -240,8 +368,26 @@ fn local_day_start(day: chrono::NaiveDate) -> String {
 }
 
 impl Journal {
-    /// Opens (or creates) the journal at `path`, bringing its layout up to date.
+    /// Opens (or creates) the journal at `path`, bringing its layout up to date. Another
+    /// process opening or writing it at the same moment is waited for (up to the busy
+    /// timeout), not reported as "locked".
     pub fn open(path: &Path) -> Result<Journal, JournalError> {
+        let started = std::time::Instant::now();
+        loop {
+            match Journal::open_once(path) {
+                Err(JournalError::Open { why, .. })
+                    if why.contains("locked") && started.elapsed() < BUSY_TIMEOUT =>
+                {
+                    // Switching a new file to WAL, or its first migration, met another
+                    // process doing the same: SQLite does not wait for that by itself.
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn open_once(path: &Path) -> Result<Journal, JournalError> {
         let fail = |why: String| JournalError::Open {
             path: path.to_path_buf(),
             why,
@@ -253,7 +399,7 @@ impl Journal {
         // The app, a second window and the CLI may write at once: WAL lets readers go on,
         // the busy timeout makes writers wait their turn; FULL sync: a recorded intent
         // survives a power cut.
-        conn.busy_timeout(Duration::from_secs(10))
+        conn.busy_timeout(BUSY_TIMEOUT)
             .map_err(|e| fail(e.to_string()))?;
         let _: String = conn
             .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
@@ -308,80 +454,21 @@ impl Journal {
 
     /// Appends a row after the last one, chained to its hash, in one transaction that
     /// holds the write lock from reading the last hash to the commit.
-    fn append(&mut self, mut row: Row) -> Result<i64, JournalError> {
+    fn append(&mut self, row: Row) -> Result<i64, JournalError> {
         let err = write_error(&self.path);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(&err)?;
-        let last: Option<(i64, String)> = tx
-            .query_row(
-                "SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
-            .map_err(&err)?;
-        let (last_seq, prev) = last.unwrap_or((0, GENESIS.to_string()));
-        row.seq = last_seq + 1;
-        row.prev_hash = prev;
-        let hash = row.hash();
-        tx.execute(
-            &format!("INSERT INTO entries ({COLUMNS}, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)"),
-            rusqlite::params![
-                row.seq,
-                row.kind,
-                row.intent_seq,
-                row.time,
-                row.user,
-                row.profile,
-                row.base_url,
-                row.action,
-                row.customer,
-                row.amount,
-                row.currency_code,
-                row.account_last4,
-                row.external_id,
-                row.invoice_id,
-                row.outcome,
-                row.error_kind,
-                row.error_code,
-                row.file_name,
-                row.rows,
-                row.checked,
-                row.prev_hash,
-                hash,
-            ],
-        )
-        .map_err(&err)?;
-        if let (Some(c), "intent") = (&row.customer, row.kind.as_str()) {
-            // The directory learns the id in the same commit (one disk sync an intent);
-            // it is a convenience, never a reason to refuse the intent.
-            let _ = super::directory::learn_in(&tx, c);
-        }
+        let seq = append_in(&tx, row).map_err(&err)?;
         tx.commit().map_err(&err)?;
-        Ok(row.seq)
+        Ok(seq)
     }
 
     /// Records what is about to be sent; its sequence number. If this fails, the
     /// request must not be sent.
     pub fn record_intent(&mut self, action: Action, intent: &Intent) -> Result<i64, JournalError> {
-        self.append(Row {
-            kind: "intent".into(),
-            time: now(),
-            user: os_user(),
-            profile: intent.profile.clone(),
-            base_url: intent.base_url.clone(),
-            action: action.as_str().into(),
-            customer: intent.customer.clone(),
-            amount: intent.amount.clone(),
-            currency_code: intent.currency_code.clone(),
-            account_last4: intent.account_last4.clone(),
-            external_id: intent.external_id.clone(),
-            invoice_id: intent.invoice_id.clone(),
-            file_name: intent.file_name.clone(),
-            ..Row::default()
-        })
+        self.append(intent_row(action, intent))
     }
 
     /// Records what came of the intent `seq`.
@@ -425,48 +512,7 @@ impl Journal {
         offset: u64,
         limit: u64,
     ) -> Result<Vec<Entry>, JournalError> {
-        let (clause, args) = where_clause(filter);
-        let sql = format!(
-            "SELECT i.seq, i.time, i.user, i.profile, i.base_url, i.action, i.customer, i.amount,
-                    i.currency_code, i.account_last4, i.external_id,
-                    coalesce(o.invoice_id, i.invoice_id), coalesce(o.outcome, 'unknown'),
-                    o.error_kind, o.error_code, i.file_name, o.rows, o.time, coalesce(o.checked, 0)
-             FROM entries i
-             LEFT JOIN entries o ON o.seq = (SELECT max(seq) FROM entries WHERE intent_seq = i.seq)
-             WHERE i.kind = 'intent' {clause}
-             ORDER BY i.seq {} LIMIT {limit} OFFSET {offset}",
-            if newest_first { "DESC" } else { "ASC" }
-        );
-        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.read_err(e))?;
-        let rows = stmt
-            .query_map(params_from_iter(args.iter()), |r| {
-                let action: String = r.get(5)?;
-                let outcome: String = r.get(12)?;
-                Ok(Entry {
-                    seq: r.get(0)?,
-                    time: r.get(1)?,
-                    user: r.get(2)?,
-                    profile: r.get(3)?,
-                    base_url: r.get(4)?,
-                    action: Action::parse(&action).unwrap_or(Action::Export),
-                    customer: r.get(6)?,
-                    amount: r.get(7)?,
-                    currency_code: r.get(8)?,
-                    account_last4: r.get(9)?,
-                    external_id: r.get(10)?,
-                    invoice_id: r.get(11)?,
-                    outcome: Outcome::parse(&outcome).unwrap_or(Outcome::Unknown),
-                    error_kind: r.get(13)?,
-                    error_code: r.get(14)?,
-                    file_name: r.get(15)?,
-                    rows: r.get::<_, Option<i64>>(16)?.map(|n| n.max(0) as u64),
-                    settled_time: r.get(17)?,
-                    checked: r.get(18)?,
-                })
-            })
-            .map_err(|e| self.read_err(e))?;
-        rows.collect::<Result<Vec<_>, _>>()
-            .map_err(|e| self.read_err(e))
+        list_on(&self.conn, &self.path, filter, newest_first, offset, limit)
     }
 
     /// How many entries match `filter`.
@@ -481,6 +527,15 @@ impl Journal {
             .query_row(&sql, params_from_iter(args.iter()), |r| r.get::<_, i64>(0))
             .map(|n| n.max(0) as u64)
             .map_err(|e| self.read_err(e))
+    }
+
+    /// The entry of intent `seq`, with its latest outcome.
+    pub fn entry(&self, seq: i64) -> Result<Option<Entry>, JournalError> {
+        let filter = Filter {
+            seq: Some(seq),
+            ..Filter::default()
+        };
+        Ok(self.list(&filter, true, 0, 1)?.into_iter().next())
     }
 
     /// Entries whose outcome is still unknown, oldest first.
@@ -533,6 +588,66 @@ impl Journal {
     }
 }
 
+/// [`Journal::list`] on a connection (or a transaction in progress).
+pub(super) fn list_on(
+    conn: &Connection,
+    path: &Path,
+    filter: &Filter,
+    newest_first: bool,
+    offset: u64,
+    limit: u64,
+) -> Result<Vec<Entry>, JournalError> {
+    let read = |e: rusqlite::Error| JournalError::Read {
+        path: path.to_path_buf(),
+        why: e.to_string(),
+    };
+    let (clause, args) = where_clause(filter);
+    let sql = format!(
+        "SELECT i.seq, i.time, i.user, i.profile, i.base_url, i.action, i.customer, i.amount,
+                i.currency_code, i.account_last4, i.external_id,
+                coalesce(o.invoice_id, i.invoice_id), coalesce(o.outcome, 'unknown'),
+                o.error_kind, o.error_code, i.file_name, o.rows, o.time, coalesce(o.checked, 0),
+                i.due_date, i.decision, i.service
+         FROM entries i
+         LEFT JOIN entries o ON o.seq = (SELECT max(seq) FROM entries WHERE intent_seq = i.seq)
+         WHERE i.kind = 'intent' {clause}
+         ORDER BY i.seq {} LIMIT {limit} OFFSET {offset}",
+        if newest_first { "DESC" } else { "ASC" }
+    );
+    let mut stmt = conn.prepare_cached(&sql).map_err(read)?;
+    let rows = stmt
+        .query_map(params_from_iter(args.iter()), |r| {
+            let action: String = r.get(5)?;
+            let outcome: String = r.get(12)?;
+            Ok(Entry {
+                seq: r.get(0)?,
+                time: r.get(1)?,
+                user: r.get(2)?,
+                profile: r.get(3)?,
+                base_url: r.get(4)?,
+                action: Action::parse(&action).unwrap_or(Action::Export),
+                customer: r.get(6)?,
+                amount: r.get(7)?,
+                currency_code: r.get(8)?,
+                account_last4: r.get(9)?,
+                external_id: r.get(10)?,
+                invoice_id: r.get(11)?,
+                outcome: Outcome::parse(&outcome).unwrap_or(Outcome::Unknown),
+                error_kind: r.get(13)?,
+                error_code: r.get(14)?,
+                file_name: r.get(15)?,
+                rows: r.get::<_, Option<i64>>(16)?.map(|n| n.max(0) as u64),
+                settled_time: r.get(17)?,
+                checked: r.get(18)?,
+                due_date: r.get(19)?,
+                decision: r.get(20)?,
+                service: r.get(21)?,
+            })
+        })
+        .map_err(read)?;
+    rows.collect::<Result<Vec<_>, _>>().map_err(read)
+}
+
 /// The `WHERE` additions and their parameters for a filter (`i`: intent, `o`: outcome).
 fn where_clause(filter: &Filter) -> (String, Vec<String>) {
     let mut clause = String::new();
@@ -545,13 +660,13 @@ fn where_clause(filter: &Filter) -> (String, Vec<String>) {
         args.push(local_day_start(d));
         clause.push_str(&format!(" AND i.time < ?{}", args.len()));
     }
+    if let Some(seq) = filter.seq {
+        args.push(seq.to_string());
+        clause.push_str(&format!(" AND i.seq = CAST(?{} AS INTEGER)", args.len()));
+    }
     if let Some(r) = &filter.reference {
         args.push(r.clone());
         clause.push_str(&format!(" AND i.external_id = ?{}", args.len()));
-    }
-    if let Some(b) = &filter.base_url {
-        args.push(b.trim_end_matches('/').to_string());
-        clause.push_str(&format!(" AND rtrim(i.base_url, '/') = ?{}", args.len()));
     }
     if let Some(a) = filter.action {
         args.push(a.as_str().into());
@@ -604,8 +719,12 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), JournalError> {
             known,
         });
     }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
-        tx.execute_batch(sql).map_err(fail)?;
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
+        match step {
+            Step::Sql(sql) => tx.execute_batch(sql),
+            Step::Code(f) => f(&tx),
+        }
+        .map_err(fail)?;
         tx.pragma_update(None, "user_version", i as i64 + 1)
             .map_err(fail)?;
     }
@@ -614,12 +733,17 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), JournalError> {
 
 #[cfg(test)]
 pub(super) fn migrate_to(path: &Path, version: usize) {
-    let conn = Connection::open(path).unwrap();
-    for (i, sql) in MIGRATIONS.iter().enumerate().take(version) {
-        conn.execute_batch(sql).unwrap();
-        conn.pragma_update(None, "user_version", i as i64 + 1)
+    let mut conn = Connection::open(path).unwrap();
+    let tx = conn.transaction().unwrap();
+    for (i, step) in MIGRATIONS.iter().enumerate().take(version) {
+        match step {
+            Step::Sql(sql) => tx.execute_batch(sql).unwrap(),
+            Step::Code(f) => f(&tx).unwrap(),
+        }
+        tx.pragma_update(None, "user_version", i as i64 + 1)
             .unwrap();
     }
+    tx.commit().unwrap();
 }
 
 #[cfg(test)]

@@ -11,8 +11,7 @@ fn intent(customer: &str, amount: &str) -> Intent {
         currency_code: None,
         account_last4: Intent::last4("acc_secret_key_1234"),
         external_id: Some(format!("REF-{customer}")),
-        invoice_id: None,
-        file_name: None,
+        ..Intent::default()
     }
 }
 
@@ -252,4 +251,262 @@ fn a_read_only_journal_refuses_to_record() {
             assert!(matches!(e, JournalError::Write { .. }), "{e}");
         }
     }
+}
+
+/// A create of `amount` to `customer` with reference `reference`, claimed at the
+/// service `url` with account `acc_secret_key_1234`.
+fn create(url: &str, customer: &str, amount: &str, reference: &str, due: Option<&str>) -> Intent {
+    let inv = crate::api::NewInvoice {
+        customer: customer.into(),
+        amount: amount.parse().unwrap(),
+        due_date: due.map(str::to_string),
+        invoice_external_id: Some(reference.into()),
+        ..crate::api::NewInvoice::default()
+    };
+    Intent::for_create("Producción", url, Some("acc_secret_key_1234"), &inv)
+}
+
+fn claimed(c: Claimed) -> i64 {
+    match c {
+        Claimed::Claimed(seq) => seq,
+        other => panic!("not claimed: {other:?}"),
+    }
+}
+
+#[test]
+fn a_reference_is_claimed_once_until_its_outcome_frees_it() {
+    let (_d, mut j) = open();
+    let g = Guard::default();
+    let first = claimed(
+        j.claim(
+            Action::Create,
+            &create("https://api.example.cl", "cus_a", "10", "R-1", None),
+            &g,
+        )
+        .unwrap(),
+    );
+    // Another spelling of the service, the same account: the same claim, on its way.
+    let again = create("HTTPS://API.example.cl:443/", "cus_b", "20", "R-1", None);
+    assert!(matches!(
+        j.claim(Action::Create, &again, &g).unwrap(),
+        Claimed::Pending(e) if e.seq == first
+    ));
+    // Another account: another claim.
+    let other = Intent {
+        service: identity::create_scope("https://api.example.cl", Some("acc_other_key_9999")),
+        ..again.clone()
+    };
+    claimed(j.claim(Action::Create, &other, &g).unwrap());
+    // Refused: nothing was created, the next intent takes the claim over.
+    j.record_outcome(
+        first,
+        &Settled {
+            outcome: Outcome::Refused,
+            error_kind: Some("Validation".into()),
+            ..Settled::done(None)
+        },
+    )
+    .unwrap();
+    let second = claimed(j.claim(Action::Create, &again, &g).unwrap());
+    j.record_outcome(second, &Settled::done(Some("in_7".into())))
+        .unwrap();
+    match j.claim(Action::Create, &again, &g).unwrap() {
+        Claimed::Done(e) => assert_eq!(e.invoice_id.as_deref(), Some("in_7")),
+        other => panic!("{other:?}"),
+    }
+    // A void claims the invoice id the same way.
+    let void = Intent::for_void("P", "https://api.example.cl/", None, "in_7", None);
+    let v = claimed(j.claim(Action::Void, &void, &g).unwrap());
+    assert!(matches!(
+        j.claim(Action::Void, &void, &g).unwrap(),
+        Claimed::Pending(e) if e.seq == v
+    ));
+    assert_eq!(j.verify().unwrap(), Ok(6));
+}
+
+#[test]
+fn racing_writers_claim_a_reference_exactly_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("j.sqlite3");
+    Journal::open(&path).unwrap();
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
+    let threads: Vec<_> = (0..8)
+        .map(|_| {
+            let (path, barrier) = (path.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let mut j = Journal::open(&path).unwrap();
+                barrier.wait();
+                (0..20)
+                    .filter(|i| {
+                        let amount = (i + 1).to_string();
+                        let intent = create(
+                            "http://127.0.0.1:1",
+                            "cus_a",
+                            &amount,
+                            &format!("RACE-{i}"),
+                            None,
+                        );
+                        matches!(
+                            j.claim(Action::Create, &intent, &Guard::default()).unwrap(),
+                            Claimed::Claimed(_)
+                        )
+                    })
+                    .count()
+            })
+        })
+        .collect();
+    let won: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
+    assert_eq!(
+        won, 20,
+        "each of 20 references claimed by exactly one writer"
+    );
+}
+
+#[test]
+fn look_alikes_need_the_clerks_yes_and_it_is_journaled() {
+    let (_d, mut j) = open();
+    let url = "https://api.example.cl";
+    let first = claimed(
+        j.claim(
+            Action::Create,
+            &create(url, "cus_a", "150000", "A-1", Some("2026-12-31")),
+            &Guard::default(),
+        )
+        .unwrap(),
+    );
+    j.record_outcome(first, &Settled::done(Some("in_1".into())))
+        .unwrap();
+    let alike = create(url, "cus_a", "150000.00", "A-2", Some("2026-12-31"));
+    match j.claim(Action::Create, &alike, &Guard::default()).unwrap() {
+        Claimed::LooksLike(e) => assert_eq!(e.invoice_id.as_deref(), Some("in_1")),
+        other => panic!("{other:?}"),
+    }
+    // Not alike: another due date, customer or amount.
+    for other in [
+        create(url, "cus_a", "150000", "A-3", Some("2027-01-31")),
+        create(url, "cus_b", "150000", "A-4", Some("2026-12-31")),
+        create(url, "cus_a", "150001", "A-5", Some("2026-12-31")),
+    ] {
+        claimed(j.claim(Action::Create, &other, &Guard::default()).unwrap());
+    }
+    // A row of the same run is not a look-alike of its sibling.
+    let siblings = Guard {
+        similar: Similar {
+            siblings: std::sync::Arc::new(["A-1".to_string()].into()),
+            ..Similar::default()
+        },
+        ..Guard::default()
+    };
+    let sib = create(url, "cus_a", "150000", "A-6", Some("2026-12-31"));
+    claimed(j.claim(Action::Create, &sib, &siblings).unwrap());
+    // Allowed: sent, and the decision names the earlier invoice.
+    let allowed = Guard {
+        similar: Similar {
+            allow: true,
+            ..Similar::default()
+        },
+        ..Guard::default()
+    };
+    let seq = claimed(j.claim(Action::Create, &alike, &allowed).unwrap());
+    let e = j.entry(seq).unwrap().unwrap();
+    assert!(
+        e.decision
+            .as_deref()
+            .is_some_and(|d| d.contains("in_1") || d.contains("A-")),
+        "{e:?}"
+    );
+    assert_eq!(e.due_date.as_deref(), Some("2026-12-31"));
+    assert_eq!(j.verify().unwrap().map(|n| n > 0), Ok(true));
+}
+
+/// The layout-5 journal written by the build before claims (tests/fixtures/journal-v5).
+fn v5_fixture() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal.sqlite3");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/journal-v5");
+    std::fs::copy(root.join("journal.sqlite3"), &path).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn a_journal_written_before_claims_keeps_its_chain_and_every_reference_it_used() {
+    let (_dir, path) = v5_fixture();
+    let mut j = Journal::open(&path).unwrap();
+    assert_eq!(j.verify().unwrap(), Ok(19), "the old rows still verify");
+    let base = "http://127.0.0.1:8787";
+    let key = Some("acc_oauth_clp");
+    let inv = |customer: &str, amount: &str, reference: &str| crate::api::NewInvoice {
+        customer: customer.into(),
+        amount: amount.parse().unwrap(),
+        invoice_external_id: Some(reference.into()),
+        ..crate::api::NewInvoice::default()
+    };
+    let g = Guard::default();
+    // ERP-77 was done: not sent again, under any spelling of the service.
+    let erp77 = Intent::for_create(
+        "x",
+        "http://localhost:8787/",
+        key,
+        &inv("cus_0qy0e55vx7", "33000", "ERP-77"),
+    );
+    assert!(
+        matches!(j.claim(Action::Create, &erp77, &g).unwrap(), Claimed::Done(e) if e.invoice_id.as_deref() == Some("in_ihjqmwmwdl2nxl"))
+    );
+    // ERP-78 was killed on its way: still held, to check.
+    let erp78 = Intent::for_create("x", base, key, &inv("cus_acq0dv0fpk", "12000", "ERP-78"));
+    assert!(matches!(
+        j.claim(Action::Create, &erp78, &g).unwrap(),
+        Claimed::Pending(_)
+    ));
+    // The void done is done.
+    let void = Intent::for_void("x", base, key, "in_8gwoqv06ud3q64", None);
+    assert!(matches!(
+        j.claim(Action::Void, &void, &g).unwrap(),
+        Claimed::Done(_)
+    ));
+    // The billing run: its file planned by this version (content references), each row
+    // recognised through the reference the old version gave it.
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/journal-v5/marzo.csv");
+    let bytes = std::fs::read(&file).unwrap();
+    let rows = crate::sheet::read_rows(&file, None).unwrap();
+    let by_id = |t: &str| -> Result<String, crate::bulk::Why> { Ok(t.to_string()) };
+    let plan = crate::bulk::plan(
+        &rows,
+        &crate::bulk::PlanInput {
+            file_id: &crate::bulk::file_id(&bytes),
+            currencies: &crate::api::Currency::DEFAULT_OFFERED,
+            reading: Some(crate::api::Currency::CLP),
+            resolve: &by_id,
+            mapping: None,
+            ignore_unknown_columns: false,
+        },
+    );
+    assert_eq!(plan.rows.len(), 6, "{:?}", plan.problems);
+    let mut seen = Vec::new();
+    for r in &plan.rows {
+        assert!(
+            r.invoice
+                .invoice_external_id
+                .as_deref()
+                .unwrap()
+                .starts_with("BULK-")
+        );
+        let intent = Intent::for_create("x", base, key, &r.invoice);
+        let guard = Guard {
+            aliases: r.legacy_reference.iter().cloned().collect(),
+            ..Guard::default()
+        };
+        seen.push(match j.claim(Action::Create, &intent, &guard).unwrap() {
+            Claimed::Done(_) => "done",
+            Claimed::Pending(_) => "pending",
+            other => panic!("row {}: {other:?}", r.row),
+        });
+    }
+    // Row 2 was left unknown by a broken connection; rows 3 to 7 were issued.
+    assert_eq!(seen, ["pending", "done", "done", "done", "done", "done"]);
+    // The interrupted run is still offered.
+    let runs = j.interrupted_runs().unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0].file_id, crate::bulk::file_id(&bytes));
 }

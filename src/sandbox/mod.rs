@@ -45,6 +45,9 @@ pub struct SandboxConfig {
     /// The `currency_code` values it accepts (like the real service, CLP and CLF unless
     /// told otherwise); any other is refused with a 422 on `currency_code`.
     pub currencies: Vec<crate::api::Currency>,
+    /// Creates and voids whose client went away (killed, timed out) are still carried
+    /// out, as a real service does; otherwise they are dropped with the connection.
+    pub finish_abandoned: bool,
 }
 
 impl Default for SandboxConfig {
@@ -61,6 +64,7 @@ impl Default for SandboxConfig {
             audience: "https://sandbox.invoice-desk.invalid/api".into(),
             max_page_size: 1000,
             currencies: crate::api::Currency::DEFAULT_OFFERED.to_vec(),
+            finish_abandoned: false,
         }
     }
 }
@@ -95,6 +99,9 @@ pub enum FaultKind {
     Reset,
     /// Do the work, then wait `secs` before answering.
     Hang,
+    /// Wait `ms` milliseconds (else `secs`), then do the work and answer: a request the
+    /// service is still working on (with `finish_abandoned`, even after its client left).
+    Slow,
 }
 
 /// A planned fault: the next `count` requests to `route` get `kind`.
@@ -109,9 +116,12 @@ pub struct Fault {
     /// The status for `status` faults.
     #[serde(default)]
     pub status: u16,
-    /// Seconds: `Retry-After` for `rate_limit`, the wait for `hang`.
+    /// Seconds: `Retry-After` for `rate_limit`, the wait for `hang` and `slow`.
     #[serde(default)]
     pub secs: u64,
+    /// Milliseconds for `slow` (when not zero, instead of `secs`).
+    #[serde(default)]
+    pub ms: u64,
 }
 
 impl Fault {
@@ -123,6 +133,7 @@ impl Fault {
             kind: FaultKind::Status,
             status,
             secs: 0,
+            ms: 0,
         }
     }
 
@@ -134,6 +145,7 @@ impl Fault {
             kind: FaultKind::RateLimit,
             status: 429,
             secs,
+            ms: 0,
         }
     }
 
@@ -145,6 +157,7 @@ impl Fault {
             kind: FaultKind::Reset,
             status: 0,
             secs: 0,
+            ms: 0,
         }
     }
 
@@ -156,6 +169,19 @@ impl Fault {
             kind: FaultKind::Hang,
             status: 0,
             secs,
+            ms: 0,
+        }
+    }
+
+    /// The next `count` requests to `route` wait `ms` milliseconds before the work.
+    pub fn slow(route: Route, count: u32, ms: u64) -> Fault {
+        Fault {
+            route,
+            count,
+            kind: FaultKind::Slow,
+            status: 0,
+            secs: 0,
+            ms,
         }
     }
 }
@@ -177,6 +203,7 @@ struct Knobs {
     latency: Duration,
     faults: Vec<Fault>,
     token_generation: u64,
+    finish_abandoned: bool,
 }
 
 pub(crate) struct Shared {
@@ -320,6 +347,7 @@ impl Sandbox {
                 latency: cfg.latency,
                 faults: Vec::new(),
                 token_generation: 0,
+                finish_abandoned: cfg.finish_abandoned,
             }),
             counters: Mutex::new(Counters::default()),
             max_page_size: cfg.max_page_size.max(1),
@@ -389,6 +417,11 @@ impl Sandbox {
         self.shared.knobs(|k| k.latency = latency);
     }
 
+    /// Carries out creates and voids to their end even when their client goes away.
+    pub fn set_finish_abandoned(&self, on: bool) {
+        self.shared.knobs(|k| k.finish_abandoned = on);
+    }
+
     /// Plans a fault.
     pub fn add_fault(&self, fault: Fault) {
         self.shared.knobs(|k| k.faults.push(fault));
@@ -422,6 +455,20 @@ impl Sandbox {
             .iter()
             .map(|c| (c.id.clone(), c.name.clone(), d.invoice_count(&c.id)))
             .collect()
+    }
+
+    /// The stored invoices' ids by external reference (tests count duplicates with it;
+    /// the big customer's generated invoices have none).
+    pub fn references(&self) -> BTreeMap<String, Vec<String>> {
+        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        if let Ok(d) = self.shared.data.lock() {
+            for i in &d.invoices {
+                if let Some(r) = &i.invoice_external_id {
+                    out.entry(r.clone()).or_default().push(i.id.clone());
+                }
+            }
+        }
+        out
     }
 
     /// An invoice id of the given organization (for examples).

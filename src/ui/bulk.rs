@@ -11,13 +11,13 @@ use super::session::Session;
 use super::task::{Spawner, Task, take_finished};
 use super::widgets;
 use crate::api::{Currency, money};
-use crate::bulk::run::{Control, Counts, Runner, Status};
+use crate::bulk::run::{AllowSimilar, Control, Counts, Held, Runner, Status};
 use crate::bulk::{ColumnUse, Field, Plan};
 use crate::journal::BulkRunRecord;
 use crate::text::escape_controls as safe;
 use crate::tr;
 use egui::{RichText, Ui};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -63,6 +63,9 @@ pub struct Loaded {
     problem_rows: Vec<usize>,
     /// The account's currency the amounts were read in.
     account_currency: Option<Currency>,
+    /// Rows (indices in `plan.rows`) the journal already has as issued, by the entry that
+    /// issued them: shown "Already issued" and not counted as to issue.
+    known: HashMap<usize, crate::journal::Entry>,
 }
 
 /// Live progress, written by the run, read by the panel.
@@ -112,6 +115,9 @@ pub struct BulkPanel {
     resuming: Option<BulkRunRecord>,
     /// A file was chosen in the dialog: read it next.
     pending_read: bool,
+    /// Rows (spreadsheet numbers) that look like an earlier invoice and that the clerk
+    /// ticked to issue anyway.
+    allow_similar: HashSet<usize>,
 }
 
 impl Default for BulkPanel {
@@ -133,6 +139,7 @@ impl Default for BulkPanel {
             interrupted_task: None,
             resuming: None,
             pending_read: false,
+            allow_similar: HashSet::new(),
         }
     }
 }
@@ -219,7 +226,7 @@ impl BulkPanel {
                 if self.path.trim().is_empty() || self.is_running() {
                     return;
                 }
-                self.start_loading(path, None, &deps);
+                self.start_loading(path, None, None, &deps);
             }
             BulkCommand::Remap => {
                 if self.is_running() {
@@ -230,7 +237,7 @@ impl BulkPanel {
                     l.path.clone(),
                     Some((l.rows.clone(), l.file_id.clone(), l.mapping.clone())),
                 );
-                self.start_loading(path, again, &deps);
+                self.start_loading(path, again, None, &deps);
             }
             BulkCommand::Start => self.start(deps),
             BulkCommand::Pause => {
@@ -260,7 +267,7 @@ impl BulkPanel {
                 }
                 self.path = run.path.display().to_string();
                 self.skip_invalid = true;
-                self.start_loading(run.path.clone(), None, &deps);
+                self.start_loading(run.path.clone(), None, run.mapping.clone(), &deps);
                 self.resuming = Some(run);
             }
             BulkCommand::Forget(id) => {
@@ -273,14 +280,22 @@ impl BulkPanel {
         }
     }
 
-    fn start_loading(&mut self, path: PathBuf, again: Option<Reread>, deps: &BulkDeps<'_>) {
+    fn start_loading(
+        &mut self,
+        path: PathBuf,
+        again: Option<Reread>,
+        resumed_mapping: Option<String>,
+        deps: &BulkDeps<'_>,
+    ) {
         if let Some(old) = self.loading.take() {
             old.cancel();
         }
         self.error = None;
         self.confirm = false;
         self.save_note = None;
+        // A resumed run's file is read with the columns as they were mapped then.
         self.resuming = None;
+        let saved_mapping = resumed_mapping;
         // Reading the same layout again keeps the columns as the clerk mapped them.
         let previous = self
             .loaded
@@ -289,7 +304,16 @@ impl BulkPanel {
         if again.is_none() {
             self.loaded = None;
             self.running = None;
+            self.allow_similar.clear();
         }
+        // Who the rows would be sent as: the journal says which are issued already.
+        let sender = deps.session.as_ref().map(|s| {
+            (
+                s.profile.name.clone(),
+                s.profile.base_url.clone(),
+                Some(s.profile.account_key.trim().to_string()).filter(|k| !k.is_empty()),
+            )
+        });
         let journal = deps.journal.clone();
         let currencies = deps.currencies.clone();
         let account_currency = deps.account_currency;
@@ -310,18 +334,22 @@ impl BulkPanel {
                     if rows.len() < 2 {
                         return Err(tr!("bulk-empty-file", path = path.display()));
                     }
-                    let mapping = match previous {
-                        Some((header, mapping)) if header == rows[0] => mapping,
+                    let resumed = saved_mapping
+                        .as_deref()
+                        .and_then(|m| crate::bulk::mapping_for(m, &rows[0]));
+                    let mapping = match (resumed, previous) {
+                        (Some(m), _) => m,
+                        (None, Some((header, mapping))) if header == rows[0] => mapping,
                         _ => crate::bulk::detect_all(&rows[0]),
                     };
                     (Arc::new(rows), file_id, mapping)
                 }
             };
             let (r, id, m) = (rows.clone(), file_id.clone(), mapping.clone());
-            let plan = journal
+            let (plan, known) = journal
                 .read(move |j| {
                     let resolve = |text: &str| crate::bulk::resolve_customer(j, text);
-                    Ok(crate::bulk::plan(
+                    let plan = crate::bulk::plan(
                         &r,
                         &crate::bulk::PlanInput {
                             file_id: &id,
@@ -331,7 +359,28 @@ impl BulkPanel {
                             mapping: Some(&m),
                             ignore_unknown_columns: false,
                         },
-                    ))
+                    );
+                    let mut known = HashMap::new();
+                    if let Some((profile, base_url, account)) = &sender {
+                        for (i, row) in plan.rows.iter().enumerate() {
+                            let account = row.account_key.as_deref().or(account.as_deref());
+                            let intent = crate::journal::Intent::for_create(
+                                profile,
+                                base_url,
+                                account,
+                                &row.invoice,
+                            );
+                            let aliases: Vec<String> =
+                                row.legacy_reference.iter().cloned().collect();
+                            if let Some(e) =
+                                j.holder(crate::journal::Action::Create, &intent, &aliases)?
+                                && e.outcome == crate::journal::Outcome::Done
+                            {
+                                known.insert(i, e);
+                            }
+                        }
+                    }
+                    Ok((plan, known))
                 })
                 .await?;
             Ok(Loaded::new(
@@ -341,6 +390,7 @@ impl BulkPanel {
                 mapping,
                 plan,
                 account_currency,
+                known,
             ))
         }));
     }
@@ -359,6 +409,8 @@ impl BulkPanel {
             return;
         }
         self.save_note = None;
+        let allow = AllowSimilar::Rows(Arc::new(self.allow_similar.clone()));
+        let mapping = Some(crate::bulk::mapping_text(&l.rows[0], &l.mapping));
         let control = Arc::new(Control::default());
         let total = l.plan.rows.len();
         let progress = Arc::new(Mutex::new(Progress {
@@ -372,13 +424,24 @@ impl BulkPanel {
         let (c, p) = (control.clone(), progress.clone());
         let ctx = deps.spawner.ctx.clone();
         let task = deps.spawner.spawn(async move {
-            let Ok(shared) = journal.shared().await else {
-                // Nothing can be sent without the journal: no row was.
-                if let Ok(mut p) = p.lock() {
-                    p.statuses.fill(Some(Status::NotSent));
-                    p.counts.not_sent = p.statuses.len();
+            let shared = match journal.shared().await {
+                Ok(s) => s,
+                Err(why) => {
+                    // Nothing can be sent without the journal: no row was.
+                    let held = Status::NotSent(Held::Journal(crate::journal::JournalError::Open {
+                        path: PathBuf::new(),
+                        why,
+                    }));
+                    if let Ok(mut p) = p.lock() {
+                        p.statuses.fill(Some(held.clone()));
+                        let mut counts = Counts::default();
+                        for s in p.statuses.iter().flatten() {
+                            counts.add(s);
+                        }
+                        p.counts = counts;
+                    }
+                    return Err(tr!("journal-not-sent"));
                 }
-                return Err(tr!("journal-not-sent"));
             };
             let profile = &session.profile;
             let runner = Runner {
@@ -389,11 +452,13 @@ impl BulkPanel {
                 profile_account: Some(profile.account_key.trim().to_string())
                     .filter(|k| !k.is_empty()),
                 control: c,
+                allow_similar: allow,
             };
             runner
                 .run_file(
                     &path,
                     &file_id,
+                    mapping,
                     plan.rows.clone(),
                     concurrency,
                     |i, status| {
@@ -490,7 +555,7 @@ impl BulkPanel {
                 .unwrap_or_default();
             let status = statuses
                 .and_then(|s| s.get(i).cloned().flatten())
-                .unwrap_or(Status::NotSent);
+                .unwrap_or(Status::NotSent(Held::Cancelled));
             let (word, why) = crate::ui::i18n::bulk_status(&status);
             let mut line = Line::of(row, &reference, &status, why.unwrap_or_default());
             if words {
@@ -511,14 +576,8 @@ impl BulkPanel {
         }
         if let Some(r) = take_finished(&mut self.loading) {
             match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                Ok(l) => {
-                    if let Some(run) = &self.resuming
-                        && run.file_id != l.file_id
-                    {
-                        self.error = Some(tr!("bulk-file-changed"));
-                    }
-                    self.loaded = Some(l);
-                }
+                // A changed file is no risk: rows are known by what they issue.
+                Ok(l) => self.loaded = Some(l),
                 Err(e) => self.error = Some(e),
             }
         }
@@ -554,6 +613,7 @@ impl Loaded {
         mapping: Vec<ColumnUse>,
         plan: Plan,
         account_currency: Option<Currency>,
+        known: HashMap<usize, crate::journal::Entry>,
     ) -> Loaded {
         let mut problems: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for (i, p) in plan.problems.iter().enumerate() {
@@ -586,7 +646,26 @@ impl Loaded {
             all_rows,
             problem_rows,
             account_currency,
+            known,
         }
+    }
+
+    /// How many valid rows are still to issue: not issued already (the journal says), nor
+    /// settled by the last run (issued, found issued, invalid), nor a possible duplicate
+    /// the clerk did not tick.
+    fn to_issue(&self, progress: Option<&Progress>, allowed: &HashSet<usize>) -> usize {
+        (0..self.plan.rows.len())
+            .filter(|i| !self.known.contains_key(i))
+            .filter(
+                |&i| match progress.and_then(|p| p.statuses.get(i).cloned().flatten()) {
+                    Some(
+                        Status::Created(_) | Status::SkippedExisting(_) | Status::SkippedInvalid,
+                    ) => false,
+                    Some(Status::PossibleDuplicate(_)) => allowed.contains(&self.plan.rows[i].row),
+                    _ => true,
+                },
+            )
+            .count()
     }
 
     /// The problems of spreadsheet row `row` in the clerk's words (`None`: it has none).
@@ -846,6 +925,9 @@ impl BulkPanel {
         } else if !l.plan.header_refused() {
             widgets::error_text(ui, &tr!("bulk-nothing-valid"));
         }
+        if !l.known.is_empty() {
+            ui.label(tr!("bulk-already-known", count = l.known.len()));
+        }
         let with_problems = l.problem_rows.len();
         if with_problems > 0 {
             ui.horizontal_wrapped(|ui| {
@@ -863,34 +945,42 @@ impl BulkPanel {
                 ui.label(tr!("bulk-fix-first"));
             }
         }
-        let can_send = n > 0 && (with_problems == 0 || self.skip_invalid);
-        match &self.running {
-            None if n == 0 => {}
-            None => {
-                ui.horizontal(|ui| {
-                    let l2 = ui.label(tr!("bulk-concurrency"));
-                    ui.add(egui::DragValue::new(&mut self.concurrency).range(1..=16))
-                        .labelled_by(l2.id);
-                    if ui
-                        .add_enabled(
-                            can_send && connected,
-                            egui::Button::new(RichText::new(tr!("bulk-issue", count = n)).strong()),
-                        )
-                        .clicked()
-                    {
-                        self.confirm = true;
-                    }
-                    if !connected {
-                        ui.label(tr!("connect-first"));
-                    }
-                });
-            }
-            Some(r) => self.progress_ui(ui, r, commands),
+        // Only the rows still to issue are counted (and confirmed).
+        let progress = self.running.as_ref().map(|r| r.progress.clone());
+        let to_issue = {
+            let p = progress.as_ref().and_then(|p| p.lock().ok());
+            l.to_issue(p.as_deref(), &self.allow_similar)
+        };
+        let can_send = to_issue > 0 && (with_problems == 0 || self.skip_invalid);
+        if let Some(r) = &self.running {
+            self.progress_ui(ui, r, commands);
+        }
+        let ended = self.running.as_ref().is_none_or(|r| r.task.is_none());
+        if to_issue > 0 && ended {
+            ui.horizontal(|ui| {
+                let l2 = ui.label(tr!("bulk-concurrency"));
+                ui.add(egui::DragValue::new(&mut self.concurrency).range(1..=16))
+                    .labelled_by(l2.id);
+                if ui
+                    .add_enabled(
+                        can_send && connected,
+                        egui::Button::new(
+                            RichText::new(tr!("bulk-issue", count = to_issue)).strong(),
+                        ),
+                    )
+                    .clicked()
+                {
+                    self.confirm = true;
+                }
+                if !connected {
+                    ui.label(tr!("connect-first"));
+                }
+            });
         }
         ui.separator();
         self.table(ui);
         if self.confirm {
-            self.confirm_ui(ui, commands);
+            self.confirm_ui(ui, to_issue, commands);
         }
     }
 
@@ -948,10 +1038,27 @@ impl BulkPanel {
                 existing = counts.existing,
                 refused = counts.refused,
                 unknown = counts.unknown,
+                similar = counts.similar,
                 notsent = counts.not_sent
             ))
             .strong(),
         );
+        if counts.found_at_service > 0 {
+            ui.label(tr!("bulk-finished-found", count = counts.found_at_service));
+        }
+        if let Some(until) = counts.waiting_until {
+            ui.label(tr!(
+                "bulk-finished-waiting",
+                count = counts.waiting,
+                time = crate::ui::i18n::clock(until)
+            ));
+        }
+        if counts.similar > 0 {
+            ui.label(
+                RichText::new(tr!("bulk-finished-similar", count = counts.similar))
+                    .color(ui.visuals().warn_fg_color),
+            );
+        }
         if counts.unknown + counts.not_sent > 0 {
             ui.label(tr!("bulk-finished-again"));
         }
@@ -982,11 +1089,16 @@ impl BulkPanel {
         }
     }
 
-    fn confirm_ui(&mut self, ui: &mut Ui, commands: &mut Vec<super::command::Command>) {
+    fn confirm_ui(
+        &mut self,
+        ui: &mut Ui,
+        to_issue: usize,
+        commands: &mut Vec<super::command::Command>,
+    ) {
         let Some(l) = &self.loaded else { return };
         let text = tr!(
             "bulk-confirm",
-            count = l.plan.rows.len(),
+            count = to_issue,
             totals = l.totals_text(),
             customers = l.plan.customers()
         );
@@ -1018,9 +1130,11 @@ impl BulkPanel {
         }
     }
 
-    fn table(&self, ui: &mut Ui) {
+    fn table(&mut self, ui: &mut Ui) {
         use egui_extras::{Column, TableBuilder};
         let Some(l) = &self.loaded else { return };
+        let allow = &mut self.allow_similar;
+        let run_ended = self.running.as_ref().is_none_or(|r| r.task.is_none());
         let shown = if self.only_problems {
             &l.problem_rows
         } else {
@@ -1108,14 +1222,40 @@ impl BulkPanel {
                                 let status = progress
                                     .as_ref()
                                     .map(|p| p.statuses.get(i).cloned().flatten());
-                                match status {
-                                    None => {
+                                let known = l.known.get(&i);
+                                match (status, known) {
+                                    (None | Some(None), Some(e)) => {
+                                        ui.label(tr!(
+                                            "bulk-st-with-id",
+                                            status = tr!("bulk-st-existing"),
+                                            id = safe(e.invoice_id.as_deref().unwrap_or("?"))
+                                        ));
+                                    }
+                                    (None, None) => {
                                         ui.label(tr!("bulk-st-ready"));
                                     }
-                                    Some(None) => {
+                                    (Some(None), None) => {
                                         ui.weak(tr!("bulk-st-waiting"));
                                     }
-                                    Some(Some(s)) => status_cell(ui, &s, red),
+                                    (Some(Some(s @ Status::PossibleDuplicate(_))), _)
+                                        if run_ended =>
+                                    {
+                                        // The clerk decides, row by row, with the earlier
+                                        // invoice in view.
+                                        let mut tick = allow.contains(&number);
+                                        if ui
+                                            .checkbox(&mut tick, tr!("bulk-allow-similar"))
+                                            .changed()
+                                        {
+                                            if tick {
+                                                allow.insert(number);
+                                            } else {
+                                                allow.remove(&number);
+                                            }
+                                        }
+                                        status_cell(ui, &s, red);
+                                    }
+                                    (Some(Some(s)), _) => status_cell(ui, &s, red),
                                 }
                             });
                         });
@@ -1135,7 +1275,8 @@ fn status_cell(ui: &mut Ui, s: &Status, red: egui::Color32) {
     let r = match s {
         Status::Refused(_) => ui.label(rich.color(red)),
         Status::Unknown(_) => ui.label(rich.color(ui.visuals().warn_fg_color).strong()),
-        Status::NotSent | Status::SkippedInvalid => ui.weak(rich.text().to_string()),
+        Status::NotSent(_) | Status::SkippedInvalid => ui.weak(rich.text().to_string()),
+        Status::PossibleDuplicate(_) => ui.label(rich.color(ui.visuals().warn_fg_color).strong()),
         _ => ui.label(rich),
     };
     if let Some(w) = why {

@@ -93,8 +93,18 @@ pub enum Command {
     TestConnection,
     /// Create the sandbox profile, start the sandbox, connect.
     TrySandbox,
-    /// Issue this invoice (never resent: the panel locks until the outcome is known).
-    CreateInvoice(NewInvoice),
+    /// Issue this invoice (never resent: the panel locks until the outcome is known);
+    /// `allow_similar`: the clerk was shown the earlier invoice it looks like and said to
+    /// issue it anyway (journaled).
+    CreateInvoice {
+        /// The invoice.
+        invoice: NewInvoice,
+        /// Issue it although it looks like an earlier invoice.
+        allow_similar: bool,
+    },
+    /// The clerk checked a create without a reference and says it was not created: the
+    /// decision is journaled and the form unlocked.
+    ClerkCheckedNotCreated(NewInvoice),
     /// Look for an invoice whose creation had an unknown outcome, by its reference.
     CheckCreated(NewInvoice),
     /// Look this invoice up in the Lookup panel (and show that panel).
@@ -125,4 +135,9 @@ pub enum Command {
     Diagnostics,
     /// Close the diagnostics window.
     CloseDiagnostics,
+    /// The clerk asked to close the window (or Ctrl/Cmd+Q): closes, or asks first when
+    /// something is on its way.
+    Quit,
+    /// Close without asking again (the clerk confirmed), or stay (`false`).
+    ConfirmQuit(bool),
 }

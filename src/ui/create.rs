@@ -2,6 +2,7 @@
 //! double submit, 422 details beside their fields, and the "outcome unknown" check.
 
 use super::command::Command;
+use super::journal::{Found, NotDone};
 use super::session::Session;
 use super::task::{Task, TaskError, take_finished};
 use super::widgets;
@@ -80,8 +81,18 @@ pub struct CreatePanel {
     submit_request: bool,
     /// Put the keyboard focus on the result's "Open in Lookup" on the next frame.
     focus_result: bool,
-    pending: Option<Task<Result<Invoice, ApiError>>>,
+    pending: Option<Task<Result<Invoice, NotDone>>>,
     sent: Option<NewInvoice>,
+    /// The form's reference was issued already (the journal refused to send it again,
+    /// or said so of a restored form): its entry.
+    issued: Option<crate::journal::Entry>,
+    /// The invoice looks like an earlier one: the dialog asks before it is sent.
+    similar: Option<(NewInvoice, crate::journal::Entry)>,
+    /// The entry holding the reference while its outcome is unknown (another process, or
+    /// an earlier start of the app).
+    held_by: Option<crate::journal::Entry>,
+    /// Reading the journal about a restored form's reference.
+    restoring: Option<Task<Option<crate::journal::Entry>>>,
     /// The form as last drawn: an error about it goes when it changes.
     form_seen: Option<CreateForm>,
     /// The customer of the last send (named in a "no such customer" beside the field).
@@ -92,7 +103,7 @@ pub struct CreatePanel {
     created: Option<Invoice>,
     error: Option<ApiError>,
     unknown: Option<NewInvoice>,
-    check: Option<Task<Result<Option<Invoice>, ApiError>>>,
+    check: Option<Task<Result<Found, ApiError>>>,
     check_note: Option<Result<String, String>>,
     check_error: Option<ApiError>,
 }
@@ -110,6 +121,10 @@ impl CreatePanel {
             focus_result: false,
             pending: None,
             sent: None,
+            issued: None,
+            similar: None,
+            held_by: None,
+            restoring: None,
             sent_customer: None,
             form_seen: None,
             sent_with: None,
@@ -146,9 +161,25 @@ impl CreatePanel {
     }
 
     /// True while an invoice is on its way, or its outcome is unknown, or it was just
-    /// created: no other may be sent until the clerk has seen the result.
+    /// created, or its reference was issued already, or the clerk is asked about a
+    /// look-alike: no other may be sent until the clerk has seen the result.
     pub fn is_locked(&self) -> bool {
-        self.pending.is_some() || self.unknown.is_some() || self.created.is_some()
+        self.pending.is_some()
+            || self.unknown.is_some()
+            || self.created.is_some()
+            || self.issued.is_some()
+            || self.similar.is_some()
+    }
+
+    /// True while a create is on its way (closing the app asks first).
+    pub fn is_sending(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// The restored form's reference is being looked up in the journal: found used, the
+    /// form locks. (Sent before the answer comes, its claim refuses it just the same.)
+    pub fn restoring(&mut self, task: Task<Option<crate::journal::Entry>>) {
+        self.restoring = Some(task);
     }
 
     /// The invoice `sent` is on its way through `session`.
@@ -156,10 +187,11 @@ impl CreatePanel {
         &mut self,
         sent: NewInvoice,
         session: Arc<Session>,
-        task: Task<Result<Invoice, ApiError>>,
+        task: Task<Result<Invoice, NotDone>>,
     ) {
         self.error = None;
         self.check_note = None;
+        self.similar = None;
         self.sent_customer = Some(sent.customer.clone());
         self.sent = Some(sent);
         self.sent_with = Some(session);
@@ -179,14 +211,23 @@ impl CreatePanel {
             self.error = None;
             self.check_note = None;
             self.check_error = None;
-            if self.created.take().is_some() {
-                self.form.external_id = fresh_reference();
-            }
+            self.similar = None;
+            self.created = None;
         }
     }
 
+    /// Unlocks the form for a new invoice: a fresh reference, the amount cleared.
+    fn new_invoice(&mut self) {
+        self.created = None;
+        self.issued = None;
+        self.check_note = None;
+        self.error = None;
+        self.form.amount.clear();
+        self.form.external_id = fresh_reference();
+    }
+
     /// A check for an invoice whose creation had an unknown outcome is running.
-    pub fn checking(&mut self, task: Task<Result<Option<Invoice>, ApiError>>) {
+    pub fn checking(&mut self, task: Task<Result<Found, ApiError>>) {
         self.check_error = None;
         self.check = Some(task);
     }
@@ -198,6 +239,21 @@ impl CreatePanel {
 
     /// Takes finished work (called by the app every frame).
     pub fn poll(&mut self) {
+        if let Some(r) = take_finished(&mut self.restoring) {
+            let busy = self.pending.is_some() || self.created.is_some() || self.unknown.is_some();
+            let form_reference = self.form.external_id.trim().to_string();
+            let same =
+                |e: &crate::journal::Entry| e.external_id.as_deref() == Some(&form_reference);
+            match r.ok().flatten().filter(|e| !busy && same(e)) {
+                Some(e) if e.outcome == crate::journal::Outcome::Done => self.issued = Some(e),
+                Some(e) if e.outcome == crate::journal::Outcome::Unknown => {
+                    self.unknown = Some(self.built_or(&e));
+                    self.check_note = Some(Ok(tr!("cr-restored-unknown")));
+                    self.held_by = Some(e);
+                }
+                _ => {}
+            }
+        }
         if let Some(r) = take_finished(&mut self.pending) {
             match r {
                 Ok(Ok(inv)) => {
@@ -205,12 +261,39 @@ impl CreatePanel {
                     self.focus_result = true;
                     self.sent = None;
                     self.error = None;
+                    // The reference is used: the form (and what is saved of it) never
+                    // holds it again.
+                    self.form.external_id = fresh_reference();
                 }
-                Ok(Err(e)) if e.is_outcome_unknown() => {
+                Ok(Err(NotDone::Blocked(b))) => {
+                    use crate::journal::Blocked;
+                    let sent = self.sent.take();
+                    match *b {
+                        Blocked::Done(e) => self.issued = Some(e),
+                        Blocked::Pending(e) => {
+                            self.unknown = sent;
+                            self.held_by = Some(e);
+                        }
+                        Blocked::LooksLike(e) => {
+                            if let Some(inv) = sent {
+                                self.similar = Some((inv, e));
+                            }
+                        }
+                        Blocked::Journal(e) => {
+                            self.error = Some(
+                                ApiError::invalid(crate::api::InputProblem::Said(tr!(
+                                    "journal-not-sent"
+                                )))
+                                .with_cause(e),
+                            )
+                        }
+                    }
+                }
+                Ok(Err(NotDone::Api(e))) if e.is_outcome_unknown() => {
                     self.unknown = self.sent.take();
                     self.error = Some(e);
                 }
-                Ok(Err(e)) => {
+                Ok(Err(NotDone::Api(e))) => {
                     self.sent = None;
                     self.error = Some(e);
                 }
@@ -226,21 +309,54 @@ impl CreatePanel {
         }
         if let Some(r) = take_finished(&mut self.check) {
             match r {
-                Ok(Ok(Some(inv))) => {
-                    self.check_note = Some(Ok(tr!("cr-was-created", id = safe(&inv.id))));
-                    self.created = Some(inv);
+                Ok(Ok(Found::Done(id, inv))) => {
+                    self.check_note = Some(Ok(tr!("cr-was-created", id = safe(&id))));
+                    match inv {
+                        Some(inv) => self.created = Some(*inv),
+                        None => {
+                            self.issued = self.held_by.clone().map(|e| crate::journal::Entry {
+                                invoice_id: Some(id.clone()),
+                                ..e
+                            });
+                        }
+                    }
                     self.unknown = None;
+                    self.held_by = None;
                     self.error = None;
+                    self.form.external_id = fresh_reference();
                 }
-                Ok(Ok(None)) => {
+                Ok(Ok(Found::NotDone)) => {
                     self.check_note = Some(Ok(tr!("cr-not-created")));
                     self.unknown = None;
+                    self.held_by = None;
                     self.error = None;
+                }
+                Ok(Ok(Found::Waiting(until))) => {
+                    self.check_note = Some(Ok(tr!(
+                        "cr-check-waiting",
+                        time = crate::ui::i18n::clock(until)
+                    )));
                 }
                 Ok(Err(e)) => self.check_error = Some(e),
                 Err(e) => self.check_note = Some(Err(e.to_string())),
             }
         }
+    }
+
+    /// The form as an invoice, or (when it no longer reads) what the journal recorded of
+    /// `e`: what a check looks for.
+    fn built_or(&self, e: &crate::journal::Entry) -> NewInvoice {
+        let (built, _) = self.build(None);
+        built.unwrap_or_else(|| NewInvoice {
+            customer: e.customer.clone().unwrap_or_default(),
+            amount: e
+                .amount
+                .as_deref()
+                .and_then(|a| a.parse().ok())
+                .unwrap_or_default(),
+            invoice_external_id: e.external_id.clone(),
+            ..NewInvoice::default()
+        })
     }
 
     /// The currency the amount is read in: the chosen one, else the account's if known.
@@ -561,7 +677,10 @@ impl CreatePanel {
                     || (submit && can_send))
                     && let Some(inv) = built.clone()
                 {
-                    commands.push(Command::CreateInvoice(inv));
+                    commands.push(Command::CreateInvoice {
+                        invoice: inv,
+                        allow_similar: false,
+                    });
                 }
                 if self.pending.is_some() {
                     crate::ui::widgets::busy(ui);
@@ -575,15 +694,16 @@ impl CreatePanel {
                         open.request_focus();
                     }
                     if another.clicked() {
-                        self.created = None;
-                        self.check_note = None;
-                        self.form.amount.clear();
-                        self.form.external_id = fresh_reference();
+                        self.new_invoice();
                     } else if open.clicked() {
                         commands.push(Command::OpenInLookup {
                             id: inv.id.clone(),
                             from_list: false,
                         });
+                    }
+                } else if self.issued.is_some() {
+                    if ui.button(tr!("cr-new-invoice")).clicked() {
+                        self.new_invoice();
                     }
                 } else if !can_send && !locked && session_ref.is_some() {
                     // Say why the button is off.
@@ -604,6 +724,26 @@ impl CreatePanel {
                 }
             });
             ui.add_space(8.0);
+            if let Some(e) = &self.issued {
+                let r = ui.label(
+                    RichText::new(tr!(
+                        "cr-already-issued",
+                        id = safe(e.invoice_id.as_deref().unwrap_or("?")),
+                        when = crate::ui::i18n::moment(&e.time)
+                    ))
+                    .strong(),
+                );
+                widgets::announce(ui, &r, false);
+            }
+            if let Some(e) = &self.held_by
+                && self.unknown.is_some()
+                && self.error.is_none()
+            {
+                widgets::error_text(
+                    ui,
+                    &tr!("cr-in-progress", when = crate::ui::i18n::moment(&e.time)),
+                );
+            }
             // An error shown beside its field is not repeated here.
             if let Some(e) = &self.error
                 && not_found.is_none()
@@ -633,8 +773,10 @@ impl CreatePanel {
                     .as_ref()
                     .is_some_and(|u| u.invoice_external_id.is_none())
                     && ui.button(tr!("cr-send-again")).clicked()
+                    && let Some(inv) = self.unknown.take()
                 {
-                    self.unknown = None;
+                    // The clerk's decision is journaled (the entry stops being "to check").
+                    commands.push(Command::ClerkCheckedNotCreated(inv));
                     self.error = None;
                 }
             }
@@ -656,6 +798,45 @@ impl CreatePanel {
                 widgets::invoice_details(ui, "created", inv, chrono::Local::now().date_naive());
             }
         });
+        self.similar_dialog(ui, commands);
+    }
+
+    /// "Looks repeated: in_… issued on 24-11-2026. Issue it anyway?"
+    fn similar_dialog(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        let Some((inv, earlier)) = &self.similar else {
+            return;
+        };
+        let text = crate::ui::i18n::looks_like(
+            earlier
+                .invoice_id
+                .as_deref()
+                .or(earlier.external_id.as_deref()),
+            Some(&earlier.time),
+            false,
+        );
+        let mut close = false;
+        let modal = egui::Modal::new(egui::Id::unique("create_similar")).show(ui.ctx(), |ui| {
+            ui.set_max_width(460.0);
+            let title = ui.heading(tr!("cr-similar-title"));
+            widgets::announce(ui, &title, true);
+            ui.label(RichText::new(text).strong());
+            ui.label(tr!("cr-similar-question"));
+            ui.horizontal(|ui| {
+                if ui.button(tr!("cr-issue-anyway")).clicked() {
+                    commands.push(Command::CreateInvoice {
+                        invoice: inv.clone(),
+                        allow_similar: true,
+                    });
+                    close = true;
+                }
+                if ui.button(tr!("cancel")).clicked() {
+                    close = true;
+                }
+            });
+        });
+        if close || modal.should_close() {
+            self.similar = None;
+        }
     }
 }
 
@@ -695,8 +876,5 @@ pub async fn find_created(s: &Session, sent: &NewInvoice) -> Result<Option<Invoi
             "cr-no-reference-check"
         ))));
     };
-    let all = s.client.customer_invoices(&sent.customer).await?;
-    Ok(all
-        .into_iter()
-        .find(|i| i.invoice_external_id.as_deref() == Some(reference.as_str())))
+    s.client.find_by_reference(&sent.customer, reference).await
 }

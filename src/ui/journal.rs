@@ -4,7 +4,7 @@
 
 use super::session::Session;
 use crate::api::{ApiError, InputProblem};
-use crate::journal::{self, Action, Intent, Journal, SharedJournal};
+use crate::journal::{self, Action, Entry, Intent, Journal, SharedJournal};
 use crate::tr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -27,8 +27,44 @@ pub struct AppJournal {
 pub struct Checked {
     /// Outcomes now known.
     pub settled: usize,
-    /// Still unknown (the service could not be asked, or too recent).
-    pub left: usize,
+    /// Not at the service yet, while their request may still be at work there: they
+    /// wait until `waiting_until`.
+    pub waiting: usize,
+    /// The latest time one of them can be settled.
+    pub waiting_until: Option<chrono::DateTime<chrono::Utc>>,
+    /// The service could not be asked about them.
+    pub unreachable: usize,
+}
+
+/// What a create's or void's check found (recorded in the journal).
+#[derive(Clone, Debug)]
+pub enum Found {
+    /// Done: the invoice (created, or voided), as read now when it could be read.
+    Done(String, Option<Box<crate::api::Invoice>>),
+    /// Not done (checked after the request could still be at work).
+    NotDone,
+    /// Not at the service yet; it may still be at work there until then (UTC).
+    Waiting(chrono::DateTime<chrono::Utc>),
+}
+
+/// Why a create or void was not done: the service's (or the connection's) error, or the
+/// journal's refusal to send it (already done, on its way, a look-alike).
+#[derive(Clone, Debug)]
+pub enum NotDone {
+    /// An error: from the service, the connection, or the journal (nothing sent).
+    Api(ApiError),
+    /// Not sent: already done, being sent (or to check), or a look-alike.
+    Blocked(Box<journal::Blocked>),
+}
+
+impl NotDone {
+    /// The error, if it is one.
+    pub fn api(&self) -> Option<&ApiError> {
+        match self {
+            NotDone::Api(e) => Some(e),
+            NotDone::Blocked(_) => None,
+        }
+    }
 }
 
 impl AppJournal {
@@ -86,49 +122,160 @@ impl AppJournal {
         }
     }
 
-    /// Records the intent, sends (`send`), records the outcome. A journal that cannot be
-    /// written refuses: nothing is sent.
+    /// Records the intent and claims its reference (or invoice id), sends (`send`),
+    /// records the outcome. A journal that cannot be written refuses: nothing is sent;
+    /// a reference already done, on its way, or a look-alike is not sent either.
     pub async fn write_ahead<T, Fut>(
         &self,
         action: Action,
         intent: Intent,
+        guard: journal::Guard,
         send: Fut,
         invoice_id: impl FnOnce(&T) -> Option<String>,
-    ) -> Result<T, ApiError>
+    ) -> Result<T, NotDone>
     where
         Fut: std::future::Future<Output = Result<T, ApiError>>,
     {
+        let j = self.get().await.map_err(|e| NotDone::Api(not_sent(e)))?;
+        let done = journal::write_ahead(&j, action, intent, guard, send, invoice_id).await;
+        self.count().await;
+        match done {
+            Ok(d) => d.result.map_err(NotDone::Api),
+            Err(journal::Blocked::Journal(e)) => Err(NotDone::Api(not_sent(e))),
+            Err(b) => Err(NotDone::Blocked(Box::new(b))),
+        }
+    }
+
+    /// The latest create of `reference`, or void of invoice `reference`, recorded in
+    /// this journal (at any service); `None` when there is none or it cannot be read.
+    pub async fn latest(&self, action: Action, reference: String) -> Option<Entry> {
+        let j = self.get().await.ok()?;
+        j.run(move |j| latest_entry(j, action, &reference, None))
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// Checks at `session`'s service what became of the create of `reference` (or the
+    /// void of invoice `reference`) whose outcome is unknown, records it, and counts
+    /// again. `None` inside: this journal has no such entry at this service.
+    pub async fn check(
+        &self,
+        session: &Session,
+        action: Action,
+        reference: String,
+    ) -> Result<Option<Found>, ApiError> {
         let j = self.get().await.map_err(not_sent)?;
-        let done = journal::write_ahead(&j, action, intent, send, invoice_id)
+        let base = session.profile.base_url.clone();
+        let key = reference.clone();
+        let entry = j
+            .run(move |j| latest_entry(j, action, &key, Some(&base)))
+            .await
+            .map_err(not_sent)?;
+        let Some(entry) = entry else { return Ok(None) };
+        let checked = journal::check_and_record(&j, &session.client, &entry)
             .await
             .map_err(not_sent)?;
         self.count().await;
-        done.result
+        Ok(Some(match checked {
+            journal::Checked::Settled(s) if s.outcome == journal::Outcome::Done => {
+                let id = s.invoice_id.unwrap_or(reference);
+                let inv = session.client.get_invoice(&id).await.ok().map(Box::new);
+                Found::Done(id, inv)
+            }
+            journal::Checked::Settled(_) => Found::NotDone,
+            journal::Checked::Waiting(until) => Found::Waiting(until),
+            journal::Checked::Unreachable => {
+                return Err(ApiError::new(crate::api::ErrorKind::Connection));
+            }
+        }))
     }
 
-    /// Checks the outcomes still unknown of `session`'s service (older than the time an
-    /// answer may take) and records what was found.
+    /// The clerk checked a create without a reference (the service cannot be asked which
+    /// invoice it was) and says it was not created: the entry's outcome records that
+    /// decision, so it is not counted as to check any more.
+    pub async fn clerk_says_not_created(&self, customer: String, amount: String) {
+        let Ok(j) = self.get().await else { return };
+        let _ = j
+            .run(move |j| {
+                let unknown = j.unknown()?;
+                if let Some(e) = unknown.iter().rev().find(|e| {
+                    e.action == Action::Create
+                        && e.external_id.is_none()
+                        && e.customer.as_deref() == Some(customer.as_str())
+                        && e.amount.as_deref() == Some(amount.as_str())
+                }) {
+                    j.record_outcome(
+                        e.seq,
+                        &journal::Settled {
+                            outcome: journal::Outcome::Refused,
+                            error_kind: Some("ClerkCheckedNotCreated".into()),
+                            ..journal::Settled::done(None)
+                        },
+                    )?;
+                }
+                Ok(())
+            })
+            .await;
+        self.count().await;
+    }
+
+    /// Checks the outcomes still unknown of `session`'s service and records what was
+    /// found; those whose request may still be at work wait, and say until when.
     pub async fn check_now(&self, session: &Session) -> Result<Checked, String> {
         let j = self.get().await?;
         let base = session.profile.base_url.trim().to_string();
-        let found = journal::resolve(&j, &session.client, &base, journal::IN_FLIGHT_SECS)
+        let found = journal::resolve(&j, &session.client, &base)
             .await
             .map_err(|e| e.to_string())?;
-        let settled = found.iter().filter(|(_, f)| f.is_some()).count();
+        let mut out = Checked {
+            settled: 0,
+            waiting: 0,
+            waiting_until: None,
+            unreachable: 0,
+        };
+        for (_, f) in &found {
+            match f {
+                journal::Checked::Settled(_) => out.settled += 1,
+                journal::Checked::Waiting(t) => {
+                    out.waiting += 1;
+                    out.waiting_until = out.waiting_until.max(Some(*t));
+                }
+                journal::Checked::Unreachable => out.unreachable += 1,
+            }
+        }
         self.count().await;
-        let left = self.to_check().unwrap_or(0) as usize;
-        Ok(Checked { settled, left })
+        Ok(out)
     }
 }
 
-/// What the journal records of a request made with `session`.
-pub fn intent(session: &Session) -> Intent {
-    Intent {
-        profile: session.profile.name.clone(),
-        base_url: session.profile.base_url.trim().to_string(),
-        account_last4: Intent::last4(&session.profile.account_key),
-        ..Intent::default()
-    }
+/// The latest entry creating `key` (a reference) or voiding `key` (an invoice id), at
+/// the service `base_url` when given (any spelling of it), else at any.
+fn latest_entry(
+    j: &mut Journal,
+    action: Action,
+    key: &str,
+    base_url: Option<&str>,
+) -> Result<Option<Entry>, journal::JournalError> {
+    let filter = match action {
+        // A void is found by its invoice id (the text filter, then exactly).
+        Action::Void => journal::Filter {
+            text: Some(key.to_string()),
+            ..journal::Filter::default()
+        },
+        _ => journal::Filter {
+            reference: Some(key.to_string()),
+            ..journal::Filter::default()
+        },
+    };
+    let filter = journal::Filter {
+        action: Some(action),
+        ..filter
+    };
+    Ok(j.list(&filter, true, 0, 50)?.into_iter().find(|e| {
+        base_url.is_none_or(|b| journal::same_service(&e.base_url, b))
+            && (action != Action::Void || e.invoice_id.as_deref() == Some(key))
+    }))
 }
 
 fn not_sent(why: impl std::fmt::Display) -> ApiError {

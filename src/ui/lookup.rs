@@ -2,6 +2,7 @@
 //! confirmation that shows what will be voided; a lost answer is re-checked by reading.
 
 use super::command::Command;
+use super::journal::{Found, NotDone};
 use super::session::Session;
 use super::task::{Task, TaskError, take_finished};
 use super::widgets;
@@ -9,6 +10,9 @@ use crate::api::{ApiError, InputProblem, Invoice, InvoiceStatus};
 use crate::text::escape_controls as safe;
 use crate::tr;
 use egui::{RichText, Ui};
+
+/// Checking whether a lost void went through: what was found, and the invoice as read.
+type Rechecking = Task<Result<(Found, Option<Invoice>), ApiError>>;
 
 /// The panel's state.
 pub struct LookupPanel {
@@ -22,11 +26,11 @@ pub struct LookupPanel {
     invoice: Option<Invoice>,
     error: Option<ApiError>,
     confirm: bool,
-    void_task: Option<Task<Result<Invoice, ApiError>>>,
+    void_task: Option<Task<Result<Invoice, NotDone>>>,
     /// The id whose void has an unknown outcome.
     void_unknown: Option<String>,
-    /// Reading the invoice to learn whether a lost void went through.
-    rechecking: bool,
+    /// Checking (through the journal) whether a lost void went through.
+    recheck: Option<Rechecking>,
     /// The connection the last void was sent with (a lost one is re-read there).
     void_sent_with: Option<std::sync::Arc<Session>>,
     notice: Option<String>,
@@ -56,7 +60,7 @@ impl LookupPanel {
             confirm: false,
             void_task: None,
             void_unknown: None,
-            rechecking: false,
+            recheck: None,
             void_sent_with: None,
             notice: None,
             fixed_today: today,
@@ -68,26 +72,34 @@ impl LookupPanel {
         self.focus_request = true;
     }
 
-    /// A lookup of `self.id` is running; `recheck`: to learn whether a lost void went
-    /// through.
-    pub fn fetching(&mut self, task: Task<Result<Invoice, ApiError>>, recheck: bool) {
+    /// A lookup of `self.id` is running.
+    pub fn fetching(&mut self, task: Task<Result<Invoice, ApiError>>) {
         if let Some(old) = self.fetch.take() {
             old.cancel();
         }
-        if !recheck {
-            self.invoice = None;
-        }
-        self.rechecking = recheck;
+        self.invoice = None;
         self.error = None;
         self.notice = None;
         self.fetch = Some(task);
+    }
+
+    /// A check of whether a lost void went through is running (it records what it finds).
+    pub fn rechecking(&mut self, task: Rechecking) {
+        self.error = None;
+        self.notice = None;
+        self.recheck = Some(task);
+    }
+
+    /// True while a void is on its way (closing the app asks first).
+    pub fn is_sending(&self) -> bool {
+        self.void_task.is_some()
     }
 
     /// A void is running, sent through `session`.
     pub fn voiding(
         &mut self,
         session: std::sync::Arc<Session>,
-        task: Task<Result<Invoice, ApiError>>,
+        task: Task<Result<Invoice, NotDone>>,
     ) {
         self.error = None;
         self.notice = None;
@@ -124,27 +136,42 @@ impl LookupPanel {
         if let Some(r) = take_finished(&mut self.fetch) {
             match r {
                 Ok(Ok(inv)) => {
-                    if self.rechecking {
-                        self.notice = Some(if inv.status() == InvoiceStatus::Void {
-                            tr!("lk-void-went-through")
-                        } else {
-                            tr!("lk-void-did-not")
-                        });
-                        self.void_unknown = None;
-                    }
                     self.invoice = Some(inv);
                     self.error = None;
                 }
                 Ok(Err(e)) => {
-                    if !self.rechecking {
-                        self.invoice = None;
-                    }
+                    self.invoice = None;
                     self.error = Some(e);
                 }
                 Err(TaskError::Cancelled) => {}
                 Err(e) => self.error = Some(ApiError::invalid(InputProblem::Said(e.to_string()))),
             }
-            self.rechecking = false;
+        }
+        if let Some(r) = take_finished(&mut self.recheck) {
+            match r {
+                Ok(Ok((found, inv))) => {
+                    match found {
+                        Found::Done(..) => {
+                            self.notice = Some(tr!("lk-void-went-through"));
+                            self.void_unknown = None;
+                        }
+                        Found::NotDone => {
+                            self.notice = Some(tr!("lk-void-did-not"));
+                            self.void_unknown = None;
+                        }
+                        Found::Waiting(until) => {
+                            self.notice =
+                                Some(tr!("lk-void-waiting", time = crate::ui::i18n::clock(until)));
+                        }
+                    }
+                    if inv.is_some() {
+                        self.invoice = inv;
+                    }
+                }
+                Ok(Err(e)) => self.error = Some(e),
+                Err(TaskError::Cancelled) => {}
+                Err(e) => self.error = Some(ApiError::invalid(InputProblem::Said(e.to_string()))),
+            }
         }
         if let Some(r) = take_finished(&mut self.void_task) {
             match r {
@@ -153,7 +180,31 @@ impl LookupPanel {
                     self.invoice = Some(inv);
                     self.error = None;
                 }
-                Ok(Err(e)) => {
+                Ok(Err(NotDone::Blocked(b))) => {
+                    use crate::journal::Blocked;
+                    match *b {
+                        Blocked::Done(e) => {
+                            self.notice = Some(tr!(
+                                "lk-already-voided",
+                                id = safe(e.invoice_id.as_deref().unwrap_or("?")),
+                                when = crate::ui::i18n::moment(&e.time)
+                            ));
+                        }
+                        Blocked::Pending(e) => {
+                            self.void_unknown = e.invoice_id.clone();
+                            self.error = Some(ApiError::invalid(InputProblem::Said(tr!(
+                                "lk-void-in-progress",
+                                when = crate::ui::i18n::moment(&e.time)
+                            ))));
+                        }
+                        Blocked::LooksLike(_) | Blocked::Journal(_) => {
+                            self.error = Some(ApiError::invalid(InputProblem::Said(tr!(
+                                "journal-not-sent"
+                            ))));
+                        }
+                    }
+                }
+                Ok(Err(NotDone::Api(e))) => {
                     if e.is_outcome_unknown() {
                         self.void_unknown = self.invoice.as_ref().map(|i| i.id.clone());
                     }
@@ -218,7 +269,7 @@ impl LookupPanel {
             widgets::api_error(ui, "lookup", e);
         }
         if let Some(id) = self.void_unknown.clone() {
-            let busy = self.fetch.is_some();
+            let busy = self.fetch.is_some() || self.recheck.is_some();
             if ui
                 .add_enabled(!busy, egui::Button::new(tr!("lk-check")))
                 .clicked()

@@ -6,7 +6,12 @@ use std::path::Path;
 
 /// `invoice-desk` with a clean environment kept in `dir`.
 pub fn cli(dir: &Path) -> std::process::Command {
-    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("invoice-desk"));
+    // INVOICE_DESK_TEST_BINARY runs the tests against another build (an older one, to
+    // show that a test fails there).
+    let bin = std::env::var_os("INVOICE_DESK_TEST_BINARY")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("invoice-desk"));
+    let mut c = std::process::Command::new(bin);
     for (k, _) in std::env::vars() {
         if k.starts_with("INVOICE_DESK_") {
             c.env_remove(k);
@@ -75,5 +80,45 @@ impl Env {
     /// A regular customer's id.
     pub fn customer(&self) -> String {
         self.s.customers()[0].0.clone()
+    }
+}
+
+/// Asserts the process's exit code, showing what it printed when it is another.
+pub fn exits(out: &std::process::Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+/// Output as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Runs the command `make` builds, with a short in-flight window (a 2 s request limit
+/// and a 1 s margin), again and again until it exits 0; in between only "still waiting
+/// for an outcome" (exit 6) is allowed. Gives up after 120 s.
+pub fn until_settled(make: impl Fn() -> std::process::Command) {
+    let started = std::time::Instant::now();
+    loop {
+        let out = make()
+            .env("INVOICE_DESK_TIMEOUT", "2")
+            .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "1")
+            .output()
+            .unwrap();
+        if out.status.code() == Some(0) {
+            return;
+        }
+        exits(&out, 6);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(120),
+            "{}",
+            text(&out.stdout)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(250));
     }
 }

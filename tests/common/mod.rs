@@ -83,6 +83,46 @@ pub fn connected_with_journal(
     lang: Lang,
     journal: Option<std::path::PathBuf>,
 ) -> H {
+    restored(rt, profile, secret, dir, size, lang, journal, None)
+}
+
+/// What eframe keeps between runs, in memory: an app saves into it, the next one starts
+/// from it (a restart).
+#[derive(Clone, Default)]
+pub struct Storage(pub std::collections::HashMap<String, String>);
+
+impl eframe::Storage for Storage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_string(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+/// What the app in `h` saves (as eframe does every few seconds and at exit).
+pub fn saved(h: &mut H) -> Storage {
+    let mut s = Storage::default();
+    eframe::App::save(h.state_mut(), &mut s);
+    s
+}
+
+/// As [`connected_with_journal`], started from `storage` (a restart), when given.
+#[allow(clippy::too_many_arguments)]
+pub fn restored(
+    rt: &tokio::runtime::Runtime,
+    profile: invoice_desk::profile::Profile,
+    secret: &str,
+    dir: &std::path::Path,
+    size: [f32; 2],
+    lang: Lang,
+    journal: Option<std::path::PathBuf>,
+    storage: Option<Storage>,
+) -> H {
     let name = profile.name.clone();
     let mut ps = Profiles::default();
     ps.upsert(None, profile).unwrap();
@@ -98,9 +138,43 @@ pub fn connected_with_journal(
     deps.profiles_path = Some(path);
     deps.language = Some(lang);
     deps.journal = journal;
-    let mut h = harness(deps, size);
+    let mut h = match storage {
+        None => harness(deps, size),
+        Some(storage) => {
+            // The harness lives for the test; so does what it was started from.
+            let storage: &'static Storage = Box::leak(Box::new(storage));
+            deps.today = deps.today.or(Some(TODAY));
+            Harness::builder().with_size(size).build_eframe(move |cc| {
+                cc.storage = Some(storage);
+                InvoiceDeskApp::new(cc, deps)
+            })
+        }
+    };
     step_until(&mut h, "connected", |h| h.state().session().is_some());
     h
+}
+
+/// Clicks the last button named `label` (a panel's own button after a tab of the same
+/// name) and lets two frames pass.
+pub fn click_last(h: &mut H, label: &str) {
+    let n = h
+        .query_all_by_role_and_label(egui::accesskit::Role::Button, label)
+        .count();
+    assert!(n > 0, "no button {label}");
+    h.query_all_by_role_and_label(egui::accesskit::Role::Button, label)
+        .nth(n - 1)
+        .unwrap()
+        .click();
+    h.step();
+    h.step();
+}
+
+/// True when the button named `label` (the last of that name) can be clicked.
+pub fn enabled(h: &H, label: &str) -> bool {
+    use egui_kittest::kittest::NodeT;
+    h.query_all_by_role_and_label(egui::accesskit::Role::Button, label)
+        .last()
+        .is_some_and(|n| !n.accesskit_node().is_disabled())
 }
 
 /// The day every UI test counts overdue days on (the sandbox's seeded due dates run

@@ -405,7 +405,10 @@ journal-to-check = { $count ->
 }
 journal-to-check-hint = Creates or voids whose outcome is not known (no answer came, or the app closed before it did). Check them before trying again.
 journal-check-now = Check now
-journal-checked = Checked: { $settled } settled, { $left } still to check
+journal-checked = Checked: { $settled ->
+    [one] 1 settled
+   *[other] { $settled } settled
+}, { $left } still to check.
 journal-check-failed = Could not check: the journal cannot be read.
 journal-not-sent = Nothing was sent: the journal, where every create and void is written down first, cannot be written.
 tab-activity = Activity
@@ -533,7 +536,7 @@ bulk-resume = Resume
 bulk-cancel = Stop sending
 bulk-paused = Paused: requests already on their way finish; nothing more is sent until you resume.
 bulk-cancelling = Stopping: the requests on their way finish and are recorded; nothing more is sent.
-bulk-finished = Finished: { $created } issued, { $existing } already issued before, { $refused } refused, { $unknown } to check, { $notsent } not sent.
+bulk-finished = Finished: { $created } issued, { $existing } already issued before, { $refused } refused, { $unknown } to check, { $similar } possible duplicates, { $notsent } not sent.
 bulk-finished-again = Rows not sent or to check: read the same file again and issue; nothing already issued is sent twice.
 bulk-save-csv = Save results (CSV)
 bulk-save-xlsx = Save results (Excel)
@@ -655,3 +658,53 @@ xl-cut-note = { $count ->
     [one] 1 text is longer than an Excel cell holds (32,767 characters): it is cut, ends in “…” and is marked in yellow. The CSV export keeps it whole.
    *[other] { $count } texts are longer than an Excel cell holds (32,767 characters): they are cut, end in “…” and are marked in yellow. The CSV export keeps them whole.
 }
+
+# Never twice: claimed references, look-alikes, waits (#31)
+bulk-st-existing-service = Already issued (at the service)
+bulk-st-similar = Possible duplicate
+bulk-unsure-waiting = An earlier request for this row may still be at work at the service: it is not sent again, and can be confirmed after { $time }. Issue the file again then.
+bulk-unchecked = Whether it was already issued could not be asked of the service: { $why }
+looks-like = Looks repeated: { $id } issued on { $date } (same customer, amount, currency and due date).
+looks-like-service = Looks repeated: { $id } issued on { $date }, found at the service (same customer, amount, currency and due date).
+bulk-allow-similar = Issue it anyway
+bulk-finished-similar = { $count ->
+    [one] 1 row looks repeated and was not sent
+   *[other] { $count } rows look repeated and were not sent
+}: tick "Issue it anyway" on those that are right and issue again.
+bulk-finished-found = { $count ->
+    [one] 1 was already issued at the service
+   *[other] { $count } were already issued at the service
+} (not in this journal): not sent again.
+bulk-finished-waiting = { $count ->
+    [one] 1 row waits for confirmation
+   *[other] { $count } rows wait for confirmation
+} until { $time }.
+bulk-already-known = { $count ->
+    [one] 1 row is already issued according to the journal: it is not sent again.
+   *[other] { $count } rows are already issued according to the journal: they are not sent again.
+}
+journal-checked-waiting = { $count ->
+    [one] 1 waits
+   *[other] { $count } wait
+} until { $time }: the request may still be at work at the service, and until then it cannot be concluded that nothing happened.
+journal-checked-unreachable = { $count ->
+    [one] 1 could not be checked
+   *[other] { $count } could not be checked
+}: the service did not answer.
+journal-checked-nothing = Nothing to check at this service.
+cr-already-issued = Already issued: { $id } on { $when }. This reference was used already; nothing was sent.
+cr-new-invoice = New invoice
+cr-in-progress = Being issued right now (another process), or its outcome is not known yet (since { $when }). Nothing was sent: check whether it was created.
+cr-similar-title = Repeated invoice?
+cr-similar-question = Issue it anyway?
+cr-issue-anyway = Issue it anyway
+cr-check-waiting = Not at the service yet, but the request may still be at work there: check again after { $time }. Do not send it again before.
+cr-restored-unknown = This invoice was sent before and no answer came: check whether it was created before sending it again.
+lk-already-voided = Already voided: { $id } on { $when }. Nothing was sent.
+lk-void-in-progress = Being voided right now (another process), or its outcome is not known yet (since { $when }). Nothing was sent: check the invoice.
+lk-void-waiting = Not void yet, but the request may still be at work: check again after { $time }.
+quit-title = Close invoice-desk?
+quit-bulk = A billing run is sending invoices. If you close now, the requests on their way are left to check and the rest is not sent (you are offered to resume it when you open the app again).
+quit-create = An invoice or void was sent and its answer has not come yet. If you close now, its outcome is left to check.
+quit-stay = Stay in the app
+quit-anyway = Close anyway

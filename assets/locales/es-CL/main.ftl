@@ -405,7 +405,13 @@ journal-to-check = { $count ->
 }
 journal-to-check-hint = Emisiones o anulaciones cuyo resultado no se conoce (no llegó respuesta, o la aplicación se cerró antes). Revíselas antes de volver a intentarlo.
 journal-check-now = Revisar ahora
-journal-checked = Revisado: { $settled } resueltas, { $left } aún por revisar
+journal-checked = Revisado: { $settled ->
+    [one] 1 resuelta
+   *[other] { $settled } resueltas
+}, { $left ->
+    [one] 1 aún por revisar
+   *[other] { $left } aún por revisar
+}.
 journal-check-failed = No se pudo revisar: no se puede leer el registro.
 journal-not-sent = No se envió nada: el registro, donde se anota cada emisión y anulación antes de enviarla, no se puede escribir.
 tab-activity = Actividad
@@ -533,7 +539,7 @@ bulk-resume = Reanudar
 bulk-cancel = Detener el envío
 bulk-paused = En pausa: las solicitudes ya en camino terminan; no se envía nada más hasta reanudar.
 bulk-cancelling = Deteniendo: las solicitudes en camino terminan y quedan anotadas; no se envía nada más.
-bulk-finished = Terminado: { $created } emitidas, { $existing } ya emitidas antes, { $refused } rechazadas, { $unknown } por revisar, { $notsent } no enviadas.
+bulk-finished = Terminado: { $created } emitidas, { $existing } ya emitidas antes, { $refused } rechazadas, { $unknown } por revisar, { $similar } posibles duplicados, { $notsent } no enviadas.
 bulk-finished-again = Filas no enviadas o por revisar: vuelva a leer y emitir el mismo archivo; nada ya emitido se envía dos veces.
 bulk-save-csv = Guardar resultados (CSV)
 bulk-save-xlsx = Guardar resultados (Excel)
@@ -655,3 +661,53 @@ xl-cut-note = { $count ->
     [one] 1 texto es más largo de lo que cabe en una celda de Excel (32.767 caracteres): va cortado, termina en «…» y está marcado en amarillo. La exportación CSV lo conserva entero.
    *[other] { $count } textos son más largos de lo que cabe en una celda de Excel (32.767 caracteres): van cortados, terminan en «…» y están marcados en amarillo. La exportación CSV los conserva enteros.
 }
+
+# Nunca dos veces: referencias reclamadas, parecidas, esperas (#31)
+bulk-st-existing-service = Ya emitida (en el servicio)
+bulk-st-similar = Posible duplicado
+bulk-unsure-waiting = Una solicitud anterior para esta fila puede seguir en curso en el servicio: no se envía de nuevo y se confirma después de las { $time }. Vuelva a emitir el archivo entonces.
+bulk-unchecked = No se pudo consultar al servicio si ya estaba emitida: { $why }
+looks-like = Parece repetida: { $id } emitida el { $date } (mismo cliente, monto, moneda y vencimiento).
+looks-like-service = Parece repetida: { $id } emitida el { $date }, encontrada en el servicio (mismo cliente, monto, moneda y vencimiento).
+bulk-allow-similar = Emitir de todos modos
+bulk-finished-similar = { $count ->
+    [one] 1 fila parece repetida y no se envió
+   *[other] { $count } filas parecen repetidas y no se enviaron
+}: marque «Emitir de todos modos» en las que sí correspondan y vuelva a emitir.
+bulk-finished-found = { $count ->
+    [one] 1 ya estaba emitida en el servicio
+   *[other] { $count } ya estaban emitidas en el servicio
+} (no en este registro): no se enviaron de nuevo.
+bulk-finished-waiting = { $count ->
+    [one] 1 fila espera confirmación
+   *[other] { $count } filas esperan confirmación
+} hasta las { $time }.
+bulk-already-known = { $count ->
+    [one] 1 fila ya está emitida según el registro: no se vuelve a enviar.
+   *[other] { $count } filas ya están emitidas según el registro: no se vuelven a enviar.
+}
+journal-checked-waiting = { $count ->
+    [one] 1 espera
+   *[other] { $count } esperan
+} hasta las { $time }: su solicitud puede seguir en curso en el servicio, y antes no se puede concluir que no se hizo.
+journal-checked-unreachable = { $count ->
+    [one] 1 no se pudo consultar
+   *[other] { $count } no se pudieron consultar
+}: el servicio no respondió.
+journal-checked-nothing = No hay nada por revisar en este servicio.
+cr-already-issued = Ya emitida: { $id } el { $when }. Esta referencia ya se usó; no se envió nada.
+cr-new-invoice = Nueva factura
+cr-in-progress = Se está emitiendo ahora (otro proceso), o su resultado aún no se conoce (desde el { $when }). No se envió nada: verifique si se creó.
+cr-similar-title = ¿Factura repetida?
+cr-similar-question = ¿Emitir de todos modos?
+cr-issue-anyway = Emitir de todos modos
+cr-check-waiting = Aún no aparece en el servicio, pero la solicitud puede seguir en curso allí: vuelva a verificar después de las { $time }. No la envíe de nuevo antes.
+cr-restored-unknown = Esta factura se envió antes y no llegó respuesta: verifique si se creó antes de enviarla de nuevo.
+lk-already-voided = Ya anulada: { $id } el { $when }. No se envió nada.
+lk-void-in-progress = Se está anulando ahora (otro proceso), o su resultado aún no se conoce (desde el { $when }). No se envió nada: revise la factura.
+lk-void-waiting = Aún no aparece anulada, pero la solicitud puede seguir en curso: vuelva a revisar después de las { $time }.
+quit-title = ¿Cerrar invoice-desk?
+quit-bulk = Una emisión masiva está enviando facturas. Si cierra ahora, las solicitudes en camino quedan por revisar y el resto no se envía (se ofrece reanudarla al volver a abrir).
+quit-create = Se envió una factura o anulación y aún no llega la respuesta. Si cierra ahora, su resultado quedará por revisar.
+quit-stay = Seguir en la aplicación
+quit-anyway = Cerrar de todos modos

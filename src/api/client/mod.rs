@@ -253,6 +253,21 @@ impl Client {
         })
     }
 
+    /// The time limit of one request (a write's answer may come this late, or never).
+    pub fn timeout(&self) -> Duration {
+        self.inner.cfg.timeout
+    }
+
+    /// The account key sent on creation unless a call gives its own.
+    pub fn account_key(&self) -> Option<&str> {
+        self.inner
+            .cfg
+            .account_key
+            .as_deref()
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+    }
+
     /// `POST /invoices`. `account_key` overrides the profile's `x-account-key`.
     /// Never resent automatically: a lost answer is [`ErrorKind::OutcomeUnknown`].
     pub async fn create_invoice(
@@ -484,6 +499,36 @@ impl Client {
         })
         .await?;
         Ok(all)
+    }
+
+    /// The customer's invoice with the external reference `reference`, looked for page
+    /// by page (the listing stops at the first one found). `Ok(None)`: the whole listing
+    /// was read and none has it.
+    pub async fn find_by_reference(
+        &self,
+        customer: &str,
+        reference: &str,
+    ) -> Result<Option<Invoice>, ApiError> {
+        let mut hit = None;
+        let listed = self
+            .list_customer_invoices(customer, |page, _| {
+                match page
+                    .into_iter()
+                    .find(|i| i.invoice_external_id.as_deref() == Some(reference))
+                {
+                    Some(inv) => {
+                        hit = Some(inv);
+                        ControlFlow::Break(())
+                    }
+                    None => ControlFlow::Continue(()),
+                }
+            })
+            .await;
+        match (hit, listed) {
+            (Some(inv), _) => Ok(Some(inv)),
+            (None, Ok(_)) => Ok(None),
+            (None, Err(e)) => Err(e),
+        }
     }
 
     fn with_page_size(&self, mut url: Url) -> Url {

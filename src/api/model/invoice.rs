@@ -69,6 +69,11 @@ pub struct Invoice {
 }
 
 impl Invoice {
+    /// `created_at` as the service sent it, when it sends one as text.
+    pub fn created_at(&self) -> Option<&str> {
+        self.extra.get("created_at").and_then(|v| v.as_str())
+    }
+
     /// An invoice with no fields (filled by decoding).
     pub(super) fn empty() -> Invoice {
         Invoice {

@@ -20,6 +20,7 @@ pub(super) struct AdminState {
     latency_ms: u64,
     faults: Vec<Fault>,
     token_generation: u64,
+    finish_abandoned: bool,
     counters: Counters,
 }
 
@@ -47,6 +48,7 @@ pub(super) async fn admin_state(
         latency_ms: k.latency.as_millis() as u64,
         faults: k.faults.clone(),
         token_generation: k.token_generation,
+        finish_abandoned: k.finish_abandoned,
         counters,
     })
     .into_response()
@@ -56,6 +58,7 @@ pub(super) async fn admin_state(
 pub(super) struct KnobsIn {
     token_lifetime_secs: Option<u64>,
     latency_ms: Option<u64>,
+    finish_abandoned: Option<bool>,
 }
 
 /// An admin change: loopback only, then `change`, then 204 (or its error answer).
@@ -75,7 +78,8 @@ pub(super) async fn admin_knobs(
         let k_in = serde_json::from_slice::<KnobsIn>(&body).map_err(|_| {
             invalid(vec![(
                 &["body"],
-                "expected {\"token_lifetime_secs\"?, \"latency_ms\"?}".into(),
+                "expected {\"token_lifetime_secs\"?, \"latency_ms\"?, \"finish_abandoned\"?}"
+                    .into(),
                 "type_error",
             )])
         })?;
@@ -85,6 +89,9 @@ pub(super) async fn admin_knobs(
             }
             if let Some(ms) = k_in.latency_ms {
                 k.latency = Duration::from_millis(ms);
+            }
+            if let Some(f) = k_in.finish_abandoned {
+                k.finish_abandoned = f;
             }
         });
         Ok(())

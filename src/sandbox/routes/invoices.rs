@@ -7,6 +7,13 @@ pub(super) async fn create(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    detached(&shared.clone(), async move {
+        create_now(shared, headers, body).await
+    })
+    .await
+}
+
+async fn create_now(shared: Shared_, headers: HeaderMap, body: Bytes) -> Response {
     let (after, org) = match admit(&shared, Route::Create, &headers).await {
         Ok(x) => x,
         Err(r) => return r,
@@ -271,6 +278,13 @@ pub(super) async fn void(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
+    detached(&shared.clone(), async move {
+        void_now(shared, headers, id).await
+    })
+    .await
+}
+
+async fn void_now(shared: Shared_, headers: HeaderMap, id: String) -> Response {
     let (after, org) = match admit(&shared, Route::Void, &headers).await {
         Ok(x) => x,
         Err(r) => return r,

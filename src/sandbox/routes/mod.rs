@@ -155,6 +155,14 @@ async fn gate(shared: &Shared, route: Route) -> Result<After, Response> {
             }
             FaultKind::Reset => Ok(After::Reset),
             FaultKind::Hang => Ok(After::Hang(Duration::from_secs(f.secs))),
+            FaultKind::Slow => {
+                let wait = match f.ms {
+                    0 => Duration::from_secs(f.secs),
+                    ms => Duration::from_millis(ms),
+                };
+                tokio::time::sleep(wait).await;
+                Ok(After::Nothing)
+            }
         },
     }
 }
@@ -180,6 +188,30 @@ async fn finish(after: After, response: Response) -> Response {
             r
         }
     }
+}
+
+/// Runs a write to its end even when its client goes away, if the sandbox is told to
+/// (`finish_abandoned`): a real service does not stop working on a request because the
+/// program that sent it was killed. Otherwise the work is dropped with the connection.
+async fn detached(
+    shared: &Shared,
+    work: impl std::future::Future<Output = Response> + Send + 'static,
+) -> Response {
+    let finish = shared
+        .knobs
+        .lock()
+        .map(|k| k.finish_abandoned)
+        .unwrap_or(false);
+    if !finish {
+        return work.await;
+    }
+    tokio::spawn(work).await.unwrap_or_else(|_| {
+        error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "TK00000",
+            "internal error",
+        )
+    })
 }
 
 /// The start of every API route: counters, latency and planned faults, then who calls.

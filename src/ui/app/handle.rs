@@ -4,10 +4,11 @@
 
 use super::{Command, InvoiceDeskApp, Tab};
 use crate::api::{ApiError, ConnectionReport, InputProblem, TokenState};
-use crate::journal::{Action, Intent};
+use crate::journal::{Action, Guard, Intent, Similar};
 use crate::profile::SANDBOX_PROFILE;
 use crate::tr;
 use crate::ui::credentials::TestOutcome;
+use crate::ui::journal::Found;
 use crate::ui::session::ProfileCheck;
 use crate::ui::session::{get_secrets, sandbox_profile};
 use crate::ui::task::{TaskError, take_finished};
@@ -281,7 +282,10 @@ impl InvoiceDeskApp {
                 self.pending_sandbox_welcome = true;
                 self.saved.tab = Tab::Create;
             }
-            Command::CreateInvoice(inv) => {
+            Command::CreateInvoice {
+                invoice: inv,
+                allow_similar,
+            } => {
                 if self.create.is_locked() {
                     // Never a second send while one is out or unresolved.
                     return;
@@ -292,29 +296,53 @@ impl InvoiceDeskApp {
                 let sent = inv.clone();
                 let with = s.clone();
                 let journal = self.journal.clone();
-                let intent = Intent {
-                    customer: Some(inv.customer.clone()),
-                    amount: Some(inv.amount.to_string()),
-                    currency_code: inv.currency.currency().map(|c| c.code().to_string()),
-                    external_id: inv.invoice_external_id.clone(),
-                    ..crate::ui::journal::intent(&s)
+                let p = &s.profile;
+                let intent =
+                    Intent::for_create(&p.name, &p.base_url, Some(p.account_key.as_str()), &inv);
+                let guard = Guard {
+                    similar: Similar {
+                        allow: allow_similar,
+                        ..Similar::default()
+                    },
+                    ..Guard::default()
                 };
                 let task = self.spawner.spawn(async move {
                     let send = s.client.create_invoice(&inv, None);
                     journal
-                        .write_ahead(Action::Create, intent, send, |c| Some(c.id.clone()))
+                        .write_ahead(Action::Create, intent, guard, send, |c| Some(c.id.clone()))
                         .await
                 });
                 self.create.started(sent, with, task);
+            }
+            Command::ClerkCheckedNotCreated(inv) => {
+                let journal = self.journal.clone();
+                let (customer, amount) = (inv.customer.clone(), inv.amount.normalize().to_string());
+                self.spawner.spawn(async move {
+                    journal.clerk_says_not_created(customer, amount).await;
+                });
             }
             Command::CheckCreated(sent) => {
                 // Checked with the service it was sent to, whichever profile is active.
                 let Some(s) = self.create.sent_with().or_else(|| self.session.clone()) else {
                     return self.create.refused(self.not_connected());
                 };
-                let task = self
-                    .spawner
-                    .spawn(async move { crate::ui::create::find_created(&s, &sent).await });
+                let journal = self.journal.clone();
+                let task = self.spawner.spawn(async move {
+                    let Some(reference) = sent.invoice_external_id.clone() else {
+                        return Err(ApiError::invalid(InputProblem::Said(tr!(
+                            "cr-no-reference-check"
+                        ))));
+                    };
+                    match journal.check(&s, Action::Create, reference).await? {
+                        Some(found) => Ok(found),
+                        // Not in this journal (sent before it was kept): the service is
+                        // asked directly.
+                        None => Ok(match crate::ui::create::find_created(&s, &sent).await? {
+                            Some(inv) => Found::Done(inv.id.clone(), Some(Box::new(inv))),
+                            None => Found::NotDone,
+                        }),
+                    }
+                });
                 self.create.checking(task);
             }
             Command::OpenInLookup { id, from_list } => {
@@ -323,7 +351,7 @@ impl InvoiceDeskApp {
                 self.lookup.from_list = from_list;
                 self.handle(Command::LookUp);
             }
-            Command::LookUp => self.fetch_lookup(false),
+            Command::LookUp => self.fetch_lookup(),
             Command::RecheckVoid(id) => {
                 // Read from the service the void was sent to.
                 let Some(s) = self
@@ -334,10 +362,27 @@ impl InvoiceDeskApp {
                     return self.lookup.refused(self.not_connected());
                 };
                 self.lookup.id = id.clone();
-                let task = self
-                    .spawner
-                    .spawn(async move { s.client.get_invoice(&id).await });
-                self.lookup.fetching(task, true);
+                let journal = self.journal.clone();
+                let task = self.spawner.spawn(async move {
+                    // Checked through the journal, which records what was found.
+                    let found = match journal.check(&s, Action::Void, id.clone()).await? {
+                        Some(found) => found,
+                        None => {
+                            let inv = s.client.get_invoice(&id).await?;
+                            if inv.status() == crate::api::InvoiceStatus::Void {
+                                Found::Done(id.clone(), Some(Box::new(inv)))
+                            } else {
+                                return Ok((Found::NotDone, Some(inv)));
+                            }
+                        }
+                    };
+                    let inv = match &found {
+                        Found::Done(_, Some(inv)) => Some(inv.as_ref().clone()),
+                        _ => s.client.get_invoice(&id).await.ok(),
+                    };
+                    Ok((found, inv))
+                });
+                self.lookup.rechecking(task);
             }
             Command::Void(id) => {
                 let Some(s) = self.session.clone() else {
@@ -345,15 +390,20 @@ impl InvoiceDeskApp {
                 };
                 let with = s.clone();
                 let journal = self.journal.clone();
-                let intent = Intent {
-                    invoice_id: Some(id.clone()),
-                    customer: self.lookup.customer_of(&id),
-                    ..crate::ui::journal::intent(&s)
-                };
+                let p = &s.profile;
+                let intent = Intent::for_void(
+                    &p.name,
+                    &p.base_url,
+                    Some(p.account_key.as_str()),
+                    &id,
+                    self.lookup.customer_of(&id),
+                );
                 let task = self.spawner.spawn(async move {
                     let send = s.client.void_invoice(&id);
                     journal
-                        .write_ahead(Action::Void, intent, send, |v| Some(v.id.clone()))
+                        .write_ahead(Action::Void, intent, Guard::default(), send, |v| {
+                            Some(v.id.clone())
+                        })
                         .await
                 });
                 self.lookup.voiding(with, task);
@@ -403,6 +453,19 @@ impl InvoiceDeskApp {
                 }));
             }
             Command::CloseDiagnostics => self.diagnostics_open = false,
+            Command::Quit => self
+                .spawner
+                .ctx
+                .send_viewport_cmd(egui::ViewportCommand::Close),
+            Command::ConfirmQuit(close) => {
+                self.quit_asking = false;
+                if close {
+                    self.quit_confirmed = true;
+                    self.spawner
+                        .ctx
+                        .send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            }
         }
     }
 
@@ -468,7 +531,7 @@ impl InvoiceDeskApp {
         self.credentials.tested(name, outcome);
     }
 
-    fn fetch_lookup(&mut self, recheck: bool) {
+    fn fetch_lookup(&mut self) {
         let Some(s) = self.session.clone() else {
             return self.lookup.refused(self.not_connected());
         };
@@ -479,7 +542,7 @@ impl InvoiceDeskApp {
         let task = self
             .spawner
             .spawn(async move { s.client.get_invoice(&id).await });
-        self.lookup.fetching(task, recheck);
+        self.lookup.fetching(task);
     }
 
     /// Takes finished background work into state (called every frame from `logic`, so a

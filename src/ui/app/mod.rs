@@ -120,6 +120,10 @@ pub struct InvoiceDeskApp {
     suggestions: super::widgets::Suggestions,
     suggesting: Option<(String, Suggesting)>,
     importing: Option<Importing>,
+    /// The window was asked to close while something is on its way: the clerk is asked.
+    quit_asking: bool,
+    /// The clerk said to close anyway.
+    quit_confirmed: bool,
 }
 
 /// Looking customers up in the directory.
@@ -186,6 +190,8 @@ impl InvoiceDeskApp {
             journal_counting: None,
             journal_check: None,
             journal_checked: None,
+            quit_asking: false,
+            quit_confirmed: false,
         };
         if app.profiles.profiles.is_empty() {
             app.saved.tab = Tab::Credentials;
@@ -215,7 +221,54 @@ impl InvoiceDeskApp {
         }
         // A billing run cut short (crash, closed window) is offered again.
         app.bulk.look_for_interrupted(&app.journal, &app.spawner);
+        // A restored form whose reference was used opens locked: it is never sent again.
+        let reference = app.create.form.external_id.trim().to_string();
+        if !reference.is_empty() {
+            let journal = app.journal.clone();
+            app.create.restoring(app.spawner.spawn(async move {
+                journal
+                    .latest(crate::journal::Action::Create, reference)
+                    .await
+            }));
+        }
         app
+    }
+
+    /// True while a billing run sends, or a create or void waits for its answer.
+    pub fn in_flight(&self) -> bool {
+        self.bulk.is_running() || self.create.is_sending() || self.lookup.is_sending()
+    }
+
+    /// "Close invoice-desk?" while something is on its way.
+    fn quit_dialog(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        if !self.quit_asking {
+            return;
+        }
+        let modal = egui::Modal::new(egui::Id::unique("confirm_quit")).show(ui.ctx(), |ui| {
+            ui.set_max_width(460.0);
+            let title = ui.heading(crate::tr!("quit-title"));
+            super::widgets::announce(ui, &title, true);
+            if self.bulk.is_running() {
+                ui.label(crate::tr!("quit-bulk"));
+            }
+            if self.create.is_sending() || self.lookup.is_sending() {
+                ui.label(crate::tr!("quit-create"));
+            }
+            ui.horizontal(|ui| {
+                if ui
+                    .button(egui::RichText::new(crate::tr!("quit-stay")).strong())
+                    .clicked()
+                {
+                    commands.push(Command::ConfirmQuit(false));
+                }
+                if super::widgets::danger_button(ui, &crate::tr!("quit-anyway")).clicked() {
+                    commands.push(Command::ConfirmQuit(true));
+                }
+            });
+        });
+        if modal.should_close() {
+            commands.push(Command::ConfirmQuit(false));
+        }
     }
 
     /// Outcomes still to check in the journal (`None`: not counted yet).
@@ -290,6 +343,15 @@ impl eframe::App for InvoiceDeskApp {
             }
         }
         let mut commands = Vec::new();
+        if ui.ctx().input(|i| i.viewport().close_requested())
+            && !self.quit_confirmed
+            && self.in_flight()
+        {
+            // Nothing on its way is left behind without the clerk saying so.
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.quit_asking = true;
+        }
         self.shortcuts(ui, &mut commands);
         egui::Panel::top("top_bar").show(ui, |ui| {
             ui.add_space(4.0);
@@ -331,6 +393,7 @@ impl eframe::App for InvoiceDeskApp {
             }
         });
         self.diagnostics_window(ui, &mut commands);
+        self.quit_dialog(ui, &mut commands);
         for cmd in commands {
             self.handle(cmd);
         }

@@ -13,9 +13,10 @@ impl InvoiceDeskApp {
         use egui::{Key, Modifiers};
         let pressed =
             |ui: &mut egui::Ui, key: Key| ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, key));
-        // Ctrl/Cmd+Q quits cleanly (state saved), on every platform.
+        // Ctrl/Cmd+Q quits cleanly (state saved), on every platform; it asks first when
+        // something is on its way.
         if pressed(ui, Key::Q) {
-            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+            commands.push(Command::Quit);
         }
         if pressed(ui, Key::N) {
             commands.push(Command::Focus(Tab::Create));
@@ -204,7 +205,26 @@ impl InvoiceDeskApp {
         }
         match &self.journal_checked {
             Some(Ok(c)) if self.journal_check.is_none() => {
-                ui.label(tr!("journal-checked", settled = c.settled, left = c.left));
+                let left = c.waiting + c.unreachable;
+                if c.settled + left == 0 {
+                    ui.label(tr!("journal-checked-nothing"));
+                } else {
+                    ui.label(tr!("journal-checked", settled = c.settled, left = left));
+                }
+                // Why an entry still waits, in words.
+                if let Some(until) = c.waiting_until {
+                    ui.label(tr!(
+                        "journal-checked-waiting",
+                        count = c.waiting,
+                        time = crate::ui::i18n::clock(until)
+                    ));
+                }
+                if c.unreachable > 0 {
+                    crate::ui::widgets::error_text(
+                        ui,
+                        &tr!("journal-checked-unreachable", count = c.unreachable),
+                    );
+                }
             }
             Some(Err(_)) if self.journal_check.is_none() => {
                 crate::ui::widgets::error_text(ui, &tr!("journal-check-failed"));

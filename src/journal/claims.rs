@@ -1,0 +1,334 @@
+//! Claims: a create's reference, or a void's invoice id, is claimed in the same
+//! transaction that records the intent, under the `claims` table's unique key (service
+//! identity, reference). The claim is held by the intent until its outcome says nothing
+//! happened (refused, or checked and not created): then the next intent takes it over.
+//! A reference done, or whose outcome is not known yet, is never sent again; a create
+//! that looks like an invoice already issued (same customer, amount, currency and due
+//! date) needs the clerk's explicit yes.
+
+use super::store::{Row, append_in, intent_row, list_on, local_day_start};
+use super::{Action, Entry, Filter, Intent, Journal, JournalError, Outcome, identity};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// How a create is guarded besides its own reference.
+#[derive(Clone, Debug, Default)]
+pub struct Guard {
+    /// Other references that name the same invoice (a billing row's reference as older
+    /// versions made it): if any is done or pending, so is this one.
+    pub aliases: Vec<String>,
+    /// Whether look-alikes stop it.
+    pub similar: Similar,
+}
+
+/// What is done about look-alikes of a create.
+#[derive(Clone, Debug, Default)]
+pub struct Similar {
+    /// References that are not look-alikes however alike (the other rows of the same
+    /// billing run: identical rows of one file are distinct invoices, told apart by
+    /// their occurrence).
+    pub siblings: Arc<HashSet<String>>,
+    /// The clerk said to issue it even if it looks like an earlier invoice: it is sent,
+    /// and the earlier invoice is journaled as the intent's decision.
+    pub allow: bool,
+    /// An earlier invoice the clerk was shown and allowed (one found at the service),
+    /// named in the decision when the journal has none.
+    pub shown: Option<String>,
+}
+
+/// What a claim came to.
+#[derive(Clone, Debug)]
+pub enum Claimed {
+    /// Claimed, intent recorded (its sequence number): send it.
+    Claimed(i64),
+    /// Already done by this entry: nothing is sent.
+    Done(Entry),
+    /// Held by this entry, whose outcome is not known yet (on its way, maybe in another
+    /// process, or to check): nothing is sent.
+    Pending(Entry),
+    /// It looks like this earlier invoice (done, or not known yet): nothing is sent
+    /// unless the clerk says so ([`Similar::Allowed`]).
+    LooksLike(Entry),
+}
+
+impl Journal {
+    /// Records `intent` and claims what it is about, in one transaction: a create's
+    /// reference (`external_id`) or a void's invoice id, under `intent.service`. Returns
+    /// why not when the claim is held, done, or the create looks like an earlier invoice.
+    pub fn claim(
+        &mut self,
+        action: Action,
+        intent: &Intent,
+        guard: &Guard,
+    ) -> Result<Claimed, JournalError> {
+        let err = super::store::write_error(&self.path);
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(&err)?;
+        let key = claim_key(action, intent);
+        let entry = |seq: i64| -> Result<Option<Entry>, JournalError> {
+            let f = Filter {
+                seq: Some(seq),
+                ..Filter::default()
+            };
+            Ok(list_on(&tx, &path, &f, true, 0, 1)?.into_iter().next())
+        };
+        let places = places(action, intent, key, &guard.aliases);
+        let mut takeover = None;
+        for (i, (scope, k)) in places.iter().enumerate() {
+            let held: Option<i64> = tx
+                .query_row(
+                    "SELECT intent_seq FROM claims WHERE scope = ?1 AND key = ?2",
+                    params![scope, k],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(&err)?;
+            let Some(seq) = held else { continue };
+            let Some(holder) = entry(seq)? else { continue };
+            match holder.outcome {
+                Outcome::Done => return Ok(Claimed::Done(holder)),
+                Outcome::Unknown => return Ok(Claimed::Pending(holder)),
+                Outcome::Refused if i == 0 => takeover = Some(seq),
+                Outcome::Refused => {}
+            }
+        }
+        let mut intent = intent.clone();
+        if action == Action::Create {
+            let mut own: HashSet<&str> = guard.aliases.iter().map(String::as_str).collect();
+            own.extend(key);
+            let similar = &guard.similar;
+            let earlier = look_alike(&tx, &path, &intent, &similar.siblings, &own)?;
+            match earlier {
+                Some(e) if !similar.allow => return Ok(Claimed::LooksLike(e)),
+                Some(e) => {
+                    let id = e.invoice_id.or(e.external_id).unwrap_or_default();
+                    intent.decision = Some(format!("issued-although-similar-to:{id}"));
+                }
+                None => {
+                    if let (true, Some(shown)) = (similar.allow, &similar.shown) {
+                        intent.decision = Some(format!("issued-although-similar-to:{shown}"));
+                    }
+                }
+            }
+        }
+        let row: Row = intent_row(action, &intent);
+        let seq = append_in(&tx, row).map_err(&err)?;
+        if let Some(k) = key {
+            let changed = match takeover {
+                Some(old) => tx.execute(
+                    "UPDATE claims SET intent_seq = ?1 WHERE scope = ?2 AND key = ?3 AND intent_seq = ?4",
+                    params![seq, intent.service, k, old],
+                ),
+                None => tx.execute(
+                    "INSERT INTO claims (scope, key, intent_seq) VALUES (?1, ?2, ?3)",
+                    params![intent.service, k, seq],
+                ),
+            }
+            .map_err(&err)?;
+            if changed != 1 {
+                return Err(err(rusqlite::Error::QueryReturnedNoRows));
+            }
+        }
+        tx.commit().map_err(&err)?;
+        Ok(Claimed::Claimed(seq))
+    }
+}
+
+/// What an intent claims: a create's reference, a void's invoice id (none for exports,
+/// or a create without a reference).
+fn claim_key(action: Action, intent: &Intent) -> Option<&str> {
+    match action {
+        Action::Create => intent.external_id.as_deref(),
+        Action::Void => intent.invoice_id.as_deref(),
+        Action::Export => None,
+    }
+    .map(str::trim)
+    .filter(|k| !k.is_empty())
+}
+
+/// Every place the thing an intent is about may have been claimed: its own scope first
+/// (a refused holder there is taken over), then the scope older journals used, and the
+/// same for each alias.
+fn places(
+    action: Action,
+    intent: &Intent,
+    key: Option<&str>,
+    aliases: &[String],
+) -> Vec<(String, String)> {
+    let mut places: Vec<(String, String)> = Vec::new();
+    if let Some(k) = key {
+        places.push((intent.service.clone(), k.to_string()));
+    }
+    if action == Action::Create {
+        let legacy =
+            identity::legacy_create_scope(&intent.base_url, intent.account_last4.as_deref());
+        for k in key.into_iter().chain(aliases.iter().map(String::as_str)) {
+            places.push((legacy.clone(), k.to_string()));
+            if Some(k) != key {
+                places.push((intent.service.clone(), k.to_string()));
+            }
+        }
+    }
+    places
+}
+
+impl Journal {
+    /// The entry a claim of `intent` would meet (done, or not known yet), without
+    /// claiming anything: what the app shows of a file's rows before they are sent.
+    pub fn holder(
+        &self,
+        action: Action,
+        intent: &Intent,
+        aliases: &[String],
+    ) -> Result<Option<Entry>, JournalError> {
+        let key = claim_key(action, intent);
+        let read = |e: rusqlite::Error| JournalError::Read {
+            path: self.path.clone(),
+            why: e.to_string(),
+        };
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT intent_seq FROM claims WHERE scope = ?1 AND key = ?2")
+            .map_err(read)?;
+        for (scope, k) in places(action, intent, key, aliases) {
+            let held: Option<i64> = stmt
+                .query_row(params![scope, k], |r| r.get(0))
+                .optional()
+                .map_err(read)?;
+            if let Some(seq) = held
+                && let Some(e) = self.entry(seq)?
+                && e.outcome != Outcome::Refused
+            {
+                return Ok(Some(e));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The latest earlier create to the same customer, of the same amount and currency (a
+/// create that left the currency to the account matches any), due the same day — or,
+/// without a due date, recorded the same local day — at the same service, done or not
+/// known yet; not one of `siblings` nor named by `own`.
+fn look_alike(
+    tx: &rusqlite::Transaction<'_>,
+    path: &std::path::Path,
+    intent: &Intent,
+    siblings: &HashSet<String>,
+    own: &HashSet<&str>,
+) -> Result<Option<Entry>, JournalError> {
+    let (Some(customer), Some(amount)) = (&intent.customer, &intent.amount) else {
+        return Ok(None);
+    };
+    let normalized = amount
+        .parse::<rust_decimal::Decimal>()
+        .map(|d| d.normalize().to_string())
+        .unwrap_or_else(|_| amount.clone());
+    let err = super::store::write_error(path);
+    let mut stmt = tx
+        .prepare_cached(
+            "SELECT seq FROM entries WHERE kind = 'intent' AND action = 'create'
+             AND customer = ?1 AND amount IN (?2, ?3) ORDER BY seq DESC LIMIT 500",
+        )
+        .map_err(&err)?;
+    let seqs: Vec<i64> = stmt
+        .query_map(params![customer, amount, normalized], |r| r.get(0))
+        .map_err(&err)?
+        .collect::<Result<_, _>>()
+        .map_err(&err)?;
+    let url = identity::canonical_url(&intent.base_url);
+    let today = local_day_start(chrono::Local::now().date_naive());
+    let tomorrow = chrono::Local::now()
+        .date_naive()
+        .succ_opt()
+        .map(local_day_start)
+        .unwrap_or_default();
+    for seq in seqs {
+        let f = Filter {
+            seq: Some(seq),
+            ..Filter::default()
+        };
+        let Some(e) = list_on(tx, path, &f, true, 0, 1)?.into_iter().next() else {
+            continue;
+        };
+        let same_currency = match (&e.currency_code, &intent.currency_code) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        };
+        let same_due = match (&intent.due_date, &e.due_date) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => e.time >= today && e.time < tomorrow,
+            _ => false,
+        };
+        let reference = e.external_id.as_deref().unwrap_or("");
+        if e.outcome != Outcome::Refused
+            && same_currency
+            && same_due
+            && identity::canonical_url(&e.base_url) == url
+            && !siblings.contains(reference)
+            && !own.contains(reference)
+        {
+            return Ok(Some(e));
+        }
+    }
+    Ok(None)
+}
+
+/// Layout 6's second step: the intents of an older journal claim their references and
+/// invoice ids, under the scopes such journals can name (the service by its address,
+/// the account by the last 4 characters it recorded). Of several intents for one, the
+/// one done wins, then one not known, then the latest.
+pub(super) fn claim_earlier_intents(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    let mut stmt = tx.prepare(
+        "SELECT i.seq, i.action, i.base_url, i.account_last4, i.external_id, i.invoice_id,
+                coalesce(o.outcome, 'unknown')
+         FROM entries i
+         LEFT JOIN entries o ON o.seq = (SELECT max(seq) FROM entries WHERE intent_seq = i.seq)
+         WHERE i.kind = 'intent' AND i.action IN ('create', 'void') ORDER BY i.seq",
+    )?;
+    let mut best: HashMap<(String, String), (u8, i64)> = HashMap::new();
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, Option<String>>(3)?,
+            r.get::<_, Option<String>>(4)?,
+            r.get::<_, Option<String>>(5)?,
+            r.get::<_, String>(6)?,
+        ))
+    })?;
+    for row in rows {
+        let (seq, action, base_url, last4, reference, invoice, outcome) = row?;
+        let place = match action.as_str() {
+            "create" => reference.filter(|r| !r.trim().is_empty()).map(|r| {
+                (
+                    identity::legacy_create_scope(&base_url, last4.as_deref()),
+                    r,
+                )
+            }),
+            _ => invoice.map(|id| (identity::void_scope(&base_url), id)),
+        };
+        let Some(place) = place else { continue };
+        let rank = match outcome.as_str() {
+            "done" => 2,
+            "refused" => 0,
+            _ => 1,
+        };
+        let e = best.entry(place).or_insert((rank, seq));
+        if rank >= e.0 {
+            *e = (rank, seq);
+        }
+    }
+    drop(stmt);
+    let mut insert =
+        tx.prepare("INSERT INTO claims (scope, key, intent_seq) VALUES (?1, ?2, ?3)")?;
+    for ((scope, key), (_, seq)) in best {
+        insert.execute(params![scope, key, seq])?;
+    }
+    Ok(())
+}

@@ -1,0 +1,584 @@
+//! Never issued twice, whatever the clerk does: two processes with one reference, two
+//! runs of one file at once, a re-saved or re-sorted sheet, a fresh journal, another
+//! spelling of the service's address, a resume after `kill -9` while the service is
+//! still working, look-alikes. Each through the CLI binary against an in-process sandbox;
+//! the sandbox's own store counts what was issued.
+
+mod cli_env;
+
+use invoice_desk::sandbox::{Fault, Route};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+struct Env(cli_env::Env);
+
+fn env() -> Env {
+    Env(cli_env::Env::new(0))
+}
+
+impl std::ops::Deref for Env {
+    type Target = cli_env::Env;
+    fn deref(&self) -> &cli_env::Env {
+        &self.0
+    }
+}
+
+impl Env {
+    fn cli(&self) -> Command {
+        self.0.oauth()
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.cli().args(args).output().unwrap()
+    }
+
+    fn spawn(&self, args: &[&str]) -> Child {
+        self.cli()
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
+    fn file(&self, name: &str, body: &str) -> String {
+        let p = self.dir.path().join(name);
+        std::fs::write(&p, body).unwrap();
+        p.to_str().unwrap().to_string()
+    }
+
+    fn creates(&self) -> u64 {
+        self.s.counters().api.get("create").copied().unwrap_or(0)
+    }
+
+    fn voids(&self) -> u64 {
+        self.s.counters().api.get("void").copied().unwrap_or(0)
+    }
+
+    /// The references at the service starting with `prefix`, each with the invoices
+    /// that carry it.
+    fn issued(&self, prefix: &str) -> BTreeMap<String, Vec<String>> {
+        self.s
+            .references()
+            .into_iter()
+            .filter(|(r, _)| r.starts_with(prefix))
+            .collect()
+    }
+
+    fn entries(&self, journal: Option<&Path>) -> Vec<Value> {
+        let mut c = self.cli();
+        if let Some(j) = journal {
+            c.env("INVOICE_DESK_JOURNAL", j);
+        }
+        let out = c.args(["journal", "list", "--json"]).output().unwrap();
+        exits(&out, 0);
+        text(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+}
+
+use cli_env::{exits, text};
+
+/// Every reference at the service is there exactly once, and there are `n` of them.
+fn each_once(issued: &BTreeMap<String, Vec<String>>, n: usize) {
+    let twice: Vec<_> = issued.iter().filter(|(_, ids)| ids.len() > 1).collect();
+    assert!(twice.is_empty(), "issued more than once: {twice:?}");
+    assert_eq!(issued.len(), n, "{issued:?}");
+}
+
+/// A billing file of `n` rows to the sandbox's customers, amounts all different.
+fn month(e: &Env, n: usize) -> Vec<[String; 4]> {
+    let customers: Vec<String> = e.s.customers().into_iter().map(|c| c.0).collect();
+    (0..n)
+        .map(|i| {
+            [
+                customers[i % customers.len()].clone(),
+                format!("{}", 10_000 + i * 7),
+                "31-12-2026".to_string(),
+                format!("prod_{}", i % 3),
+            ]
+        })
+        .collect()
+}
+
+fn csv(rows: &[[String; 4]], header: &str) -> String {
+    let mut s = format!("{header}\n");
+    for r in rows {
+        s.push_str(&r.join(","));
+        s.push('\n');
+    }
+    s
+}
+
+fn xlsx(path: &Path, rows: &[[String; 4]]) {
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet();
+    for (c, h) in ["Cliente", "Monto", "Vencimiento", "Producto"]
+        .iter()
+        .enumerate()
+    {
+        sheet.write_string(0, c as u16, *h).unwrap();
+    }
+    for (r, row) in rows.iter().enumerate() {
+        let r = r as u32 + 1;
+        sheet.write_string(r, 0, &row[0]).unwrap();
+        // A number cell, as Excel keeps a whole peso amount.
+        sheet
+            .write_number(r, 1, row[1].parse::<f64>().unwrap())
+            .unwrap();
+        sheet.write_string(r, 2, &row[2]).unwrap();
+        sheet.write_string(r, 3, &row[3]).unwrap();
+    }
+    book.save(path).unwrap();
+}
+
+#[test]
+fn two_processes_creating_one_reference_at_once_issue_it_once() {
+    let e = env();
+    let c = e.customer();
+    // The service takes its time: both requests would be on their way together.
+    e.s.add_fault(Fault::slow(Route::Create, 10, 800));
+    let args = [
+        "create",
+        "--customer",
+        &c,
+        "--amount",
+        "15000",
+        "--external-id",
+        "PAR-1",
+    ];
+    let (a, b) = (e.spawn(&args), e.spawn(&args));
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    each_once(&e.issued("PAR-"), 1);
+    let mut codes = [a.status.code(), b.status.code()];
+    codes.sort();
+    assert_eq!(codes, [Some(0), Some(2)], "{a:?}\n{b:?}");
+    let refused = if a.status.code() == Some(2) { &a } else { &b };
+    let said = text(&refused.stderr);
+    assert!(said.contains("PAR-1"), "names the reference: {said}");
+    assert!(
+        said.contains("another process") || said.contains("already issued"),
+        "{said}"
+    );
+}
+
+#[test]
+fn two_processes_voiding_one_invoice_at_once_send_one_void() {
+    let e = env();
+    let out = e.run(&[
+        "--json",
+        "create",
+        "--customer",
+        &e.customer(),
+        "--amount",
+        "9990",
+    ]);
+    exits(&out, 0);
+    let id = serde_json::from_slice::<Value>(&out.stdout).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    e.s.add_fault(Fault::slow(Route::Void, 10, 800));
+    let args = ["void", "--yes", &id];
+    let (a, b) = (e.spawn(&args), e.spawn(&args));
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    assert_eq!(e.voids(), 1, "one void sent\n{a:?}\n{b:?}");
+    let mut codes = [a.status.code(), b.status.code()];
+    codes.sort();
+    assert_eq!(codes, [Some(0), Some(2)], "{a:?}\n{b:?}");
+    let refused = if a.status.code() == Some(2) { &a } else { &b };
+    assert!(text(&refused.stderr).contains(&id), "{refused:?}");
+}
+
+#[test]
+fn two_runs_of_one_file_at_once_on_one_journal_issue_each_row_once() {
+    let e = env();
+    let rows = month(&e, 500);
+    let file = e.file(
+        "doble.csv",
+        &csv(&rows, "cliente,monto,vencimiento,producto"),
+    );
+    e.s.set_latency(Duration::from_millis(5));
+    let args = ["bulk", file.as_str(), "--yes", "--concurrency", "8"];
+    let (a, b) = (e.spawn(&args), e.spawn(&args));
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    each_once(&e.issued("BULK-"), 500);
+    assert!(
+        e.creates() == 500,
+        "{} create requests for 500 rows\n{}\n{}",
+        e.creates(),
+        text(&a.stdout),
+        text(&b.stdout)
+    );
+}
+
+#[test]
+fn the_same_month_saved_again_re_sorted_or_with_a_renamed_column_sends_nothing() {
+    let e = env();
+    let rows = month(&e, 30);
+    let book = e.dir.path().join("diciembre.xlsx");
+    xlsx(&book, &rows);
+    let out = e.run(&["bulk", book.to_str().unwrap(), "--yes"]);
+    exits(&out, 0);
+    assert_eq!(e.creates(), 30);
+    // Saved again as CSV.
+    let copy = e.file(
+        "diciembre.csv",
+        &csv(&rows, "Cliente,Monto,Vencimiento,Producto"),
+    );
+    // Re-sorted, by amount from the largest.
+    let mut sorted = rows.clone();
+    sorted.reverse();
+    let resorted = e.file(
+        "diciembre-ordenado.csv",
+        &csv(&sorted, "Cliente,Monto,Vencimiento,Producto"),
+    );
+    // A column renamed (same field) and one added that is not used.
+    let renamed = e.file(
+        "diciembre-v2.csv",
+        &csv(&rows, "customer,amount,Fecha de vencimiento,product")
+            .lines()
+            .enumerate()
+            .map(|(i, l)| format!("{l},{}\n", if i == 0 { "Notas" } else { "ok" }))
+            .collect::<String>(),
+    );
+    for f in [&copy, &resorted, &renamed] {
+        let out = e.run(&["bulk", f, "--yes", "--ignore-columns"]);
+        exits(&out, 0);
+        assert!(
+            text(&out.stdout).contains("0 created, 30 already issued"),
+            "{f}: {}",
+            text(&out.stdout)
+        );
+    }
+    assert_eq!(e.creates(), 30, "nothing sent again");
+    each_once(&e.issued("BULK-"), 30);
+}
+
+#[test]
+fn a_fresh_journal_finds_at_the_service_what_was_already_issued() {
+    let e = env();
+    let rows = month(&e, 40);
+    let file = e.file(
+        "enero.csv",
+        &csv(&rows, "cliente,monto,vencimiento,producto"),
+    );
+    exits(&e.run(&["bulk", &file, "--yes"]), 0);
+    assert_eq!(e.creates(), 40);
+    // Another computer, or a journal file started anew.
+    for other in ["otro.sqlite3", "tercero.sqlite3"] {
+        let out = e
+            .cli()
+            .env("INVOICE_DESK_JOURNAL", e.dir.path().join(other))
+            .args(["bulk", &file, "--yes"])
+            .output()
+            .unwrap();
+        exits(&out, 0);
+        assert!(
+            text(&out.stdout).contains("40 found already issued at the service"),
+            "{}",
+            text(&out.stdout)
+        );
+    }
+    assert_eq!(e.creates(), 40);
+    each_once(&e.issued("BULK-"), 40);
+}
+
+#[test]
+fn four_spellings_of_the_service_address_are_one_service() {
+    let e = env();
+    let rows = month(&e, 20);
+    let file = e.file(
+        "marzo.csv",
+        &csv(&rows, "cliente,monto,vencimiento,producto"),
+    );
+    let port = e.s.base_url.rsplit(':').next().unwrap().to_string();
+    for base in [
+        format!("http://127.0.0.1:{port}"),
+        format!("HTTP://127.0.0.1:{port}/"),
+        format!("http://127.1:{port}/."),
+        format!("http://localhost:{port}//"),
+    ] {
+        let out = e
+            .cli()
+            .env("INVOICE_DESK_BASE_URL", &base)
+            .args(["bulk", &file, "--yes"])
+            .output()
+            .unwrap();
+        exits(&out, 0);
+    }
+    assert_eq!(e.creates(), 20);
+    each_once(&e.issued("BULK-"), 20);
+    // Each spelling is stored as one service.
+    let services: std::collections::BTreeSet<String> = e
+        .entries(None)
+        .iter()
+        .map(|v| v["base_url"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(services.len(), 1, "{services:?}");
+}
+
+/// Runs the CLI for `args` until it has sent `n` more creates, then kills it (-9).
+fn killed_after(e: &Env, args: &[&str], n: u64) {
+    let before = e.creates();
+    let mut child = e
+        .cli()
+        .env("INVOICE_DESK_TIMEOUT", "2")
+        .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "1")
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while e.creates() < before + n {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "no creates came");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_run_killed_twenty_times_while_the_service_keeps_working_issues_each_row_once() {
+    let e = env();
+    let rows = month(&e, 500);
+    let file = e.file(
+        "kill.csv",
+        &csv(&rows, "cliente,monto,vencimiento,producto"),
+    );
+    // The service goes on with a request after its client is killed, and takes 400 ms
+    // before an invoice is in its listing.
+    e.s.set_finish_abandoned(true);
+    e.s.add_fault(Fault::slow(Route::Create, 100_000, 400));
+    let args = ["bulk", file.as_str(), "--yes", "--concurrency", "16"];
+    for i in 0..20u64 {
+        killed_after(&e, &args, 5 + (i * 7) % 17);
+    }
+    // Then it is run again until it says every row is settled.
+    cli_env::until_settled(|| {
+        let mut c = e.cli();
+        c.args(args);
+        c
+    });
+    let issued = e.issued("BULK-");
+    each_once(&issued, 500);
+    // The journal never says "not created" of an invoice that exists: each reference's
+    // latest entry is done, with the very invoice the service holds. (An earlier entry
+    // of a process killed before its request left may say "not created": of that
+    // request, truly.)
+    let mut latest: BTreeMap<String, Value> = BTreeMap::new();
+    for v in e.entries(None) {
+        let r = v["external_id"].as_str().unwrap().to_string();
+        let newer = latest
+            .get(&r)
+            .is_none_or(|old| old["seq"].as_i64() < v["seq"].as_i64());
+        if newer {
+            latest.insert(r, v);
+        }
+    }
+    for (r, ids) in &issued {
+        let v = &latest[r];
+        assert_eq!(v["outcome"], "done", "{r}: {v}");
+        assert_eq!(v["invoice_id"].as_str(), Some(ids[0].as_str()), "{r}: {v}");
+    }
+}
+
+#[test]
+fn a_check_right_after_a_kill_does_not_conclude_not_created_while_the_service_works() {
+    let e = env();
+    e.s.set_finish_abandoned(true);
+    e.s.add_fault(Fault::slow(Route::Create, 1, 1500));
+    let args = [
+        "create",
+        "--customer",
+        &e.customer(),
+        "--amount",
+        "4321",
+        "--external-id",
+        "SLOW-1",
+    ];
+    killed_after(&e, &args, 1);
+    // Checked at once: the service has not listed it yet.
+    let out = e
+        .cli()
+        .env("INVOICE_DESK_TIMEOUT", "2")
+        .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "1")
+        .args(["journal", "resolve", "--include-recent"])
+        .output()
+        .unwrap();
+    exits(&out, 6);
+    let entry = |e: &Env| {
+        e.entries(None)
+            .into_iter()
+            .find(|v| v["external_id"] == "SLOW-1")
+            .unwrap()
+    };
+    assert_eq!(entry(&e)["outcome"], "unknown", "{}", text(&out.stdout));
+    // A create of the same reference now is not sent.
+    let again = e.run(&args);
+    exits(&again, 2);
+    // Once the service has it, a check finds it.
+    let start = Instant::now();
+    while e.issued("SLOW-").is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(20));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = e.run(&["journal", "resolve", "--include-recent"]);
+    exits(&out, 0);
+    assert_eq!(entry(&e)["outcome"], "done");
+    each_once(&e.issued("SLOW-"), 1);
+}
+
+#[test]
+fn a_look_alike_is_refused_unless_the_clerk_allows_it() {
+    let e = env();
+    let c = e.customer();
+    let args = |r: &str| -> Vec<String> {
+        [
+            "create",
+            "--customer",
+            &c,
+            "--amount",
+            "77000",
+            "--due",
+            "31-12-2026",
+            "--external-id",
+            r,
+        ]
+        .map(str::to_string)
+        .to_vec()
+    };
+    let first = e.cli().args(args("LA-1")).output().unwrap();
+    exits(&first, 0);
+    let second = e.cli().args(args("LA-2")).output().unwrap();
+    exits(&second, 2);
+    let said = text(&second.stderr);
+    assert!(
+        said.contains("LA-1") && said.contains("--allow-similar"),
+        "{said}"
+    );
+    assert_eq!(e.creates(), 1);
+    let mut allowed = args("LA-2");
+    allowed.push("--allow-similar".into());
+    exits(&e.cli().args(allowed).output().unwrap(), 0);
+    assert_eq!(e.creates(), 2);
+    // The decision is in the journal.
+    let entries = e.entries(None);
+    let la2 = entries.iter().find(|v| v["external_id"] == "LA-2").unwrap();
+    assert!(
+        la2["decision"].as_str().unwrap_or("").contains("similar"),
+        "{la2}"
+    );
+}
+
+#[test]
+fn a_reference_the_service_already_has_is_not_sent_from_a_fresh_journal() {
+    let e = env();
+    let c = e.customer();
+    let args = [
+        "create",
+        "--customer",
+        &c,
+        "--amount",
+        "5000",
+        "--external-id",
+        "ERP-SVC",
+    ];
+    exits(&e.run(&args), 0);
+    let fresh: PathBuf = e.dir.path().join("fresh.sqlite3");
+    let out = e
+        .cli()
+        .env("INVOICE_DESK_JOURNAL", &fresh)
+        .args(args)
+        .output()
+        .unwrap();
+    exits(&out, 2);
+    assert!(text(&out.stderr).contains("ERP-SVC"), "{out:?}");
+    assert_eq!(e.creates(), 1);
+}
+
+#[test]
+fn journal_json_carries_every_field_on_every_entry() {
+    let e = env();
+    exits(
+        &e.run(&["create", "--customer", &e.customer(), "--amount", "1000"]),
+        0,
+    );
+    let entries = e.entries(None);
+    // The documented fields: those of `journal export`'s CSV.
+    for field in invoice_desk::journal::CSV_HEADER {
+        assert!(
+            entries.iter().all(|v| v.get(field).is_some()),
+            "{field} missing: {entries:?}"
+        );
+    }
+}
+
+#[test]
+fn a_billing_row_like_an_earlier_invoice_is_skipped_unless_allowed() {
+    let e = env();
+    let c = e.customer();
+    // Issued earlier with its own reference.
+    exits(
+        &e.run(&[
+            "create",
+            "--customer",
+            &c,
+            "--amount",
+            "30000",
+            "--due",
+            "2026-12-31",
+            "--external-id",
+            "A-MANO-1",
+        ]),
+        0,
+    );
+    let file = e.file(
+        "abril.csv",
+        &format!("cliente,monto,vencimiento\n{c},30000,31-12-2026\n{c},31000,31-12-2026\n"),
+    );
+    let report = e.dir.path().join("abril-informe.csv");
+    let out = e.run(&["bulk", &file, "--yes", "--report", report.to_str().unwrap()]);
+    exits(&out, 2);
+    assert!(
+        text(&out.stdout).contains(
+            "1 created, 0 already issued, 0 refused, 0 unknown, 1 possible duplicates skipped"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        text(&out.stderr).contains("--allow-similar"),
+        "{}",
+        text(&out.stderr)
+    );
+    let written = std::fs::read_to_string(&report).unwrap();
+    assert!(written.contains("\n2,BULK-"), "{written}");
+    assert!(written.contains(",possible_duplicate,,"), "{written}");
+    assert_eq!(e.creates(), 2);
+    // Allowed: issued; the decision names the earlier invoice.
+    let out = e.run(&["bulk", &file, "--yes", "--allow-similar"]);
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("1 created, 1 already issued"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(e.creates(), 3);
+    let earlier = e.issued("A-MANO-1")["A-MANO-1"][0].clone();
+    assert!(
+        e.entries(None)
+            .iter()
+            .any(|v| v["decision"].as_str().is_some_and(|d| d.contains(&earlier))),
+        "the clerk's decision is journaled"
+    );
+}
