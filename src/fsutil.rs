@@ -35,8 +35,8 @@ where
 }
 
 /// Writes a file the user chose, `target` as [`check_destination`] resolved it: no
-/// folder is created, and an existing file keeps its permissions (a new one gets the
-/// process umask's).
+/// folder is created, and an existing file keeps its permissions (a new one is readable
+/// by its owner only: it holds invoice data).
 pub fn write_user_file<F>(target: &Path, write: F) -> std::io::Result<()>
 where
     F: FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
@@ -72,11 +72,13 @@ impl Replacement {
     ) -> std::io::Result<(Replacement, std::fs::File)> {
         let tmp = temp_beside(target);
         // Readable too: a streamed export reads back what it wrote (`StreamingCsv`).
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true).write(true).create_new(true);
+        // Invoice data: readable by its owner only, unless it replaces a file whose
+        // permissions it then keeps.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(&tmp)?;
         let pending = Replacement {
             tmp,
             target: target.to_path_buf(),
@@ -129,6 +131,8 @@ pub enum DestinationError {
     ReadOnly(PathBuf),
     /// Nothing can be written in its folder.
     NotWritable(PathBuf, std::io::Error),
+    /// A pipe, a device or a socket: never replaced by a file.
+    Special(PathBuf),
 }
 
 impl std::fmt::Display for DestinationError {
@@ -148,6 +152,11 @@ impl std::fmt::Display for DestinationError {
             DestinationError::NotWritable(p, e) => {
                 write!(f, "Nothing can be written in {} ({e}).", p.display())
             }
+            DestinationError::Special(p) => write!(
+                f,
+                "{} is not a regular file (a pipe, a device or a socket): it is not replaced. Choose a file name.",
+                p.display()
+            ),
         }
     }
 }
@@ -176,6 +185,9 @@ pub fn check_destination(path: &Path) -> Result<PathBuf, DestinationError> {
     if let Ok(m) = std::fs::metadata(&target) {
         if m.is_dir() {
             return Err(DestinationError::IsFolder(path.to_path_buf()));
+        }
+        if !m.is_file() {
+            return Err(DestinationError::Special(path.to_path_buf()));
         }
         if m.permissions().readonly() {
             return Err(DestinationError::ReadOnly(path.to_path_buf()));

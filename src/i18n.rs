@@ -266,6 +266,7 @@ pub fn field_label(field: &str) -> String {
         "product_id" => tr!("f-product-id"),
         "invoice_external_id" => tr!("f-external-ref"),
         "metadata" => tr!("f-extra"),
+        "id" => tr!("f-invoice-id"),
         other => crate::text::escape_controls(other).into_owned(),
     }
 }
@@ -385,6 +386,10 @@ pub fn input_problem(p: &InputProblem) -> String {
         InputProblem::BadDueDate(d) => tr!("in-bad-due-date", date = esc(d)),
         InputProblem::ReservedField(k) => tr!("in-reserved-field", name = esc(k)),
         InputProblem::UnnamedField => tr!("in-unnamed-field"),
+        InputProblem::TooLong { field, max } => {
+            tr!("in-too-long", what = field_label(field), max = max)
+        }
+        InputProblem::ExtraTooLarge { max } => tr!("in-extra-too-large", kb = max / 1024),
         InputProblem::Said(m) => m.clone(),
     }
 }
@@ -407,6 +412,7 @@ pub fn destination_error(e: &crate::fsutil::DestinationError) -> String {
         D::NoFolder(p) => tr!("dest-no-folder", path = p.display()),
         D::ReadOnly(p) => tr!("dest-read-only", path = p.display()),
         D::NotWritable(p, _) => tr!("dest-not-writable", path = p.display()),
+        D::Special(p) => tr!("dest-special", path = p.display()),
     }
 }
 
@@ -472,13 +478,48 @@ pub fn import_problem(p: &crate::journal::ImportProblem) -> String {
     };
     match &p.why {
         ImportWhy::NoIdColumn => tr!("dir-no-id-column"),
-        ImportWhy::Unreadable(_) => tr!("dir-unreadable"),
+        ImportWhy::Unreadable(e) => tr!("dir-unreadable-why", why = sheet_error(e)),
         ImportWhy::NoId => cell(tr!("dir-no-id")),
         ImportWhy::BadRut(r) => cell(tr!("dir-bad-rut", rut = esc(r))),
         ImportWhy::WrongCheckDigit(r, d) => {
             cell(tr!("dir-check-digit", rut = esc(r), digit = d.to_string()))
         }
         ImportWhy::Duplicate(id) => cell(tr!("dir-duplicate", id = esc(id))),
+    }
+}
+
+/// Why a spreadsheet was not read, in the clerk's language (the limit named).
+pub fn sheet_error(e: &crate::sheet::SheetError) -> String {
+    use crate::sheet::SheetError;
+    let thousands = |n: usize| crate::api::money::format_amount((n as u64).into(), None);
+    match e {
+        SheetError::Unreadable(_) => tr!("sheet-unreadable"),
+        SheetError::NotAFile => tr!("sheet-not-a-file"),
+        SheetError::TooLarge(l) => tr!("sheet-too-large", mb = l / (1024 * 1024)),
+        SheetError::TooManyRows(l) => tr!("sheet-too-many-rows", limit = thousands(l - 1)),
+        SheetError::TooManyColumns { row, limit } => {
+            tr!("sheet-too-many-columns", row = row, limit = limit)
+        }
+        SheetError::TooManyCells(l) => tr!("sheet-too-many-cells", limit = thousands(*l)),
+        SheetError::CellTooLong { row: 0, limit, .. } => {
+            tr!("sheet-text-too-long", limit = thousands(*limit))
+        }
+        SheetError::CellTooLong { row, column, limit } => tr!(
+            "sheet-cell-too-long",
+            row = row,
+            column = column,
+            limit = thousands(*limit)
+        ),
+        SheetError::UnclosedQuote(row) => tr!("sheet-unclosed-quote", row = row),
+        SheetError::Uncompressed(l) => tr!("sheet-uncompressed", mb = l / (1024 * 1024)),
+        SheetError::TooManyParts(l) => tr!("sheet-too-many-parts", limit = thousands(*l)),
+        SheetError::NotAWorkbook(_) => tr!("sheet-not-a-workbook"),
+        SheetError::NoSuchSheet(s) => tr!(
+            "sheet-no-such-sheet",
+            name = crate::text::escape_controls(s)
+        ),
+        SheetError::NoSheet => tr!("sheet-no-sheet"),
+        SheetError::SheetOfCsv => tr!("sheet-of-csv"),
     }
 }
 
@@ -569,6 +610,7 @@ pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
                 Unsure::Sent(_) => tr!("bulk-unsure-sent"),
                 Unsure::Earlier => tr!("bulk-unsure-earlier"),
                 Unsure::Waiting(until) => tr!("bulk-unsure-waiting", time = clock(*until)),
+                Unsure::NotRecorded(..) => tr!("bulk-unsure-not-recorded"),
             }),
         ),
         Status::PossibleDuplicate(e) => (
@@ -581,6 +623,10 @@ pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
                 Held::Cancelled => None,
                 Held::Journal(_) => Some(tr!("journal-not-sent")),
                 Held::RateLimited => Some(tr!("bulk-rate-limited")),
+                Held::WaitTooLong(d) => Some(tr!(
+                    "bulk-wait-too-long",
+                    minutes = d.as_secs().div_ceil(60)
+                )),
                 Held::Unchecked(e) => Some(tr!("bulk-unchecked", why = error_text(e))),
             },
         ),

@@ -706,3 +706,146 @@ fn broken_connections_leave_rows_unknown_that_the_next_run_settles_and_a_429_sto
     assert_eq!(issued(&e, "RST-"), (30, 30));
     assert!(e.entries(&["--outcome", "unknown"]).is_empty());
 }
+
+#[test]
+fn a_429_asking_for_a_day_is_not_waited_for_and_a_short_one_is_said() {
+    let e = env();
+    let c = e.customer();
+    let mut body = String::from("cliente,monto,referencia\n");
+    for i in 0..3 {
+        body.push_str(&format!("{c},{},W-{i}\n", 3000 + i));
+    }
+    let file = bulk_file(&e, "espera.csv", &body);
+    e.s.add_fault(Fault::rate_limit(Route::Create, 1, 86_400));
+    let started = Instant::now();
+    let out = e.run(&["bulk", &file, "--yes", "--concurrency", "1"]);
+    exits(&out, 4);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "no day-long wait"
+    );
+    let said = text(&out.stderr);
+    assert!(said.contains("asked to wait 1440 minutes"), "{said}");
+    assert!(
+        text(&out.stdout).contains("2 created, 0 already issued, 0 refused, 0 unknown, 1 not sent"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A short wait is waited, and said as it begins.
+    e.s.add_fault(Fault::rate_limit(Route::Create, 1, 1));
+    let out = e.run(&["bulk", &file, "--yes"]);
+    exits(&out, 0);
+    assert!(
+        text(&out.stderr).contains("The service asked to wait (429); sending resumes at"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+// Unix only: SIGINT is sent with `kill`.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_a_429_wait_at_once() {
+    let e = env();
+    let c = e.customer();
+    let file = bulk_file(
+        &e,
+        "espera2.csv",
+        &format!("cliente,monto\n{c},4100\n{c},4200\n"),
+    );
+    e.s.add_fault(Fault::rate_limit(Route::Create, 5, 200));
+    let child = spawn(&e, &["bulk", &file, "--yes", "--concurrency", "1"]);
+    until_creates(&e, 1);
+    let sent_at = Instant::now();
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    exits(&out, 130);
+    assert!(
+        sent_at.elapsed() < Duration::from_secs(10),
+        "the 200 s wait ended with Ctrl-C"
+    );
+}
+
+/// A journal another program holds locked mid-run for longer than a writer waits: the
+/// outcomes of the rows on their way are written once it is free again (none is left "to
+/// check" for no reason), the run goes on, and nothing is sent twice.
+#[test]
+fn a_journal_locked_for_a_while_mid_run_loses_no_outcome() {
+    let e = env();
+    let c = e.customer();
+    let mut body = String::from("cliente,monto,referencia\n");
+    for i in 0..30 {
+        body.push_str(&format!("{c},{},LOCK-{i}\n", 5000 + i));
+    }
+    let file = bulk_file(&e, "bloqueo.csv", &body);
+    e.s.add_fault(Fault::slow(Route::Create, 1000, 300));
+    let child = spawn(&e, &["bulk", &file, "--yes", "--concurrency", "2"]);
+    until_creates(&e, 4);
+    // Another program takes the journal's write lock for 12 s (a writer waits 10 s).
+    let locker = rusqlite::Connection::open(e.journal_path()).unwrap();
+    locker.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let held = Instant::now();
+    while held.elapsed() < Duration::from_secs(12) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    locker.execute_batch("ROLLBACK").unwrap();
+    drop(locker);
+    let out = child.wait_with_output().unwrap();
+    exits(&out, 0);
+    assert_eq!(issued(&e, "LOCK-"), (30, 30));
+    assert!(e.entries(&["--outcome", "unknown"]).is_empty());
+    assert_eq!(e.entries(&["--outcome", "done"]).len(), 30);
+}
+
+/// A disk that fills up mid-run (here: the process may not write files past 160 KB,
+/// as `ulimit -f` does): the run stops at once with the journal's own words and exit 1
+/// (not "refused by the service"), sends nothing more, and says what became of each row.
+#[cfg(unix)]
+#[test]
+fn a_full_disk_mid_run_stops_the_run_and_says_why() {
+    use std::os::unix::process::CommandExt;
+    let e = env();
+    let c = e.customer();
+    let mut body = String::from("cliente,monto,referencia\n");
+    for i in 0..200 {
+        body.push_str(&format!("{c},{},FULL-{i}\n", 6000 + i));
+    }
+    let file = bulk_file(&e, "lleno.csv", &body);
+    let mut cmd = e.cli();
+    cmd.args(["bulk", &file, "--yes", "--concurrency", "2"]);
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            // A write past the limit fails (EFBIG) instead of killing the process.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: 160 * 1024,
+                rlim_max: 160 * 1024,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    exits(&out, 1);
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("Stopped:") && said.contains("journal"),
+        "{said}"
+    );
+    assert!(!said.contains("refused"), "{said}");
+    let created = creates(&e);
+    assert!(created > 0 && created < 200, "{created} sent");
+    assert!(
+        text(&out.stdout).contains("not sent"),
+        "{}",
+        text(&out.stdout)
+    );
+    // What the service made is either in the journal or named as not recorded.
+    let (n, distinct) = issued(&e, "FULL-");
+    assert_eq!(n, distinct);
+}

@@ -10,7 +10,7 @@ pub mod model;
 pub mod money;
 
 pub use auth::{ApiKeySettings, AuthSettings, OAuthSettings, TokenBodyStyle, TokenState};
-pub use client::{Client, ClientConfig, ConnectionReport, ListProgress};
+pub use client::{Client, ClientConfig, ConnectionReport, ListProgress, checked_invoice_id};
 pub use error::{
     Action, ApiError, CertProblem, ErrorKind, FieldError, InputProblem, Resource, Setting,
 };

@@ -10,6 +10,7 @@ pub mod run;
 use crate::api::{AmountError, ApiError, Currency, CurrencyChoice, NewInvoice, money};
 use crate::input::DateError;
 use crate::journal::fold_text;
+pub use crate::sheet::{Row, Rows};
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -173,6 +174,21 @@ impl Plan {
         ids.len()
     }
 
+    /// Gives the rows' older-style references the file's digest, for a plan made with
+    /// [`DIGEST_LATER`] (the file was read as it was planned, so its digest came last).
+    pub fn set_digest(&mut self, digest: &str) {
+        let placeholder = format!("BULK-{DIGEST_LATER}-");
+        for r in &mut self.rows {
+            if let Some(rest) = r
+                .legacy_reference
+                .as_deref()
+                .and_then(|l| l.strip_prefix(&placeholder))
+            {
+                r.legacy_reference = Some(format!("BULK-{digest}-{rest}"));
+            }
+        }
+    }
+
     /// True when the header itself is wrong (then no row was read).
     pub fn header_refused(&self) -> bool {
         self.problems.iter().any(|p| p.row == 1)
@@ -309,6 +325,10 @@ pub fn detect_all(header: &[String]) -> Vec<ColumnUse> {
 /// directory. `Err` says why not (not found, more than one).
 pub type Resolve<'a> = &'a dyn Fn(&str) -> Result<String, Why>;
 
+/// The file id to plan with when the file's digest is known only after its rows (see
+/// [`Plan::set_digest`]).
+pub const DIGEST_LATER: &str = "digest-later";
+
 /// What [`plan`] needs besides the rows.
 pub struct PlanInput<'a> {
     /// A digest of the file: older versions made the references of rows without one from
@@ -327,65 +347,108 @@ pub struct PlanInput<'a> {
 }
 
 /// Reads the rows (header first) into a plan.
-pub fn plan(rows: &[Vec<String>], input: &PlanInput<'_>) -> Plan {
-    let mut plan = Plan::default();
-    let Some((header, body)) = rows.split_first() else {
-        return plan;
+pub fn plan(rows: &Rows, input: &PlanInput<'_>) -> Plan {
+    let Some(header) = rows.get(0) else {
+        return Plan::default();
     };
-    let mut cols: Vec<ColumnUse> = match input.mapping {
-        Some(m) => m.to_vec(),
-        None => detect_all(header),
-    };
-    cols.resize(header.len(), ColumnUse::Ignore);
-    let header_problem = |why: Why| Problem {
-        row: 1,
-        col: None,
-        column: String::new(),
-        why,
-    };
-    let unknown: Vec<String> = header
-        .iter()
-        .zip(&cols)
-        .filter(|(_, c)| **c == ColumnUse::Unrecognised)
-        .map(|(h, _)| h.clone())
-        .collect();
-    if !unknown.is_empty() && !input.ignore_unknown_columns {
-        plan.problems
-            .push(header_problem(Why::UnknownColumns(unknown)));
+    let mut planner = Planner::new(header, input);
+    for (i, cells) in rows.iter().enumerate().skip(1) {
+        planner.push(i + 1, cells);
     }
-    for required in [Field::Customer, Field::Amount] {
-        if !cols.contains(&ColumnUse::Field(required)) {
-            plan.problems.push(header_problem(match required {
-                Field::Customer => Why::NoCustomerColumn,
-                _ => Why::NoAmountColumn,
-            }));
-        }
-    }
-    for field in Field::ALL.into_iter().filter(|f| *f != Field::Metadata) {
-        if cols
+    planner.finish()
+}
+
+/// A plan built one row at a time, as a file is read (nothing of the file is kept but
+/// what the plan needs).
+pub struct Planner<'a> {
+    input: &'a PlanInput<'a>,
+    header: Vec<String>,
+    cols: Vec<ColumnUse>,
+    plan: Plan,
+    /// The header was refused: no row is read.
+    refused: bool,
+    reference_col: Option<usize>,
+    seen: HashMap<String, usize>,
+    /// How many valid rows so far issue each content (identical rows are distinct
+    /// invoices, told apart by their occurrence).
+    occurrences: HashMap<String, usize>,
+    /// Customer cells already resolved (a file names few customers many times).
+    resolved: HashMap<String, Result<String, Why>>,
+}
+
+impl<'a> Planner<'a> {
+    /// A planner for rows under `header`.
+    pub fn new(header: &Row, input: &'a PlanInput<'a>) -> Planner<'a> {
+        let header = header.to_vec();
+        let mut plan = Plan::default();
+        let mut cols: Vec<ColumnUse> = match input.mapping {
+            Some(m) => m.to_vec(),
+            None => detect_all(&header),
+        };
+        cols.resize(header.len(), ColumnUse::Ignore);
+        let header_problem = |why: Why| Problem {
+            row: 1,
+            col: None,
+            column: String::new(),
+            why,
+        };
+        let unknown: Vec<String> = header
             .iter()
-            .filter(|c| **c == ColumnUse::Field(field))
-            .count()
-            > 1
-        {
-            plan.problems.push(header_problem(Why::TwiceMapped(field)));
+            .zip(&cols)
+            .filter(|(_, c)| **c == ColumnUse::Unrecognised)
+            .map(|(h, _)| h.clone())
+            .collect();
+        if !unknown.is_empty() && !input.ignore_unknown_columns {
+            plan.problems
+                .push(header_problem(Why::UnknownColumns(unknown)));
+        }
+        for required in [Field::Customer, Field::Amount] {
+            if !cols.contains(&ColumnUse::Field(required)) {
+                plan.problems.push(header_problem(match required {
+                    Field::Customer => Why::NoCustomerColumn,
+                    _ => Why::NoAmountColumn,
+                }));
+            }
+        }
+        for field in Field::ALL.into_iter().filter(|f| *f != Field::Metadata) {
+            if cols
+                .iter()
+                .filter(|c| **c == ColumnUse::Field(field))
+                .count()
+                > 1
+            {
+                plan.problems.push(header_problem(Why::TwiceMapped(field)));
+            }
+        }
+        let reference_col = cols
+            .iter()
+            .position(|k| *k == ColumnUse::Field(Field::Reference));
+        Planner {
+            input,
+            refused: !plan.problems.is_empty(),
+            header,
+            cols,
+            plan,
+            reference_col,
+            seen: HashMap::new(),
+            occurrences: HashMap::new(),
+            resolved: HashMap::new(),
         }
     }
-    if !plan.problems.is_empty() {
-        return plan;
+
+    /// The plan so far.
+    pub fn finish(self) -> Plan {
+        self.plan
     }
-    let reference_col = cols
-        .iter()
-        .position(|k| *k == ColumnUse::Field(Field::Reference));
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    // How many valid rows so far issue each content (identical rows are distinct
-    // invoices, told apart by their occurrence).
-    let mut occurrences: HashMap<String, usize> = HashMap::new();
-    for (i, cells) in body.iter().enumerate() {
-        let row = i + 2;
-        if cells.iter().all(|c| c.trim().is_empty()) {
-            continue;
+
+    /// Reads row `row` (as the spreadsheet numbers it) into the plan.
+    pub fn push(&mut self, row: usize, cells: &Row) {
+        if self.refused || cells.is_blank() {
+            return;
         }
+        let input = self.input;
+        let (header, cols, plan) = (&self.header, &self.cols, &mut self.plan);
+        let resolved = &mut self.resolved;
         let before = plan.problems.len();
         let mut problem = |c: Option<usize>, why: Why| {
             plan.problems.push(Problem {
@@ -410,9 +473,12 @@ pub fn plan(rows: &[Vec<String>], input: &PlanInput<'_>) -> Plan {
             let text = cells.get(c).map(|s| s.trim()).unwrap_or("");
             match kind {
                 Field::Customer if text.is_empty() => problem(Some(c), Why::CustomerEmpty),
-                Field::Customer => match (input.resolve)(text) {
-                    Ok(id) => customer = id,
-                    Err(why) => problem(Some(c), why),
+                Field::Customer => match resolved
+                    .entry(text.to_string())
+                    .or_insert_with(|| (input.resolve)(text))
+                {
+                    Ok(id) => customer = id.clone(),
+                    Err(why) => problem(Some(c), why.clone()),
                 },
                 Field::Amount => amount_text = (c, text.to_string()),
                 Field::Currency if text.is_empty() => {}
@@ -474,23 +540,23 @@ pub fn plan(rows: &[Vec<String>], input: &PlanInput<'_>) -> Plan {
             }
         };
         if let Some(reference) = &reference {
-            if let Some(first) = seen.get(reference) {
+            if let Some(first) = self.seen.get(reference) {
                 problem(
-                    Some(reference_col.unwrap_or(0)),
+                    Some(self.reference_col.unwrap_or(0)),
                     Why::DuplicateReference {
                         reference: reference.clone(),
                         first_row: *first,
                     },
                 );
             } else {
-                seen.insert(reference.clone(), row);
+                self.seen.insert(reference.clone(), row);
             }
         }
         if plan.problems.len() > before {
             plan.invalid_rows.push(row);
-            continue;
+            return;
         }
-        let Some(amount) = amount else { continue };
+        let Some(amount) = amount else { return };
         let mut invoice = NewInvoice {
             customer,
             amount,
@@ -510,14 +576,14 @@ pub fn plan(rows: &[Vec<String>], input: &PlanInput<'_>) -> Plan {
                 why: Why::Invoice(e),
             });
             plan.invalid_rows.push(row);
-            continue;
+            return;
         }
         let legacy_reference = reference
             .is_none()
             .then(|| format!("BULK-{}-{row}", input.file_id));
         if reference.is_none() {
             let key = content_key(&invoice);
-            let n = occurrences.entry(key.clone()).or_insert(0);
+            let n = self.occurrences.entry(key.clone()).or_insert(0);
             *n += 1;
             invoice.invoice_external_id = Some(format!("BULK-{key}-{n}"));
         }
@@ -528,7 +594,6 @@ pub fn plan(rows: &[Vec<String>], input: &PlanInput<'_>) -> Plan {
             legacy_reference,
         });
     }
-    plan
 }
 
 /// A customer cell: an id as written, or a name or RUT the directory knows (exactly one).
@@ -603,11 +668,8 @@ pub fn file_id(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
-    fn rows(lines: &[&[&str]]) -> Vec<Vec<String>> {
-        lines
-            .iter()
-            .map(|l| l.iter().map(|s| s.to_string()).collect())
-            .collect()
+    fn rows(lines: &[&[&str]]) -> Rows {
+        lines.iter().map(|l| l.to_vec()).collect()
     }
 
     fn by_id(text: &str) -> Result<String, Why> {
@@ -618,7 +680,7 @@ mod tests {
         }
     }
 
-    fn plan_of(file: &[Vec<String>], reading: Option<Currency>, ignore: bool) -> Plan {
+    fn plan_of(file: &Rows, reading: Option<Currency>, ignore: bool) -> Plan {
         plan(
             file,
             &PlanInput {
@@ -742,7 +804,7 @@ mod tests {
             &["Cliente", "Importe", "Centro de costo", "Notas"],
             &["cus_a", "1.500", "Ñuñoa", "x"],
         ]);
-        let detected = detect_all(&file[0]);
+        let detected = detect_all(&file.header());
         assert_eq!(
             detected,
             [
@@ -799,7 +861,7 @@ mod tests {
 
     /// The file for `rows` in one of several layouts: header words, column order, an
     /// extra ignored column, amounts with or without thousands dots.
-    fn layout(rows: &[(u8, u16, u8, u8, u8)], variant: u8, order: &[usize]) -> Vec<Vec<String>> {
+    fn layout(rows: &[(u8, u16, u8, u8, u8)], variant: u8, order: &[usize]) -> Rows {
         let headers: [&[&str]; 2] = [
             &[
                 "cliente",
@@ -857,10 +919,10 @@ mod tests {
             }
             out.push(line);
         }
-        out
+        out.into_iter().collect()
     }
 
-    fn references(file: &[Vec<String>]) -> Vec<(String, String)> {
+    fn references(file: &Rows) -> Vec<(String, String)> {
         let p = plan(
             file,
             &PlanInput {

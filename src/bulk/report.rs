@@ -54,7 +54,8 @@ pub fn write_csv(target: &Path, lines: &[Line]) -> std::io::Result<()> {
                 l.row.to_string().as_str(),
                 &crate::export::guard_text(&l.reference),
                 &l.status,
-                &l.invoice_id,
+                // The service's id: as hostile as any text it sends.
+                &crate::export::guard_text(&l.invoice_id),
                 &crate::export::guard_text(&l.error),
             ])?;
         }
@@ -76,6 +77,10 @@ pub fn write_xlsx(
     let ws = book.add_worksheet();
     ws.set_name(sheet).map_err(err)?;
     let bold = Format::new().set_bold();
+    // A text longer than a cell holds is cut, ends in "…" and is marked, as the
+    // workbook export does (the CSV keeps it whole).
+    let marked = Format::new()
+        .set_background_color(rust_xlsxwriter::Color::RGB(crate::export::xlsx::MARKED));
     for (c, h) in header.iter().enumerate() {
         ws.write_string_with_format(0, c as u16, *h, &bold)
             .map_err(err)?;
@@ -90,8 +95,14 @@ pub fn write_xlsx(
             .enumerate()
         {
             if !text.is_empty() {
-                ws.write_string(r, c as u16 + 1, crate::export::guard_text(text))
-                    .map_err(err)?;
+                let guarded = crate::export::guard_text(text);
+                let (fitted, cut) = crate::export::xlsx::fit(&guarded);
+                if cut {
+                    ws.write_string_with_format(r, c as u16 + 1, fitted, &marked)
+                } else {
+                    ws.write_string(r, c as u16 + 1, fitted)
+                }
+                .map_err(err)?;
             }
         }
     }

@@ -74,6 +74,8 @@ pub enum Held {
     Journal(JournalError),
     /// The service kept answering 429.
     RateLimited,
+    /// The service asked to wait longer than a run waits ([`MAX_RATE_WAIT`]).
+    WaitTooLong(Duration),
     /// The service's listing of its customer could not be read, so whether it is already
     /// issued could not be told.
     Unchecked(ApiError),
@@ -89,6 +91,9 @@ pub enum Unsure {
     /// An earlier request (maybe another process's, maybe still on its way) is not at
     /// the service yet; nothing can be concluded before this time (UTC).
     Waiting(chrono::DateTime<chrono::Utc>),
+    /// Sent and answered (the invoice, when one was created), but the journal could not
+    /// record the outcome: it shows "to check" until checked.
+    NotRecorded(Option<String>, JournalError),
 }
 
 impl Status {
@@ -123,6 +128,12 @@ impl std::fmt::Display for Held {
             Held::RateLimited => {
                 write!(f, "the service kept answering 429 (too many requests)")
             }
+            Held::WaitTooLong(d) => write!(
+                f,
+                "the service asked to wait {} minutes (429), longer than a run waits ({} minutes); run the file again later",
+                d.as_secs().div_ceil(60),
+                MAX_RATE_WAIT.as_secs() / 60
+            ),
             Held::Unchecked(e) => write!(
                 f,
                 "the service's invoices of this customer could not be read, so it cannot be told whether this row is already issued: {e}"
@@ -138,6 +149,14 @@ impl std::fmt::Display for Unsure {
             Unsure::Earlier => write!(
                 f,
                 "an earlier run's outcome is unknown and the service could not be asked; not sent again"
+            ),
+            Unsure::NotRecorded(id, e) => write!(
+                f,
+                "{}, but the journal could not record it ({e}); it shows as to check until `invoice-desk journal resolve` checks it",
+                match id {
+                    Some(id) => format!("created {}", crate::text::escape_controls(id)),
+                    None => "answered".to_string(),
+                }
             ),
             Unsure::Waiting(until) => write!(
                 f,
@@ -174,8 +193,12 @@ const MAX_RATE_LIMITED: u32 = 8;
 /// Most times a row takes over a claim whose holder turned out not created.
 const MAX_TAKEOVERS: u32 = 3;
 
-/// How often a paused worker looks whether it may go on.
+/// How often a paused (or waiting) worker looks whether it may go on, or was stopped.
 const PAUSE_POLL: Duration = Duration::from_millis(100);
+
+/// The longest a run waits when the service answers 429: a longer wait sends the row
+/// nowhere ("not sent", with the reason), never a silent day.
+pub const MAX_RATE_WAIT: Duration = Duration::from_secs(5 * 60);
 
 /// How many customers' listings are read at once before a run.
 const LISTINGS_AT_ONCE: usize = 4;
@@ -185,8 +208,10 @@ const LISTINGS_AT_ONCE: usize = 4;
 pub struct Control {
     paused: AtomicBool,
     cancelled: AtomicBool,
-    /// Every worker waits until then (a 429 said so).
-    rate_pause: Mutex<Option<Instant>>,
+    /// Every worker waits until then (a 429 said so), and when that is on the clock.
+    rate_pause: Mutex<Option<(Instant, chrono::DateTime<chrono::Utc>)>>,
+    /// The journal failed: the run stopped for this.
+    journal_failure: Mutex<Option<JournalError>>,
 }
 
 impl Control {
@@ -215,13 +240,47 @@ impl Control {
         self.cancelled.load(Ordering::SeqCst)
     }
 
+    /// Stops the run because the journal could not be written: nothing more is sent
+    /// (nothing may be sent that the journal cannot record).
+    pub fn stop_for(&self, e: JournalError) {
+        if let Ok(mut f) = self.journal_failure.lock()
+            && f.is_none()
+        {
+            *f = Some(e);
+        }
+        self.cancel();
+    }
+
+    /// The journal's failure that stopped the run, if one did.
+    pub fn journal_failure(&self) -> Option<JournalError> {
+        self.journal_failure.lock().ok().and_then(|f| f.clone())
+    }
+
+    /// Why a row was not sent after the run stopped.
+    fn held(&self) -> Held {
+        match self.journal_failure() {
+            Some(e) => Held::Journal(e),
+            None => Held::Cancelled,
+        }
+    }
+
     fn rate_limited(&self, wait: Duration) {
         if let Ok(mut until) = self.rate_pause.lock() {
             let end = Instant::now() + wait;
-            if until.is_none_or(|u| u < end) {
-                *until = Some(end);
+            if until.is_none_or(|(u, _)| u < end) {
+                let clock = chrono::Utc::now()
+                    + chrono::Duration::from_std(wait).unwrap_or(chrono::Duration::zero());
+                *until = Some((end, clock));
             }
         }
+    }
+
+    /// While the service's 429 holds every worker: when sending resumes (UTC).
+    pub fn waiting_until(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        let pause = self.rate_pause.lock().ok().and_then(|u| *u);
+        pause
+            .filter(|(u, _)| *u > Instant::now())
+            .map(|(_, clock)| clock)
     }
 
     /// Waits for this worker's turn: `false` when the run was cancelled meanwhile.
@@ -236,7 +295,10 @@ impl Control {
             }
             let until = self.rate_pause.lock().ok().and_then(|u| *u);
             match until {
-                Some(u) if u > Instant::now() => tokio::time::sleep_until(u.into()).await,
+                // In short steps: a stop (Ctrl-C, the panel's button) ends the wait.
+                Some((u, _)) if u > Instant::now() => {
+                    tokio::time::sleep(PAUSE_POLL.min(u - Instant::now())).await
+                }
                 _ => return true,
             }
         }
@@ -512,7 +574,7 @@ impl Runner {
         siblings: Arc<HashSet<String>>,
     ) -> Status {
         if !self.control.turn().await {
-            return Status::NotSent(Held::Cancelled);
+            return Status::NotSent(self.control.held());
         }
         let allowed = match &self.allow_similar {
             AllowSimilar::All => true,
@@ -569,7 +631,10 @@ impl Runner {
             .await;
             let sent = match sent {
                 Ok(s) => s,
-                Err(Blocked::Journal(e)) => return Status::NotSent(Held::Journal(e)),
+                Err(Blocked::Journal(e)) => {
+                    self.control.stop_for(e.clone());
+                    return Status::NotSent(Held::Journal(e));
+                }
                 Err(Blocked::Done(e)) => return existing(&e),
                 Err(Blocked::LooksLike(e)) => {
                     return Status::PossibleDuplicate(Earlier {
@@ -580,7 +645,10 @@ impl Runner {
                 }
                 Err(Blocked::Pending(e)) => {
                     match journal::check_and_record(&self.journal, &self.client, &e).await {
-                        Err(e) => return Status::NotSent(Held::Journal(e)),
+                        Err(e) => {
+                            self.control.stop_for(e.clone());
+                            return Status::NotSent(Held::Journal(e));
+                        }
                         Ok(Checked::Unreachable) => return Status::Unknown(Unsure::Earlier),
                         Ok(Checked::Waiting(until)) => {
                             return Status::Unknown(Unsure::Waiting(until));
@@ -604,19 +672,32 @@ impl Runner {
                     }
                 }
             };
+            if let Some(e) = sent.outcome_not_recorded.clone()
+                && let Err(e) = self.record_late(sent.seq, &sent.settled, e).await
+            {
+                // The answer is known here, not in the journal: the run stops, and this
+                // row says what came of it.
+                self.control.stop_for(e.clone());
+                let id = sent.result.as_ref().ok().map(|inv| inv.id.clone());
+                return Status::Unknown(Unsure::NotRecorded(id, e));
+            }
             match sent.result {
                 Ok(inv) => return Status::Created(inv.id),
                 Err(e) => match e.kind {
                     ErrorKind::RateLimited { retry_after } => {
-                        // Refused before any work: the row is sent again after the pause.
-                        self.control
-                            .rate_limited(retry_after.unwrap_or(Duration::from_secs(1)));
+                        // Refused before any work: the row is sent again after the pause,
+                        // unless the service asks for longer than a run waits.
+                        let wait = retry_after.unwrap_or(Duration::from_secs(1));
+                        if wait > MAX_RATE_WAIT {
+                            return Status::NotSent(Held::WaitTooLong(wait));
+                        }
+                        self.control.rate_limited(wait);
                         rate_limited += 1;
                         if rate_limited >= MAX_RATE_LIMITED {
                             return Status::NotSent(Held::RateLimited);
                         }
                         if !self.control.turn().await {
-                            return Status::NotSent(Held::Cancelled);
+                            return Status::NotSent(self.control.held());
                         }
                     }
                     _ if e.is_outcome_unknown() => return Status::Unknown(Unsure::Sent(e)),
@@ -627,7 +708,31 @@ impl Runner {
     }
 }
 
+/// How many times, a second apart, an outcome the journal refused is written again (a
+/// journal locked by another program for a while — up to twice the busy timeout —,
+/// then free).
+const LATE_TRIES: u32 = 10;
+
 impl Runner {
+    /// Writes an outcome the journal refused once, again, for a while; the last error
+    /// when it never could.
+    async fn record_late(
+        &self,
+        seq: i64,
+        settled: &journal::Settled,
+        mut last: JournalError,
+    ) -> Result<(), JournalError> {
+        for _ in 0..LATE_TRIES {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            let s = settled.clone();
+            match self.journal.run(move |j| j.record_outcome(seq, &s)).await {
+                Ok(_) => return Ok(()),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+
     /// Records as done (checked) the entry of this journal whose outcome is unknown for
     /// `row`'s reference, now that the service showed invoice `id` with it.
     async fn settle_found(&self, row: &BulkRow, account: Option<&str>, id: Option<String>) {
@@ -686,7 +791,8 @@ pub struct Counts {
     pub not_sent: usize,
     /// Of those, not sent because the run was stopped.
     pub cancelled: usize,
-    /// Of those, not sent because the journal could not be written.
+    /// Rows the journal failed for: not sent (their intent could not be written), or
+    /// sent and their outcome not written.
     pub journal_failed: usize,
 }
 
@@ -699,6 +805,9 @@ impl Counts {
             Status::Refused(_) => self.refused += 1,
             Status::Unknown(u) => {
                 self.unknown += 1;
+                if let Unsure::NotRecorded(..) = u {
+                    self.journal_failed += 1;
+                }
                 if let Unsure::Waiting(until) = u {
                     self.waiting += 1;
                     if self.waiting_until.is_none_or(|w| w < *until) {

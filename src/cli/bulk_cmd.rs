@@ -22,31 +22,54 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         code: 2,
         message: m,
     };
-    let bytes = std::fs::read(&a.file)
-        .map_err(|e| usage(format!("Cannot read {}: {e}", a.file.display())))?;
-    let rows = crate::sheet::read_rows(&a.file, a.sheet.as_deref())
-        .map_err(|e| usage(format!("Cannot read {}: {e}", a.file.display())))?;
-    let file_id = crate::bulk::file_id(&bytes);
+    // Checked before the file is read: a report that cannot be written stops now,
+    // never after the rows are sent.
+    let report_target = match &a.report {
+        None => None,
+        Some(out) => Some(
+            crate::fsutil::check_destination(out)
+                .map_err(|e| usage(format!("Cannot write the report to {}: {e}", out.display())))?,
+        ),
+    };
     let resolved = super::settings::resolve(profile)?;
     let base_url = resolved.config.base_url.clone();
     let profile_account = resolved.config.account_key.clone();
     let journal = super::service::journal_before_sending()?;
-    let plan = {
+    // The file is read once, its rows going straight into the plan (nothing else of it
+    // is kept); the legacy references need its digest, known only at the end, so rows
+    // are planned with a placeholder and given it after.
+    let (plan, file_id) = {
         let resolve = |text: &str| crate::bulk::resolve_customer(&journal, text);
-        crate::bulk::plan(
-            &rows,
-            &crate::bulk::PlanInput {
-                file_id: &file_id,
-                currencies: &resolved.currencies,
-                reading: resolved.account_currency,
-                resolve: &resolve,
-                mapping: None,
-                ignore_unknown_columns: a.ignore_columns,
+        let input = crate::bulk::PlanInput {
+            file_id: crate::bulk::DIGEST_LATER,
+            currencies: &resolved.currencies,
+            reading: resolved.account_currency,
+            resolve: &resolve,
+            mapping: None,
+            ignore_unknown_columns: a.ignore_columns,
+        };
+        let mut planner: Option<crate::bulk::Planner<'_>> = None;
+        let read = crate::sheet::read_each(
+            &a.file,
+            a.sheet.as_deref(),
+            &crate::sheet::LIMITS,
+            |n, row| {
+                match planner.as_mut() {
+                    None => planner = Some(crate::bulk::Planner::new(&row, &input)),
+                    Some(p) => p.push(n, &row),
+                }
+                Ok(())
             },
-        )
+        );
+        let file_id = read.map_err(|e| usage(format!("Cannot read {}: {e}.", a.file.display())))?;
+        let mut plan = planner
+            .map(crate::bulk::Planner::finish)
+            .unwrap_or_default();
+        plan.set_digest(&file_id);
+        (plan, file_id)
     };
     for p in &plan.problems {
-        eprintln!("{p}");
+        note!("{p}");
     }
     if !plan.problems.is_empty() && !a.skip_invalid {
         return Err(usage(format!(
@@ -55,22 +78,22 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
             a.file.display()
         )));
     }
-    println!("{}", summary(&plan));
+    say!("{}", summary(&plan));
     if a.dry_run {
         for r in plan.rows.iter().take(5) {
             let body = r.invoice.to_json().unwrap_or_default();
-            println!(
+            say!(
                 "row {}: {}",
                 r.row,
                 crate::text::escape_json_for_terminal(&body.to_string())
             );
         }
-        println!("Dry run: nothing was sent.");
+        say!("Dry run: nothing was sent.");
         return Ok(());
     }
     if plan.rows.is_empty() {
-        println!("Nothing to send.");
-        return write_report(&a, &plan, &[]);
+        say!("Nothing to send.");
+        return write_report(report_target.as_deref(), &a, &plan, &[]);
     }
     if !a.yes {
         if !std::io::stdin().is_terminal() {
@@ -79,7 +102,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
                     .into(),
             ));
         }
-        eprint!("Send them? [y/N] ");
+        note_part!("Send them? [y/N] ");
         let _ = std::io::stderr().flush();
         let mut answer = String::new();
         std::io::stdin()
@@ -109,10 +132,30 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         let control = control.clone();
         tokio::spawn(async move {
             if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!(
+                note!(
                     "\nStopping: the requests on their way finish and are journaled; nothing more is sent."
                 );
                 control.cancel();
+            }
+        })
+    };
+    // A 429's wait is said as it begins, with when sending resumes.
+    let waits = {
+        let control = control.clone();
+        tokio::spawn(async move {
+            let mut said = None;
+            loop {
+                let until = control.waiting_until();
+                if let Some(t) = until
+                    && said != Some(t)
+                {
+                    note!(
+                        "\nThe service asked to wait (429); sending resumes at {} (Ctrl-C stops).",
+                        t.with_timezone(&chrono::Local).format("%H:%M:%S")
+                    );
+                    said = Some(t);
+                }
+                tokio::time::sleep(Duration::from_millis(250)).await;
             }
         })
     };
@@ -138,7 +181,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
                     if let Some((rate, left)) =
                         crate::bulk::run::pace(done, total, started.elapsed())
                     {
-                        eprint!(
+                        note_part!(
                             "\r{done} of {total} rows ({rate:.0}/s, about {} s left)…   ",
                             left.as_secs()
                         );
@@ -148,27 +191,33 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         )
         .await;
     ctrl_c.abort();
+    waits.abort();
     if progress {
-        eprintln!();
+        note!();
     }
     results.sort_by_key(|r| r.0);
-    println!("{}", outcome_line(&counts, plan.invalid_rows.len()));
+    say!("{}", outcome_line(&counts, plan.invalid_rows.len()));
     if counts.found_at_service > 0 {
-        println!(
+        say!(
             "{} found already issued at the service (not in this journal): not sent again.",
             counts.found_at_service
         );
     }
     if let Some(until) = counts.waiting_until {
-        println!(
+        say!(
             "{} rows wait for confirmation until {}: an earlier request for them may still be at work at the service. Run the same file again after that to settle them.",
             counts.waiting,
             until.with_timezone(&chrono::Local).format("%H:%M:%S")
         );
     }
     for (row, reference, status) in &results {
+        // Rows not sent because the run stopped are said once, below (the report lists
+        // each with its reason).
+        if matches!(status, Status::NotSent(Held::Journal(_) | Held::Cancelled)) {
+            continue;
+        }
         if let Some(why) = error_text(status) {
-            eprintln!(
+            note!(
                 "row {row} ({}): {} — {}",
                 escape_controls(reference),
                 status.word(),
@@ -176,17 +225,19 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
             );
         }
     }
-    write_report(&a, &plan, &results)?;
+    write_report(report_target.as_deref(), &a, &plan, &results)?;
+    if let Some(e) = control.journal_failure() {
+        return Err(Failure {
+            code: 1,
+            message: format!(
+                "Stopped: {e}. Nothing is sent that the journal cannot record; the rows above say what became of each. Run the same file again once the journal can be written."
+            ),
+        });
+    }
     if counts.cancelled > 0 {
         return Err(Failure {
             code: EXIT_INTERRUPTED,
             message: "Stopped: some rows were not sent. Run the same file again to send them (rows already issued are skipped).".into(),
-        });
-    }
-    if counts.journal_failed > 0 {
-        return Err(Failure {
-            code: 1,
-            message: "Some rows were not sent: the journal could not record them (see above). Nothing is sent that the journal has not recorded.".into(),
         });
     }
     if counts.unknown > 0 {
@@ -238,9 +289,9 @@ fn error_text(s: &Status) -> Option<String> {
         Status::Refused(e) => Some(e.to_string()),
         Status::Unknown(u) => Some(u.to_string()),
         Status::PossibleDuplicate(e) => Some(e.to_string()),
-        Status::NotSent(h @ (Held::Journal(_) | Held::RateLimited | Held::Unchecked(_))) => {
-            Some(h.to_string())
-        }
+        Status::NotSent(
+            h @ (Held::Journal(_) | Held::RateLimited | Held::Unchecked(_) | Held::WaitTooLong(_)),
+        ) => Some(h.to_string()),
         _ => None,
     }
 }
@@ -269,37 +320,45 @@ fn summary(plan: &Plan) -> String {
 }
 
 fn write_report(
+    target: Option<&std::path::Path>,
     a: &BulkArgs,
     plan: &Plan,
     results: &[(usize, String, Status)],
 ) -> Result<(), Failure> {
-    let Some(out) = &a.report else { return Ok(()) };
-    let target = crate::fsutil::check_destination(out).map_err(|e| Failure {
-        code: 2,
-        message: format!("Cannot write the report to {}: {e}", out.display()),
-    })?;
+    let (Some(target), Some(out)) = (target, &a.report) else {
+        return Ok(());
+    };
     let mut lines: Vec<Line> = results
         .iter()
         .map(|(row, reference, s)| Line::of(*row, reference, s, error_text(s).unwrap_or_default()))
         .collect();
-    for p in &plan.problems {
-        if p.row > 1 && !lines.iter().any(|l| l.row == p.row) {
-            lines.push(Line::of(p.row, "", &Status::SkippedInvalid, p.to_string()));
-        }
+    // One line per invalid row (with all its problems), found by row number: linear in
+    // the rows, however many are invalid.
+    let settled: std::collections::HashSet<usize> = lines.iter().map(|l| l.row).collect();
+    let mut invalid: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
+    for p in plan
+        .problems
+        .iter()
+        .filter(|p| p.row > 1 && !settled.contains(&p.row))
+    {
+        invalid.entry(p.row).or_default().push(p.to_string());
+    }
+    for (row, why) in invalid {
+        lines.push(Line::of(row, "", &Status::SkippedInvalid, why.join("; ")));
     }
     lines.sort_by_key(|l| l.row);
     let xlsx = out
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"));
     let written = if xlsx {
-        report::write_xlsx(&target, "Results", report::CSV_HEADER, &lines)
+        report::write_xlsx(target, "Results", report::CSV_HEADER, &lines)
     } else {
-        report::write_csv(&target, &lines)
+        report::write_csv(target, &lines)
     };
     written.map_err(|e| Failure {
         code: 1,
         message: format!("Could not write the report {}: {e}", out.display()),
     })?;
-    eprintln!("Report written to {}.", out.display());
+    note!("Report written to {}.", out.display());
     Ok(())
 }

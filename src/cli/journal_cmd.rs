@@ -101,15 +101,31 @@ pub(super) async fn journal_command(
         Some(JournalCommand::List(f)) => list(&f, json),
         Some(JournalCommand::Export { out, filter: f }) => export(&out, &f),
         Some(JournalCommand::Verify) => {
-            let j = open()?;
+            // A file too damaged to open is damage too (exit 8), not "cannot open".
+            let j = match Journal::open_default() {
+                Err(journal::JournalError::Damaged { path, why }) => {
+                    return Err(Failure {
+                        code: 8,
+                        message: format!(
+                            "The journal {} is damaged: {why}. Keep a copy of the file and restore the last backup.",
+                            path.display()
+                        ),
+                    });
+                }
+                other => other.map_err(failure)?,
+            };
             match j.verify().map_err(failure)? {
                 Ok(n) => {
-                    println!("The journal is intact: {n} rows, every hash matches.");
+                    say!("The journal is intact: {n} rows, every hash matches.");
                     Ok(())
                 }
                 Err(b) => Err(Failure {
                     code: 8,
-                    message: format!("The journal is broken at row {}: {}.", b.seq, b.why),
+                    message: if b.seq == 0 {
+                        format!("The journal is broken: {}.", b.why)
+                    } else {
+                        format!("The journal is broken at row {}: {}.", b.seq, b.why)
+                    },
                 }),
             }
         }
@@ -149,7 +165,7 @@ pub(super) async fn journal_command(
                         "still unknown: the service could not be asked".into()
                     }
                 };
-                println!(
+                say!(
                     "{} {} {} {}: {what}",
                     e.seq,
                     e.action.as_str(),
@@ -163,10 +179,10 @@ pub(super) async fn journal_command(
                 );
             }
             if checked.is_empty() {
-                println!("Nothing to check.");
+                say!("Nothing to check.");
             }
             if let Some(t) = until {
-                println!(
+                say!(
                     "{waiting} entries wait: their request may still be at work at the service; run this again after {} to settle them.",
                     t.with_timezone(&chrono::Local).format("%H:%M:%S")
                 );
@@ -221,7 +237,7 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {
         }
     })?;
     if !json {
-        eprintln!("{n} entries.");
+        note!("{n} entries.");
     }
     Ok(())
 }
@@ -239,7 +255,7 @@ fn export(out: &std::path::Path, f: &JournalFilter) -> Result<(), Failure> {
             out.display()
         ),
     })?;
-    eprintln!("Exported {n} journal entries to {}.", out.display());
+    note!("Exported {n} journal entries to {}.", out.display());
     Ok(())
 }
 
@@ -256,7 +272,7 @@ pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Res
             })?;
             let mut j = open()?;
             let n = j.import_customers(&rows).map_err(failure)?;
-            println!("{n} customers imported into the directory.");
+            say!("{n} customers imported into the directory.");
             Ok(())
         }
         super::CustomersCommand::Find { text } => {
@@ -267,12 +283,12 @@ pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Res
             for c in &found {
                 if json {
                     let line = serde_json::to_string(c).unwrap_or_default();
-                    println!("{}", escape_json_for_terminal(&line));
+                    say!("{}", escape_json_for_terminal(&line));
                 } else {
-                    println!("{}", escape_controls(&c.line()));
+                    say!("{}", escape_controls(&c.line()));
                 }
             }
-            eprintln!("{} customers.", found.len());
+            note!("{} customers.", found.len());
             Ok(())
         }
     }

@@ -6,6 +6,40 @@
 //! failure or timeout; 6 outcome unknown (create/void sent, no answer); 8 `journal
 //! verify` found a changed or removed entry.
 
+/// `println!` for the CLI's results: a reader that went away (`… | head`) ends the
+/// output quietly instead of a "Broken pipe" panic. (SIGPIPE stays ignored: a broken
+/// connection to the service must be an error the program handles, not its death.)
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` as [`say!`] does `println!` (a closed stderr is no reason to panic).
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprint!` as [`note!`] does `eprintln!`.
+macro_rules! note_part {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `print!` as [`say!`] does `println!`.
+macro_rules! say_part {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod args;
 mod bulk_cmd;
 mod journal_cmd;
@@ -94,7 +128,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let rt = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("Could not start: {e}");
+            note!("Could not start: {e}");
             return ExitCode::from(1);
         }
     };
@@ -116,8 +150,10 @@ pub fn run(cli: Cli) -> ExitCode {
         Err(f) => {
             // Our own line breaks stay; anything else that could steer the terminal
             // (from the service, or from input echoed back) is shown escaped.
-            let lines: Vec<_> = f.message.lines().map(escape_controls).collect();
-            eprintln!("{}", lines.join("\n"));
+            if !f.message.is_empty() {
+                let lines: Vec<_> = f.message.lines().map(escape_controls).collect();
+                note!("{}", lines.join("\n"));
+            }
             ExitCode::from(f.code)
         }
     }
@@ -133,7 +169,7 @@ fn doctor() -> ExitCode {
         profiles.as_deref(),
         data.as_deref(),
     );
-    println!("{}", report.text());
+    say!("{}", report.text());
     if report.all_well() {
         ExitCode::SUCCESS
     } else {
@@ -142,11 +178,21 @@ fn doctor() -> ExitCode {
 }
 
 fn write_failure(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        // Whoever read the output stopped reading (`… | head`): nothing to say.
+        return Failure {
+            code: EXIT_PIPE_CLOSED,
+            message: String::new(),
+        };
+    }
     Failure {
         code: 1,
         message: format!("Could not write the output: {e}"),
     }
 }
+
+/// Exit code when the output's reader went away (as a shell reports SIGPIPE).
+const EXIT_PIPE_CLOSED: u8 = 141;
 
 #[cfg(feature = "sandbox")]
 fn run_sandbox(rt: &tokio::runtime::Runtime, a: SandboxArgs) -> ExitCode {
@@ -167,17 +213,17 @@ fn run_sandbox(rt: &tokio::runtime::Runtime, a: SandboxArgs) -> ExitCode {
         let port = cfg.port;
         match crate::sandbox::Sandbox::start(cfg).await {
             Ok(sandbox) => {
-                println!("{}", sandbox.describe());
-                println!("Press Ctrl+C to stop.");
+                say!("{}", sandbox.describe());
+                say!("Press Ctrl+C to stop.");
                 let _ = std::io::stdout().flush();
                 let _ = tokio::signal::ctrl_c().await;
                 sandbox.stop().await;
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("The sandbox could not start: {e}");
+                note!("The sandbox could not start: {e}");
                 if e.kind() == std::io::ErrorKind::AddrInUse {
-                    eprintln!(
+                    note!(
                         "Port {port} is in use: choose another with --port (0 picks a free one)."
                     );
                 }
@@ -189,7 +235,7 @@ fn run_sandbox(rt: &tokio::runtime::Runtime, a: SandboxArgs) -> ExitCode {
 
 #[cfg(not(feature = "sandbox"))]
 fn run_sandbox(_rt: &tokio::runtime::Runtime, _a: SandboxArgs) -> ExitCode {
-    eprintln!("This build has no built-in sandbox.");
+    note!("This build has no built-in sandbox.");
     ExitCode::from(2)
 }
 

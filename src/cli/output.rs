@@ -10,19 +10,19 @@ use std::io::Write;
 pub(super) fn print_invoice(inv: &Invoice, json: bool) {
     if json {
         let text = serde_json::to_string_pretty(&inv.to_json()).unwrap_or_default();
-        println!("{}", escape_json_for_terminal(&text));
+        say!("{}", escape_json_for_terminal(&text));
         return;
     }
     let e = |s: &str| escape_controls(s).into_owned();
-    println!("Invoice {}  [{}]", e(&inv.id), inv.status().as_str());
-    println!("  amount:    {}", e(&inv.amount_display()));
+    say!("Invoice {}  [{}]", e(&inv.id), inv.status().as_str());
+    say!("  amount:    {}", e(&inv.amount_display()));
     match &inv.currency_code {
-        Some(c) => println!("  currency:  {}", e(c)),
-        None => println!("  currency:  (missing from the service's answer)"),
+        Some(c) => say!("  currency:  {}", e(c)),
+        None => say!("  currency:  (missing from the service's answer)"),
     }
     for (k, v) in inv.fields() {
         if !matches!(k.as_str(), "id" | "amount" | "currency_code") {
-            println!("  {}: {}", e(&k), e(&v));
+            say!("  {}: {}", e(&k), e(&v));
         }
     }
 }

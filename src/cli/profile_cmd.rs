@@ -12,7 +12,7 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
     match cmd {
         ProfileCommand::List => {
             if profiles.profiles.is_empty() {
-                eprintln!("No profiles. Add one with `invoice-desk profile add`.");
+                note!("No profiles. Add one with `invoice-desk profile add`.");
             }
             for p in &profiles.profiles {
                 let active = if profiles.active.as_deref() == Some(&p.name) {
@@ -24,7 +24,7 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
                     ProfileAuth::OAuth { .. } => "oauth",
                     ProfileAuth::ApiKey { .. } => "api-key",
                 };
-                println!("{active}{}\t{mode}\t{}", p.name, p.base_url);
+                say!("{active}{}\t{mode}\t{}", p.name, p.base_url);
             }
             Ok(())
         }
@@ -37,7 +37,7 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
                     .active_profile()
                     .ok_or_else(|| Failure::usage("There is no active profile."))?,
             };
-            print!(
+            say_part!(
                 "{}",
                 toml::to_string_pretty(p).map_err(|e| Failure::usage(e.to_string()))?
             );
@@ -51,7 +51,7 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
             }
             profiles.active = Some(name.clone());
             profiles.save(&path)?;
-            eprintln!("\"{name}\" is now the active profile.");
+            note!("\"{name}\" is now the active profile.");
             Ok(())
         }
         ProfileCommand::Remove { name } => {
@@ -63,7 +63,7 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
             profiles.remove(&name);
             profiles.save(&path)?;
             settings::secret_store().delete(&name, kind);
-            eprintln!("Removed the profile \"{name}\" and its stored secret.");
+            note!("Removed the profile \"{name}\" and its stored secret.");
             Ok(())
         }
         ProfileCommand::Add(a) => {
@@ -114,11 +114,11 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
             profiles.upsert(previous.as_deref(), profile.clone())?;
             profiles.save(&path)?;
             match settings::secret_store().set(&a.name, profile.auth.secret_kind(), &secret) {
-                crate::profile::StoreStatus::Keyring(name) => eprintln!(
+                crate::profile::StoreStatus::Keyring(name) => note!(
                     "Saved \"{}\"; the {what} is in the keyring ({name}).",
                     a.name
                 ),
-                crate::profile::StoreStatus::SessionOnly(why) => eprintln!(
+                crate::profile::StoreStatus::SessionOnly(why) => note!(
                     "Saved \"{}\", but the {what} could NOT be stored: no keyring is available ({why}). \
                      Set it in the environment of the job instead (INVOICE_DESK_{}).",
                     a.name,

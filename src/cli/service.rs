@@ -26,18 +26,18 @@ pub(super) async fn service_command(
                     expires_at: Some(t),
                 } => {
                     let left = (t - chrono::Utc::now()).num_minutes();
-                    println!(
+                    say!(
                         "Token valid until {} (in {left} minutes).",
                         t.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M")
                     );
                 }
                 TokenState::Valid { expires_at: None } => {
-                    println!("Token valid (the provider did not say for how long).")
+                    say!("Token valid (the provider did not say for how long).")
                 }
-                TokenState::NotUsed => println!(
-                    "This profile uses an API key: there is no token. The key was accepted."
-                ),
-                other => println!("Token state: {other:?}"),
+                TokenState::NotUsed => {
+                    say!("This profile uses an API key: there is no token. The key was accepted.")
+                }
+                other => say!("Token state: {other:?}"),
             }
             Ok(())
         }
@@ -84,6 +84,9 @@ pub(super) async fn service_command(
                 metadata,
                 extra,
             };
+            // Checked before anything is journaled: an oversized reference or field is
+            // refused here (exit 2), not written down and then refused.
+            inv.to_json()?;
             let journal = open_journal()?;
             let account = a.account_key.as_deref().or(profile_account.as_deref());
             let record = Intent::for_create(&resolved.profile_name, &base_url, account, &inv);
@@ -127,6 +130,7 @@ pub(super) async fn service_command(
             Ok(())
         }
         Command::Void { id, yes } => {
+            crate::api::checked_invoice_id(&id)?;
             if !yes {
                 if !std::io::stdin().is_terminal() {
                     return Err(Failure::usage(
@@ -134,7 +138,7 @@ pub(super) async fn service_command(
                     ));
                 }
                 let inv = client.get_invoice(&id).await?;
-                eprint!(
+                note_part!(
                     "Void invoice {} of customer {} for {}? This cannot be undone. [y/N] ",
                     escape_controls(&inv.id),
                     escape_controls(inv.customer.as_deref().unwrap_or("?")),
@@ -206,7 +210,7 @@ pub(super) async fn service_command(
             let n = sink
                 .finish(&mut std::io::stdout().lock())
                 .map_err(write_failure)?;
-            eprintln!("{n} invoices.");
+            note!("{n} invoices.");
             Ok(())
         }
         Command::Export {
@@ -240,7 +244,7 @@ pub(super) async fn service_command(
                 .and_then(|mut names| names.remove(&customer));
             let mut settle = |s: Settled| {
                 if let Err(e) = journal.record_outcome(seq, &s) {
-                    eprintln!("Note: the journal could not record how the export ended: {e}");
+                    note!("Note: the journal could not record how the export ended: {e}");
                 }
             };
             let progress = std::io::stderr().is_terminal();
@@ -269,7 +273,7 @@ pub(super) async fn service_command(
                         return std::ops::ControlFlow::Break(());
                     }
                     if progress {
-                        eprint!("\r{} invoices ({} pages)…", p.items, p.pages);
+                        note_part!("\r{} invoices ({} pages)…", p.items, p.pages);
                     }
                     std::ops::ControlFlow::Continue(())
                 })
@@ -297,7 +301,7 @@ pub(super) async fn service_command(
                 (Ok(_), Ok(())) => {}
             }
             if progress {
-                eprintln!();
+                note!();
             }
             let never = std::sync::atomic::AtomicBool::new(false);
             let mut notes = (0, 0);
@@ -329,15 +333,15 @@ pub(super) async fn service_command(
                 rows: Some(n),
                 ..Settled::done(None)
             });
-            eprintln!("Exported {n} invoices to {}.", out.display());
+            note!("Exported {n} invoices to {}.", out.display());
             let (as_text, cut) = notes;
             if as_text > 0 {
-                eprintln!(
+                note!(
                     "Note: {as_text} amounts have more than 15 significant digits; Excel cannot hold them as numbers, so they are written as text (marked in yellow)."
                 );
             }
             if cut > 0 {
-                eprintln!(
+                note!(
                     "Note: {cut} texts are longer than an Excel cell holds (32,767 characters); they are cut, end in \"…\" and are marked in yellow. The CSV export keeps them whole."
                 );
             }
@@ -478,7 +482,7 @@ fn refused(kind: &str) -> Settled {
 
 fn warn_unrecorded<T>(sent: &journal::Journaled<T>) {
     if let Some(e) = &sent.outcome_not_recorded {
-        eprintln!(
+        note!(
             "Note: the outcome could not be written to the journal ({e}); it shows as unknown until `invoice-desk journal resolve` checks it."
         );
     }

@@ -40,12 +40,15 @@ pub struct Written {
     pub cut: u64,
 }
 
+/// The fill of a marked cell (cut text, or an amount kept as text).
+pub(crate) const MARKED: u32 = 0xFFF2CC;
+
 /// The longest text a cell holds, in UTF-16 units (Excel's limit).
 const MAX_CELL_TEXT: usize = 32_767;
 
 /// A text as a cell can hold it: whole, or cut to Excel's limit with "…" at the end
 /// (true when cut).
-fn fit(s: &str) -> (std::borrow::Cow<'_, str>, bool) {
+pub(crate) fn fit(s: &str) -> (std::borrow::Cow<'_, str>, bool) {
     // A byte count within the limit is within it in UTF-16 units too.
     if s.len() <= MAX_CELL_TEXT {
         return (std::borrow::Cow::Borrowed(s), false);
@@ -165,7 +168,7 @@ impl Formats {
                 .set_align(FormatAlign::Left),
             // A marked cell: an exact amount Excel could not hold as a number.
             as_text: Format::new()
-                .set_background_color(Color::RGB(0xFFF2CC))
+                .set_background_color(Color::RGB(MARKED))
                 .set_align(FormatAlign::Right),
             by_currency: BTreeMap::new(),
             plain_number: Format::new().set_num_format("#,##0.##########"),

@@ -201,8 +201,8 @@ pub enum ImportWhy {
     Duplicate(String),
     /// No id column: the header names none of `id`, `cliente`, `customer`.
     NoIdColumn,
-    /// The file cannot be read.
-    Unreadable(String),
+    /// The file cannot be read, or passes a limit.
+    Unreadable(crate::sheet::SheetError),
 }
 
 impl std::fmt::Display for ImportProblem {
@@ -213,7 +213,7 @@ impl std::fmt::Display for ImportProblem {
                 f,
                 "no id column (the header must name one of: id, cliente, customer)"
             ),
-            ImportWhy::Unreadable(e) => write!(f, "the file cannot be read: {}", esc(e)),
+            ImportWhy::Unreadable(e) => write!(f, "the file cannot be read: {e}"),
             why => {
                 write!(f, "row {}, column {}: ", self.row, esc(&self.column))?;
                 match why {
@@ -243,21 +243,25 @@ fn header_key(h: &str) -> Option<&'static str> {
 /// Reads a directory file: CSV (comma or semicolon; UTF-8, a BOM allowed) or XLSX (first
 /// sheet). Every problem is reported; any problem means nothing is imported.
 pub fn read_import(path: &std::path::Path) -> Result<Vec<Customer>, Vec<ImportProblem>> {
-    let unreadable = |e: String| {
+    let unreadable = |e: crate::sheet::SheetError| {
         vec![ImportProblem {
             row: 0,
             column: String::new(),
             why: ImportWhy::Unreadable(e),
         }]
     };
-    let rows = crate::sheet::read_rows(path, None).map_err(unreadable)?;
+    let rows = crate::sheet::read_rows(path, None)
+        .map_err(unreadable)?
+        .rows;
     parse_rows(&rows)
 }
 
-fn parse_rows(rows: &[Vec<String>]) -> Result<Vec<Customer>, Vec<ImportProblem>> {
-    let Some((header, body)) = rows.split_first() else {
+fn parse_rows(rows: &crate::sheet::Rows) -> Result<Vec<Customer>, Vec<ImportProblem>> {
+    let Some(header) = rows.get(0) else {
         return Ok(Vec::new());
     };
+    let header = header.to_vec();
+    let body = rows.iter().skip(1);
     let keys: Vec<Option<&str>> = header.iter().map(|h| header_key(h)).collect();
     let col = |k: &str| keys.iter().position(|x| *x == Some(k));
     let Some(id_col) = col("id") else {
@@ -271,14 +275,14 @@ fn parse_rows(rows: &[Vec<String>]) -> Result<Vec<Customer>, Vec<ImportProblem>>
     let mut out = Vec::new();
     let mut problems = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for (i, r) in body.iter().enumerate() {
+    for (i, r) in body.enumerate() {
         let row = i + 2;
         let cell = |c: Option<usize>| {
             c.and_then(|c| r.get(c))
                 .map(|s| s.trim().to_string())
                 .filter(|s| !s.is_empty())
         };
-        if r.iter().all(|c| c.trim().is_empty()) {
+        if r.is_blank() {
             continue;
         }
         let problem = |c: usize, why| ImportProblem {
@@ -380,7 +384,7 @@ mod tests {
 
     #[test]
     fn a_bad_file_names_each_problem_and_imports_nothing() {
-        let rows: Vec<Vec<String>> = [
+        let rows: crate::sheet::Rows = [
             vec!["id", "nombre", "rut"],
             vec!["cus_a", "A", "12.345.678-9"],
             vec!["", "B", ""],
@@ -388,8 +392,7 @@ mod tests {
             vec!["cus_a", "A otra vez", ""],
             vec!["cus_d", "D", "12.345.678-5"],
         ]
-        .iter()
-        .map(|r| r.iter().map(|s| s.to_string()).collect())
+        .into_iter()
         .collect();
         let problems = parse_rows(&rows).unwrap_err();
         let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
@@ -402,7 +405,7 @@ mod tests {
                 "row 5, column id: cus_a is already in a row above",
             ]
         );
-        let no_id: Vec<Vec<String>> = vec![vec!["nombre".into()], vec!["x".into()]];
+        let no_id: crate::sheet::Rows = [vec!["nombre"], vec!["x"]].into_iter().collect();
         assert_eq!(
             parse_rows(&no_id).unwrap_err()[0].why,
             ImportWhy::NoIdColumn

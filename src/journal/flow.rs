@@ -54,6 +54,10 @@ pub struct Journaled<T> {
     pub result: Result<T, ApiError>,
     /// The outcome's row could not be written.
     pub outcome_not_recorded: Option<JournalError>,
+    /// The intent's sequence number.
+    pub seq: i64,
+    /// The outcome as it was to be recorded (to try again when it could not be).
+    pub settled: Settled,
 }
 
 /// Why a create or void was not sent.
@@ -154,13 +158,16 @@ where
         Ok(t) => Settled::done(invoice_id(t)),
         Err(e) => Settled::from_error(e),
     };
+    let record = settled.clone();
     let outcome_not_recorded = journal
-        .run(move |j| j.record_outcome(seq, &settled))
+        .run(move |j| j.record_outcome(seq, &record))
         .await
         .err();
     Ok(Journaled {
         result,
         outcome_not_recorded,
+        seq,
+        settled,
     })
 }
 

@@ -138,6 +138,14 @@ pub enum JournalError {
         /// The reason.
         why: String,
     },
+    /// The file is damaged (truncated, overwritten, not a database any more).
+    #[error("the journal {path} is damaged: {why}")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite found.
+        why: String,
+    },
     /// Reading failed.
     #[error("cannot read the journal {path}: {why}")]
     Read {
@@ -372,6 +380,15 @@ impl Journal {
     /// process opening or writing it at the same moment is waited for (up to the busy
     /// timeout), not reported as "locked".
     pub fn open(path: &Path) -> Result<Journal, JournalError> {
+        let text = path.to_string_lossy();
+        if text.trim().is_empty() || text == ":memory:" || text.starts_with("file:") {
+            // SQLite reads these as a database in memory (or a URI that may be one):
+            // nothing would be kept, yet every create and void must be.
+            return Err(JournalError::Open {
+                path: path.to_path_buf(),
+                why: "it is not a file on disk, so nothing would be kept (set INVOICE_DESK_JOURNAL to a file's path)".into(),
+            });
+        }
         let started = std::time::Instant::now();
         loop {
             match Journal::open_once(path) {
@@ -392,20 +409,51 @@ impl Journal {
             path: path.to_path_buf(),
             why,
         };
+        let sqlite = |e: rusqlite::Error| {
+            if is_damage(&e) {
+                JournalError::Damaged {
+                    path: path.to_path_buf(),
+                    why: e.to_string(),
+                }
+            } else {
+                fail(e.to_string())
+            }
+        };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| fail(e.to_string()))?;
         }
-        let mut conn = Connection::open(path).map_err(|e| fail(e.to_string()))?;
+        // A new journal is readable by its owner only (SQLite gives its -wal and -shm
+        // files the same permissions); an existing one keeps its own.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(path)
+            {
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(fail(e.to_string())),
+            }
+        }
+        let mut conn = Connection::open_with_flags(
+            path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE
+                | rusqlite::OpenFlags::SQLITE_OPEN_CREATE
+                | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(sqlite)?;
         // The app, a second window and the CLI may write at once: WAL lets readers go on,
         // the busy timeout makes writers wait their turn; FULL sync: a recorded intent
         // survives a power cut.
-        conn.busy_timeout(BUSY_TIMEOUT)
-            .map_err(|e| fail(e.to_string()))?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
         let _: String = conn
             .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
-            .map_err(|e| fail(e.to_string()))?;
+            .map_err(sqlite)?;
         conn.pragma_update(None, "synchronous", "FULL")
-            .map_err(|e| fail(e.to_string()))?;
+            .map_err(sqlite)?;
         migrate(&mut conn, path)?;
         Ok(Journal {
             conn,
@@ -550,6 +598,25 @@ impl Journal {
     /// Walks the chain: `Ok(rows)` when every row's hash matches, else the first that
     /// does not.
     pub fn verify(&self) -> Result<Result<u64, Broken>, JournalError> {
+        // The file itself first: a truncated or overwritten page is damage, said as such.
+        let check: Result<String, rusqlite::Error> =
+            self.conn.query_row("PRAGMA quick_check", [], |r| r.get(0));
+        match check {
+            Ok(ok) if ok == "ok" => {}
+            Ok(found) => {
+                return Ok(Err(Broken {
+                    seq: 0,
+                    why: format!("the file is damaged ({found})"),
+                }));
+            }
+            Err(e) if is_damage(&e) => {
+                return Ok(Err(Broken {
+                    seq: 0,
+                    why: format!("the file is damaged ({e})"),
+                }));
+            }
+            Err(e) => return Err(self.read_err(e)),
+        }
         let mut stmt = self
             .conn
             .prepare(&format!("SELECT {COLUMNS}, hash FROM entries ORDER BY seq"))
@@ -557,7 +624,18 @@ impl Journal {
         let mut rows = stmt.query([]).map_err(|e| self.read_err(e))?;
         let mut prev = GENESIS.to_string();
         let mut n = 0u64;
-        while let Some(r) = rows.next().map_err(|e| self.read_err(e))? {
+        loop {
+            let r = match rows.next() {
+                Ok(Some(r)) => r,
+                Ok(None) => break,
+                Err(e) if is_damage(&e) => {
+                    return Ok(Err(Broken {
+                        seq: n as i64 + 1,
+                        why: format!("the file is damaged from here on ({e})"),
+                    }));
+                }
+                Err(e) => return Err(self.read_err(e)),
+            };
             let seq: i64 = r.get(0).unwrap_or(-1);
             let (row, hash) = match Row::from_sql(r) {
                 Ok(x) => x,
@@ -648,6 +726,15 @@ pub(super) fn list_on(
     rows.collect::<Result<Vec<_>, _>>().map_err(read)
 }
 
+/// An SQLite error that means the file is damaged (truncated, overwritten, not a
+/// database any more), not that it could not be reached.
+pub fn is_damage(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+    )
+}
+
 /// The `WHERE` additions and their parameters for a filter (`i`: intent, `o`: outcome).
 fn where_clause(filter: &Filter) -> (String, Vec<String>) {
     let mut clause = String::new();
@@ -701,9 +788,18 @@ fn where_clause(filter: &Filter) -> (String, Vec<String>) {
 }
 
 fn migrate(conn: &mut Connection, path: &Path) -> Result<(), JournalError> {
-    let fail = |e: rusqlite::Error| JournalError::Open {
-        path: path.to_path_buf(),
-        why: e.to_string(),
+    let fail = |e: rusqlite::Error| {
+        if is_damage(&e) {
+            JournalError::Damaged {
+                path: path.to_path_buf(),
+                why: e.to_string(),
+            }
+        } else {
+            JournalError::Open {
+                path: path.to_path_buf(),
+                why: e.to_string(),
+            }
+        }
     };
     let known = MIGRATIONS.len() as i64;
     let tx = conn

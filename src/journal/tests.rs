@@ -469,7 +469,7 @@ fn a_journal_written_before_claims_keeps_its_chain_and_every_reference_it_used()
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/journal-v5/marzo.csv");
     let bytes = std::fs::read(&file).unwrap();
-    let rows = crate::sheet::read_rows(&file, None).unwrap();
+    let rows = crate::sheet::read_rows(&file, None).unwrap().rows;
     let by_id = |t: &str| -> Result<String, crate::bulk::Why> { Ok(t.to_string()) };
     let plan = crate::bulk::plan(
         &rows,

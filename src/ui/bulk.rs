@@ -50,7 +50,9 @@ pub enum BulkCommand {
 /// A file read and checked.
 pub struct Loaded {
     path: PathBuf,
-    rows: Arc<Vec<Vec<String>>>,
+    rows: Arc<crate::sheet::Rows>,
+    /// The header row's cells.
+    header: Vec<String>,
     file_id: String,
     mapping: Vec<ColumnUse>,
     plan: Arc<Plan>,
@@ -88,7 +90,7 @@ struct Running {
 type Loading = Task<Result<Loaded, String>>;
 
 /// A file checked again with another mapping: its rows, digest and the mapping.
-type Reread = (Arc<Vec<Vec<String>>>, String, Vec<ColumnUse>);
+type Reread = (Arc<crate::sheet::Rows>, String, Vec<ColumnUse>);
 
 /// The Bulk issue panel.
 pub struct BulkPanel {
@@ -300,7 +302,7 @@ impl BulkPanel {
         let previous = self
             .loaded
             .as_ref()
-            .map(|l| (l.rows[0].clone(), l.mapping.clone()));
+            .map(|l| (l.header.clone(), l.mapping.clone()));
         if again.is_none() {
             self.loaded = None;
             self.running = None;
@@ -322,25 +324,29 @@ impl BulkPanel {
                 Some(a) => a,
                 None => {
                     let p = path.clone();
-                    let read = tokio::task::spawn_blocking(move || {
-                        let bytes = std::fs::read(&p).map_err(|e| e.to_string())?;
-                        let rows = crate::sheet::read_rows(&p, None)?;
-                        Ok::<_, String>((rows, crate::bulk::file_id(&bytes)))
-                    })
-                    .await
-                    .map_err(|e| e.to_string())?;
-                    let (rows, file_id) =
-                        read.map_err(|_| tr!("bulk-unreadable", path = path.display()))?;
+                    let read =
+                        tokio::task::spawn_blocking(move || crate::sheet::read_rows(&p, None))
+                            .await
+                            .map_err(|e| e.to_string())?;
+                    let sheet = read.map_err(|e| {
+                        tr!(
+                            "bulk-unreadable-why",
+                            path = path.display(),
+                            why = crate::ui::i18n::sheet_error(&e)
+                        )
+                    })?;
+                    let (rows, file_id) = (sheet.rows, sheet.digest);
                     if rows.len() < 2 {
                         return Err(tr!("bulk-empty-file", path = path.display()));
                     }
+                    let header = rows.header();
                     let resumed = saved_mapping
                         .as_deref()
-                        .and_then(|m| crate::bulk::mapping_for(m, &rows[0]));
+                        .and_then(|m| crate::bulk::mapping_for(m, &header));
                     let mapping = match (resumed, previous) {
                         (Some(m), _) => m,
-                        (None, Some((header, mapping))) if header == rows[0] => mapping,
-                        _ => crate::bulk::detect_all(&rows[0]),
+                        (None, Some((h, mapping))) if h == header => mapping,
+                        _ => crate::bulk::detect_all(&header),
                     };
                     (Arc::new(rows), file_id, mapping)
                 }
@@ -410,7 +416,7 @@ impl BulkPanel {
         }
         self.save_note = None;
         let allow = AllowSimilar::Rows(Arc::new(self.allow_similar.clone()));
-        let mapping = Some(crate::bulk::mapping_text(&l.rows[0], &l.mapping));
+        let mapping = Some(crate::bulk::mapping_text(&l.header, &l.mapping));
         let control = Arc::new(Control::default());
         let total = l.plan.rows.len();
         let progress = Arc::new(Mutex::new(Progress {
@@ -608,7 +614,7 @@ impl BulkPanel {
 impl Loaded {
     fn new(
         path: PathBuf,
-        rows: Arc<Vec<Vec<String>>>,
+        rows: Arc<crate::sheet::Rows>,
         file_id: String,
         mapping: Vec<ColumnUse>,
         plan: Plan,
@@ -631,13 +637,15 @@ impl Loaded {
             .iter()
             .enumerate()
             .skip(1)
-            .filter(|(_, cells)| cells.iter().any(|c| !c.trim().is_empty()))
+            .filter(|(_, cells)| !cells.is_blank())
             .map(|(i, _)| i + 1)
             .collect();
+        let header = rows.header();
         let problem_rows = problems.keys().copied().collect();
         Loaded {
             path,
             rows,
+            header,
             file_id,
             mapping,
             plan: Arc::new(plan),
@@ -850,11 +858,11 @@ impl BulkPanel {
                     .id_salt("bulk_mapping")
                     .show(ui, |ui| {
                         egui::Grid::new("bulk_mapping_grid")
-                            .num_columns(l.rows[0].len())
+                            .num_columns(l.header.len())
                             .spacing([10.0, 4.0])
                             .show(ui, |ui| {
                                 let mut labels = Vec::new();
-                                for h in &l.rows[0] {
+                                for h in &l.header {
                                     labels.push(ui.strong(safe(h)).id);
                                 }
                                 ui.end_row();
@@ -1029,6 +1037,17 @@ impl BulkPanel {
                     ui.label(tr!("bulk-paused"));
                 }
             });
+            if let Some(until) = r.control.waiting_until() {
+                // The service's 429: said as it happens, and when sending resumes.
+                ui.label(
+                    RichText::new(tr!(
+                        "bulk-rate-waiting",
+                        time = crate::ui::i18n::clock(until)
+                    ))
+                    .color(ui.visuals().warn_fg_color),
+                );
+                ui.ctx().request_repaint_after(Duration::from_secs(1));
+            }
             return;
         }
         ui.label(
@@ -1142,7 +1161,7 @@ impl BulkPanel {
         };
         let progress = self.running.as_ref().map(|r| r.progress.clone());
         let progress = progress.as_ref().and_then(|p| p.lock().ok());
-        let width = l.rows[0].len();
+        let width = l.header.len();
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
         let red = widgets::error_color(ui);
         egui::ScrollArea::horizontal()
@@ -1170,7 +1189,7 @@ impl BulkPanel {
                         h.col(|ui| {
                             ui.strong(tr!("bulk-col-row"));
                         });
-                        for c in &l.rows[0] {
+                        for c in &l.header {
                             h.col(|ui| {
                                 ui.strong(safe(c));
                             });
@@ -1182,7 +1201,7 @@ impl BulkPanel {
                     .body(|body| {
                         body.rows(row_height, shown.len(), |mut row| {
                             let number = shown[row.index()];
-                            let cells = &l.rows[number - 1];
+                            let cells = l.rows.get(number - 1);
                             let problems = l.problems.get(&number);
                             row.col(|ui| {
                                 ui.label(number.to_string());
@@ -1192,7 +1211,7 @@ impl BulkPanel {
                                     ps.iter().any(|&i| l.plan.problems[i].col == Some(c))
                                 });
                                 let text =
-                                    safe(cells.get(c).map_or("", |s| s.as_str())).into_owned();
+                                    safe(cells.and_then(|r| r.get(c)).unwrap_or("")).into_owned();
                                 row.col(|ui| {
                                     if bad {
                                         ui.label(RichText::new(text).color(red).underline());

@@ -464,7 +464,6 @@ dir-imported = { $count ->
 }
 dir-problem-cell = Row { $row }, column { $column }: { $what }
 dir-no-id-column = The file has no id column (its header must name one of: id, cliente, customer). Nothing was imported.
-dir-unreadable = The file cannot be read (CSV in UTF-8, or Excel .xlsx). Nothing was imported.
 dir-no-id = the id is empty
 dir-bad-rut = "{ $rut }" is not a RUT
 dir-check-digit = the check digit of { $rut } should be { $digit }
@@ -708,3 +707,28 @@ quit-bulk = A billing run is sending invoices. If you close now, the requests on
 quit-create = An invoice or void was sent and its answer has not come yet. If you close now, its outcome is left to check.
 quit-stay = Stay in the app
 quit-anyway = Close anyway
+
+# Files from the real world: limits when reading (#32)
+dir-unreadable-why = Nothing was imported: { $why }
+sheet-unreadable = The file cannot be read. Does it exist, and may you read it?
+sheet-not-a-file = It is not a file (it is a folder, a pipe or a device).
+sheet-too-large = It is larger than { $mb } MB, the most a spreadsheet may be.
+sheet-too-many-rows = It has more than { $limit } rows, the most a file may have.
+sheet-too-many-columns = Row { $row } has more than { $limit } columns, the most a file may have.
+sheet-too-many-cells = It has more than { $limit } cells, the most a file may have.
+sheet-cell-too-long = Row { $row }, column { $column }: a cell has more than { $limit } characters, the most a cell holds.
+sheet-text-too-long = A text in the workbook has more than { $limit } characters, the most a cell holds.
+sheet-unclosed-quote = Row { $row }: a quote (") opened there is never closed.
+sheet-uncompressed = Uncompressed, the workbook is larger than { $mb } MB, the most accepted (it may be a zip bomb).
+sheet-too-many-parts = The workbook has more than { $limit } parts.
+sheet-not-a-workbook = It is not an Excel .xlsx workbook, or it is damaged (an old .xls or a password-protected workbook cannot be read: save it as .xlsx without a password).
+sheet-no-such-sheet = The workbook has no sheet named "{ $name }".
+sheet-no-sheet = The workbook has no sheets.
+sheet-of-csv = Only an Excel workbook (.xlsx) has sheets.
+bulk-unreadable-why = { $path } cannot be read: { $why }
+dest-special = { $path } is not a regular file (a pipe, a device or a socket): it is not replaced. Choose a file name.
+in-too-long = { $what }: more than { $max } characters, the most that is sent.
+in-extra-too-large = The extra fields and metadata together are larger than { $kb } KB, the most that is sent.
+bulk-wait-too-long = The service asked to wait { $minutes } minutes (too many requests), longer than a run waits: issue the file again later.
+bulk-rate-waiting = The service asked to wait; sending resumes at { $time }.
+bulk-unsure-not-recorded = The service answered, but the journal could not record it: it stays to check (Check now, in Activity).

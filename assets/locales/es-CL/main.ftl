@@ -467,7 +467,6 @@ dir-imported = { $count ->
 }
 dir-problem-cell = Fila { $row }, columna { $column }: { $what }
 dir-no-id-column = El archivo no tiene columna de id (su encabezado debe nombrar una de: id, cliente, customer). No se importó nada.
-dir-unreadable = No se puede leer el archivo (CSV en UTF-8, o Excel .xlsx). No se importó nada.
 dir-no-id = el id está vacío
 dir-bad-rut = «{ $rut }» no es un RUT
 dir-check-digit = el dígito verificador de { $rut } debería ser { $digit }
@@ -711,3 +710,28 @@ quit-bulk = Una emisión masiva está enviando facturas. Si cierra ahora, las so
 quit-create = Se envió una factura o anulación y aún no llega la respuesta. Si cierra ahora, su resultado quedará por revisar.
 quit-stay = Seguir en la aplicación
 quit-anyway = Cerrar de todos modos
+
+# Archivos del mundo real: límites al leer (#32)
+dir-unreadable-why = No se importó nada: { $why }
+sheet-unreadable = No se puede leer el archivo. ¿Existe, y tiene permiso para leerlo?
+sheet-not-a-file = No es un archivo (es una carpeta, una tubería o un dispositivo).
+sheet-too-large = Pesa más de { $mb } MB, lo máximo que puede pesar una planilla.
+sheet-too-many-rows = Tiene más de { $limit } filas, lo máximo que puede tener un archivo.
+sheet-too-many-columns = La fila { $row } tiene más de { $limit } columnas, lo máximo que puede tener un archivo.
+sheet-too-many-cells = Tiene más de { $limit } celdas, lo máximo que puede tener un archivo.
+sheet-cell-too-long = Fila { $row }, columna { $column }: una celda tiene más de { $limit } caracteres, lo máximo que cabe en una celda.
+sheet-text-too-long = Un texto del libro tiene más de { $limit } caracteres, lo máximo que cabe en una celda.
+sheet-unclosed-quote = Fila { $row }: una comilla (") abierta ahí nunca se cierra.
+sheet-uncompressed = Descomprimido, el libro pesa más de { $mb } MB, lo máximo que se acepta (puede ser una bomba zip).
+sheet-too-many-parts = El libro tiene más de { $limit } partes.
+sheet-not-a-workbook = No es un libro de Excel .xlsx, o está dañado (un .xls antiguo o un libro con contraseña no se pueden leer: guárdelo como .xlsx sin contraseña).
+sheet-no-such-sheet = El libro no tiene una hoja llamada «{ $name }».
+sheet-no-sheet = El libro no tiene hojas.
+sheet-of-csv = Solo un libro de Excel (.xlsx) tiene hojas.
+bulk-unreadable-why = No se puede leer { $path }: { $why }
+dest-special = { $path } no es un archivo común (es una tubería, un dispositivo o un socket): no se reemplaza. Elija un nombre de archivo.
+in-too-long = { $what }: más de { $max } caracteres, lo máximo que se envía.
+in-extra-too-large = Los campos adicionales y la metadata juntos pesan más de { $kb } KB, lo máximo que se envía.
+bulk-wait-too-long = El servicio pidió esperar { $minutes } minutos (demasiadas solicitudes), más de lo que espera una emisión: vuelva a emitir el archivo más tarde.
+bulk-rate-waiting = El servicio pidió esperar; se reanuda a las { $time }.
+bulk-unsure-not-recorded = El servicio respondió, pero el registro no pudo anotarlo: queda por revisar (Revisar ahora, en Actividad).

@@ -701,12 +701,28 @@ enum SendError {
     BodyLost(u16, reqwest::Error),
 }
 
+/// An invoice id as it will be sent (trimmed), or why it cannot be: checked before a
+/// void is journaled, so nothing that cannot be sent is written down.
+pub fn checked_invoice_id(id: &str) -> Result<&str, ApiError> {
+    checked_id(id, Setting::InvoiceId)
+}
+
 fn checked_id(id: &str, what: Setting) -> Result<&str, ApiError> {
     let id = id.trim();
     if id.is_empty() {
         return Err(ApiError::invalid(InputProblem::Missing(what)));
     }
-    if id.len() > 200 || id.chars().any(char::is_control) {
+    if id.chars().count() > crate::api::model::MAX_TEXT {
+        let field = match what {
+            Setting::CustomerId => "customer",
+            _ => "id",
+        };
+        return Err(ApiError::invalid(InputProblem::TooLong {
+            field: field.to_string(),
+            max: crate::api::model::MAX_TEXT,
+        }));
+    }
+    if id.chars().any(char::is_control) {
         return Err(ApiError::invalid(InputProblem::NotValid(what)));
     }
     Ok(id)

@@ -85,6 +85,18 @@ pub enum InputProblem {
     ReservedField(String),
     /// An extra field without a name.
     UnnamedField,
+    /// A text longer than the service is sent (the field's name as the service knows it).
+    TooLong {
+        /// The field (`invoice_external_id`, `customer`, …).
+        field: String,
+        /// The most characters sent.
+        max: usize,
+    },
+    /// The extra fields and metadata together are larger than is sent.
+    ExtraTooLarge {
+        /// The most bytes (as JSON).
+        max: usize,
+    },
     /// A sentence the front end already put in the clerk's language (e.g. "connect to a
     /// profile first").
     Said(String),
@@ -125,6 +137,15 @@ impl fmt::Display for InputProblem {
                 "The extra field \"{k}\" has its own place in the form; remove it from the extra fields."
             ),
             InputProblem::UnnamedField => write!(f, "An extra field has no name."),
+            InputProblem::TooLong { field, max } => write!(
+                f,
+                "The {field} is longer than {max} characters, the most that is sent."
+            ),
+            InputProblem::ExtraTooLarge { max } => write!(
+                f,
+                "The extra fields and metadata together are larger than {} KB, the most that is sent.",
+                max / 1024
+            ),
             InputProblem::Said(m) => write!(f, "{m}"),
         }
     }

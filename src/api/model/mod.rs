@@ -89,6 +89,12 @@ pub struct NewInvoice {
     pub extra: Map<String, Value>,
 }
 
+/// The most characters a reference, customer, product or date sent may have.
+pub const MAX_TEXT: usize = 255;
+
+/// The most bytes the extra fields and metadata of one invoice may take, as JSON.
+pub const MAX_EXTRA_BYTES: usize = 64 * 1024;
+
 impl NewInvoice {
     /// Checks the invoice and builds the exact JSON body of `POST /invoices`.
     /// "Account currency" leaves `currency_code` out entirely (not null).
@@ -96,6 +102,33 @@ impl NewInvoice {
         let customer = self.customer.trim();
         if customer.is_empty() {
             return Err(ApiError::invalid(InputProblem::NoCustomer));
+        }
+        for (field, text) in [
+            ("customer", Some(customer)),
+            ("product_id", self.product_id.as_deref()),
+            ("invoice_external_id", self.invoice_external_id.as_deref()),
+            ("due_date", self.due_date.as_deref()),
+        ] {
+            if text.is_some_and(|t| t.chars().count() > MAX_TEXT) {
+                return Err(ApiError::invalid(InputProblem::TooLong {
+                    field: field.to_string(),
+                    max: MAX_TEXT,
+                }));
+            }
+        }
+        let extra_size = self
+            .metadata
+            .as_ref()
+            .map_or(0, |m| Value::Object(m.clone()).to_string().len())
+            + self
+                .extra
+                .iter()
+                .map(|(k, v)| k.len() + v.to_string().len())
+                .sum::<usize>();
+        if extra_size > MAX_EXTRA_BYTES {
+            return Err(ApiError::invalid(InputProblem::ExtraTooLarge {
+                max: MAX_EXTRA_BYTES,
+            }));
         }
         if self.amount <= Decimal::ZERO {
             return Err(ApiError::invalid(InputProblem::AmountNotPositive));

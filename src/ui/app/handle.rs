@@ -388,6 +388,10 @@ impl InvoiceDeskApp {
                 let Some(s) = self.session.clone() else {
                     return self.lookup.refused(self.not_connected());
                 };
+                if let Err(e) = crate::api::checked_invoice_id(&id) {
+                    // Nothing is journaled that could not be sent.
+                    return self.lookup.refused(e);
+                }
                 let with = s.clone();
                 let journal = self.journal.clone();
                 let p = &s.profile;
