@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A billing run against the loopback sandbox with --latency-ms 50: checking a 10,000-row
-# file and a 100,000-row one (dry run: reading, mapping, every row validated) and sending 1,000 rows with
-# --concurrency 8; wall time and peak RSS from /usr/bin/time.
+# file and a 100,000-row one (dry run: reading, mapping, every row validated, the service's
+# listing not read), 200,000 invalid rows reported (--skip-invalid --report), and sending
+# 1,000 rows with --concurrency 8; wall time and peak RSS from /usr/bin/time.
 #   benches/bulk.sh   (APP=target/release/invoice-desk)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +26,12 @@ rows() { # n file
   { echo "cliente;monto;moneda;vencimiento;referencia"
     for i in $(seq 1 "$1"); do echo "$customer;$((1000 + i));CLP;31-12-2026;RUN-$i"; done; } >"$2"
 }
+invalid() { # n file: every row refused (amount below zero)
+  { echo "cliente;monto"
+    for i in $(seq 1 "$1"); do echo "$customer;-$i"; done; } >"$2"
+}
 rows 10000 "$WORK/10k.csv"
+invalid 200000 "$WORK/200k-invalid.csv"
 rows 100000 "$WORK/100k.csv"
 rows 1000 "$WORK/1k.csv"
 /usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" bulk "$WORK/10k.csv" --dry-run >/dev/null
@@ -34,6 +40,10 @@ echo "checking 10,000 rows (dry run): $wall s, peak RSS $((rss / 1024)) MB (targ
 /usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" bulk "$WORK/100k.csv" --dry-run >/dev/null
 read -r wall rss <"$WORK/t"
 echo "checking 100,000 rows (dry run): $wall s, peak RSS $((rss / 1024)) MB (target <= 100 MB)"
+/usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" bulk "$WORK/200k-invalid.csv" --yes --skip-invalid \
+  --report "$WORK/report.csv" >/dev/null 2>&1
+read -r wall rss <"$WORK/t"
+echo "200,000 invalid rows, --skip-invalid --report: $wall s, peak RSS $((rss / 1024)) MB (target <= 5 s)"
 /usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" bulk "$WORK/1k.csv" --yes --concurrency 8 >/dev/null
 read -r wall rss <"$WORK/t"
 echo "sending 1,000 rows, latency 50 ms, concurrency 8: $wall s = $(awk -v w="$wall" 'BEGIN {printf "%.0f", 1000 / w}') invoices/s, peak RSS $((rss / 1024)) MB (target >= 100/s)"

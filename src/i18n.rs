@@ -70,6 +70,12 @@ pub fn text(key: &str) -> String {
     LOCALES.lookup(&current().id(), key)
 }
 
+/// The text of `key` in `lang`, whatever the app's language: for files whose language is
+/// their format's (the CSV for Excel in Spanish).
+pub fn text_in(lang: Lang, key: &str) -> String {
+    LOCALES.lookup(&lang.id(), key)
+}
+
 /// An argument as Fluent sees it: a plain whole number (no sign, no leading zero) is a
 /// number, so that plural rules apply ("1 fila", "2 filas"); anything else is text.
 fn fluent_value(v: &str) -> FluentValue<'static> {
@@ -83,11 +89,51 @@ fn fluent_value(v: &str) -> FluentValue<'static> {
     }
 }
 
+/// A whole number of four digits or more, written with the language's thousands separator
+/// ("100.000 facturas", "100,000 invoices"). Plural rules still work: 1,000 and above is
+/// "other" in both languages. Dates' parts are never grouped.
+fn grouped(name: &str, v: &str) -> Option<String> {
+    let plain = v.len() >= 4 && v.bytes().all(|b| b.is_ascii_digit()) && !v.starts_with('0');
+    if !plain
+        || matches!(
+            name,
+            "year" | "month" | "day" | "weekday" | "digit" | "code"
+        )
+    {
+        return None;
+    }
+    let sep = match current() {
+        Lang::Es => '.',
+        Lang::En => ',',
+    };
+    let mut out = String::with_capacity(v.len() + v.len() / 3);
+    for (i, c) in v.chars().enumerate() {
+        if i > 0 && (v.len() - i).is_multiple_of(3) {
+            out.push(sep);
+        }
+        out.push(c);
+    }
+    Some(out)
+}
+
+/// A count as the language writes it ("100.000"): for texts that show a number without
+/// going through a message.
+pub fn count(n: impl std::fmt::Display) -> String {
+    let v = n.to_string();
+    grouped("count", &v).unwrap_or(v)
+}
+
 /// The text of `key` with its arguments filled in.
 pub fn text_args(key: &str, args: &[(&'static str, String)]) -> String {
     let map: HashMap<Cow<'static, str>, FluentValue> = args
         .iter()
-        .map(|(k, v)| (Cow::Borrowed(*k), fluent_value(v)))
+        .map(|(k, v)| {
+            let value = match grouped(k, v) {
+                Some(g) => FluentValue::from(g),
+                None => fluent_value(v),
+            };
+            (Cow::Borrowed(*k), value)
+        })
         .collect();
     LOCALES.lookup_with_args(&current().id(), key, &map)
 }
@@ -488,6 +534,29 @@ pub fn import_problem(p: &crate::journal::ImportProblem) -> String {
     }
 }
 
+/// A service error code with its meaning, when it is one the clerk meets
+/// ("TK20400" → "el cliente no existe").
+pub fn service_code_words(code: &str) -> Option<String> {
+    Some(match code {
+        "TK20400" => tr!("code-tk20400"),
+        "TK20100" => tr!("code-tk20100"),
+        "TK20600" => tr!("code-tk20600"),
+        "TK10601" => tr!("code-tk10601"),
+        "TK10602" => tr!("code-tk10602"),
+        "TK30000" => tr!("code-tk30000"),
+        _ => return None,
+    })
+}
+
+/// A currency as the picker names it: "UF (CLF)", "Pesos (CLP)", else its code.
+pub fn currency_name(c: crate::api::Currency) -> String {
+    match c.code() {
+        "CLF" => tr!("cur-clf"),
+        "CLP" => tr!("cur-clp"),
+        code => code.to_string(),
+    }
+}
+
 /// Why a spreadsheet was not read, in the clerk's language (the limit named).
 pub fn sheet_error(e: &crate::sheet::SheetError) -> String {
     use crate::sheet::SheetError;
@@ -615,7 +684,12 @@ pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
         ),
         Status::PossibleDuplicate(e) => (
             tr!("bulk-st-similar"),
-            Some(looks_like(e.id.as_deref(), e.time.as_deref(), e.at_service)),
+            Some(looks_like(
+                e.id.as_deref(),
+                e.time.as_deref(),
+                e.at_service,
+                e.due,
+            )),
         ),
         Status::NotSent(h) => (
             tr!("bulk-st-not-sent"),
@@ -635,13 +709,18 @@ pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
 }
 
 /// "Parece repetida: in_… emitida el 24-11-2026" (found in the journal or the service).
-pub fn looks_like(id: Option<&str>, time: Option<&str>, at_service: bool) -> String {
+pub fn looks_like(id: Option<&str>, time: Option<&str>, at_service: bool, due: bool) -> String {
     let id = crate::text::escape_controls(id.unwrap_or("?")).into_owned();
     let when = time.map(day).unwrap_or_default();
-    if at_service {
-        tr!("looks-like-service", id = id, date = when)
+    let alike = if due {
+        tr!("looks-like-due")
     } else {
-        tr!("looks-like", id = id, date = when)
+        tr!("looks-like-same-day")
+    };
+    if at_service {
+        tr!("looks-like-service", id = id, date = when, alike = alike)
+    } else {
+        tr!("looks-like", id = id, date = when, alike = alike)
     }
 }
 
@@ -749,7 +828,24 @@ mod tests {
             tr!("wait-seconds", seconds = 5),
             "Intente de nuevo en 5 segundos."
         );
+        // Plurals follow the number; counts of four digits and more are grouped, the
+        // parts of a date never.
+        assert_eq!(
+            tr!("journal-checked", settled = 1, left = 2),
+            "Revisado: 1 resuelta, 2 aún por revisar."
+        );
+        assert_eq!(
+            tr!("cu-done", count = 100000, customer = "cus_1"),
+            "100.000 facturas del cliente cus_1."
+        );
+        assert_eq!(count(1234567), "1.234.567");
+        assert_eq!(count(999), "999");
+        assert_eq!(tr!("act-count", count = 1), "1 registro");
         set(Lang::En);
+        assert_eq!(
+            tr!("cu-done", count = 2500, customer = "cus_1"),
+            "2,500 invoices of customer cus_1."
+        );
         assert_eq!(tr!("wait-seconds", seconds = 1), "Try again in 1 second.");
         assert_eq!(
             tr!("wait-minutes", minutes = 3),

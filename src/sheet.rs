@@ -155,11 +155,14 @@ impl std::fmt::Display for SheetError {
 
 impl std::error::Error for SheetError {}
 
-/// One row: its cells' text in one string, with where each cell ends.
+/// One row: its cells' text in one string, with where each cell ends, and which cells
+/// were numbers in the workbook (a number cell is a number, not text typed the Chilean
+/// way: `23.193` there is twenty-three point one nine three).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Row {
     text: Box<str>,
     ends: Box<[u32]>,
+    numbers: Box<[u16]>,
 }
 
 impl Row {
@@ -174,7 +177,24 @@ impl Row {
         Row {
             text: text.into_boxed_str(),
             ends: ends.into_boxed_slice(),
+            numbers: Box::default(),
         }
+    }
+
+    /// A row of these cells, the cells at `numbers` (0-based) being number cells.
+    pub fn with_numbers<S: AsRef<str>>(
+        cells: impl IntoIterator<Item = S>,
+        numbers: Vec<u16>,
+    ) -> Row {
+        Row {
+            numbers: numbers.into_boxed_slice(),
+            ..Row::of(cells)
+        }
+    }
+
+    /// True when cell `i` was a number cell in a workbook.
+    pub fn is_number(&self, i: usize) -> bool {
+        self.numbers.iter().any(|&n| usize::from(n) == i)
     }
 
     /// How many cells.
@@ -811,14 +831,17 @@ fn read_xlsx(
     // blank rows, so rows keep the numbers the sheet gives them after the header.
     let mut first_row: Option<u32> = None;
     let mut current: Option<(u32, Vec<String>)> = None;
-    let mut flush =
-        |row: Option<(u32, Vec<String>)>, counter: &mut Counter| -> Result<(), SheetError> {
-            if let Some((_, cells)) = row {
-                let n = counter.row(&cells)?;
-                each(n, Row::of(&cells))?;
-            }
-            Ok(())
-        };
+    let mut numbers: Vec<u16> = Vec::new();
+    let mut flush = |row: Option<(u32, Vec<String>)>,
+                     numbers: &mut Vec<u16>,
+                     counter: &mut Counter|
+     -> Result<(), SheetError> {
+        if let Some((_, cells)) = row {
+            let n = counter.row(&cells)?;
+            each(n, Row::with_numbers(&cells, std::mem::take(numbers)))?;
+        }
+        Ok(())
+    };
     while let Some(cell) = cells.next_cell().map_err(bad)? {
         let (r, c) = cell.get_position();
         if r as usize >= limits.rows {
@@ -830,10 +853,17 @@ fn read_xlsx(
                 limit: limits.columns,
             });
         }
+        let mut number = false;
         let value = match cell.get_value() {
             DataRef::Empty => continue,
-            // Rust writes the shortest text that reads back as the same number.
-            DataRef::Float(f) => format!("{f}"),
+            DataRef::Float(f) => {
+                number = true;
+                excel_number(*f)
+            }
+            DataRef::Int(i) => {
+                number = true;
+                i.to_string()
+            }
             // A date cell is a day number with a date format: read as the day (ISO),
             // not as the number.
             DataRef::DateTime(d) if d.is_datetime() => {
@@ -853,12 +883,15 @@ fn read_xlsx(
         if current.as_ref().is_none_or(|(cur, _)| *cur != r) {
             let previous = current.take();
             let after = previous.as_ref().map_or(first, |(cur, _)| cur + 1);
-            flush(previous, counter)?;
+            flush(previous, &mut numbers, counter)?;
             // Blank rows in between (counted like any row).
             for _ in after..r {
-                flush(Some((0, Vec::new())), counter)?;
+                flush(Some((0, Vec::new())), &mut Vec::new(), counter)?;
             }
             current = Some((r, Vec::new()));
+        }
+        if number {
+            numbers.push(c as u16);
         }
         if let Some((_, row)) = current.as_mut() {
             let c = c as usize;
@@ -872,7 +905,21 @@ fn read_xlsx(
             }
         }
     }
-    flush(current, counter)
+    flush(current, &mut numbers, counter)
+}
+
+/// A number cell as text: the double Excel stores, to the 15 significant digits Excel
+/// itself keeps and shows (`23.193`, not `23.193000000000001`; `1595.9`, not
+/// `1595.8999999999999`), without trailing zeros; plain digits, never an exponent.
+pub fn excel_number(f: f64) -> String {
+    if !f.is_finite() {
+        return f.to_string();
+    }
+    let rounded = format!("{f:.14e}");
+    rust_decimal::Decimal::from_scientific(&rounded)
+        .map(|d| d.normalize().to_string())
+        // Beyond what a decimal holds (|f| > 7.9e28): Rust's own shortest text.
+        .unwrap_or_else(|_| format!("{f}"))
 }
 
 #[cfg(test)]

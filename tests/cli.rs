@@ -181,7 +181,7 @@ fn list_in_every_format_and_export() {
         .assert()
         .success();
     let bytes = std::fs::read(&file).unwrap();
-    assert!(bytes.starts_with("\u{feff}id;customer;".as_bytes()));
+    assert!(bytes.starts_with("\u{feff}Id;Cliente;Vencimiento;".as_bytes()));
     assert_eq!(
         String::from_utf8_lossy(&bytes).matches("\r\n").count(),
         1201

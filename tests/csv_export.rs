@@ -68,14 +68,42 @@ fn round_trip_through_the_csv_reader() {
             .delimiter(if d == Dialect::Standard { b',' } else { b';' })
             .from_reader(body);
         let header: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+        // The standard CSV keeps the stable English names programs read; the one for
+        // Excel in Spanish titles the same columns in the clerk's words.
+        let fixed: Vec<&str> = match d {
+            Dialect::Standard => export::fixed_columns(),
+            Dialect::ExcelEs => vec![
+                "Id",
+                "Cliente",
+                "Vencimiento",
+                "Monto",
+                "Moneda",
+                "Estado",
+                "Pagada",
+                "Anulada",
+                "Referencia externa",
+            ],
+        };
         assert_eq!(
             header[..9].iter().map(String::as_str).collect::<Vec<_>>(),
-            export::fixed_columns()
+            fixed
         );
-        assert!(header.contains(&"nota".to_string()) && header.contains(&"metadata".to_string()));
+        let metadata = match d {
+            Dialect::Standard => "metadata",
+            Dialect::ExcelEs => "Metadata",
+        };
+        assert!(header.contains(&"nota".to_string()) && header.contains(&metadata.to_string()));
         let recs: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
         assert_eq!(recs.len(), 4);
-        let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+        let named = |name: &str| -> String {
+            match (d, name) {
+                (Dialect::ExcelEs, "metadata") => "Metadata".into(),
+                (Dialect::ExcelEs, "amount") => "Monto".into(),
+                (Dialect::ExcelEs, "status") => "Estado".into(),
+                _ => name.into(),
+            }
+        };
+        let col = |name: &str| header.iter().position(|h| *h == named(name)).unwrap();
         assert_eq!(&recs[0][col("nota")], "José, \"el jefe\"");
         assert_eq!(&recs[0][col("metadata")], r#"{"centro":"Ñuñoa"}"#);
         assert_eq!(&recs[2][col("linea")], "a\nb");
@@ -89,6 +117,14 @@ fn round_trip_through_the_csv_reader() {
                 [amount(0), amount(1), amount(2), amount(3)],
                 ["1234567", "12,3000", "-1500", "0,0001"]
             ),
+        }
+        let status: Vec<String> = recs.iter().map(|r| r[col("status")].to_string()).collect();
+        for s in &status {
+            let words: &[&str] = match d {
+                Dialect::Standard => &["open", "paid", "void", "unknown"],
+                Dialect::ExcelEs => &["Abierta", "Pagada", "Anulada", "Estado desconocido"],
+            };
+            assert!(words.contains(&s.as_str()), "{d:?}: {s}");
         }
     }
 }

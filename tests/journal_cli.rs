@@ -437,8 +437,16 @@ fn a_billing_run_checks_everything_first_sends_once_and_never_twice() {
     exits(&out, 0);
     assert_eq!(creates(&e), 3);
     let written = std::fs::read_to_string(&report).unwrap();
-    assert!(written.starts_with("row,invoice_external_id,status,invoice_id,error"));
+    assert!(written.starts_with(
+        "row,invoice_external_id,status,invoice_id,error,customer,customer_name,amount,currency_code"
+    ));
     assert_eq!(written.matches(",created,in_").count(), 3, "{written}");
+    // Each row names its customer and amount, so it can be matched back to the file.
+    assert!(written.contains(&format!(",{c},,1234567,\n")), "{written}");
+    assert!(
+        written.contains(&format!(",{c},,12.3456,CLF\n")),
+        "{written}"
+    );
     // The same file again: everything is found in the journal, nothing is sent.
     let out = e.run(&["bulk", &file, "--yes", "--report", report.to_str().unwrap()]);
     exits(&out, 0);

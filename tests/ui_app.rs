@@ -72,7 +72,10 @@ fn load_big(h: &mut H, n: usize) {
     click(h, "Customer invoices");
     type_into(h, "Customer id", "cus_big");
     click(h, "Load invoices");
-    wait_text(h, &format!("{n} invoices of customer cus_big"));
+    wait_text(
+        h,
+        &format!("{} invoices of customer cus_big", common::grouped(n, ',')),
+    );
 }
 
 fn button_enabled(h: &H, label: &str) -> bool {
@@ -209,7 +212,7 @@ fn create_in_account_currency_and_clf_then_look_up_and_void() {
     wait_text(&mut h, "created.");
     assert!(has_text(&h, "currency CLP"));
     click(&mut h, "Issue another invoice");
-    pick(&mut h, "Currency", "CLF");
+    pick(&mut h, "Currency", "UF (CLF)");
     type_into(&mut h, "Amount", "12,3456");
     assert!(has_text(&h, "= UF 12,3456 CLF"));
     click(&mut h, "Create invoice");
@@ -217,7 +220,7 @@ fn create_in_account_currency_and_clf_then_look_up_and_void() {
     assert!(has_text(&h, "currency CLF"));
     click(&mut h, "Open in Lookup");
     step_until(&mut h, "lookup", |h| h.state().tab() == Tab::Lookup);
-    wait_text(&mut h, "created_at");
+    wait_text(&mut h, "Created");
     click(&mut h, "Void…");
     wait_text(&mut h, "Void this invoice?");
     let title = h.get_by_label("Void this invoice?");
@@ -238,7 +241,7 @@ fn customer_list_arrives_in_pages_and_a_row_opens_in_lookup() {
     let mut h = connected(&e, None);
     load_big(&mut h, 2500);
     assert_eq!(e.sandbox.counters().api["list"], 3, "three pages");
-    assert!(has_text(&h, "2500 shown of 2500"));
+    assert!(has_text(&h, "2,500 shown of 2,500"));
     click_role(&mut h, Role::CheckBox, "Hide voided");
     let (rows, view) = h.state().customer_rows();
     let voids = (0..rows.len() as u32)
@@ -250,7 +253,7 @@ fn customer_list_arrives_in_pages_and_a_row_opens_in_lookup() {
     step_until(&mut h, "opened in lookup", |h| {
         h.state().tab() == Tab::Lookup
     });
-    wait_text(&mut h, "created_at");
+    wait_text(&mut h, "Created");
 }
 
 #[test]
@@ -284,7 +287,7 @@ fn bad_amounts_are_refused_before_sending() {
     type_into(&mut h, "Amount", "12,5");
     assert!(has_text(&h, "CLP amounts have no decimals"));
     assert!(!button_enabled(&h, "Create invoice"));
-    pick(&mut h, "Currency", "CLF");
+    pick(&mut h, "Currency", "UF (CLF)");
     h.get_by_role_and_label(Role::TextInput, "Amount").focus();
     h.step();
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
@@ -443,7 +446,7 @@ fn create_and_look_up_with_the_keyboard_only() {
     assert_eq!(h.state().tab(), Tab::Lookup);
     typed(&mut h, &invoice_id);
     keys(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
-    wait_text(&mut h, "created_at");
+    wait_text(&mut h, "Created");
     assert!(has_text(&h, &invoice_id));
 }
 
@@ -476,7 +479,7 @@ fn void_and_list_with_the_keyboard_only() {
     keys(&mut h, egui::Modifiers::COMMAND, egui::Key::F);
     typed(&mut h, &id);
     keys(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
-    wait_text(&mut h, "created_at");
+    wait_text(&mut h, "Created");
     tab_to(&mut h, "Void…");
     keys(&mut h, egui::Modifiers::NONE, egui::Key::Enter);
     wait_text(&mut h, "Void this invoice?");
@@ -890,8 +893,26 @@ fn a_100k_list_is_filtered_on_a_worker() {
 
 #[test]
 fn a_payment_link_is_copied_and_opened_in_the_browser() {
+    use invoice_desk::ui::external::External;
     let e = env(3);
-    let mut h = connected(&e, None);
+    let opened = Arc::new(std::sync::Mutex::new(Vec::<External>::new()));
+    let recorded = opened.clone();
+    let mut h = common::customized(
+        &e.rt,
+        e.sandbox.profile("Pruebas"),
+        &e.sandbox.credentials.client_secret,
+        e.dir.path(),
+        SIZE,
+        invoice_desk::i18n::Lang::En,
+        None,
+        None,
+        move |deps| {
+            deps.opener = Some(Arc::new(move |what: &External| {
+                recorded.lock().unwrap().push(what.clone());
+                Ok(())
+            }));
+        },
+    );
     load_big(&mut h, 3);
     let (rows, view) = h.state().customer_rows();
     let inv = rows.get(view.order[0]).clone();
@@ -904,14 +925,11 @@ fn a_payment_link_is_copied_and_opened_in_the_browser() {
     wait_text(&mut h, "Open payment link");
     h.get_by_role_and_label(Role::Button, "Open payment link")
         .click();
-    h.step();
-    let opened = h
-        .output()
-        .platform_output
-        .commands
-        .iter()
-        .any(|c| matches!(c, egui::OutputCommand::OpenUrl(u) if u.url == link));
-    assert!(opened, "{:?}", h.output().platform_output.commands);
+    let asked = opened.clone();
+    step_until(&mut h, "the browser asked", move |_| {
+        !asked.lock().unwrap().is_empty()
+    });
+    assert_eq!(*opened.lock().unwrap(), [External::Link(link.clone())]);
     h.get_by_role_and_label(Role::Button, "Copy payment link")
         .click();
     h.step();

@@ -48,7 +48,7 @@ fn dates_are_read_as_chile_writes_them_and_sent_as_iso() {
     set_text(&mut h, "Vencimiento", "5-1-2027");
     assert!(has_text(&h, "= martes 5 de enero de 2027"), "read live");
     click(&mut h, "+30 días");
-    let in_30 = chrono::Local::now().date_naive() + chrono::Days::new(30);
+    let in_30 = common::TODAY + chrono::Days::new(30);
     assert_eq!(
         field_text(&h, "Vencimiento"),
         in_30.format("%d-%m-%Y").to_string()
@@ -139,7 +139,11 @@ fn errors_stay_with_what_they_are_about_and_status_tells_the_truth() {
         h.query_all_by_label_contains("La conexión falló a las")
             .count()
     };
-    step_until(&mut h, "test failed", |h| failed(h) == 2);
+    // Said once next to the profile (why, in words) and once in the top bar (about
+    // the active profile); the profile's last check does not repeat it.
+    step_until(&mut h, "test failed", |h| {
+        failed(h) == 1 && has_text(h, "rechazó el id o el secreto del cliente")
+    });
     assert!(
         has_text(&h, "rechazó el id o el secreto del cliente"),
         "why, in Spanish"
@@ -506,9 +510,11 @@ fn export_in_spanish_is_for_excel_named_in_spanish_and_checked_first() {
         .collect::<Vec<_>>()
         .join("\n");
     assert!(
-        format.contains("Excel (español, Chile)"),
-        "Excel in Spanish by default: {format}"
+        format.contains("Libro Excel (.xlsx)"),
+        "an Excel workbook by default: {format}"
     );
+    // The CSV for Excel in Spanish: semicolons, decimal commas, Spanish words.
+    common::pick(&mut h, "Formato", "CSV · Excel (español, Chile)");
     click(&mut h, "Guardar en una ruta");
     assert!(
         field_text(&h, "Archivo").ends_with("facturas-cus_big.csv"),
@@ -528,7 +534,19 @@ fn export_in_spanish_is_for_excel_named_in_spanish_and_checked_first() {
     assert!(has_text(&h, "Abrir carpeta"));
     let bytes = std::fs::read(&out).unwrap();
     assert!(bytes.starts_with(&[0xEF, 0xBB, 0xBF]), "Excel's BOM");
-    assert!(String::from_utf8_lossy(&bytes).starts_with("\u{feff}id;customer;"));
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(
+        text.starts_with("\u{feff}Id;Cliente;Vencimiento;Monto;Moneda;Estado;Pagada;Anulada;"),
+        "{text}"
+    );
+    assert!(
+        text.lines().skip(1).all(|l| {
+            ["Abierta", "Pagada", "Anulada"]
+                .iter()
+                .any(|w| l.contains(&format!(";{w};")))
+        }),
+        "status words in Spanish: {text}"
+    );
 }
 
 // ---- Bulk issue (Emisión masiva) ----

@@ -62,7 +62,7 @@ fn creates_and_voids_are_recorded_with_their_outcome() {
     step_until(&mut h, "lookup", |h| {
         h.state().tab() == invoice_desk::ui::app::Tab::Lookup
     });
-    wait_text(&mut h, "created_at");
+    wait_text(&mut h, "Creada");
     click(&mut h, "Anular…");
     wait_text(&mut h, "¿Anular esta factura?");
     click(&mut h, "Anular factura");
@@ -200,9 +200,9 @@ fn activity_with_100000_entries_filters_and_opens_an_invoice_in_lookup() {
     click(&mut h, "Crear factura");
     wait_text(&mut h, "creada.");
     click(&mut h, "Actividad");
-    wait_text(&mut h, "100001 registros");
+    wait_text(&mut h, "100.001 registros");
     // Newest first: today's create is the first row, its amount the Chilean way.
-    wait_text(&mut h, "4.321 (moneda de la cuenta)");
+    wait_text(&mut h, "$4.321");
     assert!(has_text(&h, &customer));
     assert!(!has_text(&h, "por revisar"));
 
@@ -269,6 +269,6 @@ fn customer_fields_complete_by_name_rut_or_id_from_the_directory() {
     click(&mut h, "Cargar facturas");
     wait_text(
         &mut h,
-        &format!("{customer} (Distribuidora Grande del Sur S.A.)"),
+        &format!("Distribuidora Grande del Sur S.A. ({customer})"),
     );
 }

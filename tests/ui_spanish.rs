@@ -119,7 +119,7 @@ fn look_up_void_and_list_by_keyboard_only_in_spanish() {
     key(&mut h, egui::Modifiers::COMMAND, egui::Key::F);
     h.event(egui::Event::Text(id.clone()));
     key(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
-    step_until(&mut h, "consultada", |h| has_text(h, "created_at"));
+    step_until(&mut h, "consultada", |h| has_text(h, "Creada"));
     tab_to(&mut h, "Anular…");
     key(&mut h, egui::Modifiers::NONE, egui::Key::Enter);
     step_until(&mut h, "confirmación", |h| {

@@ -148,6 +148,26 @@ pub enum AmountError {
 /// the largest of the known currencies; the service has the last word.
 const MAX_DECIMALS_UNKNOWN: u32 = 4;
 
+/// An amount from a spreadsheet's number cell (`sheet::excel_number`'s text: plain
+/// digits, a dot for decimals): a number, never read the Chilean way (`23.193` in a
+/// number cell is 23.193, not 23193), checked against the currency's decimals.
+pub fn parse_number_cell(text: &str, currency: Option<Currency>) -> Result<Decimal, AmountError> {
+    let original = text.trim();
+    let d = Decimal::from_str_exact(original)
+        .map_err(|_| AmountError::NotANumber(original.to_string()))?
+        .normalize();
+    let max = currency.map_or(MAX_DECIMALS_UNKNOWN, Currency::minor_units);
+    if d.scale() > max {
+        return Err(AmountError::TooPrecise {
+            text: original.to_string(),
+            currency: currency.unwrap_or(Currency::CLF),
+            max,
+            got: d.scale(),
+        });
+    }
+    Ok(d)
+}
+
 /// Parses an amount as a Chilean clerk types it: `1.234.567`, `1234567`, `12,3456`,
 /// `UF 1.234,5678`, `$ 15.000`. Also accepts unambiguous English style (`1,234.56`).
 /// A lone dot followed by exactly three digits is thousands for CLP, and refused as

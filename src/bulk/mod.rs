@@ -164,6 +164,11 @@ impl Plan {
 
     /// How many distinct customers the valid rows go to.
     pub fn customers(&self) -> usize {
+        self.customer_ids().len()
+    }
+
+    /// The distinct customer ids the valid rows go to, sorted.
+    pub fn customer_ids(&self) -> Vec<&str> {
         let mut ids: Vec<&str> = self
             .rows
             .iter()
@@ -171,7 +176,7 @@ impl Plan {
             .collect();
         ids.sort_unstable();
         ids.dedup();
-        ids.len()
+        ids
     }
 
     /// Gives the rows' older-style references the file's digest, for a plan made with
@@ -295,6 +300,17 @@ pub fn mapping_for(text: &str, header: &[String]) -> Option<Vec<ColumnUse>> {
     let codes: Vec<String> = serde_json::from_value(v.get("mapping")?.clone()).ok()?;
     let mapping: Option<Vec<ColumnUse>> = codes.iter().map(|c| ColumnUse::from_code(c)).collect();
     mapping.filter(|m| m.len() == header.len())
+}
+
+/// A currency as a Chilean clerk writes it in a sheet: "UF" is the CLF, "$" and "pesos"
+/// the CLP (case and accents ignored); `None` for anything else (an ISO code is read
+/// as such).
+pub fn currency_word(text: &str) -> Option<Currency> {
+    match fold_text(text.trim()).as_str() {
+        "uf" | "u.f." | "unidad de fomento" => Some(Currency::CLF),
+        "$" | "peso" | "pesos" | "peso chileno" | "pesos chilenos" | "clp$" => Some(Currency::CLP),
+        _ => None,
+    }
 }
 
 /// The field a header names, if it names one.
@@ -459,7 +475,7 @@ impl<'a> Planner<'a> {
             })
         };
         let mut customer = String::new();
-        let mut amount_text = (0, String::new());
+        let mut amount_text = (0, String::new(), false);
         let mut currency = CurrencyChoice::AccountDefault;
         let mut due = None;
         let mut product = None;
@@ -480,10 +496,11 @@ impl<'a> Planner<'a> {
                     Ok(id) => customer = id.clone(),
                     Err(why) => problem(Some(c), why.clone()),
                 },
-                Field::Amount => amount_text = (c, text.to_string()),
+                Field::Amount => amount_text = (c, text.to_string(), cells.is_number(c)),
                 Field::Currency if text.is_empty() => {}
                 Field::Currency => {
-                    match Currency::from_code(&text.to_ascii_uppercase())
+                    match currency_word(text)
+                        .or_else(|| Currency::from_code(&text.to_ascii_uppercase()))
                         .filter(|cur| input.currencies.contains(cur))
                     {
                         Some(cur) => currency = CurrencyChoice::Code(cur),
@@ -522,12 +539,18 @@ impl<'a> Planner<'a> {
                 }
             }
         }
-        let (ac, text) = amount_text;
+        let (ac, text, number_cell) = amount_text;
         let amount = if text.is_empty() {
             problem(Some(ac), Why::AmountEmpty);
             None
         } else {
-            match money::parse_amount_input(&text, currency.currency().or(input.reading)) {
+            let reading = currency.currency().or(input.reading);
+            let parsed = if number_cell {
+                money::parse_number_cell(&text, reading)
+            } else {
+                money::parse_amount_input(&text, reading)
+            };
+            match parsed {
                 Ok(a) if a > Decimal::ZERO => Some(a),
                 Ok(_) => {
                     problem(Some(ac), Why::Amount(AmountError::NotPositive));

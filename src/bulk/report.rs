@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// One row of the results.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line {
     /// The row as the spreadsheet numbers it.
     pub row: usize,
@@ -20,6 +20,14 @@ pub struct Line {
     pub invoice_id: String,
     /// What went wrong, in words.
     pub error: String,
+    /// The row's customer id (so a row can be matched back), when the row read.
+    pub customer: String,
+    /// The customer's name from the directory, when known.
+    pub customer_name: String,
+    /// The amount, exact (`1341000`, `33.0956`), when the row read.
+    pub amount: String,
+    /// The currency code sent ("" for the account's).
+    pub currency: String,
 }
 
 impl Line {
@@ -31,17 +39,35 @@ impl Line {
             status: status.word().to_string(),
             invoice_id: status.invoice_id().unwrap_or_default().to_string(),
             error,
+            ..Line::default()
         }
+    }
+
+    /// This line with what its row issues: customer (and name), amount, currency.
+    pub fn about(mut self, invoice: &crate::api::NewInvoice, name: Option<&str>) -> Line {
+        self.customer = invoice.customer.clone();
+        self.customer_name = name.unwrap_or("").to_string();
+        self.amount = invoice.amount.normalize().to_string();
+        self.currency = invoice
+            .currency
+            .currency()
+            .map(|c| c.code().to_string())
+            .unwrap_or_default();
+        self
     }
 }
 
-/// The CSV header.
-pub const CSV_HEADER: [&str; 5] = [
+/// The CSV header (the last four columns came later: readers by name keep working).
+pub const CSV_HEADER: [&str; 9] = [
     "row",
     "invoice_external_id",
     "status",
     "invoice_id",
     "error",
+    "customer",
+    "customer_name",
+    "amount",
+    "currency_code",
 ];
 
 /// Writes the results as CSV to `target` (resolved by `fsutil::check_destination`).
@@ -57,6 +83,10 @@ pub fn write_csv(target: &Path, lines: &[Line]) -> std::io::Result<()> {
                 // The service's id: as hostile as any text it sends.
                 &crate::export::guard_text(&l.invoice_id),
                 &crate::export::guard_text(&l.error),
+                &crate::export::guard_text(&l.customer),
+                &crate::export::guard_text(&l.customer_name),
+                &l.amount,
+                &l.currency,
             ])?;
         }
         csv.flush()
@@ -68,7 +98,7 @@ pub fn write_csv(target: &Path, lines: &[Line]) -> std::io::Result<()> {
 pub fn write_xlsx(
     target: &Path,
     sheet: &str,
-    header: [&str; 5],
+    header: [&str; 9],
     lines: &[Line],
 ) -> std::io::Result<()> {
     use rust_xlsxwriter::{Format, Workbook};
@@ -90,9 +120,16 @@ pub fn write_xlsx(
         ws.write_number(r, 0, l.row as f64).map_err(err)?;
         // write_string never makes a formula; the guard keeps the text the same as
         // the CSV's and safe if the cell is edited.
-        for (c, text) in [&l.reference, &l.status, &l.invoice_id, &l.error]
-            .into_iter()
-            .enumerate()
+        for (c, text) in [
+            &l.reference,
+            &l.status,
+            &l.invoice_id,
+            &l.error,
+            &l.customer,
+            &l.customer_name,
+        ]
+        .into_iter()
+        .enumerate()
         {
             if !text.is_empty() {
                 let guarded = crate::export::guard_text(text);
@@ -106,10 +143,26 @@ pub fn write_xlsx(
             }
         }
     }
+    // The amount as a number when a double holds it exactly, else as text; the code.
+    for (i, l) in lines.iter().enumerate() {
+        let r = u32::try_from(i + 1).map_err(std::io::Error::other)?;
+        if let Ok(a) = l.amount.parse::<rust_decimal::Decimal>() {
+            match crate::export::xlsx::exact_double(a) {
+                Some(f) => ws.write_number(r, 7, f).map_err(err)?,
+                None => ws.write_string(r, 7, &l.amount).map_err(err)?,
+            };
+        }
+        if !l.currency.is_empty() {
+            ws.write_string(r, 8, &l.currency).map_err(err)?;
+        }
+    }
     ws.set_freeze_panes(1, 0).map_err(err)?;
     let last = u32::try_from(lines.len()).unwrap_or(u32::MAX);
-    ws.autofilter(0, 0, last, 4).map_err(err)?;
-    for (c, width) in [8.0, 28.0, 16.0, 24.0, 60.0].into_iter().enumerate() {
+    ws.autofilter(0, 0, last, 8).map_err(err)?;
+    for (c, width) in [8.0, 28.0, 16.0, 24.0, 60.0, 18.0, 32.0, 14.0, 10.0]
+        .into_iter()
+        .enumerate()
+    {
         ws.set_column_width(c as u16, width).map_err(err)?;
     }
     let bytes = book.save_to_buffer().map_err(err)?;
@@ -144,14 +197,18 @@ mod tests {
                 reference: "=HYPERLINK(\"x\")".into(),
                 status: "created".into(),
                 invoice_id: "in_1".into(),
-                error: String::new(),
+                customer: "cus_a".into(),
+                customer_name: "Comercial Ñuñoa".into(),
+                amount: "1341000".into(),
+                currency: "CLP".into(),
+                ..Line::default()
             },
             Line {
                 row: 3,
                 reference: "R-3".into(),
                 status: "refused".into(),
-                invoice_id: String::new(),
                 error: "-bad".into(),
+                ..Line::default()
             },
         ]
     }
@@ -164,9 +221,9 @@ mod tests {
         let text = std::fs::read_to_string(&csv_path).unwrap();
         assert_eq!(
             text,
-            "row,invoice_external_id,status,invoice_id,error\n\
-             2,\"'=HYPERLINK(\"\"x\"\")\",created,in_1,\n\
-             3,R-3,refused,,'-bad\n"
+            "row,invoice_external_id,status,invoice_id,error,customer,customer_name,amount,currency_code\n\
+             2,\"'=HYPERLINK(\"\"x\"\")\",created,in_1,,cus_a,Comercial Ñuñoa,1341000,CLP\n\
+             3,R-3,refused,,'-bad,,,,\n"
         );
         let x = dir.path().join("r.xlsx");
         write_xlsx(&x, "Resultados", CSV_HEADER, &lines()).unwrap();
@@ -181,6 +238,11 @@ mod tests {
         );
         assert_eq!(range.get((2, 4)), Some(&Data::String("'-bad".into())));
         assert_eq!(range.get((0, 2)), Some(&Data::String("status".into())));
+        assert_eq!(
+            range.get((1, 6)),
+            Some(&Data::String("Comercial Ñuñoa".into()))
+        );
+        assert_eq!(range.get((1, 7)), Some(&Data::Float(1_341_000.0)));
         assert!(book.worksheet_formula("Resultados").unwrap().is_empty());
     }
 

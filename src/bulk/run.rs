@@ -63,6 +63,8 @@ pub struct Earlier {
     pub time: Option<String>,
     /// Found at the service (not in this journal).
     pub at_service: bool,
+    /// It has a due date (alike by it); without one, alike by the day it was issued.
+    pub due: bool,
 }
 
 /// Why a row was not sent.
@@ -449,6 +451,7 @@ impl Runner {
                                             id: Some(inv.id.clone()),
                                             time: created.clone(),
                                             at_service: true,
+                                            due: inv.due_date.is_some(),
                                         })
                                     });
                                 }
@@ -641,6 +644,7 @@ impl Runner {
                         id: e.invoice_id.clone().or(e.external_id.clone()),
                         time: Some(e.time.clone()),
                         at_service: false,
+                        due: e.due_date.is_some(),
                     });
                 }
                 Err(Blocked::Pending(e)) => {

@@ -375,7 +375,8 @@ pub enum ListFormat {
 pub enum DialectArg {
     /// RFC 4180: comma, dot decimal, UTF-8, no BOM.
     Standard,
-    /// Excel in Spanish (Chile): semicolon, comma decimal, BOM, CRLF.
+    /// Excel in Spanish (Chile): semicolon, comma decimal, BOM, CRLF, Spanish titles
+    /// and status words.
     ExcelEs,
 }
 

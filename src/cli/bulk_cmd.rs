@@ -68,6 +68,11 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         plan.set_digest(&file_id);
         (plan, file_id)
     };
+    // The directory's names for the report, read now while the journal is ours; a
+    // directory that cannot be read leaves them out, not the report.
+    let names = journal
+        .customer_names(&plan.customer_ids())
+        .unwrap_or_default();
     for p in &plan.problems {
         note!("{p}");
     }
@@ -93,7 +98,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     }
     if plan.rows.is_empty() {
         say!("Nothing to send.");
-        return write_report(report_target.as_deref(), &a, &plan, &[]);
+        return write_report(report_target.as_deref(), &a, &plan, &names, &[]);
     }
     if !a.yes {
         if !std::io::stdin().is_terminal() {
@@ -225,7 +230,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
             );
         }
     }
-    write_report(report_target.as_deref(), &a, &plan, &results)?;
+    write_report(report_target.as_deref(), &a, &plan, &names, &results)?;
     if let Some(e) = control.journal_failure() {
         return Err(Failure {
             code: 1,
@@ -323,14 +328,23 @@ fn write_report(
     target: Option<&std::path::Path>,
     a: &BulkArgs,
     plan: &Plan,
+    names: &std::collections::HashMap<String, String>,
     results: &[(usize, String, Status)],
 ) -> Result<(), Failure> {
     let (Some(target), Some(out)) = (target, &a.report) else {
         return Ok(());
     };
+    let by_row: std::collections::HashMap<usize, &crate::api::NewInvoice> =
+        plan.rows.iter().map(|r| (r.row, &r.invoice)).collect();
     let mut lines: Vec<Line> = results
         .iter()
-        .map(|(row, reference, s)| Line::of(*row, reference, s, error_text(s).unwrap_or_default()))
+        .map(|(row, reference, s)| {
+            let line = Line::of(*row, reference, s, error_text(s).unwrap_or_default());
+            match by_row.get(row) {
+                Some(inv) => line.about(inv, names.get(&inv.customer).map(String::as_str)),
+                None => line,
+            }
+        })
         .collect();
     // One line per invalid row (with all its problems), found by row number: linear in
     // the rows, however many are invalid.

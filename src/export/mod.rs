@@ -279,7 +279,7 @@ fn start_csv<W: Write>(
 ) -> std::io::Result<csv::Writer<W>> {
     put_bom(&mut out, dialect)?;
     let mut w = csv_writer(out, dialect);
-    put_head(&mut w, header, with_name)?;
+    put_head(&mut w, header, with_name, dialect)?;
     Ok(w)
 }
 
@@ -293,15 +293,70 @@ fn put_head<W: Write>(
     w: &mut csv::Writer<W>,
     header: &[String],
     with_name: bool,
+    dialect: Dialect,
 ) -> std::io::Result<()> {
-    w.write_record(head_cells(header, with_name))?;
+    w.write_record(head_cells(header, with_name, dialect))?;
     Ok(())
 }
 
 /// The header's cells: the columns, then the customer's name column when asked.
-fn head_cells(header: &[String], with_name: bool) -> impl Iterator<Item = &str> {
-    let name = with_name.then_some(CUSTOMER_NAME_COLUMN);
-    header.iter().map(String::as_str).chain(name)
+fn head_cells(header: &[String], with_name: bool, dialect: Dialect) -> Vec<String> {
+    let name = with_name.then(|| match dialect {
+        Dialect::Standard => CUSTOMER_NAME_COLUMN.to_string(),
+        Dialect::ExcelEs => crate::i18n::text_in(crate::i18n::Lang::Es, "xl-customer-name"),
+    });
+    header.iter().cloned().chain(name).collect()
+}
+
+/// The header as the dialect titles it: the stable English names for programs; for
+/// Excel in Spanish the words a clerk reads ("Vencimiento", "Estado"), the service's
+/// other fields keeping their names. Cells are matched to columns by the names, never
+/// by these titles.
+fn titles(header: &[String], dialect: Dialect) -> Vec<String> {
+    if dialect == Dialect::Standard {
+        return header.to_vec();
+    }
+    let es = |key: &str| crate::i18n::text_in(crate::i18n::Lang::Es, key);
+    header
+        .iter()
+        .map(|h| {
+            if h == STATUS_COLUMN.0 {
+                return es("col-status");
+            }
+            match typed_columns().iter().find(|t| t.0 == h) {
+                Some((_, _, Source::Known(i))) => es(&format!(
+                    "field-{}",
+                    KNOWN_FIELDS[*i].name.replace('_', "-")
+                )),
+                _ => h.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The words of a dialect's status and yes/no cells, looked up once (not per row).
+struct CellWords {
+    open: String,
+    paid: String,
+    void: String,
+    unknown: String,
+    yes: String,
+    no: String,
+}
+
+fn spanish_words() -> &'static CellWords {
+    static WORDS: std::sync::OnceLock<CellWords> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        let es = |key: &str| crate::i18n::text_in(crate::i18n::Lang::Es, key);
+        CellWords {
+            open: es("status-open"),
+            paid: es("status-paid"),
+            void: es("status-void"),
+            unknown: es("status-unknown"),
+            yes: es("yes"),
+            no: es("no"),
+        }
+    })
 }
 
 /// `Interrupted` when the export was cancelled (looked at every 1024 rows).
@@ -337,7 +392,20 @@ fn push_column_cell(
 fn push_typed_cell(inv: &Invoice, source: Source, dialect: Dialect, out: &mut String) -> bool {
     let i = match source {
         Source::Status => {
-            out.push_str(inv.status().as_str());
+            let status = inv.status();
+            out.push_str(match dialect {
+                Dialect::Standard => status.as_str(),
+                Dialect::ExcelEs => {
+                    use crate::api::InvoiceStatus as S;
+                    let w = spanish_words();
+                    match status {
+                        S::Open => &w.open,
+                        S::Paid => &w.paid,
+                        S::Void => &w.void,
+                        S::Unknown => &w.unknown,
+                    }
+                }
+            });
             return true;
         }
         Source::Known(i) => i,
@@ -346,7 +414,12 @@ fn push_typed_cell(inv: &Invoice, source: Source, dialect: Dialect, out: &mut St
         None => return true,
         Some(Known::Text(s)) => out.push_str(&guard_text(s)),
         Some(Known::Flag(b)) => {
-            out.push_str(if b { "true" } else { "false" });
+            out.push_str(match (dialect, b) {
+                (Dialect::Standard, true) => "true",
+                (Dialect::Standard, false) => "false",
+                (Dialect::ExcelEs, true) => &spanish_words().yes,
+                (Dialect::ExcelEs, false) => &spanish_words().no,
+            });
             return true;
         }
         // Digits, a sign and the dialect's decimal point, never its delimiter.
@@ -394,7 +467,12 @@ where
 {
     let header = columns(rows.clone());
     let sources = column_sources(&header);
-    let mut w = start_csv(out, dialect, &header, customer_name.is_some())?;
+    let mut w = start_csv(
+        out,
+        dialect,
+        &titles(&header, dialect),
+        customer_name.is_some(),
+    )?;
     let name = customer_name.map(|n| guard_text(n).into_owned());
     let mut n = 0u64;
     let mut record: Vec<String> = Vec::with_capacity(header.len());
@@ -512,9 +590,10 @@ impl StreamingCsv {
         }
     }
 
-    /// The header as written: control characters escaped when asked.
+    /// The header as written: in the dialect's words, control characters escaped when
+    /// asked.
     fn shown(&self, header: &[String]) -> Vec<String> {
-        header
+        titles(header, self.dialect)
             .iter()
             .map(|h| cell_text(h, self.escape).into_owned())
             .collect()
@@ -554,7 +633,8 @@ impl StreamingCsv {
                 .collect();
             if self.runs.is_empty() && self.replacing.is_some() {
                 let shown = self.shown(&self.header);
-                self.body.head(&shown, self.customer_name.is_some())?;
+                self.body
+                    .head(&shown, self.customer_name.is_some(), self.dialect)?;
             }
             self.runs.push((0, self.columns.seen()));
         }
@@ -612,7 +692,8 @@ impl StreamingCsv {
         let shown = self.shown(&header);
         if self.runs.is_empty() {
             // No row: the header alone.
-            self.body.head(&shown, self.customer_name.is_some())?;
+            self.body
+                .head(&shown, self.customer_name.is_some(), self.dialect)?;
         }
         check_cancel(0, cancel)?;
         let (rows, mut file, replacing) = self.into_body()?;
@@ -794,9 +875,14 @@ impl RowWriter {
     }
 
     /// The header record (already escaped when asked), with the customer's name column.
-    fn head(&mut self, header: &[String], with_name: bool) -> std::io::Result<()> {
-        for h in head_cells(header, with_name) {
-            self.field(h, false);
+    fn head(
+        &mut self,
+        header: &[String],
+        with_name: bool,
+        dialect: Dialect,
+    ) -> std::io::Result<()> {
+        for h in head_cells(header, with_name, dialect) {
+            self.field(&h, false);
         }
         self.end_record()
     }

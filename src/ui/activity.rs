@@ -51,6 +51,8 @@ pub struct ActivityPanel {
     total: Option<u64>,
     unknown: Vec<Entry>,
     pages: HashMap<u64, Vec<Entry>>,
+    /// Customers of the entries just read, whose names are to be looked up.
+    fresh_customers: Vec<String>,
     requested: HashSet<u64>,
     page_tasks: Vec<PageTask>,
     error: Option<String>,
@@ -166,6 +168,8 @@ impl ActivityPanel {
             match r.map_err(|e| e.to_string()).and_then(|r| r) {
                 Ok((total, unknown)) => {
                     self.total = Some(total);
+                    self.fresh_customers
+                        .extend(unknown.iter().filter_map(|e| e.customer.clone()));
                     self.unknown = unknown;
                 }
                 Err(e) => self.error = Some(e),
@@ -177,6 +181,8 @@ impl ActivityPanel {
             match task.try_take() {
                 Ok(r) if g == generation => match r.map_err(|e| e.to_string()).and_then(|r| r) {
                     Ok(rows) => {
+                        self.fresh_customers
+                            .extend(rows.iter().filter_map(|e| e.customer.clone()));
                         self.pages.insert(page, rows);
                     }
                     Err(e) => self.error = Some(e),
@@ -201,6 +207,7 @@ impl ActivityPanel {
         ui: &mut Ui,
         checking: bool,
         connected: bool,
+        words: &Words<'_>,
         commands: &mut Vec<Command>,
     ) {
         ui.heading(tr!("act-title"));
@@ -214,7 +221,7 @@ impl ActivityPanel {
             widgets::error_text(ui, e);
         }
         if !self.unknown.is_empty() {
-            self.unknown_ui(ui, checking, connected, commands);
+            self.unknown_ui(ui, checking, connected, words, commands);
         }
         ui.horizontal(|ui| {
             match self.total {
@@ -246,7 +253,13 @@ impl ActivityPanel {
             }
         });
         ui.separator();
-        self.table(ui, commands);
+        // The names of the customers on the pages just read (looked up once each).
+        let fresh = std::mem::take(&mut self.fresh_customers);
+        let wanted = words.names.missing(fresh.iter().map(String::as_str));
+        if !wanted.is_empty() {
+            commands.push(Command::WantNames(wanted));
+        }
+        self.table(ui, words, commands);
     }
 
     fn filters_ui(&mut self, ui: &mut Ui) {
@@ -317,6 +330,7 @@ impl ActivityPanel {
         ui: &mut Ui,
         checking: bool,
         connected: bool,
+        words: &Words<'_>,
         commands: &mut Vec<Command>,
     ) {
         egui::Frame::group(ui.style()).show(ui, |ui| {
@@ -351,29 +365,32 @@ impl ActivityPanel {
                     "{}  ·  {}  ·  {}  ·  {}  ·  {}",
                     local_time(&e.time),
                     action_word(e.action),
-                    safe(e.customer.as_deref().unwrap_or("")),
-                    amount_text(e),
+                    words.customer(e.customer.as_deref()),
+                    words.amount(e),
                     safe(&reference(e)),
                 ));
             }
         });
     }
 
-    fn table(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+    fn table(&mut self, ui: &mut Ui, words: &Words<'_>, commands: &mut Vec<Command>) {
         use egui_extras::{Column, TableBuilder};
         let total = self.total.unwrap_or(0);
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
         let mut wanted = Vec::new();
         let open_hint = tr!("act-open-row");
+        let min_height = crate::ui::widgets::table_min_height(ui, row_height);
         TableBuilder::new(ui)
             .striped(true)
             .sense(egui::Sense::click())
+            .min_scrolled_height(min_height)
+            .max_scroll_height(f32::INFINITY)
             .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
             // Every column clips: a long text never pushes the next column aside.
             .column(Column::initial(125.0).at_least(100.0).clip(true))
             .column(Column::initial(95.0).at_least(70.0).clip(true))
-            .column(Column::initial(130.0).at_least(80.0).clip(true))
-            .column(Column::initial(190.0).at_least(90.0).clip(true))
+            .column(Column::initial(240.0).at_least(80.0).clip(true))
+            .column(Column::initial(120.0).at_least(90.0).clip(true))
             .column(Column::initial(200.0).at_least(100.0).clip(true))
             .column(Column::remainder().at_least(120.0).clip(true))
             .header(row_height + 4.0, |mut h| {
@@ -410,8 +427,8 @@ impl ActivityPanel {
                     };
                     row.col(|ui| cell(ui, &local_time(&e.time)));
                     row.col(|ui| cell(ui, &action_word(e.action)));
-                    row.col(|ui| cell(ui, &safe(e.customer.as_deref().unwrap_or(""))));
-                    row.col(|ui| cell(ui, &amount_text(e)));
+                    row.col(|ui| cell(ui, &words.customer(e.customer.as_deref())));
+                    row.col(|ui| cell(ui, &words.amount(e)));
                     row.col(|ui| cell(ui, &safe(&reference(e))));
                     row.col(|ui| {
                         outcome_cell(ui, e);
@@ -490,7 +507,12 @@ fn outcome_cell(ui: &mut Ui, e: &Entry) {
     };
     widgets::chip(ui, &outcome_word(e.outcome), color);
     if let Some(code) = &e.error_code {
-        ui.add(egui::Label::new(safe(code)).selectable(false));
+        // The service's code with its meaning: "TK20400 · el cliente no existe".
+        let text = match crate::ui::i18n::service_code_words(code) {
+            Some(w) => format!("{} · {w}", safe(code)),
+            None => safe(code).into_owned(),
+        };
+        ui.add(egui::Label::new(text).selectable(false));
     }
     if e.checked {
         ui.add(egui::Label::new(RichText::new(tr!("act-checked")).weak()).selectable(false));
@@ -507,22 +529,43 @@ fn local_time(rfc3339: &str) -> String {
         .unwrap_or_else(|_| safe(rfc3339).into_owned())
 }
 
-fn amount_text(e: &Entry) -> String {
-    let Some(a) = e.amount.as_deref() else {
-        return e
-            .rows
-            .map(|n| tr!("act-rows", count = n))
-            .unwrap_or_default();
-    };
-    match crate::api::money::parse_plain_decimal(a) {
-        Some(d) => match &e.currency_code {
-            Some(c) => crate::api::money::format_amount(d, Some(c)),
-            None => tr!(
-                "act-account-currency",
-                amount = crate::api::money::format_es_cl(d, 0)
-            ),
-        },
-        None => safe(a).into_owned(),
+/// What the Activity panel reads its entries with: the directory's names, and each
+/// profile's account currency (an entry that left the currency to the account is shown
+/// in it: "$450.000").
+pub struct Words<'a> {
+    /// The directory's names.
+    pub names: &'a widgets::Names,
+    /// The profiles, for their account currency.
+    pub profiles: &'a crate::profile::Profiles,
+}
+
+impl Words<'_> {
+    fn customer(&self, id: Option<&str>) -> String {
+        id.map(|id| self.names.label(id)).unwrap_or_default()
+    }
+
+    fn amount(&self, e: &Entry) -> String {
+        let Some(a) = e.amount.as_deref() else {
+            return e
+                .rows
+                .map(|n| tr!("act-rows", count = n))
+                .unwrap_or_default();
+        };
+        let account = self
+            .profiles
+            .get(&e.profile)
+            .and_then(|p| p.account_currency)
+            .map(|c| c.code().to_string());
+        match crate::api::money::parse_plain_decimal(a) {
+            Some(d) => match e.currency_code.as_ref().or(account.as_ref()) {
+                Some(c) => crate::api::money::format_amount(d, Some(c)),
+                None => tr!(
+                    "act-account-currency",
+                    amount = crate::api::money::format_es_cl(d, 0)
+                ),
+            },
+            None => safe(a).into_owned(),
+        }
     }
 }
 

@@ -43,6 +43,10 @@ pub enum BulkCommand {
     Save(bool),
     /// Open an interrupted run's file to resume it.
     OpenInterrupted(i64),
+    /// Ask before forgetting an interrupted run.
+    AskForget(i64),
+    /// Keep it after all (the question's No).
+    KeepInterrupted,
     /// Forget an interrupted run.
     Forget(i64),
 }
@@ -120,6 +124,8 @@ pub struct BulkPanel {
     /// Rows (spreadsheet numbers) that look like an earlier invoice and that the clerk
     /// ticked to issue anyway.
     allow_similar: HashSet<usize>,
+    /// The interrupted run the clerk asked to forget: asked first.
+    forget_asking: Option<i64>,
 }
 
 impl Default for BulkPanel {
@@ -142,6 +148,7 @@ impl Default for BulkPanel {
             resuming: None,
             pending_read: false,
             allow_similar: HashSet::new(),
+            forget_asking: None,
         }
     }
 }
@@ -174,6 +181,16 @@ impl BulkPanel {
             return &[];
         }
         &self.interrupted
+    }
+
+    /// The runs the notice offers now (not the one being resumed), at most three.
+    pub fn interrupted_to_offer(&self) -> Vec<&BulkRunRecord> {
+        let resuming = self.resuming.as_ref().map(|r| r.id);
+        self.interrupted()
+            .iter()
+            .filter(|r| Some(r.id) != resuming)
+            .take(3)
+            .collect()
     }
 
     /// A file was chosen in the dialog and should be read now.
@@ -259,7 +276,7 @@ impl BulkPanel {
                     r.control.resume();
                 }
             }
-            BulkCommand::Save(excel) => self.save(excel, deps.spawner),
+            BulkCommand::Save(excel) => self.save(excel, deps.spawner, deps.journal),
             BulkCommand::OpenInterrupted(id) => {
                 let Some(run) = self.interrupted.iter().find(|r| r.id == id).cloned() else {
                     return;
@@ -272,7 +289,10 @@ impl BulkPanel {
                 self.start_loading(run.path.clone(), None, run.mapping.clone(), &deps);
                 self.resuming = Some(run);
             }
+            BulkCommand::AskForget(id) => self.forget_asking = Some(id),
+            BulkCommand::KeepInterrupted => self.forget_asking = None,
             BulkCommand::Forget(id) => {
+                self.forget_asking = None;
                 self.interrupted.retain(|r| r.id != id);
                 let journal = deps.journal.clone();
                 deps.spawner.spawn(async move {
@@ -295,8 +315,11 @@ impl BulkPanel {
         self.error = None;
         self.confirm = false;
         self.save_note = None;
-        // A resumed run's file is read with the columns as they were mapped then.
-        self.resuming = None;
+        // A resumed run's file is read with the columns as they were mapped then; the
+        // run stays the one being resumed while its columns are remapped.
+        if again.is_none() {
+            self.resuming = None;
+        }
         let saved_mapping = resumed_mapping;
         // Reading the same layout again keeps the columns as the clerk mapped them.
         let previous = self
@@ -490,7 +513,7 @@ impl BulkPanel {
         });
     }
 
-    fn save(&mut self, excel: bool, spawner: &Spawner) {
+    fn save(&mut self, excel: bool, spawner: &Spawner, journal: &AppJournal) {
         if self.saving.is_some() {
             return;
         }
@@ -505,10 +528,34 @@ impl BulkPanel {
             tr!("bulk-col-status"),
             tr!("bulk-col-invoice"),
             tr!("bulk-col-problem"),
+            tr!("bulk-col-customer"),
+            tr!("bulk-col-name"),
+            tr!("bulk-col-amount"),
+            tr!("bulk-col-currency"),
         ];
         let sheet = tr!("bulk-sheet-name");
+        let journal = journal.clone();
         self.save_note = None;
         self.saving = Some(spawner.spawn(async move {
+            // The directory's names beside the ids, so the clerk reads who each row bills;
+            // a directory that cannot be read leaves the names out, not the file.
+            let mut ids: Vec<String> = lines.iter().map(|l| l.customer.clone()).collect();
+            ids.sort();
+            ids.dedup();
+            ids.retain(|id| !id.is_empty());
+            let names = journal
+                .read(move |j| {
+                    let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+                    j.customer_names(&refs)
+                })
+                .await
+                .unwrap_or_default();
+            let mut lines = lines;
+            for l in &mut lines {
+                if let Some(name) = names.get(&l.customer) {
+                    l.customer_name = name.clone();
+                }
+            }
             tokio::task::spawn_blocking(move || {
                 // Looking for a free name reads the folder: not on the UI thread.
                 let target = crate::bulk::report::beside(
@@ -520,7 +567,7 @@ impl BulkPanel {
                 let shown = target.clone();
                 let checked = crate::fsutil::check_destination(&target)
                     .map_err(|e| crate::ui::i18n::destination_error(&e))?;
-                let header: [&str; 5] = std::array::from_fn(|i| header[i].as_str());
+                let header: [&str; 9] = std::array::from_fn(|i| header[i].as_str());
                 let written = if excel {
                     crate::bulk::report::write_xlsx(&checked, &sheet, header, &lines)
                 } else {
@@ -563,7 +610,8 @@ impl BulkPanel {
                 .and_then(|s| s.get(i).cloned().flatten())
                 .unwrap_or(Status::NotSent(Held::Cancelled));
             let (word, why) = crate::ui::i18n::bulk_status(&status);
-            let mut line = Line::of(row, &reference, &status, why.unwrap_or_default());
+            let mut line = Line::of(row, &reference, &status, why.unwrap_or_default())
+                .about(&l.plan.rows[i].invoice, None);
             if words {
                 line.status = word;
             }
@@ -596,6 +644,12 @@ impl BulkPanel {
             }
             if let Some(run) = self.resuming.take() {
                 self.interrupted.retain(|i| i.id != run.id);
+            }
+            // Any run of the same file replaced an unfinished one of it (the journal
+            // says so too): its notice goes.
+            if let Some(l) = &self.loaded {
+                let file = dunce::canonicalize(&l.path).unwrap_or_else(|_| l.path.clone());
+                self.interrupted.retain(|i| i.path != file);
             }
         }
         if let Some(r) = take_finished(&mut self.saving) {
@@ -676,6 +730,23 @@ impl Loaded {
             .count()
     }
 
+    /// What a valid row (index `i` in the plan) shows in column `c` when that column is
+    /// its amount or its due date: the value read, written as the clerk reads it.
+    fn shown_value(&self, i: usize, c: usize) -> Option<String> {
+        let inv = &self.plan.rows.get(i)?.invoice;
+        match self.mapping.get(c)? {
+            ColumnUse::Field(Field::Amount) => {
+                let currency = inv.currency.currency().or(self.account_currency);
+                Some(money::format_amount(
+                    inv.amount,
+                    currency.map(Currency::code),
+                ))
+            }
+            ColumnUse::Field(Field::Due) => inv.due_date.as_deref().map(crate::ui::i18n::date),
+            _ => None,
+        }
+    }
+
     /// The problems of spreadsheet row `row` in the clerk's words (`None`: it has none).
     fn problems_text(&self, row: usize) -> Option<Vec<String>> {
         let ps = self.problems.get(&row)?;
@@ -740,13 +811,7 @@ impl BulkPanel {
         commands: &mut Vec<super::command::Command>,
     ) {
         use super::command::Command;
-        let resuming = self.resuming.as_ref().map(|r| r.id);
-        for run in self
-            .interrupted()
-            .iter()
-            .filter(|r| Some(r.id) != resuming)
-            .take(3)
-        {
+        for run in self.interrupted_to_offer() {
             egui::Frame::group(ui.style()).show(ui, |ui| {
                 let file = run.path.file_name().map_or_else(
                     || run.path.display().to_string(),
@@ -788,11 +853,39 @@ impl BulkPanel {
                         commands.push(Command::Bulk(BulkCommand::OpenInterrupted(run.id)));
                     }
                     if ui.button(tr!("bulk-resume-dismiss")).clicked() {
-                        commands.push(Command::Bulk(BulkCommand::Forget(run.id)));
+                        commands.push(Command::Bulk(BulkCommand::AskForget(run.id)));
                     }
                 });
                 ui.label(tr!("bulk-resume-hint"));
             });
+        }
+        let Some(id) = self.forget_asking else { return };
+        let Some(run) = self.interrupted.iter().find(|r| r.id == id) else {
+            return;
+        };
+        let file = run.path.file_name().map_or_else(
+            || run.path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let modal = egui::Modal::new(egui::Id::unique("forget_run")).show(ui.ctx(), |ui| {
+            ui.set_max_width(460.0);
+            let title = ui.heading(tr!("bulk-forget-title"));
+            widgets::announce(ui, &title, true);
+            ui.label(tr!("bulk-forget-body", file = safe(&file)));
+            ui.horizontal(|ui| {
+                if ui
+                    .button(RichText::new(tr!("bulk-forget-keep")).strong())
+                    .clicked()
+                {
+                    commands.push(Command::Bulk(BulkCommand::KeepInterrupted));
+                }
+                if widgets::danger_button(ui, &tr!("bulk-forget-yes")).clicked() {
+                    commands.push(Command::Bulk(BulkCommand::Forget(id)));
+                }
+            });
+        });
+        if modal.should_close() {
+            commands.push(Command::Bulk(BulkCommand::KeepInterrupted));
         }
     }
 
@@ -854,58 +947,54 @@ impl BulkPanel {
         egui::CollapsingHeader::new(tr!("bulk-columns"))
             .default_open(true)
             .show(ui, |ui| {
-                egui::ScrollArea::horizontal()
-                    .id_salt("bulk_mapping")
-                    .show(ui, |ui| {
-                        egui::Grid::new("bulk_mapping_grid")
-                            .num_columns(l.header.len())
-                            .spacing([10.0, 4.0])
-                            .show(ui, |ui| {
-                                let mut labels = Vec::new();
-                                for h in &l.header {
-                                    labels.push(ui.strong(safe(h)).id);
-                                }
-                                ui.end_row();
-                                for (c, label) in labels.into_iter().enumerate() {
-                                    let current = mapping[c];
-                                    ui.add_enabled_ui(!running, |ui| {
-                                        egui::ComboBox::from_id_salt(("bulk_map", c))
-                                            .selected_text(use_word(current))
-                                            .show_ui(ui, |ui| {
-                                                for f in Field::ALL {
-                                                    ui.selectable_value(
-                                                        &mut mapping[c],
-                                                        ColumnUse::Field(f),
-                                                        use_word(ColumnUse::Field(f)),
-                                                    );
-                                                }
+                // One small block per column (its header, its use), wrapping onto the
+                // next line when the window is narrow: every combo is whole and in
+                // sight, never cut to "Ve…" nor hidden past the right edge.
+                ui.horizontal_wrapped(|ui| {
+                    ui.spacing_mut().item_spacing.x = 10.0;
+                    // A block of known size, so that the wrapping layout can put it on
+                    // the next line (a plain vertical group never wraps).
+                    let block = egui::vec2(200.0, 2.0 * ui.spacing().interact_size.y + 4.0);
+                    for (c, h) in l.header.iter().enumerate() {
+                        ui.allocate_ui_with_layout(
+                            block,
+                            egui::Layout::top_down(egui::Align::Min),
+                            |ui| {
+                                ui.set_width(200.0);
+                                let label = ui.strong(safe(h)).id;
+                                let current = mapping[c];
+                                ui.add_enabled_ui(!running, |ui| {
+                                    egui::ComboBox::from_id_salt(("bulk_map", c))
+                                        .width(200.0)
+                                        .selected_text(use_word(current))
+                                        .show_ui(ui, |ui| {
+                                            for f in Field::ALL {
                                                 ui.selectable_value(
                                                     &mut mapping[c],
-                                                    ColumnUse::Ignore,
-                                                    use_word(ColumnUse::Ignore),
+                                                    ColumnUse::Field(f),
+                                                    use_word(ColumnUse::Field(f)),
                                                 );
-                                            })
-                                            .response
-                                            .labelled_by(label);
-                                    });
-                                }
-                                ui.end_row();
-                                if mapping.contains(&ColumnUse::Unrecognised) {
-                                    for u in &mapping {
-                                        if *u == ColumnUse::Unrecognised {
-                                            ui.label(
-                                                RichText::new(tr!("bulk-col-unrecognised"))
-                                                    .small()
-                                                    .color(widgets::error_color(ui)),
+                                            }
+                                            ui.selectable_value(
+                                                &mut mapping[c],
+                                                ColumnUse::Ignore,
+                                                use_word(ColumnUse::Ignore),
                                             );
-                                        } else {
-                                            ui.label("");
-                                        }
-                                    }
-                                    ui.end_row();
+                                        })
+                                        .response
+                                        .labelled_by(label);
+                                });
+                                if current == ColumnUse::Unrecognised {
+                                    ui.label(
+                                        RichText::new(tr!("bulk-col-unrecognised"))
+                                            .small()
+                                            .color(widgets::error_color(ui)),
+                                    );
                                 }
-                            });
-                    });
+                            },
+                        );
+                    }
+                });
             });
         if mapping != l.mapping {
             if let Some(l) = &mut self.loaded {
@@ -1171,9 +1260,12 @@ impl BulkPanel {
                 // columns share the rest (resizable; the table scrolls sideways).
                 let each = ((ui.available_width() - 48.0 - 400.0) / width.max(1) as f32)
                     .clamp(70.0, 160.0);
+                let min_height = widgets::table_min_height(ui, row_height);
                 let mut t = TableBuilder::new(ui)
                     .id_salt("bulk_table")
                     .striped(true)
+                    .min_scrolled_height(min_height)
+                    .max_scroll_height(f32::INFINITY)
                     .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
                     .column(Column::exact(48.0));
                 for _ in 0..width {
@@ -1210,8 +1302,15 @@ impl BulkPanel {
                                 let bad = problems.is_some_and(|ps| {
                                     ps.iter().any(|&i| l.plan.problems[i].col == Some(c))
                                 });
-                                let text =
-                                    safe(cells.and_then(|r| r.get(c)).unwrap_or("")).into_owned();
+                                let raw = cells.and_then(|r| r.get(c)).unwrap_or("");
+                                // A valid row's amount and due date as the clerk reads
+                                // them (`$1.341.000`, `UF 33,0956`, `31-12-2026`); the
+                                // file's text otherwise.
+                                let text = l
+                                    .valid
+                                    .get(&number)
+                                    .and_then(|&i| l.shown_value(i, c))
+                                    .unwrap_or_else(|| safe(raw).into_owned());
                                 row.col(|ui| {
                                     if bad {
                                         ui.label(RichText::new(text).color(red).underline());

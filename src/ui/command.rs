@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// The panels.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Tab {
     /// Profiles and credentials.
     #[default]
@@ -60,8 +60,14 @@ pub enum Command {
     ActivityExport,
     /// Look for customers in the directory whose name, RUT or id contains this text.
     SuggestCustomers(String),
+    /// Look up the directory's names of these customer ids (to show names, not ids).
+    WantNames(Vec<String>),
     /// Import the customer directory from a CSV or XLSX file (open dialog).
     ImportCustomers,
+    /// Import the customer directory from this file (a typed path: no dialog appeared).
+    ImportCustomersFrom(PathBuf),
+    /// Open a link in the browser or a folder in the file manager.
+    OpenExternal(super::external::External),
     /// Something for the Bulk issue panel.
     Bulk(super::bulk::BulkCommand),
     /// Switch panel.

@@ -60,11 +60,14 @@ struct Problems {
     extra: Option<String>,
     /// The due date as read, for the live reading under the field.
     due_reading: Option<chrono::NaiveDate>,
+    /// The customer field names no one customer yet (said under the field).
+    customer_unresolved: bool,
 }
 
 impl Problems {
     fn any(&self) -> bool {
-        self.customer.is_some()
+        self.customer_unresolved
+            || self.customer.is_some()
             || self.amount.is_some()
             || self.due_date.is_some()
             || self.extra.is_some()
@@ -106,11 +109,21 @@ pub struct CreatePanel {
     check: Option<Task<Result<Found, ApiError>>>,
     check_note: Option<Result<String, String>>,
     check_error: Option<ApiError>,
+    /// A fixed "today" (tests); `None`: the computer's date.
+    fixed_today: Option<chrono::NaiveDate>,
 }
 
 impl CreatePanel {
-    /// A panel with a restored form.
-    pub fn new(mut form: CreateForm) -> Self {
+    /// The day dates are read against (the quick choices, overdue days): the one the
+    /// app was given (tests), else the computer's.
+    fn today(&self) -> chrono::NaiveDate {
+        self.fixed_today
+            .unwrap_or_else(|| chrono::Local::now().date_naive())
+    }
+
+    /// A panel with a restored form; `today` fixes the day (tests), `None` follows the
+    /// computer's date.
+    pub fn new(mut form: CreateForm, today: Option<chrono::NaiveDate>) -> Self {
         if form.external_id.trim().is_empty() {
             form.external_id = fresh_reference();
         }
@@ -134,6 +147,7 @@ impl CreatePanel {
             check: None,
             check_note: None,
             check_error: None,
+            fixed_today: today,
         }
     }
 
@@ -346,7 +360,7 @@ impl CreatePanel {
     /// The form as an invoice, or (when it no longer reads) what the journal recorded of
     /// `e`: what a check looks for.
     fn built_or(&self, e: &crate::journal::Entry) -> NewInvoice {
-        let (built, _) = self.build(None);
+        let (built, _) = self.build(None, &widgets::Suggestions::default());
         built.unwrap_or_else(|| NewInvoice {
             customer: e.customer.clone().unwrap_or_default(),
             amount: e
@@ -367,11 +381,21 @@ impl CreatePanel {
             .or_else(|| session.and_then(|s| s.profile.account_currency))
     }
 
-    fn build(&self, session: Option<&Session>) -> (Option<NewInvoice>, Problems) {
+    fn build(
+        &self,
+        session: Option<&Session>,
+        suggestions: &widgets::Suggestions,
+    ) -> (Option<NewInvoice>, Problems) {
         let f = &self.form;
         let mut p = Problems::default();
+        // A name or RUT is sent as the id of the one customer it names; anything else
+        // that is not an id is not sent (the line under the field says why).
+        let pick = widgets::pick_customer(&f.customer, suggestions);
+        let customer = pick.id().map(str::to_string);
         if f.customer.trim().is_empty() {
             p.customer = Some(tr!("cr-enter-customer"));
+        } else if customer.is_none() {
+            p.customer_unresolved = true;
         }
         let amount = match money::parse_amount_input(&f.amount, self.reading_currency(session)) {
             Ok(a) => Some(a),
@@ -395,7 +419,7 @@ impl CreatePanel {
             }
         };
         let inv = amount.filter(|_| !p.any()).map(|amount| NewInvoice {
-            customer: f.customer.trim().to_string(),
+            customer: customer.clone().unwrap_or_default(),
             amount,
             currency: f.currency,
             product_id: Some(f.product_id.trim().to_string()).filter(|s| !s.is_empty()),
@@ -419,6 +443,7 @@ impl CreatePanel {
         ui: &mut Ui,
         session: Option<&Session>,
         suggestions: &widgets::Suggestions,
+        names: &widgets::Names,
         commands: &mut Vec<Command>,
     ) {
         let session_ref = session;
@@ -448,7 +473,7 @@ impl CreatePanel {
             None => widgets::error_text(ui, &tr!("connect-first")),
         }
         ui.add_space(6.0);
-        let (built, problems) = self.build(session_ref);
+        let (built, problems) = self.build(session_ref, suggestions);
         let field_errors: Vec<FieldError> = self
             .error
             .as_ref()
@@ -468,7 +493,9 @@ impl CreatePanel {
             .unwrap_or_else(|| self.form.customer.trim().to_string());
         let typed = !self.form.amount.trim().is_empty();
         let locked = self.is_locked();
-        egui::ScrollArea::vertical().show(ui, |ui| {
+        let today = self.today();
+        // The app scrolls the whole panel (not this part alone).
+        ui.vertical(|ui| {
             ui.add_enabled_ui(!locked, |ui| {
                 egui::Grid::new("create_form")
                     .num_columns(2)
@@ -482,8 +509,8 @@ impl CreatePanel {
                             .or(problems.customer.clone().filter(|_| typed));
                         let l = ui.label(tr!("f-customer-id"));
                         ui.vertical(|ui| {
-                            ui.horizontal(|ui| {
-                                widgets::focus_field(
+                            let field = ui.horizontal(|ui| {
+                                let field = widgets::focus_field(
                                     ui,
                                     l.id,
                                     &mut self.form.customer,
@@ -512,16 +539,17 @@ impl CreatePanel {
                                         .response
                                         .on_hover_text(tr!("cr-sandbox-customers-hint"));
                                 }
+                                field
                             });
                             widgets::customer_suggestions(
                                 ui,
+                                &field.inner,
                                 &mut self.form.customer,
                                 suggestions,
                                 commands,
                             );
-                            if let Some(p) = &customer_problem {
-                                widgets::error_text(ui, p);
-                            }
+                            let pick = widgets::pick_customer(&self.form.customer, suggestions);
+                            widgets::customer_reading(ui, &pick, customer_problem.as_deref());
                         });
                         ui.end_row();
                         widgets::field_row(
@@ -538,7 +566,7 @@ impl CreatePanel {
                             &mut self.form.due_date,
                             problems.due_reading,
                             due_problem.as_deref(),
-                            chrono::Local::now().date_naive(),
+                            today,
                         );
                         widgets::field_row(
                             ui,
@@ -596,7 +624,7 @@ impl CreatePanel {
                                 );
                             let text = match self.form.currency {
                                 CurrencyChoice::AccountDefault => account.clone(),
-                                CurrencyChoice::Code(c) => c.code().to_string(),
+                                CurrencyChoice::Code(c) => crate::ui::i18n::currency_name(c),
                             };
                             egui::ComboBox::from_id_salt("currency_choice")
                                 .selected_text(text)
@@ -616,7 +644,7 @@ impl CreatePanel {
                                         ui.selectable_value(
                                             &mut self.form.currency,
                                             CurrencyChoice::Code(c),
-                                            c.code(),
+                                            crate::ui::i18n::currency_name(c),
                                         );
                                     }
                                 })
@@ -795,7 +823,11 @@ impl CreatePanel {
                 ui.separator();
                 let r = ui.label(RichText::new(tr!("cr-created", id = safe(&inv.id))).strong());
                 widgets::announce(ui, &r, false);
-                widgets::invoice_details(ui, "created", inv, chrono::Local::now().date_naive());
+                let wanted = names.missing(inv.customer.as_deref());
+                if !wanted.is_empty() {
+                    commands.push(Command::WantNames(wanted));
+                }
+                widgets::invoice_details(ui, "created", inv, self.today(), names);
             }
         });
         self.similar_dialog(ui, commands);
@@ -813,6 +845,7 @@ impl CreatePanel {
                 .or(earlier.external_id.as_deref()),
             Some(&earlier.time),
             false,
+            earlier.due_date.is_some(),
         );
         let mut close = false;
         let modal = egui::Modal::new(egui::Id::unique("create_similar")).show(ui.ctx(), |ui| {

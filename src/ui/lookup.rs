@@ -22,6 +22,9 @@ pub struct LookupPanel {
     focus_request: bool,
     /// The invoice was opened from the customer list: offer the way back.
     pub from_list: bool,
+    /// Put the keyboard focus on the invoice's first action once it is shown (it was
+    /// opened from another panel: the keyboard goes on from there).
+    pub focus_action: bool,
     fetch: Option<Task<Result<Invoice, ApiError>>>,
     invoice: Option<Invoice>,
     error: Option<ApiError>,
@@ -54,6 +57,7 @@ impl LookupPanel {
             id,
             focus_request: false,
             from_list: false,
+            focus_action: false,
             fetch: None,
             invoice: None,
             error: None,
@@ -88,6 +92,14 @@ impl LookupPanel {
         self.error = None;
         self.notice = None;
         self.recheck = Some(task);
+    }
+
+    /// What came of opening the payment link: nothing to say when the browser opened it;
+    /// otherwise the link (copied, to paste in a browser) and why.
+    pub fn link_opened(&mut self, url: &str, result: Result<(), String>) {
+        if result.is_err() {
+            self.notice = Some(tr!("lk-link-not-opened", url = safe(url)));
+        }
     }
 
     /// True while a void is on its way (closing the app asks first).
@@ -222,7 +234,13 @@ impl LookupPanel {
     }
 
     /// Draws the panel.
-    pub fn ui(&mut self, ui: &mut Ui, session: Option<&Session>, commands: &mut Vec<Command>) {
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        session: Option<&Session>,
+        names: &widgets::Names,
+        commands: &mut Vec<Command>,
+    ) {
         ui.horizontal(|ui| {
             ui.heading(tr!("tab-lookup"));
             if self.from_list && ui.button(tr!("lk-back-to-list")).clicked() {
@@ -279,13 +297,21 @@ impl LookupPanel {
         }
         let Some(inv) = &self.invoice else { return };
         ui.separator();
-        egui::ScrollArea::vertical().show(ui, |ui| {
+        // The app scrolls the whole panel (not this part alone).
+        ui.vertical(|ui| {
             let today = self
                 .fixed_today
                 .unwrap_or_else(|| chrono::Local::now().date_naive());
-            widgets::invoice_details(ui, "lookup", inv, today);
-            if let Some(link) = &inv.link_payment {
-                payment_link(ui, link, &mut self.notice);
+            let wanted = names.missing(inv.customer.as_deref());
+            if !wanted.is_empty() {
+                commands.push(Command::WantNames(wanted));
+            }
+            widgets::invoice_details(ui, "lookup", inv, today, names);
+            // A void invoice cannot be paid: no payment buttons for it.
+            if let Some(link) = &inv.link_payment
+                && inv.status() != InvoiceStatus::Void
+            {
+                payment_link(ui, link, &mut self.notice, &mut self.focus_action, commands);
             }
             ui.add_space(8.0);
             let status = inv.status();
@@ -294,6 +320,9 @@ impl LookupPanel {
                 && self.void_unknown.is_none()
                 && session.is_some();
             let b = ui.add_enabled(can_void, egui::Button::new(tr!("lk-void")));
+            if std::mem::take(&mut self.focus_action) {
+                b.request_focus();
+            }
             let b = match status {
                 InvoiceStatus::Void => b.on_disabled_hover_text(tr!("lk-already-void")),
                 InvoiceStatus::Paid => b.on_disabled_hover_text(tr!("lk-paid")),
@@ -323,7 +352,12 @@ impl LookupPanel {
                         ui.end_row();
                         ui.label(tr!("lk-customer"));
                         ui.label(
-                            RichText::new(safe(inv.customer.as_deref().unwrap_or("—"))).strong(),
+                            RichText::new(
+                                inv.customer
+                                    .as_deref()
+                                    .map_or_else(|| "—".to_string(), |c| names.label(c)),
+                            )
+                            .strong(),
                         );
                         ui.end_row();
                         ui.label(tr!("lk-amount"));
@@ -364,12 +398,22 @@ pub fn safe_payment_link(link: &str) -> Option<url::Url> {
 }
 
 /// "Copy payment link" and "Open payment link" (the system browser), or why not.
-fn payment_link(ui: &mut Ui, link: &str, notice: &mut Option<String>) {
+fn payment_link(
+    ui: &mut Ui,
+    link: &str,
+    notice: &mut Option<String>,
+    focus: &mut bool,
+    commands: &mut Vec<Command>,
+) {
     ui.add_space(4.0);
     match safe_payment_link(link) {
         Some(url) => {
             ui.horizontal(|ui| {
-                if ui.button(tr!("lk-copy-link")).clicked() {
+                let copy = ui.button(tr!("lk-copy-link"));
+                if std::mem::take(focus) {
+                    copy.request_focus();
+                }
+                if copy.clicked() {
                     ui.ctx().copy_text(url.to_string());
                     *notice = Some(tr!("lk-link-copied"));
                 }
@@ -377,7 +421,9 @@ fn payment_link(ui: &mut Ui, link: &str, notice: &mut Option<String>) {
                     .button(tr!("lk-open-link"))
                     .on_hover_text(safe(url.as_str()));
                 if open.clicked() {
-                    ui.ctx().open_url(egui::OpenUrl::new_tab(url.as_str()));
+                    commands.push(Command::OpenExternal(super::external::External::Link(
+                        url.to_string(),
+                    )));
                 }
             });
         }

@@ -8,6 +8,7 @@ pub mod command;
 pub mod create;
 pub mod credentials;
 pub mod customers;
+pub mod external;
 pub mod journal;
 pub mod lookup;
 /// The translations (shared with the CLI's doctor report): see [`crate::i18n`].
@@ -44,6 +45,7 @@ pub fn run(rt: &tokio::runtime::Runtime) -> eframe::Result<()> {
         journal: crate::journal::default_path(),
         language: None,
         today: None,
+        opener: None,
     };
     // The first start opens maximized, so a large screen is used; afterwards the size
     // the clerk left is restored (eframe keeps it in app.ron).

@@ -123,6 +123,32 @@ pub fn restored(
     journal: Option<std::path::PathBuf>,
     storage: Option<Storage>,
 ) -> H {
+    customized(
+        rt,
+        profile,
+        secret,
+        dir,
+        size,
+        lang,
+        journal,
+        storage,
+        |_| {},
+    )
+}
+
+/// As [`restored`], with `change` applied to what the app is given.
+#[allow(clippy::too_many_arguments)]
+pub fn customized(
+    rt: &tokio::runtime::Runtime,
+    profile: invoice_desk::profile::Profile,
+    secret: &str,
+    dir: &std::path::Path,
+    size: [f32; 2],
+    lang: Lang,
+    journal: Option<std::path::PathBuf>,
+    storage: Option<Storage>,
+    change: impl FnOnce(&mut AppDeps),
+) -> H {
     let name = profile.name.clone();
     let mut ps = Profiles::default();
     ps.upsert(None, profile).unwrap();
@@ -138,6 +164,7 @@ pub fn restored(
     deps.profiles_path = Some(path);
     deps.language = Some(lang);
     deps.journal = journal;
+    change(&mut deps);
     let mut h = match storage {
         None => harness(deps, size),
         Some(storage) => {
@@ -256,4 +283,30 @@ pub fn field_text(h: &H, label: &str) -> String {
         .value()
         .unwrap_or_default()
         .to_string()
+}
+
+/// Opens the combo box named `combo` and picks `option` in it.
+pub fn pick(h: &mut H, combo: &str, option: &str) {
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, combo)
+        .click();
+    h.step();
+    h.step();
+    h.get_all_by_label(option).last().unwrap().click();
+    h.step();
+    h.step();
+}
+
+/// `n` with a thousands separator, as the app writes counts ("100,000" in English,
+/// "100.000" in Spanish).
+#[allow(dead_code)]
+pub fn grouped(n: usize, sep: char) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(sep);
+        }
+        out.push(c);
+    }
+    out
 }

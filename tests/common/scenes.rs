@@ -60,6 +60,21 @@ fn mask_token(h: &mut H) {
     }
 }
 
+/// The creation time's row: shown in the machine's time zone, so not the same on every
+/// machine.
+fn mask_created(h: &mut H) {
+    let rect = h
+        .query_all_by_label(&text("field-created-at"))
+        .next()
+        .map(|n| n.rect());
+    if let Some(rect) = rect {
+        h.mask(egui::Rect::from_min_size(
+            rect.min,
+            egui::vec2(420.0, rect.height()),
+        ));
+    }
+}
+
 fn deps(rt: &tokio::runtime::Runtime, store: SecretStore, lang: Lang) -> AppDeps {
     let mut d = AppDeps::for_tests(rt.handle().clone(), store);
     d.language = Some(lang);
@@ -161,8 +176,11 @@ pub fn lookup(lang: Lang, theme: egui::Theme, name: &str) {
     click(&mut h, Role::Button, &text("tab-lookup"));
     type_into(&mut h, &text("f-invoice-id"), &id);
     click(&mut h, Role::Button, &text("lk-look-up"));
-    step_until(&mut h, "invoice shown", |h| has_text(h, "created_at"));
+    step_until(&mut h, "invoice shown", |h| {
+        has_text(h, &text("field-created-at"))
+    });
     mask_token(&mut h);
+    mask_created(&mut h);
     snap(&mut h, name);
 }
 
@@ -215,8 +233,11 @@ pub fn usd_invoice(lang: Lang, theme: egui::Theme, name: &str) {
     click(&mut h, Role::Button, &text("tab-lookup"));
     type_into(&mut h, &text("f-invoice-id"), &inv.id);
     click(&mut h, Role::Button, &text("lk-look-up"));
-    step_until(&mut h, "invoice shown", |h| has_text(h, "created_at"));
+    step_until(&mut h, "invoice shown", |h| {
+        has_text(h, &text("field-created-at"))
+    });
     mask_token(&mut h);
+    mask_created(&mut h);
     let created = inv
         .extra
         .get("created_at")

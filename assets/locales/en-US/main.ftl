@@ -94,6 +94,7 @@ cu-loading = Loading… { $pages ->
 } so far
 cu-no-file = No file was chosen. If no save window appeared, type the file's path in the row below and press Save file.
 cu-open-row = Click to open in Lookup
+cu-open-row-overdue = Click to open in Lookup. Overdue: not paid and past its due date.
 cu-partial = { $count ->
     [one] { $count } invoice arrived before the problem; it is shown below.
    *[other] { $count } invoices arrived before the problem; they are shown below.
@@ -548,6 +549,10 @@ bulk-col-status = Status
 bulk-col-reference = Reference
 bulk-col-invoice = Invoice
 bulk-col-problem = Problem
+bulk-col-customer = Customer
+bulk-col-name = Name
+bulk-col-amount = Amount
+bulk-col-currency = Currency
 bulk-st-ready = Ready
 bulk-st-waiting = Waiting
 bulk-st-created = Issued
@@ -663,8 +668,8 @@ bulk-st-existing-service = Already issued (at the service)
 bulk-st-similar = Possible duplicate
 bulk-unsure-waiting = An earlier request for this row may still be at work at the service: it is not sent again, and can be confirmed after { $time }. Issue the file again then.
 bulk-unchecked = Whether it was already issued could not be asked of the service: { $why }
-looks-like = Looks repeated: { $id } issued on { $date } (same customer, amount, currency and due date).
-looks-like-service = Looks repeated: { $id } issued on { $date }, found at the service (same customer, amount, currency and due date).
+looks-like = Looks repeated: { $id } issued on { $date } ({ $alike }).
+looks-like-service = Looks repeated: { $id } issued on { $date }, found at the service ({ $alike }).
 bulk-allow-similar = Issue it anyway
 bulk-finished-similar = { $count ->
     [one] 1 row looks repeated and was not sent
@@ -732,3 +737,33 @@ in-extra-too-large = The extra fields and metadata together are larger than { $k
 bulk-wait-too-long = The service asked to wait { $minutes } minutes (too many requests), longer than a run waits: issue the file again later.
 bulk-rate-waiting = The service asked to wait; sending resumes at { $time }.
 bulk-unsure-not-recorded = The service answered, but the journal could not record it: it stays to check (Check now, in Activity).
+looks-like-due = same customer, amount, currency and due date
+looks-like-same-day = same customer, amount and currency, no due date, issued the same day
+# A clerk's second day (#33)
+cur-clf = UF (CLF)
+cur-clp = Chilean pesos (CLP)
+cust-looking = Looking in the customer directory…
+cust-not-found = There is no customer "{ $text }" in the customer directory: type its id (cus_…) or its RUT.
+cust-did-you-mean = Did you mean { $names }? Pick one from the list.
+bulk-forget-title = Forget the interrupted run?
+bulk-forget-body = The run of { $file } will no longer be offered to resume. Rows not sent are not issued unless you issue the file again (what was issued is never repeated).
+bulk-forget-keep = Keep it
+bulk-forget-yes = Forget it
+lk-link-not-opened = The browser could not be opened. The link was copied: paste it in your browser. { $url }
+cu-folder-not-opened = The folder could not be opened. The file is in { $path }
+dir-no-file = No file was chosen. If no window appeared to choose one, type its path here:
+dir-import-path = Directory file
+dir-import-path-hint = /path/customers.xlsx or .csv
+dir-import-from = Import
+field-created-at = Created
+code-tk20400 = no such customer
+code-tk20100 = no such account
+code-tk20600 = no such invoice
+code-tk10601 = it was void already
+code-tk10602 = it is paid
+code-tk30000 = data not valid
+date-past = · already past ({ $days ->
+    [one] 1 day
+   *[other] { $days } days
+} ago): is it right?
+date-far = · more than two years ahead: is it right?

@@ -94,6 +94,7 @@ cu-loading = Cargando… { $pages ->
 } hasta ahora
 cu-no-file = No se eligió ningún archivo. Si no apareció la ventana para guardar, escriba la ruta del archivo en la fila de abajo y presione Guardar archivo.
 cu-open-row = Clic para abrir en Consultar
+cu-open-row-overdue = Clic para abrir en Consultar. Vencida: no pagada y pasada su fecha de vencimiento.
 cu-partial = { $count ->
     [one] Llegó { $count } factura antes del problema; se muestra abajo.
    *[other] Llegaron { $count } facturas antes del problema; se muestran abajo.
@@ -551,6 +552,10 @@ bulk-col-status = Estado
 bulk-col-reference = Referencia
 bulk-col-invoice = Factura
 bulk-col-problem = Problema
+bulk-col-customer = Cliente
+bulk-col-name = Nombre
+bulk-col-amount = Monto
+bulk-col-currency = Moneda
 bulk-st-ready = Lista
 bulk-st-waiting = En espera
 bulk-st-created = Emitida
@@ -666,8 +671,8 @@ bulk-st-existing-service = Ya emitida (en el servicio)
 bulk-st-similar = Posible duplicado
 bulk-unsure-waiting = Una solicitud anterior para esta fila puede seguir en curso en el servicio: no se envía de nuevo y se confirma después de las { $time }. Vuelva a emitir el archivo entonces.
 bulk-unchecked = No se pudo consultar al servicio si ya estaba emitida: { $why }
-looks-like = Parece repetida: { $id } emitida el { $date } (mismo cliente, monto, moneda y vencimiento).
-looks-like-service = Parece repetida: { $id } emitida el { $date }, encontrada en el servicio (mismo cliente, monto, moneda y vencimiento).
+looks-like = Parece repetida: { $id } emitida el { $date } ({ $alike }).
+looks-like-service = Parece repetida: { $id } emitida el { $date }, encontrada en el servicio ({ $alike }).
 bulk-allow-similar = Emitir de todos modos
 bulk-finished-similar = { $count ->
     [one] 1 fila parece repetida y no se envió
@@ -735,3 +740,33 @@ in-extra-too-large = Los campos adicionales y la metadata juntos pesan más de {
 bulk-wait-too-long = El servicio pidió esperar { $minutes } minutos (demasiadas solicitudes), más de lo que espera una emisión: vuelva a emitir el archivo más tarde.
 bulk-rate-waiting = El servicio pidió esperar; se reanuda a las { $time }.
 bulk-unsure-not-recorded = El servicio respondió, pero el registro no pudo anotarlo: queda por revisar (Revisar ahora, en Actividad).
+looks-like-due = mismo cliente, monto, moneda y vencimiento
+looks-like-same-day = mismo cliente, monto y moneda, sin vencimiento, emitida el mismo día
+# El segundo día de un cajero (#33)
+cur-clf = UF (CLF)
+cur-clp = Pesos (CLP)
+cust-looking = Buscando en el directorio de clientes…
+cust-not-found = No hay un cliente «{ $text }» en el directorio de clientes: escriba su id (cus_…) o su RUT.
+cust-did-you-mean = ¿Quiso decir { $names }? Elija uno de la lista.
+bulk-forget-title = ¿Descartar la emisión interrumpida?
+bulk-forget-body = La emisión de { $file } no se ofrecerá más para reanudar. Las filas no enviadas no se emiten a menos que vuelva a emitir el archivo (lo ya emitido nunca se repite).
+bulk-forget-keep = Mantenerla
+bulk-forget-yes = Sí, descartarla
+lk-link-not-opened = No se pudo abrir el navegador. El enlace se copió: péguelo en su navegador. { $url }
+cu-folder-not-opened = No se pudo abrir la carpeta. El archivo está en { $path }
+dir-no-file = No se eligió ningún archivo. Si no apareció la ventana para elegirlo, escriba su ruta aquí:
+dir-import-path = Archivo del directorio
+dir-import-path-hint = /ruta/clientes.xlsx o .csv
+dir-import-from = Importar
+field-created-at = Creada
+code-tk20400 = el cliente no existe
+code-tk20100 = la cuenta no existe
+code-tk20600 = la factura no existe
+code-tk10601 = ya estaba anulada
+code-tk10602 = está pagada
+code-tk30000 = datos no válidos
+date-past = · ya pasó (hace { $days ->
+    [one] 1 día
+   *[other] { $days } días
+}): ¿es correcta?
+date-far = · es en más de dos años: ¿es correcta?

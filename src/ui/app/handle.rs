@@ -127,6 +127,23 @@ impl InvoiceDeskApp {
                     .spawn(async move { journal.read(move |j| j.find_customers(&asked, 8)).await });
                 self.suggesting = Some((text, task));
             }
+            Command::WantNames(ids) => {
+                if self.naming.is_some() {
+                    // One lookup at a time; what is still missing is asked next frame.
+                    return;
+                }
+                let journal = self.journal.clone();
+                let asked = ids.clone();
+                let task = self.spawner.spawn(async move {
+                    journal
+                        .read(move |j| {
+                            let refs: Vec<&str> = asked.iter().map(String::as_str).collect();
+                            j.customer_names(&refs)
+                        })
+                        .await
+                });
+                self.naming = Some((ids, task));
+            }
             Command::ImportCustomers => {
                 if self.importing.is_some() {
                     return;
@@ -140,25 +157,34 @@ impl InvoiceDeskApp {
                         .pick_file()
                         .await
                     else {
+                        // No file chosen, or no dialog could be shown: a path can be typed.
                         return Ok(None);
                     };
-                    let path = file.path().to_path_buf();
-                    let rows =
-                        tokio::task::spawn_blocking(move || crate::journal::read_import(&path))
-                            .await
-                            .map_err(|e| e.to_string())?;
-                    match rows {
-                        Err(problems) => Ok(Some(Err(problems
-                            .iter()
-                            .take(10)
-                            .map(crate::ui::i18n::import_problem)
-                            .collect()))),
-                        Ok(rows) => journal
-                            .read(move |j| j.import_customers(&rows))
-                            .await
-                            .map(|n| Some(Ok(n))),
-                    }
+                    import_directory(journal, file.path().to_path_buf())
+                        .await
+                        .map(Some)
                 }));
+            }
+            Command::ImportCustomersFrom(path) => {
+                if self.importing.is_some() {
+                    return;
+                }
+                let journal = self.journal.clone();
+                self.customers.directory_note = None;
+                self.importing = Some(
+                    self.spawner
+                        .spawn(async move { import_directory(journal, path).await.map(Some) }),
+                );
+            }
+            Command::OpenExternal(what) => {
+                let opener = self.opener.clone();
+                let target = what.clone();
+                let task = self.spawner.spawn(async move {
+                    tokio::task::spawn_blocking(move || opener(&target))
+                        .await
+                        .map_err(|e| e.to_string())?
+                });
+                self.opening = Some((what, task));
             }
             Command::ActivityPage(p) => self.activity.load_page(p, &self.journal, &self.spawner),
             Command::ActivityExport => self.activity.export_csv(&self.journal, &self.spawner),
@@ -349,6 +375,7 @@ impl InvoiceDeskApp {
                 self.saved.tab = Tab::Lookup;
                 self.lookup.id = id;
                 self.lookup.from_list = from_list;
+                self.lookup.focus_action = true;
                 self.handle(Command::LookUp);
             }
             Command::LookUp => self.fetch_lookup(),
@@ -432,7 +459,12 @@ impl InvoiceDeskApp {
             },
             Command::CancelLoad => self.customers.cancel(),
             Command::RefreshCustomerView => self.customers.refresh_view(&self.spawner),
-            Command::ExportCsv(target) => self.customers.export_csv(target, &self.spawner),
+            Command::ExportCsv(target) => self.customers.export_csv(
+                target,
+                &self.spawner,
+                &self.journal,
+                self.session.as_deref(),
+            ),
             Command::CustomerBucket(b) => self.customers.set_bucket(b, &self.spawner),
             Command::Diagnostics => {
                 self.diagnostics_open = true;
@@ -583,6 +615,15 @@ impl InvoiceDeskApp {
             }
         }
         self.activity.poll();
+        if let Some((asked, task)) = self.naming.take() {
+            match task.try_take() {
+                Ok(found) => {
+                    let found = found.map_err(|e| e.to_string()).and_then(|r| r);
+                    self.names.learn(&asked, found.unwrap_or_default());
+                }
+                Err(task) => self.naming = Some((asked, task)),
+            }
+        }
         if let Some((text, task)) = self.suggesting.take() {
             match task.try_take() {
                 Ok(found) => {
@@ -595,15 +636,39 @@ impl InvoiceDeskApp {
                 Err(task) => self.suggesting = Some((text, task)),
             }
         }
+        if let Some((what, task)) = self.opening.take() {
+            match task.try_take() {
+                Ok(result) => {
+                    let result = result.map_err(|e| e.to_string()).and_then(|r| r);
+                    if let (crate::ui::external::External::Link(url), Err(_)) = (&what, &result) {
+                        // The clerk can paste it in a browser.
+                        self.spawner.ctx.copy_text(url.clone());
+                    }
+                    match what {
+                        crate::ui::external::External::Link(url) => {
+                            self.lookup.link_opened(&url, result)
+                        }
+                        crate::ui::external::External::Folder(dir) => {
+                            self.customers.folder_opened(&dir, result)
+                        }
+                    }
+                }
+                Err(task) => self.opening = Some((what, task)),
+            }
+        }
         if let Some(r) = take_finished(&mut self.importing) {
             self.customers.directory_note = match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                Ok(None) => None,
+                Ok(None) => {
+                    self.customers.offer_import_path();
+                    None
+                }
                 Ok(Some(Ok(n))) => Some(Ok(tr!("dir-imported", count = n))),
                 Ok(Some(Err(lines))) => Some(Err(lines)),
                 Err(e) => Some(Err(vec![e])),
             };
-            // What was typed is looked up again in the new directory.
+            // What was typed is looked up again in the new directory, names too.
             self.suggestions = Default::default();
+            self.names.clear();
         }
         if let Some(Ok(report)) = take_finished(&mut self.diagnostics) {
             self.diagnostics_report = Some(report);
@@ -626,5 +691,27 @@ impl InvoiceDeskApp {
         if self.bulk.take_pending_read() {
             self.handle(Command::Bulk(crate::ui::bulk::BulkCommand::Read));
         }
+    }
+}
+
+/// Imports the customer directory from `path`, off the UI thread: how many customers, or
+/// each problem in the clerk's words.
+async fn import_directory(
+    journal: crate::ui::journal::AppJournal,
+    path: std::path::PathBuf,
+) -> Result<Result<usize, Vec<String>>, String> {
+    let rows = tokio::task::spawn_blocking(move || crate::journal::read_import(&path))
+        .await
+        .map_err(|e| e.to_string())?;
+    match rows {
+        Err(problems) => Ok(Err(problems
+            .iter()
+            .take(10)
+            .map(crate::ui::i18n::import_problem)
+            .collect())),
+        Ok(rows) => journal
+            .read(move |j| j.import_customers(&rows))
+            .await
+            .map(Ok),
     }
 }

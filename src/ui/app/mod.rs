@@ -36,6 +36,8 @@ pub struct AppDeps {
     pub language: Option<super::i18n::Lang>,
     /// A fixed "today" for overdue days and aging (tests); `None`: the computer's date.
     pub today: Option<chrono::NaiveDate>,
+    /// How links and folders are opened (`None`: the system's browser and file manager).
+    pub opener: Option<super::external::Opener>,
 }
 
 impl AppDeps {
@@ -49,6 +51,10 @@ impl AppDeps {
             journal: None,
             language: Some(super::i18n::Lang::En),
             today: None,
+            // A test opens nothing outside itself unless it says what to do instead.
+            opener: Some(Arc::new(|_: &super::external::External| {
+                Err("tests open nothing outside the app".into())
+            })),
         }
     }
 }
@@ -118,13 +124,23 @@ pub struct InvoiceDeskApp {
     bulk: super::bulk::BulkPanel,
     /// What the customer directory found for the text in a customer field.
     suggestions: super::widgets::Suggestions,
+    /// The directory's names of the customer ids shown, and the lookup under way.
+    names: super::widgets::Names,
+    naming: Option<(Vec<String>, Naming)>,
     suggesting: Option<(String, Suggesting)>,
     importing: Option<Importing>,
+    /// Opens links and folders.
+    opener: super::external::Opener,
+    /// Something being opened outside the app, and how it went.
+    opening: Option<(super::external::External, Task<Result<(), String>>)>,
     /// The window was asked to close while something is on its way: the clerk is asked.
     quit_asking: bool,
     /// The clerk said to close anyway.
     quit_confirmed: bool,
 }
+
+/// Looking names up in the directory.
+type Naming = Task<Result<std::collections::HashMap<String, String>, String>>;
 
 /// Looking customers up in the directory.
 type Suggesting = Task<Result<Vec<crate::journal::Customer>, String>>;
@@ -151,12 +167,14 @@ impl InvoiceDeskApp {
             None => (Profiles::default(), None),
         };
         let mut app = InvoiceDeskApp {
-            create: CreatePanel::new(saved.create.clone()),
+            create: CreatePanel::new(saved.create.clone(), deps.today),
             lookup: LookupPanel::new(saved.lookup_id.clone(), deps.today),
             customers: CustomersPanel::new(saved.customers.clone(), deps.today),
             activity: Default::default(),
             bulk: Default::default(),
             suggestions: Default::default(),
+            names: Default::default(),
+            naming: None,
             suggesting: None,
             importing: None,
             credentials: CredentialsPanel::default(),
@@ -190,6 +208,11 @@ impl InvoiceDeskApp {
             journal_counting: None,
             journal_check: None,
             journal_checked: None,
+            opener: deps
+                .opener
+                .clone()
+                .unwrap_or_else(super::external::system_opener),
+            opening: None,
             quit_asking: false,
             quit_confirmed: false,
         };
@@ -232,6 +255,41 @@ impl InvoiceDeskApp {
             }));
         }
         app
+    }
+
+    /// The panel on screen, below the notices that concern every panel.
+    fn central(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        if let Some(e) = &self.profiles_error {
+            super::widgets::error_text(ui, &super::i18n::profile_error(e));
+        }
+        let session = self.session.as_deref();
+        let secrets_status = self.connector.secrets.get().map(|s| s.status());
+        match self.saved.tab {
+            Tab::Credentials => self.credentials.ui(
+                ui,
+                &self.profiles,
+                secrets_status.as_ref(),
+                session,
+                &self.checks,
+                commands,
+            ),
+            Tab::Create => self
+                .create
+                .ui(ui, session, &self.suggestions, &self.names, commands),
+            Tab::Lookup => self.lookup.ui(ui, session, &self.names, commands),
+            Tab::Customers => self.customers.ui(ui, session, &self.suggestions, commands),
+            Tab::Activity => self.activity.ui(
+                ui,
+                self.journal_check.is_some(),
+                session.is_some(),
+                &super::activity::Words {
+                    names: &self.names,
+                    profiles: &self.profiles,
+                },
+                commands,
+            ),
+            Tab::Bulk => self.bulk.ui(ui, session.is_some(), commands),
+        }
     }
 
     /// True while a billing run sends, or a create or void waits for its answer.
@@ -358,38 +416,31 @@ impl eframe::App for InvoiceDeskApp {
             self.top_bar(ui, &mut commands);
             ui.add_space(2.0);
         });
-        egui::CentralPanel::default_margins().show(ui, |ui| {
-            if let Some(e) = &self.profiles_error {
-                super::widgets::error_text(ui, &super::i18n::profile_error(e));
-            }
-            if self.saved.tab != Tab::Bulk || !self.bulk.is_running() {
+        // Runs cut short are offered at the bottom: a notice that comes or goes never
+        // moves what is under the pointer.
+        if !self.bulk.interrupted_to_offer().is_empty() {
+            egui::Panel::bottom("notices").show(ui, |ui| {
                 self.bulk.interrupted_ui(ui, &self.profiles, &mut commands);
-            }
-            let session = self.session.as_deref();
-            let secrets_status = self.connector.secrets.get().map(|s| s.status());
-            match self.saved.tab {
-                Tab::Credentials => self.credentials.ui(
-                    ui,
-                    &self.profiles,
-                    secrets_status.as_ref(),
-                    session,
-                    &self.checks,
-                    &mut commands,
-                ),
-                Tab::Create => self
-                    .create
-                    .ui(ui, session, &self.suggestions, &mut commands),
-                Tab::Lookup => self.lookup.ui(ui, session, &mut commands),
-                Tab::Customers => self
-                    .customers
-                    .ui(ui, session, &self.suggestions, &mut commands),
-                Tab::Activity => self.activity.ui(
-                    ui,
-                    self.journal_check.is_some(),
-                    session.is_some(),
-                    &mut commands,
-                ),
-                Tab::Bulk => self.bulk.ui(ui, session.is_some(), &mut commands),
+            });
+        }
+        egui::CentralPanel::default_margins().show(ui, |ui| {
+            if self.saved.tab == Tab::Credentials {
+                // The profiles panel has its own side list and scrolling.
+                self.central(ui, &mut commands);
+            } else {
+                // Every other panel scrolls both ways as a whole: on a small screen or
+                // zoomed in, every control and the tables' rows stay reachable.
+                let width = ui.available_width();
+                egui::ScrollArea::both()
+                    .id_salt(("panel", self.saved.tab))
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        // Text and rows wrap at the window's width, as without the
+                        // scroll area; only what cannot be narrower (a table's columns,
+                        // a zoomed form) makes the panel scroll sideways.
+                        ui.set_max_width(width);
+                        self.central(ui, &mut commands)
+                    });
             }
         });
         self.diagnostics_window(ui, &mut commands);

@@ -33,7 +33,8 @@ impl InvoiceDeskApp {
     }
 
     pub(super) fn top_bar(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
-        ui.horizontal(|ui| {
+        // Wraps on a small screen or zoomed in: nothing is drawn over anything else.
+        ui.horizontal_wrapped(|ui| {
             ui.heading("invoice-desk");
             ui.separator();
             let label = ui.label(tr!("top-profile"));
@@ -61,6 +62,10 @@ impl InvoiceDeskApp {
                 .labelled_by(label.id);
             self.token_badge(ui);
             self.journal_badge(ui, commands);
+            // The menus on the right when they fit there, else on a line of their own.
+            if ui.available_width() < 160.0 {
+                ui.end_row();
+            }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 ui.menu_button(tr!("menu-help"), |ui| {
                     ui.label(egui::RichText::new(tr!("menu-shortcuts")).strong());
@@ -100,7 +105,7 @@ impl InvoiceDeskApp {
                 });
             });
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             for (tab, name) in [
                 (Tab::Credentials, tr!("tab-credentials")),
                 (Tab::Create, tr!("tab-create")),
@@ -119,6 +124,11 @@ impl InvoiceDeskApp {
     /// Help → Diagnostics: the self-check's report, with Copy for support.
     pub(super) fn diagnostics_window(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         if !self.diagnostics_open {
+            return;
+        }
+        // Esc closes it, as every dialog.
+        if ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)) {
+            commands.push(Command::CloseDiagnostics);
             return;
         }
         let mut open = true;

@@ -15,7 +15,13 @@ use std::sync::atomic::AtomicBool;
 impl CustomersPanel {
     /// Exports the rows shown, in the order shown, as the chosen format: to `target` (its
     /// `.xlsx` or `.csv` decides), or through the save dialog.
-    pub fn export_csv(&mut self, target: Option<PathBuf>, spawner: &Spawner) {
+    pub fn export_csv(
+        &mut self,
+        target: Option<PathBuf>,
+        spawner: &Spawner,
+        journal: &crate::ui::journal::AppJournal,
+        session: Option<&crate::ui::session::Session>,
+    ) {
         if !self.can_export() {
             return;
         }
@@ -29,7 +35,11 @@ impl CustomersPanel {
             .as_deref()
             .and_then(crate::export::workbook_by_name)
             .unwrap_or(self.saved.workbook);
-        let name = file_name(&self.loaded_for, workbook);
+        let name = file_name(&self.loaded_for, self.customer_name.as_deref(), workbook);
+        // Journaled as the CLI's exports are: who exported which customer, to which
+        // file, how many rows (Activity shows it).
+        let journal = journal.clone();
+        let intent_base = session.map(|s| (s.profile.name.clone(), s.profile.base_url.clone()));
         let customer = self.loaded_for.clone();
         let customer_name = self.customer_name.clone();
         let today = self.view.settings.today;
@@ -54,7 +64,23 @@ impl CustomersPanel {
                     }
                 }
             };
-            tokio::task::spawn_blocking(move || {
+            let recorded = match &intent_base {
+                Some((profile, base_url)) => {
+                    let intent = crate::journal::Intent::for_export(
+                        profile,
+                        base_url,
+                        &customer,
+                        path.file_name().map(|f| f.to_string_lossy().into_owned()),
+                    );
+                    journal
+                        .read(move |j| j.record_intent(crate::journal::Action::Export, &intent))
+                        .await
+                        .ok()
+                }
+                None => None,
+            };
+            let settle_journal = journal.clone();
+            let result = tokio::task::spawn_blocking(move || {
                 // As the CLI: no folder is created, a link is written through, an
                 // existing file keeps its permissions.
                 let target = crate::fsutil::check_destination(&path)
@@ -89,7 +115,24 @@ impl CustomersPanel {
                     })
             })
             .await
-            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
+            if let Some(seq) = recorded {
+                let settled = match &result {
+                    Ok(Some((_, n, _))) => crate::journal::Settled {
+                        rows: Some(*n),
+                        ..crate::journal::Settled::done(None)
+                    },
+                    _ => crate::journal::Settled {
+                        outcome: crate::journal::Outcome::Refused,
+                        error_kind: Some("WriteFailed".into()),
+                        ..crate::journal::Settled::done(None)
+                    },
+                };
+                let _ = settle_journal
+                    .read(move |j| j.record_outcome(seq, &settled))
+                    .await;
+            }
+            result
         }));
     }
 
@@ -98,7 +141,11 @@ impl CustomersPanel {
     pub(super) fn open_path_row(&mut self) {
         self.show_path_export = true;
         if self.saved.export_path.trim().is_empty() {
-            self.saved.export_path = default_export_path(&self.loaded_for, self.saved.workbook);
+            self.saved.export_path = default_export_path(
+                &self.loaded_for,
+                self.customer_name.as_deref(),
+                self.saved.workbook,
+            );
         }
     }
 
@@ -168,7 +215,9 @@ impl CustomersPanel {
                     if let Some(dir) = &self.exported_to
                         && ui.button(tr!("cu-open-folder")).clicked()
                     {
-                        open_folder(dir.clone());
+                        commands.push(Command::OpenExternal(
+                            crate::ui::external::External::Folder(dir.clone()),
+                        ));
                     }
                 });
                 // What Excel could not hold as it was sent: said, never silent.
@@ -220,27 +269,18 @@ fn format_name((workbook, d): (bool, Dialect)) -> String {
     format!("CSV · {dialect}")
 }
 
-/// The suggested file name, in the clerk's language (`facturas-cus_1.csv`, `.xlsx`).
-fn file_name(customer: &str, workbook: bool) -> String {
+/// The suggested file name, in the clerk's language, with the customer's name when the
+/// directory knows it (`facturas-Comercial-Ñuñoa-Ltda-cus_1.xlsx`, `facturas-cus_1.csv`).
+fn file_name(customer: &str, name: Option<&str>, workbook: bool) -> String {
+    let who = match name.map(sanitize).filter(|n| !n.is_empty()) {
+        Some(n) => format!("{n}-{}", sanitize(customer)),
+        None => sanitize(customer),
+    };
     if workbook {
-        tr!("cu-file-name-xlsx", customer = sanitize(customer))
+        tr!("cu-file-name-xlsx", customer = who)
     } else {
-        tr!("cu-file-name", customer = sanitize(customer))
+        tr!("cu-file-name", customer = who)
     }
-}
-
-/// Opens a folder in the system's file manager, off the UI thread (a failure to open
-/// it is not worth interrupting the clerk: the path is on screen).
-fn open_folder(dir: PathBuf) {
-    std::thread::spawn(move || {
-        #[cfg(target_os = "windows")]
-        let program = "explorer";
-        #[cfg(target_os = "macos")]
-        let program = "open";
-        #[cfg(not(any(target_os = "windows", target_os = "macos")))]
-        let program = "xdg-open";
-        let _ = std::process::Command::new(program).arg(&dir).status();
-    });
 }
 
 fn sanitize(s: &str) -> String {
@@ -249,19 +289,22 @@ fn sanitize(s: &str) -> String {
         .map(|c| {
             if c.is_alphanumeric() || c == '_' || c == '-' {
                 c
+            } else if c == ' ' {
+                '-'
             } else {
                 '_'
             }
         })
         .collect();
+    let t = t.trim_matches(|c| c == '_' || c == '-');
     if t.is_empty() {
         tr!("cu-file-customer")
     } else {
-        t
+        t.to_string()
     }
 }
 
-fn default_export_path(customer: &str, workbook: bool) -> String {
+fn default_export_path(customer: &str, name: Option<&str>, workbook: bool) -> String {
     let dir = directories::UserDirs::new()
         .and_then(|u| {
             u.document_dir()
@@ -269,7 +312,7 @@ fn default_export_path(customer: &str, workbook: bool) -> String {
                 .or_else(|| Some(u.home_dir().to_path_buf()))
         })
         .unwrap_or_else(|| PathBuf::from("."));
-    dir.join(file_name(customer, workbook))
+    dir.join(file_name(customer, name, workbook))
         .display()
         .to_string()
 }

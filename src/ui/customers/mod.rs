@@ -31,7 +31,7 @@ use std::sync::mpsc;
 const PROGRESS_STEP: std::time::Duration = std::time::Duration::from_millis(150);
 
 /// What is saved between runs.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CustomersSaved {
     /// Last customer id.
@@ -40,12 +40,12 @@ pub struct CustomersSaved {
     pub filter: String,
     /// Hide voided invoices.
     pub hide_void: bool,
-    /// The CSV flavour last used.
     /// The CSV flavour chosen; `None`: the language's (Excel in Spanish in Spanish).
     pub dialect: Option<Dialect>,
     /// The last path typed for "save to a path".
     pub export_path: String,
-    /// Export an Excel workbook (else CSV in `dialect`).
+    /// Export an Excel workbook (else CSV in `dialect`): the workbook unless the clerk
+    /// chose CSV.
     pub workbook: bool,
     /// Only invoices in this status.
     pub status: Option<StatusKind>,
@@ -57,6 +57,25 @@ pub struct CustomersSaved {
     pub amount_from: String,
     /// Amount to, as typed.
     pub amount_to: String,
+}
+
+impl Default for CustomersSaved {
+    fn default() -> Self {
+        CustomersSaved {
+            customer_id: String::new(),
+            filter: String::new(),
+            hide_void: false,
+            dialect: None,
+            export_path: String::new(),
+            // What a clerk opens: an Excel workbook, unless CSV is chosen.
+            workbook: true,
+            status: None,
+            due_from: String::new(),
+            due_to: String::new(),
+            amount_from: String::new(),
+            amount_to: String::new(),
+        }
+    }
 }
 
 /// Where the file went and how many rows, `None` when no file was chosen.
@@ -98,6 +117,10 @@ pub struct CustomersPanel {
     /// The folder of the last file exported (for "Open folder").
     exported_to: Option<PathBuf>,
     show_path_export: bool,
+    /// The directory's import from a typed path (no file dialog appeared): shown, and
+    /// the path typed.
+    show_import_path: bool,
+    import_path: String,
     /// A sort/filter of many rows running on a worker, and how many rows it covers.
     pending_view: Option<(Task<View>, usize)>,
     /// The sort asked for (shown in the header while a worker sorts).
@@ -134,6 +157,8 @@ impl CustomersPanel {
             export_note: None,
             exported_to: None,
             show_path_export: false,
+            show_import_path: false,
+            import_path: String::new(),
             pending_view: None,
             wanted_sort: (SortKey::Received, true),
             filter: Filter::default(),
@@ -166,6 +191,21 @@ impl CustomersPanel {
     pub fn set_bucket(&mut self, bucket: Option<(String, Bucket)>, spawner: &Spawner) {
         self.filter.bucket = bucket;
         self.refresh_view(spawner);
+    }
+
+    /// No file came from the dialog (cancelled, or no dialog could be shown): the row to
+    /// type the file's path opens, and says why.
+    pub fn offer_import_path(&mut self) {
+        self.show_import_path = true;
+        self.directory_note = Some(Ok(tr!("dir-no-file")));
+    }
+
+    /// What came of opening the exported file's folder: nothing to say when it opened;
+    /// otherwise where the file is.
+    pub fn folder_opened(&mut self, dir: &std::path::Path, result: Result<(), String>) {
+        if result.is_err() {
+            self.export_note = Some(Ok(tr!("cu-folder-not-opened", path = dir.display())));
+        }
     }
 
     /// Puts the keyboard focus in the customer field on the next frame.
@@ -326,8 +366,8 @@ impl CustomersPanel {
     /// The loaded customer: its id, and its name when the directory knows it.
     fn customer_shown(&self) -> String {
         match &self.customer_name {
-            Some(n) => format!("{} ({})", self.loaded_for, safe(n)),
-            None => self.loaded_for.clone(),
+            Some(n) => format!("{} ({})", safe(n), safe(&self.loaded_for)),
+            None => safe(&self.loaded_for).into_owned(),
         }
     }
 
@@ -407,7 +447,7 @@ impl CustomersPanel {
         commands: &mut Vec<Command>,
     ) {
         ui.heading(tr!("tab-customers"));
-        ui.horizontal(|ui| {
+        let field = ui.horizontal(|ui| {
             let l = ui.label(tr!("f-customer-id"));
             let r = widgets::focus_field(
                 ui,
@@ -434,8 +474,15 @@ impl CustomersPanel {
                     commands.push(Command::CancelLoad);
                 }
             }
+            r
         });
-        widgets::customer_suggestions(ui, &mut self.saved.customer_id, suggestions, commands);
+        widgets::customer_suggestions(
+            ui,
+            &field.inner,
+            &mut self.saved.customer_id,
+            suggestions,
+            commands,
+        );
         ui.horizontal(|ui| {
             if ui.small_button(tr!("dir-import")).clicked() {
                 commands.push(Command::ImportCustomers);
@@ -455,6 +502,27 @@ impl CustomersPanel {
                 }
             }
         });
+        // Under the button that asked for it: nothing above the pointer moves.
+        if self.show_import_path {
+            ui.horizontal(|ui| {
+                let l = ui.label(tr!("dir-import-path"));
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.import_path)
+                        .hint_text(tr!("dir-import-path-hint"))
+                        .desired_width(widgets::field_width(ui)),
+                )
+                .labelled_by(l.id);
+                if ui
+                    .add_enabled(
+                        !self.import_path.trim().is_empty(),
+                        egui::Button::new(tr!("dir-import-from")),
+                    )
+                    .clicked()
+                {
+                    commands.push(Command::ImportCustomersFrom(self.import_path.trim().into()));
+                }
+            });
+        }
         if session.is_none() {
             widgets::error_text(ui, &tr!("connect-first"));
         }

@@ -59,11 +59,15 @@ impl CustomersPanel {
                 *resort = Some(key);
             }
         };
-        // Scrolls sideways when the window (or the zoom) leaves no room for every column.
+        // Scrolls sideways when the window (or the zoom) leaves no room for every column;
+        // keeps ten rows tall at least (the panel scrolls to them).
         egui::ScrollArea::horizontal().show(ui, |ui| {
+            let min_height = crate::ui::widgets::table_min_height(ui, row_height);
             TableBuilder::new(ui)
                 .striped(true)
                 .sense(egui::Sense::click())
+                .min_scrolled_height(min_height)
+                .max_scroll_height(f32::INFINITY)
                 .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
                 .column(Column::initial(170.0).at_least(90.0).clip(true))
                 .column(Column::initial(100.0).at_least(80.0))
@@ -100,7 +104,7 @@ impl CustomersPanel {
                         Standing::Void => &words[2],
                         Standing::Unknown => &words[3],
                     };
-                    let overdue_hint = tr!("overdue-hint");
+                    let overdue_open_hint = tr!("cu-open-row-overdue");
                     let overdue = crate::ui::widgets::overdue_color(body.ui_mut());
                     let today = self.view.settings.today;
                     body.rows(row_height, self.view.order.len(), |mut row| {
@@ -124,13 +128,12 @@ impl CustomersPanel {
                             ui.with_layout(
                                 egui::Layout::right_to_left(egui::Align::Center),
                                 |ui| {
-                                    let r = ui.add(
+                                    // No tooltip of its own (the currency has its
+                                    // column): one tooltip at a time, the row's.
+                                    ui.add(
                                         egui::Label::new(crate::ui::i18n::amount_text(inv))
                                             .selectable(false),
                                     );
-                                    if let Some(code) = &inv.currency_code {
-                                        r.on_hover_text(safe(code));
-                                    }
                                 },
                             );
                         });
@@ -146,13 +149,18 @@ impl CustomersPanel {
                                             .strong(),
                                     )
                                     .selectable(false),
-                                )
-                                .on_hover_text(overdue_hint.as_str());
+                                );
                             }
                             _ => cell(ui, word(standing)),
                         });
                         row.col(|ui| cell(ui, inv.invoice_external_id.as_deref().unwrap_or("")));
-                        if row.response().on_hover_text(open_hint.as_str()).clicked() {
+                        // One tooltip for the whole row (a cell's own would show beside
+                        // it): what a click does, and what "overdue" means when it is.
+                        let hint = match standing {
+                            Standing::Overdue(_) => &overdue_open_hint,
+                            _ => &open_hint,
+                        };
+                        if row.response().on_hover_text(hint.as_str()).clicked() {
                             commands.push(Command::OpenInLookup {
                                 id: inv.id.clone(),
                                 from_list: true,

@@ -31,6 +31,17 @@ pub fn date_row(
     problem: Option<&str>,
     today: NaiveDate,
 ) {
+    // A due date already past, or more than two years ahead, is most likely a typo: said
+    // beside its reading (it can still be sent).
+    let warning = reading.and_then(|d| {
+        if d < today {
+            Some(tr!("date-past", days = (today - d).num_days()))
+        } else if d > today + chrono::Months::new(24) {
+            Some(tr!("date-far"))
+        } else {
+            None
+        }
+    });
     let l = ui.label(label);
     ui.vertical(|ui| {
         ui.horizontal(|ui| {
@@ -64,15 +75,22 @@ pub fn date_row(
                 }
             }
         });
-        match (problem, reading) {
+        // Each case in the same kind of row, so that the line keeps one height: typing a
+        // date never pushes the rest of the form down.
+        ui.horizontal_wrapped(|ui| match (problem, reading) {
             (Some(p), _) => {
                 ui.label(RichText::new(p).color(super::error_color(ui)));
             }
             (None, Some(d)) => {
                 ui.label(format!("= {}", i18n::long_date(d)));
+                if let Some(w) = &warning {
+                    ui.label(RichText::new(w).color(super::overdue_color(ui)).strong());
+                }
             }
-            (None, None) => {}
-        }
+            (None, None) => {
+                ui.label(" ");
+            }
+        });
     });
     ui.end_row();
 }

@@ -237,7 +237,62 @@ pub fn danger_button(ui: &mut Ui, text: &str) -> egui::Response {
 
 /// Every field of an invoice: the headline (amount, status, currency), then all fields,
 /// unknown ones included.
-pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice, today: chrono::NaiveDate) {
+/// The customer directory's names of the ids the app has shown, looked up as they appear
+/// (an id the directory does not name is remembered as such).
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    known: std::collections::HashMap<String, Option<String>>,
+}
+
+impl Names {
+    /// The name of `id`, when the directory has one.
+    pub fn get(&self, id: &str) -> Option<&str> {
+        self.known.get(id).and_then(|n| n.as_deref())
+    }
+
+    /// `id` as a clerk reads it: "Comercial Ñuñoa Ltda. (cus_k3a…)", or the id alone.
+    pub fn label(&self, id: &str) -> String {
+        match self.get(id) {
+            Some(name) => format!("{} ({})", safe(name), safe(id)),
+            None => safe(id).into_owned(),
+        }
+    }
+
+    /// Of `ids`, those not looked up yet.
+    pub fn missing<'a>(&self, ids: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        let mut out: Vec<String> = ids
+            .into_iter()
+            .filter(|id| !id.is_empty() && !self.known.contains_key(*id))
+            .map(str::to_string)
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// What the directory said of `asked`: the names found; the others have none.
+    pub fn learn(&mut self, asked: &[String], found: std::collections::HashMap<String, String>) {
+        for id in asked {
+            self.known.insert(id.clone(), found.get(id).cloned());
+        }
+    }
+
+    /// Forgets every name (the directory changed).
+    pub fn clear(&mut self) {
+        self.known.clear();
+    }
+}
+
+/// Every field of an invoice: known ones by name in the clerk's language (the customer by
+/// its name from the directory, metadata as "key: value" lines, the creation time local),
+/// the others as the service named them.
+pub fn invoice_details(
+    ui: &mut Ui,
+    id_salt: &str,
+    inv: &Invoice,
+    today: chrono::NaiveDate,
+    names: &Names,
+) {
     ui.horizontal(|ui| {
         ui.heading(safe(&inv.id));
         match crate::statement::Standing::of(inv, today) {
@@ -276,15 +331,48 @@ pub fn invoice_details(ui: &mut Ui, id_salt: &str, inv: &Invoice, today: chrono:
             for (i, f) in crate::api::model::KNOWN_FIELDS.iter().enumerate() {
                 let Some(v) = inv.known(i) else { continue };
                 ui.label(RichText::new(super::i18n::field_name(f.name)).strong());
-                ui.add(egui::Label::new(super::i18n::known_value(inv, f.name, v)).wrap());
+                let text = match (f.name, &v) {
+                    ("customer", crate::api::model::Known::Text(id)) => names.label(id),
+                    ("metadata", crate::api::model::Known::Json(j)) => key_value_lines(j),
+                    _ => super::i18n::known_value(inv, f.name, v),
+                };
+                ui.add(egui::Label::new(text).wrap());
                 ui.end_row();
             }
             for (k, v) in &inv.extra {
+                if k == "created_at"
+                    && let Some(t) = v.as_str()
+                    && chrono::DateTime::parse_from_rfc3339(t).is_ok()
+                {
+                    ui.label(RichText::new(tr!("field-created-at")).strong());
+                    ui.label(super::i18n::moment(t));
+                    ui.end_row();
+                    continue;
+                }
                 ui.label(RichText::new(safe(k)).strong());
                 ui.add(egui::Label::new(safe(&crate::api::model::value_text(v))).wrap());
                 ui.end_row();
             }
         });
+}
+
+/// A JSON object as "key: value" lines (texts without quotes); anything else as JSON.
+fn key_value_lines(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Object(m) if !m.is_empty() => m
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => crate::api::model::value_text(other),
+                };
+                format!("{}: {}", safe(k), safe(&v))
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        serde_json::Value::Object(_) => "—".into(),
+        other => safe(&crate::api::model::value_text(other)).into_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -322,6 +410,60 @@ mod tests {
         );
         assert!((contrast(Color32::WHITE, Color32::BLACK) - 21.0).abs() < 0.01);
     }
+
+    #[test]
+    fn a_typed_customer_is_the_one_it_names_or_nobody() {
+        let customer = |id: &str, name: &str, rut: Option<&str>| crate::journal::Customer {
+            id: id.into(),
+            name: Some(name.into()),
+            rut: rut.map(Into::into),
+            notes: None,
+        };
+        let found = |asked: &str, found: Vec<crate::journal::Customer>| Suggestions {
+            asked: asked.into(),
+            found,
+        };
+        let nunoa = customer("cus_1", "Comercial Ñuñoa Ltda.", Some("76.086.428-5"));
+        let falabella = customer("cus_2", "Falabella", None);
+        // An id is sent as typed, with its name when the directory has one.
+        assert_eq!(
+            pick_customer("cus_1", &found("cus_1", vec![nunoa.clone()])),
+            CustomerPick::Id("cus_1".into(), Some("Comercial Ñuñoa Ltda.".into()))
+        );
+        // A name without accents, a one-word name, a RUT: the one customer named.
+        for (typed, want) in [
+            ("comercial nunoa ltda.", "cus_1"),
+            ("Falabella", "cus_2"),
+            ("76086428-5", "cus_1"),
+        ] {
+            let pick = pick_customer(typed, &found(typed, vec![nunoa.clone(), falabella.clone()]));
+            assert!(
+                matches!(&pick, CustomerPick::Found(id, _) if id == want),
+                "{typed}: {pick:?}"
+            );
+        }
+        // Nobody, or two: not sent.
+        assert_eq!(
+            pick_customer("Nadie Conocido", &found("Nadie Conocido", vec![])),
+            CustomerPick::NotFound("Nadie Conocido".into())
+        );
+        let two = pick_customer(
+            "Comercial",
+            &found(
+                "Comercial",
+                vec![nunoa.clone(), customer("cus_3", "Comercial Sur", None)],
+            ),
+        );
+        assert!(
+            matches!(two, CustomerPick::Ambiguous(ref l) if l.len() == 2),
+            "{two:?}"
+        );
+        // Not looked up yet: waits.
+        assert_eq!(
+            pick_customer("Comercial Nunoa", &Suggestions::default()),
+            CustomerPick::Looking
+        );
+    }
 }
 
 /// What the customer directory found for a text typed in a customer field.
@@ -333,10 +475,106 @@ pub struct Suggestions {
     pub found: Vec<crate::journal::Customer>,
 }
 
-/// Under a customer field: the directory's customers whose name, RUT or id contain what
-/// was typed (click one to put its id in the field), or the name of the id typed.
+/// What the text of a customer field names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CustomerPick {
+    /// Nothing typed.
+    Empty,
+    /// An id as typed (the directory may know its name).
+    Id(String, Option<String>),
+    /// A name or RUT the directory resolves to one customer: its id and how it reads.
+    Found(String, String),
+    /// The directory is being asked about the text.
+    Looking,
+    /// No customer of the directory is named so: an id cannot hold spaces.
+    NotFound(String),
+    /// Several customers match: the first few, as they read.
+    Ambiguous(Vec<String>),
+}
+
+impl CustomerPick {
+    /// The id to send, when there is one.
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            CustomerPick::Id(id, _) | CustomerPick::Found(id, _) => Some(id),
+            _ => None,
+        }
+    }
+}
+
+/// What `typed` names, by what the directory found for it: an id as written (no spaces,
+/// not a RUT); else the one customer whose name or RUT is exactly it, or — when the search
+/// found only one — that one; else not found, or several to choose from.
+pub fn pick_customer(typed: &str, suggestions: &Suggestions) -> CustomerPick {
+    let typed = typed.trim();
+    if typed.is_empty() {
+        return CustomerPick::Empty;
+    }
+    let looked_up = suggestions.asked == typed;
+    let rut = crate::rut::Rut::parse(typed).ok().map(|r| r.to_string());
+    let id_like = !typed.contains(char::is_whitespace) && rut.is_none();
+    let read = |c: &crate::journal::Customer| crate::text::escape_controls(&c.line()).into_owned();
+    if id_like {
+        let found = suggestions.found.iter().filter(|_| looked_up);
+        if let Some(c) = found.clone().find(|c| c.id == typed) {
+            return CustomerPick::Id(typed.to_string(), c.name.clone());
+        }
+        // A one-word name ("Falabella") is the customer it names, not an id, when the
+        // directory names exactly one customer so.
+        let wanted = crate::journal::fold(typed);
+        let named: Vec<_> = found
+            .filter(|c| {
+                c.name
+                    .as_deref()
+                    .is_some_and(|n| crate::journal::fold(n) == wanted)
+            })
+            .collect();
+        if let [one] = named.as_slice() {
+            return CustomerPick::Found(one.id.clone(), read(one));
+        }
+        // A plain word (no digit, no "_", as ids have) that only names customers is a
+        // name to choose from, not an id to send.
+        let word = !typed.contains(|c: char| c == '_' || c.is_ascii_digit());
+        let names_some = suggestions.found.iter().filter(|_| looked_up).any(|c| {
+            c.name
+                .as_deref()
+                .is_some_and(|n| crate::journal::fold(n).contains(&wanted))
+        });
+        if !(word && names_some) {
+            return CustomerPick::Id(typed.to_string(), None);
+        }
+    }
+    if !looked_up {
+        return CustomerPick::Looking;
+    }
+    let wanted = crate::journal::fold(typed);
+    let exact: Vec<&crate::journal::Customer> = suggestions
+        .found
+        .iter()
+        .filter(|c| {
+            c.name
+                .as_deref()
+                .is_some_and(|n| crate::journal::fold(n) == wanted)
+                || (rut.is_some() && c.rut == rut)
+        })
+        .collect();
+    match (exact.as_slice(), suggestions.found.as_slice()) {
+        ([one], _) => CustomerPick::Found(one.id.clone(), read(one)),
+        ([], [one]) => CustomerPick::Found(one.id.clone(), read(one)),
+        ([], []) => CustomerPick::NotFound(typed.to_string()),
+        (many, _) if !many.is_empty() => {
+            CustomerPick::Ambiguous(many.iter().take(3).map(|c| read(c)).collect())
+        }
+        (_, found) => CustomerPick::Ambiguous(found.iter().take(3).map(read).collect()),
+    }
+}
+
+/// The directory's customers whose name, RUT or id contain what was typed in `field`,
+/// in a list that opens over the form under the field (nothing moves): Down and Up choose,
+/// Enter or Tab take the one chosen, a click takes one, Esc closes it.
 pub fn customer_suggestions(
     ui: &mut Ui,
+    field: &egui::Response,
     value: &mut String,
     suggestions: &Suggestions,
     commands: &mut Vec<super::command::Command>,
@@ -349,20 +587,116 @@ pub fn customer_suggestions(
         commands.push(super::command::Command::SuggestCustomers(typed));
         return;
     }
-    if let Some(exact) = suggestions.found.iter().find(|c| c.id == typed) {
-        if let Some(name) = &exact.name {
-            ui.label(format!("= {}", crate::text::escape_controls(name)));
-        }
+    let offered: Vec<&crate::journal::Customer> = suggestions
+        .found
+        .iter()
+        .filter(|c| c.id != typed)
+        .take(5)
+        .collect();
+    let state_id = field.id.with("suggestion");
+    let closed_id = field.id.with("suggestions_closed");
+    if field.changed() {
+        ui.data_mut(|d| {
+            d.remove::<usize>(state_id);
+            d.remove::<String>(closed_id);
+        });
+    }
+    let closed = ui.data(|d| d.get_temp::<String>(closed_id)) == Some(typed.clone());
+    // Enter and Tab take the focus from the field in the same frame they are pressed:
+    // the list still answers them.
+    let focused = field.has_focus() || field.lost_focus();
+    if offered.is_empty() || !focused || closed {
         return;
     }
-    for c in suggestions.found.iter().take(5) {
-        let line = crate::text::escape_controls(&c.line()).into_owned();
-        if ui
-            .add(egui::Button::new(line).small().frame(false))
-            .on_hover_text(crate::tr!("dir-pick"))
-            .clicked()
-        {
-            *value = c.id.clone();
-        }
+    let mut chosen: Option<usize> = ui.data(|d| d.get_temp(state_id));
+    let (down, up, take, escape) = ui.input_mut(|i| {
+        (
+            i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
+            i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
+            chosen.is_some()
+                && (i.consume_key(egui::Modifiers::NONE, egui::Key::Enter)
+                    || i.consume_key(egui::Modifiers::NONE, egui::Key::Tab)),
+            i.consume_key(egui::Modifiers::NONE, egui::Key::Escape),
+        )
+    });
+    if escape {
+        ui.data_mut(|d| d.insert_temp(closed_id, typed));
+        return;
     }
+    if down {
+        chosen = Some(chosen.map_or(0, |c| (c + 1).min(offered.len() - 1)));
+    }
+    if up {
+        chosen = chosen.and_then(|c| c.checked_sub(1));
+    }
+    let mut picked = None;
+    if take {
+        picked = chosen.and_then(|c| offered.get(c)).map(|c| c.id.clone());
+    }
+    egui::Area::new(field.id.with("suggestions_popup"))
+        .order(egui::Order::Foreground)
+        .fixed_pos(field.rect.left_bottom() + egui::vec2(0.0, 2.0))
+        .show(ui.ctx(), |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                for (i, c) in offered.iter().enumerate() {
+                    let line = crate::text::escape_controls(&c.line()).into_owned();
+                    let r = ui
+                        .add(egui::Button::selectable(chosen == Some(i), line).small())
+                        .on_hover_text(crate::tr!("dir-pick"));
+                    if r.clicked() {
+                        picked = Some(c.id.clone());
+                    }
+                }
+            });
+        });
+    match picked {
+        Some(id) => {
+            *value = id;
+            ui.data_mut(|d| d.remove::<usize>(state_id));
+        }
+        None => ui.data_mut(|d| match chosen {
+            Some(c) => {
+                d.insert_temp(state_id, c);
+            }
+            None => d.remove::<usize>(state_id),
+        }),
+    }
+}
+
+/// The line under a customer field: what the text reads as, or why it cannot be sent; a
+/// blank line when there is nothing to say, so the form never moves.
+pub fn customer_reading(ui: &mut Ui, pick: &CustomerPick, problem: Option<&str>) {
+    let text = match (problem, pick) {
+        (Some(p), _) => {
+            error_text(ui, p);
+            return;
+        }
+        (None, CustomerPick::Id(_, Some(name))) => {
+            format!("= {}", crate::text::escape_controls(name))
+        }
+        (None, CustomerPick::Found(_, read)) => format!("= {read}"),
+        (None, CustomerPick::Looking) => crate::tr!("cust-looking"),
+        (None, CustomerPick::NotFound(t)) => {
+            error_text(
+                ui,
+                &crate::tr!("cust-not-found", text = crate::text::escape_controls(t)),
+            );
+            return;
+        }
+        (None, CustomerPick::Ambiguous(lines)) => {
+            error_text(
+                ui,
+                &crate::tr!("cust-did-you-mean", names = lines.join(" / ")),
+            );
+            return;
+        }
+        _ => " ".to_string(),
+    };
+    ui.label(text);
+}
+
+/// The height a table's body keeps at least however little room is left (the panel
+/// scrolls to it): ten rows and a little, so ten rows are always there to read.
+pub fn table_min_height(ui: &egui::Ui, row_height: f32) -> f32 {
+    (row_height + ui.spacing().item_spacing.y) * 10.5
 }

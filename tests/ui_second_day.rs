@@ -1,0 +1,610 @@
+//! A clerk's second day, in Spanish (a test binary of its own: the language is
+//! process-wide): Excel numbers read as numbers, every panel reachable on a small screen,
+//! nothing that moves under the pointer, no silent button, names instead of ids, the
+//! clerk's words.
+
+mod common;
+
+use common::{click, has_text, runtime, set_text, step_until};
+use egui_kittest::kittest::{NodeT, Queryable};
+use invoice_desk::sandbox::{Sandbox, SandboxConfig};
+use invoice_desk::ui::i18n::{Lang, text};
+
+fn sandbox(rt: &tokio::runtime::Runtime) -> Sandbox {
+    rt.block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap()
+}
+
+fn app(
+    rt: &tokio::runtime::Runtime,
+    s: &Sandbox,
+    dir: &std::path::Path,
+    size: [f32; 2],
+) -> common::H {
+    common::connected_with_journal(
+        rt,
+        {
+            let mut p = s.profile("Pruebas");
+            p.account_currency = Some(invoice_desk::api::Currency::CLP);
+            p
+        },
+        &s.credentials.client_secret,
+        dir,
+        size,
+        Lang::Es,
+        Some(dir.join("journal.sqlite3")),
+    )
+}
+
+/// A month's workbook with number cells: UF amounts (`23.193`, `35.887`), pesos, a date
+/// cell, and "UF" / "pesos" for the currency.
+fn workbook(path: &std::path::Path, customer: &str) {
+    use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
+    let mut book = Workbook::new();
+    let ws = book.add_worksheet();
+    for (c, h) in ["Cliente", "Monto", "Moneda", "Vencimiento"]
+        .iter()
+        .enumerate()
+    {
+        ws.write_string(0, c as u16, *h).unwrap();
+    }
+    let date = Format::new().set_num_format("dd-mm-yyyy");
+    let day = ExcelDateTime::from_ymd(2026, 12, 31).unwrap();
+    for (r, (amount, currency)) in [(23.193, "UF"), (35.887, "uf"), (1_341_000.0, "pesos")]
+        .into_iter()
+        .enumerate()
+    {
+        let r = r as u32 + 1;
+        ws.write_string(r, 0, customer).unwrap();
+        ws.write_number(r, 1, amount).unwrap();
+        ws.write_string(r, 2, currency).unwrap();
+        ws.write_datetime_with_format(r, 3, &day, &date).unwrap();
+    }
+    book.save(path).unwrap();
+}
+
+/// Item 1 (and 7's currency words): an Excel number cell is a number; the table shows
+/// amounts the Chilean way and dates as the clerk writes them.
+#[test]
+fn excel_numbers_are_numbers_and_the_table_shows_them_the_chilean_way() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("diciembre.xlsx");
+    workbook(&file, &s.customers()[0].0);
+    let mut h = app(&rt, &s, dir.path(), [1280.0, 800.0]);
+    click(&mut h, &text("tab-bulk"));
+    set_text(&mut h, &text("bulk-file"), file.to_str().unwrap());
+    click(&mut h, &text("bulk-read"));
+    step_until(&mut h, "read", |h| h.state().bulk().loaded_plan().is_some());
+    let plan = h.state().bulk().loaded_plan().unwrap();
+    assert!(plan.problems.is_empty(), "{:?}", plan.problems);
+    assert_eq!(plan.rows[0].invoice.amount.to_string(), "23.193");
+    assert_eq!(plan.rows[1].invoice.amount.to_string(), "35.887");
+    assert!(!has_text(&h, "ambiguo"));
+    for shown in ["UF 23,1930", "UF 35,8870", "$1.341.000", "31-12-2026"] {
+        assert!(has_text(&h, shown), "{shown}");
+    }
+    assert!(!has_text(&h, "1341000"));
+    assert!(!has_text(&h, "2026-12-31"));
+}
+
+/// Item 2: at 1024x640 and zoom 1.5, with the interrupted-run notice above, every control
+/// of Customer invoices and ten rows of its table can be scrolled to and are then on the
+/// screen.
+#[test]
+fn customer_invoices_keep_every_control_and_ten_rows_reachable_on_a_small_zoomed_screen() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    // A run cut short: its notice takes room above every panel.
+    {
+        let file = dir.path().join("marzo.csv");
+        std::fs::write(&file, "cliente,monto\n").unwrap();
+        let mut j =
+            invoice_desk::journal::Journal::open(&dir.path().join("journal.sqlite3")).unwrap();
+        j.start_run(&file, "x", "Pruebas", &s.base_url, 3, None)
+            .unwrap();
+    }
+    let mut h = app(&rt, &s, dir.path(), [1024.0, 640.0]);
+    h.ctx.set_zoom_factor(1.5);
+    h.step();
+    h.step();
+    // The customer with the most invoices.
+    let (customer, _, n) = s.customers().into_iter().max_by_key(|c| c.2).unwrap();
+    assert!(n >= 10);
+    click(&mut h, &text("tab-customers"));
+    set_text(&mut h, &text("f-customer-id"), &customer);
+    click(&mut h, &text("cu-load"));
+    step_until(&mut h, "listed", |h| {
+        !h.state().customers_loading() && h.state().customer_rows().0.len() == n
+    });
+    let screen = h.ctx.content_rect();
+    let on_screen = |h: &common::H, label: &str| {
+        let r = h.get_by_label_contains(label).rect();
+        screen.contains_rect(r.shrink(1.0))
+    };
+    // Every control, by its accessible name.
+    let controls = [
+        text("f-customer-id"),
+        text("cu-load"),
+        text("dir-import"),
+        text("cu-filter"),
+        text("cu-hide-void"),
+        text("tab-bulk"),
+        text("menu-help"),
+        text("menu-view"),
+    ];
+    for label in &controls {
+        h.get_by_label_contains(label).scroll_to_me();
+        h.step();
+        h.step();
+        assert!(
+            on_screen(&h, label),
+            "{label} cannot be brought onto the screen"
+        );
+    }
+    // Ten rows of the table, by their invoice ids: the clerk scrolls the panel with the
+    // wheel over its upper part until the table is on screen; ten rows are then there.
+    let ids: Vec<String> = {
+        let (rows, view) = h.state().customer_rows();
+        view.order
+            .iter()
+            .take(10)
+            .map(|&i| rows.get(i).id.clone())
+            .collect()
+    };
+    // Just below the top bar: the panel's upper edge.
+    let top = ["tab-credentials", "tab-bulk", "menu-help"]
+        .iter()
+        .map(|k| h.get_by_label(&text(k)).rect().bottom())
+        .fold(0.0, f32::max)
+        + 30.0;
+    let header = text("col-invoice");
+    for _ in 0..200 {
+        // Until the table's header is near the top: the rows below it are then all in view.
+        let at = h.get_by_label(&header).rect();
+        if at.top() < top + 20.0 {
+            break;
+        }
+        h.event(egui::Event::PointerMoved(egui::pos2(20.0, top)));
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, -1.0),
+            modifiers: egui::Modifiers::NONE,
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+        });
+        h.step();
+        h.step();
+    }
+    for id in &ids {
+        assert!(
+            on_screen(&h, id),
+            "row {id} is not on the screen: {:?} in {screen:?}",
+            h.get_by_label(id).rect()
+        );
+    }
+    // The top bar does not draw over itself: its menus do not overlap the badges.
+    let help = h.get_by_label(&text("menu-help")).rect();
+    let profile = h.get_by_label(&text("top-profile")).rect();
+    assert!(!help.intersects(profile));
+}
+
+/// The directory knows the sandbox's customers by name (as if imported).
+fn directory(dir: &std::path::Path, s: &Sandbox) {
+    let mut j = invoice_desk::journal::Journal::open(&dir.join("journal.sqlite3")).unwrap();
+    let customers: Vec<invoice_desk::journal::Customer> = s
+        .customers()
+        .into_iter()
+        .map(|(id, name, _)| invoice_desk::journal::Customer {
+            id,
+            name: Some(name),
+            rut: None,
+            notes: None,
+        })
+        .collect();
+    j.import_customers(&customers).unwrap();
+}
+
+fn rect_of(h: &common::H, label: &str) -> egui::Rect {
+    h.get_by_label(label).rect()
+}
+
+/// Items 3 and 5: what appears under the customer field (the directory's suggestions)
+/// and under the due date (its reading) moves nothing; the suggestions are reached with
+/// the keyboard; a name typed and not picked is sent as the one customer it names, and a
+/// name that names nobody is not sent.
+#[test]
+fn suggestions_and_readings_move_nothing_and_names_resolve() {
+    use common::type_into;
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    directory(dir.path(), &s);
+    let mut h = app(&rt, &s, dir.path(), [1024.0, 640.0]);
+    click(&mut h, &text("tab-create"));
+    let product = text("f-product-id");
+    let amount = text("f-amount");
+    let (p0, a0) = (rect_of(&h, &product), rect_of(&h, &amount));
+    // Suggestions open over the form.
+    type_into(&mut h, &text("f-customer-id"), "Comercial");
+    step_until(&mut h, "suggestions", |h| {
+        has_text(h, "Comercial Ñuñoa Ltda.")
+    });
+    assert_eq!(rect_of(&h, &product), p0, "the product field did not move");
+    // Down and Enter take the first one.
+    h.key_press(egui::Key::ArrowDown);
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    let nunoa = s
+        .customers()
+        .into_iter()
+        .find(|c| c.1.starts_with("Comercial Ñuñoa"))
+        .unwrap()
+        .0;
+    assert_eq!(common::field_text(&h, &text("f-customer-id")), nunoa);
+    // A date's reading appears under its field: the amount field stays where it was.
+    type_into(&mut h, &text("f-due-date"), "31-12-2026");
+    assert!(has_text(&h, "= jueves 31 de diciembre de 2026"));
+    assert_eq!(rect_of(&h, &amount), a0, "the amount field did not move");
+    // A name typed, not picked: sent as the one customer it names.
+    let before = s.customers().into_iter().find(|c| c.0 == nunoa).unwrap().2;
+    set_text(&mut h, &text("f-customer-id"), "Comercial Nunoa");
+    step_until(&mut h, "resolved", |h| {
+        has_text(h, "= Comercial Ñuñoa Ltda.")
+    });
+    type_into(&mut h, &amount, "12.000");
+    click(&mut h, &text("cr-create"));
+    step_until(&mut h, "created", |h| has_text(h, "creada."));
+    let count = |s: &Sandbox| s.customers().into_iter().find(|c| c.0 == nunoa).unwrap().2;
+    assert_eq!(
+        count(&s),
+        before + 1,
+        "issued to the customer the name names"
+    );
+    click(&mut h, &text("cr-another"));
+    // A name that names nobody is not sent.
+    set_text(&mut h, &text("f-customer-id"), "Nadie Conocido");
+    type_into(&mut h, &amount, "5.000");
+    step_until(&mut h, "refused", |h| {
+        has_text(h, "No hay un cliente «Nadie Conocido»")
+    });
+    assert!(!common::enabled(&h, &text("cr-create")));
+}
+
+/// Item 3: the interrupted-run notice lives at the bottom (nothing above the panel moves
+/// when it comes or goes), stays gone while its file is remapped, goes when the resumed
+/// run ends, and "Descartar" asks first.
+#[test]
+fn the_interrupted_run_notice_moves_nothing_and_asks_before_it_is_forgotten() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let c = s.customers()[0].0.clone();
+    let file = dir.path().join("marzo.csv");
+    std::fs::write(&file, format!("Cliente,Importe\n{c},1000\n{c},2000\n")).unwrap();
+    let other = dir.path().join("abril.csv");
+    std::fs::write(&other, format!("Cliente,Monto\n{c},3000\n")).unwrap();
+    {
+        let mut j =
+            invoice_desk::journal::Journal::open(&dir.path().join("journal.sqlite3")).unwrap();
+        j.start_run(&other, "y", "Pruebas", &s.base_url, 1, None)
+            .unwrap();
+        j.start_run(&file, "x", "Pruebas", &s.base_url, 2, None)
+            .unwrap();
+    }
+    let mut h = app(&rt, &s, dir.path(), [1024.0, 640.0]);
+    click(&mut h, &text("tab-bulk"));
+    step_until(&mut h, "the notices", |h| {
+        has_text(h, "abril.csv") && has_text(h, "marzo.csv")
+    });
+    let read = rect_of(&h, &text("bulk-read"));
+    // "Descartar" asks; "Mantenerla" keeps it.
+    let dismiss = text("bulk-resume-dismiss");
+    h.get_all_by_label(&dismiss).last().unwrap().click();
+    h.step();
+    h.step();
+    h.step();
+    assert!(has_text(&h, &text("bulk-forget-title")));
+    click(&mut h, &text("bulk-forget-keep"));
+    assert!(has_text(&h, "abril.csv"));
+    // Forgotten: the notice goes, the panel does not move.
+    h.get_all_by_label(&dismiss).last().unwrap().click();
+    h.step();
+    h.step();
+    click(&mut h, &text("bulk-forget-yes"));
+    step_until(&mut h, "forgotten", |h| !has_text(h, "abril.csv"));
+    assert_eq!(
+        rect_of(&h, &text("bulk-read")),
+        read,
+        "the panel did not move"
+    );
+    // Resumed, then remapped: the notice does not come back.
+    click(&mut h, &text("bulk-resume-open"));
+    step_until(&mut h, "read", |h| h.state().bulk().loaded_plan().is_some());
+    assert!(!has_text(&h, "marzo.csv (iniciada"));
+    let before = rect_of(&h, &text("bulk-read"));
+    common::pick(&mut h, "Importe", &text("bulk-field-amount"));
+    step_until(&mut h, "remapped", |h| {
+        h.state()
+            .bulk()
+            .loaded_plan()
+            .is_some_and(|p| p.rows.len() == 2)
+    });
+    assert!(!has_text(&h, "Una emisión masiva de marzo.csv"));
+    assert_eq!(rect_of(&h, &text("bulk-read")), before);
+    // Issued to the end: the notice is gone for good.
+    click(&mut h, "Emitir 2 facturas…");
+    click(&mut h, &text("bulk-confirm-yes"));
+    step_until(&mut h, "issued", |h| has_text(h, "Terminado: 2 emitidas"));
+    assert!(!has_text(&h, "Una emisión masiva de marzo.csv"));
+}
+
+/// Item 4 (and 9's void invoice): no button stays silent. With no browser and no file
+/// manager to open, the payment link is copied and shown, the exported file's folder is
+/// named; with no file dialog, the directory is imported from a typed path; a void
+/// invoice offers no payment buttons.
+#[test]
+fn buttons_that_cannot_do_their_work_say_so_and_offer_another_way() {
+    use common::type_into;
+    use invoice_desk::ui::external::External;
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::<External>::new()));
+    let recorded = asked.clone();
+    let mut h = common::customized(
+        &rt,
+        s.profile("Pruebas"),
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 800.0],
+        Lang::Es,
+        Some(dir.path().join("journal.sqlite3")),
+        None,
+        move |deps| {
+            deps.opener = Some(std::sync::Arc::new(move |what: &External| {
+                recorded.lock().unwrap().push(what.clone());
+                Err("no hay navegador ni administrador de archivos".into())
+            }));
+        },
+    );
+    // The payment link.
+    let id = s
+        .sample_invoice(invoice_desk::sandbox::data::ORG_OAUTH)
+        .unwrap();
+    click(&mut h, &text("tab-lookup"));
+    type_into(&mut h, &text("f-invoice-id"), &id);
+    click(&mut h, &text("lk-look-up"));
+    step_until(&mut h, "looked up", |h| has_text(h, &text("lk-open-link")));
+    click(&mut h, &text("lk-open-link"));
+    step_until(&mut h, "said", |h| {
+        has_text(h, "No se pudo abrir el navegador")
+    });
+    assert!(has_text(&h, "https://pay.sandbox.invalid/"));
+    assert!(matches!(asked.lock().unwrap()[0], External::Link(_)));
+    // Voided: no payment buttons.
+    click(&mut h, &text("lk-void"));
+    click(&mut h, &text("lk-void-invoice"));
+    step_until(&mut h, "voided", |h| has_text(h, "fue anulada"));
+    assert!(!has_text(&h, &text("lk-open-link")));
+    assert!(!has_text(&h, &text("lk-copy-link")));
+    // The exported file's folder.
+    click(&mut h, &text("tab-customers"));
+    set_text(&mut h, &text("f-customer-id"), &s.customers()[0].0);
+    click(&mut h, &text("cu-load"));
+    step_until(&mut h, "listed", |h| {
+        !h.state().customers_loading() && !h.state().customer_rows().0.is_empty()
+    });
+    click(&mut h, &text("cu-save-to-path"));
+    let target = dir.path().join("facturas.xlsx");
+    set_text(&mut h, &text("cu-file"), target.to_str().unwrap());
+    click(&mut h, &text("cu-save-file"));
+    step_until(&mut h, "exported", |h| has_text(h, &text("cu-open-folder")));
+    click(&mut h, &text("cu-open-folder"));
+    step_until(&mut h, "said", |h| {
+        has_text(h, "No se pudo abrir la carpeta")
+    });
+    assert!(has_text(&h, &dir.path().display().to_string()));
+    // The directory, from a typed path (the test has no file dialog).
+    let file = dir.path().join("clientes.csv");
+    std::fs::write(&file, "id,nombre\ncus_x1,Cliente Uno\ncus_x2,Cliente Dos\n").unwrap();
+    click(&mut h, &text("dir-import"));
+    step_until(&mut h, "the path row", |h| {
+        has_text(h, &text("dir-import-path"))
+    });
+    set_text(&mut h, &text("dir-import-path"), file.to_str().unwrap());
+    click(&mut h, &text("dir-import-from"));
+    step_until(&mut h, "imported", |h| has_text(h, "2 clientes"));
+}
+
+/// Items 6 to 9: the directory's names beside the ids (Lookup, the void dialog,
+/// Activity, the export's file name, the billing results file), the clerk's words
+/// ("$450.000", "TK20400 · el cliente no existe", a past due date said before sending),
+/// exports from the app in Activity, and a Spanish clerk's defaults (a workbook, the focus
+/// on the invoice's first action, Esc closing Diagnostics).
+#[test]
+fn names_words_journaled_exports_and_a_spanish_clerks_defaults() {
+    use common::type_into;
+    use egui::accesskit::Role;
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    directory(dir.path(), &s);
+    let mut h = app(&rt, &s, dir.path(), [1280.0, 800.0]);
+    let (id, name, _) = s
+        .customers()
+        .into_iter()
+        .find(|c| c.1.starts_with("Comercial Ñuñoa"))
+        .unwrap();
+    let label = format!("{name} ({id})");
+
+    // A due date already past is said before sending; a right one is not.
+    click(&mut h, &text("tab-create"));
+    set_text(&mut h, &text("f-customer-id"), &id);
+    type_into(&mut h, &text("f-due-date"), "01-11-2026");
+    assert!(has_text(&h, "ya pasó (hace 22 días)"));
+    set_text(&mut h, &text("f-due-date"), "31-12-2026");
+    assert!(!has_text(&h, "ya pasó"));
+    type_into(&mut h, &text("f-amount"), "450.000");
+    click(&mut h, &text("cr-create"));
+    step_until(&mut h, "created", |h| has_text(h, "creada."));
+
+    // Lookup: the name beside the id, "Creada", and the focus on the first action.
+    click(&mut h, &text("open-in-lookup"));
+    step_until(&mut h, "shown", |h| {
+        has_text(h, &text("field-created-at")) && has_text(h, &label)
+    });
+    h.step();
+    assert!(
+        h.get_by_role_and_label(Role::Button, &text("lk-copy-link"))
+            .accesskit_node()
+            .is_focused(),
+        "the focus is on the invoice's first action"
+    );
+    // The void dialog names the customer too.
+    click(&mut h, &text("lk-void"));
+    assert!(has_text(&h, &text("lk-confirm-title")));
+    assert_eq!(
+        h.query_all_by_label(&label).count(),
+        2,
+        "details and dialog"
+    );
+    click(&mut h, &text("cancel"));
+
+    // A create the service refuses: its code in words in Activity.
+    click(&mut h, &text("tab-create"));
+    click(&mut h, &text("cr-another"));
+    set_text(&mut h, &text("f-customer-id"), "cus_noexiste");
+    type_into(&mut h, &text("f-amount"), "1.000");
+    click(&mut h, &text("cr-create"));
+    step_until(&mut h, "refused", |h| {
+        has_text(h, "No existe el cliente cus_noexiste")
+    });
+
+    // An export from the app: a workbook by default, named after the customer, and in
+    // Activity.
+    click(&mut h, &text("tab-customers"));
+    set_text(&mut h, &text("f-customer-id"), &id);
+    click(&mut h, &text("cu-load"));
+    step_until(&mut h, "listed", |h| {
+        !h.state().customers_loading() && !h.state().customer_rows().0.is_empty()
+    });
+    assert!(
+        h.query_all_by_role(Role::ComboBox)
+            .any(|n| n.accesskit_node().value() == Some(text("format-xlsx"))),
+        "a workbook by default"
+    );
+    click(&mut h, &text("cu-save-to-path"));
+    let suggested = common::field_text(&h, &text("cu-file"));
+    assert!(
+        suggested.ends_with(&format!("facturas-Comercial-Ñuñoa-Ltda-{id}.xlsx")),
+        "{suggested}"
+    );
+    let target = dir.path().join("nunoa.xlsx");
+    set_text(&mut h, &text("cu-file"), target.to_str().unwrap());
+    click(&mut h, &text("cu-save-file"));
+    step_until(&mut h, "exported", |h| has_text(h, &text("cu-open-folder")));
+    assert!(target.exists());
+
+    // Activity: names, pesos the Chilean way, the code in words, the export.
+    click(&mut h, &text("tab-activity"));
+    step_until(&mut h, "activity", |h| has_text(h, "nunoa.xlsx"));
+    assert!(has_text(&h, &label), "the customer by name");
+    assert!(has_text(&h, "$450.000"));
+    assert!(!has_text(&h, "moneda de la cuenta"));
+    assert!(has_text(&h, "TK20400 · el cliente no existe"));
+    assert!(has_text(&h, &text("act-export-action")));
+
+    // Diagnostics closes with Esc.
+    click(&mut h, &text("menu-help"));
+    click(&mut h, &text("menu-diagnostics"));
+    step_until(&mut h, "diagnostics", |h| has_text(h, &text("diag-title")));
+    h.key_press(egui::Key::Escape);
+    h.step();
+    h.step();
+    assert!(!has_text(&h, &text("diag-title")));
+}
+
+/// Item 6: the billing results file names each row's customer and amount, so a row can be
+/// matched back to its line in the file.
+#[test]
+fn billing_results_name_the_customer_and_the_amount() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    directory(dir.path(), &s);
+    let (id, name, _) = s
+        .customers()
+        .into_iter()
+        .find(|c| c.1.starts_with("Comercial Ñuñoa"))
+        .unwrap();
+    let file = dir.path().join("junio.csv");
+    std::fs::write(
+        &file,
+        format!("Cliente;Monto;Moneda\n{name};$1.341.000;\n{id};33,0956;UF\n"),
+    )
+    .unwrap();
+    let mut h = app(&rt, &s, dir.path(), [1280.0, 800.0]);
+    click(&mut h, &text("tab-bulk"));
+    set_text(&mut h, &text("bulk-file"), file.to_str().unwrap());
+    click(&mut h, &text("bulk-read"));
+    step_until(&mut h, "read", |h| h.state().bulk().loaded_plan().is_some());
+    click(&mut h, "Emitir 2 facturas…");
+    click(&mut h, &text("bulk-confirm-yes"));
+    step_until(&mut h, "issued", |h| has_text(h, "Terminado: 2 emitidas"));
+    click(&mut h, &text("bulk-save-xlsx"));
+    step_until(&mut h, "saved", |h| has_text(h, "Resultados guardados en"));
+    let saved = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("junio-resultados"))
+        .unwrap();
+    use calamine::{Data, Reader, Xlsx, open_workbook};
+    let mut book: Xlsx<_> = open_workbook(&saved).unwrap();
+    let range = book.worksheet_range("Resultados").unwrap();
+    let row = |r: u32| -> Vec<String> {
+        (0..9)
+            .map(|c| match range.get_value((r, c)) {
+                Some(Data::String(s)) => s.clone(),
+                Some(Data::Float(f)) => f.to_string(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            })
+            .collect()
+    };
+    assert_eq!(
+        row(0)[5..],
+        ["Cliente", "Nombre", "Monto", "Moneda"].map(String::from)
+    );
+    assert_eq!(
+        row(1)[5..],
+        [id.clone(), name.clone(), "1341000".into(), String::new()]
+    );
+    assert_eq!(row(2)[5..], [id, name, "33.0956".into(), "CLF".into()]);
+}
+
+/// Item 3: a connection test that fails says so once, next to the profile (not again in
+/// the profile's last check just under it).
+#[test]
+fn a_failed_connection_test_is_said_once() {
+    use invoice_desk::sandbox::{Fault, Route};
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app(&rt, &s, dir.path(), [1280.0, 800.0]);
+    s.add_fault(Fault::status(Route::Token, 10, 500));
+    click(&mut h, &text("tab-credentials"));
+    click(&mut h, &text("test-connection"));
+    let why = "El proveedor de identidad falló al emitir un token";
+    step_until(&mut h, "tested", |h| has_text(h, why));
+    let said: Vec<String> = h
+        .query_all_by_role(egui::accesskit::Role::Label)
+        .filter_map(|n| n.accesskit_node().value())
+        .filter(|v| v.contains(why))
+        .collect();
+    assert_eq!(said.len(), 1, "said once: {said:?}");
+}
