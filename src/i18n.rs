@@ -65,9 +65,9 @@ pub fn current() -> Lang {
     }
 }
 
-/// The text of `key`.
+/// The text of `key` in the language in use.
 pub fn text(key: &str) -> String {
-    LOCALES.lookup(&current().id(), key)
+    text_in(current(), key)
 }
 
 /// The text of `key` in `lang`, whatever the app's language: for files whose language is
@@ -92,7 +92,7 @@ fn fluent_value(v: &str) -> FluentValue<'static> {
 /// A whole number of four digits or more, written with the language's thousands separator
 /// ("100.000 facturas", "100,000 invoices"). Plural rules still work: 1,000 and above is
 /// "other" in both languages. Dates' parts are never grouped.
-fn grouped(name: &str, v: &str) -> Option<String> {
+fn grouped(lang: Lang, name: &str, v: &str) -> Option<String> {
     let plain = v.len() >= 4 && v.bytes().all(|b| b.is_ascii_digit()) && !v.starts_with('0');
     if !plain
         || matches!(
@@ -102,7 +102,7 @@ fn grouped(name: &str, v: &str) -> Option<String> {
     {
         return None;
     }
-    let sep = match current() {
+    let sep = match lang {
         Lang::Es => '.',
         Lang::En => ',',
     };
@@ -119,23 +119,35 @@ fn grouped(name: &str, v: &str) -> Option<String> {
 /// A count as the language writes it ("100.000"): for texts that show a number without
 /// going through a message.
 pub fn count(n: impl std::fmt::Display) -> String {
-    let v = n.to_string();
-    grouped("count", &v).unwrap_or(v)
+    count_in(current(), n)
 }
 
-/// The text of `key` with its arguments filled in.
+/// [`count`] in `lang`.
+pub fn count_in(lang: Lang, n: impl std::fmt::Display) -> String {
+    let v = n.to_string();
+    grouped(lang, "count", &v).unwrap_or(v)
+}
+
+/// The text of `key` with its arguments filled in, in the language in use.
 pub fn text_args(key: &str, args: &[(&'static str, String)]) -> String {
+    text_args_in(current(), key, args)
+}
+
+/// [`text_args`] in `lang`: for what is written in a language of its own (a workbook for
+/// the CLI's user, the CSV for Excel in Spanish), and for tests, which never switch the
+/// process's language.
+pub fn text_args_in(lang: Lang, key: &str, args: &[(&'static str, String)]) -> String {
     let map: HashMap<Cow<'static, str>, FluentValue> = args
         .iter()
         .map(|(k, v)| {
-            let value = match grouped(k, v) {
+            let value = match grouped(lang, k, v) {
                 Some(g) => FluentValue::from(g),
                 None => fluent_value(v),
             };
             (Cow::Borrowed(*k), value)
         })
         .collect();
-    LOCALES.lookup_with_args(&current().id(), key, &map)
+    LOCALES.lookup_with_args(&lang.id(), key, &map)
 }
 
 /// `tr!(KEY)` or `tr!(KEY, name = value, …)` with KEY a string literal: the translated text.
@@ -149,12 +161,30 @@ macro_rules! tr {
     };
 }
 
+/// `tr_in!(LANG, KEY)` or `tr_in!(LANG, KEY, name = value, …)`: the text in `LANG`,
+/// whatever the process's language.
+#[macro_export]
+macro_rules! tr_in {
+    ($lang:expr, $key:literal) => {
+        $crate::i18n::text_in($lang, $key)
+    };
+    ($lang:expr, $key:literal, $($name:ident = $value:expr),+ $(,)?) => {
+        $crate::i18n::text_args_in(
+            $lang,
+            $key,
+            &[$((stringify!($name), ($value).to_string())),+],
+        )
+    };
+}
+
 /// A date `YYYY-MM-DD` as the language expects it (es-CL: dd-mm-aaaa); other text as is.
 pub fn date(iso: &str) -> String {
-    match (
-        current(),
-        chrono::NaiveDate::parse_from_str(iso, "%Y-%m-%d"),
-    ) {
+    date_in(current(), iso)
+}
+
+/// [`date`] in `lang`.
+pub fn date_in(lang: Lang, iso: &str) -> String {
+    match (lang, chrono::NaiveDate::parse_from_str(iso, "%Y-%m-%d")) {
         (Lang::Es, Ok(d)) => d.format("%d-%m-%Y").to_string(),
         _ => iso.to_string(),
     }
@@ -162,7 +192,12 @@ pub fn date(iso: &str) -> String {
 
 /// A known invoice field's name in the clerk's language (`field-due-date`, …).
 pub fn field_name(name: &str) -> String {
-    text(&format!("field-{}", name.replace('_', "-")))
+    field_name_in(current(), name)
+}
+
+/// [`field_name`] in `lang`.
+pub fn field_name_in(lang: Lang, name: &str) -> String {
+    text_in(lang, &format!("field-{}", name.replace('_', "-")))
 }
 
 /// A known field's value as the clerk reads it: dates in the language's form, yes/no,
@@ -201,25 +236,35 @@ pub fn amount_text(inv: &crate::api::Invoice) -> String {
 
 /// A status in words ("Open", "Overdue", …): the table, the filter, the workbook.
 pub fn status_kind(k: crate::statement::StatusKind) -> String {
+    status_kind_in(current(), k)
+}
+
+/// [`status_kind`] in `lang`.
+pub fn status_kind_in(lang: Lang, k: crate::statement::StatusKind) -> String {
     use crate::statement::StatusKind as K;
     match k {
-        K::Open => tr!("status-open"),
-        K::Overdue => tr!("status-overdue"),
-        K::Paid => tr!("status-paid"),
-        K::Void => tr!("status-void"),
-        K::Unknown => tr!("status-unknown"),
+        K::Open => tr_in!(lang, "status-open"),
+        K::Overdue => tr_in!(lang, "status-overdue"),
+        K::Paid => tr_in!(lang, "status-paid"),
+        K::Void => tr_in!(lang, "status-void"),
+        K::Unknown => tr_in!(lang, "status-unknown"),
     }
 }
 
 /// An aging bucket's name ("Current", "1–30 days", …).
 pub fn bucket(b: crate::statement::Bucket) -> String {
+    bucket_in(current(), b)
+}
+
+/// [`bucket`] in `lang`.
+pub fn bucket_in(lang: Lang, b: crate::statement::Bucket) -> String {
     use crate::statement::Bucket as B;
     match b {
-        B::Current => tr!("aging-current"),
-        B::Days1To30 => tr!("aging-1-30"),
-        B::Days31To60 => tr!("aging-31-60"),
-        B::Days61To90 => tr!("aging-61-90"),
-        B::Over90 => tr!("aging-over-90"),
+        B::Current => tr_in!(lang, "aging-current"),
+        B::Days1To30 => tr_in!(lang, "aging-1-30"),
+        B::Days31To60 => tr_in!(lang, "aging-31-60"),
+        B::Days61To90 => tr_in!(lang, "aging-61-90"),
+        B::Over90 => tr_in!(lang, "aging-over-90"),
     }
 }
 
@@ -349,6 +394,7 @@ pub fn error_text(e: &ApiError) -> String {
                 Resource::Customer(id) => {
                     tr!("nf-customer", id = crate::text::escape_controls(id))
                 }
+                Resource::Account => tr!("nf-account"),
                 Resource::Other => tr!("nf-other"),
             };
             tr!("err-not-found", what = what)
@@ -801,8 +847,14 @@ mod tests {
             }
         }
         for src in sources {
-            // `tr!("key"` or, as rustfmt may break it, `tr!(\n    "key"`.
-            for part in src.split("tr!(").skip(1) {
+            // `tr!("key"` or, as rustfmt may break it, `tr!(\n    "key"`; and
+            // `tr_in!(lang, "key"`.
+            let plain = src.split("tr!(").skip(1).map(str::to_string);
+            let with_lang = src
+                .split("tr_in!(")
+                .skip(1)
+                .filter_map(|p| p.split_once(',').map(|(_, rest)| rest.to_string()));
+            for part in plain.chain(with_lang) {
                 let Some(rest) = part.trim_start().strip_prefix('"') else {
                     continue;
                 };
@@ -817,41 +869,45 @@ mod tests {
 
     #[test]
     fn spanish_and_english_texts_and_dates() {
-        set(Lang::Es);
-        assert_eq!(text("tab-create"), "Nueva factura");
-        assert_eq!(date("2026-12-31"), "31-12-2026");
+        // Explicit languages: a test never switches the process's language.
+        let es = Lang::Es;
+        assert_eq!(text_in(es, "tab-create"), "Nueva factura");
+        assert_eq!(date_in(es, "2026-12-31"), "31-12-2026");
         assert_eq!(
-            tr!("wait-seconds", seconds = 1),
+            tr_in!(es, "wait-seconds", seconds = 1),
             "Intente de nuevo en 1 segundo."
         );
         assert_eq!(
-            tr!("wait-seconds", seconds = 5),
+            tr_in!(es, "wait-seconds", seconds = 5),
             "Intente de nuevo en 5 segundos."
         );
         // Plurals follow the number; counts of four digits and more are grouped, the
         // parts of a date never.
         assert_eq!(
-            tr!("journal-checked", settled = 1, left = 2),
+            tr_in!(es, "journal-checked", settled = 1, left = 2),
             "Revisado: 1 resuelta, 2 aún por revisar."
         );
         assert_eq!(
-            tr!("cu-done", count = 100000, customer = "cus_1"),
+            tr_in!(es, "cu-done", count = 100000, customer = "cus_1"),
             "100.000 facturas del cliente cus_1."
         );
-        assert_eq!(count(1234567), "1.234.567");
-        assert_eq!(count(999), "999");
-        assert_eq!(tr!("act-count", count = 1), "1 registro");
-        set(Lang::En);
+        assert_eq!(count_in(es, 1234567), "1.234.567");
+        assert_eq!(count_in(es, 999), "999");
+        assert_eq!(tr_in!(es, "act-count", count = 1), "1 registro");
+        let en = Lang::En;
         assert_eq!(
-            tr!("cu-done", count = 2500, customer = "cus_1"),
+            tr_in!(en, "cu-done", count = 2500, customer = "cus_1"),
             "2,500 invoices of customer cus_1."
         );
-        assert_eq!(tr!("wait-seconds", seconds = 1), "Try again in 1 second.");
         assert_eq!(
-            tr!("wait-minutes", minutes = 3),
+            tr_in!(en, "wait-seconds", seconds = 1),
+            "Try again in 1 second."
+        );
+        assert_eq!(
+            tr_in!(en, "wait-minutes", minutes = 3),
             "Try again in about 3 minutes."
         );
-        assert_eq!(text("tab-create"), "New invoice");
-        assert_eq!(date("2026-12-31"), "2026-12-31");
+        assert_eq!(text_in(en, "tab-create"), "New invoice");
+        assert_eq!(date_in(en, "2026-12-31"), "2026-12-31");
     }
 }

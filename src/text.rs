@@ -60,6 +60,15 @@ pub fn escape_json_for_terminal(json: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Neutralises a text cell that a spreadsheet would run as a formula (CWE-1236): every
+/// file we write for a spreadsheet (exports, reports, the journal's CSV) goes through it.
+pub fn guard_text(s: &str) -> std::borrow::Cow<'_, str> {
+    match s.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => std::borrow::Cow::Owned(format!("'{s}")),
+        _ => std::borrow::Cow::Borrowed(s),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -633,6 +633,11 @@ fn billing_file(dir: &std::path::Path, customer: &str, n: usize) -> std::path::P
     path
 }
 
+/// Creates the sandbox has received.
+fn creates(e: &Env) -> u64 {
+    e.sandbox.counters().api.get("create").copied().unwrap_or(0)
+}
+
 fn bulk_counts(h: &H) -> invoice_desk::bulk::run::Counts {
     h.state().bulk().counts().unwrap_or_default()
 }
@@ -661,14 +666,19 @@ fn bulk_issue_maps_columns_pauses_stops_and_resumes_without_issuing_twice() {
     click(&mut h, "Issue them");
     click(&mut h, "Pause");
     wait_text(&mut h, "Paused: requests already on their way finish");
-    // What was on its way settles; then nothing more is sent while paused.
-    std::thread::sleep(std::time::Duration::from_millis(900));
-    h.step();
+    // What was on its way settles; then no row is on its way and none starts while
+    // paused (a row counts as working before it looks at the pause again).
+    step_until(&mut h, "nothing in flight", |h| {
+        h.state().bulk().is_paused() && h.state().bulk().working() == 0
+    });
+    step_until(&mut h, "the settled rows shown", |h| {
+        bulk_counts(h).done() as u64 == creates(&e)
+    });
     let paused = bulk_counts(&h).done();
     assert!(paused <= 8, "{paused} rows settled while paused");
-    std::thread::sleep(std::time::Duration::from_millis(700));
     h.step();
     assert_eq!(bulk_counts(&h).done(), paused, "nothing sent while paused");
+    assert_eq!(creates(&e), paused as u64, "no request sent while paused");
     click(&mut h, "Resume");
     step_until(&mut h, "more sent", |h| bulk_counts(h).done() >= paused + 4);
     click(&mut h, "Stop sending");

@@ -198,10 +198,10 @@ fn errors_stay_with_what_they_are_about_and_status_tells_the_truth() {
     set_text(&mut h, "Id de factura", "in_nada");
     click(&mut h, "Consultar");
     step_until(&mut h, "not found", |h| {
-        has_text(h, "No existe factura con id in_nada")
+        has_text(h, "No existe la factura con id in_nada")
     });
     set_text(&mut h, "Id de factura", "");
-    assert!(!has_text(&h, "No existe factura"));
+    assert!(!has_text(&h, "No existe la factura"));
 }
 
 // ---- Every text on every panel comes from the Spanish file (service data aside) ----
@@ -355,7 +355,7 @@ fn no_english_on_any_panel_in_spanish() {
     assert!(!has_text(&h, "¿Anular esta factura?"), "the dialog closed");
     set_text(&mut h, "Id de factura", "in_nada");
     click(&mut h, "Consultar");
-    step_until(&mut h, "not found", |h| has_text(h, "No existe factura"));
+    step_until(&mut h, "not found", |h| has_text(h, "No existe la factura"));
     look(&h, "Consultar, no existe");
     click(&mut h, "Facturas del cliente");
     set_text(&mut h, "Id de cliente", "cus_big");

@@ -325,7 +325,7 @@ impl TokenSource {
 impl TokenSource {
     /// The identity provider gave no (whole) answer: why, in the clerk's terms.
     fn unreachable(&self, e: reqwest::Error) -> ApiError {
-        let kind = if let Some(reason) = certificate_problem(&e) {
+        let kind = if let Some(reason) = http::certificate_problem(&e) {
             ErrorKind::CertificateUntrusted { reason }
         } else if e.is_timeout() {
             ErrorKind::TokenEndpointTimeout {
@@ -334,39 +334,8 @@ impl TokenSource {
         } else {
             ErrorKind::TokenEndpointUnreachable
         };
-        ApiError::new(kind).with_source(without_url(&e), e)
+        ApiError::new(kind).with_source(http::without_url(&e), e)
     }
-}
-
-/// reqwest's error text and its causes, without the URL (not secret, but noise, and a
-/// URL can carry query parameters).
-pub(crate) fn without_url(e: &reqwest::Error) -> String {
-    let mut text = e.to_string();
-    if let Some(url) = e.url() {
-        text = text.replace(&format!(" for url ({url})"), "");
-        text = text.replace(url.as_str(), "<url>");
-    }
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
-}
-
-/// When a TLS handshake failed because the server's certificate is not trusted: the
-/// TLS library's reason (`UnknownIssuer`, `Expired`, `NotValidForName`, …).
-pub(crate) fn certificate_problem(e: &reqwest::Error) -> Option<super::error::CertProblem> {
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        let text = s.to_string();
-        if let Some(rest) = text.strip_prefix("invalid peer certificate: ") {
-            return Some(super::error::CertProblem::from_reason(rest.trim()));
-        }
-        source = s.source();
-    }
-    None
 }
 
 fn parse_token(body: &[u8], sent_at: Instant) -> Result<Cached, String> {

@@ -1,7 +1,7 @@
 //! Small HTTP helpers shared by the token source and the client: URL checks, capped body
 //! reads, wait-time headers.
 
-use super::error::{ApiError, ErrorKind, InputProblem, Setting};
+use super::error::{ApiError, CertProblem, ErrorKind, InputProblem, Setting};
 use reqwest::header::HeaderMap;
 use std::net::IpAddr;
 use std::time::Duration;
@@ -60,7 +60,50 @@ pub fn check_certificate_store() -> Result<(), String> {
     reqwest::Client::builder()
         .build()
         .map(|_| ())
-        .map_err(|e| super::auth::without_url(&e))
+        .map_err(|e| without_url(&e))
+}
+
+/// reqwest's error text and its causes, without the URL (not secret, but noise, and a
+/// URL can carry query parameters).
+pub(crate) fn without_url(e: &reqwest::Error) -> String {
+    let mut text = e.to_string();
+    if let Some(url) = e.url() {
+        text = text.replace(&format!(" for url ({url})"), "");
+        text = text.replace(url.as_str(), "<url>");
+    }
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// When a TLS handshake failed because the server's certificate is not trusted: the
+/// reason, from rustls's own error (not its text).
+pub(crate) fn certificate_problem(e: &reqwest::Error) -> Option<CertProblem> {
+    match std::error::Error::source(e).and_then(tls_error) {
+        Some(rustls::Error::InvalidCertificate(c)) => Some(CertProblem::from_certificate_error(c)),
+        _ => None,
+    }
+}
+
+/// The rustls error in a chain of causes. An `io::Error` hides the error it wraps from
+/// `source()` (it gives that error's source instead), so each one is opened too, however
+/// deep (hyper wraps the TLS error in two).
+fn tls_error<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a rustls::Error> {
+    if let Some(tls) = e.downcast_ref::<rustls::Error>() {
+        return Some(tls);
+    }
+    if let Some(inner) = e
+        .downcast_ref::<std::io::Error>()
+        .and_then(|io| io.get_ref())
+        .and_then(|inner| tls_error(inner))
+    {
+        return Some(inner);
+    }
+    e.source().and_then(tls_error)
 }
 
 /// Why a body could not be read.

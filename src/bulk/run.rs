@@ -214,6 +214,17 @@ pub struct Control {
     rate_pause: Mutex<Option<(Instant, chrono::DateTime<chrono::Utc>)>>,
     /// The journal failed: the run stopped for this.
     journal_failure: Mutex<Option<JournalError>>,
+    /// Rows past the gate and not yet settled (sent or about to be).
+    working: std::sync::atomic::AtomicUsize,
+}
+
+/// A row past the gate: counted in [`Control::working`] until dropped.
+struct Working<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for Working<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Control {
@@ -230,6 +241,18 @@ impl Control {
     /// Sends nothing more; requests in flight finish and are journaled.
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::SeqCst);
+    }
+
+    /// Rows between the gate and their outcome. Paused and at zero, nothing is on its
+    /// way and nothing more goes until resumed: what a caller waits for instead of a
+    /// while.
+    pub fn working(&self) -> usize {
+        self.working.load(Ordering::SeqCst)
+    }
+
+    fn start_working(&self) -> Working<'_> {
+        self.working.fetch_add(1, Ordering::SeqCst);
+        Working(&self.working)
     }
 
     /// True while paused.
@@ -283,6 +306,21 @@ impl Control {
         pause
             .filter(|(u, _)| *u > Instant::now())
             .map(|(_, clock)| clock)
+    }
+
+    /// Waits for this worker's turn and counts its row as working (`None`: cancelled).
+    /// Counted first, then the pause looked at again: whoever pauses and then sees no
+    /// row working knows none will start.
+    async fn enter(&self) -> Option<Working<'_>> {
+        loop {
+            if !self.turn().await {
+                return None;
+            }
+            let working = self.start_working();
+            if !self.is_paused() {
+                return Some(working);
+            }
+        }
     }
 
     /// Waits for this worker's turn: `false` when the run was cancelled meanwhile.
@@ -576,9 +614,9 @@ impl Runner {
         known: Option<Status>,
         siblings: Arc<HashSet<String>>,
     ) -> Status {
-        if !self.control.turn().await {
+        let Some(_working) = self.control.enter().await else {
             return Status::NotSent(self.control.held());
-        }
+        };
         let allowed = match &self.allow_similar {
             AllowSimilar::All => true,
             AllowSimilar::Rows(rows) => rows.contains(&row.row),

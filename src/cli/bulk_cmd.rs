@@ -6,8 +6,8 @@
 use super::{BulkArgs, Failure};
 use crate::api::Client;
 use crate::bulk::Plan;
-use crate::bulk::report::{self, Line};
 use crate::bulk::run::{AllowSimilar, Control, Counts, Held, Runner, Status};
+use crate::export::report::{self, Line};
 use crate::journal::SharedJournal;
 use crate::text::escape_controls;
 use std::io::{IsTerminal, Write};

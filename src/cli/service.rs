@@ -312,6 +312,7 @@ pub(super) async fn service_command(
                         customer: &customer,
                         customer_name: name.as_deref(),
                         today: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
+                        lang: crate::i18n::current(),
                     };
                     crate::export::xlsx::write_file(&target, rows.iter(), &about, &never).map(|w| {
                         notes = (w.as_text, w.cut);
@@ -367,7 +368,9 @@ enum Sink {
 impl Sink {
     fn take(&mut self, page: Vec<crate::api::Invoice>) -> std::io::Result<()> {
         match self {
-            // The page goes on to be decoded into (see `Invoice::recycle_page`).
+            // The page goes on to be decoded into (see `Invoice::recycle_page`). This must
+            // stay on the thread that decodes the next page: the spare store is per thread,
+            // so a page given back on another thread is never reused (only memory held).
             Sink::Csv(csv) => {
                 page.iter().try_for_each(|inv| csv.push(inv))?;
                 crate::api::Invoice::recycle_page(page);

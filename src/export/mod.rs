@@ -5,6 +5,7 @@
 //! `product_id, link_payment, metadata, service_status` when any row has them, then every
 //! other field seen, sorted by name. Nested values are compact JSON.
 
+pub mod report;
 pub mod xlsx;
 
 use crate::api::model::{FIRST_OPTIONAL_COLUMN, KNOWN_FIELDS, Known, value_text};
@@ -209,13 +210,7 @@ pub fn columns<'a>(rows: impl Iterator<Item = &'a Invoice>) -> Vec<String> {
     set.columns()
 }
 
-/// Neutralises a text cell that a spreadsheet would run as a formula (CWE-1236).
-pub fn guard_text(s: &str) -> std::borrow::Cow<'_, str> {
-    match s.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => std::borrow::Cow::Owned(format!("'{s}")),
-        _ => std::borrow::Cow::Borrowed(s),
-    }
-}
+pub use crate::text::guard_text;
 
 /// An amount cell: exact digits, at least the currency's decimals, the dialect's decimal
 /// separator, no thousands separator (so it stays a number).

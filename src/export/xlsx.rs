@@ -10,7 +10,7 @@ use super::{Source, column_sources, guard_text, typed_columns};
 use crate::api::model::{KNOWN_FIELDS, Known, value_text};
 use crate::api::{Currency, Invoice};
 use crate::statement::{Aging, Bucket, Monthly, Standing, StatusKind, Total, due_day};
-use crate::tr;
+use crate::tr_in;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use rust_xlsxwriter::{Color, ExcelDateTime, Format, FormatAlign, Workbook, Worksheet, XlsxError};
@@ -27,6 +27,8 @@ pub struct About<'a> {
     pub customer_name: Option<&'a str>,
     /// The day overdue days and aging are counted on.
     pub today: NaiveDate,
+    /// The language the workbook is written in (the app's, or the CLI user's).
+    pub lang: crate::i18n::Lang,
 }
 
 /// What was written.
@@ -147,15 +149,18 @@ struct Formats {
     as_text: Format,
     by_currency: BTreeMap<String, Format>,
     plain_number: Format,
+    /// The workbook's language (its words and date format).
+    lang: crate::i18n::Lang,
 }
 
 impl Formats {
-    fn new() -> Formats {
-        let date = match crate::i18n::current() {
+    fn new(lang: crate::i18n::Lang) -> Formats {
+        let date = match lang {
             crate::i18n::Lang::Es => "dd-mm-yyyy",
             crate::i18n::Lang::En => "yyyy-mm-dd",
         };
         Formats {
+            lang,
             bold: Format::new().set_bold(),
             header: Format::new()
                 .set_bold()
@@ -220,7 +225,8 @@ fn put_total(
     match t.value() {
         Some(v) => put_amount(ws, f, at, v, Some(code)),
         None => {
-            ws.write_string_with_format(at.0, at.1, tr!("xl-too-large"), &f.as_text)?;
+            let words = tr_in!(f.lang, "xl-too-large");
+            ws.write_string_with_format(at.0, at.1, words, &f.as_text)?;
             Ok(true)
         }
     }
@@ -309,16 +315,18 @@ where
     // (benches/workbook.sh) takes about 0.3 s less than the default 6 for a file 13 %
     // larger (9.4 MB against 8.3 MB); level 1 is no faster and 37 % larger.
     book.set_zip_compression_level(3);
-    let mut f = Formats::new();
+    let lang = about.lang;
+    let mut f = Formats::new(lang);
     let mut aging = Aging::default();
     let mut monthly = Monthly::default();
     {
         let ws = book.add_worksheet_with_constant_memory().map_err(err)?;
-        ws.set_name(tr!("xl-sheet-invoices")).map_err(err)?;
+        ws.set_name(tr_in!(lang, "xl-sheet-invoices"))
+            .map_err(err)?;
         for (c, col) in cols.iter().enumerate() {
             let c = c as u16;
             let (title, width) = match col {
-                Col::Typed(Source::Status) => (tr!("col-status"), 12.0),
+                Col::Typed(Source::Status) => (tr_in!(lang, "col-status"), 12.0),
                 Col::Typed(Source::Known(i)) => {
                     let name = KNOWN_FIELDS[*i].name;
                     let width = match name {
@@ -329,11 +337,11 @@ where
                         "invoice_external_id" | "link_payment" => 24.0,
                         _ => 16.0,
                     };
-                    (crate::i18n::field_name(name), width)
+                    (crate::i18n::field_name_in(lang, name), width)
                 }
-                Col::DaysOverdue => (tr!("xl-days-overdue"), 10.0),
+                Col::DaysOverdue => (tr_in!(lang, "xl-days-overdue"), 10.0),
                 Col::Extra(name) => (fit(&guard_text(name)).0.into_owned(), 16.0),
-                Col::CustomerName => (tr!("xl-customer-name"), 24.0),
+                Col::CustomerName => (tr_in!(lang, "xl-customer-name"), 24.0),
             };
             ws.set_column_width(c, width).map_err(err)?;
             ws.write_string_with_format(0, c, title, &f.header)
@@ -348,7 +356,7 @@ where
             StatusKind::Unknown,
         ]
         .into_iter()
-        .map(|k| (k, crate::i18n::status_kind(k)))
+        .map(|k| (k, crate::i18n::status_kind_in(lang, k)))
         .collect();
         let word = |k: StatusKind| {
             words
@@ -472,28 +480,32 @@ fn summary(
     monthly: &Monthly,
     written: Written,
 ) -> Result<(), XlsxError> {
+    let lang = about.lang;
     let ws = book.add_worksheet();
-    ws.set_name(tr!("xl-sheet-summary"))?;
+    ws.set_name(tr_in!(lang, "xl-sheet-summary"))?;
     for (c, w) in [14.0, 18.0, 18.0, 18.0, 18.0].into_iter().enumerate() {
         ws.set_column_width(c as u16, w)?;
     }
-    ws.write_string_with_format(0, 0, tr!("xl-customer"), &f.bold)?;
+    ws.write_string_with_format(0, 0, tr_in!(lang, "xl-customer"), &f.bold)?;
     let who = match about.customer_name {
         Some(n) => format!("{} ({})", about.customer, n),
         None => about.customer.to_string(),
     };
     let mut cut = 0;
     put_text(ws, f, (0, 1), &who, &mut cut)?;
-    ws.write_string_with_format(1, 0, tr!("xl-as-of"), &f.bold)?;
+    ws.write_string_with_format(1, 0, tr_in!(lang, "xl-as-of"), &f.bold)?;
     put_day(ws, f, (1, 1), about.today)?;
     // Notes on what Excel could not hold, then a blank line.
     let mut r = 2u32;
     for (count, note) in [
         (
             written.as_text,
-            tr!("xl-as-text-note", count = written.as_text),
+            tr_in!(lang, "xl-as-text-note", count = written.as_text),
         ),
-        (written.cut, tr!("xl-cut-note", count = written.cut)),
+        (
+            written.cut,
+            tr_in!(lang, "xl-cut-note", count = written.cut),
+        ),
     ] {
         if count > 0 {
             ws.write_string_with_format(r, 0, note, &f.as_text)?;
@@ -502,21 +514,21 @@ fn summary(
     }
     r += 1;
     let titles = [
-        tr!("col-currency"),
-        tr!("xl-bucket"),
-        tr!("xl-count"),
-        tr!("xl-total"),
+        tr_in!(lang, "col-currency"),
+        tr_in!(lang, "xl-bucket"),
+        tr_in!(lang, "xl-count"),
+        tr_in!(lang, "xl-total"),
     ];
-    r = table_start(ws, f, r, tr!("xl-aging"), &titles)?;
+    r = table_start(ws, f, r, tr_in!(lang, "xl-aging"), &titles)?;
     if aging.is_empty() {
-        ws.write_string(r, 0, tr!("xl-nothing-owed"))?;
+        ws.write_string(r, 0, tr_in!(lang, "xl-nothing-owed"))?;
         r += 1;
     }
     for (code, cells) in &aging.by_currency {
         for b in Bucket::ALL {
             let cell = cells[b.index()];
             put_text(ws, f, (r, 0), code, &mut cut)?;
-            ws.write_string(r, 1, crate::i18n::bucket(b))?;
+            ws.write_string(r, 1, crate::i18n::bucket_in(lang, b))?;
             ws.write_number(r, 2, cell.count as f64)?;
             put_total(ws, f, (r, 3), cell.total, code)?;
             r += 1;
@@ -524,13 +536,13 @@ fn summary(
     }
     r += 1;
     let titles = [
-        tr!("xl-month"),
-        tr!("col-currency"),
-        tr!("chart-invoiced"),
-        tr!("chart-paid"),
-        tr!("chart-open"),
+        tr_in!(lang, "xl-month"),
+        tr_in!(lang, "col-currency"),
+        tr_in!(lang, "chart-invoiced"),
+        tr_in!(lang, "chart-paid"),
+        tr_in!(lang, "chart-open"),
     ];
-    r = table_start(ws, f, r, tr!("xl-monthly"), &titles)?;
+    r = table_start(ws, f, r, tr_in!(lang, "xl-monthly"), &titles)?;
     for (code, months) in &monthly.by_currency {
         for (&(y, m), t) in months {
             match u16::try_from(y) {
@@ -621,6 +633,7 @@ mod tests {
             customer: "cus_1",
             customer_name: Some("+Comercial Andes"),
             today: NaiveDate::from_ymd_opt(2026, 11, 23).unwrap(),
+            lang: crate::i18n::Lang::En,
         };
         let w = write_file(&path, rows.iter(), &about, &AtomicBool::new(false)).unwrap();
         assert_eq!(
@@ -749,6 +762,7 @@ mod tests {
             customer: "cus_1",
             customer_name: None,
             today: NaiveDate::from_ymd_opt(2026, 11, 23).unwrap(),
+            lang: crate::i18n::Lang::En,
         };
         let w = write_file(&path, rows.iter(), &about, &AtomicBool::new(false)).unwrap();
         assert_eq!(w.cut, 1);

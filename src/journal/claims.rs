@@ -9,7 +9,7 @@
 use super::store::{Row, append_in, intent_row, list_on, local_day_start};
 use super::{Action, Entry, Filter, Intent, Journal, JournalError, Outcome, identity};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// How a create is guarded besides its own reference.
@@ -276,59 +276,4 @@ fn look_alike(
         }
     }
     Ok(None)
-}
-
-/// Layout 6's second step: the intents of an older journal claim their references and
-/// invoice ids, under the scopes such journals can name (the service by its address,
-/// the account by the last 4 characters it recorded). Of several intents for one, the
-/// one done wins, then one not known, then the latest.
-pub(super) fn claim_earlier_intents(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
-    let mut stmt = tx.prepare(
-        "SELECT i.seq, i.action, i.base_url, i.account_last4, i.external_id, i.invoice_id,
-                coalesce(o.outcome, 'unknown')
-         FROM entries i
-         LEFT JOIN entries o ON o.seq = (SELECT max(seq) FROM entries WHERE intent_seq = i.seq)
-         WHERE i.kind = 'intent' AND i.action IN ('create', 'void') ORDER BY i.seq",
-    )?;
-    let mut best: HashMap<(String, String), (u8, i64)> = HashMap::new();
-    let rows = stmt.query_map([], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, String>(2)?,
-            r.get::<_, Option<String>>(3)?,
-            r.get::<_, Option<String>>(4)?,
-            r.get::<_, Option<String>>(5)?,
-            r.get::<_, String>(6)?,
-        ))
-    })?;
-    for row in rows {
-        let (seq, action, base_url, last4, reference, invoice, outcome) = row?;
-        let place = match action.as_str() {
-            "create" => reference.filter(|r| !r.trim().is_empty()).map(|r| {
-                (
-                    identity::legacy_create_scope(&base_url, last4.as_deref()),
-                    r,
-                )
-            }),
-            _ => invoice.map(|id| (identity::void_scope(&base_url), id)),
-        };
-        let Some(place) = place else { continue };
-        let rank = match outcome.as_str() {
-            "done" => 2,
-            "refused" => 0,
-            _ => 1,
-        };
-        let e = best.entry(place).or_insert((rank, seq));
-        if rank >= e.0 {
-            *e = (rank, seq);
-        }
-    }
-    drop(stmt);
-    let mut insert =
-        tx.prepare("INSERT INTO claims (scope, key, intent_seq) VALUES (?1, ?2, ?3)")?;
-    for ((scope, key), (_, seq)) in best {
-        insert.execute(params![scope, key, seq])?;
-    }
-    Ok(())
 }

@@ -2,7 +2,7 @@
 //! reading it a page at a time.
 
 use super::{Entry, Filter, Journal, JournalError};
-use crate::export::guard_text;
+use crate::text::guard_text;
 use std::path::Path;
 
 /// Calls `each` on every entry matching `f`, oldest first, reading a page at a time (the

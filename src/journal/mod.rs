@@ -14,6 +14,7 @@ mod directory;
 mod flow;
 pub mod identity;
 mod runs;
+mod schema;
 mod store;
 
 pub use claims::{Claimed, Guard, Similar};

@@ -1,6 +1,7 @@
 //! The SQLite file: opening (WAL, full sync, busy timeout), migrations, appending with
 //! the hash chain, listing, verifying.
 
+use super::schema::{MIGRATIONS, Step};
 use super::{Action, Entry, Filter, Intent, Outcome, Settled, os_user};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params_from_iter};
 use sha2::{Digest, Sha256};
@@ -12,96 +13,6 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The hash before the first row.
 const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-
-/// One schema change: SQL, or code (for what SQL cannot work out, such as a service's
-/// canonical address).
-enum Step {
-    Sql(&'static str),
-    Code(fn(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>),
-}
-
-/// Schema changes, in order; `PRAGMA user_version` says how many were applied.
-const MIGRATIONS: &[Step] = &[
-    // 1: the rows.
-    Step::Sql(
-        "CREATE TABLE entries (
-        seq INTEGER PRIMARY KEY,
-        kind TEXT NOT NULL,
-        intent_seq INTEGER,
-        time TEXT NOT NULL,
-        user TEXT NOT NULL,
-        profile TEXT NOT NULL,
-        base_url TEXT NOT NULL,
-        action TEXT NOT NULL,
-        customer TEXT,
-        amount TEXT,
-        currency_code TEXT,
-        account_last4 TEXT,
-        external_id TEXT,
-        invoice_id TEXT,
-        outcome TEXT,
-        error_kind TEXT,
-        error_code TEXT,
-        file_name TEXT,
-        rows INTEGER,
-        checked INTEGER NOT NULL DEFAULT 0,
-        prev_hash TEXT NOT NULL,
-        hash TEXT NOT NULL
-    );",
-    ),
-    // 2: finding an intent's outcomes, and listing by day, stay fast at 100,000 rows.
-    Step::Sql(
-        "CREATE INDEX entries_intent ON entries(intent_seq);
-     CREATE INDEX entries_time ON entries(kind, time);",
-    ),
-    // 3: the customer directory (not part of the chain: it is a notebook, not a record).
-    // `search` is name, RUT digits and id, lowercase and without accents.
-    Step::Sql(
-        "CREATE TABLE customers (
-        id TEXT PRIMARY KEY,
-        name TEXT,
-        rut TEXT,
-        notes TEXT,
-        search TEXT NOT NULL,
-        updated TEXT NOT NULL
-    );",
-    ),
-    // 4: finding a create by its reference (bulk runs never issue a row twice).
-    Step::Sql("CREATE INDEX entries_reference ON entries(external_id);"),
-    // 5: billing runs started and not yet finished, so an interrupted one is offered
-    // again (bookkeeping, not part of the chain: every row's request is in `entries`).
-    Step::Sql(
-        "CREATE TABLE bulk_runs (
-        id INTEGER PRIMARY KEY,
-        path TEXT NOT NULL,
-        file_id TEXT NOT NULL,
-        profile TEXT NOT NULL,
-        base_url TEXT NOT NULL,
-        rows INTEGER NOT NULL,
-        started TEXT NOT NULL,
-        finished TEXT
-    );",
-    ),
-    // 6: references and void ids are claimed (a unique key decides who sends); intents
-    // say which service identity they were for, the due date (look-alikes are found by
-    // it) and the clerk's decision when one was taken. Older intents' claims are filled
-    // in from what they recorded.
-    Step::Sql(
-        "ALTER TABLE entries ADD COLUMN service TEXT;
-         ALTER TABLE entries ADD COLUMN due_date TEXT;
-         ALTER TABLE entries ADD COLUMN decision TEXT;
-         CREATE TABLE claims (
-            scope TEXT NOT NULL,
-            key TEXT NOT NULL,
-            intent_seq INTEGER NOT NULL,
-            PRIMARY KEY (scope, key)
-         );
-         CREATE INDEX entries_look_alike ON entries(customer, amount)
-            WHERE kind = 'intent' AND action = 'create';
-         ALTER TABLE bulk_runs ADD COLUMN mapping TEXT;",
-    ),
-    Step::Code(super::claims::claim_earlier_intents),
-];
 
 /// How many layout versions this program knows.
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! results are saved beside the file, as CSV or Excel. A run cut short (closed window,
 //! crash) is offered again at the next start.
 
+pub use super::command::BulkCommand;
 use super::journal::AppJournal;
 use super::session::Session;
 use super::task::{Spawner, Task, take_finished};
@@ -21,35 +22,6 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// What the panel asks the app for (through `Command::Bulk`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BulkCommand {
-    /// Choose a file with the open dialog, then read it.
-    Choose,
-    /// Read and check the file whose path is typed.
-    Read,
-    /// Check the rows again with the column mapping as changed.
-    Remap,
-    /// Send the valid rows (the clerk confirmed).
-    Start,
-    /// Hold the rows not yet sent.
-    Pause,
-    /// Let them go again.
-    Resume,
-    /// Send nothing more (requests in flight finish and are recorded).
-    Cancel,
-    /// Save the results beside the file: Excel (`true`) or CSV.
-    Save(bool),
-    /// Open an interrupted run's file to resume it.
-    OpenInterrupted(i64),
-    /// Ask before forgetting an interrupted run.
-    AskForget(i64),
-    /// Keep it after all (the question's No).
-    KeepInterrupted,
-    /// Forget an interrupted run.
-    Forget(i64),
-}
 
 /// A file read and checked.
 pub struct Loaded {
@@ -201,6 +173,16 @@ impl BulkPanel {
     /// True while rows are being sent.
     pub fn is_running(&self) -> bool {
         self.running.as_ref().is_some_and(|r| r.task.is_some())
+    }
+
+    /// Rows of the run between the gate and their outcome (see `Control::working`).
+    pub fn working(&self) -> usize {
+        self.running.as_ref().map_or(0, |r| r.control.working())
+    }
+
+    /// True while the run is paused.
+    pub fn is_paused(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.control.is_paused())
     }
 
     /// The file as read and checked.
@@ -558,7 +540,7 @@ impl BulkPanel {
             }
             tokio::task::spawn_blocking(move || {
                 // Looking for a free name reads the folder: not on the UI thread.
-                let target = crate::bulk::report::beside(
+                let target = crate::export::report::beside(
                     &input,
                     &suffix,
                     if excel { "xlsx" } else { "csv" },
@@ -569,9 +551,9 @@ impl BulkPanel {
                     .map_err(|e| crate::ui::i18n::destination_error(&e))?;
                 let header: [&str; 9] = std::array::from_fn(|i| header[i].as_str());
                 let written = if excel {
-                    crate::bulk::report::write_xlsx(&checked, &sheet, header, &lines)
+                    crate::export::report::write_xlsx(&checked, &sheet, header, &lines)
                 } else {
-                    crate::bulk::report::write_csv(&checked, &lines)
+                    crate::export::report::write_csv(&checked, &lines)
                 };
                 written
                     .map(|()| target)
@@ -584,8 +566,13 @@ impl BulkPanel {
 
     /// One line per row of the file: CSV in the report's words (for programs), Excel in
     /// the clerk's.
-    fn result_lines(&self, l: &Loaded, r: &Running, words: bool) -> Vec<crate::bulk::report::Line> {
-        use crate::bulk::report::Line;
+    fn result_lines(
+        &self,
+        l: &Loaded,
+        r: &Running,
+        words: bool,
+    ) -> Vec<crate::export::report::Line> {
+        use crate::export::report::Line;
         let progress = r.progress.lock();
         let statuses = progress.as_ref().map(|p| &p.statuses).ok();
         let mut lines = Vec::with_capacity(l.all_rows.len());

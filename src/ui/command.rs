@@ -69,7 +69,7 @@ pub enum Command {
     /// Open a link in the browser or a folder in the file manager.
     OpenExternal(super::external::External),
     /// Something for the Bulk issue panel.
-    Bulk(super::bulk::BulkCommand),
+    Bulk(BulkCommand),
     /// Switch panel.
     Show(Tab),
     /// Switch panel and put the keyboard focus in its first field (Ctrl/Cmd+N, +F).
@@ -146,4 +146,33 @@ pub enum Command {
     Quit,
     /// Close without asking again (the clerk confirmed), or stay (`false`).
     ConfirmQuit(bool),
+}
+
+/// What the panel asks the app for (through `Command::Bulk`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BulkCommand {
+    /// Choose a file with the open dialog, then read it.
+    Choose,
+    /// Read and check the file whose path is typed.
+    Read,
+    /// Check the rows again with the column mapping as changed.
+    Remap,
+    /// Send the valid rows (the clerk confirmed).
+    Start,
+    /// Hold the rows not yet sent.
+    Pause,
+    /// Let them go again.
+    Resume,
+    /// Send nothing more (requests in flight finish and are recorded).
+    Cancel,
+    /// Save the results beside the file: Excel (`true`) or CSV.
+    Save(bool),
+    /// Open an interrupted run's file to resume it.
+    OpenInterrupted(i64),
+    /// Ask before forgetting an interrupted run.
+    AskForget(i64),
+    /// Keep it after all (the question's No).
+    KeepInterrupted,
+    /// Forget an interrupted run.
+    Forget(i64),
 }

@@ -873,31 +873,17 @@ impl CreatePanel {
     }
 }
 
-/// What a create's "not found" was about.
+/// What a create's "not found" was about, as the API layer read it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum NotFound {
     Customer,
     Account,
 }
 
-/// The field a create's 404 is about: by the service's code (TK20400 customer, TK20100
-/// account), else by what its message names.
 fn not_found_target(e: &ApiError) -> Option<NotFound> {
-    if !matches!(e.kind, ErrorKind::NotFound(_)) {
-        return None;
-    }
-    let message = e
-        .service_message
-        .as_deref()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    match e.service_code.as_deref() {
-        Some("TK20400") => Some(NotFound::Customer),
-        Some("TK20100") => Some(NotFound::Account),
-        _ if message.contains("customer") || message.contains("cliente") => {
-            Some(NotFound::Customer)
-        }
-        _ if message.contains("account") || message.contains("cuenta") => Some(NotFound::Account),
+    match &e.kind {
+        ErrorKind::NotFound(crate::api::Resource::Customer(_)) => Some(NotFound::Customer),
+        ErrorKind::NotFound(crate::api::Resource::Account) => Some(NotFound::Account),
         _ => None,
     }
 }

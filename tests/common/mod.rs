@@ -28,6 +28,7 @@ pub fn runtime() -> tokio::runtime::Runtime {
 
 /// The app, window of `size` points.
 pub fn harness(mut deps: AppDeps, size: [f32; 2]) -> H {
+    one_language(deps.language.unwrap_or(Lang::En));
     deps.today = deps.today.or(Some(TODAY));
     Harness::builder()
         .with_size(size)
@@ -165,6 +166,7 @@ pub fn customized(
     deps.language = Some(lang);
     deps.journal = journal;
     change(&mut deps);
+    one_language(deps.language.unwrap_or(Lang::En));
     let mut h = match storage {
         None => harness(deps, size),
         Some(storage) => {
@@ -309,4 +311,16 @@ pub fn grouped(n: usize, sep: char) -> String {
         out.push(c);
     }
     out
+}
+
+/// The app's language is the process's (one app, one clerk): a test binary's apps all
+/// speak the same one, or tests running side by side would read each other's words.
+/// Asking for another in the same binary fails at once, loudly, instead of flaking.
+pub fn one_language(lang: Lang) {
+    static FIRST: std::sync::OnceLock<Lang> = std::sync::OnceLock::new();
+    let first = *FIRST.get_or_init(|| lang);
+    assert_eq!(
+        first, lang,
+        "this test binary's apps speak {first:?}; put a {lang:?} test in a binary of its own"
+    );
 }

@@ -198,6 +198,7 @@ msg-choose-profile = Choose a profile first.
 nf-customer = customer with id { $id }
 nf-invoice = invoice with id { $id }
 nf-other = such resource
+nf-account = account with this account key
 not-known = Not known
 open-in-lookup = Open in Lookup
 save = Save

@@ -13,6 +13,31 @@ pub(super) fn not_found_as(mut e: ApiError, what: Resource) -> ApiError {
     e
 }
 
+/// What a create's "not found" is about: the customer (`TK20400`) or the account
+/// (`TK20100`) by the service's code, else by what its message names. Here, so the app,
+/// the CLI and billing runs all say "there is no customer cus_…".
+pub(super) fn create_not_found(mut e: ApiError, customer: &str) -> ApiError {
+    if !matches!(e.kind, ErrorKind::NotFound(_)) {
+        return e;
+    }
+    let message = e
+        .service_message
+        .as_deref()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let what = match e.service_code.as_deref() {
+        Some("TK20400") => Resource::Customer(customer.to_string()),
+        Some("TK20100") => Resource::Account,
+        _ if message.contains("customer") || message.contains("cliente") => {
+            Resource::Customer(customer.to_string())
+        }
+        _ if message.contains("account") || message.contains("cuenta") => Resource::Account,
+        _ => return e,
+    };
+    e.kind = ErrorKind::NotFound(what);
+    e
+}
+
 /// The invoice in a success answer to a create or void. The service did what was asked,
 /// so an answer that cannot be read is "done, check the result", never a plain failure
 /// that a clerk would retry.

@@ -7,7 +7,7 @@ use super::auth::{self, AuthSettings, TokenSource, TokenState};
 use super::error::{Action, ApiError, ErrorKind, InputProblem, Resource, Setting};
 use super::http::{self, BodyError};
 use super::model::{Invoice, NewInvoice, NextPage, Page, guess_next, page_text};
-use answers::{api_error, decode_invoice, decode_written, not_found_as};
+use answers::{api_error, create_not_found, decode_invoice, decode_written, not_found_as};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::Value;
 use std::ops::ControlFlow;
@@ -173,7 +173,9 @@ impl Client {
             builder = builder.tls_certs_only(std::iter::empty());
         }
         let http = builder.build().map_err(|e| {
-            ApiError::invalid(InputProblem::NoCertificateStore(auth::without_url(&e)))
+            ApiError::invalid(InputProblem::NoCertificateStore(super::http::without_url(
+                &e,
+            )))
         })?;
         let auth = match &cfg.auth {
             AuthSettings::OAuth(o) => Auth::OAuth(Box::new(TokenSource::new(
@@ -289,7 +291,8 @@ impl Client {
                 key,
                 Effect::Write(Action::Create),
             )
-            .await?;
+            .await
+            .map_err(|e| create_not_found(e, &invoice.customer))?;
         decode_written(&v, Action::Create)
     }
 
@@ -661,7 +664,7 @@ impl Client {
             (SendError::BodyLost(status, e), Effect::Write(a)) => {
                 ApiError::new(ErrorKind::OutcomeUnknown(a))
                     .with_status(status)
-                    .with_source(auth::without_url(&e), e)
+                    .with_source(super::http::without_url(&e), e)
             }
             (SendError::BodyLost(status, e), Effect::Read) => {
                 let kind = if e.is_timeout() {
@@ -671,10 +674,10 @@ impl Client {
                 };
                 ApiError::new(kind)
                     .with_status(status)
-                    .with_source(auth::without_url(&e), e)
+                    .with_source(super::http::without_url(&e), e)
             }
             (SendError::Transport(e), effect) => {
-                let kind = if let Some(reason) = auth::certificate_problem(&e) {
+                let kind = if let Some(reason) = super::http::certificate_problem(&e) {
                     ErrorKind::CertificateUntrusted { reason }
                 } else if e.is_connect() {
                     // No connection was made: nothing was sent, whatever the request.
@@ -686,7 +689,7 @@ impl Client {
                         Effect::Read => ErrorKind::ConnectionLost,
                     }
                 };
-                ApiError::new(kind).with_source(auth::without_url(&e), e)
+                ApiError::new(kind).with_source(super::http::without_url(&e), e)
             }
         }
     }

@@ -166,16 +166,17 @@ pub enum CertProblem {
 }
 
 impl CertProblem {
-    /// Classifies the TLS library's reason (`UnknownIssuer`, `Expired`, …).
-    pub fn from_reason(reason: &str) -> CertProblem {
-        if reason.contains("UnknownIssuer") {
-            CertProblem::UnknownIssuer
-        } else if reason.contains("Expired") || reason.contains("NotValidYet") {
-            CertProblem::Expired
-        } else if reason.contains("NotValidForName") {
-            CertProblem::WrongName
-        } else {
-            CertProblem::Other(escape_controls(reason).into_owned())
+    /// Classifies rustls's reason for refusing a certificate.
+    pub fn from_certificate_error(e: &rustls::CertificateError) -> CertProblem {
+        use rustls::CertificateError as C;
+        match e {
+            C::UnknownIssuer => CertProblem::UnknownIssuer,
+            C::Expired
+            | C::ExpiredContext { .. }
+            | C::NotValidYet
+            | C::NotValidYetContext { .. } => CertProblem::Expired,
+            C::NotValidForName | C::NotValidForNameContext { .. } => CertProblem::WrongName,
+            other => CertProblem::Other(escape_controls(&format!("{other:?}")).into_owned()),
         }
     }
 }

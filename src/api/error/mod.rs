@@ -16,6 +16,8 @@ pub enum Resource {
     Invoice(String),
     /// A customer, by id.
     Customer(String),
+    /// The account the request was made for (its key is not shown: it may be secret).
+    Account,
     /// Something the service did not name.
     Other,
 }
@@ -416,6 +418,9 @@ impl fmt::Display for ApiError {
             }
             ErrorKind::NotFound(Resource::Customer(id)) => {
                 write!(f, "There is no customer with id {id}.{said}")
+            }
+            ErrorKind::NotFound(Resource::Account) => {
+                write!(f, "The service does not know this account key.{said}")
             }
             ErrorKind::NotFound(Resource::Other) => write!(f, "There is no such resource.{said}"),
             ErrorKind::Conflict => write!(

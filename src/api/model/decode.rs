@@ -410,6 +410,8 @@ fn decode_into<'de, A: serde::de::MapAccess<'de>>(
     // in the table's order (a later copy of the same field replaces them).
     let mut odd: Vec<(usize, Value)> = Vec::new();
     let mut customer_id: Option<Raw<'de>> = None;
+    // One bit per known field: the table must stay within the bits (checked when built).
+    const _: () = assert!(super::fields::KNOWN_FIELDS.len() <= u16::BITS as usize);
     let mut seen = 0u16;
     // How many of `extra`'s entries are this invoice's own: those after them
     // are the used invoice's, taken over while the names match.

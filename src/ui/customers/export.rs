@@ -43,6 +43,8 @@ impl CustomersPanel {
         let customer = self.loaded_for.clone();
         let customer_name = self.customer_name.clone();
         let today = self.view.settings.today;
+        // The workbook's words in the app's language, fixed when the export starts.
+        let lang = crate::i18n::current();
         self.export = Some(spawner.spawn(async move {
             let path = match target {
                 Some(p) => p,
@@ -91,6 +93,7 @@ impl CustomersPanel {
                         customer: &customer,
                         customer_name: customer_name.as_deref(),
                         today,
+                        lang,
                     };
                     crate::export::xlsx::write_file(&target, iter, &about, &cancel)
                         .map(|w| (w.rows, (w.as_text, w.cut)))

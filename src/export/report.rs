@@ -1,9 +1,10 @@
-//! A billing run's results, one line per row of the file: CSV (`row,
-//! invoice_external_id, status, invoice_id, error`, for programs and the CLI's
-//! `--report`) or Excel (for people: the caller's words for headers and statuses).
+//! A billing run's results, one line per row of the file: CSV ([`CSV_HEADER`], for
+//! programs and the CLI's `--report`) or Excel (for people: the caller's words for
+//! headers and statuses). Each line names the row's customer and amount, so it can be
+//! matched back to the file.
 //! Text cells are guarded against formula injection in both.
 
-use super::run::Status;
+use crate::bulk::run::Status;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -78,13 +79,13 @@ pub fn write_csv(target: &Path, lines: &[Line]) -> std::io::Result<()> {
         for l in lines {
             csv.write_record([
                 l.row.to_string().as_str(),
-                &crate::export::guard_text(&l.reference),
+                &crate::text::guard_text(&l.reference),
                 &l.status,
                 // The service's id: as hostile as any text it sends.
-                &crate::export::guard_text(&l.invoice_id),
-                &crate::export::guard_text(&l.error),
-                &crate::export::guard_text(&l.customer),
-                &crate::export::guard_text(&l.customer_name),
+                &crate::text::guard_text(&l.invoice_id),
+                &crate::text::guard_text(&l.error),
+                &crate::text::guard_text(&l.customer),
+                &crate::text::guard_text(&l.customer_name),
                 &l.amount,
                 &l.currency,
             ])?;
@@ -109,8 +110,8 @@ pub fn write_xlsx(
     let bold = Format::new().set_bold();
     // A text longer than a cell holds is cut, ends in "…" and is marked, as the
     // workbook export does (the CSV keeps it whole).
-    let marked = Format::new()
-        .set_background_color(rust_xlsxwriter::Color::RGB(crate::export::xlsx::MARKED));
+    let marked =
+        Format::new().set_background_color(rust_xlsxwriter::Color::RGB(super::xlsx::MARKED));
     for (c, h) in header.iter().enumerate() {
         ws.write_string_with_format(0, c as u16, *h, &bold)
             .map_err(err)?;
@@ -132,8 +133,8 @@ pub fn write_xlsx(
         .enumerate()
         {
             if !text.is_empty() {
-                let guarded = crate::export::guard_text(text);
-                let (fitted, cut) = crate::export::xlsx::fit(&guarded);
+                let guarded = crate::text::guard_text(text);
+                let (fitted, cut) = super::xlsx::fit(&guarded);
                 if cut {
                     ws.write_string_with_format(r, c as u16 + 1, fitted, &marked)
                 } else {
@@ -147,7 +148,7 @@ pub fn write_xlsx(
     for (i, l) in lines.iter().enumerate() {
         let r = u32::try_from(i + 1).map_err(std::io::Error::other)?;
         if let Ok(a) = l.amount.parse::<rust_decimal::Decimal>() {
-            match crate::export::xlsx::exact_double(a) {
+            match super::xlsx::exact_double(a) {
                 Some(f) => ws.write_number(r, 7, f).map_err(err)?,
                 None => ws.write_string(r, 7, &l.amount).map_err(err)?,
             };
