@@ -130,6 +130,9 @@ pub enum Command {
     LoadCustomer,
     /// Stop loading the customer list.
     CancelLoad,
+    /// Stop the export under way (what was written is thrown away; an existing file
+    /// stays as it was).
+    CancelExport,
     /// Sort or filter the customer list again (its settings changed).
     RefreshCustomerView,
     /// Export the customer list (a workbook or CSV, as chosen; a typed path's `.xlsx` or
@@ -155,8 +158,8 @@ pub enum BulkCommand {
     Choose,
     /// Read and check the file whose path is typed.
     Read,
-    /// Check the rows again with the column mapping as changed.
-    Remap,
+    /// Check the rows again with this column mapping (the clerk changed a column's use).
+    Remap(Vec<crate::bulk::ColumnUse>),
     /// Send the valid rows (the clerk confirmed).
     Start,
     /// Hold the rows not yet sent.

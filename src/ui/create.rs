@@ -446,7 +446,6 @@ impl CreatePanel {
         names: &widgets::Names,
         commands: &mut Vec<Command>,
     ) {
-        let session_ref = session;
         if self.form_seen.as_ref().is_some_and(|f| *f != self.form) && !self.is_locked() {
             // The clerk changed the form: what the service said about the old one goes.
             self.error = None;
@@ -454,8 +453,68 @@ impl CreatePanel {
         }
         self.form_seen = Some(self.form.clone());
         let not_found = self.error.as_ref().and_then(not_found_target);
+        self.heading(ui, session, not_found);
+        let (built, problems) = self.build(session, suggestions);
+        let rows = Rows {
+            session,
+            refused: Refused(
+                self.error
+                    .as_ref()
+                    .map(|e| e.field_errors().to_vec())
+                    .unwrap_or_default(),
+            ),
+            problems,
+            built,
+            typed: !self.form.amount.trim().is_empty(),
+            not_found,
+        };
+        let locked = self.is_locked();
+        // The app scrolls the whole panel (not this part alone).
+        ui.vertical(|ui| {
+            ui.add_enabled_ui(!locked, |ui| {
+                egui::Grid::new("create_form")
+                    .num_columns(2)
+                    .spacing([12.0, 8.0])
+                    .show(ui, |ui| {
+                        self.customer_row(ui, &rows, suggestions, commands);
+                        widgets::field_row(
+                            ui,
+                            &tr!("f-product-id"),
+                            &mut self.form.product_id,
+                            "prod_…",
+                            rows.refused.about("product_id").as_deref(),
+                        );
+                        let due_problem = rows
+                            .refused
+                            .about("due_date")
+                            .or(rows.problems.due_date.clone());
+                        let today = self.today();
+                        widgets::date_row(
+                            ui,
+                            &tr!("f-due-date"),
+                            &mut self.form.due_date,
+                            rows.problems.due_reading,
+                            due_problem.as_deref(),
+                            today,
+                        );
+                        self.amount_row(ui, &rows);
+                        self.currency_row(ui, &rows);
+                        self.reference_row(ui, &rows);
+                        self.extra_row(ui, &rows);
+                    });
+            });
+            ui.add_space(8.0);
+            self.actions(ui, &rows, commands);
+            ui.add_space(8.0);
+            self.outcome(ui, &rows, names, commands);
+        });
+        self.similar_dialog(ui, commands);
+    }
+
+    /// The title, the profile issuing, and an account the service does not know.
+    fn heading(&self, ui: &mut Ui, session: Option<&Session>, not_found: Option<NotFound>) {
         ui.heading(tr!("tab-create"));
-        match session_ref {
+        match session {
             Some(s) => {
                 let key = if s.profile.account_key.is_empty() {
                     tr!("cr-no-account-key")
@@ -473,364 +532,358 @@ impl CreatePanel {
             None => widgets::error_text(ui, &tr!("connect-first")),
         }
         ui.add_space(6.0);
-        let (built, problems) = self.build(session_ref, suggestions);
-        let field_errors: Vec<FieldError> = self
-            .error
-            .as_ref()
-            .map(|e| e.field_errors().to_vec())
-            .unwrap_or_default();
-        // The service's own words (usually English) stay under Details; beside the field
-        // the clerk reads which value was refused.
-        let server_problem = |field: &str| -> Option<String> {
-            field_errors
-                .iter()
-                .any(|f| f.field == field)
-                .then(|| tr!("cr-service-refused"))
-        };
+    }
+
+    /// The customer: the field (with the sandbox's customers), the directory's
+    /// suggestions over the form, and the line that says whom it names or why not.
+    fn customer_row(
+        &mut self,
+        ui: &mut Ui,
+        rows: &Rows<'_>,
+        suggestions: &widgets::Suggestions,
+        commands: &mut Vec<Command>,
+    ) {
         let sent_customer = self
             .sent_customer
             .clone()
             .unwrap_or_else(|| self.form.customer.trim().to_string());
-        let typed = !self.form.amount.trim().is_empty();
-        let locked = self.is_locked();
-        let today = self.today();
-        // The app scrolls the whole panel (not this part alone).
+        let customer_problem = rows
+            .refused
+            .about("customer")
+            .or_else(|| {
+                (rows.not_found == Some(NotFound::Customer))
+                    .then(|| tr!("cr-no-such-customer", id = safe(&sent_customer)))
+            })
+            .or(rows.problems.customer.clone().filter(|_| rows.typed));
+        let l = ui.label(tr!("f-customer-id"));
         ui.vertical(|ui| {
-            ui.add_enabled_ui(!locked, |ui| {
-                egui::Grid::new("create_form")
-                    .num_columns(2)
-                    .spacing([12.0, 8.0])
-                    .show(ui, |ui| {
-                        let customer_problem = server_problem("customer")
-                            .or_else(|| {
-                                (not_found == Some(NotFound::Customer))
-                                    .then(|| tr!("cr-no-such-customer", id = safe(&sent_customer)))
-                            })
-                            .or(problems.customer.clone().filter(|_| typed));
-                        let l = ui.label(tr!("f-customer-id"));
-                        ui.vertical(|ui| {
-                            let field = ui.horizontal(|ui| {
-                                let field = widgets::focus_field(
-                                    ui,
-                                    l.id,
-                                    &mut self.form.customer,
-                                    "cus_…",
-                                    240.0,
-                                    &mut self.focus_request,
-                                );
-                                if let Some(s) =
-                                    session_ref.filter(|s| !s.sandbox_customers.is_empty())
-                                {
-                                    egui::ComboBox::from_id_salt("sandbox_customers")
-                                        .selected_text(tr!("cr-sandbox-customers"))
-                                        .show_ui(ui, |ui| {
-                                            for (id, name) in &s.sandbox_customers {
-                                                if ui
-                                                    .selectable_label(
-                                                        self.form.customer == *id,
-                                                        format!("{name} ({id})"),
-                                                    )
-                                                    .clicked()
-                                                {
-                                                    self.form.customer = id.clone();
-                                                }
-                                            }
-                                        })
-                                        .response
-                                        .on_hover_text(tr!("cr-sandbox-customers-hint"));
-                                }
-                                field
-                            });
-                            widgets::customer_suggestions(
-                                ui,
-                                &field.inner,
-                                &mut self.form.customer,
-                                suggestions,
-                                commands,
-                            );
-                            let pick = widgets::pick_customer(&self.form.customer, suggestions);
-                            widgets::customer_reading(ui, &pick, customer_problem.as_deref());
-                        });
-                        ui.end_row();
-                        widgets::field_row(
-                            ui,
-                            &tr!("f-product-id"),
-                            &mut self.form.product_id,
-                            "prod_…",
-                            server_problem("product_id").as_deref(),
-                        );
-                        let due_problem = server_problem("due_date").or(problems.due_date.clone());
-                        widgets::date_row(
-                            ui,
-                            &tr!("f-due-date"),
-                            &mut self.form.due_date,
-                            problems.due_reading,
-                            due_problem.as_deref(),
-                            today,
-                        );
-                        widgets::field_row(
-                            ui,
-                            &tr!("f-amount"),
-                            &mut self.form.amount,
-                            &tr!("f-amount-hint"),
-                            None,
-                        );
-                        ui.label("");
-                        ui.vertical(|ui| {
-                            let reading = self.reading_currency(session_ref);
-                            match (&built, &problems.amount) {
-                                (_, Some(p)) if typed => widgets::error_text(ui, p),
-                                (_, Some(_)) => {
-                                    ui.label(tr!("cr-amount-help"));
-                                }
-                                (Some(inv), None) => {
-                                    let code = reading.map(Currency::code);
-                                    let amount = money::format_amount(inv.amount, code);
-                                    let text = match reading {
-                                        Some(c)
-                                            if self.form.currency
-                                                == CurrencyChoice::AccountDefault =>
-                                        {
-                                            tr!("cr-reads-account", amount = amount, code = c)
-                                        }
-                                        Some(c) => tr!("cr-reads-code", amount = amount, code = c),
-                                        None => tr!("cr-reads-unknown", amount = amount),
-                                    };
-                                    ui.label(RichText::new(text).strong());
-                                }
-                                (None, None) => {
-                                    if let Ok(a) =
-                                        money::parse_amount_input(&self.form.amount, reading)
-                                    {
-                                        ui.label(format!(
-                                            "= {}",
-                                            money::format_amount(a, reading.map(Currency::code))
-                                        ));
-                                    }
-                                }
-                            }
-                            if let Some(p) = server_problem("amount") {
-                                widgets::error_text(ui, &p);
-                            }
-                        });
-                        ui.end_row();
-                        let l = ui.label(tr!("f-currency"));
-                        ui.vertical(|ui| {
-                            let account = session_ref
-                                .and_then(|s| s.profile.account_currency)
-                                .map_or_else(
-                                    || tr!("cr-account-currency"),
-                                    |c| tr!("cr-account-currency-code", code = c),
-                                );
-                            let text = match self.form.currency {
-                                CurrencyChoice::AccountDefault => account.clone(),
-                                CurrencyChoice::Code(c) => crate::ui::i18n::currency_name(c),
-                            };
-                            egui::ComboBox::from_id_salt("currency_choice")
-                                .selected_text(text)
-                                .show_ui(ui, |ui| {
-                                    ui.selectable_value(
-                                        &mut self.form.currency,
-                                        CurrencyChoice::AccountDefault,
-                                        account,
-                                    );
-                                    // The profile's currencies (CLP and CLF unless IT
-                                    // added one the service has started to accept).
-                                    let offered = session_ref.map_or_else(
-                                        || Currency::DEFAULT_OFFERED.to_vec(),
-                                        |s| s.profile.currencies.clone(),
-                                    );
-                                    for c in offered {
-                                        ui.selectable_value(
-                                            &mut self.form.currency,
-                                            CurrencyChoice::Code(c),
-                                            crate::ui::i18n::currency_name(c),
-                                        );
-                                    }
-                                })
-                                .response
-                                .labelled_by(l.id);
-                            if let Some(p) = server_problem("currency_code") {
-                                widgets::error_text(ui, &p);
-                            }
-                        });
-                        ui.end_row();
-                        let l = ui.label(tr!("f-external-ref"));
-                        ui.vertical(|ui| {
-                            ui.horizontal(|ui| {
-                                ui.add(
-                                    egui::TextEdit::singleline(&mut self.form.external_id)
-                                        .desired_width(240.0),
-                                )
-                                .labelled_by(l.id);
-                                if ui.button(tr!("cr-new-reference")).clicked() {
-                                    self.form.external_id = fresh_reference();
-                                }
-                            });
-                            if self.form.external_id.trim().is_empty() {
-                                widgets::error_text(ui, &tr!("cr-no-reference"));
-                            }
-                            if let Some(p) = server_problem("invoice_external_id") {
-                                widgets::error_text(ui, &p);
-                            }
-                        });
-                        ui.end_row();
-                        let l = ui.label(tr!("f-extra"));
-                        ui.vertical(|ui| {
-                            ui.add(
-                                egui::TextEdit::multiline(&mut self.form.extra)
-                                    .hint_text(tr!("f-extra-hint"))
-                                    .desired_rows(3)
-                                    .desired_width(widgets::field_width(ui)),
-                            )
-                            .labelled_by(l.id);
-                            if let Some(p) = problems
-                                .extra
-                                .as_ref()
-                                .or(server_problem("metadata").as_ref())
-                            {
-                                widgets::error_text(ui, p);
-                            }
-                        });
-                        ui.end_row();
-                    });
-            });
-            ui.add_space(8.0);
-            ui.horizontal(|ui| {
-                let can_send = session_ref.is_some() && built.is_some() && !locked;
-                let submit = std::mem::take(&mut self.submit_request);
-                if (ui
-                    .add_enabled(can_send, egui::Button::new(tr!("cr-create")))
-                    .clicked()
-                    || (submit && can_send))
-                    && let Some(inv) = built.clone()
-                {
-                    commands.push(Command::CreateInvoice {
-                        invoice: inv,
-                        allow_similar: false,
-                    });
-                }
-                if self.pending.is_some() {
-                    crate::ui::widgets::busy(ui);
-                    ui.label(tr!("cr-sending"));
-                }
-                if let Some(inv) = &self.created {
-                    let another = ui.button(tr!("cr-another"));
-                    let open = ui.button(tr!("open-in-lookup"));
-                    if std::mem::take(&mut self.focus_result) {
-                        // The keyboard goes on from the result, not from nowhere.
-                        open.request_focus();
-                    }
-                    if another.clicked() {
-                        self.new_invoice();
-                    } else if open.clicked() {
-                        commands.push(Command::OpenInLookup {
-                            id: inv.id.clone(),
-                            from_list: false,
-                        });
-                    }
-                } else if self.issued.is_some() {
-                    if ui.button(tr!("cr-new-invoice")).clicked() {
-                        self.new_invoice();
-                    }
-                } else if !can_send && !locked && session_ref.is_some() {
-                    // Say why the button is off.
-                    let f = &self.form;
-                    let mut missing = Vec::new();
-                    if f.customer.trim().is_empty() {
-                        missing.push(tr!("f-customer-id"));
-                    }
-                    if f.amount.trim().is_empty() {
-                        missing.push(tr!("f-amount"));
-                    }
-                    let why = if missing.is_empty() {
-                        tr!("cr-fix-marked")
-                    } else {
-                        tr!("cr-missing", fields = missing.join(", "))
-                    };
-                    ui.label(RichText::new(why).weak());
-                }
-            });
-            ui.add_space(8.0);
-            if let Some(e) = &self.issued {
-                let r = ui.label(
-                    RichText::new(tr!(
-                        "cr-already-issued",
-                        id = safe(e.invoice_id.as_deref().unwrap_or("?")),
-                        when = crate::ui::i18n::moment(&e.time)
-                    ))
-                    .strong(),
-                );
-                widgets::announce(ui, &r, false);
-            }
-            if let Some(e) = &self.held_by
-                && self.unknown.is_some()
-                && self.error.is_none()
-            {
-                widgets::error_text(
+            let field = ui.horizontal(|ui| {
+                let field = widgets::focus_field(
                     ui,
-                    &tr!("cr-in-progress", when = crate::ui::i18n::moment(&e.time)),
+                    l.id,
+                    &mut self.form.customer,
+                    "cus_…",
+                    240.0,
+                    &mut self.focus_request,
                 );
-            }
-            // An error shown beside its field is not repeated here.
-            if let Some(e) = &self.error
-                && not_found.is_none()
-            {
-                widgets::api_error(ui, "create", e);
-            }
-            if self.unknown.is_some() {
-                ui.horizontal(|ui| {
-                    let busy = self.check.is_some();
-                    if ui
-                        .add_enabled(
-                            !busy && session.is_some(),
-                            egui::Button::new(tr!("cr-check")),
-                        )
-                        .clicked()
-                        && let Some(sent) = self.unknown.clone()
-                    {
-                        commands.push(Command::CheckCreated(sent));
+                if let Some(s) = rows.session.filter(|s| !s.sandbox_customers.is_empty()) {
+                    egui::ComboBox::from_id_salt("sandbox_customers")
+                        .selected_text(tr!("cr-sandbox-customers"))
+                        .show_ui(ui, |ui| {
+                            for (id, name) in &s.sandbox_customers {
+                                if ui
+                                    .selectable_label(
+                                        self.form.customer == *id,
+                                        format!("{name} ({id})"),
+                                    )
+                                    .clicked()
+                                {
+                                    self.form.customer = id.clone();
+                                }
+                            }
+                        })
+                        .response
+                        .on_hover_text(tr!("cr-sandbox-customers-hint"));
+                }
+                field
+            });
+            widgets::customer_suggestions(
+                ui,
+                &field.inner,
+                &mut self.form.customer,
+                suggestions,
+                commands,
+            );
+            let pick = widgets::pick_customer(&self.form.customer, suggestions);
+            widgets::customer_reading(ui, &pick, customer_problem.as_deref());
+        });
+        ui.end_row();
+    }
+
+    /// The amount, and under it how it reads ("= $1.234.567 (the account's currency,
+    /// CLP)") or what is wrong with it.
+    fn amount_row(&mut self, ui: &mut Ui, rows: &Rows<'_>) {
+        widgets::field_row(
+            ui,
+            &tr!("f-amount"),
+            &mut self.form.amount,
+            &tr!("f-amount-hint"),
+            None,
+        );
+        ui.label("");
+        ui.vertical(|ui| {
+            let reading = self.reading_currency(rows.session);
+            match (&rows.built, &rows.problems.amount) {
+                (_, Some(p)) if rows.typed => widgets::error_text(ui, p),
+                (_, Some(_)) => {
+                    ui.label(tr!("cr-amount-help"));
+                }
+                (Some(inv), None) => {
+                    let code = reading.map(Currency::code);
+                    let amount = money::format_amount(inv.amount, code);
+                    let text = match reading {
+                        Some(c) if self.form.currency == CurrencyChoice::AccountDefault => {
+                            tr!("cr-reads-account", amount = amount, code = c)
+                        }
+                        Some(c) => tr!("cr-reads-code", amount = amount, code = c),
+                        None => tr!("cr-reads-unknown", amount = amount),
+                    };
+                    ui.label(RichText::new(text).strong());
+                }
+                (None, None) => {
+                    if let Ok(a) = money::parse_amount_input(&self.form.amount, reading) {
+                        ui.label(format!(
+                            "= {}",
+                            money::format_amount(a, reading.map(Currency::code))
+                        ));
                     }
-                    if busy {
-                        crate::ui::widgets::busy(ui);
-                        ui.label(tr!("cr-checking"));
-                    }
-                });
-                if self
-                    .unknown
-                    .as_ref()
-                    .is_some_and(|u| u.invoice_external_id.is_none())
-                    && ui.button(tr!("cr-send-again")).clicked()
-                    && let Some(inv) = self.unknown.take()
-                {
-                    // The clerk's decision is journaled (the entry stops being "to check").
-                    commands.push(Command::ClerkCheckedNotCreated(inv));
-                    self.error = None;
                 }
             }
-            if let Some(e) = &self.check_error {
-                widgets::api_error(ui, "check", e);
-            }
-            match &self.check_note {
-                Some(Ok(n)) => {
-                    let r = ui.label(RichText::new(n).strong());
-                    widgets::announce(ui, &r, false);
-                }
-                Some(Err(n)) => widgets::error_text(ui, n),
-                None => {}
-            }
-            if let Some(inv) = &self.created {
-                ui.separator();
-                let r = ui.label(RichText::new(tr!("cr-created", id = safe(&inv.id))).strong());
-                widgets::announce(ui, &r, false);
-                let wanted = names.missing(inv.customer.as_deref());
-                if !wanted.is_empty() {
-                    commands.push(Command::WantNames(wanted));
-                }
-                widgets::invoice_details(ui, "created", inv, self.today(), names);
+            if let Some(p) = rows.refused.about("amount") {
+                widgets::error_text(ui, &p);
             }
         });
-        self.similar_dialog(ui, commands);
+        ui.end_row();
+    }
+
+    /// The currency: the account's (the default, `currency_code` left out) or one of the
+    /// profile's.
+    fn currency_row(&mut self, ui: &mut Ui, rows: &Rows<'_>) {
+        let l = ui.label(tr!("f-currency"));
+        ui.vertical(|ui| {
+            let account = rows
+                .session
+                .and_then(|s| s.profile.account_currency)
+                .map_or_else(
+                    || tr!("cr-account-currency"),
+                    |c| tr!("cr-account-currency-code", code = c),
+                );
+            let text = match self.form.currency {
+                CurrencyChoice::AccountDefault => account.clone(),
+                CurrencyChoice::Code(c) => crate::ui::i18n::currency_name(c),
+            };
+            egui::ComboBox::from_id_salt("currency_choice")
+                .selected_text(text)
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(
+                        &mut self.form.currency,
+                        CurrencyChoice::AccountDefault,
+                        account,
+                    );
+                    // The profile's currencies (CLP and CLF unless IT added one the
+                    // service has started to accept).
+                    let offered = rows.session.map_or_else(
+                        || Currency::DEFAULT_OFFERED.to_vec(),
+                        |s| s.profile.currencies.clone(),
+                    );
+                    for c in offered {
+                        ui.selectable_value(
+                            &mut self.form.currency,
+                            CurrencyChoice::Code(c),
+                            crate::ui::i18n::currency_name(c),
+                        );
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            if let Some(p) = rows.refused.about("currency_code") {
+                widgets::error_text(ui, &p);
+            }
+        });
+        ui.end_row();
+    }
+
+    /// The external reference (prefilled fresh; "New reference" makes another).
+    fn reference_row(&mut self, ui: &mut Ui, rows: &Rows<'_>) {
+        let l = ui.label(tr!("f-external-ref"));
+        ui.vertical(|ui| {
+            ui.horizontal(|ui| {
+                ui.add(egui::TextEdit::singleline(&mut self.form.external_id).desired_width(240.0))
+                    .labelled_by(l.id);
+                if ui.button(tr!("cr-new-reference")).clicked() {
+                    self.form.external_id = fresh_reference();
+                }
+            });
+            if self.form.external_id.trim().is_empty() {
+                widgets::error_text(ui, &tr!("cr-no-reference"));
+            }
+            if let Some(p) = rows.refused.about("invoice_external_id") {
+                widgets::error_text(ui, &p);
+            }
+        });
+        ui.end_row();
+    }
+
+    /// Other fields, `name=value` per line (`metadata.name=value` for metadata).
+    fn extra_row(&mut self, ui: &mut Ui, rows: &Rows<'_>) {
+        let l = ui.label(tr!("f-extra"));
+        ui.vertical(|ui| {
+            ui.add(
+                egui::TextEdit::multiline(&mut self.form.extra)
+                    .hint_text(tr!("f-extra-hint"))
+                    .desired_rows(3)
+                    .desired_width(widgets::field_width(ui)),
+            )
+            .labelled_by(l.id);
+            if let Some(p) = rows
+                .problems
+                .extra
+                .as_ref()
+                .or(rows.refused.about("metadata").as_ref())
+            {
+                widgets::error_text(ui, p);
+            }
+        });
+        ui.end_row();
+    }
+
+    /// Create (or why it is off), then what comes after a result: another invoice, open
+    /// it in Lookup.
+    fn actions(&mut self, ui: &mut Ui, rows: &Rows<'_>, commands: &mut Vec<Command>) {
+        let locked = self.is_locked();
+        ui.horizontal(|ui| {
+            let can_send = rows.session.is_some() && rows.built.is_some() && !locked;
+            let submit = std::mem::take(&mut self.submit_request);
+            if (ui
+                .add_enabled(can_send, egui::Button::new(tr!("cr-create")))
+                .clicked()
+                || (submit && can_send))
+                && let Some(inv) = rows.built.clone()
+            {
+                commands.push(Command::CreateInvoice {
+                    invoice: inv,
+                    allow_similar: false,
+                });
+            }
+            if self.pending.is_some() {
+                crate::ui::widgets::busy(ui);
+                ui.label(tr!("cr-sending"));
+            }
+            if let Some(inv) = &self.created {
+                let another = ui.button(tr!("cr-another"));
+                let open = ui.button(tr!("open-in-lookup"));
+                if std::mem::take(&mut self.focus_result) {
+                    // The keyboard goes on from the result, not from nowhere.
+                    open.request_focus();
+                }
+                if another.clicked() {
+                    self.new_invoice();
+                } else if open.clicked() {
+                    commands.push(Command::OpenInLookup {
+                        id: inv.id.clone(),
+                        from_list: false,
+                    });
+                }
+            } else if self.issued.is_some() {
+                if ui.button(tr!("cr-new-invoice")).clicked() {
+                    self.new_invoice();
+                }
+            } else if !can_send && !locked && rows.session.is_some() {
+                // Say why the button is off.
+                let f = &self.form;
+                let mut missing = Vec::new();
+                if f.customer.trim().is_empty() {
+                    missing.push(tr!("f-customer-id"));
+                }
+                if f.amount.trim().is_empty() {
+                    missing.push(tr!("f-amount"));
+                }
+                let why = if missing.is_empty() {
+                    tr!("cr-fix-marked")
+                } else {
+                    tr!("cr-missing", fields = missing.join(", "))
+                };
+                ui.label(RichText::new(why).weak());
+            }
+        });
+    }
+
+    /// What became of the last create: issued earlier, in progress elsewhere, refused,
+    /// unknown (with "Check whether it was created"), or created (its details).
+    fn outcome(
+        &mut self,
+        ui: &mut Ui,
+        rows: &Rows<'_>,
+        names: &widgets::Names,
+        commands: &mut Vec<Command>,
+    ) {
+        if let Some(e) = &self.issued {
+            let r = ui.label(
+                RichText::new(tr!(
+                    "cr-already-issued",
+                    id = safe(e.invoice_id.as_deref().unwrap_or("?")),
+                    when = crate::ui::i18n::moment(&e.time)
+                ))
+                .strong(),
+            );
+            widgets::announce(ui, &r, false);
+        }
+        if let Some(e) = &self.held_by
+            && self.unknown.is_some()
+            && self.error.is_none()
+        {
+            widgets::error_text(
+                ui,
+                &tr!("cr-in-progress", when = crate::ui::i18n::moment(&e.time)),
+            );
+        }
+        // An error shown beside its field is not repeated here.
+        if let Some(e) = &self.error
+            && rows.not_found.is_none()
+        {
+            widgets::api_error(ui, "create", e);
+        }
+        if self.unknown.is_some() {
+            ui.horizontal(|ui| {
+                let busy = self.check.is_some();
+                if ui
+                    .add_enabled(
+                        !busy && rows.session.is_some(),
+                        egui::Button::new(tr!("cr-check")),
+                    )
+                    .clicked()
+                    && let Some(sent) = self.unknown.clone()
+                {
+                    commands.push(Command::CheckCreated(sent));
+                }
+                if busy {
+                    crate::ui::widgets::busy(ui);
+                    ui.label(tr!("cr-checking"));
+                }
+            });
+            if self
+                .unknown
+                .as_ref()
+                .is_some_and(|u| u.invoice_external_id.is_none())
+                && ui.button(tr!("cr-send-again")).clicked()
+                && let Some(inv) = self.unknown.take()
+            {
+                // The clerk's decision is journaled (the entry stops being "to check").
+                commands.push(Command::ClerkCheckedNotCreated(inv));
+                self.error = None;
+            }
+        }
+        if let Some(e) = &self.check_error {
+            widgets::api_error(ui, "check", e);
+        }
+        match &self.check_note {
+            Some(Ok(n)) => {
+                let r = ui.label(RichText::new(n).strong());
+                widgets::announce(ui, &r, false);
+            }
+            Some(Err(n)) => widgets::error_text(ui, n),
+            None => {}
+        }
+        if let Some(inv) = &self.created {
+            ui.separator();
+            let r = ui.label(RichText::new(tr!("cr-created", id = safe(&inv.id))).strong());
+            widgets::announce(ui, &r, false);
+            let wanted = names.missing(inv.customer.as_deref());
+            if !wanted.is_empty() {
+                commands.push(Command::WantNames(wanted));
+            }
+            widgets::invoice_details(ui, "created", inv, self.today(), names);
+        }
     }
 
     /// "Looks repeated: in_… issued on 24-11-2026. Issue it anyway?"
@@ -870,6 +923,31 @@ impl CreatePanel {
         if close || modal.should_close() {
             self.similar = None;
         }
+    }
+}
+
+/// What one frame of the form works from: the session, what the service refused, the
+/// form as built (or its problems).
+struct Rows<'a> {
+    session: Option<&'a Session>,
+    refused: Refused,
+    problems: Problems,
+    built: Option<NewInvoice>,
+    /// An amount was typed (problems are shown once the clerk has started).
+    typed: bool,
+    not_found: Option<NotFound>,
+}
+
+/// The fields the service refused. Its own words (usually English) stay under Details;
+/// beside the field the clerk reads which value was refused.
+struct Refused(Vec<FieldError>);
+
+impl Refused {
+    fn about(&self, field: &str) -> Option<String> {
+        self.0
+            .iter()
+            .any(|f| f.field == field)
+            .then(|| tr!("cr-service-refused"))
     }
 }
 

@@ -458,6 +458,7 @@ impl InvoiceDeskApp {
                 None => self.customers.refused(self.not_connected()),
             },
             Command::CancelLoad => self.customers.cancel(),
+            Command::CancelExport => self.customers.cancel_export(),
             Command::RefreshCustomerView => self.customers.refresh_view(&self.spawner),
             Command::ExportCsv(target) => self.customers.export_csv(
                 target,

@@ -13,6 +13,12 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 impl CustomersPanel {
+    /// Stops the export under way (it ends as cancelled, writing nothing).
+    pub fn cancel_export(&mut self) {
+        self.export_cancel
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// Exports the rows shown, in the order shown, as the chosen format: to `target` (its
     /// `.xlsx` or `.csv` decides), or through the save dialog.
     pub fn export_csv(
@@ -200,8 +206,7 @@ impl CustomersPanel {
             if self.export.is_some() {
                 crate::ui::widgets::busy(ui);
                 if ui.button(tr!("cu-cancel-export")).clicked() {
-                    self.export_cancel
-                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                    commands.push(Command::CancelExport);
                 }
             }
             // Opens the path row (for systems where no save window appears).

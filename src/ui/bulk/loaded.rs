@@ -1,0 +1,140 @@
+//! A file read and checked: what the table and the totals show of it.
+
+use super::*;
+
+impl Loaded {
+    pub(super) fn new(
+        path: PathBuf,
+        rows: Arc<crate::sheet::Rows>,
+        file_id: String,
+        mapping: Vec<ColumnUse>,
+        plan: Plan,
+        account_currency: Option<Currency>,
+        known: HashMap<usize, crate::journal::Entry>,
+    ) -> Loaded {
+        let mut problems: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (i, p) in plan.problems.iter().enumerate() {
+            if p.row > 1 {
+                problems.entry(p.row).or_default().push(i);
+            }
+        }
+        let valid = plan
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.row, i))
+            .collect();
+        let all_rows = rows
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|(_, cells)| !cells.is_blank())
+            .map(|(i, _)| i + 1)
+            .collect();
+        let header = rows.header();
+        let problem_rows = problems.keys().copied().collect();
+        Loaded {
+            path,
+            rows,
+            header,
+            file_id,
+            mapping,
+            plan: Arc::new(plan),
+            problems,
+            valid,
+            all_rows,
+            problem_rows,
+            account_currency,
+            known,
+        }
+    }
+
+    /// How many valid rows are still to issue: not issued already (the journal says), nor
+    /// settled by the last run (issued, found issued, invalid), nor a possible duplicate
+    /// the clerk did not tick.
+    pub(super) fn to_issue(&self, progress: Option<&Progress>, allowed: &HashSet<usize>) -> usize {
+        (0..self.plan.rows.len())
+            .filter(|i| !self.known.contains_key(i))
+            .filter(
+                |&i| match progress.and_then(|p| p.statuses.get(i).cloned().flatten()) {
+                    Some(
+                        Status::Created(_) | Status::SkippedExisting(_) | Status::SkippedInvalid,
+                    ) => false,
+                    Some(Status::PossibleDuplicate(_)) => allowed.contains(&self.plan.rows[i].row),
+                    _ => true,
+                },
+            )
+            .count()
+    }
+
+    /// What a valid row (index `i` in the plan) shows in column `c` when that column is
+    /// its amount or its due date: the value read, written as the clerk reads it.
+    pub(super) fn shown_value(&self, i: usize, c: usize) -> Option<String> {
+        let inv = &self.plan.rows.get(i)?.invoice;
+        match self.mapping.get(c)? {
+            ColumnUse::Field(Field::Amount) => {
+                let currency = inv.currency.currency().or(self.account_currency);
+                Some(money::format_amount(
+                    inv.amount,
+                    currency.map(Currency::code),
+                ))
+            }
+            ColumnUse::Field(Field::Due) => inv.due_date.as_deref().map(crate::ui::i18n::date),
+            _ => None,
+        }
+    }
+
+    /// The problems of spreadsheet row `row` in the clerk's words (`None`: it has none).
+    pub(super) fn problems_text(&self, row: usize) -> Option<Vec<String>> {
+        let ps = self.problems.get(&row)?;
+        Some(
+            ps.iter()
+                .map(|&i| crate::ui::i18n::bulk_problem(&self.plan.problems[i]))
+                .collect(),
+        )
+    }
+
+    /// The totals per currency in words: "$48.213.000 y UF 1.234,5678".
+    pub(super) fn totals_text(&self) -> String {
+        let parts: Vec<String> = self
+            .plan
+            .totals()
+            .iter()
+            .map(|(code, (_, sum))| {
+                if code.is_empty() {
+                    match self.account_currency {
+                        Some(c) => money::format_amount(*sum, Some(c.code())),
+                        None => tr!(
+                            "bulk-in-account-currency",
+                            amount = money::format_amount(*sum, None)
+                        ),
+                    }
+                } else {
+                    money::format_amount(*sum, Some(code))
+                }
+            })
+            .collect();
+        match parts.as_slice() {
+            [] => String::new(),
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} {} {last}", rest.join(", "), tr!("bulk-and")),
+        }
+    }
+}
+
+pub(super) fn use_word(u: ColumnUse) -> String {
+    match u {
+        ColumnUse::Field(f) => crate::ui::i18n::bulk_field(f),
+        ColumnUse::Ignore => tr!("bulk-use-none"),
+        ColumnUse::Unrecognised => "—".to_string(),
+    }
+}
+
+pub(super) fn duration_words(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 120 {
+        format!("{} min", s.div_ceil(60))
+    } else {
+        format!("{} s", s.max(1))
+    }
+}
