@@ -4,8 +4,11 @@
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// A temporary path beside `target` (same folder, so the rename is atomic).
-pub fn temp_beside(target: &Path) -> PathBuf {
+/// A temporary file beside `target` (same folder, so the rename is atomic), named
+/// `.<name>.<pid>.<random>.tmp` so that [`remove_stale_temps`] knows a killed process's
+/// from a running one's. Created readable and writable by its owner only (tempfile's
+/// mode): it holds invoice data.
+fn temp_beside(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let dir = target
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -14,11 +17,10 @@ pub fn temp_beside(target: &Path) -> PathBuf {
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("file");
-    dir.join(format!(
-        ".{name}.{}.{}.tmp",
-        std::process::id(),
-        uuid::Uuid::new_v4().simple()
-    ))
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}.{}.", std::process::id()))
+        .suffix(".tmp")
+        .tempfile_in(dir)
 }
 
 /// Writes `target` through `write`, which streams into a buffered temporary file. If
@@ -56,29 +58,24 @@ where
 }
 
 /// A file being replaced: its new content goes to a temporary file beside it, which
-/// [`Replacement::finish`] syncs and renames over it. Dropped unfinished (a failure, a
-/// cancel), the temporary file is removed and the file stays as it was.
+/// [`Replacement::finish`] syncs and renames over it (tempfile's `persist`, which on
+/// Windows replaces an existing file too). Dropped unfinished (a failure, a cancel), the
+/// temporary file is removed and the file stays as it was.
 pub struct Replacement {
-    tmp: PathBuf,
+    tmp: tempfile::NamedTempFile,
     target: PathBuf,
     permissions: Option<std::fs::Permissions>,
 }
 
 impl Replacement {
-    /// Starts replacing `target`: the temporary file, open for writing.
+    /// Starts replacing `target`: the temporary file, open for reading and writing (a
+    /// streamed export reads back what it wrote, `StreamingCsv`).
     fn start(
         target: &Path,
         permissions: Option<std::fs::Permissions>,
     ) -> std::io::Result<(Replacement, std::fs::File)> {
-        let tmp = temp_beside(target);
-        // Readable too: a streamed export reads back what it wrote (`StreamingCsv`).
-        let mut options = std::fs::OpenOptions::new();
-        options.read(true).write(true).create_new(true);
-        // Invoice data: readable by its owner only, unless it replaces a file whose
-        // permissions it then keeps.
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let file = options.open(&tmp)?;
+        let tmp = temp_beside(target)?;
+        let file = tmp.as_file().try_clone()?;
         let pending = Replacement {
             tmp,
             target: target.to_path_buf(),
@@ -98,25 +95,18 @@ impl Replacement {
         &self.target
     }
 
-    /// Puts the new content, written to `file` (the temporary file), in place.
-    pub fn finish(mut self, file: std::fs::File) -> std::io::Result<()> {
+    /// Puts the new content, written to `file` (the temporary file), in place. A file
+    /// being replaced keeps its permissions; a new one stays its owner's only.
+    pub fn finish(self, file: std::fs::File) -> std::io::Result<()> {
         if let Some(p) = &self.permissions {
             file.set_permissions(p.clone())?;
         }
         file.sync_all()?;
         drop(file);
-        std::fs::rename(&self.tmp, &self.target)?;
-        // Renamed: nothing left to remove.
-        self.tmp = PathBuf::new();
-        Ok(())
-    }
-}
-
-impl Drop for Replacement {
-    fn drop(&mut self) {
-        if !self.tmp.as_os_str().is_empty() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
+        self.tmp
+            .persist(&self.target)
+            .map(|_| ())
+            .map_err(|e| e.error)
     }
 }
 
@@ -225,7 +215,7 @@ pub fn probe_write(dir: &Path) -> std::io::Result<()> {
 }
 
 /// Removes temporary files that a killed process left beside `target` (named as
-/// [`temp_beside`] names them).
+/// `temp_beside` names them).
 pub fn remove_stale_temps(target: &Path) {
     let dir = target
         .parent()

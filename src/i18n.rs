@@ -97,7 +97,7 @@ fn grouped(lang: Lang, name: &str, v: &str) -> Option<String> {
     if !plain
         || matches!(
             name,
-            "year" | "month" | "day" | "weekday" | "digit" | "code"
+            "year" | "month" | "day" | "weekday" | "digit" | "code" | "port"
         )
     {
         return None;
@@ -209,7 +209,7 @@ pub fn known_value(
 ) -> String {
     use crate::api::model::Known;
     match v {
-        Known::Text(t) if name == "due_date" => date(t),
+        Known::Text(t) if name == "due_date" => crate::text::escape_controls(&date(t)).into_owned(),
         Known::Text(t) => crate::text::escape_controls(t).into_owned(),
         Known::Flag(true) => tr!("yes"),
         Known::Flag(false) => tr!("no"),
@@ -429,10 +429,7 @@ pub fn error_text(e: &ApiError) -> String {
         ErrorKind::TooLarge => tr!("err-too-large"),
         ErrorKind::ListingRunaway { pages } => tr!("err-listing-runaway", pages = pages),
         ErrorKind::ListingTooLong { cap } => {
-            tr!(
-                "err-listing-too-long",
-                cap = crate::api::money::format_es_cl(rust_decimal::Decimal::from(*cap), 0)
-            )
+            tr!("err-listing-too-long", cap = cap)
         }
         ErrorKind::Cancelled => tr!("err-cancelled"),
     }
@@ -606,7 +603,8 @@ pub fn currency_name(c: crate::api::Currency) -> String {
 /// Why a spreadsheet was not read, in the clerk's language (the limit named).
 pub fn sheet_error(e: &crate::sheet::SheetError) -> String {
     use crate::sheet::SheetError;
-    let thousands = |n: usize| crate::api::money::format_amount((n as u64).into(), None);
+    // Grouped by the message (each language its own separator).
+    let thousands = |n: usize| n;
     match e {
         SheetError::Unreadable(_) => tr!("sheet-unreadable"),
         SheetError::NotAFile => tr!("sheet-not-a-file"),
@@ -741,7 +739,7 @@ pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
             tr!("bulk-st-not-sent"),
             match h {
                 Held::Cancelled => None,
-                Held::Journal(_) => Some(tr!("journal-not-sent")),
+                Held::Journal(e) => Some(journal_not_sent(e)),
                 Held::RateLimited => Some(tr!("bulk-rate-limited")),
                 Held::WaitTooLong(d) => Some(tr!(
                     "bulk-wait-too-long",
@@ -808,6 +806,49 @@ pub fn clock(t: chrono::DateTime<chrono::Utc>) -> String {
     }
 }
 
+/// What kind of journal trouble this is, as a sentence of its own (none for the
+/// kinds with no advice to give).
+pub fn journal_trouble(t: crate::journal::Trouble) -> Option<String> {
+    use crate::journal::Trouble;
+    match t {
+        Trouble::Busy => Some(tr!("journal-busy")),
+        Trouble::DiskFull => Some(tr!("journal-disk-full")),
+        Trouble::ReadOnly => Some(tr!("journal-read-only")),
+        Trouble::Corrupt => Some(tr!("journal-corrupt")),
+        Trouble::Other => None,
+    }
+}
+
+fn with_trouble(said: String, e: &crate::journal::JournalError) -> String {
+    match journal_trouble(e.trouble()) {
+        Some(t) => format!("{said} {t}"),
+        None => said,
+    }
+}
+
+/// "Nothing was sent: the journal … cannot be written. The disk is full: …"
+pub fn journal_not_sent(e: &crate::journal::JournalError) -> String {
+    with_trouble(tr!("journal-not-sent"), e)
+}
+
+/// What is wrong with the journal, whatever was being done: "cannot be opened / read /
+/// written", "is damaged", "is newer", and what kind of trouble it is.
+pub fn journal_error(e: &crate::journal::JournalError) -> String {
+    use crate::journal::JournalError as J;
+    match e {
+        J::Open { .. } => with_trouble(tr!("journal-cannot-open"), e),
+        J::Read { .. } => with_trouble(tr!("journal-unreadable"), e),
+        J::Write { .. } => with_trouble(tr!("journal-cannot-write"), e),
+        J::Damaged { .. } => tr!("journal-damaged"),
+        J::TooNew { .. } => tr!("journal-too-new"),
+    }
+}
+
+/// "The journal cannot be read." and what kind of trouble it is.
+pub fn journal_unreadable(e: &crate::journal::JournalError) -> String {
+    with_trouble(tr!("journal-unreadable"), e)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -827,8 +868,20 @@ mod tests {
     #[test]
     fn every_key_exists_in_both_languages_and_every_used_key_exists() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let en = ids(&std::fs::read_to_string(root.join("assets/locales/en-US/main.ftl")).unwrap());
-        let es = ids(&std::fs::read_to_string(root.join("assets/locales/es-CL/main.ftl")).unwrap());
+        // Every .ftl file of a language (the app's main.ftl, the command line's cli.ftl).
+        let all = |lang: &str| {
+            let mut text = String::new();
+            for f in std::fs::read_dir(root.join("assets/locales").join(lang)).unwrap() {
+                let path = f.unwrap().path();
+                if path.extension().is_some_and(|e| e == "ftl") {
+                    text.push_str(&std::fs::read_to_string(path).unwrap());
+                    text.push('\n');
+                }
+            }
+            text
+        };
+        let en = ids(&all("en-US"));
+        let es = ids(&all("es-CL"));
         let only_en: Vec<_> = en.difference(&es).collect();
         let only_es: Vec<_> = es.difference(&en).collect();
         assert!(only_en.is_empty(), "missing in Spanish: {only_en:?}");

@@ -9,17 +9,19 @@ fn main() -> ExitCode {
     if cli.command.is_some() {
         return invoice_desk::cli::run(cli);
     }
+    // The app's own language setting applies once it is running; until then, the system's.
+    invoice_desk::i18n::set(invoice_desk::cli::LangArg::or_os(cli.lang));
     let rt = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("Could not start: {e}");
+            eprintln!("{}", invoice_desk::tr!("cli-could-not-start", why = e));
             return ExitCode::from(1);
         }
     };
     match invoice_desk::ui::run(&rt) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("The window could not be opened: {e}");
+            eprintln!("{}", invoice_desk::tr!("cli-window-failed", why = e));
             ExitCode::from(1)
         }
     }

@@ -597,23 +597,15 @@ impl<R: Read> Read for CsvGuard<R> {
     }
 }
 
-/// UTF-8 when it is; otherwise Windows-1252 (what Excel on Windows saves as "CSV").
+/// UTF-8 when it is; otherwise Windows-1252 (what Excel on Windows saves as "CSV"), as
+/// the WHATWG Encoding Standard reads it (every byte is a character; no error).
 pub fn decode_text(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(s) => s.to_string(),
-        Err(_) => bytes.iter().map(|&b| windows_1252(b)).collect(),
-    }
-}
-
-fn windows_1252(b: u8) -> char {
-    const HIGH: [char; 32] = [
-        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž',
-        '\u{8f}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}',
-        'ž', 'Ÿ',
-    ];
-    match b {
-        0x80..=0x9f => HIGH[usize::from(b - 0x80)],
-        _ => char::from(b),
+        Err(_) => encoding_rs::WINDOWS_1252
+            .decode_without_bom_handling(bytes)
+            .0
+            .into_owned(),
     }
 }
 

@@ -316,7 +316,7 @@ fn export_and_list_of_an_endless_listing_keep_memory_bounded() {
         println!("{args:?}: peak resident memory {peak_mb} MB");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(4), "{args:?}: {stderr}");
-        assert!(stderr.contains("more than 150000 invoices"), "{stderr}");
+        assert!(stderr.contains("more than 150,000 invoices"), "{stderr}");
         assert!(output.stdout.is_empty(), "nothing printed half way");
         // Held in memory, 150,000 invoices took about 200 MB; streamed, the process
         // stays near its fixed size.
@@ -440,7 +440,7 @@ fn the_cli_says_done_but_unreadable_with_exit_6_and_how_to_check() {
     assert!(err.contains("could not be read"), "{err}");
     assert!(
         err.contains("invoice-desk journal resolve")
-            && err.contains("the external reference is ID-"),
+            && err.contains("The external reference is ID-"),
         "{err}"
     );
     let out = cli(&h, dir.path())

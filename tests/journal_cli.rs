@@ -380,10 +380,10 @@ fn the_customer_directory_is_imported_checked_found_and_named_in_exports() {
     exits(&out, 2);
     let err = text(&out.stderr);
     assert!(
-        err.contains("row 2, column rut: the check digit of 76.123.456-1 should be 0"),
+        err.contains("Row 2, column rut: the check digit of 76.123.456-1 should be 0"),
         "{err}"
     );
-    assert!(err.contains("row 3, column id: the id is empty"), "{err}");
+    assert!(err.contains("Row 3, column id: the id is empty"), "{err}");
     let out = e.run(&["customers", "find", "distri"]);
     assert_eq!(
         text(&out.stdout).trim(),
@@ -473,7 +473,7 @@ fn an_invalid_file_sends_nothing_unless_told_to_skip_the_bad_rows() {
     let out = e.run(&["bulk", &file, "--yes"]);
     exits(&out, 2);
     assert!(
-        text(&out.stderr).contains("row 1: unknown columns: color"),
+        text(&out.stderr).contains("row 1: columns not recognised: color (--ignore-columns"),
         "{}",
         text(&out.stderr)
     );
@@ -609,7 +609,7 @@ fn a_thousand_row_run_killed_at_several_moments_ends_with_exactly_a_thousand_inv
     let again = e.run(&args);
     exits(&again, 0);
     assert!(
-        text(&again.stdout).contains("0 created, 1000 already issued"),
+        text(&again.stdout).contains("0 created, 1,000 already issued"),
         "{}",
         text(&again.stdout)
     );
@@ -733,7 +733,7 @@ fn a_429_asking_for_a_day_is_not_waited_for_and_a_short_one_is_said() {
         "no day-long wait"
     );
     let said = text(&out.stderr);
-    assert!(said.contains("asked to wait 1440 minutes"), "{said}");
+    assert!(said.contains("asked to wait 1,440 minutes"), "{said}");
     assert!(
         text(&out.stdout).contains("2 created, 0 already issued, 0 refused, 0 unknown, 1 not sent"),
         "{}",

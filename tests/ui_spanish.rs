@@ -395,3 +395,42 @@ fn a_billing_row_like_an_earlier_invoice_waits_for_the_clerks_tick_in_spanish() 
     assert_eq!(h.state().bulk().counts().unwrap().created, 1);
     let _ = h.query_by_label_contains("Emitida");
 }
+
+/// A journal another program holds: nothing is sent, and the clerk is told it is in
+/// use and to try again (not a bare "cannot be written"); released, Create issues.
+#[test]
+fn a_journal_held_by_another_program_is_said_in_plain_spanish() {
+    use common::{click, type_into};
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("journal.sqlite3");
+    let mut h = common::connected_with_journal(
+        &rt,
+        s.profile("Pruebas"),
+        &s.credentials.client_secret,
+        dir.path(),
+        [1100.0, 760.0],
+        Lang::Es,
+        Some(journal.clone()),
+    );
+    click(&mut h, &text("tab-create"));
+    type_into(&mut h, &text("f-customer-id"), &s.customers()[1].0);
+    type_into(&mut h, &text("f-amount"), "7.000");
+    // Another program takes the journal's write lock and keeps it.
+    let other = rusqlite::Connection::open(&journal).unwrap();
+    other.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    click(&mut h, &text("cr-create"));
+    step_until(&mut h, "the busy journal said", |h| {
+        has_text(h, "Otro programa lo está usando")
+    });
+    assert!(has_text(&h, &text("journal-not-sent")));
+    assert_eq!(s.counters().api.get("create").copied().unwrap_or(0), 0);
+    other.execute_batch("COMMIT").unwrap();
+    drop(other);
+    click(&mut h, &text("cr-create"));
+    step_until(&mut h, "created", |h| has_text(h, "creada."));
+    assert_eq!(s.counters().api["create"], 1);
+}

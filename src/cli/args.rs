@@ -34,6 +34,30 @@ pub struct Cli {
     /// Print invoices as JSON on stdout.
     #[arg(long, global = true)]
     pub json: bool,
+    /// The language of messages: en or es (default: the system's). Machine output
+    /// (--json, CSV, exit codes) is the same in both.
+    #[arg(long, global = true, value_enum)]
+    pub lang: Option<LangArg>,
+}
+
+/// A language for `--lang`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LangArg {
+    /// English.
+    En,
+    /// Spanish.
+    Es,
+}
+
+impl LangArg {
+    /// The language chosen, or the system's.
+    pub fn or_os(chosen: Option<LangArg>) -> crate::i18n::Lang {
+        match chosen {
+            Some(LangArg::En) => crate::i18n::Lang::En,
+            Some(LangArg::Es) => crate::i18n::Lang::Es,
+            None => crate::i18n::Lang::from_os(),
+        }
+    }
 }
 
 /// The commands.

@@ -10,6 +10,7 @@ use crate::bulk::run::{AllowSimilar, Control, Counts, Held, Runner, Status};
 use crate::export::report::{self, Line};
 use crate::journal::SharedJournal;
 use crate::text::escape_controls;
+use crate::tr;
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -26,10 +27,13 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     // never after the rows are sent.
     let report_target = match &a.report {
         None => None,
-        Some(out) => Some(
-            crate::fsutil::check_destination(out)
-                .map_err(|e| usage(format!("Cannot write the report to {}: {e}", out.display())))?,
-        ),
+        Some(out) => Some(crate::fsutil::check_destination(out).map_err(|e| {
+            usage(tr!(
+                "cli-report-unwritable",
+                path = out.display(),
+                why = crate::i18n::destination_error(&e)
+            ))
+        })?),
     };
     let resolved = super::settings::resolve(profile)?;
     let base_url = resolved.config.base_url.clone();
@@ -61,7 +65,13 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
                 Ok(())
             },
         );
-        let file_id = read.map_err(|e| usage(format!("Cannot read {}: {e}.", a.file.display())))?;
+        let file_id = read.map_err(|e| {
+            usage(tr!(
+                "cli-cannot-read",
+                path = a.file.display(),
+                why = crate::i18n::sheet_error(&e)
+            ))
+        })?;
         let mut plan = planner
             .map(crate::bulk::Planner::finish)
             .unwrap_or_default();
@@ -74,13 +84,38 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         .customer_names(&plan.customer_ids())
         .unwrap_or_default();
     for p in &plan.problems {
-        note!("{p}");
+        // The app's words, with the row (the app shows it in its table) and the CLI's
+        // own way out for columns it does not know.
+        let what = match &p.why {
+            crate::bulk::Why::UnknownColumns(c) => tr!(
+                "cli-unknown-columns",
+                columns = c
+                    .iter()
+                    .map(|c| escape_controls(c).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            why => crate::i18n::bulk_why(why),
+        };
+        if p.column.is_empty() {
+            note!("{}", tr!("cli-row", row = p.row, what = what));
+        } else {
+            note!(
+                "{}",
+                tr!(
+                    "cli-row-cell",
+                    row = p.row,
+                    column = escape_controls(&p.column),
+                    what = what
+                )
+            );
+        }
     }
     if !plan.problems.is_empty() && !a.skip_invalid {
-        return Err(usage(format!(
-            "{} problems in {}: nothing was sent (--skip-invalid sends the valid rows).",
-            plan.problems.len(),
-            a.file.display()
+        return Err(usage(tr!(
+            "cli-problems",
+            count = plan.problems.len(),
+            path = a.file.display()
         )));
     }
     say!("{}", summary(&plan));
@@ -88,33 +123,36 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         for r in plan.rows.iter().take(5) {
             let body = r.invoice.to_json().unwrap_or_default();
             say!(
-                "row {}: {}",
-                r.row,
-                crate::text::escape_json_for_terminal(&body.to_string())
+                "{}",
+                tr!(
+                    "cli-row",
+                    row = r.row,
+                    what = crate::text::escape_json_for_terminal(&body.to_string())
+                )
             );
         }
-        say!("Dry run: nothing was sent.");
+        say!("{}", tr!("cli-dry-run"));
         return Ok(());
     }
     if plan.rows.is_empty() {
-        say!("Nothing to send.");
+        say!("{}", tr!("cli-nothing-to-send"));
         return write_report(report_target.as_deref(), &a, &plan, &names, &[]);
     }
     if !a.yes {
         if !std::io::stdin().is_terminal() {
-            return Err(usage(
-                "Refusing to send without --yes: stdin is not a terminal, so nobody can confirm."
-                    .into(),
-            ));
+            return Err(usage(tr!(
+                "cli-not-a-terminal",
+                what = tr!("cli-what-send")
+            )));
         }
-        note_part!("Send them? [y/N] ");
+        note_part!("{} {} ", tr!("cli-send-them"), tr!("cli-yes-no"));
         let _ = std::io::stderr().flush();
         let mut answer = String::new();
         std::io::stdin()
             .read_line(&mut answer)
-            .map_err(|e| usage(e.to_string()))?;
-        if !matches!(answer.trim(), "y" | "Y" | "yes" | "s" | "si" | "sí") {
-            return Err(usage("Nothing was sent.".into()));
+            .map_err(|e| usage(tr!("cli-could-not-read-answer", why = e)))?;
+        if !super::said_yes(&answer) {
+            return Err(usage(tr!("cli-nothing-sent")));
         }
     }
     let client = Client::new(resolved.config).map_err(Failure::from)?;
@@ -137,9 +175,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         let control = control.clone();
         tokio::spawn(async move {
             if tokio::signal::ctrl_c().await.is_ok() {
-                note!(
-                    "\nStopping: the requests on their way finish and are journaled; nothing more is sent."
-                );
+                note!("\n{}", tr!("cli-stopping"));
                 control.cancel();
             }
         })
@@ -155,8 +191,11 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
                     && said != Some(t)
                 {
                     note!(
-                        "\nThe service asked to wait (429); sending resumes at {} (Ctrl-C stops).",
-                        t.with_timezone(&chrono::Local).format("%H:%M:%S")
+                        "\n{}",
+                        tr!(
+                            "cli-waiting-429",
+                            time = t.with_timezone(&chrono::Local).format("%H:%M:%S")
+                        )
                     );
                     said = Some(t);
                 }
@@ -187,8 +226,14 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
                         crate::bulk::run::pace(done, total, started.elapsed())
                     {
                         note_part!(
-                            "\r{done} of {total} rows ({rate:.0}/s, about {} s left)…   ",
-                            left.as_secs()
+                            "\r{}   ",
+                            tr!(
+                                "cli-run-progress",
+                                done = done,
+                                total = total,
+                                rate = format!("{rate:.0}"),
+                                left = left.as_secs()
+                            )
                         );
                     }
                 }
@@ -204,15 +249,18 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     say!("{}", outcome_line(&counts, plan.invalid_rows.len()));
     if counts.found_at_service > 0 {
         say!(
-            "{} found already issued at the service (not in this journal): not sent again.",
-            counts.found_at_service
+            "{}",
+            tr!("cli-found-at-service", count = counts.found_at_service)
         );
     }
     if let Some(until) = counts.waiting_until {
         say!(
-            "{} rows wait for confirmation until {}: an earlier request for them may still be at work at the service. Run the same file again after that to settle them.",
-            counts.waiting,
-            until.with_timezone(&chrono::Local).format("%H:%M:%S")
+            "{}",
+            tr!(
+                "cli-rows-waiting",
+                count = counts.waiting,
+                time = until.with_timezone(&chrono::Local).format("%H:%M:%S")
+            )
         );
     }
     for (row, reference, status) in &results {
@@ -221,12 +269,18 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         if matches!(status, Status::NotSent(Held::Journal(_) | Held::Cancelled)) {
             continue;
         }
-        if let Some(why) = error_text(status) {
+        if error_text(status).is_some()
+            && let (word, Some(why)) = crate::i18n::bulk_status(status)
+        {
             note!(
-                "row {row} ({}): {} — {}",
-                escape_controls(reference),
-                status.word(),
-                escape_controls(&why)
+                "{}",
+                tr!(
+                    "cli-row-outcome",
+                    row = row,
+                    reference = escape_controls(reference),
+                    status = word,
+                    why = escape_controls(&why)
+                )
             );
         }
     }
@@ -234,36 +288,34 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     if let Some(e) = control.journal_failure() {
         return Err(Failure {
             code: 1,
-            message: format!(
-                "Stopped: {e}. Nothing is sent that the journal cannot record; the rows above say what became of each. Run the same file again once the journal can be written."
+            message: tr!(
+                "cli-run-journal-stopped",
+                why = crate::i18n::journal_error(&e)
             ),
         });
     }
     if counts.cancelled > 0 {
         return Err(Failure {
             code: EXIT_INTERRUPTED,
-            message: "Stopped: some rows were not sent. Run the same file again to send them (rows already issued are skipped).".into(),
+            message: tr!("cli-run-cancelled"),
         });
     }
     if counts.unknown > 0 {
         return Err(Failure {
             code: 6,
-            message: "Some rows' outcome is unknown: run the same file again (it checks them first, and sends nothing twice) or `invoice-desk journal resolve`.".into(),
+            message: tr!("cli-run-unknown"),
         });
     }
     if counts.refused > 0 || counts.not_sent > 0 {
         return Err(Failure {
             code: 4,
-            message: "Some rows were refused or not sent (see above).".into(),
+            message: tr!("cli-run-refused"),
         });
     }
     if counts.similar > 0 {
         return Err(Failure {
             code: 2,
-            message: format!(
-                "{} rows look like invoices already issued and were not sent (see above). If they really are other invoices, run the same file again with --allow-similar.",
-                counts.similar
-            ),
+            message: tr!("cli-run-similar", count = counts.similar),
         });
     }
     Ok(())
@@ -271,24 +323,28 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
 
 /// The run's counts in one line.
 fn outcome_line(counts: &Counts, invalid: usize) -> String {
-    let mut line = format!(
-        "{} created, {} already issued, {} refused, {} unknown",
-        counts.created, counts.existing, counts.refused, counts.unknown
+    let mut line = tr!(
+        "cli-run-counts",
+        created = counts.created,
+        existing = counts.existing,
+        refused = counts.refused,
+        unknown = counts.unknown
     );
     if counts.similar > 0 {
-        line.push_str(&format!(", {} possible duplicates skipped", counts.similar));
+        line.push_str(&tr!("cli-run-similar-skipped", count = counts.similar));
     }
     if counts.not_sent > 0 {
-        line.push_str(&format!(", {} not sent", counts.not_sent));
+        line.push_str(&tr!("cli-run-not-sent", count = counts.not_sent));
     }
     if invalid > 0 {
-        line.push_str(&format!(", {invalid} invalid rows skipped"));
+        line.push_str(&tr!("cli-run-invalid", count = invalid));
     }
     line.push('.');
     line
 }
 
-/// What went wrong with a row, in English (the CLI's language).
+/// What went wrong with a row, in English: the report's words, the same in every
+/// language (a file for machines and for whoever reads it later).
 fn error_text(s: &Status) -> Option<String> {
     match s {
         Status::Refused(e) => Some(e.to_string()),
@@ -307,20 +363,22 @@ fn summary(plan: &Plan) -> String {
         .iter()
         .map(|(code, (n, sum))| {
             if code.is_empty() {
-                format!("{n} in the account's currency: {sum}")
+                tr!("cli-plan-in-account", count = n, sum = sum)
             } else {
-                format!(
-                    "{n} in {code}: {}",
-                    crate::api::money::format_amount(*sum, Some(code))
+                tr!(
+                    "cli-plan-in",
+                    count = n,
+                    code = code,
+                    sum = crate::api::money::format_amount(*sum, Some(code))
                 )
             }
         })
         .collect();
-    format!(
-        "{} invoices to {} customers ({}).",
-        plan.rows.len(),
-        plan.customers(),
-        totals.join("; ")
+    tr!(
+        "cli-plan",
+        count = plan.rows.len(),
+        customers = plan.customers(),
+        totals = totals.join("; ")
     )
 }
 
@@ -371,8 +429,8 @@ fn write_report(
     };
     written.map_err(|e| Failure {
         code: 1,
-        message: format!("Could not write the report {}: {e}", out.display()),
+        message: tr!("cli-report-failed", path = out.display(), why = e),
     })?;
-    note!("Report written to {}.", out.display());
+    note!("{}", tr!("cli-report-written", path = out.display()));
     Ok(())
 }

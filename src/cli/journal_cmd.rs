@@ -3,19 +3,28 @@
 use super::{Failure, JournalAction, JournalArgs, JournalCommand, JournalFilter, JournalOutcome};
 use crate::journal::{self, Action, Checked, Entry, Filter, Journal, Outcome, SharedJournal};
 use crate::text::{escape_controls, escape_json_for_terminal};
+use crate::tr;
 
 /// Opens the journal for a command; its failure is exit 1.
 pub(super) fn open() -> Result<Journal, Failure> {
-    Journal::open_default().map_err(|e| Failure {
-        code: 1,
-        message: e.to_string(),
-    })
+    Journal::open_default().map_err(failure)
 }
 
 fn failure(e: journal::JournalError) -> Failure {
+    journal_failure(crate::i18n::journal_error(&e), &e)
+}
+
+/// A journal failure (exit 1): `lead` in the clerk's words, then where the journal is
+/// and SQLite's reason (for whoever looks after the computer).
+pub(super) fn journal_failure(lead: String, e: &journal::JournalError) -> Failure {
     Failure {
         code: 1,
-        message: e.to_string(),
+        message: format!(
+            "{lead}\n{}\n{} {}",
+            tr!("cli-journal-where", path = e.path().display()),
+            tr!("cli-details"),
+            e.reason()
+        ),
     }
 }
 
@@ -56,7 +65,7 @@ fn local_time(rfc3339: &str) -> String {
 fn amount(e: &Entry) -> String {
     match (&e.amount, &e.currency_code) {
         (Some(a), Some(c)) => format!("{a} {c}"),
-        (Some(a), None) => format!("{a} (account currency)"),
+        (Some(a), None) => format!("{a} {}", tr!("cli-account-currency")),
         _ => String::new(),
     }
 }
@@ -64,13 +73,13 @@ fn amount(e: &Entry) -> String {
 fn what(e: &Entry) -> String {
     let mut parts = Vec::new();
     if let Some(r) = &e.external_id {
-        parts.push(format!("ref {r}"));
+        parts.push(tr!("cli-ref", reference = r));
     }
     if let Some(f) = &e.file_name {
         parts.push(f.clone());
     }
     if let Some(n) = e.rows {
-        parts.push(format!("{n} rows"));
+        parts.push(tr!("cli-rows", count = n));
     }
     parts.join(", ")
 }
@@ -85,7 +94,8 @@ fn outcome(e: &Entry) -> String {
         s.push(')');
     }
     if e.checked {
-        s.push_str(" [checked]");
+        s.push(' ');
+        s.push_str(&tr!("cli-checked"));
     }
     s
 }
@@ -106,25 +116,22 @@ pub(super) async fn journal_command(
                 Err(journal::JournalError::Damaged { path, why }) => {
                     return Err(Failure {
                         code: 8,
-                        message: format!(
-                            "The journal {} is damaged: {why}. Keep a copy of the file and restore the last backup.",
-                            path.display()
-                        ),
+                        message: tr!("cli-journal-damaged", path = path.display(), why = why),
                     });
                 }
                 other => other.map_err(failure)?,
             };
             match j.verify().map_err(failure)? {
                 Ok(n) => {
-                    say!("The journal is intact: {n} rows, every hash matches.");
+                    say!("{}", tr!("cli-journal-intact", count = n));
                     Ok(())
                 }
                 Err(b) => Err(Failure {
                     code: 8,
                     message: if b.seq == 0 {
-                        format!("The journal is broken: {}.", b.why)
+                        tr!("cli-journal-broken", why = b.why)
                     } else {
-                        format!("The journal is broken at row {}: {}.", b.seq, b.why)
+                        tr!("cli-journal-broken-at", seq = b.seq, why = b.why)
                     },
                 }),
             }
@@ -142,7 +149,9 @@ pub(super) async fn journal_command(
             for (e, found) in &checked {
                 let what = match found {
                     Checked::Settled(s) => match (s.outcome, &s.invoice_id) {
-                        (Outcome::Done, Some(id)) => format!("done: {}", escape_controls(id)),
+                        (Outcome::Done, Some(id)) => {
+                            tr!("cli-resolved-done", id = escape_controls(id))
+                        }
                         (o, _) => format!(
                             "{}{}",
                             o.as_str(),
@@ -155,14 +164,14 @@ pub(super) async fn journal_command(
                     Checked::Waiting(t) => {
                         waiting += 1;
                         until = until.max(Some(*t));
-                        format!(
-                            "not at the service yet; its request may still be at work until {}",
-                            t.with_timezone(&chrono::Local).format("%H:%M:%S")
+                        tr!(
+                            "cli-resolved-waiting",
+                            time = t.with_timezone(&chrono::Local).format("%H:%M:%S")
                         )
                     }
                     Checked::Unreachable => {
                         unreachable += 1;
-                        "still unknown: the service could not be asked".into()
+                        tr!("cli-resolved-unreachable")
                     }
                 };
                 say!(
@@ -179,18 +188,22 @@ pub(super) async fn journal_command(
                 );
             }
             if checked.is_empty() {
-                say!("Nothing to check.");
+                say!("{}", tr!("cli-nothing-to-check"));
             }
             if let Some(t) = until {
                 say!(
-                    "{waiting} entries wait: their request may still be at work at the service; run this again after {} to settle them.",
-                    t.with_timezone(&chrono::Local).format("%H:%M:%S")
+                    "{}",
+                    tr!(
+                        "cli-entries-wait",
+                        count = waiting,
+                        time = t.with_timezone(&chrono::Local).format("%H:%M:%S")
+                    )
                 );
             }
             if unreachable + waiting > 0 {
                 return Err(Failure {
                     code: 6,
-                    message: format!("{} outcomes are still unknown.", unreachable + waiting),
+                    message: tr!("cli-still-unknown", count = unreachable + waiting),
                 });
             }
             Ok(())
@@ -205,10 +218,16 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {
     use std::io::Write;
     let io = |e: std::io::Error| super::write_failure(e);
     if !json {
+        let header = tr!("cli-journal-header");
+        let h: Vec<&str> = header
+            .split('|')
+            .chain(std::iter::repeat(""))
+            .take(7)
+            .collect();
         writeln!(
             out,
-            "{:>6}  {:19}  {:7}  {:16}  {:24}  {:28}  outcome",
-            "seq", "time", "action", "customer", "amount", "reference / file"
+            "{:>6}  {:19}  {:7}  {:16}  {:24}  {:28}  {}",
+            h[0], h[1], h[2], h[3], h[4], h[5], h[6]
         )
         .map_err(io)?;
     }
@@ -237,7 +256,7 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {
         }
     })?;
     if !json {
-        note!("{n} entries.");
+        note!("{}", tr!("cli-entries", count = n));
     }
     Ok(())
 }
@@ -245,17 +264,21 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {
 fn export(out: &std::path::Path, f: &JournalFilter) -> Result<(), Failure> {
     let target = crate::fsutil::check_destination(out).map_err(|e| Failure {
         code: 2,
-        message: format!("Cannot export to {}: {e}", out.display()),
+        message: tr!(
+            "cli-cannot-export-to",
+            path = out.display(),
+            why = crate::i18n::destination_error(&e)
+        ),
     })?;
     let j = open()?;
     let n = journal::export_csv(&j, &filter(f), &target).map_err(|e| Failure {
         code: 1,
-        message: format!(
-            "Could not write {}: {e}. Any existing file was left as it was.",
-            out.display()
-        ),
+        message: tr!("cli-write-failed", path = out.display(), why = e),
     })?;
-    note!("Exported {n} journal entries to {}.", out.display());
+    note!(
+        "{}",
+        tr!("cli-journal-exported", count = n, path = out.display())
+    );
     Ok(())
 }
 
@@ -264,15 +287,15 @@ pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Res
     match cmd {
         super::CustomersCommand::Import { file } => {
             let rows = journal::read_import(&file).map_err(|problems| {
-                let mut message = format!("{} was not imported:", file.display());
+                let mut message = tr!("cli-not-imported", path = file.display());
                 for p in &problems {
-                    message.push_str(&format!("\n  {p}"));
+                    message.push_str(&format!("\n  {}", crate::i18n::import_problem(p)));
                 }
                 Failure { code: 2, message }
             })?;
             let mut j = open()?;
             let n = j.import_customers(&rows).map_err(failure)?;
-            say!("{n} customers imported into the directory.");
+            say!("{}", tr!("cli-imported", count = n));
             Ok(())
         }
         super::CustomersCommand::Find { text } => {
@@ -288,7 +311,7 @@ pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Res
                     say!("{}", escape_controls(&c.line()));
                 }
             }
-            note!("{} customers.", found.len());
+            note!("{}", tr!("cli-customers", count = found.len()));
             Ok(())
         }
     }

@@ -54,6 +54,7 @@ use service::service_command;
 
 use crate::api::{ApiError, ErrorKind};
 use crate::text::escape_controls;
+use crate::tr;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -101,17 +102,18 @@ impl From<crate::profile::ProfileError> for Failure {
         };
         Failure {
             code,
-            message: e.to_string(),
+            message: crate::i18n::profile_error(&e),
         }
     }
 }
 
 impl From<ApiError> for Failure {
     fn from(e: ApiError) -> Failure {
-        let mut message = e.to_string();
+        // The clerk's words, as the app says them; the engineer's details after.
+        let mut message = crate::i18n::error_text(&e);
         let details = e.details();
         if e.status.is_some() || e.cause.is_some() {
-            message.push_str(&format!("\nDetails:\n{details}"));
+            message.push_str(&format!("\n{}\n{details}", tr!("cli-details")));
         }
         Failure {
             code: exit_code(&e),
@@ -125,10 +127,12 @@ pub fn run(cli: Cli) -> ExitCode {
     let Some(command) = cli.command else {
         return ExitCode::from(2);
     };
+    // One language for the whole run: a command line serves one person.
+    crate::i18n::set(LangArg::or_os(cli.lang));
     let rt = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
-            note!("Could not start: {e}");
+            note!("{}", tr!("cli-could-not-start", why = e));
             return ExitCode::from(1);
         }
     };
@@ -159,9 +163,8 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-/// `invoice-desk doctor`: the self-check, in the system's language.
+/// `invoice-desk doctor`: the self-check, in the run's language.
 fn doctor() -> ExitCode {
-    crate::i18n::set(crate::i18n::Lang::from_os());
     let profiles = settings::profiles_path().ok();
     let data = crate::profile::Profiles::default_data_path();
     let report = crate::doctor::run(
@@ -187,8 +190,16 @@ fn write_failure(e: std::io::Error) -> Failure {
     }
     Failure {
         code: 1,
-        message: format!("Could not write the output: {e}"),
+        message: tr!("cli-cannot-write-output", why = e),
     }
+}
+
+/// A yes to a `[y/N]` question, in either language ("y", "yes", "s", "sí").
+fn said_yes(answer: &str) -> bool {
+    matches!(
+        answer.trim().to_lowercase().as_str(),
+        "y" | "yes" | "s" | "si" | "sí"
+    )
 }
 
 /// Exit code when the output's reader went away (as a shell reports SIGPIPE).
@@ -214,18 +225,16 @@ fn run_sandbox(rt: &tokio::runtime::Runtime, a: SandboxArgs) -> ExitCode {
         match crate::sandbox::Sandbox::start(cfg).await {
             Ok(sandbox) => {
                 say!("{}", sandbox.describe());
-                say!("Press Ctrl+C to stop.");
+                say!("{}", tr!("cli-sandbox-stop"));
                 let _ = std::io::stdout().flush();
                 let _ = tokio::signal::ctrl_c().await;
                 sandbox.stop().await;
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                note!("The sandbox could not start: {e}");
+                note!("{}", tr!("cli-sandbox-failed", why = e));
                 if e.kind() == std::io::ErrorKind::AddrInUse {
-                    note!(
-                        "Port {port} is in use: choose another with --port (0 picks a free one)."
-                    );
+                    note!("{}", tr!("cli-sandbox-port-in-use", port = port));
                 }
                 ExitCode::from(1)
             }
@@ -235,7 +244,7 @@ fn run_sandbox(rt: &tokio::runtime::Runtime, a: SandboxArgs) -> ExitCode {
 
 #[cfg(not(feature = "sandbox"))]
 fn run_sandbox(_rt: &tokio::runtime::Runtime, _a: SandboxArgs) -> ExitCode {
-    note!("This build has no built-in sandbox.");
+    note!("{}", tr!("cli-no-sandbox"));
     ExitCode::from(2)
 }
 

@@ -14,16 +14,55 @@ pub(super) fn print_invoice(inv: &Invoice, json: bool) {
         return;
     }
     let e = |s: &str| escape_controls(s).into_owned();
-    say!("Invoice {}  [{}]", e(&inv.id), inv.status().as_str());
-    say!("  amount:    {}", e(&inv.amount_display()));
-    match &inv.currency_code {
-        Some(c) => say!("  currency:  {}", e(c)),
-        None => say!("  currency:  (missing from the service's answer)"),
-    }
-    for (k, v) in inv.fields() {
-        if !matches!(k.as_str(), "id" | "amount" | "currency_code") {
-            say!("  {}: {}", e(&k), e(&v));
+    say!(
+        "{}",
+        crate::tr!(
+            "cli-invoice",
+            id = e(&inv.id),
+            status = crate::i18n::status_kind(inv.status().into())
+        )
+    );
+    // As the app's invoice card: known fields by their names in the clerk's language
+    // and values as the clerk reads them; the others as the service named them.
+    let mut lines: Vec<(String, String)> = Vec::new();
+    for (i, f) in crate::api::model::KNOWN_FIELDS.iter().enumerate() {
+        let Some(v) = inv.known(i) else { continue };
+        if matches!(f.name, "id" | "is_paid" | "is_void" | "status") {
+            continue; // said in the first line
         }
+        if let crate::api::model::Known::Json(j) = &v
+            && j.as_object().is_some_and(|o| o.is_empty())
+        {
+            continue; // no metadata
+        }
+        let value = match (f.name, &v) {
+            ("currency_code", _) => inv.currency_code.as_deref().map(e).unwrap_or_default(),
+            _ => crate::i18n::known_value(inv, f.name, v),
+        };
+        lines.push((crate::i18n::field_name(f.name), value));
+    }
+    if inv.currency_code.is_none() {
+        lines.push((
+            crate::i18n::field_name("currency_code"),
+            crate::tr!("cli-currency-missing"),
+        ));
+    }
+    for (k, v) in &inv.extra {
+        match v.as_str() {
+            Some(t) if k == "created_at" && chrono::DateTime::parse_from_rfc3339(t).is_ok() => {
+                lines.push((crate::tr!("field-created-at"), crate::i18n::moment(t)));
+            }
+            _ => lines.push((e(k), e(&crate::api::model::value_text(v)))),
+        }
+    }
+    let width = lines
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (k, v) in lines {
+        let pad = width - k.chars().count();
+        say!("  {k}:{} {v}", " ".repeat(pad));
     }
 }
 

@@ -3,6 +3,7 @@
 use super::{Failure, Mode, ProfileCommand, settings};
 use crate::api::Currency;
 use crate::profile::{Profile, ProfileAuth, Profiles};
+use crate::tr;
 use secrecy::SecretString;
 use std::io::IsTerminal;
 
@@ -12,7 +13,7 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
     match cmd {
         ProfileCommand::List => {
             if profiles.profiles.is_empty() {
-                note!("No profiles. Add one with `invoice-desk profile add`.");
+                note!("{}", tr!("cli-no-profiles"));
             }
             for p in &profiles.profiles {
                 let active = if profiles.active.as_deref() == Some(&p.name) {
@@ -32,10 +33,10 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
             let p = match name {
                 Some(n) => profiles
                     .get(&n)
-                    .ok_or_else(|| Failure::usage(format!("There is no profile named \"{n}\".")))?,
+                    .ok_or_else(|| Failure::usage(tr!("cli-no-such-profile", name = n)))?,
                 None => profiles
                     .active_profile()
-                    .ok_or_else(|| Failure::usage("There is no active profile."))?,
+                    .ok_or_else(|| Failure::usage(tr!("cli-no-active-profile")))?,
             };
             say_part!(
                 "{}",
@@ -45,42 +46,29 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
         }
         ProfileCommand::Use { name } => {
             if profiles.get(&name).is_none() {
-                return Err(Failure::usage(format!(
-                    "There is no profile named \"{name}\"."
-                )));
+                return Err(Failure::usage(tr!("cli-no-such-profile", name = name)));
             }
             profiles.active = Some(name.clone());
             profiles.save(&path)?;
-            note!("\"{name}\" is now the active profile.");
+            note!("{}", tr!("cli-now-active", name = name));
             Ok(())
         }
         ProfileCommand::Remove { name } => {
             let Some(kind) = profiles.get(&name).map(|p| p.auth.secret_kind()) else {
-                return Err(Failure::usage(format!(
-                    "There is no profile named \"{name}\"."
-                )));
+                return Err(Failure::usage(tr!("cli-no-such-profile", name = name)));
             };
             profiles.remove(&name);
             profiles.save(&path)?;
             settings::secret_store().delete(&name, kind);
-            note!("Removed the profile \"{name}\" and its stored secret.");
+            note!("{}", tr!("cli-profile-removed", name = name));
             Ok(())
         }
         ProfileCommand::Add(a) => {
             let auth = match a.mode {
                 Mode::Oauth => ProfileAuth::OAuth {
-                    auth_url: a
-                        .auth_url
-                        .clone()
-                        .ok_or_else(|| Failure::usage("--auth-url is required for OAuth."))?,
-                    audience: a
-                        .audience
-                        .clone()
-                        .ok_or_else(|| Failure::usage("--audience is required for OAuth."))?,
-                    client_id: a
-                        .client_id
-                        .clone()
-                        .ok_or_else(|| Failure::usage("--client-id is required for OAuth."))?,
+                    auth_url: a.auth_url.clone().ok_or_else(|| required("--auth-url"))?,
+                    audience: a.audience.clone().ok_or_else(|| required("--audience"))?,
+                    client_id: a.client_id.clone().ok_or_else(|| required("--client-id"))?,
                     body_style: if a.form_body {
                         crate::api::TokenBodyStyle::Form
                     } else {
@@ -106,27 +94,36 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
             };
             profile.validate()?;
             let what = match a.mode {
-                Mode::Oauth => "client secret",
-                Mode::ApiKey => "API key",
+                Mode::Oauth => tr!("cli-secret-client"),
+                Mode::ApiKey => tr!("cli-secret-api-key"),
             };
-            let secret = read_secret(what)?;
+            let secret = read_secret(&what)?;
             let previous = profiles.get(&a.name).map(|p| p.name.clone());
             profiles.upsert(previous.as_deref(), profile.clone())?;
             profiles.save(&path)?;
             match settings::secret_store().set(&a.name, profile.auth.secret_kind(), &secret) {
-                crate::profile::StoreStatus::Keyring(name) => note!(
-                    "Saved \"{}\"; the {what} is in the keyring ({name}).",
-                    a.name
+                crate::profile::StoreStatus::Keyring(store) => note!(
+                    "{}",
+                    tr!(
+                        "cli-saved-in-keyring",
+                        name = a.name,
+                        what = what,
+                        store = crate::i18n::keyring_name(&store)
+                    )
                 ),
                 crate::profile::StoreStatus::SessionOnly(why) => note!(
-                    "Saved \"{}\", but the {what} could NOT be stored: no keyring is available ({why}). \
-                     Set it in the environment of the job instead (INVOICE_DESK_{}).",
-                    a.name,
-                    if a.mode == Mode::Oauth {
-                        "CLIENT_SECRET"
-                    } else {
-                        "API_KEY"
-                    }
+                    "{}",
+                    tr!(
+                        "cli-saved-not-stored",
+                        name = a.name,
+                        what = what,
+                        why = why,
+                        variable = if a.mode == Mode::Oauth {
+                            "INVOICE_DESK_CLIENT_SECRET"
+                        } else {
+                            "INVOICE_DESK_API_KEY"
+                        }
+                    )
                 ),
             }
             Ok(())
@@ -138,17 +135,21 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
 fn read_secret(what: &str) -> Result<SecretString, Failure> {
     let text = if std::io::stdin().is_terminal() {
         rpassword::prompt_password(format!("{what}: "))
-            .map_err(|e| Failure::usage(format!("Could not read the {what}: {e}")))?
+            .map_err(|e| Failure::usage(tr!("cli-secret-unreadable", what = what, why = e)))?
     } else {
         let mut line = String::new();
         std::io::stdin()
             .read_line(&mut line)
-            .map_err(|e| Failure::usage(format!("Could not read the {what}: {e}")))?;
+            .map_err(|e| Failure::usage(tr!("cli-secret-unreadable", what = what, why = e)))?;
         line
     };
     let text = text.trim_end_matches(['\r', '\n']).to_string();
     if text.trim().is_empty() {
-        return Err(Failure::usage(format!("No {what} was given on stdin.")));
+        return Err(Failure::usage(tr!("cli-secret-missing", what = what)));
     }
     Ok(SecretString::from(text))
+}
+
+fn required(option: &str) -> Failure {
+    Failure::usage(tr!("cli-required-for-oauth", option = option))
 }

@@ -7,6 +7,7 @@ use crate::journal::{
     self, Action, Blocked, Guard, Intent, Outcome, Settled, SharedJournal, Similar,
 };
 use crate::text::escape_controls;
+use crate::tr;
 use std::io::{IsTerminal, Write};
 
 pub(super) async fn service_command(
@@ -27,17 +28,21 @@ pub(super) async fn service_command(
                 } => {
                     let left = (t - chrono::Utc::now()).num_minutes();
                     say!(
-                        "Token valid until {} (in {left} minutes).",
-                        t.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M")
+                        "{}",
+                        tr!(
+                            "cli-token-valid-until",
+                            until = crate::i18n::moment(&t.to_rfc3339()),
+                            minutes = left
+                        )
                     );
                 }
                 TokenState::Valid { expires_at: None } => {
-                    say!("Token valid (the provider did not say for how long).")
+                    say!("{}", tr!("cli-token-valid"))
                 }
                 TokenState::NotUsed => {
-                    say!("This profile uses an API key: there is no token. The key was accepted.")
+                    say!("{}", tr!("cli-token-api-key"))
                 }
-                other => say!("Token state: {other:?}"),
+                other => say!("{}", tr!("cli-token-state", state = format!("{other:?}"))),
             }
             Ok(())
         }
@@ -45,12 +50,11 @@ pub(super) async fn service_command(
             let currency = match a.currency {
                 Some(c) if !resolved.currencies.contains(&c) => {
                     let offered: Vec<&str> = resolved.currencies.iter().map(|c| c.code()).collect();
-                    return Err(Failure::usage(format!(
-                        "{c} is not among this profile's currencies ({}). Add it to the profile \
-                         (invoice-desk profile add … --currencies {},{c}) or set \
-                         INVOICE_DESK_CURRENCIES.",
-                        offered.join(", "),
-                        offered.join(",")
+                    return Err(Failure::usage(tr!(
+                        "cli-currency-not-offered",
+                        code = c.code(),
+                        offered = offered.join(", "),
+                        list = offered.join(",")
                     )));
                 }
                 Some(c) => CurrencyChoice::Code(c),
@@ -58,10 +62,16 @@ pub(super) async fn service_command(
             };
             let reading = currency.currency().or(resolved.account_currency);
             let amount = money::parse_amount_input(&a.amount, reading)
-                .map_err(|e| Failure::usage(e.to_string()))?;
-            let (extra, metadata) =
-                crate::input::parse_assignments(a.fields.iter().map(String::as_str))
-                    .map_err(|e| Failure::usage(format!("--field {e}")))?;
+                .map_err(|e| Failure::usage(crate::i18n::amount_error(&e)))?;
+            let (extra, metadata) = crate::input::parse_assignments(
+                a.fields.iter().map(String::as_str),
+            )
+            .map_err(|e| {
+                Failure::usage(tr!(
+                    "cli-field-problem",
+                    why = crate::i18n::assignment_error(&e)
+                ))
+            })?;
             let reference = a
                 .external_id
                 .clone()
@@ -77,7 +87,12 @@ pub(super) async fn service_command(
                     .map(|d| {
                         crate::input::parse_date(d, crate::input::DateOrder::DayFirst)
                             .map(|d| d.format("%Y-%m-%d").to_string())
-                            .map_err(|e| Failure::usage(format!("--due: {e}")))
+                            .map_err(|e| {
+                                Failure::usage(tr!(
+                                    "cli-due-problem",
+                                    why = crate::i18n::date_error(&e)
+                                ))
+                            })
                     })
                     .transpose()?,
                 invoice_external_id: Some(reference.clone()).filter(|r| !r.is_empty()),
@@ -119,7 +134,10 @@ pub(super) async fn service_command(
                 Err(e) if e.is_outcome_unknown() => Err(Failure {
                     code: 6,
                     message: format!(
-                        "{e}\nTo check: invoice-desk journal resolve\n(the external reference is {reference}; it is not sent again before it is checked)"
+                        "{}\n{}\n{}",
+                        crate::i18n::error_text(&e),
+                        tr!("cli-to-check"),
+                        tr!("cli-unknown-create-ref", reference = reference)
                     ),
                 }),
                 Err(e) => Err(e.into()),
@@ -133,24 +151,29 @@ pub(super) async fn service_command(
             crate::api::checked_invoice_id(&id)?;
             if !yes {
                 if !std::io::stdin().is_terminal() {
-                    return Err(Failure::usage(
-                        "Refusing to void without --yes: stdin is not a terminal, so nobody can confirm.",
-                    ));
+                    return Err(Failure::usage(tr!(
+                        "cli-not-a-terminal",
+                        what = tr!("cli-what-void")
+                    )));
                 }
                 let inv = client.get_invoice(&id).await?;
                 note_part!(
-                    "Void invoice {} of customer {} for {}? This cannot be undone. [y/N] ",
-                    escape_controls(&inv.id),
-                    escape_controls(inv.customer.as_deref().unwrap_or("?")),
-                    escape_controls(&inv.amount_display())
+                    "{} {} ",
+                    tr!(
+                        "cli-void-confirm",
+                        id = escape_controls(&inv.id),
+                        customer = escape_controls(inv.customer.as_deref().unwrap_or("?")),
+                        amount = escape_controls(&crate::i18n::amount_text(&inv))
+                    ),
+                    tr!("cli-yes-no")
                 );
                 let _ = std::io::stderr().flush();
                 let mut answer = String::new();
                 std::io::stdin()
                     .read_line(&mut answer)
-                    .map_err(|e| Failure::usage(e.to_string()))?;
-                if !matches!(answer.trim(), "y" | "Y" | "yes" | "s" | "si" | "sí") {
-                    return Err(Failure::usage("Not voided."));
+                    .map_err(|e| Failure::usage(tr!("cli-could-not-read-answer", why = e)))?;
+                if !super::said_yes(&answer) {
+                    return Err(Failure::usage(tr!("cli-not-voided")));
                 }
             }
             let journal = open_journal()?;
@@ -180,7 +203,10 @@ pub(super) async fn service_command(
                 Err(e) if e.is_outcome_unknown() => Err(Failure {
                     code: 6,
                     message: format!(
-                        "{e}\nTo check: invoice-desk journal resolve   (it is not voided again before it is checked)"
+                        "{}\n{}\n{}",
+                        crate::i18n::error_text(&e),
+                        tr!("cli-to-check"),
+                        tr!("cli-unknown-void")
                     ),
                 }),
                 Err(e) => Err(e.into()),
@@ -210,7 +236,7 @@ pub(super) async fn service_command(
             let n = sink
                 .finish(&mut std::io::stdout().lock())
                 .map_err(write_failure)?;
-            note!("{n} invoices.");
+            note!("{}", tr!("cli-invoices", count = n));
             Ok(())
         }
         Command::Export {
@@ -225,7 +251,11 @@ pub(super) async fn service_command(
             // whole download.
             let target = crate::fsutil::check_destination(&out).map_err(|e| Failure {
                 code: 2,
-                message: format!("Cannot export to {}: {e}", out.display()),
+                message: tr!(
+                    "cli-cannot-export-to",
+                    path = out.display(),
+                    why = crate::i18n::destination_error(&e)
+                ),
             })?;
             let mut journal = journal_before_sending()?;
             let record = Intent::for_export(
@@ -244,7 +274,13 @@ pub(super) async fn service_command(
                 .and_then(|mut names| names.remove(&customer));
             let mut settle = |s: Settled| {
                 if let Err(e) = journal.record_outcome(seq, &s) {
-                    note!("Note: the journal could not record how the export ended: {e}");
+                    note!(
+                        "{}",
+                        tr!(
+                            "cli-export-not-recorded",
+                            why = crate::i18n::journal_error(&e)
+                        )
+                    );
                 }
             };
             let progress = std::io::stderr().is_terminal();
@@ -259,7 +295,7 @@ pub(super) async fn service_command(
                             settle(refused("WriteFailed"));
                             Failure {
                                 code: 1,
-                                message: format!("Could not start the export: {e}"),
+                                message: tr!("cli-export-could-not-start", why = e),
                             }
                         })?,
                 ),
@@ -273,7 +309,10 @@ pub(super) async fn service_command(
                         return std::ops::ControlFlow::Break(());
                     }
                     if progress {
-                        note_part!("\r{} invoices ({} pages)…", p.items, p.pages);
+                        note_part!(
+                            "\r{}",
+                            tr!("cli-export-progress", items = p.items, pages = p.pages)
+                        );
                     }
                     std::ops::ControlFlow::Continue(())
                 })
@@ -286,16 +325,18 @@ pub(super) async fn service_command(
                     return Err(Failure {
                         code: 4,
                         message: format!(
-                            "Could not export: {io}. {} was not changed.",
-                            out.display()
+                            "{}\n{}",
+                            tr!("cli-export-failed", why = io),
+                            tr!("cli-not-changed", path = out.display())
                         ),
                     });
                 }
                 (Err(e), Ok(_)) => {
                     settle(Settled::from_error(&e));
                     let mut f = Failure::from(e);
+                    f.message.push('\n');
                     f.message
-                        .push_str(&format!("\n{} was not changed.", out.display()));
+                        .push_str(&tr!("cli-not-changed", path = out.display()));
                     return Err(f);
                 }
                 (Ok(_), Ok(())) => {}
@@ -324,27 +365,20 @@ pub(super) async fn service_command(
                 settle(refused("WriteFailed"));
                 Failure {
                     code: 1,
-                    message: format!(
-                        "Could not write {}: {e}. Any existing file was left as it was.",
-                        out.display()
-                    ),
+                    message: tr!("cli-write-failed", path = out.display(), why = e),
                 }
             })?;
             settle(Settled {
                 rows: Some(n),
                 ..Settled::done(None)
             });
-            note!("Exported {n} invoices to {}.", out.display());
+            note!("{}", tr!("cli-exported", count = n, path = out.display()));
             let (as_text, cut) = notes;
             if as_text > 0 {
-                note!(
-                    "Note: {as_text} amounts have more than 15 significant digits; Excel cannot hold them as numbers, so they are written as text (marked in yellow)."
-                );
+                note!("{}", tr!("cli-xlsx-as-text", count = as_text));
             }
             if cut > 0 {
-                note!(
-                    "Note: {cut} texts are longer than an Excel cell holds (32,767 characters); they are cut, end in \"…\" and are marked in yellow. The CSV export keeps them whole."
-                );
+                note!("{}", tr!("cli-xlsx-cut", count = cut));
             }
             Ok(())
         }
@@ -378,9 +412,9 @@ impl Sink {
             }
             Sink::Workbook(rows) => {
                 if rows.len() + page.len() > crate::export::xlsx::MAX_ROWS {
-                    return Err(std::io::Error::other(format!(
-                        "the customer has more invoices than an Excel sheet holds ({})",
-                        crate::export::xlsx::MAX_ROWS
+                    return Err(std::io::Error::other(tr!(
+                        "cli-too-many-for-excel",
+                        max = crate::export::xlsx::MAX_ROWS
                     )));
                 }
                 rows.extend(page);
@@ -398,11 +432,11 @@ fn open_journal() -> Result<SharedJournal, Failure> {
 /// The journal, before anything is sent or written (create, void, export, bulk): when
 /// it cannot be opened, the failure says that nothing was sent.
 pub(super) fn journal_before_sending() -> Result<journal::Journal, Failure> {
-    super::journal_cmd::open().map_err(|f| not_sent_text(&f.message))
+    journal::Journal::open_default().map_err(not_sent)
 }
 
 fn not_sent(e: journal::JournalError) -> Failure {
-    not_sent_text(&e.to_string())
+    super::journal_cmd::journal_failure(crate::i18n::journal_not_sent(&e), &e)
 }
 
 /// Why a create or void was not sent, with its exit code: 1 for the journal, 2 for a
@@ -411,12 +445,16 @@ fn blocked(b: Blocked) -> Failure {
     match b {
         Blocked::Journal(e) => not_sent(e),
         Blocked::LooksLike(_) => Failure::usage(format!(
-            "Not sent: {b}.\nIf it really is another invoice, run the same command with --allow-similar."
+            "{}\n{}",
+            tr!("cli-not-sent", why = blocked_text(&b)),
+            tr!("cli-allow-similar")
         )),
         Blocked::Pending(_) => Failure::usage(format!(
-            "Not sent: {b}.\nSee what became of it: invoice-desk journal resolve"
+            "{}\n{}",
+            tr!("cli-not-sent", why = blocked_text(&b)),
+            tr!("cli-see-resolve")
         )),
-        Blocked::Done(_) => Failure::usage(format!("Not sent: {b}.")),
+        Blocked::Done(_) => Failure::usage(tr!("cli-not-sent", why = blocked_text(&b))),
     }
 }
 
@@ -444,34 +482,29 @@ async fn already_at_service(
     }
     let found = client.find_by_reference(customer, reference).await;
     match found {
-        Ok(Some(inv)) => Err(Failure::usage(format!(
-            "Not sent: the reference {} is already at the service: invoice {}{}. Nothing was sent.",
-            escape_controls(reference),
-            escape_controls(&inv.id),
-            inv.created_at()
-                .map(|t| format!(", created {}", journal::local_minute(t)))
+        Ok(Some(inv)) => Err(Failure::usage(tr!(
+            "cli-at-service",
+            reference = escape_controls(reference),
+            id = escape_controls(&inv.id),
+            created = inv
+                .created_at()
+                .map(|t| tr!("cli-created-on", when = crate::i18n::moment(t)))
                 .unwrap_or_default()
         ))),
         // A customer the service does not know has no invoices: the create will say so.
         Err(e) if !matches!(e.kind, crate::api::ErrorKind::NotFound(_)) => {
             let mut f = Failure::from(e);
             f.message = format!(
-                "Not sent: whether the reference {} is already at the service could not be checked.\n{}",
-                escape_controls(reference),
+                "{}\n{}",
+                tr!(
+                    "cli-at-service-unchecked",
+                    reference = escape_controls(reference)
+                ),
                 f.message
             );
             Err(f)
         }
         _ => Ok(()),
-    }
-}
-
-fn not_sent_text(why: &str) -> Failure {
-    Failure {
-        code: 1,
-        message: format!(
-            "Nothing was sent: {why}. Every create, void and export is written to the journal first (INVOICE_DESK_JOURNAL moves it)."
-        ),
     }
 }
 
@@ -486,7 +519,61 @@ fn refused(kind: &str) -> Settled {
 fn warn_unrecorded<T>(sent: &journal::Journaled<T>) {
     if let Some(e) = &sent.outcome_not_recorded {
         note!(
-            "Note: the outcome could not be written to the journal ({e}); it shows as unknown until `invoice-desk journal resolve` checks it."
+            "{}",
+            tr!(
+                "cli-outcome-not-recorded",
+                why = crate::i18n::journal_error(e)
+            )
         );
+    }
+}
+
+/// Why a create or void was held back, in the clerk's words.
+fn blocked_text(b: &Blocked) -> String {
+    let esc = |s: Option<&str>| escape_controls(s.unwrap_or("?")).into_owned();
+    match b {
+        Blocked::Journal(e) => crate::i18n::journal_error(e),
+        Blocked::Done(e) if e.action == Action::Void => tr!(
+            "cli-blocked-voided",
+            id = esc(e.invoice_id.as_deref()),
+            when = crate::i18n::moment(&e.time)
+        ),
+        Blocked::Done(e) => tr!(
+            "cli-blocked-issued",
+            reference = esc(e.external_id.as_deref()),
+            id = esc(e.invoice_id.as_deref()),
+            when = crate::i18n::moment(&e.time)
+        ),
+        Blocked::Pending(e) if e.action == Action::Void => tr!(
+            "cli-blocked-pending-void",
+            id = esc(e.invoice_id.as_deref()),
+            when = crate::i18n::moment(&e.time)
+        ),
+        Blocked::Pending(e) => tr!(
+            "cli-blocked-pending",
+            reference = esc(e.external_id.as_deref()),
+            when = crate::i18n::moment(&e.time)
+        ),
+        Blocked::LooksLike(e) => tr!(
+            "cli-blocked-similar",
+            id = e
+                .invoice_id
+                .as_deref()
+                .map(|i| escape_controls(i).into_owned())
+                .unwrap_or_else(|| tr!("cli-not-known-yet")),
+            reference = e
+                .external_id
+                .as_deref()
+                .map(|r| escape_controls(r).into_owned())
+                .unwrap_or_else(|| tr!("cli-none")),
+            customer = esc(e.customer.as_deref()),
+            amount = e.amount.as_deref().unwrap_or("?"),
+            due = e
+                .due_date
+                .as_deref()
+                .map(|d| tr!("cli-blocked-due", date = crate::i18n::date(d)))
+                .unwrap_or_default(),
+            when = crate::i18n::moment(&e.time)
+        ),
     }
 }

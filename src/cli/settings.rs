@@ -8,8 +8,14 @@ use crate::api::{
     ApiKeySettings, AuthSettings, ClientConfig, Currency, OAuthSettings, TokenBodyStyle,
 };
 use crate::profile::{ProfileAuth, Profiles, SecretKind, SecretStore};
+use crate::tr;
 use secrecy::SecretString;
 use std::path::PathBuf;
+
+/// "Missing an auth URL: set INVOICE_DESK_AUTH_URL."
+fn missing(what: String, variable: &str) -> Failure {
+    Failure::usage(tr!("cli-no-setting", what = what, variable = variable))
+}
 
 /// The folder of `profiles.toml`: INVOICE_DESK_CONFIG_DIR, else the platform's config dir.
 pub fn config_dir() -> Option<PathBuf> {
@@ -22,9 +28,7 @@ pub fn config_dir() -> Option<PathBuf> {
 pub(super) fn profiles_path() -> Result<PathBuf, Failure> {
     config_dir()
         .map(|d| d.join("profiles.toml"))
-        .ok_or_else(|| {
-            Failure::usage("No configuration folder could be found; set INVOICE_DESK_CONFIG_DIR.")
-        })
+        .ok_or_else(|| Failure::usage(tr!("cli-no-config-folder")))
 }
 
 /// The OS keyring, unless INVOICE_DESK_KEYRING=none.
@@ -63,18 +67,16 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
             profiles
                 .get(n)
                 .cloned()
-                .ok_or_else(|| Failure::usage(format!("There is no profile named \"{n}\".")))?,
+                .ok_or_else(|| Failure::usage(tr!("cli-no-such-profile", name = n)))?,
         ),
         None => profiles.active_profile().cloned(),
     };
     if profile.as_ref().is_some_and(|p| p.sandbox) && env("INVOICE_DESK_BASE_URL").is_none() {
-        return Err(Failure::usage(
-            "The Sandbox profile works only inside the app. Run `invoice-desk sandbox` and set INVOICE_DESK_* from what it prints, or add a profile for it.",
-        ));
+        return Err(Failure::usage(tr!("cli-sandbox-profile")));
     }
     let base_url = env("INVOICE_DESK_BASE_URL")
         .or_else(|| profile.as_ref().map(|p| p.base_url.clone()))
-        .ok_or_else(|| Failure::usage("No profile and no INVOICE_DESK_BASE_URL: add a profile (`invoice-desk profile add`) or set the INVOICE_DESK_* variables."))?;
+        .ok_or_else(|| Failure::usage(tr!("cli-no-base-url")))?;
     let (p_oauth, p_header) = match profile.as_ref().map(|p| &p.auth) {
         Some(ProfileAuth::OAuth {
             auth_url,
@@ -106,35 +108,35 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
     let auth = if client_id.is_none() && (env_key.is_some() || p_header.is_some()) {
         let key = match env_key {
             Some(k) => SecretString::from(k),
-            None => stored(SecretKind::ApiKey)?
-                .ok_or_else(|| Failure { code: 3, message: "No API key: set INVOICE_DESK_API_KEY or store it with `invoice-desk profile add`.".into() })?,
+            None => stored(SecretKind::ApiKey)?.ok_or_else(|| Failure {
+                code: 3,
+                message: tr!("cli-no-api-key"),
+            })?,
         };
         let header = env("INVOICE_DESK_API_KEY_HEADER")
             .or(p_header)
             .unwrap_or_else(|| crate::api::auth::DEFAULT_API_KEY_HEADER.to_string());
         AuthSettings::ApiKey(ApiKeySettings { header, key })
     } else {
-        let client_id = client_id.ok_or_else(|| Failure::usage("No client id or API key: set INVOICE_DESK_CLIENT_ID (or INVOICE_DESK_API_KEY), or use a profile."))?;
+        let client_id = client_id.ok_or_else(|| Failure::usage(tr!("cli-no-client-id")))?;
         let auth_url = env("INVOICE_DESK_AUTH_URL")
             .or_else(|| p_oauth.as_ref().map(|o| o.0.clone()))
-            .ok_or_else(|| Failure::usage("No auth URL: set INVOICE_DESK_AUTH_URL."))?;
+            .ok_or_else(|| missing(tr!("cli-setting-auth-url"), "INVOICE_DESK_AUTH_URL"))?;
         let audience = env("INVOICE_DESK_AUDIENCE")
             .or_else(|| p_oauth.as_ref().map(|o| o.1.clone()))
-            .ok_or_else(|| Failure::usage("No audience: set INVOICE_DESK_AUDIENCE."))?;
+            .ok_or_else(|| missing(tr!("cli-setting-audience"), "INVOICE_DESK_AUDIENCE"))?;
         let secret = match env("INVOICE_DESK_CLIENT_SECRET") {
             Some(s) => SecretString::from(s),
             None => stored(SecretKind::ClientSecret)?.ok_or_else(|| Failure {
                 code: 3,
-                message: "No client secret: set INVOICE_DESK_CLIENT_SECRET or store it with `invoice-desk profile add`.".into(),
+                message: tr!("cli-no-client-secret"),
             })?,
         };
         let body_style = match env("INVOICE_DESK_TOKEN_BODY").as_deref() {
             Some("form") => TokenBodyStyle::Form,
             Some("json") => TokenBodyStyle::Json,
             Some(other) => {
-                return Err(Failure::usage(format!(
-                    "INVOICE_DESK_TOKEN_BODY must be json or form, not \"{other}\"."
-                )));
+                return Err(Failure::usage(tr!("cli-token-body", value = other)));
             }
             None => p_oauth.as_ref().map_or(TokenBodyStyle::Json, |o| o.3),
         };
@@ -148,29 +150,26 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
     };
     let mut config = ClientConfig::new(base_url, auth);
     if let Some(secs) = env("INVOICE_DESK_TIMEOUT") {
-        let secs: u64 = secs.parse().ok().filter(|n| (1..=3600).contains(n)).ok_or_else(|| {
-            Failure::usage(format!(
-                "INVOICE_DESK_TIMEOUT must be a number of seconds from 1 to 3600, not \"{secs}\"."
-            ))
-        })?;
+        let secs: u64 = secs
+            .parse()
+            .ok()
+            .filter(|n| (1..=3600).contains(n))
+            .ok_or_else(|| Failure::usage(tr!("cli-timeout", value = secs)))?;
         config.timeout = std::time::Duration::from_secs(secs);
     }
     if let Some(cap) = env("INVOICE_DESK_MAX_INVOICES") {
-        config.max_invoices = cap.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
-            Failure::usage(format!(
-                "INVOICE_DESK_MAX_INVOICES must be a whole number above 0, not \"{cap}\"."
-            ))
-        })?;
+        config.max_invoices = cap
+            .parse()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| Failure::usage(tr!("cli-max-invoices", value = cap)))?;
     }
     config.account_key = env("INVOICE_DESK_ACCOUNT_KEY")
         .or_else(|| profile.as_ref().map(|p| p.account_key.clone()))
         .filter(|k| !k.is_empty());
     let currencies = match env("INVOICE_DESK_CURRENCIES") {
-        Some(list) => Currency::parse_list(&list).map_err(|bad| {
-            Failure::usage(format!(
-                "INVOICE_DESK_CURRENCIES: \"{bad}\" is not an ISO 4217 currency code."
-            ))
-        })?,
+        Some(list) => Currency::parse_list(&list)
+            .map_err(|bad| Failure::usage(tr!("cli-bad-currency", value = bad)))?,
         None => profile.as_ref().map_or_else(
             || Currency::DEFAULT_OFFERED.to_vec(),
             |p| p.currencies.clone(),

@@ -186,19 +186,16 @@ impl Journal {
         aliases: &[String],
     ) -> Result<Option<Entry>, JournalError> {
         let key = claim_key(action, intent);
-        let read = |e: rusqlite::Error| JournalError::Read {
-            path: self.path.clone(),
-            why: e.to_string(),
-        };
+        let read = super::store::read_error(&self.path);
         let mut stmt = self
             .conn
             .prepare_cached("SELECT intent_seq FROM claims WHERE scope = ?1 AND key = ?2")
-            .map_err(read)?;
+            .map_err(&read)?;
         for (scope, k) in places(action, intent, key, aliases) {
             let held: Option<i64> = stmt
                 .query_row(params![scope, k], |r| r.get(0))
                 .optional()
-                .map_err(read)?;
+                .map_err(&read)?;
             if let Some(seq) = held
                 && let Some(e) = self.entry(seq)?
                 && e.outcome != Outcome::Refused

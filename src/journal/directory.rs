@@ -80,11 +80,8 @@ fn now() -> String {
 }
 
 impl Journal {
-    fn dir_err(&self, e: impl std::fmt::Display) -> JournalError {
-        JournalError::Write {
-            path: self.path.clone(),
-            why: e.to_string(),
-        }
+    fn dir_err(&self, e: rusqlite::Error) -> JournalError {
+        write_error(&self.path)(e)
     }
 
     /// Adds or replaces customers (an import), all or none.

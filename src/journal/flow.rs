@@ -31,14 +31,10 @@ impl SharedJournal {
     {
         let journal = self.journal.clone();
         let path = self.path.clone();
-        let failed = |why: String| JournalError::Write {
-            path: self.path.to_path_buf(),
-            why,
-        };
+        let failed = |why: String| JournalError::write_said(&self.path, why);
         tokio::task::spawn_blocking(move || {
-            let mut j = journal.lock().map_err(|_| JournalError::Write {
-                path: path.to_path_buf(),
-                why: "an earlier write stopped half-way".into(),
+            let mut j = journal.lock().map_err(|_| {
+                JournalError::write_said(&path, "an earlier write stopped half-way")
             })?;
             f(&mut j)
         })

@@ -25,7 +25,7 @@ pub use flow::{
     local_minute, resolve, same_service, write_ahead,
 };
 pub use runs::{BulkRunRecord, ENVIRONMENT_PROFILE};
-pub use store::{Broken, Journal, JournalError};
+pub use store::{Broken, Journal, JournalError, Trouble};
 
 use serde::Serialize;
 

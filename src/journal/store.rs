@@ -18,16 +18,66 @@ const GENESIS: &str = "000000000000000000000000000000000000000000000000000000000
 #[cfg(test)]
 pub(super) const LAYOUT: usize = MIGRATIONS.len();
 
+/// What kind of trouble SQLite met: each says what to do in its own words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trouble {
+    /// Another program holds the file (locked longer than the wait).
+    Busy,
+    /// The disk (or the user's quota) is full.
+    DiskFull,
+    /// The file or its folder cannot be written (permissions, a read-only disk).
+    ReadOnly,
+    /// The file is damaged or not a journal.
+    Corrupt,
+    /// Anything else (the reason says what).
+    Other,
+}
+
+impl Trouble {
+    /// The kind of a SQLite error, from its code (never its text).
+    pub fn of(e: &rusqlite::Error) -> Trouble {
+        use rusqlite::ErrorCode as C;
+        match e.sqlite_error_code() {
+            Some(C::DatabaseBusy | C::DatabaseLocked) => Trouble::Busy,
+            Some(C::DiskFull) => Trouble::DiskFull,
+            Some(C::ReadOnly | C::PermissionDenied) => Trouble::ReadOnly,
+            Some(C::DatabaseCorrupt | C::NotADatabase) => Trouble::Corrupt,
+            _ => Trouble::Other,
+        }
+    }
+
+    /// The kind in plain English, before the reason (the CLI's words).
+    fn said(self) -> &'static str {
+        match self {
+            Trouble::Busy => "another program is holding it; try again in a moment",
+            Trouble::DiskFull => "the disk is full; free some space",
+            Trouble::ReadOnly => "it cannot be written (check its permissions and disk)",
+            Trouble::Corrupt => "it is damaged",
+            Trouble::Other => "",
+        }
+    }
+}
+
+/// "the disk is full; free some space (why)", or just the reason.
+fn trouble_text(trouble: &Trouble, why: &str) -> String {
+    match trouble.said() {
+        "" => why.to_string(),
+        said => format!("{said} ({why})"),
+    }
+}
+
 /// What went wrong with the journal.
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum JournalError {
     /// It could not be opened or prepared.
-    #[error("cannot open the journal {path}: {why}")]
+    #[error("cannot open the journal {path}: {}", trouble_text(trouble, why))]
     Open {
         /// The file.
         path: PathBuf,
         /// The reason.
         why: String,
+        /// Its kind.
+        trouble: Trouble,
     },
     /// A newer invoice-desk made it; this one does not know its layout.
     #[error(
@@ -42,12 +92,14 @@ pub enum JournalError {
         known: i64,
     },
     /// Writing failed (read-only file, full disk, locked too long).
-    #[error("cannot write to the journal {path}: {why}")]
+    #[error("cannot write to the journal {path}: {}", trouble_text(trouble, why))]
     Write {
         /// The file.
         path: PathBuf,
         /// The reason.
         why: String,
+        /// Its kind.
+        trouble: Trouble,
     },
     /// The file is damaged (truncated, overwritten, not a database any more).
     #[error("the journal {path} is damaged: {why}")]
@@ -58,19 +110,75 @@ pub enum JournalError {
         why: String,
     },
     /// Reading failed.
-    #[error("cannot read the journal {path}: {why}")]
+    #[error("cannot read the journal {path}: {}", trouble_text(trouble, why))]
     Read {
         /// The file.
         path: PathBuf,
         /// The reason.
         why: String,
+        /// Its kind.
+        trouble: Trouble,
     },
+}
+
+impl JournalError {
+    /// The kind of trouble, for words and decisions (a busy file is waited for).
+    pub fn trouble(&self) -> Trouble {
+        match self {
+            JournalError::Open { trouble, .. }
+            | JournalError::Write { trouble, .. }
+            | JournalError::Read { trouble, .. } => *trouble,
+            JournalError::Damaged { .. } => Trouble::Corrupt,
+            JournalError::TooNew { .. } => Trouble::Other,
+        }
+    }
+
+    /// The file it is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            JournalError::Open { path, .. }
+            | JournalError::Write { path, .. }
+            | JournalError::Read { path, .. }
+            | JournalError::Damaged { path, .. }
+            | JournalError::TooNew { path, .. } => path,
+        }
+    }
+
+    /// The reason as SQLite or the system gave it (an engineer's detail).
+    pub fn reason(&self) -> String {
+        match self {
+            JournalError::Open { why, .. }
+            | JournalError::Write { why, .. }
+            | JournalError::Read { why, .. }
+            | JournalError::Damaged { why, .. } => why.clone(),
+            JournalError::TooNew { found, known, .. } => format!("layout {found} > {known}"),
+        }
+    }
+
+    /// A write error with a reason of our own (not SQLite's).
+    pub(super) fn write_said(path: &Path, why: impl Into<String>) -> JournalError {
+        JournalError::Write {
+            path: path.to_path_buf(),
+            why: why.into(),
+            trouble: Trouble::Other,
+        }
+    }
+}
+
+/// Turns a SQLite error into a read error on the journal at `path`.
+pub(super) fn read_error(path: &Path) -> impl Fn(rusqlite::Error) -> JournalError + '_ {
+    move |e| JournalError::Read {
+        path: path.to_path_buf(),
+        trouble: Trouble::of(&e),
+        why: e.to_string(),
+    }
 }
 
 /// Turns a SQLite error into a write error on the journal at `path`.
 pub(super) fn write_error(path: &Path) -> impl Fn(rusqlite::Error) -> JournalError + '_ {
     move |e| JournalError::Write {
         path: path.to_path_buf(),
+        trouble: Trouble::of(&e),
         why: e.to_string(),
     }
 }
@@ -298,14 +406,16 @@ impl Journal {
             return Err(JournalError::Open {
                 path: path.to_path_buf(),
                 why: "it is not a file on disk, so nothing would be kept (set INVOICE_DESK_JOURNAL to a file's path)".into(),
+                trouble: Trouble::Other,
             });
         }
         let started = std::time::Instant::now();
         loop {
             match Journal::open_once(path) {
-                Err(JournalError::Open { why, .. })
-                    if why.contains("locked") && started.elapsed() < BUSY_TIMEOUT =>
-                {
+                Err(JournalError::Open {
+                    trouble: Trouble::Busy,
+                    ..
+                }) if started.elapsed() < BUSY_TIMEOUT => {
                     // Switching a new file to WAL, or its first migration, met another
                     // process doing the same: SQLite does not wait for that by itself.
                     std::thread::sleep(Duration::from_millis(20));
@@ -316,9 +426,18 @@ impl Journal {
     }
 
     fn open_once(path: &Path) -> Result<Journal, JournalError> {
-        let fail = |why: String| JournalError::Open {
+        let fail = |e: std::io::Error| JournalError::Open {
             path: path.to_path_buf(),
-            why,
+            trouble: match e.kind() {
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
+                    Trouble::ReadOnly
+                }
+                std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => {
+                    Trouble::DiskFull
+                }
+                _ => Trouble::Other,
+            },
+            why: e.to_string(),
         };
         let sqlite = |e: rusqlite::Error| {
             if is_damage(&e) {
@@ -327,11 +446,15 @@ impl Journal {
                     why: e.to_string(),
                 }
             } else {
-                fail(e.to_string())
+                JournalError::Open {
+                    path: path.to_path_buf(),
+                    trouble: Trouble::of(&e),
+                    why: e.to_string(),
+                }
             }
         };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| fail(e.to_string()))?;
+            std::fs::create_dir_all(dir).map_err(fail)?;
         }
         // A new journal is readable by its owner only (SQLite gives its -wal and -shm
         // files the same permissions); an existing one keeps its own.
@@ -346,7 +469,7 @@ impl Journal {
             {
                 Ok(_) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(fail(e.to_string())),
+                Err(e) => return Err(fail(e)),
             }
         }
         let mut conn = Connection::open_with_flags(
@@ -377,6 +500,7 @@ impl Journal {
         let path = PathBuf::from(":memory:");
         let mut conn = Connection::open_in_memory().map_err(|e| JournalError::Open {
             path: path.clone(),
+            trouble: Trouble::of(&e),
             why: e.to_string(),
         })?;
         migrate(&mut conn, &path)?;
@@ -388,6 +512,7 @@ impl Journal {
         let path = super::default_path().ok_or_else(|| JournalError::Open {
             path: PathBuf::from("journal.sqlite3"),
             why: "this system has no data folder; set INVOICE_DESK_JOURNAL".into(),
+            trouble: Trouble::Other,
         })?;
         Journal::open(&path)
     }
@@ -397,18 +522,12 @@ impl Journal {
         &self.path
     }
 
-    fn write_err(&self, e: impl std::fmt::Display) -> JournalError {
-        JournalError::Write {
-            path: self.path.clone(),
-            why: e.to_string(),
-        }
+    fn write_err(&self, e: rusqlite::Error) -> JournalError {
+        write_error(&self.path)(e)
     }
 
-    fn read_err(&self, e: impl std::fmt::Display) -> JournalError {
-        JournalError::Read {
-            path: self.path.clone(),
-            why: e.to_string(),
-        }
+    fn read_err(&self, e: rusqlite::Error) -> JournalError {
+        read_error(&self.path)(e)
     }
 
     /// Appends a row after the last one, chained to its hash, in one transaction that
@@ -442,7 +561,10 @@ impl Journal {
             .optional()
             .map_err(|e| self.write_err(e))?;
         let Some((profile, base_url, action)) = intent else {
-            return Err(self.write_err(format!("there is no entry {seq}")));
+            return Err(JournalError::write_said(
+                &self.path,
+                format!("there is no entry {seq}"),
+            ));
         };
         self.append(Row {
             kind: "outcome".into(),
@@ -586,10 +708,7 @@ pub(super) fn list_on(
     offset: u64,
     limit: u64,
 ) -> Result<Vec<Entry>, JournalError> {
-    let read = |e: rusqlite::Error| JournalError::Read {
-        path: path.to_path_buf(),
-        why: e.to_string(),
-    };
+    let read = read_error(path);
     let (clause, args) = where_clause(filter);
     let sql = format!(
         "SELECT i.seq, i.time, i.user, i.profile, i.base_url, i.action, i.customer, i.amount,
@@ -603,7 +722,7 @@ pub(super) fn list_on(
          ORDER BY i.seq {} LIMIT {limit} OFFSET {offset}",
         if newest_first { "DESC" } else { "ASC" }
     );
-    let mut stmt = conn.prepare_cached(&sql).map_err(read)?;
+    let mut stmt = conn.prepare_cached(&sql).map_err(&read)?;
     let rows = stmt
         .query_map(params_from_iter(args.iter()), |r| {
             let action: String = r.get(5)?;
@@ -633,8 +752,8 @@ pub(super) fn list_on(
                 service: r.get(21)?,
             })
         })
-        .map_err(read)?;
-    rows.collect::<Result<Vec<_>, _>>().map_err(read)
+        .map_err(&read)?;
+    rows.collect::<Result<Vec<_>, _>>().map_err(&read)
 }
 
 /// An SQLite error that means the file is damaged (truncated, overwritten, not a
@@ -708,6 +827,7 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), JournalError> {
         } else {
             JournalError::Open {
                 path: path.to_path_buf(),
+                trouble: Trouble::of(&e),
                 why: e.to_string(),
             }
         }

@@ -510,3 +510,37 @@ fn a_journal_written_before_claims_keeps_its_chain_and_every_reference_it_used()
     assert_eq!(runs.len(), 1);
     assert_eq!(runs[0].file_id, crate::bulk::file_id(&bytes));
 }
+
+/// Each kind of SQLite trouble is known by its code, so it gets its own words; a
+/// damaged file is one whatever the error says.
+#[test]
+fn sqlite_troubles_are_told_apart_by_their_code() {
+    use rusqlite::ffi;
+    let failure = |code| rusqlite::Error::SqliteFailure(ffi::Error::new(code), None);
+    assert_eq!(Trouble::of(&failure(ffi::SQLITE_BUSY)), Trouble::Busy);
+    assert_eq!(Trouble::of(&failure(ffi::SQLITE_LOCKED)), Trouble::Busy);
+    assert_eq!(Trouble::of(&failure(ffi::SQLITE_FULL)), Trouble::DiskFull);
+    assert_eq!(
+        Trouble::of(&failure(ffi::SQLITE_READONLY)),
+        Trouble::ReadOnly
+    );
+    assert_eq!(Trouble::of(&failure(ffi::SQLITE_PERM)), Trouble::ReadOnly);
+    assert_eq!(Trouble::of(&failure(ffi::SQLITE_CORRUPT)), Trouble::Corrupt);
+    assert_eq!(Trouble::of(&failure(ffi::SQLITE_NOTADB)), Trouble::Corrupt);
+    assert_eq!(Trouble::of(&failure(ffi::SQLITE_IOERR)), Trouble::Other);
+    assert_eq!(
+        Trouble::of(&rusqlite::Error::QueryReturnedNoRows),
+        Trouble::Other
+    );
+    let full = store::write_error(std::path::Path::new("j.sqlite3"))(failure(ffi::SQLITE_FULL));
+    assert_eq!(full.trouble(), Trouble::DiskFull);
+    assert!(full.to_string().contains("the disk is full"), "{full}");
+    // A file that is not a journal is opened as damaged.
+    let (dir, _) = open();
+    let junk = dir.path().join("junk.sqlite3");
+    std::fs::write(&junk, vec![b'x'; 8192]).unwrap();
+    let Err(e) = Journal::open(&junk) else {
+        panic!("a file of junk opened as a journal")
+    };
+    assert_eq!(e.trouble(), Trouble::Corrupt, "{e}");
+}

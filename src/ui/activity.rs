@@ -153,6 +153,7 @@ impl ActivityPanel {
                         crate::journal::JournalError::Write {
                             path: target.clone(),
                             why: e.to_string(),
+                            trouble: crate::journal::Trouble::Other,
                         }
                     })
                 })

@@ -295,9 +295,9 @@ impl CreatePanel {
                         }
                         Blocked::Journal(e) => {
                             self.error = Some(
-                                ApiError::invalid(crate::api::InputProblem::Said(tr!(
-                                    "journal-not-sent"
-                                )))
+                                ApiError::invalid(crate::api::InputProblem::Said(
+                                    crate::ui::i18n::journal_not_sent(&e),
+                                ))
                                 .with_cause(e),
                             )
                         }

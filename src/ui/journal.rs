@@ -5,7 +5,6 @@
 use super::session::Session;
 use crate::api::{ApiError, InputProblem};
 use crate::journal::{self, Action, Entry, Intent, Journal, SharedJournal};
-use crate::tr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,7 +17,7 @@ const UNCOUNTED: u64 = u64::MAX;
 #[derive(Clone)]
 pub struct AppJournal {
     path: Option<PathBuf>,
-    cell: Arc<OnceCell<Result<SharedJournal, String>>>,
+    cell: Arc<OnceCell<Result<SharedJournal, journal::JournalError>>>,
     to_check: Arc<AtomicU64>,
 }
 
@@ -77,18 +76,24 @@ impl AppJournal {
         }
     }
 
-    /// The open journal; the error is the reason, for engineers.
-    async fn get(&self) -> Result<SharedJournal, String> {
+    /// The open journal, or why it cannot be opened (its kind says which words).
+    async fn get(&self) -> Result<SharedJournal, journal::JournalError> {
         let path = self.path.clone();
         self.cell
             .get_or_init(|| async move {
+                let named = path.clone().unwrap_or_default();
                 tokio::task::spawn_blocking(move || match &path {
                     Some(p) => Journal::open(p),
                     None => Journal::open_in_memory(),
                 })
                 .await
-                .map_err(|e| e.to_string())
-                .and_then(|r| r.map_err(|e| e.to_string()))
+                .unwrap_or_else(|e| {
+                    Err(journal::JournalError::Open {
+                        path: named,
+                        why: e.to_string(),
+                        trouble: journal::Trouble::Other,
+                    })
+                })
                 .map(SharedJournal::new)
             })
             .await
@@ -97,8 +102,8 @@ impl AppJournal {
 
     /// The open journal, shared (a billing run sends through it); the error in the
     /// clerk's words.
-    pub async fn shared(&self) -> Result<SharedJournal, String> {
-        self.get().await.map_err(|_| tr!("journal-unreadable"))
+    pub async fn shared(&self) -> Result<SharedJournal, journal::JournalError> {
+        self.get().await
     }
 
     /// How many outcomes are still to check (`None`: not counted yet).
@@ -223,7 +228,10 @@ impl AppJournal {
     /// Checks the outcomes still unknown of `session`'s service and records what was
     /// found; those whose request may still be at work wait, and say until when.
     pub async fn check_now(&self, session: &Session) -> Result<Checked, String> {
-        let j = self.get().await?;
+        let j = self
+            .get()
+            .await
+            .map_err(|e| crate::ui::i18n::journal_unreadable(&e))?;
         let base = session.profile.base_url.trim().to_string();
         let found = journal::resolve(&j, &session.client, &base)
             .await
@@ -278,8 +286,8 @@ fn latest_entry(
     }))
 }
 
-fn not_sent(why: impl std::fmt::Display) -> ApiError {
-    ApiError::invalid(InputProblem::Said(tr!("journal-not-sent"))).with_cause(why)
+fn not_sent(why: journal::JournalError) -> ApiError {
+    ApiError::invalid(InputProblem::Said(crate::ui::i18n::journal_not_sent(&why))).with_cause(why)
 }
 
 impl AppJournal {
@@ -289,7 +297,8 @@ impl AppJournal {
         F: FnOnce(&mut Journal) -> Result<R, journal::JournalError> + Send + 'static,
         R: Send + 'static,
     {
-        let j = self.get().await.map_err(|_| tr!("journal-unreadable"))?;
-        j.run(f).await.map_err(|_| tr!("journal-unreadable"))
+        let unreadable = |e: journal::JournalError| crate::ui::i18n::journal_unreadable(&e);
+        let j = self.get().await.map_err(unreadable)?;
+        j.run(f).await.map_err(unreadable)
     }
 }

@@ -209,10 +209,15 @@ impl LookupPanel {
                                 when = crate::ui::i18n::moment(&e.time)
                             ))));
                         }
-                        Blocked::LooksLike(_) | Blocked::Journal(_) => {
+                        Blocked::LooksLike(_) => {
                             self.error = Some(ApiError::invalid(InputProblem::Said(tr!(
                                 "journal-not-sent"
                             ))));
+                        }
+                        Blocked::Journal(e) => {
+                            self.error = Some(ApiError::invalid(InputProblem::Said(
+                                crate::ui::i18n::journal_not_sent(&e),
+                            )));
                         }
                     }
                 }

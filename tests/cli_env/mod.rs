@@ -17,6 +17,11 @@ pub fn cli(dir: &Path) -> std::process::Command {
             c.env_remove(k);
         }
     }
+    // English unless a test asks for Spanish (the messages follow the system's language).
+    c.env("LANG", "en_US.UTF-8")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANGUAGE");
     c.env("INVOICE_DESK_CONFIG_DIR", dir)
         .env("INVOICE_DESK_JOURNAL", dir.join("journal.sqlite3"))
         .env("INVOICE_DESK_KEYRING", "none");

@@ -157,12 +157,10 @@ impl BulkPanel {
         let task = deps.spawner.spawn(async move {
             let shared = match journal.shared().await {
                 Ok(s) => s,
-                Err(why) => {
+                Err(e) => {
                     // Nothing can be sent without the journal: no row was.
-                    let held = Status::NotSent(Held::Journal(crate::journal::JournalError::Open {
-                        path: PathBuf::new(),
-                        why,
-                    }));
+                    let said = crate::ui::i18n::journal_not_sent(&e);
+                    let held = Status::NotSent(Held::Journal(e));
                     if let Ok(mut p) = p.lock() {
                         p.statuses.fill(Some(held.clone()));
                         let mut counts = Counts::default();
@@ -171,7 +169,7 @@ impl BulkPanel {
                         }
                         p.counts = counts;
                     }
-                    return Err(tr!("journal-not-sent"));
+                    return Err(said);
                 }
             };
             let profile = &session.profile;

@@ -1,0 +1,165 @@
+## The command line (invoice-desk <command>): what it says on stderr and as results.
+## Machine output (--json, CSV, exit codes) never goes through these.
+
+cli-could-not-start = Could not start: { $why }
+cli-window-failed = The window could not be opened: { $why }
+cli-details = Details:
+cli-cannot-write-output = Could not write the output: { $why }
+cli-sandbox-stop = Press Ctrl+C to stop.
+cli-sandbox-failed = The sandbox could not start: { $why }
+cli-sandbox-port-in-use = Port { $port } is in use: choose another with --port (0 picks a free one).
+cli-no-sandbox = This build has no built-in sandbox.
+cli-not-a-terminal = Refusing to { $what } without --yes: the input is not a terminal, so nobody can confirm.
+cli-what-void = void
+cli-what-send = send
+cli-could-not-read-answer = Could not read the answer: { $why }
+cli-yes-no = [y/N]
+
+## Token
+cli-token-valid-until = Token valid until { $until } (in { $minutes } minutes).
+cli-token-valid = Token valid (the provider did not say for how long).
+cli-token-api-key = This profile uses an API key: there is no token. The key was accepted.
+cli-token-state = Token state: { $state }
+
+## Create, void
+cli-currency-not-offered = { $code } is not among this profile's currencies ({ $offered }). Add it to the profile (invoice-desk profile add … --currencies { $list },{ $code }) or set INVOICE_DESK_CURRENCIES.
+cli-field-problem = --field: { $why }
+cli-due-problem = --due: { $why }
+cli-to-check = To check: invoice-desk journal resolve
+cli-unknown-create-ref = (The external reference is { $reference }; it is not sent again before it is checked.)
+cli-unknown-void = (It is not voided again before it is checked.)
+cli-void-confirm = Void invoice { $id } of customer { $customer } for { $amount }? This cannot be undone.
+cli-not-voided = Not voided.
+cli-nothing-sent = Nothing was sent.
+cli-journal-where = The journal: { $path } (INVOICE_DESK_JOURNAL moves it). Every create, void and export is written there first.
+cli-not-sent = Not sent: { $why }
+cli-allow-similar = If it really is another invoice, run the same command with --allow-similar.
+cli-see-resolve = See what became of it: invoice-desk journal resolve
+cli-blocked-voided = invoice { $id } was already voided on { $when }.
+cli-blocked-issued = the reference { $reference } was already issued: invoice { $id } on { $when }.
+cli-blocked-pending-void = the void of invoice { $id } is being sent now by another process, or its outcome is still to check (since { $when }).
+cli-blocked-pending = the reference { $reference } is being sent now by another process, or its outcome is still to check (since { $when }).
+cli-blocked-similar = this looks like an invoice already issued: { $id } (reference { $reference }) to { $customer } for { $amount }{ $due } on { $when }.
+cli-blocked-due = , due { $date }
+cli-not-known-yet = not known yet
+cli-none = none
+cli-at-service = Not sent: the reference { $reference } is already at the service: invoice { $id }{ $created }.
+cli-created-on = , created { $when }
+cli-at-service-unchecked = Not sent: whether the reference { $reference } is already at the service could not be checked.
+cli-outcome-not-recorded = Note: the outcome could not be written to the journal; it shows as unknown until `invoice-desk journal resolve` checks it. { $why }
+
+## Invoices as text
+cli-invoice = Invoice { $id }  [{ $status }]
+cli-currency-missing = (missing from the service's answer)
+
+## List, export
+cli-invoices = { $count ->
+    [one] 1 invoice.
+   *[other] { $count } invoices.
+}
+cli-cannot-export-to = Cannot export to { $path }: { $why }
+cli-export-not-recorded = Note: the journal could not record how the export ended. { $why }
+cli-export-could-not-start = Could not start the export: { $why }
+cli-export-progress = { $items } invoices ({ $pages } pages)…
+cli-export-failed = Could not export: { $why }
+cli-not-changed = { $path } was not changed.
+cli-write-failed = Could not write { $path }: { $why }. Any existing file was left as it was.
+cli-exported = Exported { $count } invoices to { $path }.
+cli-too-many-for-excel = the customer has more invoices than an Excel sheet holds ({ $max })
+cli-xlsx-as-text = Note: { $count } amounts have more than 15 significant digits; Excel cannot hold them as numbers, so they are written as text (marked in yellow).
+cli-xlsx-cut = Note: { $count } texts are longer than an Excel cell holds (32,767 characters); they are cut, end in "…" and are marked in yellow. The CSV export keeps them whole.
+
+## Billing runs
+cli-report-unwritable = Cannot write the report to { $path }: { $why }
+cli-cannot-read = Cannot read { $path }: { $why }
+cli-problems = { $count ->
+    [one] 1 problem in { $path }: nothing was sent (--skip-invalid sends the valid rows).
+   *[other] { $count } problems in { $path }: nothing was sent (--skip-invalid sends the valid rows).
+}
+cli-row = row { $row }: { $what }
+cli-row-cell = row { $row }, column { $column }: { $what }
+cli-unknown-columns = columns not recognised: { $columns } (--ignore-columns leaves them out).
+cli-dry-run = Dry run: nothing was sent.
+cli-nothing-to-send = Nothing to send.
+cli-send-them = Send them?
+cli-stopping = Stopping: the requests on their way finish and are journaled; nothing more is sent.
+cli-waiting-429 = The service asked to wait (429); sending resumes at { $time } (Ctrl-C stops).
+cli-run-progress = { $done } of { $total } rows ({ $rate }/s, about { $left } s left)…
+cli-found-at-service = { $count } found already issued at the service (not in this journal): not sent again.
+cli-rows-waiting = { $count } rows wait for confirmation until { $time }: an earlier request for them may still be at work at the service. Run the same file again after that to settle them.
+cli-row-outcome = row { $row } ({ $reference }): { $status } — { $why }
+cli-run-journal-stopped = Stopped: { $why } Nothing is sent that the journal cannot record; the rows above say what became of each. Run the same file again once the journal can be written.
+cli-run-cancelled = Stopped: some rows were not sent. Run the same file again to send them (rows already issued are skipped).
+cli-run-unknown = Some rows' outcome is unknown: run the same file again (it checks them first, and sends nothing twice) or `invoice-desk journal resolve`.
+cli-run-refused = Some rows were refused or not sent (see above).
+cli-run-similar = { $count } rows look like invoices already issued and were not sent (see above). If they really are other invoices, run the same file again with --allow-similar.
+cli-run-counts = { $created } created, { $existing } already issued, { $refused } refused, { $unknown } unknown
+cli-run-similar-skipped = , { $count } possible duplicates skipped
+cli-run-not-sent = , { $count } not sent
+cli-run-invalid = , { $count } invalid rows skipped
+cli-plan-in-account = { $count } in the account's currency: { $sum }
+cli-plan-in = { $count } in { $code }: { $sum }
+cli-plan = { $count } invoices to { $customers } customers ({ $totals }).
+cli-report-failed = Could not write the report { $path }: { $why }
+cli-report-written = Report written to { $path }.
+
+## Journal
+cli-journal-damaged = The journal { $path } is damaged: { $why }. Keep a copy of the file and restore the last backup.
+cli-journal-intact = The journal is intact: { $count } rows, every hash matches.
+cli-journal-broken = The journal is broken: { $why }.
+cli-journal-broken-at = The journal is broken at row { $seq }: { $why }.
+cli-resolved-done = done: { $id }
+cli-resolved-waiting = not at the service yet; its request may still be at work until { $time }
+cli-resolved-unreachable = still unknown: the service could not be asked
+cli-nothing-to-check = Nothing to check.
+cli-entries-wait = { $count } entries wait: their request may still be at work at the service; run this again after { $time } to settle them.
+cli-still-unknown = { $count ->
+    [one] 1 outcome is still unknown.
+   *[other] { $count } outcomes are still unknown.
+}
+cli-journal-header = seq|time|action|customer|amount|reference / file|outcome
+cli-account-currency = (account currency)
+cli-ref = ref { $reference }
+cli-rows = { $count ->
+    [one] 1 row
+   *[other] { $count } rows
+}
+cli-checked = [checked]
+cli-entries = { $count ->
+    [one] 1 entry.
+   *[other] { $count } entries.
+}
+cli-journal-exported = Exported { $count } journal entries to { $path }.
+cli-not-imported = { $path } was not imported:
+cli-imported = { $count } customers imported into the directory.
+cli-customers = { $count ->
+    [one] 1 customer.
+   *[other] { $count } customers.
+}
+
+## Profiles and settings
+cli-no-profiles = No profiles. Add one with `invoice-desk profile add`.
+cli-no-such-profile = There is no profile named "{ $name }".
+cli-no-active-profile = There is no active profile.
+cli-now-active = "{ $name }" is now the active profile.
+cli-profile-removed = Removed the profile "{ $name }" and its stored secret.
+cli-required-for-oauth = { $option } is required for OAuth.
+cli-secret-client = client secret
+cli-secret-api-key = API key
+cli-saved-in-keyring = Saved "{ $name }"; the { $what } is in the keyring ({ $store }).
+cli-saved-not-stored = Saved "{ $name }", but the { $what } could NOT be stored: no keyring is available ({ $why }). Set it in the environment of the job instead ({ $variable }).
+cli-secret-unreadable = Could not read the { $what }: { $why }
+cli-secret-missing = No { $what } was given on the input.
+cli-no-config-folder = No configuration folder could be found; set INVOICE_DESK_CONFIG_DIR.
+cli-sandbox-profile = The Sandbox profile works only inside the app. Run `invoice-desk sandbox` and set INVOICE_DESK_* from what it prints, or add a profile for it.
+cli-no-base-url = No profile and no INVOICE_DESK_BASE_URL: add a profile (`invoice-desk profile add`) or set the INVOICE_DESK_* variables.
+cli-no-api-key = No API key: set INVOICE_DESK_API_KEY or store it with `invoice-desk profile add`.
+cli-no-client-id = No client id or API key: set INVOICE_DESK_CLIENT_ID (or INVOICE_DESK_API_KEY), or use a profile.
+cli-no-setting = Missing { $what }: set { $variable }.
+cli-setting-auth-url = an auth URL
+cli-setting-audience = an audience
+cli-no-client-secret = No client secret: set INVOICE_DESK_CLIENT_SECRET or store it with `invoice-desk profile add`.
+cli-token-body = INVOICE_DESK_TOKEN_BODY must be json or form, not "{ $value }".
+cli-timeout = INVOICE_DESK_TIMEOUT must be a number of seconds from 1 to 3600, not "{ $value }".
+cli-max-invoices = INVOICE_DESK_MAX_INVOICES must be a whole number above 0, not "{ $value }".
+cli-bad-currency = INVOICE_DESK_CURRENCIES: "{ $value }" is not an ISO 4217 currency code.

@@ -1,0 +1,165 @@
+## La línea de comandos (invoice-desk <comando>): lo que dice en stderr y como resultado.
+## La salida para máquinas (--json, CSV, códigos de salida) nunca pasa por aquí.
+
+cli-could-not-start = No se pudo iniciar: { $why }
+cli-window-failed = No se pudo abrir la ventana: { $why }
+cli-details = Detalles:
+cli-cannot-write-output = No se pudo escribir la salida: { $why }
+cli-sandbox-stop = Presione Ctrl+C para detenerlo.
+cli-sandbox-failed = No se pudo iniciar el sandbox: { $why }
+cli-sandbox-port-in-use = El puerto { $port } está en uso: elija otro con --port (0 elige uno libre).
+cli-no-sandbox = Esta versión no trae el sandbox incorporado.
+cli-not-a-terminal = No se va a { $what } sin --yes: la entrada no es una terminal, así que nadie puede confirmarlo.
+cli-what-void = anular
+cli-what-send = enviar
+cli-could-not-read-answer = No se pudo leer la respuesta: { $why }
+cli-yes-no = [s/N]
+
+## Token
+cli-token-valid-until = El token es válido hasta el { $until } (en { $minutes } minutos).
+cli-token-valid = El token es válido (el proveedor no dijo por cuánto tiempo).
+cli-token-api-key = Este perfil usa una clave de API: no hay token. La clave fue aceptada.
+cli-token-state = Estado del token: { $state }
+
+## Emitir, anular
+cli-currency-not-offered = { $code } no está entre las monedas de este perfil ({ $offered }). Agréguela al perfil (invoice-desk profile add … --currencies { $list },{ $code }) o defina INVOICE_DESK_CURRENCIES.
+cli-field-problem = --field: { $why }
+cli-due-problem = --due: { $why }
+cli-to-check = Para revisarlo: invoice-desk journal resolve
+cli-unknown-create-ref = (La referencia externa es { $reference }; no se vuelve a enviar antes de revisarla.)
+cli-unknown-void = (No se vuelve a anular antes de revisarla.)
+cli-void-confirm = ¿Anular la factura { $id } del cliente { $customer } por { $amount }? No se puede deshacer.
+cli-not-voided = No se anuló.
+cli-nothing-sent = No se envió nada.
+cli-journal-where = El registro: { $path } (INVOICE_DESK_JOURNAL lo cambia de lugar). Cada emisión, anulación y exportación se anota ahí primero.
+cli-not-sent = No se envió: { $why }
+cli-allow-similar = Si de verdad es otra factura, ejecute el mismo comando con --allow-similar.
+cli-see-resolve = Vea qué pasó con ella: invoice-desk journal resolve
+cli-blocked-voided = la factura { $id } ya se anuló el { $when }.
+cli-blocked-issued = la referencia { $reference } ya se emitió: factura { $id } el { $when }.
+cli-blocked-pending-void = la anulación de la factura { $id } la está enviando otro proceso, o su resultado aún está por revisar (desde el { $when }).
+cli-blocked-pending = la referencia { $reference } la está enviando otro proceso, o su resultado aún está por revisar (desde el { $when }).
+cli-blocked-similar = parece una factura ya emitida: { $id } (referencia { $reference }) al cliente { $customer } por { $amount }{ $due }, el { $when }.
+cli-blocked-due = , con vencimiento el { $date }
+cli-not-known-yet = aún sin número
+cli-none = ninguna
+cli-at-service = No se envió: la referencia { $reference } ya está en el servicio: factura { $id }{ $created }.
+cli-created-on = , creada el { $when }
+cli-at-service-unchecked = No se envió: no se pudo revisar si la referencia { $reference } ya está en el servicio.
+cli-outcome-not-recorded = Aviso: el resultado no se pudo anotar en el registro; aparece como por revisar hasta que `invoice-desk journal resolve` lo revise. { $why }
+
+## Facturas como texto
+cli-invoice = Factura { $id }  [{ $status }]
+cli-currency-missing = (falta en la respuesta del servicio)
+
+## Listar, exportar
+cli-invoices = { $count ->
+    [one] 1 factura.
+   *[other] { $count } facturas.
+}
+cli-cannot-export-to = No se puede exportar a { $path }: { $why }
+cli-export-not-recorded = Aviso: el registro no pudo anotar cómo terminó la exportación. { $why }
+cli-export-could-not-start = No se pudo comenzar la exportación: { $why }
+cli-export-progress = { $items } facturas ({ $pages } páginas)…
+cli-export-failed = No se pudo exportar: { $why }
+cli-not-changed = { $path } no se modificó.
+cli-write-failed = No se pudo escribir { $path }: { $why }. El archivo que existía quedó como estaba.
+cli-exported = Se exportaron { $count } facturas a { $path }.
+cli-too-many-for-excel = el cliente tiene más facturas de las que caben en una hoja de Excel ({ $max })
+cli-xlsx-as-text = Aviso: { $count } montos tienen más de 15 cifras significativas; Excel no los puede guardar como números, así que van como texto (marcados en amarillo).
+cli-xlsx-cut = Aviso: { $count } textos son más largos de lo que cabe en una celda de Excel (32.767 caracteres); se cortan, terminan en "…" y van marcados en amarillo. La exportación CSV los conserva enteros.
+
+## Facturación masiva
+cli-report-unwritable = No se puede escribir el informe en { $path }: { $why }
+cli-cannot-read = No se puede leer { $path }: { $why }
+cli-problems = { $count ->
+    [one] 1 problema en { $path }: no se envió nada (--skip-invalid envía las filas válidas).
+   *[other] { $count } problemas en { $path }: no se envió nada (--skip-invalid envía las filas válidas).
+}
+cli-row = fila { $row }: { $what }
+cli-row-cell = fila { $row }, columna { $column }: { $what }
+cli-unknown-columns = columnas no reconocidas: { $columns } (--ignore-columns las deja fuera).
+cli-dry-run = Prueba sin envío: no se envió nada.
+cli-nothing-to-send = No hay nada que enviar.
+cli-send-them = ¿Enviarlas?
+cli-stopping = Deteniendo: las solicitudes en camino terminan y se anotan; no se envía nada más.
+cli-waiting-429 = El servicio pidió esperar (429); el envío sigue a las { $time } (Ctrl-C lo detiene).
+cli-run-progress = { $done } de { $total } filas ({ $rate }/s, faltan unos { $left } s)…
+cli-found-at-service = { $count } ya estaban emitidas en el servicio (no en este registro): no se enviaron de nuevo.
+cli-rows-waiting = { $count } filas esperan confirmación hasta las { $time }: una solicitud anterior para ellas puede seguir en curso en el servicio. Después de esa hora, ejecute el mismo archivo otra vez para resolverlas.
+cli-row-outcome = fila { $row } ({ $reference }): { $status } — { $why }
+cli-run-journal-stopped = Detenido: { $why } No se envía nada que el registro no pueda anotar; las filas de arriba dicen qué pasó con cada una. Ejecute el mismo archivo otra vez cuando el registro se pueda escribir.
+cli-run-cancelled = Detenido: algunas filas no se enviaron. Ejecute el mismo archivo otra vez para enviarlas (las ya emitidas se omiten).
+cli-run-unknown = No se sabe el resultado de algunas filas: ejecute el mismo archivo otra vez (primero las revisa y no envía nada dos veces) o `invoice-desk journal resolve`.
+cli-run-refused = Algunas filas fueron rechazadas o no se enviaron (vea arriba).
+cli-run-similar = { $count } filas parecen facturas ya emitidas y no se enviaron (vea arriba). Si de verdad son otras facturas, ejecute el mismo archivo otra vez con --allow-similar.
+cli-run-counts = { $created } creadas, { $existing } ya emitidas, { $refused } rechazadas, { $unknown } por revisar
+cli-run-similar-skipped = , { $count } posibles duplicados omitidos
+cli-run-not-sent = , { $count } no enviadas
+cli-run-invalid = , { $count } filas no válidas omitidas
+cli-plan-in-account = { $count } en la moneda de la cuenta: { $sum }
+cli-plan-in = { $count } en { $code }: { $sum }
+cli-plan = { $count } facturas para { $customers } clientes ({ $totals }).
+cli-report-failed = No se pudo escribir el informe { $path }: { $why }
+cli-report-written = Informe escrito en { $path }.
+
+## Registro
+cli-journal-damaged = El registro { $path } está dañado: { $why }. Guarde una copia del archivo y restaure el último respaldo.
+cli-journal-intact = El registro está íntegro: { $count } filas, todas las huellas coinciden.
+cli-journal-broken = El registro está alterado: { $why }.
+cli-journal-broken-at = El registro está alterado en la fila { $seq }: { $why }.
+cli-resolved-done = hecha: { $id }
+cli-resolved-waiting = aún no está en el servicio; su solicitud puede seguir en curso hasta las { $time }
+cli-resolved-unreachable = sigue por revisar: no se pudo consultar al servicio
+cli-nothing-to-check = No hay nada por revisar.
+cli-entries-wait = { $count } registros esperan: su solicitud puede seguir en curso en el servicio; vuelva a ejecutar esto después de las { $time } para resolverlos.
+cli-still-unknown = { $count ->
+    [one] Aún no se sabe 1 resultado.
+   *[other] Aún no se saben { $count } resultados.
+}
+cli-journal-header = n.º|hora|acción|cliente|monto|referencia / archivo|resultado
+cli-account-currency = (moneda de la cuenta)
+cli-ref = ref. { $reference }
+cli-rows = { $count ->
+    [one] 1 fila
+   *[other] { $count } filas
+}
+cli-checked = [revisado]
+cli-entries = { $count ->
+    [one] 1 registro.
+   *[other] { $count } registros.
+}
+cli-journal-exported = Se exportaron { $count } registros a { $path }.
+cli-not-imported = { $path } no se importó:
+cli-imported = Se importaron { $count } clientes al directorio.
+cli-customers = { $count ->
+    [one] 1 cliente.
+   *[other] { $count } clientes.
+}
+
+## Perfiles y ajustes
+cli-no-profiles = No hay perfiles. Agregue uno con `invoice-desk profile add`.
+cli-no-such-profile = No hay un perfil llamado "{ $name }".
+cli-no-active-profile = No hay un perfil activo.
+cli-now-active = "{ $name }" es ahora el perfil activo.
+cli-profile-removed = Se eliminó el perfil "{ $name }" y su secreto guardado.
+cli-required-for-oauth = { $option } es obligatorio para OAuth.
+cli-secret-client = secreto de cliente
+cli-secret-api-key = clave de API
+cli-saved-in-keyring = Se guardó "{ $name }"; el { $what } está en el llavero ({ $store }).
+cli-saved-not-stored = Se guardó "{ $name }", pero el { $what } NO se pudo guardar: no hay llavero disponible ({ $why }). Defínalo en el entorno del proceso ({ $variable }).
+cli-secret-unreadable = No se pudo leer el { $what }: { $why }
+cli-secret-missing = No se entregó ningún { $what } en la entrada.
+cli-no-config-folder = No se encontró una carpeta de configuración; defina INVOICE_DESK_CONFIG_DIR.
+cli-sandbox-profile = El perfil Sandbox funciona solo dentro de la aplicación. Ejecute `invoice-desk sandbox` y defina INVOICE_DESK_* con lo que muestra, o agregue un perfil para él.
+cli-no-base-url = No hay perfil ni INVOICE_DESK_BASE_URL: agregue un perfil (`invoice-desk profile add`) o defina las variables INVOICE_DESK_*.
+cli-no-api-key = No hay clave de API: defina INVOICE_DESK_API_KEY o guárdela con `invoice-desk profile add`.
+cli-no-client-id = No hay id de cliente ni clave de API: defina INVOICE_DESK_CLIENT_ID (o INVOICE_DESK_API_KEY), o use un perfil.
+cli-no-setting = Falta { $what }: defina { $variable }.
+cli-setting-auth-url = la URL de autenticación
+cli-setting-audience = la audiencia
+cli-no-client-secret = No hay secreto de cliente: defina INVOICE_DESK_CLIENT_SECRET o guárdelo con `invoice-desk profile add`.
+cli-token-body = INVOICE_DESK_TOKEN_BODY debe ser json o form, no "{ $value }".
+cli-timeout = INVOICE_DESK_TIMEOUT debe ser un número de segundos entre 1 y 3600, no "{ $value }".
+cli-max-invoices = INVOICE_DESK_MAX_INVOICES debe ser un número entero mayor que 0, no "{ $value }".
+cli-bad-currency = INVOICE_DESK_CURRENCIES: "{ $value }" no es un código de moneda ISO 4217.

@@ -1,0 +1,260 @@
+//! The CLI in the clerk's language: with a Spanish system (LANG=es_CL.UTF-8) its
+//! messages and errors are Spanish, `--lang en` gives English back, and what machines
+//! read (--json, CSV, exit codes) is the same in both.
+
+mod cli_env;
+
+use cli_env::{Env, exits, text};
+use std::process::{Command, Output, Stdio};
+
+fn spanish(mut c: Command) -> Command {
+    c.env("LANG", "es_CL.UTF-8");
+    c
+}
+
+fn run(mut c: Command, args: &[&str]) -> Output {
+    c.args(args).stdin(Stdio::null()).output().unwrap()
+}
+
+/// English words that would give a Spanish message away (whole words, any case).
+fn english_in(said: &str) -> Vec<&'static str> {
+    const WORDS: [&str; 14] = [
+        "the", "was", "not", "is", "nothing", "invoice", "invoices", "sent", "cannot", "could",
+        "journal", "rows", "with", "found",
+    ];
+    let words: Vec<String> = said
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .collect();
+    WORDS
+        .into_iter()
+        .filter(|w| words.iter().any(|x| x == w))
+        .collect()
+}
+
+fn all_spanish(out: &Output) {
+    for said in [text(&out.stdout), text(&out.stderr)] {
+        // Commands and variables are names, not English: they are left out.
+        let prose: String = said
+            .split_whitespace()
+            .filter(|w| {
+                !w.contains("invoice-desk")
+                    && !w.contains("INVOICE_DESK")
+                    && !w.starts_with("--")
+                    && !w.starts_with('`')
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let english = english_in(&prose);
+        assert!(english.is_empty(), "English words {english:?} in: {said}");
+    }
+}
+
+#[test]
+fn a_spanish_clerks_cli_answers_in_spanish() {
+    let e = Env::new(0);
+    let c = e.customer();
+    // A refused amount: the app's words, before anything is sent.
+    let out = run(
+        spanish(e.oauth()),
+        &["create", "--customer", &c, "--amount", "doce mil"],
+    );
+    exits(&out, 2);
+    assert!(
+        text(&out.stderr).contains("\"doce mil\" no es un número"),
+        "{}",
+        text(&out.stderr)
+    );
+    all_spanish(&out);
+    // Created: the invoice as text, in Spanish.
+    let out = run(
+        spanish(e.oauth()),
+        &[
+            "create",
+            "--customer",
+            &c,
+            "--amount",
+            "25000",
+            "--external-id",
+            "ES-1",
+        ],
+    );
+    exits(&out, 0);
+    let said = text(&out.stdout);
+    assert!(said.starts_with("Factura in_"), "{said}");
+    assert!(
+        said.contains("[Abierta]") && said.contains("Monto:"),
+        "{said}"
+    );
+    let id = said
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(',')
+        .to_string();
+    // The same reference again: held back, in Spanish, exit 2.
+    let out = run(
+        spanish(e.oauth()),
+        &[
+            "create",
+            "--customer",
+            &c,
+            "--amount",
+            "25000",
+            "--external-id",
+            "ES-1",
+        ],
+    );
+    exits(&out, 2);
+    assert!(
+        text(&out.stderr).contains("No se envió: la referencia ES-1 ya se emitió"),
+        "{}",
+        text(&out.stderr)
+    );
+    all_spanish(&out);
+    // Void without --yes and nobody at a terminal: refused in Spanish.
+    let out = run(spanish(e.oauth()), &["void", &id]);
+    exits(&out, 2);
+    assert!(
+        text(&out.stderr).contains("No se va a anular sin --yes"),
+        "{}",
+        text(&out.stderr)
+    );
+    all_spanish(&out);
+    // An unknown customer: the service's code in the clerk's words.
+    let out = run(
+        spanish(e.oauth()),
+        &["create", "--customer", "cus_nadie", "--amount", "1000"],
+    );
+    exits(&out, 4);
+    assert!(
+        text(&out.stderr).contains("el cliente"),
+        "{}",
+        text(&out.stderr)
+    );
+    // The journal: intact, listed with Spanish headings.
+    let out = run(spanish(e.oauth()), &["journal", "verify"]);
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("El registro está íntegro"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run(spanish(e.oauth()), &["journal", "list"]);
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("resultado"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        text(&out.stderr).contains("registros."),
+        "{}",
+        text(&out.stderr)
+    );
+    // A billing run's check: its summary and "nothing sent" in Spanish.
+    let file = e.dir.path().join("marzo.csv");
+    std::fs::write(
+        &file,
+        format!("cliente,monto\n{c},1000\n{c},2000\nnadie,abc\n"),
+    )
+    .unwrap();
+    let out = run(
+        spanish(e.oauth()),
+        &["bulk", file.to_str().unwrap(), "--dry-run"],
+    );
+    exits(&out, 2);
+    assert!(
+        text(&out.stderr).contains("no se envió nada"),
+        "{}",
+        text(&out.stderr)
+    );
+    all_spanish(&out);
+    let out = run(
+        spanish(e.oauth()),
+        &[
+            "bulk",
+            file.to_str().unwrap(),
+            "--dry-run",
+            "--skip-invalid",
+        ],
+    );
+    exits(&out, 0);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("2 facturas para 1 clientes") && said.contains("Prueba sin envío"),
+        "{said}"
+    );
+    // A journal that cannot be opened: nothing sent, said in Spanish, exit 1.
+    let folder = e.dir.path().join("una-carpeta");
+    std::fs::create_dir(&folder).unwrap();
+    let mut c2 = spanish(e.oauth());
+    c2.env("INVOICE_DESK_JOURNAL", &folder);
+    let out = run(c2, &["create", "--customer", &c, "--amount", "1000"]);
+    exits(&out, 1);
+    assert!(
+        text(&out.stderr).starts_with("No se envió nada"),
+        "{}",
+        text(&out.stderr)
+    );
+    // No settings at all: Spanish too.
+    let out = run(spanish(e.bare()), &["token"]);
+    exits(&out, 2);
+    assert!(
+        text(&out.stderr).contains("No hay perfil"),
+        "{}",
+        text(&out.stderr)
+    );
+    all_spanish(&out);
+}
+
+#[test]
+fn lang_en_wins_over_a_spanish_system_and_machine_output_does_not_change() {
+    let e = Env::new(0);
+    let c = e.customer();
+    let out = run(spanish(e.bare()), &["--lang", "en", "token"]);
+    exits(&out, 2);
+    assert!(
+        text(&out.stderr).contains("No profile and no INVOICE_DESK_BASE_URL"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(
+        spanish(e.oauth()),
+        &[
+            "--json",
+            "create",
+            "--customer",
+            &c,
+            "--amount",
+            "1000",
+            "--external-id",
+            "J-1",
+        ],
+    );
+    exits(&out, 0);
+    let created: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = created["id"].as_str().unwrap().to_string();
+    // The same invoice, the same bytes, in either language.
+    let es = run(spanish(e.oauth()), &["--json", "get", &id]);
+    let en = run(e.oauth(), &["--json", "get", &id]);
+    exits(&es, 0);
+    exits(&en, 0);
+    assert_eq!(es.stdout, en.stdout);
+    for format in ["csv", "json"] {
+        let es = run(spanish(e.oauth()), &["list", &c, "--format", format]);
+        let en = run(e.oauth(), &["--lang", "en", "list", &c, "--format", format]);
+        exits(&es, 0);
+        assert_eq!(es.stdout, en.stdout, "{format}");
+        let (es, en) = (text(&es.stderr), text(&en.stderr));
+        let n = en.trim().trim_end_matches(" invoices.");
+        assert!(n.parse::<u32>().is_ok(), "{en}");
+        assert_eq!(es.trim(), format!("{n} facturas."));
+    }
+    // Exit codes are the same too: a missing invoice is 4 in both.
+    let es = run(spanish(e.oauth()), &["get", "in_no_existe"]);
+    let en = run(e.oauth(), &["get", "in_no_existe"]);
+    assert_eq!(es.status.code(), Some(4));
+    assert_eq!(en.status.code(), Some(4));
+    assert_ne!(es.stderr, en.stderr);
+}
