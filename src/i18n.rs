@@ -815,6 +815,7 @@ pub fn journal_trouble(t: crate::journal::Trouble) -> Option<String> {
         Trouble::DiskFull => Some(tr!("journal-disk-full")),
         Trouble::ReadOnly => Some(tr!("journal-read-only")),
         Trouble::Corrupt => Some(tr!("journal-corrupt")),
+        Trouble::Unreachable => Some(tr!("journal-unreachable")),
         Trouble::Other => None,
     }
 }
@@ -823,6 +824,21 @@ fn with_trouble(said: String, e: &crate::journal::JournalError) -> String {
     match journal_trouble(e.trouble()) {
         Some(t) => format!("{said} {t}"),
         None => said,
+    }
+}
+
+/// Who wrote a journal entry, as a clerk reads it: "ana" or, on a shared journal,
+/// "ana en PC-CAJA-2".
+pub fn who(user: &str) -> String {
+    let user = crate::text::escape_controls(user);
+    if matches!(user.as_ref(), "" | "?") || user.starts_with("?@") {
+        return tr!("who-unknown");
+    }
+    match user.split_once('@') {
+        Some((name, host)) if !name.is_empty() && !host.is_empty() => {
+            tr!("who-on", user = name, host = host)
+        }
+        _ => user.into_owned(),
     }
 }
 

@@ -107,7 +107,7 @@ fn a_spanish_clerks_cli_answers_in_spanish() {
     );
     exits(&out, 2);
     assert!(
-        text(&out.stderr).contains("No se envió: la referencia ES-1 ya se emitió"),
+        text(&out.stderr).contains("No se envió: la referencia ES-1 ya la emitió"),
         "{}",
         text(&out.stderr)
     );

@@ -274,7 +274,7 @@ fn a_confirmed_unknown_and_a_restart_never_send_twice_in_spanish() {
         *v = v.replace(&fresh, &used);
     }
     let mut h = start(Some(old));
-    step_until(&mut h, "the lock", |h| has_text(h, "Ya emitida:"));
+    step_until(&mut h, "the lock", |h| has_text(h, "Ya emitida por "));
     assert!(!enabled(&h, &text("cr-create")));
     click_last(&mut h, &text("cr-new-invoice"));
     assert_ne!(field_text(&h, &text("f-external-ref")), used);

@@ -220,6 +220,17 @@ pub enum JournalCommand {
     },
     /// Walk the hash chain: exit 0 when intact, 8 naming the first broken entry.
     Verify,
+    /// Prepare a desk's shared journal (PostgreSQL), run once by the database's owner:
+    /// creates its tables and lets the clerks' role add entries and read them, never
+    /// change or remove them. The password comes from INVOICE_DESK_JOURNAL_PASSWORD.
+    Init {
+        /// The database's address, postgres://owner@host/database (no password in it).
+        url: String,
+        /// The clerks' database role, given what it may do (else the statements are
+        /// printed for the owner to run).
+        #[arg(long)]
+        clerks: Option<String>,
+    },
     /// Ask the service what became of each entry whose outcome is unknown (a create by
     /// its reference among the customer's invoices, a void by reading the invoice) and
     /// record it. Exit 6 when some are still unknown.

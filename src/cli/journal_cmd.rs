@@ -136,6 +136,7 @@ pub(super) async fn journal_command(
                 }),
             }
         }
+        Some(JournalCommand::Init { url, clerks }) => init(&url, clerks.as_deref()),
         Some(JournalCommand::Resolve { include_recent: _ }) => {
             let resolved = super::settings::resolve(profile)?;
             let base = resolved.config.base_url.clone();
@@ -209,6 +210,24 @@ pub(super) async fn journal_command(
             Ok(())
         }
     }
+}
+
+/// `journal init URL [--clerks ROLE]`: the shared journal's tables, and what the clerks'
+/// role may do with them.
+fn init(url: &str, clerks: Option<&str>) -> Result<(), Failure> {
+    if !journal::is_database_url(url) {
+        return Err(Failure::usage(tr!("cli-init-not-a-database")));
+    }
+    let password = std::env::var("INVOICE_DESK_JOURNAL_PASSWORD").ok();
+    journal::init_shared(url, password.as_deref(), clerks).map_err(failure)?;
+    match clerks {
+        Some(role) => say!("{}", tr!("cli-init-done-for", role = escape_controls(role))),
+        None => {
+            say!("{}", tr!("cli-init-done"));
+            say!("{}", journal::shared_grants("CLERKS_ROLE"));
+        }
+    }
+    Ok(())
 }
 
 fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {

@@ -472,15 +472,25 @@ async fn already_at_service(
         action: Some(Action::Create),
         ..journal::Filter::default()
     };
-    let seen = journal
-        .run(move |j| j.count(&filter))
-        .await
-        .map_err(not_sent)?;
+    let seen = {
+        let filter = filter.clone();
+        journal
+            .run(move |j| j.count(&filter))
+            .await
+            .map_err(not_sent)?
+    };
     if seen > 0 {
         // The journal's claim decides (done, on its way, or free after a refusal).
         return Ok(());
     }
     let found = client.find_by_reference(customer, reference).await;
+    if matches!(found, Ok(Some(_))) {
+        // Issued meanwhile by a colleague on the shared journal: its claim names who.
+        let recorded = journal.run(move |j| j.count(&filter)).await;
+        if recorded.is_ok_and(|n| n > 0) {
+            return Ok(());
+        }
+    }
     match found {
         Ok(Some(inv)) => Err(Failure::usage(tr!(
             "cli-at-service",
@@ -535,22 +545,26 @@ fn blocked_text(b: &Blocked) -> String {
         Blocked::Journal(e) => crate::i18n::journal_error(e),
         Blocked::Done(e) if e.action == Action::Void => tr!(
             "cli-blocked-voided",
+            who = crate::i18n::who(&e.user),
             id = esc(e.invoice_id.as_deref()),
             when = crate::i18n::moment(&e.time)
         ),
         Blocked::Done(e) => tr!(
             "cli-blocked-issued",
+            who = crate::i18n::who(&e.user),
             reference = esc(e.external_id.as_deref()),
             id = esc(e.invoice_id.as_deref()),
             when = crate::i18n::moment(&e.time)
         ),
         Blocked::Pending(e) if e.action == Action::Void => tr!(
             "cli-blocked-pending-void",
+            who = crate::i18n::who(&e.user),
             id = esc(e.invoice_id.as_deref()),
             when = crate::i18n::moment(&e.time)
         ),
         Blocked::Pending(e) => tr!(
             "cli-blocked-pending",
+            who = crate::i18n::who(&e.user),
             reference = esc(e.external_id.as_deref()),
             when = crate::i18n::moment(&e.time)
         ),

@@ -6,9 +6,9 @@
 //! that looks like an invoice already issued (same customer, amount, currency and due
 //! date) needs the clerk's explicit yes.
 
+use super::db::{Db, DbError, vals};
 use super::store::{Row, append_in, intent_row, list_on, local_day_start};
 use super::{Action, Entry, Filter, Intent, Journal, JournalError, Outcome, identity};
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -62,80 +62,91 @@ impl Journal {
         intent: &Intent,
         guard: &Guard,
     ) -> Result<Claimed, JournalError> {
-        let err = super::store::write_error(&self.path);
         let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(&err)?;
-        let key = claim_key(action, intent);
-        let entry = |seq: i64| -> Result<Option<Entry>, JournalError> {
-            let f = Filter {
-                seq: Some(seq),
-                ..Filter::default()
-            };
-            Ok(list_on(&tx, &path, &f, true, 0, 1)?.into_iter().next())
-        };
-        let places = places(action, intent, key, &guard.aliases);
-        let mut takeover = None;
-        for (i, (scope, k)) in places.iter().enumerate() {
-            let held: Option<i64> = tx
-                .query_row(
-                    "SELECT intent_seq FROM claims WHERE scope = ?1 AND key = ?2",
-                    params![scope, k],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(&err)?;
-            let Some(seq) = held else { continue };
-            let Some(holder) = entry(seq)? else { continue };
-            match holder.outcome {
-                Outcome::Done => return Ok(Claimed::Done(holder)),
-                Outcome::Unknown => return Ok(Claimed::Pending(holder)),
-                Outcome::Refused if i == 0 => takeover = Some(seq),
-                Outcome::Refused => {}
-            }
+        let who = self.who.clone();
+        let attempt = |j: &mut Journal| j.write(|tx| claim_in(tx, &who, action, intent, guard));
+        match attempt(self) {
+            // Another computer claimed it between our read and our insert (the shared
+            // journal's unique key said no): asked again, the claim names its holder.
+            Err(e) if e.unique => attempt(self),
+            other => other,
         }
-        let mut intent = intent.clone();
-        if action == Action::Create {
-            let mut own: HashSet<&str> = guard.aliases.iter().map(String::as_str).collect();
-            own.extend(key);
-            let similar = &guard.similar;
-            let earlier = look_alike(&tx, &path, &intent, &similar.siblings, &own)?;
-            match earlier {
-                Some(e) if !similar.allow => return Ok(Claimed::LooksLike(e)),
-                Some(e) => {
-                    let id = e.invoice_id.or(e.external_id).unwrap_or_default();
-                    intent.decision = Some(format!("issued-although-similar-to:{id}"));
-                }
-                None => {
-                    if let (true, Some(shown)) = (similar.allow, &similar.shown) {
-                        intent.decision = Some(format!("issued-although-similar-to:{shown}"));
-                    }
-                }
-            }
-        }
-        let row: Row = intent_row(action, &intent);
-        let seq = append_in(&tx, row).map_err(&err)?;
-        if let Some(k) = key {
-            let changed = match takeover {
-                Some(old) => tx.execute(
-                    "UPDATE claims SET intent_seq = ?1 WHERE scope = ?2 AND key = ?3 AND intent_seq = ?4",
-                    params![seq, intent.service, k, old],
-                ),
-                None => tx.execute(
-                    "INSERT INTO claims (scope, key, intent_seq) VALUES (?1, ?2, ?3)",
-                    params![intent.service, k, seq],
-                ),
-            }
-            .map_err(&err)?;
-            if changed != 1 {
-                return Err(err(rusqlite::Error::QueryReturnedNoRows));
-            }
-        }
-        tx.commit().map_err(&err)?;
-        Ok(Claimed::Claimed(seq))
+        .map_err(super::store::write_error(&path))
     }
+}
+
+/// [`Journal::claim`] inside the write transaction `tx`.
+fn claim_in(
+    tx: &dyn Db,
+    who: &str,
+    action: Action,
+    intent: &Intent,
+    guard: &Guard,
+) -> Result<Claimed, DbError> {
+    let key = claim_key(action, intent);
+    let entry = |seq: i64| -> Result<Option<Entry>, DbError> {
+        let f = Filter {
+            seq: Some(seq),
+            ..Filter::default()
+        };
+        Ok(list_on(tx, &f, true, 0, 1)?.into_iter().next())
+    };
+    let places = places(action, intent, key, &guard.aliases);
+    let mut takeover = None;
+    for (i, (scope, k)) in places.iter().enumerate() {
+        let held = tx
+            .one(
+                "SELECT intent_seq FROM claims WHERE scope = ?1 AND key = ?2",
+                &vals![scope, k],
+            )?
+            .map(|r| r.int(0))
+            .transpose()?;
+        let Some(seq) = held else { continue };
+        let Some(holder) = entry(seq)? else { continue };
+        match holder.outcome {
+            Outcome::Done => return Ok(Claimed::Done(holder)),
+            Outcome::Unknown => return Ok(Claimed::Pending(holder)),
+            Outcome::Refused if i == 0 => takeover = Some(seq),
+            Outcome::Refused => {}
+        }
+    }
+    let mut intent = intent.clone();
+    if action == Action::Create {
+        let mut own: HashSet<&str> = guard.aliases.iter().map(String::as_str).collect();
+        own.extend(key);
+        let similar = &guard.similar;
+        let earlier = look_alike(tx, &intent, &similar.siblings, &own)?;
+        match earlier {
+            Some(e) if !similar.allow => return Ok(Claimed::LooksLike(e)),
+            Some(e) => {
+                let id = e.invoice_id.or(e.external_id).unwrap_or_default();
+                intent.decision = Some(format!("issued-although-similar-to:{id}"));
+            }
+            None => {
+                if let (true, Some(shown)) = (similar.allow, &similar.shown) {
+                    intent.decision = Some(format!("issued-although-similar-to:{shown}"));
+                }
+            }
+        }
+    }
+    let row: Row = intent_row(action, &intent, who);
+    let seq = append_in(tx, row)?;
+    if let Some(k) = key {
+        let changed = match takeover {
+            Some(old) => tx.exec(
+                "UPDATE claims SET intent_seq = ?1 WHERE scope = ?2 AND key = ?3 AND intent_seq = ?4",
+                &vals![seq, &intent.service, k, old],
+            ),
+            None => tx.exec(
+                "INSERT INTO claims (scope, key, intent_seq) VALUES (?1, ?2, ?3)",
+                &vals![&intent.service, k, seq],
+            ),
+        }?;
+        if changed != 1 {
+            return Err(DbError::said("the claim was taken over meanwhile"));
+        }
+    }
+    Ok(Claimed::Claimed(seq))
 }
 
 /// What an intent claims: a create's reference, a void's invoice id (none for exports,
@@ -187,14 +198,14 @@ impl Journal {
     ) -> Result<Option<Entry>, JournalError> {
         let key = claim_key(action, intent);
         let read = super::store::read_error(&self.path);
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT intent_seq FROM claims WHERE scope = ?1 AND key = ?2")
-            .map_err(&read)?;
         for (scope, k) in places(action, intent, key, aliases) {
-            let held: Option<i64> = stmt
-                .query_row(params![scope, k], |r| r.get(0))
-                .optional()
+            let held = self
+                .db()
+                .one(
+                    "SELECT intent_seq FROM claims WHERE scope = ?1 AND key = ?2",
+                    &vals![scope, k],
+                )
+                .and_then(|r| r.map(|r| r.int(0)).transpose())
                 .map_err(&read)?;
             if let Some(seq) = held
                 && let Some(e) = self.entry(seq)?
@@ -212,12 +223,11 @@ impl Journal {
 /// without a due date, recorded the same local day — at the same service, done or not
 /// known yet; not one of `siblings` nor named by `own`.
 fn look_alike(
-    tx: &rusqlite::Transaction<'_>,
-    path: &std::path::Path,
+    tx: &dyn Db,
     intent: &Intent,
     siblings: &HashSet<String>,
     own: &HashSet<&str>,
-) -> Result<Option<Entry>, JournalError> {
+) -> Result<Option<Entry>, DbError> {
     let (Some(customer), Some(amount)) = (&intent.customer, &intent.amount) else {
         return Ok(None);
     };
@@ -225,18 +235,15 @@ fn look_alike(
         .parse::<rust_decimal::Decimal>()
         .map(|d| d.normalize().to_string())
         .unwrap_or_else(|_| amount.clone());
-    let err = super::store::write_error(path);
-    let mut stmt = tx
-        .prepare_cached(
+    let seqs: Vec<i64> = tx
+        .query(
             "SELECT seq FROM entries WHERE kind = 'intent' AND action = 'create'
              AND customer = ?1 AND amount IN (?2, ?3) ORDER BY seq DESC LIMIT 500",
-        )
-        .map_err(&err)?;
-    let seqs: Vec<i64> = stmt
-        .query_map(params![customer, amount, normalized], |r| r.get(0))
-        .map_err(&err)?
-        .collect::<Result<_, _>>()
-        .map_err(&err)?;
+            &vals![customer, amount, normalized],
+        )?
+        .iter()
+        .map(|r| r.int(0))
+        .collect::<Result<_, _>>()?;
     let url = identity::canonical_url(&intent.base_url);
     let today = local_day_start(chrono::Local::now().date_naive());
     let tomorrow = chrono::Local::now()
@@ -249,7 +256,7 @@ fn look_alike(
             seq: Some(seq),
             ..Filter::default()
         };
-        let Some(e) = list_on(tx, path, &f, true, 0, 1)?.into_iter().next() else {
+        let Some(e) = list_on(tx, &f, true, 0, 1)?.into_iter().next() else {
             continue;
         };
         let same_currency = match (&e.currency_code, &intent.currency_code) {

@@ -2,10 +2,10 @@
 //! clerks do not remember `cus_…` ids. Imported from CSV/XLSX (id, name, RUT, notes),
 //! and learnt from every id the app or CLI sees (listings, journal entries).
 
+use super::db::{Db, DbError, vals};
 use super::store::write_error;
 use super::{Journal, JournalError};
 use crate::rut::Rut;
-use rusqlite::params;
 use std::collections::HashMap;
 
 /// A customer as the directory knows it.
@@ -80,26 +80,26 @@ fn now() -> String {
 }
 
 impl Journal {
-    fn dir_err(&self, e: rusqlite::Error) -> JournalError {
+    fn dir_err(&self, e: DbError) -> JournalError {
         write_error(&self.path)(e)
     }
 
     /// Adds or replaces customers (an import), all or none.
     pub fn import_customers(&mut self, customers: &[Customer]) -> Result<usize, JournalError> {
-        let err = write_error(&self.path);
-        let tx = self.conn.transaction().map_err(&err)?;
-        for c in customers {
-            tx.execute(
-                "INSERT INTO customers (id, name, rut, notes, search, updated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                 ON CONFLICT(id) DO UPDATE SET name = ?2, rut = ?3, notes = ?4, search = ?5,
-                    updated = ?6",
-                params![c.id, c.name, c.rut, c.notes, search_text(c), now()],
-            )
-            .map_err(&err)?;
-        }
-        tx.commit().map_err(&err)?;
-        Ok(customers.len())
+        let path = self.path.clone();
+        self.write(|tx| {
+            for c in customers {
+                tx.exec(
+                    "INSERT INTO customers (id, name, rut, notes, search, updated)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                     ON CONFLICT(id) DO UPDATE SET name = ?2, rut = ?3, notes = ?4, search = ?5,
+                        updated = ?6",
+                    &vals![&c.id, &c.name, &c.rut, &c.notes, search_text(c), now()],
+                )?;
+            }
+            Ok(customers.len())
+        })
+        .map_err(write_error(&path))
     }
 
     /// Notes customer ids seen (a listing, a journal entry); known ones are left as they
@@ -108,12 +108,14 @@ impl Journal {
         &mut self,
         ids: impl IntoIterator<Item = &'a str>,
     ) -> Result<(), JournalError> {
-        let err = write_error(&self.path);
-        let tx = self.conn.transaction().map_err(&err)?;
-        for id in ids {
-            learn_in(&tx, id).map_err(&err)?;
-        }
-        tx.commit().map_err(&err)
+        let path = self.path.clone();
+        self.write(|tx| {
+            for id in ids {
+                learn_in(tx, id)?;
+            }
+            Ok(())
+        })
+        .map_err(write_error(&path))
     }
 
     /// Customers whose name, RUT or id contains `text` (case, accents and RUT punctuation
@@ -124,35 +126,40 @@ impl Journal {
             .replace('\\', "\\\\")
             .replace('%', "\\%")
             .replace('_', "\\_");
-        let mut stmt = self
-            .conn
-            .prepare(
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self
+            .db()
+            .query(
                 "SELECT id, name, rut, notes FROM customers WHERE search LIKE ?1 ESCAPE '\\'
-                 ORDER BY name IS NULL, name COLLATE NOCASE, id LIMIT ?2",
+                 ORDER BY (name IS NULL), lower(name), id LIMIT ?2",
+                &vals![format!("%{escaped}%"), limit],
             )
             .map_err(|e| self.dir_err(e))?;
-        let rows = stmt
-            .query_map(params![format!("%{escaped}%"), limit as i64], |r| {
+        rows.iter()
+            .map(|r| {
                 Ok(Customer {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    rut: r.get(2)?,
-                    notes: r.get(3)?,
+                    id: r.text(0)?,
+                    name: r.opt_text(1)?,
+                    rut: r.opt_text(2)?,
+                    notes: r.opt_text(3)?,
                 })
             })
-            .map_err(|e| self.dir_err(e))?;
-        rows.collect::<Result<_, _>>().map_err(|e| self.dir_err(e))
+            .collect::<Result<_, DbError>>()
+            .map_err(|e| self.dir_err(e))
     }
 
     /// The names known for these ids.
     pub fn customer_names(&self, ids: &[&str]) -> Result<HashMap<String, String>, JournalError> {
         let mut out = HashMap::new();
-        let mut stmt = self
-            .conn
-            .prepare("SELECT name FROM customers WHERE id = ?1 AND name IS NOT NULL")
-            .map_err(|e| self.dir_err(e))?;
         for id in ids {
-            if let Ok(name) = stmt.query_row([id], |r| r.get::<_, String>(0)) {
+            let name = self
+                .db()
+                .one(
+                    "SELECT name FROM customers WHERE id = ?1 AND name IS NOT NULL",
+                    &vals![*id],
+                )
+                .map_err(|e| self.dir_err(e))?;
+            if let Some(name) = name.and_then(|r| r.text(0).ok()) {
                 out.insert(id.to_string(), name);
             }
         }
@@ -162,14 +169,14 @@ impl Journal {
 
 /// Notes one customer id in the directory, inside the caller's transaction (a journal
 /// intent learns its customer in the same commit); known ids are left as they are.
-pub(super) fn learn_in(conn: &rusqlite::Connection, id: &str) -> rusqlite::Result<()> {
+pub(super) fn learn_in(conn: &dyn Db, id: &str) -> Result<(), DbError> {
     let id = id.trim();
     if id.is_empty() || id.chars().count() > 200 || id.chars().any(char::is_control) {
         return Ok(());
     }
-    conn.execute(
-        "INSERT OR IGNORE INTO customers (id, search, updated) VALUES (?1, ?2, ?3)",
-        params![id, fold(id), now()],
+    conn.exec(
+        "INSERT INTO customers (id, search, updated) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+        &vals![id, fold(id), now()],
     )
     .map(|_| ())
 }
@@ -326,11 +333,13 @@ fn parse_rows(rows: &crate::sheet::Rows) -> Result<Vec<Customer>, Vec<ImportProb
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::journal::tests::open;
-
     #[test]
     fn import_find_by_name_rut_or_id_and_learn() {
-        let (dir, mut j) = open();
+        crate::journal::tests::on_both(|_, j| import_find_learn(j));
+    }
+
+    fn import_find_learn(mut j: crate::journal::Journal) {
+        let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("clientes.csv");
         std::fs::write(
             &file,

@@ -10,9 +10,11 @@
 
 mod claims;
 mod csv_out;
+mod db;
 mod directory;
 mod flow;
 pub mod identity;
+mod pg;
 mod runs;
 mod schema;
 mod store;
@@ -328,6 +330,58 @@ pub fn os_user() -> String {
     ["USER", "USERNAME", "LOGNAME"]
         .iter()
         .find_map(|v| std::env::var(v).ok().filter(|u| !u.is_empty()))
+        .unwrap_or_else(|| "?".into())
+}
+
+/// Whether `text` names a shared journal (a PostgreSQL address) rather than a file.
+pub fn is_database_url(text: &str) -> bool {
+    pg::is_database_url(text)
+}
+
+/// The statements that let the role `clerks` add to a shared journal and read it,
+/// never change or remove its entries.
+pub fn shared_grants(clerks: &str) -> String {
+    pg::grants(clerks)
+}
+
+/// Prepares the shared journal at `url` as its owner: its tables, and when `clerks` is
+/// given, that role's rights ([`shared_grants`]). Returns the statements applied.
+pub fn init_shared(
+    url: &str,
+    password: Option<&str>,
+    clerks: Option<&str>,
+) -> Result<String, JournalError> {
+    let shown = std::path::PathBuf::from(pg::without_password(url));
+    let fail = |e: db::DbError| JournalError::Open {
+        path: shown.clone(),
+        trouble: e.trouble,
+        why: e.why,
+    };
+    let pg = pg::Pg::connect(url.trim(), password).map_err(fail)?;
+    match pg.layout().map_err(fail)? {
+        Some(found) if found > pg::LAYOUT => {
+            return Err(JournalError::TooNew {
+                path: shown,
+                found,
+                known: pg::LAYOUT,
+            });
+        }
+        Some(_) => {}
+        None => pg.create_layout().map_err(fail)?,
+    }
+    let Some(role) = clerks else {
+        return Ok(String::new());
+    };
+    let grants = pg::grants(role);
+    pg.batch(&grants).map_err(fail)?;
+    Ok(grants)
+}
+
+/// This computer's name (who wrote an entry, on a shared journal).
+pub fn host_name() -> String {
+    whoami::hostname()
+        .ok()
+        .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "?".into())
 }
 

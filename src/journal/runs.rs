@@ -3,9 +3,9 @@
 //! Resuming is running the same file again: the journal's entries say which rows are
 //! already issued.
 
+use super::db::{DbError, vals};
 use super::store::{now, write_error};
 use super::{Journal, JournalError};
-use rusqlite::params;
 use std::path::PathBuf;
 
 /// The profile name journaled for a CLI run whose credentials came from environment
@@ -46,7 +46,8 @@ impl Journal {
         rows: u64,
         mapping: Option<&str>,
     ) -> Result<i64, JournalError> {
-        let err = write_error(&self.path);
+        let journal_path = self.path.clone();
+        let err = write_error(&journal_path);
         // One name per file, however it was typed (relative, through a link, a short
         // Windows name): the key that lets a new run of it replace an unfinished one.
         let canonical = dunce::canonicalize(path);
@@ -54,52 +55,46 @@ impl Journal {
         // The same file at the same service replaces an older unfinished run of it (the
         // service by any spelling of its address).
         let canonical_url = super::identity::canonical_url(base_url);
-        let older: Vec<(i64, String)> = {
-            let mut stmt = self
-                .conn
-                .prepare("SELECT id, base_url FROM bulk_runs WHERE finished IS NULL AND path = ?1")
-                .map_err(&err)?;
-            stmt.query_map(params![path.to_string_lossy()], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .map_err(&err)?
-            .collect::<Result<_, _>>()
-            .map_err(&err)?
-        };
-        for (id, url) in older {
-            if super::identity::canonical_url(&url) == canonical_url {
-                self.conn
-                    .execute(
+        let path_text = path.to_string_lossy().into_owned();
+        let rows = i64::try_from(rows).unwrap_or(i64::MAX);
+        self.write(|tx| {
+            let older = tx.query(
+                "SELECT id, base_url FROM bulk_runs WHERE finished IS NULL AND path = ?1",
+                &vals![&path_text],
+            )?;
+            for r in older {
+                if super::identity::canonical_url(&r.text(1)?) == canonical_url {
+                    tx.exec(
                         "UPDATE bulk_runs SET finished = ?1 WHERE id = ?2",
-                        params![now(), id],
-                    )
-                    .map_err(&err)?;
+                        &vals![now(), r.int(0)?],
+                    )?;
+                }
             }
-        }
-        self.conn
-            .execute(
+            tx.one(
                 "INSERT INTO bulk_runs (path, file_id, profile, base_url, rows, started, mapping)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    path.to_string_lossy(),
-                    file_id,
-                    profile,
-                    super::identity::canonical_url(base_url),
-                    i64::try_from(rows).unwrap_or(i64::MAX),
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+                &vals![
+                    &path_text,
+                    &file_id,
+                    &profile,
+                    &canonical_url,
+                    rows,
                     now(),
                     mapping
                 ],
-            )
-            .map_err(&err)?;
-        Ok(self.conn.last_insert_rowid())
+            )?
+            .ok_or_else(|| DbError::said("the run was not recorded"))?
+            .int(0)
+        })
+        .map_err(&err)
     }
 
     /// Notes that run `id` ended (every row settled, or the clerk chose not to resume).
     pub fn finish_run(&mut self, id: i64) -> Result<(), JournalError> {
-        self.conn
-            .execute(
+        self.db()
+            .exec(
                 "UPDATE bulk_runs SET finished = ?1 WHERE id = ?2",
-                params![now(), id],
+                &vals![now(), id],
             )
             .map_err(write_error(&self.path))?;
         Ok(())
@@ -107,29 +102,29 @@ impl Journal {
 
     /// Runs started and never finished, newest first.
     pub fn interrupted_runs(&self) -> Result<Vec<BulkRunRecord>, JournalError> {
-        let err = write_error(&self.path);
-        let mut stmt = self
-            .conn
-            .prepare(
+        let rows = self
+            .db()
+            .query(
                 "SELECT id, path, file_id, profile, base_url, rows, started, mapping FROM bulk_runs
                  WHERE finished IS NULL ORDER BY id DESC",
+                &[],
             )
-            .map_err(&err)?;
-        stmt.query_map([], |r| {
-            Ok(BulkRunRecord {
-                id: r.get(0)?,
-                path: PathBuf::from(r.get::<_, String>(1)?),
-                file_id: r.get(2)?,
-                profile: r.get(3)?,
-                base_url: r.get(4)?,
-                rows: u64::try_from(r.get::<_, i64>(5)?).unwrap_or(0),
-                started: r.get(6)?,
-                mapping: r.get(7)?,
+            .map_err(write_error(&self.path))?;
+        rows.iter()
+            .map(|r| {
+                Ok(BulkRunRecord {
+                    id: r.int(0)?,
+                    path: PathBuf::from(r.text(1)?),
+                    file_id: r.text(2)?,
+                    profile: r.text(3)?,
+                    base_url: r.text(4)?,
+                    rows: u64::try_from(r.int(5)?).unwrap_or(0),
+                    started: r.text(6)?,
+                    mapping: r.opt_text(7)?,
+                })
             })
-        })
-        .map_err(&err)?
-        .collect::<Result<_, _>>()
-        .map_err(&err)
+            .collect::<Result<_, DbError>>()
+            .map_err(write_error(&self.path))
     }
 }
 
@@ -137,7 +132,10 @@ impl Journal {
 mod tests {
     #[test]
     fn an_unfinished_run_is_offered_until_it_ends_and_a_new_run_of_the_file_replaces_it() {
-        let (_dir, mut j) = super::super::tests::open();
+        super::super::tests::on_both(|_, j| offered_until_it_ends(j));
+    }
+
+    fn offered_until_it_ends(mut j: super::Journal) {
         let p = std::path::Path::new("/tmp/enero.xlsx");
         let first = j
             .start_run(p, "abc", "Sandbox", "http://x", 214, None)
@@ -172,7 +170,11 @@ mod tests {
 
     #[test]
     fn a_file_named_another_way_is_the_same_run() {
-        let (dir, mut j) = super::super::tests::open();
+        super::super::tests::on_both(|_, j| named_another_way(j));
+    }
+
+    fn named_another_way(mut j: super::Journal) {
+        let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("febrero.csv");
         std::fs::write(&file, "cliente,monto\n").unwrap();
         std::fs::create_dir(dir.path().join("sub")).unwrap();

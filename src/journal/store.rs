@@ -1,9 +1,10 @@
 //! The SQLite file: opening (WAL, full sync, busy timeout), migrations, appending with
 //! the hash chain, listing, verifying.
 
+use super::db::{Db, DbError, DbRow, Val, vals};
 use super::schema::{MIGRATIONS, Step};
 use super::{Action, Entry, Filter, Intent, Outcome, Settled, os_user};
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params_from_iter};
+use rusqlite::{Connection, TransactionBehavior};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -29,6 +30,8 @@ pub enum Trouble {
     ReadOnly,
     /// The file is damaged or not a journal.
     Corrupt,
+    /// The shared journal's server cannot be reached (down, or the network is).
+    Unreachable,
     /// Anything else (the reason says what).
     Other,
 }
@@ -53,6 +56,7 @@ impl Trouble {
             Trouble::DiskFull => "the disk is full; free some space",
             Trouble::ReadOnly => "it cannot be written (check its permissions and disk)",
             Trouble::Corrupt => "it is damaged",
+            Trouble::Unreachable => "its server cannot be reached",
             Trouble::Other => "",
         }
     }
@@ -165,21 +169,27 @@ impl JournalError {
     }
 }
 
-/// Turns a SQLite error into a read error on the journal at `path`.
-pub(super) fn read_error(path: &Path) -> impl Fn(rusqlite::Error) -> JournalError + '_ {
-    move |e| JournalError::Read {
-        path: path.to_path_buf(),
-        trouble: Trouble::of(&e),
-        why: e.to_string(),
+/// Turns a store's error into a read error on the journal at `path`.
+pub(super) fn read_error(path: &Path) -> impl Fn(DbError) -> JournalError + '_ {
+    move |e| match e.trouble {
+        Trouble::Corrupt => JournalError::Damaged {
+            path: path.to_path_buf(),
+            why: e.why,
+        },
+        trouble => JournalError::Read {
+            path: path.to_path_buf(),
+            trouble,
+            why: e.why,
+        },
     }
 }
 
-/// Turns a SQLite error into a write error on the journal at `path`.
-pub(super) fn write_error(path: &Path) -> impl Fn(rusqlite::Error) -> JournalError + '_ {
+/// Turns a store's error into a write error on the journal at `path`.
+pub(super) fn write_error(path: &Path) -> impl Fn(DbError) -> JournalError + '_ {
     move |e| JournalError::Write {
         path: path.to_path_buf(),
-        trouble: Trouble::of(&e),
-        why: e.to_string(),
+        trouble: e.trouble,
+        why: e.why,
     }
 }
 
@@ -194,8 +204,19 @@ pub struct Broken {
 
 /// The journal, open.
 pub struct Journal {
-    pub(super) conn: Connection,
+    pub(super) store: Store,
+    /// The file, or the shared database's address (never with a password).
     pub(super) path: PathBuf,
+    /// Who writes: the OS user, and on a shared journal the computer too.
+    pub(super) who: String,
+}
+
+/// Where the journal is kept.
+pub(super) enum Store {
+    /// The embedded SQLite file (a clerk alone; the default).
+    Lite(Connection),
+    /// A PostgreSQL database shared by a desk of clerks.
+    Shared(Box<super::pg::Pg>),
 }
 
 /// One stored row, every column but the hash, in the order they are hashed.
@@ -227,7 +248,7 @@ pub(super) struct Row {
     decision: Option<String>,
 }
 
-const COLUMNS: &str = "seq, kind, intent_seq, time, user, profile, base_url, action, customer, amount, \
+const COLUMNS: &str = "seq, kind, intent_seq, time, \"user\", profile, base_url, action, customer, amount, \
      currency_code, account_last4, external_id, invoice_id, outcome, error_kind, error_code, \
      file_name, rows, checked, prev_hash, service, due_date, decision";
 
@@ -267,35 +288,35 @@ impl Row {
             .collect::<String>()
     }
 
-    fn from_sql(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Row, String)> {
+    fn from_db(r: &DbRow) -> Result<(Row, String), DbError> {
         Ok((
             Row {
-                seq: r.get(0)?,
-                kind: r.get(1)?,
-                intent_seq: r.get(2)?,
-                time: r.get(3)?,
-                user: r.get(4)?,
-                profile: r.get(5)?,
-                base_url: r.get(6)?,
-                action: r.get(7)?,
-                customer: r.get(8)?,
-                amount: r.get(9)?,
-                currency_code: r.get(10)?,
-                account_last4: r.get(11)?,
-                external_id: r.get(12)?,
-                invoice_id: r.get(13)?,
-                outcome: r.get(14)?,
-                error_kind: r.get(15)?,
-                error_code: r.get(16)?,
-                file_name: r.get(17)?,
-                rows: r.get(18)?,
-                checked: r.get(19)?,
-                prev_hash: r.get(20)?,
-                service: r.get(21)?,
-                due_date: r.get(22)?,
-                decision: r.get(23)?,
+                seq: r.int(0)?,
+                kind: r.text(1)?,
+                intent_seq: r.opt_int(2)?,
+                time: r.text(3)?,
+                user: r.text(4)?,
+                profile: r.text(5)?,
+                base_url: r.text(6)?,
+                action: r.text(7)?,
+                customer: r.opt_text(8)?,
+                amount: r.opt_text(9)?,
+                currency_code: r.opt_text(10)?,
+                account_last4: r.opt_text(11)?,
+                external_id: r.opt_text(12)?,
+                invoice_id: r.opt_text(13)?,
+                outcome: r.opt_text(14)?,
+                error_kind: r.opt_text(15)?,
+                error_code: r.opt_text(16)?,
+                file_name: r.opt_text(17)?,
+                rows: r.opt_int(18)?,
+                checked: r.flag(19)?,
+                prev_hash: r.text(20)?,
+                service: r.opt_text(21)?,
+                due_date: r.opt_text(22)?,
+                decision: r.opt_text(23)?,
             },
-            r.get(24)?,
+            r.text(24)?,
         ))
     }
 }
@@ -305,11 +326,11 @@ pub(super) fn now() -> String {
 }
 
 /// An intent's row, before it is chained.
-pub(super) fn intent_row(action: Action, intent: &Intent) -> Row {
+pub(super) fn intent_row(action: Action, intent: &Intent, who: &str) -> Row {
     Row {
         kind: "intent".into(),
         time: now(),
-        user: os_user(),
+        user: who.to_string(),
         profile: intent.profile.clone(),
         // Never a user name, password, query or fragment: they may hold secrets.
         base_url: super::identity::canonical_url(&intent.base_url),
@@ -329,48 +350,48 @@ pub(super) fn intent_row(action: Action, intent: &Intent) -> Row {
 }
 
 /// Appends `row` after the last one in `tx`, chained to its hash; its sequence number.
-pub(super) fn append_in(tx: &rusqlite::Transaction<'_>, mut row: Row) -> rusqlite::Result<i64> {
-    let last: Option<(i64, String)> = tx
-        .query_row(
+pub(super) fn append_in(tx: &dyn Db, mut row: Row) -> Result<i64, DbError> {
+    let last = tx
+        .one(
             "SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
+            &[],
+        )?
+        .map(|r| Ok::<_, DbError>((r.int(0)?, r.text(1)?)))
+        .transpose()?;
     let (last_seq, prev) = last.unwrap_or((0, GENESIS.to_string()));
     row.seq = last_seq + 1;
     row.prev_hash = prev;
     let hash = row.hash();
-    tx.execute(
+    tx.exec(
         &format!(
             "INSERT INTO entries ({COLUMNS}, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
              ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"
         ),
-        rusqlite::params![
+        &vals![
             row.seq,
-            row.kind,
+            &row.kind,
             row.intent_seq,
-            row.time,
-            row.user,
-            row.profile,
-            row.base_url,
-            row.action,
-            row.customer,
-            row.amount,
-            row.currency_code,
-            row.account_last4,
-            row.external_id,
-            row.invoice_id,
-            row.outcome,
-            row.error_kind,
-            row.error_code,
-            row.file_name,
+            &row.time,
+            &row.user,
+            &row.profile,
+            &row.base_url,
+            &row.action,
+            &row.customer,
+            &row.amount,
+            &row.currency_code,
+            &row.account_last4,
+            &row.external_id,
+            &row.invoice_id,
+            &row.outcome,
+            &row.error_kind,
+            &row.error_code,
+            &row.file_name,
             row.rows,
             row.checked,
-            row.prev_hash,
-            row.service,
-            row.due_date,
-            row.decision,
+            &row.prev_hash,
+            &row.service,
+            &row.due_date,
+            &row.decision,
             hash,
         ],
     )?;
@@ -380,6 +401,14 @@ pub(super) fn append_in(tx: &rusqlite::Transaction<'_>, mut row: Row) -> rusqlit
         let _ = super::directory::learn_in(tx, c);
     }
     Ok(row.seq)
+}
+
+/// The shared journal's password: from the environment (the CLI; the app keeps it in
+/// the keyring), never from the address.
+pub(super) fn shared_password() -> Option<String> {
+    std::env::var("INVOICE_DESK_JOURNAL_PASSWORD")
+        .ok()
+        .filter(|p| !p.is_empty())
 }
 
 /// The UTC time text of a local day's first instant (for filters by day).
@@ -400,6 +429,9 @@ impl Journal {
     /// timeout), not reported as "locked".
     pub fn open(path: &Path) -> Result<Journal, JournalError> {
         let text = path.to_string_lossy();
+        if super::pg::is_database_url(&text) {
+            return Journal::open_shared(&text, shared_password().as_deref());
+        }
         if text.trim().is_empty() || text == ":memory:" || text.starts_with("file:") {
             // SQLite reads these as a database in memory (or a URI that may be one):
             // nothing would be kept, yet every create and void must be.
@@ -490,8 +522,49 @@ impl Journal {
             .map_err(sqlite)?;
         migrate(&mut conn, path)?;
         Ok(Journal {
-            conn,
+            store: Store::Lite(conn),
             path: path.to_path_buf(),
+            who: os_user(),
+        })
+    }
+
+    /// The desk's shared journal at the PostgreSQL address `url`, creating its tables
+    /// on first use when the role may (else `invoice-desk journal init` by the owner).
+    /// Never falls back to a local file: when it cannot be opened, nothing is sent.
+    pub fn open_shared(url: &str, password: Option<&str>) -> Result<Journal, JournalError> {
+        let shown = PathBuf::from(super::pg::without_password(url));
+        let open_err = |e: DbError| JournalError::Open {
+            path: shown.clone(),
+            trouble: e.trouble,
+            why: e.why,
+        };
+        let pg = super::pg::Pg::connect(url.trim(), password).map_err(open_err)?;
+        match pg.layout().map_err(open_err)? {
+            Some(found) if found > super::pg::LAYOUT => {
+                return Err(JournalError::TooNew {
+                    path: shown,
+                    found,
+                    known: super::pg::LAYOUT,
+                });
+            }
+            Some(_) => {}
+            None => pg.create_layout().map_err(|e| match e.trouble {
+                Trouble::ReadOnly => JournalError::Open {
+                    path: shown.clone(),
+                    trouble: Trouble::ReadOnly,
+                    why: format!(
+                        "the journal's tables are not there and this role may not create them: \
+                         the database's owner runs `invoice-desk journal init` ({})",
+                        e.why
+                    ),
+                },
+                _ => open_err(e),
+            })?,
+        }
+        Ok(Journal {
+            store: Store::Shared(Box::new(pg)),
+            path: shown,
+            who: format!("{}@{}", os_user(), super::host_name()),
         })
     }
 
@@ -504,7 +577,11 @@ impl Journal {
             why: e.to_string(),
         })?;
         migrate(&mut conn, &path)?;
-        Ok(Journal { conn, path })
+        Ok(Journal {
+            store: Store::Lite(conn),
+            path,
+            who: os_user(),
+        })
     }
 
     /// Opens the journal at [`super::default_path`].
@@ -522,44 +599,70 @@ impl Journal {
         &self.path
     }
 
-    fn write_err(&self, e: rusqlite::Error) -> JournalError {
-        write_error(&self.path)(e)
+    fn read_err(&self, e: DbError) -> JournalError {
+        read_error(&self.path)(e)
     }
 
-    fn read_err(&self, e: rusqlite::Error) -> JournalError {
-        read_error(&self.path)(e)
+    /// The store, to run statements on (reads, or writes that need no transaction).
+    pub(super) fn db(&self) -> &dyn Db {
+        match &self.store {
+            Store::Lite(c) => c,
+            Store::Shared(p) => &**p,
+        }
+    }
+
+    /// Whether this is a desk's shared journal.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.store, Store::Shared(_))
+    }
+
+    /// Runs `f` in one write transaction holding the journal's write lock from its first
+    /// read to the commit (SQLite: an immediate transaction; PostgreSQL: the journal's
+    /// advisory lock), so a claim and the chain's next link are decided by one writer at
+    /// a time, on every computer.
+    pub(super) fn write<R>(
+        &mut self,
+        f: impl FnOnce(&dyn Db) -> Result<R, DbError>,
+    ) -> Result<R, DbError> {
+        match &mut self.store {
+            Store::Lite(conn) => {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+                let r = f(&*tx)?;
+                tx.commit()?;
+                Ok(r)
+            }
+            Store::Shared(pg) => pg.write(f),
+        }
     }
 
     /// Appends a row after the last one, chained to its hash, in one transaction that
     /// holds the write lock from reading the last hash to the commit.
-    fn append(&mut self, row: Row) -> Result<i64, JournalError> {
-        let err = write_error(&self.path);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(&err)?;
-        let seq = append_in(&tx, row).map_err(&err)?;
-        tx.commit().map_err(&err)?;
-        Ok(seq)
+    fn append(&mut self, mut row: Row) -> Result<i64, JournalError> {
+        row.user = self.who.clone();
+        let path = self.path.clone();
+        self.write(|tx| append_in(tx, row))
+            .map_err(write_error(&path))
     }
 
     /// Records what is about to be sent; its sequence number. If this fails, the
     /// request must not be sent.
     pub fn record_intent(&mut self, action: Action, intent: &Intent) -> Result<i64, JournalError> {
-        self.append(intent_row(action, intent))
+        self.append(intent_row(action, intent, &self.who.clone()))
     }
 
     /// Records what came of the intent `seq`.
     pub fn record_outcome(&mut self, seq: i64, settled: &Settled) -> Result<i64, JournalError> {
         let intent = self
-            .conn
-            .query_row(
+            .db()
+            .one(
                 "SELECT profile, base_url, action FROM entries WHERE seq = ?1 AND kind = 'intent'",
-                [seq],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                &vals![seq],
             )
-            .optional()
-            .map_err(|e| self.write_err(e))?;
+            .and_then(|r| {
+                r.map(|r| Ok::<_, DbError>((r.text(0)?, r.text(1)?, r.text(2)?)))
+                    .transpose()
+            })
+            .map_err(write_error(&self.path))?;
         let Some((profile, base_url, action)) = intent else {
             return Err(JournalError::write_said(
                 &self.path,
@@ -593,7 +696,7 @@ impl Journal {
         offset: u64,
         limit: u64,
     ) -> Result<Vec<Entry>, JournalError> {
-        list_on(&self.conn, &self.path, filter, newest_first, offset, limit)
+        list_on(self.db(), filter, newest_first, offset, limit).map_err(|e| self.read_err(e))
     }
 
     /// How many entries match `filter`.
@@ -604,8 +707,9 @@ impl Journal {
              LEFT JOIN entries o ON o.seq = (SELECT max(seq) FROM entries WHERE intent_seq = i.seq)
              WHERE i.kind = 'intent' {clause}"
         );
-        self.conn
-            .query_row(&sql, params_from_iter(args.iter()), |r| r.get::<_, i64>(0))
+        self.db()
+            .one(&sql, &args)
+            .and_then(|r| r.map_or(Ok(0), |r| r.int(0)))
             .map(|n| n.max(0) as u64)
             .map_err(|e| self.read_err(e))
     }
@@ -632,89 +736,90 @@ impl Journal {
     /// does not.
     pub fn verify(&self) -> Result<Result<u64, Broken>, JournalError> {
         // The file itself first: a truncated or overwritten page is damage, said as such.
-        let check: Result<String, rusqlite::Error> =
-            self.conn.query_row("PRAGMA quick_check", [], |r| r.get(0));
-        match check {
-            Ok(ok) if ok == "ok" => {}
-            Ok(found) => {
-                return Ok(Err(Broken {
-                    seq: 0,
-                    why: format!("the file is damaged ({found})"),
-                }));
-            }
-            Err(e) if is_damage(&e) => {
-                return Ok(Err(Broken {
-                    seq: 0,
-                    why: format!("the file is damaged ({e})"),
-                }));
-            }
-            Err(e) => return Err(self.read_err(e)),
-        }
-        let mut stmt = self
-            .conn
-            .prepare(&format!("SELECT {COLUMNS}, hash FROM entries ORDER BY seq"))
-            .map_err(|e| self.read_err(e))?;
-        let mut rows = stmt.query([]).map_err(|e| self.read_err(e))?;
-        let mut prev = GENESIS.to_string();
-        let mut n = 0u64;
-        loop {
-            let r = match rows.next() {
-                Ok(Some(r)) => r,
-                Ok(None) => break,
+        if let Store::Lite(conn) = &self.store {
+            let check: Result<String, rusqlite::Error> =
+                conn.query_row("PRAGMA quick_check", [], |r| r.get(0));
+            match check {
+                Ok(ok) if ok == "ok" => {}
+                Ok(found) => {
+                    return Ok(Err(Broken {
+                        seq: 0,
+                        why: format!("the file is damaged ({found})"),
+                    }));
+                }
                 Err(e) if is_damage(&e) => {
                     return Ok(Err(Broken {
-                        seq: n as i64 + 1,
-                        why: format!("the file is damaged from here on ({e})"),
+                        seq: 0,
+                        why: format!("the file is damaged ({e})"),
                     }));
                 }
-                Err(e) => return Err(self.read_err(e)),
-            };
-            let seq: i64 = r.get(0).unwrap_or(-1);
-            let (row, hash) = match Row::from_sql(r) {
-                Ok(x) => x,
-                Err(e) => {
-                    return Ok(Err(Broken {
-                        seq,
-                        why: format!("unreadable row: {e}"),
-                    }));
-                }
-            };
-            if row.prev_hash != prev {
-                return Ok(Err(Broken {
-                    seq,
-                    why: "it does not follow the row before it (a row was removed or changed)"
-                        .into(),
-                }));
+                Err(e) => return Err(self.read_err(e.into())),
             }
-            if row.hash() != hash {
-                return Ok(Err(Broken {
-                    seq,
-                    why: "its content was changed after it was written".into(),
-                }));
-            }
-            prev = hash;
-            n += 1;
         }
-        Ok(Ok(n))
+        let mut prev = GENESIS.to_string();
+        let mut n = 0u64;
+        let mut broken = None;
+        let walked = self.db().each(
+            &format!("SELECT {COLUMNS}, hash FROM entries ORDER BY seq"),
+            &[],
+            &mut |r| {
+                let seq = r.int(0).unwrap_or(-1);
+                let (row, hash) = match Row::from_db(&r) {
+                    Ok(x) => x,
+                    Err(e) => {
+                        broken = Some(Broken {
+                            seq,
+                            why: format!("unreadable row: {e}"),
+                        });
+                        return Ok(false);
+                    }
+                };
+                if row.prev_hash != prev {
+                    broken = Some(Broken {
+                        seq,
+                        why: "it does not follow the row before it (a row was removed or changed)"
+                            .into(),
+                    });
+                    return Ok(false);
+                }
+                if row.hash() != hash {
+                    broken = Some(Broken {
+                        seq,
+                        why: "its content was changed after it was written".into(),
+                    });
+                    return Ok(false);
+                }
+                prev = hash;
+                n += 1;
+                Ok(true)
+            },
+        );
+        match walked {
+            Ok(()) => Ok(broken.map_or(Ok(n), Err)),
+            Err(e) if e.trouble == Trouble::Corrupt => Ok(Err(Broken {
+                seq: n as i64 + 1,
+                why: format!("the file is damaged from here on ({e})"),
+            })),
+            Err(e) => Err(self.read_err(e)),
+        }
     }
 }
 
 /// [`Journal::list`] on a connection (or a transaction in progress).
 pub(super) fn list_on(
-    conn: &Connection,
-    path: &Path,
+    db: &dyn Db,
     filter: &Filter,
     newest_first: bool,
     offset: u64,
     limit: u64,
-) -> Result<Vec<Entry>, JournalError> {
-    let read = read_error(path);
+) -> Result<Vec<Entry>, DbError> {
     let (clause, args) = where_clause(filter);
+    let limit = limit.min(i64::MAX as u64);
     let sql = format!(
-        "SELECT i.seq, i.time, i.user, i.profile, i.base_url, i.action, i.customer, i.amount,
+        "SELECT i.seq, i.time, i.\"user\", i.profile, i.base_url, i.action, i.customer, i.amount,
                 i.currency_code, i.account_last4, i.external_id,
                 coalesce(o.invoice_id, i.invoice_id), coalesce(o.outcome, 'unknown'),
-                o.error_kind, o.error_code, i.file_name, o.rows, o.time, coalesce(o.checked, 0),
+                o.error_kind, o.error_code, i.file_name, o.rows, o.time, coalesce(o.checked, false),
                 i.due_date, i.decision, i.service
          FROM entries i
          LEFT JOIN entries o ON o.seq = (SELECT max(seq) FROM entries WHERE intent_seq = i.seq)
@@ -722,38 +827,37 @@ pub(super) fn list_on(
          ORDER BY i.seq {} LIMIT {limit} OFFSET {offset}",
         if newest_first { "DESC" } else { "ASC" }
     );
-    let mut stmt = conn.prepare_cached(&sql).map_err(&read)?;
-    let rows = stmt
-        .query_map(params_from_iter(args.iter()), |r| {
-            let action: String = r.get(5)?;
-            let outcome: String = r.get(12)?;
+    let rows = db.query(&sql, &args)?;
+    rows.iter()
+        .map(|r| {
+            let action = r.text(5)?;
+            let outcome = r.text(12)?;
             Ok(Entry {
-                seq: r.get(0)?,
-                time: r.get(1)?,
-                user: r.get(2)?,
-                profile: r.get(3)?,
-                base_url: r.get(4)?,
+                seq: r.int(0)?,
+                time: r.text(1)?,
+                user: r.text(2)?,
+                profile: r.text(3)?,
+                base_url: r.text(4)?,
                 action: Action::parse(&action).unwrap_or(Action::Export),
-                customer: r.get(6)?,
-                amount: r.get(7)?,
-                currency_code: r.get(8)?,
-                account_last4: r.get(9)?,
-                external_id: r.get(10)?,
-                invoice_id: r.get(11)?,
+                customer: r.opt_text(6)?,
+                amount: r.opt_text(7)?,
+                currency_code: r.opt_text(8)?,
+                account_last4: r.opt_text(9)?,
+                external_id: r.opt_text(10)?,
+                invoice_id: r.opt_text(11)?,
                 outcome: Outcome::parse(&outcome).unwrap_or(Outcome::Unknown),
-                error_kind: r.get(13)?,
-                error_code: r.get(14)?,
-                file_name: r.get(15)?,
-                rows: r.get::<_, Option<i64>>(16)?.map(|n| n.max(0) as u64),
-                settled_time: r.get(17)?,
-                checked: r.get(18)?,
-                due_date: r.get(19)?,
-                decision: r.get(20)?,
-                service: r.get(21)?,
+                error_kind: r.opt_text(13)?,
+                error_code: r.opt_text(14)?,
+                file_name: r.opt_text(15)?,
+                rows: r.opt_int(16)?.map(|n| n.max(0) as u64),
+                settled_time: r.opt_text(17)?,
+                checked: r.flag(18)?,
+                due_date: r.opt_text(19)?,
+                decision: r.opt_text(20)?,
+                service: r.opt_text(21)?,
             })
         })
-        .map_err(&read)?;
-    rows.collect::<Result<Vec<_>, _>>().map_err(&read)
+        .collect::<Result<Vec<_>, DbError>>()
 }
 
 /// An SQLite error that means the file is damaged (truncated, overwritten, not a
@@ -766,31 +870,31 @@ pub fn is_damage(e: &rusqlite::Error) -> bool {
 }
 
 /// The `WHERE` additions and their parameters for a filter (`i`: intent, `o`: outcome).
-fn where_clause(filter: &Filter) -> (String, Vec<String>) {
+fn where_clause(filter: &Filter) -> (String, Vec<Val>) {
     let mut clause = String::new();
     let mut args = Vec::new();
     if let Some(d) = filter.since {
-        args.push(local_day_start(d));
+        args.push(Val::Text(local_day_start(d)));
         clause.push_str(&format!(" AND i.time >= ?{}", args.len()));
     }
     if let Some(d) = filter.until.and_then(|d| d.succ_opt()) {
-        args.push(local_day_start(d));
+        args.push(Val::Text(local_day_start(d)));
         clause.push_str(&format!(" AND i.time < ?{}", args.len()));
     }
     if let Some(seq) = filter.seq {
-        args.push(seq.to_string());
-        clause.push_str(&format!(" AND i.seq = CAST(?{} AS INTEGER)", args.len()));
+        args.push(Val::Int(seq));
+        clause.push_str(&format!(" AND i.seq = ?{}", args.len()));
     }
     if let Some(r) = &filter.reference {
-        args.push(r.clone());
+        args.push(Val::from(r));
         clause.push_str(&format!(" AND i.external_id = ?{}", args.len()));
     }
     if let Some(a) = filter.action {
-        args.push(a.as_str().into());
+        args.push(Val::from(a.as_str()));
         clause.push_str(&format!(" AND i.action = ?{}", args.len()));
     }
     if let Some(o) = filter.outcome {
-        args.push(o.as_str().into());
+        args.push(Val::from(o.as_str()));
         clause.push_str(&format!(
             " AND coalesce(o.outcome, 'unknown') = ?{}",
             args.len()
@@ -807,7 +911,7 @@ fn where_clause(filter: &Filter) -> (String, Vec<String>) {
             .replace('\\', "\\\\")
             .replace('%', "\\%")
             .replace('_', "\\_");
-        args.push(format!("%{escaped}%"));
+        args.push(Val::Text(format!("%{escaped}%")));
         let n = args.len();
         clause.push_str(&format!(
             " AND (i.customer LIKE ?{n} ESCAPE '\\' OR i.external_id LIKE ?{n} ESCAPE '\\' \
@@ -877,6 +981,9 @@ pub(super) fn migrate_to(path: &Path, version: usize) {
 impl Journal {
     /// Runs SQL directly (tests that tamper with the file).
     pub(super) fn raw(&self, sql: &str) {
-        self.conn.execute_batch(sql).unwrap();
+        match &self.store {
+            Store::Lite(c) => c.execute_batch(sql).unwrap(),
+            Store::Shared(p) => p.batch(sql).unwrap(),
+        }
     }
 }

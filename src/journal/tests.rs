@@ -22,91 +22,144 @@ pub(super) fn open() -> (tempfile::TempDir, Journal) {
     (dir, j)
 }
 
+#[cfg(unix)]
+#[path = "../../tests/pg_server/mod.rs"]
+mod pg_server;
+
+/// Where a test's journal is kept: a new file, or a new database on the tests'
+/// PostgreSQL server. The journal's tests run on both, so the stores cannot drift.
+pub(super) enum Place {
+    /// The embedded SQLite file.
+    File(tempfile::TempDir),
+    /// A shared journal (its address).
+    Shared(String),
+}
+
+impl Place {
+    /// Opens (another connection to) the journal.
+    pub(super) fn open(&self) -> Journal {
+        match self {
+            Place::File(d) => Journal::open(&d.path().join("j.sqlite3")).unwrap(),
+            #[cfg(unix)]
+            Place::Shared(url) => Journal::open_shared(url, Some(pg_server::PASSWORD)).unwrap(),
+            #[cfg(not(unix))]
+            Place::Shared(_) => unreachable!("no test server here"),
+        }
+    }
+
+    /// Which store, for messages.
+    pub(super) fn name(&self) -> &'static str {
+        match self {
+            Place::File(_) => "SQLite",
+            Place::Shared(_) => "PostgreSQL",
+        }
+    }
+}
+
+/// Both stores, new and empty (the shared one when the test server can run here).
+pub(super) fn places() -> Vec<Place> {
+    let mut v = vec![Place::File(tempfile::tempdir().unwrap())];
+    #[cfg(unix)]
+    if let Some(server) = pg_server::server() {
+        v.push(Place::Shared(server.database()));
+    }
+    v
+}
+
+/// Runs `test` on a new journal of each store.
+pub(super) fn on_both(test: impl Fn(&Place, Journal)) {
+    for place in places() {
+        let j = place.open();
+        test(&place, j);
+    }
+}
+
 #[test]
 fn intents_outcomes_and_the_listing() {
-    let (_d, mut j) = open();
-    let a = j
-        .record_intent(Action::Create, &intent("cus_a", "12.3456"))
-        .unwrap();
-    let b = j
-        .record_intent(Action::Create, &intent("cus_b", "1000"))
-        .unwrap();
-    j.record_outcome(a, &Settled::done(Some("in_1".into())))
-        .unwrap();
-    let c = j
-        .record_intent(
-            Action::Void,
-            &Intent {
-                invoice_id: Some("in_9".into()),
-                ..intent("cus_c", "5")
+    on_both(|_place, mut j| {
+        let a = j
+            .record_intent(Action::Create, &intent("cus_a", "12.3456"))
+            .unwrap();
+        let b = j
+            .record_intent(Action::Create, &intent("cus_b", "1000"))
+            .unwrap();
+        j.record_outcome(a, &Settled::done(Some("in_1".into())))
+            .unwrap();
+        let c = j
+            .record_intent(
+                Action::Void,
+                &Intent {
+                    invoice_id: Some("in_9".into()),
+                    ..intent("cus_c", "5")
+                },
+            )
+            .unwrap();
+        j.record_outcome(
+            c,
+            &Settled {
+                outcome: Outcome::Refused,
+                error_kind: Some("Conflict".into()),
+                error_code: Some("TK10601".into()),
+                ..Settled::done(None)
             },
         )
         .unwrap();
-    j.record_outcome(
-        c,
-        &Settled {
-            outcome: Outcome::Refused,
-            error_kind: Some("Conflict".into()),
-            error_code: Some("TK10601".into()),
-            ..Settled::done(None)
-        },
-    )
-    .unwrap();
-    let all = j.list(&Filter::default(), false, 0, 100).unwrap();
-    assert_eq!(all.len(), 3);
-    assert_eq!(
-        (all[0].outcome, all[0].invoice_id.as_deref()),
-        (Outcome::Done, Some("in_1"))
-    );
-    assert_eq!(all[0].amount.as_deref(), Some("12.3456"));
-    assert_eq!(all[0].account_last4.as_deref(), Some("1234"));
-    assert_eq!(all[1].outcome, Outcome::Unknown, "no outcome yet");
-    assert_eq!(all[2].error_code.as_deref(), Some("TK10601"));
-    assert_eq!(j.unknown().unwrap().len(), 1);
-    assert_eq!(j.unknown().unwrap()[0].seq, b);
-    // The directory learnt the customers of the intents.
-    assert_eq!(j.find_customers("cus_", 10).unwrap().len(), 3);
-    // Settled later: the latest outcome counts.
-    j.record_outcome(
-        b,
-        &Settled {
-            checked: true,
-            ..Settled::done(Some("in_2".into()))
-        },
-    )
-    .unwrap();
-    assert!(j.unknown().unwrap().is_empty());
-    let newest = j.list(&Filter::default(), true, 0, 1).unwrap();
-    assert_eq!(newest[0].seq, c);
-    let voids = Filter {
-        action: Some(Action::Void),
-        ..Filter::default()
-    };
-    assert_eq!(j.count(&voids).unwrap(), 1);
-    let text = Filter {
-        text: Some("in_2".into()),
-        ..Filter::default()
-    };
-    assert_eq!(j.list(&text, false, 0, 10).unwrap()[0].seq, b);
-    // LIKE wildcards in the search are plain characters.
-    let wild = Filter {
-        text: Some("%".into()),
-        ..Filter::default()
-    };
-    assert_eq!(j.count(&wild).unwrap(), 0);
-    let today = chrono::Local::now().date_naive();
-    let since_tomorrow = Filter {
-        since: today.succ_opt(),
-        ..Filter::default()
-    };
-    assert_eq!(j.count(&since_tomorrow).unwrap(), 0);
-    let today_only = Filter {
-        since: Some(today),
-        until: Some(today),
-        ..Filter::default()
-    };
-    assert_eq!(j.count(&today_only).unwrap(), 3);
-    assert_eq!(j.verify().unwrap(), Ok(6));
+        let all = j.list(&Filter::default(), false, 0, 100).unwrap();
+        assert_eq!(all.len(), 3);
+        assert_eq!(
+            (all[0].outcome, all[0].invoice_id.as_deref()),
+            (Outcome::Done, Some("in_1"))
+        );
+        assert_eq!(all[0].amount.as_deref(), Some("12.3456"));
+        assert_eq!(all[0].account_last4.as_deref(), Some("1234"));
+        assert_eq!(all[1].outcome, Outcome::Unknown, "no outcome yet");
+        assert_eq!(all[2].error_code.as_deref(), Some("TK10601"));
+        assert_eq!(j.unknown().unwrap().len(), 1);
+        assert_eq!(j.unknown().unwrap()[0].seq, b);
+        // The directory learnt the customers of the intents.
+        assert_eq!(j.find_customers("cus_", 10).unwrap().len(), 3);
+        // Settled later: the latest outcome counts.
+        j.record_outcome(
+            b,
+            &Settled {
+                checked: true,
+                ..Settled::done(Some("in_2".into()))
+            },
+        )
+        .unwrap();
+        assert!(j.unknown().unwrap().is_empty());
+        let newest = j.list(&Filter::default(), true, 0, 1).unwrap();
+        assert_eq!(newest[0].seq, c);
+        let voids = Filter {
+            action: Some(Action::Void),
+            ..Filter::default()
+        };
+        assert_eq!(j.count(&voids).unwrap(), 1);
+        let text = Filter {
+            text: Some("in_2".into()),
+            ..Filter::default()
+        };
+        assert_eq!(j.list(&text, false, 0, 10).unwrap()[0].seq, b);
+        // LIKE wildcards in the search are plain characters.
+        let wild = Filter {
+            text: Some("%".into()),
+            ..Filter::default()
+        };
+        assert_eq!(j.count(&wild).unwrap(), 0);
+        let today = chrono::Local::now().date_naive();
+        let since_tomorrow = Filter {
+            since: today.succ_opt(),
+            ..Filter::default()
+        };
+        assert_eq!(j.count(&since_tomorrow).unwrap(), 0);
+        let today_only = Filter {
+            since: Some(today),
+            until: Some(today),
+            ..Filter::default()
+        };
+        assert_eq!(j.count(&today_only).unwrap(), 3);
+        assert_eq!(j.verify().unwrap(), Ok(6));
+    });
 }
 
 #[test]
@@ -121,25 +174,26 @@ fn account_keys_keep_only_their_last_four_characters() {
 
 #[test]
 fn a_changed_or_removed_row_is_found() {
-    let (_d, mut j) = open();
-    for i in 0..5 {
-        let s = j
-            .record_intent(Action::Create, &intent(&format!("cus_{i}"), "10"))
-            .unwrap();
-        j.record_outcome(s, &Settled::done(Some(format!("in_{i}"))))
-            .unwrap();
-    }
-    assert_eq!(j.verify().unwrap(), Ok(10));
-    j.raw("UPDATE entries SET amount = '100' WHERE seq = 5");
-    let broken = j.verify().unwrap().unwrap_err();
-    assert_eq!(broken.seq, 5);
-    assert!(broken.why.contains("changed"), "{}", broken.why);
-    j.raw("UPDATE entries SET amount = '10' WHERE seq = 5");
-    assert_eq!(j.verify().unwrap(), Ok(10));
-    j.raw("DELETE FROM entries WHERE seq = 3");
-    let broken = j.verify().unwrap().unwrap_err();
-    assert_eq!(broken.seq, 4);
-    assert!(broken.why.contains("removed"), "{}", broken.why);
+    on_both(|_place, mut j| {
+        for i in 0..5 {
+            let s = j
+                .record_intent(Action::Create, &intent(&format!("cus_{i}"), "10"))
+                .unwrap();
+            j.record_outcome(s, &Settled::done(Some(format!("in_{i}"))))
+                .unwrap();
+        }
+        assert_eq!(j.verify().unwrap(), Ok(10));
+        j.raw("UPDATE entries SET amount = '100' WHERE seq = 5");
+        let broken = j.verify().unwrap().unwrap_err();
+        assert_eq!(broken.seq, 5);
+        assert!(broken.why.contains("changed"), "{}", broken.why);
+        j.raw("UPDATE entries SET amount = '10' WHERE seq = 5");
+        assert_eq!(j.verify().unwrap(), Ok(10));
+        j.raw("DELETE FROM entries WHERE seq = 3");
+        let broken = j.verify().unwrap().unwrap_err();
+        assert_eq!(broken.seq, 4);
+        assert!(broken.why.contains("removed"), "{}", broken.why);
+    });
 }
 
 proptest! {
@@ -203,14 +257,19 @@ fn migrations_from_each_version_up_and_a_newer_file_is_refused() {
 
 #[test]
 fn concurrent_writers_lose_nothing_and_keep_the_chain() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("j.sqlite3");
-    Journal::open(&path).unwrap();
+    for place in places() {
+        concurrent_writers_on(place);
+    }
+}
+
+fn concurrent_writers_on(place: Place) {
+    let place = std::sync::Arc::new(place);
+    drop(place.open());
     let threads: Vec<_> = (0..4)
         .map(|t| {
-            let path = path.clone();
+            let place = place.clone();
             std::thread::spawn(move || {
-                let mut j = Journal::open(&path).unwrap();
+                let mut j = place.open();
                 for i in 0..50 {
                     let s = j
                         .record_intent(Action::Create, &intent(&format!("cus_{t}_{i}"), "1"))
@@ -223,8 +282,8 @@ fn concurrent_writers_lose_nothing_and_keep_the_chain() {
     for t in threads {
         t.join().unwrap();
     }
-    let j = Journal::open(&path).unwrap();
-    assert_eq!(j.verify().unwrap(), Ok(400));
+    let j = place.open();
+    assert_eq!(j.verify().unwrap(), Ok(400), "{}", place.name());
     assert_eq!(j.count(&Filter::default()).unwrap(), 200);
     assert!(j.unknown().unwrap().is_empty());
 }
@@ -275,66 +334,72 @@ fn claimed(c: Claimed) -> i64 {
 
 #[test]
 fn a_reference_is_claimed_once_until_its_outcome_frees_it() {
-    let (_d, mut j) = open();
-    let g = Guard::default();
-    let first = claimed(
-        j.claim(
-            Action::Create,
-            &create("https://api.example.cl", "cus_a", "10", "R-1", None),
-            &g,
+    on_both(|_place, mut j| {
+        let g = Guard::default();
+        let first = claimed(
+            j.claim(
+                Action::Create,
+                &create("https://api.example.cl", "cus_a", "10", "R-1", None),
+                &g,
+            )
+            .unwrap(),
+        );
+        // Another spelling of the service, the same account: the same claim, on its way.
+        let again = create("HTTPS://API.example.cl:443/", "cus_b", "20", "R-1", None);
+        assert!(matches!(
+            j.claim(Action::Create, &again, &g).unwrap(),
+            Claimed::Pending(e) if e.seq == first
+        ));
+        // Another account: another claim.
+        let other = Intent {
+            service: identity::create_scope("https://api.example.cl", Some("acc_other_key_9999")),
+            ..again.clone()
+        };
+        claimed(j.claim(Action::Create, &other, &g).unwrap());
+        // Refused: nothing was created, the next intent takes the claim over.
+        j.record_outcome(
+            first,
+            &Settled {
+                outcome: Outcome::Refused,
+                error_kind: Some("Validation".into()),
+                ..Settled::done(None)
+            },
         )
-        .unwrap(),
-    );
-    // Another spelling of the service, the same account: the same claim, on its way.
-    let again = create("HTTPS://API.example.cl:443/", "cus_b", "20", "R-1", None);
-    assert!(matches!(
-        j.claim(Action::Create, &again, &g).unwrap(),
-        Claimed::Pending(e) if e.seq == first
-    ));
-    // Another account: another claim.
-    let other = Intent {
-        service: identity::create_scope("https://api.example.cl", Some("acc_other_key_9999")),
-        ..again.clone()
-    };
-    claimed(j.claim(Action::Create, &other, &g).unwrap());
-    // Refused: nothing was created, the next intent takes the claim over.
-    j.record_outcome(
-        first,
-        &Settled {
-            outcome: Outcome::Refused,
-            error_kind: Some("Validation".into()),
-            ..Settled::done(None)
-        },
-    )
-    .unwrap();
-    let second = claimed(j.claim(Action::Create, &again, &g).unwrap());
-    j.record_outcome(second, &Settled::done(Some("in_7".into())))
         .unwrap();
-    match j.claim(Action::Create, &again, &g).unwrap() {
-        Claimed::Done(e) => assert_eq!(e.invoice_id.as_deref(), Some("in_7")),
-        other => panic!("{other:?}"),
-    }
-    // A void claims the invoice id the same way.
-    let void = Intent::for_void("P", "https://api.example.cl/", None, "in_7", None);
-    let v = claimed(j.claim(Action::Void, &void, &g).unwrap());
-    assert!(matches!(
-        j.claim(Action::Void, &void, &g).unwrap(),
-        Claimed::Pending(e) if e.seq == v
-    ));
-    assert_eq!(j.verify().unwrap(), Ok(6));
+        let second = claimed(j.claim(Action::Create, &again, &g).unwrap());
+        j.record_outcome(second, &Settled::done(Some("in_7".into())))
+            .unwrap();
+        match j.claim(Action::Create, &again, &g).unwrap() {
+            Claimed::Done(e) => assert_eq!(e.invoice_id.as_deref(), Some("in_7")),
+            other => panic!("{other:?}"),
+        }
+        // A void claims the invoice id the same way.
+        let void = Intent::for_void("P", "https://api.example.cl/", None, "in_7", None);
+        let v = claimed(j.claim(Action::Void, &void, &g).unwrap());
+        assert!(matches!(
+            j.claim(Action::Void, &void, &g).unwrap(),
+            Claimed::Pending(e) if e.seq == v
+        ));
+        assert_eq!(j.verify().unwrap(), Ok(6));
+    });
 }
 
 #[test]
 fn racing_writers_claim_a_reference_exactly_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("j.sqlite3");
-    Journal::open(&path).unwrap();
+    for place in places() {
+        racing_writers_on(place);
+    }
+}
+
+fn racing_writers_on(place: Place) {
+    let place = std::sync::Arc::new(place);
+    drop(place.open());
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
     let threads: Vec<_> = (0..8)
         .map(|_| {
-            let (path, barrier) = (path.clone(), barrier.clone());
+            let (place, barrier) = (place.clone(), barrier.clone());
             std::thread::spawn(move || {
-                let mut j = Journal::open(&path).unwrap();
+                let mut j = place.open();
                 barrier.wait();
                 (0..20)
                     .filter(|i| {
@@ -357,66 +422,69 @@ fn racing_writers_claim_a_reference_exactly_once() {
         .collect();
     let won: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
     assert_eq!(
-        won, 20,
-        "each of 20 references claimed by exactly one writer"
+        won,
+        20,
+        "{}: each of 20 references claimed by exactly one writer",
+        place.name()
     );
 }
 
 #[test]
 fn look_alikes_need_the_clerks_yes_and_it_is_journaled() {
-    let (_d, mut j) = open();
-    let url = "https://api.example.cl";
-    let first = claimed(
-        j.claim(
-            Action::Create,
-            &create(url, "cus_a", "150000", "A-1", Some("2026-12-31")),
-            &Guard::default(),
-        )
-        .unwrap(),
-    );
-    j.record_outcome(first, &Settled::done(Some("in_1".into())))
-        .unwrap();
-    let alike = create(url, "cus_a", "150000.00", "A-2", Some("2026-12-31"));
-    match j.claim(Action::Create, &alike, &Guard::default()).unwrap() {
-        Claimed::LooksLike(e) => assert_eq!(e.invoice_id.as_deref(), Some("in_1")),
-        other => panic!("{other:?}"),
-    }
-    // Not alike: another due date, customer or amount.
-    for other in [
-        create(url, "cus_a", "150000", "A-3", Some("2027-01-31")),
-        create(url, "cus_b", "150000", "A-4", Some("2026-12-31")),
-        create(url, "cus_a", "150001", "A-5", Some("2026-12-31")),
-    ] {
-        claimed(j.claim(Action::Create, &other, &Guard::default()).unwrap());
-    }
-    // A row of the same run is not a look-alike of its sibling.
-    let siblings = Guard {
-        similar: Similar {
-            siblings: std::sync::Arc::new(["A-1".to_string()].into()),
-            ..Similar::default()
-        },
-        ..Guard::default()
-    };
-    let sib = create(url, "cus_a", "150000", "A-6", Some("2026-12-31"));
-    claimed(j.claim(Action::Create, &sib, &siblings).unwrap());
-    // Allowed: sent, and the decision names the earlier invoice.
-    let allowed = Guard {
-        similar: Similar {
-            allow: true,
-            ..Similar::default()
-        },
-        ..Guard::default()
-    };
-    let seq = claimed(j.claim(Action::Create, &alike, &allowed).unwrap());
-    let e = j.entry(seq).unwrap().unwrap();
-    assert!(
-        e.decision
-            .as_deref()
-            .is_some_and(|d| d.contains("in_1") || d.contains("A-")),
-        "{e:?}"
-    );
-    assert_eq!(e.due_date.as_deref(), Some("2026-12-31"));
-    assert_eq!(j.verify().unwrap().map(|n| n > 0), Ok(true));
+    on_both(|_place, mut j| {
+        let url = "https://api.example.cl";
+        let first = claimed(
+            j.claim(
+                Action::Create,
+                &create(url, "cus_a", "150000", "A-1", Some("2026-12-31")),
+                &Guard::default(),
+            )
+            .unwrap(),
+        );
+        j.record_outcome(first, &Settled::done(Some("in_1".into())))
+            .unwrap();
+        let alike = create(url, "cus_a", "150000.00", "A-2", Some("2026-12-31"));
+        match j.claim(Action::Create, &alike, &Guard::default()).unwrap() {
+            Claimed::LooksLike(e) => assert_eq!(e.invoice_id.as_deref(), Some("in_1")),
+            other => panic!("{other:?}"),
+        }
+        // Not alike: another due date, customer or amount.
+        for other in [
+            create(url, "cus_a", "150000", "A-3", Some("2027-01-31")),
+            create(url, "cus_b", "150000", "A-4", Some("2026-12-31")),
+            create(url, "cus_a", "150001", "A-5", Some("2026-12-31")),
+        ] {
+            claimed(j.claim(Action::Create, &other, &Guard::default()).unwrap());
+        }
+        // A row of the same run is not a look-alike of its sibling.
+        let siblings = Guard {
+            similar: Similar {
+                siblings: std::sync::Arc::new(["A-1".to_string()].into()),
+                ..Similar::default()
+            },
+            ..Guard::default()
+        };
+        let sib = create(url, "cus_a", "150000", "A-6", Some("2026-12-31"));
+        claimed(j.claim(Action::Create, &sib, &siblings).unwrap());
+        // Allowed: sent, and the decision names the earlier invoice.
+        let allowed = Guard {
+            similar: Similar {
+                allow: true,
+                ..Similar::default()
+            },
+            ..Guard::default()
+        };
+        let seq = claimed(j.claim(Action::Create, &alike, &allowed).unwrap());
+        let e = j.entry(seq).unwrap().unwrap();
+        assert!(
+            e.decision
+                .as_deref()
+                .is_some_and(|d| d.contains("in_1") || d.contains("A-")),
+            "{e:?}"
+        );
+        assert_eq!(e.due_date.as_deref(), Some("2026-12-31"));
+        assert_eq!(j.verify().unwrap().map(|n| n > 0), Ok(true));
+    });
 }
 
 /// The layout-5 journal written by the build before claims (tests/fixtures/journal-v5).
@@ -532,7 +600,8 @@ fn sqlite_troubles_are_told_apart_by_their_code() {
         Trouble::of(&rusqlite::Error::QueryReturnedNoRows),
         Trouble::Other
     );
-    let full = store::write_error(std::path::Path::new("j.sqlite3"))(failure(ffi::SQLITE_FULL));
+    let full =
+        store::write_error(std::path::Path::new("j.sqlite3"))(failure(ffi::SQLITE_FULL).into());
     assert_eq!(full.trouble(), Trouble::DiskFull);
     assert!(full.to_string().contains("the disk is full"), "{full}");
     // A file that is not a journal is opened as damaged.
@@ -543,4 +612,22 @@ fn sqlite_troubles_are_told_apart_by_their_code() {
         panic!("a file of junk opened as a journal")
     };
     assert_eq!(e.trouble(), Trouble::Corrupt, "{e}");
+}
+
+/// A shared journal made by a newer invoice-desk is refused, as a newer file is.
+#[cfg(unix)]
+#[test]
+fn a_shared_journal_with_a_newer_layout_is_refused() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let url = server.database();
+    drop(Journal::open_shared(&url, Some(pg_server::PASSWORD)).unwrap());
+    let db = url.rsplit('/').next().unwrap();
+    server.psql(db, "INSERT INTO journal_layout (version) VALUES (99)");
+    match Journal::open_shared(&url, Some(pg_server::PASSWORD)) {
+        Err(JournalError::TooNew { found: 99, .. }) => {}
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("a newer layout was opened"),
+    }
 }

@@ -812,6 +812,7 @@ impl CreatePanel {
                 RichText::new(tr!(
                     "cr-already-issued",
                     id = safe(e.invoice_id.as_deref().unwrap_or("?")),
+                    who = crate::ui::i18n::who(&e.user),
                     when = crate::ui::i18n::moment(&e.time)
                 ))
                 .strong(),
@@ -824,7 +825,11 @@ impl CreatePanel {
         {
             widgets::error_text(
                 ui,
-                &tr!("cr-in-progress", when = crate::ui::i18n::moment(&e.time)),
+                &tr!(
+                    "cr-in-progress",
+                    who = crate::ui::i18n::who(&e.user),
+                    when = crate::ui::i18n::moment(&e.time)
+                ),
             );
         }
         // An error shown beside its field is not repeated here.

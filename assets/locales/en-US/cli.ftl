@@ -35,10 +35,10 @@ cli-journal-where = The journal: { $path } (INVOICE_DESK_JOURNAL moves it). Ever
 cli-not-sent = Not sent: { $why }
 cli-allow-similar = If it really is another invoice, run the same command with --allow-similar.
 cli-see-resolve = See what became of it: invoice-desk journal resolve
-cli-blocked-voided = invoice { $id } was already voided on { $when }.
-cli-blocked-issued = the reference { $reference } was already issued: invoice { $id } on { $when }.
-cli-blocked-pending-void = the void of invoice { $id } is being sent now by another process, or its outcome is still to check (since { $when }).
-cli-blocked-pending = the reference { $reference } is being sent now by another process, or its outcome is still to check (since { $when }).
+cli-blocked-voided = invoice { $id } was already voided by { $who } on { $when }.
+cli-blocked-issued = the reference { $reference } was already issued by { $who } on { $when }: invoice { $id }.
+cli-blocked-pending-void = invoice { $id } is being voided right now by { $who }, or that void's outcome is still to check (since { $when }).
+cli-blocked-pending = the reference { $reference } is being issued right now by { $who }, or its outcome is still to check (since { $when }).
 cli-blocked-similar = this looks like an invoice already issued: { $id } (reference { $reference }) to { $customer } for { $amount }{ $due } on { $when }.
 cli-blocked-due = , due { $date }
 cli-not-known-yet = not known yet
@@ -104,6 +104,9 @@ cli-report-failed = Could not write the report { $path }: { $why }
 cli-report-written = Report written to { $path }.
 
 ## Journal
+cli-init-not-a-database = journal init prepares a shared journal: give a PostgreSQL address, postgres://owner@host/database.
+cli-init-done = The shared journal's tables are ready. Give the clerks' role its rights with these statements (or run this again with --clerks ROLE):
+cli-init-done-for = The shared journal is ready: the role { $role } may add entries and read them, never change or remove them.
 cli-journal-damaged = The journal { $path } is damaged: { $why }. Keep a copy of the file and restore the last backup.
 cli-journal-intact = The journal is intact: { $count } rows, every hash matches.
 cli-journal-broken = The journal is broken: { $why }.

@@ -419,6 +419,7 @@ journal-busy = Another program is using it; try again in a moment.
 journal-disk-full = The disk is full: free some space and try again.
 journal-read-only = It may not be written: check the permissions of the file and its folder, or whether the disk is read-only.
 journal-corrupt = The file is damaged: keep it and ask for support.
+journal-unreachable = The shared journal's server cannot be reached: check the network, or ask whoever looks after the server. Nothing is sent until it can be.
 journal-cannot-open = The journal cannot be opened.
 journal-cannot-write = The journal cannot be written.
 journal-too-new = The journal was made by a newer invoice-desk: update this one.
@@ -705,9 +706,11 @@ journal-checked-unreachable = { $count ->
    *[other] { $count } could not be checked
 }: the service did not answer.
 journal-checked-nothing = Nothing to check at this service.
-cr-already-issued = Already issued: { $id } on { $when }. This reference was used already; nothing was sent.
+who-unknown = another process
+who-on = { $user } on { $host }
+cr-already-issued = Already issued by { $who } on { $when }: { $id }. This reference was used already; nothing was sent.
 cr-new-invoice = New invoice
-cr-in-progress = Being issued right now (another process), or its outcome is not known yet (since { $when }). Nothing was sent: check whether it was created.
+cr-in-progress = Being issued right now by { $who }, or its outcome is not known yet (since { $when }). Nothing was sent: check whether it was created.
 cr-similar-title = Repeated invoice?
 cr-similar-question = Issue it anyway?
 cr-issue-anyway = Issue it anyway

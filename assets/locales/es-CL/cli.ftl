@@ -35,10 +35,10 @@ cli-journal-where = El registro: { $path } (INVOICE_DESK_JOURNAL lo cambia de lu
 cli-not-sent = No se envió: { $why }
 cli-allow-similar = Si de verdad es otra factura, ejecute el mismo comando con --allow-similar.
 cli-see-resolve = Vea qué pasó con ella: invoice-desk journal resolve
-cli-blocked-voided = la factura { $id } ya se anuló el { $when }.
-cli-blocked-issued = la referencia { $reference } ya se emitió: factura { $id } el { $when }.
-cli-blocked-pending-void = la anulación de la factura { $id } la está enviando otro proceso, o su resultado aún está por revisar (desde el { $when }).
-cli-blocked-pending = la referencia { $reference } la está enviando otro proceso, o su resultado aún está por revisar (desde el { $when }).
+cli-blocked-voided = la factura { $id } ya la anuló { $who } el { $when }.
+cli-blocked-issued = la referencia { $reference } ya la emitió { $who } el { $when }: factura { $id }.
+cli-blocked-pending-void = la factura { $id } la está anulando { $who } ahora, o el resultado de esa anulación aún está por revisar (desde el { $when }).
+cli-blocked-pending = la referencia { $reference } la está emitiendo { $who } ahora, o su resultado aún está por revisar (desde el { $when }).
 cli-blocked-similar = parece una factura ya emitida: { $id } (referencia { $reference }) al cliente { $customer } por { $amount }{ $due }, el { $when }.
 cli-blocked-due = , con vencimiento el { $date }
 cli-not-known-yet = aún sin número
@@ -104,6 +104,9 @@ cli-report-failed = No se pudo escribir el informe { $path }: { $why }
 cli-report-written = Informe escrito en { $path }.
 
 ## Registro
+cli-init-not-a-database = journal init prepara un registro compartido: indique una dirección de PostgreSQL, postgres://dueño@servidor/base.
+cli-init-done = Las tablas del registro compartido están listas. Dé sus permisos al rol de los empleados con estas instrucciones (o vuelva a ejecutar esto con --clerks ROL):
+cli-init-done-for = El registro compartido está listo: el rol { $role } puede agregar registros y leerlos, nunca cambiarlos ni borrarlos.
 cli-journal-damaged = El registro { $path } está dañado: { $why }. Guarde una copia del archivo y restaure el último respaldo.
 cli-journal-intact = El registro está íntegro: { $count } filas, todas las huellas coinciden.
 cli-journal-broken = El registro está alterado: { $why }.

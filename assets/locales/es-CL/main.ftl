@@ -422,6 +422,7 @@ journal-busy = Otro programa lo está usando; inténtelo de nuevo en un momento.
 journal-disk-full = El disco está lleno: libere espacio y vuelva a intentarlo.
 journal-read-only = No se permite escribir en él: revise los permisos del archivo y de su carpeta, o si el disco es de solo lectura.
 journal-corrupt = El archivo está dañado: consérvelo y consulte a soporte.
+journal-unreachable = No se puede llegar al servidor del registro compartido: revise la red o consulte a quien administra el servidor. No se envía nada hasta que se pueda.
 journal-cannot-open = No se puede abrir el registro.
 journal-cannot-write = No se puede escribir en el registro.
 journal-too-new = El registro lo creó una versión más nueva de invoice-desk: actualice esta.
@@ -708,9 +709,11 @@ journal-checked-unreachable = { $count ->
    *[other] { $count } no se pudieron consultar
 }: el servicio no respondió.
 journal-checked-nothing = No hay nada por revisar en este servicio.
-cr-already-issued = Ya emitida: { $id } el { $when }. Esta referencia ya se usó; no se envió nada.
+who-unknown = otro proceso
+who-on = { $user } en { $host }
+cr-already-issued = Ya emitida por { $who } el { $when } ({ $id }). Esta referencia ya se usó; no se envió nada.
 cr-new-invoice = Nueva factura
-cr-in-progress = Se está emitiendo ahora (otro proceso), o su resultado aún no se conoce (desde el { $when }). No se envió nada: verifique si se creó.
+cr-in-progress = La está emitiendo { $who } ahora, o su resultado aún no se conoce (desde el { $when }). No se envió nada: verifique si se creó.
 cr-similar-title = ¿Factura repetida?
 cr-similar-question = ¿Emitir de todos modos?
 cr-issue-anyway = Emitir de todos modos

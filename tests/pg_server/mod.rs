@@ -1,0 +1,277 @@
+//! A real PostgreSQL server for the tests (Debian's `postgresql` package): one throwaway
+//! cluster per test process, in a temporary folder, on a free loopback port, with a
+//! fresh database for each test. Started as the `postgres` user when the tests run as
+//! root (PostgreSQL refuses root), and stopped with the test process (the server is
+//! told to shut down when the thread that started it goes, which is at exit).
+//!
+//! Shared by the library's unit tests (`#[path]`) and the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The superuser's password (scram over TCP: the password path is the real one).
+pub const PASSWORD: &str = "pw-for-tests";
+
+/// A running cluster.
+pub struct Server {
+    /// Its port on 127.0.0.1.
+    pub port: u16,
+    dir: PathBuf,
+}
+
+static SERVER: OnceLock<Result<Server, String>> = OnceLock::new();
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// The test process's server, started on first use. Without PostgreSQL's programs:
+/// an error on Linux (CI installs them: `apt-get install postgresql`), `None` elsewhere.
+pub fn server() -> Option<&'static Server> {
+    match SERVER.get_or_init(start) {
+        Ok(s) => Some(s),
+        Err(e) if cfg!(target_os = "linux") => panic!("PostgreSQL for the tests: {e}"),
+        Err(e) => {
+            eprintln!("skipping the shared-journal half of this test: {e}");
+            None
+        }
+    }
+}
+
+impl Server {
+    /// A new, empty database; its address (the password is [`PASSWORD`]).
+    pub fn database(&self) -> String {
+        let name = format!(
+            "t{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::SeqCst)
+        );
+        self.psql("postgres", &format!("CREATE DATABASE {name}"));
+        self.url(&name)
+    }
+
+    /// The address of database `name` as the superuser.
+    pub fn url(&self, name: &str) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/{name}", self.port)
+    }
+
+    /// The address of database `name` as `role`.
+    pub fn url_as(&self, role: &str, name: &str) -> String {
+        format!("postgres://{role}@127.0.0.1:{}/{name}", self.port)
+    }
+
+    /// Runs SQL as the superuser in database `db` (through psql, over the socket).
+    pub fn psql(&self, db: &str, sql: &str) -> String {
+        let out = as_postgres(&mut std::process::Command::new(bin("psql").unwrap()))
+            .args(["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-h"])
+            .arg(&self.dir)
+            .args([
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "postgres",
+                "-d",
+                db,
+                "-c",
+                sql,
+            ])
+            .output()
+            .expect("psql runs");
+        assert!(
+            out.status.success(),
+            "psql {sql}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// Stops the server (`immediate`: as a crash would), for tests of a server gone.
+    pub fn stop(&self) {
+        let _ = as_postgres(&mut std::process::Command::new(bin("pg_ctl").unwrap()))
+            .args(["stop", "-m", "immediate", "-w", "-D"])
+            .arg(&self.dir)
+            .output();
+    }
+}
+
+/// A PostgreSQL program, from Debian's versioned folder (the newest) or the PATH.
+fn bin(name: &str) -> Result<PathBuf, String> {
+    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map(|d| d.flatten().map(|e| e.path().join("bin")).collect())
+        .unwrap_or_default();
+    versions.sort();
+    if let Some(b) = versions
+        .iter()
+        .rev()
+        .map(|d| d.join(name))
+        .find(|p| p.exists())
+    {
+        return Ok(b);
+    }
+    std::env::var_os("PATH")
+        .and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|d| d.join(name))
+                .find(|p| p.exists())
+        })
+        .ok_or_else(|| format!("{name} not found (install the postgresql package)"))
+}
+
+/// Whether the tests run as root (then PostgreSQL runs as `postgres`).
+fn is_root() -> bool {
+    // SAFETY: getuid has no preconditions.
+    unsafe { libc::getuid() == 0 }
+}
+
+/// The `postgres` user's ids.
+fn postgres_ids() -> Option<(libc::uid_t, libc::gid_t)> {
+    let name = std::ffi::CString::new("postgres").ok()?;
+    // SAFETY: getpwnam reads a static record; copied out at once.
+    let pw = unsafe { libc::getpwnam(name.as_ptr()) };
+    if pw.is_null() {
+        return None;
+    }
+    // SAFETY: checked non-null just above.
+    unsafe { Some(((*pw).pw_uid, (*pw).pw_gid)) }
+}
+
+/// `cmd`, run as `postgres` when we are root.
+fn as_postgres(cmd: &mut std::process::Command) -> &mut std::process::Command {
+    use std::os::unix::process::CommandExt;
+    if is_root()
+        && let Some((uid, gid)) = postgres_ids()
+    {
+        cmd.uid(uid).gid(gid);
+        // A folder postgres may enter, whatever the caller's.
+        cmd.current_dir("/");
+    }
+    cmd
+}
+
+fn free_port() -> Result<u16, String> {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| e.to_string())
+}
+
+/// Folders of earlier test runs whose server has stopped (no `postmaster.pid`).
+fn sweep(root: &Path) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        let ours = p
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("invoice-desk-pg-"));
+        if ours && !p.join("data").join("postmaster.pid").exists() {
+            let _ = std::fs::remove_dir_all(&p);
+        }
+    }
+}
+
+fn start() -> Result<Server, String> {
+    let initdb = bin("initdb")?;
+    let postgres = bin("postgres")?;
+    let tmp = std::env::temp_dir();
+    sweep(&tmp);
+    let root = tmp.join(format!("invoice-desk-pg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
+    let dir = root.join("data");
+    let pwfile = root.join("pw");
+    std::fs::write(&pwfile, PASSWORD).map_err(|e| e.to_string())?;
+    if is_root() {
+        let (uid, gid) = postgres_ids().ok_or("there is no postgres user")?;
+        for p in [&root, &pwfile] {
+            std::os::unix::fs::chown(p, Some(uid), Some(gid)).map_err(|e| e.to_string())?;
+        }
+    }
+    let out = as_postgres(&mut std::process::Command::new(initdb))
+        .arg("-D")
+        .arg(&dir)
+        .args([
+            "-U",
+            "postgres",
+            "--auth-local=trust",
+            "--auth-host=scram-sha-256",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        ])
+        .arg(format!("--pwfile={}", pwfile.display()))
+        .output()
+        .map_err(|e| format!("initdb: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "initdb failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let port = free_port()?;
+    let log = root.join("log");
+    let (started, got) = std::sync::mpsc::channel();
+    let data = dir.clone();
+    // The server's parent thread lives as long as the test process: when the process
+    // ends, the server is told to shut down (a fast shutdown, SIGINT).
+    std::thread::Builder::new()
+        .name("postgres-for-tests".into())
+        .spawn(move || {
+            let mut cmd = std::process::Command::new(postgres);
+            as_postgres(&mut cmd)
+                .arg("-D")
+                .arg(&data)
+                .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1"])
+                .arg("-c")
+                .arg(format!("unix_socket_directories={}", data.display()))
+                .args(["-c", "fsync=off", "-c", "max_connections=200"])
+                .stdout(std::process::Stdio::null());
+            if let Ok(f) = std::fs::File::create(&log) {
+                cmd.stderr(f);
+            }
+            // SAFETY: only async-signal-safe calls between fork and exec.
+            #[cfg(target_os = "linux")]
+            unsafe {
+                use std::os::unix::process::CommandExt;
+                cmd.pre_exec(|| {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGINT);
+                    Ok(())
+                });
+            }
+            let child = cmd.spawn();
+            let _ = started.send(child.map(|c| c.id()).map_err(|e| e.to_string()));
+            loop {
+                std::thread::park();
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    got.recv().map_err(|e| e.to_string())??;
+    let server = Server { port, dir };
+    // Ready when psql gets an answer.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let ok = as_postgres(&mut std::process::Command::new(bin("psql")?))
+            .args(["-X", "-q", "-h"])
+            .arg(&server.dir)
+            .args([
+                "-p",
+                &port.to_string(),
+                "-U",
+                "postgres",
+                "-d",
+                "postgres",
+                "-c",
+                "SELECT 1",
+            ])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Ok(server);
+        }
+        if std::time::Instant::now() > deadline {
+            let log = std::fs::read_to_string(root.join("log")).unwrap_or_default();
+            return Err(format!("the server did not start: {log}"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

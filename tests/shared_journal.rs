@@ -1,0 +1,296 @@
+//! A desk of clerks on one shared journal (PostgreSQL, a real server started by the
+//! tests): the CLI as several clerks on several computers would run it, against the
+//! sandbox. A reference claimed by one clerk is never sent by another, the chain holds
+//! with many writers, the clerks' role cannot rewrite history, and a journal that cannot
+//! be reached sends nothing (and never falls back to a local file).
+// Linux: the tests' server is Debian's package (CI installs it); elsewhere these do
+// not build.
+#![cfg(target_os = "linux")]
+
+mod cli_env;
+mod pg_server;
+
+use cli_env::{Env, exits, text};
+use std::process::{Command, Output, Stdio};
+
+fn server() -> &'static pg_server::Server {
+    pg_server::server().expect("the tests' PostgreSQL server")
+}
+
+/// The CLI as clerk `user`, on the shared journal at `url`.
+fn clerk(e: &Env, user: &str, url: &str) -> Command {
+    let mut c = e.oauth();
+    c.env("INVOICE_DESK_JOURNAL", url)
+        .env("INVOICE_DESK_JOURNAL_PASSWORD", pg_server::PASSWORD)
+        .env("USER", user)
+        .stdin(Stdio::null());
+    c
+}
+
+fn creates(e: &Env) -> u64 {
+    e.s.counters().api.get("create").copied().unwrap_or(0)
+}
+
+fn create_args<'a>(customer: &'a str, amount: &'a str, reference: &'a str) -> Vec<&'a str> {
+    vec![
+        "create",
+        "--customer",
+        customer,
+        "--amount",
+        amount,
+        "--external-id",
+        reference,
+    ]
+}
+
+#[test]
+fn two_clerks_creating_one_reference_at_once_send_it_once_and_the_other_is_told_who() {
+    let e = Env::new(0);
+    let url = server().database();
+    let c = e.customer();
+    for round in 0..8 {
+        let reference = format!("DESK-{round}");
+        let amount = (1000 + round).to_string();
+        // Two computers, the same moment.
+        let mut ana = clerk(&e, "ana", &url);
+        let mut beto = clerk(&e, "beto", &url);
+        ana.args(create_args(&c, &amount, &reference))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        beto.args(create_args(&c, &amount, &reference))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let (a, b) = (ana.spawn().unwrap(), beto.spawn().unwrap());
+        let outs: Vec<Output> = [a, b]
+            .into_iter()
+            .map(|p| p.wait_with_output().unwrap())
+            .collect();
+        let sent: Vec<&Output> = outs.iter().filter(|o| o.status.code() == Some(0)).collect();
+        let held: Vec<&Output> = outs.iter().filter(|o| o.status.code() == Some(2)).collect();
+        assert_eq!(
+            (sent.len(), held.len()),
+            (1, 1),
+            "round {round}: {:?}",
+            outs.iter().map(|o| text(&o.stderr)).collect::<Vec<_>>()
+        );
+        let said = text(&held[0].stderr);
+        assert!(
+            (said.contains("already issued by ana") || said.contains("already issued by beto"))
+                || said.contains("is being issued right now by ana")
+                || said.contains("is being issued right now by beto"),
+            "the other clerk is told who: {said}"
+        );
+        assert_eq!(e.s.references()[&reference].len(), 1, "round {round}");
+    }
+    assert_eq!(creates(&e), 8);
+    // Both clerks' entries are in the one journal, each with who wrote it.
+    let out = clerk(&e, "ana", &url)
+        .args(["--json", "journal", "list"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let users: std::collections::BTreeSet<String> = text(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| {
+            v["user"]
+                .as_str()
+                .map(|u| u.split('@').next().unwrap().to_string())
+        })
+        .collect();
+    assert!(users.contains("ana") || users.contains("beto"), "{users:?}");
+    assert!(
+        text(&out.stdout).contains(&format!("@{}", invoice_desk::journal::host_name())),
+        "entries say which computer: {}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn eight_clerks_writing_at_once_keep_one_intact_chain() {
+    let e = Env::new(0);
+    let url = server().database();
+    let c = e.customer();
+    let clerks: Vec<_> = (0..8)
+        .map(|n| {
+            let mut cmd = Command::new("sh");
+            // Five creates one after another, as one clerk at one computer.
+            let exe = clerk(&e, &format!("clerk{n}"), &url);
+            let bin = exe.get_program().to_os_string();
+            let mut script = String::new();
+            for i in 0..5 {
+                script.push_str(&format!(
+                    "\"$BIN\" create --customer {c} --amount {} --external-id W-{n}-{i} >/dev/null || exit 1\n",
+                    2000 + n * 10 + i
+                ));
+            }
+            cmd.arg("-c").arg(script).env("BIN", bin);
+            for (k, v) in exe.get_envs() {
+                match v {
+                    Some(v) => cmd.env(k, v),
+                    None => cmd.env_remove(k),
+                };
+            }
+            cmd.spawn().unwrap()
+        })
+        .collect();
+    for mut c in clerks {
+        assert!(c.wait().unwrap().success());
+    }
+    assert_eq!(creates(&e), 40);
+    let out = clerk(&e, "supervisor", &url)
+        .args(["journal", "verify"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("intact: 80 rows"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn an_unreachable_shared_journal_sends_nothing_and_never_falls_back_to_a_file() {
+    let e = Env::new(0);
+    // A port nobody listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://postgres@127.0.0.1:{port}/desk");
+    let out = clerk(&e, "ana", &url)
+        .args(create_args(&e.customer(), "1000", "OFF-1"))
+        .output()
+        .unwrap();
+    exits(&out, 1);
+    let said = text(&out.stderr);
+    assert!(said.starts_with("Nothing was sent"), "{said}");
+    assert!(said.contains("cannot be reached"), "{said}");
+    assert_eq!(creates(&e), 0);
+    assert!(
+        !e.dir.path().join("journal.sqlite3").exists(),
+        "no local journal was made instead"
+    );
+    // In Spanish too.
+    let out = clerk(&e, "ana", &url)
+        .env("LANG", "es_CL.UTF-8")
+        .args(create_args(&e.customer(), "1000", "OFF-1"))
+        .output()
+        .unwrap();
+    exits(&out, 1);
+    assert!(
+        text(&out.stderr).contains("No se puede llegar al servidor del registro compartido"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A password in the address is refused before anything is tried.
+    let out = clerk(
+        &e,
+        "ana",
+        &format!("postgres://postgres:secreto@127.0.0.1:{port}/desk"),
+    )
+    .args(create_args(&e.customer(), "1000", "OFF-2"))
+    .output()
+    .unwrap();
+    exits(&out, 1);
+    assert!(
+        text(&out.stderr).contains("INVOICE_DESK_JOURNAL_PASSWORD"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        !text(&out.stderr).contains("secreto"),
+        "the password is never repeated"
+    );
+    assert_eq!(creates(&e), 0);
+}
+
+/// psql over TCP as `role` (its password `pw`); the command's output and success.
+fn psql_as(port: u16, role: &str, pw: &str, db: &str, sql: &str) -> (bool, String) {
+    let psql = ["/usr/lib/postgresql"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
+        .map(|e| e.path().join("bin/psql"))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| "psql".into());
+    let out = Command::new(psql)
+        .args(["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1"])
+        .args(["-p", &port.to_string(), "-U", role, "-d", db, "-c", sql])
+        .env("PGPASSWORD", pw)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        format!("{}{}", text(&out.stdout), text(&out.stderr)),
+    )
+}
+
+#[test]
+fn the_clerks_role_adds_and_reads_but_cannot_rewrite_history() {
+    let e = Env::new(0);
+    let s = server();
+    let url = s.database();
+    let db = url.rsplit('/').next().unwrap().to_string();
+    let role = format!("clerks_{db}");
+    s.psql(
+        "postgres",
+        &format!(
+            "CREATE ROLE {role} LOGIN PASSWORD '{}'",
+            pg_server::PASSWORD
+        ),
+    );
+    s.psql(&db, &format!("GRANT CONNECT ON DATABASE {db} TO {role}"));
+    // Before `journal init`, the clerks' role cannot make the tables: it says who can.
+    let as_clerk = s.url_as(&role, &db);
+    let out = clerk(&e, "ana", &as_clerk)
+        .args(create_args(&e.customer(), "1000", "ROLE-0"))
+        .output()
+        .unwrap();
+    exits(&out, 1);
+    assert!(
+        text(&out.stderr).contains("journal init"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(creates(&e), 0);
+    // The owner prepares it for the role.
+    let out = clerk(&e, "owner", &url)
+        .args(["journal", "init", &url, "--clerks", &role])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    assert!(text(&out.stdout).contains("never change or remove"));
+    // The clerk works as always.
+    let out = clerk(&e, "ana", &as_clerk)
+        .args(create_args(&e.customer(), "1000", "ROLE-1"))
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    assert_eq!(creates(&e), 1);
+    // History cannot be changed or removed from a clerk's computer.
+    let port = s.port;
+    for sql in [
+        "UPDATE entries SET amount = '1'",
+        "DELETE FROM entries",
+        "TRUNCATE entries",
+    ] {
+        let (ok, said) = psql_as(port, &role, pg_server::PASSWORD, &db, sql);
+        assert!(!ok, "{sql} was allowed: {said}");
+        assert!(said.contains("permission denied"), "{sql}: {said}");
+    }
+    let (ok, said) = psql_as(
+        port,
+        &role,
+        pg_server::PASSWORD,
+        &db,
+        "SELECT count(*) FROM entries",
+    );
+    assert!(ok, "{said}");
+    let out = clerk(&e, "ana", &as_clerk)
+        .args(["journal", "verify"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+}
