@@ -709,10 +709,10 @@ pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
     match s {
         Status::Created(_) => (tr!("bulk-st-created"), None),
         Status::SkippedExisting(e) => (
-            if e.at_service {
-                tr!("bulk-st-existing-service")
-            } else {
-                tr!("bulk-st-existing")
+            match &e.by {
+                _ if e.at_service => tr!("bulk-st-existing-service"),
+                Some(by) => tr!("bulk-st-existing-by", who = who(by)),
+                None => tr!("bulk-st-existing"),
             },
             None,
         ),
@@ -724,6 +724,7 @@ pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
                 Unsure::Earlier => tr!("bulk-unsure-earlier"),
                 Unsure::Waiting(until) => tr!("bulk-unsure-waiting", time = clock(*until)),
                 Unsure::NotRecorded(..) => tr!("bulk-unsure-not-recorded"),
+                Unsure::Elsewhere(e) => tr!("bulk-unsure-elsewhere", who = who(&e.user)),
             }),
         ),
         Status::PossibleDuplicate(e) => (

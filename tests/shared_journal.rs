@@ -294,3 +294,57 @@ fn the_clerks_role_adds_and_reads_but_cannot_rewrite_history() {
         .unwrap();
     exits(&out, 0);
 }
+
+/// "12 created, 88 already issued, …": the count created.
+fn created_in(out: &Output) -> usize {
+    text(&out.stdout)
+        .lines()
+        .find_map(|l| l.split(" created,").next()?.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn four_clerks_running_one_file_share_its_rows_and_issue_each_once() {
+    let e = Env::new(0);
+    let url = server().database();
+    let customers: Vec<String> = e.s.customers().iter().take(4).map(|c| c.0.clone()).collect();
+    let mut body = String::from("cliente,monto,referencia\n");
+    for i in 0..400 {
+        body.push_str(&format!("{},{},SH-{i}\n", customers[i % 4], 1000 + i));
+    }
+    let file = e.dir.path().join("marzo.csv");
+    std::fs::write(&file, body).unwrap();
+    e.s.set_latency(std::time::Duration::from_millis(50));
+    let workers: Vec<_> = ["ana", "beto", "carla", "dario"]
+        .iter()
+        .map(|who| {
+            clerk(&e, who, &url)
+                .args(["bulk", file.to_str().unwrap(), "--yes", "--concurrency", "8"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outs: Vec<Output> = workers
+        .into_iter()
+        .map(|w| w.wait_with_output().unwrap())
+        .collect();
+    for o in &outs {
+        exits(o, 0);
+    }
+    let refs = e.s.references();
+    for i in 0..400 {
+        assert_eq!(refs[&format!("SH-{i}")].len(), 1, "SH-{i}");
+    }
+    assert_eq!(creates(&e), 400);
+    // The rows were shared: every clerk issued some, together exactly all.
+    let created: Vec<usize> = outs.iter().map(created_in).collect();
+    assert_eq!(created.iter().sum::<usize>(), 400, "{created:?}");
+    assert!(created.iter().all(|n| *n > 0), "each clerk took rows: {created:?}");
+    let out = clerk(&e, "supervisor", &url)
+        .args(["journal", "verify"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+}

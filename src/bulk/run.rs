@@ -52,6 +52,9 @@ pub struct Existing {
     pub time: Option<String>,
     /// Found in the service's listing (not in this journal).
     pub at_service: bool,
+    /// Issued by someone else on the journal (a colleague on the shared journal, or
+    /// another process): who, as the journal names them.
+    pub by: Option<String>,
 }
 
 /// The earlier invoice a row looks like.
@@ -96,6 +99,9 @@ pub enum Unsure {
     /// Sent and answered (the invoice, when one was created), but the journal could not
     /// record the outcome: it shows "to check" until checked.
     NotRecorded(Option<String>, JournalError),
+    /// Another worker holds it right now (a colleague on the shared journal, or
+    /// another run of the same file): settled after the other rows.
+    Elsewhere(Box<Entry>),
 }
 
 impl Status {
@@ -164,6 +170,12 @@ impl std::fmt::Display for Unsure {
                 f,
                 "an earlier request for this row is not at the service yet and may still be on its way; it is not sent again, and can be settled after {}",
                 until.with_timezone(&chrono::Local).format("%H:%M:%S")
+            ),
+            Unsure::Elsewhere(e) => write!(
+                f,
+                "{} has it on its way (since {}); not sent again",
+                crate::text::escape_controls(&e.user),
+                journal::local_minute(&e.time)
             ),
         }
     }
@@ -454,6 +466,7 @@ impl Runner {
                                         id: Some(inv.id.clone()),
                                         time: inv.created_at().map(str::to_string),
                                         at_service: true,
+                                        by: None,
                                     }),
                                 );
                                 continue;
@@ -545,19 +558,43 @@ impl Runner {
                 .filter_map(|r| r.invoice.invoice_external_id.clone())
                 .collect(),
         );
+        let rows = Arc::new(rows);
+        // Rows another worker has on its way right now (a colleague on the shared
+        // journal, another run of this file): the others first, then these.
+        let mut elsewhere: Vec<(usize, Box<Entry>)> = Vec::new();
         {
-            let mut stream = futures_util::stream::iter(rows.into_iter().enumerate())
-                .map(|(i, row)| {
+            let mut stream = futures_util::stream::iter(0..rows.len())
+                .map(|i| {
                     let me = self.clone();
                     let known = at_service.found.get(&i).cloned();
-                    let siblings = siblings.clone();
-                    async move { (i, me.one(row, known, siblings).await) }
+                    let (siblings, rows) = (siblings.clone(), rows.clone());
+                    async move { (i, me.one(rows[i].clone(), known, siblings, true).await) }
                 })
                 .buffer_unordered(concurrency.clamp(1, 16));
             while let Some((i, status)) = stream.next().await {
-                each(i, status);
+                match status {
+                    Status::Unknown(Unsure::Elsewhere(e)) => elsewhere.push((i, e)),
+                    status => each(i, status),
+                }
             }
         }
+        // Each waits for its holder's outcome in the journal (or for the holder's
+        // in-flight window to pass: then the service is asked, as for any unknown).
+        let mut stream = futures_util::stream::iter(elsewhere)
+            .map(|(i, holder)| {
+                let me = self.clone();
+                let known = at_service.found.get(&i).cloned();
+                let (siblings, rows) = (siblings.clone(), rows.clone());
+                async move {
+                    me.until_settled(&holder).await;
+                    (i, me.one(rows[i].clone(), known, siblings, false).await)
+                }
+            })
+            .buffer_unordered(concurrency.clamp(1, 16));
+        while let Some((i, status)) = stream.next().await {
+            each(i, status);
+        }
+        drop(stream);
         at_service
     }
 
@@ -608,11 +645,16 @@ impl Runner {
         counts
     }
 
+    /// Sends one row, journal first. With `defer`, a row whose reference another
+    /// worker holds right now (a colleague on the shared journal, or another run of
+    /// the file) is handed back to be settled after the others, instead of waiting for
+    /// it or asking the service: the workers share the file between them.
     async fn one(
         &self,
         row: BulkRow,
         known: Option<Status>,
         siblings: Arc<HashSet<String>>,
+        defer: bool,
     ) -> Status {
         let Some(_working) = self.control.enter().await else {
             return Status::NotSent(self.control.held());
@@ -676,7 +718,12 @@ impl Runner {
                     self.control.stop_for(e.clone());
                     return Status::NotSent(Held::Journal(e));
                 }
-                Err(Blocked::Done(e)) => return existing(&e),
+                Err(Blocked::Done(e)) => {
+                    return Status::SkippedExisting(Existing {
+                        by: self.other(&e),
+                        ..existing_of(&e)
+                    });
+                }
                 Err(Blocked::LooksLike(e)) => {
                     return Status::PossibleDuplicate(Earlier {
                         id: e.invoice_id.clone().or(e.external_id.clone()),
@@ -684,6 +731,9 @@ impl Runner {
                         at_service: false,
                         due: e.due_date.is_some(),
                     });
+                }
+                Err(Blocked::Pending(e)) if defer && self.on_its_way(&e) => {
+                    return Status::Unknown(Unsure::Elsewhere(Box::new(e)));
                 }
                 Err(Blocked::Pending(e)) => {
                     match journal::check_and_record(&self.journal, &self.client, &e).await {
@@ -698,8 +748,9 @@ impl Runner {
                         Ok(Checked::Settled(s)) if s.outcome == Outcome::Done => {
                             return Status::SkippedExisting(Existing {
                                 id: s.invoice_id,
-                                time: Some(e.time),
+                                time: Some(e.time.clone()),
                                 at_service: false,
+                                by: self.other(&e),
                             });
                         }
                         // Checked: not created. The claim is free; take it (a few times
@@ -745,6 +796,36 @@ impl Runner {
                     _ if e.is_outcome_unknown() => return Status::Unknown(Unsure::Sent(e)),
                     _ => return Status::Refused(e),
                 },
+            }
+        }
+    }
+}
+
+impl Runner {
+    /// Whether a claim's holder may still have its request on its way (its intent is
+    /// younger than the in-flight window): another worker is at it.
+    fn on_its_way(&self, holder: &Entry) -> bool {
+        chrono::DateTime::parse_from_rfc3339(&holder.time).is_ok_and(|t| {
+            chrono::Utc::now() < t + journal::in_flight_window(&self.client)
+        })
+    }
+
+    /// Who issued `e`, when it was not this journal's own writer (a colleague, another
+    /// process under another name).
+    fn other(&self, e: &Entry) -> Option<String> {
+        (e.user != self.journal.who()).then(|| e.user.clone())
+    }
+
+    /// Waits until the entry another worker holds is settled in the journal, the run is
+    /// cancelled, or its in-flight window has passed.
+    async fn until_settled(&self, holder: &Entry) {
+        let seq = holder.seq;
+        while self.on_its_way(holder) && !self.control.is_cancelled() {
+            let now = self.journal.run(move |j| j.entry(seq)).await;
+            match now {
+                Ok(Some(e)) if e.outcome != Outcome::Unknown => return,
+                Err(_) => return,
+                _ => tokio::time::sleep(Duration::from_millis(200)).await,
             }
         }
     }
@@ -801,12 +882,13 @@ impl Runner {
 }
 
 /// A row whose reference an earlier entry issued.
-fn existing(e: &Entry) -> Status {
-    Status::SkippedExisting(Existing {
+fn existing_of(e: &Entry) -> Existing {
+    Existing {
         id: e.invoice_id.clone(),
         time: Some(e.time.clone()),
         at_service: false,
-    })
+        by: None,
+    }
 }
 
 /// Counts of a run's rows, for progress and the summary.

@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 pub struct SharedJournal {
     journal: Arc<Mutex<Journal>>,
     path: Arc<std::path::PathBuf>,
+    who: Arc<str>,
 }
 
 impl SharedJournal {
@@ -19,8 +20,14 @@ impl SharedJournal {
     pub fn new(journal: Journal) -> SharedJournal {
         SharedJournal {
             path: Arc::new(journal.path().to_path_buf()),
+            who: journal.who().into(),
             journal: Arc::new(Mutex::new(journal)),
         }
+    }
+
+    /// Who writes through it (see [`Journal::who`]).
+    pub fn who(&self) -> &str {
+        &self.who
     }
 
     /// Runs `f` on the journal, off the async threads.

@@ -611,6 +611,12 @@ impl Journal {
         }
     }
 
+    /// Who writes its entries: the OS user, and on a shared journal the computer
+    /// ("ana@PC-CAJA-2").
+    pub fn who(&self) -> &str {
+        &self.who
+    }
+
     /// Whether this is a desk's shared journal.
     pub fn is_shared(&self) -> bool {
         matches!(self.store, Store::Shared(_))
