@@ -5,6 +5,8 @@
 //! the sandbox's own store counts what was issued.
 
 mod cli_env;
+#[cfg(target_os = "linux")]
+mod pg_server;
 
 use invoice_desk::sandbox::{Fault, Route};
 use serde_json::Value;
@@ -13,10 +15,20 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-struct Env(cli_env::Env);
+/// The sandbox and its folder; the journal a file there, or a desk's shared journal.
+struct Env(cli_env::Env, Option<String>);
 
 fn env() -> Env {
-    Env(cli_env::Env::new(0))
+    Env(cli_env::Env::new(0), None)
+}
+
+/// As [`env`], on a new shared journal (PostgreSQL) instead of a file.
+#[cfg(target_os = "linux")]
+fn shared_env() -> Env {
+    let url = pg_server::server()
+        .expect("the tests' PostgreSQL server")
+        .database();
+    Env(cli_env::Env::new(0), Some(url))
 }
 
 impl std::ops::Deref for Env {
@@ -28,7 +40,12 @@ impl std::ops::Deref for Env {
 
 impl Env {
     fn cli(&self) -> Command {
-        self.0.oauth()
+        let mut c = self.0.oauth();
+        if let Some(url) = &self.1 {
+            c.env("INVOICE_DESK_JOURNAL", url)
+                .env("INVOICE_DESK_JOURNAL_PASSWORD", pg_server_password());
+        }
+        c
     }
 
     fn run(&self, args: &[&str]) -> Output {
@@ -83,6 +100,16 @@ impl Env {
 }
 
 use cli_env::{exits, text};
+
+#[cfg(target_os = "linux")]
+fn pg_server_password() -> &'static str {
+    pg_server::PASSWORD
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pg_server_password() -> &'static str {
+    ""
+}
 
 /// Every reference at the service is there exactly once, and there are `n` of them.
 fn each_once(issued: &BTreeMap<String, Vec<String>>, n: usize) {
@@ -349,8 +376,20 @@ fn killed_after(e: &Env, args: &[&str], n: u64) {
 
 #[test]
 fn a_run_killed_twenty_times_while_the_service_keeps_working_issues_each_row_once() {
-    let e = env();
-    let rows = month(&e, 500);
+    killed_many_times(env(), 500, 20);
+}
+
+/// The same on a desk's shared journal: ten `kill -9` of a run, each followed by the
+/// next run (the killed process's claims wait out their window and are checked at the
+/// service before anyone may send them).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_shared_run_killed_ten_times_issues_each_row_once() {
+    killed_many_times(shared_env(), 300, 10);
+}
+
+fn killed_many_times(e: Env, n: usize, kills: u64) {
+    let rows = month(&e, n);
     let file = e.file(
         "kill.csv",
         &csv(&rows, "cliente,monto,vencimiento,producto"),
@@ -360,7 +399,7 @@ fn a_run_killed_twenty_times_while_the_service_keeps_working_issues_each_row_onc
     e.s.set_finish_abandoned(true);
     e.s.add_fault(Fault::slow(Route::Create, 100_000, 400));
     let args = ["bulk", file.as_str(), "--yes", "--concurrency", "16"];
-    for i in 0..20u64 {
+    for i in 0..kills {
         killed_after(&e, &args, 5 + (i * 7) % 17);
     }
     // Then it is run again until it says every row is settled.
@@ -370,7 +409,7 @@ fn a_run_killed_twenty_times_while_the_service_keeps_working_issues_each_row_onc
         c
     });
     let issued = e.issued("BULK-");
-    each_once(&issued, 500);
+    each_once(&issued, n);
     // The journal never says "not created" of an invoice that exists: each reference's
     // latest entry is done, with the very invoice the service holds. (An earlier entry
     // of a process killed before its request left may say "not created": of that

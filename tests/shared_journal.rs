@@ -307,7 +307,12 @@ fn created_in(out: &Output) -> usize {
 fn four_clerks_running_one_file_share_its_rows_and_issue_each_once() {
     let e = Env::new(0);
     let url = server().database();
-    let customers: Vec<String> = e.s.customers().iter().take(4).map(|c| c.0.clone()).collect();
+    let customers: Vec<String> =
+        e.s.customers()
+            .iter()
+            .take(4)
+            .map(|c| c.0.clone())
+            .collect();
     let mut body = String::from("cliente,monto,referencia\n");
     for i in 0..400 {
         body.push_str(&format!("{},{},SH-{i}\n", customers[i % 4], 1000 + i));
@@ -319,7 +324,13 @@ fn four_clerks_running_one_file_share_its_rows_and_issue_each_once() {
         .iter()
         .map(|who| {
             clerk(&e, who, &url)
-                .args(["bulk", file.to_str().unwrap(), "--yes", "--concurrency", "8"])
+                .args([
+                    "bulk",
+                    file.to_str().unwrap(),
+                    "--yes",
+                    "--concurrency",
+                    "8",
+                ])
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
@@ -341,8 +352,75 @@ fn four_clerks_running_one_file_share_its_rows_and_issue_each_once() {
     // The rows were shared: every clerk issued some, together exactly all.
     let created: Vec<usize> = outs.iter().map(created_in).collect();
     assert_eq!(created.iter().sum::<usize>(), 400, "{created:?}");
-    assert!(created.iter().all(|n| *n > 0), "each clerk took rows: {created:?}");
+    assert!(
+        created.iter().all(|n| *n > 0),
+        "each clerk took rows: {created:?}"
+    );
     let out = clerk(&e, "supervisor", &url)
+        .args(["journal", "verify"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+}
+
+#[test]
+fn the_shared_journals_server_stopping_mid_run_leaves_nothing_sent_twice() {
+    let e = Env::new(0);
+    let own = pg_server::Server::own();
+    let url = own.database();
+    let c = e.customer();
+    let mut body = String::from("cliente,monto,referencia\n");
+    for i in 0..300 {
+        body.push_str(&format!("{c},{},GONE-{i}\n", 3000 + i));
+    }
+    let file = e.dir.path().join("abril.csv");
+    std::fs::write(&file, body).unwrap();
+    e.s.set_latency(std::time::Duration::from_millis(20));
+    let run = || {
+        let mut cmd = clerk(&e, "ana", &url);
+        cmd.args([
+            "bulk",
+            file.to_str().unwrap(),
+            "--yes",
+            "--concurrency",
+            "8",
+        ]);
+        cmd
+    };
+    let mut first = run()
+        .env("INVOICE_DESK_TIMEOUT", "2")
+        .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while creates(&e) < 40 {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "no creates"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // The database server goes away mid-run.
+    own.stop();
+    let out = first.wait_with_output().unwrap();
+    assert_ne!(
+        out.status.code(),
+        Some(0),
+        "the run cannot finish without its journal"
+    );
+    let sent_before = creates(&e);
+    assert!(sent_before < 300, "it stopped sending: {sent_before}");
+    // Back again: the run is finished by running it again; what was on its way is
+    // checked at the service, nothing is sent twice.
+    own.restart();
+    cli_env::until_settled(run);
+    let refs = e.s.references();
+    for i in 0..300 {
+        assert_eq!(refs[&format!("GONE-{i}")].len(), 1, "GONE-{i}");
+    }
+    let out = clerk(&e, "ana", &url)
         .args(["journal", "verify"])
         .output()
         .unwrap();

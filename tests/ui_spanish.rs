@@ -1,7 +1,11 @@
 //! The app in Spanish (Chile) with the dark theme: a snapshot of each panel, and a flow
 //! done with the keyboard only. (A separate test binary: the language is process-wide.)
 
+#[cfg(target_os = "linux")]
+mod cli_env;
 mod common;
+#[cfg(target_os = "linux")]
+mod pg_server;
 
 use common::{has_text, runtime, scenes, step_until};
 use invoice_desk::sandbox::{Sandbox, SandboxConfig};
@@ -433,4 +437,55 @@ fn a_journal_held_by_another_program_is_said_in_plain_spanish() {
     click(&mut h, &text("cr-create"));
     step_until(&mut h, "created", |h| has_text(h, "creada."));
     assert_eq!(s.counters().api["create"], 1);
+}
+
+/// On the desk's shared journal, a reference a colleague issued from another computer
+/// is refused here and the clerk is told who issued it, in Spanish; nothing is sent.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_reference_a_colleague_issued_on_the_shared_journal_says_who_in_spanish() {
+    use common::{click, set_text, type_into};
+    let server = pg_server::server().expect("the tests' PostgreSQL server");
+    let url = server.database();
+    let shared = server.trusted_url(url.rsplit('/').next().unwrap());
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let customer = s.customers()[1].0.clone();
+    // Ana, at another computer, issues COMP-1.
+    let out = cli_env::oauth_cli(&s, dir.path())
+        .env("INVOICE_DESK_JOURNAL", &shared)
+        .env("USER", "ana")
+        .args(["create", "--customer", &customer, "--amount", "9000"])
+        .args(["--external-id", "COMP-1"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(s.counters().api["create"], 1);
+    // Here, the same reference.
+    let mut h = common::connected_with_journal(
+        &rt,
+        s.profile("Pruebas"),
+        &s.credentials.client_secret,
+        dir.path(),
+        [1100.0, 760.0],
+        Lang::Es,
+        Some(std::path::PathBuf::from(&shared)),
+    );
+    click(&mut h, &text("tab-create"));
+    type_into(&mut h, &text("f-customer-id"), &customer);
+    type_into(&mut h, &text("f-amount"), "9.000");
+    set_text(&mut h, &text("f-external-ref"), "COMP-1");
+    click(&mut h, &text("cr-create"));
+    let host = invoice_desk::journal::host_name();
+    step_until(&mut h, "who issued it", |h| {
+        has_text(h, &format!("Ya emitida por ana en {host}"))
+    });
+    assert_eq!(s.counters().api["create"], 1, "nothing was sent");
 }

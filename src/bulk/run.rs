@@ -805,9 +805,8 @@ impl Runner {
     /// Whether a claim's holder may still have its request on its way (its intent is
     /// younger than the in-flight window): another worker is at it.
     fn on_its_way(&self, holder: &Entry) -> bool {
-        chrono::DateTime::parse_from_rfc3339(&holder.time).is_ok_and(|t| {
-            chrono::Utc::now() < t + journal::in_flight_window(&self.client)
-        })
+        chrono::DateTime::parse_from_rfc3339(&holder.time)
+            .is_ok_and(|t| chrono::Utc::now() < t + journal::in_flight_window(&self.client))
     }
 
     /// Who issued `e`, when it was not this journal's own writer (a colleague, another

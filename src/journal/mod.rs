@@ -307,7 +307,7 @@ pub struct Filter {
     pub action: Option<Action>,
     /// Only this outcome.
     pub outcome: Option<Outcome>,
-    /// Text found in the customer, invoice id or reference.
+    /// Text found in the customer, invoice id, reference or who wrote the entry.
     pub text: Option<String>,
     /// Exactly this external reference.
     pub reference: Option<String>,

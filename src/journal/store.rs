@@ -921,7 +921,8 @@ fn where_clause(filter: &Filter) -> (String, Vec<Val>) {
         let n = args.len();
         clause.push_str(&format!(
             " AND (i.customer LIKE ?{n} ESCAPE '\\' OR i.external_id LIKE ?{n} ESCAPE '\\' \
-             OR coalesce(o.invoice_id, i.invoice_id) LIKE ?{n} ESCAPE '\\')"
+             OR coalesce(o.invoice_id, i.invoice_id) LIKE ?{n} ESCAPE '\\' \
+             OR i.\"user\" LIKE ?{n} ESCAPE '\\')"
         ));
     }
     (clause, args)

@@ -631,3 +631,23 @@ fn a_shared_journal_with_a_newer_layout_is_refused() {
         Ok(_) => panic!("a newer layout was opened"),
     }
 }
+
+/// Activity's search finds a clerk's entries by who wrote them (on a desk's shared
+/// journal: "ana@PC-CAJA-2").
+#[test]
+fn entries_are_found_by_who_wrote_them() {
+    on_both(|place, mut j| {
+        j.record_intent(Action::Create, &intent("cus_q", "10"))
+            .unwrap();
+        let who = j.who().to_string();
+        let by = |text: &str| {
+            let f = Filter {
+                text: Some(text.into()),
+                ..Filter::default()
+            };
+            j.count(&f).unwrap()
+        };
+        assert_eq!(by(&who), 1, "{}", place.name());
+        assert_eq!(by("nadie-con-este-nombre"), 0, "{}", place.name());
+    });
+}

@@ -389,6 +389,7 @@ impl ActivityPanel {
             .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
             // Every column clips: a long text never pushes the next column aside.
             .column(Column::initial(125.0).at_least(100.0).clip(true))
+            .column(Column::initial(110.0).at_least(60.0).clip(true))
             .column(Column::initial(95.0).at_least(70.0).clip(true))
             .column(Column::initial(240.0).at_least(80.0).clip(true))
             .column(Column::initial(120.0).at_least(90.0).clip(true))
@@ -397,6 +398,7 @@ impl ActivityPanel {
             .header(row_height + 4.0, |mut h| {
                 for name in [
                     tr!("act-col-time"),
+                    tr!("act-col-who"),
                     tr!("act-col-action"),
                     tr!("act-col-customer"),
                     tr!("act-col-amount"),
@@ -427,6 +429,8 @@ impl ActivityPanel {
                         ui.add(egui::Label::new(text).selectable(false));
                     };
                     row.col(|ui| cell(ui, &local_time(&e.time)));
+                    // On a desk's shared journal, who and at which computer.
+                    row.col(|ui| cell(ui, &crate::ui::i18n::who(&e.user)));
                     row.col(|ui| cell(ui, &action_word(e.action)));
                     row.col(|ui| cell(ui, &words.customer(e.customer.as_deref())));
                     row.col(|ui| cell(ui, &words.amount(e)));

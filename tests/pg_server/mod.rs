@@ -21,6 +21,8 @@ pub struct Server {
     dir: PathBuf,
 }
 
+static OWN: AtomicU32 = AtomicU32::new(0);
+
 static SERVER: OnceLock<Result<Server, String>> = OnceLock::new();
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
@@ -54,6 +56,11 @@ impl Server {
         format!("postgres://postgres@127.0.0.1:{}/{name}", self.port)
     }
 
+    /// The address of database `name` for the role that needs no password.
+    pub fn trusted_url(&self, name: &str) -> String {
+        self.url_as("trusted", name)
+    }
+
     /// The address of database `name` as `role`.
     pub fn url_as(&self, role: &str, name: &str) -> String {
         format!("postgres://{role}@127.0.0.1:{}/{name}", self.port)
@@ -84,12 +91,31 @@ impl Server {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
+    /// A cluster of the caller's own (a test that stops and starts its server).
+    pub fn own() -> Server {
+        let n = OWN.fetch_add(1, Ordering::SeqCst);
+        start_in(&format!("own{n}")).expect("a PostgreSQL server of its own")
+    }
+
     /// Stops the server (`immediate`: as a crash would), for tests of a server gone.
     pub fn stop(&self) {
-        let _ = as_postgres(&mut std::process::Command::new(bin("pg_ctl").unwrap()))
+        let out = as_postgres(&mut std::process::Command::new(bin("pg_ctl").unwrap()))
             .args(["stop", "-m", "immediate", "-w", "-D"])
             .arg(&self.dir)
-            .output();
+            .output()
+            .expect("pg_ctl runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Starts it again after [`Server::stop`], on the same port and data.
+    pub fn restart(&self) {
+        spawn_postgres(&self.dir, self.port, &self.dir.with_file_name("log2"))
+            .expect("postgres starts again");
+        wait_ready(&self.dir, self.port).expect("postgres answers again");
     }
 }
 
@@ -161,21 +187,33 @@ fn sweep(root: &Path) {
     };
     for e in entries.flatten() {
         let p = e.path();
-        let ours = p
+        let name = p
             .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("invoice-desk-pg-"));
-        if ours && !p.join("data").join("postmaster.pid").exists() {
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let Some(rest) = name.strip_prefix("invoice-desk-pg-") else {
+            continue;
+        };
+        // Only a finished test process's folder, whose server has stopped.
+        let pid = rest.split('-').next().unwrap_or("");
+        let alive = Path::new("/proc").join(pid).exists();
+        if !alive && !p.join("data").join("postmaster.pid").exists() {
             let _ = std::fs::remove_dir_all(&p);
         }
     }
 }
 
 fn start() -> Result<Server, String> {
+    start_in("main")
+}
+
+fn start_in(name: &str) -> Result<Server, String> {
     let initdb = bin("initdb")?;
-    let postgres = bin("postgres")?;
     let tmp = std::env::temp_dir();
-    sweep(&tmp);
-    let root = tmp.join(format!("invoice-desk-pg-{}", std::process::id()));
+    if name == "main" {
+        sweep(&tmp);
+    }
+    let root = tmp.join(format!("invoice-desk-pg-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
     let dir = root.join("data");
@@ -208,12 +246,29 @@ fn start() -> Result<Server, String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
+    // The role `trusted` logs in over TCP without a password (tests that cannot hand
+    // one over, such as the app's, whose password would come from the keyring).
+    let hba = dir.join("pg_hba.conf");
+    let rules = std::fs::read_to_string(&hba).map_err(|e| e.to_string())?;
+    std::fs::write(
+        &hba,
+        format!("host all trusted 127.0.0.1/32 trust\n{rules}"),
+    )
+    .map_err(|e| e.to_string())?;
     let port = free_port()?;
-    let log = root.join("log");
+    spawn_postgres(&dir, port, &root.join("log"))?;
+    wait_ready(&dir, port)?;
+    let server = Server { port, dir };
+    server.psql("postgres", "CREATE ROLE trusted LOGIN SUPERUSER");
+    Ok(server)
+}
+
+/// Starts `postgres` on `dir` from a thread that lives as long as the test process:
+/// when the process ends, the server is told to shut down (a fast shutdown, SIGINT).
+fn spawn_postgres(dir: &Path, port: u16, log: &Path) -> Result<(), String> {
+    let postgres = bin("postgres")?;
     let (started, got) = std::sync::mpsc::channel();
-    let data = dir.clone();
-    // The server's parent thread lives as long as the test process: when the process
-    // ends, the server is told to shut down (a fast shutdown, SIGINT).
+    let (data, log) = (dir.to_path_buf(), log.to_path_buf());
     std::thread::Builder::new()
         .name("postgres-for-tests".into())
         .spawn(move || {
@@ -246,13 +301,16 @@ fn start() -> Result<Server, String> {
         })
         .map_err(|e| e.to_string())?;
     got.recv().map_err(|e| e.to_string())??;
-    let server = Server { port, dir };
-    // Ready when psql gets an answer.
+    Ok(())
+}
+
+/// Waits until the server at `dir`/`port` answers (psql's `SELECT 1`).
+fn wait_ready(dir: &Path, port: u16) -> Result<(), String> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
         let ok = as_postgres(&mut std::process::Command::new(bin("psql")?))
             .args(["-X", "-q", "-h"])
-            .arg(&server.dir)
+            .arg(dir)
             .args([
                 "-p",
                 &port.to_string(),
@@ -266,10 +324,10 @@ fn start() -> Result<Server, String> {
             .output()
             .is_ok_and(|o| o.status.success());
         if ok {
-            return Ok(server);
+            return Ok(());
         }
         if std::time::Instant::now() > deadline {
-            let log = std::fs::read_to_string(root.join("log")).unwrap_or_default();
+            let log = std::fs::read_to_string(dir.with_file_name("log")).unwrap_or_default();
             return Err(format!("the server did not start: {log}"));
         }
         std::thread::sleep(std::time::Duration::from_millis(50));

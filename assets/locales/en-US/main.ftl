@@ -436,7 +436,7 @@ act-action = Action
 act-outcome = Outcome
 act-any = Any
 act-search = Search
-act-search-hint = customer, invoice id or reference
+act-search-hint = customer, invoice id, reference or clerk
 act-bad-date = "{ $text }" is not a date (YYYY-MM-DD).
 act-count = { $count ->
     [one] 1 entry
@@ -451,6 +451,7 @@ act-export-failed = Could not write { $path }. Any existing file was left as it 
 act-connect-to-check = Connect to the service to check them.
 act-open-row = Open this invoice in Lookup
 act-col-time = Time
+act-col-who = Who
 act-col-action = Action
 act-col-customer = Customer
 act-col-amount = Amount

@@ -439,7 +439,7 @@ act-action = Acción
 act-outcome = Resultado
 act-any = Cualquiera
 act-search = Buscar
-act-search-hint = cliente, id de factura o referencia
+act-search-hint = cliente, id de factura, referencia o empleado
 act-bad-date = «{ $text }» no es una fecha (DD-MM-AAAA).
 act-count = { $count ->
     [one] 1 registro
@@ -454,6 +454,7 @@ act-export-failed = No se pudo escribir { $path }. Si había un archivo, quedó 
 act-connect-to-check = Conéctese al servicio para revisarlas.
 act-open-row = Abrir esta factura en Consultar
 act-col-time = Hora
+act-col-who = Quién
 act-col-action = Acción
 act-col-customer = Cliente
 act-col-amount = Monto

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The shared journal (PostgreSQL on loopback) against the local SQLite file, with the
+# loopback sandbox at --latency-ms 50:
+#  - one create, median of N runs of the CLI, local journal vs shared journal;
+#  - a 1,000-row billing run at --concurrency 8 run by 1, 2 and 4 processes at once on
+#    one shared journal (a fresh database each time): wall time until all end, the rate,
+#    and each row issued once (the processes' "created" counts add up to 1,000).
+# Starts a throwaway PostgreSQL cluster of its own (as the postgres user when run as root).
+#   benches/shared-journal.sh [N]   (APP=target/release/invoice-desk)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-21}
+APP=$(realpath "${APP:-target/release/invoice-desk}")
+[ -x "$APP" ] || cargo build --release --locked --bin invoice-desk
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
+WORK=$(mktemp -d)
+chmod 755 "$WORK"
+SANDBOX=
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+cleanup() {
+  [ -n "$SANDBOX" ] && kill "$SANDBOX" 2>/dev/null
+  as_pg "$PGBIN/pg_ctl" stop -D "$WORK/pg" -m fast >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+mkdir "$WORK/pg" && echo -n bench-pw >"$WORK/pw"
+[ "$(id -u)" = 0 ] && chown postgres "$WORK/pg" "$WORK/pw"
+as_pg "$PGBIN/initdb" -D "$WORK/pg" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
+  --pwfile="$WORK/pw" >/dev/null
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+as_pg "$PGBIN/pg_ctl" start -w -D "$WORK/pg" -l "$WORK/pg.log" \
+  -o "-p $PORT -k $WORK/pg -c listen_addresses=127.0.0.1 -c max_connections=50" >/dev/null
+db() { as_pg "$PGBIN/psql" -X -q -h "$WORK/pg" -p "$PORT" -U postgres -d postgres -c "CREATE DATABASE $1"; }
+"$APP" sandbox --port 0 --latency-ms 50 >"$WORK/sandbox.log" 2>&1 &
+SANDBOX=$!
+for _ in $(seq 1 100); do grep -q "client secret" "$WORK/sandbox.log" && break; sleep 0.1; done
+field() { sed -n "s/^ *$1: *\([^ ]*\).*/\1/p" "$WORK/sandbox.log" | head -n1; }
+base=$(field "base URL")
+export INVOICE_DESK_BASE_URL=$base INVOICE_DESK_AUTH_URL=$base INVOICE_DESK_AUDIENCE=$(field audience) \
+  INVOICE_DESK_CLIENT_ID=$(field "client id") INVOICE_DESK_CLIENT_SECRET=$(field "client secret") \
+  INVOICE_DESK_ACCOUNT_KEY=acc_oauth_clp INVOICE_DESK_KEYRING=none \
+  INVOICE_DESK_CONFIG_DIR=$WORK INVOICE_DESK_JOURNAL_PASSWORD=bench-pw LANG=C.UTF-8
+customer=$(sed -n 's/^  \(cus_[a-z0-9]*\) .*/\1/p' "$WORK/sandbox.log" | head -n1)
+ms() { date +%s%N; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+db creates
+shared="postgres://postgres@127.0.0.1:$PORT/creates"
+local_j="$WORK/local.sqlite3"
+for i in $(seq 1 "$N"); do # alternate: local, shared
+  t0=$(ms); INVOICE_DESK_JOURNAL=$local_j "$APP" create --customer "$customer" --amount $((5000 + i)) --external-id "L-$i" >/dev/null; t1=$(ms)
+  INVOICE_DESK_JOURNAL=$shared "$APP" create --customer "$customer" --amount $((7000 + i)) --external-id "S-$i" >/dev/null; t2=$(ms)
+  echo $(((t1 - t0) / 1000)) >>"$WORK/local.us"; echo $(((t2 - t1) / 1000)) >>"$WORK/shared.us"
+done
+l=$(median <"$WORK/local.us"); s=$(median <"$WORK/shared.us")
+echo "one create (CLI process, token and journal included), median of $N: local journal $((l / 1000)) ms, shared journal $((s / 1000)) ms, added $(((s - l) / 1000)) ms (target <= 5 ms)"
+
+rate1=
+for procs in 1 2 4; do
+  # Its own references: each configuration issues 1,000 new invoices.
+  { echo "cliente;monto;referencia"
+    for i in $(seq 1 1000); do echo "$customer;$((1000 + i));RUN$procs-$i"; done; } >"$WORK/1k.csv"
+  db "run$procs"
+  url="postgres://postgres@127.0.0.1:$PORT/run$procs"
+  t0=$(ms)
+  for p in $(seq 1 "$procs"); do
+    INVOICE_DESK_JOURNAL=$url USER="clerk$p" "$APP" bulk "$WORK/1k.csv" --yes --concurrency 8 \
+      >"$WORK/out.$procs.$p" 2>&1 &
+  done
+  wait
+  t1=$(ms)
+  created=$(cat "$WORK"/out."$procs".* | sed -n 's/^\([0-9,]*\) created,.*/\1/p' | tr -d , | paste -sd+ | bc)
+  wall=$(awk -v d=$((t1 - t0)) 'BEGIN {printf "%.2f", d / 1e9}')
+  rate=$(awk -v w="$wall" 'BEGIN {printf "%.0f", 1000 / w}')
+  [ -z "$rate1" ] && rate1=$rate
+  echo "1,000 rows, $procs process(es) on one shared journal: $wall s, $rate invoices/s (x$(awk -v a="$rate" -v b="$rate1" 'BEGIN {printf "%.2f", a / b}') one process), created $created of 1000"
+done
