@@ -387,7 +387,7 @@ fn the_shared_journals_server_stopping_mid_run_leaves_nothing_sent_twice() {
         ]);
         cmd
     };
-    let mut first = run()
+    let first = run()
         .env("INVOICE_DESK_TIMEOUT", "2")
         .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "1")
         .stdout(Stdio::piped())
