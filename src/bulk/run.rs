@@ -562,8 +562,17 @@ impl Runner {
         // Rows another worker has on its way right now (a colleague on the shared
         // journal, another run of this file): the others first, then these.
         let mut elsewhere: Vec<(usize, Box<Entry>)> = Vec::new();
+        // On a desk's shared journal, each worker starts at its own place in the file, so
+        // workers running it together meet each other's rows as rarely as they can (a
+        // clerk alone keeps the file's order).
+        let n = rows.len();
+        let start = if self.journal.is_shared() && n > 0 {
+            (std::process::id() as usize).wrapping_mul(2_654_435_761) % n
+        } else {
+            0
+        };
         {
-            let mut stream = futures_util::stream::iter(0..rows.len())
+            let mut stream = futures_util::stream::iter((0..n).map(move |k| (start + k) % n))
                 .map(|i| {
                     let me = self.clone();
                     let known = at_service.found.get(&i).cloned();
@@ -691,6 +700,34 @@ impl Runner {
                 shown,
             },
         };
+        if defer {
+            // A row another worker holds is seen by reading, without taking the
+            // journal's write lock: workers sharing a file skip each other's rows cheaply.
+            let intent = Intent::for_create(
+                &self.profile,
+                &self.base_url,
+                account.as_deref(),
+                &row.invoice,
+            );
+            let aliases = guard.aliases.clone();
+            let held = self
+                .journal
+                .run(move |j| j.holder(Action::Create, &intent, &aliases))
+                .await;
+            match held {
+                Ok(Some(e)) if e.outcome == Outcome::Done => {
+                    return Status::SkippedExisting(Existing {
+                        by: self.other(&e),
+                        ..existing_of(&e)
+                    });
+                }
+                Ok(Some(e)) if self.on_its_way(&e) => {
+                    return Status::Unknown(Unsure::Elsewhere(Box::new(e)));
+                }
+                // Free, refused, or long unknown: the claim below decides.
+                _ => {}
+            }
+        }
         let mut rate_limited = 0;
         let mut takeovers = 0;
         loop {

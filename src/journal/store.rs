@@ -658,39 +658,75 @@ impl Journal {
 
     /// Records what came of the intent `seq`.
     pub fn record_outcome(&mut self, seq: i64, settled: &Settled) -> Result<i64, JournalError> {
-        let intent = self
-            .db()
-            .one(
-                "SELECT profile, base_url, action FROM entries WHERE seq = ?1 AND kind = 'intent'",
-                &vals![seq],
+        self.record_outcome_when(seq, settled, false)
+            .map(|s| s.unwrap_or_default())
+    }
+
+    /// Records what a check found of intent `seq`, unless its outcome is already known
+    /// (another clerk's check, or the request's own answer, came first): a check's result
+    /// is recorded once. `Some(seq)` when recorded.
+    pub fn record_checked(
+        &mut self,
+        seq: i64,
+        settled: &Settled,
+    ) -> Result<Option<i64>, JournalError> {
+        self.record_outcome_when(seq, settled, true)
+    }
+
+    fn record_outcome_when(
+        &mut self,
+        seq: i64,
+        settled: &Settled,
+        only_if_unknown: bool,
+    ) -> Result<Option<i64>, JournalError> {
+        let path = self.path.clone();
+        let who = self.who.clone();
+        let settled = settled.clone();
+        self.write(move |tx| {
+            let intent = tx
+                .one(
+                    "SELECT profile, base_url, action FROM entries WHERE seq = ?1 AND kind = 'intent'",
+                    &vals![seq],
+                )?
+                .map(|r| Ok::<_, DbError>((r.text(0)?, r.text(1)?, r.text(2)?)))
+                .transpose()?;
+            let Some((profile, base_url, action)) = intent else {
+                return Err(DbError::said(format!("there is no entry {seq}")));
+            };
+            if only_if_unknown {
+                let latest = tx
+                    .one(
+                        "SELECT outcome FROM entries WHERE intent_seq = ?1 ORDER BY seq DESC LIMIT 1",
+                        &vals![seq],
+                    )?
+                    .map(|r| r.text(0))
+                    .transpose()?;
+                if latest.is_some_and(|o| o != Outcome::Unknown.as_str()) {
+                    return Ok(None);
+                }
+            }
+            append_in(
+                tx,
+                Row {
+                    kind: "outcome".into(),
+                    intent_seq: Some(seq),
+                    time: now(),
+                    user: who,
+                    profile,
+                    base_url,
+                    action,
+                    invoice_id: settled.invoice_id.clone(),
+                    outcome: Some(settled.outcome.as_str().into()),
+                    error_kind: settled.error_kind.clone(),
+                    error_code: settled.error_code.clone(),
+                    rows: settled.rows.map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
+                    checked: settled.checked,
+                    ..Row::default()
+                },
             )
-            .and_then(|r| {
-                r.map(|r| Ok::<_, DbError>((r.text(0)?, r.text(1)?, r.text(2)?)))
-                    .transpose()
-            })
-            .map_err(write_error(&self.path))?;
-        let Some((profile, base_url, action)) = intent else {
-            return Err(JournalError::write_said(
-                &self.path,
-                format!("there is no entry {seq}"),
-            ));
-        };
-        self.append(Row {
-            kind: "outcome".into(),
-            intent_seq: Some(seq),
-            time: now(),
-            user: os_user(),
-            profile,
-            base_url,
-            action,
-            invoice_id: settled.invoice_id.clone(),
-            outcome: Some(settled.outcome.as_str().into()),
-            error_kind: settled.error_kind.clone(),
-            error_code: settled.error_code.clone(),
-            rows: settled.rows.map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
-            checked: settled.checked,
-            ..Row::default()
+            .map(Some)
         })
+        .map_err(write_error(&path))
     }
 
     /// Entries (each intent with its latest outcome) matching `filter`, newest first or

@@ -651,3 +651,36 @@ fn entries_are_found_by_who_wrote_them() {
         assert_eq!(by("nadie-con-este-nombre"), 0, "{}", place.name());
     });
 }
+
+/// Two clerks checking the same unknown entry record what they found once: the second
+/// check finds it settled and writes nothing.
+#[test]
+fn a_checks_result_is_recorded_once() {
+    on_both(|place, mut j| {
+        let seq = j
+            .record_intent(Action::Create, &intent("cus_k", "10"))
+            .unwrap();
+        let found = Settled {
+            checked: true,
+            ..Settled::done(Some("in_k".into()))
+        };
+        assert!(
+            j.record_checked(seq, &found).unwrap().is_some(),
+            "{}",
+            place.name()
+        );
+        let mut other = place.open();
+        assert_eq!(
+            other.record_checked(seq, &found).unwrap(),
+            None,
+            "{}",
+            place.name()
+        );
+        // Intent and one outcome: two rows.
+        assert_eq!(j.verify().unwrap(), Ok(2), "{}", place.name());
+        assert_eq!(
+            j.entry(seq).unwrap().unwrap().invoice_id.as_deref(),
+            Some("in_k")
+        );
+    });
+}
