@@ -426,3 +426,85 @@ fn the_shared_journals_server_stopping_mid_run_leaves_nothing_sent_twice() {
         .unwrap();
     exits(&out, 0);
 }
+
+#[test]
+fn a_computers_journal_pushed_to_the_desk_keeps_who_and_when_and_is_copied_once() {
+    let e = Env::new(0);
+    let url = server().database();
+    let c = e.customer();
+    // Three invoices issued on this computer's own journal (a file).
+    for i in 0..3 {
+        let out = e
+            .oauth()
+            .env("USER", "ana")
+            .args(create_args(
+                &c,
+                &(4000 + i).to_string(),
+                &format!("LOCAL-{i}"),
+            ))
+            .output()
+            .unwrap();
+        exits(&out, 0);
+    }
+    let local = e.dir.path().join("journal.sqlite3");
+    let push = || {
+        clerk(&e, "ana", &url)
+            .args(["journal", "push", "--to", &url, "--from"])
+            .arg(&local)
+            .output()
+            .unwrap()
+    };
+    let out = push();
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("Copied 3 entries") && text(&out.stdout).contains("(0 were"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = push();
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("Copied 0 entries") && text(&out.stdout).contains("(3 were"),
+        "run again, nothing twice: {}",
+        text(&out.stdout)
+    );
+    // On the desk: each entry by ana on this computer, at its own time, done.
+    let out = clerk(&e, "supervisor", &url)
+        .args(["--json", "journal", "list"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let entries: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(entries.len(), 3);
+    let host = invoice_desk::journal::host_name();
+    for v in &entries {
+        assert_eq!(v["user"], format!("ana@{host}"), "{v}");
+        assert_eq!(v["outcome"], "done", "{v}");
+        assert!(
+            v["invoice_id"]
+                .as_str()
+                .is_some_and(|i| i.starts_with("in_"))
+        );
+    }
+    // A colleague trying a pushed reference is told who issued it; nothing is sent.
+    let before = creates(&e);
+    let out = clerk(&e, "beto", &url)
+        .args(create_args(&c, "9999", "LOCAL-1"))
+        .output()
+        .unwrap();
+    exits(&out, 2);
+    assert!(
+        text(&out.stderr).contains("already issued by ana on"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(creates(&e), before);
+    let out = clerk(&e, "supervisor", &url)
+        .args(["journal", "verify"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+}

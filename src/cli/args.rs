@@ -231,6 +231,19 @@ pub enum JournalCommand {
         #[arg(long)]
         clerks: Option<String>,
     },
+    /// Copy this computer's journal into the desk's shared journal (PostgreSQL): every
+    /// entry with who wrote it and when, and the references it claimed. Running it
+    /// again copies nothing twice.
+    Push {
+        /// The shared journal, postgres://clerk@host/database (the password from
+        /// INVOICE_DESK_JOURNAL_PASSWORD).
+        #[arg(long)]
+        to: String,
+        /// The local journal to copy (default: this computer's, or INVOICE_DESK_JOURNAL
+        /// when it names a file).
+        #[arg(long)]
+        from: Option<PathBuf>,
+    },
     /// Ask the service what became of each entry whose outcome is unknown (a create by
     /// its reference among the customer's invoices, a void by reading the invoice) and
     /// record it. Exit 6 when some are still unknown.

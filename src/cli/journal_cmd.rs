@@ -137,6 +137,7 @@ pub(super) async fn journal_command(
             }
         }
         Some(JournalCommand::Init { url, clerks }) => init(&url, clerks.as_deref()),
+        Some(JournalCommand::Push { to, from }) => push(&to, from.as_deref()),
         Some(JournalCommand::Resolve { include_recent: _ }) => {
             let resolved = super::settings::resolve(profile)?;
             let base = resolved.config.base_url.clone();
@@ -227,6 +228,40 @@ fn init(url: &str, clerks: Option<&str>) -> Result<(), Failure> {
             say!("{}", journal::shared_grants("CLERKS_ROLE"));
         }
     }
+    Ok(())
+}
+
+/// `journal push --to URL [--from FILE]`.
+fn push(to: &str, from: Option<&std::path::Path>) -> Result<(), Failure> {
+    if !journal::is_database_url(to) {
+        return Err(Failure::usage(tr!("cli-push-not-a-database")));
+    }
+    let local = match from {
+        Some(p) => p.to_path_buf(),
+        None => journal::default_path()
+            .filter(|p| !journal::is_database_url(&p.to_string_lossy()))
+            .or_else(journal::default_file)
+            .ok_or_else(|| Failure::usage(tr!("cli-no-config-folder")))?,
+    };
+    if !local.is_file() {
+        return Err(Failure::usage(tr!(
+            "cli-push-no-local",
+            path = local.display()
+        )));
+    }
+    let source = Journal::open(&local).map_err(failure)?;
+    let password = std::env::var("INVOICE_DESK_JOURNAL_PASSWORD").ok();
+    let mut shared = Journal::open_shared(to, password.as_deref()).map_err(failure)?;
+    let done = source.push_into(&mut shared).map_err(failure)?;
+    say!(
+        "{}",
+        tr!(
+            "cli-pushed",
+            copied = done.copied,
+            already = done.already,
+            path = local.display()
+        )
+    );
     Ok(())
 }
 

@@ -15,6 +15,7 @@ mod directory;
 mod flow;
 pub mod identity;
 mod pg;
+mod push;
 mod runs;
 mod schema;
 mod store;
@@ -26,6 +27,7 @@ pub use flow::{
     Blocked, Checked, Journaled, SharedJournal, check, check_and_record, in_flight_window,
     local_minute, resolve, same_service, write_ahead,
 };
+pub use push::Pushed;
 pub use runs::{BulkRunRecord, ENVIRONMENT_PROFILE};
 pub use store::{Broken, Journal, JournalError, Trouble};
 
@@ -321,6 +323,11 @@ pub fn default_path() -> Option<std::path::PathBuf> {
     if let Some(p) = std::env::var_os("INVOICE_DESK_JOURNAL").filter(|p| !p.is_empty()) {
         return Some(p.into());
     }
+    default_file()
+}
+
+/// This computer's own journal file, in the platform's data folder.
+pub fn default_file() -> Option<std::path::PathBuf> {
     directories::ProjectDirs::from("cl", "invoice-desk", "invoice-desk")
         .map(|d| d.data_dir().join("journal.sqlite3"))
 }

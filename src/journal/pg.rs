@@ -82,6 +82,11 @@ CREATE TABLE IF NOT EXISTS bulk_runs (
     finished TEXT,
     mapping TEXT
 );
+CREATE TABLE IF NOT EXISTS pushed (
+    origin TEXT PRIMARY KEY,
+    seq BIGINT NOT NULL,
+    pushed_at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS claims (
     scope TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -95,8 +100,8 @@ CREATE TABLE IF NOT EXISTS claims (
 pub fn grants(role: &str) -> String {
     let role = quote_ident(role);
     format!(
-        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout FROM PUBLIC;\n\
-         GRANT SELECT, INSERT ON entries TO {role};\n\
+        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed FROM PUBLIC;\n\
+         GRANT SELECT, INSERT ON entries, pushed TO {role};\n\
          GRANT SELECT, INSERT, UPDATE ON claims, bulk_runs, customers TO {role};\n\
          GRANT USAGE ON SEQUENCE bulk_runs_id_seq TO {role};\n\
          GRANT SELECT ON journal_layout TO {role};\n"

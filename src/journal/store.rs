@@ -321,6 +321,55 @@ impl Row {
     }
 }
 
+impl Row {
+    /// Entry `e`'s intent as it is copied into another journal (`journal push`): its
+    /// time and content as recorded, written by `who`.
+    pub(super) fn copied_intent(e: &Entry, who: &str) -> Row {
+        Row {
+            kind: "intent".into(),
+            time: e.time.clone(),
+            user: who.to_string(),
+            profile: e.profile.clone(),
+            base_url: e.base_url.clone(),
+            action: e.action.as_str().into(),
+            customer: e.customer.clone(),
+            amount: e.amount.clone(),
+            currency_code: e.currency_code.clone(),
+            account_last4: e.account_last4.clone(),
+            external_id: e.external_id.clone(),
+            // A void names its invoice from the start; a create learns it from its outcome.
+            invoice_id: (e.action == Action::Void)
+                .then(|| e.invoice_id.clone())
+                .flatten(),
+            file_name: e.file_name.clone(),
+            service: e.service.clone(),
+            due_date: e.due_date.clone(),
+            decision: e.decision.clone(),
+            ..Row::default()
+        }
+    }
+
+    /// Entry `e`'s latest outcome as it is copied, for the intent now numbered `intent`.
+    pub(super) fn copied_outcome(e: &Entry, intent: i64, who: &str) -> Row {
+        Row {
+            kind: "outcome".into(),
+            intent_seq: Some(intent),
+            time: e.settled_time.clone().unwrap_or_else(|| e.time.clone()),
+            user: who.to_string(),
+            profile: e.profile.clone(),
+            base_url: e.base_url.clone(),
+            action: e.action.as_str().into(),
+            invoice_id: e.invoice_id.clone(),
+            outcome: Some(e.outcome.as_str().into()),
+            error_kind: e.error_kind.clone(),
+            error_code: e.error_code.clone(),
+            rows: e.rows.map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
+            checked: e.checked,
+            ..Row::default()
+        }
+    }
+}
+
 pub(super) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
