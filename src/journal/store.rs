@@ -520,20 +520,7 @@ impl Journal {
             },
             why: e.to_string(),
         };
-        let sqlite = |e: rusqlite::Error| {
-            if is_damage(&e) {
-                JournalError::Damaged {
-                    path: path.to_path_buf(),
-                    why: e.to_string(),
-                }
-            } else {
-                JournalError::Open {
-                    path: path.to_path_buf(),
-                    trouble: Trouble::of(&e),
-                    why: e.to_string(),
-                }
-            }
-        };
+        let sqlite = open_error(path);
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(fail)?;
         }
@@ -559,16 +546,16 @@ impl Journal {
                 | rusqlite::OpenFlags::SQLITE_OPEN_CREATE
                 | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
-        .map_err(sqlite)?;
+        .map_err(&sqlite)?;
         // The app, a second window and the CLI may write at once: WAL lets readers go on,
         // the busy timeout makes writers wait their turn; FULL sync: a recorded intent
         // survives a power cut.
-        conn.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(&sqlite)?;
         let _: String = conn
             .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
-            .map_err(sqlite)?;
+            .map_err(&sqlite)?;
         conn.pragma_update(None, "synchronous", "FULL")
-            .map_err(sqlite)?;
+            .map_err(&sqlite)?;
         migrate(&mut conn, path)?;
         Ok(Journal {
             store: Store::Lite(conn),
@@ -1013,8 +1000,10 @@ fn where_clause(filter: &Filter) -> (String, Vec<Val>) {
     (clause, args)
 }
 
-fn migrate(conn: &mut Connection, path: &Path) -> Result<(), JournalError> {
-    let fail = |e: rusqlite::Error| {
+/// Turns a SQLite error met while opening the file at `path` into the journal's: damage
+/// said as damage, anything else as "cannot open" with its kind.
+fn open_error(path: &Path) -> impl Fn(rusqlite::Error) -> JournalError + '_ {
+    move |e| {
         if is_damage(&e) {
             JournalError::Damaged {
                 path: path.to_path_buf(),
@@ -1027,14 +1016,18 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), JournalError> {
                 why: e.to_string(),
             }
         }
-    };
+    }
+}
+
+fn migrate(conn: &mut Connection, path: &Path) -> Result<(), JournalError> {
+    let fail = open_error(path);
     let known = MIGRATIONS.len() as i64;
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(fail)?;
+        .map_err(&fail)?;
     let version: i64 = tx
         .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(fail)?;
+        .map_err(&fail)?;
     if version > known {
         return Err(JournalError::TooNew {
             path: path.to_path_buf(),
@@ -1047,11 +1040,11 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), JournalError> {
             Step::Sql(sql) => tx.execute_batch(sql),
             Step::Code(f) => f(&tx),
         }
-        .map_err(fail)?;
+        .map_err(&fail)?;
         tx.pragma_update(None, "user_version", i as i64 + 1)
-            .map_err(fail)?;
+            .map_err(&fail)?;
     }
-    tx.commit().map_err(fail)
+    tx.commit().map_err(&fail)
 }
 
 #[cfg(test)]
