@@ -488,4 +488,10 @@ fn a_reference_a_colleague_issued_on_the_shared_journal_says_who_in_spanish() {
         has_text(h, &format!("Ya emitida por ana en {host}"))
     });
     assert_eq!(s.counters().api["create"], 1, "nothing was sent");
+    // Activity is the desk's, and says who wrote each entry.
+    click(&mut h, &text("tab-activity"));
+    step_until(&mut h, "the desk's activity", |h| {
+        has_text(h, &format!("ana en {host}"))
+    });
+    assert!(has_text(&h, &text("act-title-shared")));
 }

@@ -211,7 +211,11 @@ impl ActivityPanel {
         words: &Words<'_>,
         commands: &mut Vec<Command>,
     ) {
-        ui.heading(tr!("act-title"));
+        ui.heading(if words.shared {
+            tr!("act-title-shared")
+        } else {
+            tr!("act-title")
+        });
         ui.add_space(4.0);
         let before = self.filters.clone();
         self.filters_ui(ui);
@@ -542,6 +546,8 @@ pub struct Words<'a> {
     pub names: &'a widgets::Names,
     /// The profiles, for their account currency.
     pub profiles: &'a crate::profile::Profiles,
+    /// The journal is the desk's shared one (its entries are everybody's).
+    pub shared: bool,
 }
 
 impl Words<'_> {

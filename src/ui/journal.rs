@@ -76,6 +76,13 @@ impl AppJournal {
         }
     }
 
+    /// Whether it is the desk's shared journal (a database address, not a file).
+    pub fn is_shared(&self) -> bool {
+        self.path
+            .as_ref()
+            .is_some_and(|p| journal::is_database_url(&p.to_string_lossy()))
+    }
+
     /// The open journal, or why it cannot be opened (its kind says which words).
     async fn get(&self) -> Result<SharedJournal, journal::JournalError> {
         let path = self.path.clone();

@@ -425,6 +425,7 @@ journal-cannot-write = The journal cannot be written.
 journal-too-new = The journal was made by a newer invoice-desk: update this one.
 journal-damaged = The journal is damaged: keep the file and ask for support.
 act-title = Activity: what was issued, voided and exported on this computer
+act-title-shared = Activity: what the desk issued, voided and exported (the shared journal)
 act-days = Days
 act-since = From
 act-until = to

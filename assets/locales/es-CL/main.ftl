@@ -428,6 +428,7 @@ journal-cannot-write = No se puede escribir en el registro.
 journal-too-new = El registro lo creó una versión más nueva de invoice-desk: actualice esta.
 journal-damaged = El registro está dañado: conserve el archivo y consulte a soporte.
 act-title = Actividad: lo emitido, anulado y exportado en este computador
+act-title-shared = Actividad: lo emitido, anulado y exportado por el equipo (registro compartido)
 act-days = Días
 act-since = Del
 act-until = al

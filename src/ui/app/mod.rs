@@ -285,6 +285,7 @@ impl InvoiceDeskApp {
                 &super::activity::Words {
                     names: &self.names,
                     profiles: &self.profiles,
+                    shared: self.journal.is_shared(),
                 },
                 commands,
             ),
