@@ -817,6 +817,7 @@ pub fn journal_trouble(t: crate::journal::Trouble) -> Option<String> {
         Trouble::ReadOnly => Some(tr!("journal-read-only")),
         Trouble::Corrupt => Some(tr!("journal-corrupt")),
         Trouble::Unreachable => Some(tr!("journal-unreachable")),
+        Trouble::Untrusted => Some(tr!("journal-untrusted")),
         Trouble::Other => None,
     }
 }

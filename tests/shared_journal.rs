@@ -508,3 +508,25 @@ fn a_computers_journal_pushed_to_the_desk_keeps_who_and_when_and_is_copied_once(
         .unwrap();
     exits(&out, 0);
 }
+
+#[test]
+fn a_server_whose_certificate_is_not_trusted_is_refused_and_nothing_is_sent() {
+    let e = Env::new(0);
+    let tls = pg_server::Server::own_with_tls();
+    let url = tls.database();
+    for mode in ["require", "verify-full", "prefer"] {
+        let address = format!("{url}?sslmode={mode}");
+        let out = clerk(&e, "ana", &address)
+            .args(create_args(&e.customer(), "1000", "TLS-1"))
+            .output()
+            .unwrap();
+        exits(&out, 1);
+        let said = text(&out.stderr);
+        assert!(said.starts_with("Nothing was sent"), "{mode}: {said}");
+        assert!(
+            said.contains("does not trust the shared journal server's certificate"),
+            "{mode}: {said}"
+        );
+    }
+    assert_eq!(creates(&e), 0);
+}

@@ -377,6 +377,8 @@ impl From<tokio_postgres::Error> for DbError {
                 Trouble::Corrupt
             }
             Some(_) => Trouble::Other,
+            // A certificate this computer does not trust: said as such, never as "down".
+            None if refused_certificate(&e) => Trouble::Untrusted,
             // No answer from the server at all: it cannot be reached, or went away.
             None => Trouble::Unreachable,
         };
@@ -399,6 +401,27 @@ impl From<tokio_postgres::Error> for DbError {
             why,
         }
     }
+}
+
+/// Whether the connection failed because rustls refused the server's certificate
+/// (read by type, through the error's sources).
+fn refused_certificate(e: &tokio_postgres::Error) -> bool {
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let tls = s.downcast_ref::<rustls::Error>().or_else(|| {
+            s.downcast_ref::<std::io::Error>()
+                .and_then(|io| io.get_ref())
+                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+        });
+        if matches!(
+            tls,
+            Some(rustls::Error::InvalidCertificate(_) | rustls::Error::NoCertificatesPresented)
+        ) {
+            return true;
+        }
+        source = s.source();
+    }
+    false
 }
 
 /// Waits for a future that needs no runtime of its own (the client's channels).

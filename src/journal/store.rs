@@ -32,6 +32,8 @@ pub enum Trouble {
     Corrupt,
     /// The shared journal's server cannot be reached (down, or the network is).
     Unreachable,
+    /// The shared journal's server showed a certificate this computer does not trust.
+    Untrusted,
     /// Anything else (the reason says what).
     Other,
 }
@@ -57,6 +59,7 @@ impl Trouble {
             Trouble::ReadOnly => "it cannot be written (check its permissions and disk)",
             Trouble::Corrupt => "it is damaged",
             Trouble::Unreachable => "its server cannot be reached",
+            Trouble::Untrusted => "its server's certificate is not trusted by this computer",
             Trouble::Other => "",
         }
     }

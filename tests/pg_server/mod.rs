@@ -94,7 +94,14 @@ impl Server {
     /// A cluster of the caller's own (a test that stops and starts its server).
     pub fn own() -> Server {
         let n = OWN.fetch_add(1, Ordering::SeqCst);
-        start_in(&format!("own{n}")).expect("a PostgreSQL server of its own")
+        start_in(&format!("own{n}"), false).expect("a PostgreSQL server of its own")
+    }
+
+    /// A cluster of the caller's own that speaks TLS with a self-signed certificate for
+    /// 127.0.0.1 (one no computer trusts).
+    pub fn own_with_tls() -> Server {
+        let n = OWN.fetch_add(1, Ordering::SeqCst);
+        start_in(&format!("tls{n}"), true).expect("a PostgreSQL server with TLS")
     }
 
     /// Stops the server (`immediate`: as a crash would), for tests of a server gone.
@@ -204,10 +211,10 @@ fn sweep(root: &Path) {
 }
 
 fn start() -> Result<Server, String> {
-    start_in("main")
+    start_in("main", false)
 }
 
-fn start_in(name: &str) -> Result<Server, String> {
+fn start_in(name: &str, tls: bool) -> Result<Server, String> {
     let initdb = bin("initdb")?;
     let tmp = std::env::temp_dir();
     if name == "main" {
@@ -255,6 +262,42 @@ fn start_in(name: &str) -> Result<Server, String> {
         format!("host all trusted 127.0.0.1/32 trust\n{rules}"),
     )
     .map_err(|e| e.to_string())?;
+    if tls {
+        let out = std::process::Command::new("openssl")
+            .args([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+            ])
+            .args([
+                "-subj",
+                "/CN=127.0.0.1",
+                "-addext",
+                "subjectAltName=IP:127.0.0.1",
+            ])
+            .arg("-keyout")
+            .arg(dir.join("server.key"))
+            .arg("-out")
+            .arg(dir.join("server.crt"))
+            .output()
+            .map_err(|e| format!("openssl: {e}"))?;
+        if !out.status.success() {
+            return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+        }
+        use std::os::unix::fs::PermissionsExt;
+        let key = dir.join("server.key");
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| e.to_string())?;
+        if is_root() {
+            let (uid, gid) = postgres_ids().ok_or("there is no postgres user")?;
+            for f in ["server.key", "server.crt"] {
+                std::os::unix::fs::chown(dir.join(f), Some(uid), Some(gid))
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        let conf = dir.join("postgresql.conf");
+        let mut text = std::fs::read_to_string(&conf).map_err(|e| e.to_string())?;
+        text.push_str("\nssl = on\n");
+        std::fs::write(&conf, text).map_err(|e| e.to_string())?;
+    }
     let port = free_port()?;
     spawn_postgres(&dir, port, &root.join("log"))?;
     wait_ready(&dir, port)?;

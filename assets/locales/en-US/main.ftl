@@ -420,6 +420,7 @@ journal-disk-full = The disk is full: free some space and try again.
 journal-read-only = It may not be written: check the permissions of the file and its folder, or whether the disk is read-only.
 journal-corrupt = The file is damaged: keep it and ask for support.
 journal-unreachable = The shared journal's server cannot be reached: check the network, or ask whoever looks after the server. Nothing is sent until it can be.
+journal-untrusted = This computer does not trust the shared journal server's certificate: ask IT to install your organisation's certificate, or to give the server one this computer trusts. Nothing is sent until then.
 journal-cannot-open = The journal cannot be opened.
 journal-cannot-write = The journal cannot be written.
 journal-too-new = The journal was made by a newer invoice-desk: update this one.

@@ -423,6 +423,7 @@ journal-disk-full = El disco está lleno: libere espacio y vuelva a intentarlo.
 journal-read-only = No se permite escribir en él: revise los permisos del archivo y de su carpeta, o si el disco es de solo lectura.
 journal-corrupt = El archivo está dañado: consérvelo y consulte a soporte.
 journal-unreachable = No se puede llegar al servidor del registro compartido: revise la red o consulte a quien administra el servidor. No se envía nada hasta que se pueda.
+journal-untrusted = Este computador no confía en el certificado del servidor del registro compartido: pida a TI que instale el certificado de su organización, o que le den al servidor uno en que este computador confíe. No se envía nada hasta entonces.
 journal-cannot-open = No se puede abrir el registro.
 journal-cannot-write = No se puede escribir en el registro.
 journal-too-new = El registro lo creó una versión más nueva de invoice-desk: actualice esta.
