@@ -143,7 +143,7 @@ fn a_spanish_clerks_cli_answers_in_spanish() {
     let out = run(spanish(e.oauth()), &["journal", "list"]);
     exits(&out, 0);
     assert!(
-        text(&out.stdout).contains("resultado"),
+        text(&out.stdout).contains("quién") && text(&out.stdout).contains("resultado"),
         "{}",
         text(&out.stdout)
     );

@@ -276,12 +276,12 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {
         let h: Vec<&str> = header
             .split('|')
             .chain(std::iter::repeat(""))
-            .take(7)
+            .take(8)
             .collect();
         writeln!(
             out,
-            "{:>6}  {:19}  {:7}  {:16}  {:24}  {:28}  {}",
-            h[0], h[1], h[2], h[3], h[4], h[5], h[6]
+            "{:>6}  {:19}  {:20}  {:7}  {:16}  {:24}  {:28}  {}",
+            h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
         )
         .map_err(io)?;
     }
@@ -292,9 +292,10 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {
         } else {
             writeln!(
                 out,
-                "{:>6}  {:19}  {:7}  {:16}  {:24}  {:28}  {}",
+                "{:>6}  {:19}  {:20}  {:7}  {:16}  {:24}  {:28}  {}",
                 e.seq,
                 local_time(&e.time),
+                crate::i18n::who(&e.user),
                 e.action.as_str(),
                 escape_controls(e.customer.as_deref().unwrap_or("")),
                 escape_controls(&amount(e)),

@@ -123,7 +123,7 @@ cli-still-unknown = { $count ->
     [one] 1 outcome is still unknown.
    *[other] { $count } outcomes are still unknown.
 }
-cli-journal-header = seq|time|action|customer|amount|reference / file|outcome
+cli-journal-header = seq|time|who|action|customer|amount|reference / file|outcome
 cli-account-currency = (account currency)
 cli-ref = ref { $reference }
 cli-rows = { $count ->

@@ -406,6 +406,7 @@ journal-to-check = { $count ->
    *[other] { $count } to check
 }
 journal-to-check-hint = Creates or voids whose outcome is not known (no answer came, or the app closed before it did). Check them before trying again.
+journal-to-check-hint-shared = Creates or voids of the whole desk (the shared journal) whose outcome is not known (no answer came, or the app closed before it did). Anyone may check them.
 journal-check-now = Check now
 journal-checked = Checked: { $settled ->
     [one] 1 settled

@@ -123,7 +123,7 @@ cli-still-unknown = { $count ->
     [one] Aún no se sabe 1 resultado.
    *[other] Aún no se saben { $count } resultados.
 }
-cli-journal-header = n.º|hora|acción|cliente|monto|referencia / archivo|resultado
+cli-journal-header = n.º|hora|quién|acción|cliente|monto|referencia / archivo|resultado
 cli-account-currency = (moneda de la cuenta)
 cli-ref = ref. { $reference }
 cli-rows = { $count ->

@@ -406,6 +406,7 @@ journal-to-check = { $count ->
    *[other] { $count } por revisar
 }
 journal-to-check-hint = Emisiones o anulaciones cuyo resultado no se conoce (no llegó respuesta, o la aplicación se cerró antes). Revíselas antes de volver a intentarlo.
+journal-to-check-hint-shared = Emisiones o anulaciones de todo el equipo (registro compartido) cuyo resultado no se conoce (no llegó respuesta, o la aplicación se cerró antes). Cualquiera puede revisarlas.
 journal-check-now = Revisar ahora
 journal-checked = Revisado: { $settled ->
     [one] 1 resuelta

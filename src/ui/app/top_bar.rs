@@ -198,7 +198,11 @@ impl InvoiceDeskApp {
                 &tr!("journal-to-check", count = n),
                 crate::ui::widgets::CHIP_COLORS[2],
             )
-            .on_hover_text(tr!("journal-to-check-hint"));
+            .on_hover_text(if self.journal.is_shared() {
+                tr!("journal-to-check-hint-shared")
+            } else {
+                tr!("journal-to-check-hint")
+            });
             let checking = self.journal_check.is_some();
             if checking {
                 crate::ui::widgets::busy(ui);
