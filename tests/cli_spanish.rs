@@ -32,6 +32,12 @@ fn english_in(said: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// The command exited with `code` and `said` (its stdout or stderr) holds `needle`.
+fn says(out: &Output, code: i32, said: &[u8], needle: &str) {
+    exits(out, code);
+    assert!(text(said).contains(needle), "{}", text(said));
+}
+
 fn all_spanish(out: &Output) {
     for said in [text(&out.stdout), text(&out.stderr)] {
         // Commands and variables are names, not English: they are left out.
@@ -59,12 +65,7 @@ fn a_spanish_clerks_cli_answers_in_spanish() {
         spanish(e.oauth()),
         &["create", "--customer", &c, "--amount", "doce mil"],
     );
-    exits(&out, 2);
-    assert!(
-        text(&out.stderr).contains("\"doce mil\" no es un número"),
-        "{}",
-        text(&out.stderr)
-    );
+    says(&out, 2, &out.stderr, "\"doce mil\" no es un número");
     all_spanish(&out);
     // Created: the invoice as text, in Spanish.
     let out = run(
@@ -105,45 +106,30 @@ fn a_spanish_clerks_cli_answers_in_spanish() {
             "ES-1",
         ],
     );
-    exits(&out, 2);
-    assert!(
-        text(&out.stderr).contains("No se envió: la referencia ES-1 ya la emitió"),
-        "{}",
-        text(&out.stderr)
+    says(
+        &out,
+        2,
+        &out.stderr,
+        "No se envió: la referencia ES-1 ya la emitió",
     );
     all_spanish(&out);
     // Void without --yes and nobody at a terminal: refused in Spanish.
     let out = run(spanish(e.oauth()), &["void", &id]);
-    exits(&out, 2);
-    assert!(
-        text(&out.stderr).contains("No se va a anular sin --yes"),
-        "{}",
-        text(&out.stderr)
-    );
+    says(&out, 2, &out.stderr, "No se va a anular sin --yes");
     all_spanish(&out);
     // An unknown customer: the service's code in the clerk's words.
     let out = run(
         spanish(e.oauth()),
         &["create", "--customer", "cus_nadie", "--amount", "1000"],
     );
-    exits(&out, 4);
-    assert!(
-        text(&out.stderr).contains("el cliente"),
-        "{}",
-        text(&out.stderr)
-    );
+    says(&out, 4, &out.stderr, "el cliente");
     // The journal: intact, listed with Spanish headings.
     let out = run(spanish(e.oauth()), &["journal", "verify"]);
-    exits(&out, 0);
-    assert!(
-        text(&out.stdout).contains("El registro está íntegro"),
-        "{}",
-        text(&out.stdout)
-    );
+    says(&out, 0, &out.stdout, "El registro está íntegro");
     let out = run(spanish(e.oauth()), &["journal", "list"]);
-    exits(&out, 0);
+    says(&out, 0, &out.stdout, "quién");
     assert!(
-        text(&out.stdout).contains("quién") && text(&out.stdout).contains("resultado"),
+        text(&out.stdout).contains("resultado"),
         "{}",
         text(&out.stdout)
     );
@@ -163,12 +149,7 @@ fn a_spanish_clerks_cli_answers_in_spanish() {
         spanish(e.oauth()),
         &["bulk", file.to_str().unwrap(), "--dry-run"],
     );
-    exits(&out, 2);
-    assert!(
-        text(&out.stderr).contains("no se envió nada"),
-        "{}",
-        text(&out.stderr)
-    );
+    says(&out, 2, &out.stderr, "no se envió nada");
     all_spanish(&out);
     let out = run(
         spanish(e.oauth()),
@@ -199,12 +180,7 @@ fn a_spanish_clerks_cli_answers_in_spanish() {
     );
     // No settings at all: Spanish too.
     let out = run(spanish(e.bare()), &["token"]);
-    exits(&out, 2);
-    assert!(
-        text(&out.stderr).contains("No hay perfil"),
-        "{}",
-        text(&out.stderr)
-    );
+    says(&out, 2, &out.stderr, "No hay perfil");
     all_spanish(&out);
 }
 
@@ -213,11 +189,11 @@ fn lang_en_wins_over_a_spanish_system_and_machine_output_does_not_change() {
     let e = Env::new(0);
     let c = e.customer();
     let out = run(spanish(e.bare()), &["--lang", "en", "token"]);
-    exits(&out, 2);
-    assert!(
-        text(&out.stderr).contains("No profile and no INVOICE_DESK_BASE_URL"),
-        "{}",
-        text(&out.stderr)
+    says(
+        &out,
+        2,
+        &out.stderr,
+        "No profile and no INVOICE_DESK_BASE_URL",
     );
     let out = run(
         spanish(e.oauth()),

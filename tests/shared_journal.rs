@@ -27,6 +27,16 @@ fn clerk(e: &Env, user: &str, url: &str) -> Command {
     c
 }
 
+/// `journal verify` as clerk `user` on `url`: the chain is intact (exit 0).
+fn verified(e: &Env, user: &str, url: &str) -> Output {
+    let out = clerk(e, user, url)
+        .args(["journal", "verify"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    out
+}
+
 fn creates(e: &Env) -> u64 {
     e.s.counters().api.get("create").copied().unwrap_or(0)
 }
@@ -138,11 +148,7 @@ fn eight_clerks_writing_at_once_keep_one_intact_chain() {
         assert!(c.wait().unwrap().success());
     }
     assert_eq!(creates(&e), 40);
-    let out = clerk(&e, "supervisor", &url)
-        .args(["journal", "verify"])
-        .output()
-        .unwrap();
-    exits(&out, 0);
+    let out = verified(&e, "supervisor", &url);
     assert!(
         text(&out.stdout).contains("intact: 80 rows"),
         "{}",
@@ -207,26 +213,6 @@ fn an_unreachable_shared_journal_sends_nothing_and_never_falls_back_to_a_file() 
     assert_eq!(creates(&e), 0);
 }
 
-/// psql over TCP as `role` (its password `pw`); the command's output and success.
-fn psql_as(port: u16, role: &str, pw: &str, db: &str, sql: &str) -> (bool, String) {
-    let psql = ["/usr/lib/postgresql"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
-        .map(|e| e.path().join("bin/psql"))
-        .find(|p| p.exists())
-        .unwrap_or_else(|| "psql".into());
-    let out = Command::new(psql)
-        .args(["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1"])
-        .args(["-p", &port.to_string(), "-U", role, "-d", db, "-c", sql])
-        .env("PGPASSWORD", pw)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        format!("{}{}", text(&out.stdout), text(&out.stderr)),
-    )
-}
-
 #[test]
 fn the_clerks_role_adds_and_reads_but_cannot_rewrite_history() {
     let e = Env::new(0);
@@ -270,29 +256,23 @@ fn the_clerks_role_adds_and_reads_but_cannot_rewrite_history() {
     exits(&out, 0);
     assert_eq!(creates(&e), 1);
     // History cannot be changed or removed from a clerk's computer.
-    let port = s.port;
     for sql in [
         "UPDATE entries SET amount = '1'",
         "DELETE FROM entries",
         "TRUNCATE entries",
     ] {
-        let (ok, said) = psql_as(port, &role, pg_server::PASSWORD, &db, sql);
+        let (ok, said) = s.psql_as(&role, pg_server::PASSWORD, &db, sql);
         assert!(!ok, "{sql} was allowed: {said}");
         assert!(said.contains("permission denied"), "{sql}: {said}");
     }
-    let (ok, said) = psql_as(
-        port,
+    let (ok, said) = s.psql_as(
         &role,
         pg_server::PASSWORD,
         &db,
         "SELECT count(*) FROM entries",
     );
     assert!(ok, "{said}");
-    let out = clerk(&e, "ana", &as_clerk)
-        .args(["journal", "verify"])
-        .output()
-        .unwrap();
-    exits(&out, 0);
+    verified(&e, "ana", &as_clerk);
 }
 
 /// "12 created, 88 already issued, …": the count created.
@@ -356,11 +336,7 @@ fn four_clerks_running_one_file_share_its_rows_and_issue_each_once() {
         created.iter().all(|n| *n > 0),
         "each clerk took rows: {created:?}"
     );
-    let out = clerk(&e, "supervisor", &url)
-        .args(["journal", "verify"])
-        .output()
-        .unwrap();
-    exits(&out, 0);
+    verified(&e, "supervisor", &url);
 }
 
 #[test]
@@ -420,11 +396,7 @@ fn the_shared_journals_server_stopping_mid_run_leaves_nothing_sent_twice() {
     for i in 0..300 {
         assert_eq!(refs[&format!("GONE-{i}")].len(), 1, "GONE-{i}");
     }
-    let out = clerk(&e, "ana", &url)
-        .args(["journal", "verify"])
-        .output()
-        .unwrap();
-    exits(&out, 0);
+    verified(&e, "ana", &url);
 }
 
 #[test]
@@ -502,11 +474,7 @@ fn a_computers_journal_pushed_to_the_desk_keeps_who_and_when_and_is_copied_once(
         text(&out.stderr)
     );
     assert_eq!(creates(&e), before);
-    let out = clerk(&e, "supervisor", &url)
-        .args(["journal", "verify"])
-        .output()
-        .unwrap();
-    exits(&out, 0);
+    verified(&e, "supervisor", &url);
 }
 
 #[test]

@@ -716,10 +716,7 @@ impl Runner {
                 .await;
             match held {
                 Ok(Some(e)) if e.outcome == Outcome::Done => {
-                    return Status::SkippedExisting(Existing {
-                        by: self.other(&e),
-                        ..existing_of(&e)
-                    });
+                    return self.existing(&e);
                 }
                 Ok(Some(e)) if self.on_its_way(&e) => {
                     return Status::Unknown(Unsure::Elsewhere(Box::new(e)));
@@ -756,10 +753,7 @@ impl Runner {
                     return Status::NotSent(Held::Journal(e));
                 }
                 Err(Blocked::Done(e)) => {
-                    return Status::SkippedExisting(Existing {
-                        by: self.other(&e),
-                        ..existing_of(&e)
-                    });
+                    return self.existing(&e);
                 }
                 Err(Blocked::LooksLike(e)) => {
                     return Status::PossibleDuplicate(Earlier {
@@ -846,6 +840,16 @@ impl Runner {
             .is_ok_and(|t| chrono::Utc::now() < t + journal::in_flight_window(&self.client))
     }
 
+    /// A row whose reference the journal's entry `e` issued (by whom, when not us).
+    fn existing(&self, e: &Entry) -> Status {
+        Status::SkippedExisting(Existing {
+            id: e.invoice_id.clone(),
+            time: Some(e.time.clone()),
+            at_service: false,
+            by: self.other(e),
+        })
+    }
+
     /// Who issued `e`, when it was not this journal's own writer (a colleague, another
     /// process under another name).
     fn other(&self, e: &Entry) -> Option<String> {
@@ -914,16 +918,6 @@ impl Runner {
                 Ok(())
             })
             .await;
-    }
-}
-
-/// A row whose reference an earlier entry issued.
-fn existing_of(e: &Entry) -> Existing {
-    Existing {
-        id: e.invoice_id.clone(),
-        time: Some(e.time.clone()),
-        at_service: false,
-        by: None,
     }
 }
 

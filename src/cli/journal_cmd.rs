@@ -219,8 +219,7 @@ fn init(url: &str, clerks: Option<&str>) -> Result<(), Failure> {
     if !journal::is_database_url(url) {
         return Err(Failure::usage(tr!("cli-init-not-a-database")));
     }
-    let password = std::env::var("INVOICE_DESK_JOURNAL_PASSWORD").ok();
-    journal::init_shared(url, password.as_deref(), clerks).map_err(failure)?;
+    journal::init_shared(url, journal::shared_password().as_deref(), clerks).map_err(failure)?;
     match clerks {
         Some(role) => say!("{}", tr!("cli-init-done-for", role = escape_controls(role))),
         None => {
@@ -250,8 +249,8 @@ fn push(to: &str, from: Option<&std::path::Path>) -> Result<(), Failure> {
         )));
     }
     let source = Journal::open(&local).map_err(failure)?;
-    let password = std::env::var("INVOICE_DESK_JOURNAL_PASSWORD").ok();
-    let mut shared = Journal::open_shared(to, password.as_deref()).map_err(failure)?;
+    let mut shared =
+        Journal::open_shared(to, journal::shared_password().as_deref()).map_err(failure)?;
     let done = source.push_into(&mut shared).map_err(failure)?;
     say!(
         "{}",

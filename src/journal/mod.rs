@@ -29,7 +29,7 @@ pub use flow::{
 };
 pub use push::Pushed;
 pub use runs::{BulkRunRecord, ENVIRONMENT_PROFILE};
-pub use store::{Broken, Journal, JournalError, Trouble};
+pub use store::{Broken, Journal, JournalError, Trouble, shared_password};
 
 use serde::Serialize;
 
@@ -358,29 +358,14 @@ pub fn init_shared(
     password: Option<&str>,
     clerks: Option<&str>,
 ) -> Result<String, JournalError> {
-    let shown = std::path::PathBuf::from(pg::without_password(url));
-    let fail = |e: db::DbError| JournalError::Open {
-        path: shown.clone(),
-        trouble: e.trouble,
-        why: e.why,
-    };
-    let pg = pg::Pg::connect(url.trim(), password).map_err(fail)?;
-    match pg.layout().map_err(fail)? {
-        Some(found) if found > pg::LAYOUT => {
-            return Err(JournalError::TooNew {
-                path: shown,
-                found,
-                known: pg::LAYOUT,
-            });
-        }
-        Some(_) => {}
-        None => pg.create_layout().map_err(fail)?,
-    }
+    let (pg, shown) =
+        store::connect_shared(url, password, |e, shown| store::shared_open_error(shown)(e))?;
     let Some(role) = clerks else {
         return Ok(String::new());
     };
     let grants = pg::grants(role);
-    pg.batch(&grants).map_err(fail)?;
+    pg.batch(&grants)
+        .map_err(store::shared_open_error(&shown))?;
     Ok(grants)
 }
 

@@ -455,9 +455,43 @@ pub(super) fn append_in(tx: &dyn Db, mut row: Row) -> Result<i64, DbError> {
     Ok(row.seq)
 }
 
+/// Connects to the shared journal at `url` and checks its layout: a newer one is
+/// refused, missing tables are created (`on_create` says why they could not be). The
+/// connection and the address as it may be shown (no password).
+pub(super) fn connect_shared(
+    url: &str,
+    password: Option<&str>,
+    on_create: impl Fn(DbError, &Path) -> JournalError,
+) -> Result<(super::pg::Pg, PathBuf), JournalError> {
+    let shown = PathBuf::from(super::pg::without_password(url));
+    let fail = |e| shared_open_error(&shown)(e);
+    let pg = super::pg::Pg::connect(url.trim(), password).map_err(fail)?;
+    match pg.layout().map_err(fail)? {
+        Some(found) if found > super::pg::LAYOUT => {
+            return Err(JournalError::TooNew {
+                path: shown,
+                found,
+                known: super::pg::LAYOUT,
+            });
+        }
+        Some(_) => {}
+        None => pg.create_layout().map_err(|e| on_create(e, &shown))?,
+    }
+    Ok((pg, shown))
+}
+
+/// Turns a store's error met while opening the shared journal shown as `shown`.
+pub(super) fn shared_open_error(shown: &Path) -> impl Fn(DbError) -> JournalError + '_ {
+    move |e| JournalError::Open {
+        path: shown.to_path_buf(),
+        trouble: e.trouble,
+        why: e.why,
+    }
+}
+
 /// The shared journal's password: from the environment (the CLI; the app keeps it in
 /// the keyring), never from the address.
-pub(super) fn shared_password() -> Option<String> {
+pub fn shared_password() -> Option<String> {
     std::env::var("INVOICE_DESK_JOURNAL_PASSWORD")
         .ok()
         .filter(|p| !p.is_empty())
@@ -571,35 +605,18 @@ impl Journal {
     /// on first use when the role may (else `invoice-desk journal init` by the owner).
     /// Never falls back to a local file: when it cannot be opened, nothing is sent.
     pub fn open_shared(url: &str, password: Option<&str>) -> Result<Journal, JournalError> {
-        let shown = PathBuf::from(super::pg::without_password(url));
-        let open_err = |e: DbError| JournalError::Open {
-            path: shown.clone(),
-            trouble: e.trouble,
-            why: e.why,
-        };
-        let pg = super::pg::Pg::connect(url.trim(), password).map_err(open_err)?;
-        match pg.layout().map_err(open_err)? {
-            Some(found) if found > super::pg::LAYOUT => {
-                return Err(JournalError::TooNew {
-                    path: shown,
-                    found,
-                    known: super::pg::LAYOUT,
-                });
-            }
-            Some(_) => {}
-            None => pg.create_layout().map_err(|e| match e.trouble {
-                Trouble::ReadOnly => JournalError::Open {
-                    path: shown.clone(),
-                    trouble: Trouble::ReadOnly,
-                    why: format!(
-                        "the journal's tables are not there and this role may not create them: \
-                         the database's owner runs `invoice-desk journal init` ({})",
-                        e.why
-                    ),
-                },
-                _ => open_err(e),
-            })?,
-        }
+        let (pg, shown) = connect_shared(url, password, |e, shown| match e.trouble {
+            Trouble::ReadOnly => JournalError::Open {
+                path: shown.to_path_buf(),
+                trouble: Trouble::ReadOnly,
+                why: format!(
+                    "the journal's tables are not there and this role may not create them: \
+                     the database's owner runs `invoice-desk journal init` ({})",
+                    e.why
+                ),
+            },
+            _ => shared_open_error(shown)(e),
+        })?;
         Ok(Journal {
             store: Store::Shared(Box::new(pg)),
             path: shown,
@@ -680,19 +697,14 @@ impl Journal {
         }
     }
 
-    /// Appends a row after the last one, chained to its hash, in one transaction that
-    /// holds the write lock from reading the last hash to the commit.
-    fn append(&mut self, mut row: Row) -> Result<i64, JournalError> {
-        row.user = self.who.clone();
+    /// Records what is about to be sent; its sequence number. If this fails, the
+    /// request must not be sent. (Chained in one transaction that holds the write lock
+    /// from reading the last hash to the commit.)
+    pub fn record_intent(&mut self, action: Action, intent: &Intent) -> Result<i64, JournalError> {
+        let row = intent_row(action, intent, &self.who);
         let path = self.path.clone();
         self.write(|tx| append_in(tx, row))
             .map_err(write_error(&path))
-    }
-
-    /// Records what is about to be sent; its sequence number. If this fails, the
-    /// request must not be sent.
-    pub fn record_intent(&mut self, action: Action, intent: &Intent) -> Result<i64, JournalError> {
-        self.append(intent_row(action, intent, &self.who.clone()))
     }
 
     /// Records what came of the intent `seq`.

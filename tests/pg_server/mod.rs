@@ -91,6 +91,34 @@ impl Server {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
+    /// Runs SQL in database `db` as `role` over TCP with its password `pw` (as a clerk's
+    /// computer would); whether psql succeeded, and what it printed.
+    pub fn psql_as(&self, role: &str, pw: &str, db: &str, sql: &str) -> (bool, String) {
+        let out = std::process::Command::new(bin("psql").unwrap())
+            .args(["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1"])
+            .args([
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                role,
+                "-d",
+                db,
+                "-c",
+                sql,
+            ])
+            .env("PGPASSWORD", pw)
+            .output()
+            .expect("psql runs");
+        (
+            out.status.success(),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        )
+    }
+
     /// A cluster of the caller's own (a test that stops and starts its server).
     pub fn own() -> Server {
         let n = OWN.fetch_add(1, Ordering::SeqCst);
