@@ -830,8 +830,16 @@ fn with_trouble(said: String, e: &crate::journal::JournalError) -> String {
 }
 
 /// Who wrote a journal entry, as a clerk reads it: "ana" or, on a shared journal,
-/// "ana en PC-CAJA-2".
+/// "ana en PC-CAJA-2", after the clerk's name when one was given.
 pub fn who(user: &str) -> String {
+    // A clerk's display name comes first: "Ana Pérez (ana@PC-CAJA-2)".
+    if let Some((name, account)) = user
+        .strip_suffix(')')
+        .and_then(|u| u.rsplit_once(" ("))
+        .filter(|(name, _)| !name.is_empty())
+    {
+        return format!("{} ({})", crate::text::escape_controls(name), who(account));
+    }
     let user = crate::text::escape_controls(user);
     if matches!(user.as_ref(), "" | "?") || user.starts_with("?@") {
         return tr!("who-unknown");
@@ -881,6 +889,18 @@ mod tests {
             })
             .map(str::to_string)
             .collect()
+    }
+
+    #[test]
+    fn who_reads_a_clerks_name_and_the_account_on_its_computer() {
+        // Language-neutral: the account reads as it does alone, after the name.
+        let account = who("ana@PC-CAJA-2");
+        assert!(account.contains("PC-CAJA-2") && !account.contains('@'));
+        assert_eq!(
+            who("Ana Pérez (ana@PC-CAJA-2)"),
+            format!("Ana Pérez ({account})")
+        );
+        assert_eq!(who("Ana\u{202e} (ana)"), "Ana\\u{202e} (ana)");
     }
 
     #[test]

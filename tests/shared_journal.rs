@@ -329,7 +329,22 @@ fn four_clerks_running_one_file_share_its_rows_and_issue_each_once() {
         assert_eq!(refs[&format!("SH-{i}")].len(), 1, "SH-{i}");
     }
     assert_eq!(creates(&e), 400);
-    // The rows were shared: every clerk issued some, together exactly all.
+    // The rows were shared: every clerk issued some, together exactly all; each clerk's
+    // summary counts the rest as the colleagues' (the whole run's progress).
+    for o in &outs {
+        let by_others = text(&o.stdout)
+            .lines()
+            .find_map(|l| {
+                l.split(" of them by colleagues")
+                    .next()?
+                    .rsplit('(')
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or(0usize);
+        assert_eq!(created_in(o) + by_others, 400, "{}", text(&o.stdout));
+    }
     let created: Vec<usize> = outs.iter().map(created_in).collect();
     assert_eq!(created.iter().sum::<usize>(), 400, "{created:?}");
     assert!(
@@ -497,4 +512,45 @@ fn a_server_whose_certificate_is_not_trusted_is_refused_and_nothing_is_sent() {
         );
     }
     assert_eq!(creates(&e), 0);
+}
+
+/// The same server, its authority trusted (`SSL_CERT_FILE`, as a desk's IT would add it
+/// to the computers' store): `require` and `verify-full` reach it over TLS and issue;
+/// without TLS the server (TLS only) refuses, and nothing is sent.
+#[test]
+fn a_server_whose_certificate_is_trusted_is_reached_over_tls() {
+    let e = Env::new(0);
+    let tls = pg_server::Server::own_with_tls();
+    let url = tls.database();
+    for (i, mode) in ["require", "verify-full"].into_iter().enumerate() {
+        let out = clerk(&e, "ana", &format!("{url}?sslmode={mode}"))
+            .env("SSL_CERT_FILE", tls.ca_file())
+            .args(create_args(
+                &e.customer(),
+                &format!("{}", 1000 + i),
+                &format!("TLS-{i}"),
+            ))
+            .output()
+            .unwrap();
+        exits(&out, 0);
+    }
+    assert_eq!(creates(&e), 2);
+    let out = clerk(&e, "ana", &format!("{url}?sslmode=disable"))
+        .env("SSL_CERT_FILE", tls.ca_file())
+        .args(create_args(&e.customer(), "1500", "TLS-X"))
+        .output()
+        .unwrap();
+    exits(&out, 1);
+    assert!(
+        text(&out.stderr).starts_with("Nothing was sent"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(creates(&e), 2);
+    let out = clerk(&e, "supervisor", &format!("{url}?sslmode=verify-full"))
+        .env("SSL_CERT_FILE", tls.ca_file())
+        .args(["journal", "verify"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
 }

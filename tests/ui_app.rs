@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{H, has_text, runtime, step_until};
+use common::{H, has_text, runtime, step_until, type_role};
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use invoice_desk::profile::{SecretKind, SecretStore};
@@ -47,14 +47,6 @@ fn wait_text(h: &mut H, text: &str) {
 
 fn type_into(h: &mut H, label: &str, text: &str) {
     type_role(h, Role::TextInput, label, text);
-}
-
-fn type_role(h: &mut H, role: Role, label: &str, text: &str) {
-    h.get_by_role_and_label(role, label).focus();
-    h.step();
-    h.get_by_role_and_label(role, label).type_text(text);
-    h.step();
-    h.step();
 }
 
 fn click(h: &mut H, label: &str) {

@@ -495,3 +495,282 @@ fn a_reference_a_colleague_issued_on_the_shared_journal_says_who_in_spanish() {
     });
     assert!(has_text(&h, &text("act-title-shared")));
 }
+
+/// The shared journal chosen in the Credentials panel, in Spanish: a wrong address and
+/// a password in the address are refused in words and change nothing; a wrong password
+/// is said; "Probar" with the right one works; "Guardar" keeps the password in the
+/// keyring (never in profiles.toml) and switches at once; an invoice is then recorded in
+/// the shared journal under the clerk's name, Activity filters by clerk, and the next
+/// start (and the CLI) use it.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_spanish() {
+    use common::{click, click_last, set_role, set_text, type_into};
+    use egui::accesskit::Role;
+    use invoice_desk::profile::{Profiles, SecretKind};
+    use secrecy::ExposeSecret;
+    let server = pg_server::server().expect("the tests' PostgreSQL server");
+    let url = server.database();
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let local = dir.path().join("journal.sqlite3");
+    let mut secrets = None;
+    let mut h = common::customized(
+        &rt,
+        s.profile("Pruebas"),
+        &s.credentials.client_secret,
+        dir.path(),
+        [1100.0, 900.0],
+        Lang::Es,
+        Some(local.clone()),
+        None,
+        |d| secrets = Some(d.secrets.clone()),
+    );
+    let secrets = secrets.unwrap();
+    let keyring = secrets.get().unwrap().clone();
+    click(&mut h, &text("tab-credentials"));
+    step_until(&mut h, "this computer's journal is said", |h| {
+        has_text(
+            h,
+            "Este computador registra cada emisión y anulación en su propio registro",
+        )
+    });
+    // Not an address: refused in words, nothing saved.
+    set_text(&mut h, &text("sj-address"), "mysql://db/registro");
+    click(&mut h, &text("sj-test"));
+    step_until(&mut h, "a wrong address is said", |h| {
+        has_text(h, &text("sj-not-an-address"))
+    });
+    // A password inside the address is never kept.
+    set_text(
+        &mut h,
+        &text("sj-address"),
+        &url.replace("postgres@", "postgres:secreto@"),
+    );
+    click_last(&mut h, &text("save"));
+    step_until(&mut h, "a password in the address is refused", |h| {
+        has_text(h, &text("sj-password-in-address"))
+    });
+    let saved = std::fs::read_to_string(dir.path().join("profiles.toml")).unwrap();
+    assert!(
+        !saved.contains("secreto") && !saved.contains("shared_journal"),
+        "{saved}"
+    );
+    // A wrong password: the journal cannot be opened, said in Spanish.
+    set_text(&mut h, &text("sj-address"), &url);
+    set_role(
+        &mut h,
+        Role::PasswordInput,
+        &text("sj-password"),
+        "equivocada",
+    );
+    click(&mut h, &text("sj-test"));
+    step_until(&mut h, "a wrong password is said", |h| {
+        has_text(h, "No se puede abrir el registro.")
+    });
+    // The right one works.
+    set_role(
+        &mut h,
+        Role::PasswordInput,
+        &text("sj-password"),
+        pg_server::PASSWORD,
+    );
+    click(&mut h, &text("sj-test"));
+    step_until(&mut h, "the test works", |h| {
+        has_text(
+            h,
+            "Funciona: el registro compartido responde y tiene 0 entradas.",
+        )
+    });
+    assert!(
+        matches!(keyring.get(&url, SecretKind::JournalPassword), Ok(None)),
+        "a test keeps nothing"
+    );
+    // Saved with the clerk's name: used at once, the password in the keyring only.
+    set_role(
+        &mut h,
+        Role::PasswordInput,
+        &text("sj-password"),
+        pg_server::PASSWORD,
+    );
+    set_text(&mut h, &text("sj-clerk"), "Ana Pérez");
+    click_last(&mut h, &text("save"));
+    step_until(&mut h, "saved and in use", |h| {
+        has_text(
+            h,
+            "Guardado: desde ahora cada emisión y anulación se registra en el registro compartido",
+        )
+    });
+    assert!(has_text(
+        &h,
+        &format!(
+            "Este computador registra cada emisión y anulación en el registro compartido del equipo: {url}"
+        )
+    ));
+    let kept = keyring
+        .get(&url, SecretKind::JournalPassword)
+        .unwrap()
+        .unwrap();
+    assert_eq!(kept.expose_secret(), pg_server::PASSWORD);
+    let saved = std::fs::read_to_string(dir.path().join("profiles.toml")).unwrap();
+    assert!(!saved.contains(pg_server::PASSWORD), "{saved}");
+    let ps = Profiles::load(&dir.path().join("profiles.toml")).unwrap();
+    assert_eq!(ps.shared_journal.as_deref(), Some(url.as_str()));
+    assert_eq!(ps.clerk_name.as_deref(), Some("Ana Pérez"));
+    // An invoice now goes to the shared journal, under the clerk's name.
+    let customer = s.customers()[1].0.clone();
+    click(&mut h, &text("tab-create"));
+    type_into(&mut h, &text("f-customer-id"), &customer);
+    type_into(&mut h, &text("f-amount"), "9.000");
+    set_text(&mut h, &text("f-external-ref"), "SJ-1");
+    click(&mut h, &text("cr-create"));
+    step_until(&mut h, "issued", |h| {
+        h.state().journal_to_check() == Some(0) && s.counters().api.get("create") == Some(&1)
+    });
+    let shared = invoice_desk::journal::Journal::open_with(
+        std::path::Path::new(&url),
+        Some(pg_server::PASSWORD),
+    )
+    .unwrap();
+    let filter = invoice_desk::journal::Filter {
+        reference: Some("SJ-1".into()),
+        ..Default::default()
+    };
+    let entries = shared.list(&filter, true, 0, 10).unwrap();
+    assert!(!entries.is_empty(), "the create is in the shared journal");
+    assert!(
+        entries.iter().all(|e| e.user.starts_with("Ana Pérez (")),
+        "{:?}",
+        entries.iter().map(|e| &e.user).collect::<Vec<_>>()
+    );
+    assert!(
+        !local.exists()
+            || invoice_desk::journal::Journal::open(&local)
+                .unwrap()
+                .count(&filter)
+                .unwrap()
+                == 0,
+        "nothing went to this computer's file"
+    );
+    // A colleague, Beto, issues from another computer (its own settings) into the
+    // same journal.
+    let betos = tempfile::tempdir().unwrap();
+    let out = cli_env::oauth_cli(&s, betos.path())
+        .env("INVOICE_DESK_JOURNAL", &url)
+        .env("INVOICE_DESK_JOURNAL_PASSWORD", pg_server::PASSWORD)
+        .env("USER", "beto")
+        .args(["create", "--customer", &customer, "--amount", "7000"])
+        .args(["--external-id", "SJ-BETO"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    click(&mut h, &text("tab-activity"));
+    step_until(&mut h, "the clerk's name in Activity", |h| {
+        has_text(h, "Ana Pérez (") && has_text(h, "SJ-BETO")
+    });
+    // The clerk filter shows one clerk's work.
+    let host = invoice_desk::journal::host_name();
+    common::pick(&mut h, &text("act-clerk"), &format!("beto en {host}"));
+    step_until(&mut h, "only Beto's entries", |h| {
+        has_text(h, "SJ-BETO") && !has_text(h, "SJ-1")
+    });
+    // The next start uses the shared journal, its password from the keyring.
+    let mut deps = invoice_desk::ui::AppDeps::for_tests(
+        rt.handle().clone(),
+        invoice_desk::profile::SecretStore::session_only("replaced below"),
+    );
+    deps.secrets = secrets.clone();
+    deps.profiles_path = Some(dir.path().join("profiles.toml"));
+    deps.language = Some(Lang::Es);
+    deps.journal = Some(local.clone());
+    let mut again = common::harness(deps, [1100.0, 900.0]);
+    click(&mut again, &text("tab-activity"));
+    step_until(&mut again, "the shared journal after a restart", |h| {
+        has_text(h, "SJ-BETO") && has_text(h, &text("act-title-shared"))
+    });
+    // The CLI on this computer reads the same setting: it lists the shared journal.
+    let out = cli_env::oauth_cli(&s, dir.path())
+        .env_remove("INVOICE_DESK_JOURNAL")
+        .env("INVOICE_DESK_CONFIG_DIR", dir.path())
+        .env("INVOICE_DESK_JOURNAL_PASSWORD", pg_server::PASSWORD)
+        .args(["journal", "list"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.contains("SJ-1"),
+        "{said}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A billing file a colleague already ran on the shared journal: the Bulk panel offers
+/// nothing to send, marks each row "Emitida por ana en …" and says the colleagues
+/// issued them.
+#[cfg(target_os = "linux")]
+#[test]
+fn rows_a_colleague_issued_are_marked_with_who_in_the_bulk_panel_in_spanish() {
+    use common::{click, set_text};
+    use egui_kittest::kittest::Queryable;
+    let server = pg_server::server().expect("the tests' PostgreSQL server");
+    let url = server.database();
+    let shared = server.trusted_url(url.rsplit('/').next().unwrap());
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let c = s.customers()[2].0.clone();
+    let file = dir.path().join("mayo.csv");
+    std::fs::write(
+        &file,
+        format!("cliente,monto,referencia\n{c},1000,MAY-1\n{c},2000,MAY-2\n{c},3000,MAY-3\n"),
+    )
+    .unwrap();
+    let anas = tempfile::tempdir().unwrap();
+    let out = cli_env::oauth_cli(&s, anas.path())
+        .env("INVOICE_DESK_JOURNAL", &shared)
+        .env("USER", "ana")
+        .args(["bulk", file.to_str().unwrap(), "--yes"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(s.counters().api["create"], 3);
+    let mut h = common::connected_with_journal(
+        &rt,
+        s.profile("Pruebas"),
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 800.0],
+        Lang::Es,
+        Some(std::path::PathBuf::from(&shared)),
+    );
+    click(&mut h, &text("tab-bulk"));
+    set_text(&mut h, &text("bulk-file"), file.to_str().unwrap());
+    click(&mut h, &text("bulk-read"));
+    step_until(&mut h, "read", |h| h.state().bulk().loaded_plan().is_some());
+    step_until(&mut h, "the plan", |h| {
+        has_text(h, "3 de ellas las emitieron colegas.")
+    });
+    let host = invoice_desk::journal::host_name();
+    let marked = h
+        .query_all_by_label_contains(&format!("Emitida por ana en {host} · in_"))
+        .count();
+    assert_eq!(marked, 3, "each row says who issued it");
+    assert!(
+        h.query_by_label_contains("Emitir ").is_none(),
+        "nothing is offered to issue"
+    );
+    assert_eq!(s.counters().api["create"], 3, "nothing sent again");
+}

@@ -931,6 +931,9 @@ pub struct Counts {
     /// Of those, found in the service's listing (issued from elsewhere, or recorded in
     /// another journal).
     pub found_at_service: usize,
+    /// Of those, issued by someone else on the journal (a colleague on the shared
+    /// journal, or another process).
+    pub by_others: usize,
     /// Refused.
     pub refused: usize,
     /// Outcome unknown.
@@ -955,7 +958,12 @@ impl Counts {
     pub fn add(&mut self, s: &Status) {
         match s {
             Status::Created(_) => self.created += 1,
-            Status::SkippedExisting(_) => self.existing += 1,
+            Status::SkippedExisting(e) => {
+                self.existing += 1;
+                if e.by.is_some() {
+                    self.by_others += 1;
+                }
+            }
             Status::Refused(_) => self.refused += 1,
             Status::Unknown(u) => {
                 self.unknown += 1;

@@ -207,6 +207,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     let progress = std::io::stderr().is_terminal();
     let mut results: Vec<(usize, String, Status)> = Vec::with_capacity(total);
     let mut last_shown = Instant::now();
+    let mut by_others = 0usize;
     let counts = runner
         .run_file(
             &a.file,
@@ -217,6 +218,11 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
             |i, status| {
                 let row = &plan.rows[i];
                 let reference = row.invoice.invoice_external_id.clone().unwrap_or_default();
+                if let Status::SkippedExisting(e) = &status
+                    && e.by.is_some()
+                {
+                    by_others += 1;
+                }
                 results.push((row.row, reference, status));
                 let done = results.len();
                 if progress && (last_shown.elapsed() > Duration::from_millis(250) || done == total)
@@ -225,8 +231,14 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
                     if let Some((rate, left)) =
                         crate::bulk::run::pace(done, total, started.elapsed())
                     {
+                        // The whole run's progress: rows colleagues issue count too.
+                        let others = if by_others > 0 {
+                            format!(" {}", tr!("cli-run-progress-others", count = by_others))
+                        } else {
+                            String::new()
+                        };
                         note_part!(
-                            "\r{}   ",
+                            "\r{}{others}   ",
                             tr!(
                                 "cli-run-progress",
                                 done = done,
@@ -330,6 +342,9 @@ fn outcome_line(counts: &Counts, invalid: usize) -> String {
         refused = counts.refused,
         unknown = counts.unknown
     );
+    if counts.by_others > 0 {
+        line.push_str(&tr!("cli-run-by-others", count = counts.by_others));
+    }
     if counts.similar > 0 {
         line.push_str(&tr!("cli-run-similar-skipped", count = counts.similar));
     }

@@ -7,7 +7,7 @@ use crate::tr;
 
 /// Opens the journal for a command; its failure is exit 1.
 pub(super) fn open() -> Result<Journal, Failure> {
-    Journal::open_default().map_err(failure)
+    super::settings::journal_choice()?.open().map_err(failure)
 }
 
 fn failure(e: journal::JournalError) -> Failure {
@@ -112,7 +112,7 @@ pub(super) async fn journal_command(
         Some(JournalCommand::Export { out, filter: f }) => export(&out, &f),
         Some(JournalCommand::Verify) => {
             // A file too damaged to open is damage too (exit 8), not "cannot open".
-            let j = match Journal::open_default() {
+            let j = match super::settings::journal_choice()?.open() {
                 Err(journal::JournalError::Damaged { path, why }) => {
                     return Err(Failure {
                         code: 8,
@@ -219,7 +219,8 @@ fn init(url: &str, clerks: Option<&str>) -> Result<(), Failure> {
     if !journal::is_database_url(url) {
         return Err(Failure::usage(tr!("cli-init-not-a-database")));
     }
-    journal::init_shared(url, journal::shared_password().as_deref(), clerks).map_err(failure)?;
+    let password = super::settings::journal_password(url)?;
+    journal::init_shared(url, password.as_deref(), clerks).map_err(failure)?;
     match clerks {
         Some(role) => say!("{}", tr!("cli-init-done-for", role = escape_controls(role))),
         None => {
@@ -237,7 +238,7 @@ fn push(to: &str, from: Option<&std::path::Path>) -> Result<(), Failure> {
     }
     let local = match from {
         Some(p) => p.to_path_buf(),
-        None => journal::default_path()
+        None => journal::chosen_path(None)
             .filter(|p| !journal::is_database_url(&p.to_string_lossy()))
             .or_else(journal::default_file)
             .ok_or_else(|| Failure::usage(tr!("cli-no-config-folder")))?,
@@ -249,8 +250,8 @@ fn push(to: &str, from: Option<&std::path::Path>) -> Result<(), Failure> {
         )));
     }
     let source = Journal::open(&local).map_err(failure)?;
-    let mut shared =
-        Journal::open_shared(to, journal::shared_password().as_deref()).map_err(failure)?;
+    let password = super::settings::journal_password(to)?;
+    let mut shared = Journal::open_shared(to, password.as_deref()).map_err(failure)?;
     let done = source.push_into(&mut shared).map_err(failure)?;
     say!(
         "{}",

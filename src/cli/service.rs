@@ -432,7 +432,7 @@ fn open_journal() -> Result<SharedJournal, Failure> {
 /// The journal, before anything is sent or written (create, void, export, bulk): when
 /// it cannot be opened, the failure says that nothing was sent.
 pub(super) fn journal_before_sending() -> Result<journal::Journal, Failure> {
-    journal::Journal::open_default().map_err(not_sent)
+    super::settings::journal_choice()?.open().map_err(not_sent)
 }
 
 fn not_sent(e: journal::JournalError) -> Failure {

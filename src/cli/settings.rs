@@ -185,3 +185,66 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
         currencies,
     })
 }
+
+/// The journal this computer uses, as the app would: `INVOICE_DESK_JOURNAL`, else the
+/// desk's shared journal chosen in the app, else this computer's file; with the shared
+/// journal's password and the clerk's name.
+pub(super) struct JournalChoice {
+    path: Option<PathBuf>,
+    password: Option<String>,
+    clerk: Option<String>,
+}
+
+impl JournalChoice {
+    /// Opens it (creating a file, or a shared journal's tables when the role may).
+    pub(super) fn open(&self) -> Result<crate::journal::Journal, crate::journal::JournalError> {
+        let path = self
+            .path
+            .clone()
+            .ok_or_else(|| crate::journal::JournalError::Open {
+                path: PathBuf::from("journal.sqlite3"),
+                why: "this system has no data folder; set INVOICE_DESK_JOURNAL".into(),
+                trouble: crate::journal::Trouble::Other,
+            })?;
+        let mut j = crate::journal::Journal::open_with(&path, self.password.as_deref())?;
+        if let Some(name) = &self.clerk {
+            j.set_clerk_name(name);
+        }
+        Ok(j)
+    }
+}
+
+/// Reads which journal to use (a settings file that cannot be read is an error: it may
+/// name the desk's shared journal, and a silent fall back to this computer's file would
+/// split the desk's record).
+pub(super) fn journal_choice() -> Result<JournalChoice, Failure> {
+    let profiles = match profiles_path() {
+        Ok(p) => Profiles::load(&p)?,
+        Err(_) => Profiles::default(),
+    };
+    let path = crate::journal::chosen_path(profiles.shared_journal.as_deref());
+    let password = match &path {
+        Some(p) if crate::journal::is_database_url(&p.to_string_lossy()) => {
+            journal_password(&p.to_string_lossy())?
+        }
+        _ => None,
+    };
+    let clerk = env("INVOICE_DESK_CLERK").or(profiles.clerk_name);
+    Ok(JournalChoice {
+        path,
+        password,
+        clerk,
+    })
+}
+
+/// The shared journal's password: INVOICE_DESK_JOURNAL_PASSWORD, else the one the app
+/// keeps in the keyring for that address.
+pub(super) fn journal_password(url: &str) -> Result<Option<String>, Failure> {
+    use secrecy::ExposeSecret;
+    if let Some(p) = crate::journal::shared_password() {
+        return Ok(Some(p));
+    }
+    Ok(secret_store()
+        .get(url.trim(), SecretKind::JournalPassword)?
+        .map(|s| s.expose_secret().to_string()))
+}

@@ -29,7 +29,7 @@ pub use flow::{
 };
 pub use push::Pushed;
 pub use runs::{BulkRunRecord, ENVIRONMENT_PROFILE};
-pub use store::{Broken, Journal, JournalError, Trouble, shared_password};
+pub use store::{Broken, Journal, JournalError, Trouble, clerk_name, shared_password};
 
 use serde::Serialize;
 
@@ -315,15 +315,33 @@ pub struct Filter {
     pub reference: Option<String>,
     /// Only the intent with this sequence number.
     pub seq: Option<i64>,
+    /// Only what this clerk did (exactly as the journal names them).
+    pub user: Option<String>,
 }
 
 /// The journal's file: `INVOICE_DESK_JOURNAL`, else `journal.sqlite3` in the platform's
 /// data folder.
 pub fn default_path() -> Option<std::path::PathBuf> {
+    chosen_path(None)
+}
+
+/// Where the journal is: `INVOICE_DESK_JOURNAL` when it is set (a script's or a test's
+/// word wins), else the desk's shared journal chosen in the settings (`shared`), else
+/// this computer's file. The app and the CLI both ask here, so on one computer they
+/// never keep two journals.
+pub fn chosen_path(shared: Option<&str>) -> Option<std::path::PathBuf> {
     if let Some(p) = std::env::var_os("INVOICE_DESK_JOURNAL").filter(|p| !p.is_empty()) {
         return Some(p.into());
     }
+    if let Some(url) = shared.map(str::trim).filter(|u| !u.is_empty()) {
+        return Some(url.into());
+    }
     default_file()
+}
+
+/// Whether `INVOICE_DESK_JOURNAL` chooses the journal (the settings then cannot).
+pub fn chosen_by_environment() -> bool {
+    std::env::var_os("INVOICE_DESK_JOURNAL").is_some_and(|p| !p.is_empty())
 }
 
 /// This computer's own journal file, in the platform's data folder.
@@ -343,6 +361,11 @@ pub fn os_user() -> String {
 /// Whether `text` names a shared journal (a PostgreSQL address) rather than a file.
 pub fn is_database_url(text: &str) -> bool {
     pg::is_database_url(text)
+}
+
+/// A shared journal's address as it may be shown and kept: any password in it taken out.
+pub fn without_password(url: &str) -> String {
+    pg::without_password(url)
 }
 
 /// The statements that let the role `clerks` add to a shared journal and read it,

@@ -489,6 +489,21 @@ pub(super) fn shared_open_error(shown: &Path) -> impl Fn(DbError) -> JournalErro
     }
 }
 
+/// A clerk's display name as it is written: one line, no control or bidi characters, no
+/// parentheses (they set it apart from the account), at most 60 characters.
+pub fn clerk_name(name: &str) -> String {
+    name.chars()
+        .map(|c| if crate::text::is_unsafe(c) { ' ' } else { c })
+        .filter(|c| !matches!(c, '(' | ')'))
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(60)
+        .collect()
+}
+
 /// The shared journal's password: from the environment (the CLI; the app keeps it in
 /// the keyring), never from the address.
 pub fn shared_password() -> Option<String> {
@@ -514,9 +529,15 @@ impl Journal {
     /// process opening or writing it at the same moment is waited for (up to the busy
     /// timeout), not reported as "locked".
     pub fn open(path: &Path) -> Result<Journal, JournalError> {
+        Journal::open_with(path, shared_password().as_deref())
+    }
+
+    /// [`Journal::open`], with the shared journal's password given (the app reads it
+    /// from the keyring; a file ignores it).
+    pub fn open_with(path: &Path, password: Option<&str>) -> Result<Journal, JournalError> {
         let text = path.to_string_lossy();
         if super::pg::is_database_url(&text) {
-            return Journal::open_shared(&text, shared_password().as_deref());
+            return Journal::open_shared(&text, password);
         }
         if text.trim().is_empty() || text == ":memory:" || text.starts_with("file:") {
             // SQLite reads these as a database in memory (or a URI that may be one):
@@ -640,16 +661,6 @@ impl Journal {
         })
     }
 
-    /// Opens the journal at [`super::default_path`].
-    pub fn open_default() -> Result<Journal, JournalError> {
-        let path = super::default_path().ok_or_else(|| JournalError::Open {
-            path: PathBuf::from("journal.sqlite3"),
-            why: "this system has no data folder; set INVOICE_DESK_JOURNAL".into(),
-            trouble: Trouble::Other,
-        })?;
-        Journal::open(&path)
-    }
-
     /// The file.
     pub fn path(&self) -> &Path {
         &self.path
@@ -671,6 +682,15 @@ impl Journal {
     /// ("ana@PC-CAJA-2").
     pub fn who(&self) -> &str {
         &self.who
+    }
+
+    /// Writes its entries under the clerk's own name too ("Ana Pérez (ana@PC-CAJA-2)"),
+    /// so the desk's Activity reads as people, not accounts. An empty name changes nothing.
+    pub fn set_clerk_name(&mut self, name: &str) {
+        let name = clerk_name(name);
+        if !name.is_empty() {
+            self.who = format!("{name} ({})", self.who);
+        }
     }
 
     /// Whether this is a desk's shared journal.
@@ -790,6 +810,23 @@ impl Journal {
         limit: u64,
     ) -> Result<Vec<Entry>, JournalError> {
         list_on(self.db(), filter, newest_first, offset, limit).map_err(|e| self.read_err(e))
+    }
+
+    /// Who wrote entries in it (the clerks of a shared journal), in order; at most
+    /// `limit` of them.
+    pub fn clerks(&self, limit: u64) -> Result<Vec<String>, JournalError> {
+        let limit = Val::Int(limit.min(i64::MAX as u64) as i64);
+        self.db()
+            .query(
+                "SELECT DISTINCT \"user\" FROM entries WHERE kind = 'intent' ORDER BY 1 LIMIT ?1",
+                &[limit],
+            )
+            .and_then(|rows| {
+                rows.iter()
+                    .filter_map(|r| r.opt_text(0).transpose())
+                    .collect()
+            })
+            .map_err(|e| self.read_err(e))
     }
 
     /// How many entries match `filter`.
@@ -981,6 +1018,10 @@ fn where_clause(filter: &Filter) -> (String, Vec<Val>) {
     if let Some(r) = &filter.reference {
         args.push(Val::from(r));
         clause.push_str(&format!(" AND i.external_id = ?{}", args.len()));
+    }
+    if let Some(u) = &filter.user {
+        args.push(Val::from(u));
+        clause.push_str(&format!(" AND i.\"user\" = ?{}", args.len()));
     }
     if let Some(a) = filter.action {
         args.push(Val::from(a.as_str()));

@@ -684,3 +684,41 @@ fn a_checks_result_is_recorded_once() {
         );
     });
 }
+
+#[test]
+fn entries_carry_the_clerks_name_and_are_filtered_by_clerk() {
+    on_both(|place, mut j| {
+        j.record_intent(Action::Create, &intent("cus_a", "1000"))
+            .unwrap();
+        // A colleague, under a display name (hostile characters taken out).
+        let mut other = place.open();
+        other.set_clerk_name("  Ana\u{202e} (Pérez)\n ");
+        assert!(other.who().starts_with("Ana Pérez ("), "{}", other.who());
+        other
+            .record_intent(Action::Create, &intent("cus_b", "2000"))
+            .unwrap();
+        other
+            .record_intent(Action::Create, &intent("cus_c", "3000"))
+            .unwrap();
+        let clerks = j.clerks(10).unwrap();
+        assert_eq!(clerks.len(), 2, "{}: {clerks:?}", place.name());
+        assert!(clerks.contains(&other.who().to_string()));
+        let hers = Filter {
+            user: Some(other.who().to_string()),
+            ..Filter::default()
+        };
+        assert_eq!(j.count(&hers).unwrap(), 2, "{}", place.name());
+        let listed = j.list(&hers, true, 0, 10).unwrap();
+        assert!(listed.iter().all(|e| e.user == other.who()));
+        let mine = Filter {
+            user: Some(j.who().to_string()),
+            ..Filter::default()
+        };
+        assert_eq!(j.count(&mine).unwrap(), 1, "{}", place.name());
+        // An empty name changes nothing.
+        let mut plain = place.open();
+        let before = plain.who().to_string();
+        plain.set_clerk_name(" \u{7} ");
+        assert_eq!(plain.who(), before);
+    });
+}

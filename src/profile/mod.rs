@@ -227,6 +227,13 @@ pub struct Profiles {
     /// The active profile's name.
     #[serde(default)]
     pub active: Option<String>,
+    /// The desk's shared journal: a PostgreSQL address, never with its password (that
+    /// is in the keyring). `None`: this computer's own journal file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_journal: Option<String>,
+    /// The clerk's name as the journal shows it beside the computer's account.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clerk_name: Option<String>,
     /// All profiles.
     #[serde(default, rename = "profile")]
     pub profiles: Vec<Profile>,

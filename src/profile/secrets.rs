@@ -17,6 +17,8 @@ pub enum SecretKind {
     ClientSecret,
     /// The API key.
     ApiKey,
+    /// The shared journal's database password (the "profile" is its address).
+    JournalPassword,
 }
 
 impl SecretKind {
@@ -24,6 +26,7 @@ impl SecretKind {
         match self {
             SecretKind::ClientSecret => format!("{profile}/client_secret"),
             SecretKind::ApiKey => format!("{profile}/api_key"),
+            SecretKind::JournalPassword => format!("journal/{profile}/password"),
         }
     }
 }

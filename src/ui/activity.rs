@@ -17,9 +17,11 @@ use std::path::PathBuf;
 
 /// Rows read from the journal at a time.
 const PAGE: u64 = 200;
+/// The most clerks the clerk filter offers (a desk is a few dozen at most).
+const CLERKS_LISTED: u64 = 200;
 
 /// Reading the journal: the count of entries matching, and the outcomes still unknown.
-type Query = Task<Result<(u64, Vec<Entry>), String>>;
+type Query = Task<Result<(u64, Vec<Entry>, Vec<String>), String>>;
 /// Reading one page: (query generation, page number, its rows).
 type PageTask = (u64, u64, Task<Result<Vec<Entry>, String>>);
 /// Exporting: the file and the rows written (`None`: the dialog was closed).
@@ -38,6 +40,8 @@ pub struct ActivityFilters {
     pub outcome: Option<Outcome>,
     /// Customer, invoice id or reference contains this.
     pub text: String,
+    /// Only this clerk's entries (as the journal names them).
+    pub clerk: Option<String>,
 }
 
 /// The Activity panel.
@@ -51,6 +55,8 @@ pub struct ActivityPanel {
     total: Option<u64>,
     unknown: Vec<Entry>,
     pages: HashMap<u64, Vec<Entry>>,
+    /// Who wrote entries in the journal, for the clerk filter.
+    clerks: Vec<String>,
     /// Customers of the entries just read, whose names are to be looked up.
     fresh_customers: Vec<String>,
     requested: HashSet<u64>,
@@ -78,6 +84,7 @@ impl ActivityPanel {
             action: self.filters.action,
             outcome: self.filters.outcome,
             text: Some(self.filters.text.trim().to_string()).filter(|t| !t.is_empty()),
+            user: self.filters.clerk.clone(),
             ..Filter::default()
         })
     }
@@ -103,7 +110,8 @@ impl ActivityPanel {
                 .read(move |j| {
                     let total = j.count(&filter)?;
                     let unknown = j.unknown()?;
-                    Ok((total, unknown))
+                    let clerks = j.clerks(CLERKS_LISTED)?;
+                    Ok((total, unknown, clerks))
                 })
                 .await
         }));
@@ -167,8 +175,9 @@ impl ActivityPanel {
     pub fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.query) {
             match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                Ok((total, unknown)) => {
+                Ok((total, unknown, clerks)) => {
                     self.total = Some(total);
+                    self.clerks = clerks;
                     self.fresh_customers
                         .extend(unknown.iter().filter_map(|e| e.customer.clone()));
                     self.unknown = unknown;
@@ -319,6 +328,28 @@ impl ActivityPanel {
                     &[Outcome::Done, Outcome::Refused, Outcome::Unknown],
                     outcome_word,
                 );
+                if self.clerks.len() > 1 || self.filters.clerk.is_some() {
+                    let l = ui.label(tr!("act-clerk"));
+                    let clerk = &mut self.filters.clerk;
+                    let shown = clerk
+                        .as_deref()
+                        .map_or_else(|| tr!("act-any"), crate::ui::i18n::who);
+                    egui::ComboBox::from_id_salt("act-clerk")
+                        .selected_text(shown)
+                        .show_ui(ui, |ui| {
+                            ui.selectable_value(clerk, None, tr!("act-any"));
+                            for c in &self.clerks {
+                                ui.selectable_value(
+                                    clerk,
+                                    Some(c.clone()),
+                                    crate::ui::i18n::who(c),
+                                );
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    ui.end_row();
+                }
                 let l = ui.label(tr!("act-search"));
                 ui.add(
                     egui::TextEdit::singleline(&mut self.filters.text)

@@ -97,6 +97,23 @@ pub enum Command {
     DeleteProfile(String),
     /// Fetch a token / make a harmless call with the active profile.
     TestConnection,
+    /// Open the shared journal at this address as the app would, and say what was found.
+    TestJournal {
+        /// A PostgreSQL address, without its password.
+        address: String,
+        /// A newly typed password (else the one kept in the keyring).
+        password: Option<SecretString>,
+    },
+    /// Use this journal from now on (after it opens): the desk's shared one at
+    /// `address`, or this computer's file when it is empty; with the clerk's name.
+    SaveJournal {
+        /// A PostgreSQL address, or empty.
+        address: String,
+        /// A newly typed password, kept in the keyring.
+        password: Option<SecretString>,
+        /// The clerk's name written beside the computer's account (may be empty).
+        clerk: String,
+    },
     /// Create the sandbox profile, start the sandbox, connect.
     TrySandbox,
     /// Issue this invoice (never resent: the panel locks until the outcome is known);

@@ -129,6 +129,21 @@ pub enum TestOutcome {
     NotRun(String),
 }
 
+/// What the panel shows of the app's state.
+#[derive(Clone, Copy)]
+pub struct Shown<'a> {
+    /// The profiles.
+    pub profiles: &'a Profiles,
+    /// Where secrets are kept (`None`: the keyring is still being opened).
+    pub store: Option<&'a StoreStatus>,
+    /// The connection, if any.
+    pub session: Option<&'a Session>,
+    /// What this session learnt of each profile's connection.
+    pub checks: &'a HashMap<String, ProfileCheck>,
+    /// The journal in use and its setting.
+    pub journal: &'a super::shared_journal::InUse<'a>,
+}
+
 /// The panel's state.
 #[derive(Default)]
 pub struct CredentialsPanel {
@@ -144,6 +159,8 @@ pub struct CredentialsPanel {
     confirm_delete: Option<String>,
     /// The form as last drawn: a message about it goes when it changes.
     form_seen: Option<Profile>,
+    /// The journal setting (this computer's file, or the desk's shared journal).
+    pub journal: super::shared_journal::JournalSetting,
 }
 
 impl CredentialsPanel {
@@ -210,15 +227,14 @@ impl CredentialsPanel {
     }
 
     /// Draws the panel.
-    pub fn ui(
-        &mut self,
-        ui: &mut Ui,
-        profiles: &Profiles,
-        store: Option<&StoreStatus>,
-        session: Option<&Session>,
-        checks: &HashMap<String, ProfileCheck>,
-        commands: &mut Vec<Command>,
-    ) {
+    pub fn ui(&mut self, ui: &mut Ui, shown: &Shown<'_>, commands: &mut Vec<Command>) {
+        let Shown {
+            profiles,
+            store,
+            session,
+            checks,
+            journal,
+        } = *shown;
         if profiles.profiles.is_empty() && self.editor.is_none() {
             welcome(ui, commands, &mut self.editor);
             return;
@@ -434,6 +450,10 @@ impl CredentialsPanel {
                     },
                     _ => {}
                 }
+                // The journal is the computer's, not a profile's: it stands apart.
+                ui.add_space(16.0);
+                ui.separator();
+                self.journal.ui(ui, journal, commands);
             });
         });
         if let Some(name) = self.confirm_delete.clone() {

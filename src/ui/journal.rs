@@ -5,6 +5,7 @@
 use super::session::Session;
 use crate::api::{ApiError, InputProblem};
 use crate::journal::{self, Action, Entry, Intent, Journal, SharedJournal};
+use crate::profile::{SecretKind, SecretStore};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,6 +18,10 @@ const UNCOUNTED: u64 = u64::MAX;
 #[derive(Clone)]
 pub struct AppJournal {
     path: Option<PathBuf>,
+    /// Where a shared journal's password is kept (the keyring).
+    secrets: Option<Arc<OnceCell<Arc<SecretStore>>>>,
+    /// The clerk's name written beside the computer's account.
+    clerk: Option<String>,
     cell: Arc<OnceCell<Result<SharedJournal, journal::JournalError>>>,
     to_check: Arc<AtomicU64>,
 }
@@ -71,9 +76,31 @@ impl AppJournal {
     pub fn new(path: Option<PathBuf>) -> AppJournal {
         AppJournal {
             path,
+            secrets: None,
+            clerk: None,
             cell: Arc::new(OnceCell::new()),
             to_check: Arc::new(AtomicU64::new(UNCOUNTED)),
         }
+    }
+
+    /// The journal at `path` (`None`: in memory); a shared journal's password is read
+    /// from `secrets` (else `INVOICE_DESK_JOURNAL_PASSWORD`), and entries are written
+    /// under `clerk`'s name too when one is given.
+    pub fn with_settings(
+        path: Option<PathBuf>,
+        secrets: Arc<OnceCell<Arc<SecretStore>>>,
+        clerk: Option<String>,
+    ) -> AppJournal {
+        AppJournal {
+            secrets: Some(secrets),
+            clerk: clerk.filter(|c| !c.trim().is_empty()),
+            ..AppJournal::new(path)
+        }
+    }
+
+    /// Where it is: a file, or the shared journal's address (never with a password).
+    pub fn place(&self) -> Option<&std::path::Path> {
+        self.path.as_deref()
     }
 
     /// Whether it is the desk's shared journal (a database address, not a file).
@@ -86,12 +113,26 @@ impl AppJournal {
     /// The open journal, or why it cannot be opened (its kind says which words).
     async fn get(&self) -> Result<SharedJournal, journal::JournalError> {
         let path = self.path.clone();
+        let clerk = self.clerk.clone();
+        let secrets = match (&self.secrets, self.is_shared()) {
+            (Some(cell), true) => Some(super::session::get_secrets(cell).await),
+            _ => None,
+        };
         self.cell
             .get_or_init(|| async move {
                 let named = path.clone().unwrap_or_default();
-                tokio::task::spawn_blocking(move || match &path {
-                    Some(p) => Journal::open(p),
-                    None => Journal::open_in_memory(),
+                tokio::task::spawn_blocking(move || {
+                    let mut j = match &path {
+                        Some(p) => {
+                            let password = shared_password(secrets.as_deref(), p)?;
+                            Journal::open_with(p, password.as_deref())?
+                        }
+                        None => Journal::open_in_memory()?,
+                    };
+                    if let Some(name) = &clerk {
+                        j.set_clerk_name(name);
+                    }
+                    Ok(j)
                 })
                 .await
                 .unwrap_or_else(|e| {
@@ -291,6 +332,79 @@ fn latest_entry(
         base_url.is_none_or(|b| journal::same_service(&e.base_url, b))
             && (action != Action::Void || e.invoice_id.as_deref() == Some(key))
     }))
+}
+
+/// What opening a journal setting found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Opened {
+    /// Entries in it.
+    pub entries: u64,
+    /// The typed password could not go to the keyring: it is kept until the app closes.
+    pub session_only: bool,
+}
+
+/// Opens the journal at `address` as the app would (a typed `password`, else the one
+/// kept in the keyring) and counts its entries; with `keep`, a typed password that
+/// worked is then stored in the keyring. The error in the clerk's words.
+pub async fn try_place(
+    address: String,
+    password: Option<secrecy::SecretString>,
+    secrets: Arc<OnceCell<Arc<SecretStore>>>,
+    keep: bool,
+) -> Result<Opened, String> {
+    use secrecy::ExposeSecret;
+    let store = super::session::get_secrets(&secrets).await;
+    tokio::task::spawn_blocking(move || {
+        let place = PathBuf::from(&address);
+        let open = || -> Result<u64, journal::JournalError> {
+            let pw = match &password {
+                Some(p) => Some(p.expose_secret().to_string()),
+                None => shared_password(Some(&store), &place)?,
+            };
+            let j = Journal::open_with(&place, pw.as_deref())?;
+            j.count(&journal::Filter::default())
+        };
+        let entries = open().map_err(|e| crate::ui::i18n::journal_error(&e))?;
+        let mut session_only = false;
+        if keep && let Some(p) = &password {
+            session_only = matches!(
+                store.set(address.trim(), SecretKind::JournalPassword, p),
+                crate::profile::StoreStatus::SessionOnly(_)
+            );
+        }
+        Ok(Opened {
+            entries,
+            session_only,
+        })
+    })
+    .await
+    .map_err(|e| e.to_string())?
+}
+
+/// A shared journal's password: the one kept in the keyring for its address, else
+/// `INVOICE_DESK_JOURNAL_PASSWORD`; none for a file.
+fn shared_password(
+    secrets: Option<&SecretStore>,
+    place: &std::path::Path,
+) -> Result<Option<String>, journal::JournalError> {
+    use secrecy::ExposeSecret;
+    let url = place.to_string_lossy();
+    if !journal::is_database_url(&url) {
+        return Ok(None);
+    }
+    let kept = match secrets {
+        Some(s) => s
+            .get(url.trim(), SecretKind::JournalPassword)
+            .map_err(|e| journal::JournalError::Open {
+                path: place.to_path_buf(),
+                why: e.to_string(),
+                trouble: journal::Trouble::Other,
+            })?,
+        None => None,
+    };
+    Ok(kept
+        .map(|p| p.expose_secret().to_string())
+        .or_else(journal::shared_password))
 }
 
 fn not_sent(why: journal::JournalError) -> ApiError {

@@ -11,6 +11,7 @@ pub mod customers;
 pub mod external;
 pub mod journal;
 pub mod lookup;
+pub mod shared_journal;
 /// The translations (shared with the CLI's doctor report): see [`crate::i18n`].
 pub use crate::i18n;
 pub mod session;
@@ -43,6 +44,7 @@ pub fn run(rt: &tokio::runtime::Runtime) -> eframe::Result<()> {
         secrets: std::sync::Arc::new(tokio::sync::OnceCell::new()),
         sandbox_data: crate::profile::Profiles::default_data_path(),
         journal: crate::journal::default_path(),
+        journal_fixed: crate::journal::chosen_by_environment(),
         language: None,
         today: None,
         opener: None,

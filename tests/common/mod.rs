@@ -250,19 +250,26 @@ pub fn click(h: &mut H, label: &str) {
 
 /// Types `text` at the end of the field named `label`.
 pub fn type_into(h: &mut H, label: &str, text: &str) {
-    use egui::accesskit::Role;
-    h.get_by_role_and_label(Role::TextInput, label).focus();
+    type_role(h, egui::accesskit::Role::TextInput, label, text);
+}
+
+/// Types `text` at the end of the field of `role` (a password field, say) named `label`.
+pub fn type_role(h: &mut H, role: egui::accesskit::Role, label: &str, text: &str) {
+    h.get_by_role_and_label(role, label).focus();
     h.step();
-    h.get_by_role_and_label(Role::TextInput, label)
-        .type_text(text);
+    h.get_by_role_and_label(role, label).type_text(text);
     h.step();
     h.step();
 }
 
 /// Replaces the text of the field named `label` (clicked, all selected, erased, typed).
 pub fn set_text(h: &mut H, label: &str, text: &str) {
-    use egui::accesskit::Role;
-    h.get_by_role_and_label(Role::TextInput, label).click();
+    set_role(h, egui::accesskit::Role::TextInput, label, text);
+}
+
+/// Replaces the text of the field of `role` (a password field, say) named `label`.
+pub fn set_role(h: &mut H, role: egui::accesskit::Role, label: &str, text: &str) {
+    h.get_by_role_and_label(role, label).click();
     h.step();
     h.step();
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
@@ -270,8 +277,7 @@ pub fn set_text(h: &mut H, label: &str, text: &str) {
     h.key_press(egui::Key::Backspace);
     h.step();
     if !text.is_empty() {
-        h.get_by_role_and_label(Role::TextInput, label)
-            .type_text(text);
+        h.get_by_role_and_label(role, label).type_text(text);
     }
     h.step();
     h.step();

@@ -125,11 +125,17 @@ impl Server {
         start_in(&format!("own{n}"), false).expect("a PostgreSQL server of its own")
     }
 
-    /// A cluster of the caller's own that speaks TLS with a self-signed certificate for
-    /// 127.0.0.1 (one no computer trusts).
+    /// A cluster of the caller's own that speaks only TLS over TCP, with a certificate
+    /// for 127.0.0.1 signed by a test authority ([`Server::ca_file`]) no computer trusts.
     pub fn own_with_tls() -> Server {
         let n = OWN.fetch_add(1, Ordering::SeqCst);
         start_in(&format!("tls{n}"), true).expect("a PostgreSQL server with TLS")
+    }
+
+    /// The certificate authority that signed a TLS server's certificate (trusted by no
+    /// computer unless a test says so, with `SSL_CERT_FILE`).
+    pub fn ca_file(&self) -> PathBuf {
+        self.dir.with_file_name("ca.crt")
     }
 
     /// Stops the server (`immediate`: as a crash would), for tests of a server gone.
@@ -291,25 +297,83 @@ fn start_in(name: &str, tls: bool) -> Result<Server, String> {
     )
     .map_err(|e| e.to_string())?;
     if tls {
-        let out = std::process::Command::new("openssl")
-            .args([
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-            ])
-            .args([
-                "-subj",
-                "/CN=127.0.0.1",
-                "-addext",
-                "subjectAltName=IP:127.0.0.1",
-            ])
-            .arg("-keyout")
-            .arg(dir.join("server.key"))
-            .arg("-out")
-            .arg(dir.join("server.crt"))
-            .output()
-            .map_err(|e| format!("openssl: {e}"))?;
-        if !out.status.success() {
-            return Err(String::from_utf8_lossy(&out.stderr).into_owned());
-        }
+        // A certificate authority of the test's own (in `root`: its certificate is
+        // what a test may choose to trust), and the server's certificate signed by it.
+        let ext = root.join("server.ext");
+        std::fs::write(
+            &ext,
+            "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n\
+             keyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n",
+        )
+        .map_err(|e| e.to_string())?;
+        let openssl = |args: &[&std::ffi::OsStr]| -> Result<(), String> {
+            let out = std::process::Command::new("openssl")
+                .args(args)
+                .output()
+                .map_err(|e| format!("openssl: {e}"))?;
+            if out.status.success() {
+                Ok(())
+            } else {
+                Err(String::from_utf8_lossy(&out.stderr).into_owned())
+            }
+        };
+        let os = |s: &str| std::ffi::OsString::from(s);
+        let (ca_key, ca_crt) = (root.join("ca.key"), root.join("ca.crt"));
+        let csr = root.join("server.csr");
+        openssl(&[
+            &os("req"),
+            &os("-x509"),
+            &os("-newkey"),
+            &os("rsa:2048"),
+            &os("-nodes"),
+            &os("-days"),
+            &os("2"),
+            &os("-subj"),
+            &os("/CN=invoice-desk tests CA"),
+            &os("-keyout"),
+            ca_key.as_os_str(),
+            &os("-out"),
+            ca_crt.as_os_str(),
+        ])?;
+        openssl(&[
+            &os("req"),
+            &os("-newkey"),
+            &os("rsa:2048"),
+            &os("-nodes"),
+            &os("-subj"),
+            &os("/CN=127.0.0.1"),
+            &os("-keyout"),
+            dir.join("server.key").as_os_str(),
+            &os("-out"),
+            csr.as_os_str(),
+        ])?;
+        openssl(&[
+            &os("x509"),
+            &os("-req"),
+            &os("-in"),
+            csr.as_os_str(),
+            &os("-CA"),
+            ca_crt.as_os_str(),
+            &os("-CAkey"),
+            ca_key.as_os_str(),
+            &os("-CAcreateserial"),
+            &os("-days"),
+            &os("2"),
+            &os("-extfile"),
+            ext.as_os_str(),
+            &os("-out"),
+            dir.join("server.crt").as_os_str(),
+        ])?;
+        // Only TLS connections over TCP: a test that gets in has spoken TLS.
+        let rules = std::fs::read_to_string(&hba).map_err(|e| e.to_string())?;
+        let rules: String = rules
+            .lines()
+            .map(|l| match l.strip_prefix("host ") {
+                Some(rest) => format!("hostssl {rest}\n"),
+                None => format!("{l}\n"),
+            })
+            .collect();
+        std::fs::write(&hba, rules).map_err(|e| e.to_string())?;
         use std::os::unix::fs::PermissionsExt;
         let key = dir.join("server.key");
         std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600))

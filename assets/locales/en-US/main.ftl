@@ -785,3 +785,30 @@ date-past = · already past ({ $days ->
    *[other] { $days } days
 } ago): is it right?
 date-far = · more than two years ahead: is it right?
+
+## The journal setting (Credentials panel)
+sj-title = Shared journal
+sj-now-local = This computer records every create and void in its own journal: { $place }
+sj-now-shared = This computer records every create and void in the desk's shared journal: { $place }
+sj-in-memory = (kept in memory only)
+sj-fixed = INVOICE_DESK_JOURNAL chooses the journal on this computer; remove that variable to choose it here.
+sj-explain = A desk of several clerks shares one journal on a PostgreSQL server, so nobody issues what a colleague already issued. Leave the address empty to use this computer's own journal.
+sj-address = Shared journal address
+sj-password = Database password
+sj-password-hint = kept in the system keyring; empty keeps the saved one
+sj-clerk = Your name in the journal
+sj-clerk-hint = optional, e.g. Ana Pérez
+sj-test = Test
+sj-testing = Opening the journal…
+sj-wait-in-flight = Something is being sent: switch journals once it has finished.
+sj-nothing-changed = Nothing has changed.
+sj-works = It works: the shared journal answers and holds { $entries } entries.
+sj-saved-shared = Saved: from now on every create and void is recorded in the desk's shared journal ({ $entries } entries).
+sj-saved-local = Saved: from now on this computer's own journal is used.
+sj-password-session-only = The password could not be stored in the keyring: it is kept only until the app closes.
+sj-not-an-address = Write an address that starts with postgres:// or postgresql://, or leave it empty for this computer's journal.
+sj-password-in-address = The address must not hold the password: write it in the password field, which keeps it in the keyring.
+sj-push-hint = What this computer recorded before stays in its own file; to bring it into the shared journal run: invoice-desk journal push --to ADDRESS
+act-clerk = Clerk
+bulk-progress-others = { $count } issued by colleagues
+bulk-already-known-others = { $count } of them were issued by colleagues.

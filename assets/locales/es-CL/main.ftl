@@ -788,3 +788,30 @@ date-past = · ya pasó (hace { $days ->
    *[other] { $days } días
 }): ¿es correcta?
 date-far = · es en más de dos años: ¿es correcta?
+
+## The journal setting (Credentials panel)
+sj-title = Registro compartido
+sj-now-local = Este computador registra cada emisión y anulación en su propio registro: { $place }
+sj-now-shared = Este computador registra cada emisión y anulación en el registro compartido del equipo: { $place }
+sj-in-memory = (solo en memoria)
+sj-fixed = En este computador el registro lo elige INVOICE_DESK_JOURNAL; quite esa variable para elegirlo aquí.
+sj-explain = Un equipo de varios administrativos comparte un registro en un servidor PostgreSQL, así nadie emite lo que un colega ya emitió. Deje la dirección vacía para usar el registro de este computador.
+sj-address = Dirección del registro compartido
+sj-password = Contraseña de la base de datos
+sj-password-hint = se guarda en el llavero del sistema; vacía conserva la guardada
+sj-clerk = Su nombre en el registro
+sj-clerk-hint = opcional, p. ej. Ana Pérez
+sj-test = Probar
+sj-testing = Abriendo el registro…
+sj-wait-in-flight = Hay algo enviándose: cambie de registro cuando termine.
+sj-nothing-changed = No hay cambios.
+sj-works = Funciona: el registro compartido responde y tiene { $entries } entradas.
+sj-saved-shared = Guardado: desde ahora cada emisión y anulación se registra en el registro compartido del equipo ({ $entries } entradas).
+sj-saved-local = Guardado: desde ahora se usa el registro propio de este computador.
+sj-password-session-only = La contraseña no se pudo guardar en el llavero: se conserva solo hasta cerrar la aplicación.
+sj-not-an-address = Escriba una dirección que empiece por postgres:// o postgresql://, o déjela vacía para usar el registro de este computador.
+sj-password-in-address = La dirección no debe llevar la contraseña: escríbala en el campo de contraseña, que la guarda en el llavero.
+sj-push-hint = Lo que este computador registró antes queda en su propio archivo; para llevarlo al registro compartido ejecute: invoice-desk journal push --to DIRECCIÓN
+act-clerk = Usuario
+bulk-progress-others = { $count } emitidas por colegas
+bulk-already-known-others = { $count } de ellas las emitieron colegas.

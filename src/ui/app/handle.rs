@@ -2,7 +2,7 @@
 //! changes state and starts background work; [`InvoiceDeskApp::drain_finished`] (called
 //! from `eframe::App::logic`) takes finished work into state, whichever panel is shown.
 
-use super::{Command, InvoiceDeskApp, Tab};
+use super::{Command, InvoiceDeskApp, JournalAim, Tab};
 use crate::api::{ApiError, ConnectionReport, InputProblem, TokenState};
 use crate::journal::{Action, Guard, Intent, Similar};
 use crate::profile::SANDBOX_PROFILE;
@@ -298,6 +298,34 @@ impl InvoiceDeskApp {
                     .spawn(async move { session.client.check_connection().await });
                 self.test = Some((name, task));
             }
+            Command::TestJournal { address, password } => {
+                if let Err(why) = self.journal_address_ok(&address) {
+                    return self.credentials.journal.refused(why);
+                }
+                self.journal_setting_start(JournalAim::Test, address, password, false);
+            }
+            Command::SaveJournal {
+                address,
+                password,
+                clerk,
+            } => {
+                if self.in_flight() {
+                    return self.credentials.journal.refused(tr!("sj-wait-in-flight"));
+                }
+                let aim = JournalAim::Save {
+                    address: address.clone(),
+                    clerk,
+                };
+                if address.is_empty() {
+                    // This computer's own file: nothing to reach first.
+                    self.credentials.journal.started();
+                    return self.journal_switch(aim, Ok(Default::default()));
+                }
+                if let Err(why) = self.journal_address_ok(&address) {
+                    return self.credentials.journal.refused(why);
+                }
+                self.journal_setting_start(aim, address, password, true);
+            }
             Command::TrySandbox => {
                 let _ = self.profiles.upsert(None, sandbox_profile());
                 self.profiles.active = Some(SANDBOX_PROFILE.to_string());
@@ -582,9 +610,79 @@ impl InvoiceDeskApp {
         self.lookup.fetching(task);
     }
 
+    /// Why `address` cannot be a shared journal's, in the clerk's words.
+    fn journal_address_ok(&self, address: &str) -> Result<(), String> {
+        if !crate::journal::is_database_url(address) {
+            return Err(tr!("sj-not-an-address"));
+        }
+        if crate::journal::without_password(address) != address.trim() {
+            return Err(tr!("sj-password-in-address"));
+        }
+        Ok(())
+    }
+
+    /// Opens the journal at `address` off the UI thread, for `aim`.
+    fn journal_setting_start(
+        &mut self,
+        aim: JournalAim,
+        address: String,
+        password: Option<secrecy::SecretString>,
+        keep: bool,
+    ) {
+        self.credentials.journal.started();
+        let secrets = self.connector.secrets.clone();
+        let task = self.spawner.spawn(crate::ui::journal::try_place(
+            address, password, secrets, keep,
+        ));
+        self.journal_setting = Some((aim, task));
+    }
+
+    /// A journal setting's test ended: a save that opened is stored and used from now
+    /// on (unless something started sending meanwhile).
+    fn journal_switch(&mut self, aim: JournalAim, tested: crate::ui::shared_journal::Tested) {
+        let JournalAim::Save { address, clerk } = aim else {
+            return self.credentials.journal.ended(tested, false, false);
+        };
+        if tested.is_err() {
+            return self.credentials.journal.ended(tested, false, false);
+        }
+        if self.in_flight() {
+            return self.credentials.journal.refused(tr!("sj-wait-in-flight"));
+        }
+        let before = (
+            self.profiles.shared_journal.clone(),
+            self.profiles.clerk_name.clone(),
+        );
+        self.profiles.shared_journal = Some(address).filter(|a| !a.is_empty());
+        self.profiles.clerk_name =
+            Some(crate::journal::clerk_name(&clerk)).filter(|c| !c.is_empty());
+        if let Err(e) = self.save_profiles() {
+            (self.profiles.shared_journal, self.profiles.clerk_name) = before;
+            return self
+                .credentials
+                .journal
+                .refused(crate::ui::i18n::profile_error(&e));
+        }
+        self.journal = self.chosen_journal();
+        let shared = self.journal.is_shared();
+        self.credentials.journal.ended(tested, true, shared);
+        // Everything that reads the journal reads the new one.
+        let journal = self.journal.clone();
+        self.journal_counting = Some(self.spawner.spawn(async move { journal.count().await }));
+        self.journal_checked = None;
+        self.handle(Command::ActivityRefresh);
+        self.bulk.look_for_interrupted(&self.journal, &self.spawner);
+    }
+
     /// Takes finished background work into state (called every frame from `logic`, so a
     /// result is taken even when its panel is not on screen).
     pub(super) fn drain_finished(&mut self) {
+        if let Some((aim, task)) = self.journal_setting.take() {
+            match task.try_take() {
+                Ok(r) => self.journal_switch(aim, r.map_err(|e| e.to_string()).and_then(|r| r)),
+                Err(task) => self.journal_setting = Some((aim, task)),
+            }
+        }
         if let Some(result) = take_finished(&mut self.connecting) {
             match result {
                 Ok(Ok(session)) => {

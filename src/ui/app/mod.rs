@@ -30,8 +30,11 @@ pub struct AppDeps {
     pub secrets: Arc<OnceCell<Arc<SecretStore>>>,
     /// Where the built-in sandbox keeps its data (`None`: memory only).
     pub sandbox_data: Option<PathBuf>,
-    /// The journal's file (`None`: kept in memory, for tests).
+    /// The journal's file (`None`: kept in memory, for tests), used unless the desk's
+    /// shared journal is chosen in the Credentials panel.
     pub journal: Option<PathBuf>,
+    /// `INVOICE_DESK_JOURNAL` chose `journal`: the Credentials panel cannot change it.
+    pub journal_fixed: bool,
     /// Force a language (tests); `None` uses the saved one, or the OS's at first start.
     pub language: Option<super::i18n::Lang>,
     /// A fixed "today" for overdue days and aging (tests); `None`: the computer's date.
@@ -49,6 +52,7 @@ impl AppDeps {
             secrets: Arc::new(OnceCell::new_with(Some(Arc::new(secrets)))),
             sandbox_data: None,
             journal: None,
+            journal_fixed: false,
             language: Some(super::i18n::Lang::En),
             today: None,
             // A test opens nothing outside itself unless it says what to do instead.
@@ -111,6 +115,12 @@ pub struct InvoiceDeskApp {
     pending_sandbox_welcome: bool,
     first_frame_done: bool,
     journal: super::journal::AppJournal,
+    /// This computer's journal (the file, or what `INVOICE_DESK_JOURNAL` says).
+    journal_local: Option<PathBuf>,
+    /// `INVOICE_DESK_JOURNAL` chose the journal: the setting cannot change it.
+    journal_fixed: bool,
+    /// Testing (or testing, then switching to) a journal setting.
+    journal_setting: Option<(JournalAim, Task<super::shared_journal::Tested>)>,
     /// Counting the journal's unknown outcomes at start.
     journal_counting: Option<Task<()>>,
     /// "Check now": running, or what it found.
@@ -137,6 +147,15 @@ pub struct InvoiceDeskApp {
     quit_asking: bool,
     /// The clerk said to close anyway.
     quit_confirmed: bool,
+}
+
+/// What a journal setting's test is for.
+enum JournalAim {
+    /// Only to say whether it works.
+    Test,
+    /// To switch to it when it works: its address (empty: this computer's file) and
+    /// the clerk's name.
+    Save { address: String, clerk: String },
 }
 
 /// Looking names up in the directory.
@@ -204,7 +223,10 @@ impl InvoiceDeskApp {
             pending_reconnect: false,
             pending_sandbox_welcome: false,
             first_frame_done: false,
-            journal: super::journal::AppJournal::new(deps.journal),
+            journal: super::journal::AppJournal::new(None),
+            journal_local: deps.journal,
+            journal_fixed: deps.journal_fixed,
+            journal_setting: None,
             journal_counting: None,
             journal_check: None,
             journal_checked: None,
@@ -216,6 +238,7 @@ impl InvoiceDeskApp {
             quit_asking: false,
             quit_confirmed: false,
         };
+        app.journal = app.chosen_journal();
         if app.profiles.profiles.is_empty() {
             app.saved.tab = Tab::Credentials;
         }
@@ -265,14 +288,29 @@ impl InvoiceDeskApp {
         let session = self.session.as_deref();
         let secrets_status = self.connector.secrets.get().map(|s| s.status());
         match self.saved.tab {
-            Tab::Credentials => self.credentials.ui(
-                ui,
-                &self.profiles,
-                secrets_status.as_ref(),
-                session,
-                &self.checks,
-                commands,
-            ),
+            Tab::Credentials => {
+                let place = self
+                    .journal
+                    .place()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| crate::tr!("sj-in-memory"));
+                let in_use = super::shared_journal::InUse {
+                    place: &place,
+                    shared: self.journal.is_shared(),
+                    fixed: self.journal_fixed,
+                    saved_address: self.profiles.shared_journal.as_deref().unwrap_or(""),
+                    saved_clerk: self.profiles.clerk_name.as_deref().unwrap_or(""),
+                    in_flight: self.in_flight(),
+                };
+                let shown = super::credentials::Shown {
+                    profiles: &self.profiles,
+                    store: secrets_status.as_ref(),
+                    session,
+                    checks: &self.checks,
+                    journal: &in_use,
+                };
+                self.credentials.ui(ui, &shown, commands)
+            }
             Tab::Create => self
                 .create
                 .ui(ui, session, &self.suggestions, &self.names, commands),
@@ -291,6 +329,24 @@ impl InvoiceDeskApp {
             ),
             Tab::Bulk => self.bulk.ui(ui, session.is_some(), commands),
         }
+    }
+
+    /// The journal the settings choose: `INVOICE_DESK_JOURNAL` when it is set, else the
+    /// desk's shared journal when one is saved, else this computer's file.
+    fn chosen_journal(&self) -> super::journal::AppJournal {
+        let shared = self
+            .profiles
+            .shared_journal
+            .as_deref()
+            .map(str::trim)
+            .filter(|a| !a.is_empty() && !self.journal_fixed);
+        super::journal::AppJournal::with_settings(
+            shared
+                .map(PathBuf::from)
+                .or_else(|| self.journal_local.clone()),
+            self.connector.secrets.clone(),
+            self.profiles.clerk_name.clone(),
+        )
     }
 
     /// True while a billing run sends, or a create or void waits for its answer.

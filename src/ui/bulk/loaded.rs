@@ -10,7 +10,7 @@ impl Loaded {
         mapping: Vec<ColumnUse>,
         plan: Plan,
         account_currency: Option<Currency>,
-        known: HashMap<usize, crate::journal::Entry>,
+        known: HashMap<usize, Known>,
     ) -> Loaded {
         let mut problems: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for (i, p) in plan.problems.iter().enumerate() {

@@ -48,7 +48,14 @@ pub struct Loaded {
     account_currency: Option<Currency>,
     /// Rows (indices in `plan.rows`) the journal already has as issued, by the entry that
     /// issued them: shown "Already issued" and not counted as to issue.
-    known: HashMap<usize, crate::journal::Entry>,
+    known: HashMap<usize, Known>,
+}
+
+/// A row the journal has as issued: its entry, and who issued it when that was not this
+/// journal's own writer (a colleague on the shared journal).
+struct Known {
+    entry: crate::journal::Entry,
+    by: Option<String>,
 }
 
 /// Live progress, written by the run, read by the panel.

@@ -107,11 +107,18 @@ impl BulkPanel {
                                     .map(|p| p.statuses.get(i).cloned().flatten());
                                 let known = l.known.get(&i);
                                 match (status, known) {
-                                    (None | Some(None), Some(e)) => {
+                                    (None | Some(None), Some(k)) => {
+                                        let status = match &k.by {
+                                            Some(by) => tr!(
+                                                "bulk-st-existing-by",
+                                                who = crate::ui::i18n::who(by)
+                                            ),
+                                            None => tr!("bulk-st-existing"),
+                                        };
                                         ui.label(tr!(
                                             "bulk-st-with-id",
-                                            status = tr!("bulk-st-existing"),
-                                            id = safe(e.invoice_id.as_deref().unwrap_or("?"))
+                                            status = status,
+                                            id = safe(k.entry.invoice_id.as_deref().unwrap_or("?"))
                                         ));
                                     }
                                     (None, None) => {

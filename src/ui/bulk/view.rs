@@ -222,7 +222,16 @@ impl BulkPanel {
             widgets::error_text(ui, &tr!("bulk-nothing-valid"));
         }
         if !l.known.is_empty() {
-            ui.label(tr!("bulk-already-known", count = l.known.len()));
+            let others = l.known.values().filter(|k| k.by.is_some()).count();
+            if others > 0 {
+                ui.label(format!(
+                    "{} {}",
+                    tr!("bulk-already-known", count = l.known.len()),
+                    tr!("bulk-already-known-others", count = others)
+                ));
+            } else {
+                ui.label(tr!("bulk-already-known", count = l.known.len()));
+            }
         }
         let with_problems = l.problem_rows.len();
         if with_problems > 0 {
@@ -299,6 +308,15 @@ impl BulkPanel {
                 left = duration_words(left)
             ),
             _ => tr!("bulk-progress-start", done = done, total = r.total),
+        };
+        // The whole run's progress: rows colleagues issue count as done here too.
+        let text = if counts.by_others > 0 {
+            format!(
+                "{text} · {}",
+                tr!("bulk-progress-others", count = counts.by_others)
+            )
+        } else {
+            text
         };
         ui.add(
             egui::ProgressBar::new(done as f32 / r.total.max(1) as f32)

@@ -107,7 +107,8 @@ impl BulkPanel {
                                 j.holder(crate::journal::Action::Create, &intent, &aliases)?
                                 && e.outcome == crate::journal::Outcome::Done
                             {
-                                known.insert(i, e);
+                                let by = Some(e.user.clone()).filter(|u| u != j.who());
+                                known.insert(i, Known { entry: e, by });
                             }
                         }
                     }
