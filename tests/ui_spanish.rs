@@ -505,7 +505,7 @@ fn a_reference_a_colleague_issued_on_the_shared_journal_says_who_in_spanish() {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_spanish() {
-    use common::{click, click_last, set_role, set_text, type_into};
+    use common::{click, set_role, set_text, type_into};
     use egui::accesskit::Role;
     use invoice_desk::profile::{Profiles, SecretKind};
     use secrecy::ExposeSecret;
@@ -550,7 +550,7 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
         &text("sj-address"),
         &url.replace("postgres@", "postgres:secreto@"),
     );
-    click_last(&mut h, &text("save"));
+    click(&mut h, &text("sj-save"));
     step_until(&mut h, "a password in the address is refused", |h| {
         has_text(h, &text("sj-password-in-address"))
     });
@@ -597,7 +597,7 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
         pg_server::PASSWORD,
     );
     set_text(&mut h, &text("sj-clerk"), "Ana Pérez");
-    click_last(&mut h, &text("save"));
+    click(&mut h, &text("sj-save"));
     step_until(&mut h, "saved and in use", |h| {
         has_text(
             h,

@@ -141,7 +141,7 @@ impl JournalSetting {
             let save = ui
                 .add_enabled(
                     !self.busy && changed && !now.in_flight,
-                    egui::Button::new(tr!("save")),
+                    egui::Button::new(tr!("sj-save")),
                 )
                 .on_disabled_hover_text(if now.in_flight {
                     tr!("sj-wait-in-flight")

@@ -812,3 +812,4 @@ sj-push-hint = What this computer recorded before stays in its own file; to brin
 act-clerk = Clerk
 bulk-progress-others = { $count } issued by colleagues
 bulk-already-known-others = { $count } of them were issued by colleagues.
+sj-save = Use this journal

@@ -815,3 +815,4 @@ sj-push-hint = Lo que este computador registró antes queda en su propio archivo
 act-clerk = Usuario
 bulk-progress-others = { $count } emitidas por colegas
 bulk-already-known-others = { $count } de ellas las emitieron colegas.
+sj-save = Usar este registro
