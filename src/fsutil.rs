@@ -250,6 +250,30 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_with(target, |w| w.write_all(bytes))
 }
 
+/// Writes `bytes` as a new file in `dir` named `stem.ext`, or `stem-2.ext`, `stem-3.ext`
+/// … when that exists: never over an existing file (even one made at the same moment),
+/// never half-written. Returns the file's path.
+pub fn write_new(dir: &Path, stem: &str, ext: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".invoice-desk-")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    for n in 1..10_000u32 {
+        let name = if n == 1 {
+            format!("{stem}.{ext}")
+        } else {
+            format!("{stem}-{n}.{ext}")
+        };
+        match tmp.persist_noclobber(dir.join(&name)) {
+            Ok(_) => return Ok(dir.join(name)),
+            Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => tmp = e.file,
+            Err(e) => return Err(e.error),
+        }
+    }
+    Err(std::io::Error::other("too many files of that name"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -524,6 +524,34 @@ pub fn profile_error(e: &ProfileError) -> String {
         ProfileError::Unreadable { path, .. } => tr!("pr-unreadable", path = path.display()),
         ProfileError::Unsaved { path, .. } => tr!("pr-unsaved", path = path.display()),
         ProfileError::KeyringRead(_) => tr!("pr-keyring-read"),
+        ProfileError::Sender(p) => sender_problem(p),
+    }
+}
+
+/// What is wrong with the sender's details, in the clerk's language.
+pub fn sender_problem(p: &crate::profile::SenderProblem) -> String {
+    use crate::profile::SenderProblem as P;
+    match p {
+        P::BadRut(r) => tr!("sender-bad-rut", rut = crate::text::escape_controls(r)),
+        P::BadEmail(e) => tr!("sender-bad-email", email = crate::text::escape_controls(e)),
+        P::TooLong(what, max) => tr!("sender-too-long", what = tr_field(what), max = *max),
+        P::LogoUnreadable(path, _) => tr!("sender-logo-unreadable", path = path.display()),
+        P::LogoTooLarge(path, _) => tr!(
+            "sender-logo-too-large",
+            path = path.display(),
+            max = crate::profile::sender::LOGO_MAX_BYTES / 1024
+        ),
+    }
+}
+
+/// A sender's field named in the clerk's language.
+fn tr_field(what: &str) -> String {
+    match what {
+        "name" => tr!("sender-f-organization"),
+        "address" => tr!("sender-f-address"),
+        "e-mail" => tr!("sender-f-email"),
+        "phone" => tr!("sender-f-phone"),
+        _ => tr!("sender-f-payment"),
     }
 }
 
@@ -593,9 +621,14 @@ pub fn service_code_words(code: &str) -> Option<String> {
 
 /// A currency as the picker names it: "UF (CLF)", "Pesos (CLP)", else its code.
 pub fn currency_name(c: crate::api::Currency) -> String {
+    currency_name_in(current(), c)
+}
+
+/// [`currency_name`] in `lang`.
+pub fn currency_name_in(lang: Lang, c: crate::api::Currency) -> String {
     match c.code() {
-        "CLF" => tr!("cur-clf"),
-        "CLP" => tr!("cur-clp"),
+        "CLF" => tr_in!(lang, "cur-clf"),
+        "CLP" => tr_in!(lang, "cur-clp"),
         code => code.to_string(),
     }
 }

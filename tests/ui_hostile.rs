@@ -26,6 +26,7 @@ fn app(rt: &tokio::runtime::Runtime, h: &Hostile, dir: &std::path::Path) -> H {
         account_currency: None,
         currencies: invoice_desk::api::Currency::DEFAULT_OFFERED.to_vec(),
         sandbox: false,
+        sender: Default::default(),
     };
     common::connected_to(rt, profile, "secret", dir, [1100.0, 760.0], Lang::En)
 }

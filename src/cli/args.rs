@@ -111,6 +111,46 @@ pub enum Command {
         #[arg(long, value_parser = parse_day)]
         as_of: Option<chrono::NaiveDate>,
     },
+    /// A customer's statement of account as a PDF: what is owed on a day, per currency
+    /// and days overdue, each open invoice with its payment link and QR code, in the
+    /// language of --lang. The sender's details come from `profile sender`.
+    Statement {
+        /// Customer id.
+        customer: String,
+        /// The PDF to write (replaced only when it is complete).
+        #[arg(long)]
+        out: PathBuf,
+        /// The day overdue days are counted on, YYYY-MM-DD. Default: today.
+        #[arg(long, value_parser = parse_day)]
+        as_of: Option<chrono::NaiveDate>,
+        /// List paid and void invoices too (what is owed is the same).
+        #[arg(long)]
+        all: bool,
+    },
+    /// A month's statements in one run: one PDF per customer who owes something
+    /// (estado-de-cuenta-<customer>-<date>.pdf, never overwriting), and a summary CSV
+    /// of every customer (those who owe nothing get no PDF). Journaled.
+    Statements {
+        /// A file of customer ids, one per line (or the first column of a CSV).
+        #[arg(
+            long,
+            conflicts_with = "all_known",
+            required_unless_present = "all_known"
+        )]
+        customers: Option<PathBuf>,
+        /// Every customer the directory knows (imported, or seen in the journal).
+        #[arg(long)]
+        all_known: bool,
+        /// The folder to write into (made if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// The day overdue days are counted on, YYYY-MM-DD. Default: today.
+        #[arg(long, value_parser = parse_day)]
+        as_of: Option<chrono::NaiveDate>,
+        /// List paid and void invoices too.
+        #[arg(long)]
+        all: bool,
+    },
     /// Run the built-in sandbox: a local copy of the service and its token issuer.
     Sandbox(SandboxArgs),
     /// Check this computer: keyring (a test secret written, read, deleted), folders,
@@ -318,6 +358,36 @@ pub enum ProfileCommand {
         /// Profile name.
         name: String,
     },
+    /// Set who statements of account are from (only the options given change).
+    Sender(SenderArgs),
+}
+
+/// `profile sender` arguments.
+#[derive(Args, Debug)]
+pub struct SenderArgs {
+    /// Profile name (default: the active one).
+    pub name: Option<String>,
+    /// The organization's name.
+    #[arg(long)]
+    pub organization: Option<String>,
+    /// Its RUT (the check digit is verified).
+    #[arg(long)]
+    pub rut: Option<String>,
+    /// Its address.
+    #[arg(long)]
+    pub address: Option<String>,
+    /// A contact e-mail.
+    #[arg(long)]
+    pub email: Option<String>,
+    /// A contact phone.
+    #[arg(long)]
+    pub phone: Option<String>,
+    /// A PNG or JPEG logo of at most 1 MB (an empty value takes it away).
+    #[arg(long)]
+    pub logo: Option<std::path::PathBuf>,
+    /// How to pay (bank, account), printed at the end of each statement.
+    #[arg(long)]
+    pub payment_text: Option<String>,
 }
 
 /// Authentication mode of a new profile.

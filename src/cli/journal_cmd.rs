@@ -10,6 +10,11 @@ pub(super) fn open() -> Result<Journal, Failure> {
     super::settings::journal_choice()?.open().map_err(failure)
 }
 
+/// A journal that could not record an export or a run's start: nothing was done.
+pub(super) fn not_recorded(e: journal::JournalError) -> Failure {
+    journal_failure(crate::i18n::journal_not_sent(&e), &e)
+}
+
 fn failure(e: journal::JournalError) -> Failure {
     journal_failure(crate::i18n::journal_error(&e), &e)
 }

@@ -47,6 +47,7 @@ mod output;
 mod profile_cmd;
 mod service;
 mod settings;
+mod statement_cmd;
 
 pub use args::*;
 use profile_cmd::profile_command;

@@ -63,6 +63,44 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
             note!("{}", tr!("cli-profile-removed", name = name));
             Ok(())
         }
+        ProfileCommand::Sender(a) => {
+            let name = a
+                .name
+                .clone()
+                .or_else(|| profiles.active.clone())
+                .ok_or_else(|| Failure::usage(tr!("cli-no-profile-chosen")))?;
+            let Some(mut profile) = profiles.get(&name).cloned() else {
+                return Err(Failure::usage(tr!("cli-no-such-profile", name = name)));
+            };
+            let s = &mut profile.sender;
+            for (value, field) in [
+                (&a.organization, &mut s.organization),
+                (&a.rut, &mut s.rut),
+                (&a.address, &mut s.address),
+                (&a.email, &mut s.email),
+                (&a.phone, &mut s.phone),
+                (&a.payment_text, &mut s.payment_text),
+            ] {
+                if let Some(v) = value {
+                    *field = v.trim().to_string();
+                }
+            }
+            if let Some(logo) = &a.logo {
+                // An empty path takes the logo away.
+                s.logo = Some(logo.clone()).filter(|l| !l.as_os_str().is_empty());
+            }
+            profile
+                .validate()
+                .map_err(|e| Failure::usage(crate::i18n::profile_error(&e)))?;
+            profile
+                .sender
+                .check_logo()
+                .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
+            profiles.upsert(Some(&name), profile.clone())?;
+            profiles.save(&path)?;
+            say!("{}", sender_lines(&profile.sender));
+            Ok(())
+        }
         ProfileCommand::Add(a) => {
             let auth = match a.mode {
                 Mode::Oauth => ProfileAuth::OAuth {
@@ -91,6 +129,11 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
                     a.currencies.clone()
                 },
                 sandbox: false,
+                // Replacing a profile keeps the sender's details given for it.
+                sender: profiles
+                    .get(&a.name)
+                    .map(|p| p.sender.clone())
+                    .unwrap_or_default(),
             };
             profile.validate()?;
             let what = match a.mode {
@@ -152,4 +195,27 @@ fn read_secret(what: &str) -> Result<SecretString, Failure> {
 
 fn required(option: &str) -> Failure {
     Failure::usage(tr!("cli-required-for-oauth", option = option))
+}
+
+/// The sender's details, one per line, as a clerk reads them.
+fn sender_lines(s: &crate::profile::Sender) -> String {
+    let esc = |t: &str| crate::text::escape_controls(t).into_owned();
+    let logo = s
+        .logo
+        .as_ref()
+        .map(|l| l.display().to_string())
+        .unwrap_or_default();
+    [
+        (tr!("sender-f-organization"), esc(&s.organization)),
+        (tr!("sender-f-rut"), esc(&s.rut)),
+        (tr!("sender-f-address"), esc(&s.address)),
+        (tr!("sender-f-email"), esc(&s.email)),
+        (tr!("sender-f-phone"), esc(&s.phone)),
+        (tr!("sender-f-logo"), esc(&logo)),
+        (tr!("sender-f-payment"), esc(&s.payment_text)),
+    ]
+    .iter()
+    .map(|(k, v)| format!("{k}: {v}"))
+    .collect::<Vec<_>>()
+    .join("\n")
 }

@@ -382,6 +382,39 @@ pub(super) async fn service_command(
             }
             Ok(())
         }
+        Command::Statement {
+            customer,
+            out,
+            as_of,
+            all,
+        } => {
+            let ctx = super::statement_cmd::Ctx {
+                client: &client,
+                profile: &resolved.profile_name,
+                base_url: &base_url,
+                sender: &resolved.sender,
+                as_of: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
+                all,
+            };
+            super::statement_cmd::one(&ctx, &customer, &out).await
+        }
+        Command::Statements {
+            customers,
+            all_known,
+            out,
+            as_of,
+            all,
+        } => {
+            let ctx = super::statement_cmd::Ctx {
+                client: &client,
+                profile: &resolved.profile_name,
+                base_url: &base_url,
+                sender: &resolved.sender,
+                as_of: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
+                all,
+            };
+            super::statement_cmd::many(&ctx, customers.as_deref(), all_known, &out).await
+        }
         Command::Profile(_)
         | Command::Sandbox(_)
         | Command::Doctor

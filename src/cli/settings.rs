@@ -54,6 +54,8 @@ pub(super) struct Resolved {
     pub account_currency: Option<Currency>,
     /// The currencies `create --currency` may use.
     pub currencies: Vec<Currency>,
+    /// Who statements of account are from.
+    pub sender: crate::profile::Sender,
 }
 
 /// Profile (named or active, if any) with the environment on top.
@@ -181,8 +183,9 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
             || crate::journal::ENVIRONMENT_PROFILE.to_string(),
             |p| p.name.clone(),
         ),
-        account_currency: profile.and_then(|p| p.account_currency),
+        account_currency: profile.as_ref().and_then(|p| p.account_currency),
         currencies,
+        sender: profile.map(|p| p.sender).unwrap_or_default(),
     })
 }
 

@@ -148,6 +148,51 @@ impl Journal {
             .map_err(|e| self.dir_err(e))
     }
 
+    /// The customer with this id, as the directory knows it.
+    pub fn customer(&self, id: &str) -> Result<Option<Customer>, JournalError> {
+        let row = self
+            .db()
+            .one(
+                "SELECT id, name, rut, notes FROM customers WHERE id = ?1",
+                &vals![id],
+            )
+            .map_err(|e| self.dir_err(e))?;
+        row.map(|r| {
+            Ok(Customer {
+                id: r.text(0)?,
+                name: r.opt_text(1)?,
+                rut: r.opt_text(2)?,
+                notes: r.opt_text(3)?,
+            })
+        })
+        .transpose()
+        .map_err(|e| self.dir_err(e))
+    }
+
+    /// Every customer the directory knows (imported, or seen in the journal), by id;
+    /// at most `limit`.
+    pub fn known_customers(&self, limit: u64) -> Result<Vec<Customer>, JournalError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.db()
+            .query(
+                "SELECT id, name, rut, notes FROM customers ORDER BY id LIMIT ?1",
+                &vals![limit],
+            )
+            .and_then(|rows| {
+                rows.iter()
+                    .map(|r| {
+                        Ok(Customer {
+                            id: r.text(0)?,
+                            name: r.opt_text(1)?,
+                            rut: r.opt_text(2)?,
+                            notes: r.opt_text(3)?,
+                        })
+                    })
+                    .collect()
+            })
+            .map_err(|e| self.dir_err(e))
+    }
+
     /// The names known for these ids.
     pub fn customer_names(&self, ids: &[&str]) -> Result<HashMap<String, String>, JournalError> {
         let mut out = HashMap::new();

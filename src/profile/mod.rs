@@ -2,6 +2,7 @@
 //! the secrets (client secret, API key) in the OS keyring. Nothing secret is written here.
 
 pub mod secrets;
+pub mod sender;
 
 use crate::api::{
     self, ApiError, AuthSettings, ClientConfig, Currency, InputProblem, Setting, TokenBodyStyle,
@@ -11,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 pub use secrets::{SecretKind, SecretStore, StoreStatus};
+pub use sender::{Sender, SenderProblem};
 
 /// How a profile authenticates (without its secret).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,6 +70,9 @@ pub struct Profile {
     /// The built-in sandbox: started in-process; addresses and credentials come from it.
     #[serde(default)]
     pub sandbox: bool,
+    /// Who statements of account are from (organization, RUT, contact, logo, how to pay).
+    #[serde(default, skip_serializing_if = "Sender::is_empty")]
+    pub sender: Sender,
 }
 
 impl Profile {
@@ -86,6 +91,7 @@ impl Profile {
             account_currency: None,
             currencies: default_currencies(),
             sandbox: false,
+            sender: Sender::default(),
         }
     }
 
@@ -94,6 +100,7 @@ impl Profile {
         if self.name.trim().is_empty() {
             return Err(ProfileError::NoName);
         }
+        self.sender.validate().map_err(ProfileError::Sender)?;
         if self.sandbox {
             return Ok(());
         }
@@ -188,6 +195,8 @@ pub enum ProfileError {
     },
     /// The keyring refused to give the secret.
     KeyringRead(String),
+    /// The sender's details are not valid.
+    Sender(SenderProblem),
 }
 
 impl std::fmt::Display for ProfileError {
@@ -209,6 +218,7 @@ impl std::fmt::Display for ProfileError {
             ProfileError::KeyringRead(why) => {
                 write!(f, "The secret could not be read from the keyring: {why}")
             }
+            ProfileError::Sender(p) => write!(f, "{p}"),
         }
     }
 }

@@ -403,6 +403,7 @@ impl Sandbox {
             account_currency: Some(crate::api::Currency::CLP),
             currencies: self.shared.currencies.clone(),
             sandbox: false,
+            sender: Default::default(),
         }
     }
 

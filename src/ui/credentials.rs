@@ -31,6 +31,9 @@ pub struct Editor {
     /// The currencies offered, as typed (`CLP, CLF, USD`).
     currencies: String,
     sandbox: bool,
+    /// The sender's details as typed (the logo's path as text).
+    sender: crate::profile::Sender,
+    logo: String,
 }
 
 fn currency_list(cs: &[Currency]) -> String {
@@ -48,6 +51,13 @@ impl Editor {
             account_currency: p.account_currency,
             currencies: currency_list(&p.currencies),
             sandbox: p.sandbox,
+            sender: p.sender.clone(),
+            logo: p
+                .sender
+                .logo
+                .as_ref()
+                .map(|l| l.display().to_string())
+                .unwrap_or_default(),
             header: crate::api::auth::DEFAULT_API_KEY_HEADER.into(),
             ..Default::default()
         };
@@ -113,6 +123,17 @@ impl Editor {
                 .filter(|c| !c.is_empty())
                 .unwrap_or_else(|| Currency::DEFAULT_OFFERED.to_vec()),
             sandbox: self.sandbox,
+            sender: crate::profile::Sender {
+                organization: self.sender.organization.trim().to_string(),
+                rut: self.sender.rut.trim().to_string(),
+                address: self.sender.address.trim().to_string(),
+                email: self.sender.email.trim().to_string(),
+                phone: self.sender.phone.trim().to_string(),
+                logo: Some(self.logo.trim())
+                    .filter(|l| !l.is_empty())
+                    .map(std::path::PathBuf::from),
+                payment_text: self.sender.payment_text.trim().to_string(),
+            },
         }
     }
 }
@@ -615,5 +636,62 @@ fn editor_form(ui: &mut Ui, e: &mut Editor, exists: bool) {
                 "CLP, CLF",
                 problem.as_deref(),
             );
+        });
+    sender_form(ui, e);
+}
+
+/// The sender's details, folded away until wanted (a clerk sets them once).
+fn sender_form(ui: &mut Ui, e: &mut Editor) {
+    let given = !e.sender.is_empty() || !e.logo.is_empty();
+    egui::CollapsingHeader::new(tr!("sender-title"))
+        .id_salt("sender_details")
+        .default_open(given)
+        .show(ui, |ui| {
+            egui::Grid::new("sender_form")
+                .num_columns(2)
+                .spacing([12.0, 8.0])
+                .show(ui, |ui| {
+                    let s = &mut e.sender;
+                    widgets::field_row(
+                        ui,
+                        &tr!("sender-f-organization"),
+                        &mut s.organization,
+                        "",
+                        None,
+                    );
+                    let rut_problem = (!s.rut.trim().is_empty()
+                        && crate::rut::Rut::parse(s.rut.trim()).is_err())
+                    .then(|| {
+                        crate::ui::i18n::sender_problem(&crate::profile::SenderProblem::BadRut(
+                            s.rut.trim().to_string(),
+                        ))
+                    });
+                    widgets::field_row(
+                        ui,
+                        &tr!("sender-f-rut"),
+                        &mut s.rut,
+                        "76.123.456-0",
+                        rut_problem.as_deref(),
+                    );
+                    widgets::field_row(ui, &tr!("sender-f-address"), &mut s.address, "", None);
+                    widgets::field_row(ui, &tr!("sender-f-email"), &mut s.email, "", None);
+                    widgets::field_row(ui, &tr!("sender-f-phone"), &mut s.phone, "", None);
+                    widgets::field_row(
+                        ui,
+                        &tr!("sender-f-logo"),
+                        &mut e.logo,
+                        &tr!("sender-f-logo-hint"),
+                        None,
+                    );
+                    let l = ui.label(tr!("sender-f-payment"));
+                    ui.add(
+                        egui::TextEdit::multiline(&mut s.payment_text)
+                            .hint_text(tr!("sender-f-payment-hint"))
+                            .desired_rows(3)
+                            .desired_width(widgets::field_width(ui)),
+                    )
+                    .labelled_by(l.id);
+                    ui.end_row();
+                });
         });
 }

@@ -387,20 +387,7 @@ impl LookupPanel {
     }
 }
 
-/// A payment link the app offers to open or copy: an `https` address with a host and
-/// no user name or password in it (`https://bank.cl@evil.example` would read as the
-/// bank's), nothing but the address; normalised as a browser would read it.
-pub fn safe_payment_link(link: &str) -> Option<url::Url> {
-    if link.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return None;
-    }
-    let url = url::Url::parse(link).ok()?;
-    let plain = url.scheme() == "https"
-        && url.host_str().is_some_and(|h| !h.is_empty())
-        && url.username().is_empty()
-        && url.password().is_none();
-    plain.then_some(url)
-}
+pub use crate::api::safe_payment_link;
 
 /// "Copy payment link" and "Open payment link" (the system browser), or why not.
 fn payment_link(

@@ -113,6 +113,7 @@ pub fn sandbox_profile() -> Profile {
         account_currency: Some(crate::api::Currency::CLP),
         currencies: crate::api::Currency::DEFAULT_OFFERED.to_vec(),
         sandbox: true,
+        sender: Default::default(),
     }
 }
 

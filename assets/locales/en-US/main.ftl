@@ -813,3 +813,44 @@ act-clerk = Clerk
 bulk-progress-others = { $count } issued by colleagues
 bulk-already-known-others = { $count } of them were issued by colleagues.
 sj-save = Use this journal
+
+## The sender's details (statements of account)
+sender-title = Sender's details (statements of account)
+sender-f-organization = Organization
+sender-f-rut = RUT
+sender-f-address = Address
+sender-f-email = E-mail
+sender-f-phone = Phone
+sender-f-logo = Logo (PNG or JPEG)
+sender-f-logo-hint = a file on this computer, at most 1 MB
+sender-f-payment = How to pay
+sender-f-payment-hint = bank, account type and number, to whom
+sender-bad-rut = The sender's RUT { $rut } is not valid (check its digit after the dash).
+sender-bad-email = The sender's e-mail { $email } is not valid.
+sender-too-long = The sender's { $what } is longer than { $max } characters.
+sender-logo-unreadable = The logo { $path } cannot be used: it must be a PNG or JPEG image that can be read.
+sender-logo-too-large = The logo { $path } is too large: at most { $max } KB.
+
+## Statements of account (PDF)
+st-file-stem = statement
+st-title = Statement of account
+st-as-of = As of { $date }
+st-customer-id = Customer { $id }
+st-nothing-owed = Nothing is owed as of { $date }.
+st-page = Page { $page } of { $pages }
+st-aging-title = Owed, by days past due
+st-currency = Currency
+st-total-owed = Total owed
+st-too-large = too large to add
+st-col-invoice = Invoice
+st-col-reference = Reference
+st-col-due = Due
+st-col-days = Days late
+st-col-status = Status
+st-col-amount = Amount
+st-col-pay = Pay
+st-overdue = Overdue
+st-current = Not yet due
+st-pay-alt = Pay invoice { $id }
+st-how-to-pay = How to pay
+st-summary-stem = summary

@@ -816,3 +816,44 @@ act-clerk = Usuario
 bulk-progress-others = { $count } emitidas por colegas
 bulk-already-known-others = { $count } de ellas las emitieron colegas.
 sj-save = Usar este registro
+
+## The sender's details (statements of account)
+sender-title = Datos del emisor (estados de cuenta)
+sender-f-organization = Razón social
+sender-f-rut = RUT
+sender-f-address = Dirección
+sender-f-email = Correo
+sender-f-phone = Teléfono
+sender-f-logo = Logo (PNG o JPEG)
+sender-f-logo-hint = un archivo de este computador, de hasta 1 MB
+sender-f-payment = Cómo pagar
+sender-f-payment-hint = banco, tipo y número de cuenta, a nombre de quién
+sender-bad-rut = El RUT del emisor { $rut } no es válido (revise el dígito después del guion).
+sender-bad-email = El correo del emisor { $email } no es válido.
+sender-too-long = { $what } del emisor tiene más de { $max } caracteres.
+sender-logo-unreadable = El logo { $path } no se puede usar: debe ser una imagen PNG o JPEG legible.
+sender-logo-too-large = El logo { $path } es demasiado grande: hasta { $max } KB.
+
+## Statements of account (PDF)
+st-file-stem = estado-de-cuenta
+st-title = Estado de cuenta
+st-as-of = Al { $date }
+st-customer-id = Cliente { $id }
+st-nothing-owed = No hay nada pendiente de pago al { $date }.
+st-page = Página { $page } de { $pages }
+st-aging-title = Adeudado, según días de atraso
+st-currency = Moneda
+st-total-owed = Total adeudado
+st-too-large = demasiado grande para sumar
+st-col-invoice = Factura
+st-col-reference = Referencia
+st-col-due = Vence
+st-col-days = Días de atraso
+st-col-status = Estado
+st-col-amount = Monto
+st-col-pay = Pagar
+st-overdue = Vencida
+st-current = Al día
+st-pay-alt = Pagar la factura { $id }
+st-how-to-pay = Cómo pagar
+st-summary-stem = resumen

@@ -710,6 +710,11 @@ pub fn checked_invoice_id(id: &str) -> Result<&str, ApiError> {
     checked_id(id, Setting::InvoiceId)
 }
 
+/// A customer id as it will be sent (trimmed), or why it cannot be.
+pub fn checked_customer_id(id: &str) -> Result<&str, ApiError> {
+    checked_id(id, Setting::CustomerId)
+}
+
 fn checked_id(id: &str, what: Setting) -> Result<&str, ApiError> {
     let id = id.trim();
     if id.is_empty() {

@@ -9,7 +9,7 @@ mod page;
 mod spare;
 
 pub use fields::{FIRST_OPTIONAL_COLUMN, KNOWN_FIELDS, Known, KnownField, Shape};
-pub use invoice::{Invoice, InvoiceStatus, value_text};
+pub use invoice::{Invoice, InvoiceStatus, safe_payment_link, value_text};
 pub use page::{NextPage, Page, guess_next, page_text};
 
 use super::error::{ApiError, ErrorKind, InputProblem};

@@ -1,0 +1,499 @@
+//! `statement` (one customer's statement of account as a PDF) and `statements` (a
+//! month's, one PDF per customer who owes something, and a summary CSV).
+
+use super::Failure;
+use super::service::journal_before_sending;
+use crate::api::{Client, Invoice};
+use crate::journal::{Action, Intent, Settled};
+use crate::pdf::{Made, Statement};
+use crate::tr;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// What both commands need.
+pub(super) struct Ctx<'a> {
+    pub client: &'a Client,
+    pub profile: &'a str,
+    pub base_url: &'a str,
+    pub sender: &'a crate::profile::Sender,
+    pub as_of: chrono::NaiveDate,
+    pub all: bool,
+}
+
+/// The most customers one `statements` run takes (a customers file is bounded too).
+const MAX_CUSTOMERS: usize = 100_000;
+/// The largest customers file read.
+const MAX_LIST_BYTES: u64 = 10 * 1024 * 1024;
+
+/// A customer's invoices, every page.
+async fn invoices(client: &Client, customer: &str) -> Result<Vec<Invoice>, crate::api::ApiError> {
+    let mut all = Vec::new();
+    client
+        .list_customer_invoices(customer, |page, _| {
+            all.extend(page);
+            std::ops::ControlFlow::Continue(())
+        })
+        .await?;
+    Ok(all)
+}
+
+/// Makes one customer's statement off the async threads (a big one takes a moment).
+async fn make(
+    ctx: &Ctx<'_>,
+    customer: &str,
+    known: Option<crate::journal::Customer>,
+    invoices: Vec<Invoice>,
+) -> Result<Made, Failure> {
+    let sender = ctx.sender.clone();
+    let (as_of, all) = (ctx.as_of, ctx.all);
+    let customer = customer.to_string();
+    let lang = crate::i18n::current();
+    tokio::task::spawn_blocking(move || {
+        let name = known.as_ref().and_then(|c| c.name.clone());
+        let rut = known.as_ref().and_then(|c| c.rut.clone());
+        crate::pdf::statement_pdf(&Statement {
+            lang,
+            sender: &sender,
+            customer: &customer,
+            name: name.as_deref(),
+            rut: rut.as_deref(),
+            as_of,
+            invoices: &invoices,
+            all,
+        })
+    })
+    .await
+    .map_err(|e| Failure {
+        code: 1,
+        message: e.to_string(),
+    })?
+    .map_err(pdf_failure)
+}
+
+fn pdf_failure(e: crate::pdf::PdfError) -> Failure {
+    match e {
+        crate::pdf::PdfError::Logo(p) => Failure::usage(crate::i18n::sender_problem(&p)),
+        other => Failure {
+            code: 1,
+            message: tr!("cli-statement-failed", why = other),
+        },
+    }
+}
+
+/// `invoice-desk statement CUSTOMER --out FILE.pdf`.
+pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(), Failure> {
+    let target = crate::fsutil::check_destination(out).map_err(|e| Failure {
+        code: 2,
+        message: tr!(
+            "cli-cannot-export-to",
+            path = out.display(),
+            why = crate::i18n::destination_error(&e)
+        ),
+    })?;
+    if let Some(p) = &ctx.sender.logo {
+        // A logo that cannot be used is said before the service is asked anything.
+        crate::profile::sender::read_logo(p)
+            .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
+    }
+    let mut journal = journal_before_sending()?;
+    let seq = journal
+        .record_intent(
+            Action::Export,
+            &Intent::for_export(
+                ctx.profile,
+                ctx.base_url,
+                customer,
+                out.file_name().map(|f| f.to_string_lossy().into_owned()),
+            ),
+        )
+        .map_err(super::journal_cmd::not_recorded)?;
+    let known = journal.customer(customer).ok().flatten();
+    let settle = |journal: &mut crate::journal::Journal, s: Settled| {
+        if let Err(e) = journal.record_outcome(seq, &s) {
+            note!(
+                "{}",
+                tr!(
+                    "cli-export-not-recorded",
+                    why = crate::i18n::journal_error(&e)
+                )
+            );
+        }
+    };
+    let listed = match invoices(ctx.client, customer).await {
+        Ok(l) => l,
+        Err(e) => {
+            settle(&mut journal, Settled::from_error(&e));
+            return Err(Failure::from(e));
+        }
+    };
+    let made = match make(ctx, customer, known, listed).await {
+        Ok(m) => m,
+        Err(f) => {
+            settle(&mut journal, refused("PdfFailed"));
+            return Err(f);
+        }
+    };
+    if let Err(e) =
+        crate::fsutil::write_user_file(&target, |w| std::io::Write::write_all(w, &made.pdf))
+    {
+        settle(&mut journal, refused("WriteFailed"));
+        return Err(Failure {
+            code: 1,
+            message: tr!("cli-write-failed", path = out.display(), why = e),
+        });
+    }
+    settle(
+        &mut journal,
+        Settled {
+            rows: Some(made.plan.lines.len() as u64),
+            ..Settled::done(None)
+        },
+    );
+    say!(
+        "{}",
+        tr!(
+            "cli-statement-written",
+            path = out.display(),
+            invoices = made.plan.lines.len(),
+            pages = made.pages
+        )
+    );
+    say!("{}", owed_words(&made));
+    Ok(())
+}
+
+/// "Owed: $1.234.567 · UF 12,3456; the oldest 45 days overdue." (or nothing owed).
+fn owed_words(made: &Made) -> String {
+    let owed: Vec<String> = made
+        .plan
+        .owed
+        .iter()
+        .filter_map(|(code, t)| {
+            t.value()
+                .map(|v| crate::api::money::format_amount(v, Some(code)))
+        })
+        .collect();
+    if owed.is_empty() {
+        return tr!("cli-statement-nothing-owed");
+    }
+    match made.plan.oldest_overdue {
+        Some(days) => tr!(
+            "cli-statement-owed-overdue",
+            owed = owed.join(" · "),
+            days = days
+        ),
+        None => tr!("cli-statement-owed", owed = owed.join(" · ")),
+    }
+}
+
+fn refused(kind: &str) -> Settled {
+    Settled {
+        outcome: crate::journal::Outcome::Refused,
+        error_kind: Some(kind.into()),
+        ..Settled::done(None)
+    }
+}
+
+/// The customer ids of a file: one per line, or the first cell of each CSV row (comma,
+/// semicolon or tab); blank lines, `#` comments and a header naming the column skipped;
+/// each id once, in order.
+fn read_ids(path: &Path) -> Result<Vec<String>, Failure> {
+    use std::io::Read;
+    let bad =
+        |why: String| Failure::usage(tr!("cli-customers-file", path = path.display(), why = why));
+    let file = std::fs::File::open(path).map_err(|e| bad(e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_LIST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| bad(e.to_string()))?;
+    if bytes.len() as u64 > MAX_LIST_BYTES {
+        return Err(bad(tr!(
+            "cli-customers-too-large",
+            mb = MAX_LIST_BYTES / 1024 / 1024
+        )));
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let mut seen = std::collections::HashSet::new();
+    let mut ids = Vec::new();
+    for (i, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
+        let cell = line
+            .split([',', ';', '\t'])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches('"')
+            .trim();
+        if cell.is_empty() || cell.starts_with('#') {
+            continue;
+        }
+        let folded = crate::journal::fold(cell);
+        if i == 0
+            && ["cliente", "customer", "id", "customer id", "id cliente"].contains(&folded.as_str())
+        {
+            continue;
+        }
+        if crate::api::checked_customer_id(cell).is_err() {
+            return Err(bad(tr!(
+                "cli-customers-bad-id",
+                line = i + 1,
+                id = crate::text::escape_controls(cell)
+            )));
+        }
+        if seen.insert(cell.to_string()) {
+            ids.push(cell.to_string());
+        }
+        if ids.len() > MAX_CUSTOMERS {
+            return Err(bad(tr!("cli-customers-too-many", max = MAX_CUSTOMERS)));
+        }
+    }
+    if ids.is_empty() {
+        return Err(bad(tr!("cli-customers-none")));
+    }
+    Ok(ids)
+}
+
+/// One customer's part of a run.
+struct Done {
+    customer: String,
+    name: Option<String>,
+    /// The PDF written, when the customer owes something.
+    file: Option<PathBuf>,
+    /// What is owed per currency, and the oldest overdue days.
+    owed: Vec<(String, String)>,
+    oldest: Option<u32>,
+    /// Why it has no statement: its invoices could not be listed, or the PDF made.
+    failed: Option<String>,
+}
+
+/// `invoice-desk statements --customers FILE|--all-known --out FOLDER`.
+pub(super) async fn many(
+    ctx: &Ctx<'_>,
+    customers: Option<&Path>,
+    all_known: bool,
+    out: &Path,
+) -> Result<(), Failure> {
+    if let Some(p) = &ctx.sender.logo {
+        crate::profile::sender::read_logo(p)
+            .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
+    }
+    let mut journal = journal_before_sending()?;
+    let ids: Vec<String> = match customers {
+        Some(file) => read_ids(file)?,
+        None if all_known => journal
+            .known_customers(MAX_CUSTOMERS as u64)
+            .map_err(super::journal_cmd::not_recorded)?
+            .into_iter()
+            .map(|c| c.id)
+            .collect(),
+        None => return Err(Failure::usage(tr!("cli-customers-none"))),
+    };
+    if ids.is_empty() {
+        return Err(Failure::usage(tr!("cli-customers-none")));
+    }
+    std::fs::create_dir_all(out).map_err(|e| Failure {
+        code: 2,
+        message: tr!("cli-cannot-export-to", path = out.display(), why = e),
+    })?;
+    let day = ctx.as_of.format("%Y-%m-%d").to_string();
+    let lang = crate::i18n::current();
+    let summary_stem = format!("{}-{day}", crate::tr_in!(lang, "st-summary-stem"));
+    // The run is journaled: who, for how many, where.
+    let seq = journal
+        .record_intent(
+            Action::Export,
+            &Intent {
+                customer: None,
+                ..Intent::for_export(
+                    ctx.profile,
+                    ctx.base_url,
+                    "",
+                    // The same in every language: the journal is read by all.
+                    Some(format!("{} ({})", out.display(), ids.len())),
+                )
+            },
+        )
+        .map_err(super::journal_cmd::not_recorded)?;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let ctrl_c = {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        })
+    };
+    let progress = std::io::stderr().is_terminal();
+    let total = ids.len();
+    let mut done: Vec<Done> = Vec::with_capacity(total);
+    // A few customers listed at once; each PDF made off the async threads meanwhile.
+    use futures_util::StreamExt;
+    let mut work = futures_util::stream::iter(ids.iter().cloned())
+        .map(|id| async move {
+            let listed = invoices(ctx.client, &id).await;
+            (id, listed)
+        })
+        .buffered(4);
+    while let Some((id, listed)) = work.next().await {
+        if stop.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
+        let known = journal.customer(&id).ok().flatten();
+        let name = known.as_ref().and_then(|c| c.name.clone());
+        let mut row = Done {
+            customer: id.clone(),
+            name,
+            file: None,
+            owed: Vec::new(),
+            oldest: None,
+            failed: None,
+        };
+        match listed {
+            Err(e) => row.failed = Some(crate::i18n::error_text(&e)),
+            Ok(invoices) => match make(ctx, &id, known, invoices).await {
+                Err(f) => row.failed = Some(f.message),
+                Ok(made) => {
+                    row.owed = made
+                        .plan
+                        .owed
+                        .iter()
+                        .map(|(c, t)| {
+                            (
+                                c.clone(),
+                                t.value().map(|v| v.to_string()).unwrap_or_default(),
+                            )
+                        })
+                        .collect();
+                    row.oldest = made.plan.oldest_overdue;
+                    if !made.plan.aging.is_empty() {
+                        let stem = crate::pdf::file_name(lang, &id, ctx.as_of);
+                        let stem = stem.trim_end_matches(".pdf");
+                        match crate::fsutil::write_new(out, stem, "pdf", &made.pdf) {
+                            Ok(p) => row.file = Some(p),
+                            Err(e) => row.failed = Some(e.to_string()),
+                        }
+                    }
+                }
+            },
+        }
+        done.push(row);
+        if progress {
+            note_part!(
+                "\r{}   ",
+                tr!("cli-statements-progress", done = done.len(), total = total)
+            );
+        }
+    }
+    ctrl_c.abort();
+    if progress {
+        note!();
+    }
+    let stopped = done.len() < total;
+    let summary = summary_csv(&done);
+    let written = crate::fsutil::write_new(out, &summary_stem, "csv", summary.as_bytes());
+    let pdfs = done.iter().filter(|d| d.file.is_some()).count();
+    let failed = done.iter().filter(|d| d.failed.is_some()).count();
+    let settled = match (&written, failed) {
+        (Err(_), _) => refused("WriteFailed"),
+        _ => Settled {
+            rows: Some(pdfs as u64),
+            ..Settled::done(None)
+        },
+    };
+    if let Err(e) = journal.record_outcome(seq, &settled) {
+        note!(
+            "{}",
+            tr!(
+                "cli-export-not-recorded",
+                why = crate::i18n::journal_error(&e)
+            )
+        );
+    }
+    let summary_path = written.map_err(|e| Failure {
+        code: 1,
+        message: tr!("cli-write-failed", path = out.display(), why = e),
+    })?;
+    say!(
+        "{}",
+        tr!(
+            "cli-statements-done",
+            pdfs = pdfs,
+            nothing = done.len() - pdfs - failed,
+            failed = failed,
+            summary = summary_path.display()
+        )
+    );
+    for d in done.iter().filter(|d| d.failed.is_some()) {
+        note!(
+            "{}",
+            tr!(
+                "cli-statements-customer-failed",
+                customer = crate::text::escape_controls(&d.customer),
+                why = d.failed.clone().unwrap_or_default()
+            )
+        );
+    }
+    if stopped {
+        return Err(Failure {
+            code: 1,
+            message: tr!("cli-statements-stopped", done = done.len(), total = total),
+        });
+    }
+    if failed > 0 {
+        return Err(Failure {
+            code: 4,
+            message: String::new(),
+        });
+    }
+    Ok(())
+}
+
+/// The run's summary: one row per customer and currency owed (one row for a customer
+/// who owes nothing, or whose invoices could not be listed — said as such, never as
+/// owing nothing).
+fn summary_csv(done: &[Done]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record([
+        "customer",
+        "name",
+        "file",
+        "currency",
+        "owed",
+        "oldest_overdue_days",
+        "problem",
+    ]);
+    let guard = |t: &str| crate::text::guard_text(t).into_owned();
+    for d in done {
+        let file = d
+            .file
+            .as_ref()
+            .and_then(|f| f.file_name())
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let oldest = d.oldest.map(|n| n.to_string()).unwrap_or_default();
+        let name = guard(d.name.as_deref().unwrap_or(""));
+        let problem = guard(d.failed.as_deref().unwrap_or(""));
+        if d.owed.is_empty() {
+            let _ = w.write_record([
+                guard(&d.customer).as_str(),
+                &name,
+                &file,
+                "",
+                if d.failed.is_some() { "" } else { "0" },
+                &oldest,
+                &problem,
+            ]);
+        }
+        for (currency, owed) in &d.owed {
+            let _ = w.write_record([
+                guard(&d.customer).as_str(),
+                &name,
+                &file,
+                currency,
+                owed,
+                &oldest,
+                &problem,
+            ]);
+        }
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}

@@ -1,0 +1,590 @@
+//! Putting a planned statement on paper with krilla: DejaVu Sans embedded (subset by
+//! krilla, so accents and `ñ` print anywhere and the text stays text), the payment
+//! links as link annotations with their QR codes beside them.
+
+use super::plan::{self, BODY, MARGIN, PAGE_H, PAGE_W, PAYMENT_LINE, Plan, ROW_QR, TABLE_HEAD};
+use super::{PdfError, Statement};
+use crate::i18n::Lang;
+use crate::profile::sender::LogoKind;
+use crate::statement::{Bucket, Standing};
+use crate::tr_in;
+use krilla::Document;
+use krilla::action::{Action, LinkAction};
+use krilla::annotation::{Annotation, LinkAnnotation, Target};
+use krilla::color::rgb;
+use krilla::geom::{PathBuilder, Point, Rect, Size, Transform};
+use krilla::image::Image;
+use krilla::metadata::Metadata;
+use krilla::num::NormalizedF32;
+use krilla::page::PageSettings;
+use krilla::paint::{Fill, FillRule};
+use krilla::surface::Surface;
+use krilla::text::{Font, TextDirection};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+const REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+const BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+
+/// A font, for drawing (krilla) and for measuring (skrifa's advances, cached per char).
+pub(crate) struct Measure {
+    font: Font,
+    skrifa: skrifa::FontRef<'static>,
+    units_per_em: f32,
+    advances: Mutex<HashMap<char, f32>>,
+}
+
+impl Measure {
+    fn new(bytes: &'static [u8]) -> Measure {
+        use skrifa::raw::TableProvider;
+        let skrifa = skrifa::FontRef::new(bytes).expect("the embedded font is a font");
+        let units_per_em = skrifa
+            .head()
+            .map(|h| f32::from(h.units_per_em()))
+            .unwrap_or(2048.0);
+        Measure {
+            font: Font::new(krilla::Data::from(bytes), 0).expect("the embedded font loads"),
+            skrifa,
+            units_per_em,
+            advances: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// A character's advance at 1 point (no kerning: a few hundredths of a point at
+    /// most, which the margins absorb).
+    fn advance(&self, c: char) -> f32 {
+        use skrifa::MetadataProvider;
+        if let Some(a) = self.advances.lock().ok().and_then(|m| m.get(&c).copied()) {
+            return a;
+        }
+        let metrics = self.skrifa.glyph_metrics(
+            skrifa::instance::Size::unscaled(),
+            skrifa::instance::LocationRef::default(),
+        );
+        let gid = self.skrifa.charmap().map(c).unwrap_or_default();
+        let a = metrics.advance_width(gid).unwrap_or(0.0) / self.units_per_em;
+        if let Ok(mut m) = self.advances.lock() {
+            m.insert(c, a);
+        }
+        a
+    }
+
+    /// How wide `text` is at `size`.
+    pub(crate) fn width(&self, text: &str, size: f32) -> f32 {
+        text.chars().map(|c| self.advance(c)).sum::<f32>() * size
+    }
+
+    /// How many of `text`'s first characters fit in `width` at `size`.
+    pub(crate) fn fitting(&self, text: &str, size: f32, width: f32) -> usize {
+        let mut used = 0.0;
+        for (i, c) in text.chars().enumerate() {
+            used += self.advance(c) * size;
+            if used > width {
+                return i;
+            }
+        }
+        text.chars().count()
+    }
+
+    /// `text` cut with "…" to fit in `width` at `size`.
+    pub(crate) fn clip(&self, text: &str, size: f32, width: f32) -> String {
+        if self.width(text, size) <= width {
+            return text.to_string();
+        }
+        let room = width - self.width("…", size);
+        let n = self.fitting(text, size, room.max(0.0));
+        let mut s: String = text.chars().take(n).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// The statement's two fonts, loaded once.
+pub(crate) struct Fonts {
+    pub(crate) regular: Measure,
+    pub(crate) bold: Measure,
+}
+
+impl Fonts {
+    pub(crate) fn get() -> &'static Fonts {
+        static FONTS: OnceLock<Fonts> = OnceLock::new();
+        FONTS.get_or_init(|| Fonts {
+            regular: Measure::new(REGULAR),
+            bold: Measure::new(BOLD),
+        })
+    }
+}
+
+/// Ink: black text, grey rules and captions, red for overdue (with the word: never
+/// colour alone).
+fn fill(s: &mut Surface<'_>, (r, g, b): (u8, u8, u8)) {
+    s.set_fill(Some(Fill {
+        paint: rgb::Color::new(r, g, b).into(),
+        opacity: NormalizedF32::ONE,
+        rule: FillRule::default(),
+    }));
+}
+
+const INK: (u8, u8, u8) = (0, 0, 0);
+const GREY: (u8, u8, u8) = (90, 90, 90);
+const RULE: (u8, u8, u8) = (200, 200, 200);
+const RED: (u8, u8, u8) = (170, 0, 0);
+
+/// Writes `text` with its left end at `x` on the baseline `y`.
+fn text(s: &mut Surface<'_>, m: &Measure, size: f32, x: f32, y: f32, t: &str) {
+    if t.is_empty() {
+        return;
+    }
+    s.draw_text(
+        Point::from_xy(x, y),
+        m.font.clone(),
+        size,
+        t,
+        false,
+        TextDirection::LeftToRight,
+    );
+}
+
+/// Writes `text` with its right end at `x`.
+fn text_right(s: &mut Surface<'_>, m: &Measure, size: f32, x: f32, y: f32, t: &str) {
+    text(s, m, size, x - m.width(t, size), y, t);
+}
+
+/// A thin horizontal rule.
+fn rule(s: &mut Surface<'_>, y: f32) {
+    let mut pb = PathBuilder::new();
+    if let Some(r) = Rect::from_xywh(MARGIN, y, PAGE_W - 2.0 * MARGIN, 0.6) {
+        pb.push_rect(r);
+    }
+    if let Some(p) = pb.finish() {
+        fill(s, RULE);
+        s.draw_path(&p);
+        fill(s, INK);
+    }
+}
+
+/// A date the language's way.
+fn day(lang: Lang, d: chrono::NaiveDate) -> String {
+    crate::i18n::date_in(lang, &d.format("%Y-%m-%d").to_string())
+}
+
+/// The invoice table's columns: (left or right edge, width, right-aligned).
+struct Columns;
+impl Columns {
+    const ID: (f32, f32) = (MARGIN, 112.0);
+    const REFERENCE: (f32, f32) = (MARGIN + 116.0, 86.0);
+    const DUE: (f32, f32) = (MARGIN + 206.0, 56.0);
+    /// Right edge.
+    const DAYS: f32 = MARGIN + 330.0;
+    const STATUS: (f32, f32) = (MARGIN + 338.0, 52.0);
+    /// Right edge.
+    const AMOUNT: f32 = MARGIN + 458.0;
+    /// The QR code's left edge.
+    const QR: f32 = MARGIN + 467.0;
+}
+
+/// Draws the planned statement.
+pub(super) fn draw(
+    st: &Statement<'_>,
+    plan: &Plan,
+    logo: Option<&(Vec<u8>, LogoKind)>,
+) -> Result<Vec<u8>, PdfError> {
+    let fonts = Fonts::get();
+    let lang = st.lang;
+    let mut doc = Document::new();
+    let title = tr_in!(lang, "st-title");
+    let who = st.name.unwrap_or(st.customer);
+    doc.set_metadata(
+        Metadata::new()
+            .title(format!(
+                "{title} · {} · {}",
+                crate::text::escape_controls(who),
+                day(lang, st.as_of)
+            ))
+            .language(match lang {
+                Lang::Es => "es-CL".into(),
+                Lang::En => "en".into(),
+            })
+            .creator("invoice-desk".into()),
+    );
+    let logo = match logo {
+        Some((bytes, kind)) => {
+            let data = krilla::Data::from(bytes.clone());
+            let image = match kind {
+                LogoKind::Png => Image::from_png(data, true),
+                LogoKind::Jpeg => Image::from_jpeg(data, true),
+            }
+            .map_err(|e| {
+                PdfError::Logo(crate::profile::SenderProblem::LogoUnreadable(
+                    st.sender.logo.clone().unwrap_or_default(),
+                    e,
+                ))
+            })?;
+            Some(image)
+        }
+        None => None,
+    };
+    let total_pages = plan.pages.len();
+    for (n, page_spec) in plan.pages.iter().enumerate() {
+        let settings = PageSettings::from_wh(PAGE_W, PAGE_H)
+            .ok_or_else(|| PdfError::Render("page size".into()))?;
+        let mut page = doc.start_page_with(settings);
+        let mut links = Vec::new();
+        {
+            let mut s = page.surface();
+            fill(&mut s, INK);
+            let top = if n == 0 {
+                first_page_head(&mut s, st, plan, logo.as_ref(), fonts)
+            } else {
+                // Later pages say whose statement they continue.
+                let y = MARGIN + 10.0;
+                let line = format!(
+                    "{title} · {} · {}",
+                    crate::text::escape_controls(who),
+                    day(lang, st.as_of)
+                );
+                fill(&mut s, GREY);
+                text(
+                    &mut s,
+                    &fonts.regular,
+                    8.0,
+                    MARGIN,
+                    y,
+                    &fonts.regular.clip(&line, 8.0, PAGE_W - 2.0 * MARGIN),
+                );
+                fill(&mut s, INK);
+                plan::later_table_top()
+            };
+            let mut y = top;
+            if plan.lines.is_empty() {
+                if n == 0 {
+                    text(
+                        &mut s,
+                        &fonts.regular,
+                        BODY + 1.0,
+                        MARGIN,
+                        y + 14.0,
+                        &tr_in!(lang, "st-nothing-owed", date = day(lang, st.as_of)),
+                    );
+                    y += 24.0;
+                }
+            } else if !page_spec.rows.is_empty() {
+                table_head(&mut s, lang, fonts, y);
+                y += TABLE_HEAD;
+                for line in &plan.lines[page_spec.rows.clone()] {
+                    let h = row(&mut s, lang, fonts, line, y, &mut links)?;
+                    y += h;
+                }
+            }
+            if page_spec.tail {
+                tail(&mut s, st, plan, fonts, y);
+            }
+            // "Página 2 de 5", and whose statement it is.
+            fill(&mut s, GREY);
+            let foot = PAGE_H - MARGIN + 4.0;
+            let pages = tr_in!(lang, "st-page", page = n + 1, pages = total_pages);
+            text_right(&mut s, &fonts.regular, 8.0, PAGE_W - MARGIN, foot, &pages);
+            let from = crate::text::escape_controls(st.sender.organization.trim()).into_owned();
+            text(
+                &mut s,
+                &fonts.regular,
+                8.0,
+                MARGIN,
+                foot,
+                &fonts.regular.clip(&from, 8.0, 300.0),
+            );
+            s.finish();
+        }
+        for (rect, url, alt) in links {
+            page.add_annotation(Annotation::new_link(
+                LinkAnnotation::new(rect, Target::Action(Action::Link(LinkAction::new(url)))),
+                Some(alt),
+            ));
+        }
+        page.finish();
+    }
+    doc.finish().map_err(|e| PdfError::Render(format!("{e:?}")))
+}
+
+/// The first page's head: the sender (and logo), the title, the customer and the day,
+/// and what is owed per currency and bucket. Returns where the table starts.
+fn first_page_head(
+    s: &mut Surface<'_>,
+    st: &Statement<'_>,
+    plan: &Plan,
+    logo: Option<&Image>,
+    fonts: &Fonts,
+) -> f32 {
+    let lang = st.lang;
+    let width = PAGE_W - 2.0 * MARGIN;
+    let mut text_width = width;
+    if let Some(img) = logo {
+        // At most 160 × 56 points, its proportions kept, at the top right.
+        let (w, h) = img.size();
+        let scale = (160.0 / w.max(1) as f32).min(56.0 / h.max(1) as f32);
+        let (lw, lh) = (w as f32 * scale, h as f32 * scale);
+        if let Some(size) = Size::from_wh(lw, lh) {
+            s.push_transform(&Transform::from_translate(PAGE_W - MARGIN - lw, MARGIN));
+            s.draw_image(img.clone(), size);
+            s.pop();
+        }
+        text_width -= lw + 12.0;
+    }
+    let mut y = MARGIN + 14.0;
+    let org = crate::text::escape_controls(st.sender.organization.trim()).into_owned();
+    text(
+        s,
+        &fonts.bold,
+        14.0,
+        MARGIN,
+        y,
+        &fonts.bold.clip(&org, 14.0, text_width),
+    );
+    y += 6.0;
+    fill(s, GREY);
+    for l in plan::sender_lines(st) {
+        y += 12.0;
+        text(
+            s,
+            &fonts.regular,
+            BODY,
+            MARGIN,
+            y,
+            &fonts.regular.clip(&l, BODY, text_width),
+        );
+    }
+    fill(s, INK);
+    let sender_h = 20.0 + 12.0 * plan::sender_lines(st).len() as f32;
+    let logo_h = if st.sender.logo.is_some() { 60.0 } else { 0.0 };
+    y = MARGIN + sender_h.max(logo_h) + 14.0;
+    rule(s, y - 8.0);
+    // Title, customer, day.
+    y += 18.0;
+    text(s, &fonts.bold, 18.0, MARGIN, y, &tr_in!(lang, "st-title"));
+    let as_of = tr_in!(lang, "st-as-of", date = day(lang, st.as_of));
+    text_right(s, &fonts.regular, 10.0, PAGE_W - MARGIN, y, &as_of);
+    y += 8.0;
+    for (i, l) in plan::customer_lines(st).iter().enumerate() {
+        y += 13.0;
+        let m = if i == 0 { &fonts.bold } else { &fonts.regular };
+        text(s, m, 10.0, MARGIN, y, &m.clip(l, 10.0, width));
+    }
+    y += 12.0;
+    // What is owed, per currency: never added across currencies.
+    if plan.aging.is_empty() {
+        y += 24.0;
+        return y;
+    }
+    y += 14.0;
+    text(
+        s,
+        &fonts.bold,
+        10.0,
+        MARGIN,
+        y,
+        &tr_in!(lang, "st-aging-title"),
+    );
+    y += 16.0;
+    // Each bucket's right edge; the total at the page's.
+    let cols: Vec<f32> = (1..=5).map(|i| MARGIN + 56.0 + 68.0 * i as f32).collect();
+    fill(s, GREY);
+    text(s, &fonts.bold, 8.0, MARGIN, y, &tr_in!(lang, "st-currency"));
+    for (i, b) in Bucket::ALL.iter().enumerate() {
+        text_right(
+            s,
+            &fonts.bold,
+            8.0,
+            cols[i],
+            y,
+            &crate::i18n::bucket_in(lang, *b),
+        );
+    }
+    text_right(
+        s,
+        &fonts.bold,
+        8.0,
+        PAGE_W - MARGIN,
+        y,
+        &tr_in!(lang, "st-total-owed"),
+    );
+    fill(s, INK);
+    rule(s, y + 4.0);
+    for (code, cells) in &plan.aging.by_currency {
+        y += 15.0;
+        text(
+            s,
+            &fonts.regular,
+            BODY,
+            MARGIN,
+            y,
+            &currency_name(lang, code),
+        );
+        let money = |t: crate::statement::Total| match t.value() {
+            Some(v) => crate::api::money::format_amount(v, Some(code)),
+            None => tr_in!(lang, "st-too-large"),
+        };
+        for (i, cell) in cells.iter().enumerate() {
+            if cell.count > 0 {
+                text_right(s, &fonts.regular, BODY, cols[i], y, &money(cell.total));
+            }
+        }
+        let owed = plan.owed.get(code).copied().unwrap_or_default();
+        text_right(s, &fonts.bold, BODY, PAGE_W - MARGIN, y, &money(owed));
+    }
+    y += 16.0;
+    y
+}
+
+/// "Pesos (CLP)", "UF (CLF)", or the code as sent.
+fn currency_name(lang: Lang, code: &str) -> String {
+    match crate::api::Currency::from_code(code) {
+        Some(c) => crate::i18n::currency_name_in(lang, c),
+        None => crate::text::escape_controls(code).into_owned(),
+    }
+}
+
+/// The invoice table's header row.
+fn table_head(s: &mut Surface<'_>, lang: Lang, fonts: &Fonts, y: f32) {
+    let b = &fonts.bold;
+    let y = y + 12.0;
+    fill(s, GREY);
+    text(s, b, 8.0, Columns::ID.0, y, &tr_in!(lang, "st-col-invoice"));
+    text(
+        s,
+        b,
+        8.0,
+        Columns::REFERENCE.0,
+        y,
+        &tr_in!(lang, "st-col-reference"),
+    );
+    text(s, b, 8.0, Columns::DUE.0, y, &tr_in!(lang, "st-col-due"));
+    text_right(s, b, 8.0, Columns::DAYS, y, &tr_in!(lang, "st-col-days"));
+    text(
+        s,
+        b,
+        8.0,
+        Columns::STATUS.0,
+        y,
+        &tr_in!(lang, "st-col-status"),
+    );
+    text_right(
+        s,
+        b,
+        8.0,
+        Columns::AMOUNT,
+        y,
+        &tr_in!(lang, "st-col-amount"),
+    );
+    text(s, b, 8.0, Columns::QR, y, &tr_in!(lang, "st-col-pay"));
+    fill(s, INK);
+    rule(s, y + 5.0);
+}
+
+/// One invoice's row; its height. A payment link adds its QR code, and a link over it
+/// (returned in `links`, added to the page once its surface is done).
+fn row(
+    s: &mut Surface<'_>,
+    lang: Lang,
+    fonts: &Fonts,
+    line: &plan::Line,
+    top: f32,
+    links: &mut Vec<(Rect, String, String)>,
+) -> Result<f32, PdfError> {
+    let r = &fonts.regular;
+    let y = top + 11.0;
+    let size = 8.5;
+    text(
+        s,
+        r,
+        size,
+        Columns::ID.0,
+        y,
+        &r.clip(&line.id, size, Columns::ID.1),
+    );
+    if let Some(reference) = &line.reference {
+        text(
+            s,
+            r,
+            size,
+            Columns::REFERENCE.0,
+            y,
+            &r.clip(reference, size, Columns::REFERENCE.1),
+        );
+    }
+    if let Some(d) = line.due {
+        text(s, r, size, Columns::DUE.0, y, &day(lang, d));
+    }
+    let (days, status, overdue) = match line.standing {
+        Standing::Overdue(d) => (d.to_string(), tr_in!(lang, "st-overdue"), true),
+        Standing::Open => (String::new(), tr_in!(lang, "st-current"), false),
+        other => (
+            String::new(),
+            crate::i18n::status_kind_in(lang, other.kind()),
+            false,
+        ),
+    };
+    text_right(s, r, size, Columns::DAYS, y, &days);
+    if overdue {
+        fill(s, RED);
+        text(s, &fonts.bold, size, Columns::STATUS.0, y, &status);
+        fill(s, INK);
+    } else {
+        text(
+            s,
+            r,
+            size,
+            Columns::STATUS.0,
+            y,
+            &r.clip(&status, size, Columns::STATUS.1),
+        );
+    }
+    text_right(
+        s,
+        r,
+        size,
+        Columns::AMOUNT,
+        y,
+        &r.clip(&line.amount, size, 120.0),
+    );
+    let Some(url) = &line.link else {
+        return Ok(plan::ROW_PLAIN);
+    };
+    let side = ROW_QR - 6.0;
+    let image = super::qr::image(url).map_err(PdfError::Render)?;
+    if let Some(sz) = Size::from_wh(side, side) {
+        s.push_transform(&Transform::from_translate(Columns::QR, top + 2.0));
+        s.draw_image(image, sz);
+        s.pop();
+    }
+    if let Some(rect) = Rect::from_xywh(Columns::QR, top + 2.0, side, side) {
+        links.push((
+            rect,
+            url.clone(),
+            tr_in!(lang, "st-pay-alt", id = line.id.clone()),
+        ));
+    }
+    Ok(ROW_QR)
+}
+
+/// What ends the statement: the totals' reminder and how to pay.
+fn tail(s: &mut Surface<'_>, st: &Statement<'_>, plan: &Plan, fonts: &Fonts, y: f32) {
+    let lang = st.lang;
+    let mut y = y + 20.0;
+    rule(s, y - 12.0);
+    if plan.payment_lines.is_empty() {
+        return;
+    }
+    text(
+        s,
+        &fonts.bold,
+        10.0,
+        MARGIN,
+        y,
+        &tr_in!(lang, "st-how-to-pay"),
+    );
+    y += 4.0;
+    for l in &plan.payment_lines {
+        y += PAYMENT_LINE;
+        text(s, &fonts.regular, BODY, MARGIN, y, l);
+    }
+}

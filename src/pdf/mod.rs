@@ -1,0 +1,102 @@
+//! Statements of account as PDF: what a customer owes on a day, from the sender whose
+//! details the profile keeps, with each invoice's payment link as a link and a QR code.
+//!
+//! `plan` decides what is said and on which page, without drawing (tested alone);
+//! `draw` puts it on paper with krilla (fonts embedded and subset, text as real text);
+//! `qr` makes the codes. Why krilla: it is kept by the Typst project, writes subset
+//! TrueType fonts with their Unicode maps (so text is searchable and copyable), link
+//! annotations and images, in safe Rust, with no external program.
+
+mod draw;
+mod plan;
+mod qr;
+
+pub use plan::{Line, PageSpec, Plan, paginate};
+
+use crate::api::Invoice;
+use crate::i18n::Lang;
+use crate::profile::Sender;
+use chrono::NaiveDate;
+
+/// One customer's statement, as asked for.
+pub struct Statement<'a> {
+    /// Its language (words, dates).
+    pub lang: Lang,
+    /// Who it is from.
+    pub sender: &'a Sender,
+    /// The customer's id.
+    pub customer: &'a str,
+    /// The customer's name and RUT, from the directory, when known.
+    pub name: Option<&'a str>,
+    /// The customer's RUT.
+    pub rut: Option<&'a str>,
+    /// The day it is made for (overdue days count to it).
+    pub as_of: NaiveDate,
+    /// The customer's invoices, as listed.
+    pub invoices: &'a [Invoice],
+    /// Paid and void invoices too (else only what is owed).
+    pub all: bool,
+}
+
+/// A statement made.
+pub struct Made {
+    /// The PDF file's bytes.
+    pub pdf: Vec<u8>,
+    /// Its pages.
+    pub pages: usize,
+    /// What it lists and owes.
+    pub plan: Plan,
+}
+
+/// Why a statement could not be made.
+#[derive(Debug)]
+pub enum PdfError {
+    /// The sender's logo cannot be used.
+    Logo(crate::profile::SenderProblem),
+    /// The PDF library refused (a bug: said for engineers).
+    Render(String),
+}
+
+impl std::fmt::Display for PdfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PdfError::Logo(p) => write!(f, "{p}"),
+            PdfError::Render(why) => write!(f, "the PDF could not be made: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for PdfError {}
+
+/// Makes the statement's PDF (the logo, if the sender has one, is read now).
+pub fn statement_pdf(s: &Statement<'_>) -> Result<Made, PdfError> {
+    let logo = match &s.sender.logo {
+        Some(p) => Some(crate::profile::sender::read_logo(p).map_err(PdfError::Logo)?),
+        None => None,
+    };
+    let plan = plan::plan(s);
+    let pdf = draw::draw(s, &plan, logo.as_ref())?;
+    Ok(Made {
+        pdf,
+        pages: plan.pages.len(),
+        plan,
+    })
+}
+
+/// The file name a statement is saved under: `estado-de-cuenta-<customer>-<date>.pdf`
+/// (`statement-…` in English), the customer's id made safe for every file system.
+pub fn file_name(lang: Lang, customer: &str, as_of: NaiveDate) -> String {
+    let safe: String = customer
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect();
+    let stem = crate::tr_in!(lang, "st-file-stem");
+    format!("{stem}-{safe}-{}.pdf", as_of.format("%Y-%m-%d"))
+}

@@ -1,0 +1,324 @@
+//! What a statement says and where: its lines, what is owed per currency and bucket, and
+//! which rows go on which page. No drawing here (the tests read it alone).
+
+use super::Statement;
+use super::draw::{Fonts, Measure};
+use crate::statement::{Aging, Standing, Total, currency_key, due_day};
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// A4, in points.
+pub(super) const PAGE_W: f32 = 595.28;
+pub(super) const PAGE_H: f32 = 841.89;
+pub(super) const MARGIN: f32 = 40.0;
+/// The page number's line at the foot of each page.
+pub(super) const FOOTER: f32 = 24.0;
+/// A row with a payment link carries its QR code; one without is a line of text.
+pub(super) const ROW_QR: f32 = 50.0;
+pub(super) const ROW_PLAIN: f32 = 16.0;
+/// The invoice table's header row.
+pub(super) const TABLE_HEAD: f32 = 20.0;
+/// The size of body text, and of the payment instructions.
+pub(super) const BODY: f32 = 9.0;
+pub(super) const PAYMENT_LINE: f32 = 12.0;
+/// The width the payment instructions wrap at.
+pub(super) const TEXT_WIDTH: f32 = PAGE_W - 2.0 * MARGIN;
+
+/// One invoice on the statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// Its id (escaped).
+    pub id: String,
+    /// Its reference (escaped), when it has one.
+    pub reference: Option<String>,
+    /// Its due day, when the service sent a real one.
+    pub due: Option<chrono::NaiveDate>,
+    /// Where it stands on the statement's day.
+    pub standing: Standing,
+    /// Its amount as written (`$1.234`, `UF 12,3456`), or what the service sent.
+    pub amount: String,
+    /// The payment link, when the app trusts it.
+    pub link: Option<String>,
+}
+
+/// Which rows a page carries, and what else.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageSpec {
+    /// The rows (indices into [`Plan::lines`]).
+    pub rows: Range<usize>,
+    /// It ends with the payment instructions.
+    pub tail: bool,
+}
+
+/// What the statement says and where.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The invoices listed, oldest due first.
+    pub lines: Vec<Line>,
+    /// What is owed, per currency and bucket.
+    pub aging: Aging,
+    /// What is owed in all, per currency (never added across currencies).
+    pub owed: BTreeMap<String, Total>,
+    /// The most days any listed invoice is overdue.
+    pub oldest_overdue: Option<u32>,
+    /// The payment instructions, wrapped to the page's width.
+    pub payment_lines: Vec<String>,
+    /// The pages.
+    pub pages: Vec<PageSpec>,
+}
+
+/// The sender's lines under its name (RUT; address; e-mail · phone), those given.
+pub(super) fn sender_lines(s: &Statement<'_>) -> Vec<String> {
+    let esc = |t: &str| crate::text::escape_controls(t.trim()).into_owned();
+    let snd = s.sender;
+    let mut v = Vec::new();
+    if !snd.rut.trim().is_empty() {
+        v.push(format!("RUT {}", esc(&snd.rut)));
+    }
+    if !snd.address.trim().is_empty() {
+        v.push(esc(&snd.address));
+    }
+    let contact: Vec<String> = [&snd.email, &snd.phone]
+        .iter()
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| esc(t))
+        .collect();
+    if !contact.is_empty() {
+        v.push(contact.join(" · "));
+    }
+    v
+}
+
+/// The customer's lines (name, RUT, id), those known.
+pub(super) fn customer_lines(s: &Statement<'_>) -> Vec<String> {
+    let esc = |t: &str| crate::text::escape_controls(t.trim()).into_owned();
+    let mut v = Vec::new();
+    if let Some(n) = s.name.filter(|n| !n.trim().is_empty()) {
+        v.push(esc(n));
+    }
+    if let Some(r) = s.rut.filter(|r| !r.trim().is_empty()) {
+        v.push(format!("RUT {}", esc(r)));
+    }
+    v.push(crate::tr_in!(
+        s.lang,
+        "st-customer-id",
+        id = esc(s.customer)
+    ));
+    v
+}
+
+/// Where the first page's table starts: after the sender, the title and customer, and
+/// the aging table (one row per currency owed).
+pub(super) fn first_table_top(s: &Statement<'_>, currencies: usize) -> f32 {
+    let sender = 20.0 + 12.0 * sender_lines(s).len() as f32;
+    let logo = if s.sender.logo.is_some() { 60.0 } else { 0.0 };
+    let head = sender.max(logo) + 14.0;
+    let title = 26.0 + 13.0 * customer_lines(s).len() as f32 + 12.0;
+    let aging = if currencies == 0 {
+        24.0
+    } else {
+        18.0 + 16.0 + 15.0 * currencies as f32 + 16.0
+    };
+    MARGIN + head + title + aging
+}
+
+/// Where later pages' tables start: under a line naming the customer.
+pub(super) fn later_table_top() -> f32 {
+    MARGIN + 22.0
+}
+
+/// The lowest a row may end.
+pub(super) fn bottom() -> f32 {
+    PAGE_H - MARGIN - FOOTER
+}
+
+/// The rows' pages: `heights` of each row, the first page having `first` points for
+/// rows and every later one `later`; the `tail` (the payment instructions) follows the
+/// last row, on a page of its own when it does not fit. Always at least one page.
+pub fn paginate(heights: &[f32], first: f32, later: f32, tail: f32) -> Vec<PageSpec> {
+    let mut pages = Vec::new();
+    let mut start = 0;
+    let mut room = first;
+    let mut used = 0.0;
+    for (i, h) in heights.iter().enumerate() {
+        // A row taller than a page still goes somewhere: alone on its page.
+        if used + h > room && i > start {
+            pages.push(PageSpec {
+                rows: start..i,
+                tail: false,
+            });
+            start = i;
+            room = later;
+            used = 0.0;
+        }
+        used += h;
+    }
+    let fits = used + tail <= room;
+    pages.push(PageSpec {
+        rows: start..heights.len(),
+        tail: fits,
+    });
+    if !fits {
+        pages.push(PageSpec {
+            rows: heights.len()..heights.len(),
+            tail: true,
+        });
+    }
+    pages
+}
+
+/// Decides what the statement says and where.
+pub(super) fn plan(s: &Statement<'_>) -> Plan {
+    let mut aging = Aging::default();
+    let mut owed: BTreeMap<String, Total> = BTreeMap::new();
+    let mut oldest: Option<u32> = None;
+    let mut lines: Vec<Line> = Vec::new();
+    for inv in s.invoices {
+        let due = due_day(inv);
+        let standing = Standing::of_due(inv, s.as_of, due);
+        let owing = standing.bucket().is_some();
+        if owing {
+            aging.add(inv, standing);
+            if let Some(a) = inv.amount {
+                crate::statement::with_currency(&mut owed, currency_key(inv), |t| t.add(a));
+            }
+            if let Standing::Overdue(d) = standing {
+                oldest = Some(oldest.map_or(d, |o| o.max(d)));
+            }
+        }
+        if !owing && !s.all {
+            continue;
+        }
+        let esc = |t: &str| crate::text::escape_controls(t).into_owned();
+        lines.push(Line {
+            id: esc(&inv.id),
+            reference: inv.invoice_external_id.as_deref().map(esc),
+            due,
+            standing,
+            amount: crate::i18n::amount_text(inv),
+            // A void invoice cannot be paid: no link for it, as in the app.
+            link: inv
+                .link_payment
+                .as_deref()
+                .filter(|_| owing)
+                .and_then(crate::api::safe_payment_link)
+                .map(|u| u.to_string()),
+        });
+    }
+    // The oldest due first; no due day last; then by id, so the order is the same
+    // whatever order the service listed them in.
+    lines.sort_by(|a, b| (a.due.is_none(), a.due, &a.id).cmp(&(b.due.is_none(), b.due, &b.id)));
+    let fonts = Fonts::get();
+    let payment_lines = wrap(
+        &fonts.regular,
+        &crate::text::escape_controls(s.sender.payment_text.trim()).replace("\\n", "\n"),
+        BODY,
+        TEXT_WIDTH,
+    );
+    let tail = if payment_lines.is_empty() {
+        30.0
+    } else {
+        30.0 + 18.0 + PAYMENT_LINE * payment_lines.len() as f32
+    };
+    let heights: Vec<f32> = lines
+        .iter()
+        .map(|l| if l.link.is_some() { ROW_QR } else { ROW_PLAIN })
+        .collect();
+    let table = |top: f32| bottom() - top - TABLE_HEAD;
+    let first = table(first_table_top(s, aging.by_currency.len()));
+    let pages = paginate(&heights, first, table(later_table_top()), tail);
+    Plan {
+        lines,
+        aging,
+        owed,
+        oldest_overdue: oldest,
+        payment_lines,
+        pages,
+    }
+}
+
+/// `text` in lines no wider than `width` at `size`, broken between words (a word wider
+/// than the line is cut); its own line breaks kept; at most 60 lines.
+pub(super) fn wrap(font: &Measure, text: &str, size: f32, width: f32) -> Vec<String> {
+    let mut out = Vec::new();
+    for para in text.lines() {
+        let mut line = String::new();
+        for word in para.split_whitespace() {
+            let candidate = if line.is_empty() {
+                word.to_string()
+            } else {
+                format!("{line} {word}")
+            };
+            if font.width(&candidate, size) <= width {
+                line = candidate;
+                continue;
+            }
+            if !line.is_empty() {
+                out.push(std::mem::take(&mut line));
+            }
+            // A word alone wider than the line is cut where it must be.
+            let mut rest = word.to_string();
+            while font.width(&rest, size) > width {
+                let fit = font.fitting(&rest, size, width).max(1);
+                let head: String = rest.chars().take(fit).collect();
+                out.push(head);
+                rest = rest.chars().skip(fit).collect();
+            }
+            line = rest;
+        }
+        out.push(line);
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    out.truncate(60);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_fill_pages_and_the_tail_follows_the_last_row() {
+        // Ten rows of 10 points, 35 on the first page, 50 on the others.
+        let pages = paginate(&[10.0; 10], 35.0, 50.0, 5.0);
+        let rows: Vec<Range<usize>> = pages.iter().map(|p| p.rows.clone()).collect();
+        assert_eq!(rows, vec![0..3, 3..8, 8..10]);
+        assert_eq!(
+            pages.iter().map(|p| p.tail).collect::<Vec<_>>(),
+            [false, false, true]
+        );
+        // A tail that does not fit after the last row gets a page of its own.
+        let pages = paginate(&[10.0; 5], 50.0, 50.0, 20.0);
+        assert_eq!(pages.len(), 2);
+        assert_eq!(pages[1].rows, 5..5);
+        assert!(pages[1].tail && !pages[0].tail);
+        // No rows: one page, with the tail.
+        let pages = paginate(&[], 100.0, 100.0, 20.0);
+        assert_eq!(
+            pages,
+            vec![PageSpec {
+                rows: 0..0,
+                tail: true
+            }]
+        );
+        // A row taller than a page is alone on its page, never lost.
+        let pages = paginate(&[10.0, 500.0, 10.0], 100.0, 100.0, 0.0);
+        let rows: Vec<Range<usize>> = pages.iter().map(|p| p.rows.clone()).collect();
+        assert_eq!(rows, vec![0..1, 1..2, 2..3]);
+    }
+
+    #[test]
+    fn long_words_and_lines_are_wrapped_to_the_width() {
+        let fonts = Fonts::get();
+        let text = format!("Banco Estado cuenta corriente 123\n{}", "x".repeat(400));
+        let lines = wrap(&fonts.regular, &text, 9.0, 200.0);
+        assert_eq!(lines[0], "Banco Estado cuenta corriente 123");
+        assert!(lines.len() > 3, "{lines:?}");
+        for l in &lines {
+            assert!(fonts.regular.width(l, 9.0) <= 200.0, "{l}");
+        }
+        assert_eq!(lines[1..].concat(), "x".repeat(400));
+    }
+}

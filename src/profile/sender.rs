@@ -1,0 +1,216 @@
+//! The sender's details a statement of account is headed with: the organization, its
+//! RUT, how to reach it, an optional logo and how to pay. Kept with the profile (nothing
+//! here is secret), checked before it is kept.
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The largest logo read (a statement embeds it; a photo of several MB is a mistake).
+pub const LOGO_MAX_BYTES: u64 = 1024 * 1024;
+/// The longest organization name, address, e-mail or phone kept.
+pub const FIELD_MAX_CHARS: usize = 200;
+/// The longest payment instructions kept.
+pub const PAYMENT_TEXT_MAX_CHARS: usize = 2000;
+
+/// Who sends the statements.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Sender {
+    /// The organization's name.
+    pub organization: String,
+    /// Its RUT, as typed (check digit verified).
+    pub rut: String,
+    /// Its address.
+    pub address: String,
+    /// A contact e-mail.
+    pub email: String,
+    /// A contact phone.
+    pub phone: String,
+    /// A PNG or JPEG logo on this computer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub logo: Option<PathBuf>,
+    /// How to pay (bank, account), printed at the end of a statement.
+    pub payment_text: String,
+}
+
+/// What is wrong with the sender's details.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SenderProblem {
+    /// The RUT is not one (its check digit, or its form).
+    BadRut(String),
+    /// The e-mail has no `@` between a name and a domain.
+    BadEmail(String),
+    /// A field is longer than kept (which field, its limit).
+    TooLong(&'static str, usize),
+    /// The logo cannot be read, or is not a PNG or JPEG.
+    LogoUnreadable(PathBuf, String),
+    /// The logo is larger than [`LOGO_MAX_BYTES`].
+    LogoTooLarge(PathBuf, u64),
+}
+
+impl std::fmt::Display for SenderProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SenderProblem::BadRut(r) => write!(f, "The sender's RUT {r} is not valid."),
+            SenderProblem::BadEmail(e) => write!(f, "The sender's e-mail {e} is not valid."),
+            SenderProblem::TooLong(what, max) => {
+                write!(f, "The sender's {what} is longer than {max} characters.")
+            }
+            SenderProblem::LogoUnreadable(p, why) => {
+                write!(f, "The logo {} cannot be used: {why}", p.display())
+            }
+            SenderProblem::LogoTooLarge(p, n) => write!(
+                f,
+                "The logo {} is {n} bytes; at most {LOGO_MAX_BYTES} are used.",
+                p.display()
+            ),
+        }
+    }
+}
+
+/// A logo's kind, by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogoKind {
+    /// PNG.
+    Png,
+    /// JPEG.
+    Jpeg,
+}
+
+impl Sender {
+    /// Nothing given.
+    pub fn is_empty(&self) -> bool {
+        *self == Sender::default()
+    }
+
+    /// Checks every field without touching the disk (the logo is read by
+    /// [`Sender::check_logo`], and again whenever a statement is made).
+    pub fn validate(&self) -> Result<(), SenderProblem> {
+        let long = |text: &str, what: &'static str, max: usize| {
+            if text.chars().count() > max {
+                Err(SenderProblem::TooLong(what, max))
+            } else {
+                Ok(())
+            }
+        };
+        long(&self.organization, "name", FIELD_MAX_CHARS)?;
+        long(&self.address, "address", FIELD_MAX_CHARS)?;
+        long(&self.email, "e-mail", FIELD_MAX_CHARS)?;
+        long(&self.phone, "phone", FIELD_MAX_CHARS)?;
+        long(&self.payment_text, "payment text", PAYMENT_TEXT_MAX_CHARS)?;
+        let rut = self.rut.trim();
+        if !rut.is_empty() && crate::rut::Rut::parse(rut).is_err() {
+            return Err(SenderProblem::BadRut(rut.to_string()));
+        }
+        let email = self.email.trim();
+        if !email.is_empty() {
+            let ok = email.split_once('@').is_some_and(|(name, domain)| {
+                !name.is_empty() && domain.contains('.') && !domain.contains('@')
+            }) && !email.chars().any(char::is_whitespace);
+            if !ok {
+                return Err(SenderProblem::BadEmail(email.to_string()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the logo, if one is given: it must be a PNG or JPEG of at most
+    /// [`LOGO_MAX_BYTES`].
+    pub fn check_logo(&self) -> Result<(), SenderProblem> {
+        match &self.logo {
+            Some(p) => read_logo(p).map(|_| ()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Reads a logo: its bytes and kind, size checked before it is read.
+pub fn read_logo(path: &Path) -> Result<(Vec<u8>, LogoKind), SenderProblem> {
+    use std::io::Read;
+    let unreadable = |why: String| SenderProblem::LogoUnreadable(path.to_path_buf(), why);
+    let file = std::fs::File::open(path).map_err(|e| unreadable(e.to_string()))?;
+    let size = file
+        .metadata()
+        .map_err(|e| unreadable(e.to_string()))?
+        .len();
+    if size > LOGO_MAX_BYTES {
+        return Err(SenderProblem::LogoTooLarge(path.to_path_buf(), size));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    // A file that grows while read is still cut at the limit.
+    file.take(LOGO_MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| unreadable(e.to_string()))?;
+    if bytes.len() as u64 > LOGO_MAX_BYTES {
+        return Err(SenderProblem::LogoTooLarge(
+            path.to_path_buf(),
+            bytes.len() as u64,
+        ));
+    }
+    let kind = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        LogoKind::Png
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        LogoKind::Jpeg
+    } else {
+        return Err(unreadable("not a PNG or JPEG image".into()));
+    };
+    Ok((bytes, kind))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sender_is_checked_field_by_field() {
+        let ok = Sender {
+            organization: "Servicios Ñandú SpA".into(),
+            rut: "76.123.456-0".into(),
+            email: "cobranza@nandu.cl".into(),
+            ..Sender::default()
+        };
+        assert_eq!(ok.validate(), Ok(()));
+        let bad_rut = Sender {
+            rut: "76.123.456-1".into(),
+            ..ok.clone()
+        };
+        assert!(matches!(bad_rut.validate(), Err(SenderProblem::BadRut(_))));
+        let bad_mail = Sender {
+            email: "cobranza nandu.cl".into(),
+            ..ok.clone()
+        };
+        assert!(matches!(
+            bad_mail.validate(),
+            Err(SenderProblem::BadEmail(_))
+        ));
+        let long = Sender {
+            organization: "x".repeat(FIELD_MAX_CHARS + 1),
+            ..ok.clone()
+        };
+        assert!(matches!(long.validate(), Err(SenderProblem::TooLong(..))));
+    }
+
+    #[test]
+    fn a_logo_must_be_a_small_png_or_jpeg() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = dir.path().join("logo.png");
+        std::fs::write(&text, b"not an image").unwrap();
+        assert!(matches!(
+            read_logo(&text),
+            Err(SenderProblem::LogoUnreadable(..))
+        ));
+        let big = dir.path().join("big.png");
+        let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+        bytes.resize(LOGO_MAX_BYTES as usize + 1, 0);
+        std::fs::write(&big, bytes).unwrap();
+        assert!(matches!(
+            read_logo(&big),
+            Err(SenderProblem::LogoTooLarge(..))
+        ));
+        let missing = dir.path().join("none.jpg");
+        assert!(matches!(
+            read_logo(&missing),
+            Err(SenderProblem::LogoUnreadable(..))
+        ));
+    }
+}

@@ -1,0 +1,527 @@
+//! Statements of account as PDF, read back with the programs a clerk's computer (and
+//! Debian) has: pdftotext finds every amount, date and name in order, pdffonts shows
+//! every font embedded, qpdf --check passes, and zbarimg reads the QR codes back to the
+//! payment links. (`.ci/run` installs poppler-utils, qpdf and zbar-tools; the GitHub
+//! workflow on Linux too: these tests run where those programs are.)
+#![cfg(target_os = "linux")]
+
+mod cli_env;
+
+use cli_env::{Env, exits, text};
+use std::path::Path;
+use std::process::Command;
+
+/// The sender's details, in a profile for the sandbox (the secret from the environment).
+fn with_sender(e: &Env, sender: invoice_desk::profile::Sender) -> Command {
+    let mut p = e.s.profile("Pruebas");
+    p.sender = sender;
+    let mut ps = invoice_desk::profile::Profiles::default();
+    ps.upsert(None, p).unwrap();
+    ps.save(&e.dir.path().join("profiles.toml")).unwrap();
+    let mut c = cli_env::cli(e.dir.path());
+    c.env("INVOICE_DESK_CLIENT_SECRET", &e.s.credentials.client_secret);
+    c
+}
+
+fn sender() -> invoice_desk::profile::Sender {
+    invoice_desk::profile::Sender {
+        organization: "Servicios Ñandú SpA".into(),
+        rut: "76.123.456-0".into(),
+        address: "Av. Apoquindo 1234, Las Condes".into(),
+        email: "cobranza@nandu.cl".into(),
+        phone: "+56 2 2345 6789".into(),
+        logo: None,
+        payment_text: "Transferencia a Banco Estado, cuenta corriente 123-456-7, a nombre de Servicios Ñandú SpA.".into(),
+    }
+}
+
+/// A program's output, which must succeed.
+fn run(program: &str, args: &[&std::ffi::OsStr]) -> String {
+    let out = Command::new(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("{program}: {e} (apt-get install poppler-utils qpdf zbar-tools)")
+        });
+    assert!(
+        out.status.success(),
+        "{program}: {}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+fn pdftotext(pdf: &Path) -> String {
+    run(
+        "pdftotext",
+        &["-layout".as_ref(), pdf.as_os_str(), "-".as_ref()],
+    )
+}
+
+/// The customer's invoices as the service lists them (through the CLI's JSON).
+fn listed(e: &Env, customer: &str) -> Vec<invoice_desk::api::Invoice> {
+    let out = e
+        .oauth()
+        .args(["list", customer, "--format", "json"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const AS_OF: &str = "2026-11-24";
+
+fn as_of() -> chrono::NaiveDate {
+    chrono::NaiveDate::parse_from_str(AS_OF, "%Y-%m-%d").unwrap()
+}
+
+/// A statement made by the CLI in `lang`, at `pdf`.
+fn statement(e: &Env, customer: &str, pdf: &Path, lang: &str) -> std::process::Output {
+    with_sender(e, sender())
+        .args(["--lang", lang, "statement", customer, "--out"])
+        .arg(pdf)
+        .args(["--as-of", AS_OF])
+        .output()
+        .unwrap()
+}
+
+/// Every QR code on every page, read back (rendered at 300 dpi, as a printer would).
+fn qr_links(pdf: &Path, dir: &Path) -> Vec<String> {
+    let prefix = dir.join("page");
+    run(
+        "pdftoppm",
+        &[
+            "-r".as_ref(),
+            "300".as_ref(),
+            "-png".as_ref(),
+            pdf.as_os_str(),
+            prefix.as_os_str(),
+        ],
+    );
+    let mut links = Vec::new();
+    let mut pages: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.to_string_lossy().contains("page") && p.extension().is_some_and(|x| x == "png")
+        })
+        .collect();
+    pages.sort();
+    for page in pages {
+        let out = Command::new("zbarimg")
+            .args(["-q", "--raw"])
+            .arg(&page)
+            .output()
+            .unwrap();
+        links.extend(text(&out.stdout).lines().map(str::to_string));
+    }
+    links
+}
+
+/// Spanish: every listed invoice's id, due day and amount found in order; the totals
+/// per currency (never added together); the sender; every font embedded and subset;
+/// qpdf finds nothing wrong; every QR code reads back to its invoice's payment link.
+#[test]
+fn a_statement_in_spanish_reads_back_exactly() {
+    let e = Env::new(0);
+    let c = e.customer();
+    let pdf = e.dir.path().join("estado.pdf");
+    let out = statement(&e, &c, &pdf, "es");
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("Estado de cuenta guardado en"),
+        "{}",
+        text(&out.stdout)
+    );
+    let invoices = listed(&e, &c);
+    let mut owed: Vec<&invoice_desk::api::Invoice> = invoices
+        .iter()
+        .filter(|i| {
+            invoice_desk::statement::Standing::of(i, as_of())
+                .bucket()
+                .is_some()
+        })
+        .collect();
+    assert!(owed.len() > 5, "the sandbox customer owes something");
+    owed.sort_by_key(|i| (i.due_date.clone(), i.id.clone()));
+    let words = pdftotext(&pdf);
+    for expected in [
+        "Servicios Ñandú SpA",
+        "RUT 76.123.456-0",
+        "Av. Apoquindo 1234, Las Condes",
+        "cobranza@nandu.cl · +56 2 2345 6789",
+        "Estado de cuenta",
+        "Al 24-11-2026",
+        "Adeudado, según días de atraso",
+        "Total adeudado",
+        "Cómo pagar",
+        "a nombre de Servicios Ñandú SpA.",
+        "Página 1 de",
+    ] {
+        assert!(words.contains(expected), "{expected:?} in:\n{words}");
+    }
+    // In order: each row's id, then its due day and amount on its line.
+    let mut from = 0;
+    for inv in &owed {
+        let at = words[from..]
+            .find(&inv.id)
+            .unwrap_or_else(|| panic!("{} after position {from}:\n{words}", inv.id));
+        let line = words[from + at..].lines().next().unwrap();
+        let due = chrono::NaiveDate::parse_from_str(inv.due_date.as_deref().unwrap(), "%Y-%m-%d")
+            .unwrap()
+            .format("%d-%m-%Y")
+            .to_string();
+        let amount = invoice_desk::api::money::format_amount(
+            inv.amount.unwrap(),
+            inv.currency_code.as_deref(),
+        );
+        assert!(
+            line.contains(&due) && line.contains(&amount),
+            "{line:?}: {due} {amount}"
+        );
+        if let invoice_desk::statement::Standing::Overdue(d) =
+            invoice_desk::statement::Standing::of(inv, as_of())
+        {
+            assert!(
+                line.contains(&format!(" {d} ")) && line.contains("Vencida"),
+                "{line}"
+            );
+        }
+        from += at + inv.id.len();
+    }
+    // Paid and void invoices are left out.
+    for inv in invoices
+        .iter()
+        .filter(|i| !owed.iter().any(|o| o.id == i.id))
+    {
+        assert!(!words.contains(&inv.id), "{} is not owed", inv.id);
+    }
+    // Totals per currency, each on its own.
+    for code in ["CLP", "CLF"] {
+        let sum: rust_decimal::Decimal = owed
+            .iter()
+            .filter(|i| i.currency_code.as_deref() == Some(code))
+            .filter_map(|i| i.amount)
+            .sum();
+        if !sum.is_zero() {
+            let total = invoice_desk::api::money::format_amount(sum, Some(code));
+            assert!(words.contains(&total), "{total} in:\n{words}");
+        }
+    }
+    let fonts = run("pdffonts", &[pdf.as_os_str()]);
+    let rows: Vec<&str> = fonts.lines().skip(2).collect();
+    assert!(!rows.is_empty(), "{fonts}");
+    for r in rows {
+        let cols: Vec<&str> = r.split_whitespace().collect();
+        let n = cols.len();
+        assert_eq!(
+            &cols[n - 5..n - 2],
+            ["yes", "yes", "yes"],
+            "embedded, subset, unicode: {r}"
+        );
+    }
+    run("qpdf", &["--check".as_ref(), pdf.as_os_str()]);
+    let pages = tempfile::tempdir().unwrap();
+    let mut links = qr_links(&pdf, pages.path());
+    let mut expected: Vec<String> = owed.iter().filter_map(|i| i.link_payment.clone()).collect();
+    links.sort();
+    expected.sort();
+    assert_eq!(links, expected, "every QR code reads back to its link");
+}
+
+/// English: the words, and dates the ISO way.
+#[test]
+fn a_statement_in_english_has_english_words_and_iso_dates() {
+    let e = Env::new(0);
+    let c = e.customer();
+    let pdf = e.dir.path().join("statement.pdf");
+    exits(&statement(&e, &c, &pdf, "en"), 0);
+    let words = pdftotext(&pdf);
+    for expected in [
+        "Statement of account",
+        "As of 2026-11-24",
+        "Total owed",
+        "How to pay",
+        "Overdue",
+        "Page 1 of",
+    ] {
+        assert!(words.contains(expected), "{expected:?} in:\n{words}");
+    }
+    for spanish in ["Estado de cuenta", "Vencida", "Página"] {
+        assert!(!words.contains(spanish), "{spanish} in English:\n{words}");
+    }
+}
+
+/// A customer with no invoices gets a correct one-page statement saying nothing is
+/// owed; a missing or oversized logo is refused before anything is asked or written.
+#[test]
+fn bad_input_gives_a_clear_message_or_a_correct_pdf() {
+    let e = Env::new(0);
+    let pdf = e.dir.path().join("vacio.pdf");
+    let s = sender();
+    let made = invoice_desk::pdf::statement_pdf(&invoice_desk::pdf::Statement {
+        lang: invoice_desk::i18n::Lang::Es,
+        sender: &s,
+        customer: "cus_sin_facturas",
+        name: None,
+        rut: None,
+        as_of: as_of(),
+        invoices: &[],
+        all: false,
+    })
+    .unwrap();
+    std::fs::write(&pdf, &made.pdf).unwrap();
+    let words = pdftotext(&pdf);
+    assert!(
+        words.contains("No hay nada pendiente de pago al 24-11-2026."),
+        "{words}"
+    );
+    assert!(words.contains("Página 1 de 1"), "{words}");
+    run("qpdf", &["--check".as_ref(), pdf.as_os_str()]);
+    // A logo that is not there, and one too large: exit 2, no file.
+    let big = e.dir.path().join("grande.png");
+    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+    bytes.resize(2 * 1024 * 1024, 0);
+    std::fs::write(&big, bytes).unwrap();
+    for (logo, said) in [
+        (e.dir.path().join("no-existe.png"), "no se puede usar"),
+        (big, "es demasiado grande"),
+    ] {
+        let out_pdf = e.dir.path().join("con-logo.pdf");
+        let out = with_sender(
+            &e,
+            invoice_desk::profile::Sender {
+                logo: Some(logo),
+                ..sender()
+            },
+        )
+        .args(["--lang", "es", "statement", &e.customer(), "--out"])
+        .arg(&out_pdf)
+        .output()
+        .unwrap();
+        exits(&out, 2);
+        assert!(text(&out.stderr).contains(said), "{}", text(&out.stderr));
+        assert!(!out_pdf.exists());
+    }
+}
+
+/// A name of 500 characters (from the directory) is cut to the page, never over it;
+/// hostile text from the service (control and bidi characters) is shown escaped.
+#[test]
+fn long_names_and_hostile_text_stay_in_their_place() {
+    use invoice_desk::pdf::{Statement, statement_pdf};
+    let invoices: Vec<invoice_desk::api::Invoice> = serde_json::from_value(serde_json::json!([
+        {"id": "in_\u{202e}evil", "customer": "cus_x", "amount": 1000, "currency_code": "CLP",
+         "due_date": "2026-10-01", "is_paid": false, "is_void": false,
+         "invoice_external_id": "REF\u{1b}[31m", "link_payment": "https://pay.example.cl/a"},
+        {"id": "in_ok", "customer": "cus_x", "amount": "12.3456", "currency_code": "CLF",
+         "due_date": "2026-12-31", "is_paid": false, "is_void": false,
+         "link_payment": "javascript:alert(1)"}
+    ]))
+    .unwrap();
+    let name = "Ñ".repeat(500);
+    let s = sender();
+    let made = statement_pdf(&Statement {
+        lang: invoice_desk::i18n::Lang::Es,
+        sender: &s,
+        customer: "cus_x",
+        name: Some(&name),
+        rut: Some("76.123.456-0"),
+        as_of: as_of(),
+        invoices: &invoices,
+        all: false,
+    })
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("x.pdf");
+    std::fs::write(&pdf, &made.pdf).unwrap();
+    run("qpdf", &["--check".as_ref(), pdf.as_os_str()]);
+    let words = pdftotext(&pdf);
+    assert!(words.contains("in_\\u{202e}evil"), "{words}");
+    assert!(words.contains("REF\\x1b[31m"), "{words}");
+    assert!(!words.contains('\u{202e}') && !words.contains('\u{1b}'));
+    assert!(words.contains("ÑÑÑ…"), "the long name is cut with …");
+    assert!(!words.contains(&name), "never all 500");
+    // Only the https link is a link (and a QR code).
+    assert_eq!(
+        made.plan.lines.iter().filter(|l| l.link.is_some()).count(),
+        1
+    );
+    let pages = tempfile::tempdir().unwrap();
+    assert_eq!(qr_links(&pdf, pages.path()), ["https://pay.example.cl/a"]);
+}
+
+/// 10,000 open invoices: a correct PDF of many pages, each page numbered "N de M",
+/// the table's header repeated.
+#[test]
+fn ten_thousand_open_invoices_make_a_correct_long_pdf() {
+    let e = Env::new(10_000);
+    let big =
+        e.s.customers()
+            .iter()
+            .max_by_key(|c| c.2)
+            .unwrap()
+            .0
+            .clone();
+    let pdf = e.dir.path().join("grande.pdf");
+    let out = statement(&e, &big, &pdf, "es");
+    exits(&out, 0);
+    run("qpdf", &["--check".as_ref(), pdf.as_os_str()]);
+    let info = run("pdfinfo", &[pdf.as_os_str()]);
+    let pages: usize = info
+        .lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(pages > 100, "{info}");
+    let words = pdftotext(&pdf);
+    // The table's header on every page (the instructions fit after the last row).
+    assert_eq!(
+        words.matches("Factura ").count(),
+        pages,
+        "a header per page"
+    );
+    assert!(words.contains(&format!("Página {pages} de {pages}")));
+}
+
+/// A month's run: one PDF per customer who owes something, none for one who owes
+/// nothing, a summary of all; run again, nothing is overwritten; the run is journaled.
+#[test]
+fn a_months_statements_in_one_run_never_overwrite_and_are_journaled() {
+    let e = Env::new(0);
+    let owing: Vec<String> =
+        e.s.customers()
+            .iter()
+            .filter(|c| c.2 > 0)
+            .take(3)
+            .map(|c| c.0.clone())
+            .collect();
+    let list = e.dir.path().join("clientes.csv");
+    std::fs::write(
+        &list,
+        format!(
+            "cliente\n{}\n{}\n\n{}\n{}\n",
+            owing[0], owing[1], owing[2], owing[0]
+        ),
+    )
+    .unwrap();
+    let folder = e.dir.path().join("noviembre");
+    let run_once = || {
+        with_sender(&e, sender())
+            .args(["--lang", "es", "statements", "--customers"])
+            .arg(&list)
+            .arg("--out")
+            .arg(&folder)
+            .args(["--as-of", AS_OF])
+            .output()
+            .unwrap()
+    };
+    let out = run_once();
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("3 estados de cuenta guardados"),
+        "{}",
+        text(&out.stdout)
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for c in &owing {
+        assert!(
+            names.contains(&format!("estado-de-cuenta-{c}-2026-11-24.pdf")),
+            "{names:?}"
+        );
+    }
+    assert!(
+        names.contains(&"resumen-2026-11-24.csv".to_string()),
+        "{names:?}"
+    );
+    let summary = std::fs::read_to_string(folder.join("resumen-2026-11-24.csv")).unwrap();
+    assert!(summary.starts_with("customer,name,file,currency,owed,oldest_overdue_days,problem"));
+    for c in &owing {
+        assert!(summary.contains(c.as_str()), "{summary}");
+    }
+    // Again: new files beside the old ones, never over them.
+    let before =
+        std::fs::read(folder.join(format!("estado-de-cuenta-{}-2026-11-24.pdf", owing[0])))
+            .unwrap();
+    exits(&run_once(), 0);
+    assert!(
+        folder
+            .join(format!("estado-de-cuenta-{}-2026-11-24-2.pdf", owing[0]))
+            .exists()
+    );
+    assert!(folder.join("resumen-2026-11-24-2.csv").exists());
+    assert_eq!(
+        std::fs::read(folder.join(format!("estado-de-cuenta-{}-2026-11-24.pdf", owing[0])))
+            .unwrap(),
+        before
+    );
+    // Journaled: who ran it, for how many, where.
+    let out = cli_env::cli(e.dir.path())
+        .args(["journal", "list"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let said = text(&out.stdout);
+    assert_eq!(
+        said.matches("noviembre (3), 3 rows  done").count(),
+        2,
+        "{said}"
+    );
+}
+
+/// `profile sender` keeps the sender's details with the profile; a wrong RUT or a logo
+/// that is not an image is refused in words and changes nothing.
+#[test]
+fn the_senders_details_are_checked_and_kept_with_the_profile() {
+    let e = Env::new(0);
+    with_sender(&e, invoice_desk::profile::Sender::default());
+    let set = |args: &[&str]| {
+        cli_env::cli(e.dir.path())
+            .args(["--lang", "es", "profile", "sender", "Pruebas"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = set(&[
+        "--organization",
+        "Servicios Ñandú SpA",
+        "--rut",
+        "76.123.456-0",
+    ]);
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("Razón social: Servicios Ñandú SpA"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = set(&["--rut", "76.123.456-1"]);
+    exits(&out, 2);
+    assert!(
+        text(&out.stderr).contains("El RUT del emisor 76.123.456-1 no es válido"),
+        "{}",
+        text(&out.stderr)
+    );
+    let not_image = e.dir.path().join("logo.png");
+    std::fs::write(&not_image, "hola").unwrap();
+    let out = set(&["--logo", not_image.to_str().unwrap()]);
+    exits(&out, 2);
+    assert!(
+        text(&out.stderr).contains("debe ser una imagen PNG o JPEG"),
+        "{}",
+        text(&out.stderr)
+    );
+    let kept = invoice_desk::profile::Profiles::load(&e.dir.path().join("profiles.toml")).unwrap();
+    let s = &kept.get("Pruebas").unwrap().sender;
+    assert_eq!(
+        (s.rut.as_str(), s.logo.as_ref()),
+        ("76.123.456-0", None),
+        "nothing changed"
+    );
+}
