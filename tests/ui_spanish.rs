@@ -774,3 +774,101 @@ fn rows_a_colleague_issued_are_marked_with_who_in_the_bulk_panel_in_spanish() {
     );
     assert_eq!(s.counters().api["create"], 3, "nothing sent again");
 }
+
+/// "Estado de cuenta (PDF)" in the Customers panel, in Spanish: the statement of the
+/// customer on screen is made from the listed invoices with the profile's sender, and
+/// opened in the system's viewer (to print it); with no viewer, the clerk is told where
+/// the file is.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_statement_pdf_is_made_and_opened_from_the_customers_panel_in_spanish() {
+    use common::{click, set_text};
+    use invoice_desk::ui::external::External;
+    use std::sync::{Arc, Mutex};
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut profile = s.profile("Pruebas");
+    profile.sender = invoice_desk::profile::Sender {
+        organization: "Servicios Ñandú SpA".into(),
+        rut: "76.123.456-0".into(),
+        payment_text: "Banco Estado, cuenta corriente 123-456-7.".into(),
+        ..Default::default()
+    };
+    let asked: Arc<Mutex<Vec<External>>> = Arc::default();
+    let seen = asked.clone();
+    let mut h = common::customized(
+        &rt,
+        profile,
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 800.0],
+        Lang::Es,
+        None,
+        None,
+        move |d| {
+            d.opener = Some(Arc::new(move |what: &External| {
+                let mut all = seen.lock().unwrap();
+                all.push(what.clone());
+                // The first opens; later ones find no viewer.
+                if all.len() == 1 {
+                    Ok(())
+                } else {
+                    Err("no viewer".into())
+                }
+            }))
+        },
+    );
+    let customer = s.customers()[0].0.clone();
+    click(&mut h, &text("tab-customers"));
+    set_text(&mut h, &text("f-customer-id"), &customer);
+    click(&mut h, &text("cu-load"));
+    step_until(&mut h, "listed", |h| {
+        !h.state().customers_loading() && !h.state().customer_rows().0.is_empty()
+    });
+    click(&mut h, &text("cu-statement-pdf"));
+    step_until(&mut h, "made and opened", |h| {
+        has_text(h, "Estado de cuenta abierto en el visor del sistema")
+    });
+    let file = match &asked.lock().unwrap()[0] {
+        External::File(p) => p.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        file.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("estado-de-cuenta-")
+    );
+    let out = std::process::Command::new("pdftotext")
+        .arg(&file)
+        .arg("-")
+        .output()
+        .unwrap();
+    let words = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        words.contains("Servicios Ñandú SpA") && words.contains("Estado de cuenta"),
+        "{words}"
+    );
+    assert!(
+        words.contains("Banco Estado, cuenta corriente 123-456-7."),
+        "{words}"
+    );
+    // No viewer: the file is made and the clerk is told where it is.
+    click(&mut h, &text("cu-statement-pdf"));
+    step_until(&mut h, "said where", |h| {
+        has_text(h, "ningún visor pudo abrirlo")
+    });
+    let second = match &asked.lock().unwrap()[1] {
+        External::File(p) => p.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        second.exists() && second != file,
+        "a new file, never over the first"
+    );
+    let _ = std::fs::remove_file(file);
+    let _ = std::fs::remove_file(second);
+}

@@ -58,6 +58,9 @@ pub enum Command {
     ActivityPage(u64),
     /// Export the Activity panel's entries to CSV (save dialog).
     ActivityExport,
+    /// Make the loaded customer's statement of account (PDF) and open it in the
+    /// system's viewer (to print, save or send).
+    StatementPdf,
     /// Look for customers in the directory whose name, RUT or id contains this text.
     SuggestCustomers(String),
     /// Look up the directory's names of these customer ids (to show names, not ids).

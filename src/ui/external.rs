@@ -12,6 +12,8 @@ pub enum External {
     Link(String),
     /// A folder, in the system's file manager.
     Folder(PathBuf),
+    /// A file (a statement's PDF), in the system's viewer for it.
+    File(PathBuf),
 }
 
 /// Opens an [`External`]; `Err` says why it could not.
@@ -21,7 +23,7 @@ pub type Opener = Arc<dyn Fn(&External) -> Result<(), String> + Send + Sync>;
 pub fn system_opener() -> Opener {
     Arc::new(|what: &External| match what {
         External::Link(url) => webbrowser::open(url).map_err(|e| e.to_string()),
-        External::Folder(dir) => {
+        External::Folder(dir) | External::File(dir) => {
             #[cfg(target_os = "windows")]
             let program = "explorer";
             #[cfg(target_os = "macos")]

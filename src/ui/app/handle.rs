@@ -188,6 +188,12 @@ impl InvoiceDeskApp {
             }
             Command::ActivityPage(p) => self.activity.load_page(p, &self.journal, &self.spawner),
             Command::ActivityExport => self.activity.export_csv(&self.journal, &self.spawner),
+            Command::StatementPdf => self.customers.statement_pdf(
+                &self.spawner,
+                &self.journal,
+                self.session.as_deref(),
+                self.opener.clone(),
+            ),
             Command::ExportShortcut => {
                 self.saved.tab = Tab::Customers;
                 if self.customers.can_export() {
@@ -747,7 +753,8 @@ impl InvoiceDeskApp {
                         crate::ui::external::External::Link(url) => {
                             self.lookup.link_opened(&url, result)
                         }
-                        crate::ui::external::External::Folder(dir) => {
+                        crate::ui::external::External::Folder(dir)
+                        | crate::ui::external::External::File(dir) => {
                             self.customers.folder_opened(&dir, result)
                         }
                     }

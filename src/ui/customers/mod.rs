@@ -4,6 +4,7 @@
 
 mod export;
 mod model;
+mod statement;
 mod summary;
 mod table;
 
@@ -114,6 +115,9 @@ pub struct CustomersPanel {
     export: Option<Task<ExportOutcome>>,
     export_cancel: Arc<AtomicBool>,
     export_note: Option<Result<String, String>>,
+    /// The statement of account being made, and what became of the last one.
+    statement: Option<statement::Made>,
+    statement_note: Option<Result<String, String>>,
     /// The folder of the last file exported (for "Open folder").
     exported_to: Option<PathBuf>,
     show_path_export: bool,
@@ -154,6 +158,8 @@ impl CustomersPanel {
             outcome: None,
             export: None,
             export_cancel: Arc::new(AtomicBool::new(false)),
+            statement: None,
+            statement_note: None,
             export_note: None,
             exported_to: None,
             show_path_export: false,
@@ -382,6 +388,7 @@ impl CustomersPanel {
 
     /// Takes finished work (called by the app every frame).
     pub fn poll(&mut self) {
+        self.poll_statement();
         if let Some(r) = take_finished(&mut self.export) {
             self.exported_to = None;
             self.export_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
@@ -550,6 +557,7 @@ impl CustomersPanel {
             }
         });
         self.export_bar(ui, commands);
+        self.statement_bar(ui, session.is_some(), commands);
         self.statement(ui, commands);
         ui.separator();
         if let Some(key) = self.table(ui, commands) {

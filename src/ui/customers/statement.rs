@@ -1,0 +1,118 @@
+//! The loaded customer's statement of account as a PDF: made on a worker from the
+//! invoices already listed, written to a temporary file and opened in the system's
+//! viewer, from which the clerk prints it, saves it or sends it. If no viewer opens, the
+//! clerk is told where the file is.
+
+use super::CustomersPanel;
+use crate::tr;
+use crate::ui::command::Command;
+use crate::ui::task::{Spawner, Task};
+use crate::ui::widgets;
+use egui::Ui;
+use std::path::PathBuf;
+
+/// A statement made: its file, and whether the viewer opened it (why not).
+pub(super) type Made = Task<Result<(PathBuf, Result<(), String>), String>>;
+
+impl CustomersPanel {
+    /// Makes the statement of the customer on screen (every invoice listed, whatever
+    /// the filters) and opens it with `opener`.
+    pub fn statement_pdf(
+        &mut self,
+        spawner: &Spawner,
+        journal: &crate::ui::journal::AppJournal,
+        session: Option<&crate::ui::session::Session>,
+        opener: crate::ui::external::Opener,
+    ) {
+        if self.statement.is_some() || self.loading.is_some() || self.loaded_for.is_empty() {
+            return;
+        }
+        let Some(session) = session else { return };
+        let sender = session.profile.sender.clone();
+        let invoices: Vec<crate::api::Invoice> = (0..self.rows.len() as u32)
+            .map(|i| self.rows.get(i).clone())
+            .collect();
+        let customer = self.loaded_for.clone();
+        let as_of = self.view.settings.today;
+        let lang = crate::i18n::current();
+        let journal = journal.clone();
+        self.statement_note = None;
+        self.statement = Some(spawner.spawn(async move {
+            // The directory's name and RUT, when known (a journal that cannot be read
+            // only loses them).
+            let id = customer.clone();
+            let known = journal.read(move |j| j.customer(&id)).await.ok().flatten();
+            tokio::task::spawn_blocking(move || {
+                let made = crate::pdf::statement_pdf(&crate::pdf::Statement {
+                    lang,
+                    sender: &sender,
+                    customer: &customer,
+                    name: known.as_ref().and_then(|c| c.name.as_deref()),
+                    rut: known.as_ref().and_then(|c| c.rut.as_deref()),
+                    as_of,
+                    invoices: &invoices,
+                    all: false,
+                })
+                .map_err(|e| match e {
+                    crate::pdf::PdfError::Logo(p) => crate::ui::i18n::sender_problem(&p),
+                    other => tr!("cu-statement-failed", why = other),
+                })?;
+                let dir = std::env::temp_dir().join("invoice-desk");
+                std::fs::create_dir_all(&dir).map_err(|e| tr!("cu-statement-failed", why = e))?;
+                let name = crate::pdf::file_name(lang, &customer, as_of);
+                let path =
+                    crate::fsutil::write_new(&dir, name.trim_end_matches(".pdf"), "pdf", &made.pdf)
+                        .map_err(|e| tr!("cu-statement-failed", why = e))?;
+                let opened = opener(&crate::ui::external::External::File(path.clone()));
+                Ok((path, opened))
+            })
+            .await
+            .map_err(|e| e.to_string())?
+        }));
+    }
+
+    /// The statement button and what became of the last one.
+    pub(super) fn statement_bar(
+        &mut self,
+        ui: &mut Ui,
+        connected: bool,
+        commands: &mut Vec<Command>,
+    ) {
+        ui.horizontal(|ui| {
+            let can = connected
+                && self.statement.is_none()
+                && self.loading.is_none()
+                && !self.loaded_for.is_empty();
+            if ui
+                .add_enabled(can, egui::Button::new(tr!("cu-statement-pdf")))
+                .on_hover_text(tr!("cu-statement-pdf-hint"))
+                .clicked()
+            {
+                commands.push(Command::StatementPdf);
+            }
+            if self.statement.is_some() {
+                widgets::busy(ui);
+                ui.label(tr!("cu-statement-making"));
+            }
+        });
+        match &self.statement_note {
+            Some(Ok(m)) => {
+                let r = ui.label(m);
+                widgets::announce(ui, &r, false);
+            }
+            Some(Err(m)) => widgets::error_text(ui, m),
+            None => {}
+        }
+    }
+
+    /// Takes the statement made, if it is.
+    pub(super) fn poll_statement(&mut self) {
+        if let Some(r) = crate::ui::task::take_finished(&mut self.statement) {
+            self.statement_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                Ok((path, Ok(()))) => Ok(tr!("cu-statement-opened", path = path.display())),
+                Ok((path, Err(_))) => Err(tr!("cu-statement-not-opened", path = path.display())),
+                Err(e) => Err(e),
+            });
+        }
+    }
+}
