@@ -851,6 +851,8 @@ pub fn journal_trouble(t: crate::journal::Trouble) -> Option<String> {
         Trouble::Corrupt => Some(tr!("journal-corrupt")),
         Trouble::Unreachable => Some(tr!("journal-unreachable")),
         Trouble::Untrusted => Some(tr!("journal-untrusted")),
+        Trouble::Denied => Some(tr!("journal-denied")),
+        Trouble::NoDatabase => Some(tr!("journal-no-database")),
         Trouble::Other => None,
     }
 }

@@ -569,7 +569,10 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
     );
     click(&mut h, &text("sj-test"));
     step_until(&mut h, "a wrong password is said", |h| {
-        has_text(h, "No se puede abrir el registro.")
+        has_text(
+            h,
+            "No se puede abrir el registro. El servidor del registro compartido no aceptó el usuario o la contraseña",
+        )
     });
     // The right one works.
     set_role(

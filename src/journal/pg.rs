@@ -376,6 +376,13 @@ impl From<tokio_postgres::Error> for DbError {
             Some(c) if *c == SqlState::DATA_CORRUPTED || *c == SqlState::INDEX_CORRUPTED => {
                 Trouble::Corrupt
             }
+            Some(c)
+                if *c == SqlState::INVALID_PASSWORD
+                    || *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
+            {
+                Trouble::Denied
+            }
+            Some(c) if *c == SqlState::INVALID_CATALOG_NAME => Trouble::NoDatabase,
             Some(_) => Trouble::Other,
             // A certificate this computer does not trust: said as such, never as "down".
             None if refused_certificate(&e) => Trouble::Untrusted,

@@ -34,6 +34,10 @@ pub enum Trouble {
     Unreachable,
     /// The shared journal's server showed a certificate this computer does not trust.
     Untrusted,
+    /// The shared journal's server refused the user or password.
+    Denied,
+    /// The shared journal's server has no database of that name.
+    NoDatabase,
     /// Anything else (the reason says what).
     Other,
 }
@@ -60,6 +64,8 @@ impl Trouble {
             Trouble::Corrupt => "it is damaged",
             Trouble::Unreachable => "its server cannot be reached",
             Trouble::Untrusted => "its server's certificate is not trusted by this computer",
+            Trouble::Denied => "its server refused the user or the password",
+            Trouble::NoDatabase => "its server has no database of that name",
             Trouble::Other => "",
         }
     }

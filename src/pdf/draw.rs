@@ -386,7 +386,7 @@ fn first_page_head(
     );
     y += 16.0;
     // Each bucket's right edge; the total at the page's.
-    let cols: Vec<f32> = (1..=5).map(|i| MARGIN + 56.0 + 68.0 * i as f32).collect();
+    let cols: Vec<f32> = (1..=5).map(|i| MARGIN + 40.0 + 72.0 * i as f32).collect();
     fill(s, GREY);
     text(s, &fonts.bold, 8.0, MARGIN, y, &tr_in!(lang, "st-currency"));
     for (i, b) in Bucket::ALL.iter().enumerate() {

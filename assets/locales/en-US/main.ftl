@@ -860,3 +860,6 @@ cu-statement-making = Making the statement…
 cu-statement-opened = Statement opened in the system's viewer (print it from there). The file: { $path }
 cu-statement-not-opened = The statement is made, but no viewer could open it. The file is here: { $path }
 cu-statement-failed = The statement could not be made: { $why }
+journal-denied = The shared journal's server did not accept the user or the password: check them (the password is the database's, given by IT).
+journal-no-database = The shared journal's server has no database of that name: check the address's last part.
+cu-statement-no-sender = No sender's details yet: the statement will not say who it is from (in Credentials, under Sender's details).

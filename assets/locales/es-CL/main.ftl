@@ -863,3 +863,6 @@ cu-statement-making = Haciendo el estado de cuenta…
 cu-statement-opened = Estado de cuenta abierto en el visor del sistema (imprímalo desde ahí). El archivo: { $path }
 cu-statement-not-opened = El estado de cuenta está hecho, pero ningún visor pudo abrirlo. El archivo está aquí: { $path }
 cu-statement-failed = No se pudo hacer el estado de cuenta: { $why }
+journal-denied = El servidor del registro compartido no aceptó el usuario o la contraseña: revíselos (la contraseña es la de la base de datos, que entrega TI).
+journal-no-database = El servidor del registro compartido no tiene una base de datos con ese nombre: revise la última parte de la dirección.
+cu-statement-no-sender = Aún sin datos del emisor: el estado de cuenta no dirá de quién es (en Credenciales, en Datos del emisor).

@@ -557,7 +557,7 @@ impl CustomersPanel {
             }
         });
         self.export_bar(ui, commands);
-        self.statement_bar(ui, session.is_some(), commands);
+        self.statement_bar(ui, session, commands);
         self.statement(ui, commands);
         ui.separator();
         if let Some(key) = self.table(ui, commands) {

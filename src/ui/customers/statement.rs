@@ -75,9 +75,12 @@ impl CustomersPanel {
     pub(super) fn statement_bar(
         &mut self,
         ui: &mut Ui,
-        connected: bool,
+        session: Option<&crate::ui::session::Session>,
         commands: &mut Vec<Command>,
     ) {
+        let connected = session.is_some();
+        // A statement says who it is from: without the sender's details it would not.
+        let no_sender = session.is_some_and(|s| s.profile.sender.organization.trim().is_empty());
         ui.horizontal(|ui| {
             let can = connected
                 && self.statement.is_none()
@@ -93,6 +96,8 @@ impl CustomersPanel {
             if self.statement.is_some() {
                 widgets::busy(ui);
                 ui.label(tr!("cu-statement-making"));
+            } else if no_sender {
+                ui.label(egui::RichText::new(tr!("cu-statement-no-sender")).weak());
             }
         });
         match &self.statement_note {
