@@ -14,6 +14,7 @@ pub mod input;
 pub mod journal;
 pub mod pdf;
 pub mod profile;
+pub mod receivables;
 pub mod rut;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;

@@ -151,6 +151,30 @@ pub enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// Receivables across customers: what each customer owes on a day, per currency
+    /// and days overdue (al día, 1–30, 31–60, 61–90, más de 90), the oldest overdue
+    /// days and the last invoice; totals per currency. Every customer the directory
+    /// knows (imported, or seen in the journal), or those of --customers. A customer
+    /// whose invoices could not be listed is said as such (exit 4), never as owing
+    /// nothing. With --json, an array; with --out FILE.csv, one row per customer and
+    /// currency.
+    Receivables {
+        /// A file of customer ids, one per line (or the first column of a CSV).
+        #[arg(long)]
+        customers: Option<PathBuf>,
+        /// The day overdue days are counted on, YYYY-MM-DD. Default: today.
+        #[arg(long, value_parser = parse_day)]
+        as_of: Option<chrono::NaiveDate>,
+        /// Only customers with something overdue.
+        #[arg(long)]
+        only_overdue: bool,
+        /// Only customers with something overdue more than this many days.
+        #[arg(long)]
+        older_than: Option<u32>,
+        /// Write the table to this CSV file (replaced only when complete).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Run the built-in sandbox: a local copy of the service and its token issuer.
     Sandbox(SandboxArgs),
     /// Check this computer: keyring (a test secret written, read, deleted), folders,

@@ -45,6 +45,7 @@ mod bulk_cmd;
 mod journal_cmd;
 mod output;
 mod profile_cmd;
+mod receivables_cmd;
 mod service;
 mod settings;
 mod statement_cmd;

@@ -415,6 +415,25 @@ pub(super) async fn service_command(
             };
             super::statement_cmd::many(&ctx, customers.as_deref(), all_known, &out).await
         }
+        Command::Receivables {
+            customers,
+            as_of,
+            only_overdue,
+            older_than,
+            out,
+        } => {
+            let ask = super::receivables_cmd::Ask {
+                customers: customers.as_deref(),
+                as_of: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
+                only: crate::receivables::Only {
+                    overdue: only_overdue,
+                    older_than,
+                },
+                out: out.as_deref(),
+                json,
+            };
+            super::receivables_cmd::run(&client, &ask).await
+        }
         Command::Profile(_)
         | Command::Sandbox(_)
         | Command::Doctor

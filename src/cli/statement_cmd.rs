@@ -21,12 +21,15 @@ pub(super) struct Ctx<'a> {
 }
 
 /// The most customers one `statements` run takes (a customers file is bounded too).
-const MAX_CUSTOMERS: usize = 100_000;
+pub(super) const MAX_CUSTOMERS: usize = 100_000;
 /// The largest customers file read.
 const MAX_LIST_BYTES: u64 = 10 * 1024 * 1024;
 
 /// A customer's invoices, every page.
-async fn invoices(client: &Client, customer: &str) -> Result<Vec<Invoice>, crate::api::ApiError> {
+pub(super) async fn invoices(
+    client: &Client,
+    customer: &str,
+) -> Result<Vec<Invoice>, crate::api::ApiError> {
     let mut all = Vec::new();
     client
         .list_customer_invoices(customer, |page, _| {
@@ -197,7 +200,7 @@ fn refused(kind: &str) -> Settled {
 /// The customer ids of a file: one per line, or the first cell of each CSV row (comma,
 /// semicolon or tab); blank lines, `#` comments and a header naming the column skipped;
 /// each id once, in order.
-fn read_ids(path: &Path) -> Result<Vec<String>, Failure> {
+pub(super) fn read_ids(path: &Path) -> Result<Vec<String>, Failure> {
     use std::io::Read;
     let bad =
         |why: String| Failure::usage(tr!("cli-customers-file", path = path.display(), why = why));

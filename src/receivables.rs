@@ -1,0 +1,198 @@
+//! The whole book: what every customer owes on a day, per currency and days overdue,
+//! the oldest overdue invoice and the last one issued. A customer whose invoices could
+//! not be listed is kept as such, never counted as owing nothing. No drawing, no network:
+//! the CLI (and a panel) list the customers and hand the invoices in.
+
+use crate::api::Invoice;
+use crate::statement::{Aging, Bucket, Standing, Total, currency_key, due_day, with_currency};
+use chrono::NaiveDate;
+use std::collections::BTreeMap;
+
+/// One customer's receivables.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Invoices listed.
+    pub invoices: usize,
+    /// What is owed, per currency and bucket.
+    pub aging: Aging,
+    /// What is owed in all, per currency (never added across currencies).
+    pub owed: BTreeMap<String, Total>,
+    /// The most days any invoice is overdue.
+    pub oldest_overdue: Option<u32>,
+    /// The latest day an invoice was issued (its `created_at`), when the service says.
+    pub last_invoice: Option<NaiveDate>,
+}
+
+impl Summary {
+    /// Where `invoices` stand on `as_of`.
+    pub fn of(invoices: &[Invoice], as_of: NaiveDate) -> Summary {
+        let mut s = Summary {
+            invoices: invoices.len(),
+            aging: Aging::default(),
+            owed: BTreeMap::new(),
+            oldest_overdue: None,
+            last_invoice: None,
+        };
+        for inv in invoices {
+            let standing = Standing::of_due(inv, as_of, due_day(inv));
+            s.aging.add(inv, standing);
+            if standing.bucket().is_some()
+                && let Some(a) = inv.amount
+            {
+                with_currency(&mut s.owed, currency_key(inv), |t| t.add(a));
+            }
+            if let Standing::Overdue(d) = standing {
+                s.oldest_overdue = Some(s.oldest_overdue.map_or(d, |o| o.max(d)));
+            }
+            let issued = inv
+                .created_at()
+                .and_then(|t| t.get(..10))
+                .and_then(crate::statement::parse_iso_day);
+            if issued > s.last_invoice {
+                s.last_invoice = issued;
+            }
+        }
+        s
+    }
+
+    /// Something is overdue.
+    pub fn has_overdue(&self) -> bool {
+        self.oldest_overdue.is_some()
+    }
+}
+
+/// A customer in the book: who, and what they owe or why that is not known.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The customer's id.
+    pub customer: String,
+    /// Name and RUT, from the directory.
+    pub name: Option<String>,
+    /// RUT.
+    pub rut: Option<String>,
+    /// What they owe, or why their invoices could not be listed (in words).
+    pub summary: Result<Summary, String>,
+}
+
+/// The book's totals per currency: each bucket of [`Bucket::ALL`], then the total owed.
+pub fn totals(rows: &[Row]) -> BTreeMap<String, [Total; 6]> {
+    let mut out: BTreeMap<String, [Total; 6]> = BTreeMap::new();
+    for s in rows.iter().filter_map(|r| r.summary.as_ref().ok()) {
+        for (code, cells) in &s.aging.by_currency {
+            with_currency(&mut out, code, |t| {
+                for (i, c) in cells.iter().enumerate() {
+                    match c.total.value() {
+                        Some(v) => t[i].add(v),
+                        None => t[i].overflowed = true,
+                    }
+                }
+            });
+        }
+        for (code, owed) in &s.owed {
+            with_currency(&mut out, code, |t| match owed.value() {
+                Some(v) => t[5].add(v),
+                None => t[5].overflowed = true,
+            });
+        }
+    }
+    out
+}
+
+/// Which rows a clerk wants to see.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Only {
+    /// Only customers with something overdue.
+    pub overdue: bool,
+    /// Only customers with something overdue more than this many days.
+    pub older_than: Option<u32>,
+}
+
+impl Only {
+    /// Whether `row` is kept (a customer whose listing failed always is: it may owe).
+    pub fn keeps(&self, row: &Row) -> bool {
+        let Ok(s) = &row.summary else { return true };
+        if self.overdue && !s.has_overdue() {
+            return false;
+        }
+        match self.older_than {
+            Some(days) => s.oldest_overdue.is_some_and(|d| d > days),
+            None => true,
+        }
+    }
+}
+
+/// The bucket cells of `currency` in a summary (zeros when it owes none in it).
+pub fn cells(s: &Summary, currency: &str) -> [Option<Total>; 5] {
+    let mut out = [None; 5];
+    if let Some(c) = s.aging.by_currency.get(currency) {
+        for b in Bucket::ALL {
+            let cell = c[b.index()];
+            if cell.count > 0 {
+                out[b.index()] = Some(cell.total);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inv(id: &str, amount: &str, currency: &str, due: &str, paid: bool) -> Invoice {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "amount": amount, "currency_code": currency, "due_date": due,
+            "is_paid": paid, "is_void": false, "created_at": format!("{due}T10:00:00Z")
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_customers_book_per_currency_never_added_across() {
+        let day = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        let s = Summary::of(
+            &[
+                inv("a", "1000", "CLP", "2026-12-01", false),
+                inv("b", "2000", "CLP", "2026-08-01", false),
+                inv("c", "12.3456", "CLF", "2026-11-01", false),
+                inv("d", "5000", "CLP", "2026-01-01", true),
+            ],
+            day,
+        );
+        assert_eq!(s.owed["CLP"].value(), Some(3000.into()));
+        assert_eq!(s.owed["CLF"].value(), Some("12.3456".parse().unwrap()));
+        assert_eq!(s.oldest_overdue, Some(115));
+        assert_eq!(s.last_invoice, NaiveDate::from_ymd_opt(2026, 12, 1));
+        let rows = vec![
+            Row {
+                customer: "cus_1".into(),
+                name: None,
+                rut: None,
+                summary: Ok(s.clone()),
+            },
+            Row {
+                customer: "cus_2".into(),
+                name: None,
+                rut: None,
+                summary: Err("listing failed".into()),
+            },
+        ];
+        let t = totals(&rows);
+        assert_eq!(t["CLP"][5].value(), Some(3000.into()));
+        assert_eq!(t["CLP"][Bucket::Over90.index()].value(), Some(2000.into()));
+        // A failed listing is kept by every filter (it may owe), a customer with nothing
+        // overdue only when overdue is not asked for.
+        let only = Only {
+            older_than: Some(200),
+            ..Only::default()
+        };
+        assert!(!only.keeps(&rows[0]) && only.keeps(&rows[1]));
+        assert!(
+            Only {
+                older_than: Some(60),
+                overdue: true
+            }
+            .keeps(&rows[0])
+        );
+    }
+}
