@@ -875,3 +875,109 @@ fn the_statement_pdf_is_made_and_opened_from_the_customers_panel_in_spanish() {
     let _ = std::fs::remove_file(file);
     let _ = std::fs::remove_file(second);
 }
+
+/// The Cartera panel in Spanish: every customer of the directory reviewed with what it
+/// owes per currency, the book's totals; one that cannot be listed said as such; the
+/// filter "más de 60 días"; a click opens that customer's invoices.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_cartera_panel_reviews_every_customer_in_spanish() {
+    use common::{click, pick};
+    use egui_kittest::kittest::Queryable;
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("journal.sqlite3");
+    let customers: Vec<(String, String)> = s
+        .customers()
+        .into_iter()
+        .filter(|c| c.2 > 0)
+        .map(|c| (c.0, c.1))
+        .collect();
+    let file = dir.path().join("directorio.csv");
+    let mut body = String::from("id,nombre\ncus_no_existe,Cliente Fantasma\n");
+    for (id, name) in &customers {
+        body.push_str(&format!("{id},\"{name}\"\n"));
+    }
+    std::fs::write(&file, body).unwrap();
+    let out = cli_env::oauth_cli(&s, dir.path())
+        .args(["customers", "import"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut h = common::connected_with_journal(
+        &rt,
+        s.profile("Pruebas"),
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 900.0],
+        Lang::Es,
+        Some(journal),
+    );
+    click(&mut h, &text("tab-receivables"));
+    click(&mut h, &text("rv-review"));
+    step_until(&mut h, "reviewed", |h| {
+        !h.state().receivables().is_running()
+            && h.state().receivables().rows().len() == customers.len() + 1
+    });
+    assert!(has_text(
+        &h,
+        &format!("{} clientes revisados.", customers.len() + 1)
+    ));
+    assert!(has_text(&h, "1 clientes no se pudieron consultar"));
+    assert!(h.query_by_label_contains("No se pudo consultar").is_some());
+    assert!(h.query_by_label_contains("Total CLP: $").is_some());
+    // Each customer's pesos owed, as the app writes them.
+    let rows = h.state().receivables().rows().to_vec();
+    let first = rows
+        .iter()
+        .find(|r| r.summary.as_ref().is_ok_and(|s| s.owed.contains_key("CLP")))
+        .unwrap();
+    let clp = first.summary.as_ref().unwrap().owed["CLP"].value().unwrap();
+    assert!(has_text(
+        &h,
+        &invoice_desk::api::money::format_amount(clp, Some("CLP"))
+    ));
+    // More than 60 days: a customer with nothing that old goes (a failed one stays).
+    pick(&mut h, &text("rv-show"), &text("rv-show-60"));
+    let young = rows.iter().find(|r| {
+        r.summary
+            .as_ref()
+            .is_ok_and(|s| s.oldest_overdue.is_none_or(|d| d <= 60))
+    });
+    if let Some(young) = young {
+        let name = young.name.clone().unwrap();
+        assert!(
+            h.query_by_label_contains(&name).is_none(),
+            "{name} is not shown"
+        );
+    }
+    assert!(h.query_by_label_contains("Cliente Fantasma").is_some());
+    // A click opens the customer's invoices.
+    let old = rows
+        .iter()
+        .find(|r| {
+            r.summary
+                .as_ref()
+                .is_ok_and(|s| s.oldest_overdue.is_some_and(|d| d > 60))
+        })
+        .unwrap();
+    let label = format!("{} · {}", old.name.clone().unwrap(), old.customer);
+    h.get_by_label(&label).click();
+    h.step();
+    h.step();
+    step_until(&mut h, "the customer's invoices", |h| {
+        h.state().tab() == Tab::Customers
+            && !h.state().customers_loading()
+            && !h.state().customer_rows().0.is_empty()
+    });
+    assert_eq!(common::field_text(&h, &text("f-customer-id")), old.customer);
+    assert!(h.query_by_label_contains(" del cliente ").is_some());
+}

@@ -23,6 +23,8 @@ pub enum Tab {
     Activity,
     /// A billing run from a spreadsheet.
     Bulk,
+    /// What every customer owes (Cartera).
+    Receivables,
 }
 
 /// Light, dark, or as the operating system says.
@@ -61,6 +63,12 @@ pub enum Command {
     /// Make the loaded customer's statement of account (PDF) and open it in the
     /// system's viewer (to print, save or send).
     StatementPdf,
+    /// List what every customer the directory knows owes (the Cartera panel).
+    ReviewReceivables,
+    /// Stop that listing (what was listed stays).
+    StopReceivables,
+    /// Show this customer's invoices in the Customer invoices panel.
+    OpenCustomer(String),
     /// Look for customers in the directory whose name, RUT or id contains this text.
     SuggestCustomers(String),
     /// Look up the directory's names of these customer ids (to show names, not ids).

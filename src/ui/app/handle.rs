@@ -89,7 +89,7 @@ impl InvoiceDeskApp {
                     Tab::Create => self.create.request_focus(),
                     Tab::Lookup => self.lookup.request_focus(),
                     Tab::Customers => self.customers.request_focus(),
-                    Tab::Credentials | Tab::Activity | Tab::Bulk => {}
+                    Tab::Credentials | Tab::Activity | Tab::Bulk | Tab::Receivables => {}
                 }
             }
             Command::SubmitCurrent => match self.saved.tab {
@@ -97,6 +97,7 @@ impl InvoiceDeskApp {
                 Tab::Lookup => self.handle(Command::LookUp),
                 Tab::Customers => self.handle(Command::LoadCustomer),
                 Tab::Bulk => self.handle(Command::Bulk(crate::ui::bulk::BulkCommand::Read)),
+                Tab::Receivables => self.handle(Command::ReviewReceivables),
                 Tab::Credentials | Tab::Activity => {}
             },
             Command::Bulk(c) => {
@@ -188,6 +189,18 @@ impl InvoiceDeskApp {
             }
             Command::ActivityPage(p) => self.activity.load_page(p, &self.journal, &self.spawner),
             Command::ActivityExport => self.activity.export_csv(&self.journal, &self.spawner),
+            Command::ReviewReceivables => {
+                if let Some(s) = self.session.clone() {
+                    self.receivables
+                        .start(s, &self.spawner, self.journal.clone());
+                }
+            }
+            Command::StopReceivables => self.receivables.stop(),
+            Command::OpenCustomer(id) => {
+                self.customers.set_customer_id(&id);
+                self.saved.tab = Tab::Customers;
+                self.handle(Command::LoadCustomer);
+            }
             Command::StatementPdf => self.customers.statement_pdf(
                 &self.spawner,
                 &self.journal,
@@ -720,6 +733,7 @@ impl InvoiceDeskApp {
             }
         }
         self.activity.poll();
+        self.receivables.poll();
         if let Some((asked, task)) = self.naming.take() {
             match task.try_take() {
                 Ok(found) => {

@@ -130,6 +130,7 @@ pub struct InvoiceDeskApp {
     create: CreatePanel,
     lookup: LookupPanel,
     customers: CustomersPanel,
+    receivables: super::receivables::ReceivablesPanel,
     activity: super::activity::ActivityPanel,
     bulk: super::bulk::BulkPanel,
     /// What the customer directory found for the text in a customer field.
@@ -189,6 +190,7 @@ impl InvoiceDeskApp {
             create: CreatePanel::new(saved.create.clone(), deps.today),
             lookup: LookupPanel::new(saved.lookup_id.clone(), deps.today),
             customers: CustomersPanel::new(saved.customers.clone(), deps.today),
+            receivables: super::receivables::ReceivablesPanel::new(deps.today),
             activity: Default::default(),
             bulk: Default::default(),
             suggestions: Default::default(),
@@ -328,6 +330,7 @@ impl InvoiceDeskApp {
                 commands,
             ),
             Tab::Bulk => self.bulk.ui(ui, session.is_some(), commands),
+            Tab::Receivables => self.receivables.ui(ui, session.is_some(), commands),
         }
     }
 
@@ -429,6 +432,11 @@ impl InvoiceDeskApp {
     /// The Bulk issue panel (tests read its plan and counts).
     pub fn bulk(&self) -> &super::bulk::BulkPanel {
         &self.bulk
+    }
+
+    /// The Cartera panel (tests read its rows).
+    pub fn receivables(&self) -> &super::receivables::ReceivablesPanel {
+        &self.receivables
     }
 
     /// The customer list's rows and view.

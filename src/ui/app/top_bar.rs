@@ -111,6 +111,7 @@ impl InvoiceDeskApp {
                 (Tab::Create, tr!("tab-create")),
                 (Tab::Lookup, tr!("tab-lookup")),
                 (Tab::Customers, tr!("tab-customers")),
+                (Tab::Receivables, tr!("tab-receivables")),
                 (Tab::Activity, tr!("tab-activity")),
                 (Tab::Bulk, tr!("tab-bulk")),
             ] {

@@ -311,6 +311,11 @@ impl CustomersPanel {
         (&self.rows, &self.view)
     }
 
+    /// Puts `id` in the customer field (the Cartera panel opens a customer so).
+    pub fn set_customer_id(&mut self, id: &str) {
+        self.saved.customer_id = id.to_string();
+    }
+
     /// Starts loading the customer in the field, page by page; the end is drawn at once.
     pub fn start(
         &mut self,

@@ -96,10 +96,12 @@ impl CustomersPanel {
             if self.statement.is_some() {
                 widgets::busy(ui);
                 ui.label(tr!("cu-statement-making"));
-            } else if no_sender {
-                ui.label(egui::RichText::new(tr!("cu-statement-no-sender")).weak());
             }
         });
+        // On its own line, wrapped: a long hint beside the button would widen the panel.
+        if no_sender && self.statement.is_none() {
+            ui.label(egui::RichText::new(tr!("cu-statement-no-sender")).weak());
+        }
         match &self.statement_note {
             Some(Ok(m)) => {
                 let r = ui.label(m);

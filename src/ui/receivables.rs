@@ -1,0 +1,460 @@
+//! The Cartera (receivables) panel: what every customer the directory knows owes today,
+//! listed a few customers at a time with progress and a stop, filtered and sorted by the
+//! clerk; a click opens that customer's invoices. A customer whose invoices could not be
+//! listed is said as such, never as owing nothing.
+
+use super::command::Command;
+use super::task::{Spawner, Task};
+use super::widgets;
+use crate::receivables::{Only, Row, Summary, totals};
+use crate::statement::Total;
+use crate::tr;
+use egui::Ui;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Customers listed at once.
+const AT_ONCE: usize = 8;
+/// The most customers one review takes.
+const MAX_CUSTOMERS: u64 = 100_000;
+
+/// Which customers are shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Show {
+    /// Everyone.
+    #[default]
+    All,
+    /// Only those with something overdue.
+    Overdue,
+    /// Only those with something more than 60 days overdue.
+    Over60,
+    /// Only those with something more than 90 days overdue.
+    Over90,
+}
+
+impl Show {
+    fn only(self) -> Only {
+        match self {
+            Show::All => Only::default(),
+            Show::Overdue => Only {
+                overdue: true,
+                older_than: None,
+            },
+            Show::Over60 => Only {
+                overdue: true,
+                older_than: Some(60),
+            },
+            Show::Over90 => Only {
+                overdue: true,
+                older_than: Some(90),
+            },
+        }
+    }
+
+    fn word(self) -> String {
+        match self {
+            Show::All => tr!("rv-show-all"),
+            Show::Overdue => tr!("rv-show-overdue"),
+            Show::Over60 => tr!("rv-show-60"),
+            Show::Over90 => tr!("rv-show-90"),
+        }
+    }
+}
+
+/// How the rows are ordered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// The oldest overdue first.
+    #[default]
+    Oldest,
+    /// The most owed in pesos first.
+    OwedClp,
+    /// The most owed in UF first.
+    OwedClf,
+    /// By name (the id when none is known).
+    Name,
+}
+
+impl Order {
+    fn word(self) -> String {
+        match self {
+            Order::Oldest => tr!("rv-order-oldest"),
+            Order::OwedClp => tr!("rv-order-clp"),
+            Order::OwedClf => tr!("rv-order-clf"),
+            Order::Name => tr!("rv-order-name"),
+        }
+    }
+}
+
+/// A review under way: rows arrive here as customers are listed.
+struct Review {
+    task: Task<Result<(), String>>,
+    arrived: Arc<Mutex<Vec<Row>>>,
+    total: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+}
+
+/// The panel's state.
+#[derive(Default)]
+pub struct ReceivablesPanel {
+    rows: Vec<Row>,
+    review: Option<Review>,
+    /// How many customers the last review had to list.
+    total: usize,
+    note: Option<Result<String, String>>,
+    /// What is shown, and in which order.
+    pub show: Show,
+    /// The order.
+    pub order: Order,
+    /// A fixed "today" (tests).
+    fixed_today: Option<chrono::NaiveDate>,
+}
+
+impl ReceivablesPanel {
+    /// A panel counting overdue days to `today` (tests), else the computer's date.
+    pub fn new(today: Option<chrono::NaiveDate>) -> ReceivablesPanel {
+        ReceivablesPanel {
+            fixed_today: today,
+            ..Default::default()
+        }
+    }
+
+    /// The customers reviewed so far.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// True while customers are being listed.
+    pub fn is_running(&self) -> bool {
+        self.review.is_some()
+    }
+
+    /// Lists every customer the directory knows, a few at a time.
+    pub fn start(
+        &mut self,
+        session: Arc<super::session::Session>,
+        spawner: &Spawner,
+        journal: super::journal::AppJournal,
+    ) {
+        if self.review.is_some() {
+            return;
+        }
+        self.rows.clear();
+        self.note = None;
+        let as_of = self
+            .fixed_today
+            .unwrap_or_else(|| chrono::Local::now().date_naive());
+        let arrived: Arc<Mutex<Vec<Row>>> = Arc::default();
+        let total = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (into, count, halt) = (arrived.clone(), total.clone(), stop.clone());
+        let ctx = spawner.ctx.clone();
+        let task = spawner.spawn(async move {
+            let known = journal.read(|j| j.known_customers(MAX_CUSTOMERS)).await?;
+            count.store(known.len(), Ordering::Relaxed);
+            use futures_util::StreamExt;
+            let client = &session.client;
+            let mut work = futures_util::stream::iter(known)
+                .map(|c| async move {
+                    let mut invoices = Vec::new();
+                    let listed = client
+                        .list_customer_invoices(&c.id, |page, _| {
+                            invoices.extend(page);
+                            std::ops::ControlFlow::Continue(())
+                        })
+                        .await;
+                    (c, listed.map(|_| invoices))
+                })
+                .buffered(AT_ONCE);
+            while let Some((c, listed)) = work.next().await {
+                if halt.load(Ordering::Relaxed) {
+                    break;
+                }
+                let row = Row {
+                    summary: listed
+                        .map(|inv| Summary::of(&inv, as_of))
+                        .map_err(|e| crate::ui::i18n::error_text(&e)),
+                    customer: c.id,
+                    name: c.name,
+                    rut: c.rut,
+                };
+                if let Ok(mut a) = into.lock() {
+                    a.push(row);
+                }
+                ctx.request_repaint();
+            }
+            Ok(())
+        });
+        self.review = Some(Review {
+            task,
+            arrived,
+            total,
+            stop,
+        });
+    }
+
+    /// Stops the review (what was listed stays).
+    pub fn stop(&mut self) {
+        if let Some(r) = &self.review {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes what arrived (called by the app every frame).
+    pub fn poll(&mut self) {
+        let Some(r) = self.review.take() else { return };
+        let Review {
+            task,
+            arrived,
+            total,
+            stop,
+        } = r;
+        if let Ok(mut a) = arrived.lock() {
+            self.rows.append(&mut a);
+        }
+        self.total = total.load(Ordering::Relaxed);
+        let result = match task.try_take() {
+            Err(task) => {
+                self.review = Some(Review {
+                    task,
+                    arrived,
+                    total,
+                    stop,
+                });
+                return;
+            }
+            Ok(result) => result,
+        };
+        if let Ok(mut a) = arrived.lock() {
+            self.rows.append(&mut a);
+        }
+        let stopped = stop.load(Ordering::Relaxed);
+        self.note = Some(match result.map_err(|e| e.to_string()).and_then(|x| x) {
+            Err(e) => Err(e),
+            Ok(()) if stopped => Ok(tr!(
+                "rv-stopped",
+                done = self.rows.len(),
+                total = self.total
+            )),
+            Ok(()) if self.total == 0 => Err(tr!("rv-no-customers")),
+            Ok(()) => Ok(tr!("rv-done", count = self.rows.len())),
+        });
+    }
+
+    /// The rows shown, in order (indices into the rows).
+    fn shown(&self) -> Vec<usize> {
+        let only = self.show.only();
+        let mut v: Vec<usize> = (0..self.rows.len())
+            .filter(|&i| only.keeps(&self.rows[i]))
+            .collect();
+        let owed = |r: &Row, code: &str| {
+            r.summary
+                .as_ref()
+                .ok()
+                .and_then(|s| s.owed.get(code))
+                .and_then(|t| t.value())
+                .unwrap_or_default()
+        };
+        let oldest = |r: &Row| {
+            r.summary
+                .as_ref()
+                .map(|s| s.oldest_overdue.map_or(0, |d| i64::from(d) + 1))
+                // Not listed: first, whatever the order (it may owe the most).
+                .unwrap_or(i64::MAX)
+        };
+        let rows = &self.rows;
+        let name = |r: &Row| crate::journal::fold(r.name.as_deref().unwrap_or(&r.customer));
+        match self.order {
+            Order::Oldest => v.sort_by_key(|&i| std::cmp::Reverse(oldest(&rows[i]))),
+            Order::OwedClp => v.sort_by_key(|&i| std::cmp::Reverse(owed(&rows[i], "CLP"))),
+            Order::OwedClf => v.sort_by_key(|&i| std::cmp::Reverse(owed(&rows[i], "CLF"))),
+            Order::Name => v.sort_by_key(|&i| name(&rows[i])),
+        }
+        v
+    }
+
+    /// Draws the panel.
+    pub fn ui(&mut self, ui: &mut Ui, connected: bool, commands: &mut Vec<Command>) {
+        ui.heading(tr!("rv-title"));
+        ui.label(tr!("rv-explain"));
+        ui.horizontal(|ui| {
+            let running = self.review.is_some();
+            if ui
+                .add_enabled(connected && !running, egui::Button::new(tr!("rv-review")))
+                .on_disabled_hover_text(tr!("connect-first"))
+                .clicked()
+            {
+                commands.push(Command::ReviewReceivables);
+            }
+            if running {
+                widgets::busy(ui);
+                ui.label(tr!(
+                    "rv-progress",
+                    done = self.rows.len(),
+                    total = self.total
+                ));
+                if ui.button(tr!("rv-stop")).clicked() {
+                    commands.push(Command::StopReceivables);
+                }
+            }
+        });
+        match &self.note {
+            Some(Ok(m)) => {
+                let r = ui.label(m);
+                widgets::announce(ui, &r, false);
+            }
+            Some(Err(m)) => widgets::error_text(ui, m),
+            None => {}
+        }
+        if self.rows.is_empty() {
+            return;
+        }
+        ui.horizontal(|ui| {
+            let l = ui.label(tr!("rv-show"));
+            egui::ComboBox::from_id_salt("rv-show")
+                .selected_text(self.show.word())
+                .show_ui(ui, |ui| {
+                    for s in [Show::All, Show::Overdue, Show::Over60, Show::Over90] {
+                        ui.selectable_value(&mut self.show, s, s.word());
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            let l = ui.label(tr!("rv-order"));
+            egui::ComboBox::from_id_salt("rv-order")
+                .selected_text(self.order.word())
+                .show_ui(ui, |ui| {
+                    for o in [Order::Oldest, Order::OwedClp, Order::OwedClf, Order::Name] {
+                        ui.selectable_value(&mut self.order, o, o.word());
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+        });
+        // The book's totals, per currency: never added together.
+        for (code, t) in totals(&self.rows) {
+            let overdue: Total = t[1..5].iter().fold(Total::default(), |mut acc, x| {
+                match x.value() {
+                    Some(v) => acc.add(v),
+                    None => acc.overflowed = true,
+                }
+                acc
+            });
+            ui.label(
+                egui::RichText::new(tr!(
+                    "rv-total",
+                    currency = code.clone(),
+                    owed = money(t[5], &code),
+                    overdue = money(overdue, &code)
+                ))
+                .strong(),
+            );
+        }
+        let failed = self.rows.iter().filter(|r| r.summary.is_err()).count();
+        if failed > 0 {
+            widgets::error_text(ui, &tr!("rv-failed", count = failed));
+        }
+        self.table(ui, commands);
+    }
+
+    fn table(&self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        use egui_extras::{Column, TableBuilder};
+        let shown = self.shown();
+        let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+        let min_height = widgets::table_min_height(ui, row_height);
+        let safe = |t: &str| crate::text::escape_controls(t).into_owned();
+        TableBuilder::new(ui)
+            .striped(true)
+            .sense(egui::Sense::click())
+            .min_scrolled_height(min_height)
+            .max_scroll_height(f32::INFINITY)
+            .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+            .column(Column::initial(260.0).at_least(120.0).clip(true))
+            .column(Column::initial(110.0).at_least(80.0).clip(true))
+            .column(Column::initial(130.0).at_least(90.0).clip(true))
+            .column(Column::initial(130.0).at_least(90.0).clip(true))
+            .column(Column::initial(110.0).at_least(70.0).clip(true))
+            .column(Column::remainder().at_least(100.0).clip(true))
+            .header(row_height + 4.0, |mut h| {
+                for name in [
+                    tr!("rv-col-customer"),
+                    tr!("rv-col-rut"),
+                    tr!("rv-col-clp"),
+                    tr!("rv-col-clf"),
+                    tr!("rv-col-oldest"),
+                    tr!("rv-col-last"),
+                ] {
+                    h.col(|ui| {
+                        ui.strong(name);
+                    });
+                }
+            })
+            .body(|body| {
+                body.rows(row_height, shown.len(), |mut row| {
+                    let r = &self.rows[shown[row.index()]];
+                    let cell = |ui: &mut Ui, text: &str| {
+                        ui.add(egui::Label::new(text).selectable(false));
+                    };
+                    let who = match &r.name {
+                        Some(n) => format!("{} · {}", safe(n), safe(&r.customer)),
+                        None => safe(&r.customer),
+                    };
+                    row.col(|ui| cell(ui, &who));
+                    row.col(|ui| cell(ui, &safe(r.rut.as_deref().unwrap_or(""))));
+                    match &r.summary {
+                        Err(why) => {
+                            row.col(|ui| {
+                                widgets::error_text(ui, &tr!("rv-not-listed", why = why.clone()))
+                            });
+                            for _ in 0..3 {
+                                row.col(|_| {});
+                            }
+                        }
+                        Ok(s) => {
+                            for code in ["CLP", "CLF"] {
+                                let t = s.owed.get(code).copied();
+                                row.col(|ui| {
+                                    cell(ui, &t.map(|t| money(t, code)).unwrap_or_default())
+                                });
+                            }
+                            let oldest = s
+                                .oldest_overdue
+                                .map(|d| tr!("rv-days", days = d))
+                                .unwrap_or_else(|| tr!("rv-none-overdue"));
+                            row.col(|ui| {
+                                if s.has_overdue() {
+                                    ui.add(
+                                        egui::Label::new(
+                                            egui::RichText::new(oldest)
+                                                .color(widgets::overdue_color(ui)),
+                                        )
+                                        .selectable(false),
+                                    );
+                                } else {
+                                    cell(ui, &oldest);
+                                }
+                            });
+                            let last = s
+                                .last_invoice
+                                .map(|d| crate::i18n::date(&d.format("%Y-%m-%d").to_string()))
+                                .unwrap_or_default();
+                            row.col(|ui| cell(ui, &last));
+                        }
+                    }
+                    let resp = row.response();
+                    if resp.clicked() {
+                        commands.push(Command::OpenCustomer(r.customer.clone()));
+                    }
+                    resp.on_hover_text(tr!("rv-open-row"));
+                });
+            });
+    }
+}
+
+/// An amount owed as the app writes it, or that it was too large to add.
+fn money(t: Total, code: &str) -> String {
+    match t.value() {
+        Some(v) => crate::api::money::format_amount(v, Some(code)),
+        None => tr!("rv-too-large"),
+    }
+}
