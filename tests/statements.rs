@@ -525,3 +525,48 @@ fn the_senders_details_are_checked_and_kept_with_the_profile() {
         "nothing changed"
     );
 }
+
+/// One invoice printed ("Imprimir" in Lookup): titled with its id, no aging table, its
+/// line whatever it stands at (a paid one says so), its link's QR code when it is owed.
+#[test]
+fn a_printed_invoice_is_titled_with_its_id_and_says_where_it_stands() {
+    use invoice_desk::pdf::{Statement, invoice_pdf};
+    let paid: Vec<invoice_desk::api::Invoice> = serde_json::from_value(serde_json::json!([
+        {"id": "in_pagada", "customer": "cus_x", "amount": 45000, "currency_code": "CLP",
+         "due_date": "2026-10-01", "is_paid": true, "is_void": false,
+         "link_payment": "https://pay.example.cl/in_pagada"}
+    ]))
+    .unwrap();
+    let s = sender();
+    let made = invoice_pdf(&Statement {
+        lang: invoice_desk::i18n::Lang::Es,
+        sender: &s,
+        customer: "cus_x",
+        name: Some("Comercial Ñuñoa Ltda."),
+        rut: None,
+        as_of: as_of(),
+        invoices: &paid,
+        all: true,
+    })
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("factura.pdf");
+    std::fs::write(&pdf, &made.pdf).unwrap();
+    let words = pdftotext(&pdf);
+    for expected in [
+        "Factura in_pagada",
+        "Comercial Ñuñoa Ltda.",
+        "$45.000",
+        "Pagada",
+        "01-10-2026",
+    ] {
+        assert!(words.contains(expected), "{expected:?} in:\n{words}");
+    }
+    assert!(
+        !words.contains("Adeudado, según días de atraso"),
+        "no aging table"
+    );
+    // A paid invoice is not paid again: no link, no QR code.
+    let pages = tempfile::tempdir().unwrap();
+    assert!(qr_links(&pdf, pages.path()).is_empty());
+}

@@ -874,6 +874,33 @@ fn the_statement_pdf_is_made_and_opened_from_the_customers_panel_in_spanish() {
     );
     let _ = std::fs::remove_file(file);
     let _ = std::fs::remove_file(second);
+    // Lookup's "Imprimir…": the invoice's own PDF, and where it is when no viewer opens.
+    let id = s
+        .sample_invoice(invoice_desk::sandbox::data::ORG_OAUTH)
+        .unwrap();
+    click(&mut h, &text("tab-lookup"));
+    common::type_into(&mut h, &text("f-invoice-id"), &id);
+    click(&mut h, &text("lk-look-up"));
+    step_until(&mut h, "looked up", |h| has_text(h, &text("lk-print")));
+    click(&mut h, &text("lk-print"));
+    step_until(&mut h, "printed", |h| {
+        has_text(
+            h,
+            "El PDF de la factura está hecho, pero ningún visor pudo abrirlo",
+        )
+    });
+    let printed = match &asked.lock().unwrap()[2] {
+        External::File(p) => p.clone(),
+        other => panic!("{other:?}"),
+    };
+    let out = std::process::Command::new("pdftotext")
+        .arg(&printed)
+        .arg("-")
+        .output()
+        .unwrap();
+    let words = String::from_utf8_lossy(&out.stdout);
+    assert!(words.contains(&format!("Factura {id}")), "{words}");
+    let _ = std::fs::remove_file(printed);
 }
 
 /// The Cartera panel in Spanish: every customer of the directory reviewed with what it

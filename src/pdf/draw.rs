@@ -192,7 +192,7 @@ pub(super) fn draw(
     let fonts = Fonts::get();
     let lang = st.lang;
     let mut doc = Document::new();
-    let title = tr_in!(lang, "st-title");
+    let title = title(lang, plan);
     let who = st.name.unwrap_or(st.customer);
     doc.set_metadata(
         Metadata::new()
@@ -360,7 +360,14 @@ fn first_page_head(
     rule(s, y - 8.0);
     // Title, customer, day.
     y += 18.0;
-    text(s, &fonts.bold, 18.0, MARGIN, y, &tr_in!(lang, "st-title"));
+    text(
+        s,
+        &fonts.bold,
+        18.0,
+        MARGIN,
+        y,
+        &fonts.bold.clip(&title(lang, plan), 18.0, width - 140.0),
+    );
     let as_of = tr_in!(lang, "st-as-of", date = day(lang, st.as_of));
     text_right(s, &fonts.regular, 10.0, PAGE_W - MARGIN, y, &as_of);
     y += 8.0;
@@ -370,8 +377,9 @@ fn first_page_head(
         text(s, m, 10.0, MARGIN, y, &m.clip(l, 10.0, width));
     }
     y += 12.0;
-    // What is owed, per currency: never added across currencies.
-    if plan.aging.is_empty() {
+    // What is owed, per currency: never added across currencies (a printed invoice
+    // has no aging table).
+    if plan.aging.is_empty() || plan.kind == super::Kind::Invoice {
         y += 24.0;
         return y;
     }
@@ -433,6 +441,14 @@ fn first_page_head(
     }
     y += 16.0;
     y
+}
+
+/// "Estado de cuenta", or "Factura in_…" for a printed invoice.
+fn title(lang: Lang, plan: &Plan) -> String {
+    match (plan.kind, plan.lines.first()) {
+        (super::Kind::Invoice, Some(l)) => tr_in!(lang, "st-invoice-title", id = l.id.clone()),
+        _ => tr_in!(lang, "st-title"),
+    }
 }
 
 /// "Pesos (CLP)", "UF (CLF)", or the code as sent.

@@ -68,13 +68,31 @@ impl std::fmt::Display for PdfError {
 
 impl std::error::Error for PdfError {}
 
+/// What the document is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A statement of account: what is owed, its aging, the invoices owed.
+    Statement,
+    /// One invoice, to print ("Imprimir" in Lookup): its line, link and QR code.
+    Invoice,
+}
+
 /// Makes the statement's PDF (the logo, if the sender has one, is read now).
 pub fn statement_pdf(s: &Statement<'_>) -> Result<Made, PdfError> {
+    make(s, Kind::Statement)
+}
+
+/// One invoice's PDF, to print: `s.invoices` holds it (paid and void shown as such).
+pub fn invoice_pdf(s: &Statement<'_>) -> Result<Made, PdfError> {
+    make(s, Kind::Invoice)
+}
+
+fn make(s: &Statement<'_>, kind: Kind) -> Result<Made, PdfError> {
     let logo = match &s.sender.logo {
         Some(p) => Some(crate::profile::sender::read_logo(p).map_err(PdfError::Logo)?),
         None => None,
     };
-    let plan = plan::plan(s);
+    let plan = plan::plan(s, kind);
     let pdf = draw::draw(s, &plan, logo.as_ref())?;
     Ok(Made {
         pdf,
@@ -99,4 +117,20 @@ pub fn file_name(lang: Lang, customer: &str, as_of: NaiveDate) -> String {
         .collect();
     let stem = crate::tr_in!(lang, "st-file-stem");
     format!("{stem}-{safe}-{}.pdf", as_of.format("%Y-%m-%d"))
+}
+
+/// The file name an invoice is printed from: `factura-<id>.pdf` (`invoice-…` in English).
+pub fn invoice_file_name(lang: Lang, id: &str) -> String {
+    let safe: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect();
+    format!("{}-{safe}.pdf", crate::tr_in!(lang, "st-invoice-stem"))
 }

@@ -53,6 +53,8 @@ pub struct PageSpec {
 /// What the statement says and where.
 #[derive(Clone, Debug)]
 pub struct Plan {
+    /// A statement, or one invoice.
+    pub kind: super::Kind,
     /// The invoices listed, oldest due first.
     pub lines: Vec<Line>,
     /// What is owed, per currency and bucket.
@@ -168,7 +170,9 @@ pub fn paginate(heights: &[f32], first: f32, later: f32, tail: f32) -> Vec<PageS
 }
 
 /// Decides what the statement says and where.
-pub(super) fn plan(s: &Statement<'_>) -> Plan {
+pub(super) fn plan(s: &Statement<'_>, kind: super::Kind) -> Plan {
+    // One invoice is printed whatever it stands at.
+    let all = s.all || kind == super::Kind::Invoice;
     let mut aging = Aging::default();
     let mut owed: BTreeMap<String, Total> = BTreeMap::new();
     let mut oldest: Option<u32> = None;
@@ -186,7 +190,7 @@ pub(super) fn plan(s: &Statement<'_>) -> Plan {
                 oldest = Some(oldest.map_or(d, |o| o.max(d)));
             }
         }
-        if !owing && !s.all {
+        if !owing && !all {
             continue;
         }
         let esc = |t: &str| crate::text::escape_controls(t).into_owned();
@@ -225,9 +229,15 @@ pub(super) fn plan(s: &Statement<'_>) -> Plan {
         .map(|l| if l.link.is_some() { ROW_QR } else { ROW_PLAIN })
         .collect();
     let table = |top: f32| bottom() - top - TABLE_HEAD;
-    let first = table(first_table_top(s, aging.by_currency.len()));
+    // A printed invoice has no aging table.
+    let currencies = match kind {
+        super::Kind::Statement => aging.by_currency.len(),
+        super::Kind::Invoice => 0,
+    };
+    let first = table(first_table_top(s, currencies));
     let pages = paginate(&heights, first, table(later_table_top()), tail);
     Plan {
+        kind,
         lines,
         aging,
         owed,

@@ -63,6 +63,8 @@ pub enum Command {
     /// Make the loaded customer's statement of account (PDF) and open it in the
     /// system's viewer (to print, save or send).
     StatementPdf,
+    /// Print the invoice on screen in Lookup (its PDF, opened in the system's viewer).
+    PrintInvoice,
     /// List what every customer the directory knows owes (the Cartera panel).
     ReviewReceivables,
     /// Stop that listing (what was listed stays).

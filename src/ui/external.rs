@@ -39,3 +39,24 @@ pub fn system_opener() -> Opener {
         }
     })
 }
+
+/// A document made, written and handed to the system's viewer: its file, and whether
+/// the viewer opened it (why not).
+pub type Shown = Result<(PathBuf, Result<(), String>), String>;
+
+/// Writes `pdf` as a new file named `name` (never over another) in the app's temporary
+/// folder and opens it with `opener`, from which the clerk prints, saves or sends it.
+/// `failed` words a write that did not happen.
+pub fn show_pdf(
+    name: &str,
+    pdf: &[u8],
+    opener: &Opener,
+    failed: impl Fn(std::io::Error) -> String,
+) -> Shown {
+    let dir = std::env::temp_dir().join("invoice-desk");
+    std::fs::create_dir_all(&dir).map_err(&failed)?;
+    let path = crate::fsutil::write_new(&dir, name.trim_end_matches(".pdf"), "pdf", pdf)
+        .map_err(&failed)?;
+    let opened = opener(&External::File(path.clone()));
+    Ok((path, opened))
+}

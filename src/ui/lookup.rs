@@ -39,6 +39,8 @@ pub struct LookupPanel {
     notice: Option<String>,
     /// A fixed "today" for overdue days (tests); `None`: the computer's date.
     fixed_today: Option<chrono::NaiveDate>,
+    /// The invoice being printed: its PDF made, then opened in the system's viewer.
+    print: Option<Task<super::external::Shown>>,
 }
 
 impl LookupPanel {
@@ -68,6 +70,7 @@ impl LookupPanel {
             void_sent_with: None,
             notice: None,
             fixed_today: today,
+            print: None,
         }
     }
 
@@ -143,8 +146,69 @@ impl LookupPanel {
         self.error = Some(e);
     }
 
+    /// Prints the invoice on screen: its PDF (the profile's sender at the top, its
+    /// payment link and QR code) opened in the system's viewer, from which the clerk
+    /// prints it; without a viewer, the clerk is told where the file is.
+    pub fn print(
+        &mut self,
+        spawner: &super::task::Spawner,
+        journal: &super::journal::AppJournal,
+        session: Option<&Session>,
+        opener: super::external::Opener,
+    ) {
+        let (Some(inv), Some(session)) = (self.invoice.clone(), session) else {
+            return;
+        };
+        if self.print.is_some() {
+            return;
+        }
+        let sender = session.profile.sender.clone();
+        let as_of = self
+            .fixed_today
+            .unwrap_or_else(|| chrono::Local::now().date_naive());
+        let lang = crate::i18n::current();
+        let journal = journal.clone();
+        self.notice = None;
+        self.print = Some(spawner.spawn(async move {
+            let customer = inv.customer.clone().unwrap_or_default();
+            let id = customer.clone();
+            let known = journal.read(move |j| j.customer(&id)).await.ok().flatten();
+            tokio::task::spawn_blocking(move || {
+                let made = crate::pdf::invoice_pdf(&crate::pdf::Statement {
+                    lang,
+                    sender: &sender,
+                    customer: &customer,
+                    name: known.as_ref().and_then(|c| c.name.as_deref()),
+                    rut: known.as_ref().and_then(|c| c.rut.as_deref()),
+                    as_of,
+                    invoices: std::slice::from_ref(&inv),
+                    all: true,
+                })
+                .map_err(|e| match e {
+                    crate::pdf::PdfError::Logo(p) => crate::ui::i18n::sender_problem(&p),
+                    other => tr!("lk-print-failed", why = other),
+                })?;
+                super::external::show_pdf(
+                    &crate::pdf::invoice_file_name(lang, &inv.id),
+                    &made.pdf,
+                    &opener,
+                    |e| tr!("lk-print-failed", why = e),
+                )
+            })
+            .await
+            .map_err(|e| e.to_string())?
+        }));
+    }
+
     /// Takes finished work (called by the app every frame).
     pub fn poll(&mut self) {
+        if let Some(r) = take_finished(&mut self.print) {
+            self.notice = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                Ok((path, Ok(()))) => tr!("lk-print-opened", path = path.display()),
+                Ok((path, Err(_))) => tr!("lk-print-not-opened", path = path.display()),
+                Err(e) => e,
+            });
+        }
         if let Some(r) = take_finished(&mut self.fetch) {
             match r {
                 Ok(Ok(inv)) => {
@@ -317,6 +381,14 @@ impl LookupPanel {
                 && inv.status() != InvoiceStatus::Void
             {
                 payment_link(ui, link, &mut self.notice, &mut self.focus_action, commands);
+            }
+            ui.add_space(4.0);
+            if ui
+                .add_enabled(self.print.is_none(), egui::Button::new(tr!("lk-print")))
+                .on_hover_text(tr!("lk-print-hint"))
+                .clicked()
+            {
+                commands.push(Command::PrintInvoice);
             }
             ui.add_space(8.0);
             let status = inv.status();

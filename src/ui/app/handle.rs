@@ -196,6 +196,12 @@ impl InvoiceDeskApp {
                 }
             }
             Command::StopReceivables => self.receivables.stop(),
+            Command::PrintInvoice => self.lookup.print(
+                &self.spawner,
+                &self.journal,
+                self.session.as_deref(),
+                self.opener.clone(),
+            ),
             Command::OpenCustomer(id) => {
                 self.customers.set_customer_id(&id);
                 self.saved.tab = Tab::Customers;

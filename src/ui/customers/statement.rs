@@ -9,10 +9,9 @@ use crate::ui::command::Command;
 use crate::ui::task::{Spawner, Task};
 use crate::ui::widgets;
 use egui::Ui;
-use std::path::PathBuf;
 
 /// A statement made: its file, and whether the viewer opened it (why not).
-pub(super) type Made = Task<Result<(PathBuf, Result<(), String>), String>>;
+pub(super) type Made = Task<crate::ui::external::Shown>;
 
 impl CustomersPanel {
     /// Makes the statement of the customer on screen (every invoice listed, whatever
@@ -57,14 +56,12 @@ impl CustomersPanel {
                     crate::pdf::PdfError::Logo(p) => crate::ui::i18n::sender_problem(&p),
                     other => tr!("cu-statement-failed", why = other),
                 })?;
-                let dir = std::env::temp_dir().join("invoice-desk");
-                std::fs::create_dir_all(&dir).map_err(|e| tr!("cu-statement-failed", why = e))?;
-                let name = crate::pdf::file_name(lang, &customer, as_of);
-                let path =
-                    crate::fsutil::write_new(&dir, name.trim_end_matches(".pdf"), "pdf", &made.pdf)
-                        .map_err(|e| tr!("cu-statement-failed", why = e))?;
-                let opened = opener(&crate::ui::external::External::File(path.clone()));
-                Ok((path, opened))
+                crate::ui::external::show_pdf(
+                    &crate::pdf::file_name(lang, &customer, as_of),
+                    &made.pdf,
+                    &opener,
+                    |e| tr!("cu-statement-failed", why = e),
+                )
             })
             .await
             .map_err(|e| e.to_string())?
