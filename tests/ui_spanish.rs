@@ -987,6 +987,33 @@ fn the_cartera_panel_reviews_every_customer_in_spanish() {
         );
     }
     assert!(h.query_by_label_contains("Cliente Fantasma").is_some());
+    // Statements for those shown who owe: one PDF each in the folder, and a summary.
+    let owing = rows
+        .iter()
+        .filter(|r| {
+            r.summary
+                .as_ref()
+                .is_ok_and(|s| s.oldest_overdue.is_some_and(|d| d > 60))
+        })
+        .count();
+    let folder = dir.path().join("estados");
+    common::set_text(&mut h, &text("rv-folder"), folder.to_str().unwrap());
+    click(&mut h, &format!("Estados de cuenta de estos ({owing})"));
+    step_until(&mut h, "statements made", |h| {
+        has_text(h, &format!("{owing} estados de cuenta guardados"))
+    });
+    let pdfs = std::fs::read_dir(&folder)
+        .unwrap()
+        .filter(|f| {
+            f.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".pdf")
+        })
+        .count();
+    assert_eq!(pdfs, owing);
+    assert!(folder.join("resumen-2026-11-23.csv").exists());
     // A click opens the customer's invoices.
     let old = rows
         .iter()

@@ -8,7 +8,7 @@ use crate::journal::{Action, Intent, Settled};
 use crate::pdf::{Made, Statement};
 use crate::tr;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What both commands need.
 pub(super) struct Ctx<'a> {
@@ -25,20 +25,7 @@ pub(super) const MAX_CUSTOMERS: usize = 100_000;
 /// The largest customers file read.
 const MAX_LIST_BYTES: u64 = 10 * 1024 * 1024;
 
-/// A customer's invoices, every page.
-pub(super) async fn invoices(
-    client: &Client,
-    customer: &str,
-) -> Result<Vec<Invoice>, crate::api::ApiError> {
-    let mut all = Vec::new();
-    client
-        .list_customer_invoices(customer, |page, _| {
-            all.extend(page);
-            std::ops::ControlFlow::Continue(())
-        })
-        .await?;
-    Ok(all)
-}
+pub(super) use crate::pdf::batch::invoices;
 
 /// Makes one customer's statement off the async threads (a big one takes a moment).
 async fn make(
@@ -255,19 +242,6 @@ pub(super) fn read_ids(path: &Path) -> Result<Vec<String>, Failure> {
     Ok(ids)
 }
 
-/// One customer's part of a run.
-struct Done {
-    customer: String,
-    name: Option<String>,
-    /// The PDF written, when the customer owes something.
-    file: Option<PathBuf>,
-    /// What is owed per currency, and the oldest overdue days.
-    owed: Vec<(String, String)>,
-    oldest: Option<u32>,
-    /// Why it has no statement: its invoices could not be listed, or the PDF made.
-    failed: Option<String>,
-}
-
 /// `invoice-desk statements --customers FILE|--all-known --out FOLDER`.
 pub(super) async fn many(
     ctx: &Ctx<'_>,
@@ -297,9 +271,7 @@ pub(super) async fn many(
         code: 2,
         message: tr!("cli-cannot-export-to", path = out.display(), why = e),
     })?;
-    let day = ctx.as_of.format("%Y-%m-%d").to_string();
     let lang = crate::i18n::current();
-    let summary_stem = format!("{}-{day}", crate::tr_in!(lang, "st-summary-stem"));
     // The run is journaled: who, for how many, where.
     let seq = journal
         .record_intent(
@@ -327,72 +299,40 @@ pub(super) async fn many(
     };
     let progress = std::io::stderr().is_terminal();
     let total = ids.len();
-    let mut done: Vec<Done> = Vec::with_capacity(total);
-    // A few customers listed at once; each PDF made off the async threads meanwhile.
-    use futures_util::StreamExt;
-    let mut work = futures_util::stream::iter(ids.iter().cloned())
-        .map(|id| async move {
-            let listed = invoices(ctx.client, &id).await;
-            (id, listed)
+    let customers: Vec<crate::pdf::batch::Customer> = ids
+        .iter()
+        .map(|id| {
+            let known = journal.customer(id).ok().flatten();
+            crate::pdf::batch::Customer {
+                id: id.clone(),
+                name: known.as_ref().and_then(|c| c.name.clone()),
+                rut: known.and_then(|c| c.rut),
+            }
         })
-        .buffered(4);
-    while let Some((id, listed)) = work.next().await {
-        if stop.load(std::sync::atomic::Ordering::SeqCst) {
-            break;
-        }
-        let known = journal.customer(&id).ok().flatten();
-        let name = known.as_ref().and_then(|c| c.name.clone());
-        let mut row = Done {
-            customer: id.clone(),
-            name,
-            file: None,
-            owed: Vec::new(),
-            oldest: None,
-            failed: None,
-        };
-        match listed {
-            Err(e) => row.failed = Some(crate::i18n::error_text(&e)),
-            Ok(invoices) => match make(ctx, &id, known, invoices).await {
-                Err(f) => row.failed = Some(f.message),
-                Ok(made) => {
-                    row.owed = made
-                        .plan
-                        .owed
-                        .iter()
-                        .map(|(c, t)| {
-                            (
-                                c.clone(),
-                                t.value().map(|v| v.to_string()).unwrap_or_default(),
-                            )
-                        })
-                        .collect();
-                    row.oldest = made.plan.oldest_overdue;
-                    if !made.plan.aging.is_empty() {
-                        let stem = crate::pdf::file_name(lang, &id, ctx.as_of);
-                        let stem = stem.trim_end_matches(".pdf");
-                        match crate::fsutil::write_new(out, stem, "pdf", &made.pdf) {
-                            Ok(p) => row.file = Some(p),
-                            Err(e) => row.failed = Some(e.to_string()),
-                        }
-                    }
-                }
-            },
-        }
-        done.push(row);
+        .collect();
+    let batch = crate::pdf::batch::Batch {
+        client: ctx.client,
+        sender: ctx.sender,
+        as_of: ctx.as_of,
+        all: ctx.all,
+        lang,
+        out,
+    };
+    let done = crate::pdf::batch::run(&batch, customers, &stop, |n| {
         if progress {
             note_part!(
                 "\r{}   ",
-                tr!("cli-statements-progress", done = done.len(), total = total)
+                tr!("cli-statements-progress", done = n, total = total)
             );
         }
-    }
+    })
+    .await;
     ctrl_c.abort();
     if progress {
         note!();
     }
     let stopped = done.len() < total;
-    let summary = summary_csv(&done);
-    let written = crate::fsutil::write_new(out, &summary_stem, "csv", summary.as_bytes());
+    let written = crate::pdf::batch::write_summary(&batch, &done);
     let pdfs = done.iter().filter(|d| d.file.is_some()).count();
     let failed = done.iter().filter(|d| d.failed.is_some()).count();
     let settled = match (&written, failed) {
@@ -448,55 +388,4 @@ pub(super) async fn many(
         });
     }
     Ok(())
-}
-
-/// The run's summary: one row per customer and currency owed (one row for a customer
-/// who owes nothing, or whose invoices could not be listed — said as such, never as
-/// owing nothing).
-fn summary_csv(done: &[Done]) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record([
-        "customer",
-        "name",
-        "file",
-        "currency",
-        "owed",
-        "oldest_overdue_days",
-        "problem",
-    ]);
-    let guard = |t: &str| crate::text::guard_text(t).into_owned();
-    for d in done {
-        let file = d
-            .file
-            .as_ref()
-            .and_then(|f| f.file_name())
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let oldest = d.oldest.map(|n| n.to_string()).unwrap_or_default();
-        let name = guard(d.name.as_deref().unwrap_or(""));
-        let problem = guard(d.failed.as_deref().unwrap_or(""));
-        if d.owed.is_empty() {
-            let _ = w.write_record([
-                guard(&d.customer).as_str(),
-                &name,
-                &file,
-                "",
-                if d.failed.is_some() { "" } else { "0" },
-                &oldest,
-                &problem,
-            ]);
-        }
-        for (currency, owed) in &d.owed {
-            let _ = w.write_record([
-                guard(&d.customer).as_str(),
-                &name,
-                &file,
-                currency,
-                owed,
-                &oldest,
-                &problem,
-            ]);
-        }
-    }
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }

@@ -7,6 +7,7 @@
 //! TrueType fonts with their Unicode maps (so text is searchable and copyable), link
 //! annotations and images, in safe Rust, with no external program.
 
+pub mod batch;
 mod draw;
 mod plan;
 mod qr;

@@ -69,6 +69,10 @@ pub enum Command {
     ReviewReceivables,
     /// Stop that listing (what was listed stays).
     StopReceivables,
+    /// Make the statements of the customers the Cartera panel shows, into its folder.
+    StatementsForShown,
+    /// Stop that run before its next customer.
+    StopStatements,
     /// Show this customer's invoices in the Customer invoices panel.
     OpenCustomer(String),
     /// Look for customers in the directory whose name, RUT or id contains this text.

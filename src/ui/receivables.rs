@@ -94,9 +94,28 @@ struct Review {
     stop: Arc<AtomicBool>,
 }
 
+/// Statements being made for the customers shown.
+struct Making {
+    task: Task<Result<MadeAll, String>>,
+    done: Arc<AtomicUsize>,
+    total: usize,
+    stop: Arc<AtomicBool>,
+}
+
+/// What a statements run made: PDFs, customers owing nothing, failures, the summary.
+type MadeAll = (usize, usize, usize, std::path::PathBuf);
+
 /// The panel's state.
 #[derive(Default)]
 pub struct ReceivablesPanel {
+    /// The folder statements are written into (as typed).
+    pub folder: String,
+    making: Option<Making>,
+    made_note: Option<Result<String, String>>,
+    /// A default folder was offered.
+    folder_offered: bool,
+    /// The folder of the last run (for "Abrir carpeta").
+    made_in: Option<std::path::PathBuf>,
     rows: Vec<Row>,
     review: Option<Review>,
     /// How many customers the last review had to list.
@@ -193,6 +212,106 @@ impl ReceivablesPanel {
         });
     }
 
+    /// The customers shown who owe something (the statements run's customers).
+    fn owing_shown(&self) -> Vec<crate::pdf::batch::Customer> {
+        self.shown()
+            .into_iter()
+            .map(|i| &self.rows[i])
+            .filter(|r| r.summary.as_ref().is_ok_and(|s| !s.aging.is_empty()))
+            .map(|r| crate::pdf::batch::Customer {
+                id: r.customer.clone(),
+                name: r.name.clone(),
+                rut: r.rut.clone(),
+            })
+            .collect()
+    }
+
+    /// Makes the statements of the customers shown who owe something, into the folder
+    /// typed (made if missing): one PDF each, never over a file, and a summary; the run
+    /// is journaled as the CLI's is.
+    pub fn statements(
+        &mut self,
+        session: Arc<super::session::Session>,
+        spawner: &Spawner,
+        journal: super::journal::AppJournal,
+    ) {
+        if self.making.is_some() || self.review.is_some() {
+            return;
+        }
+        let customers = self.owing_shown();
+        let folder = std::path::PathBuf::from(self.folder.trim());
+        if customers.is_empty() || self.folder.trim().is_empty() {
+            return;
+        }
+        self.made_note = None;
+        let as_of = self
+            .fixed_today
+            .unwrap_or_else(|| chrono::Local::now().date_naive());
+        let lang = crate::i18n::current();
+        let done = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let total = customers.len();
+        let (counted, halt) = (done.clone(), stop.clone());
+        let ctx = spawner.ctx.clone();
+        self.made_in = Some(folder.clone());
+        let task = spawner.spawn(async move {
+            let dir = folder.clone();
+            tokio::task::spawn_blocking(move || std::fs::create_dir_all(&dir))
+                .await
+                .map_err(|e| e.to_string())?
+                .map_err(|e| tr!("rv-folder-failed", path = folder.display(), why = e))?;
+            let intent = crate::journal::Intent {
+                customer: None,
+                ..crate::journal::Intent::for_export(
+                    &session.profile.name,
+                    &session.profile.base_url,
+                    "",
+                    Some(format!("{} ({total})", folder.display())),
+                )
+            };
+            let seq = journal
+                .read(move |j| j.record_intent(crate::journal::Action::Export, &intent))
+                .await?;
+            let batch = crate::pdf::batch::Batch {
+                client: &session.client,
+                sender: &session.profile.sender,
+                as_of,
+                all: false,
+                lang,
+                out: &folder,
+            };
+            let made = crate::pdf::batch::run(&batch, customers, &halt, |n| {
+                counted.store(n, Ordering::Relaxed);
+                ctx.request_repaint();
+            })
+            .await;
+            let summary = crate::pdf::batch::write_summary(&batch, &made);
+            let pdfs = made.iter().filter(|d| d.file.is_some()).count();
+            let failed = made.iter().filter(|d| d.failed.is_some()).count();
+            let settled = crate::journal::Settled {
+                rows: Some(pdfs as u64),
+                ..crate::journal::Settled::done(None)
+            };
+            let _ = journal.read(move |j| j.record_outcome(seq, &settled)).await;
+            let summary =
+                summary.map_err(|e| tr!("rv-folder-failed", path = folder.display(), why = e))?;
+            Ok((pdfs, made.len() - pdfs - failed, failed, summary))
+        });
+        self.making = Some(Making {
+            task,
+            done,
+            total,
+            stop,
+        });
+    }
+
+    /// Stops the statements run before its next customer.
+    pub fn stop_statements(&mut self) {
+        if let Some(m) = &self.making {
+            m.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// Stops the review (what was listed stays).
     pub fn stop(&mut self) {
         if let Some(r) = &self.review {
@@ -202,6 +321,36 @@ impl ReceivablesPanel {
 
     /// Takes what arrived (called by the app every frame).
     pub fn poll(&mut self) {
+        if let Some(m) = self.making.take() {
+            match m.task.try_take() {
+                Err(task) => self.making = Some(Making { task, ..m }),
+                Ok(r) => {
+                    self.made_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                        Ok((pdfs, nothing, failed, summary)) => {
+                            let mut words = tr!(
+                                "rv-made",
+                                pdfs = pdfs,
+                                nothing = nothing,
+                                summary = summary.display()
+                            );
+                            if failed > 0 {
+                                words =
+                                    format!("{words} {}", tr!("rv-made-failed", count = failed));
+                            }
+                            if m.stop.load(Ordering::Relaxed) {
+                                words = format!("{words} {}", tr!("rv-made-stopped"));
+                            }
+                            Ok(words)
+                        }
+                        Err(e) => Err(e),
+                    });
+                }
+            }
+        }
+        self.poll_review();
+    }
+
+    fn poll_review(&mut self) {
         let Some(r) = self.review.take() else { return };
         let Review {
             task,
@@ -354,7 +503,78 @@ impl ReceivablesPanel {
         if failed > 0 {
             widgets::error_text(ui, &tr!("rv-failed", count = failed));
         }
+        self.statements_bar(ui, connected, commands);
         self.table(ui, commands);
+    }
+
+    /// "Estados de cuenta" for the customers shown who owe something, into a folder.
+    fn statements_bar(&mut self, ui: &mut Ui, connected: bool, commands: &mut Vec<Command>) {
+        // A default once; an emptied field stays empty (the clerk is typing another).
+        if !std::mem::replace(&mut self.folder_offered, true) && self.folder.is_empty() {
+            let day = self
+                .fixed_today
+                .unwrap_or_else(|| chrono::Local::now().date_naive());
+            let dir = directories::UserDirs::new()
+                .and_then(|u| {
+                    u.document_dir()
+                        .map(|d| d.to_path_buf())
+                        .or_else(|| Some(u.home_dir().to_path_buf()))
+                })
+                .unwrap_or_else(|| std::path::PathBuf::from("."));
+            self.folder = dir
+                .join(format!("{}-{}", tr!("st-file-stem"), day.format("%Y-%m")))
+                .display()
+                .to_string();
+        }
+        let owing = self.owing_shown().len();
+        ui.horizontal(|ui| {
+            let l = ui.label(tr!("rv-folder"));
+            ui.add(
+                egui::TextEdit::singleline(&mut self.folder)
+                    .desired_width(widgets::field_width(ui)),
+            )
+            .labelled_by(l.id);
+            let can = connected
+                && owing > 0
+                && self.making.is_none()
+                && self.review.is_none()
+                && !self.folder.trim().is_empty();
+            if ui
+                .add_enabled(can, egui::Button::new(tr!("rv-statements", count = owing)))
+                .on_hover_text(tr!("rv-statements-hint"))
+                .clicked()
+            {
+                commands.push(Command::StatementsForShown);
+            }
+            if let Some(m) = &self.making {
+                widgets::busy(ui);
+                ui.label(tr!(
+                    "rv-making",
+                    done = m.done.load(Ordering::Relaxed),
+                    total = m.total
+                ));
+                if ui.button(tr!("rv-stop")).clicked() {
+                    commands.push(Command::StopStatements);
+                }
+            }
+        });
+        match &self.made_note {
+            Some(Ok(m)) => {
+                ui.horizontal_wrapped(|ui| {
+                    let r = ui.label(m);
+                    widgets::announce(ui, &r, false);
+                    if let Some(dir) = &self.made_in
+                        && ui.button(tr!("cu-open-folder")).clicked()
+                    {
+                        commands.push(Command::OpenExternal(super::external::External::Folder(
+                            dir.clone(),
+                        )));
+                    }
+                });
+            }
+            Some(Err(m)) => widgets::error_text(ui, m),
+            None => {}
+        }
     }
 
     fn table(&self, ui: &mut Ui, commands: &mut Vec<Command>) {

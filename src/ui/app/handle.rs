@@ -196,6 +196,13 @@ impl InvoiceDeskApp {
                 }
             }
             Command::StopReceivables => self.receivables.stop(),
+            Command::StatementsForShown => {
+                if let Some(s) = self.session.clone() {
+                    self.receivables
+                        .statements(s, &self.spawner, self.journal.clone());
+                }
+            }
+            Command::StopStatements => self.receivables.stop_statements(),
             Command::PrintInvoice => self.lookup.print(
                 &self.spawner,
                 &self.journal,

@@ -1,0 +1,230 @@
+//! A month's statements in one run, for the CLI's `statements` and the Cartera panel:
+//! a few customers listed at a time, one PDF per customer who owes something (never
+//! over an existing file), and a summary of every customer. Stops between customers.
+
+use super::{Statement, file_name, statement_pdf};
+use crate::api::{Client, Invoice};
+use crate::i18n::Lang;
+use chrono::NaiveDate;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Customers listed at once.
+const AT_ONCE: usize = 4;
+
+/// A customer to make a statement for, as the directory knows them.
+#[derive(Clone, Debug, Default)]
+pub struct Customer {
+    /// The customer's id.
+    pub id: String,
+    /// Name, when known.
+    pub name: Option<String>,
+    /// RUT, when known.
+    pub rut: Option<String>,
+}
+
+/// One customer's part of a run.
+#[derive(Clone, Debug)]
+pub struct Done {
+    /// The customer's id.
+    pub customer: String,
+    /// Name, when known.
+    pub name: Option<String>,
+    /// The PDF written, when the customer owes something.
+    pub file: Option<PathBuf>,
+    /// What is owed per currency (exact decimals).
+    pub owed: Vec<(String, String)>,
+    /// The oldest overdue days.
+    pub oldest: Option<u32>,
+    /// Why it has no statement: its invoices could not be listed, or the PDF made or
+    /// written (in the clerk's words).
+    pub failed: Option<String>,
+}
+
+/// What a run needs.
+pub struct Batch<'a> {
+    /// The service.
+    pub client: &'a Client,
+    /// Who the statements are from.
+    pub sender: &'a crate::profile::Sender,
+    /// The day overdue days count to.
+    pub as_of: NaiveDate,
+    /// Paid and void invoices too.
+    pub all: bool,
+    /// The statements' language.
+    pub lang: Lang,
+    /// The folder written into (it must exist).
+    pub out: &'a Path,
+}
+
+/// A customer's invoices, every page.
+pub async fn invoices(
+    client: &Client,
+    customer: &str,
+) -> Result<Vec<Invoice>, crate::api::ApiError> {
+    let mut all = Vec::new();
+    client
+        .list_customer_invoices(customer, |page, _| {
+            all.extend(page);
+            std::ops::ControlFlow::Continue(())
+        })
+        .await?;
+    Ok(all)
+}
+
+/// Makes and writes each customer's statement; `progress` hears how many are done.
+/// Stops before the next customer once `stop` is set.
+pub async fn run(
+    b: &Batch<'_>,
+    customers: Vec<Customer>,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(usize),
+) -> Vec<Done> {
+    use futures_util::StreamExt;
+    let mut done = Vec::with_capacity(customers.len());
+    let client = b.client;
+    let mut work = futures_util::stream::iter(customers)
+        .map(|c| async move {
+            let listed = invoices(client, &c.id).await;
+            (c, listed)
+        })
+        .buffered(AT_ONCE);
+    while let Some((c, listed)) = work.next().await {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let mut row = Done {
+            customer: c.id.clone(),
+            name: c.name.clone(),
+            file: None,
+            owed: Vec::new(),
+            oldest: None,
+            failed: None,
+        };
+        match listed {
+            Err(e) => row.failed = Some(crate::i18n::error_text(&e)),
+            Ok(invoices) => match make(b, c, invoices).await {
+                Err(why) => row.failed = Some(why),
+                Ok((made, id)) => {
+                    row.owed = made
+                        .plan
+                        .owed
+                        .iter()
+                        .map(|(c, t)| {
+                            (
+                                c.clone(),
+                                t.value().map(|v| v.to_string()).unwrap_or_default(),
+                            )
+                        })
+                        .collect();
+                    row.oldest = made.plan.oldest_overdue;
+                    if !made.plan.aging.is_empty() {
+                        let name = file_name(b.lang, &id, b.as_of);
+                        match crate::fsutil::write_new(
+                            b.out,
+                            name.trim_end_matches(".pdf"),
+                            "pdf",
+                            &made.pdf,
+                        ) {
+                            Ok(p) => row.file = Some(p),
+                            Err(e) => row.failed = Some(e.to_string()),
+                        }
+                    }
+                }
+            },
+        }
+        done.push(row);
+        progress(done.len());
+    }
+    done
+}
+
+/// One customer's statement, made off the async threads.
+async fn make(
+    b: &Batch<'_>,
+    c: Customer,
+    invoices: Vec<Invoice>,
+) -> Result<(super::Made, String), String> {
+    let sender = b.sender.clone();
+    let (as_of, all, lang) = (b.as_of, b.all, b.lang);
+    tokio::task::spawn_blocking(move || {
+        statement_pdf(&Statement {
+            lang,
+            sender: &sender,
+            customer: &c.id,
+            name: c.name.as_deref(),
+            rut: c.rut.as_deref(),
+            as_of,
+            invoices: &invoices,
+            all,
+        })
+        .map(|m| (m, c.id.clone()))
+        .map_err(|e| match e {
+            super::PdfError::Logo(p) => crate::i18n::sender_problem(&p),
+            other => other.to_string(),
+        })
+    })
+    .await
+    .map_err(|e| e.to_string())?
+}
+
+/// Writes the run's summary beside its PDFs (`resumen-<date>.csv`, never over another).
+pub fn write_summary(b: &Batch<'_>, done: &[Done]) -> std::io::Result<PathBuf> {
+    let stem = format!(
+        "{}-{}",
+        crate::tr_in!(b.lang, "st-summary-stem"),
+        b.as_of.format("%Y-%m-%d")
+    );
+    crate::fsutil::write_new(b.out, &stem, "csv", summary_csv(done).as_bytes())
+}
+
+/// The run's summary: one row per customer and currency owed (one row for a customer
+/// who owes nothing, or whose invoices could not be listed — said as such, never as
+/// owing nothing).
+pub fn summary_csv(done: &[Done]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record([
+        "customer",
+        "name",
+        "file",
+        "currency",
+        "owed",
+        "oldest_overdue_days",
+        "problem",
+    ]);
+    let guard = |t: &str| crate::text::guard_text(t).into_owned();
+    for d in done {
+        let file = d
+            .file
+            .as_ref()
+            .and_then(|f| f.file_name())
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let oldest = d.oldest.map(|n| n.to_string()).unwrap_or_default();
+        let name = guard(d.name.as_deref().unwrap_or(""));
+        let problem = guard(d.failed.as_deref().unwrap_or(""));
+        if d.owed.is_empty() {
+            let _ = w.write_record([
+                guard(&d.customer).as_str(),
+                &name,
+                &file,
+                "",
+                if d.failed.is_some() { "" } else { "0" },
+                &oldest,
+                &problem,
+            ]);
+        }
+        for (currency, owed) in &d.owed {
+            let _ = w.write_record([
+                guard(&d.customer).as_str(),
+                &name,
+                &file,
+                currency,
+                owed,
+                &oldest,
+                &problem,
+            ]);
+        }
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
