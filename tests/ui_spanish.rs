@@ -559,8 +559,17 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
         !saved.contains("secreto") && !saved.contains("shared_journal"),
         "{saved}"
     );
-    // A wrong password: the journal cannot be opened, said in Spanish.
+    // No password at all (none typed, none kept): a refusal, not "out of reach".
     set_text(&mut h, &text("sj-address"), &url);
+    click(&mut h, &text("sj-test"));
+    step_until(&mut h, "a missing password is said", |h| {
+        has_text(
+            h,
+            "El servidor del registro compartido no aceptó el usuario o la contraseña",
+        )
+    });
+    assert!(!has_text(&h, "No se puede llegar al servidor"));
+    // A wrong password: the journal cannot be opened, said in Spanish.
     set_role(
         &mut h,
         Role::PasswordInput,

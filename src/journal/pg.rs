@@ -356,6 +356,19 @@ impl ToSql for Val {
     to_sql_checked!();
 }
 
+/// Whether the server asked for a password the connection did not have (tokio-postgres
+/// says so only in words, as the source of a configuration error).
+fn password_missing(e: &tokio_postgres::Error) -> bool {
+    let mut source: Option<&dyn std::error::Error> = Some(e);
+    while let Some(s) = source {
+        if s.to_string().contains("password missing") {
+            return true;
+        }
+        source = s.source();
+    }
+    false
+}
+
 impl From<tokio_postgres::Error> for DbError {
     fn from(e: tokio_postgres::Error) -> DbError {
         use tokio_postgres::error::SqlState;
@@ -384,6 +397,9 @@ impl From<tokio_postgres::Error> for DbError {
             }
             Some(c) if *c == SqlState::INVALID_CATALOG_NAME => Trouble::NoDatabase,
             Some(_) => Trouble::Other,
+            // The server asked for a password and none was given (the keyring lost it,
+            // or it was never saved): a refusal, not a server out of reach.
+            None if password_missing(&e) => Trouble::Denied,
             // A certificate this computer does not trust: said as such, never as "down".
             None if refused_certificate(&e) => Trouble::Untrusted,
             // No answer from the server at all: it cannot be reached, or went away.

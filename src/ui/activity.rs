@@ -465,7 +465,9 @@ impl ActivityPanel {
                     };
                     row.col(|ui| cell(ui, &local_time(&e.time)));
                     // On a desk's shared journal, who and at which computer.
-                    row.col(|ui| cell(ui, &crate::ui::i18n::who(&e.user)));
+                    // Who, and through which profile (a desk's clerks use several).
+                    let who = format!("{} · {}", crate::ui::i18n::who(&e.user), safe(&e.profile));
+                    row.col(|ui| cell(ui, &who));
                     row.col(|ui| cell(ui, &action_word(e.action)));
                     row.col(|ui| cell(ui, &words.customer(e.customer.as_deref())));
                     row.col(|ui| cell(ui, &words.amount(e)));
