@@ -184,11 +184,61 @@ fn the_filters_keep_only_what_is_overdue_long_enough() {
         let listed = body.lines().any(|l| l.starts_with(id.as_str()));
         assert_eq!(listed, oldest.is_some_and(|d| d > 60), "{id}: {oldest:?}");
     }
-    // Not a CSV name: refused before anything is asked.
+    // Neither CSV nor a workbook: refused before anything is asked.
     let out = e
         .oauth()
-        .args(["receivables", "--out", "cartera.xlsx"])
+        .args(["receivables", "--out", "cartera.pdf"])
         .output()
         .unwrap();
     exits(&out, 2);
+}
+
+/// The workbook: the receivables sheet has each customer's owed amounts as numbers, the
+/// second sheet every invoice owed (read back with calamine).
+#[test]
+fn the_workbook_has_the_book_and_every_invoice_owed() {
+    use calamine::{Data, Reader, Xlsx};
+    let e = Env::new(0);
+    let customers = imported(&e);
+    let book = e.dir.path().join("cartera.xlsx");
+    let out = e
+        .oauth()
+        .args(["receivables", "--as-of", AS_OF, "--out"])
+        .arg(&book)
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let mut wb: Xlsx<_> = calamine::open_workbook(&book).unwrap();
+    assert_eq!(wb.sheet_names(), ["Receivables", "Invoices owed"]);
+    let sheet = wb.worksheet_range("Receivables").unwrap();
+    let mut owed_invoices = 0;
+    for (id, _) in &customers {
+        let (by, _) = owed(&e, id);
+        for (code, sum) in &by {
+            let row = sheet
+                .rows()
+                .find(|r| r[0] == Data::String(id.clone()) && r[3] == Data::String(code.clone()))
+                .unwrap_or_else(|| panic!("{id} {code}"));
+            let got = match &row[9] {
+                Data::Float(f) => *f,
+                other => panic!("{other:?}"),
+            };
+            let want: f64 = sum.to_string().parse().unwrap();
+            assert!((got - want).abs() < 1e-6, "{id} {code}: {got} vs {want}");
+        }
+        let out = e
+            .oauth()
+            .args(["list", id, "--format", "json"])
+            .output()
+            .unwrap();
+        let invoices: Vec<invoice_desk::api::Invoice> =
+            serde_json::from_slice(&out.stdout).unwrap();
+        let day = chrono::NaiveDate::parse_from_str(AS_OF, "%Y-%m-%d").unwrap();
+        owed_invoices += invoices
+            .iter()
+            .filter(|i| Standing::of(i, day).bucket().is_some())
+            .count();
+    }
+    let invoices = wb.worksheet_range("Invoices owed").unwrap();
+    assert_eq!(invoices.rows().count() - 1, owed_invoices);
 }

@@ -571,6 +571,12 @@ pub struct SandboxArgs {
     /// Invoices of the big customer cus_big (0: none).
     #[arg(long, default_value_t = 0)]
     pub big_customer: usize,
+    /// More customers (cus_m00000…), for a book of many customers.
+    #[arg(long, default_value_t = 0)]
+    pub extra_customers: usize,
+    /// Invoices each of those extra customers has.
+    #[arg(long, default_value_t = 200)]
+    pub invoices_each: usize,
     /// Keep the data in this JSON file (loaded if it exists).
     #[arg(long)]
     pub data: Option<PathBuf>,

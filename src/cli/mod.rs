@@ -215,6 +215,8 @@ fn run_sandbox(rt: &tokio::runtime::Runtime, a: SandboxArgs) -> ExitCode {
         auth_port: a.auth_port,
         seed: a.seed,
         big_customer_invoices: a.big_customer,
+        extra_customers: a.extra_customers,
+        invoices_each: a.invoices_each,
         data_file: a.data,
         token_lifetime: std::time::Duration::from_secs(a.token_lifetime.max(1)),
         latency: std::time::Duration::from_millis(a.latency_ms),

@@ -35,10 +35,8 @@ fn money(t: Option<Total>, code: &str) -> String {
 pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
     let target = match ask.out {
         Some(out) => {
-            if out
-                .extension()
-                .is_none_or(|e| !e.eq_ignore_ascii_case("csv"))
-            {
+            let ext = out.extension().map(|e| e.to_string_lossy().to_lowercase());
+            if !matches!(ext.as_deref(), Some("csv" | "xlsx")) {
                 return Err(Failure::usage(tr!("cli-receivables-csv-only")));
             }
             Some(crate::fsutil::check_destination(out).map_err(|e| Failure {
@@ -68,6 +66,12 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
     let progress = std::io::stderr().is_terminal();
     let total = ids.len();
     let mut rows: Vec<Row> = Vec::with_capacity(total);
+    // A workbook also lists every invoice owed: only then are they kept.
+    let workbook = target
+        .as_ref()
+        .and_then(|t| t.extension())
+        .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"));
+    let mut owed: Vec<(String, Vec<crate::api::Invoice>)> = Vec::new();
     use futures_util::StreamExt;
     let mut work = futures_util::stream::iter(ids.iter().cloned())
         .map(|id| async move {
@@ -77,12 +81,20 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
         .buffered(AT_ONCE);
     while let Some((id, listed)) = work.next().await {
         let entry = directory.get(id.as_str());
+        let summary = match listed {
+            Ok(invoices) => {
+                let s = Summary::of(&invoices, ask.as_of);
+                if workbook && !s.aging.is_empty() {
+                    owed.push((id.clone(), invoices));
+                }
+                Ok(s)
+            }
+            Err(e) => Err(crate::i18n::error_text(&e)),
+        };
         rows.push(Row {
             name: entry.and_then(|c| c.name.clone()),
             rut: entry.and_then(|c| c.rut.clone()),
-            summary: listed
-                .map(|invoices| Summary::of(&invoices, ask.as_of))
-                .map_err(|e| crate::i18n::error_text(&e)),
+            summary,
             customer: id,
         });
         if progress {
@@ -98,9 +110,24 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
     let failed = rows.iter().filter(|r| r.summary.is_err()).count();
     let shown: Vec<&Row> = rows.iter().filter(|r| ask.only.keeps(r)).collect();
     if let Some(target) = target {
-        let csv = table_csv(&shown);
-        crate::fsutil::write_user_file(&target, |w| std::io::Write::write_all(w, csv.as_bytes()))
-            .map_err(|e| Failure {
+        let written = if workbook {
+            let kept: std::collections::HashSet<&str> =
+                shown.iter().map(|r| r.customer.as_str()).collect();
+            owed.retain(|(c, _)| kept.contains(c.as_str()));
+            crate::export::xlsx::write_receivables(
+                &target,
+                &shown,
+                &owed,
+                crate::i18n::current(),
+                ask.as_of,
+            )
+        } else {
+            let csv = table_csv(&shown);
+            crate::fsutil::write_user_file(&target, |w| {
+                std::io::Write::write_all(w, csv.as_bytes())
+            })
+        };
+        written.map_err(|e| Failure {
             code: 1,
             message: tr!("cli-write-failed", path = target.display(), why = e),
         })?;

@@ -564,6 +564,148 @@ fn summary(
     Ok(())
 }
 
+/// The whole book as a workbook: a sheet of receivables (one row per customer and
+/// currency owed, the aging buckets, the oldest overdue days, the last invoice; a
+/// customer that could not be listed with its problem) and a sheet of every invoice
+/// owed (customer, id, reference, due day, days overdue, amount). Amounts are numbers
+/// in their currency's format (exact text when Excel could not hold them).
+pub fn write_receivables(
+    target: &Path,
+    rows: &[&crate::receivables::Row],
+    owed: &[(String, Vec<Invoice>)],
+    lang: crate::i18n::Lang,
+    as_of: NaiveDate,
+) -> std::io::Result<()> {
+    crate::fsutil::write_user_file(target, |w| {
+        receivables_book(w, rows, owed, lang, as_of).map_err(err)
+    })
+}
+
+fn receivables_book<W: std::io::Write + Send>(
+    out: W,
+    rows: &[&crate::receivables::Row],
+    owed: &[(String, Vec<Invoice>)],
+    lang: crate::i18n::Lang,
+    as_of: NaiveDate,
+) -> Result<(), XlsxError> {
+    use crate::statement::{Bucket, Standing};
+    let mut book = Workbook::new();
+    let mut f = Formats::new(lang);
+    let ws = book.add_worksheet();
+    ws.set_name(tr_in!(lang, "xl-sheet-receivables"))?;
+    let mut head = vec![
+        tr_in!(lang, "rv-col-customer"),
+        tr_in!(lang, "xl-col-name"),
+        tr_in!(lang, "rv-col-rut"),
+        tr_in!(lang, "xl-col-currency"),
+    ];
+    head.extend(Bucket::ALL.iter().map(|b| crate::i18n::bucket_in(lang, *b)));
+    head.extend([
+        tr_in!(lang, "xl-col-owed"),
+        tr_in!(lang, "rv-col-oldest"),
+        tr_in!(lang, "rv-col-last"),
+        tr_in!(lang, "xl-col-problem"),
+    ]);
+    for (c, h) in head.iter().enumerate() {
+        ws.write_string_with_format(0, c as u16, h, &f.header)?;
+        ws.set_column_width(c as u16, if c < 2 { 28 } else { 15 })?;
+    }
+    let mut r: u32 = 0;
+    for row in rows {
+        let text = |t: Option<&str>| guard_text(t.unwrap_or("")).into_owned();
+        let start = |ws: &mut Worksheet, r: u32| -> Result<(), XlsxError> {
+            ws.write_string(r, 0, text(Some(&row.customer)))?;
+            ws.write_string(r, 1, text(row.name.as_deref()))?;
+            ws.write_string(r, 2, text(row.rut.as_deref()))?;
+            Ok(())
+        };
+        match &row.summary {
+            Err(why) => {
+                r += 1;
+                start(ws, r)?;
+                ws.write_string(r, 12, text(Some(why)))?;
+            }
+            Ok(s) if s.owed.is_empty() => {
+                r += 1;
+                start(ws, r)?;
+                ws.write_number(r, 9, 0.0)?;
+                if let Some(d) = s.last_invoice {
+                    put_day(ws, &f, (r, 11), d)?;
+                }
+            }
+            Ok(s) => {
+                for (code, total) in &s.owed {
+                    r += 1;
+                    start(ws, r)?;
+                    ws.write_string(r, 3, code)?;
+                    for (i, cell) in crate::receivables::cells(s, code).iter().enumerate() {
+                        if let Some(t) = cell {
+                            put_total(ws, &mut f, (r, 4 + i as u16), *t, code)?;
+                        }
+                    }
+                    put_total(ws, &mut f, (r, 9), *total, code)?;
+                    if let Some(d) = s.oldest_overdue {
+                        ws.write_number(r, 10, f64::from(d))?;
+                    }
+                    if let Some(d) = s.last_invoice {
+                        put_day(ws, &f, (r, 11), d)?;
+                    }
+                }
+            }
+        }
+    }
+    ws.set_freeze_panes(1, 0)?;
+    ws.autofilter(0, 0, r, 12)?;
+    // Every invoice owed, one per row.
+    let ws = book.add_worksheet();
+    ws.set_name(tr_in!(lang, "xl-sheet-owed"))?;
+    let head = [
+        tr_in!(lang, "rv-col-customer"),
+        crate::i18n::field_name_in(lang, "id"),
+        crate::i18n::field_name_in(lang, "invoice_external_id"),
+        crate::i18n::field_name_in(lang, "due_date"),
+        tr_in!(lang, "xl-col-days-overdue"),
+        crate::i18n::field_name_in(lang, "amount"),
+        tr_in!(lang, "xl-col-currency"),
+    ];
+    for (c, h) in head.iter().enumerate() {
+        ws.write_string_with_format(0, c as u16, h, &f.header)?;
+        ws.set_column_width(c as u16, 18)?;
+    }
+    let mut r: u32 = 0;
+    for (customer, invoices) in owed {
+        for inv in invoices {
+            let due = crate::statement::due_day(inv);
+            let standing = Standing::of_due(inv, as_of, due);
+            if standing.bucket().is_none() {
+                continue;
+            }
+            r += 1;
+            ws.write_string(r, 0, guard_text(customer).into_owned())?;
+            ws.write_string(r, 1, guard_text(&inv.id).into_owned())?;
+            if let Some(x) = &inv.invoice_external_id {
+                ws.write_string(r, 2, guard_text(x).into_owned())?;
+            }
+            if let Some(d) = due {
+                put_day(ws, &f, (r, 3), d)?;
+            }
+            if let Standing::Overdue(d) = standing {
+                ws.write_number(r, 4, f64::from(d))?;
+            }
+            if let Some(a) = inv.amount {
+                put_amount(ws, &mut f, (r, 5), a, inv.currency_code.as_deref())?;
+            }
+            if let Some(c) = &inv.currency_code {
+                ws.write_string(r, 6, guard_text(c).into_owned())?;
+            }
+        }
+    }
+    ws.set_freeze_panes(1, 0)?;
+    ws.autofilter(0, 0, r, 6)?;
+    book.save_to_writer(out)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -458,6 +458,31 @@ impl Data {
         data
     }
 
+    /// Adds `count` customers (`cus_m00000`…) with `each` invoices apiece, unless they
+    /// are there already (a data file keeps them).
+    pub fn add_customers(&mut self, count: usize, each: usize) {
+        let mut rng = Rng::new(self.seed ^ 0xC0FFEE);
+        let mut added = false;
+        for i in 0..count {
+            let id = format!("cus_m{i:05}");
+            if self.customer(&id).is_some() {
+                continue;
+            }
+            self.customers.push(Customer {
+                id: id.clone(),
+                name: format!("Cliente de prueba {i}"),
+                rut: rut(&mut rng),
+            });
+            for _ in 0..each {
+                self.seed_invoice(&id, "acc_oauth");
+            }
+            added = true;
+        }
+        if added {
+            self.reindex();
+        }
+    }
+
     /// Gives the big customer `count` generated invoices (0: none), keeping the changes
     /// recorded for them. A file from before generated invoices holds them itself: it
     /// keeps those.
@@ -696,6 +721,18 @@ impl Data {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn extra_customers_are_added_once_with_their_invoices() {
+        let mut d = super::Data::seeded(1, 0);
+        let before = d.customers.len();
+        d.add_customers(3, 5);
+        d.add_customers(3, 5);
+        assert_eq!(d.customers.len(), before + 3, "added once");
+        for i in 0..3 {
+            assert_eq!(d.invoice_count(&format!("cus_m{i:05}")), 5);
+        }
+    }
+
     use super::*;
 
     #[test]

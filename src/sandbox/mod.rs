@@ -32,6 +32,10 @@ pub struct SandboxConfig {
     pub seed: u64,
     /// Invoices of the big customer `cus_big` (0: no such customer).
     pub big_customer_invoices: usize,
+    /// More customers (`cus_m00000`…), for a book of many customers (receivables).
+    pub extra_customers: usize,
+    /// Invoices each of those has.
+    pub invoices_each: usize,
     /// Keep the data in this JSON file (loaded if it exists, written on every change).
     pub data_file: Option<PathBuf>,
     /// Lifetime of issued tokens.
@@ -58,6 +62,8 @@ impl Default for SandboxConfig {
             auth_port: None,
             seed: 1,
             big_customer_invoices: 0,
+            extra_customers: 0,
+            invoices_each: 200,
             data_file: None,
             token_lifetime: Duration::from_secs(3600),
             latency: Duration::ZERO,
@@ -299,6 +305,8 @@ impl Sandbox {
             }
             None => Data::seeded(cfg.seed, cfg.big_customer_invoices),
         };
+        let mut data = data;
+        data.add_customers(cfg.extra_customers, cfg.invoices_each);
         let api_listener =
             tokio::net::TcpListener::bind(SocketAddr::new(cfg.bind, cfg.port)).await?;
         let api_addr = api_listener.local_addr()?;

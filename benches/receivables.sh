@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The whole book: `invoice-desk receivables` against the loopback sandbox seeded with
+# 500 extra customers of 200 invoices each (plus its 12 regular ones), every customer in
+# the directory (imported first, as a clerk does); wall time and peak RSS.
+#   benches/receivables.sh [CUSTOMERS] [EACH]   (APP=target/release/invoice-desk)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-500}
+EACH=${2:-200}
+APP=${APP:-target/release/invoice-desk}
+[ -x "$APP" ] || cargo build --release --locked --bin invoice-desk
+WORK=$(mktemp -d)
+SANDBOX=
+cleanup() { [ -n "$SANDBOX" ] && kill "$SANDBOX" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+"$APP" sandbox --port 0 --extra-customers "$N" --invoices-each "$EACH" >"$WORK/sandbox.log" 2>&1 &
+SANDBOX=$!
+for _ in $(seq 1 300); do grep -q "client secret" "$WORK/sandbox.log" && break; sleep 0.1; done
+field() { sed -n "s/^ *$1: *\([^ ]*\).*/\1/p" "$WORK/sandbox.log" | head -n1; }
+base=$(field "base URL")
+export INVOICE_DESK_BASE_URL=$base INVOICE_DESK_AUTH_URL=$base INVOICE_DESK_AUDIENCE=$(field audience) \
+  INVOICE_DESK_CLIENT_ID=$(field "client id") INVOICE_DESK_CLIENT_SECRET=$(field "client secret") \
+  INVOICE_DESK_ACCOUNT_KEY=acc_oauth_clp INVOICE_DESK_KEYRING=none \
+  INVOICE_DESK_CONFIG_DIR=$WORK INVOICE_DESK_JOURNAL=$WORK/journal.sqlite3
+{ echo "id,nombre"; sed -n 's/^  \(cus_[a-z0-9_]*\) *\(.*\) ([0-9]*)$/\1,"\2"/p' "$WORK/sandbox.log"; } >"$WORK/directory.csv"
+"$APP" customers import "$WORK/directory.csv" >/dev/null
+count=$(($(wc -l <"$WORK/directory.csv") - 1))
+/usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" receivables --as-of 2026-11-24 --json >"$WORK/book.json"
+read -r wall rss <"$WORK/t"
+listed=$(python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); print(sum(r.get("invoices",0) for r in b), "invoices,", sum(1 for r in b if "problem" in r), "customers not listed")' "$WORK/book.json")
+echo "($listed)"
+echo "receivables of $count customers ($N of them with $EACH invoices), listing included: $wall s, peak RSS $((rss / 1024)) MB (target: 500 x 200 in <= 10 s)"
