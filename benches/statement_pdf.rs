@@ -55,7 +55,12 @@ fn main() {
     let mut took = Vec::new();
     let mut size = 0;
     let mut pages = 0;
-    for _ in 0..21 {
+    // STATEMENT_RUNS=1 makes one (for a memory profile).
+    let runs: usize = std::env::var("STATEMENT_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(21);
+    for _ in 0..runs {
         let t = Instant::now();
         let made = make(0, &list);
         took.push(t.elapsed().as_secs_f64() * 1000.0);

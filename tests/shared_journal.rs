@@ -332,18 +332,26 @@ fn four_clerks_running_one_file_share_its_rows_and_issue_each_once() {
     // The rows were shared: every clerk issued some, together exactly all; each clerk's
     // summary counts the rest as the colleagues' (the whole run's progress).
     for o in &outs {
-        let by_others = text(&o.stdout)
-            .lines()
-            .find_map(|l| {
-                l.split(" of them by colleagues")
-                    .next()?
-                    .rsplit('(')
-                    .next()?
-                    .parse()
-                    .ok()
-            })
-            .unwrap_or(0usize);
-        assert_eq!(created_in(o) + by_others, 400, "{}", text(&o.stdout));
+        let said = text(&o.stdout);
+        let number_before = |marker: &str| -> usize {
+            said.lines()
+                .find_map(|l| {
+                    l.split(marker)
+                        .next()?
+                        .rsplit([' ', '('])
+                        .next()?
+                        .parse()
+                        .ok()
+                })
+                .unwrap_or(0)
+        };
+        let already = number_before(" already issued,");
+        let by_others = number_before(" of them by colleagues");
+        // Every row this clerk did not issue was issued already: by a colleague (seen in
+        // the journal) or found at the service (a colleague's, listed before this run
+        // read the journal).
+        assert_eq!(created_in(o) + already, 400, "{said}");
+        assert!(by_others > 0 && by_others <= already, "{said}");
     }
     let created: Vec<usize> = outs.iter().map(created_in).collect();
     assert_eq!(created.iter().sum::<usize>(), 400, "{created:?}");

@@ -570,3 +570,109 @@ fn a_printed_invoice_is_titled_with_its_id_and_says_where_it_stands() {
     let pages = tempfile::tempdir().unwrap();
     assert!(qr_links(&pdf, pages.path()).is_empty());
 }
+
+/// A grey image: width, height, one byte per pixel (pdftoppm's PGM).
+fn pgm(path: &Path) -> (usize, usize, Vec<u8>) {
+    let bytes = std::fs::read(path).unwrap();
+    // "P5\n<w> <h>\n255\n" then the pixels.
+    let mut fields = Vec::new();
+    let mut at = 0;
+    while fields.len() < 4 {
+        while bytes[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        let start = at;
+        while !bytes[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        fields.push(String::from_utf8_lossy(&bytes[start..at]).into_owned());
+    }
+    assert_eq!(fields[0], "P5");
+    let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+    let pixels = bytes[at + 1..].to_vec();
+    assert_eq!(pixels.len(), w * h);
+    (w, h, pixels)
+}
+
+/// Page 1 as a reader draws it (pdftoppm, grey, 40 dpi), in Spanish and in English,
+/// against the pictures kept in tests/snapshots (UPDATE_SNAPSHOTS=1 writes them). At
+/// most 0.5 % of the pixels may differ: a reader's anti-aliasing may, the layout not.
+#[test]
+fn page_one_looks_as_it_did_in_both_languages() {
+    use invoice_desk::pdf::{Statement, statement_pdf};
+    let invoices: Vec<invoice_desk::api::Invoice> = (0..12)
+        .map(|i| {
+            serde_json::from_value(serde_json::json!({
+                "id": format!("in_snapshot{i:02}"), "customer": "cus_foto",
+                "amount": if i % 3 == 0 { serde_json::json!(format!("{}.1234", 10 + i)) } else { serde_json::json!(150_000 * (i + 1)) },
+                "currency_code": if i % 3 == 0 { "CLF" } else { "CLP" },
+                "due_date": format!("2026-{:02}-15", 1 + i % 12),
+                "is_paid": false, "is_void": false,
+                "invoice_external_id": format!("ERP-{i:04}"),
+                "link_payment": format!("https://pay.example.cl/in_snapshot{i:02}")
+            }))
+            .unwrap()
+        })
+        .collect();
+    let s = sender();
+    for (lang, name) in [
+        (invoice_desk::i18n::Lang::Es, "statement_es"),
+        (invoice_desk::i18n::Lang::En, "statement_en"),
+    ] {
+        let made = statement_pdf(&Statement {
+            lang,
+            sender: &s,
+            customer: "cus_foto",
+            name: Some("Panadería La Espiga de Ñuble"),
+            rut: Some("76.123.456-0"),
+            as_of: as_of(),
+            invoices: &invoices,
+            all: false,
+        })
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let pdf = dir.path().join("s.pdf");
+        std::fs::write(&pdf, &made.pdf).unwrap();
+        let prefix = dir.path().join("p");
+        run(
+            "pdftoppm",
+            &[
+                "-r".as_ref(),
+                "40".as_ref(),
+                "-gray".as_ref(),
+                "-f".as_ref(),
+                "1".as_ref(),
+                "-l".as_ref(),
+                "1".as_ref(),
+                pdf.as_os_str(),
+                prefix.as_os_str(),
+            ],
+        );
+        let got_path = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x == "pgm"))
+            .unwrap();
+        let kept = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/snapshots")
+            .join(format!("{name}.pgm"));
+        if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+            std::fs::copy(&got_path, &kept).unwrap();
+            continue;
+        }
+        let (w, h, got) = pgm(&got_path);
+        let (kw, kh, want) = pgm(&kept);
+        assert_eq!((w, h), (kw, kh), "{name}: the page's size");
+        let differ = got
+            .iter()
+            .zip(&want)
+            .filter(|(a, b)| a.abs_diff(**b) > 64)
+            .count();
+        assert!(
+            differ * 200 <= w * h,
+            "{name}: {differ} of {} pixels differ (keep {} to compare)",
+            w * h,
+            got_path.display()
+        );
+    }
+}
