@@ -12,6 +12,7 @@ pub mod fsutil;
 pub mod i18n;
 pub mod input;
 pub mod journal;
+pub mod memory;
 pub mod pdf;
 pub mod profile;
 pub mod receivables;

@@ -970,6 +970,12 @@ fn the_cartera_panel_reviews_every_customer_in_spanish() {
     assert!(has_text(&h, "1 clientes no se pudieron consultar"));
     assert!(h.query_by_label_contains("No se pudo consultar").is_some());
     assert!(h.query_by_label_contains("Total CLP: $").is_some());
+    // Each customer's aging buckets, per currency.
+    assert!(
+        h.query_all_by_label_contains("Más de 90 días: ")
+            .next()
+            .is_some()
+    );
     // Each customer's pesos owed, as the app writes them.
     let rows = h.state().receivables().rows().to_vec();
     let first = rows

@@ -594,7 +594,8 @@ impl ReceivablesPanel {
             .column(Column::initial(130.0).at_least(90.0).clip(true))
             .column(Column::initial(130.0).at_least(90.0).clip(true))
             .column(Column::initial(110.0).at_least(70.0).clip(true))
-            .column(Column::remainder().at_least(100.0).clip(true))
+            .column(Column::initial(100.0).at_least(80.0).clip(true))
+            .column(Column::remainder().at_least(160.0).clip(true))
             .header(row_height + 4.0, |mut h| {
                 for name in [
                     tr!("rv-col-customer"),
@@ -603,6 +604,7 @@ impl ReceivablesPanel {
                     tr!("rv-col-clf"),
                     tr!("rv-col-oldest"),
                     tr!("rv-col-last"),
+                    tr!("rv-col-buckets"),
                 ] {
                     h.col(|ui| {
                         ui.strong(name);
@@ -626,7 +628,7 @@ impl ReceivablesPanel {
                             row.col(|ui| {
                                 widgets::error_text(ui, &tr!("rv-not-listed", why = why.clone()))
                             });
-                            for _ in 0..3 {
+                            for _ in 0..4 {
                                 row.col(|_| {});
                             }
                         }
@@ -659,6 +661,27 @@ impl ReceivablesPanel {
                                 .map(|d| crate::i18n::date(&d.format("%Y-%m-%d").to_string()))
                                 .unwrap_or_default();
                             row.col(|ui| cell(ui, &last));
+                            // What is owed in each bucket, per currency, those not empty.
+                            let buckets: Vec<String> = s
+                                .owed
+                                .keys()
+                                .flat_map(|code| {
+                                    crate::receivables::cells(s, code)
+                                        .into_iter()
+                                        .zip(crate::statement::Bucket::ALL)
+                                        .filter_map(|(t, b)| {
+                                            t.map(|t| {
+                                                format!(
+                                                    "{}: {}",
+                                                    crate::ui::i18n::bucket(b),
+                                                    money(t, code)
+                                                )
+                                            })
+                                        })
+                                        .collect::<Vec<_>>()
+                                })
+                                .collect();
+                            row.col(|ui| cell(ui, &buckets.join(" · ")));
                         }
                     }
                     let resp = row.response();

@@ -919,3 +919,4 @@ xl-col-currency = Currency
 xl-col-owed = Owed
 xl-col-problem = Problem
 xl-col-days-overdue = Days overdue
+rv-col-buckets = Owed by days past due

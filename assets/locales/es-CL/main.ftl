@@ -922,3 +922,4 @@ xl-col-currency = Moneda
 xl-col-owed = Adeudado
 xl-col-problem = Problema
 xl-col-days-overdue = Días de atraso
+rv-col-buckets = Adeudado por días de atraso
