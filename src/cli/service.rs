@@ -388,14 +388,14 @@ pub(super) async fn service_command(
             as_of,
             all,
         } => {
-            let ctx = super::statement_cmd::Ctx {
-                client: &client,
-                profile: &resolved.profile_name,
-                base_url: &base_url,
-                sender: &resolved.sender,
-                as_of: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
+            let ctx = statement_ctx(
+                &client,
+                &resolved.profile_name,
+                &resolved.sender,
+                &base_url,
+                as_of,
                 all,
-            };
+            );
             super::statement_cmd::one(&ctx, &customer, &out).await
         }
         Command::Statements {
@@ -405,14 +405,14 @@ pub(super) async fn service_command(
             as_of,
             all,
         } => {
-            let ctx = super::statement_cmd::Ctx {
-                client: &client,
-                profile: &resolved.profile_name,
-                base_url: &base_url,
-                sender: &resolved.sender,
-                as_of: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
+            let ctx = statement_ctx(
+                &client,
+                &resolved.profile_name,
+                &resolved.sender,
+                &base_url,
+                as_of,
                 all,
-            };
+            );
             super::statement_cmd::many(&ctx, customers.as_deref(), all_known, &out).await
         }
         Command::Receivables {
@@ -440,6 +440,25 @@ pub(super) async fn service_command(
         | Command::Journal(_)
         | Command::Customers(_)
         | Command::Bulk(_) => Ok(()),
+    }
+}
+
+/// What `statement` and `statements` need: the service, the profile, the day.
+fn statement_ctx<'a>(
+    client: &'a Client,
+    profile: &'a str,
+    sender: &'a crate::profile::Sender,
+    base_url: &'a str,
+    as_of: Option<chrono::NaiveDate>,
+    all: bool,
+) -> super::statement_cmd::Ctx<'a> {
+    super::statement_cmd::Ctx {
+        client,
+        profile,
+        base_url,
+        sender,
+        as_of: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
+        all,
     }
 }
 

@@ -3,9 +3,9 @@
 
 use super::Failure;
 use super::service::journal_before_sending;
-use crate::api::{Client, Invoice};
+use crate::api::Client;
 use crate::journal::{Action, Intent, Settled};
-use crate::pdf::{Made, Statement};
+use crate::pdf::Made;
 use crate::tr;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -26,39 +26,6 @@ pub(super) const MAX_CUSTOMERS: usize = 100_000;
 const MAX_LIST_BYTES: u64 = 10 * 1024 * 1024;
 
 pub(super) use crate::pdf::batch::invoices;
-
-/// Makes one customer's statement off the async threads (a big one takes a moment).
-async fn make(
-    ctx: &Ctx<'_>,
-    customer: &str,
-    known: Option<crate::journal::Customer>,
-    invoices: Vec<Invoice>,
-) -> Result<Made, Failure> {
-    let sender = ctx.sender.clone();
-    let (as_of, all) = (ctx.as_of, ctx.all);
-    let customer = customer.to_string();
-    let lang = crate::i18n::current();
-    tokio::task::spawn_blocking(move || {
-        let name = known.as_ref().and_then(|c| c.name.clone());
-        let rut = known.as_ref().and_then(|c| c.rut.clone());
-        crate::pdf::statement_pdf(&Statement {
-            lang,
-            sender: &sender,
-            customer: &customer,
-            name: name.as_deref(),
-            rut: rut.as_deref(),
-            as_of,
-            invoices: &invoices,
-            all,
-        })
-    })
-    .await
-    .map_err(|e| Failure {
-        code: 1,
-        message: e.to_string(),
-    })?
-    .map_err(pdf_failure)
-}
 
 fn pdf_failure(e: crate::pdf::PdfError) -> Failure {
     match e {
@@ -116,7 +83,16 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
             return Err(Failure::from(e));
         }
     };
-    let made = match make(ctx, customer, known, listed).await {
+    let whom = crate::pdf::batch::Customer {
+        id: customer.to_string(),
+        name: known.as_ref().and_then(|c| c.name.clone()),
+        rut: known.and_then(|c| c.rut),
+    };
+    let lang = crate::i18n::current();
+    let made = match crate::pdf::batch::make(ctx.sender, ctx.as_of, ctx.all, lang, whom, listed)
+        .await
+        .map_err(pdf_failure)
+    {
         Ok(m) => m,
         Err(f) => {
             settle(&mut journal, refused("PdfFailed"));

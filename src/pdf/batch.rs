@@ -103,9 +103,13 @@ pub async fn run(
         };
         match listed {
             Err(e) => row.failed = Some(crate::i18n::error_text(&e)),
-            Ok(invoices) => match make(b, c, invoices).await {
-                Err(why) => row.failed = Some(why),
-                Ok((made, id)) => {
+            Ok(invoices) => match make(b.sender, b.as_of, b.all, b.lang, c, invoices).await {
+                Err(super::PdfError::Logo(p)) => {
+                    row.failed = Some(crate::i18n::sender_problem(&p));
+                }
+                Err(e) => row.failed = Some(e.to_string()),
+                Ok(made) => {
+                    let id = &row.customer;
                     row.owed = made
                         .plan
                         .owed
@@ -119,7 +123,7 @@ pub async fn run(
                         .collect();
                     row.oldest = made.plan.oldest_overdue;
                     if !made.plan.aging.is_empty() {
-                        let name = file_name(b.lang, &id, b.as_of);
+                        let name = file_name(b.lang, id, b.as_of);
                         match crate::fsutil::write_new(
                             b.out,
                             name.trim_end_matches(".pdf"),
@@ -139,14 +143,16 @@ pub async fn run(
     done
 }
 
-/// One customer's statement, made off the async threads.
-async fn make(
-    b: &Batch<'_>,
+/// One customer's statement, made off the async threads (a long one takes a moment).
+pub async fn make(
+    sender: &crate::profile::Sender,
+    as_of: NaiveDate,
+    all: bool,
+    lang: Lang,
     c: Customer,
     invoices: Vec<Invoice>,
-) -> Result<(super::Made, String), String> {
-    let sender = b.sender.clone();
-    let (as_of, all, lang) = (b.as_of, b.all, b.lang);
+) -> Result<super::Made, super::PdfError> {
+    let sender = sender.clone();
     tokio::task::spawn_blocking(move || {
         statement_pdf(&Statement {
             lang,
@@ -158,14 +164,9 @@ async fn make(
             invoices: &invoices,
             all,
         })
-        .map(|m| (m, c.id.clone()))
-        .map_err(|e| match e {
-            super::PdfError::Logo(p) => crate::i18n::sender_problem(&p),
-            other => other.to_string(),
-        })
     })
     .await
-    .map_err(|e| e.to_string())?
+    .map_err(|e| super::PdfError::Render(e.to_string()))?
 }
 
 /// Writes the run's summary beside its PDFs (`resumen-<date>.csv`, never over another).

@@ -175,14 +175,8 @@ impl ReceivablesPanel {
             let client = &session.client;
             let mut work = futures_util::stream::iter(known)
                 .map(|c| async move {
-                    let mut invoices = Vec::new();
-                    let listed = client
-                        .list_customer_invoices(&c.id, |page, _| {
-                            invoices.extend(page);
-                            std::ops::ControlFlow::Continue(())
-                        })
-                        .await;
-                    (c, listed.map(|_| invoices))
+                    let listed = crate::pdf::batch::invoices(client, &c.id).await;
+                    (c, listed)
                 })
                 .buffered(AT_ONCE);
             while let Some((c, listed)) = work.next().await {
