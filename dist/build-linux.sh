@@ -1,17 +1,32 @@
 #!/usr/bin/env bash
-# Builds the Linux package: target/debian/invoice-desk_<version>-1_<arch>.deb (cargo-deb).
-# The .deb declares the window libraries the app loads at run time (see Cargo.toml,
-# [package.metadata.deb]); install it with `apt-get install ./target/debian/invoice-desk_*.deb`.
+# Builds the Linux packages, each with its manual page made from the command line's
+# definition (dist/linux/manpage.rs):
+#   dist/build-linux.sh          target/debian/invoice-desk_<version>-1_<arch>.deb (cargo-deb)
+#   dist/build-linux.sh rpm      target/generate-rpm/invoice-desk-<version>-1.<arch>.rpm
+# The package's path is the last line printed. The .deb declares the window libraries the
+# app loads at run time (see Cargo.toml, [package.metadata.deb]); install it with
+# `apt-get install ./target/debian/invoice-desk_*.deb`. dist/check-packages.sh checks both.
 # No AppImage: appimagetool is a downloaded binary, which cannot be fetched offline here
 # (dist/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v cargo-deb >/dev/null; then
-  cargo install cargo-deb --locked
-fi
+kind=${1:-deb}
 cargo build --release --locked --bin invoice-desk
-cargo deb --no-build
-deb=$(ls -t target/debian/invoice-desk_*.deb | head -n1)
+mkdir -p target/man
+cargo run --quiet --locked --example manpage >target/man/invoice-desk.1.part
+mv target/man/invoice-desk.1.part target/man/invoice-desk.1
+case $kind in
+  deb)
+    command -v cargo-deb >/dev/null || cargo install cargo-deb --locked --version 3.8.0
+    cargo deb --no-build --locked
+    pkg=$(ls -t target/debian/invoice-desk_*.deb | head -n1)
+    dpkg-deb --field "$pkg" Package Version Architecture Depends Recommends ;;
+  rpm)
+    command -v cargo-generate-rpm >/dev/null || cargo install cargo-generate-rpm --locked --version 0.21.1
+    cargo generate-rpm
+    pkg=$(ls -t target/generate-rpm/invoice-desk-*.rpm | head -n1) ;;
+  *) echo "build-linux.sh: deb or rpm, not '$kind'" >&2; exit 2 ;;
+esac
 echo "binary:  target/release/invoice-desk $(du -h target/release/invoice-desk | cut -f1)"
-echo "package: $deb $(du -h "$deb" | cut -f1)"
-dpkg-deb --field "$deb" Package Version Architecture Depends Recommends
+echo "package: $pkg $(du -h "$pkg" | cut -f1)"
+echo "$pkg"

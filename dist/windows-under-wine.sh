@@ -29,23 +29,8 @@ for l in sys.stdin:
 export WINEPREFIX=${WINEPREFIX:-$(realpath -m "$CARGO_TARGET_DIR/wine")} WINEDEBUG=-all INVOICE_DESK_TEST_PATIENCE=300
 mkdir -p "$WINEPREFIX"
 "$WINE" cmd /c exit >/dev/null 2>&1 || true   # creates the prefix
-# Rust's std asks bcryptprimitives.dll for randomness (ProcessPrng); Wine 8 lacks it.
-sys32=$WINEPREFIX/drive_c/windows/system32
-if [ ! -f "$sys32/bcryptprimitives.dll" ]; then
-  cat >"$CARGO_TARGET_DIR/prng.c" <<'C'
-#include <windows.h>
-#include <bcrypt.h>
-__declspec(dllexport) BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T len) {
-  while (len > 0) {
-    ULONG n = len > 0x40000000 ? 0x40000000 : (ULONG)len;
-    if (BCryptGenRandom(NULL, data, n, BCRYPT_USE_SYSTEM_PREFERRED_RNG) != 0) return FALSE;
-    data += n; len -= n;
-  }
-  return TRUE;
-}
-C
-  x86_64-w64-mingw32-gcc -shared -O2 -o "$sys32/bcryptprimitives.dll" "$CARGO_TARGET_DIR/prng.c" -lbcrypt
-fi
+. dist/windows/wine-prng.sh
+wine_prng_shim "$WINEPREFIX/drive_c/windows/system32" "$CARGO_TARGET_DIR"
 failed=0
 while read -r name exe; do
   if out=$("$WINE" "$exe" --skip snapshot_ 2>&1); then
