@@ -119,20 +119,37 @@ impl Journal {
     }
 
     /// Customers whose name, RUT or id contains `text` (case, accents and RUT punctuation
-    /// ignored), named ones first, at most `limit`.
+    /// ignored), at most `limit`: first the one whose id, name or RUT is exactly `text`,
+    /// then named ones by name. (Exact ones first, or a billing run naming "Banco" would
+    /// not find it behind 50 names that contain it, and take "Banco" for an id.)
     pub fn find_customers(&self, text: &str, limit: usize) -> Result<Vec<Customer>, JournalError> {
         let folded = fold(text.trim());
-        let escaped = folded
-            .replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_");
+        let escape = |s: &str| {
+            s.replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_")
+        };
+        let escaped = escape(&folded);
+        // `search` is "name rut id", folded: an exact name is its start, an exact RUT a
+        // word of it. Not a RUT: a pattern no `search` matches (it always holds the id).
+        let rut_word = Rut::parse(text)
+            .map(|r| format!("% {} %", escape(&fold(&r.compact()))))
+            .unwrap_or_default();
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows = self
             .db()
             .query(
                 "SELECT id, name, rut, notes FROM customers WHERE search LIKE ?1 ESCAPE '\\'
-                 ORDER BY (name IS NULL), lower(name), id LIMIT ?2",
-                &vals![format!("%{escaped}%"), limit],
+                 ORDER BY CASE WHEN id = ?3 THEN 0 WHEN search LIKE ?4 ESCAPE '\\' THEN 1
+                               WHEN search LIKE ?5 ESCAPE '\\' THEN 2 ELSE 3 END,
+                          (name IS NULL), lower(name), id LIMIT ?2",
+                &vals![
+                    format!("%{escaped}%"),
+                    limit,
+                    text.trim(),
+                    format!("{escaped} %"),
+                    rut_word
+                ],
             )
             .map_err(|e| self.dir_err(e))?;
         rows.iter()
@@ -412,6 +429,69 @@ mod tests {
         assert_eq!(
             j.customer_names(&["cus_b", "cus_nuevo"]).unwrap(),
             HashMap::from([("cus_b".to_string(), "Ñandú Ltda.".to_string())])
+        );
+    }
+
+    #[test]
+    fn an_exact_name_is_found_among_many_that_contain_it() {
+        crate::journal::tests::on_both(|_, j| exact_among_many(j));
+    }
+
+    /// A billing run names "Banco" while 60 customers' names contain it and sort before it:
+    /// the search's first page must still hold the exact one, or the row would go to a
+    /// customer id "Banco".
+    fn exact_among_many(mut j: crate::journal::Journal) {
+        let mut rows: Vec<Customer> = (0..60)
+            .map(|i| Customer {
+                id: format!("cus_a{i}"),
+                name: Some(format!("Agrícola del Banco {i:02}")),
+                rut: None,
+                notes: None,
+            })
+            .collect();
+        rows.push(Customer {
+            id: "cus_banco".into(),
+            name: Some("Banco".into()),
+            rut: None,
+            notes: None,
+        });
+        rows.push(Customer {
+            id: "cus_z".into(),
+            name: Some("Zapatería 12.345.678-5".into()),
+            rut: None,
+            notes: None,
+        });
+        rows.push(Customer {
+            id: "cus_rut".into(),
+            name: Some("Zurita Ltda.".into()),
+            rut: Some("12.345.678-5".into()),
+            notes: None,
+        });
+        j.import_customers(&rows).unwrap();
+        assert_eq!(
+            crate::bulk::resolve_customer(&j, "Banco").ok().as_deref(),
+            Some("cus_banco")
+        );
+        assert_eq!(
+            crate::bulk::resolve_customer(&j, "BANCO").ok().as_deref(),
+            Some("cus_banco")
+        );
+        assert_eq!(j.find_customers("banco", 50).unwrap()[0].id, "cus_banco");
+        assert_eq!(
+            crate::bulk::resolve_customer(&j, "Agrícola del Banco 59")
+                .ok()
+                .as_deref(),
+            Some("cus_a59")
+        );
+        assert_eq!(
+            crate::bulk::resolve_customer(&j, "cus_a7").ok().as_deref(),
+            Some("cus_a7")
+        );
+        assert_eq!(
+            crate::bulk::resolve_customer(&j, "12.345.678-5")
+                .ok()
+                .as_deref(),
+            Some("cus_rut")
         );
     }
 
