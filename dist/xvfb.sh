@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the scripts that need an X display (dist/smoke-test.sh, benches/desktop.sh,
 # benches/spinner-cpu.sh): start_xvfb DIR starts Xvfb (1280x800, no TCP) on a free display,
 # waits until it accepts connections, exports DISPLAY and sets XVFB to its pid. Xvfb's own
@@ -5,10 +6,10 @@
 # Xvfb picks the display itself and writes its number to fd 3 only once it is ready: a
 # fixed display number or a fixed sleep raced a slow or busy CI machine.
 start_xvfb() {
-  local dir=$1 n
+  local dir=$1
   Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$dir/display" >"$dir/xvfb.log" 2>&1 &
   XVFB=$!
-  for n in $(seq 1 300); do
+  for _ in $(seq 1 300); do
     grep -q '^[0-9][0-9]*$' "$dir/display" 2>/dev/null && break
     if ! kill -0 "$XVFB" 2>/dev/null; then
       echo "Xvfb exited before it was ready:" >&2; tail -n 20 "$dir/xvfb.log" >&2; return 1
