@@ -114,9 +114,11 @@ for r in $(seq 1 "$RUNS"); do
   t0=$(now_ms); xdotool key Return
   watch_end "$t0"
   echo "$FINAL" >>"$WORK/load"
+  echo "$FIRST" >>"$WORK/load-first"
 done
 read -r cpu rss < <(idle "$pid")
 import -window root "$WORK/shot.png" 2>/dev/null && cp "$WORK/shot.png" /tmp/desktop-100k.png || true
 kill "$pid"; wait "$pid" 2>/dev/null || true
-echo "100,000 invoices, Enter to all shown on screen: median $(median <"$WORK/load") ms (runs: $(tr '\n' ' ' <"$WORK/load")) (target <= 1200)"
+echo "100,000 invoices, Enter to all shown on screen: median $(median <"$WORK/load") ms (runs: $(tr '\n' ' ' <"$WORK/load")) (target <= 500)"
+echo "  Enter to the screen's first change: median $(median <"$WORK/load-first") ms (runs: $(tr '\n' ' ' <"$WORK/load-first")) (target for the first rows <= 100)"
 echo "  RSS with them loaded $rss MB (before: $rss_sandbox MB; bare window $bare_rss MB), idle CPU $cpu %"
