@@ -60,3 +60,63 @@ pub fn show_pdf(
     let opened = opener(&External::File(path.clone()));
     Ok((path, opened))
 }
+
+/// A customer's document to make and show: the statement of account (Customer invoices)
+/// or one invoice printed (Lookup).
+pub struct PdfRequest {
+    /// Which document.
+    pub kind: crate::pdf::Kind,
+    /// Its language.
+    pub lang: crate::i18n::Lang,
+    /// Who it is from (the profile's sender).
+    pub sender: crate::profile::Sender,
+    /// The customer's id (the directory gives the name and RUT, when it knows them).
+    pub customer: String,
+    /// The day it is made for.
+    pub as_of: chrono::NaiveDate,
+    /// The invoices it lists.
+    pub invoices: Vec<crate::api::Invoice>,
+    /// Paid and void invoices too.
+    pub all: bool,
+    /// The file's name.
+    pub file_name: String,
+    /// The panel's words for a document that could not be made or written.
+    pub failed: fn(String) -> String,
+}
+
+/// Makes the document off the UI thread and hands it to the system's viewer with
+/// `opener` ([`show_pdf`]). A directory that cannot be read only loses the customer's
+/// name and RUT.
+pub async fn make_and_show_pdf(
+    req: PdfRequest,
+    journal: super::journal::AppJournal,
+    opener: Opener,
+) -> Shown {
+    let id = req.customer.clone();
+    let known = journal.read(move |j| j.customer(&id)).await.ok().flatten();
+    tokio::task::spawn_blocking(move || {
+        let document = crate::pdf::Statement {
+            lang: req.lang,
+            sender: &req.sender,
+            customer: &req.customer,
+            name: known.as_ref().and_then(|c| c.name.as_deref()),
+            rut: known.as_ref().and_then(|c| c.rut.as_deref()),
+            as_of: req.as_of,
+            invoices: &req.invoices,
+            all: req.all,
+        };
+        let made = match req.kind {
+            crate::pdf::Kind::Statement => crate::pdf::statement_pdf(&document),
+            crate::pdf::Kind::Invoice => crate::pdf::invoice_pdf(&document),
+        }
+        .map_err(|e| match e {
+            crate::pdf::PdfError::Logo(p) => crate::i18n::sender_problem(&p),
+            other => (req.failed)(other.to_string()),
+        })?;
+        show_pdf(&req.file_name, &made.pdf, &opener, |e| {
+            (req.failed)(e.to_string())
+        })
+    })
+    .await
+    .map_err(|e| e.to_string())?
+}

@@ -167,37 +167,23 @@ impl LookupPanel {
             .fixed_today
             .unwrap_or_else(|| chrono::Local::now().date_naive());
         let lang = crate::i18n::current();
-        let journal = journal.clone();
         self.notice = None;
-        self.print = Some(spawner.spawn(async move {
-            let customer = inv.customer.clone().unwrap_or_default();
-            let id = customer.clone();
-            let known = journal.read(move |j| j.customer(&id)).await.ok().flatten();
-            tokio::task::spawn_blocking(move || {
-                let made = crate::pdf::invoice_pdf(&crate::pdf::Statement {
-                    lang,
-                    sender: &sender,
-                    customer: &customer,
-                    name: known.as_ref().and_then(|c| c.name.as_deref()),
-                    rut: known.as_ref().and_then(|c| c.rut.as_deref()),
-                    as_of,
-                    invoices: std::slice::from_ref(&inv),
-                    all: true,
-                })
-                .map_err(|e| match e {
-                    crate::pdf::PdfError::Logo(p) => crate::ui::i18n::sender_problem(&p),
-                    other => tr!("lk-print-failed", why = other),
-                })?;
-                super::external::show_pdf(
-                    &crate::pdf::invoice_file_name(lang, &inv.id),
-                    &made.pdf,
-                    &opener,
-                    |e| tr!("lk-print-failed", why = e),
-                )
-            })
-            .await
-            .map_err(|e| e.to_string())?
-        }));
+        let request = super::external::PdfRequest {
+            kind: crate::pdf::Kind::Invoice,
+            lang,
+            file_name: crate::pdf::invoice_file_name(lang, &inv.id),
+            sender,
+            customer: inv.customer.clone().unwrap_or_default(),
+            as_of,
+            invoices: vec![inv],
+            all: true,
+            failed: |why| tr!("lk-print-failed", why = why),
+        };
+        self.print = Some(spawner.spawn(super::external::make_and_show_pdf(
+            request,
+            journal.clone(),
+            opener,
+        )));
     }
 
     /// Takes finished work (called by the app every frame).

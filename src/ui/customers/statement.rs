@@ -34,38 +34,23 @@ impl CustomersPanel {
         let customer = self.loaded_for.clone();
         let as_of = self.view.settings.today;
         let lang = crate::i18n::current();
-        let journal = journal.clone();
         self.statement_note = None;
-        self.statement = Some(spawner.spawn(async move {
-            // The directory's name and RUT, when known (a journal that cannot be read
-            // only loses them).
-            let id = customer.clone();
-            let known = journal.read(move |j| j.customer(&id)).await.ok().flatten();
-            tokio::task::spawn_blocking(move || {
-                let made = crate::pdf::statement_pdf(&crate::pdf::Statement {
-                    lang,
-                    sender: &sender,
-                    customer: &customer,
-                    name: known.as_ref().and_then(|c| c.name.as_deref()),
-                    rut: known.as_ref().and_then(|c| c.rut.as_deref()),
-                    as_of,
-                    invoices: &invoices,
-                    all: false,
-                })
-                .map_err(|e| match e {
-                    crate::pdf::PdfError::Logo(p) => crate::ui::i18n::sender_problem(&p),
-                    other => tr!("cu-statement-failed", why = other),
-                })?;
-                crate::ui::external::show_pdf(
-                    &crate::pdf::file_name(lang, &customer, as_of),
-                    &made.pdf,
-                    &opener,
-                    |e| tr!("cu-statement-failed", why = e),
-                )
-            })
-            .await
-            .map_err(|e| e.to_string())?
-        }));
+        let request = crate::ui::external::PdfRequest {
+            kind: crate::pdf::Kind::Statement,
+            lang,
+            file_name: crate::pdf::file_name(lang, &customer, as_of),
+            sender,
+            customer,
+            as_of,
+            invoices,
+            all: false,
+            failed: |why| tr!("cu-statement-failed", why = why),
+        };
+        self.statement = Some(spawner.spawn(crate::ui::external::make_and_show_pdf(
+            request,
+            journal.clone(),
+            opener,
+        )));
     }
 
     /// The statement button and what became of the last one.
