@@ -102,11 +102,10 @@ fn make(s: &Statement<'_>, kind: Kind) -> Result<Made, PdfError> {
     })
 }
 
-/// The file name a statement is saved under: `estado-de-cuenta-<customer>-<date>.pdf`
-/// (`statement-…` in English), the customer's id made safe for every file system.
-pub fn file_name(lang: Lang, customer: &str, as_of: NaiveDate) -> String {
-    let safe: String = customer
-        .chars()
+/// An id as part of a file name on every file system: ASCII letters, digits, `-` and `_`
+/// kept, anything else `_`, at most 80 characters.
+fn file_safe(id: &str) -> String {
+    id.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
                 c
@@ -115,23 +114,19 @@ pub fn file_name(lang: Lang, customer: &str, as_of: NaiveDate) -> String {
             }
         })
         .take(80)
-        .collect();
+        .collect()
+}
+
+/// The file name a statement is saved under: `estado-de-cuenta-<customer>-<date>.pdf`
+/// (`statement-…` in English), the customer's id made safe for every file system.
+pub fn file_name(lang: Lang, customer: &str, as_of: NaiveDate) -> String {
+    let safe = file_safe(customer);
     let stem = crate::tr_in!(lang, "st-file-stem");
     format!("{stem}-{safe}-{}.pdf", as_of.format("%Y-%m-%d"))
 }
 
 /// The file name an invoice is printed from: `factura-<id>.pdf` (`invoice-…` in English).
 pub fn invoice_file_name(lang: Lang, id: &str) -> String {
-    let safe: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(80)
-        .collect();
+    let safe = file_safe(id);
     format!("{}-{safe}.pdf", crate::tr_in!(lang, "st-invoice-stem"))
 }
