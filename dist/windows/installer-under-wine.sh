@@ -159,6 +159,33 @@ close_app() {
   fail "Ctrl+Q did not close the installed app"
 }
 
+# The new installer run by hand with Windows in LOCALE: its window titled TITLE (a regular
+# expression), its pages read back in OCR's language (welcome, folder, finish: each must
+# show its pattern; screenshots SHOTS-*.png), Enter on each; "Finish" with "Run
+# invoice-desk" ticked starts the app. The app opens on the invoice form, in Spanish:
+# the clerk's profile and the language chosen at the first start (Windows in Spanish)
+# are kept. Then the installed files and entry are checked.
+#   install_by_hand LOCALE TITLE SHOTS OCR WELCOME FOLDER FINISH
+install_by_hand() {
+  local locale=$1 title=$2 shots=$3 ocr=$4 w inst
+  LANG=$locale.UTF-8 $WINE "$new" &
+  inst=$!
+  w=$(wait_window "$title") || fail "no installer window titled /$title/"
+  expect_page "$w" "$shots-welcome" "$ocr" "$5"
+  press "$w" Return
+  expect_page "$w" "$shots-folder" "$ocr" "$6"
+  grep -q 'Program Files' <(read_window "$w" "$WORK/x.png" eng) || fail "the folder page does not offer Program Files"
+  press "$w" Return
+  expect_page "$w" "$shots-finish" "$ocr" "$7"
+  press "$w" Return
+  finish $inst || fail "the installer ended with code $?"
+  w=$(app_window)
+  expect_page "$w" "$shots-app" spa 'Emitiendo con el perfil'
+  close_app "$w"
+  $WINESERVER -w
+  check_installed "$new_version"
+}
+
 say "the older installer ($old_version), silently"
 $WINE "$old" /S || fail "the older installer failed ($?)"
 check_installed "$old_version"
@@ -175,23 +202,7 @@ $WINESERVER -w
 echo "    the clerk's data: $(cd "$DATA" && find . -type f | tr '\n' ' ')"
 
 say "the new installer ($new_version) over it, interactively, Windows in Spanish"
-LANG=es_CL.UTF-8 $WINE "$new" &
-inst=$!
-w=$(wait_window '^Instalación de invoice-desk$') || fail "no installer window titled in Spanish"
-expect_page "$w" 03-es-welcome spa 'Bienvenido'
-press "$w" Return
-expect_page "$w" 03-es-folder spa 'Elegir lugar de instalaci'
-grep -q 'Program Files' <(read_window "$w" "$WORK/x.png" eng) || fail "the folder page does not offer Program Files"
-press "$w" Return
-expect_page "$w" 03-es-finish spa 'Completando'
-press "$w" Return     # "Terminar", with "Ejecutar invoice-desk" ticked: the app starts
-finish $inst || fail "the installer ended with code $?"
-w=$(app_window)
-# The invoice form, not the first-start screen: the upgrade kept the clerk's profile.
-expect_page "$w" 03-es-app spa 'Emitiendo con el perfil'
-close_app "$w"
-$WINESERVER -w
-check_installed "$new_version"
+install_by_hand es_CL '^Instalación de invoice-desk$' 03-es spa 'Bienvenido' 'Elegir lugar de instalaci' 'Completando'
 
 say "the installed invoice-desk.exe --version and doctor"
 v=$($WINE "$PF/invoice-desk.exe" --version | tr -d '\r')
@@ -224,22 +235,7 @@ $WINE "$new" /S || fail "the installer failed ($?)"
 check_installed "$new_version"
 
 say "the new installer again, interactively, Windows in English (a repair over itself)"
-LANG=en_US.UTF-8 $WINE "$new" &
-inst=$!
-w=$(wait_window '^invoice-desk Setup$') || fail "no installer window titled in English"
-expect_page "$w" 06-en-welcome eng 'Welcome to invoice-desk Setup'
-press "$w" Return
-expect_page "$w" 06-en-folder eng 'Choose Install Location'
-press "$w" Return
-expect_page "$w" 06-en-finish eng 'Completing'
-press "$w" Return
-finish $inst || fail "the installer ended with code $?"
-w=$(app_window)
-# The clerk chose Spanish at the first start (Windows was in Spanish): that stays.
-expect_page "$w" 06-en-app spa 'Emitiendo con el perfil'
-close_app "$w"
-$WINESERVER -w
-check_installed "$new_version"
+install_by_hand en_US '^invoice-desk Setup$' 06-en eng 'Welcome to invoice-desk Setup' 'Choose Install Location' 'Completing'
 
 say "the uninstaller, silently, as Apps & features runs it"
 DATA_SUMS=$(data_sums)
