@@ -410,18 +410,13 @@ impl ActivityPanel {
     }
 
     fn table(&mut self, ui: &mut Ui, words: &Words<'_>, commands: &mut Vec<Command>) {
-        use egui_extras::{Column, TableBuilder};
+        use egui_extras::Column;
         let total = self.total.unwrap_or(0);
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
         let mut wanted = Vec::new();
         let open_hint = tr!("act-open-row");
-        let min_height = crate::ui::widgets::table_min_height(ui, row_height);
-        TableBuilder::new(ui)
-            .striped(true)
+        crate::ui::widgets::table(ui, row_height)
             .sense(egui::Sense::click())
-            .min_scrolled_height(min_height)
-            .max_scroll_height(f32::INFINITY)
-            .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
             // Every column clips: a long text never pushes the next column aside.
             .column(Column::initial(125.0).at_least(100.0).clip(true))
             .column(Column::initial(110.0).at_least(60.0).clip(true))

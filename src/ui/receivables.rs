@@ -441,14 +441,7 @@ impl ReceivablesPanel {
                 }
             }
         });
-        match &self.note {
-            Some(Ok(m)) => {
-                let r = ui.label(m);
-                widgets::announce(ui, &r, false);
-            }
-            Some(Err(m)) => widgets::error_text(ui, m),
-            None => {}
-        }
+        widgets::outcome(ui, self.note.as_ref());
         if self.rows.is_empty() {
             return;
         }
@@ -572,17 +565,12 @@ impl ReceivablesPanel {
     }
 
     fn table(&self, ui: &mut Ui, commands: &mut Vec<Command>) {
-        use egui_extras::{Column, TableBuilder};
+        use egui_extras::Column;
         let shown = self.shown();
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
-        let min_height = widgets::table_min_height(ui, row_height);
         let safe = |t: &str| crate::text::escape_controls(t).into_owned();
-        TableBuilder::new(ui)
-            .striped(true)
+        widgets::table(ui, row_height)
             .sense(egui::Sense::click())
-            .min_scrolled_height(min_height)
-            .max_scroll_height(f32::INFINITY)
-            .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
             .column(Column::initial(260.0).at_least(120.0).clip(true))
             .column(Column::initial(110.0).at_least(80.0).clip(true))
             .column(Column::initial(130.0).at_least(90.0).clip(true))

@@ -160,14 +160,7 @@ impl JournalSetting {
                 ui.label(tr!("sj-testing"));
             }
         });
-        match &self.result {
-            Some(Ok(m)) => {
-                let r = ui.label(m);
-                widgets::announce(ui, &r, false);
-            }
-            Some(Err(m)) => widgets::error_text(ui, m),
-            None => {}
-        }
+        widgets::outcome(ui, self.result.as_ref());
         if now.shared || !typed.is_empty() {
             ui.label(tr!("sj-push-hint"));
         }

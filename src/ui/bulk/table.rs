@@ -4,7 +4,7 @@ use super::*;
 
 impl BulkPanel {
     pub(super) fn table(&mut self, ui: &mut Ui) {
-        use egui_extras::{Column, TableBuilder};
+        use egui_extras::Column;
         let Some(l) = &self.loaded else { return };
         let allow = &mut self.allow_similar;
         let run_ended = self.running.as_ref().is_none_or(|r| r.task.is_none());
@@ -25,13 +25,8 @@ impl BulkPanel {
                 // columns share the rest (resizable; the table scrolls sideways).
                 let each = ((ui.available_width() - 48.0 - 400.0) / width.max(1) as f32)
                     .clamp(70.0, 160.0);
-                let min_height = widgets::table_min_height(ui, row_height);
-                let mut t = TableBuilder::new(ui)
+                let mut t = widgets::table(ui, row_height)
                     .id_salt("bulk_table")
-                    .striped(true)
-                    .min_scrolled_height(min_height)
-                    .max_scroll_height(f32::INFINITY)
-                    .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
                     .column(Column::exact(48.0));
                 for _ in 0..width {
                     t = t.column(

@@ -84,14 +84,7 @@ impl CustomersPanel {
         if no_sender && self.statement.is_none() {
             ui.label(egui::RichText::new(tr!("cu-statement-no-sender")).weak());
         }
-        match &self.statement_note {
-            Some(Ok(m)) => {
-                let r = ui.label(m);
-                widgets::announce(ui, &r, false);
-            }
-            Some(Err(m)) => widgets::error_text(ui, m),
-            None => {}
-        }
+        widgets::outcome(ui, self.statement_note.as_ref());
     }
 
     /// Takes the statement made, if it is.

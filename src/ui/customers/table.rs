@@ -12,7 +12,7 @@ use egui::Ui;
 impl CustomersPanel {
     /// Draws the table; returns the column the clerk asked to sort by.
     pub(super) fn table(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) -> Option<SortKey> {
-        use egui_extras::{Column, TableBuilder};
+        use egui_extras::Column;
         let mut resort = None;
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
         let header = |ui: &mut Ui,
@@ -62,13 +62,8 @@ impl CustomersPanel {
         // Scrolls sideways when the window (or the zoom) leaves no room for every column;
         // keeps ten rows tall at least (the panel scrolls to them).
         egui::ScrollArea::horizontal().show(ui, |ui| {
-            let min_height = crate::ui::widgets::table_min_height(ui, row_height);
-            TableBuilder::new(ui)
-                .striped(true)
+            crate::ui::widgets::table(ui, row_height)
                 .sense(egui::Sense::click())
-                .min_scrolled_height(min_height)
-                .max_scroll_height(f32::INFINITY)
-                .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
                 .column(Column::initial(170.0).at_least(90.0).clip(true))
                 .column(Column::initial(100.0).at_least(80.0))
                 .column(Column::initial(140.0).at_least(90.0))

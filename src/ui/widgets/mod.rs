@@ -199,6 +199,19 @@ pub fn announce(ui: &Ui, r: &egui::Response, urgent: bool) {
     ui.ctx().accesskit_node_builder(r.id, |n| n.set_live(live));
 }
 
+/// What came of a panel's last action: a sentence, announced to screen readers, or a
+/// failure in the error colour.
+pub fn outcome(ui: &mut Ui, note: Option<&Result<String, String>>) {
+    match note {
+        Some(Ok(m)) => {
+            let r = ui.label(m);
+            announce(ui, &r, false);
+        }
+        Some(Err(m)) => error_text(ui, m),
+        None => {}
+    }
+}
+
 /// The status in words.
 pub fn status_word(status: InvoiceStatus) -> String {
     super::i18n::status_kind(status.into())
@@ -697,6 +710,17 @@ pub fn customer_reading(ui: &mut Ui, pick: &CustomerPick, problem: Option<&str>)
 
 /// The height a table's body keeps at least however little room is left (the panel
 /// scrolls to it): ten rows and a little, so ten rows are always there to read.
-pub fn table_min_height(ui: &egui::Ui, row_height: f32) -> f32 {
+fn table_min_height(ui: &egui::Ui, row_height: f32) -> f32 {
     (row_height + ui.spacing().item_spacing.y) * 10.5
+}
+
+/// A table as the app's tables are: striped, cells centred vertically, at least ten rows
+/// tall ([`table_min_height`]) and as tall as the room left.
+pub fn table(ui: &mut Ui, row_height: f32) -> egui_extras::TableBuilder<'_> {
+    let min_height = table_min_height(ui, row_height);
+    egui_extras::TableBuilder::new(ui)
+        .striped(true)
+        .min_scrolled_height(min_height)
+        .max_scroll_height(f32::INFINITY)
+        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
 }
