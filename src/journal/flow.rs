@@ -1,6 +1,8 @@
 //! Journaling around a request: the intent before, the outcome after; checking an
 //! unknown outcome against the service.
 
+use super::group::Group;
+use super::store::{Deliver, GroupedWrite};
 use super::{Action, Claimed, Entry, Guard, Intent, Journal, JournalError, Outcome, Settled};
 use crate::api::{ApiError, Client, ErrorKind, InvoiceStatus};
 use std::sync::{Arc, Mutex};
@@ -11,6 +13,8 @@ use std::sync::{Arc, Mutex};
 #[derive(Clone)]
 pub struct SharedJournal {
     journal: Arc<Mutex<Journal>>,
+    /// Writes waiting for the lock, committed together by whichever task takes it next.
+    group: Arc<Group>,
     path: Arc<std::path::PathBuf>,
     who: Arc<str>,
     shared: bool,
@@ -24,6 +28,7 @@ impl SharedJournal {
             who: journal.who().into(),
             shared: journal.is_shared(),
             journal: Arc::new(Mutex::new(journal)),
+            group: Arc::default(),
         }
     }
 
@@ -54,6 +59,62 @@ impl SharedJournal {
         })
         .await
         .unwrap_or_else(|e| Err(failed(e.to_string())))
+    }
+}
+
+impl SharedJournal {
+    /// Runs the write `f` in the journal's next group commit: writes of other tasks that
+    /// meet it in time (while the journal is busy with an earlier commit) go in the same
+    /// transaction and the same sync of the disk. Its result is given only once that
+    /// commit is done; `durable` says the commit must reach the disk first (an intent).
+    pub async fn write_together<R, F>(&self, durable: bool, f: F) -> Result<R, JournalError>
+    where
+        F: FnOnce(&mut Journal) -> Result<R, JournalError> + Send + 'static,
+        R: Send + 'static,
+    {
+        let (tell, told) = tokio::sync::oneshot::channel();
+        let run = move |j: &mut Journal| -> Deliver {
+            let r = f(j);
+            Box::new(move |failed: Option<&JournalError>| {
+                let _ = tell.send(match failed {
+                    Some(e) => Err(e.clone()),
+                    None => r,
+                });
+            })
+        };
+        self.group.push(GroupedWrite {
+            durable,
+            run: Box::new(run),
+        });
+        let journal = self.journal.clone();
+        let group = self.group.clone();
+        let alone = self.shared;
+        let stopped = || JournalError::write_said(&self.path, "an earlier write stopped half-way");
+        // Whoever takes the lock commits everything waiting then: this write, unless an
+        // earlier holder took it along (and told it before letting go of the lock).
+        let led = tokio::task::spawn_blocking(move || {
+            // An intent waits a little for company (a shared journal groups its own
+            // commits); an outcome is committed at once, without the intents waiting.
+            if durable && !alone {
+                group.gather();
+            }
+            let j = journal.lock();
+            // A journal left half-written by a panic takes nothing more: the writes are
+            // dropped unrun, and their callers told so.
+            let writes = group.take(!durable);
+            if let Ok(mut j) = j
+                && !writes.is_empty()
+            {
+                let outcomes = writes.iter().filter(|w| !w.durable).count();
+                let synced = j.commit_together(writes);
+                group.told(outcomes, synced);
+            }
+        })
+        .await;
+        if let Err(e) = led {
+            return Err(JournalError::write_said(&self.path, e.to_string()));
+        }
+        told.await.unwrap_or_else(|_| Err(stopped()))
     }
 }
 
@@ -154,7 +215,7 @@ where
     Fut: std::future::Future<Output = Result<T, ApiError>>,
 {
     let claimed = journal
-        .run(move |j| j.claim(action, &intent, &guard))
+        .write_together(true, move |j| j.claim(action, &intent, &guard))
         .await
         .map_err(Blocked::Journal)?;
     let seq = match claimed {
@@ -163,14 +224,17 @@ where
         Claimed::Pending(e) => return Err(Blocked::Pending(e)),
         Claimed::LooksLike(e) => return Err(Blocked::LooksLike(e)),
     };
+    // Known as on its way: a group commit waits briefly for its answer's company.
+    let on_its_way = journal.group.sending();
     let result = send.await;
+    drop(on_its_way);
     let settled = match &result {
         Ok(t) => Settled::done(invoice_id(t)),
         Err(e) => Settled::from_error(e),
     };
     let record = settled.clone();
     let outcome_not_recorded = journal
-        .run(move |j| j.record_outcome(seq, &record))
+        .write_together(false, move |j| j.record_outcome(seq, &record))
         .await
         .err();
     Ok(Journaled {

@@ -13,6 +13,7 @@ mod csv_out;
 mod db;
 mod directory;
 mod flow;
+mod group;
 pub mod identity;
 mod pg;
 mod push;

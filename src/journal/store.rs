@@ -218,7 +218,66 @@ pub struct Journal {
     pub(super) path: PathBuf,
     /// Who writes: the OS user, and on a shared journal the computer too.
     pub(super) who: String,
+    /// Inside a group commit ([`Journal::commit_together`]): each write is a savepoint of
+    /// the group's one transaction.
+    pub(super) grouped: bool,
 }
+
+/// A write waiting for the journal's next group commit (see
+/// [`Journal::commit_together`]).
+pub(crate) struct GroupedWrite {
+    /// It must be on disk before its caller goes on (an intent: yes; an outcome: no, a
+    /// later commit or the checkpoint at close carries it).
+    pub durable: bool,
+    /// Runs it inside the group's transaction; gives back how to tell its caller once
+    /// the commit's fate is known (`None`: committed; else why not).
+    pub run: Box<dyn FnOnce(&mut Journal) -> Deliver + Send>,
+}
+
+/// Where a test may stop the program dead inside a group commit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CrashAt {
+    /// Its writes run, its transaction not committed.
+    BeforeCommit,
+    /// Committed, its writers not told yet.
+    BeforeTelling,
+}
+
+/// Tests only (debug builds): `INVOICE_DESK_TEST_ABORT_AT_GROUP=N:before-commit` (or
+/// `:before-telling`) aborts the process at that point of its Nth group commit of
+/// intents, as a
+/// `kill -9` or a power cut would stop it there.
+#[cfg(debug_assertions)]
+fn crash_point(at: CrashAt, durable: bool) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    if !durable {
+        return;
+    }
+    static GROUPS: AtomicU64 = AtomicU64::new(0);
+    let Ok(spec) = std::env::var("INVOICE_DESK_TEST_ABORT_AT_GROUP") else {
+        return;
+    };
+    let Some((n, point)) = spec.split_once(':') else {
+        return;
+    };
+    let wanted = match point {
+        "before-commit" => CrashAt::BeforeCommit,
+        "before-telling" => CrashAt::BeforeTelling,
+        _ => return,
+    };
+    if at == CrashAt::BeforeCommit {
+        GROUPS.fetch_add(1, Ordering::SeqCst);
+    }
+    if at == wanted && n.parse().ok() == Some(GROUPS.load(Ordering::SeqCst)) {
+        std::process::abort();
+    }
+}
+
+#[cfg(not(debug_assertions))]
+fn crash_point(_: CrashAt, _: bool) {}
+
+/// Tells a grouped write's caller how its commit went.
+pub(crate) type Deliver = Box<dyn FnOnce(Option<&JournalError>) + Send>;
 
 /// Where the journal is kept.
 pub(super) enum Store {
@@ -625,6 +684,7 @@ impl Journal {
             store: Store::Lite(conn),
             path: path.to_path_buf(),
             who: os_user(),
+            grouped: false,
         })
     }
 
@@ -648,6 +708,7 @@ impl Journal {
             store: Store::Shared(Box::new(pg)),
             path: shown,
             who: format!("{}@{}", os_user(), super::host_name()),
+            grouped: false,
         })
     }
 
@@ -664,6 +725,7 @@ impl Journal {
             store: Store::Lite(conn),
             path,
             who: os_user(),
+            grouped: false,
         })
     }
 
@@ -712,15 +774,109 @@ impl Journal {
         &mut self,
         f: impl FnOnce(&dyn Db) -> Result<R, DbError>,
     ) -> Result<R, DbError> {
+        self.write_synced(true, f)
+    }
+
+    /// [`Journal::write`]; `durable: false` commits without waiting for the disk (SQLite's
+    /// WAL keeps commits in order, so the next durable commit, or the checkpoint at
+    /// close, carries it): for outcomes, whose loss in a power cut leaves the entry "to
+    /// check", never sent again.
+    pub(super) fn write_synced<R>(
+        &mut self,
+        durable: bool,
+        f: impl FnOnce(&dyn Db) -> Result<R, DbError>,
+    ) -> Result<R, DbError> {
         match &mut self.store {
-            Store::Lite(conn) => {
-                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-                let r = f(&*tx)?;
-                tx.commit()?;
+            Store::Lite(conn) if self.grouped => {
+                // Its own savepoint: a write that fails leaves the group's others intact.
+                let sp = conn.savepoint()?;
+                let r = f(&*sp)?;
+                sp.commit()?;
                 Ok(r)
+            }
+            Store::Lite(conn) => {
+                if !durable {
+                    conn.pragma_update(None, "synchronous", "NORMAL")?;
+                }
+                let done = (|| {
+                    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+                    let r = f(&*tx)?;
+                    tx.commit()?;
+                    Ok(r)
+                })();
+                if !durable {
+                    conn.pragma_update(None, "synchronous", "FULL")?;
+                }
+                done
             }
             Store::Shared(pg) => pg.write(f),
         }
+    }
+
+    /// Runs writes that met in time in one transaction and one commit (one sync of the
+    /// disk for all), then tells each its result: none is told before the commit, so an
+    /// intent is on disk before its request can be sent. A write that fails is undone
+    /// alone (its savepoint); a commit that fails fails them all. The shared journal
+    /// (PostgreSQL groups commits itself) and a lone write run each on their own.
+    /// Gives how long the commit took when it was one synced group.
+    pub(crate) fn commit_together(&mut self, writes: Vec<GroupedWrite>) -> Option<Duration> {
+        let durable = writes.iter().any(|w| w.durable);
+        let alone = writes.len() == 1 || self.is_shared();
+        if alone || !self.begin_group(durable) {
+            let began = std::time::Instant::now();
+            for w in writes {
+                // On its own: its own transaction, as durable as the write asks.
+                ((w.run)(self))(None);
+            }
+            return durable.then(|| began.elapsed());
+        }
+        self.grouped = true;
+        let told: Vec<Deliver> = writes.into_iter().map(|w| (w.run)(self)).collect();
+        self.grouped = false;
+        crash_point(CrashAt::BeforeCommit, durable);
+        let began = std::time::Instant::now();
+        let committed = self.end_group(durable);
+        let took = began.elapsed();
+        crash_point(CrashAt::BeforeTelling, durable);
+        for deliver in told {
+            deliver(committed.as_ref().err());
+        }
+        (durable && committed.is_ok()).then_some(took)
+    }
+
+    /// Begins a group's transaction; false if it could not be (each write then runs,
+    /// and fails, on its own). The sync level may not change inside a transaction, so a
+    /// group of outcomes only is told before.
+    fn begin_group(&mut self, durable: bool) -> bool {
+        let Store::Lite(conn) = &mut self.store else {
+            return false;
+        };
+        if !durable && conn.pragma_update(None, "synchronous", "NORMAL").is_err() {
+            return false;
+        }
+        let begun = conn.execute_batch("BEGIN IMMEDIATE").is_ok();
+        if !begun && !durable {
+            let _ = conn.pragma_update(None, "synchronous", "FULL");
+        }
+        begun
+    }
+
+    /// Commits a group's transaction (synced to disk when `durable`), or undoes it.
+    fn end_group(&mut self, durable: bool) -> Result<(), JournalError> {
+        let path = self.path.clone();
+        let Store::Lite(conn) = &mut self.store else {
+            return Ok(());
+        };
+        let committed = conn.execute_batch("COMMIT").map_err(|e| {
+            let _ = conn.execute_batch("ROLLBACK");
+            write_error(&path)(DbError::from(e))
+        });
+        if !durable {
+            // Back to FULL: the next intent must be on disk at its commit.
+            conn.pragma_update(None, "synchronous", "FULL")
+                .map_err(|e| write_error(&path)(DbError::from(e)))?;
+        }
+        committed
     }
 
     /// Records what is about to be sent; its sequence number. If this fails, the
@@ -759,7 +915,10 @@ impl Journal {
         let path = self.path.clone();
         let who = self.who.clone();
         let settled = settled.clone();
-        self.write(move |tx| {
+        // Not waited on the disk: an outcome lost in a power cut leaves its intent "to
+        // check" (looked for at the service, never sent again); the next intent's commit
+        // or the close syncs it.
+        self.write_synced(false, move |tx| {
             let intent = tx
                 .one(
                     "SELECT profile, base_url, action FROM entries WHERE seq = ?1 AND kind = 'intent'",

@@ -722,3 +722,65 @@ fn entries_carry_the_clerks_name_and_are_filtered_by_clerk() {
         assert_eq!(plain.who(), before);
     });
 }
+
+/// A grouped write that records its result where the test can read it.
+fn grouped<R: Send + 'static>(
+    durable: bool,
+    f: impl FnOnce(&mut Journal) -> Result<R, JournalError> + Send + 'static,
+    out: std::sync::mpsc::Sender<Result<R, JournalError>>,
+) -> store::GroupedWrite {
+    store::GroupedWrite {
+        durable,
+        run: Box::new(move |j| {
+            let r = f(j);
+            Box::new(move |failed: Option<&JournalError>| {
+                let _ = out.send(match failed {
+                    Some(e) => Err(e.clone()),
+                    None => r,
+                });
+            })
+        }),
+    }
+}
+
+#[test]
+fn a_group_commits_its_writes_in_one_transaction_and_a_failing_one_is_undone_alone() {
+    let (dir, mut j) = open();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (bad_tx, bad_rx) = std::sync::mpsc::channel();
+    let claim = |c: &'static str| {
+        move |j: &mut Journal| j.claim(Action::Create, &intent(c, "100"), &Guard::default())
+    };
+    let writes = vec![
+        grouped(true, claim("cus_a"), tx.clone()),
+        // Its outcome names no intent: refused inside the group, undone alone.
+        grouped(
+            false,
+            |j| j.record_outcome(9_999, &Settled::done(None)),
+            bad_tx,
+        ),
+        grouped(true, claim("cus_b"), tx),
+    ];
+    let synced = j.commit_together(writes);
+    assert!(synced.is_some(), "one synced commit for the group");
+    let claimed: Vec<_> = rx.iter().map(|r| self::claimed(r.unwrap())).collect();
+    assert_eq!(claimed.len(), 2);
+    assert!(bad_rx.recv().unwrap().is_err());
+    // Another connection sees both intents, and the chain holds.
+    let other = Journal::open(&dir.path().join("j.sqlite3")).unwrap();
+    for (seq, c) in claimed.iter().zip(["cus_a", "cus_b"]) {
+        let e = other.entry(*seq).unwrap().unwrap();
+        assert_eq!(e.customer.as_deref(), Some(c));
+        assert_eq!(e.outcome, Outcome::Unknown);
+    }
+    assert_eq!(other.verify().unwrap(), Ok(2));
+    // The same reference claimed twice in one group: the second finds the first.
+    let (tx, rx) = std::sync::mpsc::channel();
+    j.commit_together(vec![
+        grouped(true, claim("cus_c"), tx.clone()),
+        grouped(true, claim("cus_c"), tx),
+    ]);
+    let got: Vec<_> = rx.iter().map(Result::unwrap).collect();
+    assert!(matches!(got[0], Claimed::Claimed(_)), "{got:?}");
+    assert!(matches!(got[1], Claimed::Pending(_)), "{got:?}");
+}

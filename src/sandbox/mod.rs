@@ -220,11 +220,26 @@ pub(crate) struct Shared {
     issuer: String,
     knobs: Mutex<Knobs>,
     counters: Mutex<Counters>,
+    /// The reference of every create received (its handler started), in order: what a
+    /// client sent, whether or not it was then created (see [`Sandbox::received_references`]).
+    received: Mutex<Vec<String>>,
     max_page_size: usize,
     currencies: Vec<crate::api::Currency>,
 }
 
 impl Shared {
+    /// Notes the reference a create request carries, as it arrives.
+    fn note_received(&self, body: &[u8]) {
+        let reference = serde_json::from_slice::<serde_json::Value>(body)
+            .ok()
+            .and_then(|v| v.get("invoice_external_id")?.as_str().map(str::to_string));
+        if let (Some(r), Ok(mut all)) = (reference, self.received.lock())
+            && all.len() < MAX_RECEIVED
+        {
+            all.push(r);
+        }
+    }
+
     /// Changes the behaviour knobs (for the `Sandbox` methods and the admin routes alike).
     fn knobs(&self, change: impl FnOnce(&mut Knobs)) {
         if let Ok(mut k) = self.knobs.lock() {
@@ -232,6 +247,9 @@ impl Shared {
         }
     }
 }
+
+/// How many received references a sandbox keeps (a long session's memory stays bounded).
+pub const MAX_RECEIVED: usize = 1_000_000;
 
 /// Ready-made credentials of a running sandbox.
 #[derive(Clone, Debug)]
@@ -358,6 +376,7 @@ impl Sandbox {
                 finish_abandoned: cfg.finish_abandoned,
             }),
             counters: Mutex::new(Counters::default()),
+            received: Mutex::default(),
             max_page_size: cfg.max_page_size.max(1),
             currencies: cfg.currencies.clone(),
         });
@@ -464,6 +483,16 @@ impl Sandbox {
             .iter()
             .map(|c| (c.id.clone(), c.name.clone(), d.invoice_count(&c.id)))
             .collect()
+    }
+
+    /// The reference of every create request received so far (at most the first
+    /// [`MAX_RECEIVED`]), in order, created or not: what clients had sent by now.
+    pub fn received_references(&self) -> Vec<String> {
+        self.shared
+            .received
+            .lock()
+            .map(|r| r.clone())
+            .unwrap_or_default()
     }
 
     /// The stored invoices' ids by external reference (tests count duplicates with it;

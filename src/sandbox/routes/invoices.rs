@@ -7,6 +7,7 @@ pub(super) async fn create(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    shared.note_received(&body);
     detached(&shared.clone(), async move {
         create_now(shared, headers, body).await
     })
