@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# One `create` from the CLI against the loopback sandbox, the journal on this disk against
+# the same journal in tmpfs (/dev/shm): RUNS of each, alternating, each with a reference of
+# its own; prints the medians and their ratio, and the fsyncs of one create (strace).
+#   benches/create.sh   (APP=target/release/invoice-desk RUNS=50)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+APP=${APP:-target/release/invoice-desk}
+RUNS=${RUNS:-50}
+[ -x "$APP" ] || cargo build --release --locked --bin invoice-desk
+WORK=$(mktemp -d -p "${DISK_DIR:-$PWD/target}")
+SHM=$(mktemp -d -p /dev/shm)
+SANDBOX=
+cleanup() { [ -n "$SANDBOX" ] && kill "$SANDBOX" 2>/dev/null; rm -rf "$WORK" "$SHM"; }
+trap cleanup EXIT
+"$APP" sandbox --port 0 >"$WORK/sandbox.log" 2>&1 &
+SANDBOX=$!
+for _ in $(seq 1 100); do grep -q "client secret" "$WORK/sandbox.log" && break; sleep 0.1; done
+field() { sed -n "s/^ *$1: *\([^ ]*\).*/\1/p" "$WORK/sandbox.log" | head -n1; }
+base=$(field "base URL")
+export INVOICE_DESK_BASE_URL=$base INVOICE_DESK_AUTH_URL=$base INVOICE_DESK_AUDIENCE=$(field audience) \
+  INVOICE_DESK_CLIENT_ID=$(field "client id") INVOICE_DESK_CLIENT_SECRET=$(field "client secret") \
+  INVOICE_DESK_ACCOUNT_KEY=acc_oauth_clp INVOICE_DESK_KEYRING=none INVOICE_DESK_CONFIG_DIR=$WORK
+customer=$(sed -n 's/^  \(cus_[a-z0-9]*\) .*/\1/p' "$WORK/sandbox.log" | head -n1)
+n=0
+one() { # journal-folder: prints the wall time in ms
+  n=$((n + 1))
+  local t0=$EPOCHREALTIME
+  INVOICE_DESK_JOURNAL=$1/journal.sqlite3 "$APP" create --customer "$customer" \
+    --amount $((5000 + n)) --external-id "ONE-$n" >/dev/null
+  local t1=$EPOCHREALTIME
+  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f\n", (b - a) * 1000}'
+}
+# Each journal made and warmed once, so every timed create finds it as a clerk's does.
+one "$WORK" >/dev/null
+one "$SHM" >/dev/null
+: >"$WORK/disk.ms"
+: >"$WORK/shm.ms"
+for _ in $(seq 1 "$RUNS"); do
+  one "$WORK" >>"$WORK/disk.ms"
+  one "$SHM" >>"$WORK/shm.ms"
+done
+median() { sort -n "$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+disk=$(median "$WORK/disk.ms")
+shm=$(median "$WORK/shm.ms")
+fsyncs() {
+  n=$((n + 1))
+  INVOICE_DESK_JOURNAL=$1/journal.sqlite3 strace -f -c -e trace=fsync,fdatasync -o "$WORK/strace" \
+    "$APP" create --customer "$customer" --amount $((5000 + n)) --external-id "ONE-$n" >/dev/null
+  awk '/total/ {print $4}' "$WORK/strace"
+}
+echo "one create, journal on disk: median $disk ms; in tmpfs: $shm ms; ratio $(awk -v a="$disk" -v b="$shm" 'BEGIN {printf "%.2f", a / b}') (target <= 1.3), $RUNS runs each, alternating"
+echo "fsyncs of one create (strace -f -c): $(fsyncs "$WORK")"
