@@ -10,17 +10,11 @@ RUNS=${RUNS:-50}
 [ -x "$APP" ] || cargo build --release --locked --bin invoice-desk
 WORK=$(mktemp -d -p "${DISK_DIR:-$PWD/target}")
 SHM=$(mktemp -d -p /dev/shm)
-SANDBOX=
-cleanup() { [ -n "$SANDBOX" ] && kill "$SANDBOX" 2>/dev/null; rm -rf "$WORK" "$SHM"; }
+. benches/sandbox.sh
+cleanup() { stop_sandbox; rm -rf "$WORK" "$SHM"; }
 trap cleanup EXIT
-"$APP" sandbox --port 0 >"$WORK/sandbox.log" 2>&1 &
-SANDBOX=$!
-for _ in $(seq 1 100); do grep -q "client secret" "$WORK/sandbox.log" && break; sleep 0.1; done
-field() { sed -n "s/^ *$1: *\([^ ]*\).*/\1/p" "$WORK/sandbox.log" | head -n1; }
-base=$(field "base URL")
-export INVOICE_DESK_BASE_URL=$base INVOICE_DESK_AUTH_URL=$base INVOICE_DESK_AUDIENCE=$(field audience) \
-  INVOICE_DESK_CLIENT_ID=$(field "client id") INVOICE_DESK_CLIENT_SECRET=$(field "client secret") \
-  INVOICE_DESK_ACCOUNT_KEY=acc_oauth_clp INVOICE_DESK_KEYRING=none INVOICE_DESK_CONFIG_DIR=$WORK
+start_sandbox
+unset INVOICE_DESK_JOURNAL
 customer=$(sed -n 's/^  \(cus_[a-z0-9]*\) .*/\1/p' "$WORK/sandbox.log" | head -n1)
 n=0
 one() { # journal-folder: prints the wall time in ms

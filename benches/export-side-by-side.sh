@@ -13,26 +13,19 @@ APP=${APP:-target/release/invoice-desk}
 [ -x "$APP" ] || cargo build --release --locked --bin invoice-desk
 python3 -c 'import requests' 2>/dev/null || pip install --quiet requests
 WORK=$(mktemp -d)
-SANDBOX=
-cleanup() { [ -n "$SANDBOX" ] && kill "$SANDBOX" 2>/dev/null; rm -rf "$WORK"; }
+. benches/sandbox.sh
+cleanup() { stop_sandbox; rm -rf "$WORK"; }
 trap cleanup EXIT
 hz=$(getconf CLK_TCK)
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-field() { sed -n "s/^ *$1: *\([^ ]*\).*/\1/p" "$WORK/sandbox.log" | head -n1; }
 
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d); $("$APP" --version); $(python3 -c 'import requests, sys; print("Python", sys.version.split()[0], "requests", requests.__version__)'); $(curl --version | head -n1 | cut -d' ' -f1-2)"
 for n in $SIZES; do
   runs=${RUNS:-$([ "$n" -gt 500000 ] && echo 3 || echo 5)}
-  "$APP" sandbox --port 0 --big-customer "$n" >"$WORK/sandbox.log" 2>&1 &
-  SANDBOX=$!
-  for _ in $(seq 1 100); do grep -q "client secret" "$WORK/sandbox.log" && break; sleep 0.1; done
-  base=$(field "base URL"); audience=$(field audience)
-  id=$(field "client id"); secret=$(field "client secret")
-  export INVOICE_DESK_BASE_URL=$base INVOICE_DESK_AUTH_URL=$base INVOICE_DESK_AUDIENCE=$audience \
-    INVOICE_DESK_CLIENT_ID=$id INVOICE_DESK_CLIENT_SECRET=$secret \
-    INVOICE_DESK_ACCOUNT_KEY=acc_oauth_clp INVOICE_DESK_KEYRING=none \
-    INVOICE_DESK_CONFIG_DIR=$WORK/config
+  start_sandbox --big-customer "$n"
+  export INVOICE_DESK_CONFIG_DIR=$WORK/config
+  unset INVOICE_DESK_JOURNAL
 
   # The floor: every page's address is known in advance (the cursor is a position), so
   # one curl fetches them all over one connection and throws the bodies away; the list of
@@ -75,7 +68,7 @@ FLOOR
       out[$who.srv]+="$(awk -v d=$((s1 - s0)) -v h="$hz" 'BEGIN {print d / h}') "
     done
   done
-  kill "$SANDBOX"; wait "$SANDBOX" 2>/dev/null || true; SANDBOX=
+  stop_sandbox
 
   echo
   echo "export of $n invoices (pages of 1000), medians of $runs alternating runs:"

@@ -10,18 +10,10 @@ EACH=${2:-200}
 APP=${APP:-target/release/invoice-desk}
 [ -x "$APP" ] || cargo build --release --locked --bin invoice-desk
 WORK=$(mktemp -d)
-SANDBOX=
-cleanup() { [ -n "$SANDBOX" ] && kill "$SANDBOX" 2>/dev/null; rm -rf "$WORK"; }
+. benches/sandbox.sh
+cleanup() { stop_sandbox; rm -rf "$WORK"; }
 trap cleanup EXIT
-"$APP" sandbox --port 0 --extra-customers "$N" --invoices-each "$EACH" >"$WORK/sandbox.log" 2>&1 &
-SANDBOX=$!
-for _ in $(seq 1 300); do grep -q "client secret" "$WORK/sandbox.log" && break; sleep 0.1; done
-field() { sed -n "s/^ *$1: *\([^ ]*\).*/\1/p" "$WORK/sandbox.log" | head -n1; }
-base=$(field "base URL")
-export INVOICE_DESK_BASE_URL=$base INVOICE_DESK_AUTH_URL=$base INVOICE_DESK_AUDIENCE=$(field audience) \
-  INVOICE_DESK_CLIENT_ID=$(field "client id") INVOICE_DESK_CLIENT_SECRET=$(field "client secret") \
-  INVOICE_DESK_ACCOUNT_KEY=acc_oauth_clp INVOICE_DESK_KEYRING=none \
-  INVOICE_DESK_CONFIG_DIR=$WORK INVOICE_DESK_JOURNAL=$WORK/journal.sqlite3
+start_sandbox --extra-customers "$N" --invoices-each "$EACH"
 { echo "id,nombre"; sed -n 's/^  \(cus_[a-z0-9_]*\) *\(.*\) ([0-9]*)$/\1,"\2"/p' "$WORK/sandbox.log"; } >"$WORK/directory.csv"
 "$APP" customers import "$WORK/directory.csv" >/dev/null
 count=$(($(wc -l <"$WORK/directory.csv") - 1))

@@ -15,10 +15,10 @@ APP=$(realpath "${APP:-target/release/invoice-desk}")
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
 WORK=$(mktemp -d)
 chmod 755 "$WORK"
-SANDBOX=
+. benches/sandbox.sh
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 cleanup() {
-  [ -n "$SANDBOX" ] && kill "$SANDBOX" 2>/dev/null
+  stop_sandbox
   as_pg "$PGBIN/pg_ctl" stop -D "$WORK/pg" -m fast >/dev/null 2>&1 || true
   rm -rf "$WORK"
 }
@@ -31,15 +31,9 @@ PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 as_pg "$PGBIN/pg_ctl" start -w -D "$WORK/pg" -l "$WORK/pg/server.log" \
   -o "-p $PORT -k $WORK/pg -c listen_addresses=127.0.0.1 -c max_connections=50" >/dev/null
 db() { as_pg "$PGBIN/psql" -X -q -h "$WORK/pg" -p "$PORT" -U postgres -d postgres -c "CREATE DATABASE $1"; }
-"$APP" sandbox --port 0 --latency-ms 50 >"$WORK/sandbox.log" 2>&1 &
-SANDBOX=$!
-for _ in $(seq 1 100); do grep -q "client secret" "$WORK/sandbox.log" && break; sleep 0.1; done
-field() { sed -n "s/^ *$1: *\([^ ]*\).*/\1/p" "$WORK/sandbox.log" | head -n1; }
-base=$(field "base URL")
-export INVOICE_DESK_BASE_URL=$base INVOICE_DESK_AUTH_URL=$base INVOICE_DESK_AUDIENCE=$(field audience) \
-  INVOICE_DESK_CLIENT_ID=$(field "client id") INVOICE_DESK_CLIENT_SECRET=$(field "client secret") \
-  INVOICE_DESK_ACCOUNT_KEY=acc_oauth_clp INVOICE_DESK_KEYRING=none \
-  INVOICE_DESK_CONFIG_DIR=$WORK INVOICE_DESK_JOURNAL_PASSWORD=bench-pw LANG=C.UTF-8
+start_sandbox --latency-ms 50
+unset INVOICE_DESK_JOURNAL
+export INVOICE_DESK_JOURNAL_PASSWORD=bench-pw LANG=C.UTF-8
 customer=$(sed -n 's/^  \(cus_[a-z0-9]*\) .*/\1/p' "$WORK/sandbox.log" | head -n1)
 ms() { date +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

@@ -13,21 +13,13 @@ APP=${APP:-target/release/invoice-desk}
 cargo build --release --locked --example statement-pdf 2>/dev/null
 EX=target/release/examples/statement-pdf
 WORK=$(mktemp -d)
-SANDBOX=
-cleanup() { [ -n "$SANDBOX" ] && kill "$SANDBOX" 2>/dev/null; rm -rf "$WORK"; }
+. benches/sandbox.sh
+cleanup() { stop_sandbox; rm -rf "$WORK"; }
 trap cleanup EXIT
 "$EX" 50 200
 /usr/bin/time -f '%M' -o "$WORK/t" "$EX" 2000 >"$WORK/out"
 echo "$(cat "$WORK/out"), peak RSS $(($(cat "$WORK/t") / 1024)) MB (targets: 50 ms; 200 in 10 s; 2,000 in 1 s and 100 MB)"
-"$APP" sandbox --port 0 --big-customer 2000 --extra-customers 200 --invoices-each 50 >"$WORK/sandbox.log" 2>&1 &
-SANDBOX=$!
-for _ in $(seq 1 100); do grep -q "client secret" "$WORK/sandbox.log" && break; sleep 0.1; done
-field() { sed -n "s/^ *$1: *\([^ ]*\).*/\1/p" "$WORK/sandbox.log" | head -n1; }
-base=$(field "base URL")
-export INVOICE_DESK_BASE_URL=$base INVOICE_DESK_AUTH_URL=$base INVOICE_DESK_AUDIENCE=$(field audience) \
-  INVOICE_DESK_CLIENT_ID=$(field "client id") INVOICE_DESK_CLIENT_SECRET=$(field "client secret") \
-  INVOICE_DESK_ACCOUNT_KEY=acc_oauth_clp INVOICE_DESK_KEYRING=none \
-  INVOICE_DESK_CONFIG_DIR=$WORK INVOICE_DESK_JOURNAL=$WORK/journal.sqlite3
+start_sandbox --big-customer 2000 --extra-customers 200 --invoices-each 50
 sed -n 's/^  \(cus_[a-z0-9_]*\) .*/\1/p' "$WORK/sandbox.log" >"$WORK/customers.txt"
 big=cus_big
 

@@ -13,23 +13,15 @@ APP=${APP:-target/release/invoice-desk}
 [ -x "$APP" ] || cargo build --release --locked --bin invoice-desk
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)"; exit 1; }
 WORK=$(mktemp -d)
-SANDBOX=
-cleanup() { [ -n "$SANDBOX" ] && kill "$SANDBOX" 2>/dev/null; rm -rf "$WORK"; }
+. benches/sandbox.sh
+cleanup() { stop_sandbox; rm -rf "$WORK"; }
 trap cleanup EXIT
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-field() { sed -n "s/^ *$1: *\([^ ]*\).*/\1/p" "$WORK/sandbox.log" | head -n1; }
 
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d); $("$APP" --version)"
 for n in $SIZES; do
-  "$APP" sandbox --port 0 --big-customer "$n" >"$WORK/sandbox.log" 2>&1 &
-  SANDBOX=$!
-  for _ in $(seq 1 100); do grep -q "client secret" "$WORK/sandbox.log" && break; sleep 0.1; done
-  base=$(field "base URL")
-  export INVOICE_DESK_BASE_URL=$base INVOICE_DESK_AUTH_URL=$base \
-    INVOICE_DESK_AUDIENCE=$(field audience) INVOICE_DESK_CLIENT_ID=$(field "client id") \
-    INVOICE_DESK_CLIENT_SECRET=$(field "client secret") INVOICE_DESK_ACCOUNT_KEY=acc_oauth_clp \
-    INVOICE_DESK_KEYRING=none INVOICE_DESK_CONFIG_DIR=$WORK/config \
-    INVOICE_DESK_JOURNAL=$WORK/journal.sqlite3
+  start_sandbox --big-customer "$n"
+  export INVOICE_DESK_CONFIG_DIR=$WORK/config
   for fmt in xlsx csv; do
     : >"$WORK/$fmt.times"
     for r in $(seq 0 "$RUNS"); do      # run 0 is a warm-up, not counted
@@ -45,5 +37,5 @@ for n in $SIZES; do
     printf '%-5s %8d invoices: wall %.2f s, CPU %.2f s, peak RSS %.0f MB, file %d KB (median of %d)\n' \
       "$fmt" "$n" "$wall" "$cpu" "$rss" "$size" "$RUNS"
   done
-  kill "$SANDBOX"; wait "$SANDBOX" 2>/dev/null || true; SANDBOX=
+  stop_sandbox
 done
