@@ -350,13 +350,38 @@ fn four_spellings_of_the_service_address_are_one_service() {
     assert_eq!(services.len(), 1, "{services:?}");
 }
 
+/// The CLI with short request and in-flight windows, so a run cut short can be
+/// resumed within the test.
+fn short_windows(e: &Env) -> Command {
+    let mut c = e.cli();
+    c.env("INVOICE_DESK_TIMEOUT", "2")
+        .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "1");
+    c
+}
+
+/// A billing file of `n` rows (`name` in the test's folder) against a service whose
+/// creates take `slow_ms` and go on after their client is gone; the `bulk` arguments
+/// that send it at concurrency 16.
+fn abandoned_run(e: &Env, name: &str, n: usize, slow_ms: u64) -> String {
+    let rows = month(e, n);
+    e.s.set_finish_abandoned(true);
+    e.s.add_fault(Fault::slow(Route::Create, 100_000, slow_ms));
+    e.file(name, &csv(&rows, "cliente,monto,vencimiento,producto"))
+}
+
+/// Runs `bulk` for `file` again until it says every row is settled.
+fn resumed_until_settled(e: &Env, file: &str) {
+    cli_env::until_settled(|| {
+        let mut c = e.cli();
+        c.args(["bulk", file, "--yes", "--concurrency", "16"]);
+        c
+    });
+}
+
 /// Runs the CLI for `args` until it has sent `n` more creates, then kills it (-9).
 fn killed_after(e: &Env, args: &[&str], n: u64) {
     let before = e.creates();
-    let mut child = e
-        .cli()
-        .env("INVOICE_DESK_TIMEOUT", "2")
-        .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "1")
+    let mut child = short_windows(e)
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -389,25 +414,15 @@ fn a_shared_run_killed_ten_times_issues_each_row_once() {
 }
 
 fn killed_many_times(e: Env, n: usize, kills: u64) {
-    let rows = month(&e, n);
-    let file = e.file(
-        "kill.csv",
-        &csv(&rows, "cliente,monto,vencimiento,producto"),
-    );
     // The service goes on with a request after its client is killed, and takes 400 ms
     // before an invoice is in its listing.
-    e.s.set_finish_abandoned(true);
-    e.s.add_fault(Fault::slow(Route::Create, 100_000, 400));
+    let file = abandoned_run(&e, "kill.csv", n, 400);
     let args = ["bulk", file.as_str(), "--yes", "--concurrency", "16"];
     for i in 0..kills {
         killed_after(&e, &args, 5 + (i * 7) % 17);
     }
     // Then it is run again until it says every row is settled.
-    cli_env::until_settled(|| {
-        let mut c = e.cli();
-        c.args(args);
-        c
-    });
+    resumed_until_settled(&e, &file);
     let issued = e.issued("BULK-");
     each_once(&issued, n);
     // The journal never says "not created" of an invoice that exists: each reference's
@@ -434,23 +449,17 @@ fn killed_many_times(e: Env, n: usize, kills: u64) {
 /// Group commit: a billing run stopped dead (abort) inside one of its group commits —
 /// after the group's writes ran but before the commit, or after the commit but before
 /// any writer was told — at points drawn from a fixed seed. After each stop, every
-/// invoice the service holds has its intent in the journal (no request left before its
-/// intent was on disk); resumed, each row is issued once.
+/// create the service received has its intent in the journal (no request left before
+/// its intent was on disk); resumed, each row is issued once.
 #[cfg(all(unix, debug_assertions))]
 #[test]
 fn a_run_stopped_dead_inside_its_group_commits_sent_nothing_unjournaled_and_issues_once() {
     use std::os::unix::process::ExitStatusExt;
     let e = env();
     let n = 240;
-    let rows = month(&e, n);
-    let file = e.file(
-        "group.csv",
-        &csv(&rows, "cliente,monto,vencimiento,producto"),
-    );
     // Slow creates: sixteen workers' intents meet in time, and the service goes on with
     // a request after its client is gone.
-    e.s.set_finish_abandoned(true);
-    e.s.add_fault(Fault::slow(Route::Create, 100_000, 150));
+    let file = abandoned_run(&e, "group.csv", n, 150);
     let args = ["bulk", file.as_str(), "--yes", "--concurrency", "16"];
     let mut seed: u64 = 0x5eed_0038;
     let mut draw = |below: u64| {
@@ -460,10 +469,7 @@ fn a_run_stopped_dead_inside_its_group_commits_sent_nothing_unjournaled_and_issu
     for _ in 0..8 {
         let group = 3 + draw(6);
         let point = ["before-commit", "before-telling"][draw(2) as usize];
-        let status = e
-            .cli()
-            .env("INVOICE_DESK_TIMEOUT", "2")
-            .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "1")
+        let status = short_windows(&e)
             .env(
                 "INVOICE_DESK_TEST_ABORT_AT_GROUP",
                 format!("{group}:{point}"),
@@ -495,11 +501,7 @@ fn a_run_stopped_dead_inside_its_group_commits_sent_nothing_unjournaled_and_issu
             "sent without an intent on disk (stopped at group {group} {point}): {unjournaled:?}"
         );
     }
-    cli_env::until_settled(|| {
-        let mut c = e.cli();
-        c.args(args);
-        c
-    });
+    resumed_until_settled(&e, &file);
     each_once(&e.issued("BULK-"), n);
 }
 

@@ -2,7 +2,7 @@
 //! unknown outcome against the service.
 
 use super::group::Group;
-use super::store::{Deliver, GroupedWrite};
+use super::store::GroupedWrite;
 use super::{Action, Claimed, Entry, Guard, Intent, Journal, JournalError, Outcome, Settled};
 use crate::api::{ApiError, Client, ErrorKind, InvoiceStatus};
 use std::sync::{Arc, Mutex};
@@ -60,9 +60,7 @@ impl SharedJournal {
         .await
         .unwrap_or_else(|e| Err(failed(e.to_string())))
     }
-}
 
-impl SharedJournal {
     /// Runs the write `f` in the journal's next group commit: writes of other tasks that
     /// meet it in time (while the journal is busy with an earlier commit) go in the same
     /// transaction and the same sync of the disk. Its result is given only once that
@@ -73,19 +71,9 @@ impl SharedJournal {
         R: Send + 'static,
     {
         let (tell, told) = tokio::sync::oneshot::channel();
-        let run = move |j: &mut Journal| -> Deliver {
-            let r = f(j);
-            Box::new(move |failed: Option<&JournalError>| {
-                let _ = tell.send(match failed {
-                    Some(e) => Err(e.clone()),
-                    None => r,
-                });
-            })
-        };
-        self.group.push(GroupedWrite {
-            durable,
-            run: Box::new(run),
-        });
+        self.group.push(GroupedWrite::new(durable, f, move |r| {
+            let _ = tell.send(r);
+        }));
         let journal = self.journal.clone();
         let group = self.group.clone();
         let alone = self.shared;

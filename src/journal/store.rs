@@ -234,6 +234,29 @@ pub(crate) struct GroupedWrite {
     pub run: Box<dyn FnOnce(&mut Journal) -> Deliver + Send>,
 }
 
+impl GroupedWrite {
+    /// The write `f`, whose result (or the failed commit's error) goes to `answer` once
+    /// the commit's fate is known.
+    pub(crate) fn new<R: Send + 'static>(
+        durable: bool,
+        f: impl FnOnce(&mut Journal) -> Result<R, JournalError> + Send + 'static,
+        answer: impl FnOnce(Result<R, JournalError>) + Send + 'static,
+    ) -> GroupedWrite {
+        GroupedWrite {
+            durable,
+            run: Box::new(move |j| {
+                let r = f(j);
+                Box::new(move |failed: Option<&JournalError>| {
+                    answer(match failed {
+                        Some(e) => Err(e.clone()),
+                        None => r,
+                    })
+                })
+            }),
+        }
+    }
+}
+
 /// Where a test may stop the program dead inside a group commit.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum CrashAt {
@@ -245,8 +268,7 @@ enum CrashAt {
 
 /// Tests only (debug builds): `INVOICE_DESK_TEST_ABORT_AT_GROUP=N:before-commit` (or
 /// `:before-telling`) aborts the process at that point of its Nth group commit of
-/// intents, as a
-/// `kill -9` or a power cut would stop it there.
+/// intents, as a `kill -9` or a power cut would stop it there.
 #[cfg(debug_assertions)]
 fn crash_point(at: CrashAt, durable: bool) {
     use std::sync::atomic::{AtomicU64, Ordering};

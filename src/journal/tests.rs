@@ -723,24 +723,15 @@ fn entries_carry_the_clerks_name_and_are_filtered_by_clerk() {
     });
 }
 
-/// A grouped write that records its result where the test can read it.
+/// A grouped write that sends its result where the test can read it.
 fn grouped<R: Send + 'static>(
     durable: bool,
     f: impl FnOnce(&mut Journal) -> Result<R, JournalError> + Send + 'static,
     out: std::sync::mpsc::Sender<Result<R, JournalError>>,
 ) -> store::GroupedWrite {
-    store::GroupedWrite {
-        durable,
-        run: Box::new(move |j| {
-            let r = f(j);
-            Box::new(move |failed: Option<&JournalError>| {
-                let _ = out.send(match failed {
-                    Some(e) => Err(e.clone()),
-                    None => r,
-                });
-            })
-        }),
-    }
+    store::GroupedWrite::new(durable, f, move |r| {
+        let _ = out.send(r);
+    })
 }
 
 #[test]
