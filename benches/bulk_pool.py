@@ -10,18 +10,11 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import requests
+from sandbox_token import token
 
 base, client_id, secret, audience, path = sys.argv[1:6]
 threads = int(sys.argv[6]) if len(sys.argv) > 6 else 8
-token = requests.post(
-    f"{base}/oauth/token",
-    json={
-        "client_id": client_id,
-        "client_secret": secret,
-        "audience": audience,
-        "grant_type": "client_credentials",
-    },
-).json()["access_token"]
+bearer = token(base, client_id, secret, audience)
 local = threading.local()
 
 
@@ -29,7 +22,7 @@ def session():
     s = getattr(local, "s", None)
     if s is None:
         s = local.s = requests.Session()
-        s.headers["authorization"] = f"Bearer {token}"
+        s.headers["authorization"] = f"Bearer {bearer}"
         s.headers["x-account-key"] = "acc_oauth_clp"
     return s
 

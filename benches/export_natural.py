@@ -7,19 +7,11 @@ import json
 import sys
 
 import requests
+from sandbox_token import token
 
 base, client_id, secret, audience, customer, out = sys.argv[1:7]
 s = requests.Session()
-token = s.post(
-    f"{base}/oauth/token",
-    json={
-        "client_id": client_id,
-        "client_secret": secret,
-        "audience": audience,
-        "grant_type": "client_credentials",
-    },
-).json()["access_token"]
-s.headers["authorization"] = f"Bearer {token}"
+s.headers["authorization"] = f"Bearer {token(base, client_id, secret, audience, s)}"
 s.headers["x-account-key"] = "acc_oauth_clp"
 with open(out, "w", newline="", encoding="utf-8") as f:
     w = None
