@@ -28,7 +28,7 @@ part() { # name command…
   part export benches/export-side-by-side.sh
   part workbook benches/workbook.sh
   part bulk benches/bulk.sh
-  part bulk-pool benches/bulk-pool.sh
+  part bulk-pool env LOAD=6 benches/bulk-pool.sh
   part create benches/create.sh
   part shared-journal benches/shared-journal.sh
   part receivables benches/receivables.sh

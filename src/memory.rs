@@ -7,10 +7,18 @@
 /// their own mappings, returned when freed (18 MB, as fast; 128 KB cost a third more
 /// time in page faults; `benches/statements.sh`). Call it first thing, before any
 /// thread starts. Elsewhere than glibc it does nothing.
+///
+/// A fixed mmap threshold also fixes glibc's trim threshold, at 128 KB: the top of a
+/// heap is given back whenever that much of it is free. An export's page of 1,000
+/// invoices (330 KB) is read on one thread and freed on another, and its room was given
+/// back and faulted in afresh for every page: 87 page faults a page, 6 % of the export's
+/// CPU (`perf record` of a 1,000,000-invoice export). Up to 4 MB of free room is kept
+/// instead: 2,600 faults in that export against 53,000–79,000.
 pub fn tune() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets an allocator parameter; called before other threads.
+    // SAFETY: mallopt only sets allocator parameters; called before other threads.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1024 * 1024);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 4 * 1024 * 1024);
     }
 }

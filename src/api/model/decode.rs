@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 /// A field name: the index of a known field, or another name (borrowed from the answer
 /// when it has no escapes).
-enum Field<'de> {
+pub(super) enum Field<'de> {
     Known(usize),
     Other(Cow<'de, str>),
 }
@@ -51,7 +51,7 @@ impl<'de> serde::Deserialize<'de> for Field<'de> {
 /// A field's value as read: text (borrowed from the answer when it has no escapes), a
 /// boolean, null and a number with no JSON tree; any other value (an object, a list) as
 /// a `Value`.
-enum Raw<'de> {
+pub(super) enum Raw<'de> {
     Str(Cow<'de, str>),
     Bool(bool),
     Null,
@@ -104,7 +104,7 @@ impl<'de> serde::Deserialize<'de> for FirstKey {
 
 /// Whether `s` is a JSON number written as serde_json writes the ones it reads (an
 /// exponent as `e` and a sign): then `Number::from_str` keeps it as it is.
-fn plain_json_number(s: &str) -> bool {
+pub(super) fn plain_json_number(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = usize::from(b.first() == Some(&b'-'));
     let digits = |i: &mut usize| {
@@ -400,12 +400,41 @@ fn keep_own(extra: &mut serde_json::Map<String, Value>, own: usize) {
     }
 }
 
+/// An invoice's fields one after another, as read: from serde's map access, or from
+/// [`super::fast`]'s reader. [`decode_into`] is the one place that decides what they
+/// make, for both.
+pub(super) trait Fields<'de> {
+    type Error;
+    /// The next field's name; `None` after the last.
+    fn next_key(&mut self) -> Result<Option<Field<'de>>, Self::Error>;
+    /// The value of the field just named.
+    fn next_value(&mut self) -> Result<Raw<'de>, Self::Error>;
+    /// An invoice that cannot be one.
+    fn invalid(why: &'static str) -> Self::Error;
+}
+
+/// serde's map access as [`Fields`].
+struct Entries<A>(A);
+
+impl<'de, A: serde::de::MapAccess<'de>> Fields<'de> for Entries<A> {
+    type Error = A::Error;
+    fn next_key(&mut self) -> Result<Option<Field<'de>>, A::Error> {
+        self.0.next_key()
+    }
+    fn next_value(&mut self) -> Result<Raw<'de>, A::Error> {
+        self.0.next_value()
+    }
+    fn invalid(why: &'static str) -> A::Error {
+        serde::de::Error::custom(why)
+    }
+}
+
 /// Decodes an invoice into `inv`, which may hold an invoice used before (see `spare`):
 /// every field is overwritten or cleared.
-fn decode_into<'de, A: serde::de::MapAccess<'de>>(
+pub(super) fn decode_into<'de, F: Fields<'de>>(
     inv: &mut Invoice,
-    mut map: A,
-) -> Result<(), A::Error> {
+    mut map: F,
+) -> Result<(), F::Error> {
     // Known fields whose value did not fit their shape: to `extra` at the end,
     // in the table's order (a later copy of the same field replaces them).
     let mut odd: Vec<(usize, Value)> = Vec::new();
@@ -416,7 +445,7 @@ fn decode_into<'de, A: serde::de::MapAccess<'de>>(
     // How many of `extra`'s entries are this invoice's own: those after them
     // are the used invoice's, taken over while the names match.
     let mut own = 0;
-    while let Some(field) = map.next_key::<Field>()? {
+    while let Some(field) = map.next_key()? {
         match field {
             Field::Known(at::CUSTOMER_ID) => customer_id = Some(map.next_value()?),
             Field::Known(i) => {
@@ -440,7 +469,7 @@ fn decode_into<'de, A: serde::de::MapAccess<'de>>(
                 inv.set_known(i, d);
             }
             Field::Other(k) => {
-                let v = map.next_value::<Raw>()?;
+                let v = map.next_value()?;
                 own = put_other(&mut inv.extra, own, k, v);
             }
         }
@@ -453,7 +482,7 @@ fn decode_into<'de, A: serde::de::MapAccess<'de>>(
         }
     }
     if inv.id.is_empty() {
-        return Err(serde::de::Error::custom("an invoice has no id"));
+        return Err(F::invalid("an invoice has no id"));
     }
     // `customer_id` is read only when `customer` is absent; otherwise it is
     // kept as is.
@@ -488,7 +517,7 @@ impl<'de> serde::de::Visitor<'de> for IntoInvoice<'_> {
         f.write_str("an invoice (a JSON object)")
     }
     fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
-        decode_into(self.0, map)
+        decode_into(self.0, Entries(map))
     }
 }
 

@@ -3,6 +3,7 @@
 //! and the pages of a listing (`page.rs`).
 
 mod decode;
+mod fast;
 mod fields;
 mod invoice;
 mod page;

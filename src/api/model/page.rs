@@ -66,6 +66,11 @@ impl Page {
     /// Decoding from checked text skips serde_json's check of each string (most of an
     /// invoice is strings).
     pub fn from_text(text: &str) -> Result<Page, ApiError> {
+        // The usual answer is read by a reader made for it; whatever it is not sure of
+        // is read again by serde_json, which decides (and words any error).
+        if let Ok(page) = super::fast::page(text) {
+            return Ok(page);
+        }
         serde_json::from_str(text).map_err(|e| decode_error(&e.to_string()))
     }
 }
@@ -335,35 +340,72 @@ impl<'de, T: Entry<'de>> serde::Deserialize<'de> for Listing<T> {
                 let mut items = None;
                 let mut meta = Map::new();
                 while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        "items" | "data" | "results" | "invoices" if items.is_none() => {
-                            items = map.next_value::<MaybeList<T>>()?.0
-                        }
-                        "next_cursor" | "next" | "next_page" | "page" | "total_pages" | "pages"
-                        | "last_page" | "has_more" | "total" | "count" => {
-                            let v: Value = map.next_value()?;
-                            meta.insert(key, v);
-                        }
-                        _ => {
-                            map.next_value::<serde::de::IgnoredAny>()?;
-                        }
+                    if list_key(&key) && items.is_none() {
+                        items = map.next_value::<MaybeList<T>>()?.0;
+                    } else if paging_key(&key) {
+                        let v: Value = map.next_value()?;
+                        meta.insert(key, v);
+                    } else {
+                        map.next_value::<serde::de::IgnoredAny>()?;
                     }
                 }
-                let items = items.ok_or_else(|| {
-                    serde::de::Error::custom("the listing has no items, data or results array")
-                })?;
-                let total = meta
-                    .get("total")
-                    .or_else(|| meta.get("count"))
-                    .and_then(as_u64);
-                Ok(Listing {
-                    items,
-                    next: next_page(&meta),
-                    total,
-                })
+                Listing::of(items, &meta).map_err(serde::de::Error::custom)
             }
         }
         d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// The keys of a listing object whose value is its list (the first that is an array).
+pub(super) fn list_key(key: &str) -> bool {
+    matches!(key, "items" | "data" | "results" | "invoices")
+}
+
+/// The keys of a listing object that say how it goes on, kept as `Value`s.
+pub(super) fn paging_key(key: &str) -> bool {
+    matches!(
+        key,
+        "next_cursor"
+            | "next"
+            | "next_page"
+            | "page"
+            | "total_pages"
+            | "pages"
+            | "last_page"
+            | "has_more"
+            | "total"
+            | "count"
+    )
+}
+
+impl<T> Listing<T> {
+    /// A listing object's list and paging fields as read.
+    fn of(items: Option<Vec<T>>, meta: &Map<String, Value>) -> Result<Listing<T>, &'static str> {
+        let items = items.ok_or("the listing has no items, data or results array")?;
+        let total = meta
+            .get("total")
+            .or_else(|| meta.get("count"))
+            .and_then(as_u64);
+        Ok(Listing {
+            items,
+            next: next_page(meta),
+            total,
+        })
+    }
+}
+
+impl Page {
+    /// A page from a listing object's list and paging fields (see [`super::fast`]).
+    pub(super) fn of(
+        items: Option<Vec<Invoice>>,
+        meta: &Map<String, Value>,
+    ) -> Result<Page, &'static str> {
+        let l = Listing::of(items, meta)?;
+        Ok(Page {
+            items: l.items,
+            next: l.next,
+            total: l.total,
+        })
     }
 }
 
