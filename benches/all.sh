@@ -22,7 +22,7 @@ part() { # name command…
   echo "($name took $((SECONDS - t0)) s)"
 }
 {
-  echo "# benches/all.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (with uncommitted changes)'); $("$APP" --version); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# benches/all.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git rev-parse --short HEAD)$(git diff --quiet -- . ':!benches/all.out' || echo ' (with uncommitted changes)'); $("$APP" --version); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
   part desktop benches/desktop.sh
   part spinner benches/spinner-cpu.sh "$APP"
   part export benches/export-side-by-side.sh
