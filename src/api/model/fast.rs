@@ -555,4 +555,35 @@ mod tests {
             prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{}", text);
         }
     }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// A hostile answer: a listing cut short, or with one byte put in, taken out or
+        /// changed anywhere. Never a panic, and the same reading or a give-up.
+        #[test]
+        fn a_damaged_answer_is_read_as_serde_json_reads_it(
+            text in listing(),
+            at in any::<prop::sample::Index>(),
+            byte in prop::sample::select(b"\"\\{}[]:,0-.eE \x01tnx".to_vec()),
+            how in 0..4u8,
+        ) {
+            let mut b = text.into_bytes();
+            let i = at.index(b.len() + 1);
+            match how {
+                0 => b.truncate(i),
+                1 => b.insert(i, byte),
+                2 if i < b.len() => { b.remove(i); }
+                _ if i < b.len() => b[i] = byte,
+                _ => {}
+            }
+            // Only damage that leaves text is an answer (the bytes are checked before).
+            let Ok(text) = String::from_utf8(b) else { return Ok(()) };
+            let ours = page(&text);
+            let theirs = by_serde(&text);
+            if let Ok(ours) = &ours {
+                prop_assert_eq!(Ok(ours), theirs.as_ref(), "{}", text);
+            }
+            prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{}", text);
+        }
+    }
 }
