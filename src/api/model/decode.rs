@@ -22,6 +22,16 @@ pub(super) enum Field<'de> {
     Other(Cow<'de, str>),
 }
 
+impl<'de> Field<'de> {
+    /// The field a name (as read) names.
+    pub(super) fn of(name: Cow<'de, str>) -> Field<'de> {
+        match known_index(&name) {
+            Some(i) => Field::Known(i),
+            None => Field::Other(name),
+        }
+    }
+}
+
 impl<'de> serde::Deserialize<'de> for Field<'de> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -31,17 +41,14 @@ impl<'de> serde::Deserialize<'de> for Field<'de> {
                 f.write_str("a field name")
             }
             fn visit_borrowed_str<E>(self, k: &'de str) -> Result<Field<'de>, E> {
-                Ok(known_index(k).map_or(Field::Other(Cow::Borrowed(k)), Field::Known))
+                Ok(Field::of(Cow::Borrowed(k)))
             }
             fn visit_str<E: serde::de::Error>(self, k: &str) -> Result<Field<'de>, E> {
                 Ok(known_index(k)
                     .map_or_else(|| Field::Other(Cow::Owned(k.to_string())), Field::Known))
             }
             fn visit_string<E: serde::de::Error>(self, k: String) -> Result<Field<'de>, E> {
-                Ok(match known_index(&k) {
-                    Some(i) => Field::Known(i),
-                    None => Field::Other(Cow::Owned(k)),
-                })
+                Ok(Field::of(Cow::Owned(k)))
             }
         }
         d.deserialize_identifier(V)

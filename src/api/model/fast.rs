@@ -12,8 +12,7 @@
 //! then read by serde_json, which decides, and words any error as before.
 
 use super::decode::{Field, Fields, Raw, decode_into, plain_json_number};
-use super::fields::known_index;
-use super::page::{list_key, paging_key};
+use super::page::{Listing, list_key, paging_key};
 use super::{Invoice, Page, spare};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -261,18 +260,12 @@ impl<'a> Reader<'a> {
             while self.another(first, b'}')? {
                 first = false;
                 let key = self.key()?;
-                if list_key(&key) && items.is_none() {
-                    self.ws();
-                    if self.peek() == Some(b'[') {
-                        items = Some(self.invoices()?);
-                    } else {
-                        // Not a list: as if absent (another key may hold it).
-                        let start = self.at;
-                        self.pass_value()?;
-                        self.read::<serde::de::IgnoredAny>(start)?;
-                    }
+                self.ws();
+                if list_key(&key) && items.is_none() && self.peek() == Some(b'[') {
+                    items = Some(self.invoices()?);
                 } else {
-                    self.ws();
+                    // A list key's value that is no list is as if absent (another key
+                    // may hold the list); no key is both a list key and a paging key.
                     let start = self.at;
                     self.pass_value()?;
                     if paging_key(&key) {
@@ -284,7 +277,11 @@ impl<'a> Reader<'a> {
             }
             Ok(())
         })();
-        let page = read.and_then(|()| Page::of(items.take(), &meta).map_err(|_| Unsure));
+        let page = read.and_then(|()| {
+            Listing::of(items.take(), &meta)
+                .map(Page::from)
+                .map_err(|_| Unsure)
+        });
         if let Some(items) = items {
             Invoice::recycle_page(items);
         }
@@ -325,13 +322,7 @@ impl<'a> Fields<'a> for InvoiceFields<'_, 'a> {
         if !self.r.another(first, b'}')? {
             return Ok(None);
         }
-        Ok(Some(match self.r.key()? {
-            Cow::Borrowed(k) => known_index(k).map_or(Field::Other(Cow::Borrowed(k)), Field::Known),
-            Cow::Owned(k) => match known_index(&k) {
-                Some(i) => Field::Known(i),
-                None => Field::Other(Cow::Owned(k)),
-            },
-        }))
+        Ok(Some(Field::of(self.r.key()?)))
     }
     fn next_value(&mut self) -> Result<Raw<'a>, Unsure> {
         self.r.value()

@@ -297,17 +297,22 @@ impl<'de, T: Entry<'de>> serde::Deserialize<'de> for MaybeList<T> {
 
 impl<'de> serde::Deserialize<'de> for Page {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let l = Listing::<Invoice>::deserialize(d)?;
-        Ok(Page {
+        Listing::<Invoice>::deserialize(d).map(Page::from)
+    }
+}
+
+impl From<Listing<Invoice>> for Page {
+    fn from(l: Listing<Invoice>) -> Page {
+        Page {
             items: l.items,
             next: l.next,
             total: l.total,
-        })
+        }
     }
 }
 
 /// A listing answer whose list entries are `T` (see [`MaybeList`]).
-struct Listing<T> {
+pub(super) struct Listing<T> {
     items: Vec<T>,
     next: Option<NextPage>,
     total: Option<u64>,
@@ -379,8 +384,12 @@ pub(super) fn paging_key(key: &str) -> bool {
 }
 
 impl<T> Listing<T> {
-    /// A listing object's list and paging fields as read.
-    fn of(items: Option<Vec<T>>, meta: &Map<String, Value>) -> Result<Listing<T>, &'static str> {
+    /// A listing object's list and paging fields as read (by serde's path or
+    /// [`super::fast`]'s).
+    pub(super) fn of(
+        items: Option<Vec<T>>,
+        meta: &Map<String, Value>,
+    ) -> Result<Listing<T>, &'static str> {
         let items = items.ok_or("the listing has no items, data or results array")?;
         let total = meta
             .get("total")
@@ -390,21 +399,6 @@ impl<T> Listing<T> {
             items,
             next: next_page(meta),
             total,
-        })
-    }
-}
-
-impl Page {
-    /// A page from a listing object's list and paging fields (see [`super::fast`]).
-    pub(super) fn of(
-        items: Option<Vec<Invoice>>,
-        meta: &Map<String, Value>,
-    ) -> Result<Page, &'static str> {
-        let l = Listing::of(items, meta)?;
-        Ok(Page {
-            items: l.items,
-            next: l.next,
-            total: l.total,
         })
     }
 }
