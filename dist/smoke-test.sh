@@ -23,6 +23,7 @@ trap cleanup EXIT
 fail() {
   echo "SMOKE TEST FAILED: $*" >&2
   [ -s "$WORK/app.log" ] && { echo "--- the app's last lines:" >&2; tail -n 20 "$WORK/app.log" >&2; }
+  [ -s "$WORK/xvfb.log" ] && { echo "--- Xvfb's last lines:" >&2; tail -n 20 "$WORK/xvfb.log" >&2; }
   exit 1
 }
 . dist/xvfb.sh
