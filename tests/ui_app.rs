@@ -227,6 +227,27 @@ fn create_in_account_currency_and_clf_then_look_up_and_void() {
     assert!(!button_enabled(&h, "Void…"));
 }
 
+/// After a create the locked form shows the reference the invoice was made with, not the
+/// fresh one it already holds for the next (read there, it passed for the created
+/// invoice's); "Issue another invoice" shows that fresh one.
+#[test]
+fn the_locked_form_shows_the_reference_the_invoice_was_made_with() {
+    let e = env(0);
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::CLP));
+    click(&mut h, "New invoice");
+    type_into(&mut h, "Customer id", &e.sandbox.customers()[1].0);
+    type_into(&mut h, "Amount", "9.900");
+    let used = common::field_text(&h, "External reference");
+    assert!(!used.is_empty());
+    click(&mut h, "Create invoice");
+    wait_text(&mut h, "created.");
+    assert_eq!(common::field_text(&h, "External reference"), used);
+    assert!(!button_enabled(&h, "New reference"));
+    click(&mut h, "Issue another invoice");
+    let next = common::field_text(&h, "External reference");
+    assert!(!next.is_empty() && next != used, "{next} after {used}");
+}
+
 #[test]
 fn customer_list_arrives_in_pages_and_a_row_opens_in_lookup() {
     let e = env(2500);

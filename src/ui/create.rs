@@ -104,6 +104,9 @@ pub struct CreatePanel {
     /// even after the clerk switched profile.
     sent_with: Option<Arc<Session>>,
     created: Option<Invoice>,
+    /// The reference the invoice the form is locked on was made with: shown in its row
+    /// while locked, as the form itself already holds a fresh one for the next.
+    made_with: Option<String>,
     error: Option<ApiError>,
     unknown: Option<NewInvoice>,
     check: Option<Task<Result<Found, ApiError>>>,
@@ -142,6 +145,7 @@ impl CreatePanel {
             form_seen: None,
             sent_with: None,
             created: None,
+            made_with: None,
             error: None,
             unknown: None,
             check: None,
@@ -227,12 +231,14 @@ impl CreatePanel {
             self.check_error = None;
             self.similar = None;
             self.created = None;
+            self.made_with = None;
         }
     }
 
     /// Unlocks the form for a new invoice: a fresh reference, the amount cleared.
     fn new_invoice(&mut self) {
         self.created = None;
+        self.made_with = None;
         self.issued = None;
         self.check_note = None;
         self.error = None;
@@ -277,7 +283,10 @@ impl CreatePanel {
                     self.error = None;
                     // The reference is used: the form (and what is saved of it) never
                     // holds it again.
-                    self.form.external_id = fresh_reference();
+                    self.made_with = Some(std::mem::replace(
+                        &mut self.form.external_id,
+                        fresh_reference(),
+                    ));
                 }
                 Ok(Err(NotDone::Blocked(b))) => {
                     use crate::journal::Blocked;
@@ -337,7 +346,10 @@ impl CreatePanel {
                     self.unknown = None;
                     self.held_by = None;
                     self.error = None;
-                    self.form.external_id = fresh_reference();
+                    self.made_with = Some(std::mem::replace(
+                        &mut self.form.external_id,
+                        fresh_reference(),
+                    ));
                 }
                 Ok(Ok(Found::NotDone)) => {
                     self.check_note = Some(Ok(tr!("cr-not-created")));
@@ -696,15 +708,21 @@ impl CreatePanel {
     /// The external reference (prefilled fresh; "New reference" makes another).
     fn reference_row(&mut self, ui: &mut Ui, rows: &Rows<'_>) {
         let l = ui.label(tr!("f-external-ref"));
+        // Locked on an invoice made from the form: that invoice's reference (read-only).
+        let made_with = self.made_with.as_deref().filter(|_| self.is_locked());
         ui.vertical(|ui| {
             ui.horizontal(|ui| {
-                ui.add(egui::TextEdit::singleline(&mut self.form.external_id).desired_width(240.0))
-                    .labelled_by(l.id);
+                let mut used = made_with.unwrap_or_default();
+                let field = match made_with {
+                    Some(_) => egui::TextEdit::singleline(&mut used),
+                    None => egui::TextEdit::singleline(&mut self.form.external_id),
+                };
+                ui.add(field.desired_width(240.0)).labelled_by(l.id);
                 if ui.button(tr!("cr-new-reference")).clicked() {
                     self.form.external_id = fresh_reference();
                 }
             });
-            if self.form.external_id.trim().is_empty() {
+            if made_with.is_none() && self.form.external_id.trim().is_empty() {
                 widgets::error_text(ui, &tr!("cr-no-reference"));
             }
             if let Some(p) = rows.refused.about("invoice_external_id") {
