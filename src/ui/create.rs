@@ -712,7 +712,9 @@ impl CreatePanel {
         let made_with = self.made_with.as_deref().filter(|_| self.is_locked());
         ui.vertical(|ui| {
             ui.horizontal(|ui| {
-                let mut used = made_with.unwrap_or_default();
+                // A copy (a `&str` would be drawn without the field's frame); the row is
+                // disabled while locked, so nothing is typed into it.
+                let mut used = made_with.unwrap_or_default().to_string();
                 let field = match made_with {
                     Some(_) => egui::TextEdit::singleline(&mut used),
                     None => egui::TextEdit::singleline(&mut self.form.external_id),
