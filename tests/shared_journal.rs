@@ -562,3 +562,40 @@ fn a_server_whose_certificate_is_trusted_is_reached_over_tls() {
         .unwrap();
     exits(&out, 0);
 }
+
+/// A computer whose certificate store is missing or broken still reaches a server that
+/// speaks plain (`sslmode=prefer`, the default): the store is read only when a server
+/// offers TLS (it was read first, and such a computer could not use the journal at all).
+/// Offered TLS, that computer is refused, and nothing is sent.
+#[test]
+fn a_broken_certificate_store_matters_only_when_the_server_offers_tls() {
+    let e = Env::new(0);
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.pem");
+    std::fs::write(&junk, "not a certificate\n").unwrap();
+    let broken = |mut c: Command| {
+        c.env("SSL_CERT_FILE", &junk)
+            .env("SSL_CERT_DIR", dir.path());
+        c
+    };
+    let out = broken(clerk(&e, "ana", &server().database()))
+        .args(create_args(&e.customer(), "1000", "PLAIN-1"))
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    assert_eq!(creates(&e), 1);
+    let tls = pg_server::Server::own_with_tls();
+    let out = broken(clerk(
+        &e,
+        "ana",
+        &format!("{}?sslmode=prefer", tls.database()),
+    ))
+    .args(create_args(&e.customer(), "1001", "TLS-1"))
+    .output()
+    .unwrap();
+    exits(&out, 1);
+    let said = text(&out.stderr);
+    assert!(said.starts_with("Nothing was sent"), "{said}");
+    assert!(said.contains("certificate store"), "{said}");
+    assert_eq!(creates(&e), 1);
+}

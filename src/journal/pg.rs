@@ -171,7 +171,7 @@ impl Pg {
             config.connect_timeout(Duration::from_secs(10));
         }
         config.keepalives_idle(Duration::from_secs(30));
-        let tls = tls()?;
+        let tls = LazyTls;
         let (sent, got) = std::sync::mpsc::channel();
         let driver = std::thread::Builder::new()
             .name("shared-journal".into())
@@ -464,4 +464,47 @@ fn tls() -> Result<tokio_postgres_rustls::MakeRustlsConnect, DbError> {
         .with_custom_certificate_verifier(std::sync::Arc::new(verifier))
         .with_no_client_auth();
     Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
+}
+
+/// The stream TLS gives the shared journal.
+type TlsStream =
+    <tokio_postgres_rustls::MakeRustlsConnect as tokio_postgres::tls::MakeTlsConnect<
+        tokio_postgres::Socket,
+    >>::Stream;
+
+/// TLS for the shared journal, made only once the server has agreed to it. The system's
+/// certificate store (a file and a folder of some 140 certificates, read and parsed) is
+/// loaded by the verifier when it is made: every CLI process paid for it, even with
+/// `sslmode=prefer` (the default) against a server that speaks plain.
+#[derive(Clone, Copy)]
+struct LazyTls;
+
+impl tokio_postgres::tls::MakeTlsConnect<tokio_postgres::Socket> for LazyTls {
+    type Stream = TlsStream;
+    type TlsConnect = LazyConnect;
+    type Error = std::convert::Infallible;
+
+    fn make_tls_connect(&mut self, domain: &str) -> Result<LazyConnect, Self::Error> {
+        Ok(LazyConnect(domain.to_string()))
+    }
+}
+
+/// [`LazyTls`] for one server name.
+struct LazyConnect(String);
+
+impl tokio_postgres::tls::TlsConnect<tokio_postgres::Socket> for LazyConnect {
+    type Stream = TlsStream;
+    type Error = Box<dyn std::error::Error + Send + Sync>;
+    type Future =
+        std::pin::Pin<Box<dyn std::future::Future<Output = Result<TlsStream, Self::Error>> + Send>>;
+
+    fn connect(self, stream: tokio_postgres::Socket) -> Self::Future {
+        use tokio_postgres::tls::MakeTlsConnect;
+        Box::pin(async move {
+            let mut make = tls().map_err(|e| e.why)?;
+            let Ok(connect) =
+                MakeTlsConnect::<tokio_postgres::Socket>::make_tls_connect(&mut make, &self.0);
+            Ok(connect.connect(stream).await?)
+        })
+    }
 }
