@@ -453,13 +453,13 @@ fn block<F: std::future::Future>(f: F) -> F::Output {
 }
 
 /// rustls with the platform's certificate verifier, as the API layer uses.
-fn tls() -> Result<tokio_postgres_rustls::MakeRustlsConnect, DbError> {
+fn tls() -> Result<tokio_postgres_rustls::MakeRustlsConnect, String> {
     let provider = std::sync::Arc::new(rustls::crypto::aws_lc_rs::default_provider());
     let verifier = rustls_platform_verifier::Verifier::new(provider.clone())
-        .map_err(|e| DbError::said(format!("the certificate store cannot be used ({e})")))?;
+        .map_err(|e| format!("the certificate store cannot be used ({e})"))?;
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| DbError::said(e.to_string()))?
+        .map_err(|e| e.to_string())?
         .dangerous()
         .with_custom_certificate_verifier(std::sync::Arc::new(verifier))
         .with_no_client_auth();
@@ -501,7 +501,7 @@ impl tokio_postgres::tls::TlsConnect<tokio_postgres::Socket> for LazyConnect {
     fn connect(self, stream: tokio_postgres::Socket) -> Self::Future {
         use tokio_postgres::tls::MakeTlsConnect;
         Box::pin(async move {
-            let mut make = tls().map_err(|e| e.why)?;
+            let mut make = tls()?;
             let Ok(connect) =
                 MakeTlsConnect::<tokio_postgres::Socket>::make_tls_connect(&mut make, &self.0);
             Ok(connect.connect(stream).await?)

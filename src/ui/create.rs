@@ -235,6 +235,15 @@ impl CreatePanel {
         }
     }
 
+    /// The form's reference made an invoice: the form (and what is saved of it) never
+    /// holds it again, and it is kept to be shown while the form is locked on that invoice.
+    fn reference_used(&mut self) {
+        self.made_with = Some(std::mem::replace(
+            &mut self.form.external_id,
+            fresh_reference(),
+        ));
+    }
+
     /// Unlocks the form for a new invoice: a fresh reference, the amount cleared.
     fn new_invoice(&mut self) {
         self.created = None;
@@ -281,12 +290,7 @@ impl CreatePanel {
                     self.focus_result = true;
                     self.sent = None;
                     self.error = None;
-                    // The reference is used: the form (and what is saved of it) never
-                    // holds it again.
-                    self.made_with = Some(std::mem::replace(
-                        &mut self.form.external_id,
-                        fresh_reference(),
-                    ));
+                    self.reference_used();
                 }
                 Ok(Err(NotDone::Blocked(b))) => {
                     use crate::journal::Blocked;
@@ -346,10 +350,7 @@ impl CreatePanel {
                     self.unknown = None;
                     self.held_by = None;
                     self.error = None;
-                    self.made_with = Some(std::mem::replace(
-                        &mut self.form.external_id,
-                        fresh_reference(),
-                    ));
+                    self.reference_used();
                 }
                 Ok(Ok(Found::NotDone)) => {
                     self.check_note = Some(Ok(tr!("cr-not-created")));
@@ -714,9 +715,9 @@ impl CreatePanel {
             ui.horizontal(|ui| {
                 // A copy (a `&str` would be drawn without the field's frame); the row is
                 // disabled while locked, so nothing is typed into it.
-                let mut used = made_with.unwrap_or_default().to_string();
-                let field = match made_with {
-                    Some(_) => egui::TextEdit::singleline(&mut used),
+                let mut used = made_with.map(str::to_string);
+                let field = match &mut used {
+                    Some(used) => egui::TextEdit::singleline(used),
                     None => egui::TextEdit::singleline(&mut self.form.external_id),
                 };
                 ui.add(field.desired_width(240.0)).labelled_by(l.id);
