@@ -1,9 +1,10 @@
 //! Benchmarks with 100,000 invoices: CSV export, decoding listing pages (against
 //! serde_json into plain structs, the practical limit), and sorting/filtering the view.
-//! Run: `cargo bench --bench perf` (`-- per_invoice` for the export's stages, per invoice).
+//! Run: `cargo bench --bench perf` (`-- per_invoice` for the export's stages, per invoice;
+//! `-- answer_to_csv` for the whole of it, rows from plain invoices against decoded ones).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use invoice_desk::api::{Invoice, Page};
+use invoice_desk::api::{Invoice, Page, PlainPage};
 use invoice_desk::export::{self, Dialect};
 use invoice_desk::sandbox::data::{BIG_CUSTOMER, Data, ORG_OAUTH};
 use invoice_desk::ui::customers::{Rows, Settings, SortKey, View};
@@ -35,7 +36,7 @@ fn invoices(pages: &[Vec<u8>]) -> Vec<Invoice> {
 
 #[derive(serde::Deserialize)]
 #[allow(dead_code)]
-struct PlainInvoice {
+struct SerdeInvoice {
     id: String,
     customer: String,
     product_id: Option<String>,
@@ -52,8 +53,8 @@ struct PlainInvoice {
 
 #[derive(serde::Deserialize)]
 #[allow(dead_code)]
-struct PlainPage {
-    items: Vec<PlainInvoice>,
+struct SerdePage {
+    items: Vec<SerdeInvoice>,
     next_cursor: Option<String>,
 }
 
@@ -113,7 +114,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for p in &pages {
-                n += serde_json::from_slice::<PlainPage>(black_box(p))
+                n += serde_json::from_slice::<SerdePage>(black_box(p))
                     .unwrap()
                     .items
                     .len();
@@ -151,6 +152,38 @@ fn benches(c: &mut Criterion) {
             let mut csv = export::StreamingCsv::new(Dialect::Standard).unwrap();
             for inv in &all {
                 csv.push(inv).unwrap();
+            }
+            csv.finish(std::io::sink(), &AtomicBool::new(false))
+                .unwrap();
+        })
+    });
+    // The CLI's export from the answers' text to the CSV, both ways: rows written from
+    // plain invoices borrowed from the text, and from decoded ones (the page given back).
+    let texts: Vec<&str> = pages
+        .iter()
+        .map(|p| std::str::from_utf8(p).unwrap())
+        .collect();
+    g.bench_function("answer_to_csv_plain", |b| {
+        per_invoice(b, || {
+            let mut csv = export::StreamingCsv::new(Dialect::Standard).unwrap();
+            for t in &texts {
+                for inv in &PlainPage::from_text(black_box(t)).unwrap().items {
+                    csv.push(inv).unwrap();
+                }
+            }
+            csv.finish(std::io::sink(), &AtomicBool::new(false))
+                .unwrap();
+        })
+    });
+    g.bench_function("answer_to_csv_decoded", |b| {
+        per_invoice(b, || {
+            let mut csv = export::StreamingCsv::new(Dialect::Standard).unwrap();
+            for t in &texts {
+                let page = Page::from_text(black_box(t)).unwrap().items;
+                for inv in &page {
+                    csv.push(inv).unwrap();
+                }
+                Invoice::recycle_page(page);
             }
             csv.finish(std::io::sink(), &AtomicBool::new(false))
                 .unwrap();

@@ -303,7 +303,7 @@ pub(super) async fn service_command(
             };
             let mut spooled = Ok(());
             let listed = client
-                .list_customer_invoices(&customer, |page, p| {
+                .list_customer_rows(&customer, |page, p| {
                     if let Err(e) = sink.take(page) {
                         spooled = Err(e);
                         return std::ops::ControlFlow::Break(());
@@ -471,24 +471,27 @@ enum Sink {
 }
 
 impl Sink {
-    fn take(&mut self, page: Vec<crate::api::Invoice>) -> std::io::Result<()> {
-        match self {
+    fn take(&mut self, page: crate::api::Rows<'_>) -> std::io::Result<()> {
+        use crate::api::Rows;
+        match (self, page) {
+            // Rows written straight from the answer's text.
+            (Sink::Csv(csv), Rows::Plain(page)) => page.iter().try_for_each(|inv| csv.push(inv)),
             // The page goes on to be decoded into (see `Invoice::recycle_page`). This must
             // stay on the thread that decodes the next page: the spare store is per thread,
             // so a page given back on another thread is never reused (only memory held).
-            Sink::Csv(csv) => {
+            (Sink::Csv(csv), Rows::Decoded(page)) => {
                 page.iter().try_for_each(|inv| csv.push(inv))?;
                 crate::api::Invoice::recycle_page(page);
                 Ok(())
             }
-            Sink::Workbook(rows) => {
+            (Sink::Workbook(rows), page) => {
                 if rows.len() + page.len() > crate::export::xlsx::MAX_ROWS {
                     return Err(std::io::Error::other(tr!(
                         "cli-too-many-for-excel",
                         max = crate::export::xlsx::MAX_ROWS
                     )));
                 }
-                rows.extend(page);
+                rows.extend(page.into_invoices());
                 Ok(())
             }
         }

@@ -77,22 +77,29 @@ pub(super) fn spanish_words() -> &'static CellWords {
 /// writers fill their rows through this. True when the cell is one that never needs
 /// quotes or escapes (empty, an amount, a flag, a status, `{}`): the streamed writer does
 /// not look into it.
-pub(super) fn push_column_cell(
-    inv: &Invoice,
+pub(super) fn push_column_cell<R: InvoiceData>(
+    inv: &R,
     source: Result<usize, &str>,
     dialect: Dialect,
     out: &mut String,
 ) -> bool {
     match source {
         Ok(i) => push_typed_cell(inv, typed_columns()[i].2, dialect, out),
-        Err(name) => inv.extra.get(name).is_none_or(|v| push_value_cell(v, out)),
+        Err(name) => match inv.other(name) {
+            None => true,
+            Some(Other::Text(s)) => {
+                out.push_str(&guard_text(s));
+                false
+            }
+            Some(Other::Json(v)) => push_value_cell(v, out),
+        },
     }
 }
 
 /// The cell of a column that comes from the known fields, appended to `out` (no
 /// allocation for the common cells). True as [`push_column_cell`] says.
-pub(super) fn push_typed_cell(
-    inv: &Invoice,
+pub(super) fn push_typed_cell<R: InvoiceData>(
+    inv: &R,
     source: Source,
     dialect: Dialect,
     out: &mut String,
@@ -131,11 +138,16 @@ pub(super) fn push_typed_cell(
         }
         // Digits, a sign and the dialect's decimal point, never its delimiter.
         Some(Known::Amount(a)) => {
-            push_amount_cell(a, inv.currency_code.as_deref(), dialect, out);
+            push_amount_cell(a, inv.currency_code(), dialect, out);
             return true;
         }
         Some(Known::Unreadable(raw)) => out.push_str(&unreadable_amount_cell(raw, dialect)),
         Some(Known::Json(v)) => return push_value_cell(v, out),
+        // `{}` never needs quotes; another object is looked at, as `push_value_cell` says.
+        Some(Known::CompactJson(s)) => {
+            out.push_str(&guard_text(s));
+            return s == "{}";
+        }
     }
     false
 }

@@ -66,7 +66,7 @@ pub struct ColumnSet {
 
 impl ColumnSet {
     /// Notes the fields of one row; true when it brought a column not seen before.
-    pub fn add(&mut self, r: &Invoice) -> bool {
+    pub fn add<R: InvoiceData>(&mut self, r: &R) -> bool {
         let before = self.brought.len();
         for (_, pos, source) in typed_columns() {
             if *pos >= FIRST_OPTIONAL_COLUMN
@@ -78,10 +78,10 @@ impl ColumnSet {
                 self.brought.push(Brought::Optional(*pos));
             }
         }
-        for k in r.extra.keys() {
-            if !self.extra.contains(k.as_str()) {
-                self.extra.insert(k.clone());
-                self.brought.push(Brought::Extra(k.clone()));
+        for k in r.other_names() {
+            if !self.extra.contains(k) {
+                self.extra.insert(k.to_string());
+                self.brought.push(Brought::Extra(k.to_string()));
             }
         }
         self.brought.len() > before

@@ -6,7 +6,9 @@ mod answers;
 use super::auth::{self, AuthSettings, TokenSource, TokenState};
 use super::error::{Action, ApiError, ErrorKind, InputProblem, Resource, Setting};
 use super::http::{self, BodyError};
-use super::model::{Invoice, NewInvoice, NextPage, Page, guess_next, page_text};
+use super::model::{
+    Invoice, NewInvoice, NextPage, Page, PlainInvoice, PlainPage, guess_next, page_text,
+};
 use answers::{api_error, create_not_found, decode_invoice, decode_written, not_found_as};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::Value;
@@ -131,6 +133,44 @@ struct Answer {
     status: u16,
     headers: reqwest::header::HeaderMap,
     body: Vec<u8>,
+}
+
+/// A page of a listing as [`Client::list_customer_rows`] hands it over.
+pub enum Rows<'a> {
+    /// Every invoice on it plain, borrowed from the answer.
+    Plain(Vec<PlainInvoice<'a>>),
+    /// Decoded invoices (give them back with [`Invoice::recycle_page`] once used).
+    Decoded(Vec<Invoice>),
+}
+
+impl Rows<'_> {
+    /// How many invoices.
+    pub fn len(&self) -> usize {
+        match self {
+            Rows::Plain(v) => v.len(),
+            Rows::Decoded(v) => v.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The invoices, decoded.
+    pub fn into_invoices(self) -> Vec<Invoice> {
+        match self {
+            Rows::Plain(v) => v.iter().map(PlainInvoice::to_invoice).collect(),
+            Rows::Decoded(v) => v,
+        }
+    }
+}
+
+/// A page read, with its paging.
+struct Listed<'a> {
+    rows: Rows<'a>,
+    next: Option<NextPage>,
+    total: Option<u64>,
 }
 
 /// One page of a listing fetched ahead, not yet decoded.
@@ -335,6 +375,33 @@ impl Client {
     where
         F: FnMut(Vec<Invoice>, &ListProgress) -> ControlFlow<()>,
     {
+        self.list_customer(customer, false, |rows, p| on_page(rows.into_invoices(), p))
+            .await
+    }
+
+    /// As [`Client::list_customer_invoices`], each page's invoices handed over plain
+    /// (borrowed from the answer, see [`PlainInvoice`]) when they all are: for a writer
+    /// that uses each page once (an export to CSV).
+    pub async fn list_customer_rows<F>(
+        &self,
+        customer: &str,
+        on_page: F,
+    ) -> Result<ListProgress, ApiError>
+    where
+        F: FnMut(Rows<'_>, &ListProgress) -> ControlFlow<()>,
+    {
+        self.list_customer(customer, true, on_page).await
+    }
+
+    async fn list_customer<F>(
+        &self,
+        customer: &str,
+        plain: bool,
+        mut on_page: F,
+    ) -> Result<ListProgress, ApiError>
+    where
+        F: FnMut(Rows<'_>, &ListProgress) -> ControlFlow<()>,
+    {
         let customer = checked_id(customer, Setting::CustomerId)?;
         let first = http::endpoint(&self.inner.base, &["invoices", "customer", customer]);
         let cfg = &self.inner.cfg;
@@ -365,10 +432,24 @@ impl Client {
             let text = fetched
                 .text
                 .map_err(|e| not_found_as(e, Resource::Customer(customer.to_string())))?;
-            // Decoded straight from the text (no JSON tree).
-            let page = Page::from_text(&text).map_err(|e| e.with_body(text.as_bytes()))?;
-            drop(text);
-            let received = page.items.len() as u64;
+            // Read straight from the text (no JSON tree): plain when asked and it can be,
+            // decoded otherwise.
+            let page = match plain.then(|| PlainPage::from_text(&text)).flatten() {
+                Some(p) => Listed {
+                    rows: Rows::Plain(p.items),
+                    next: p.next,
+                    total: p.total,
+                },
+                None => {
+                    let p = Page::from_text(&text).map_err(|e| e.with_body(text.as_bytes()))?;
+                    Listed {
+                        rows: Rows::Decoded(p.items),
+                        next: p.next,
+                        total: p.total,
+                    }
+                }
+            };
+            let received = page.rows.len() as u64;
             if progress.items.saturating_add(received) > cfg.max_invoices {
                 return Err(ApiError::new(ErrorKind::ListingTooLong {
                     cap: cfg.max_invoices,
@@ -382,7 +463,7 @@ impl Client {
                 Some(next) => self.next_page_url(&first, next, received, &mut seen_next, &progress),
             };
             // Dropping the task on return stops the pages already asked for.
-            if on_page(page.items, &progress).is_break() {
+            if on_page(page.rows, &progress).is_break() {
                 return Err(ApiError::new(ErrorKind::Cancelled));
             }
             // A page that cannot be followed (a cycle, a foreign URL) is an error only

@@ -347,7 +347,7 @@ fn put_text<'a>(inv: &mut Invoice, i: usize, s: Cow<'a, str>) -> Result<(), Cow<
 
 /// Whether `s` is only white space (`trim` leaves nothing), settled by its first byte when
 /// that is plain ASCII that is not white space (an identifier's usual start).
-fn blank(s: &str) -> bool {
+pub(super) fn blank(s: &str) -> bool {
     match s.as_bytes().first() {
         Some(b) if b.is_ascii() && !b.is_ascii_whitespace() => false,
         _ => s.trim().is_empty(),

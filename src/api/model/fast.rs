@@ -11,9 +11,12 @@
 //! sure of (an error, an odd shape, deep nesting) makes it give up: the whole answer is
 //! then read by serde_json, which decides, and words any error as before.
 
-use super::decode::{Field, Fields, Raw, decode_into, plain_json_number};
-use super::page::{Listing, list_key, paging_key};
+use super::decode::{Field, Fields, Raw, blank, decode_into, plain_json_number};
+use super::fields::{KNOWN_FIELDS, Shape, at, known_index};
+use super::page::{Listing, PlainPage, list_key, paging_key};
+use super::plain::{MAX_PLAIN_OTHERS, PlainInvoice, Slot};
 use super::{Invoice, Page, spare};
+use crate::api::money;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -27,23 +30,78 @@ const MAX_NESTING: usize = 100;
 
 /// Reads a listing answer as [`Page::from_text`] does, or gives up.
 pub(super) fn page(text: &str) -> Result<Page, Unsure> {
+    listing::<Vec<Invoice>>(text).map(Page::from)
+}
+
+/// Reads a listing answer whose invoices are all plain (see [`PlainInvoice`]), or gives
+/// up: then [`page`] (or serde_json) reads it into decoded invoices.
+pub(super) fn plain_page(text: &str) -> Result<PlainPage<'_>, Unsure> {
+    listing::<Vec<PlainInvoice<'_>>>(text).map(PlainPage::from)
+}
+
+/// A listing answer: a bare array or an object, the whole text.
+fn listing<'a, L: List<'a>>(text: &'a str) -> Result<Listing<L::Item>, Unsure> {
     let mut r = Reader { text, at: 0 };
     r.ws();
-    let page = match r.peek() {
-        Some(b'[') => Page {
-            items: r.invoices()?,
-            next: None,
-            total: None,
-        },
-        Some(b'{') => r.listing_object()?,
+    let listing = match r.peek() {
+        Some(b'[') => Listing::bare(r.invoices::<L>()?),
+        Some(b'{') => r.listing_object::<L>()?,
         _ => return Err(Unsure),
     };
     r.ws();
     if r.at != text.len() {
-        Invoice::recycle_page(page.items);
+        L::give_back(listing.into_items());
         return Err(Unsure);
     }
-    Ok(page)
+    Ok(listing)
+}
+
+/// The list a page's invoices are read into: decoded invoices (into the page given back
+/// last, see `spare`), or plain ones borrowed from the text.
+trait List<'a>: Sized {
+    type Item;
+    /// An empty list, or one whose entries are decoded into.
+    fn begin(text: &'a str) -> Vec<Self::Item>;
+    /// Reads the invoice at the reader (after its `{`) into entry `n`.
+    fn read(items: &mut Vec<Self::Item>, n: usize, r: &mut Reader<'a>) -> Result<(), Unsure>;
+    /// A list not used after all.
+    fn give_back(items: Vec<Self::Item>);
+}
+
+impl<'a> List<'a> for Vec<Invoice> {
+    type Item = Invoice;
+    fn begin(_: &'a str) -> Vec<Invoice> {
+        spare::page()
+    }
+    fn read(items: &mut Vec<Invoice>, n: usize, r: &mut Reader<'a>) -> Result<(), Unsure> {
+        let fields = InvoiceFields { r, first: true };
+        match items.get_mut(n) {
+            Some(used) => decode_into(used, fields),
+            None => {
+                let mut inv = Invoice::empty();
+                let done = decode_into(&mut inv, fields);
+                items.push(inv);
+                done
+            }
+        }
+    }
+    fn give_back(items: Vec<Invoice>) {
+        Invoice::recycle_page(items);
+    }
+}
+
+impl<'a> List<'a> for Vec<PlainInvoice<'a>> {
+    type Item = PlainInvoice<'a>;
+    fn begin(text: &'a str) -> Vec<PlainInvoice<'a>> {
+        // About one invoice in 300 bytes of answer: the list is made once, not grown.
+        Vec::with_capacity((text.len() / 256).min(4096))
+    }
+    fn read(items: &mut Vec<PlainInvoice<'a>>, _: usize, r: &mut Reader<'a>) -> Result<(), Unsure> {
+        let inv = r.plain_invoice()?;
+        items.push(inv);
+        Ok(())
+    }
+    fn give_back(_: Vec<PlainInvoice<'a>>) {}
 }
 
 struct Reader<'a> {
@@ -207,11 +265,129 @@ impl<'a> Reader<'a> {
         Ok(raw)
     }
 
-    /// The list at the reader (`[`), decoded into the page given back last (as
-    /// `MaybeList` does), or giving up (that page given back again).
-    fn invoices(&mut self) -> Result<Vec<Invoice>, Unsure> {
+    /// An invoice (after its `{`) when every field of it is plain (see [`PlainInvoice`]);
+    /// anything else gives up, and the page is decoded instead. What is taken here is
+    /// what `decode_into` makes of the same field, for the shapes it takes: a proptest
+    /// checks `to_invoice` against decoding.
+    fn plain_invoice(&mut self) -> Result<PlainInvoice<'a>, Unsure> {
+        let mut inv = PlainInvoice::default();
+        let mut seen = 0u16;
+        let mut first = true;
+        while self.another(first, b'}')? {
+            first = false;
+            let key = self.plain_string()?;
+            self.expect(b':')?;
+            self.ws();
+            match known_index(key) {
+                // An alias, or a field sent twice: decoding has rules for those.
+                Some(at::CUSTOMER_ID) => return Err(Unsure),
+                Some(i) if seen & (1 << i) != 0 => return Err(Unsure),
+                Some(i) => {
+                    seen |= 1 << i;
+                    inv.known[i] = self.plain_slot(KNOWN_FIELDS[i].shape)?;
+                }
+                None => {
+                    let value = self.plain_string()?;
+                    let n = inv.other_count;
+                    if n == MAX_PLAIN_OTHERS || inv.others[..n].iter().any(|(k, _)| *k == key) {
+                        return Err(Unsure);
+                    }
+                    inv.others[n] = (key, value);
+                    inv.other_count = n + 1;
+                }
+            }
+        }
+        match inv.known[at::ID] {
+            Slot::Text(_) => Ok(inv),
+            _ => Err(Unsure),
+        }
+    }
+
+    /// A string without escapes at the reader.
+    fn plain_string(&mut self) -> Result<&'a str, Unsure> {
+        match self.peek() {
+            Some(b'"') => match self.string()? {
+                (s, false) => Ok(s),
+                (_, true) => Err(Unsure),
+            },
+            _ => Err(Unsure),
+        }
+    }
+
+    /// A flat object of text at the reader that is its own compact JSON (as serde_json
+    /// writes it again): no white space, no escapes, no other value than text, no name
+    /// twice, and none of the names serde_json gives a meaning of its own (`$…`).
+    fn compact_flat_object(&mut self) -> Result<&'a str, Unsure> {
+        const MAX_NAMES: usize = 8;
+        let start = self.at;
         self.at += 1;
-        let mut items = spare::page();
+        let mut names = [""; MAX_NAMES];
+        let mut n = 0;
+        if self.peek() != Some(b'}') {
+            loop {
+                let name = self.plain_string()?;
+                if name.starts_with('$') || n == MAX_NAMES || names[..n].contains(&name) {
+                    return Err(Unsure);
+                }
+                names[n] = name;
+                n += 1;
+                if self.peek() != Some(b':') {
+                    return Err(Unsure);
+                }
+                self.at += 1;
+                self.plain_string()?;
+                match self.peek() {
+                    Some(b',') => self.at += 1,
+                    Some(b'}') => break,
+                    _ => return Err(Unsure),
+                }
+            }
+        }
+        self.at += 1;
+        Ok(&self.text[start..self.at])
+    }
+
+    /// A known field's value, of this shape, when it is plain: as `decode_into` takes it.
+    fn plain_slot(&mut self, shape: Shape) -> Result<Slot<'a>, Unsure> {
+        let rest = &self.text.as_bytes()[self.at..];
+        let (slot, len) = match (rest.first().ok_or(Unsure)?, shape) {
+            (b'"', Shape::Text) => return self.plain_string().map(Slot::Text),
+            // An identifier of blanks is absent (the id: none), which decoding settles.
+            (b'"', Shape::Id | Shape::Ident) => {
+                let s = self.plain_string()?;
+                return if blank(s) {
+                    Err(Unsure)
+                } else {
+                    Ok(Slot::Text(s))
+                };
+            }
+            (b't', Shape::Flag) if rest.starts_with(b"true") => (Slot::Flag(true), 4),
+            (b'f', Shape::Flag) if rest.starts_with(b"false") => (Slot::Flag(false), 5),
+            (b'n', shape) if shape != Shape::Id && rest.starts_with(b"null") => (Slot::Absent, 4),
+            (b'{', Shape::Json) => return self.compact_flat_object().map(Slot::Json),
+            (b'0'..=b'9', Shape::Amount) => {
+                let len = rest
+                    .iter()
+                    .position(|c| !matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                    .unwrap_or(rest.len());
+                let text = &self.text[self.at..self.at + len];
+                let amount = match plain_number(text).ok_or(Unsure)? {
+                    Ok(n) => rust_decimal::Decimal::from_i128_with_scale(n.into(), 0),
+                    Err(text) => money::parse_plain_decimal(text).ok_or(Unsure)?,
+                };
+                (Slot::Amount(amount), len)
+            }
+            _ => return Err(Unsure),
+        };
+        self.at += len;
+        Ok(slot)
+    }
+
+    /// The list at the reader (`[`), read into a list of kind `L` (decoded ones into the
+    /// page given back last, as `MaybeList` does), or giving up (that list given back).
+    fn invoices<L: List<'a>>(&mut self) -> Result<Vec<L::Item>, Unsure> {
+        self.at += 1;
+        let mut items = L::begin(self.text);
         let mut n = 0;
         let read = loop {
             match self.another(n == 0, b']') {
@@ -223,26 +399,13 @@ impl<'a> Reader<'a> {
                 break Err(Unsure);
             }
             self.at += 1;
-            let fields = InvoiceFields {
-                r: self,
-                first: true,
-            };
-            let done = match items.get_mut(n) {
-                Some(used) => decode_into(used, fields),
-                None => {
-                    let mut inv = Invoice::empty();
-                    let done = decode_into(&mut inv, fields);
-                    items.push(inv);
-                    done
-                }
-            };
-            if let Err(e) = done {
+            if let Err(e) = L::read(&mut items, n, self) {
                 break Err(e);
             }
             n += 1;
         };
         if let Err(e) = read {
-            Invoice::recycle_page(items);
+            L::give_back(items);
             return Err(e);
         }
         items.truncate(n);
@@ -251,9 +414,9 @@ impl<'a> Reader<'a> {
 
     /// A listing object (at its `{`): its list and its paging fields, as `Listing` reads
     /// them.
-    fn listing_object(&mut self) -> Result<Page, Unsure> {
+    fn listing_object<L: List<'a>>(&mut self) -> Result<Listing<L::Item>, Unsure> {
         self.at += 1;
-        let mut items: Option<Vec<Invoice>> = None;
+        let mut items: Option<Vec<L::Item>> = None;
         let mut meta = Map::new();
         let read = (|| {
             let mut first = true;
@@ -262,7 +425,7 @@ impl<'a> Reader<'a> {
                 let key = self.key()?;
                 self.ws();
                 if list_key(&key) && items.is_none() && self.peek() == Some(b'[') {
-                    items = Some(self.invoices()?);
+                    items = Some(self.invoices::<L>()?);
                 } else {
                     // A list key's value that is no list is as if absent (another key
                     // may hold the list); no key is both a list key and a paging key.
@@ -277,15 +440,15 @@ impl<'a> Reader<'a> {
             }
             Ok(())
         })();
-        let page = read.and_then(|()| {
-            Listing::of(items.take(), &meta)
-                .map(Page::from)
-                .map_err(|_| Unsure)
-        });
-        if let Some(items) = items {
-            Invoice::recycle_page(items);
+        match read {
+            Ok(()) => Listing::of(items, &meta).map_err(|_| Unsure),
+            Err(e) => {
+                if let Some(items) = items {
+                    L::give_back(items);
+                }
+                Err(e)
+            }
         }
-        page
     }
 }
 
@@ -293,20 +456,25 @@ impl<'a> Reader<'a> {
 /// of the numbers it reads): a whole number that fits 64 bits as one (as serde_json hands
 /// it over), any other as its text. `None`: read by serde_json instead.
 fn number(text: &str) -> Option<Raw<'_>> {
+    Some(match plain_number(text)? {
+        Ok(n) => Raw::Int(n.into()),
+        Err(text) => Raw::Number(text.to_owned()),
+    })
+}
+
+/// [`number`] without making a `Raw`: a whole number, or the text of any other.
+fn plain_number(text: &str) -> Option<Result<u64, &str>> {
     if !plain_json_number(text) {
         return None;
     }
     if text.bytes().any(|c| c == b'.' || c == b'e') {
-        return Some(Raw::Number(text.to_owned()));
+        return Some(Err(text));
     }
     // A negative one is left to serde_json, which keeps `-0` as text.
     if text.starts_with('-') {
         return None;
     }
-    Some(
-        text.parse::<u64>()
-            .map_or_else(|_| Raw::Number(text.to_owned()), |n| Raw::Int(n.into())),
-    )
+    Some(text.parse::<u64>().map_err(|_| text))
 }
 
 /// An invoice object's fields, read after its `{`.
@@ -368,6 +536,80 @@ mod tests {
     /// serde_json's reading of a page, with the fast reader out of the way.
     fn by_serde(text: &str) -> Result<Page, String> {
         serde_json::from_str::<Page>(text).map_err(|e| e.to_string())
+    }
+
+    /// A plain reading as the page decoding makes of the same text.
+    fn plain_as_decoded(text: &str) -> Result<Page, Unsure> {
+        plain_page(text).map(|p| Page {
+            items: p.items.iter().map(PlainInvoice::to_invoice).collect(),
+            next: p.next,
+            total: p.total,
+        })
+    }
+
+    #[test]
+    fn the_usual_answer_is_plain_and_means_what_decoding_makes_of_it() {
+        // The sandbox's page, as `invoice-desk sandbox --big-customer` sends it.
+        let text = r#"{"items":[{"id":"in_bdb9ax1ekkna7g","customer":"cus_big","product_id":"prod_asesoria","due_date":"2024-07-15","amount":3962000,"currency_code":"CLP","is_paid":false,"is_void":false,"link_payment":"https://pay.sandbox.invalid/in_bdb9ax1ekkna7g","invoice_external_id":null,"metadata":{},"created_at":"2024-06-15T12:00:00Z"},{"id":"in_bcght3ni6be7zg","customer":"cus_big","product_id":"prod_asesoria","due_date":"2024-12-17","amount":121.4522,"currency_code":"CLF","is_paid":true,"is_void":false,"link_payment":"https://pay.sandbox.invalid/in_bcght3ni6be7zg","invoice_external_id":"ERP-2024-503053","metadata":{},"created_at":"2024-11-17T12:00:00Z"}],"next_cursor":"cG9zOjEwMDA","total":3000}"#;
+        let plain = plain_as_decoded(text).expect("plain");
+        assert_eq!(Ok(&plain), by_serde(text).as_ref());
+        assert_eq!(plain.items.len(), 2);
+        assert_eq!(plain.items[1].amount, Some("121.4522".parse().unwrap()));
+        assert_eq!(plain.total, Some(3000));
+        // A status text, every field absent that may be, and white space.
+        let text = r#"[ {"id" : "in_1", "status": " Paid ", "amount": 10.50, "customer": null, "metadata": null, "note": "=1+2"} ]"#;
+        assert_eq!(
+            Ok(&plain_as_decoded(text).expect("plain")),
+            by_serde(text).as_ref()
+        );
+        // Metadata of text, as the sandbox sends for some.
+        let text = r#"[{"id":"in_1","metadata":{"centro_costo":"Ñuñoa","ceco":""}}]"#;
+        assert_eq!(
+            Ok(&plain_as_decoded(text).expect("plain")),
+            by_serde(text).as_ref()
+        );
+    }
+
+    #[test]
+    fn what_is_not_plain_is_decoded_instead() {
+        for field in [
+            r#""note":"Jos\u00e9""#,
+            r#""n\u006fte":"x""#,
+            r#""customer_id":"cus_1""#,
+            r#""customer":"  ""#,
+            r#""customer":7"#,
+            r#""amount":-5"#,
+            r#""amount":"5""#,
+            r#""amount":1e400"#,
+            r#""amount":null,"amount":1"#,
+            r#""is_paid":"true""#,
+            r#""is_paid":1"#,
+            r#""metadata":{ }"#,
+            r#""metadata":{"k": "v"}"#,
+            r#""metadata":{"k":"v","k":"w"}"#,
+            r#""metadata":{"k":1}"#,
+            r#""metadata":{"k":"\u00e9"}"#,
+            r#""metadata":{"$serde_json::private::Number":"1"}"#,
+            r#""due_date":5"#,
+            r#""note":null"#,
+            r#""note":1"#,
+            r#""note":"a","note":"b""#,
+            r#""a":"1","b":"2","c":"3","d":"4","e":"5""#,
+        ] {
+            let text = format!(r#"{{"items":[{{"id":"in_1",{field}}}]}}"#);
+            assert!(plain_page(&text).is_err(), "{text}");
+            assert!(Page::from_text(&text).is_ok(), "{text}");
+        }
+        for id in [r#""id":null"#, r#""id":" ""#, r#""id":7"#, r#""x":"1""#] {
+            let text = format!(r#"[{{{id}}}]"#);
+            assert!(plain_page(&text).is_err(), "{text}");
+        }
+        // Four others are still plain.
+        let text = r#"[{"id":"in_1","a":"1","b":"2","c":"3","d":"4"}]"#;
+        assert_eq!(
+            Ok(&plain_as_decoded(text).expect("plain")),
+            by_serde(text).as_ref()
+        );
     }
 
     #[test]
@@ -538,6 +780,9 @@ mod tests {
         fn reads_as_serde_json_does_or_gives_up(text in listing()) {
             let ours = page(&text);
             let theirs = by_serde(&text);
+            if let Ok(plain) = plain_as_decoded(&text) {
+                prop_assert_eq!(Ok(&plain), theirs.as_ref(), "{}", text);
+            }
             if let Ok(ours) = &ours {
                 prop_assert_eq!(Ok(ours), theirs.as_ref(), "{}", text);
             }
@@ -571,10 +816,131 @@ mod tests {
             let Ok(text) = String::from_utf8(b) else { return Ok(()) };
             let ours = page(&text);
             let theirs = by_serde(&text);
+            if let Ok(plain) = plain_as_decoded(&text) {
+                prop_assert_eq!(Ok(&plain), theirs.as_ref(), "{}", text);
+            }
             if let Ok(ours) = &ours {
                 prop_assert_eq!(Ok(ours), theirs.as_ref(), "{}", text);
             }
             prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{}", text);
         }
+    }
+
+    /// A value a known or other field may have: mostly plain ones, of every shape (so
+    /// that any field may be plain or not), now and then anything `value` makes.
+    fn plain_leaning_value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => "\"[a-zA-Z0-9 =+@,;.:/_-]{0,8}\"",
+            1 => Just("\" \"".to_string()),
+            1 => Just("true".to_string()),
+            1 => Just("false".to_string()),
+            2 => Just("null".to_string()),
+            1 => Just("{}".to_string()),
+            2 => prop::sample::select(vec![
+                r#"{"centro_costo":"Ñuñoa"}"#,
+                r#"{"a":"x","b":"","c":"{\"}"}"#,
+                r#"{"a":"x","a":"y"}"#,
+                r#"{ "a":"x"}"#,
+                r#"{"a": "x"}"#,
+                r#"{"a":"x" }"#,
+                r#"{"a":1}"#,
+                r#"{"a":{}}"#,
+                r#"{"a":"x",}"#,
+                r#"{"$serde_json::private::Number":"1.5"}"#,
+                r#"{"a":"1","b":"2","c":"3","d":"4","e":"5","f":"6","g":"7","h":"8","i":"9"}"#,
+            ])
+            .prop_map(str::to_string),
+            2 => "[0-9]{1,22}(\\.[0-9]{1,6})?",
+            1 => value(),
+        ]
+    }
+
+    fn plain_leaning_invoice() -> impl Strategy<Value = String> {
+        let key = prop_oneof![
+            4 => prop::sample::select(
+                super::super::KNOWN_FIELDS
+                    .iter()
+                    .map(|f| format!("\"{}\"", f.name))
+                    .collect::<Vec<_>>()
+            ),
+            1 => Just("\"created_at\"".to_string()),
+            1 => "\"[a-z_]{1,8}\"",
+            1 => key(),
+        ];
+        (
+            prop_oneof![
+                8 => "\"in_[a-z0-9]{1,6}\"",
+                1 => plain_leaning_value(),
+            ],
+            prop::collection::vec((key, plain_leaning_value(), ws()), 0..10),
+        )
+            .prop_map(|(id, fields)| {
+                let rest = fields
+                    .iter()
+                    .map(|(k, v, w)| format!("{w}{k}{w}:{w}{v}{w}"));
+                let all: Vec<String> = std::iter::once(format!("\"id\":{id}"))
+                    .chain(rest)
+                    .collect();
+                format!("{{{}}}", all.join(","))
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        /// A page read plain means what decoding makes of it, field by field (the test
+        /// below checks that many of these pages are read plain).
+        #[test]
+        fn a_plain_page_is_what_decoding_makes_of_it(
+            invoices in prop::collection::vec(plain_leaning_invoice(), 0..4),
+            bare in any::<bool>(),
+        ) {
+            let list = format!("[{}]", invoices.join(","));
+            let text = if bare { list } else { format!("{{\"items\":{list},\"next_cursor\":\"c\",\"total\":9}}") };
+            let theirs = by_serde(&text);
+            if let Ok(plain) = plain_as_decoded(&text) {
+                prop_assert_eq!(Ok(&plain), theirs.as_ref(), "{}", text);
+            }
+        }
+    }
+
+    /// The pages the proptest above makes are read plain often enough to test it.
+    #[test]
+    fn many_plain_leaning_pages_are_plain() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let (mut plain, mut pages) = (0, 0);
+        for _ in 0..2000 {
+            let invoice = plain_leaning_invoice()
+                .new_tree(&mut runner)
+                .unwrap()
+                .current();
+            pages += 1;
+            if plain_page(&format!("[{invoice}]")).is_ok() {
+                plain += 1;
+            }
+        }
+        assert!(plain * 10 >= pages, "{plain} of {pages}");
+    }
+
+    /// The sandbox's listing pages (what the export benches and a clerk's tryout read)
+    /// are plain, page after page, and mean what decoding makes of them.
+    #[cfg(feature = "sandbox")]
+    #[test]
+    fn the_sandbox_pages_are_plain() {
+        use crate::sandbox::data::{BIG_CUSTOMER, Data, ORG_OAUTH};
+        let data = Data::seeded(1, 5000);
+        let mut start = Some(0);
+        let mut pages = 0;
+        while let Some(pos) = start {
+            let mut out = b"{\"items\":[".to_vec();
+            start = data.write_page(BIG_CUSTOMER, ORG_OAUTH, pos, 1000, &mut out);
+            out.extend_from_slice(b"],\"next_cursor\":\"x\"}");
+            let text = String::from_utf8(out).unwrap();
+            let plain = plain_as_decoded(&text).expect("plain");
+            assert_eq!(Ok(&plain), by_serde(&text).as_ref());
+            assert_eq!(plain.items.len(), 1000);
+            pages += 1;
+        }
+        assert_eq!(pages, 5);
     }
 }

@@ -107,23 +107,7 @@ impl Invoice {
 
     /// Open, paid, void or unknown. Void wins over paid.
     pub fn status(&self) -> InvoiceStatus {
-        let text = self
-            .status_text
-            .as_deref()
-            .map(|s| s.trim().to_ascii_uppercase());
-        let text_is = |words: &[&str]| text.as_deref().is_some_and(|t| words.contains(&t));
-        if self.is_void == Some(true) || text_is(&["VOID", "VOIDED", "CANCELLED", "CANCELED"]) {
-            InvoiceStatus::Void
-        } else if self.is_paid == Some(true) || text_is(&["PAID"]) {
-            InvoiceStatus::Paid
-        } else if self.is_paid.is_some()
-            || self.is_void.is_some()
-            || text_is(&["OPEN", "PENDING", "UNPAID", "ISSUED"])
-        {
-            InvoiceStatus::Open
-        } else {
-            InvoiceStatus::Unknown
-        }
+        status_of(self.is_paid, self.is_void, self.status_text.as_deref())
     }
 
     /// The amount formatted es-CL with its currency, or the unreadable text.
@@ -166,6 +150,29 @@ impl Invoice {
             out.push((k.clone(), value_text(v)));
         }
         out
+    }
+}
+
+/// Open, paid, void or unknown, from `is_paid`, `is_void` and a `status` text. Void wins
+/// over paid.
+pub(super) fn status_of(
+    is_paid: Option<bool>,
+    is_void: Option<bool>,
+    status_text: Option<&str>,
+) -> InvoiceStatus {
+    let text = status_text.map(|s| s.trim().to_ascii_uppercase());
+    let text_is = |words: &[&str]| text.as_deref().is_some_and(|t| words.contains(&t));
+    if is_void == Some(true) || text_is(&["VOID", "VOIDED", "CANCELLED", "CANCELED"]) {
+        InvoiceStatus::Void
+    } else if is_paid == Some(true) || text_is(&["PAID"]) {
+        InvoiceStatus::Paid
+    } else if is_paid.is_some()
+        || is_void.is_some()
+        || text_is(&["OPEN", "PENDING", "UNPAID", "ISSUED"])
+    {
+        InvoiceStatus::Open
+    } else {
+        InvoiceStatus::Unknown
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::Invoice;
 use super::decode_error;
+use super::plain::PlainInvoice;
 use crate::api::error::ApiError;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -301,6 +302,37 @@ impl<'de> serde::Deserialize<'de> for Page {
     }
 }
 
+/// One page of a customer listing whose invoices are all plain, borrowed from the
+/// answer's text (see [`PlainInvoice`]).
+#[derive(Debug)]
+pub struct PlainPage<'a> {
+    /// The invoices on it.
+    pub items: Vec<PlainInvoice<'a>>,
+    /// How to get the next one; `None` at the end.
+    pub next: Option<NextPage>,
+    /// How many invoices in all, when the service says.
+    pub total: Option<u64>,
+}
+
+impl PlainPage<'_> {
+    /// Reads a listing answer (made text by [`page_text`]) as [`Page::from_text`] does,
+    /// when every invoice on it is plain; `None` otherwise (then [`Page::from_text`]
+    /// decodes it, and words any error).
+    pub fn from_text(text: &str) -> Option<PlainPage<'_>> {
+        super::fast::plain_page(text).ok()
+    }
+}
+
+impl<'a> From<Listing<PlainInvoice<'a>>> for PlainPage<'a> {
+    fn from(l: Listing<PlainInvoice<'a>>) -> PlainPage<'a> {
+        PlainPage {
+            items: l.items,
+            next: l.next,
+            total: l.total,
+        }
+    }
+}
+
 impl From<Listing<Invoice>> for Page {
     fn from(l: Listing<Invoice>) -> Page {
         Page {
@@ -384,6 +416,20 @@ pub(super) fn paging_key(key: &str) -> bool {
 }
 
 impl<T> Listing<T> {
+    /// A bare array's entries.
+    pub(super) fn bare(items: Vec<T>) -> Listing<T> {
+        Listing {
+            items,
+            next: None,
+            total: None,
+        }
+    }
+
+    /// The entries.
+    pub(super) fn into_items(self) -> Vec<T> {
+        self.items
+    }
+
     /// A listing object's list and paging fields as read (by serde's path or
     /// [`super::fast`]'s).
     pub(super) fn of(
