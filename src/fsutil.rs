@@ -110,6 +110,29 @@ impl Replacement {
     }
 }
 
+/// Asks the system to start writing `len` bytes of `file`, from `offset`, to the disk now,
+/// without waiting for it: a long file's final `sync_all` then waits only for its last
+/// part, not for all of it (a 17 MB export's took 7–10 ms here, in the clerk's wait).
+/// Linux with glibc only (`sync_file_range`); elsewhere the final sync writes it all, as
+/// before. A failure (a file system that cannot) changes nothing: the final sync does
+/// the work.
+pub fn start_writeback(file: &std::fs::File, offset: u64, len: u64) {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        use std::os::fd::AsRawFd;
+        let (Ok(offset), Ok(len)) = (i64::try_from(offset), i64::try_from(len)) else {
+            return;
+        };
+        // SAFETY: sync_file_range reads only the descriptor (open: `file` is borrowed)
+        // and the three numbers.
+        unsafe {
+            libc::sync_file_range(file.as_raw_fd(), offset, len, libc::SYNC_FILE_RANGE_WRITE);
+        }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    let _ = (file, offset, len);
+}
+
 /// Why a file the user named cannot be written.
 #[derive(Debug)]
 pub enum DestinationError {

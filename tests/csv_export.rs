@@ -494,3 +494,31 @@ fn empty_metadata_is_written_as_json() {
     assert_eq!(recs[2][col("metadata")], "{\"a\":1}");
     assert_eq!(recs[2][col("extra")], "{}");
 }
+
+/// An export long enough for the file that replaces the user's to be handed to the disk
+/// part by part as it is written (every 4 MiB, `fsutil::start_writeback`): the file put in
+/// place is still, byte for byte, the export written to a writer.
+#[test]
+fn a_long_export_to_a_file_is_written_whole() {
+    let rows: Vec<Invoice> = (0..80_000)
+        .map(|i| {
+            Invoice::from_value(json!({
+                "id": format!("in_{i:06}"),
+                "customer": "cus_big",
+                "amount": i * 1000 + 7,
+                "currency_code": "CLP",
+                "is_paid": i % 3 == 0,
+                "link_payment": format!("https://pay.example.invalid/in_{i:06}/a;b,\"c\""),
+                "metadata": {"centro_costo": "Ñuñoa"},
+                "created_at": "2024-06-15T12:00:00Z",
+            }))
+            .unwrap()
+        })
+        .collect();
+    for d in [Dialect::Standard, Dialect::ExcelEs] {
+        let out = streamed(&rows, d, Some("Cliente Grande"), false);
+        // Past several steps of 4 MiB.
+        assert!(out.len() > 12 * 1024 * 1024, "{}", out.len());
+        assert_eq!(records(&out, d).len(), rows.len() + 1);
+    }
+}

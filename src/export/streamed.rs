@@ -70,7 +70,12 @@ impl StreamingCsv {
             dialect,
             escape: false,
             columns: ColumnSet::default(),
-            body: RowWriter::new(file, dialect),
+            body: RowWriter {
+                // Only a file that is to replace the user's is put on the disk (a spool
+                // is read back and removed).
+                write_back: replacing.is_some().then(|| (dialect.bom().len() as u64, 0)),
+                ..RowWriter::new(file, dialect)
+            },
             runs: Vec::new(),
             header: Vec::new(),
             sources: Vec::new(),
@@ -248,7 +253,15 @@ pub(super) struct RowWriter {
     fields: usize,
     /// A cell being quoted.
     scratch: String,
+    /// For a file that replaces the user's: bytes written, and up to where the system was
+    /// asked to start writing them to the disk (see [`WRITEBACK_STEP`]).
+    write_back: Option<(u64, u64)>,
 }
+
+/// How much a file that replaces the user's is written before the system is asked to put
+/// it on the disk (`fsutil::start_writeback`): the final sync then waits for at most about
+/// this much.
+const WRITEBACK_STEP: u64 = 4 * 1024 * 1024;
 
 /// Whether the cell at the end of `text`, from `start`, holds the delimiter, a quote or a
 /// line break: what makes the csv crate quote it. Eight bytes at a time, a byte-by-byte
@@ -301,7 +314,22 @@ impl RowWriter {
             record_start: 0,
             fields: 0,
             scratch: String::new(),
+            write_back: None,
         }
+    }
+
+    /// Writes the buffer to the file (it is then empty).
+    fn flush_buf(&mut self) -> std::io::Result<()> {
+        self.file.write_all(self.buf.as_bytes())?;
+        if let Some((written, asked)) = &mut self.write_back {
+            *written += self.buf.len() as u64;
+            if *written - *asked >= WRITEBACK_STEP {
+                crate::fsutil::start_writeback(&self.file, *asked, *written - *asked);
+                *asked = *written;
+            }
+        }
+        self.buf.clear();
+        Ok(())
     }
 
     /// Starts a field (after a delimiter unless it is the record's first): its text is
@@ -357,8 +385,7 @@ impl RowWriter {
         self.buf.push_str("\r\n");
         self.fields = 0;
         if self.buf.len() >= ROWS_BUFFER {
-            self.file.write_all(self.buf.as_bytes())?;
-            self.buf.clear();
+            self.flush_buf()?;
         }
         self.record_start = self.buf.len();
         Ok(())
@@ -379,7 +406,7 @@ impl RowWriter {
 
     /// The file, with everything written to it.
     fn into_file(mut self) -> std::io::Result<std::fs::File> {
-        self.file.write_all(self.buf.as_bytes())?;
+        self.flush_buf()?;
         Ok(self.file)
     }
 }
