@@ -501,10 +501,43 @@ impl<'a> Fields<'a> for InvoiceFields<'_, 'a> {
 }
 
 /// Where the first `"`, `\` or control character at or after `i` is: what ends the plain
-/// run of a string. Eight bytes at a time (as serde_json's own scan): a byte is found
-/// by the high bit of `(x - 0x01…01) & !x` for `x` the word with it made zero, and one
-/// below 0x20 by `(w - 0x20…20) & !w`; the lowest byte flagged is always a real one.
+/// run of a string (a sixth of an export's CPU). On x86-64, sixteen bytes at a time with
+/// SSE2 (part of every x86-64 processor), the last few by [`next_special_words`].
+#[cfg(target_arch = "x86_64")]
 fn next_special(b: &[u8], mut i: usize) -> Option<usize> {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    while i.checked_add(16).is_some_and(|end| end <= b.len()) {
+        // SAFETY: the sixteen bytes read, from `i`, are in `b` (checked above); an
+        // unaligned load needs no alignment; SSE2 is always there on x86-64.
+        let found = unsafe {
+            let v = _mm_loadu_si128(b.as_ptr().add(i).cast());
+            let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+            let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+            // Below 0x20, unsigned: the byte is its own minimum with 0x1f.
+            let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control))
+        };
+        if found != 0 {
+            return Some(i + found.trailing_zeros() as usize);
+        }
+        i += 16;
+    }
+    next_special_words(b, i)
+}
+
+/// [`next_special`] elsewhere.
+#[cfg(not(target_arch = "x86_64"))]
+fn next_special(b: &[u8], i: usize) -> Option<usize> {
+    next_special_words(b, i)
+}
+
+/// [`next_special`] eight bytes at a time (as serde_json's own scan): a byte is found by
+/// the high bit of `(x - 0x01…01) & !x` for `x` the word with it made zero, and one below
+/// 0x20 by `(w - 0x20…20) & !w`; the lowest byte flagged is always a real one.
+fn next_special_words(b: &[u8], mut i: usize) -> Option<usize> {
     const ONES: u64 = u64::from_ne_bytes([1; 8]);
     const HIGHS: u64 = ONES << 7;
     let special = |c: u8| c == b'"' || c == b'\\' || c < 0x20;
@@ -660,18 +693,27 @@ mod tests {
 
     #[test]
     fn the_special_bytes_are_found_wherever_they_are() {
-        for len in 0..24 {
-            for at in 0..len {
-                for c in [b'"', b'\\', 0u8, 0x1f] {
-                    let mut b = vec![b'a'; len];
-                    b[at] = c;
-                    // Bytes that look alike to the word trick just after it.
-                    if at + 1 < len {
-                        b[at + 1] = 0x21;
+        // Past two blocks of sixteen and a tail, over plain ASCII and over bytes of
+        // multi-byte characters (0x80 and above: never a control character).
+        for filler in [b'a', 0xc3, 0x80, 0xff, 0x20] {
+            for len in 0..48 {
+                for at in 0..len {
+                    for c in [b'"', b'\\', 0u8, 0x1f] {
+                        let mut b = vec![filler; len];
+                        b[at] = c;
+                        // Bytes that look alike to the word trick just after it.
+                        if at + 1 < len {
+                            b[at + 1] = 0x21;
+                        }
+                        for find in [next_special, next_special_words] {
+                            assert_eq!(find(&b, 0), Some(at), "{b:?}");
+                            assert_eq!(find(&b, at + 1), None, "{b:?}");
+                            assert_eq!(find(&b, at), Some(at), "{b:?}");
+                        }
                     }
-                    assert_eq!(next_special(&b, 0), Some(at), "{b:?}");
-                    assert_eq!(next_special(&b, at + 1), None, "{b:?}");
                 }
+                let plain = vec![filler; len];
+                assert_eq!(next_special(&plain, 0), None);
             }
         }
         assert_eq!(next_special("é\u{7f}ñ ~ \"".as_bytes(), 0), Some(8));
