@@ -166,13 +166,6 @@ impl Rows<'_> {
     }
 }
 
-/// A page read, with its paging.
-struct Listed<'a> {
-    rows: Rows<'a>,
-    next: Option<NextPage>,
-    total: Option<u64>,
-}
-
 /// One page of a listing fetched ahead, not yet decoded.
 struct Fetched {
     /// The address it was fetched from.
@@ -434,22 +427,14 @@ impl Client {
                 .map_err(|e| not_found_as(e, Resource::Customer(customer.to_string())))?;
             // Read straight from the text (no JSON tree): plain when asked and it can be,
             // decoded otherwise.
-            let page = match plain.then(|| PlainPage::from_text(&text)).flatten() {
-                Some(p) => Listed {
-                    rows: Rows::Plain(p.items),
-                    next: p.next,
-                    total: p.total,
-                },
+            let (rows, next, total) = match plain.then(|| PlainPage::from_text(&text)).flatten() {
+                Some(p) => (Rows::Plain(p.items), p.next, p.total),
                 None => {
                     let p = Page::from_text(&text).map_err(|e| e.with_body(text.as_bytes()))?;
-                    Listed {
-                        rows: Rows::Decoded(p.items),
-                        next: p.next,
-                        total: p.total,
-                    }
+                    (Rows::Decoded(p.items), p.next, p.total)
                 }
             };
-            let received = page.rows.len() as u64;
+            let received = rows.len() as u64;
             if progress.items.saturating_add(received) > cfg.max_invoices {
                 return Err(ApiError::new(ErrorKind::ListingTooLong {
                     cap: cfg.max_invoices,
@@ -457,13 +442,13 @@ impl Client {
             }
             progress.pages += 1;
             progress.items += received;
-            progress.total = page.total.or(progress.total);
-            let next = match &page.next {
+            progress.total = total.or(progress.total);
+            let next = match &next {
                 None => Ok(None),
                 Some(next) => self.next_page_url(&first, next, received, &mut seen_next, &progress),
             };
             // Dropping the task on return stops the pages already asked for.
-            if on_page(page.rows, &progress).is_break() {
+            if on_page(rows, &progress).is_break() {
                 return Err(ApiError::new(ErrorKind::Cancelled));
             }
             // A page that cannot be followed (a cycle, a foreign URL) is an error only

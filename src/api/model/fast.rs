@@ -246,11 +246,7 @@ impl<'a> Reader<'a> {
             // What `Raw` makes of an empty object.
             b'{' if rest.get(1) == Some(&b'}') => (Raw::Other(Value::Object(Map::new())), 2),
             b'-' | b'0'..=b'9' => {
-                let len = rest
-                    .iter()
-                    .position(|c| !matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
-                    .unwrap_or(rest.len());
-                self.at += len;
+                self.at += number_len(rest);
                 return match number(&self.text[start..self.at]) {
                     Some(raw) => Ok(raw),
                     None => self.read(start),
@@ -366,10 +362,7 @@ impl<'a> Reader<'a> {
             (b'n', shape) if shape != Shape::Id && rest.starts_with(b"null") => (Slot::Absent, 4),
             (b'{', Shape::Json) => return self.compact_flat_object().map(Slot::Json),
             (b'0'..=b'9', Shape::Amount) => {
-                let len = rest
-                    .iter()
-                    .position(|c| !matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
-                    .unwrap_or(rest.len());
+                let len = number_len(rest);
                 let text = &self.text[self.at..self.at + len];
                 let amount = match plain_number(text).ok_or(Unsure)? {
                     Ok(n) => rust_decimal::Decimal::from_i128_with_scale(n.into(), 0),
@@ -450,6 +443,14 @@ impl<'a> Reader<'a> {
             }
         }
     }
+}
+
+/// How many bytes at the start of `rest` can belong to a number (checked afterwards by
+/// [`plain_json_number`]).
+fn number_len(rest: &[u8]) -> usize {
+    rest.iter()
+        .position(|c| !matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+        .unwrap_or(rest.len())
 }
 
 /// A number as `Raw` reads it, when it is written plainly (as serde_json keeps the text
