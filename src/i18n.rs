@@ -699,6 +699,7 @@ pub fn bulk_why(w: &crate::bulk::Why) -> String {
         Why::TwiceMapped(f) => tr!("bulk-why-twice", field = bulk_field(*f)),
         Why::CustomerEmpty => tr!("bulk-why-customer-empty"),
         Why::CustomerNotFound(t) => tr!("bulk-why-customer-not-found", text = esc(t)),
+        Why::DirectoryEmpty(t) => tr!("bulk-why-directory-empty", text = esc(t)),
         Why::CustomerAmbiguous(t, n) => {
             tr!("bulk-why-customer-ambiguous", text = esc(t), count = n)
         }

@@ -188,10 +188,12 @@ fn two_processes_creating_one_reference_at_once_issue_it_once() {
     let refused = if a.status.code() == Some(2) { &a } else { &b };
     let said = text(&refused.stderr);
     assert!(said.contains("PAR-1"), "names the reference: {said}");
+    // Who holds it: the operating system's user, even where $USER is not set.
     assert!(
-        said.contains("another process") || said.contains("already issued"),
+        said.contains("being issued right now by") || said.contains("already issued"),
         "{said}"
     );
+    assert!(!said.contains("by ?"), "{said}");
 }
 
 #[test]
@@ -245,7 +247,7 @@ fn two_runs_of_one_file_at_once_on_one_journal_issue_each_row_once() {
 }
 
 #[test]
-fn the_same_month_saved_again_re_sorted_or_with_a_renamed_column_sends_nothing() {
+fn the_same_month_saved_again_re_sorted_with_a_renamed_column_or_new_metadata_sends_nothing() {
     let e = env();
     let rows = month(&e, 30);
     let book = e.dir.path().join("diciembre.xlsx");
@@ -274,7 +276,25 @@ fn the_same_month_saved_again_re_sorted_or_with_a_renamed_column_sends_nothing()
             .map(|(i, l)| format!("{l},{}\n", if i == 0 { "Notas" } else { "ok" }))
             .collect::<String>(),
     );
-    for f in [&copy, &resorted, &renamed] {
+    // Metadata added the next day (notes for the desk: nothing invoiced changes), then
+    // a second one, the two in the other order.
+    let with_metadata = |name: &str, header: &str, values: &str| {
+        e.file(
+            name,
+            &csv(&rows, "Cliente,Monto,Vencimiento,Producto")
+                .lines()
+                .enumerate()
+                .map(|(i, l)| format!("{l},{}\n", if i == 0 { header } else { values }))
+                .collect::<String>(),
+        )
+    };
+    let tagged = with_metadata("diciembre-centros.csv", "metadata.centro_costo", "Ñuñoa");
+    let reordered = with_metadata(
+        "diciembre-centros-2.csv",
+        "metadata.vendedor,metadata.centro_costo",
+        "Beto,Ñuñoa",
+    );
+    for f in [&copy, &resorted, &renamed, &tagged, &reordered] {
         let out = e.run(&["bulk", f, "--yes", "--ignore-columns"]);
         exits(&out, 0);
         assert!(
@@ -503,6 +523,82 @@ fn a_run_stopped_dead_inside_its_group_commits_sent_nothing_unjournaled_and_issu
     }
     resumed_until_settled(&e, &file);
     each_once(&e.issued("BULK-"), n);
+}
+
+/// libfaketime, as Debian's `faketime` package installs it (its thread-safe build).
+const LIBFAKETIME: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
+
+/// `c` run on a clock `offset` away from this computer's (libfaketime preloaded, as
+/// `faketime -f +5m` does, but with no wrapper process, so killing it kills the program
+/// itself): every clock of the process is moved, as an NTP step after sleep, or a PC
+/// minutes off.
+fn on_stepped_clock(mut c: Command, offset: Option<&str>) -> Command {
+    if let Some(offset) = offset {
+        c.env("LD_PRELOAD", LIBFAKETIME).env("FAKETIME", offset);
+    }
+    c
+}
+
+/// A billing run killed while the service still works on its last requests, then
+/// resumed at once on a clock stepped `resumed_at` (or killed on a clock stepped
+/// `killed_at`, resumed on the true one): each row is issued once. A wall clock moved
+/// forward between the crash and the resume would have concluded "not created" for the
+/// requests still on their way, and sent them again.
+fn stepped_between_crash_and_resume(e: Env, killed_at: Option<&str>, resumed_at: Option<&str>) {
+    if !cli_env::have_file("faketime", LIBFAKETIME, "faketime") {
+        return;
+    }
+    let n = 120;
+    // Each create takes 1.5 s, and the service finishes it after its client is gone.
+    let file = abandoned_run(&e, "stepped.csv", n, 1500);
+    let args = ["bulk", file.as_str(), "--yes", "--concurrency", "16"];
+    let before = e.creates();
+    let mut child = on_stepped_clock(
+        {
+            let mut c = short_windows(&e);
+            c.args(args).stdout(Stdio::null()).stderr(Stdio::null());
+            c
+        },
+        killed_at,
+    )
+    .spawn()
+    .unwrap();
+    let start = Instant::now();
+    while e.creates() < before + 20 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no creates came");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    cli_env::until_settled(|| {
+        let mut c = e.cli();
+        c.args(args);
+        on_stepped_clock(c, resumed_at)
+    });
+    each_once(&e.issued("BULK-"), n);
+}
+
+#[test]
+fn a_clock_stepped_forward_between_a_crash_and_the_resume_issues_nothing_twice() {
+    stepped_between_crash_and_resume(env(), None, Some("+5m"));
+    stepped_between_crash_and_resume(env(), None, Some("+10m"));
+}
+
+#[test]
+fn a_crash_on_a_clock_behind_then_a_resume_on_the_true_one_issues_nothing_twice() {
+    stepped_between_crash_and_resume(env(), Some("-10m"), None);
+    stepped_between_crash_and_resume(env(), Some("-3m"), Some("+3m"));
+}
+
+/// On the desk's journal the server's clock decides: a clerk whose PC is three minutes
+/// ahead resumes a colleague's (or its own) crashed run without sending anything twice,
+/// and one three minutes behind does not wait longer than the window.
+#[cfg(target_os = "linux")]
+#[test]
+fn on_the_shared_journal_a_pc_minutes_off_issues_nothing_twice() {
+    stepped_between_crash_and_resume(shared_env(), None, Some("+3m"));
+    stepped_between_crash_and_resume(shared_env(), Some("+10m"), Some("-10m"));
 }
 
 #[test]

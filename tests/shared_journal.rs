@@ -211,6 +211,31 @@ fn an_unreachable_shared_journal_sends_nothing_and_never_falls_back_to_a_file() 
         "the password is never repeated"
     );
     assert_eq!(creates(&e), 0);
+    // Nor as a parameter, nor in libpq's keyword/value form: that is a database, never
+    // a local file named with the password, and nothing is sent anywhere else.
+    for address in [
+        format!("postgres://postgres@127.0.0.1:{port}/desk?password=secreto&sslmode=disable"),
+        format!("host=127.0.0.1 port={port} dbname=desk user=postgres password=secreto"),
+        format!("host=127.0.0.1 port={port} password='secreto' dbname=desk"),
+    ] {
+        let out = clerk(&e, "ana", &address)
+            .current_dir(e.dir.path())
+            .args(create_args(&e.customer(), "1000", "OFF-3"))
+            .output()
+            .unwrap();
+        exits(&out, 1);
+        let said = text(&out.stderr);
+        assert!(said.contains("INVOICE_DESK_JOURNAL_PASSWORD"), "{said}");
+        assert!(!said.contains("secreto"), "the password is repeated: {said}");
+        assert_eq!(creates(&e), 0);
+        let named: Vec<_> = std::fs::read_dir(e.dir.path())
+            .unwrap()
+            .filter_map(|f| f.ok())
+            .map(|f| f.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("secreto") || n.contains("host="))
+            .collect();
+        assert!(named.is_empty(), "a file was made of the address: {named:?}");
+    }
 }
 
 #[test]
@@ -273,6 +298,207 @@ fn the_clerks_role_adds_and_reads_but_cannot_rewrite_history() {
     );
     assert!(ok, "{said}");
     verified(&e, "ana", &as_clerk);
+}
+
+/// A desk gives each clerk a login role of their own, members of one group role that
+/// `journal init --clerks` prepares. As such a role, in a real psql session, every
+/// direct write is refused by the server (update, delete, truncate, an insert of a
+/// forged row or of the last sequence number, a claim or a directory row by hand); the
+/// journal's functions allow only what the design allows (no answer for another
+/// clerk's request, no "not created" for what is settled, no claim taken over from a
+/// done invoice); who wrote each row is the role the server knows, not the name a
+/// computer gives; and the chain stays intact.
+#[test]
+fn each_clerk_has_a_role_and_no_clerk_can_forge_or_rewrite_the_journal() {
+    const PW: &str = pg_server::PASSWORD;
+    let e = Env::new(0);
+    let s = server();
+    let url = s.database();
+    let db = url.rsplit('/').next().unwrap().to_string();
+    let group = format!("desk_{db}");
+    let (ana, beto) = (format!("ana_{db}"), format!("beto_{db}"));
+    s.psql("postgres", &format!("CREATE ROLE {group} NOLOGIN"));
+    for r in [&ana, &beto] {
+        s.psql(
+            "postgres",
+            &format!("CREATE ROLE {r} LOGIN PASSWORD '{PW}' IN ROLE {group}"),
+        );
+    }
+    s.psql(&db, &format!("GRANT CONNECT ON DATABASE {db} TO {group}"));
+    let out = clerk(&e, "owner", &url)
+        .args(["journal", "init", &url, "--clerks", &group])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let (as_ana, as_beto) = (s.url_as(&ana, &db), s.url_as(&beto, &db));
+    let out = clerk(&e, "ana", &as_ana)
+        .args(create_args(&e.customer(), "1000", "ROLE-1"))
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    assert_eq!(creates(&e), 1);
+    let seq = s.psql(
+        &db,
+        "SELECT seq FROM entries WHERE kind = 'intent' AND external_id = 'ROLE-1'",
+    );
+    let scope = s.psql(&db, "SELECT scope FROM claims WHERE key = 'ROLE-1'");
+    let forged = "INSERT INTO entries (seq, kind, time, \"user\", profile, base_url, action, \
+                  prev_hash, hash) OVERRIDING SYSTEM VALUE VALUES (9223372036854775807, 'outcome', '2026-11-26T00:00:00Z', \
+                  'Beto', 'p', 'u', 'create', '0', '0')";
+    for sql in [
+        "UPDATE claims SET intent_seq = 1",
+        "UPDATE customers SET name = 'x'",
+        "UPDATE bulk_runs SET finished = NULL",
+        "UPDATE writers SET tip_hash = 'x'",
+        "UPDATE entries SET outcome = 'refused'",
+        "DELETE FROM claims",
+        "DELETE FROM entries",
+        "TRUNCATE entries",
+        "TRUNCATE claims",
+        forged,
+        "INSERT INTO claims VALUES ('s', 'k', 1)",
+        "INSERT INTO customers (id, search, updated) VALUES ('x', 'x', 'x')",
+        "INSERT INTO pushed VALUES ('x', 1, 'x')",
+        "SELECT setval(pg_get_serial_sequence('entries', 'seq'), 9223372036854775806)",
+        "SELECT journal_writer()",
+    ] {
+        let (ok, said) = s.psql_as(&beto, PW, &db, sql);
+        assert!(!ok, "{sql} was allowed: {said}");
+        assert!(said.contains("permission denied"), "{sql}: {said}");
+    }
+    let append = |kind: &str, intent: &str, outcome: &str, checked: bool, reference: &str| {
+        format!(
+            "SELECT journal_append('{kind}', {intent}, 'Ana', 'p', 'u', 'create', NULL, NULL, \
+             NULL, NULL, '{reference}', NULL, {outcome}, NULL, NULL, NULL, NULL, {checked}, \
+             '{scope}', NULL, NULL, NULL)"
+        )
+    };
+    // Ana's request's answer is Ana's writer's to record, not Beto's.
+    let (ok, said) = s.psql_as(
+        &beto,
+        PW,
+        &db,
+        &append("outcome", &seq, "'refused'", false, "ROLE-1"),
+    );
+    assert!(!ok && said.contains("only a check may settle it"), "{said}");
+    // A check's "not created" of an invoice already done.
+    let (ok, said) = s.psql_as(
+        &beto,
+        PW,
+        &db,
+        &append("outcome", &seq, "'refused'", true, "ROLE-1"),
+    );
+    assert!(!ok && said.contains("already settled"), "{said}");
+    // A claim taken over from a done invoice, by an intent of Beto's own.
+    let takeover = format!(
+        "{}; SELECT journal_claim('{scope}', 'ROLE-1', (SELECT max(seq) FROM entries WHERE db_user = session_user), {seq}, false)",
+        append("intent", "NULL", "NULL", false, "ROLE-1")
+    );
+    let (ok, said) = s.psql_as(&beto, PW, &db, &takeover);
+    assert!(!ok && said.contains("is held by entry"), "{said}");
+    // An intent Beto writes under Ana's name is Beto's: the server stamps the role.
+    let (ok, said) = s.psql_as(
+        &beto,
+        PW,
+        &db,
+        &append("intent", "NULL", "NULL", false, "AS-ANA"),
+    );
+    assert!(ok, "{said}");
+    assert_eq!(
+        s.psql(
+            &db,
+            "SELECT \"user\" || '|' || db_user FROM entries WHERE external_id = 'AS-ANA'"
+        ),
+        format!("Ana|{beto}")
+    );
+    // From Beto's computer the reference is Ana's, and nothing is sent.
+    let out = clerk(&e, "beto", &as_beto)
+        .args(create_args(&e.customer(), "1000", "ROLE-1"))
+        .output()
+        .unwrap();
+    exits(&out, 2);
+    assert_eq!(creates(&e), 1);
+    verified(&e, "beto", &as_beto);
+    // Who wrote it is the server's word.
+    let out = clerk(&e, "beto", &as_beto)
+        .args(["--json", "journal", "list"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let issued = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| v["external_id"] == "ROLE-1" && v["outcome"] == "done")
+        .expect("ROLE-1 is in the journal, done");
+    assert_eq!(issued["db_user"], ana.as_str(), "{issued}");
+}
+
+/// A clerk who switches to the desk's journal finds its directory empty: a billing row
+/// naming a customer says the directory has no names yet (not just "no such customer"),
+/// and `journal push` brings this computer's directory along, after which the same run
+/// issues; a name the desk already knows is kept as the desk wrote it.
+#[test]
+fn switching_to_the_desk_says_the_directory_is_empty_and_push_brings_it_along() {
+    let e = Env::new(0);
+    let url = server().database();
+    let c = e.customer();
+    let directory = e.dir.path().join("clientes.csv");
+    std::fs::write(
+        &directory,
+        format!("Cliente;Razón social;RUT\n{c};Distribuidora Grande del Sur S.A.;76.123.456-0\n"),
+    )
+    .unwrap();
+    let out = e
+        .oauth()
+        .args(["customers", "import", directory.to_str().unwrap()])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let month = e.dir.path().join("mes.csv");
+    std::fs::write(
+        &month,
+        "cliente,monto\nDistribuidora Grande del Sur S.A.,1000\n",
+    )
+    .unwrap();
+    let run = || {
+        clerk(&e, "ana", &url)
+            .args(["bulk", month.to_str().unwrap(), "--yes"])
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    assert_ne!(out.status.code(), Some(0));
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(said.contains("has no names yet"), "{said}");
+    assert!(said.contains("journal push"), "{said}");
+    assert_eq!(creates(&e), 0);
+    let local = e.dir.path().join("journal.sqlite3");
+    let out = clerk(&e, "ana", &url)
+        .args(["journal", "push", "--to", &url, "--from"])
+        .arg(&local)
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("Brought 1 customers"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run();
+    exits(&out, 0);
+    assert_eq!(creates(&e), 1);
+    // Pushed again: what the desk knows stays.
+    let out = clerk(&e, "ana", &url)
+        .args(["journal", "push", "--to", &url, "--from"])
+        .arg(&local)
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("Brought 0 customers"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 /// "12 created, 88 already issued, …": the count created.

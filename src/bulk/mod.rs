@@ -26,6 +26,21 @@ pub struct BulkRow {
     /// The reference older versions gave this row (`BULK-<file digest>-<row>`), when the
     /// file gives none: a run they started is recognised and resumed.
     pub legacy_reference: Option<String>,
+    /// The reference versions before this one made from its content with its metadata
+    /// (metadata does not change what is invoiced, so it is no longer part of the key):
+    /// a month issued then is recognised when its columns change.
+    pub metadata_reference: Option<String>,
+}
+
+impl BulkRow {
+    /// The other references that name this row's invoice (older versions' ones).
+    pub fn aliases(&self) -> Vec<String> {
+        self.legacy_reference
+            .iter()
+            .chain(self.metadata_reference.iter())
+            .cloned()
+            .collect()
+    }
 }
 
 /// A problem with one cell (or the header).
@@ -57,6 +72,9 @@ pub enum Why {
     CustomerEmpty,
     /// The customer is not one the directory knows by that name or RUT.
     CustomerNotFound(String),
+    /// Likewise, and the directory has no names at all (a journal just switched to, or
+    /// never imported into): the clerk is told why.
+    DirectoryEmpty(String),
     /// The name or RUT matches several customers of the directory.
     CustomerAmbiguous(String, usize),
     /// The directory could not be read (the reason, for engineers).
@@ -98,6 +116,10 @@ impl std::fmt::Display for Why {
             Why::TwiceMapped(field) => write!(f, "two columns are {}", field.key()),
             Why::CustomerEmpty => write!(f, "the customer is empty"),
             Why::CustomerNotFound(t) => write!(f, "no customer \"{t}\" in the customer directory"),
+            Why::DirectoryEmpty(t) => write!(
+                f,
+                "no customer \"{t}\": this journal's customer directory has no names yet"
+            ),
             Why::CustomerAmbiguous(t, n) => write!(
                 f,
                 "\"{t}\" matches {n} customers in the directory: write the id"
@@ -387,6 +409,8 @@ pub struct Planner<'a> {
     /// How many valid rows so far issue each content (identical rows are distinct
     /// invoices, told apart by their occurrence).
     occurrences: HashMap<String, usize>,
+    /// Likewise, of the content keys older versions made (with metadata).
+    occurrences_with_metadata: HashMap<String, usize>,
     /// Customer cells already resolved (a file names few customers many times).
     resolved: HashMap<String, Result<String, Why>>,
 }
@@ -447,6 +471,7 @@ impl<'a> Planner<'a> {
             reference_col,
             seen: HashMap::new(),
             occurrences: HashMap::new(),
+            occurrences_with_metadata: HashMap::new(),
             resolved: HashMap::new(),
         }
     }
@@ -603,17 +628,28 @@ impl<'a> Planner<'a> {
         let legacy_reference = reference
             .is_none()
             .then(|| format!("BULK-{}-{row}", input.file_id));
+        let mut metadata_reference = None;
         if reference.is_none() {
             let key = content_key(&invoice);
             let n = self.occurrences.entry(key.clone()).or_insert(0);
             *n += 1;
             invoice.invoice_external_id = Some(format!("BULK-{key}-{n}"));
+            if invoice.metadata.as_ref().is_some_and(|m| !m.is_empty()) {
+                let old = content_key_of(&invoice, true);
+                let n = self
+                    .occurrences_with_metadata
+                    .entry(old.clone())
+                    .or_insert(0);
+                *n += 1;
+                metadata_reference = Some(format!("BULK-{old}-{n}"));
+            }
         }
         plan.rows.push(BulkRow {
             row,
             invoice,
             account_key: account,
             legacy_reference,
+            metadata_reference,
         });
     }
 }
@@ -638,17 +674,27 @@ pub fn resolve_customer(journal: &crate::journal::Journal, text: &str) -> Result
     match exact.as_slice() {
         [one] => Ok(one.id.clone()),
         [] if !text.contains(char::is_whitespace) && rut.is_none() => Ok(text.to_string()),
+        [] if !journal.has_named_customers().unwrap_or(true) => {
+            Err(Why::DirectoryEmpty(text.to_string()))
+        }
         [] => Err(Why::CustomerNotFound(text.to_string())),
         many => Err(Why::CustomerAmbiguous(text.to_string(), many.len())),
     }
 }
 
 /// What a row issues, as a digest (16 hex digits of SHA-256): customer, amount, currency,
-/// due date, product and extra fields — not the file, its format, its row order or its
+/// due date, product and extra fields — not its metadata (notes for the desk, such as a
+/// cost centre: they change nothing invoiced), the file, its format, its row order or its
 /// column names. A row without a reference is `BULK-<this>-<occurrence>`, so the same
-/// month saved again as CSV or XLSX, re-sorted, or with a column renamed or added, is
-/// the same run.
+/// month saved again as CSV or XLSX, re-sorted, or with a column renamed or added
+/// (metadata too), is the same run.
 pub fn content_key(inv: &NewInvoice) -> String {
+    content_key_of(inv, false)
+}
+
+/// [`content_key`], with the metadata when `with_metadata` (as versions before this one
+/// made it: their references are aliases of the new ones).
+fn content_key_of(inv: &NewInvoice, with_metadata: bool) -> String {
     use sha2::Digest;
     let sorted = |m: Option<&Map<String, Value>>| -> Vec<(String, String)> {
         let mut v: Vec<(String, String)> = m
@@ -665,7 +711,7 @@ pub fn content_key(inv: &NewInvoice) -> String {
         inv.currency.currency().map(|c| c.code()).unwrap_or(""),
         inv.due_date.as_deref().unwrap_or(""),
         inv.product_id.as_deref().unwrap_or(""),
-        sorted(inv.metadata.as_ref()),
+        sorted(inv.metadata.as_ref().filter(|_| with_metadata)),
         sorted(Some(&inv.extra)),
     ]);
     sha2::Sha256::digest(canonical.to_string().as_bytes())
@@ -963,6 +1009,9 @@ mod tests {
             .map(|r| {
                 let mut inv = r.invoice.clone();
                 let reference = inv.invoice_external_id.take().unwrap();
+                // What is invoiced: metadata is not part of it (rows alike but for their
+                // metadata are told apart by their order, as identical rows are).
+                inv.metadata = None;
                 (reference, inv.to_json().unwrap().to_string())
             })
             .collect();

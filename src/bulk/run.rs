@@ -426,6 +426,7 @@ impl Runner {
                 .invoice_external_id
                 .iter()
                 .chain(r.legacy_reference.iter())
+                .chain(r.metadata_reference.iter())
             {
                 by_ref.insert(reference, i);
             }
@@ -693,7 +694,7 @@ impl Runner {
             Some(other) => return other,
         };
         let guard = Guard {
-            aliases: row.legacy_reference.iter().cloned().collect(),
+            aliases: row.aliases(),
             similar: Similar {
                 siblings,
                 allow: allowed,
@@ -718,7 +719,7 @@ impl Runner {
                 Ok(Some(e)) if e.outcome == Outcome::Done => {
                     return self.existing(&e);
                 }
-                Ok(Some(e)) if self.on_its_way(&e) => {
+                Ok(Some(e)) if self.on_its_way(&e).await => {
                     return Status::Unknown(Unsure::Elsewhere(Box::new(e)));
                 }
                 // Free, refused, or long unknown: the claim below decides.
@@ -763,7 +764,7 @@ impl Runner {
                         due: e.due_date.is_some(),
                     });
                 }
-                Err(Blocked::Pending(e)) if defer && self.on_its_way(&e) => {
+                Err(Blocked::Pending(e)) if defer && self.on_its_way(&e).await => {
                     return Status::Unknown(Unsure::Elsewhere(Box::new(e)));
                 }
                 Err(Blocked::Pending(e)) => {
@@ -835,9 +836,14 @@ impl Runner {
 impl Runner {
     /// Whether a claim's holder may still have its request on its way (its intent is
     /// younger than the in-flight window): another worker is at it.
-    fn on_its_way(&self, holder: &Entry) -> bool {
-        chrono::DateTime::parse_from_rfc3339(&holder.time)
-            .is_ok_and(|t| chrono::Utc::now() < t + journal::in_flight_window(&self.client))
+    /// Whether `holder`'s request may still be on its way: its intent is younger than
+    /// the in-flight window, by the journal's clock that cannot step ([`journal::Journal::age`]).
+    async fn on_its_way(&self, holder: &Entry) -> bool {
+        let seq = holder.seq;
+        self.journal
+            .run(move |j| j.age(seq))
+            .await
+            .is_ok_and(|age| age < journal::in_flight_window(&self.client))
     }
 
     /// A row whose reference the journal's entry `e` issued (by whom, when not us).
@@ -860,7 +866,7 @@ impl Runner {
     /// cancelled, or its in-flight window has passed.
     async fn until_settled(&self, holder: &Entry) {
         let seq = holder.seq;
-        while self.on_its_way(holder) && !self.control.is_cancelled() {
+        while !self.control.is_cancelled() && self.on_its_way(holder).await {
             let now = self.journal.run(move |j| j.entry(seq)).await;
             match now {
                 Ok(Some(e)) if e.outcome != Outcome::Unknown => return,
@@ -900,7 +906,7 @@ impl Runner {
     /// `row`'s reference, now that the service showed invoice `id` with it.
     async fn settle_found(&self, row: &BulkRow, account: Option<&str>, id: Option<String>) {
         let intent = Intent::for_create(&self.profile, &self.base_url, account, &row.invoice);
-        let aliases: Vec<String> = row.legacy_reference.iter().cloned().collect();
+        let aliases: Vec<String> = row.aliases();
         let _ = self
             .journal
             .run(move |j| {

@@ -266,7 +266,7 @@ pub struct JournalArgs {
 
 pub(crate) const JOURNAL_HELP: &str = "Exit codes: 0 success; 2 bad usage; 1 the journal cannot be read or written; `journal verify`: 0 the chain is intact, 8 an entry was changed or removed (the first one is named); `journal resolve`: 0 nothing left to check, 6 some outcomes are still unknown.
 
---json prints one object per line: seq, time (RFC 3339, UTC), user, profile, base_url, action, customer, amount, currency_code (absent: the account's currency), account_last4, external_id, invoice_id, outcome (done, refused, unknown), error_kind, error_code, file_name, rows, settled_time, checked.";
+--json prints one object per line: seq, time (RFC 3339, UTC), user, profile, base_url, action, customer, amount, currency_code (absent: the account's currency), account_last4, external_id, invoice_id, outcome (done, refused, unknown), error_kind, error_code, file_name, rows, settled_time, checked, and on a shared journal db_user (the database role that wrote it, as its server knows it).";
 
 /// `journal` subcommands.
 #[derive(Subcommand, Debug)]

@@ -267,6 +267,10 @@ fn push(to: &str, from: Option<&std::path::Path>) -> Result<(), Failure> {
             path = local.display()
         )
     );
+    // The directory comes along: on the desk's journal the billing runs find customers
+    // by the names and RUTs this computer knew.
+    let brought = source.bring_directory_into(&mut shared).map_err(failure)?;
+    say!("{}", tr!("cli-pushed-directory", count = brought));
     Ok(())
 }
 

@@ -131,7 +131,17 @@ fn claim_in(
     }
     let row: Row = intent_row(action, &intent, who);
     let seq = append_in(tx, row)?;
-    if let Some(k) = key {
+    if let Some(k) = key
+        && tx.shared()
+    {
+        // The server decides: a new claim by its unique key, a takeover only from an
+        // intent whose latest outcome is "refused" (a refusal is said as a unique one,
+        // so the claim is asked again and names its holder).
+        tx.exec(
+            "SELECT journal_claim(?1, ?2, ?3, ?4, false)",
+            &vals![&intent.service, k, seq, takeover],
+        )?;
+    } else if let Some(k) = key {
         let changed = match takeover {
             Some(old) => tx.exec(
                 "UPDATE claims SET intent_seq = ?1 WHERE scope = ?2 AND key = ?3 AND intent_seq = ?4",

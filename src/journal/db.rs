@@ -85,6 +85,9 @@ pub(crate) struct DbError {
     pub why: String,
     /// A unique key refused the row (another writer claimed it first).
     pub unique: bool,
+    /// A row lock was waited for longer than the shared journal allows (a colleague's
+    /// write holds it).
+    pub lock_timeout: bool,
 }
 
 impl DbError {
@@ -94,6 +97,7 @@ impl DbError {
             trouble: Trouble::Other,
             why: why.into(),
             unique: false,
+            lock_timeout: false,
         }
     }
 }
@@ -115,6 +119,7 @@ impl From<rusqlite::Error> for DbError {
                         || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
             ),
             why: e.to_string(),
+            lock_timeout: false,
         }
     }
 }
@@ -188,6 +193,12 @@ pub(crate) trait Db {
         params: &[Val],
         f: &mut dyn FnMut(DbRow) -> Result<bool, DbError>,
     ) -> Result<(), DbError>;
+
+    /// Whether this is the desk's shared journal, whose server appends and stamps rows
+    /// through the journal's own functions.
+    fn shared(&self) -> bool {
+        false
+    }
 
     /// Runs a query; its rows.
     fn query(&self, sql: &str, params: &[Val]) -> Result<Vec<DbRow>, DbError> {
@@ -303,6 +314,46 @@ mod tests {
             without_password("postgres://a:b:c@db/x@y"),
             "postgres://a@db/x@y"
         );
+        // A password given as a parameter, or in libpq's keyword/value form.
+        assert_eq!(
+            without_password("postgres://ana@db/desk?password=secreto&sslmode=require"),
+            "postgres://ana@db/desk?sslmode=require"
+        );
+        assert_eq!(
+            without_password("postgres://ana@db/desk?PASSWORD=secreto"),
+            "postgres://ana@db/desk"
+        );
+        assert_eq!(
+            without_password("host=db.example.cl password=secreto dbname=desk user=ana"),
+            "host=db.example.cl dbname=desk user=ana"
+        );
+        assert_eq!(
+            without_password("host=db password = 'se cre\\'to' dbname=desk"),
+            "host=db dbname=desk"
+        );
+    }
+
+    #[test]
+    fn a_keyword_address_is_a_database_never_a_file() {
+        use super::super::pg::is_database_url;
+        for db in [
+            "postgres://db/desk",
+            "PostgreSQL://db/desk",
+            "host=db dbname=desk",
+            "  dbname=desk host=db password=secreto",
+            "password=secreto host=db",
+            "host = db dbname = desk",
+        ] {
+            assert!(is_database_url(db), "{db}");
+        }
+        for file in [
+            "/home/ana/journal.sqlite3",
+            "C:\\Users\\ana\\journal.sqlite3",
+            "journal=1.sqlite3",
+            "hosts=x",
+        ] {
+            assert!(!is_database_url(file), "{file}");
+        }
     }
 
     #[test]

@@ -84,11 +84,50 @@ impl Journal {
         write_error(&self.path)(e)
     }
 
+    /// Brings this journal's directory into `other`'s (switching to the desk's shared
+    /// journal, or `journal push`): every customer known here by name, RUT or notes
+    /// that `other` knows by none of them. What the desk already wrote is kept.
+    /// How many were brought.
+    pub fn bring_directory_into(&self, other: &mut Journal) -> Result<usize, JournalError> {
+        let here: Vec<Customer> = self
+            .known_customers(u64::MAX >> 1)?
+            .into_iter()
+            .filter(|c| c.name.is_some() || c.rut.is_some() || c.notes.is_some())
+            .collect();
+        let mut missing = Vec::new();
+        for c in here {
+            let there = other.customer(&c.id)?;
+            if there.is_none_or(|t| t.name.is_none() && t.rut.is_none() && t.notes.is_none()) {
+                missing.push(c);
+            }
+        }
+        other.import_customers(&missing)
+    }
+
+    /// Whether the directory knows any customer by name or RUT (not only ids learnt from
+    /// listings and entries).
+    pub fn has_named_customers(&self) -> Result<bool, JournalError> {
+        self.db()
+            .one(
+                "SELECT 1 FROM customers WHERE name IS NOT NULL OR rut IS NOT NULL LIMIT 1",
+                &[],
+            )
+            .map(|r| r.is_some())
+            .map_err(|e| super::store::read_error(&self.path)(e))
+    }
+
     /// Adds or replaces customers (an import), all or none.
     pub fn import_customers(&mut self, customers: &[Customer]) -> Result<usize, JournalError> {
         let path = self.path.clone();
         self.write(|tx| {
             for c in customers {
+                if tx.shared() {
+                    tx.exec(
+                        "SELECT journal_customer_put(?1, ?2, ?3, ?4, ?5)",
+                        &vals![&c.id, &c.name, &c.rut, &c.notes, search_text(c)],
+                    )?;
+                    continue;
+                }
                 tx.exec(
                     "INSERT INTO customers (id, name, rut, notes, search, updated)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6)
@@ -235,6 +274,14 @@ pub(super) fn learn_in(conn: &dyn Db, id: &str) -> Result<(), DbError> {
     let id = id.trim();
     if id.is_empty() || id.chars().count() > 200 || id.chars().any(char::is_control) {
         return Ok(());
+    }
+    if conn.shared() {
+        return conn
+            .exec(
+                "SELECT journal_customer_learn(?1, ?2)",
+                &vals![id, fold(id)],
+            )
+            .map(|_| ());
     }
     conn.exec(
         "INSERT INTO customers (id, search, updated) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",

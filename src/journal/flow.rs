@@ -268,8 +268,10 @@ pub fn in_flight_window(client: &Client) -> chrono::Duration {
 /// Asks the service what became of an entry whose outcome is unknown: a create is looked
 /// for by its external reference among the customer's invoices, a void by reading the
 /// invoice. Found settles it at once; not found settles it only once the entry is older
-/// than [`in_flight_window`] (before that, [`Checked::Waiting`]).
-pub async fn check(client: &Client, e: &Entry, now: chrono::DateTime<chrono::Utc>) -> Checked {
+/// than [`in_flight_window`] (before that, [`Checked::Waiting`]). `age` is how long ago
+/// its intent was recorded, from [`Journal::age`]: never a wall clock's difference, which
+/// a stepped clock makes too large.
+pub async fn check(client: &Client, e: &Entry, age: chrono::Duration) -> Checked {
     let found = |outcome, invoice_id, kind: Option<&str>| Settled {
         outcome,
         invoice_id,
@@ -278,15 +280,13 @@ pub async fn check(client: &Client, e: &Entry, now: chrono::DateTime<chrono::Utc
         rows: None,
         checked: true,
     };
-    let until = chrono::DateTime::parse_from_rfc3339(&e.time)
-        .map(|t| t.with_timezone(&chrono::Utc))
-        .unwrap_or(now)
-        + in_flight_window(client);
+    let left = in_flight_window(client) - age;
     let not_yet = |s: Settled| {
-        if now >= until {
+        if left <= chrono::Duration::zero() {
             Checked::Settled(s)
         } else {
-            Checked::Waiting(until)
+            // Shown as a time of day: this computer's clock plus what is left.
+            Checked::Waiting(chrono::Utc::now() + left)
         }
     };
     match e.action {
@@ -334,9 +334,11 @@ pub async fn check_and_record(
     client: &Client,
     e: &Entry,
 ) -> Result<Checked, JournalError> {
-    let found = check(client, e, chrono::Utc::now()).await;
+    let seq = e.seq;
+    let age = journal.run(move |j| j.age(seq)).await?;
+    let found = check(client, e, age).await;
     if let Checked::Settled(s) = &found {
-        let (seq, s) = (e.seq, s.clone());
+        let s = s.clone();
         // Once: another clerk's check (or the answer itself) may have come first.
         journal.run(move |j| j.record_checked(seq, &s)).await?;
     }

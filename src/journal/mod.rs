@@ -9,6 +9,7 @@
 //! Never in the journal: secrets, tokens, an account key (only its last 4 characters).
 
 mod claims;
+mod clock;
 mod csv_out;
 mod db;
 mod directory;
@@ -297,6 +298,10 @@ pub struct Entry {
     /// The service identity its claim was made under (absent in older entries).
     #[serde(skip)]
     pub service: Option<String>,
+    /// The database role that wrote it, as the shared journal's server knows it (never
+    /// what a computer says of itself); absent in a file and in rows before layout 2.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub db_user: Option<String>,
 }
 
 /// Which entries to list.
@@ -356,6 +361,8 @@ pub fn os_user() -> String {
     ["USER", "USERNAME", "LOGNAME"]
         .iter()
         .find_map(|v| std::env::var(v).ok().filter(|u| !u.is_empty()))
+        // A service or a bare container sets none of them: the system still knows.
+        .or_else(|| whoami::username().ok().filter(|u| !u.is_empty()))
         .unwrap_or_else(|| "?".into())
 }
 
@@ -382,8 +389,12 @@ pub fn init_shared(
     password: Option<&str>,
     clerks: Option<&str>,
 ) -> Result<String, JournalError> {
-    let (pg, shown) =
-        store::connect_shared(url, password, |e, shown| store::shared_open_error(shown)(e))?;
+    let (pg, shown) = store::connect_shared(
+        url,
+        password,
+        &format!("{}@{}", os_user(), host_name()),
+        |e, shown| store::shared_open_error(shown)(e),
+    )?;
     let Some(role) = clerks else {
         return Ok(String::new());
     };

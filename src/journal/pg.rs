@@ -3,14 +3,22 @@
 //!
 //! The journal's logic is the same as for the SQLite file (see `db.rs`); what is
 //! PostgreSQL's is here: connecting (TLS through rustls and the platform's verifier,
-//! the password never in the address), the layout, and one writer at a time through the
-//! journal's advisory lock — the claim and the chain's next link are decided under it,
-//! as SQLite's immediate transaction does for one file.
+//! the password never in the address; time limits on every lock, statement and idle
+//! transaction, TCP keepalives both ways), and the layout. From layout 2 the clerks'
+//! role writes nothing directly: it reads, and calls the journal's functions
+//! (`SECURITY DEFINER`, owned by the journal's owner), which number each row, stamp it
+//! with the server's clock and the database role (`session_user`), chain it to the row
+//! before it of the same writer (one connection: per-writer chains, so no global lock
+//! serialises the desk), and allow only the changes the design allows: a claim is taken
+//! by a unique key, taken over only from an intent whose latest outcome is "refused";
+//! a request's answer is recorded by the writer that sent it, anyone else only records
+//! what a check found, and another role's "not created" only after the in-flight floor
+//! on the server's clock.
 //!
 //! tokio-postgres is driven by a thread of its own (its connection task on a small
-//! runtime); each call waits on the client's channels with a plain executor, so the
-//! journal can be used from async code (the CLI) and from blocking threads alike, as the
-//! SQLite journal is.
+//! runtime); each call waits on the client's channels with a plain executor, under a
+//! time limit kept by that runtime's timer, so the journal can be used from async code
+//! (the CLI) and from blocking threads alike, as the SQLite journal is.
 
 use super::db::{Db, DbError, DbRow, Val, dollar_placeholders};
 use super::store::Trouble;
@@ -21,15 +29,35 @@ use std::time::Duration;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 /// The layout this program writes; a database with a newer one is refused.
-pub(super) const LAYOUT: i64 = 1;
+pub(super) const LAYOUT: i64 = 2;
 
-/// The journal's advisory lock ("invoice-desk journal", any fixed number).
+/// The journal's advisory lock ("invoice-desk journal", any fixed number): held only
+/// while the layout is made or brought up to date, never on the write path.
 const LOCK: i64 = 0x4944_4a4f_5552_4e4c;
 
-/// The shared journal's tables, as of [`LAYOUT`] (the SQLite file's latest layout, with
-/// PostgreSQL's types). `entries` is the record: clerks may add to it and read it,
-/// never change it (see [`grants`]).
-const SCHEMA: &str = r#"
+/// How long a write waits for a row another transaction holds before saying who holds
+/// it (a colleague claiming the same reference commits in milliseconds; longer means a
+/// computer that stopped mid-write, which the server ends after [`IDLE_LIMIT`]).
+pub(super) const LOCK_WAIT: Duration = Duration::from_secs(2);
+
+/// How long the server keeps a transaction whose client went quiet (a dead laptop's
+/// claim): then it is ended and its locks freed; its intent was never committed.
+const IDLE_LIMIT: Duration = Duration::from_secs(10);
+
+/// How long one statement may run on the server.
+const STATEMENT_LIMIT: Duration = Duration::from_secs(30);
+
+/// How long this side waits for any answer (a server or proxy that stalls): a little
+/// more than the server's own limit.
+const ANSWER_LIMIT: Duration = Duration::from_secs(40);
+
+/// The in-flight floor the server keeps for "not created" recorded by another database
+/// role than the one that sent the request: the default window (the 30 s request limit
+/// and the 90 s margin). A role's own processes use their own window.
+const IN_FLIGHT_FLOOR_SECONDS: i64 = 120;
+
+/// Layout 1: the tables as the SQLite file has them, with PostgreSQL's types.
+const SCHEMA_1: &str = r#"
 CREATE TABLE IF NOT EXISTS journal_layout (version BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS entries (
     seq BIGINT PRIMARY KEY,
@@ -95,16 +123,308 @@ CREATE TABLE IF NOT EXISTS claims (
 );
 "#;
 
-/// What the clerks' role may do: add to the record and read it, never change or remove
-/// a row of it; keep the claims, runs and directory (bookkeeping beside the record).
+/// The journal's functions, in the order they are granted (see [`grants`]).
+const FUNCTIONS: &[&str] = &[
+    "journal_append",
+    "journal_claim",
+    "journal_customer_put",
+    "journal_customer_learn",
+    "journal_run_start",
+    "journal_run_finish",
+    "journal_pushed",
+];
+
+/// Layout 2, from layout 1 (`{schema}`: the tables' schema, the functions' only search
+/// path). Rows of layout 1 keep their one chain (no writer); new rows are numbered by
+/// the server (an identity no role may set: one insert cannot exhaust it), stamped and
+/// chained per writer by `journal_append`.
+const UPGRADE_2: &str = r#"
+ALTER TABLE entries ADD COLUMN IF NOT EXISTS clock TEXT;
+ALTER TABLE entries ADD COLUMN IF NOT EXISTS db_user TEXT;
+ALTER TABLE entries ADD COLUMN IF NOT EXISTS server_time TIMESTAMPTZ;
+ALTER TABLE entries ADD COLUMN IF NOT EXISTS writer BIGINT;
+DO $do$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'entries'::regclass
+                 AND attname = 'seq' AND attidentity <> '') THEN
+    ALTER TABLE entries ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY;
+    PERFORM setval(pg_get_serial_sequence('entries', 'seq'),
+                   coalesce((SELECT max(seq) FROM entries), 0) + 1, false);
+  END IF;
+END
+$do$;
+CREATE INDEX IF NOT EXISTS entries_writer ON entries(writer, seq);
+ALTER TABLE customers ADD COLUMN IF NOT EXISTS updated_by TEXT;
+ALTER TABLE bulk_runs ADD COLUMN IF NOT EXISTS started_by TEXT;
+ALTER TABLE pushed ADD COLUMN IF NOT EXISTS pushed_by TEXT;
+CREATE TABLE IF NOT EXISTS writers (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    db_user TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    backend_start TIMESTAMPTZ NOT NULL,
+    started TIMESTAMPTZ NOT NULL,
+    tip_seq BIGINT,
+    tip_hash TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS writers_backend ON writers(pid, backend_start);
+
+-- A row's canonical text for its hash: every column, each quoted (NULL as NULL), times
+-- in one fixed format whatever the session's DateStyle.
+CREATE OR REPLACE FUNCTION journal_row_text(e entries) RETURNS text
+LANGUAGE sql STABLE SET search_path = {schema}, pg_temp AS $fn$
+  SELECT concat_ws(',', quote_nullable(e.seq), quote_nullable(e.writer), quote_nullable(e.kind),
+    quote_nullable(e.intent_seq), quote_nullable(e.time),
+    quote_nullable(to_char(e.server_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')),
+    quote_nullable(e."user"), quote_nullable(e.db_user), quote_nullable(e.profile),
+    quote_nullable(e.base_url), quote_nullable(e.action), quote_nullable(e.customer),
+    quote_nullable(e.amount), quote_nullable(e.currency_code), quote_nullable(e.account_last4),
+    quote_nullable(e.external_id), quote_nullable(e.invoice_id), quote_nullable(e.outcome),
+    quote_nullable(e.error_kind), quote_nullable(e.error_code), quote_nullable(e.file_name),
+    quote_nullable(e.rows), quote_nullable(e.checked), quote_nullable(e.service),
+    quote_nullable(e.due_date), quote_nullable(e.decision), quote_nullable(e.clock))
+$fn$;
+
+-- This connection's writer (made on its first row): the server's backend, its role.
+CREATE OR REPLACE FUNCTION journal_writer() RETURNS writers
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+DECLARE
+  w writers;
+  began timestamptz;
+BEGIN
+  SELECT backend_start INTO began FROM pg_stat_activity WHERE pid = pg_backend_pid();
+  SELECT * INTO w FROM writers WHERE pid = pg_backend_pid() AND backend_start = began FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO writers (db_user, pid, backend_start, started, tip_hash)
+    VALUES (session_user, pg_backend_pid(), began, clock_timestamp(), repeat('0', 64))
+    RETURNING * INTO w;
+  END IF;
+  RETURN w;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION journal_append(
+  p_kind text, p_intent_seq bigint, p_user text, p_profile text, p_base_url text,
+  p_action text, p_customer text, p_amount text, p_currency_code text,
+  p_account_last4 text, p_external_id text, p_invoice_id text, p_outcome text,
+  p_error_kind text, p_error_code text, p_file_name text, p_rows bigint,
+  p_checked boolean, p_service text, p_due_date text, p_decision text,
+  p_copied_time text) RETURNS bigint
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+DECLARE
+  w writers;
+  i entries;
+  e entries;
+BEGIN
+  w := journal_writer();
+  IF p_kind = 'intent' THEN
+    IF p_intent_seq IS NOT NULL OR p_action NOT IN ('create', 'void', 'export') THEN
+      RAISE EXCEPTION 'an intent is a create, a void or an export, and follows no entry'
+        USING ERRCODE = '22023';
+    END IF;
+  ELSIF p_kind = 'outcome' THEN
+    SELECT * INTO i FROM entries WHERE seq = p_intent_seq AND kind = 'intent';
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'there is no entry %', p_intent_seq USING ERRCODE = '22023';
+    END IF;
+    IF p_outcome NOT IN ('done', 'refused', 'unknown') THEN
+      RAISE EXCEPTION 'an outcome is done, refused or unknown' USING ERRCODE = '22023';
+    END IF;
+    IF i.writer IS DISTINCT FROM w.id THEN
+      -- Only the connection that sent a request had its answer: anyone else records
+      -- what a check at the service found.
+      IF NOT p_checked THEN
+        RAISE EXCEPTION 'entry % was sent by another writer: only a check may settle it', p_intent_seq
+          USING ERRCODE = '42501';
+      END IF;
+      -- A check settles what is still unknown, once: a settled entry stays settled.
+      IF coalesce((SELECT o.outcome FROM entries o WHERE o.intent_seq = p_intent_seq
+                   ORDER BY o.seq DESC LIMIT 1), 'unknown') <> 'unknown' THEN
+        RAISE EXCEPTION 'entry % is already settled', p_intent_seq USING ERRCODE = '42501';
+      END IF;
+      IF p_outcome = 'refused' AND i.action IN ('create', 'void')
+         AND i.db_user IS DISTINCT FROM session_user
+         AND clock_timestamp() < coalesce(i.server_time, i.time::timestamptz)
+                                 + make_interval(secs => {floor}) THEN
+        RAISE EXCEPTION 'entry % may still be on its way (sent by %): not concluded before % s on the server''s clock',
+          p_intent_seq, i.db_user, {floor} USING ERRCODE = '42501';
+      END IF;
+    END IF;
+  ELSE
+    RAISE EXCEPTION 'a row is an intent or an outcome' USING ERRCODE = '22023';
+  END IF;
+  e.seq := nextval(pg_get_serial_sequence('entries', 'seq'));
+  e.kind := p_kind;
+  e.intent_seq := p_intent_seq;
+  e.server_time := clock_timestamp();
+  e.time := coalesce(p_copied_time,
+    to_char(e.server_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
+  e."user" := p_user;
+  e.db_user := session_user;
+  e.profile := p_profile;
+  e.base_url := p_base_url;
+  e.action := p_action;
+  e.customer := p_customer;
+  e.amount := p_amount;
+  e.currency_code := p_currency_code;
+  e.account_last4 := p_account_last4;
+  e.external_id := p_external_id;
+  e.invoice_id := p_invoice_id;
+  e.outcome := p_outcome;
+  e.error_kind := p_error_kind;
+  e.error_code := p_error_code;
+  e.file_name := p_file_name;
+  e.rows := p_rows;
+  e.checked := coalesce(p_checked, false);
+  e.service := p_service;
+  e.due_date := p_due_date;
+  e.decision := p_decision;
+  e.writer := w.id;
+  e.prev_hash := w.tip_hash;
+  e.hash := encode(sha256(convert_to(e.prev_hash || E'\n' || journal_row_text(e), 'UTF8')), 'hex');
+  INSERT INTO entries OVERRIDING SYSTEM VALUE SELECT e.*;
+  UPDATE writers SET tip_seq = e.seq, tip_hash = e.hash WHERE id = w.id;
+  RETURN e.seq;
+END
+$fn$;
+
+-- Claims `p_key` under `p_scope` for this writer's intent `p_seq`: new (the unique key
+-- decides; `p_if_free`: a holder already there keeps it), or taken over from `p_old`
+-- only when that intent's latest outcome is "refused".
+CREATE OR REPLACE FUNCTION journal_claim(
+  p_scope text, p_key text, p_seq bigint, p_old bigint, p_if_free boolean) RETURNS boolean
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+DECLARE
+  w writers;
+  latest text;
+  n bigint;
+BEGIN
+  w := journal_writer();
+  IF NOT EXISTS (SELECT 1 FROM entries WHERE seq = p_seq AND kind = 'intent' AND writer = w.id) THEN
+    RAISE EXCEPTION 'entry % is not this writer''s intent', p_seq USING ERRCODE = '42501';
+  END IF;
+  IF p_old IS NULL THEN
+    IF p_if_free THEN
+      INSERT INTO claims (scope, key, intent_seq) VALUES (p_scope, p_key, p_seq)
+      ON CONFLICT DO NOTHING;
+      GET DIAGNOSTICS n = ROW_COUNT;
+      RETURN n = 1;
+    END IF;
+    INSERT INTO claims (scope, key, intent_seq) VALUES (p_scope, p_key, p_seq);
+    RETURN true;
+  END IF;
+  SELECT outcome INTO latest FROM entries WHERE intent_seq = p_old ORDER BY seq DESC LIMIT 1;
+  IF latest IS DISTINCT FROM 'refused' THEN
+    RAISE EXCEPTION 'the claim on % is held by entry %', p_key, p_old USING ERRCODE = '23505';
+  END IF;
+  UPDATE claims SET intent_seq = p_seq WHERE scope = p_scope AND key = p_key AND intent_seq = p_old;
+  GET DIAGNOSTICS n = ROW_COUNT;
+  IF n <> 1 THEN
+    RAISE EXCEPTION 'the claim on % was taken over meanwhile', p_key USING ERRCODE = '23505';
+  END IF;
+  RETURN true;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION journal_customer_put(
+  p_id text, p_name text, p_rut text, p_notes text, p_search text) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+BEGIN
+  IF length(p_id) NOT BETWEEN 1 AND 200 OR length(coalesce(p_name, '')) > 500
+     OR length(coalesce(p_rut, '')) > 50 OR length(coalesce(p_notes, '')) > 5000
+     OR length(p_search) > 1000 THEN
+    RAISE EXCEPTION 'a customer''s fields are too long' USING ERRCODE = '22023';
+  END IF;
+  INSERT INTO customers (id, name, rut, notes, search, updated, updated_by)
+  VALUES (p_id, p_name, p_rut, p_notes, p_search,
+          to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), session_user)
+  ON CONFLICT (id) DO UPDATE SET name = excluded.name, rut = excluded.rut,
+    notes = excluded.notes, search = excluded.search, updated = excluded.updated,
+    updated_by = excluded.updated_by;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION journal_customer_learn(p_id text, p_search text) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+BEGIN
+  IF length(p_id) BETWEEN 1 AND 200 AND length(p_search) <= 1000 THEN
+    INSERT INTO customers (id, search, updated, updated_by)
+    VALUES (p_id, p_search,
+            to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), session_user)
+    ON CONFLICT DO NOTHING;
+  END IF;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION journal_run_start(
+  p_path text, p_file_id text, p_profile text, p_base_url text, p_rows bigint,
+  p_mapping text) RETURNS bigint
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+DECLARE
+  id bigint;
+BEGIN
+  INSERT INTO bulk_runs (path, file_id, profile, base_url, rows, started, mapping, started_by)
+  VALUES (p_path, p_file_id, p_profile, p_base_url, greatest(p_rows, 0),
+          to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+          p_mapping, session_user)
+  RETURNING bulk_runs.id INTO id;
+  RETURN id;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION journal_run_finish(p_id bigint) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+BEGIN
+  UPDATE bulk_runs SET finished = to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+  WHERE id = p_id AND finished IS NULL;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION journal_pushed(p_origin text, p_seq bigint) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+DECLARE
+  w writers;
+BEGIN
+  w := journal_writer();
+  IF NOT EXISTS (SELECT 1 FROM entries WHERE seq = p_seq AND writer = w.id) THEN
+    RAISE EXCEPTION 'entry % is not this writer''s', p_seq USING ERRCODE = '42501';
+  END IF;
+  INSERT INTO pushed (origin, seq, pushed_at, pushed_by)
+  VALUES (p_origin, p_seq,
+          to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), session_user);
+END
+$fn$;
+
+-- Nobody but the owner until `journal init --clerks` grants: functions are everyone's
+-- by default, and layout 1 let clerks insert and update.
+REVOKE ALL ON FUNCTION journal_writer, journal_append, journal_claim, journal_customer_put,
+  journal_customer_learn, journal_run_start, journal_run_finish, journal_pushed FROM PUBLIC;
+DO $do$
+DECLARE
+  g record;
+BEGIN
+  FOR g IN SELECT DISTINCT grantee, table_name FROM information_schema.role_table_grants
+           WHERE table_schema = current_schema()
+             AND table_name IN ('entries', 'claims', 'bulk_runs', 'customers', 'pushed', 'journal_layout')
+             AND privilege_type IN ('INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER')
+             AND grantee <> current_user LOOP
+    EXECUTE format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON %I FROM %I',
+                   g.table_name, g.grantee);
+  END LOOP;
+END
+$do$;
+REVOKE ALL ON writers FROM PUBLIC;
+UPDATE journal_layout SET version = 2;
+"#;
+
+/// What the clerks' role may do: read every table and call the journal's functions;
+/// never insert, change or remove a row itself (the functions decide what is added).
 pub fn grants(role: &str) -> String {
     let role = quote_ident(role);
     format!(
-        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed FROM PUBLIC;\n\
-         GRANT SELECT, INSERT ON entries, pushed TO {role};\n\
-         GRANT SELECT, INSERT, UPDATE ON claims, bulk_runs, customers TO {role};\n\
-         GRANT USAGE ON SEQUENCE bulk_runs_id_seq TO {role};\n\
-         GRANT SELECT ON journal_layout TO {role};\n"
+        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers FROM PUBLIC;\n\
+         GRANT SELECT ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers TO {role};\n\
+         GRANT EXECUTE ON FUNCTION {} TO {role};\n",
+        FUNCTIONS.join(", ")
     )
 }
 
@@ -113,51 +433,144 @@ fn quote_ident(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
-/// Whether `text` names a PostgreSQL database rather than a file.
+/// libpq's keywords, the first word of a keyword/value address ("host=… dbname=…").
+const KEYWORDS: &[&str] = &[
+    "host",
+    "hostaddr",
+    "port",
+    "dbname",
+    "user",
+    "password",
+    "passfile",
+    "sslmode",
+    "service",
+    "application_name",
+    "connect_timeout",
+    "options",
+    "target_session_attrs",
+];
+
+/// Whether `text` names a PostgreSQL database rather than a file: a `postgres://` or
+/// `postgresql://` address, or libpq's keyword/value form (`host=… dbname=…`), which is
+/// never taken for a file's name (it may hold a password).
 pub fn is_database_url(text: &str) -> bool {
     let t = text.trim().to_ascii_lowercase();
-    t.starts_with("postgres://") || t.starts_with("postgresql://")
+    if t.starts_with("postgres://") || t.starts_with("postgresql://") {
+        return true;
+    }
+    t.split_whitespace().next().is_some_and(|first| {
+        first
+            .split_once('=')
+            .is_some_and(|(k, _)| KEYWORDS.contains(&k.trim()))
+    }) || KEYWORDS
+        .iter()
+        .any(|k| t.starts_with(&format!("{k} =")) || t.starts_with(&format!("{k}=")))
 }
 
-/// The address as it may be shown and kept: any password in it taken out.
+/// The address as it may be shown and kept: any password in it taken out (the user
+/// information's, a `password=` parameter's, or a keyword's value).
 pub fn without_password(url: &str) -> String {
     let url = url.trim();
     let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
+        return keywords_without_password(url);
     };
     let (authority, tail) = match rest.find(['/', '?']) {
         Some(i) => rest.split_at(i),
         None => (rest, ""),
     };
-    match authority.rsplit_once('@') {
+    let authority = match authority.rsplit_once('@') {
         Some((user, host)) => {
             let user = user.split(':').next().unwrap_or("");
-            format!("{scheme}://{user}@{host}{tail}")
+            format!("{user}@{host}")
         }
-        None => url.to_string(),
+        None => authority.to_string(),
+    };
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let kept: Vec<&str> = query
+                .split('&')
+                .filter(|p| {
+                    let key = p.split('=').next().unwrap_or("").to_ascii_lowercase();
+                    key != "password" && key != "passfile"
+                })
+                .collect();
+            if kept.is_empty() {
+                path.to_string()
+            } else {
+                format!("{path}?{}", kept.join("&"))
+            }
+        }
+        None => tail.to_string(),
+    };
+    format!("{scheme}://{authority}{tail}")
+}
+
+/// A keyword/value address without its password: every word after `password` (or
+/// `passfile`) up to the next keyword is dropped, quoted or not.
+fn keywords_without_password(text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        let Some(eq) = rest.find('=') else {
+            out.push(rest.to_string());
+            break;
+        };
+        let key = rest[..eq].trim().to_string();
+        let mut value = rest[eq + 1..].trim_start();
+        // The value: quoted (backslash escapes) or up to white space.
+        let end = if let Some(inner) = value.strip_prefix('\'') {
+            let mut escaped = false;
+            let mut end = None;
+            for (i, c) in inner.char_indices() {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '\'' => {
+                        end = Some(i + 2);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            end.unwrap_or(value.len())
+        } else {
+            value.find(char::is_whitespace).unwrap_or(value.len())
+        };
+        let shown = &value[..end];
+        value = &value[end..];
+        let lower = key.to_ascii_lowercase();
+        if lower != "password" && lower != "passfile" {
+            out.push(format!("{key}={shown}"));
+        }
+        rest = value.trim_start();
     }
+    out.join(" ")
 }
 
 /// An open connection to the shared journal.
 pub(crate) struct Pg {
     client: tokio_postgres::Client,
     statements: Mutex<HashMap<String, tokio_postgres::Statement>>,
+    /// The connection thread's runtime: its timer keeps [`ANSWER_LIMIT`].
+    runtime: tokio::runtime::Handle,
     /// Drives the connection; it ends when the client is dropped.
     _driver: std::thread::JoinHandle<()>,
 }
 
 impl Pg {
     /// Connects to `url` with `password` (the address must not hold one: addresses are
-    /// shown and kept, passwords never).
-    pub fn connect(url: &str, password: Option<&str>) -> Result<Pg, DbError> {
+    /// shown and kept, passwords never); `who` names this writer to colleagues who wait
+    /// on it (the server's own role name is said beside it).
+    pub fn connect(url: &str, password: Option<&str>, who: &str) -> Result<Pg, DbError> {
         // rustls always checks the server's certificate and name: `verify-full` is what
         // `require` gets here, so both are read as `require`.
         let url = url
             .replace("sslmode=verify-full", "sslmode=require")
             .replace("sslmode=verify-ca", "sslmode=require");
-        let mut config: tokio_postgres::Config = url
-            .parse()
-            .map_err(|e| DbError::said(format!("the address cannot be read ({e})")))?;
+        // The parser's own words may repeat what it could not read: never said.
+        let mut config: tokio_postgres::Config = url.parse().map_err(|_| {
+            DbError::said("the address cannot be read as a PostgreSQL address (postgres://user@host:port/database, or host=… dbname=… user=…)")
+        })?;
         if config.get_password().is_some() {
             return Err(DbError::said(
                 "the address holds a password: give it in INVOICE_DESK_JOURNAL_PASSWORD (or the keyring), never in the address",
@@ -166,11 +579,31 @@ impl Pg {
         if let Some(p) = password {
             config.password(p);
         }
-        config.application_name("invoice-desk");
+        let name: String = format!("invoice-desk {who}")
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(60)
+            .collect();
+        config.application_name(name);
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_secs(10));
         }
-        config.keepalives_idle(Duration::from_secs(30));
+        // Never frozen: a lock waited for says who holds it, a transaction left open by
+        // a computer that died is ended by the server, a statement is bounded; the
+        // server notices a vanished client and this side a vanished server.
+        config.options(format!(
+            "-c lock_timeout={} -c idle_in_transaction_session_timeout={} -c statement_timeout={} \
+             -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3",
+            LOCK_WAIT.as_millis(),
+            IDLE_LIMIT.as_millis(),
+            STATEMENT_LIMIT.as_millis()
+        ));
+        config.keepalives(true);
+        config.keepalives_idle(Duration::from_secs(10));
+        config.keepalives_interval(Duration::from_secs(5));
+        config.keepalives_retries(3);
+        #[cfg(target_os = "linux")]
+        config.tcp_user_timeout(Duration::from_secs(30));
         let tls = LazyTls;
         let (sent, got) = std::sync::mpsc::channel();
         let driver = std::thread::Builder::new()
@@ -186,10 +619,11 @@ impl Pg {
                         return;
                     }
                 };
+                let handle = rt.handle().clone();
                 rt.block_on(async move {
                     match config.connect(tls).await {
                         Ok((client, connection)) => {
-                            let _ = sent.send(Ok(client));
+                            let _ = sent.send(Ok((client, handle)));
                             let _ = connection.await;
                         }
                         Err(e) => {
@@ -199,12 +633,13 @@ impl Pg {
                 });
             })
             .map_err(|e| DbError::said(e.to_string()))?;
-        let client = got
+        let (client, runtime) = got
             .recv()
             .map_err(|_| DbError::said("the connection's thread stopped"))??;
         Ok(Pg {
             client,
             statements: Mutex::new(HashMap::new()),
+            runtime,
             _driver: driver,
         })
     }
@@ -225,14 +660,30 @@ impl Pg {
             .map(Option::flatten)
     }
 
-    /// Creates the tables (under the lock: two computers starting at once make them once).
-    pub fn create_layout(&self) -> Result<(), DbError> {
-        self.write(|db| {
-            if self.layout()?.is_none() {
-                self.batch(SCHEMA)?;
+    /// Makes the tables and functions, or brings an older layout up to date, under the
+    /// journal's advisory lock (two computers starting at once do it once). Only the
+    /// journal's owner (or a role that may create in its schema) can.
+    pub fn prepare_layout(&self) -> Result<(), DbError> {
+        self.locked(|db| {
+            let found = self.layout()?;
+            if found.is_none() {
+                self.batch(SCHEMA_1)?;
                 db.exec(
-                    "INSERT INTO journal_layout (version) VALUES (?1)",
-                    &[Val::Int(LAYOUT)],
+                    "INSERT INTO journal_layout (version) SELECT ?1
+                     WHERE NOT EXISTS (SELECT 1 FROM journal_layout)",
+                    &[Val::Int(1)],
+                )?;
+            }
+            if found.unwrap_or(1) < 2 {
+                let schema = self
+                    .one("SELECT current_schema()", &[])?
+                    .map(|r| r.text(0))
+                    .transpose()?
+                    .ok_or_else(|| DbError::said("the database has no schema to make it in"))?;
+                self.batch(
+                    &UPGRADE_2
+                        .replace("{schema}", &quote_ident(&schema))
+                        .replace("{floor}", &IN_FLIGHT_FLOOR_SECONDS.to_string()),
                 )?;
             }
             Ok(())
@@ -241,25 +692,77 @@ impl Pg {
 
     /// Runs statements that take no parameters.
     pub fn batch(&self, sql: &str) -> Result<(), DbError> {
-        block(self.client.batch_execute(sql)).map_err(DbError::from)
+        self.block(self.client.batch_execute(sql))
     }
 
-    /// Runs `f` in one transaction holding the journal's advisory lock: one writer at a
-    /// time on every computer, from the first read to the commit.
+    /// Runs `f` in one transaction. No lock is taken for the journal as a whole: claims
+    /// are decided by unique keys and row locks, each writer's chain by its own row.
+    /// A row lock held by another computer for longer than [`LOCK_WAIT`] ends the
+    /// transaction with a word of who holds it.
     pub fn write<R>(&self, f: impl FnOnce(&dyn Db) -> Result<R, DbError>) -> Result<R, DbError> {
         self.batch("BEGIN")?;
-        let done = self
-            .exec("SELECT pg_advisory_xact_lock(?1)", &[Val::Int(LOCK)])
-            .and_then(|_| f(self));
-        match done {
+        match f(self) {
             Ok(r) => {
                 self.batch("COMMIT")?;
                 Ok(r)
             }
             Err(e) => {
                 let _ = self.batch("ROLLBACK");
-                Err(e)
+                Err(self.who_holds(e))
             }
+        }
+    }
+
+    /// Runs `f` in one transaction begun once the journal's advisory lock is held (the
+    /// layout): begun after, so it sees what the previous holder made (a transaction
+    /// begun before may not see a table made meanwhile).
+    fn locked<R>(&self, f: impl FnOnce(&dyn Db) -> Result<R, DbError>) -> Result<R, DbError> {
+        self.exec("SELECT pg_advisory_lock(?1)", &[Val::Int(LOCK)])?;
+        let done = self.write(f);
+        let _ = self.exec("SELECT pg_advisory_unlock(?1)", &[Val::Int(LOCK)]);
+        done
+    }
+
+    /// A lock waited for too long, said with who holds a write open on the journal now
+    /// (their database role and program), so a waiting clerk knows whom to ask.
+    fn who_holds(&self, e: DbError) -> DbError {
+        if !e.lock_timeout {
+            return e;
+        }
+        let holders = self
+            .query(
+                "SELECT DISTINCT a.usename::text, coalesce(a.application_name, '')
+                 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                 WHERE l.locktype = 'transactionid' AND l.mode = 'ExclusiveLock' AND l.granted
+                   AND a.datname = current_database() AND a.pid <> pg_backend_pid()
+                 ORDER BY 1, 2 LIMIT 5",
+                &[],
+            )
+            .unwrap_or_default();
+        let names: Vec<String> = holders
+            .iter()
+            .filter_map(|r| {
+                let role = r.text(0).ok()?;
+                let app = r.text(1).unwrap_or_default();
+                let app = app
+                    .strip_prefix("invoice-desk ")
+                    .unwrap_or(&app)
+                    .to_string();
+                Some(crate::text::escape_controls(&format!("{app} (role {role})")).into_owned())
+            })
+            .collect();
+        let who = if names.is_empty() {
+            "another computer".to_string()
+        } else {
+            names.join(", ")
+        };
+        DbError {
+            why: format!(
+                "waited {} s for {who}, whose write on the journal holds this row; the server ends a write left open for {} s",
+                LOCK_WAIT.as_secs(),
+                IDLE_LIMIT.as_secs()
+            ),
+            ..e
         }
     }
 
@@ -269,18 +772,54 @@ impl Pg {
         {
             return Ok(s.clone());
         }
-        let stmt = block(self.client.prepare(&dollar_placeholders(sql)))?;
+        let stmt = self.block(self.client.prepare(&dollar_placeholders(sql)))?;
         if let Ok(mut cache) = self.statements.lock() {
             cache.insert(sql.to_string(), stmt.clone());
         }
         Ok(stmt)
+    }
+
+    /// Waits for a call's answer, at most [`ANSWER_LIMIT`] (see [`within`]).
+    fn block<T, E, F>(&self, f: F) -> Result<T, DbError>
+    where
+        F: std::future::Future<Output = Result<T, E>>,
+        DbError: From<E>,
+    {
+        futures_executor::block_on(within(&self.runtime, f))?.map_err(DbError::from)
+    }
+}
+
+/// `f`'s result, unless no answer came within [`ANSWER_LIMIT`]: the connection thread's
+/// timer wakes the wait, so a server or network that stalls is said, not waited on for
+/// ever.
+async fn within<T>(
+    runtime: &tokio::runtime::Handle,
+    f: impl std::future::Future<Output = T>,
+) -> Result<T, DbError> {
+    let limit = {
+        let _in = runtime.enter();
+        tokio::time::sleep(ANSWER_LIMIT)
+    };
+    pin_mut!(f);
+    pin_mut!(limit);
+    match futures_util::future::select(f, limit).await {
+        futures_util::future::Either::Left((r, _)) => Ok(r),
+        futures_util::future::Either::Right(_) => Err(DbError {
+            trouble: Trouble::Unreachable,
+            why: format!(
+                "the server did not answer within {} s",
+                ANSWER_LIMIT.as_secs()
+            ),
+            unique: false,
+            lock_timeout: false,
+        }),
     }
 }
 
 impl Db for Pg {
     fn exec(&self, sql: &str, params: &[Val]) -> Result<u64, DbError> {
         let stmt = self.statement(sql)?;
-        block(self.client.execute_raw(&stmt, params.iter())).map_err(DbError::from)
+        self.block(self.client.execute_raw(&stmt, params.iter()))
     }
 
     fn each(
@@ -290,16 +829,23 @@ impl Db for Pg {
         f: &mut dyn FnMut(DbRow) -> Result<bool, DbError>,
     ) -> Result<(), DbError> {
         let stmt = self.statement(sql)?;
-        block(async {
-            let rows = self.client.query_raw(&stmt, params.iter()).await?;
+        let rt = &self.runtime;
+        // The limit is per answer (the first rows, then each next one): a long walk
+        // (`journal verify`) goes on as long as rows keep coming.
+        futures_executor::block_on(async {
+            let rows = within(rt, self.client.query_raw(&stmt, params.iter())).await??;
             pin_mut!(rows);
-            while let Some(row) = rows.next().await {
+            while let Some(row) = within(rt, rows.next()).await? {
                 if !f(read_row(&row?)?)? {
                     break;
                 }
             }
             Ok(())
         })
+    }
+
+    fn shared(&self) -> bool {
+        true
     }
 }
 
@@ -421,6 +967,7 @@ impl From<tokio_postgres::Error> for DbError {
         DbError {
             trouble,
             unique: code == Some(&SqlState::UNIQUE_VIOLATION),
+            lock_timeout: code == Some(&SqlState::LOCK_NOT_AVAILABLE),
             why,
         }
     }
@@ -445,11 +992,6 @@ fn refused_certificate(e: &tokio_postgres::Error) -> bool {
         source = s.source();
     }
     false
-}
-
-/// Waits for a future that needs no runtime of its own (the client's channels).
-fn block<F: std::future::Future>(f: F) -> F::Output {
-    futures_executor::block_on(f)
 }
 
 /// rustls with the platform's certificate verifier, as the API layer uses.

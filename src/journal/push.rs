@@ -86,14 +86,25 @@ fn copy_in(tx: &dyn super::db::Db, e: &Entry, origin: &str, host: &str) -> Resul
         Action::Export => None,
     };
     if let (Some(scope), Some(key)) = (e.service.as_deref(), key.filter(|k| !k.trim().is_empty())) {
+        if tx.shared() {
+            tx.exec(
+                "SELECT journal_claim(?1, ?2, ?3, NULL, true)",
+                &vals![scope, key.trim(), seq],
+            )?;
+        } else {
+            tx.exec(
+                "INSERT INTO claims (scope, key, intent_seq) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+                &vals![scope, key.trim(), seq],
+            )?;
+        }
+    }
+    if tx.shared() {
+        tx.exec("SELECT journal_pushed(?1, ?2)", &vals![origin, seq])?;
+    } else {
         tx.exec(
-            "INSERT INTO claims (scope, key, intent_seq) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
-            &vals![scope, key.trim(), seq],
+            "INSERT INTO pushed (origin, seq, pushed_at) VALUES (?1, ?2, ?3)",
+            &vals![origin, seq, now()],
         )?;
     }
-    tx.exec(
-        "INSERT INTO pushed (origin, seq, pushed_at) VALUES (?1, ?2, ?3)",
-        &vals![origin, seq, now()],
-    )?;
     Ok(true)
 }

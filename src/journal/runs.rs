@@ -3,7 +3,7 @@
 //! Resuming is running the same file again: the journal's entries say which rows are
 //! already issued.
 
-use super::db::{DbError, vals};
+use super::db::{Db, DbError, vals};
 use super::store::{now, write_error};
 use super::{Journal, JournalError};
 use std::path::PathBuf;
@@ -64,11 +64,24 @@ impl Journal {
             )?;
             for r in older {
                 if super::identity::canonical_url(&r.text(1)?) == canonical_url {
-                    tx.exec(
-                        "UPDATE bulk_runs SET finished = ?1 WHERE id = ?2",
-                        &vals![now(), r.int(0)?],
-                    )?;
+                    finish_in(tx, r.int(0)?)?;
                 }
+            }
+            if tx.shared() {
+                return tx
+                    .one(
+                        "SELECT journal_run_start(?1, ?2, ?3, ?4, ?5, ?6)",
+                        &vals![
+                            &path_text,
+                            &file_id,
+                            &profile,
+                            &canonical_url,
+                            rows,
+                            mapping
+                        ],
+                    )?
+                    .ok_or_else(|| DbError::said("the run was not recorded"))?
+                    .int(0);
             }
             tx.one(
                 "INSERT INTO bulk_runs (path, file_id, profile, base_url, rows, started, mapping)
@@ -91,13 +104,7 @@ impl Journal {
 
     /// Notes that run `id` ended (every row settled, or the clerk chose not to resume).
     pub fn finish_run(&mut self, id: i64) -> Result<(), JournalError> {
-        self.db()
-            .exec(
-                "UPDATE bulk_runs SET finished = ?1 WHERE id = ?2",
-                &vals![now(), id],
-            )
-            .map_err(write_error(&self.path))?;
-        Ok(())
+        finish_in(self.db(), id).map_err(write_error(&self.path))
     }
 
     /// Runs started and never finished, newest first.
@@ -126,6 +133,20 @@ impl Journal {
             .collect::<Result<_, DbError>>()
             .map_err(write_error(&self.path))
     }
+}
+
+/// Notes that run `id` ended (on the shared journal through the journal's function: the
+/// clerks' role changes no row itself).
+fn finish_in(db: &dyn Db, id: i64) -> Result<(), DbError> {
+    if db.shared() {
+        db.exec("SELECT journal_run_finish(?1)", &vals![id])?;
+    } else {
+        db.exec(
+            "UPDATE bulk_runs SET finished = ?1 WHERE id = ?2",
+            &vals![now(), id],
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -94,6 +94,13 @@ pub(super) const MIGRATIONS: &[Step] = &[
          ALTER TABLE bulk_runs ADD COLUMN mapping TEXT;",
     ),
     Step::Code(claim_earlier_intents),
+    // 8: an intent's anchor on a clock that cannot step (see `clock.rs`), and the
+    // database role that wrote a row (a shared journal's server stamps it; a file has
+    // none), so both stores answer one listing.
+    Step::Sql(
+        "ALTER TABLE entries ADD COLUMN clock TEXT;
+         ALTER TABLE entries ADD COLUMN db_user TEXT;",
+    ),
 ];
 
 /// Layout 6's second step: the intents of an older journal claim their references and

@@ -336,11 +336,16 @@ pub(super) struct Row {
     service: Option<String>,
     due_date: Option<String>,
     decision: Option<String>,
+    /// An intent's anchor on a clock that cannot step (`clock.rs`; a file's rows only).
+    clock: Option<String>,
+    /// Copied from another journal (`journal push`): its time is kept as recorded.
+    #[serde(skip)]
+    copied: bool,
 }
 
 const COLUMNS: &str = "seq, kind, intent_seq, time, \"user\", profile, base_url, action, customer, amount, \
      currency_code, account_last4, external_id, invoice_id, outcome, error_kind, error_code, \
-     file_name, rows, checked, prev_hash, service, due_date, decision";
+     file_name, rows, checked, prev_hash, service, due_date, decision, clock";
 
 impl Row {
     /// SHA-256 of the previous hash and this row's canonical content (a JSON array of
@@ -362,10 +367,11 @@ impl Row {
         );
         // Rows written before layout 6 have none of its columns: they hash as they did.
         let later = (&self.service, &self.due_date, &self.decision);
-        let canonical = if later == (&None, &None, &None) {
-            serde_json::to_vec(&columns)
-        } else {
-            serde_json::to_vec(&(columns, later))
+        // Likewise rows without an anchor (before layout 8, or where the system has none).
+        let canonical = match (&self.clock, later == (&None, &None, &None)) {
+            (None, true) => serde_json::to_vec(&columns),
+            (None, false) => serde_json::to_vec(&(columns, later)),
+            (Some(clock), _) => serde_json::to_vec(&(columns, later, clock)),
         }
         .unwrap_or_default();
         let mut h = Sha256::new();
@@ -405,8 +411,10 @@ impl Row {
                 service: r.opt_text(21)?,
                 due_date: r.opt_text(22)?,
                 decision: r.opt_text(23)?,
+                clock: r.opt_text(24)?,
+                copied: false,
             },
-            r.text(24)?,
+            r.text(25)?,
         ))
     }
 }
@@ -435,6 +443,7 @@ impl Row {
             service: e.service.clone(),
             due_date: e.due_date.clone(),
             decision: e.decision.clone(),
+            copied: true,
             ..Row::default()
         }
     }
@@ -455,6 +464,7 @@ impl Row {
             error_code: e.error_code.clone(),
             rows: e.rows.map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
             checked: e.checked,
+            copied: true,
             ..Row::default()
         }
     }
@@ -484,12 +494,22 @@ pub(super) fn intent_row(action: Action, intent: &Intent, who: &str) -> Row {
         service: Some(intent.service.clone()).filter(|s| !s.is_empty()),
         due_date: intent.due_date.clone(),
         decision: intent.decision.clone(),
+        clock: super::clock::anchor_now(),
         ..Row::default()
     }
 }
 
 /// Appends `row` after the last one in `tx`, chained to its hash; its sequence number.
+/// On the shared journal the server appends it (`journal_append`: its number, time,
+/// writer and chain are the server's), from the row's content only.
 pub(super) fn append_in(tx: &dyn Db, mut row: Row) -> Result<i64, DbError> {
+    if tx.shared() {
+        let seq = append_shared(tx, &row)?;
+        if let (Some(c), "intent") = (&row.customer, row.kind.as_str()) {
+            let _ = super::directory::learn_in(tx, c);
+        }
+        return Ok(seq);
+    }
     let last = tx
         .one(
             "SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1",
@@ -504,7 +524,7 @@ pub(super) fn append_in(tx: &dyn Db, mut row: Row) -> Result<i64, DbError> {
     tx.exec(
         &format!(
             "INSERT INTO entries ({COLUMNS}, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
-             ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"
+             ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)"
         ),
         &vals![
             row.seq,
@@ -531,6 +551,7 @@ pub(super) fn append_in(tx: &dyn Db, mut row: Row) -> Result<i64, DbError> {
             &row.service,
             &row.due_date,
             &row.decision,
+            &row.clock,
             hash,
         ],
     )?;
@@ -542,17 +563,56 @@ pub(super) fn append_in(tx: &dyn Db, mut row: Row) -> Result<i64, DbError> {
     Ok(row.seq)
 }
 
-/// Connects to the shared journal at `url` and checks its layout: a newer one is
-/// refused, missing tables are created (`on_create` says why they could not be). The
-/// connection and the address as it may be shown (no password).
+/// [`append_in`] on the shared journal: the server numbers, stamps (time, database
+/// role, writer) and chains the row; a row copied from another journal keeps its own
+/// time beside the server's.
+fn append_shared(tx: &dyn Db, row: &Row) -> Result<i64, DbError> {
+    let copied_time = row.copied.then(|| row.time.clone());
+    tx.one(
+        "SELECT journal_append(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, \
+         ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+        &vals![
+            &row.kind,
+            row.intent_seq,
+            &row.user,
+            &row.profile,
+            &row.base_url,
+            &row.action,
+            &row.customer,
+            &row.amount,
+            &row.currency_code,
+            &row.account_last4,
+            &row.external_id,
+            &row.invoice_id,
+            &row.outcome,
+            &row.error_kind,
+            &row.error_code,
+            &row.file_name,
+            row.rows,
+            row.checked,
+            &row.service,
+            &row.due_date,
+            &row.decision,
+            copied_time,
+        ],
+    )?
+    .ok_or_else(|| DbError::said("the server appended no row"))?
+    .int(0)
+}
+
+/// Connects to the shared journal at `url` as `who` and checks its layout: a newer one
+/// is refused, missing tables are created and an older layout brought up to date when
+/// the role may (`on_create` says why they could not be). The connection and the
+/// address as it may be shown (no password).
 pub(super) fn connect_shared(
     url: &str,
     password: Option<&str>,
+    who: &str,
     on_create: impl Fn(DbError, &Path) -> JournalError,
 ) -> Result<(super::pg::Pg, PathBuf), JournalError> {
     let shown = PathBuf::from(super::pg::without_password(url));
     let fail = |e| shared_open_error(&shown)(e);
-    let pg = super::pg::Pg::connect(url.trim(), password).map_err(fail)?;
+    let pg = super::pg::Pg::connect(url.trim(), password, who).map_err(fail)?;
     match pg.layout().map_err(fail)? {
         Some(found) if found > super::pg::LAYOUT => {
             return Err(JournalError::TooNew {
@@ -561,8 +621,8 @@ pub(super) fn connect_shared(
                 known: super::pg::LAYOUT,
             });
         }
-        Some(_) => {}
-        None => pg.create_layout().map_err(|e| on_create(e, &shown))?,
+        Some(super::pg::LAYOUT) => {}
+        _ => pg.prepare_layout().map_err(|e| on_create(e, &shown))?,
     }
     Ok((pg, shown))
 }
@@ -714,13 +774,14 @@ impl Journal {
     /// on first use when the role may (else `invoice-desk journal init` by the owner).
     /// Never falls back to a local file: when it cannot be opened, nothing is sent.
     pub fn open_shared(url: &str, password: Option<&str>) -> Result<Journal, JournalError> {
-        let (pg, shown) = connect_shared(url, password, |e, shown| match e.trouble {
+        let who = format!("{}@{}", os_user(), super::host_name());
+        let (pg, shown) = connect_shared(url, password, &who, |e, shown| match e.trouble {
             Trouble::ReadOnly => JournalError::Open {
                 path: shown.to_path_buf(),
                 trouble: Trouble::ReadOnly,
                 why: format!(
-                    "the journal's tables are not there and this role may not create them: \
-                     the database's owner runs `invoice-desk journal init` ({})",
+                    "the journal's tables are not there, or are of an older layout, and this role may \
+                     not make them: the database's owner runs `invoice-desk journal init` ({})",
                     e.why
                 ),
             },
@@ -729,7 +790,7 @@ impl Journal {
         Ok(Journal {
             store: Store::Shared(Box::new(pg)),
             path: shown,
-            who: format!("{}@{}", os_user(), super::host_name()),
+            who,
             grouped: false,
         })
     }
@@ -987,6 +1048,39 @@ impl Journal {
         .map_err(write_error(&path))
     }
 
+    /// How long ago intent `seq` was recorded, never more than really passed: on the
+    /// shared journal by the server's clock (it stamped the row), in a file from the
+    /// intent's anchor on a clock that cannot step (`clock.rs`). What decides whether a
+    /// request may still be on its way.
+    pub fn age(&self, seq: i64) -> Result<chrono::Duration, JournalError> {
+        if self.is_shared() {
+            let ms = self
+                .db()
+                .one(
+                    "SELECT (extract(epoch FROM clock_timestamp() - coalesce(server_time, time::timestamptz)) * 1000)::bigint
+                     FROM entries WHERE seq = ?1",
+                    &vals![seq],
+                )
+                .and_then(|r| r.map(|r| r.int(0)).transpose())
+                .map_err(|e| self.read_err(e))?;
+            return Ok(chrono::Duration::milliseconds(ms.unwrap_or(0).max(0)));
+        }
+        let row = self
+            .db()
+            .one(
+                "SELECT clock, time FROM entries WHERE seq = ?1",
+                &vals![seq],
+            )
+            .and_then(|r| {
+                r.map(|r| Ok::<_, DbError>((r.opt_text(0)?, r.text(1)?)))
+                    .transpose()
+            })
+            .map_err(|e| self.read_err(e))?;
+        Ok(row
+            .map(|(anchor, time)| super::clock::age(anchor.as_deref(), &time))
+            .unwrap_or_else(chrono::Duration::zero))
+    }
+
     /// Entries (each intent with its latest outcome) matching `filter`, newest first or
     /// oldest first, `limit` of them from `offset`.
     pub fn list(
@@ -1073,44 +1167,48 @@ impl Journal {
                 Err(e) => return Err(self.read_err(e.into())),
             }
         }
+        if self.is_shared() {
+            return self.verify_shared();
+        }
+        self.verify_one_chain(&format!("SELECT {COLUMNS}, hash FROM entries ORDER BY seq"))
+    }
+
+    /// Walks one chain, the rows `sql` gives in order, hashed here ([`Row::hash`]).
+    fn verify_one_chain(&self, sql: &str) -> Result<Result<u64, Broken>, JournalError> {
         let mut prev = GENESIS.to_string();
         let mut n = 0u64;
         let mut broken = None;
-        let walked = self.db().each(
-            &format!("SELECT {COLUMNS}, hash FROM entries ORDER BY seq"),
-            &[],
-            &mut |r| {
-                let seq = r.int(0).unwrap_or(-1);
-                let (row, hash) = match Row::from_db(&r) {
-                    Ok(x) => x,
-                    Err(e) => {
-                        broken = Some(Broken {
-                            seq,
-                            why: format!("unreadable row: {e}"),
-                        });
-                        return Ok(false);
-                    }
-                };
-                if row.prev_hash != prev {
+        let walked = self.db().each(sql, &[], &mut |r| {
+            let seq = r.int(0).unwrap_or(-1);
+            let (row, hash) = match Row::from_db(&r) {
+                Ok(x) => x,
+                Err(e) => {
                     broken = Some(Broken {
                         seq,
-                        why: "it does not follow the row before it (a row was removed or changed)"
-                            .into(),
+                        why: format!("unreadable row: {e}"),
                     });
                     return Ok(false);
                 }
-                if row.hash() != hash {
-                    broken = Some(Broken {
-                        seq,
-                        why: "its content was changed after it was written".into(),
-                    });
-                    return Ok(false);
-                }
-                prev = hash;
-                n += 1;
-                Ok(true)
-            },
-        );
+            };
+            if row.prev_hash != prev {
+                broken = Some(Broken {
+                    seq,
+                    why: "it does not follow the row before it (a row was removed or changed)"
+                        .into(),
+                });
+                return Ok(false);
+            }
+            if row.hash() != hash {
+                broken = Some(Broken {
+                    seq,
+                    why: "its content was changed after it was written".into(),
+                });
+                return Ok(false);
+            }
+            prev = hash;
+            n += 1;
+            Ok(true)
+        });
         match walked {
             Ok(()) => Ok(broken.map_or(Ok(n), Err)),
             Err(e) if e.trouble == Trouble::Corrupt => Ok(Err(Broken {
@@ -1119,6 +1217,107 @@ impl Journal {
             })),
             Err(e) => Err(self.read_err(e)),
         }
+    }
+
+    /// The shared journal's chains: the rows of layout 1 (one chain, hashed here), then
+    /// each writer's chain as the server hashed it (`journal_row_text`), every row by
+    /// the role its writer connected as, and each chain ending where its writer's tip
+    /// says (rows removed from its end are found too).
+    fn verify_shared(&self) -> Result<Result<u64, Broken>, JournalError> {
+        // A long journal is walked as long as rows keep coming.
+        let _ = self.db().exec("SET statement_timeout = 0", &[]);
+        let legacy = self.verify_one_chain(&format!(
+            "SELECT {COLUMNS}, hash FROM entries WHERE writer IS NULL ORDER BY seq"
+        ));
+        let mut n = match legacy {
+            Ok(Ok(n)) => n,
+            other => return other,
+        };
+        let mut broken: Option<Broken> = None;
+        // (writer, previous hash, its tip as the writer row says)
+        let mut current: Option<(i64, String, Option<String>)> = None;
+        let end_of = |w: &Option<(i64, String, Option<String>)>| -> Option<Broken> {
+            match w {
+                Some((id, last, tip)) if tip.as_deref() != Some(last.as_str()) => Some(Broken {
+                    seq: 0,
+                    why: format!("rows were removed from the end of writer {id}'s chain"),
+                }),
+                _ => None,
+            }
+        };
+        let walked = self.db().each(
+            "SELECT e.seq, e.writer, e.prev_hash, e.hash,
+                    encode(sha256(convert_to(e.prev_hash || E'\\n' || journal_row_text(e), 'UTF8')), 'hex'),
+                    e.db_user, w.db_user, w.tip_hash
+             FROM entries e LEFT JOIN writers w ON w.id = e.writer
+             WHERE e.writer IS NOT NULL ORDER BY e.writer, e.seq",
+            &[],
+            &mut |r| {
+                let seq = r.int(0)?;
+                let writer = r.int(1)?;
+                let (prev_hash, hash, recomputed) = (r.text(2)?, r.text(3)?, r.text(4)?);
+                let (by, writer_role, tip) = (r.opt_text(5)?, r.opt_text(6)?, r.opt_text(7)?);
+                if current.as_ref().is_none_or(|c| c.0 != writer) {
+                    if let Some(b) = end_of(&current) {
+                        broken = Some(b);
+                        return Ok(false);
+                    }
+                    current = Some((writer, GENESIS.to_string(), tip));
+                }
+                let Some(c) = current.as_mut() else {
+                    return Ok(false);
+                };
+                let why = if writer_role.is_none() {
+                    Some("its writer is not in the journal (a row added by hand)")
+                } else if by != writer_role {
+                    Some("it names another database role than its writer's")
+                } else if prev_hash != c.1 {
+                    Some("it does not follow the row before it (a row was removed or changed)")
+                } else if recomputed != hash {
+                    Some("its content was changed after it was written")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    broken = Some(Broken {
+                        seq,
+                        why: why.into(),
+                    });
+                    return Ok(false);
+                }
+                c.1 = hash;
+                n += 1;
+                Ok(true)
+            },
+        );
+        if let Err(e) = walked {
+            return Err(self.read_err(e));
+        }
+        if broken.is_none() {
+            broken = end_of(&current);
+        }
+        if broken.is_none() {
+            // A writer whose rows are all gone.
+            let emptied = self
+                .db()
+                .one(
+                    "SELECT w.id FROM writers w WHERE w.tip_seq IS NOT NULL
+                     AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.writer = w.id) LIMIT 1",
+                    &[],
+                )
+                .map_err(|e| self.read_err(e))?;
+            if let Some(r) = emptied {
+                broken = Some(Broken {
+                    seq: 0,
+                    why: format!(
+                        "every row of writer {} was removed",
+                        r.int(0).unwrap_or_default()
+                    ),
+                });
+            }
+        }
+        let _ = self.db().exec("RESET statement_timeout", &[]);
+        Ok(broken.map_or(Ok(n), Err))
     }
 }
 
@@ -1137,7 +1336,7 @@ pub(super) fn list_on(
                 i.currency_code, i.account_last4, i.external_id,
                 coalesce(o.invoice_id, i.invoice_id), coalesce(o.outcome, 'unknown'),
                 o.error_kind, o.error_code, i.file_name, o.rows, o.time, coalesce(o.checked, false),
-                i.due_date, i.decision, i.service
+                i.due_date, i.decision, i.service, i.db_user
          FROM entries i
          LEFT JOIN entries o ON o.seq = (SELECT max(seq) FROM entries WHERE intent_seq = i.seq)
          WHERE i.kind = 'intent' {clause}
@@ -1172,6 +1371,7 @@ pub(super) fn list_on(
                 due_date: r.opt_text(19)?,
                 decision: r.opt_text(20)?,
                 service: r.opt_text(21)?,
+                db_user: r.opt_text(22)?,
             })
         })
         .collect::<Result<Vec<_>, DbError>>()

@@ -562,7 +562,7 @@ fn a_journal_written_before_claims_keeps_its_chain_and_every_reference_it_used()
         );
         let intent = Intent::for_create("x", base, key, &r.invoice);
         let guard = Guard {
-            aliases: r.legacy_reference.iter().cloned().collect(),
+            aliases: r.aliases(),
             ..Guard::default()
         };
         seen.push(match j.claim(Action::Create, &intent, &guard).unwrap() {
@@ -774,4 +774,99 @@ fn a_group_commits_its_writes_in_one_transaction_and_a_failing_one_is_undone_alo
     let got: Vec<_> = rx.iter().map(Result::unwrap).collect();
     assert!(matches!(got[0], Claimed::Claimed(_)), "{got:?}");
     assert!(matches!(got[1], Claimed::Pending(_)), "{got:?}");
+}
+
+/// A colleague's computer that died in the middle of a claim (its transaction open, the
+/// reference's key taken): another clerk claiming the same reference waits at most the
+/// lock limit, is told who holds it, and once the server has ended the dead write
+/// (idle-in-transaction limit) the claim goes through. Nothing waits for ever.
+#[cfg(unix)]
+#[test]
+fn a_dead_colleagues_open_claim_is_named_within_seconds_and_ended_by_the_server() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let place = Place::Shared(server.database());
+    let holder = place.open();
+    let reference = create("https://api.example.cl", "cus_d", "10", "DEAD-1", None);
+    // The holder's claim, as `claim_in` makes it, left uncommitted: the laptop's lid
+    // closed between the claim and the commit.
+    holder.raw(&format!(
+        "BEGIN;
+         SELECT journal_append('intent', NULL, 'beto', 'p', 'https://api.example.cl', 'create',
+           'cus_d', '10', NULL, NULL, 'DEAD-1', NULL, NULL, NULL, NULL, NULL, NULL, false,
+           '{0}', NULL, NULL, NULL);
+         SELECT journal_claim('{0}', 'DEAD-1', currval(pg_get_serial_sequence('entries', 'seq')),
+           NULL, false);",
+        reference.service.replace('\'', "''")
+    ));
+    let mut waiting = place.open();
+    let began = std::time::Instant::now();
+    let said = waiting
+        .claim(Action::Create, &reference, &Guard::default())
+        .expect_err("a claim held by an open write is not taken");
+    let waited = began.elapsed();
+    assert_eq!(said.trouble(), Trouble::Busy, "{said}");
+    assert!(
+        waited >= super::pg::LOCK_WAIT && waited < super::pg::LOCK_WAIT * 3,
+        "told after {waited:?}"
+    );
+    // Who: the holder's program names its writer, the server its role.
+    assert!(said.reason().contains(&host_name()), "{}", said.reason());
+    assert!(said.reason().contains("role postgres"), "{}", said.reason());
+    // The server ends the dead write; the claim then goes through (bounded).
+    let claimed_at = loop {
+        match waiting.claim(Action::Create, &reference, &Guard::default()) {
+            Ok(Claimed::Claimed(seq)) => break seq,
+            Ok(other) => panic!("the dead write's claim survived: {other:?}"),
+            Err(e) if e.trouble() == Trouble::Busy => {
+                assert!(began.elapsed() < std::time::Duration::from_secs(40), "{e}");
+            }
+            Err(e) => panic!("{e}"),
+        }
+    };
+    assert!(began.elapsed() < std::time::Duration::from_secs(30));
+    // The dead write left nothing: one intent, the live one's, and an intact journal.
+    let all = waiting.list(&Filter::default(), true, 0, 10).unwrap();
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!(all[0].seq, claimed_at);
+    assert_eq!(waiting.verify().unwrap(), Ok(1));
+}
+
+/// The shared journal's server numbers and stamps every row: its time is the server's
+/// clock, its role the database role that wrote it; each connection writes a chain of
+/// its own, so concurrent clerks never wait on one lock.
+#[cfg(unix)]
+#[test]
+fn the_server_stamps_each_row_and_each_writer_keeps_a_chain_of_its_own() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let place = Place::Shared(server.database());
+    let mut a = place.open();
+    let mut b = place.open();
+    for i in 0..3 {
+        let s = a
+            .record_intent(Action::Create, &intent(&format!("cus_a{i}"), "10"))
+            .unwrap();
+        b.record_intent(Action::Create, &intent(&format!("cus_b{i}"), "10"))
+            .unwrap();
+        assert!(a.age(s).unwrap() < chrono::Duration::seconds(30));
+    }
+    let Place::Shared(url) = &place else {
+        unreachable!()
+    };
+    let db = url.rsplit('/').next().unwrap();
+    let stamped = server.psql(
+        db,
+        "SELECT count(DISTINCT writer), bool_and(db_user = 'postgres'),
+                bool_and(abs(extract(epoch FROM server_time - now())) < 600)
+         FROM entries",
+    );
+    assert_eq!(stamped.trim(), "2|t|t");
+    assert_eq!(a.verify().unwrap(), Ok(6));
+    // A row removed from the end of one writer's chain is found.
+    a.raw("DELETE FROM entries WHERE seq = (SELECT max(seq) FROM entries)");
+    let broken = a.verify().unwrap().unwrap_err();
+    assert!(broken.why.contains("removed"), "{}", broken.why);
 }

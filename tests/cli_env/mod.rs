@@ -127,3 +127,39 @@ pub fn until_settled(make: impl Fn() -> std::process::Command) {
         std::thread::sleep(std::time::Duration::from_millis(250));
     }
 }
+
+/// Whether the program `tool` (Debian package `package`) is here for the tests that need
+/// it. Missing: the test is skipped with one loud line naming the package, unless
+/// `INVOICE_DESK_TESTS_REQUIRE` names the tool (CI sets it), when it fails.
+#[allow(dead_code)]
+pub fn have_tool(tool: &str, package: &str) -> bool {
+    let found = std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(tool).is_file()));
+    found || skipped(tool, package)
+}
+
+/// Whether the file `path` of the component `what` (Debian package `package`) is here;
+/// as [`have_tool`] when it is not.
+#[allow(dead_code)]
+pub fn have_file(what: &str, path: &str, package: &str) -> bool {
+    std::path::Path::new(path).is_file() || skipped(what, package)
+}
+
+/// Says loudly that `what` is missing and the test did not run (written past the test
+/// harness's capture, so it shows), or fails when it is required. Always false.
+fn skipped(what: &str, package: &str) -> bool {
+    let required = std::env::var("INVOICE_DESK_TESTS_REQUIRE")
+        .unwrap_or_default()
+        .split(',')
+        .any(|t| t.trim() == what || t.trim() == "all");
+    assert!(
+        !required,
+        "{what} is required (INVOICE_DESK_TESTS_REQUIRE) and not installed: apt-get install {package}"
+    );
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: {what} is not installed (apt-get install {package}); a test that needs it did not run"
+    );
+    false
+}

@@ -111,6 +111,7 @@ cli-init-done-for = The shared journal is ready: the role { $role } may add entr
 cli-push-not-a-database = journal push copies into a shared journal: give its PostgreSQL address with --to.
 cli-push-no-local = There is no local journal at { $path } to copy.
 cli-pushed = Copied { $copied } entries of { $path } into the shared journal ({ $already } were there already).
+cli-pushed-directory = Brought { $count } customers of this computer's directory to the shared journal's (those it already knew by name, RUT or notes were left as they are).
 cli-journal-damaged = The journal { $path } is damaged: { $why }. Keep a copy of the file and restore the last backup.
 cli-journal-intact = The journal is intact: { $count } rows, every hash matches.
 cli-journal-broken = The journal is broken: { $why }.

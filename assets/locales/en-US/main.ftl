@@ -593,6 +593,7 @@ bulk-why-no-amount-column = No column is the amount (amount or monto).
 bulk-why-twice = Two columns are "{ $field }".
 bulk-why-customer-empty = The customer is empty.
 bulk-why-customer-not-found = No customer "{ $text }" in the customer directory.
+bulk-why-directory-empty = No customer "{ $text }": this journal's customer directory has no names yet (a journal just switched to starts empty). Import the directory again, or bring this computer's own along with `invoice-desk journal push`.
 bulk-why-customer-ambiguous = "{ $text }" matches { $count } customers in the directory: write the id.
 bulk-why-directory = The customer directory cannot be read.
 bulk-why-amount-empty = The amount is empty.

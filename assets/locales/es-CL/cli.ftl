@@ -111,6 +111,7 @@ cli-init-done-for = El registro compartido está listo: el rol { $role } puede a
 cli-push-not-a-database = journal push copia a un registro compartido: indique su dirección de PostgreSQL con --to.
 cli-push-no-local = No hay un registro local en { $path } que copiar.
 cli-pushed = Se copiaron { $copied } registros de { $path } al registro compartido ({ $already } ya estaban).
+cli-pushed-directory = Se llevaron { $count } clientes del directorio de este computador al del registro compartido (los que ya conocía por nombre, RUT o notas quedaron como estaban).
 cli-journal-damaged = El registro { $path } está dañado: { $why }. Guarde una copia del archivo y restaure el último respaldo.
 cli-journal-intact = El registro está íntegro: { $count } filas, todas las huellas coinciden.
 cli-journal-broken = El registro está alterado: { $why }.

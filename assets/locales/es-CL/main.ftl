@@ -596,6 +596,7 @@ bulk-why-no-amount-column = Ninguna columna es el monto (monto o amount).
 bulk-why-twice = Dos columnas son «{ $field }».
 bulk-why-customer-empty = Falta el cliente.
 bulk-why-customer-not-found = No hay un cliente «{ $text }» en el directorio de clientes.
+bulk-why-directory-empty = No hay un cliente «{ $text }»: el directorio de clientes de este registro aún no tiene nombres (un registro recién elegido parte vacío). Vuelva a importar el directorio, o traiga el de este computador con `invoice-desk journal push`.
 bulk-why-customer-ambiguous = «{ $text }» coincide con { $count } clientes del directorio: escriba el id.
 bulk-why-directory = No se puede leer el directorio de clientes.
 bulk-why-amount-empty = Falta el monto.

@@ -101,8 +101,7 @@ impl BulkPanel {
                                 account,
                                 &row.invoice,
                             );
-                            let aliases: Vec<String> =
-                                row.legacy_reference.iter().cloned().collect();
+                            let aliases: Vec<String> = row.aliases();
                             if let Some(e) =
                                 j.holder(crate::journal::Action::Create, &intent, &aliases)?
                                 && e.outcome == crate::journal::Outcome::Done
