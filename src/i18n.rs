@@ -782,6 +782,11 @@ pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
                     minutes = d.as_secs().div_ceil(60)
                 )),
                 Held::Unchecked(e) => Some(tr!("bulk-unchecked", why = error_text(e))),
+                Held::Elsewhere(f) => Some(tr!(
+                    "bulk-issued-elsewhere",
+                    invoice = crate::text::escape_controls(&f.invoice).into_owned(),
+                    reference = crate::text::escape_controls(&f.reference).into_owned()
+                )),
             },
         ),
         Status::SkippedInvalid => (tr!("bulk-st-invalid"), None),

@@ -601,6 +601,76 @@ fn on_the_shared_journal_a_pc_minutes_off_issues_nothing_twice() {
     stepped_between_crash_and_resume(shared_env(), Some("+10m"), Some("-10m"));
 }
 
+/// Two computers, each with a journal file of its own, start the same month at the
+/// same moment (what a local journal cannot prevent: neither can see the other's
+/// claims). Each watches the service while it runs: seeing an invoice of the file that
+/// it did not issue, it stops at once and says another computer is issuing the same
+/// file, so only rows already on their way go twice, never the whole file; the file
+/// then run again on one computer issues the rest, each once.
+#[test]
+fn two_computers_with_journals_of_their_own_stop_at_once_on_one_file() {
+    let e = env();
+    let n = 200;
+    let concurrency = 4;
+    let rows = month(&e, n);
+    e.s.add_fault(Fault::slow(Route::Create, 100_000, 40));
+    let file = e.file("mes.csv", &csv(&rows, "cliente,monto,vencimiento,producto"));
+    let computer = |journal: &str| {
+        e.cli()
+            .env("INVOICE_DESK_JOURNAL", e.dir.path().join(journal))
+            .args(["bulk", &file, "--yes", "--concurrency"])
+            .arg(concurrency.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (computer("pc1.sqlite3"), computer("pc2.sqlite3"));
+    let outs = [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()];
+    let stopped: Vec<&Output> = outs
+        .iter()
+        .filter(|o| text(&o.stderr).contains("another computer is issuing this same file"))
+        .collect();
+    assert!(
+        !stopped.is_empty(),
+        "{:?}",
+        outs.iter().map(|o| text(&o.stderr)).collect::<Vec<_>>()
+    );
+    for o in &stopped {
+        exits(o, 1);
+        assert!(
+            text(&o.stderr).contains("shared journal"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+    let issued = e.issued("BULK-");
+    let twice = issued.values().filter(|ids| ids.len() > 1).count();
+    eprintln!("{twice} of {n} rows went twice, {} issued", issued.len());
+    // Each computer had at most `concurrency` rows on their way when the other's showed
+    // (4 to 8 of 200 measured here); a little slack for the time a listing takes on a
+    // busy machine, and still a small part of the file.
+    assert!(
+        twice <= 3 * concurrency,
+        "{twice} rows issued twice (the whole file is {n})"
+    );
+    // One computer finishes the month: the rest once each, nothing more twice.
+    resumed_until_settled_on(&e, &file, "pc1.sqlite3");
+    let issued = e.issued("BULK-");
+    assert_eq!(issued.len(), n);
+    assert_eq!(issued.values().filter(|ids| ids.len() > 1).count(), twice);
+}
+
+/// Runs `bulk` for `file` on the journal file `journal` until every row is settled.
+fn resumed_until_settled_on(e: &Env, file: &str, journal: &str) {
+    cli_env::until_settled(|| {
+        let mut c = e.cli();
+        c.env("INVOICE_DESK_JOURNAL", e.dir.path().join(journal))
+            .args(["bulk", file, "--yes"]);
+        c
+    });
+}
+
 #[test]
 fn a_check_right_after_a_kill_does_not_conclude_not_created_while_the_service_works() {
     let e = env();

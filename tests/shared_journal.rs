@@ -226,7 +226,10 @@ fn an_unreachable_shared_journal_sends_nothing_and_never_falls_back_to_a_file() 
         exits(&out, 1);
         let said = text(&out.stderr);
         assert!(said.contains("INVOICE_DESK_JOURNAL_PASSWORD"), "{said}");
-        assert!(!said.contains("secreto"), "the password is repeated: {said}");
+        assert!(
+            !said.contains("secreto"),
+            "the password is repeated: {said}"
+        );
         assert_eq!(creates(&e), 0);
         let named: Vec<_> = std::fs::read_dir(e.dir.path())
             .unwrap()
@@ -234,7 +237,10 @@ fn an_unreachable_shared_journal_sends_nothing_and_never_falls_back_to_a_file() 
             .map(|f| f.file_name().to_string_lossy().into_owned())
             .filter(|n| n.contains("secreto") || n.contains("host="))
             .collect();
-        assert!(named.is_empty(), "a file was made of the address: {named:?}");
+        assert!(
+            named.is_empty(),
+            "a file was made of the address: {named:?}"
+        );
     }
 }
 

@@ -84,6 +84,19 @@ pub enum Held {
     /// The service's listing of its customer could not be read, so whether it is already
     /// issued could not be told.
     Unchecked(ApiError),
+    /// The run stopped: another computer, with a journal of its own, is issuing the same
+    /// file right now (this invoice carries one of the file's references, and this
+    /// journal did not issue it).
+    Elsewhere(Foreign),
+}
+
+/// An invoice of the run's file that another computer issued while the run went on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Foreign {
+    /// The reference it carries.
+    pub reference: String,
+    /// The invoice.
+    pub invoice: String,
 }
 
 /// Why a row's outcome is not known.
@@ -145,6 +158,12 @@ impl std::fmt::Display for Held {
             Held::Unchecked(e) => write!(
                 f,
                 "the service's invoices of this customer could not be read, so it cannot be told whether this row is already issued: {e}"
+            ),
+            Held::Elsewhere(found) => write!(
+                f,
+                "the run stopped: another computer is issuing this file right now (invoice {} with reference {} was not issued from here); a desk that bills from several computers needs the shared journal",
+                crate::text::escape_controls(&found.invoice),
+                crate::text::escape_controls(&found.reference)
             ),
         }
     }
@@ -217,6 +236,10 @@ pub const MAX_RATE_WAIT: Duration = Duration::from_secs(5 * 60);
 /// How many customers' listings are read at once before a run.
 const LISTINGS_AT_ONCE: usize = 4;
 
+/// The pause between two listings read while a run on a local journal goes on (see
+/// [`Runner::watch_for_others`]).
+const WATCH_PAUSE: Duration = Duration::from_millis(100);
+
 /// Pause, resume and cancel, shared by the workers and whoever drives the run.
 #[derive(Debug, Default)]
 pub struct Control {
@@ -226,6 +249,8 @@ pub struct Control {
     rate_pause: Mutex<Option<(Instant, chrono::DateTime<chrono::Utc>)>>,
     /// The journal failed: the run stopped for this.
     journal_failure: Mutex<Option<JournalError>>,
+    /// Another computer is issuing the same file: the run stopped for this.
+    elsewhere: Mutex<Option<Foreign>>,
     /// Rows past the gate and not yet settled (sent or about to be).
     working: std::sync::atomic::AtomicUsize,
 }
@@ -293,8 +318,26 @@ impl Control {
         self.journal_failure.lock().ok().and_then(|f| f.clone())
     }
 
+    /// Stops the run: `found` shows another computer issuing the same file.
+    pub fn stop_elsewhere(&self, found: Foreign) {
+        if let Ok(mut f) = self.elsewhere.lock()
+            && f.is_none()
+        {
+            *f = Some(found);
+        }
+        self.cancel();
+    }
+
+    /// The invoice that showed another computer issuing the same file, if one did.
+    pub fn issued_elsewhere(&self) -> Option<Foreign> {
+        self.elsewhere.lock().ok().and_then(|f| f.clone())
+    }
+
     /// Why a row was not sent after the run stopped.
     fn held(&self) -> Held {
+        if let Some(f) = self.issued_elsewhere() {
+            return Held::Elsewhere(f);
+        }
         match self.journal_failure() {
             Some(e) => Held::Journal(e),
             None => Held::Cancelled,
@@ -396,6 +439,9 @@ impl Default for AllowSimilar {
 #[derive(Clone, Debug, Default)]
 pub struct AtService {
     found: HashMap<usize, Status>,
+    /// Every invoice that carried one of the rows' references (a reference issued twice
+    /// before has two): what was there before the run began.
+    seen: HashSet<String>,
 }
 
 impl AtService {
@@ -453,6 +499,7 @@ impl Runner {
             let client = self.client.clone();
             async move {
                 let mut found: HashMap<usize, Status> = HashMap::new();
+                let mut seen: Vec<String> = Vec::new();
                 let listed = client
                     .list_customer_invoices(&c, |page, _| {
                         for inv in &page {
@@ -461,6 +508,7 @@ impl Runner {
                                 .as_deref()
                                 .and_then(|r| by_ref.get(r))
                             {
+                                seen.push(inv.id.clone());
                                 found.insert(
                                     i,
                                     Status::SkippedExisting(Existing {
@@ -513,16 +561,16 @@ impl Runner {
                     })
                     .await;
                 match listed {
-                    Ok(_) => found,
+                    Ok(_) => (found, seen),
                     // A customer the service does not know has no invoices there.
-                    Err(e) if matches!(e.kind, ErrorKind::NotFound(_)) => found,
+                    Err(e) if matches!(e.kind, ErrorKind::NotFound(_)) => (found, seen),
                     Err(e) => {
                         for (i, r) in rows.iter().enumerate() {
                             if r.invoice.customer == *c {
                                 found.insert(i, Status::NotSent(Held::Unchecked(e.clone())));
                             }
                         }
-                        found
+                        (found, seen)
                     }
                 }
             }
@@ -530,7 +578,8 @@ impl Runner {
         .buffer_unordered(LISTINGS_AT_ONCE);
         let mut out = AtService::default();
         futures_util::pin_mut!(listings);
-        while let Some(found) = listings.next().await {
+        while let Some((found, seen)) = listings.next().await {
+            out.seen.extend(seen);
             for (i, s) in found {
                 // A reference found wins over a look-alike found in another page.
                 match (out.found.get(&i), &s) {
@@ -560,6 +609,15 @@ impl Runner {
                 .collect(),
         );
         let rows = Arc::new(rows);
+        // A journal of this computer's own cannot see another computer's claims: the
+        // service's listings are watched instead while the run goes on.
+        let finished = Arc::new(AtomicBool::new(false));
+        let (issued_here, issued) = tokio::sync::mpsc::unbounded_channel::<usize>();
+        let watcher = (!self.journal.is_shared() && !rows.is_empty()).then(|| {
+            let (me, rows, finished) = (self.clone(), rows.clone(), finished.clone());
+            let known = at_service.clone();
+            tokio::spawn(async move { me.watch_for_others(rows, known, issued, finished).await })
+        });
         // Rows another worker has on its way right now (a colleague on the shared
         // journal, another run of this file): the others first, then these.
         let mut elsewhere: Vec<(usize, Box<Entry>)> = Vec::new();
@@ -584,7 +642,12 @@ impl Runner {
             while let Some((i, status)) = stream.next().await {
                 match status {
                     Status::Unknown(Unsure::Elsewhere(e)) => elsewhere.push((i, e)),
-                    status => each(i, status),
+                    status => {
+                        if matches!(status, Status::Created(_)) {
+                            let _ = issued_here.send(i);
+                        }
+                        each(i, status)
+                    }
                 }
             }
         }
@@ -605,7 +668,117 @@ impl Runner {
             each(i, status);
         }
         drop(stream);
+        finished.store(true, Ordering::SeqCst);
+        if let Some(w) = watcher {
+            w.abort();
+        }
         at_service
+    }
+
+    /// On a journal of this computer's own: reads the service's listing of each of the
+    /// run's customers in turn while the run goes on. An invoice carrying one of the
+    /// file's references that this journal did not issue, and that was not there when
+    /// the run began, means another computer is issuing the same file now with a journal
+    /// of its own: the run stops at once (rows already on their way may have gone twice;
+    /// no more do).
+    async fn watch_for_others(
+        &self,
+        rows: Arc<Vec<BulkRow>>,
+        at_start: AtService,
+        mut issued_here: tokio::sync::mpsc::UnboundedReceiver<usize>,
+        finished: Arc<AtomicBool>,
+    ) {
+        let mut by_ref: HashMap<String, usize> = HashMap::new();
+        let known = at_start.seen;
+        let mut customers: Vec<String> = Vec::new();
+        for (i, r) in rows.iter().enumerate() {
+            // Its customer's listing could not be read: nothing to compare with.
+            if let Some(Status::NotSent(Held::Unchecked(_))) = at_start.found.get(&i) {
+                continue;
+            }
+            for reference in r
+                .invoice
+                .invoice_external_id
+                .iter()
+                .chain(r.aliases().iter())
+            {
+                by_ref.insert(reference.clone(), i);
+            }
+            if !customers.contains(&r.invoice.customer) {
+                customers.push(r.invoice.customer.clone());
+            }
+        }
+        let mut turn = 0;
+        let mut next: std::collections::VecDeque<String> = Default::default();
+        while !customers.is_empty()
+            && !finished.load(Ordering::SeqCst)
+            && !self.control.is_cancelled()
+        {
+            // The customers of rows just issued here first: a computer running the same
+            // file in step has just issued them too. Else each customer in turn (one
+            // running ahead of this one).
+            if next.is_empty()
+                && let Ok(Some(i)) = tokio::time::timeout(WATCH_PAUSE, issued_here.recv()).await
+            {
+                next.push_back(rows[i].invoice.customer.clone());
+            }
+            while let Ok(i) = issued_here.try_recv() {
+                let c = &rows[i].invoice.customer;
+                if !next.contains(c) {
+                    next.push_back(c.clone());
+                }
+            }
+            let customer = match next.pop_front() {
+                Some(c) if customers.contains(&c) => c,
+                Some(_) => continue,
+                None => {
+                    turn += 1;
+                    customers[(turn - 1) % customers.len()].clone()
+                }
+            };
+            let customer = &customer;
+            let mut seen: Vec<(usize, String, String)> = Vec::new();
+            let _ = self
+                .client
+                .list_customer_invoices(customer, |page, _| {
+                    for inv in page {
+                        if let Some(r) = inv.invoice_external_id.as_deref()
+                            && let Some(&i) = by_ref.get(r)
+                            && !known.contains(&inv.id)
+                        {
+                            seen.push((i, r.to_string(), inv.id.clone()));
+                        }
+                    }
+                    std::ops::ControlFlow::Continue(())
+                })
+                .await;
+            for (i, reference, invoice) in seen {
+                if self.not_issued_here(&rows[i], &invoice).await {
+                    self.control.stop_elsewhere(Foreign { reference, invoice });
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether invoice `id`, found at the service with `row`'s reference, was certainly
+    /// not issued through this journal: the reference was never claimed here, or was
+    /// issued here as another invoice. (On its way here, or unreadable: not certain.)
+    async fn not_issued_here(&self, row: &BulkRow, id: &str) -> bool {
+        let account = row
+            .account_key
+            .as_deref()
+            .or(self.profile_account.as_deref());
+        let intent = Intent::for_create(&self.profile, &self.base_url, account, &row.invoice);
+        let aliases = row.aliases();
+        let id = id.to_string();
+        self.journal
+            .run(move |j| j.holder(Action::Create, &intent, &aliases))
+            .await
+            .is_ok_and(|held| match held {
+                None => true,
+                Some(e) => e.outcome == Outcome::Done && e.invoice_id.as_deref() != Some(&id),
+            })
     }
 
     /// As [`Runner::run`], for the rows of the spreadsheet `file` (digest `file_id`, its

@@ -278,7 +278,10 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     for (row, reference, status) in &results {
         // Rows not sent because the run stopped are said once, below (the report lists
         // each with its reason).
-        if matches!(status, Status::NotSent(Held::Journal(_) | Held::Cancelled)) {
+        if matches!(
+            status,
+            Status::NotSent(Held::Journal(_) | Held::Cancelled | Held::Elsewhere(_))
+        ) {
             continue;
         }
         if error_text(status).is_some()
@@ -297,6 +300,16 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         }
     }
     write_report(report_target.as_deref(), &a, &plan, &names, &results)?;
+    if let Some(found) = control.issued_elsewhere() {
+        return Err(Failure {
+            code: 1,
+            message: tr!(
+                "cli-run-elsewhere",
+                invoice = escape_controls(&found.invoice),
+                reference = escape_controls(&found.reference)
+            ),
+        });
+    }
     if let Some(e) = control.journal_failure() {
         return Err(Failure {
             code: 1,
@@ -366,7 +379,11 @@ fn error_text(s: &Status) -> Option<String> {
         Status::Unknown(u) => Some(u.to_string()),
         Status::PossibleDuplicate(e) => Some(e.to_string()),
         Status::NotSent(
-            h @ (Held::Journal(_) | Held::RateLimited | Held::Unchecked(_) | Held::WaitTooLong(_)),
+            h @ (Held::Journal(_)
+            | Held::RateLimited
+            | Held::Unchecked(_)
+            | Held::WaitTooLong(_)
+            | Held::Elsewhere(_)),
         ) => Some(h.to_string()),
         _ => None,
     }

@@ -89,6 +89,7 @@ cli-found-at-service = { $count } found already issued at the service (not in th
 cli-rows-waiting = { $count } rows wait for confirmation until { $time }: an earlier request for them may still be at work at the service. Run the same file again after that to settle them.
 cli-row-outcome = row { $row } ({ $reference }): { $status } — { $why }
 cli-run-journal-stopped = Stopped: { $why } Nothing is sent that the journal cannot record; the rows above say what became of each. Run the same file again once the journal can be written.
+cli-run-elsewhere = Stopped: another computer is issuing this same file right now, with a journal of its own — invoice { $invoice } (reference { $reference }) was not issued from this computer. Nothing more was sent; only rows already on their way may have gone twice (the report lists each row). Agree who runs the file; a desk that bills from several computers needs the shared journal (see `invoice-desk journal init`).
 cli-run-cancelled = Stopped: some rows were not sent. Run the same file again to send them (rows already issued are skipped).
 cli-run-unknown = Some rows' outcome is unknown: run the same file again (it checks them first, and sends nothing twice) or `invoice-desk journal resolve`.
 cli-run-refused = Some rows were refused or not sent (see above).

@@ -685,6 +685,7 @@ bulk-st-existing-service = Already issued (at the service)
 bulk-st-similar = Possible duplicate
 bulk-unsure-waiting = An earlier request for this row may still be at work at the service: it is not sent again, and can be confirmed after { $time }. Issue the file again then.
 bulk-unchecked = Whether it was already issued could not be asked of the service: { $why }
+bulk-issued-elsewhere = Not sent: another computer is issuing this same file right now (invoice { $invoice }, reference { $reference }, was not issued from here). A desk that bills from several computers needs the shared journal.
 looks-like = Looks repeated: { $id } issued on { $date } ({ $alike }).
 looks-like-service = Looks repeated: { $id } issued on { $date }, found at the service ({ $alike }).
 bulk-allow-similar = Issue it anyway

@@ -89,6 +89,7 @@ cli-found-at-service = { $count } ya estaban emitidas en el servicio (no en este
 cli-rows-waiting = { $count } filas esperan confirmación hasta las { $time }: una solicitud anterior para ellas puede seguir en curso en el servicio. Después de esa hora, ejecute el mismo archivo otra vez para resolverlas.
 cli-row-outcome = fila { $row } ({ $reference }): { $status } — { $why }
 cli-run-journal-stopped = Detenido: { $why } No se envía nada que el registro no pueda anotar; las filas de arriba dicen qué pasó con cada una. Ejecute el mismo archivo otra vez cuando el registro se pueda escribir.
+cli-run-elsewhere = Detenido: otro computador está emitiendo este mismo archivo ahora, con un registro propio — la factura { $invoice } (referencia { $reference }) no se emitió desde este computador. No se envió nada más; solo las filas que ya iban en camino pueden haberse emitido dos veces (el informe dice qué pasó con cada fila). Acuerden quién ejecuta el archivo; un equipo que factura desde varios computadores necesita el registro compartido (vea `invoice-desk journal init`).
 cli-run-cancelled = Detenido: algunas filas no se enviaron. Ejecute el mismo archivo otra vez para enviarlas (las ya emitidas se omiten).
 cli-run-unknown = No se sabe el resultado de algunas filas: ejecute el mismo archivo otra vez (primero las revisa y no envía nada dos veces) o `invoice-desk journal resolve`.
 cli-run-refused = Algunas filas fueron rechazadas o no se enviaron (vea arriba).

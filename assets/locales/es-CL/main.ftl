@@ -688,6 +688,7 @@ bulk-st-existing-service = Ya emitida (en el servicio)
 bulk-st-similar = Posible duplicado
 bulk-unsure-waiting = Una solicitud anterior para esta fila puede seguir en curso en el servicio: no se envía de nuevo y se confirma después de las { $time }. Vuelva a emitir el archivo entonces.
 bulk-unchecked = No se pudo consultar al servicio si ya estaba emitida: { $why }
+bulk-issued-elsewhere = No se envió: otro computador está emitiendo este mismo archivo ahora (la factura { $invoice }, referencia { $reference }, no se emitió desde aquí). Un equipo que factura desde varios computadores necesita el registro compartido.
 looks-like = Parece repetida: { $id } emitida el { $date } ({ $alike }).
 looks-like-service = Parece repetida: { $id } emitida el { $date }, encontrada en el servicio ({ $alike }).
 bulk-allow-similar = Emitir de todos modos
