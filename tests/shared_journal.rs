@@ -654,6 +654,129 @@ fn the_shared_journals_server_stopping_mid_run_leaves_nothing_sent_twice() {
     verified(&e, "ana", &url);
 }
 
+/// A loopback TCP proxy to the tests' PostgreSQL server that can stall: while stalled
+/// it keeps every connection open and forwards nothing either way (a network that
+/// half-died: a dead Wi-Fi, a NAT that dropped its state, a laptop's lid closed).
+struct Proxy {
+    port: u16,
+    stalled: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Proxy {
+    fn to(port: u16) -> Proxy {
+        use std::io::{Read, Write};
+        use std::sync::atomic::Ordering;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let stalled = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let proxy = Proxy {
+            port: listener.local_addr().unwrap().port(),
+            stalled: stalled.clone(),
+        };
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                let Ok(server) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+                    continue;
+                };
+                for (mut from, mut to) in [
+                    (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                    (server, client),
+                ] {
+                    let stalled = stalled.clone();
+                    std::thread::spawn(move || {
+                        let mut buf = [0u8; 16384];
+                        loop {
+                            let n = match from.read(&mut buf) {
+                                Ok(0) | Err(_) => break,
+                                Ok(n) => n,
+                            };
+                            // Stalled: what came is held, and nothing more is read.
+                            while stalled.load(Ordering::SeqCst) {
+                                std::thread::sleep(std::time::Duration::from_millis(20));
+                            }
+                            if to.write_all(&buf[..n]).is_err() {
+                                break;
+                            }
+                        }
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        proxy
+    }
+
+    fn stall(&self, on: bool) {
+        self.stalled.store(on, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// The journal's server behind a network that stalls mid-run (connections left open,
+/// nothing forwarded): the clerk behind it is not frozen — its run stops within the
+/// journal's answer limit and says so — while a colleague on a good network goes on with
+/// the same file (a row the stalled clerk's open write held is free again once the
+/// server ends that write); resumed, every row is issued once and the chain is intact.
+#[test]
+fn a_clerk_behind_a_stalled_network_is_not_frozen_and_a_colleague_goes_on() {
+    let e = Env::new(0);
+    let s = server();
+    let url = s.database();
+    let db = url.rsplit('/').next().unwrap().to_string();
+    let proxy = Proxy::to(s.port);
+    let via_proxy = format!("postgres://postgres@127.0.0.1:{}/{db}", proxy.port);
+    let c = e.customer();
+    let n = 200;
+    let mut body = String::from("cliente,monto,referencia\n");
+    for i in 0..n {
+        body.push_str(&format!("{c},{},STALL-{i}\n", 3000 + i));
+    }
+    let file = e.dir.path().join("mayo.csv");
+    std::fs::write(&file, body).unwrap();
+    e.s.set_latency(std::time::Duration::from_millis(20));
+    let run = |address: &str, who: &str| {
+        let mut cmd = clerk(&e, who, address);
+        cmd.args(["bulk", file.to_str().unwrap(), "--yes"])
+            .env("INVOICE_DESK_TIMEOUT", "2")
+            .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "1");
+        cmd
+    };
+    let behind = run(&via_proxy, "ana")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while creates(&e) < 20 {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "no creates"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    proxy.stall(true);
+    let stalled_at = std::time::Instant::now();
+    // A colleague on a good network runs the same file meanwhile, to the end.
+    cli_env::until_settled(|| run(&url, "beto"));
+    let out = behind.wait_with_output().unwrap();
+    let waited = stalled_at.elapsed();
+    assert_ne!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        waited < std::time::Duration::from_secs(90),
+        "the stalled clerk waited {waited:?}"
+    );
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("did not answer") || said.contains("cannot be reached"),
+        "{said}"
+    );
+    proxy.stall(false);
+    cli_env::until_settled(|| run(&via_proxy, "ana"));
+    let refs = e.s.references();
+    for i in 0..n {
+        assert_eq!(refs[&format!("STALL-{i}")].len(), 1, "STALL-{i}");
+    }
+    verified(&e, "ana", &url);
+}
+
 #[test]
 fn a_computers_journal_pushed_to_the_desk_keeps_who_and_when_and_is_copied_once() {
     let e = Env::new(0);

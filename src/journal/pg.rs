@@ -553,6 +553,9 @@ pub(crate) struct Pg {
     statements: Mutex<HashMap<String, tokio_postgres::Statement>>,
     /// The connection thread's runtime: its timer keeps [`ANSWER_LIMIT`].
     runtime: tokio::runtime::Handle,
+    /// An answer did not come within [`ANSWER_LIMIT`]: the connection is not used again
+    /// (each later call would wait as long), every call fails at once.
+    broken: std::sync::atomic::AtomicBool,
     /// Drives the connection; it ends when the client is dropped.
     _driver: std::thread::JoinHandle<()>,
 }
@@ -640,6 +643,7 @@ impl Pg {
             client,
             statements: Mutex::new(HashMap::new()),
             runtime,
+            broken: std::sync::atomic::AtomicBool::new(false),
             _driver: driver,
         })
     }
@@ -785,7 +789,26 @@ impl Pg {
         F: std::future::Future<Output = Result<T, E>>,
         DbError: From<E>,
     {
-        futures_executor::block_on(within(&self.runtime, f))?.map_err(DbError::from)
+        self.usable()?;
+        futures_executor::block_on(within(&self.runtime, f))
+            .inspect_err(|_| self.broken.store(true, std::sync::atomic::Ordering::SeqCst))?
+            .map_err(DbError::from)
+    }
+
+    /// Fails at once on a connection whose server stopped answering earlier.
+    fn usable(&self) -> Result<(), DbError> {
+        if self.broken.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(DbError {
+                trouble: Trouble::Unreachable,
+                why: format!(
+                    "the server stopped answering earlier (nothing came within {} s)",
+                    ANSWER_LIMIT.as_secs()
+                ),
+                unique: false,
+                lock_timeout: false,
+            });
+        }
+        Ok(())
     }
 }
 
@@ -830,12 +853,15 @@ impl Db for Pg {
     ) -> Result<(), DbError> {
         let stmt = self.statement(sql)?;
         let rt = &self.runtime;
+        let broken = || self.broken.store(true, std::sync::atomic::Ordering::SeqCst);
         // The limit is per answer (the first rows, then each next one): a long walk
         // (`journal verify`) goes on as long as rows keep coming.
         futures_executor::block_on(async {
-            let rows = within(rt, self.client.query_raw(&stmt, params.iter())).await??;
+            let rows = within(rt, self.client.query_raw(&stmt, params.iter()))
+                .await
+                .inspect_err(|_| broken())??;
             pin_mut!(rows);
-            while let Some(row) = within(rt, rows.next()).await? {
+            while let Some(row) = within(rt, rows.next()).await.inspect_err(|_| broken())? {
                 if !f(read_row(&row?)?)? {
                     break;
                 }
