@@ -12,25 +12,11 @@ cd "$(dirname "$0")/.."
 N=${1:-21}
 APP=$(realpath "${APP:-target/release/invoice-desk}")
 [ -x "$APP" ] || cargo build --release --locked --bin invoice-desk
-PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
 WORK=$(mktemp -d)
-chmod 755 "$WORK"
 . benches/sandbox.sh
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-cleanup() {
-  stop_sandbox
-  as_pg "$PGBIN/pg_ctl" stop -D "$WORK/pg" -m fast >/dev/null 2>&1 || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-mkdir "$WORK/pg" && echo -n bench-pw >"$WORK/pw"
-[ "$(id -u)" = 0 ] && chown postgres "$WORK/pg" "$WORK/pw"
-as_pg "$PGBIN/initdb" -D "$WORK/pg" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
-  --pwfile="$WORK/pw" >/dev/null
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-as_pg "$PGBIN/pg_ctl" start -w -D "$WORK/pg" -l "$WORK/pg/server.log" \
-  -o "-p $PORT -k $WORK/pg -c listen_addresses=127.0.0.1 -c max_connections=50" >/dev/null
-db() { as_pg "$PGBIN/psql" -X -q -h "$WORK/pg" -p "$PORT" -U postgres -d postgres -c "CREATE DATABASE $1"; }
+. benches/pg.sh
+start_pg 50
+db() { psql_pg -d postgres -c "CREATE DATABASE $1"; }
 start_sandbox --latency-ms 50
 unset INVOICE_DESK_JOURNAL
 export INVOICE_DESK_JOURNAL_PASSWORD=bench-pw LANG=C.UTF-8

@@ -599,13 +599,7 @@ fn the_shared_journals_server_stopping_mid_run_leaves_nothing_sent_twice() {
     let e = Env::new(0);
     let own = pg_server::Server::own();
     let url = own.database();
-    let c = e.customer();
-    let mut body = String::from("cliente,monto,referencia\n");
-    for i in 0..300 {
-        body.push_str(&format!("{c},{},GONE-{i}\n", 3000 + i));
-    }
-    let file = e.dir.path().join("abril.csv");
-    std::fs::write(&file, body).unwrap();
+    let file = numbered_month(&e, "abril.csv", &e.customer(), "GONE", 300);
     e.s.set_latency(std::time::Duration::from_millis(20));
     let run = || {
         let mut cmd = clerk(&e, "ana", &url);
@@ -625,14 +619,7 @@ fn the_shared_journals_server_stopping_mid_run_leaves_nothing_sent_twice() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    while creates(&e) < 40 {
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(60),
-            "no creates"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    until_created(&e, 40);
     // The database server goes away mid-run.
     own.stop();
     let out = first.wait_with_output().unwrap();
@@ -652,6 +639,30 @@ fn the_shared_journals_server_stopping_mid_run_leaves_nothing_sent_twice() {
         assert_eq!(refs[&format!("GONE-{i}")].len(), 1, "GONE-{i}");
     }
     verified(&e, "ana", &url);
+}
+
+/// A billing file of `n` rows for customer `c`, references `PREFIX-0…`, in the test's
+/// folder.
+fn numbered_month(e: &Env, name: &str, c: &str, prefix: &str, n: usize) -> std::path::PathBuf {
+    let mut body = String::from("cliente,monto,referencia\n");
+    for i in 0..n {
+        body.push_str(&format!("{c},{},{prefix}-{i}\n", 3000 + i));
+    }
+    let file = e.dir.path().join(name);
+    std::fs::write(&file, body).unwrap();
+    file
+}
+
+/// Waits (at most a minute) until the service has received `n` creates.
+fn until_created(e: &Env, n: u64) {
+    let started = std::time::Instant::now();
+    while creates(e) < n {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "no creates"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
 }
 
 /// A loopback TCP proxy to the tests' PostgreSQL server that can stall: while stalled
@@ -723,14 +734,8 @@ fn a_clerk_behind_a_stalled_network_is_not_frozen_and_a_colleague_goes_on() {
     let db = url.rsplit('/').next().unwrap().to_string();
     let proxy = Proxy::to(s.port);
     let via_proxy = format!("postgres://postgres@127.0.0.1:{}/{db}", proxy.port);
-    let c = e.customer();
     let n = 200;
-    let mut body = String::from("cliente,monto,referencia\n");
-    for i in 0..n {
-        body.push_str(&format!("{c},{},STALL-{i}\n", 3000 + i));
-    }
-    let file = e.dir.path().join("mayo.csv");
-    std::fs::write(&file, body).unwrap();
+    let file = numbered_month(&e, "mayo.csv", &e.customer(), "STALL", n);
     e.s.set_latency(std::time::Duration::from_millis(20));
     let run = |address: &str, who: &str| {
         let mut cmd = clerk(&e, who, address);
@@ -744,14 +749,7 @@ fn a_clerk_behind_a_stalled_network_is_not_frozen_and_a_colleague_goes_on() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    while creates(&e) < 20 {
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(60),
-            "no creates"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    until_created(&e, 20);
     proxy.stall(true);
     let stalled_at = std::time::Instant::now();
     // A colleague on a good network runs the same file meanwhile, to the end.

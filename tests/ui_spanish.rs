@@ -540,6 +540,16 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
             "Este computador registra cada emisión y anulación en su propio registro",
         )
     });
+    // This computer's directory knows a customer by name.
+    let named = s.customers()[2].0.clone();
+    invoice_desk::journal::Journal::open(&local)
+        .unwrap()
+        .import_customers(&[invoice_desk::journal::Customer {
+            id: named.clone(),
+            name: Some("Ferretería Ñuñoa Ltda.".into()),
+            ..Default::default()
+        }])
+        .unwrap();
     // Not an address: refused in words, nothing saved.
     set_text(&mut h, &text("sj-address"), "mysql://db/registro");
     click(&mut h, &text("sj-test"));
@@ -624,6 +634,25 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
             "Este computador registra cada emisión y anulación en el registro compartido del equipo: {url}"
         )
     ));
+    // The directory stayed behind: offered, and brought on a click.
+    assert!(has_text(&h, &text("sj-bring-directory-hint")));
+    click(&mut h, &text("sj-bring-directory"));
+    step_until(&mut h, "the directory brought", |h| {
+        has_text(h, "Se trajeron 1 clientes al directorio del equipo")
+    });
+    let desk = invoice_desk::journal::Journal::open_with(
+        std::path::Path::new(&url),
+        Some(pg_server::PASSWORD),
+    )
+    .unwrap();
+    assert_eq!(
+        desk.customer(&named)
+            .unwrap()
+            .and_then(|c| c.name)
+            .as_deref(),
+        Some("Ferretería Ñuñoa Ltda.")
+    );
+    drop(desk);
     let kept = keyring
         .get(&url, SecretKind::JournalPassword)
         .unwrap()

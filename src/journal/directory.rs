@@ -89,19 +89,30 @@ impl Journal {
     /// that `other` knows by none of them. What the desk already wrote is kept.
     /// How many were brought.
     pub fn bring_directory_into(&self, other: &mut Journal) -> Result<usize, JournalError> {
-        let here: Vec<Customer> = self
+        other.bring_customers(&self.directory_to_bring()?)
+    }
+
+    /// The customers this journal knows by name, RUT or notes (what
+    /// [`Journal::bring_directory_into`] brings).
+    pub fn directory_to_bring(&self) -> Result<Vec<Customer>, JournalError> {
+        Ok(self
             .known_customers(u64::MAX >> 1)?
             .into_iter()
             .filter(|c| c.name.is_some() || c.rut.is_some() || c.notes.is_some())
-            .collect();
+            .collect())
+    }
+
+    /// Adds those of `customers` this directory knows by none of name, RUT or notes;
+    /// how many.
+    pub fn bring_customers(&mut self, customers: &[Customer]) -> Result<usize, JournalError> {
         let mut missing = Vec::new();
-        for c in here {
-            let there = other.customer(&c.id)?;
+        for c in customers {
+            let there = self.customer(&c.id)?;
             if there.is_none_or(|t| t.name.is_none() && t.rut.is_none() && t.notes.is_none()) {
-                missing.push(c);
+                missing.push(c.clone());
             }
         }
-        other.import_customers(&missing)
+        self.import_customers(&missing)
     }
 
     /// Whether the directory knows any customer by name or RUT (not only ids learnt from

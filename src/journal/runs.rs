@@ -3,7 +3,7 @@
 //! Resuming is running the same file again: the journal's entries say which rows are
 //! already issued.
 
-use super::db::{Db, DbError, vals};
+use super::db::{Db, DbError, Val, vals};
 use super::store::{now, write_error};
 use super::{Journal, JournalError};
 use std::path::PathBuf;
@@ -67,37 +67,25 @@ impl Journal {
                     finish_in(tx, r.int(0)?)?;
                 }
             }
-            if tx.shared() {
-                return tx
-                    .one(
-                        "SELECT journal_run_start(?1, ?2, ?3, ?4, ?5, ?6)",
-                        &vals![
-                            &path_text,
-                            &file_id,
-                            &profile,
-                            &canonical_url,
-                            rows,
-                            mapping
-                        ],
-                    )?
-                    .ok_or_else(|| DbError::said("the run was not recorded"))?
-                    .int(0);
-            }
-            tx.one(
-                "INSERT INTO bulk_runs (path, file_id, profile, base_url, rows, started, mapping)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
-                &vals![
-                    &path_text,
-                    &file_id,
-                    &profile,
-                    &canonical_url,
-                    rows,
-                    now(),
-                    mapping
-                ],
-            )?
-            .ok_or_else(|| DbError::said("the run was not recorded"))?
-            .int(0)
+            let mut values = vals![
+                &path_text,
+                &file_id,
+                &profile,
+                &canonical_url,
+                rows,
+                mapping
+            ]
+            .to_vec();
+            let sql = if tx.shared() {
+                "SELECT journal_run_start(?1, ?2, ?3, ?4, ?5, ?6)"
+            } else {
+                values.push(Val::from(now()));
+                "INSERT INTO bulk_runs (path, file_id, profile, base_url, rows, mapping, started)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id"
+            };
+            tx.one(sql, &values)?
+                .ok_or_else(|| DbError::said("the run was not recorded"))?
+                .int(0)
         })
         .map_err(&err)
     }

@@ -419,7 +419,42 @@ impl Row {
     }
 }
 
+/// A row's content columns, in the order [`Row::content`] gives them (and the shared
+/// journal's `journal_append` takes them): what the writer says; the number, time,
+/// chain and anchor are added by the store.
+const CONTENT: &str = "kind, intent_seq, \"user\", profile, base_url, action, customer, amount, \
+     currency_code, account_last4, external_id, invoice_id, outcome, error_kind, error_code, \
+     file_name, rows, checked, service, due_date, decision";
+
 impl Row {
+    /// The values of [`CONTENT`].
+    fn content(&self) -> Vec<Val> {
+        vals![
+            &self.kind,
+            self.intent_seq,
+            &self.user,
+            &self.profile,
+            &self.base_url,
+            &self.action,
+            &self.customer,
+            &self.amount,
+            &self.currency_code,
+            &self.account_last4,
+            &self.external_id,
+            &self.invoice_id,
+            &self.outcome,
+            &self.error_kind,
+            &self.error_code,
+            &self.file_name,
+            self.rows,
+            self.checked,
+            &self.service,
+            &self.due_date,
+            &self.decision,
+        ]
+        .to_vec()
+    }
+
     /// Entry `e`'s intent as it is copied into another journal (`journal push`): its
     /// time and content as recorded, written by `who`.
     pub(super) fn copied_intent(e: &Entry, who: &str) -> Row {
@@ -521,39 +556,14 @@ pub(super) fn append_in(tx: &dyn Db, mut row: Row) -> Result<i64, DbError> {
     row.seq = last_seq + 1;
     row.prev_hash = prev;
     let hash = row.hash();
+    let mut values = row.content();
+    values.extend(vals![row.seq, &row.time, &row.prev_hash, &row.clock, hash]);
     tx.exec(
         &format!(
-            "INSERT INTO entries ({COLUMNS}, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
-             ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)"
+            "INSERT INTO entries ({CONTENT}, seq, time, prev_hash, clock, hash) VALUES ({})",
+            placeholders(values.len())
         ),
-        &vals![
-            row.seq,
-            &row.kind,
-            row.intent_seq,
-            &row.time,
-            &row.user,
-            &row.profile,
-            &row.base_url,
-            &row.action,
-            &row.customer,
-            &row.amount,
-            &row.currency_code,
-            &row.account_last4,
-            &row.external_id,
-            &row.invoice_id,
-            &row.outcome,
-            &row.error_kind,
-            &row.error_code,
-            &row.file_name,
-            row.rows,
-            row.checked,
-            &row.prev_hash,
-            &row.service,
-            &row.due_date,
-            &row.decision,
-            &row.clock,
-            hash,
-        ],
+        &values,
     )?;
     if let (Some(c), "intent") = (&row.customer, row.kind.as_str()) {
         // The directory learns the id in the same commit (one disk sync an intent);
@@ -567,37 +577,22 @@ pub(super) fn append_in(tx: &dyn Db, mut row: Row) -> Result<i64, DbError> {
 /// role, writer) and chains the row; a row copied from another journal keeps its own
 /// time beside the server's.
 fn append_shared(tx: &dyn Db, row: &Row) -> Result<i64, DbError> {
-    let copied_time = row.copied.then(|| row.time.clone());
+    let mut values = row.content();
+    values.push(Val::from(row.copied.then(|| row.time.clone())));
     tx.one(
-        "SELECT journal_append(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, \
-         ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
-        &vals![
-            &row.kind,
-            row.intent_seq,
-            &row.user,
-            &row.profile,
-            &row.base_url,
-            &row.action,
-            &row.customer,
-            &row.amount,
-            &row.currency_code,
-            &row.account_last4,
-            &row.external_id,
-            &row.invoice_id,
-            &row.outcome,
-            &row.error_kind,
-            &row.error_code,
-            &row.file_name,
-            row.rows,
-            row.checked,
-            &row.service,
-            &row.due_date,
-            &row.decision,
-            copied_time,
-        ],
+        &format!("SELECT journal_append({})", placeholders(values.len())),
+        &values,
     )?
     .ok_or_else(|| DbError::said("the server appended no row"))?
     .int(0)
+}
+
+/// `?1, ?2, …, ?n`.
+pub(super) fn placeholders(n: usize) -> String {
+    (1..=n)
+        .map(|i| format!("?{i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Connects to the shared journal at `url` as `who` and checks its layout: a newer one

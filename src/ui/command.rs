@@ -131,6 +131,9 @@ pub enum Command {
         /// The clerk's name written beside the computer's account (may be empty).
         clerk: String,
     },
+    /// Bring the customer directory of the journal used before into the shared journal
+    /// just switched to.
+    BringDirectory,
     /// Create the sandbox profile, start the sandbox, connect.
     TrySandbox,
     /// Issue this invoice (never resent: the panel locks until the outcome is known);

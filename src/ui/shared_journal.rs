@@ -39,6 +39,13 @@ pub struct JournalSetting {
     busy: bool,
     /// The last test's or save's words, and whether it worked.
     result: Option<Result<String, String>>,
+    /// Just switched to the desk's journal from this computer's: its directory may be
+    /// brought along.
+    directory_offered: bool,
+    /// Bringing it now.
+    directory_busy: bool,
+    /// What bringing it came to.
+    directory_result: Option<Result<String, String>>,
 }
 
 impl JournalSetting {
@@ -70,6 +77,28 @@ impl JournalSetting {
         if saved {
             self.password.clear();
         }
+    }
+
+    /// Offers (or stops offering) to bring this computer's directory along.
+    pub fn offer_directory(&mut self, offered: bool) {
+        self.directory_offered = offered;
+        self.directory_busy = false;
+        self.directory_result = None;
+    }
+
+    /// Bringing the directory started.
+    pub fn bringing(&mut self) {
+        self.directory_busy = true;
+        self.directory_result = None;
+    }
+
+    /// Bringing the directory ended: how many customers came, or why not.
+    pub fn brought(&mut self, result: Result<usize, String>) {
+        self.directory_busy = false;
+        if result.is_ok() {
+            self.directory_offered = false;
+        }
+        self.directory_result = Some(result.map(|n| tr!("sj-brought", count = n)));
     }
 
     /// Says why nothing was done (bad address, work on its way).
@@ -161,6 +190,28 @@ impl JournalSetting {
             }
         });
         widgets::outcome(ui, self.result.as_ref());
+        if self.directory_offered || self.directory_result.is_some() {
+            ui.add_space(4.0);
+            if self.directory_offered {
+                ui.label(tr!("sj-bring-directory-hint"));
+            }
+            ui.horizontal(|ui| {
+                if self.directory_offered
+                    && ui
+                        .add_enabled(
+                            !self.directory_busy,
+                            egui::Button::new(tr!("sj-bring-directory")),
+                        )
+                        .clicked()
+                {
+                    commands.push(Command::BringDirectory);
+                }
+                if self.directory_busy {
+                    widgets::busy(ui);
+                }
+            });
+            widgets::outcome(ui, self.directory_result.as_ref());
+        }
         if now.shared || !typed.is_empty() {
             ui.label(tr!("sj-push-hint"));
         }

@@ -358,6 +358,23 @@ impl InvoiceDeskApp {
                 }
                 self.journal_setting_start(aim, address, password, true);
             }
+            Command::BringDirectory => {
+                let (Some(from), None) = (self.directory_source.clone(), &self.bringing_directory)
+                else {
+                    return;
+                };
+                let to = self.journal.clone();
+                self.credentials.journal.bringing();
+                self.bringing_directory = Some(self.spawner.spawn(async move {
+                    let said = |e: crate::journal::JournalError| crate::ui::i18n::journal_error(&e);
+                    let from = from.shared().await.map_err(said)?;
+                    let to = to.shared().await.map_err(said)?;
+                    let customers = from.run(|j| j.directory_to_bring()).await.map_err(said)?;
+                    to.run(move |j| j.bring_customers(&customers))
+                        .await
+                        .map_err(said)
+                }));
+            }
             Command::TrySandbox => {
                 let _ = self.profiles.upsert(None, sandbox_profile());
                 self.profiles.active = Some(SANDBOX_PROFILE.to_string());
@@ -695,9 +712,16 @@ impl InvoiceDeskApp {
                 .journal
                 .refused(crate::ui::i18n::profile_error(&e));
         }
-        self.journal = self.chosen_journal();
+        let chosen = self.chosen_journal();
+        let before = std::mem::replace(&mut self.journal, chosen);
         let shared = self.journal.is_shared();
         self.credentials.journal.ended(tested, true, shared);
+        // From this computer's file to the desk's journal: the directory stays behind
+        // unless the clerk brings it (offered, never done silently).
+        self.directory_source = (shared && !before.is_shared()).then_some(before);
+        self.credentials
+            .journal
+            .offer_directory(self.directory_source.is_some());
         // Everything that reads the journal reads the new one.
         let journal = self.journal.clone();
         self.journal_counting = Some(self.spawner.spawn(async move { journal.count().await }));
@@ -739,6 +763,13 @@ impl InvoiceDeskApp {
             }
         }
         let _ = take_finished(&mut self.journal_counting);
+        if let Some(r) = take_finished(&mut self.bringing_directory) {
+            let r = r.map_err(|e| e.to_string()).and_then(|r| r);
+            if r.is_ok() {
+                self.directory_source = None;
+            }
+            self.credentials.journal.brought(r);
+        }
         if let Some(r) = take_finished(&mut self.journal_check) {
             self.journal_checked = Some(r.map_err(|e| e.to_string()).and_then(|r| r));
             if self.saved.tab == Tab::Activity {

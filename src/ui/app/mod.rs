@@ -123,6 +123,10 @@ pub struct InvoiceDeskApp {
     journal_setting: Option<(JournalAim, Task<super::shared_journal::Tested>)>,
     /// Counting the journal's unknown outcomes at start.
     journal_counting: Option<Task<()>>,
+    /// The journal used before a switch to the shared one: its directory may be brought.
+    directory_source: Option<super::journal::AppJournal>,
+    /// Bringing that directory: how many customers came.
+    bringing_directory: Option<Task<Result<usize, String>>>,
     /// "Check now": running, or what it found.
     journal_check: Option<Task<Result<super::journal::Checked, String>>>,
     journal_checked: Option<Result<super::journal::Checked, String>>,
@@ -230,6 +234,8 @@ impl InvoiceDeskApp {
             journal_fixed: deps.journal_fixed,
             journal_setting: None,
             journal_counting: None,
+            directory_source: None,
+            bringing_directory: None,
             journal_check: None,
             journal_checked: None,
             opener: deps
