@@ -296,10 +296,13 @@ pub fn long_date(d: chrono::NaiveDate) -> String {
 pub fn date_error(e: &crate::input::DateError) -> String {
     use crate::input::DateError as D;
     match e {
-        D::Format(t) => match current() {
-            Lang::Es => tr!("date-format-es", text = t),
-            Lang::En => tr!("date-format-en", text = t),
-        },
+        D::Format(t) => {
+            let t = crate::text::escape_controls(t).into_owned();
+            match current() {
+                Lang::Es => tr!("date-format-es", text = t),
+                Lang::En => tr!("date-format-en", text = t),
+            }
+        }
         D::NoSuchDay { day, month, year } => {
             if (1..=12).contains(month) {
                 tr!(
@@ -558,11 +561,16 @@ fn tr_field(what: &str) -> String {
 
 /// A refused amount in the clerk's language.
 pub fn amount_error(e: &AmountError) -> String {
+    // What was typed may be a spreadsheet's cell: its control characters never reach a
+    // terminal or a label as they are.
+    let esc = |s: &str| crate::text::escape_controls(s).into_owned();
     match e {
         AmountError::Empty => tr!("amount-empty"),
-        AmountError::NotANumber(t) => tr!("amount-not-a-number", text = t),
-        AmountError::Ambiguous { text, a, b } => tr!("amount-ambiguous", text = text, a = a, b = b),
-        AmountError::BadGrouping(t) => tr!("amount-bad-grouping", text = t),
+        AmountError::NotANumber(t) => tr!("amount-not-a-number", text = esc(t)),
+        AmountError::Ambiguous { text, a, b } => {
+            tr!("amount-ambiguous", text = esc(text), a = esc(a), b = esc(b))
+        }
+        AmountError::BadGrouping(t) => tr!("amount-bad-grouping", text = esc(t)),
         AmountError::TooPrecise {
             text,
             currency,
@@ -573,7 +581,7 @@ pub fn amount_error(e: &AmountError) -> String {
                 "amount-too-precise",
                 currency = currency,
                 max = max,
-                text = text,
+                text = esc(text),
                 got = got
             )
         }

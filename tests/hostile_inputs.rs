@@ -602,3 +602,33 @@ fn finish_measured(child: &mut std::process::Child) -> (Output, u64) {
     };
     (output, usage.ru_maxrss as u64 / 1024)
 }
+
+/// A spreadsheet's cells with terminal escape sequences in the amount and the due date:
+/// `bulk` names each problem with the sequences escaped, visibly, in both languages —
+/// nothing reaches the terminal that could retitle it or clear it.
+#[test]
+fn escape_sequences_in_amount_and_due_date_cells_never_reach_the_terminal() {
+    let env = cli_env::Env::new(0);
+    let file = env.dir.path().join("malicioso.csv");
+    let c = env.customer();
+    std::fs::write(
+        &file,
+        format!(
+            "cliente,monto,vencimiento\n{c},1\u{1b}]0;PWNED\u{7}\u{1b}[2J000,31-12-2026\n\
+             {c},1000,3\u{1b}]0;PWNED\u{7}1-12-2026\n"
+        ),
+    )
+    .unwrap();
+    for lang in ["C.UTF-8", "es_CL.UTF-8"] {
+        let out = env
+            .oauth()
+            .env("LANG", lang)
+            .args(["bulk", file.to_str().unwrap(), "--dry-run"])
+            .output()
+            .unwrap();
+        let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert!(!said.contains('\u{1b}') && !said.contains('\u{7}'), "{said:?}");
+        assert!(said.contains("\\x1b]0;PWNED"), "escaped, visibly: {said}");
+        assert!(said.contains("row 2") || said.contains("fila 2"), "{said}");
+    }
+}

@@ -594,7 +594,7 @@ fn a_billing_run_is_checked_confirmed_issued_once_and_its_results_saved() {
     assert!(has_text(&h, "Monto: El monto debe ser mayor que cero."));
     assert!(has_text(
         &h,
-        "Cliente: No hay un cliente «Nadie Conocido» en el directorio de clientes."
+        "Cliente: No hay un cliente «Nadie Conocido»: el directorio de clientes de este registro aún no tiene nombres"
     ));
     assert!(!enabled(&h, "Emitir 2 facturas…"), "problems stop the run");
     h.get_by_label("Solo filas con problemas").click();
