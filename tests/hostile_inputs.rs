@@ -627,7 +627,10 @@ fn escape_sequences_in_amount_and_due_date_cells_never_reach_the_terminal() {
             .output()
             .unwrap();
         let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
-        assert!(!said.contains('\u{1b}') && !said.contains('\u{7}'), "{said:?}");
+        assert!(
+            !said.contains('\u{1b}') && !said.contains('\u{7}'),
+            "{said:?}"
+        );
         assert!(said.contains("\\x1b]0;PWNED"), "escaped, visibly: {said}");
         assert!(said.contains("row 2") || said.contains("fila 2"), "{said}");
     }
