@@ -236,6 +236,10 @@ pub const MAX_RATE_WAIT: Duration = Duration::from_secs(5 * 60);
 /// How many customers' listings are read at once before a run.
 const LISTINGS_AT_ONCE: usize = 4;
 
+/// How many rows of a shared run are looked up together in the journal (see
+/// [`Runner::done_elsewhere`]).
+const DONE_BATCH: usize = 64;
+
 /// The pause between two listings read while a run on a local journal goes on (see
 /// [`Runner::watch_for_others`]).
 const WATCH_PAUSE: Duration = Duration::from_millis(100);
@@ -631,14 +635,41 @@ impl Runner {
             0
         };
         {
-            let mut stream = futures_util::stream::iter((0..n).map(move |k| (start + k) % n))
-                .map(|i| {
+            // On the shared journal the rows colleagues issued are found a batch at a
+            // time (one statement for [`DONE_BATCH`] rows, read as the run reaches
+            // them), not with a read each: with many clerks, most rows of the file are
+            // someone else's.
+            let shared = self.journal.is_shared();
+            let (me, rows_for_batches) = (self.clone(), rows.clone());
+            let stream = futures_util::stream::iter((0..n).map(move |k| (start + k) % n))
+                .chunks(DONE_BATCH)
+                .then(move |batch| {
+                    let (me, rows) = (me.clone(), rows_for_batches.clone());
+                    async move {
+                        let done = if shared {
+                            me.done_elsewhere(&rows, &batch).await
+                        } else {
+                            HashMap::new()
+                        };
+                        futures_util::stream::iter(
+                            batch.into_iter().map(move |i| (i, done.get(&i).cloned())),
+                        )
+                    }
+                })
+                .flatten()
+                .map(|(i, done)| {
                     let me = self.clone();
                     let known = at_service.found.get(&i).cloned();
                     let (siblings, rows) = (siblings.clone(), rows.clone());
-                    async move { (i, me.one(rows[i].clone(), known, siblings, true).await) }
+                    async move {
+                        match done {
+                            Some(status) => (i, status),
+                            None => (i, me.one(rows[i].clone(), known, siblings, true).await),
+                        }
+                    }
                 })
                 .buffer_unordered(concurrency.clamp(1, 16));
+            futures_util::pin_mut!(stream);
             while let Some((i, status)) = stream.next().await {
                 match status {
                     Status::Unknown(Unsure::Elsewhere(e)) => elsewhere.push((i, e)),
@@ -673,6 +704,53 @@ impl Runner {
             w.abort();
         }
         at_service
+    }
+
+    /// Which of the rows `batch` (indices into `rows`) the journal has as issued under
+    /// their own reference and scope (a colleague's, or an earlier run's): their
+    /// statuses, found with one statement per account. Anything else, or a journal that
+    /// cannot be read, is left to each row's own claim.
+    async fn done_elsewhere(&self, rows: &[BulkRow], batch: &[usize]) -> HashMap<usize, Status> {
+        let mut by_scope: HashMap<String, Vec<(usize, String)>> = HashMap::new();
+        for &i in batch {
+            let row = &rows[i];
+            let Some(reference) = row.invoice.invoice_external_id.clone() else {
+                continue;
+            };
+            let account = row
+                .account_key
+                .as_deref()
+                .or(self.profile_account.as_deref());
+            let scope =
+                Intent::for_create(&self.profile, &self.base_url, account, &row.invoice).service;
+            by_scope.entry(scope).or_default().push((i, reference));
+        }
+        let mut out = HashMap::new();
+        for (scope, wanted) in by_scope {
+            let keys: Vec<String> = wanted.iter().map(|(_, k)| k.clone()).collect();
+            let Ok(done) = self
+                .journal
+                .run(move |j| j.done_in_scope(&scope, &keys))
+                .await
+            else {
+                continue;
+            };
+            for (i, reference) in wanted {
+                if let Some(d) = done.get(&reference) {
+                    let by = (d.user != self.journal.who()).then(|| d.user.clone());
+                    out.insert(
+                        i,
+                        Status::SkippedExisting(Existing {
+                            id: d.invoice_id.clone(),
+                            time: Some(d.time.clone()),
+                            at_service: false,
+                            by,
+                        }),
+                    );
+                }
+            }
+        }
+        out
     }
 
     /// On a journal of this computer's own: reads the service's listing of each of the

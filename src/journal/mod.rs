@@ -22,7 +22,7 @@ mod runs;
 mod schema;
 mod store;
 
-pub use claims::{Claimed, Guard, Similar};
+pub use claims::{Claimed, DoneBy, Guard, Similar};
 pub use csv_out::{CSV_HEADER, each_entry, export_csv};
 pub use directory::{Customer, ImportProblem, ImportWhy, fold, fold_text, read_import};
 pub use flow::{

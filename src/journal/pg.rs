@@ -851,6 +851,7 @@ impl Db for Pg {
         params: &[Val],
         f: &mut dyn FnMut(DbRow) -> Result<bool, DbError>,
     ) -> Result<(), DbError> {
+        self.usable()?;
         let stmt = self.statement(sql)?;
         let rt = &self.runtime;
         let broken = || self.broken.store(true, std::sync::atomic::Ordering::SeqCst);
