@@ -682,8 +682,24 @@ impl Runner {
                 }
             }
         }
-        // Each waits for its holder's outcome in the journal (or for the holder's
-        // in-flight window to pass: then the service is asked, as for any unknown).
+        // Most of them were settled by their holders meanwhile: found a batch at a time
+        // (as above), then each of the others waits for its holder's outcome in the
+        // journal (or for the holder's in-flight window to pass: then the service is
+        // asked, as for any unknown).
+        if self.journal.is_shared() {
+            let mut waiting = Vec::with_capacity(elsewhere.len());
+            for batch in elsewhere.chunks(DONE_BATCH) {
+                let indices: Vec<usize> = batch.iter().map(|(i, _)| *i).collect();
+                let mut done = self.done_elsewhere(&rows, &indices).await;
+                for (i, holder) in batch {
+                    match done.remove(i) {
+                        Some(status) => each(*i, status),
+                        None => waiting.push((*i, holder.clone())),
+                    }
+                }
+            }
+            elsewhere = waiting;
+        }
         let mut stream = futures_util::stream::iter(elsewhere)
             .map(|(i, holder)| {
                 let me = self.clone();
