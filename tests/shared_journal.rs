@@ -479,32 +479,21 @@ fn switching_to_the_desk_says_the_directory_is_empty_and_push_brings_it_along() 
     assert!(said.contains("journal push"), "{said}");
     assert_eq!(creates(&e), 0);
     let local = e.dir.path().join("journal.sqlite3");
-    let out = clerk(&e, "ana", &url)
-        .args(["journal", "push", "--to", &url, "--from"])
-        .arg(&local)
-        .output()
-        .unwrap();
-    exits(&out, 0);
-    assert!(
-        text(&out.stdout).contains("Brought 1 customers"),
-        "{}",
-        text(&out.stdout)
-    );
+    let pushed = |says: &str| {
+        let out = clerk(&e, "ana", &url)
+            .args(["journal", "push", "--to", &url, "--from"])
+            .arg(&local)
+            .output()
+            .unwrap();
+        exits(&out, 0);
+        assert!(text(&out.stdout).contains(says), "{}", text(&out.stdout));
+    };
+    pushed("Brought 1 customers");
     let out = run();
     exits(&out, 0);
     assert_eq!(creates(&e), 1);
     // Pushed again: what the desk knows stays.
-    let out = clerk(&e, "ana", &url)
-        .args(["journal", "push", "--to", &url, "--from"])
-        .arg(&local)
-        .output()
-        .unwrap();
-    exits(&out, 0);
-    assert!(
-        text(&out.stdout).contains("Brought 0 customers"),
-        "{}",
-        text(&out.stdout)
-    );
+    pushed("Brought 0 customers");
 }
 
 /// "12 created, 88 already issued, …": the count created.

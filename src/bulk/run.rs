@@ -259,6 +259,16 @@ pub struct Control {
     working: std::sync::atomic::AtomicUsize,
 }
 
+/// Keeps `why` as the reason a run stopped, unless one was kept already (the first
+/// reason is the one said).
+fn first_reason<T>(slot: &Mutex<Option<T>>, why: T) {
+    if let Ok(mut f) = slot.lock()
+        && f.is_none()
+    {
+        *f = Some(why);
+    }
+}
+
 /// A row past the gate: counted in [`Control::working`] until dropped.
 struct Working<'a>(&'a std::sync::atomic::AtomicUsize);
 
@@ -309,11 +319,7 @@ impl Control {
     /// Stops the run because the journal could not be written: nothing more is sent
     /// (nothing may be sent that the journal cannot record).
     pub fn stop_for(&self, e: JournalError) {
-        if let Ok(mut f) = self.journal_failure.lock()
-            && f.is_none()
-        {
-            *f = Some(e);
-        }
+        first_reason(&self.journal_failure, e);
         self.cancel();
     }
 
@@ -324,11 +330,7 @@ impl Control {
 
     /// Stops the run: `found` shows another computer issuing the same file.
     pub fn stop_elsewhere(&self, found: Foreign) {
-        if let Ok(mut f) = self.elsewhere.lock()
-            && f.is_none()
-        {
-            *f = Some(found);
-        }
+        first_reason(&self.elsewhere, found);
         self.cancel();
     }
 
