@@ -139,6 +139,48 @@ fn look_up_void_and_list_by_keyboard_only_in_spanish() {
     assert!(has_text(&h, "Anulada"), "statuses are in Spanish");
 }
 
+/// A void whose answer was lost: the message names the invoice (as a create's names its
+/// reference), and checking it settles it.
+#[test]
+fn a_void_with_no_answer_names_its_invoice_in_spanish() {
+    use common::click;
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = common::connected_in(&rt, &s, dir.path(), None, [1100.0, 760.0], Lang::Es);
+    let id = s
+        .sample_invoice(invoice_desk::sandbox::data::ORG_OAUTH)
+        .unwrap();
+    // The service voids it, then the connection breaks before the answer.
+    s.add_fault(invoice_desk::sandbox::Fault::reset(
+        invoice_desk::sandbox::Route::Void,
+        1,
+    ));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
+    h.step();
+    h.event(egui::Event::Text(id.clone()));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    h.step();
+    step_until(&mut h, "consultada", |h| has_text(h, "Creada"));
+    click(&mut h, "Anular…");
+    step_until(&mut h, "confirmación", |h| {
+        has_text(h, "¿Anular esta factura?")
+    });
+    click(&mut h, "Anular factura");
+    step_until(&mut h, "sin respuesta", |h| has_text(h, &text("lk-check")));
+    assert!(
+        has_text(
+            &h,
+            &format!("No se sabe si la anulación de la factura {id} se realizó")
+        ),
+        "the invoice is named"
+    );
+    click(&mut h, &text("lk-check"));
+    step_until(&mut h, "verificada", |h| !has_text(h, &text("lk-check")));
+}
+
 #[test]
 fn snapshot_usd_invoice() {
     scenes::usd_invoice(Lang::Es, D, "es_dark_usd_invoice");

@@ -342,6 +342,11 @@ impl LookupPanel {
             widgets::api_error(ui, "lookup", e);
         }
         if let Some(id) = self.void_unknown.clone() {
+            // Which invoice it is about, as the create's message names its reference.
+            ui.label(tr!(
+                "lk-void-unknown-for",
+                id = crate::text::escape_controls(&id).into_owned()
+            ));
             let busy = self.fetch.is_some() || self.recheck.is_some();
             if ui
                 .add_enabled(!busy, egui::Button::new(tr!("lk-check")))

@@ -175,6 +175,7 @@ lk-already-void = This invoice is already void.
 lk-amount = Amount
 lk-cannot-undo = Voiding cannot be undone.
 lk-check = Check the invoice
+lk-void-unknown-for = The void of invoice { $id } is not known to have happened: check the invoice before anything else.
 lk-confirm-title = Void this invoice?
 lk-customer = Customer
 lk-invoice = Invoice

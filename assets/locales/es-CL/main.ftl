@@ -175,6 +175,7 @@ lk-already-void = Esta factura ya está anulada.
 lk-amount = Monto
 lk-cannot-undo = La anulación no se puede deshacer.
 lk-check = Verificar la factura
+lk-void-unknown-for = No se sabe si la anulación de la factura { $id } se realizó: verifique la factura antes de nada.
 lk-confirm-title = ¿Anular esta factura?
 lk-customer = Cliente
 lk-invoice = Factura
