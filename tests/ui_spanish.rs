@@ -946,6 +946,14 @@ fn the_statement_pdf_is_made_and_opened_from_the_customers_panel_in_spanish() {
     step_until(&mut h, "said where", |h| {
         has_text(h, "ningún visor pudo abrirlo")
     });
+    // A statement made is a success with a note, never drawn (or announced) as an error.
+    use egui_kittest::kittest::{NodeT, Queryable};
+    assert_eq!(
+        h.get_by_label_contains("ningún visor pudo abrirlo")
+            .accesskit_node()
+            .live(),
+        egui::accesskit::Live::Polite
+    );
     let second = match &asked.lock().unwrap()[1] {
         External::File(p) => p.clone(),
         other => panic!("{other:?}"),

@@ -92,7 +92,8 @@ impl CustomersPanel {
         if let Some(r) = crate::ui::task::take_finished(&mut self.statement) {
             self.statement_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
                 Ok((path, Ok(()))) => Ok(tr!("cu-statement-opened", path = path.display())),
-                Ok((path, Err(_))) => Err(tr!("cu-statement-not-opened", path = path.display())),
+                // Made: a note, not a failure (never in the error colour).
+                Ok((path, Err(_))) => Ok(tr!("cu-statement-not-opened", path = path.display())),
                 Err(e) => Err(e),
             });
         }
