@@ -113,6 +113,39 @@ fn try_the_sandbox_and_issue_an_invoice() {
     );
 }
 
+/// A newcomer trying the sandbox finds its customers by name: the sandbox's customers
+/// are in the directory with their names and RUTs, as if imported.
+#[test]
+fn the_sandboxs_customers_are_found_by_name_and_rut() {
+    let e = env(0);
+    let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
+    let mut h = common::harness(AppDeps::for_tests(e.rt.handle().clone(), store), SIZE);
+    h.step();
+    click(&mut h, "Try the sandbox");
+    step_until(&mut h, "sandbox connected", |h| {
+        h.state().session().is_some()
+    });
+    common::set_text(&mut h, "Customer id", "nunoa");
+    step_until(&mut h, "found by name, without its accents", |h| {
+        has_text(h, "Comercial Ñuñoa Ltda.")
+    });
+    // By RUT too, as the suggestion shows it.
+    let shown = h
+        .query_all_by_label_contains("Comercial Ñuñoa Ltda. · ")
+        .filter_map(|n| n.accesskit_node().label())
+        .next()
+        .unwrap_or_default();
+    let rut = shown
+        .split(" · ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("a RUT in {shown}"))
+        .to_string();
+    common::set_text(&mut h, "Customer id", &rut);
+    step_until(&mut h, "found by RUT", |h| {
+        has_text(h, "Comercial Ñuñoa Ltda.")
+    });
+}
+
 #[test]
 fn add_a_profile_save_and_test_the_connection() {
     let e = env(0);

@@ -474,6 +474,18 @@ impl Sandbox {
             .unwrap_or_default()
     }
 
+    /// Customers with their names and RUTs (`12345678-9`), as a desk's customer
+    /// directory would list them.
+    pub fn directory(&self) -> Vec<(String, String, String)> {
+        let Ok(d) = self.shared.data.lock() else {
+            return Vec::new();
+        };
+        d.customers
+            .iter()
+            .map(|c| (c.id.clone(), c.name.clone(), c.rut.clone()))
+            .collect()
+    }
+
     /// Customers with their names and how many invoices each has (all organizations).
     pub fn customers(&self) -> Vec<(String, String, usize)> {
         let Ok(d) = self.shared.data.lock() else {

@@ -17,6 +17,9 @@ pub struct Session {
     pub client: Client,
     /// Sandbox customers (id, name) when the profile is the built-in sandbox.
     pub sandbox_customers: Vec<(String, String)>,
+    /// The built-in sandbox's customers as a directory knows them (name, RUT), so a
+    /// newcomer finds them by name; empty for a real service.
+    pub sandbox_directory: Vec<crate::journal::Customer>,
 }
 
 /// What this session has learnt of a profile's connection (kept per profile while the
@@ -83,6 +86,7 @@ impl Connector {
             profile,
             client,
             sandbox_customers: Vec::new(),
+            sandbox_directory: Vec::new(),
         })
     }
 }
@@ -154,9 +158,20 @@ async fn connect_sandbox(
         .into_iter()
         .map(|(id, name, _)| (id, name))
         .collect();
+    let sandbox_directory = sandbox
+        .directory()
+        .into_iter()
+        .map(|(id, name, rut)| crate::journal::Customer {
+            id,
+            name: Some(name),
+            rut: crate::rut::Rut::parse(&rut).ok().map(|r| r.to_string()),
+            notes: None,
+        })
+        .collect();
     Ok(Session {
         profile,
         client,
         sandbox_customers,
+        sandbox_directory,
     })
 }

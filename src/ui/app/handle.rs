@@ -749,6 +749,17 @@ impl InvoiceDeskApp {
                     if std::mem::take(&mut self.pending_sandbox_welcome) {
                         self.create.prefill_for_sandbox(&session);
                     }
+                    if !session.sandbox_directory.is_empty() {
+                        // The sandbox's customers, by name and RUT, in the directory
+                        // (those it knows by name already are left as they are).
+                        let (journal, directory) =
+                            (self.journal.clone(), session.sandbox_directory.clone());
+                        self.seeding_directory = Some(self.spawner.spawn(async move {
+                            if let Ok(j) = journal.shared().await {
+                                let _ = j.run(move |j| j.bring_customers(&directory)).await;
+                            }
+                        }));
+                    }
                     self.session = Some(session);
                 }
                 Err(TaskError::Cancelled) => {}
@@ -763,6 +774,7 @@ impl InvoiceDeskApp {
             }
         }
         let _ = take_finished(&mut self.journal_counting);
+        let _ = take_finished(&mut self.seeding_directory);
         if let Some(r) = take_finished(&mut self.bringing_directory) {
             let r = r.map_err(|e| e.to_string()).and_then(|r| r);
             if r.is_ok() {

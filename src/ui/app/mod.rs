@@ -127,6 +127,8 @@ pub struct InvoiceDeskApp {
     directory_source: Option<super::journal::AppJournal>,
     /// Bringing that directory: how many customers came.
     bringing_directory: Option<Task<Result<usize, String>>>,
+    /// The built-in sandbox's customers going into the directory.
+    seeding_directory: Option<Task<()>>,
     /// "Check now": running, or what it found.
     journal_check: Option<Task<Result<super::journal::Checked, String>>>,
     journal_checked: Option<Result<super::journal::Checked, String>>,
@@ -236,6 +238,7 @@ impl InvoiceDeskApp {
             journal_counting: None,
             directory_source: None,
             bringing_directory: None,
+            seeding_directory: None,
             journal_check: None,
             journal_checked: None,
             opener: deps
