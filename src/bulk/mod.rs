@@ -41,6 +41,16 @@ impl BulkRow {
             .cloned()
             .collect()
     }
+
+    /// Every reference that names this row's invoice: its own, then the aliases.
+    pub fn references(&self) -> impl Iterator<Item = &str> {
+        self.invoice
+            .invoice_external_id
+            .iter()
+            .chain(self.legacy_reference.iter())
+            .chain(self.metadata_reference.iter())
+            .map(String::as_str)
+    }
 }
 
 /// A problem with one cell (or the header).

@@ -473,13 +473,7 @@ impl Runner {
         let mut by_look: HashMap<LookKey, Vec<usize>> = HashMap::new();
         let mut customers: Vec<String> = Vec::new();
         for (i, r) in rows.iter().enumerate() {
-            for reference in r
-                .invoice
-                .invoice_external_id
-                .iter()
-                .chain(r.legacy_reference.iter())
-                .chain(r.metadata_reference.iter())
-            {
+            for reference in r.references() {
                 by_ref.insert(reference, i);
             }
             by_look
@@ -735,13 +729,10 @@ impl Runner {
             let Some(reference) = row.invoice.invoice_external_id.clone() else {
                 continue;
             };
-            let account = row
-                .account_key
-                .as_deref()
-                .or(self.profile_account.as_deref());
-            let scope =
-                Intent::for_create(&self.profile, &self.base_url, account, &row.invoice).service;
-            by_scope.entry(scope).or_default().push((i, reference));
+            by_scope
+                .entry(self.intent_for(row).service)
+                .or_default()
+                .push((i, reference));
         }
         let mut out = HashMap::new();
         for (scope, wanted) in by_scope {
@@ -792,13 +783,8 @@ impl Runner {
             if let Some(Status::NotSent(Held::Unchecked(_))) = at_start.found.get(&i) {
                 continue;
             }
-            for reference in r
-                .invoice
-                .invoice_external_id
-                .iter()
-                .chain(r.aliases().iter())
-            {
-                by_ref.insert(reference.clone(), i);
+            for reference in r.references() {
+                by_ref.insert(reference.to_string(), i);
             }
             if !customers.contains(&r.invoice.customer) {
                 customers.push(r.invoice.customer.clone());
@@ -857,15 +843,21 @@ impl Runner {
         }
     }
 
-    /// Whether invoice `id`, found at the service with `row`'s reference, was certainly
-    /// not issued through this journal: the reference was never claimed here, or was
-    /// issued here as another invoice. (On its way here, or unreadable: not certain.)
-    async fn not_issued_here(&self, row: &BulkRow, id: &str) -> bool {
+    /// What the journal records of issuing `row` (its own account key, else the
+    /// profile's).
+    fn intent_for(&self, row: &BulkRow) -> Intent {
         let account = row
             .account_key
             .as_deref()
             .or(self.profile_account.as_deref());
-        let intent = Intent::for_create(&self.profile, &self.base_url, account, &row.invoice);
+        Intent::for_create(&self.profile, &self.base_url, account, &row.invoice)
+    }
+
+    /// Whether invoice `id`, found at the service with `row`'s reference, was certainly
+    /// not issued through this journal: the reference was never claimed here, or was
+    /// issued here as another invoice. (On its way here, or unreadable: not certain.)
+    async fn not_issued_here(&self, row: &BulkRow, id: &str) -> bool {
+        let intent = self.intent_for(row);
         let aliases = row.aliases();
         let id = id.to_string();
         self.journal
@@ -1103,10 +1095,9 @@ impl Runner {
 }
 
 impl Runner {
-    /// Whether a claim's holder may still have its request on its way (its intent is
-    /// younger than the in-flight window): another worker is at it.
-    /// Whether `holder`'s request may still be on its way: its intent is younger than
-    /// the in-flight window, by the journal's clock that cannot step ([`journal::Journal::age`]).
+    /// Whether a claim's holder may still have its request on its way (another worker is
+    /// at it): its intent is younger than the in-flight window, by the journal's clock
+    /// that cannot step ([`journal::Journal::age`]).
     async fn on_its_way(&self, holder: &Entry) -> bool {
         let seq = holder.seq;
         self.journal

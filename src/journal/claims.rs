@@ -200,10 +200,7 @@ impl Journal {
         }
         let mut args = vec![super::db::Val::from(scope)];
         args.extend(keys.iter().map(super::db::Val::from));
-        let list = (2..=args.len())
-            .map(|i| format!("?{i}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let list = super::store::placeholders(2..=args.len());
         let rows = self
             .db()
             .query(

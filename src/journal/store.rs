@@ -538,13 +538,21 @@ pub(super) fn intent_row(action: Action, intent: &Intent, who: &str) -> Row {
 /// On the shared journal the server appends it (`journal_append`: its number, time,
 /// writer and chain are the server's), from the row's content only.
 pub(super) fn append_in(tx: &dyn Db, mut row: Row) -> Result<i64, DbError> {
-    if tx.shared() {
-        let seq = append_shared(tx, &row)?;
-        if let (Some(c), "intent") = (&row.customer, row.kind.as_str()) {
-            let _ = super::directory::learn_in(tx, c);
-        }
-        return Ok(seq);
+    let seq = if tx.shared() {
+        append_shared(tx, &row)?
+    } else {
+        append_chained(tx, &mut row)?
+    };
+    if let (Some(c), "intent") = (&row.customer, row.kind.as_str()) {
+        // The directory learns the id in the same commit (one disk sync an intent);
+        // it is a convenience, never a reason to refuse the intent.
+        let _ = super::directory::learn_in(tx, c);
     }
+    Ok(seq)
+}
+
+/// [`append_in`] on a file: numbered and chained here, after the last row.
+fn append_chained(tx: &dyn Db, row: &mut Row) -> Result<i64, DbError> {
     let last = tx
         .one(
             "SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1",
@@ -561,15 +569,10 @@ pub(super) fn append_in(tx: &dyn Db, mut row: Row) -> Result<i64, DbError> {
     tx.exec(
         &format!(
             "INSERT INTO entries ({CONTENT}, seq, time, prev_hash, clock, hash) VALUES ({})",
-            placeholders(values.len())
+            placeholders(1..=values.len())
         ),
         &values,
     )?;
-    if let (Some(c), "intent") = (&row.customer, row.kind.as_str()) {
-        // The directory learns the id in the same commit (one disk sync an intent);
-        // it is a convenience, never a reason to refuse the intent.
-        let _ = super::directory::learn_in(tx, c);
-    }
     Ok(row.seq)
 }
 
@@ -580,16 +583,16 @@ fn append_shared(tx: &dyn Db, row: &Row) -> Result<i64, DbError> {
     let mut values = row.content();
     values.push(Val::from(row.copied.then(|| row.time.clone())));
     tx.one(
-        &format!("SELECT journal_append({})", placeholders(values.len())),
+        &format!("SELECT journal_append({})", placeholders(1..=values.len())),
         &values,
     )?
     .ok_or_else(|| DbError::said("the server appended no row"))?
     .int(0)
 }
 
-/// `?1, ?2, …, ?n`.
-pub(super) fn placeholders(n: usize) -> String {
-    (1..=n)
+/// `?a, …, ?b` for the parameters numbered `a..=b`.
+pub(super) fn placeholders(numbers: std::ops::RangeInclusive<usize>) -> String {
+    numbers
         .map(|i| format!("?{i}"))
         .collect::<Vec<_>>()
         .join(", ")
@@ -1219,8 +1222,16 @@ impl Journal {
     /// the role its writer connected as, and each chain ending where its writer's tip
     /// says (rows removed from its end are found too).
     fn verify_shared(&self) -> Result<Result<u64, Broken>, JournalError> {
-        // A long journal is walked as long as rows keep coming.
+        // A long journal is walked as long as rows keep coming; the connection's limit
+        // comes back however the walk ends.
         let _ = self.db().exec("SET statement_timeout = 0", &[]);
+        let walked = self.walk_shared_chains();
+        let _ = self.db().exec("RESET statement_timeout", &[]);
+        walked
+    }
+
+    /// [`Journal::verify_shared`]'s walk.
+    fn walk_shared_chains(&self) -> Result<Result<u64, Broken>, JournalError> {
         let legacy = self.verify_one_chain(&format!(
             "SELECT {COLUMNS}, hash FROM entries WHERE writer IS NULL ORDER BY seq"
         ));
@@ -1311,7 +1322,6 @@ impl Journal {
                 });
             }
         }
-        let _ = self.db().exec("RESET statement_timeout", &[]);
         Ok(broken.map_or(Ok(n), Err))
     }
 }
