@@ -35,6 +35,7 @@ fn read_boot() -> Option<(String, i64)> {
 }
 
 /// "12345.67" (seconds, as `/proc/uptime` writes them) as milliseconds.
+#[cfg(any(target_os = "linux", test))]
 fn uptime_ms(text: &str) -> Option<i64> {
     let (whole, frac) = text.split_once('.').unwrap_or((text, "0"));
     let secs: i64 = whole.parse().ok()?;
