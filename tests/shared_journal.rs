@@ -946,3 +946,98 @@ fn a_broken_certificate_store_matters_only_when_the_server_offers_tls() {
     assert!(said.contains("certificate store"), "{said}");
     assert_eq!(creates(&e), 1);
 }
+
+/// Clerks sharing a file take it in parts: a clerk leaves the part a colleague holds to
+/// the end, and a colleague who holds a part and stops (a laptop frozen mid-run, its
+/// connection still open) keeps no row from being issued — once each.
+#[test]
+fn a_clerk_leaves_a_colleagues_part_for_the_end_and_a_frozen_colleague_stops_nothing() {
+    let e = Env::new(0);
+    let url = server().database();
+    let db = url.rsplit('/').next().unwrap().to_string();
+    let c = e.customer();
+    let file = numbered_month(&e, "abril.csv", &c, "PT", 64);
+    // Ana works slowly, one row at a time, and freezes after two invoices: her part's
+    // lock stays with her open connection.
+    e.s.set_latency(std::time::Duration::from_millis(700));
+    let mut ana = clerk(&e, "ana", &url)
+        .env("INVOICE_DESK_TIMEOUT", "2")
+        .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "1")
+        .args([
+            "bulk",
+            file.to_str().unwrap(),
+            "--yes",
+            "--concurrency",
+            "1",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    until_created(&e, 2);
+    let stop = Command::new("kill")
+        .args(["-STOP", &ana.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(stop.success());
+    e.s.set_latency(std::time::Duration::ZERO);
+    // Ana's last request may be on its way: Beto waits for it no longer than a request
+    // can take (here 3 s), then finds it at the service.
+    let out = clerk(&e, "beto", &url)
+        .env("INVOICE_DESK_TIMEOUT", "2")
+        .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "1")
+        .args([
+            "bulk",
+            file.to_str().unwrap(),
+            "--yes",
+            "--concurrency",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let _ = ana.kill();
+    let _ = ana.wait();
+    exits(&out, 0);
+    let refs = e.s.references();
+    for i in 0..64 {
+        assert_eq!(
+            refs.get(&format!("PT-{i}")).map(Vec::len),
+            Some(1),
+            "PT-{i}"
+        );
+    }
+    // Ana's part: the 16 rows (parts are 16 rows in file order) around what she wrote.
+    let number = |r: &str| -> usize { r.trim_start_matches("PT-").parse().unwrap() };
+    let anas: Vec<usize> = server()
+        .psql(
+            &db,
+            "SELECT external_id FROM entries WHERE kind = 'intent' AND \"user\" LIKE 'ana@%'",
+        )
+        .lines()
+        .map(number)
+        .collect();
+    assert!(!anas.is_empty());
+    let part = anas[0] / 16;
+    assert!(anas.iter().all(|&i| i / 16 == part), "{anas:?}");
+    // Beto reached for no row of Ana's part before every row of the others.
+    let betos: Vec<usize> = server()
+        .psql(
+            &db,
+            "SELECT external_id FROM entries WHERE kind = 'intent' AND \"user\" LIKE 'beto@%' ORDER BY seq",
+        )
+        .lines()
+        .map(number)
+        .collect();
+    let first_in_anas = betos.iter().position(|&i| i / 16 == part);
+    let last_elsewhere = betos.iter().rposition(|&i| i / 16 != part);
+    assert_eq!(
+        betos.iter().filter(|&&i| i / 16 != part).count(),
+        48,
+        "{betos:?}"
+    );
+    assert!(
+        first_in_anas.is_none_or(|f| f > last_elsewhere.unwrap()),
+        "part {part}: {betos:?}"
+    );
+    verified(&e, "supervisor", &url);
+}

@@ -240,6 +240,23 @@ const LISTINGS_AT_ONCE: usize = 4;
 /// [`Runner::done_elsewhere`]).
 const DONE_BATCH: usize = 64;
 
+/// How many rows of a shared run make one part, taken by one clerk at a time (see
+/// [`Runner::run`]).
+const PART_ROWS: usize = 16;
+
+/// The number that names part `part` of a run whose rows give `seed` (see
+/// [`Runner::parts_seed`]) on the desk's journal.
+fn part_key(seed: &[u8; 32], part: usize) -> i64 {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    h.update(seed);
+    h.update((part as u64).to_le_bytes());
+    let d = h.finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&d[..8]);
+    i64::from_le_bytes(first)
+}
+
 /// The pause between two listings read while a run on a local journal goes on (see
 /// [`Runner::watch_for_others`]).
 const WATCH_PAUSE: Duration = Duration::from_millis(100);
@@ -621,34 +638,77 @@ impl Runner {
         // Rows another worker has on its way right now (a colleague on the shared
         // journal, another run of this file): the others first, then these.
         let mut elsewhere: Vec<(usize, Box<Entry>)> = Vec::new();
-        // On a desk's shared journal, each worker starts at its own place in the file, so
-        // workers running it together meet each other's rows as rarely as they can (a
-        // clerk alone keeps the file's order).
+        // On a desk's shared journal the file is cut in parts of [`PART_ROWS`] rows. Each
+        // clerk starts at its own place in the file and takes the parts no colleague
+        // has (`Journal::take_part`), leaving the others' parts for a second pass, when
+        // most of their rows are issued and are found a batch at a time: clerks running
+        // a file together work on different rows instead of reaching for the same ones.
+        // A clerk alone keeps the file's order.
+        let shared = self.journal.is_shared();
         let n = rows.len();
-        let start = if self.journal.is_shared() && n > 0 {
-            (std::process::id() as usize).wrapping_mul(2_654_435_761) % n
+        let parts: Vec<Vec<usize>> = (0..n)
+            .collect::<Vec<_>>()
+            .chunks(PART_ROWS)
+            .map(<[usize]>::to_vec)
+            .collect();
+        let first = if shared && !parts.is_empty() {
+            (std::process::id() as usize).wrapping_mul(2_654_435_761) % parts.len()
         } else {
             0
         };
-        {
-            // On the shared journal the rows colleagues issued are found a batch at a
-            // time (one statement for [`DONE_BATCH`] rows, read as the run reaches
-            // them), not with a read each: with many clerks, most rows of the file are
-            // someone else's.
-            let shared = self.journal.is_shared();
-            let (me, rows_for_batches) = (self.clone(), rows.clone());
-            let stream = futures_util::stream::iter((0..n).map(move |k| (start + k) % n))
-                .chunks(DONE_BATCH)
-                .then(move |batch| {
-                    let (me, rows) = (me.clone(), rows_for_batches.clone());
+        let seed = shared.then(|| Arc::new(self.parts_seed(&rows)));
+        let mut pass: Vec<(usize, Vec<usize>)> = (0..parts.len())
+            .map(|k| (first + k) % parts.len())
+            .map(|p| (p, parts[p].clone()))
+            .collect();
+        let later: Arc<Mutex<Vec<usize>>> = Arc::default();
+        let held: Arc<Mutex<Vec<i64>>> = Arc::default();
+        for taking in [true, false] {
+            if !taking {
+                // The colleagues' parts, read [`DONE_BATCH`] rows at a time.
+                let rest = std::mem::take(&mut *later.lock().unwrap_or_else(|p| p.into_inner()));
+                pass = rest
+                    .chunks(DONE_BATCH)
+                    .map(|c| (usize::MAX, c.to_vec()))
+                    .collect();
+            }
+            let (me, rows_for_parts) = (self.clone(), rows.clone());
+            let (seed, later, held) = (seed.clone(), later.clone(), held.clone());
+            let stream = futures_util::stream::iter(std::mem::take(&mut pass))
+                .then(move |(p, part)| {
+                    let (me, rows) = (me.clone(), rows_for_parts.clone());
+                    let (seed, later, held) = (seed.clone(), later.clone(), held.clone());
                     async move {
+                        if taking && let Some(seed) = seed {
+                            let key = part_key(&seed, p);
+                            // A journal that cannot say is not a reason to stop: the
+                            // part is worked on, each row's claim decides.
+                            let mine = me.journal.run(move |j| j.take_part(key)).await;
+                            if matches!(mine, Ok(false)) {
+                                let mut later = later.lock().unwrap_or_else(|p| p.into_inner());
+                                later.extend(part);
+                                return futures_util::stream::iter(Vec::new());
+                            }
+                            // The parts before the last two are given back (their last
+                            // rows may still be on their way: a colleague taking them
+                            // meets those rows' claims).
+                            let old: Vec<i64> = {
+                                let mut held = held.lock().unwrap_or_else(|p| p.into_inner());
+                                held.push(key);
+                                let keep = held.len().saturating_sub(2);
+                                held.drain(..keep).collect()
+                            };
+                            let _ = me.journal.run(move |j| j.leave_parts(&old)).await;
+                        }
                         let done = if shared {
-                            me.done_elsewhere(&rows, &batch).await
+                            me.done_elsewhere(&rows, &part).await
                         } else {
                             HashMap::new()
                         };
                         futures_util::stream::iter(
-                            batch.into_iter().map(move |i| (i, done.get(&i).cloned())),
+                            part.into_iter()
+                                .map(move |i| (i, done.get(&i).cloned()))
+                                .collect::<Vec<_>>(),
                         )
                     }
                 })
@@ -678,6 +738,8 @@ impl Runner {
                 }
             }
         }
+        let left: Vec<i64> = std::mem::take(&mut *held.lock().unwrap_or_else(|p| p.into_inner()));
+        let _ = self.journal.run(move |j| j.leave_parts(&left)).await;
         // Most of them were settled by their holders meanwhile: found a batch at a time
         // (as above), then each of the others waits for its holder's outcome in the
         // journal (or for the holder's in-flight window to pass: then the service is
@@ -841,6 +903,27 @@ impl Runner {
                 }
             }
         }
+    }
+
+    /// What names a run's parts on the desk's journal: its rows' references, in order,
+    /// each in its scope (the service and account they are issued at). Colleagues
+    /// running the same rows share it, whatever else their files or profiles differ in.
+    fn parts_seed(&self, rows: &[BulkRow]) -> [u8; 32] {
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        for row in rows {
+            h.update(self.intent_for(row).service.as_bytes());
+            h.update([0]);
+            h.update(
+                row.invoice
+                    .invoice_external_id
+                    .as_deref()
+                    .unwrap_or("")
+                    .as_bytes(),
+            );
+            h.update([0]);
+        }
+        h.finalize().into()
     }
 
     /// What the journal records of issuing `row` (its own account key, else the

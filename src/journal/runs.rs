@@ -137,6 +137,45 @@ fn finish_in(db: &dyn Db, id: i64) -> Result<(), DbError> {
     Ok(())
 }
 
+impl Journal {
+    /// Takes part `part` (a number made from the run's rows and the part's place, see
+    /// `bulk::run`) of a billing run the desk shares, for this connection, unless a
+    /// colleague has it: whether it is ours now. The desk's clerks then work on
+    /// different rows instead of reaching for the same ones. A hint only: every row is
+    /// still claimed on its own, so a part taken twice costs time, never an invoice. On
+    /// the server it is a session advisory lock, which a dead laptop's connection gives
+    /// back by itself (no lease to time out, no clock). A journal of this computer's own
+    /// has no colleague: every part is its own.
+    pub fn take_part(&self, part: i64) -> Result<bool, JournalError> {
+        let db = self.db();
+        if !db.shared() {
+            return Ok(true);
+        }
+        db.one("SELECT pg_try_advisory_lock(?1)", &[Val::Int(part)])
+            .map_err(super::store::read_error(&self.path))?
+            .map(|r| r.flag(0))
+            .transpose()
+            .map_err(super::store::read_error(&self.path))
+            .map(|taken| taken.unwrap_or(false))
+    }
+
+    /// Gives back parts taken with [`Journal::take_part`].
+    pub fn leave_parts(&self, parts: &[i64]) -> Result<(), JournalError> {
+        let db = self.db();
+        if !db.shared() || parts.is_empty() {
+            return Ok(());
+        }
+        let args: Vec<Val> = parts.iter().map(|&p| Val::Int(p)).collect();
+        let list = super::store::placeholders(1..=args.len());
+        db.one(
+            &format!("SELECT count(pg_advisory_unlock(p)) FROM unnest(ARRAY[{list}]::bigint[]) p"),
+            &args,
+        )
+        .map_err(super::store::read_error(&self.path))
+        .map(|_| ())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
