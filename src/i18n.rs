@@ -539,13 +539,25 @@ pub fn sender_problem(p: &crate::profile::SenderProblem) -> String {
         P::BadRut(r) => tr!("sender-bad-rut", rut = crate::text::escape_controls(r)),
         P::BadEmail(e) => tr!("sender-bad-email", email = crate::text::escape_controls(e)),
         P::TooLong(what, max) => tr!("sender-too-long", what = tr_field(what), max = *max),
-        P::LogoUnreadable(path, _) => tr!("sender-logo-unreadable", path = path.display()),
+        P::LogoUnreadable(path, _) => tr!("sender-logo-unreadable", path = shown(path)),
         P::LogoTooLarge(path, _) => tr!(
             "sender-logo-too-large",
-            path = path.display(),
+            path = shown(path),
             max = crate::profile::sender::LOGO_MAX_BYTES / 1024
         ),
+        P::LogoTooManyPixels(path, w, h) => tr!(
+            "sender-logo-too-many-pixels",
+            path = shown(path),
+            width = *w,
+            height = *h,
+            max = crate::profile::sender::LOGO_MAX_SIDE
+        ),
     }
+}
+
+/// A path as a message may show it (control characters escaped).
+fn shown(path: &std::path::Path) -> String {
+    crate::text::escape_controls(&path.display().to_string()).into_owned()
 }
 
 /// A sender's field named in the clerk's language.

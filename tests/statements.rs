@@ -59,6 +59,17 @@ fn pdftotext(pdf: &Path) -> String {
     )
 }
 
+/// A PDF made in memory, written to a folder of its own as `name`, checked by qpdf: the
+/// folder (kept while the test needs the file), the file, and its words.
+fn written(pdf: &[u8], name: &str) -> (tempfile::TempDir, std::path::PathBuf, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, pdf).unwrap();
+    run("qpdf", &["--check".as_ref(), path.as_os_str()]);
+    let words = pdftotext(&path);
+    (dir, path, words)
+}
+
 /// The customer's invoices as the service lists them (through the CLI's JSON).
 fn listed(e: &Env, customer: &str) -> Vec<invoice_desk::api::Invoice> {
     let out = e
@@ -284,9 +295,20 @@ fn bad_input_gives_a_clear_message_or_a_correct_pdf() {
     let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
     bytes.resize(2 * 1024 * 1024, 0);
     std::fs::write(&big, bytes).unwrap();
+    // 69 bytes that claim 100,000 × 100,000 pixels (40 GB decoded): refused by its
+    // header, never decoded (it used to abort the program).
+    let bomb = e.dir.path().join("bomba.png");
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    png.extend(100_000u32.to_be_bytes());
+    png.extend(100_000u32.to_be_bytes());
+    png.extend([8, 6, 0, 0, 0]);
+    png.extend([0; 4]);
+    png.extend(b"\0\0\0\x0aIDAT\x78\x9c\x63\0\0\0\x01\0\x01\0\0\0\0\0\0\0\0IEND\xae\x42\x60\x82");
+    std::fs::write(&bomb, &png).unwrap();
     for (logo, said) in [
         (e.dir.path().join("no-existe.png"), "no se puede usar"),
         (big, "es demasiado grande"),
+        (bomb, "100.000 × 100.000 píxeles: hasta 4.000 por lado"),
     ] {
         let out_pdf = e.dir.path().join("con-logo.pdf");
         let out = with_sender(
@@ -333,11 +355,7 @@ fn long_names_and_hostile_text_stay_in_their_place() {
         all: false,
     })
     .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let pdf = dir.path().join("x.pdf");
-    std::fs::write(&pdf, &made.pdf).unwrap();
-    run("qpdf", &["--check".as_ref(), pdf.as_os_str()]);
-    let words = pdftotext(&pdf);
+    let (_dir, pdf, words) = written(&made.pdf, "x.pdf");
     assert!(words.contains("in_\\u{202e}evil"), "{words}");
     assert!(words.contains("REF\\x1b[31m"), "{words}");
     assert!(!words.contains('\u{202e}') && !words.contains('\u{1b}'));
@@ -442,7 +460,13 @@ fn a_months_statements_in_one_run_never_overwrite_and_are_journaled() {
         "{names:?}"
     );
     let summary = std::fs::read_to_string(folder.join("resumen-2026-11-24.csv")).unwrap();
-    assert!(summary.starts_with("customer,name,file,currency,owed,oldest_overdue_days,problem"));
+    // In the statements' language, in the standard dialect unless asked.
+    assert!(
+        summary.starts_with(
+            "Cliente,Nombre,Archivo,Moneda,Adeudado,Días de atraso (máx.),Problema\r\n"
+        ),
+        "{summary}"
+    );
     for c in &owing {
         assert!(summary.contains(c.as_str()), "{summary}");
     }
@@ -674,5 +698,326 @@ fn page_one_looks_as_it_did_in_both_languages() {
             w * h,
             got_path.display()
         );
+    }
+}
+
+/// One invoice printed in Spanish, from its JSON as the service sends it.
+fn printed(invoice: serde_json::Value, dir: &Path, name: &str) -> (std::path::PathBuf, String) {
+    use invoice_desk::pdf::{Statement, invoice_pdf};
+    let invoices: Vec<invoice_desk::api::Invoice> =
+        serde_json::from_value(serde_json::json!([invoice])).unwrap();
+    let s = sender();
+    let made = invoice_pdf(&Statement {
+        lang: invoice_desk::i18n::Lang::Es,
+        sender: &s,
+        customer: "cus_x",
+        name: Some("Comercial Ñuñoa Ltda."),
+        rut: Some("77.888.999-K"),
+        as_of: as_of(),
+        invoices: &invoices,
+        all: true,
+    })
+    .unwrap();
+    let pdf = dir.join(name);
+    std::fs::write(&pdf, &made.pdf).unwrap();
+    run("qpdf", &["--check".as_ref(), pdf.as_os_str()]);
+    let words = pdftotext(&pdf);
+    (pdf, words)
+}
+
+/// A void or paid invoice, printed, cannot be taken for a bill: the word across the page
+/// and a sentence in red, and no way to pay (no QR code, no link, no payment
+/// instructions); an open one has all three. Each says when it was issued and that it is
+/// not the tax document.
+#[test]
+fn a_void_or_paid_invoice_printed_says_so_and_carries_no_way_to_pay() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = serde_json::json!({
+        "customer": "cus_x", "amount": 45000, "currency_code": "CLP",
+        "due_date": "2026-12-01", "created_at": "2026-11-02T14:05:00-03:00",
+        "link_payment": "https://pay.example.cl/in_1"
+    });
+    for (status, word, sentence) in [
+        (
+            "void",
+            "ANULADA",
+            "Esta factura está anulada: no se debe pagar.",
+        ),
+        (
+            "paid",
+            "PAGADA",
+            "Esta factura está pagada: no hay nada pendiente.",
+        ),
+        ("open", "", ""),
+    ] {
+        let mut inv = base.clone();
+        inv["id"] = format!("in_{status}").into();
+        inv["is_void"] = (status == "void").into();
+        inv["is_paid"] = (status == "paid").into();
+        let (pdf, words) = printed(inv, dir.path(), &format!("{status}.pdf"));
+        // The word across the page is rotated: read it as text, not as laid out.
+        let raw = run(
+            "pdftotext",
+            &["-raw".as_ref(), pdf.as_os_str(), "-".as_ref()],
+        );
+        let pages = tempfile::tempdir().unwrap();
+        let codes = qr_links(&pdf, pages.path());
+        for expected in [
+            "Emitida el 02-11-2026",
+            "Comercial Ñuñoa Ltda.",
+            "RUT 77.888.999-K",
+            "no es un documento tributario (DTE)",
+        ] {
+            assert!(
+                words.contains(expected),
+                "{status}: {expected:?} in:\n{words}"
+            );
+        }
+        assert!(
+            !words.contains("cus_x"),
+            "{status}: named, not numbered:\n{words}"
+        );
+        if status == "open" {
+            assert!(words.contains("Cómo pagar"), "{words}");
+            assert_eq!(codes, ["https://pay.example.cl/in_1"]);
+            assert!(!raw.contains("ANULADA") && !raw.contains("PAGADA"), "{raw}");
+        } else {
+            assert!(words.contains(sentence), "{status}:\n{words}");
+            assert!(
+                raw.contains(word),
+                "{status}: {word} across the page:\n{raw}"
+            );
+            assert!(
+                !words.contains("Cómo pagar"),
+                "{status}: no payment text:\n{words}"
+            );
+            assert!(
+                !words.contains("Banco Estado"),
+                "{status}: no bank account:\n{words}"
+            );
+            assert!(codes.is_empty(), "{status}: no QR code: {codes:?}");
+            let raw = uncompressed(&pdf);
+            assert!(!raw.contains("pay.example.cl"), "{status}: no link");
+        }
+    }
+}
+
+/// The PDF with its streams and objects uncompressed (qpdf's QDF form), as text.
+fn uncompressed(pdf: &Path) -> String {
+    let out = pdf.with_extension("qdf");
+    run(
+        "qpdf",
+        &[
+            "--qdf".as_ref(),
+            "--object-streams=disable".as_ref(),
+            pdf.as_os_str(),
+            out.as_os_str(),
+        ],
+    );
+    String::from_utf8_lossy(&std::fs::read(out).unwrap()).into_owned()
+}
+
+/// A payment link longer than a QR code holds still makes the statement: the link is
+/// given as words to click, with no code; a reference the app made for a row without
+/// one is not printed, the clerk's own is.
+#[test]
+fn a_link_too_long_for_a_code_is_a_link_and_made_references_are_not_printed() {
+    use invoice_desk::pdf::{Statement, statement_pdf};
+    let long = format!("https://pay.example.cl/{}", "p".repeat(3000));
+    let invoices: Vec<invoice_desk::api::Invoice> = serde_json::from_value(serde_json::json!([
+        {"id": "in_largo", "customer": "cus_x", "amount": 1000, "currency_code": "CLP",
+         "due_date": "2026-12-01", "is_paid": false, "is_void": false,
+         "invoice_external_id": "BULK-0123456789abcdef-1", "link_payment": long},
+        {"id": "in_corto", "customer": "cus_x", "amount": 2000, "currency_code": "CLP",
+         "due_date": "2026-12-02", "is_paid": false, "is_void": false,
+         "invoice_external_id": "OC-4471", "link_payment": "https://pay.example.cl/in_corto"}
+    ]))
+    .unwrap();
+    let s = sender();
+    let made = statement_pdf(&Statement {
+        lang: invoice_desk::i18n::Lang::Es,
+        sender: &s,
+        customer: "cus_x",
+        name: None,
+        rut: None,
+        as_of: as_of(),
+        invoices: &invoices,
+        all: false,
+    })
+    .unwrap();
+    let (_dir, pdf, words) = written(&made.pdf, "s.pdf");
+    assert!(words.contains("Pagar en línea"), "{words}");
+    assert!(words.contains("OC-4471"), "{words}");
+    assert!(!words.contains("BULK-"), "{words}");
+    // Known by neither name nor RUT: its id is all there is.
+    assert!(words.contains("Cliente cus_x"), "{words}");
+    let pages = tempfile::tempdir().unwrap();
+    assert_eq!(
+        qr_links(&pdf, pages.path()),
+        ["https://pay.example.cl/in_corto"]
+    );
+    assert!(
+        uncompressed(&pdf).contains(&long),
+        "the long link is there to click"
+    );
+}
+
+/// Words on page 1 as pdftotext boxes them: (text, x min, x max, y min).
+fn word_boxes(pdf: &Path) -> Vec<(String, f32, f32, f32)> {
+    let html = run(
+        "pdftotext",
+        &[
+            "-bbox".as_ref(),
+            "-f".as_ref(),
+            "1".as_ref(),
+            "-l".as_ref(),
+            "1".as_ref(),
+            pdf.as_os_str(),
+            "-".as_ref(),
+        ],
+    );
+    let attr = |tag: &str, name: &str| -> f32 {
+        let at = tag.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+        tag[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    html.split("<word ")
+        .skip(1)
+        .map(|w| {
+            let (tag, rest) = w.split_once('>').unwrap();
+            let word = rest.split("</word>").next().unwrap().to_string();
+            (
+                word,
+                attr(tag, "xMin"),
+                attr(tag, "xMax"),
+                attr(tag, "yMin"),
+            )
+        })
+        .collect()
+}
+
+/// The largest amounts in every bucket, in pesos and in UF: each cell of the aging
+/// table stands apart from its neighbours (they used to print over each other).
+#[test]
+fn the_largest_amounts_in_every_bucket_never_overprint() {
+    use invoice_desk::pdf::{Statement, statement_pdf};
+    let dues = [
+        "2026-12-30",
+        "2026-11-10",
+        "2026-10-10",
+        "2026-09-10",
+        "2025-01-10",
+    ];
+    let mut list = Vec::new();
+    for (i, due) in dues.iter().enumerate() {
+        for (code, amount) in [
+            ("CLP", serde_json::json!(999_999_999_999u64)),
+            ("CLF", serde_json::json!("99999999.9999")),
+        ] {
+            list.push(serde_json::json!({
+                "id": format!("in_{code}{i}"), "customer": "cus_x", "amount": amount,
+                "currency_code": code, "due_date": due, "is_paid": false, "is_void": false
+            }));
+        }
+    }
+    let invoices: Vec<invoice_desk::api::Invoice> =
+        serde_json::from_value(serde_json::Value::Array(list)).unwrap();
+    let s = sender();
+    let made = statement_pdf(&Statement {
+        lang: invoice_desk::i18n::Lang::Es,
+        sender: &s,
+        customer: "cus_x",
+        name: Some("Grandes Cuentas S.A."),
+        rut: None,
+        as_of: as_of(),
+        invoices: &invoices,
+        all: false,
+    })
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("grande.pdf");
+    std::fs::write(&pdf, &made.pdf).unwrap();
+    let words = word_boxes(&pdf);
+    // The aging table's rows: the lines that start with the currencies' names.
+    for label in ["Pesos", "UF"] {
+        let y = words
+            .iter()
+            .find(|w| w.0 == label)
+            .unwrap_or_else(|| panic!("{label} in {words:?}"))
+            .3;
+        let mut row: Vec<&(String, f32, f32, f32)> =
+            words.iter().filter(|w| (w.3 - y).abs() < 1.0).collect();
+        row.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let line: Vec<&str> = row.iter().map(|w| w.0.as_str()).collect();
+        let amounts = line
+            .iter()
+            .filter(|w| w.contains("999.999") || w.contains(".999.999"))
+            .count();
+        // Five buckets and the total.
+        assert_eq!(amounts, 6, "{line:?}");
+        for pair in row.windows(2) {
+            assert!(
+                pair[0].2 <= pair[1].1 + 0.01,
+                "{:?} runs into {:?} in {line:?}",
+                pair[0].0,
+                pair[1].0
+            );
+        }
+        // Nothing past the page's right margin.
+        assert!(row.iter().all(|w| w.2 <= 595.28 - 39.0), "{line:?}");
+    }
+}
+
+/// The month's summary as Excel in Spanish reads it: semicolons, a byte order mark, UF
+/// with a decimal comma; files named by the customer's name when the directory knows it.
+#[test]
+fn a_months_summary_in_excel_spanish_and_files_named_by_the_customer() {
+    let e = Env::new(0);
+    let c =
+        e.s.customers()
+            .iter()
+            .find(|c| c.2 > 0)
+            .map(|c| c.0.clone())
+            .unwrap();
+    let directory = e.dir.path().join("directorio.csv");
+    std::fs::write(&directory, format!("id,nombre\n{c},Panadería La Espiga\n")).unwrap();
+    exits(
+        &cli_env::cli(e.dir.path())
+            .args(["customers", "import"])
+            .arg(&directory)
+            .output()
+            .unwrap(),
+        0,
+    );
+    let list = e.dir.path().join("clientes.csv");
+    std::fs::write(&list, format!("{c}\n")).unwrap();
+    let folder = e.dir.path().join("mes");
+    let out = with_sender(&e, sender())
+        .args(["--lang", "es", "statements", "--customers"])
+        .arg(&list)
+        .arg("--out")
+        .arg(&folder)
+        .args(["--as-of", AS_OF, "--dialect", "excel-es"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let pdf = folder.join("estado-de-cuenta-Panadería-La-Espiga-2026-11-24.pdf");
+    assert!(
+        pdf.exists(),
+        "{:?}",
+        std::fs::read_dir(&folder).unwrap().collect::<Vec<_>>()
+    );
+    let summary = std::fs::read_to_string(folder.join("resumen-2026-11-24.csv")).unwrap();
+    assert!(
+        summary.starts_with("\u{feff}Cliente;Nombre;Archivo;Moneda;Adeudado;"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("estado-de-cuenta-Panadería-La-Espiga-2026-11-24.pdf"),
+        "{summary}"
+    );
+    for line in summary.lines().skip(1) {
+        let cells: Vec<&str> = line.split(';').collect();
+        assert_eq!(cells.len(), 7, "{line}");
+        assert!(!cells[4].contains('.') || cells[4].contains(','), "{line}");
     }
 }

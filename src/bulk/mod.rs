@@ -731,6 +731,21 @@ fn content_key_of(inv: &NewInvoice, with_metadata: bool) -> String {
         .collect()
 }
 
+/// Whether `reference` is one this app made for a row without one
+/// (`BULK-<hex digest>-<number>`), not one a clerk wrote: a customer is never shown it.
+pub fn is_made_reference(reference: &str) -> bool {
+    let Some(rest) = reference.strip_prefix("BULK-") else {
+        return false;
+    };
+    let Some((digest, n)) = rest.split_once('-') else {
+        return false;
+    };
+    (10..=16).contains(&digest.len())
+        && digest.bytes().all(|b| b.is_ascii_hexdigit())
+        && !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// The first 10 hex digits of the file's SHA-256: how older versions named the rows of a
 /// file without references (`BULK-<this>-<row>`).
 pub fn file_id(bytes: &[u8]) -> String {

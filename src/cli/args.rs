@@ -150,6 +150,9 @@ pub enum Command {
         /// List paid and void invoices too.
         #[arg(long)]
         all: bool,
+        /// The summary CSV's flavour, as for export (its titles are in --lang's language).
+        #[arg(long, value_enum, default_value_t = DialectArg::Standard)]
+        dialect: DialectArg,
     },
     /// Receivables across customers: what each customer owes on a day, per currency
     /// and days overdue (al día, 1–30, 31–60, 61–90, más de 90), the oldest overdue

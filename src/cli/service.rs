@@ -404,6 +404,7 @@ pub(super) async fn service_command(
             out,
             as_of,
             all,
+            dialect,
         } => {
             let ctx = statement_ctx(
                 &client,
@@ -413,7 +414,8 @@ pub(super) async fn service_command(
                 as_of,
                 all,
             );
-            super::statement_cmd::many(&ctx, customers.as_deref(), all_known, &out).await
+            super::statement_cmd::many(&ctx, customers.as_deref(), all_known, &out, dialect.into())
+                .await
         }
         Command::Receivables {
             customers,

@@ -224,6 +224,7 @@ pub(super) async fn many(
     customers: Option<&Path>,
     all_known: bool,
     out: &Path,
+    dialect: crate::export::Dialect,
 ) -> Result<(), Failure> {
     if let Some(p) = &ctx.sender.logo {
         crate::profile::sender::read_logo(p)
@@ -293,6 +294,7 @@ pub(super) async fn many(
         all: ctx.all,
         lang,
         out,
+        dialect,
     };
     let done = crate::pdf::batch::run(&batch, customers, &stop, |n| {
         if progress {

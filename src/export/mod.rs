@@ -63,7 +63,7 @@ impl Dialect {
     }
 
     /// What a file starts with: Excel's byte order mark, or nothing.
-    fn bom(self) -> &'static str {
+    pub fn bom(self) -> &'static str {
         match self {
             Dialect::Standard => "",
             Dialect::ExcelEs => "\u{feff}",
@@ -214,7 +214,8 @@ where
     Ok(n)
 }
 
-fn csv_builder(dialect: Dialect) -> csv::WriterBuilder {
+/// A CSV writer's settings for `dialect` (the exports', and the statements' summary).
+pub fn csv_builder(dialect: Dialect) -> csv::WriterBuilder {
     let mut b = csv::WriterBuilder::new();
     b.delimiter(dialect.delimiter())
         .terminator(csv::Terminator::CRLF)

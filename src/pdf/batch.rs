@@ -55,6 +55,8 @@ pub struct Batch<'a> {
     pub lang: Lang,
     /// The folder written into (it must exist).
     pub out: &'a Path,
+    /// The summary's CSV flavour (as exports are written).
+    pub dialect: crate::export::Dialect,
 }
 
 /// A customer's invoices, every page.
@@ -123,7 +125,7 @@ pub async fn run(
                         .collect();
                     row.oldest = made.plan.oldest_overdue;
                     if !made.plan.aging.is_empty() {
-                        let name = file_name(b.lang, id, b.as_of);
+                        let name = file_name(b.lang, id, row.name.as_deref(), b.as_of);
                         match crate::fsutil::write_new(
                             b.out,
                             name.trim_end_matches(".pdf"),
@@ -176,30 +178,37 @@ pub fn write_summary(b: &Batch<'_>, done: &[Done]) -> std::io::Result<PathBuf> {
         crate::tr_in!(b.lang, "st-summary-stem"),
         b.as_of.format("%Y-%m-%d")
     );
-    crate::fsutil::write_new(b.out, &stem, "csv", summary_csv(done).as_bytes())
+    crate::fsutil::write_new(
+        b.out,
+        &stem,
+        "csv",
+        summary_csv(done, b.lang, b.dialect).as_bytes(),
+    )
 }
 
 /// The run's summary: one row per customer and currency owed (one row for a customer
 /// who owes nothing, or whose invoices could not be listed — said as such, never as
-/// owing nothing).
-pub fn summary_csv(done: &[Done]) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record([
-        "customer",
-        "name",
-        "file",
-        "currency",
-        "owed",
-        "oldest_overdue_days",
-        "problem",
-    ]);
+/// owing nothing), its titles in the statements' language, written in `dialect` as
+/// exports are (Excel in Spanish: semicolons, decimal commas, a byte order mark).
+pub fn summary_csv(done: &[Done], lang: Lang, dialect: crate::export::Dialect) -> String {
+    let mut w = crate::export::csv_builder(dialect).from_writer(Vec::new());
+    let titles = [
+        crate::tr_in!(lang, "st-sum-customer"),
+        crate::tr_in!(lang, "st-sum-name"),
+        crate::tr_in!(lang, "st-sum-file"),
+        crate::tr_in!(lang, "st-sum-currency"),
+        crate::tr_in!(lang, "st-sum-owed"),
+        crate::tr_in!(lang, "st-sum-oldest"),
+        crate::tr_in!(lang, "st-sum-problem"),
+    ];
+    let _ = w.write_record(&titles);
     let guard = |t: &str| crate::text::guard_text(t).into_owned();
     for d in done {
         let file = d
             .file
             .as_ref()
             .and_then(|f| f.file_name())
-            .map(|f| f.to_string_lossy().into_owned())
+            .map(|f| guard(&f.to_string_lossy()))
             .unwrap_or_default();
         let oldest = d.oldest.map(|n| n.to_string()).unwrap_or_default();
         let name = guard(d.name.as_deref().unwrap_or(""));
@@ -216,16 +225,21 @@ pub fn summary_csv(done: &[Done]) -> String {
             ]);
         }
         for (currency, owed) in &d.owed {
+            let owed = match owed.parse::<rust_decimal::Decimal>() {
+                Ok(v) => crate::export::amount_cell(v, Some(currency), dialect),
+                Err(_) => owed.clone(),
+            };
             let _ = w.write_record([
                 guard(&d.customer).as_str(),
                 &name,
                 &file,
                 currency,
-                owed,
+                &owed,
                 &oldest,
                 &problem,
             ]);
         }
     }
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    let body = String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default();
+    format!("{}{body}", dialect.bom())
 }

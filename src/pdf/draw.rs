@@ -232,6 +232,26 @@ pub(super) fn draw(
         let mut links = Vec::new();
         {
             let mut s = page.surface();
+            if let Some(word) = watermark(lang, plan) {
+                // Under everything else, across the page: no one takes it for a bill.
+                let size = 72.0;
+                let w = fonts.bold.width(&word, size);
+                s.push_transform(&Transform::from_rotate_at(
+                    -35.0,
+                    PAGE_W / 2.0,
+                    PAGE_H / 2.0,
+                ));
+                fill(&mut s, (235, 190, 190));
+                text(
+                    &mut s,
+                    &fonts.bold,
+                    size,
+                    (PAGE_W - w) / 2.0,
+                    PAGE_H / 2.0 + size / 3.0,
+                    &word,
+                );
+                s.pop();
+            }
             fill(&mut s, INK);
             let top = if n == 0 {
                 first_page_head(&mut s, st, plan, logo.as_ref(), fonts)
@@ -282,6 +302,19 @@ pub(super) fn draw(
             // "Página 2 de 5", and whose statement it is.
             fill(&mut s, GREY);
             let foot = PAGE_H - MARGIN + 4.0;
+            // What it is not: a tax document (the SII's DTE is issued elsewhere).
+            text(
+                &mut s,
+                &fonts.regular,
+                7.5,
+                MARGIN,
+                foot - 12.0,
+                &fonts.regular.clip(
+                    &tr_in!(lang, "st-not-tax-document"),
+                    7.5,
+                    PAGE_W - 2.0 * MARGIN,
+                ),
+            );
             let pages = tr_in!(lang, "st-page", page = n + 1, pages = total_pages);
             text_right(&mut s, &fonts.regular, 8.0, PAGE_W - MARGIN, foot, &pages);
             let from = crate::text::escape_controls(st.sender.organization.trim()).into_owned();
@@ -368,7 +401,16 @@ fn first_page_head(
         y,
         &fonts.bold.clip(&title(lang, plan), 18.0, width - 140.0),
     );
-    let as_of = tr_in!(lang, "st-as-of", date = day(lang, st.as_of));
+    // A printed invoice says when it was issued; a statement, the day it is made for.
+    let issued = plan
+        .lines
+        .first()
+        .and_then(|l| l.issued)
+        .filter(|_| plan.kind == super::Kind::Invoice);
+    let as_of = match issued {
+        Some(d) => tr_in!(lang, "st-issued-on", date = day(lang, d)),
+        None => tr_in!(lang, "st-as-of", date = day(lang, st.as_of)),
+    };
     text_right(s, &fonts.regular, 10.0, PAGE_W - MARGIN, y, &as_of);
     y += 8.0;
     for (i, l) in plan::customer_lines(st).iter().enumerate() {
@@ -380,6 +422,19 @@ fn first_page_head(
     // What is owed, per currency: never added across currencies (a printed invoice
     // has no aging table).
     if plan.aging.is_empty() || plan.kind == super::Kind::Invoice {
+        // A void or paid invoice says so in words, in red, before anything else.
+        if let Some(notice) = settled_notice(lang, plan) {
+            fill(s, RED);
+            text(
+                s,
+                &fonts.bold,
+                10.0,
+                MARGIN,
+                y + 14.0,
+                &fonts.bold.clip(&notice, 10.0, width),
+            );
+            fill(s, INK);
+        }
         y += 24.0;
         return y;
     }
@@ -393,51 +448,91 @@ fn first_page_head(
         &tr_in!(lang, "st-aging-title"),
     );
     y += 16.0;
-    // Each bucket's right edge; the total at the page's.
-    let cols: Vec<f32> = (1..=5).map(|i| MARGIN + 40.0 + 72.0 * i as f32).collect();
-    fill(s, GREY);
-    text(s, &fonts.bold, 8.0, MARGIN, y, &tr_in!(lang, "st-currency"));
-    for (i, b) in Bucket::ALL.iter().enumerate() {
-        text_right(
-            s,
-            &fonts.bold,
-            8.0,
-            cols[i],
-            y,
-            &crate::i18n::bucket_in(lang, *b),
-        );
+    // Every cell's text first, so that each column is as wide as its widest content
+    // (an amount the service can send is up to 29 digits): the columns share the
+    // page's width, and the type gets smaller only when they cannot fit at full size.
+    let money = |code: &str, t: crate::statement::Total| match t.value() {
+        Some(v) => crate::api::money::format_amount(v, Some(code)),
+        None => tr_in!(lang, "st-too-large"),
+    };
+    let heads: Vec<String> = std::iter::once(tr_in!(lang, "st-currency"))
+        .chain(Bucket::ALL.iter().map(|b| crate::i18n::bucket_in(lang, *b)))
+        .chain(std::iter::once(tr_in!(lang, "st-total-owed")))
+        .collect();
+    let rows: Vec<Vec<String>> = plan
+        .aging
+        .by_currency
+        .iter()
+        .map(|(code, cells)| {
+            std::iter::once(currency_name(lang, code))
+                .chain(cells.iter().map(|cell| {
+                    if cell.count > 0 {
+                        money(code, cell.total)
+                    } else {
+                        String::new()
+                    }
+                }))
+                .chain(std::iter::once(money(
+                    code,
+                    plan.owed.get(code).copied().unwrap_or_default(),
+                )))
+                .collect()
+        })
+        .collect();
+    let gap = 10.0;
+    let widths_at = |size: f32| -> Vec<f32> {
+        (0..heads.len())
+            .map(|c| {
+                let head = fonts.bold.width(&heads[c], 8.0 * size / BODY);
+                let last = c == heads.len() - 1;
+                rows.iter()
+                    .map(|r| {
+                        let m = if last { &fonts.bold } else { &fonts.regular };
+                        m.width(&r[c], size)
+                    })
+                    .fold(head, f32::max)
+            })
+            .collect()
+    };
+    let natural: f32 = widths_at(BODY).iter().sum::<f32>() + gap * (heads.len() - 1) as f32;
+    let size = if natural > width {
+        (BODY * (width - gap * (heads.len() - 1) as f32)
+            / (natural - gap * (heads.len() - 1) as f32))
+            .max(4.0)
+    } else {
+        BODY
+    };
+    let widths = widths_at(size);
+    // The label column at the left margin; the amounts right-aligned, the total at the
+    // page's right edge and the buckets spread evenly in the room left between.
+    let used: f32 = widths.iter().sum();
+    let spare = (width - used).max(0.0) / (heads.len() - 1) as f32;
+    let mut right = Vec::with_capacity(heads.len());
+    let mut x = MARGIN;
+    for w in &widths {
+        x += w;
+        right.push(x);
+        x += spare;
     }
-    text_right(
-        s,
-        &fonts.bold,
-        8.0,
-        PAGE_W - MARGIN,
-        y,
-        &tr_in!(lang, "st-total-owed"),
-    );
+    let head_size = 8.0 * size / BODY;
+    fill(s, GREY);
+    text(s, &fonts.bold, head_size, MARGIN, y, &heads[0]);
+    for c in 1..heads.len() {
+        text_right(s, &fonts.bold, head_size, right[c], y, &heads[c]);
+    }
     fill(s, INK);
     rule(s, y + 4.0);
-    for (code, cells) in &plan.aging.by_currency {
+    for r in &rows {
         y += 15.0;
-        text(
-            s,
-            &fonts.regular,
-            BODY,
-            MARGIN,
-            y,
-            &currency_name(lang, code),
-        );
-        let money = |t: crate::statement::Total| match t.value() {
-            Some(v) => crate::api::money::format_amount(v, Some(code)),
-            None => tr_in!(lang, "st-too-large"),
-        };
-        for (i, cell) in cells.iter().enumerate() {
-            if cell.count > 0 {
-                text_right(s, &fonts.regular, BODY, cols[i], y, &money(cell.total));
-            }
+        text(s, &fonts.regular, size, MARGIN, y, &r[0]);
+        for c in 1..heads.len() {
+            let m = if c == heads.len() - 1 {
+                &fonts.bold
+            } else {
+                &fonts.regular
+            };
+            text_right(s, m, size, right[c], y, &r[c]);
         }
-        let owed = plan.owed.get(code).copied().unwrap_or_default();
-        text_right(s, &fonts.bold, BODY, PAGE_W - MARGIN, y, &money(owed));
     }
     y += 16.0;
     y
@@ -449,6 +544,32 @@ fn title(lang: Lang, plan: &Plan) -> String {
         (super::Kind::Invoice, Some(l)) => tr_in!(lang, "st-invoice-title", id = l.id.clone()),
         _ => tr_in!(lang, "st-title"),
     }
+}
+
+/// A printed invoice that is void or paid: which (said across its pages and in a red
+/// sentence under the customer).
+fn settled(plan: &Plan) -> Option<Standing> {
+    if plan.kind != super::Kind::Invoice {
+        return None;
+    }
+    let standing = plan.lines.first()?.standing;
+    matches!(standing, Standing::Void | Standing::Paid).then_some(standing)
+}
+
+/// The word across a void or paid invoice's pages.
+fn watermark(lang: Lang, plan: &Plan) -> Option<String> {
+    settled(plan).map(|s| match s {
+        Standing::Void => tr_in!(lang, "st-watermark-void"),
+        _ => tr_in!(lang, "st-watermark-paid"),
+    })
+}
+
+/// What the customer must know of a void or paid invoice, in a sentence.
+fn settled_notice(lang: Lang, plan: &Plan) -> Option<String> {
+    settled(plan).map(|s| match s {
+        Standing::Void => tr_in!(lang, "st-notice-void"),
+        _ => tr_in!(lang, "st-notice-paid"),
+    })
 }
 
 /// "Pesos (CLP)", "UF (CLF)", or the code as sent.
@@ -554,30 +675,49 @@ fn row(
             &r.clip(&status, size, Columns::STATUS.1),
         );
     }
+    // The amount in the room between the status and its right edge; the largest the
+    // service can send is set smaller rather than over the status.
+    let room = Columns::AMOUNT - (Columns::STATUS.0 + Columns::STATUS.1) - 4.0;
+    let natural = r.width(&line.amount, size);
+    let amount_size = if natural > room {
+        (size * room / natural).max(4.0)
+    } else {
+        size
+    };
     text_right(
         s,
         r,
-        size,
+        amount_size,
         Columns::AMOUNT,
         y,
-        &r.clip(&line.amount, size, 120.0),
+        &r.clip(&line.amount, amount_size, room),
     );
     let Some(url) = &line.link else {
         return Ok(plan::ROW_PLAIN);
     };
+    let alt = tr_in!(lang, "st-pay-alt", id = line.id.clone());
+    let code = if line.qr {
+        super::qr::path(url, ROW_QR - 6.0)
+    } else {
+        None
+    };
+    let Some(code) = code else {
+        // Longer than a QR code holds: the link alone, as words the reader can click.
+        let words = tr_in!(lang, "st-pay-online");
+        let (w, size) = (r.width(&words, size), size);
+        text(s, r, size, Columns::QR, y, &words);
+        if let Some(rect) = Rect::from_xywh(Columns::QR, y - size, w, size + 3.0) {
+            links.push((rect, url.clone(), alt));
+        }
+        return Ok(plan::ROW_PLAIN);
+    };
     let side = ROW_QR - 6.0;
-    let image = super::qr::image(url).map_err(PdfError::Render)?;
-    if let Some(sz) = Size::from_wh(side, side) {
-        s.push_transform(&Transform::from_translate(Columns::QR, top + 2.0));
-        s.draw_image(image, sz);
-        s.pop();
-    }
+    s.push_transform(&Transform::from_translate(Columns::QR, top + 2.0));
+    fill(s, INK);
+    s.draw_path(&code);
+    s.pop();
     if let Some(rect) = Rect::from_xywh(Columns::QR, top + 2.0, side, side) {
-        links.push((
-            rect,
-            url.clone(),
-            tr_in!(lang, "st-pay-alt", id = line.id.clone()),
-        ));
+        links.push((rect, url.clone(), alt));
     }
     Ok(ROW_QR)
 }

@@ -117,10 +117,33 @@ fn file_safe(id: &str) -> String {
         .collect()
 }
 
+/// A customer's name as part of a file name on every file system: its letters and
+/// digits (accents and `ñ` kept), every run of anything else one `-`, at most 60
+/// characters; `None` when nothing is left.
+fn name_safe(name: &str) -> Option<String> {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+        if out.chars().count() >= 60 {
+            break;
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    (!out.is_empty()).then_some(out)
+}
+
 /// The file name a statement is saved under: `estado-de-cuenta-<customer>-<date>.pdf`
-/// (`statement-…` in English), the customer's id made safe for every file system.
-pub fn file_name(lang: Lang, customer: &str, as_of: NaiveDate) -> String {
-    let safe = file_safe(customer);
+/// (`statement-…` in English), named by the customer's name when it is known (what a
+/// clerk looks for in a folder, and what a customer sees attached), else by its id;
+/// made safe for every file system.
+pub fn file_name(lang: Lang, customer: &str, name: Option<&str>, as_of: NaiveDate) -> String {
+    let safe = name
+        .and_then(name_safe)
+        .unwrap_or_else(|| file_safe(customer));
     let stem = crate::tr_in!(lang, "st-file-stem");
     format!("{stem}-{safe}-{}.pdf", as_of.format("%Y-%m-%d"))
 }
@@ -129,4 +152,31 @@ pub fn file_name(lang: Lang, customer: &str, as_of: NaiveDate) -> String {
 pub fn invoice_file_name(lang: Lang, id: &str) -> String {
     let safe = file_safe(id);
     format!("{}-{safe}.pdf", crate::tr_in!(lang, "st-invoice-stem"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_statement_is_named_by_the_customers_name_made_safe() {
+        let day = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        assert_eq!(
+            file_name(Lang::Es, "cus_1", Some("Comercial Ñuñoa Ltda."), day),
+            "estado-de-cuenta-Comercial-Ñuñoa-Ltda-2026-11-24.pdf"
+        );
+        assert_eq!(
+            file_name(Lang::Es, "cus_1", Some("a/../../b:c*?\"<>|\u{202e}"), day),
+            "estado-de-cuenta-a-b-c-2026-11-24.pdf"
+        );
+        // Nothing usable in the name: the id.
+        assert_eq!(
+            file_name(Lang::En, "cus_1", Some(" / "), day),
+            "statement-cus_1-2026-11-24.pdf"
+        );
+        assert_eq!(
+            file_name(Lang::Es, "cus_1", Some(&"x".repeat(500)), day).len(),
+            "estado-de-cuenta--2026-11-24.pdf".len() + 60
+        );
+    }
 }

@@ -33,12 +33,16 @@ pub struct Line {
     pub reference: Option<String>,
     /// Its due day, when the service sent a real one.
     pub due: Option<chrono::NaiveDate>,
+    /// The day it was issued, when the service said.
+    pub issued: Option<chrono::NaiveDate>,
     /// Where it stands on the statement's day.
     pub standing: Standing,
     /// Its amount as written (`$1.234`, `UF 12,3456`), or what the service sent.
     pub amount: String,
     /// The payment link, when the app trusts it.
     pub link: Option<String>,
+    /// The link fits in a QR code, drawn beside it (a longer one is given as a link only).
+    pub qr: bool,
 }
 
 /// Which rows a page carries, and what else.
@@ -91,7 +95,8 @@ pub(super) fn sender_lines(s: &Statement<'_>) -> Vec<String> {
     v
 }
 
-/// The customer's lines (name, RUT, id), those known.
+/// The customer's lines: its name and RUT, those known; its id in the service only when
+/// neither is (a customer knows itself by its name, not by `cus_…`).
 pub(super) fn customer_lines(s: &Statement<'_>) -> Vec<String> {
     let esc = |t: &str| crate::text::escape_controls(t.trim()).into_owned();
     let mut v = Vec::new();
@@ -101,11 +106,13 @@ pub(super) fn customer_lines(s: &Statement<'_>) -> Vec<String> {
     if let Some(r) = s.rut.filter(|r| !r.trim().is_empty()) {
         v.push(format!("RUT {}", esc(r)));
     }
-    v.push(crate::tr_in!(
-        s.lang,
-        "st-customer-id",
-        id = esc(s.customer)
-    ));
+    if v.is_empty() {
+        v.push(crate::tr_in!(
+            s.lang,
+            "st-customer-id",
+            id = esc(s.customer)
+        ));
+    }
     v
 }
 
@@ -194,28 +201,48 @@ pub(super) fn plan(s: &Statement<'_>, kind: super::Kind) -> Plan {
             continue;
         }
         let esc = |t: &str| crate::text::escape_controls(t).into_owned();
+        // A void invoice cannot be paid: no link for it, as in the app.
+        let link = inv
+            .link_payment
+            .as_deref()
+            .filter(|_| owing)
+            .and_then(crate::api::safe_payment_link)
+            .map(|u| u.to_string());
+        let qr = link.as_deref().is_some_and(super::qr::fits);
         lines.push(Line {
             id: esc(&inv.id),
-            reference: inv.invoice_external_id.as_deref().map(esc),
+            // Only a reference the clerk wrote: one the app made is of no use to a
+            // customer.
+            reference: inv
+                .invoice_external_id
+                .as_deref()
+                .filter(|r| !crate::bulk::is_made_reference(r))
+                .map(esc),
             due,
+            issued: inv
+                .created_at()
+                .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+                .map(|t| t.date_naive()),
             standing,
             amount: crate::i18n::amount_text(inv),
-            // A void invoice cannot be paid: no link for it, as in the app.
-            link: inv
-                .link_payment
-                .as_deref()
-                .filter(|_| owing)
-                .and_then(crate::api::safe_payment_link)
-                .map(|u| u.to_string()),
+            link,
+            qr,
         });
     }
     // The oldest due first; no due day last; then by id, so the order is the same
     // whatever order the service listed them in.
     lines.sort_by(|a, b| (a.due.is_none(), a.due, &a.id).cmp(&(b.due.is_none(), b.due, &b.id)));
     let fonts = Fonts::get();
+    // How to pay only where something is owed: a void or paid invoice, or a statement
+    // with nothing owed, carries no payment instructions a customer could follow.
+    let payment_text = if owed.is_empty() {
+        String::new()
+    } else {
+        s.sender.payment_text.clone()
+    };
     let payment_lines = wrap(
         &fonts.regular,
-        &crate::text::escape_controls(s.sender.payment_text.trim()).replace("\\n", "\n"),
+        &crate::text::escape_controls(payment_text.trim()).replace("\\n", "\n"),
         BODY,
         TEXT_WIDTH,
     );
@@ -226,7 +253,7 @@ pub(super) fn plan(s: &Statement<'_>, kind: super::Kind) -> Plan {
     };
     let heights: Vec<f32> = lines
         .iter()
-        .map(|l| if l.link.is_some() { ROW_QR } else { ROW_PLAIN })
+        .map(|l| if l.qr { ROW_QR } else { ROW_PLAIN })
         .collect();
     let table = |top: f32| bottom() - top - TABLE_HEAD;
     // A printed invoice has no aging table.

@@ -1,57 +1,59 @@
-//! A payment link's QR code, as a tiny grey image drawn large without smoothing: one
-//! sample per module, so a 2,000-invoice statement stays small and quick to write.
+//! A payment link's QR code, drawn as vector squares (one path per code, a rectangle
+//! per run of dark modules in a row): sharp at any zoom or printer, and nothing per
+//! code but the page's own content (an image per code carried a compressor's state each,
+//! hundreds of kilobytes, on a 2,000-invoice statement).
 
-use krilla::image::{BitsPerComponent, CustomImage, Image, ImageColorspace};
+use krilla::geom::{Path, PathBuilder, Rect};
 
 /// White modules around the code, as the standard asks for a reader to find it.
 const QUIET: usize = 4;
 
-/// The code's modules as 8-bit grey samples (0 dark, 255 light), quiet zone included.
-#[derive(Clone, Hash)]
-struct Modules {
-    side: u32,
-    samples: Vec<u8>,
-}
-
-impl CustomImage for Modules {
-    fn color_channel(&self) -> &[u8] {
-        &self.samples
-    }
-    fn alpha_channel(&self) -> Option<&[u8]> {
-        None
-    }
-    fn bits_per_component(&self) -> BitsPerComponent {
-        BitsPerComponent::Eight
-    }
-    fn size(&self) -> (u32, u32) {
-        (self.side, self.side)
-    }
-    fn icc_profile(&self) -> Option<&[u8]> {
-        None
-    }
-    fn color_space(&self) -> ImageColorspace {
-        ImageColorspace::Luma
-    }
-}
-
-/// The QR code of `text` (error correction M: a printed code may be smudged).
-pub(super) fn image(text: &str) -> Result<Image, String> {
-    let code = qrcode::QrCode::with_error_correction_level(text, qrcode::EcLevel::M)
-        .map_err(|e| format!("no QR code for the link: {e}"))?;
+/// The QR code of `text` (error correction M: a printed code may be smudged), `side`
+/// points square with its quiet zone, its top left corner at the origin; `None` when
+/// the text is longer than a QR code holds.
+pub(super) fn path(text: &str, side: f32) -> Option<Path> {
+    let code = qrcode::QrCode::with_error_correction_level(text, qrcode::EcLevel::M).ok()?;
     let width = code.width();
-    let side = width + 2 * QUIET;
-    let mut samples = vec![255u8; side * side];
-    for (i, c) in code.to_colors().iter().enumerate() {
-        if *c == qrcode::Color::Dark {
-            let (x, y) = (i % width + QUIET, i / width + QUIET);
-            samples[y * side + x] = 0;
+    let module = side / (width + 2 * QUIET) as f32;
+    let colors = code.to_colors();
+    let mut pb = PathBuilder::new();
+    for (y, row) in colors.chunks(width).enumerate() {
+        let mut x = 0;
+        while x < width {
+            if row[x] != qrcode::Color::Dark {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < width && row[x] == qrcode::Color::Dark {
+                x += 1;
+            }
+            if let Some(r) = Rect::from_xywh(
+                (start + QUIET) as f32 * module,
+                (y + QUIET) as f32 * module,
+                (x - start) as f32 * module,
+                module,
+            ) {
+                pb.push_rect(r);
+            }
         }
     }
-    Image::from_custom(
-        Modules {
-            side: side as u32,
-            samples,
-        },
-        false,
-    )
+    pb.finish()
+}
+
+/// Whether `text` fits in a QR code (else the link is given without one).
+pub(super) fn fits(text: &str) -> bool {
+    qrcode::QrCode::with_error_correction_level(text, qrcode::EcLevel::M).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_link_longer_than_a_code_holds_has_no_code() {
+        assert!(super::fits("https://pay.example/in_1"));
+        assert!(super::path("https://pay.example/in_1", 44.0).is_some());
+        let long = format!("https://pay.example/{}", "x".repeat(3000));
+        assert!(!super::fits(&long));
+        assert!(super::path(&long, 44.0).is_none());
+    }
 }

@@ -7,6 +7,10 @@ use std::path::{Path, PathBuf};
 
 /// The largest logo read (a statement embeds it; a photo of several MB is a mistake).
 pub const LOGO_MAX_BYTES: u64 = 1024 * 1024;
+
+/// The most pixels a logo may have on either side (it is printed at most 160 × 56
+/// points: 4,000 pixels is far more than any printer resolves there).
+pub const LOGO_MAX_SIDE: usize = 4000;
 /// The longest organization name, address, e-mail or phone kept.
 pub const FIELD_MAX_CHARS: usize = 200;
 /// The longest payment instructions kept.
@@ -46,6 +50,9 @@ pub enum SenderProblem {
     LogoUnreadable(PathBuf, String),
     /// The logo is larger than [`LOGO_MAX_BYTES`].
     LogoTooLarge(PathBuf, u64),
+    /// The logo says it has more pixels than [`LOGO_MAX_SIDE`] on a side (its width and
+    /// height as it says).
+    LogoTooManyPixels(PathBuf, usize, usize),
 }
 
 impl std::fmt::Display for SenderProblem {
@@ -62,6 +69,11 @@ impl std::fmt::Display for SenderProblem {
             SenderProblem::LogoTooLarge(p, n) => write!(
                 f,
                 "The logo {} is {n} bytes; at most {LOGO_MAX_BYTES} are used.",
+                p.display()
+            ),
+            SenderProblem::LogoTooManyPixels(p, w, h) => write!(
+                f,
+                "The logo {} is {w} × {h} pixels; at most {LOGO_MAX_SIDE} on a side are used.",
                 p.display()
             ),
         }
@@ -154,6 +166,18 @@ pub fn read_logo(path: &Path) -> Result<(Vec<u8>, LogoKind), SenderProblem> {
     } else {
         return Err(unreadable("not a PNG or JPEG image".into()));
     };
+    // Its size as its header says, before anything decodes it.
+    let size = imagesize::blob_size(&bytes).map_err(|e| unreadable(e.to_string()))?;
+    if size.width == 0 || size.height == 0 {
+        return Err(unreadable("an image of no pixels".into()));
+    }
+    if size.width > LOGO_MAX_SIDE || size.height > LOGO_MAX_SIDE {
+        return Err(SenderProblem::LogoTooManyPixels(
+            path.to_path_buf(),
+            size.width,
+            size.height,
+        ));
+    }
     Ok((bytes, kind))
 }
 

@@ -1,7 +1,7 @@
 //! The built-in sandbox: a local implementation of the invoicing service and its token
 //! issuer (axum), with seed data and behaviour knobs for tests and demos.
 //!
-//! Decisions where the interface is silent (documented in README):
+//! Decisions where the interface is silent (documented in docs/service.md):
 //! - Voiding a void invoice, or a paid one, answers 409 (`TK10601`, `TK10602`).
 //! - Faults `status`/`rate_limit` answer before any work; `reset`/`hang` do the work and
 //!   then lose (or delay) the answer, which is what makes an outcome unknown.

@@ -273,6 +273,11 @@ impl ReceivablesPanel {
                 all: false,
                 lang,
                 out: &folder,
+                // As the exports' default: Excel in Spanish for a Spanish clerk.
+                dialect: match lang {
+                    crate::i18n::Lang::Es => crate::export::Dialect::ExcelEs,
+                    crate::i18n::Lang::En => crate::export::Dialect::Standard,
+                },
             };
             let made = crate::pdf::batch::run(&batch, customers, &halt, |n| {
                 counted.store(n, Ordering::Relaxed);

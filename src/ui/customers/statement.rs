@@ -38,7 +38,7 @@ impl CustomersPanel {
         let request = crate::ui::external::PdfRequest {
             kind: crate::pdf::Kind::Statement,
             lang,
-            file_name: crate::pdf::file_name(lang, &customer, as_of),
+            file_name: crate::pdf::file_name(lang, &customer, self.customer_name.as_deref(), as_of),
             sender,
             customer,
             as_of,
