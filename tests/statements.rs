@@ -541,6 +541,27 @@ fn the_senders_details_are_checked_and_kept_with_the_profile() {
         "{}",
         text(&out.stderr)
     );
+    // Images whose header is right and whose pixels are not (cut short): decoded when
+    // chosen and refused, never embedded in every statement as they are.
+    let icon =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/icon.png")).unwrap();
+    let cut_png = e.dir.path().join("cortado.png");
+    std::fs::write(&cut_png, &icon[..icon.len() / 2]).unwrap();
+    let cut_jpeg = e.dir.path().join("cortado.jpg");
+    let mut jpeg = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00".to_vec();
+    jpeg.extend(b"\xff\xc0\x00\x11\x08\x00\x10\x00\x10\x03\x01\x22\x00\x02\x11\x01\x03\x11\x01");
+    jpeg.extend([0x55; 64]);
+    std::fs::write(&cut_jpeg, &jpeg).unwrap();
+    for bad in [&cut_png, &cut_jpeg] {
+        let out = set(&["--logo", bad.to_str().unwrap()]);
+        exits(&out, 2);
+        assert!(
+            text(&out.stderr).contains("debe ser una imagen PNG o JPEG"),
+            "{}: {}",
+            bad.display(),
+            text(&out.stderr)
+        );
+    }
     let kept = invoice_desk::profile::Profiles::load(&e.dir.path().join("profiles.toml")).unwrap();
     let s = &kept.get("Pruebas").unwrap().sender;
     assert_eq!(
@@ -548,6 +569,10 @@ fn the_senders_details_are_checked_and_kept_with_the_profile() {
         ("76.123.456-0", None),
         "nothing changed"
     );
+    // A whole image is taken.
+    let logo = e.dir.path().join("logo-bueno.png");
+    std::fs::write(&logo, &icon).unwrap();
+    exits(&set(&["--logo", logo.to_str().unwrap()]), 0);
 }
 
 /// One invoice printed ("Imprimir" in Lookup): titled with its id, no aging table, its

@@ -47,11 +47,11 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
             why = crate::i18n::destination_error(&e)
         ),
     })?;
-    if let Some(p) = &ctx.sender.logo {
-        // A logo that cannot be used is said before the service is asked anything.
-        crate::profile::sender::read_logo(p)
-            .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
-    }
+    // A logo that cannot be used (decoded whole: a corrupt one too) is said before the
+    // service is asked anything.
+    ctx.sender
+        .check_logo()
+        .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
     let mut journal = journal_before_sending()?;
     let seq = journal
         .record_intent(
@@ -226,10 +226,9 @@ pub(super) async fn many(
     out: &Path,
     dialect: crate::export::Dialect,
 ) -> Result<(), Failure> {
-    if let Some(p) = &ctx.sender.logo {
-        crate::profile::sender::read_logo(p)
-            .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
-    }
+    ctx.sender
+        .check_logo()
+        .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
     let mut journal = journal_before_sending()?;
     let ids: Vec<String> = match customers {
         Some(file) => read_ids(file)?,

@@ -126,13 +126,16 @@ impl Sender {
         Ok(())
     }
 
-    /// Reads the logo, if one is given: it must be a PNG or JPEG of at most
-    /// [`LOGO_MAX_BYTES`].
+    /// Reads the logo, if one is given, and decodes it whole: it must be a PNG or JPEG
+    /// of at most [`LOGO_MAX_BYTES`] and [`LOGO_MAX_SIDE`] pixels a side that a reader
+    /// can draw (a statement embeds a JPEG as it is: a corrupt one would reach every
+    /// customer).
     pub fn check_logo(&self) -> Result<(), SenderProblem> {
-        match &self.logo {
-            Some(p) => read_logo(p).map(|_| ()),
-            None => Ok(()),
-        }
+        let Some(p) = &self.logo else {
+            return Ok(());
+        };
+        let (bytes, kind) = read_logo(p)?;
+        decodes(&bytes, kind).map_err(|why| SenderProblem::LogoUnreadable(p.clone(), why))
     }
 }
 
@@ -179,6 +182,34 @@ pub fn read_logo(path: &Path) -> Result<(Vec<u8>, LogoKind), SenderProblem> {
         ));
     }
     Ok((bytes, kind))
+}
+
+/// Decodes a whole logo (its pixels already bounded by its header, so the buffer is at
+/// most 4,000 × 4,000 × 8 bytes): why it cannot be drawn, if it cannot.
+fn decodes(bytes: &[u8], kind: LogoKind) -> Result<(), String> {
+    match kind {
+        LogoKind::Png => {
+            let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+                .read_info()
+                .map_err(|e| e.to_string())?;
+            let size = reader
+                .output_buffer_size()
+                .ok_or_else(|| "too large".to_string())?;
+            let mut pixels = vec![0u8; size];
+            reader.next_frame(&mut pixels).map_err(|e| e.to_string())?;
+        }
+        LogoKind::Jpeg => {
+            // Strict: a lenient decoder draws grey where the data is missing.
+            let options = zune_jpeg::zune_core::options::DecoderOptions::default()
+                .set_strict_mode(true)
+                .set_max_width(LOGO_MAX_SIDE)
+                .set_max_height(LOGO_MAX_SIDE);
+            zune_jpeg::JpegDecoder::new_with_options(std::io::Cursor::new(bytes), options)
+                .decode()
+                .map_err(|e| format!("{e:?}"))?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
