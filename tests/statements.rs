@@ -59,6 +59,33 @@ fn pdftotext(pdf: &Path) -> String {
     )
 }
 
+/// The PDF of `invoices` for customer `cus_x` (named `name`, RUT `rut`) in Spanish, from
+/// the test sender: a statement, or one invoice printed.
+fn made_es(
+    invoice: bool,
+    invoices: &[invoice_desk::api::Invoice],
+    name: Option<&str>,
+    rut: Option<&str>,
+) -> Vec<u8> {
+    let s = sender();
+    let statement = invoice_desk::pdf::Statement {
+        lang: invoice_desk::i18n::Lang::Es,
+        sender: &s,
+        customer: "cus_x",
+        name,
+        rut,
+        as_of: as_of(),
+        invoices,
+        all: invoice,
+    };
+    let made = if invoice {
+        invoice_desk::pdf::invoice_pdf(&statement)
+    } else {
+        invoice_desk::pdf::statement_pdf(&statement)
+    };
+    made.unwrap().pdf
+}
+
 /// A PDF made in memory, written to a folder of its own as `name`, checked by qpdf: the
 /// folder (kept while the test needs the file), the file, and its words.
 fn written(pdf: &[u8], name: &str) -> (tempfile::TempDir, std::path::PathBuf, String) {
@@ -728,23 +755,19 @@ fn page_one_looks_as_it_did_in_both_languages() {
 
 /// One invoice printed in Spanish, from its JSON as the service sends it.
 fn printed(invoice: serde_json::Value, dir: &Path, name: &str) -> (std::path::PathBuf, String) {
-    use invoice_desk::pdf::{Statement, invoice_pdf};
     let invoices: Vec<invoice_desk::api::Invoice> =
         serde_json::from_value(serde_json::json!([invoice])).unwrap();
-    let s = sender();
-    let made = invoice_pdf(&Statement {
-        lang: invoice_desk::i18n::Lang::Es,
-        sender: &s,
-        customer: "cus_x",
-        name: Some("Comercial Ñuñoa Ltda."),
-        rut: Some("77.888.999-K"),
-        as_of: as_of(),
-        invoices: &invoices,
-        all: true,
-    })
-    .unwrap();
     let pdf = dir.join(name);
-    std::fs::write(&pdf, &made.pdf).unwrap();
+    std::fs::write(
+        &pdf,
+        made_es(
+            true,
+            &invoices,
+            Some("Comercial Ñuñoa Ltda."),
+            Some("77.888.999-K"),
+        ),
+    )
+    .unwrap();
     run("qpdf", &["--check".as_ref(), pdf.as_os_str()]);
     let words = pdftotext(&pdf);
     (pdf, words)
@@ -847,7 +870,6 @@ fn uncompressed(pdf: &Path) -> String {
 /// one is not printed, the clerk's own is.
 #[test]
 fn a_link_too_long_for_a_code_is_a_link_and_made_references_are_not_printed() {
-    use invoice_desk::pdf::{Statement, statement_pdf};
     let long = format!("https://pay.example.cl/{}", "p".repeat(3000));
     let invoices: Vec<invoice_desk::api::Invoice> = serde_json::from_value(serde_json::json!([
         {"id": "in_largo", "customer": "cus_x", "amount": 1000, "currency_code": "CLP",
@@ -858,19 +880,7 @@ fn a_link_too_long_for_a_code_is_a_link_and_made_references_are_not_printed() {
          "invoice_external_id": "OC-4471", "link_payment": "https://pay.example.cl/in_corto"}
     ]))
     .unwrap();
-    let s = sender();
-    let made = statement_pdf(&Statement {
-        lang: invoice_desk::i18n::Lang::Es,
-        sender: &s,
-        customer: "cus_x",
-        name: None,
-        rut: None,
-        as_of: as_of(),
-        invoices: &invoices,
-        all: false,
-    })
-    .unwrap();
-    let (_dir, pdf, words) = written(&made.pdf, "s.pdf");
+    let (_dir, pdf, words) = written(&made_es(false, &invoices, None, None), "s.pdf");
     assert!(words.contains("Pagar en línea"), "{words}");
     assert!(words.contains("OC-4471"), "{words}");
     assert!(!words.contains("BULK-"), "{words}");
@@ -924,7 +934,6 @@ fn word_boxes(pdf: &Path) -> Vec<(String, f32, f32, f32)> {
 /// table stands apart from its neighbours (they used to print over each other).
 #[test]
 fn the_largest_amounts_in_every_bucket_never_overprint() {
-    use invoice_desk::pdf::{Statement, statement_pdf};
     let dues = [
         "2026-12-30",
         "2026-11-10",
@@ -946,21 +955,10 @@ fn the_largest_amounts_in_every_bucket_never_overprint() {
     }
     let invoices: Vec<invoice_desk::api::Invoice> =
         serde_json::from_value(serde_json::Value::Array(list)).unwrap();
-    let s = sender();
-    let made = statement_pdf(&Statement {
-        lang: invoice_desk::i18n::Lang::Es,
-        sender: &s,
-        customer: "cus_x",
-        name: Some("Grandes Cuentas S.A."),
-        rut: None,
-        as_of: as_of(),
-        invoices: &invoices,
-        all: false,
-    })
-    .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let pdf = dir.path().join("grande.pdf");
-    std::fs::write(&pdf, &made.pdf).unwrap();
+    let (_dir, pdf, _) = written(
+        &made_es(false, &invoices, Some("Grandes Cuentas S.A."), None),
+        "grande.pdf",
+    );
     let words = word_boxes(&pdf);
     // The aging table's rows: the lines that start with the currencies' names.
     for label in ["Pesos", "UF"] {
