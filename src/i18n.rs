@@ -366,6 +366,41 @@ pub fn field_label(field: &str) -> String {
     }
 }
 
+/// An API error's details for whoever helps the clerk — status, the service's code and
+/// message, the cause, the answer's start — one per line, labelled in `lang` (what the
+/// service said stays in its own words, escaped when it was kept).
+pub fn error_details_in(lang: Lang, e: &ApiError) -> String {
+    let mut out = Vec::new();
+    if let Some(s) = e.status {
+        out.push(crate::tr_in!(lang, "det-http-status", status = s));
+    }
+    if let Some(c) = &e.service_code {
+        out.push(crate::tr_in!(lang, "det-service-code", code = c.clone()));
+    }
+    if let Some(m) = &e.service_message {
+        out.push(crate::tr_in!(
+            lang,
+            "det-service-message",
+            message = m.clone()
+        ));
+    }
+    if let Some(c) = &e.cause {
+        out.push(crate::tr_in!(lang, "det-cause", cause = c.clone()));
+    }
+    if let Some(b) = &e.body {
+        out.push(crate::tr_in!(lang, "det-body", body = b.clone()));
+    }
+    if out.is_empty() {
+        out.push(format!("{:?}", e.kind));
+    }
+    out.join("\n")
+}
+
+/// [`error_details_in`] in the clerk's language.
+pub fn error_details(e: &ApiError) -> String {
+    error_details_in(current(), e)
+}
+
 /// An API error in the clerk's language. What the service said (in its own words,
 /// usually English) is not part of it: it is under Details (`ApiError::details`).
 pub fn error_text(e: &ApiError) -> String {
@@ -1062,5 +1097,50 @@ mod tests {
         );
         assert_eq!(text_in(en, "tab-create"), "New invoice");
         assert_eq!(date_in(en, "2026-12-31"), "2026-12-31");
+    }
+
+    #[test]
+    fn an_errors_details_are_labelled_in_the_clerks_language() {
+        let e = ApiError::new(ErrorKind::ServerError)
+            .with_status(502)
+            .with_service(Some("upstream down"), Some("E502"))
+            .with_body(b"{\"error\": \"upstream\"}");
+        let es = error_details_in(Lang::Es, &e);
+        for said in [
+            "Estado HTTP: 502",
+            "Código del servicio: E502",
+            "Mensaje del servicio: upstream down",
+            "Respuesta: {\"error\": \"upstream\"}",
+        ] {
+            assert!(es.contains(said), "{said:?} in {es}");
+        }
+        assert!(!es.contains("HTTP status") && !es.contains("Body"), "{es}");
+        let en = error_details_in(Lang::En, &e);
+        assert!(
+            en.contains("HTTP status: 502") && en.contains("Service code: E502"),
+            "{en}"
+        );
+    }
+
+    /// English words a Spanish clerk was shown (#49): none is left in a Spanish text.
+    #[test]
+    fn no_english_left_in_the_spanish_texts() {
+        let es = include_str!("../assets/locales/es-CL/main.ftl");
+        for line in es.lines().filter(|l| !l.starts_with('#')) {
+            let Some((_, value)) = line.split_once(" = ") else {
+                continue;
+            };
+            for english in [
+                "Token",
+                "token",
+                "Secret Service",
+                "Metadata",
+                "HTTP status",
+                "Body:",
+            ] {
+                assert!(!value.contains(english), "{english:?} in {line}");
+            }
+            assert_ne!(value.trim(), "ok", "{line}");
+        }
     }
 }

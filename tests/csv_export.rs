@@ -90,14 +90,14 @@ fn round_trip_through_the_csv_reader() {
         );
         let metadata = match d {
             Dialect::Standard => "metadata",
-            Dialect::ExcelEs => "Metadata",
+            Dialect::ExcelEs => "Metadatos",
         };
         assert!(header.contains(&"nota".to_string()) && header.contains(&metadata.to_string()));
         let recs: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
         assert_eq!(recs.len(), 4);
         let named = |name: &str| -> String {
             match (d, name) {
-                (Dialect::ExcelEs, "metadata") => "Metadata".into(),
+                (Dialect::ExcelEs, "metadata") => "Metadatos".into(),
                 (Dialect::ExcelEs, "amount") => "Monto".into(),
                 (Dialect::ExcelEs, "status") => "Estado".into(),
                 _ => name.into(),

@@ -599,7 +599,7 @@ fn a_failed_connection_test_is_said_once() {
     s.add_fault(Fault::status(Route::Token, 10, 500));
     click(&mut h, &text("tab-credentials"));
     click(&mut h, &text("test-connection"));
-    let why = "El proveedor de identidad falló al emitir un token";
+    let why = "El proveedor de identidad falló al dar acceso";
     step_until(&mut h, "tested", |h| has_text(h, why));
     let said: Vec<String> = h
         .query_all_by_role(egui::accesskit::Role::Label)

@@ -113,7 +113,7 @@ impl From<ApiError> for Failure {
     fn from(e: ApiError) -> Failure {
         // The clerk's words, as the app says them; the engineer's details after.
         let mut message = crate::i18n::error_text(&e);
-        let details = e.details();
+        let details = crate::i18n::error_details(&e);
         if e.status.is_some() || e.cause.is_some() {
             message.push_str(&format!("\n{}\n{details}", tr!("cli-details")));
         }

@@ -48,10 +48,10 @@ fn snap(h: &mut H, name: &str) {
 /// when the token expires on another day (a snapshot taken after 23:00), and a mask of
 /// the text's own width would then differ.
 fn mask_token(h: &mut H) {
-    let rect = h
-        .query_all_by_label_contains("Token")
-        .next()
-        .map(|n| n.rect());
+    // "Token valid until …" in English, "Acceso vigente hasta …" in Spanish.
+    let rect = ["Token", "Acceso"]
+        .iter()
+        .find_map(|word| h.query_all_by_label_contains(word).next().map(|n| n.rect()));
     if let Some(rect) = rect {
         h.mask(egui::Rect::from_min_size(
             rect.min,

@@ -178,7 +178,7 @@ pub fn api_error(ui: &mut Ui, id_salt: &str, err: &ApiError) {
     egui::CollapsingHeader::new(tr!("details"))
         .id_salt(("details", id_salt))
         .show(ui, |ui| {
-            ui.label(RichText::new(err.details()).monospace());
+            ui.label(RichText::new(super::i18n::error_details(err)).monospace());
         });
 }
 
