@@ -370,30 +370,22 @@ pub fn field_label(field: &str) -> String {
 /// message, the cause, the answer's start — one per line, labelled in `lang` (what the
 /// service said stays in its own words, escaped when it was kept).
 pub fn error_details_in(lang: Lang, e: &ApiError) -> String {
-    let mut out = Vec::new();
-    if let Some(s) = e.status {
-        out.push(crate::tr_in!(lang, "det-http-status", status = s));
+    use crate::api::Detail as D;
+    let parts = e.detail_parts();
+    if parts.is_empty() {
+        return format!("{:?}", e.kind);
     }
-    if let Some(c) = &e.service_code {
-        out.push(crate::tr_in!(lang, "det-service-code", code = c.clone()));
-    }
-    if let Some(m) = &e.service_message {
-        out.push(crate::tr_in!(
-            lang,
-            "det-service-message",
-            message = m.clone()
-        ));
-    }
-    if let Some(c) = &e.cause {
-        out.push(crate::tr_in!(lang, "det-cause", cause = c.clone()));
-    }
-    if let Some(b) = &e.body {
-        out.push(crate::tr_in!(lang, "det-body", body = b.clone()));
-    }
-    if out.is_empty() {
-        out.push(format!("{:?}", e.kind));
-    }
-    out.join("\n")
+    parts
+        .into_iter()
+        .map(|(d, v)| match d {
+            D::Status => crate::tr_in!(lang, "det-http-status", status = v),
+            D::ServiceCode => crate::tr_in!(lang, "det-service-code", code = v),
+            D::ServiceMessage => crate::tr_in!(lang, "det-service-message", message = v),
+            D::Cause => crate::tr_in!(lang, "det-cause", cause = v),
+            D::Body => crate::tr_in!(lang, "det-body", body = v),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// [`error_details_in`] in the clerk's language.

@@ -15,7 +15,7 @@ pub use client::{
     checked_invoice_id,
 };
 pub use error::{
-    Action, ApiError, CertProblem, ErrorKind, FieldError, InputProblem, Resource, Setting,
+    Action, ApiError, CertProblem, Detail, ErrorKind, FieldError, InputProblem, Resource, Setting,
 };
 pub use model::{
     CurrencyChoice, Invoice, InvoiceData, InvoiceStatus, NewInvoice, NextPage, Other, Page,

@@ -646,20 +646,17 @@ impl Runner {
         // A clerk alone keeps the file's order.
         let shared = self.journal.is_shared();
         let n = rows.len();
-        let parts: Vec<Vec<usize>> = (0..n)
-            .collect::<Vec<_>>()
-            .chunks(PART_ROWS)
-            .map(<[usize]>::to_vec)
-            .collect();
-        let first = if shared && !parts.is_empty() {
-            (std::process::id() as usize).wrapping_mul(2_654_435_761) % parts.len()
+        let parts = n.div_ceil(PART_ROWS);
+        let first = if shared && parts > 0 {
+            (std::process::id() as usize).wrapping_mul(2_654_435_761) % parts
         } else {
             0
         };
         let seed = shared.then(|| Arc::new(self.parts_seed(&rows)));
-        let mut pass: Vec<(usize, Vec<usize>)> = (0..parts.len())
-            .map(|k| (first + k) % parts.len())
-            .map(|p| (p, parts[p].clone()))
+        // Part `p` is the rows `p * PART_ROWS` up to the next part's first (or the end).
+        let mut pass: Vec<(usize, Vec<usize>)> = (0..parts)
+            .map(|k| (first + k) % parts)
+            .map(|p| (p, (p * PART_ROWS..((p + 1) * PART_ROWS).min(n)).collect()))
             .collect();
         let later: Arc<Mutex<Vec<usize>>> = Arc::default();
         let held: Arc<Mutex<Vec<i64>>> = Arc::default();
@@ -744,7 +741,7 @@ impl Runner {
         // (as above), then each of the others waits for its holder's outcome in the
         // journal (or for the holder's in-flight window to pass: then the service is
         // asked, as for any unknown).
-        if self.journal.is_shared() {
+        if shared {
             let mut waiting = Vec::with_capacity(elsewhere.len());
             for batch in elsewhere.chunks(DONE_BATCH) {
                 let indices: Vec<usize> = batch.iter().map(|(i, _)| *i).collect();
@@ -1017,11 +1014,6 @@ impl Runner {
             AllowSimilar::All => true,
             AllowSimilar::Rows(rows) => rows.contains(&row.row),
         };
-        let account = row
-            .account_key
-            .as_deref()
-            .or(self.profile_account.as_deref())
-            .map(str::to_string);
         let shown = match known {
             Some(Status::PossibleDuplicate(earlier)) if !allowed => {
                 return Status::PossibleDuplicate(earlier);
@@ -1031,8 +1023,7 @@ impl Runner {
             Some(Status::SkippedExisting(found)) => {
                 // Found at the service: an entry of this journal still "to check" for it
                 // is settled now (the badge drops, the next run need not ask).
-                self.settle_found(&row, account.as_deref(), found.id.clone())
-                    .await;
+                self.settle_found(&row, found.id.clone()).await;
                 return Status::SkippedExisting(found);
             }
             Some(other) => return other,
@@ -1048,12 +1039,7 @@ impl Runner {
         if defer {
             // A row another worker holds is seen by reading, without taking the
             // journal's write lock: workers sharing a file skip each other's rows cheaply.
-            let intent = Intent::for_create(
-                &self.profile,
-                &self.base_url,
-                account.as_deref(),
-                &row.invoice,
-            );
+            let intent = self.intent_for(&row);
             let aliases = guard.aliases.clone();
             let held = self
                 .journal
@@ -1073,12 +1059,7 @@ impl Runner {
         let mut rate_limited = 0;
         let mut takeovers = 0;
         loop {
-            let intent = Intent::for_create(
-                &self.profile,
-                &self.base_url,
-                account.as_deref(),
-                &row.invoice,
-            );
+            let intent = self.intent_for(&row);
             let send = self
                 .client
                 .create_invoice(&row.invoice, row.account_key.as_deref());
@@ -1247,8 +1228,8 @@ impl Runner {
 
     /// Records as done (checked) the entry of this journal whose outcome is unknown for
     /// `row`'s reference, now that the service showed invoice `id` with it.
-    async fn settle_found(&self, row: &BulkRow, account: Option<&str>, id: Option<String>) {
-        let intent = Intent::for_create(&self.profile, &self.base_url, account, &row.invoice);
+    async fn settle_found(&self, row: &BulkRow, id: Option<String>) {
+        let intent = self.intent_for(row);
         let aliases: Vec<String> = row.aliases();
         let _ = self
             .journal

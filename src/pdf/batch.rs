@@ -32,8 +32,8 @@ pub struct Done {
     pub name: Option<String>,
     /// The PDF written, when the customer owes something.
     pub file: Option<PathBuf>,
-    /// What is owed per currency (exact decimals).
-    pub owed: Vec<(String, String)>,
+    /// What is owed per currency (`None`: more than a decimal holds).
+    pub owed: Vec<(String, Option<rust_decimal::Decimal>)>,
     /// The oldest overdue days.
     pub oldest: Option<u32>,
     /// Why it has no statement: its invoices could not be listed, or the PDF made or
@@ -116,12 +116,7 @@ pub async fn run(
                         .plan
                         .owed
                         .iter()
-                        .map(|(c, t)| {
-                            (
-                                c.clone(),
-                                t.value().map(|v| v.to_string()).unwrap_or_default(),
-                            )
-                        })
+                        .map(|(c, t)| (c.clone(), t.value()))
                         .collect();
                     row.oldest = made.plan.oldest_overdue;
                     if !made.plan.aging.is_empty() {
@@ -225,10 +220,9 @@ pub fn summary_csv(done: &[Done], lang: Lang, dialect: crate::export::Dialect) -
             ]);
         }
         for (currency, owed) in &d.owed {
-            let owed = match owed.parse::<rust_decimal::Decimal>() {
-                Ok(v) => crate::export::amount_cell(v, Some(currency), dialect),
-                Err(_) => owed.clone(),
-            };
+            let owed = owed
+                .map(|v| crate::export::amount_cell(v, Some(currency), dialect))
+                .unwrap_or_default();
             let _ = w.write_record([
                 guard(&d.customer).as_str(),
                 &name,

@@ -479,30 +479,28 @@ fn first_page_head(
                 .collect()
         })
         .collect();
-    let gap = 10.0;
-    let widths_at = |size: f32| -> Vec<f32> {
-        (0..heads.len())
-            .map(|c| {
-                let head = fonts.bold.width(&heads[c], 8.0 * size / BODY);
-                let last = c == heads.len() - 1;
-                rows.iter()
-                    .map(|r| {
-                        let m = if last { &fonts.bold } else { &fonts.regular };
-                        m.width(&r[c], size)
-                    })
-                    .fold(head, f32::max)
-            })
-            .collect()
-    };
-    let natural: f32 = widths_at(BODY).iter().sum::<f32>() + gap * (heads.len() - 1) as f32;
-    let size = if natural > width {
-        (BODY * (width - gap * (heads.len() - 1) as f32)
-            / (natural - gap * (heads.len() - 1) as f32))
-            .max(4.0)
+    // Each column's width at full size (titles at 8 points, cells at BODY); a width
+    // scales with the type's size, so a smaller size only scales these.
+    let natural: Vec<f32> = (0..heads.len())
+        .map(|c| {
+            let m = if c == heads.len() - 1 {
+                &fonts.bold
+            } else {
+                &fonts.regular
+            };
+            rows.iter()
+                .map(|r| m.width(&r[c], BODY))
+                .fold(fonts.bold.width(&heads[c], 8.0), f32::max)
+        })
+        .collect();
+    let gaps = 10.0 * (heads.len() - 1) as f32;
+    let natural_sum: f32 = natural.iter().sum();
+    let size = if natural_sum + gaps > width {
+        (BODY * (width - gaps) / natural_sum).max(4.0)
     } else {
         BODY
     };
-    let widths = widths_at(size);
+    let widths: Vec<f32> = natural.iter().map(|w| w * size / BODY).collect();
     // The label column at the left margin; the amounts right-aligned, the total at the
     // page's right edge and the buckets spread evenly in the room left between.
     let used: f32 = widths.iter().sum();
@@ -704,7 +702,7 @@ fn row(
     let Some(code) = code else {
         // Longer than a QR code holds: the link alone, as words the reader can click.
         let words = tr_in!(lang, "st-pay-online");
-        let (w, size) = (r.width(&words, size), size);
+        let w = r.width(&words, size);
         text(s, r, size, Columns::QR, y, &words);
         if let Some(rect) = Rect::from_xywh(Columns::QR, y - size, w, size + 3.0) {
             links.push((rect, url.clone(), alt));

@@ -143,8 +143,24 @@ pub enum ErrorKind {
     Cancelled,
 }
 
+/// One of an error's details (see [`ApiError::detail_parts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// The HTTP status.
+    Status,
+    /// The service's own error code.
+    ServiceCode,
+    /// The service's own message.
+    ServiceMessage,
+    /// What failed underneath (the network, the decoder).
+    Cause,
+    /// The start of the answer's body.
+    Body,
+}
+
 /// An error from the API layer. `Display` is the clerk's sentence; [`ApiError::details`]
-/// is for the "Details" expander and logs (never holds a secret); the underlying error,
+/// (its labels in the clerk's language: `i18n::error_details`) is for the "Details"
+/// expander and logs (never holds a secret); the underlying error,
 /// when there is one, stays typed behind `std::error::Error::source`.
 #[derive(Clone, Debug)]
 pub struct ApiError {
@@ -290,28 +306,43 @@ impl ApiError {
         }
     }
 
-    /// Status, service code and message, body and cause, one per line.
+    /// The details that are known, in order: status, service code and message, cause,
+    /// body (the service's text as kept: escaped).
+    pub fn detail_parts(&self) -> Vec<(Detail, String)> {
+        [
+            (Detail::Status, self.status.map(|s| s.to_string())),
+            (Detail::ServiceCode, self.service_code.clone()),
+            (Detail::ServiceMessage, self.service_message.clone()),
+            (Detail::Cause, self.cause.clone()),
+            (Detail::Body, self.body.clone()),
+        ]
+        .into_iter()
+        .filter_map(|(d, v)| v.map(|v| (d, v)))
+        .collect()
+    }
+
+    /// Status, service code and message, cause and body, one per line, labelled in
+    /// English for engineers (the clerk's labels: `i18n::error_details`); the kind when
+    /// none is known.
     pub fn details(&self) -> String {
-        let mut out = Vec::new();
-        if let Some(s) = self.status {
-            out.push(format!("HTTP status: {s}"));
+        let parts = self.detail_parts();
+        if parts.is_empty() {
+            return format!("{:?}", self.kind);
         }
-        if let Some(c) = &self.service_code {
-            out.push(format!("Service code: {c}"));
-        }
-        if let Some(m) = &self.service_message {
-            out.push(format!("Service message: {m}"));
-        }
-        if let Some(c) = &self.cause {
-            out.push(format!("Cause: {c}"));
-        }
-        if let Some(b) = &self.body {
-            out.push(format!("Body: {b}"));
-        }
-        if out.is_empty() {
-            out.push(format!("{:?}", self.kind));
-        }
-        out.join("\n")
+        parts
+            .iter()
+            .map(|(d, v)| {
+                let label = match d {
+                    Detail::Status => "HTTP status",
+                    Detail::ServiceCode => "Service code",
+                    Detail::ServiceMessage => "Service message",
+                    Detail::Cause => "Cause",
+                    Detail::Body => "Body",
+                };
+                format!("{label}: {v}")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     fn service_suffix(&self) -> String {
