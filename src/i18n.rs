@@ -33,6 +33,14 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// Its tag (`en-US`, `es-CL`): the Fluent folder's name, a template file's suffix.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en-US",
+            Lang::Es => "es-CL",
+        }
+    }
+
     fn id(self) -> fluent_templates::LanguageIdentifier {
         match self {
             Lang::En => fluent_templates::langid!("en-US"),
@@ -582,6 +590,50 @@ pub fn sender_problem(p: &crate::profile::SenderProblem) -> String {
     }
 }
 
+/// What is wrong with the mail settings, in the clerk's language.
+pub fn mail_problem(p: &crate::profile::mail::MailProblem) -> String {
+    use crate::profile::mail::MailProblem as P;
+    let esc = |s: &str| crate::text::escape_controls(s).into_owned();
+    match p {
+        P::NoServer => tr!("mail-no-server"),
+        P::BadServer(s) => tr!("mail-bad-server", server = esc(s)),
+        P::BadAddress(field, s) => tr!(
+            "mail-bad-address",
+            field = match *field {
+                "from" => tr!("mail-f-from"),
+                "reply-to" => tr!("mail-f-reply-to"),
+                _ => tr!("mail-f-copy-to"),
+            },
+            address = esc(s)
+        ),
+        P::PlainNotLocal(s) => tr!("mail-plain-not-local", server = esc(s)),
+        P::BadRate(n) => tr!(
+            "mail-bad-rate",
+            rate = *n,
+            max = crate::profile::mail::MAX_PER_MINUTE
+        ),
+        P::CaUnreadable(path, why) => tr!("mail-ca-unreadable", path = shown(path), why = esc(why)),
+    }
+}
+
+/// What is wrong with a clerk's e-mail template, in the clerk's language.
+pub fn template_problem(p: &crate::profile::mail::TemplateProblem) -> String {
+    use crate::profile::mail::TemplateProblem as P;
+    match p {
+        P::Unreadable(path, why) => tr!(
+            "mail-template-unreadable",
+            path = shown(path),
+            why = crate::text::escape_controls(why)
+        ),
+        P::NoSubject(path) => tr!("mail-template-no-subject", path = shown(path)),
+        P::UnknownPlaceholder(path, name) => tr!(
+            "mail-template-placeholder",
+            path = shown(path),
+            name = crate::text::escape_controls(name)
+        ),
+    }
+}
+
 /// A path as a message may show it (control characters escaped).
 fn shown(path: &std::path::Path) -> String {
     crate::text::escape_controls(&path.display().to_string()).into_owned()
@@ -650,6 +702,7 @@ pub fn import_problem(p: &crate::journal::ImportProblem) -> String {
             cell(tr!("dir-check-digit", rut = esc(r), digit = d.to_string()))
         }
         ImportWhy::Duplicate(id) => cell(tr!("dir-duplicate", id = esc(id))),
+        ImportWhy::BadEmail(e) => cell(tr!("dir-bad-email", email = esc(e))),
     }
 }
 

@@ -3,6 +3,7 @@
 
 #![warn(missing_docs)]
 
+pub mod address;
 pub mod api;
 pub mod bulk;
 pub mod cli;
@@ -12,6 +13,7 @@ pub mod fsutil;
 pub mod i18n;
 pub mod input;
 pub mod journal;
+pub mod mail;
 pub mod memory;
 pub mod pdf;
 pub mod profile;

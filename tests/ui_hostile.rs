@@ -27,6 +27,7 @@ fn app(rt: &tokio::runtime::Runtime, h: &Hostile, dir: &std::path::Path) -> H {
         currencies: invoice_desk::api::Currency::DEFAULT_OFFERED.to_vec(),
         sandbox: false,
         sender: Default::default(),
+        mail: Default::default(),
     };
     common::connected_to(rt, profile, "secret", dir, [1100.0, 760.0], Lang::En)
 }

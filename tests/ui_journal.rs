@@ -251,6 +251,7 @@ fn customer_fields_complete_by_name_rut_or_id_from_the_directory() {
             name: Some("Distribuidora Grande del Sur S.A.".into()),
             rut: Some("76.123.456-0".into()),
             notes: None,
+            emails: Vec::new(),
         }])
         .unwrap();
     let mut h = app(&e, Lang::Es, path);

@@ -202,6 +202,7 @@ fn directory(dir: &std::path::Path, s: &Sandbox) {
             name: Some(name),
             rut: None,
             notes: None,
+            emails: Vec::new(),
         })
         .collect();
     j.import_customers(&customers).unwrap();

@@ -197,6 +197,12 @@ pub enum Command {
     /// look customers up by name, RUT or id.
     #[command(subcommand)]
     Customers(CustomersCommand),
+    /// E-mail customers their statements, invoices and reminders through the profile's
+    /// mail server (`profile mail`), each once: journaled like a create. Exit 0 all
+    /// sent or sent before; 2 bad settings or input (nothing sent); 4 some refused or
+    /// not sent; 5 the mail server could not be used; 6 some outcomes unknown.
+    #[command(subcommand)]
+    Email(EmailCommand),
 }
 
 /// `bulk` arguments.
@@ -253,6 +259,82 @@ pub enum CustomersCommand {
         /// What to look for.
         text: Option<String>,
     },
+    /// Show or set where a customer's statements, invoices and reminders are e-mailed
+    /// (up to 10 addresses; each is checked, and any that is not one changes nothing).
+    Contacts {
+        /// Customer id.
+        customer: String,
+        /// The addresses (replacing those kept); none: show them.
+        emails: Vec<String>,
+        /// Remove every address (the customer gets no e-mail).
+        #[arg(long, conflicts_with = "emails")]
+        clear: bool,
+    },
+}
+
+/// `email` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum EmailCommand {
+    /// E-mail a month's statements of account, the PDF attached, to every customer
+    /// who owes something and has an address in the directory (`customers contacts`,
+    /// or the directory file's email|correo column). Each e-mail is claimed in the
+    /// journal before it is sent: a second run, another clerk, or a run after a crash
+    /// never sends one twice (an e-mail whose answer never came is said, not resent).
+    /// With --reminders, a reminder instead (30, 60 or 90 days overdue) to those whose
+    /// oldest unpaid invoice is at least 30 days overdue.
+    Statements(EmailStatementsArgs),
+    /// E-mail one invoice, its PDF attached, to its customer's addresses.
+    Invoice {
+        /// Invoice id.
+        id: String,
+        /// Send it although it was sent before (or may have been).
+        #[arg(long)]
+        again: bool,
+        /// Show what would be sent; send nothing.
+        #[arg(long)]
+        preview: bool,
+    },
+    /// Print an e-mail's template in --lang's language (statement, invoice,
+    /// reminder-30, reminder-60, reminder-90); with --write, into the templates folder,
+    /// where an edited copy is used instead of the built-in one. Placeholders:
+    /// {customer} {organization} {date} {owed} {invoice} {amount} {due} {days} {contact}.
+    Template {
+        /// Which.
+        kind: String,
+        /// Write it to the templates folder (not over a file there).
+        #[arg(long)]
+        write: bool,
+    },
+}
+
+/// `email statements` arguments.
+#[derive(Args, Debug)]
+pub struct EmailStatementsArgs {
+    /// A file of customer ids, one per line (or the first column of a CSV).
+    #[arg(long, conflicts_with_all = ["all_known", "customer"])]
+    pub customers: Option<PathBuf>,
+    /// Every customer the directory knows.
+    #[arg(long, conflicts_with = "customer")]
+    pub all_known: bool,
+    /// This customer (repeatable).
+    #[arg(long)]
+    pub customer: Vec<String>,
+    /// The day overdue days are counted on, YYYY-MM-DD (default: today). Its month is
+    /// the e-mail's: one statement (or reminder) per customer and month.
+    #[arg(long, value_parser = parse_day)]
+    pub as_of: Option<chrono::NaiveDate>,
+    /// List paid and void invoices too.
+    #[arg(long)]
+    pub all: bool,
+    /// Reminders (30, 60 or 90 days overdue) instead of statements.
+    #[arg(long)]
+    pub reminders: bool,
+    /// Send again what was sent before this month (or may have been).
+    #[arg(long)]
+    pub again: bool,
+    /// Show what would be sent to whom; send nothing.
+    #[arg(long)]
+    pub preview: bool,
 }
 
 /// `journal`: a subcommand, or the list's options.
@@ -345,6 +427,8 @@ pub enum JournalAction {
     Void,
     /// Exports.
     Export,
+    /// E-mails to customers.
+    Email,
 }
 
 /// `--outcome`.
@@ -387,6 +471,56 @@ pub enum ProfileCommand {
     },
     /// Set who statements of account are from (only the options given change).
     Sender(SenderArgs),
+    /// Set the mail server customers' e-mails go through (only the options given
+    /// change). With --user, its password is read (a hidden prompt, the first line of
+    /// stdin, or INVOICE_DESK_SMTP_PASSWORD) and kept in the keyring, never in a file.
+    Mail(MailArgs),
+}
+
+/// `profile mail` arguments.
+#[derive(Args, Debug)]
+pub struct MailArgs {
+    /// Profile name (default: the active one).
+    pub name: Option<String>,
+    /// The server's host name (smtp.example.cl).
+    #[arg(long)]
+    pub server: Option<String>,
+    /// Its port (default: 587 for starttls, 465 for tls).
+    #[arg(long)]
+    pub port: Option<u16>,
+    /// starttls (port 587), tls (465), or none (only to a server on this computer).
+    #[arg(long, value_enum)]
+    pub security: Option<SecurityArg>,
+    /// The login (an empty value: no login).
+    #[arg(long)]
+    pub user: Option<String>,
+    /// Who the e-mails are from: "Cobranzas ACME <cobranzas@acme.cl>".
+    #[arg(long)]
+    pub from: Option<String>,
+    /// Where customers' answers go (empty: to --from).
+    #[arg(long)]
+    pub reply_to: Option<String>,
+    /// The desk's blind copy of every e-mail (empty: none).
+    #[arg(long)]
+    pub copy_to: Option<String>,
+    /// At most this many e-mails a minute (default 30).
+    #[arg(long)]
+    pub per_minute: Option<u32>,
+    /// A certificate authority (PEM) to trust besides the system's, for a desk's own
+    /// server (empty: none).
+    #[arg(long)]
+    pub ca_file: Option<PathBuf>,
+}
+
+/// `--security`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SecurityArg {
+    /// STARTTLS.
+    Starttls,
+    /// TLS from the start.
+    Tls,
+    /// None (this computer only).
+    None,
 }
 
 /// `profile sender` arguments.

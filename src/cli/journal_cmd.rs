@@ -46,6 +46,7 @@ fn filter(f: &JournalFilter) -> Filter {
             JournalAction::Create => Action::Create,
             JournalAction::Void => Action::Void,
             JournalAction::Export => Action::Export,
+            JournalAction::Email => Action::Email,
         }),
         outcome: f.outcome.map(|o| match o {
             JournalOutcome::Done => Outcome::Done,
@@ -376,6 +377,42 @@ pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Res
                 }
             }
             note!("{}", tr!("cli-customers", count = found.len()));
+            Ok(())
+        }
+        super::CustomersCommand::Contacts {
+            customer,
+            emails,
+            clear,
+        } => {
+            crate::api::checked_customer_id(&customer).map_err(|_| {
+                Failure::usage(tr!("cli-contacts-bad-id", id = escape_controls(&customer)))
+            })?;
+            let mut j = open()?;
+            if emails.is_empty() && !clear {
+                let known = j.customer(&customer).map_err(failure)?.unwrap_or_default();
+                if known.emails.is_empty() {
+                    note!(
+                        "{}",
+                        tr!("cli-contacts-none", customer = escape_controls(&customer))
+                    );
+                }
+                for e in &known.emails {
+                    say!("{}", escape_controls(e));
+                }
+                return Ok(());
+            }
+            let list = crate::address::parse_addresses(&emails.join(" ")).map_err(|bad| {
+                Failure::usage(tr!("cli-contacts-bad-email", email = escape_controls(&bad)))
+            })?;
+            j.set_customer_emails(&customer, &list).map_err(failure)?;
+            say!(
+                "{}",
+                tr!(
+                    "cli-contacts-set",
+                    customer = escape_controls(&customer),
+                    count = list.len()
+                )
+            );
             Ok(())
         }
     }

@@ -42,6 +42,7 @@ macro_rules! say_part {
 
 mod args;
 mod bulk_cmd;
+mod email_cmd;
 mod journal_cmd;
 mod output;
 mod profile_cmd;
@@ -143,6 +144,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Doctor => return doctor(),
         Command::Profile(p) => profile_command(p),
         Command::Customers(c) => journal_cmd::customers_command(c, cli.json),
+        Command::Email(e) => rt.block_on(email_cmd::email_command(e, cli.profile.as_deref())),
         Command::Bulk(b) => rt.block_on(bulk_cmd::bulk_command(b, cli.profile.as_deref())),
         Command::Journal(j) => rt.block_on(journal_cmd::journal_command(
             j,

@@ -101,6 +101,7 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
             say!("{}", sender_lines(&profile.sender));
             Ok(())
         }
+        ProfileCommand::Mail(a) => mail_settings(&mut profiles, &path, a),
         ProfileCommand::Add(a) => {
             let auth = match a.mode {
                 Mode::Oauth => ProfileAuth::OAuth {
@@ -133,6 +134,11 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
                 sender: profiles
                     .get(&a.name)
                     .map(|p| p.sender.clone())
+                    .unwrap_or_default(),
+                // And its mail server.
+                mail: profiles
+                    .get(&a.name)
+                    .map(|p| p.mail.clone())
                     .unwrap_or_default(),
             };
             profile.validate()?;
@@ -213,6 +219,126 @@ fn sender_lines(s: &crate::profile::Sender) -> String {
         (tr!("sender-f-phone"), esc(&s.phone)),
         (tr!("sender-f-logo"), esc(&logo)),
         (tr!("sender-f-payment"), esc(&s.payment_text)),
+    ]
+    .iter()
+    .map(|(k, v)| format!("{k}: {v}"))
+    .collect::<Vec<_>>()
+    .join("\n")
+}
+
+/// `profile mail`: the options given change, the whole is checked before it is kept,
+/// and with a login the password goes to the keyring.
+fn mail_settings(
+    profiles: &mut Profiles,
+    path: &std::path::Path,
+    a: super::MailArgs,
+) -> Result<(), Failure> {
+    use crate::profile::mail::Security;
+    let name = a
+        .name
+        .clone()
+        .or_else(|| profiles.active.clone())
+        .ok_or_else(|| Failure::usage(tr!("cli-no-profile-chosen")))?;
+    let Some(mut profile) = profiles.get(&name).cloned() else {
+        return Err(Failure::usage(tr!("cli-no-such-profile", name = name)));
+    };
+    let m = &mut profile.mail;
+    let text = |v: &Option<String>| v.as_deref().map(|t| t.trim().to_string());
+    let optional = |v: String| Some(v).filter(|v| !v.is_empty());
+    if let Some(v) = text(&a.server) {
+        m.server = v;
+    }
+    if let Some(v) = text(&a.from) {
+        m.from = v;
+    }
+    if let Some(v) = text(&a.user) {
+        m.user = optional(v);
+    }
+    if let Some(v) = text(&a.reply_to) {
+        m.reply_to = optional(v);
+    }
+    if let Some(v) = text(&a.copy_to) {
+        m.copy_to = optional(v);
+    }
+    if let Some(p) = a.port {
+        m.port = Some(p);
+    }
+    if let Some(n) = a.per_minute {
+        m.per_minute = n;
+    }
+    if let Some(s) = a.security {
+        m.security = match s {
+            super::SecurityArg::Starttls => Security::StartTls,
+            super::SecurityArg::Tls => Security::Tls,
+            super::SecurityArg::None => Security::None,
+        };
+    }
+    if let Some(ca) = &a.ca_file {
+        m.ca_file = Some(ca.clone()).filter(|c| !c.as_os_str().is_empty());
+    }
+    let checked = m
+        .check()
+        .map_err(|e| Failure::usage(crate::i18n::mail_problem(&e)))?;
+    // The password first: a login without one kept is no use.
+    if a.user.as_deref().is_some_and(|u| !u.trim().is_empty()) {
+        let what = tr!("cli-secret-mail");
+        let secret = match std::env::var("INVOICE_DESK_SMTP_PASSWORD") {
+            Ok(p) if !p.is_empty() => SecretString::from(p),
+            _ => read_secret(&what)?,
+        };
+        match settings::secret_store().set(&name, crate::profile::SecretKind::MailPassword, &secret)
+        {
+            crate::profile::StoreStatus::Keyring(store) => note!(
+                "{}",
+                tr!(
+                    "cli-saved-in-keyring",
+                    name = name,
+                    what = what,
+                    store = crate::i18n::keyring_name(&store)
+                )
+            ),
+            crate::profile::StoreStatus::SessionOnly(why) => note!(
+                "{}",
+                tr!(
+                    "cli-saved-not-stored",
+                    name = name,
+                    what = what,
+                    why = why,
+                    variable = "INVOICE_DESK_SMTP_PASSWORD"
+                )
+            ),
+        }
+    }
+    profiles.upsert(Some(&name), profile.clone())?;
+    profiles.save(path)?;
+    say!("{}", mail_lines(&profile.mail, checked.port));
+    Ok(())
+}
+
+/// The mail settings, one per line, as a clerk reads them.
+fn mail_lines(m: &crate::profile::mail::Settings, port: u16) -> String {
+    let esc = |t: &str| crate::text::escape_controls(t).into_owned();
+    let none = || tr!("cli-mail-none");
+    [
+        (
+            tr!("cli-mail-f-server"),
+            format!("{}:{port}", esc(&m.server)),
+        ),
+        (tr!("cli-mail-f-security"), m.security.as_str().to_string()),
+        (
+            tr!("cli-mail-f-user"),
+            m.user.as_deref().map(esc).unwrap_or_else(none),
+        ),
+        (tr!("cli-mail-f-from"), esc(&m.from)),
+        (
+            tr!("cli-mail-f-reply-to"),
+            m.reply_to.as_deref().map(esc).unwrap_or_else(none),
+        ),
+        (
+            tr!("cli-mail-f-copy-to"),
+            m.copy_to.as_deref().map(esc).unwrap_or_else(none),
+        ),
+        (tr!("cli-mail-f-per-minute"), m.per_minute.to_string()),
     ]
     .iter()
     .map(|(k, v)| format!("{k}: {v}"))

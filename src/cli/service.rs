@@ -441,6 +441,7 @@ pub(super) async fn service_command(
         | Command::Doctor
         | Command::Journal(_)
         | Command::Customers(_)
+        | Command::Email(_)
         | Command::Bulk(_) => Ok(()),
     }
 }

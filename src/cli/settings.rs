@@ -56,6 +56,8 @@ pub(super) struct Resolved {
     pub currencies: Vec<Currency>,
     /// Who statements of account are from.
     pub sender: crate::profile::Sender,
+    /// The mail server customers' e-mails go through.
+    pub mail: crate::profile::mail::Settings,
 }
 
 /// Profile (named or active, if any) with the environment on top.
@@ -185,6 +187,7 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
         ),
         account_currency: profile.as_ref().and_then(|p| p.account_currency),
         currencies,
+        mail: profile.as_ref().map(|p| p.mail.clone()).unwrap_or_default(),
         sender: profile.map(|p| p.sender).unwrap_or_default(),
     })
 }

@@ -75,6 +75,32 @@ impl Journal {
     }
 }
 
+impl Journal {
+    /// Who holds the claim on `key` under `scope` (with its latest outcome), if anyone:
+    /// a read, to know before any work whether a claim would be refused.
+    pub fn claim_holder(&self, scope: &str, key: &str) -> Result<Option<Entry>, JournalError> {
+        let db = self.db();
+        let held = db
+            .one(
+                "SELECT intent_seq FROM claims WHERE scope = ?1 AND key = ?2",
+                &vals![scope, key],
+            )
+            .and_then(|r| r.map(|r| r.int(0)).transpose());
+        let read = super::store::read_error(&self.path);
+        let Some(seq) = held.map_err(&read)? else {
+            return Ok(None);
+        };
+        let f = Filter {
+            seq: Some(seq),
+            ..Filter::default()
+        };
+        Ok(list_on(db, &f, true, 0, 1)
+            .map_err(read)?
+            .into_iter()
+            .next())
+    }
+}
+
 /// [`Journal::claim`] inside the write transaction `tx`.
 fn claim_in(
     tx: &dyn Db,
@@ -159,13 +185,15 @@ fn claim_in(
     Ok(Claimed::Claimed(seq))
 }
 
-/// What an intent claims: a create's reference, a void's invoice id (none for exports,
-/// or a create without a reference).
+/// What an intent claims: a create's reference, a void's invoice id, an e-mail's key
+/// (none for exports, or a create without a reference).
 fn claim_key(action: Action, intent: &Intent) -> Option<&str> {
     match action {
         Action::Create => intent.external_id.as_deref(),
         Action::Void => intent.invoice_id.as_deref(),
         Action::Export => None,
+        // An e-mail's key: its kind, customer and document or month (`mail::Draft::key`).
+        Action::Email => intent.external_id.as_deref(),
     }
     .map(str::trim)
     .filter(|k| !k.is_empty())

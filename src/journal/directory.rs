@@ -19,6 +19,10 @@ pub struct Customer {
     pub rut: Option<String>,
     /// The clerk's notes.
     pub notes: Option<String>,
+    /// Where its statements, invoices and reminders are e-mailed (checked addresses;
+    /// any that is not one is left out when read back).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub emails: Vec<String>,
 }
 
 impl Customer {
@@ -98,7 +102,9 @@ impl Journal {
         Ok(self
             .known_customers(u64::MAX >> 1)?
             .into_iter()
-            .filter(|c| c.name.is_some() || c.rut.is_some() || c.notes.is_some())
+            .filter(|c| {
+                c.name.is_some() || c.rut.is_some() || c.notes.is_some() || !c.emails.is_empty()
+            })
             .collect())
     }
 
@@ -137,19 +143,31 @@ impl Journal {
                         "SELECT journal_customer_put(?1, ?2, ?3, ?4, ?5)",
                         &vals![&c.id, &c.name, &c.rut, &c.notes, search_text(c)],
                     )?;
-                    continue;
+                } else {
+                    tx.exec(
+                        "INSERT INTO customers (id, name, rut, notes, search, updated)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                         ON CONFLICT(id) DO UPDATE SET name = ?2, rut = ?3, notes = ?4,
+                            search = ?5, updated = ?6",
+                        &vals![&c.id, &c.name, &c.rut, &c.notes, search_text(c), now()],
+                    )?;
                 }
-                tx.exec(
-                    "INSERT INTO customers (id, name, rut, notes, search, updated)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                     ON CONFLICT(id) DO UPDATE SET name = ?2, rut = ?3, notes = ?4, search = ?5,
-                        updated = ?6",
-                    &vals![&c.id, &c.name, &c.rut, &c.notes, search_text(c), now()],
-                )?;
+                // A file without contacts leaves the ones the directory has.
+                if !c.emails.is_empty() {
+                    emails_in(tx, &c.id, &c.emails)?;
+                }
             }
             Ok(customers.len())
         })
         .map_err(write_error(&path))
+    }
+
+    /// Sets where customer `id` is e-mailed (replacing what was there; none: no e-mail).
+    /// The addresses must be checked ones ([`crate::address::parse_addresses`]).
+    pub fn set_customer_emails(&mut self, id: &str, emails: &[String]) -> Result<(), JournalError> {
+        let path = self.path.clone();
+        self.write(|tx| emails_in(tx, id, emails))
+            .map_err(write_error(&path))
     }
 
     /// Notes customer ids seen (a listing, a journal entry); known ones are left as they
@@ -189,7 +207,7 @@ impl Journal {
         let rows = self
             .db()
             .query(
-                "SELECT id, name, rut, notes FROM customers WHERE search LIKE ?1 ESCAPE '\\'
+                "SELECT id, name, rut, notes, emails FROM customers WHERE search LIKE ?1 ESCAPE '\\'
                  ORDER BY CASE WHEN id = ?3 THEN 0 WHEN search LIKE ?4 ESCAPE '\\' THEN 1
                                WHEN search LIKE ?5 ESCAPE '\\' THEN 2 ELSE 3 END,
                           (name IS NULL), lower(name), id LIMIT ?2",
@@ -203,14 +221,7 @@ impl Journal {
             )
             .map_err(|e| self.dir_err(e))?;
         rows.iter()
-            .map(|r| {
-                Ok(Customer {
-                    id: r.text(0)?,
-                    name: r.opt_text(1)?,
-                    rut: r.opt_text(2)?,
-                    notes: r.opt_text(3)?,
-                })
-            })
+            .map(customer_of)
             .collect::<Result<_, DbError>>()
             .map_err(|e| self.dir_err(e))
     }
@@ -220,20 +231,14 @@ impl Journal {
         let row = self
             .db()
             .one(
-                "SELECT id, name, rut, notes FROM customers WHERE id = ?1",
+                "SELECT id, name, rut, notes, emails FROM customers WHERE id = ?1",
                 &vals![id],
             )
             .map_err(|e| self.dir_err(e))?;
-        row.map(|r| {
-            Ok(Customer {
-                id: r.text(0)?,
-                name: r.opt_text(1)?,
-                rut: r.opt_text(2)?,
-                notes: r.opt_text(3)?,
-            })
-        })
-        .transpose()
-        .map_err(|e| self.dir_err(e))
+        row.as_ref()
+            .map(customer_of)
+            .transpose()
+            .map_err(|e| self.dir_err(e))
     }
 
     /// Every customer the directory knows (imported, or seen in the journal), by id;
@@ -242,21 +247,10 @@ impl Journal {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.db()
             .query(
-                "SELECT id, name, rut, notes FROM customers ORDER BY id LIMIT ?1",
+                "SELECT id, name, rut, notes, emails FROM customers ORDER BY id LIMIT ?1",
                 &vals![limit],
             )
-            .and_then(|rows| {
-                rows.iter()
-                    .map(|r| {
-                        Ok(Customer {
-                            id: r.text(0)?,
-                            name: r.opt_text(1)?,
-                            rut: r.opt_text(2)?,
-                            notes: r.opt_text(3)?,
-                        })
-                    })
-                    .collect()
-            })
+            .and_then(|rows| rows.iter().map(customer_of).collect())
             .map_err(|e| self.dir_err(e))
     }
 
@@ -277,6 +271,46 @@ impl Journal {
         }
         Ok(out)
     }
+}
+
+/// Sets customer `id`'s contacts inside the caller's transaction.
+fn emails_in(tx: &dyn Db, id: &str, emails: &[String]) -> Result<(), DbError> {
+    let text = (!emails.is_empty()).then(|| emails.join(", "));
+    if tx.shared() {
+        return tx
+            .exec("SELECT journal_customer_emails(?1, ?2)", &vals![id, &text])
+            .map(|_| ());
+    }
+    tx.exec(
+        "INSERT INTO customers (id, search, emails, updated) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(id) DO UPDATE SET emails = ?3, updated = ?4",
+        &vals![id, fold(id), &text, now()],
+    )
+    .map(|_| ())
+}
+
+/// A customer from a row of `id, name, rut, notes, emails` (a shared journal's rows are
+/// anyone's: an address that is not one is left out).
+fn customer_of(r: &super::db::DbRow) -> Result<Customer, DbError> {
+    Ok(Customer {
+        id: r.text(0)?,
+        name: r.opt_text(1)?,
+        rut: r.opt_text(2)?,
+        notes: r.opt_text(3)?,
+        emails: r
+            .opt_text(4)?
+            .map(|t| emails_of(t.as_str()))
+            .unwrap_or_default(),
+    })
+}
+
+/// The good addresses of a stored list, at most [`crate::address::MAX_RECIPIENTS`].
+fn emails_of(text: &str) -> Vec<String> {
+    text.split([',', ';', ' '])
+        .filter_map(crate::address::parse_address)
+        .map(|a| a.to_string())
+        .take(crate::address::MAX_RECIPIENTS)
+        .collect()
 }
 
 /// Notes one customer id in the directory, inside the caller's transaction (a journal
@@ -323,6 +357,8 @@ pub enum ImportWhy {
     WrongCheckDigit(String, char),
     /// The same id twice in the file.
     Duplicate(String),
+    /// Not an e-mail address (or more than ten of them).
+    BadEmail(String),
     /// No id column: the header names none of `id`, `cliente`, `customer`.
     NoIdColumn,
     /// The file cannot be read, or passes a limit.
@@ -347,6 +383,7 @@ impl std::fmt::Display for ImportProblem {
                         write!(f, "the check digit of {} should be {d}", esc(r))
                     }
                     ImportWhy::Duplicate(id) => write!(f, "{} is already in a row above", esc(id)),
+                    ImportWhy::BadEmail(e) => write!(f, "\"{}\" is not an e-mail address", esc(e)),
                     _ => Ok(()),
                 }
             }
@@ -360,6 +397,15 @@ fn header_key(h: &str) -> Option<&'static str> {
         "name" | "nombre" | "razon social" | "razon_social" => Some("name"),
         "rut" => Some("rut"),
         "notes" | "notas" | "nota" | "observaciones" => Some("notes"),
+        "email"
+        | "emails"
+        | "e-mail"
+        | "correo"
+        | "correos"
+        | "mail"
+        | "contacto"
+        | "correo electronico"
+        | "correos electronicos" => Some("emails"),
         _ => None,
     }
 }
@@ -396,6 +442,7 @@ fn parse_rows(rows: &crate::sheet::Rows) -> Result<Vec<Customer>, Vec<ImportProb
         }]);
     };
     let (name_col, rut_col, notes_col) = (col("name"), col("rut"), col("notes"));
+    let emails_col = col("emails");
     let mut out = Vec::new();
     let mut problems = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -436,11 +483,22 @@ fn parse_rows(rows: &crate::sheet::Rows) -> Result<Vec<Customer>, Vec<ImportProb
             },
             _ => None,
         };
+        let emails = match (cell(emails_col), emails_col) {
+            (Some(text), Some(c)) => match crate::address::parse_addresses(&text) {
+                Ok(list) => list,
+                Err(bad) => {
+                    problems.push(problem(c, ImportWhy::BadEmail(bad)));
+                    continue;
+                }
+            },
+            _ => Vec::new(),
+        };
         out.push(Customer {
             id,
             name: cell(name_col),
             rut,
             notes: cell(notes_col),
+            emails,
         });
     }
     if problems.is_empty() {
@@ -505,6 +563,7 @@ mod tests {
                 name: Some(format!("Agrícola del Banco {i:02}")),
                 rut: None,
                 notes: None,
+                emails: Vec::new(),
             })
             .collect();
         rows.push(Customer {
@@ -512,18 +571,21 @@ mod tests {
             name: Some("Banco".into()),
             rut: None,
             notes: None,
+            emails: Vec::new(),
         });
         rows.push(Customer {
             id: "cus_z".into(),
             name: Some("Zapatería 12.345.678-5".into()),
             rut: None,
             notes: None,
+            emails: Vec::new(),
         });
         rows.push(Customer {
             id: "cus_rut".into(),
             name: Some("Zurita Ltda.".into()),
             rut: Some("12.345.678-5".into()),
             notes: None,
+            emails: Vec::new(),
         });
         j.import_customers(&rows).unwrap();
         assert_eq!(

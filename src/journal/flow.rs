@@ -324,6 +324,10 @@ pub async fn check(client: &Client, e: &Entry, age: chrono::Duration) -> Checked
         }
         // An export stopped half-way wrote nothing (files are replaced only at the end).
         Action::Export => Checked::Settled(found(Outcome::Refused, None, Some("Interrupted"))),
+        // A mail server cannot be asked whether it has a message: an e-mail whose end
+        // was sent without an answer stays unknown until the clerk looks (and maybe
+        // sends it again, explicitly).
+        Action::Email => Checked::Unreachable,
     }
 }
 

@@ -73,6 +73,12 @@ pub fn void_scope(base_url: &str) -> String {
     format!("void {}", canonical_url(base_url))
 }
 
+/// Where an e-mail's key is claimed: the service whose customers and documents it is
+/// about (the same e-mail through another mail server is still the same e-mail).
+pub fn mail_scope(base_url: &str) -> String {
+    format!("mail {}", canonical_url(base_url))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,6 +45,8 @@ pub enum Action {
     Void,
     /// A customer's invoices exported to a file.
     Export,
+    /// An e-mail to a customer (a statement, an invoice, a reminder).
+    Email,
 }
 
 impl Action {
@@ -54,12 +56,13 @@ impl Action {
             Action::Create => "create",
             Action::Void => "void",
             Action::Export => "export",
+            Action::Email => "email",
         }
     }
 
     /// From [`Action::as_str`].
     pub fn parse(s: &str) -> Option<Action> {
-        [Action::Create, Action::Void, Action::Export]
+        [Action::Create, Action::Void, Action::Export, Action::Email]
             .into_iter()
             .find(|a| a.as_str() == s)
     }

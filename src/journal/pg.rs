@@ -29,7 +29,7 @@ use std::time::Duration;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 /// The layout this program writes; a database with a newer one is refused.
-pub(super) const LAYOUT: i64 = 2;
+pub(super) const LAYOUT: i64 = 3;
 
 /// The journal's advisory lock ("invoice-desk journal", any fixed number): held only
 /// while the layout is made or brought up to date, never on the write path.
@@ -132,6 +132,7 @@ const FUNCTIONS: &[&str] = &[
     "journal_run_start",
     "journal_run_finish",
     "journal_pushed",
+    "journal_customer_emails",
 ];
 
 /// Layout 2, from layout 1 (`{schema}`: the tables' schema, the functions' only search
@@ -202,91 +203,7 @@ BEGIN
 END
 $fn$;
 
-CREATE OR REPLACE FUNCTION journal_append(
-  p_kind text, p_intent_seq bigint, p_user text, p_profile text, p_base_url text,
-  p_action text, p_customer text, p_amount text, p_currency_code text,
-  p_account_last4 text, p_external_id text, p_invoice_id text, p_outcome text,
-  p_error_kind text, p_error_code text, p_file_name text, p_rows bigint,
-  p_checked boolean, p_service text, p_due_date text, p_decision text,
-  p_copied_time text) RETURNS bigint
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
-DECLARE
-  w writers;
-  i entries;
-  e entries;
-BEGIN
-  w := journal_writer();
-  IF p_kind = 'intent' THEN
-    IF p_intent_seq IS NOT NULL OR p_action NOT IN ('create', 'void', 'export') THEN
-      RAISE EXCEPTION 'an intent is a create, a void or an export, and follows no entry'
-        USING ERRCODE = '22023';
-    END IF;
-  ELSIF p_kind = 'outcome' THEN
-    SELECT * INTO i FROM entries WHERE seq = p_intent_seq AND kind = 'intent';
-    IF NOT FOUND THEN
-      RAISE EXCEPTION 'there is no entry %', p_intent_seq USING ERRCODE = '22023';
-    END IF;
-    IF p_outcome NOT IN ('done', 'refused', 'unknown') THEN
-      RAISE EXCEPTION 'an outcome is done, refused or unknown' USING ERRCODE = '22023';
-    END IF;
-    IF i.writer IS DISTINCT FROM w.id THEN
-      -- Only the connection that sent a request had its answer: anyone else records
-      -- what a check at the service found.
-      IF NOT p_checked THEN
-        RAISE EXCEPTION 'entry % was sent by another writer: only a check may settle it', p_intent_seq
-          USING ERRCODE = '42501';
-      END IF;
-      -- A check settles what is still unknown, once: a settled entry stays settled.
-      IF coalesce((SELECT o.outcome FROM entries o WHERE o.intent_seq = p_intent_seq
-                   ORDER BY o.seq DESC LIMIT 1), 'unknown') <> 'unknown' THEN
-        RAISE EXCEPTION 'entry % is already settled', p_intent_seq USING ERRCODE = '42501';
-      END IF;
-      IF p_outcome = 'refused' AND i.action IN ('create', 'void')
-         AND i.db_user IS DISTINCT FROM session_user
-         AND clock_timestamp() < coalesce(i.server_time, i.time::timestamptz)
-                                 + make_interval(secs => {floor}) THEN
-        RAISE EXCEPTION 'entry % may still be on its way (sent by %): not concluded before % s on the server''s clock',
-          p_intent_seq, i.db_user, {floor} USING ERRCODE = '42501';
-      END IF;
-    END IF;
-  ELSE
-    RAISE EXCEPTION 'a row is an intent or an outcome' USING ERRCODE = '22023';
-  END IF;
-  e.seq := nextval(pg_get_serial_sequence('entries', 'seq'));
-  e.kind := p_kind;
-  e.intent_seq := p_intent_seq;
-  e.server_time := clock_timestamp();
-  e.time := coalesce(p_copied_time,
-    to_char(e.server_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
-  e."user" := p_user;
-  e.db_user := session_user;
-  e.profile := p_profile;
-  e.base_url := p_base_url;
-  e.action := p_action;
-  e.customer := p_customer;
-  e.amount := p_amount;
-  e.currency_code := p_currency_code;
-  e.account_last4 := p_account_last4;
-  e.external_id := p_external_id;
-  e.invoice_id := p_invoice_id;
-  e.outcome := p_outcome;
-  e.error_kind := p_error_kind;
-  e.error_code := p_error_code;
-  e.file_name := p_file_name;
-  e.rows := p_rows;
-  e.checked := coalesce(p_checked, false);
-  e.service := p_service;
-  e.due_date := p_due_date;
-  e.decision := p_decision;
-  e.writer := w.id;
-  e.prev_hash := w.tip_hash;
-  e.hash := encode(sha256(convert_to(e.prev_hash || E'\n' || journal_row_text(e), 'UTF8')), 'hex');
-  INSERT INTO entries OVERRIDING SYSTEM VALUE SELECT e.*;
-  UPDATE writers SET tip_seq = e.seq, tip_hash = e.hash WHERE id = w.id;
-  RETURN e.seq;
-END
-$fn$;
-
+{append}
 -- Claims `p_key` under `p_scope` for this writer's intent `p_seq`: new (the unique key
 -- decides; `p_if_free`: a holder already there keeps it), or taken over from `p_old`
 -- only when that intent's latest outcome is "refused".
@@ -415,6 +332,137 @@ $do$;
 REVOKE ALL ON writers FROM PUBLIC;
 UPDATE journal_layout SET version = 2;
 "#;
+
+/// The journal's one way to add a row (layouts 2 and 3 make it; 3 lets an intent be an
+/// e-mail).
+const APPEND: &str = r#"
+CREATE OR REPLACE FUNCTION journal_append(
+  p_kind text, p_intent_seq bigint, p_user text, p_profile text, p_base_url text,
+  p_action text, p_customer text, p_amount text, p_currency_code text,
+  p_account_last4 text, p_external_id text, p_invoice_id text, p_outcome text,
+  p_error_kind text, p_error_code text, p_file_name text, p_rows bigint,
+  p_checked boolean, p_service text, p_due_date text, p_decision text,
+  p_copied_time text) RETURNS bigint
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+DECLARE
+  w writers;
+  i entries;
+  e entries;
+BEGIN
+  w := journal_writer();
+  IF p_kind = 'intent' THEN
+    IF p_intent_seq IS NOT NULL OR p_action NOT IN ('create', 'void', 'export', 'email') THEN
+      RAISE EXCEPTION 'an intent is a create, a void, an export or an e-mail, and follows no entry'
+        USING ERRCODE = '22023';
+    END IF;
+  ELSIF p_kind = 'outcome' THEN
+    SELECT * INTO i FROM entries WHERE seq = p_intent_seq AND kind = 'intent';
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'there is no entry %', p_intent_seq USING ERRCODE = '22023';
+    END IF;
+    IF p_outcome NOT IN ('done', 'refused', 'unknown') THEN
+      RAISE EXCEPTION 'an outcome is done, refused or unknown' USING ERRCODE = '22023';
+    END IF;
+    IF i.writer IS DISTINCT FROM w.id THEN
+      -- Only the connection that sent a request had its answer: anyone else records
+      -- what a check at the service found.
+      IF NOT p_checked THEN
+        RAISE EXCEPTION 'entry % was sent by another writer: only a check may settle it', p_intent_seq
+          USING ERRCODE = '42501';
+      END IF;
+      -- A check settles what is still unknown, once: a settled entry stays settled.
+      IF coalesce((SELECT o.outcome FROM entries o WHERE o.intent_seq = p_intent_seq
+                   ORDER BY o.seq DESC LIMIT 1), 'unknown') <> 'unknown' THEN
+        RAISE EXCEPTION 'entry % is already settled', p_intent_seq USING ERRCODE = '42501';
+      END IF;
+      IF p_outcome = 'refused' AND i.action IN ('create', 'void')
+         AND i.db_user IS DISTINCT FROM session_user
+         AND clock_timestamp() < coalesce(i.server_time, i.time::timestamptz)
+                                 + make_interval(secs => {floor}) THEN
+        RAISE EXCEPTION 'entry % may still be on its way (sent by %): not concluded before % s on the server''s clock',
+          p_intent_seq, i.db_user, {floor} USING ERRCODE = '42501';
+      END IF;
+    END IF;
+  ELSE
+    RAISE EXCEPTION 'a row is an intent or an outcome' USING ERRCODE = '22023';
+  END IF;
+  e.seq := nextval(pg_get_serial_sequence('entries', 'seq'));
+  e.kind := p_kind;
+  e.intent_seq := p_intent_seq;
+  e.server_time := clock_timestamp();
+  e.time := coalesce(p_copied_time,
+    to_char(e.server_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
+  e."user" := p_user;
+  e.db_user := session_user;
+  e.profile := p_profile;
+  e.base_url := p_base_url;
+  e.action := p_action;
+  e.customer := p_customer;
+  e.amount := p_amount;
+  e.currency_code := p_currency_code;
+  e.account_last4 := p_account_last4;
+  e.external_id := p_external_id;
+  e.invoice_id := p_invoice_id;
+  e.outcome := p_outcome;
+  e.error_kind := p_error_kind;
+  e.error_code := p_error_code;
+  e.file_name := p_file_name;
+  e.rows := p_rows;
+  e.checked := coalesce(p_checked, false);
+  e.service := p_service;
+  e.due_date := p_due_date;
+  e.decision := p_decision;
+  e.writer := w.id;
+  e.prev_hash := w.tip_hash;
+  e.hash := encode(sha256(convert_to(e.prev_hash || E'\n' || journal_row_text(e), 'UTF8')), 'hex');
+  INSERT INTO entries OVERRIDING SYSTEM VALUE SELECT e.*;
+  UPDATE writers SET tip_seq = e.seq, tip_hash = e.hash WHERE id = w.id;
+  RETURN e.seq;
+END
+$fn$;
+"#;
+
+/// Layout 3, from layout 2: e-mails are journaled (an intent may be `email`) and a
+/// customer has contacts. The new function is granted to every role that could put a
+/// customer (the clerks of `journal init --clerks`), so a desk keeps working.
+const UPGRADE_3: &str = r#"
+ALTER TABLE customers ADD COLUMN IF NOT EXISTS emails TEXT;
+{append}
+CREATE OR REPLACE FUNCTION journal_customer_emails(p_id text, p_emails text) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+BEGIN
+  IF length(p_id) NOT BETWEEN 1 AND 200 OR length(coalesce(p_emails, '')) > 3000 THEN
+    RAISE EXCEPTION 'a customer''s contacts are too long' USING ERRCODE = '22023';
+  END IF;
+  INSERT INTO customers (id, search, emails, updated, updated_by)
+  VALUES (p_id, lower(p_id), p_emails,
+          to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), session_user)
+  ON CONFLICT (id) DO UPDATE SET emails = excluded.emails, updated = excluded.updated,
+    updated_by = excluded.updated_by;
+END
+$fn$;
+REVOKE ALL ON FUNCTION journal_customer_emails FROM PUBLIC;
+DO $do$
+DECLARE
+  g record;
+BEGIN
+  FOR g IN SELECT DISTINCT grantee FROM information_schema.routine_privileges
+           WHERE routine_schema = current_schema() AND routine_name = 'journal_customer_put'
+             AND privilege_type = 'EXECUTE' AND grantee <> current_user LOOP
+    EXECUTE format('GRANT EXECUTE ON FUNCTION journal_customer_emails(text, text) TO %I', g.grantee);
+  END LOOP;
+END
+$do$;
+UPDATE journal_layout SET version = 3;
+"#;
+
+/// A layout's SQL for `schema`: the functions' search path, the in-flight floor, and
+/// the one text of `journal_append`.
+fn fill(sql: &str, schema: &str) -> String {
+    sql.replace("{append}", APPEND)
+        .replace("{schema}", &quote_ident(schema))
+        .replace("{floor}", &IN_FLIGHT_FLOOR_SECONDS.to_string())
+}
 
 /// What the clerks' role may do: read every table and call the journal's functions;
 /// never insert, change or remove a row itself (the functions decide what is added).
@@ -679,19 +727,23 @@ impl Pg {
                 )?;
             }
             if found.unwrap_or(1) < 2 {
-                let schema = self
-                    .one("SELECT current_schema()", &[])?
-                    .map(|r| r.text(0))
-                    .transpose()?
-                    .ok_or_else(|| DbError::said("the database has no schema to make it in"))?;
-                self.batch(
-                    &UPGRADE_2
-                        .replace("{schema}", &quote_ident(&schema))
-                        .replace("{floor}", &IN_FLIGHT_FLOOR_SECONDS.to_string()),
-                )?;
+                let schema = self.schema()?;
+                self.batch(&fill(UPGRADE_2, &schema))?;
+            }
+            if found.unwrap_or(1) < 3 {
+                let schema = self.schema()?;
+                self.batch(&fill(UPGRADE_3, &schema))?;
             }
             Ok(())
         })
+    }
+
+    /// The schema the journal's tables are in.
+    fn schema(&self) -> Result<String, DbError> {
+        self.one("SELECT current_schema()", &[])?
+            .map(|r| r.text(0))
+            .transpose()?
+            .ok_or_else(|| DbError::said("the database has no schema to make it in"))
     }
 
     /// Runs statements that take no parameters.

@@ -81,7 +81,7 @@ fn copy_in(tx: &dyn super::db::Db, e: &Entry, origin: &str, host: &str) -> Resul
     }
     // The claim comes along (a holder already on the desk keeps it).
     let key = match e.action {
-        Action::Create => e.external_id.as_deref(),
+        Action::Create | Action::Email => e.external_id.as_deref(),
         Action::Void => e.invoice_id.as_deref(),
         Action::Export => None,
     };

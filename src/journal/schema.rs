@@ -101,6 +101,8 @@ pub(super) const MIGRATIONS: &[Step] = &[
         "ALTER TABLE entries ADD COLUMN clock TEXT;
          ALTER TABLE entries ADD COLUMN db_user TEXT;",
     ),
+    // 9: where a customer's statements, invoices and reminders are e-mailed.
+    Step::Sql("ALTER TABLE customers ADD COLUMN emails TEXT;"),
 ];
 
 /// Layout 6's second step: the intents of an older journal claim their references and

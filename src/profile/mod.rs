@@ -1,6 +1,7 @@
 //! Profiles: the non-secret settings in a TOML file in the platform's config folder, and
 //! the secrets (client secret, API key) in the OS keyring. Nothing secret is written here.
 
+pub mod mail;
 pub mod secrets;
 pub mod sender;
 
@@ -73,6 +74,9 @@ pub struct Profile {
     /// Who statements of account are from (organization, RUT, contact, logo, how to pay).
     #[serde(default, skip_serializing_if = "Sender::is_empty")]
     pub sender: Sender,
+    /// The mail server customers' e-mails go through (its password is in the keyring).
+    #[serde(default, skip_serializing_if = "mail::Settings::is_empty")]
+    pub mail: mail::Settings,
 }
 
 impl Profile {
@@ -92,6 +96,7 @@ impl Profile {
             currencies: default_currencies(),
             sandbox: false,
             sender: Sender::default(),
+            mail: mail::Settings::default(),
         }
     }
 

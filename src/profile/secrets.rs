@@ -19,6 +19,8 @@ pub enum SecretKind {
     ApiKey,
     /// The shared journal's database password (the "profile" is its address).
     JournalPassword,
+    /// The mail server's password.
+    MailPassword,
 }
 
 impl SecretKind {
@@ -27,6 +29,7 @@ impl SecretKind {
             SecretKind::ClientSecret => format!("{profile}/client_secret"),
             SecretKind::ApiKey => format!("{profile}/api_key"),
             SecretKind::JournalPassword => format!("journal/{profile}/password"),
+            SecretKind::MailPassword => format!("{profile}/smtp_password"),
         }
     }
 }

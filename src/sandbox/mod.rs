@@ -431,6 +431,7 @@ impl Sandbox {
             currencies: self.shared.currencies.clone(),
             sandbox: false,
             sender: Default::default(),
+            mail: Default::default(),
         }
     }
 

@@ -524,6 +524,7 @@ pub fn action_word(a: Action) -> String {
         Action::Create => tr!("act-create"),
         Action::Void => tr!("act-void"),
         Action::Export => tr!("act-export-action"),
+        Action::Email => tr!("act-email-action"),
     }
 }
 
@@ -618,5 +619,6 @@ fn reference(e: &Entry) -> String {
         },
         Action::Void => e.invoice_id.clone().unwrap_or_default(),
         Action::Export => e.file_name.clone().unwrap_or_default(),
+        Action::Email => e.external_id.clone().unwrap_or_default(),
     }
 }

@@ -105,8 +105,8 @@ pub enum Command {
     SaveProfile {
         /// The name before editing, for an existing profile.
         previous: Option<String>,
-        /// The profile.
-        profile: Profile,
+        /// The profile (boxed: it is large, and commands are many and small).
+        profile: Box<Profile>,
         /// A newly typed secret.
         secret: Option<SecretString>,
     },

@@ -34,6 +34,8 @@ pub struct Editor {
     /// The sender's details as typed (the logo's path as text).
     sender: crate::profile::Sender,
     logo: String,
+    /// The mail server's settings, kept as they are (set with `profile mail`).
+    mail: crate::profile::mail::Settings,
 }
 
 fn currency_list(cs: &[Currency]) -> String {
@@ -52,6 +54,7 @@ impl Editor {
             currencies: currency_list(&p.currencies),
             sandbox: p.sandbox,
             sender: p.sender.clone(),
+            mail: p.mail.clone(),
             logo: p
                 .sender
                 .logo
@@ -134,6 +137,7 @@ impl Editor {
                     .map(std::path::PathBuf::from),
                 payment_text: self.sender.payment_text.trim().to_string(),
             },
+            mail: self.mail.clone(),
         }
     }
 }
@@ -379,7 +383,7 @@ impl CredentialsPanel {
                                     .map(SecretString::from);
                                 commands.push(Command::SaveProfile {
                                     previous: editor.original.clone(),
-                                    profile,
+                                    profile: Box::new(profile),
                                     secret,
                                 });
                             }

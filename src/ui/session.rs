@@ -118,6 +118,7 @@ pub fn sandbox_profile() -> Profile {
         currencies: crate::api::Currency::DEFAULT_OFFERED.to_vec(),
         sandbox: true,
         sender: Default::default(),
+        mail: Default::default(),
     }
 }
 
@@ -166,6 +167,7 @@ async fn connect_sandbox(
             name: Some(name),
             rut: crate::rut::Rut::parse(&rut).ok().map(|r| r.to_string()),
             notes: None,
+            emails: Vec::new(),
         })
         .collect();
     Ok(Session {

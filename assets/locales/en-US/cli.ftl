@@ -202,3 +202,51 @@ cli-receivables-last = Last invoice
 cli-receivables-not-listed = not listed: { $why }
 cli-receivables-nothing = nothing owed
 cli-receivables-total = Total { $currency }
+
+## email, profile mail, customers contacts
+cli-secret-mail = the mail server's password
+cli-mail-none = (none)
+cli-mail-f-server = Server
+cli-mail-f-security = Security
+cli-mail-f-user = User
+cli-mail-f-from = From
+cli-mail-f-reply-to = Reply to
+cli-mail-f-copy-to = Desk's copy
+cli-mail-f-per-minute = E-mails a minute
+cli-mail-no-password = No password is kept for the mail server's user: set it with `invoice-desk profile mail --user USER` (or INVOICE_DESK_SMTP_PASSWORD).
+cli-mail-no-sender = An e-mail says who it is from: set the organization first (`invoice-desk profile sender --organization …`). Nothing was sent.
+cli-mail-unusable = The mail server's settings cannot be used: { $why }
+cli-mail-previewed = { $count ->
+    [one] 1 e-mail shown; nothing was sent.
+   *[other] { $count } e-mails shown; nothing was sent.
+}
+cli-mail-summary = Sent: { $sent } · sent before: { $before } · unknown: { $unknown } · without an address: { $none } · not sent: { $refused }
+cli-mail-stopped = Stopped: the mail server could not be used ({ $why }). Nothing more was sent.
+cli-mail-unknown-hint = Some e-mails may or may not have reached the server: they are not sent again. Check with the customer or in the desk's copy; to send one again, run the command for that customer with --again.
+cli-mail-no-address = { $customer }: no e-mail address in the directory (set one with `invoice-desk customers contacts`); nothing sent.
+cli-mail-not-made = { $customer }: the statement could not be made ({ $why }); nothing sent.
+cli-mail-preview-to = To { $customer }: { $to }
+cli-mail-preview-subject = Subject: { $subject }
+cli-mail-preview-attachment = Attached: { $name } ({ $kb } KB)
+cli-mail-preview-sent-before = Already sent on { $when } by { $by }: it will not be sent again (unless --again).
+cli-mail-sent = { $customer }: sent to { $to } (the server answered "{ $reply }").
+cli-mail-recipient-refused =   { $address } was refused by the server: { $reply }
+cli-mail-already = { $customer }: already sent on { $when } by { $by }; not sent again.
+cli-mail-unknown = { $customer }: an earlier send ({ $when }, journal entry { $seq }) got no answer from the server; it may have arrived. Not sent again.
+cli-mail-refused = { $customer }: refused by the mail server ({ $reply }); nothing sent.
+cli-mail-later = { $customer }: the mail server said to try later ({ $reply }); nothing sent. Run the command again later.
+cli-mail-lost = { $customer }: the e-mail was handed to the server and no answer came ({ $why }); it may have arrived. Journal entry { $seq }; not sent again.
+cli-mail-no-such-template = "{ $kind }" is not a template: statement, invoice, reminder-30, reminder-60 or reminder-90.
+cli-mail-template-used = Your template, { $path }:
+cli-mail-template-builtin = The built-in template (to change it, run this with --write and edit { $path }):
+cli-mail-template-exists = { $path } already exists: edit it there.
+cli-mail-template-written = Written to { $path }: edit it; it is used from now on.
+cli-contacts-bad-id = "{ $id }" is not a customer id.
+cli-contacts-none = { $customer } has no e-mail address.
+cli-contacts-bad-email = "{ $email }" is not an e-mail address; nothing changed.
+cli-contacts-set = { $count ->
+    [0] { $customer }: no address kept; it gets no e-mail.
+    [one] { $customer }: 1 address kept.
+   *[other] { $customer }: { $count } addresses kept.
+}
+cli-mail-on-its-way = { $customer }: being sent right now by { $by }; not sent here.

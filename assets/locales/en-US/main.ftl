@@ -469,6 +469,7 @@ act-col-outcome = Outcome
 act-create = Create
 act-void = Void
 act-export-action = Export
+act-email-action = E-mail
 act-done = Done
 act-refused = Refused
 act-unknown = To check
@@ -946,3 +947,18 @@ xl-col-owed = Owed
 xl-col-problem = Problem
 xl-col-days-overdue = Days overdue
 rv-col-buckets = Owed by days past due
+
+## E-mail (settings, contacts, templates)
+dir-bad-email = "{ $email }" is not an e-mail address
+mail-no-server = No mail server is set: set one with `invoice-desk profile mail --server …`.
+mail-bad-server = "{ $server }" is not a server name.
+mail-f-from = From
+mail-f-reply-to = Reply to
+mail-f-copy-to = Desk's copy
+mail-bad-address = { $field }: "{ $address }" is not an e-mail address.
+mail-plain-not-local = Without encryption, e-mail may only go to a server on this computer, not to { $server }: choose starttls or tls.
+mail-bad-rate = { $rate } e-mails a minute cannot be used: from 1 to { $max }.
+mail-ca-unreadable = The certificate authority { $path } cannot be used: { $why }
+mail-template-unreadable = The e-mail template { $path } cannot be read: { $why }
+mail-template-no-subject = The e-mail template { $path } must start with a "Subject: …" line, then a blank line.
+mail-template-placeholder = The e-mail template { $path } names {"{"}{ $name }{"}"}, which is not a placeholder (a typo would reach the customer).

@@ -202,3 +202,51 @@ cli-receivables-last = Última factura
 cli-receivables-not-listed = no se pudo consultar: { $why }
 cli-receivables-nothing = nada adeudado
 cli-receivables-total = Total { $currency }
+
+## email, profile mail, customers contacts
+cli-secret-mail = la contraseña del servidor de correo
+cli-mail-none = (ninguno)
+cli-mail-f-server = Servidor
+cli-mail-f-security = Seguridad
+cli-mail-f-user = Usuario
+cli-mail-f-from = Remitente
+cli-mail-f-reply-to = Responder a
+cli-mail-f-copy-to = Copia para la mesa
+cli-mail-f-per-minute = Correos por minuto
+cli-mail-no-password = No hay contraseña guardada para el usuario del servidor de correo: indíquela con `invoice-desk profile mail --user USUARIO` (o INVOICE_DESK_SMTP_PASSWORD).
+cli-mail-no-sender = Un correo dice de quién viene: indique primero la razón social (`invoice-desk profile sender --organization …`). No se envió nada.
+cli-mail-unusable = Los ajustes del servidor de correo no se pueden usar: { $why }
+cli-mail-previewed = { $count ->
+    [one] 1 correo mostrado; no se envió nada.
+   *[other] { $count } correos mostrados; no se envió nada.
+}
+cli-mail-summary = Enviados: { $sent } · enviados antes: { $before } · sin saber: { $unknown } · sin dirección: { $none } · no enviados: { $refused }
+cli-mail-stopped = Detenido: el servidor de correo no se pudo usar ({ $why }). No se envió nada más.
+cli-mail-unknown-hint = Algunos correos pueden haber llegado o no al servidor: no se envían de nuevo. Consulte al cliente o revise la copia de la mesa; para enviar uno otra vez, use el comando para ese cliente con --again.
+cli-mail-no-address = { $customer }: sin dirección de correo en el directorio (indíquela con `invoice-desk customers contacts`); no se envió nada.
+cli-mail-not-made = { $customer }: no se pudo hacer el estado de cuenta ({ $why }); no se envió nada.
+cli-mail-preview-to = Para { $customer }: { $to }
+cli-mail-preview-subject = Asunto: { $subject }
+cli-mail-preview-attachment = Adjunto: { $name } ({ $kb } KB)
+cli-mail-preview-sent-before = Ya se envió el { $when } ({ $by }): no se enviará de nuevo (salvo con --again).
+cli-mail-sent = { $customer }: enviado a { $to } (el servidor respondió "{ $reply }").
+cli-mail-recipient-refused =   el servidor rechazó { $address }: { $reply }
+cli-mail-already = { $customer }: ya se envió el { $when } ({ $by }); no se envía de nuevo.
+cli-mail-unknown = { $customer }: un envío anterior ({ $when }, entrada { $seq } del registro) no tuvo respuesta del servidor; puede haber llegado. No se envía de nuevo.
+cli-mail-refused = { $customer }: el servidor de correo lo rechazó ({ $reply }); no se envió nada.
+cli-mail-later = { $customer }: el servidor de correo pidió intentar más tarde ({ $reply }); no se envió nada. Vuelva a ejecutar el comando más tarde.
+cli-mail-lost = { $customer }: el correo se entregó al servidor y no llegó respuesta ({ $why }); puede haber llegado. Entrada { $seq } del registro; no se envía de nuevo.
+cli-mail-no-such-template = "{ $kind }" no es una plantilla: statement, invoice, reminder-30, reminder-60 o reminder-90.
+cli-mail-template-used = Su plantilla, { $path }:
+cli-mail-template-builtin = La plantilla incluida (para cambiarla, use --write y edite { $path }):
+cli-mail-template-exists = { $path } ya existe: edítela ahí.
+cli-mail-template-written = Guardada en { $path }: edítela; desde ahora se usa esa.
+cli-contacts-bad-id = "{ $id }" no es un id de cliente.
+cli-contacts-none = { $customer } no tiene dirección de correo.
+cli-contacts-bad-email = "{ $email }" no es una dirección de correo; no se cambió nada.
+cli-contacts-set = { $count ->
+    [0] { $customer }: sin direcciones; no recibirá correos.
+    [one] { $customer }: 1 dirección guardada.
+   *[other] { $customer }: { $count } direcciones guardadas.
+}
+cli-mail-on-its-way = { $customer }: { $by } lo está enviando en este momento; no se envía aquí.

@@ -472,6 +472,7 @@ act-col-outcome = Resultado
 act-create = Emisión
 act-void = Anulación
 act-export-action = Exportación
+act-email-action = Correo
 act-done = Hecha
 act-refused = Rechazada
 act-unknown = Por revisar
@@ -949,3 +950,18 @@ xl-col-owed = Adeudado
 xl-col-problem = Problema
 xl-col-days-overdue = Días de atraso
 rv-col-buckets = Adeudado por días de atraso
+
+## Correo (ajustes, contactos, plantillas)
+dir-bad-email = "{ $email }" no es una dirección de correo
+mail-no-server = No hay servidor de correo: indíquelo con `invoice-desk profile mail --server …`.
+mail-bad-server = "{ $server }" no es el nombre de un servidor.
+mail-f-from = Remitente
+mail-f-reply-to = Responder a
+mail-f-copy-to = Copia para la mesa
+mail-bad-address = { $field }: "{ $address }" no es una dirección de correo.
+mail-plain-not-local = Sin cifrado, el correo solo puede ir a un servidor de este computador, no a { $server }: elija starttls o tls.
+mail-bad-rate = { $rate } correos por minuto no sirve: de 1 a { $max }.
+mail-ca-unreadable = La autoridad de certificación { $path } no se puede usar: { $why }
+mail-template-unreadable = La plantilla de correo { $path } no se puede leer: { $why }
+mail-template-no-subject = La plantilla de correo { $path } debe empezar con una línea "Asunto: …" y luego una línea en blanco.
+mail-template-placeholder = La plantilla de correo { $path } nombra {"{"}{ $name }{"}"}, que no es un campo (un error de tipeo llegaría al cliente).

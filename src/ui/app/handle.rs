@@ -256,7 +256,7 @@ impl InvoiceDeskApp {
                 let name = profile.name.clone();
                 if let Err(e) = self
                     .profiles
-                    .upsert(previous.as_deref(), profile.clone())
+                    .upsert(previous.as_deref(), (*profile).clone())
                     .and_then(|()| self.save_profiles())
                 {
                     self.credentials

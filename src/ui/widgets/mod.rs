@@ -431,6 +431,7 @@ mod tests {
             name: Some(name.into()),
             rut: rut.map(Into::into),
             notes: None,
+            emails: Vec::new(),
         };
         let found = |asked: &str, found: Vec<crate::journal::Customer>| Suggestions {
             asked: asked.into(),

@@ -1,0 +1,610 @@
+//! `email statements`, `email invoice`, `email template`: customers' e-mails through the
+//! profile's mail server, each claimed in the journal (`mail::Outbox`).
+
+use super::{EmailCommand, EmailStatementsArgs, Failure, settings};
+use crate::api::Client;
+use crate::i18n::Lang;
+use crate::mail::{Attachment, Draft, Kind, Mailer, Outbox, Sent, compose::Fill};
+use crate::text::escape_controls;
+use crate::tr;
+use secrecy::SecretString;
+use std::io::IsTerminal;
+
+pub(super) async fn email_command(cmd: EmailCommand, profile: Option<&str>) -> Result<(), Failure> {
+    if let EmailCommand::Template { kind, write } = &cmd {
+        return template(kind, *write);
+    }
+    let resolved = settings::resolve(profile)?;
+    if resolved.sender.organization.trim().is_empty() {
+        return Err(Failure::usage(tr!("cli-mail-no-sender")));
+    }
+    let checked = resolved
+        .mail
+        .check()
+        .map_err(|e| Failure::usage(crate::i18n::mail_problem(&e)))?;
+    let password = match (&checked.user, std::env::var("INVOICE_DESK_SMTP_PASSWORD")) {
+        (None, _) => None,
+        (Some(_), Ok(p)) if !p.is_empty() => Some(SecretString::from(p)),
+        (Some(_), _) => Some(
+            settings::secret_store()
+                .get(
+                    &resolved.profile_name,
+                    crate::profile::SecretKind::MailPassword,
+                )
+                .map_err(Failure::from)?
+                .ok_or_else(|| Failure::usage(tr!("cli-mail-no-password")))?,
+        ),
+    };
+    let mut mailer = Mailer::new(checked, password).map_err(|why| Failure {
+        code: 5,
+        message: tr!("cli-mail-unusable", why = why),
+    })?;
+    if let Some(s) = env_secs("INVOICE_DESK_MAIL_TIMEOUT") {
+        mailer.step_timeout = s;
+    }
+    let base_url = resolved.config.base_url.clone();
+    let client = Client::new(resolved.config).map_err(Failure::from)?;
+    let mut journal = super::service::journal_before_sending()?;
+    let mut outbox = Outbox::new(&mut journal, &mailer, &resolved.profile_name, &base_url);
+    if let Some(b) = env_secs("INVOICE_DESK_MAIL_BACKOFF") {
+        outbox.backoff = b;
+    }
+    let mut sender = resolved.sender.clone();
+    // The e-mails say where to write: the sender's e-mail, else where they come from.
+    if sender.email.trim().is_empty() {
+        sender.email = mailer.settings().from.email.to_string();
+    }
+    let ctx = Ctx {
+        client: &client,
+        sender: &sender,
+        lang: crate::i18n::current(),
+        templates: settings::config_dir().map(|d| d.join("templates")),
+    };
+    let mut tally = Tally::default();
+    match cmd {
+        EmailCommand::Statements(a) => statements(&ctx, &mut outbox, &a, &mut tally).await?,
+        EmailCommand::Invoice { id, again, preview } => {
+            invoice(&ctx, &mut outbox, &id, again, preview, &mut tally).await?
+        }
+        EmailCommand::Template { .. } => {}
+    }
+    tally.finish()
+}
+
+/// A duration in seconds from the environment (tests shorten the waits).
+fn env_secs(name: &str) -> Option<std::time::Duration> {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 3600.0)
+        .map(std::time::Duration::from_secs_f64)
+}
+
+struct Ctx<'a> {
+    client: &'a Client,
+    sender: &'a crate::profile::Sender,
+    lang: Lang,
+    templates: Option<std::path::PathBuf>,
+}
+
+/// What a run came to, for its last line and exit code.
+#[derive(Default)]
+struct Tally {
+    sent: usize,
+    before: usize,
+    unknown: usize,
+    no_address: usize,
+    nothing_owed: usize,
+    refused: usize,
+    failed: usize,
+    previewed: usize,
+    stopped: Option<String>,
+}
+
+impl Tally {
+    fn finish(self) -> Result<(), Failure> {
+        if self.previewed > 0 {
+            say!("{}", tr!("cli-mail-previewed", count = self.previewed));
+        } else {
+            say!(
+                "{}",
+                tr!(
+                    "cli-mail-summary",
+                    sent = self.sent,
+                    before = self.before,
+                    unknown = self.unknown,
+                    none = self.no_address,
+                    refused = self.refused + self.failed
+                )
+            );
+        }
+        if let Some(why) = self.stopped {
+            return Err(Failure {
+                code: 5,
+                message: tr!("cli-mail-stopped", why = why),
+            });
+        }
+        if self.unknown > 0 {
+            return Err(Failure {
+                code: 6,
+                message: tr!("cli-mail-unknown-hint"),
+            });
+        }
+        if self.refused + self.failed > 0 {
+            return Err(Failure {
+                code: 4,
+                message: String::new(),
+            });
+        }
+        Ok(())
+    }
+}
+
+async fn statements(
+    ctx: &Ctx<'_>,
+    outbox: &mut Outbox<'_>,
+    a: &EmailStatementsArgs,
+    tally: &mut Tally,
+) -> Result<(), Failure> {
+    ctx.sender
+        .check_logo()
+        .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
+    let as_of = a.as_of.unwrap_or_else(|| chrono::Local::now().date_naive());
+    let ids: Vec<String> = if let Some(file) = &a.customers {
+        super::statement_cmd::read_ids(file)?
+    } else if a.all_known {
+        outbox
+            .journal()
+            .known_customers(super::statement_cmd::MAX_CUSTOMERS as u64)
+            .map_err(super::journal_cmd::not_recorded)?
+            .into_iter()
+            .map(|c| c.id)
+            .collect()
+    } else {
+        for c in &a.customer {
+            crate::api::checked_customer_id(c)
+                .map_err(|_| Failure::usage(tr!("cli-contacts-bad-id", id = escape_controls(c))))?;
+        }
+        a.customer.clone()
+    };
+    if ids.is_empty() {
+        return Err(Failure::usage(tr!("cli-customers-none")));
+    }
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let ctrl_c = {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        })
+    };
+    let total = ids.len();
+    for (n, id) in ids.iter().enumerate() {
+        if stop.load(std::sync::atomic::Ordering::SeqCst) {
+            tally.stopped = Some(tr!("cli-statements-stopped", done = n, total = total));
+            break;
+        }
+        let known = outbox
+            .journal()
+            .customer(id)
+            .map_err(super::journal_cmd::not_recorded)?
+            .unwrap_or_default();
+        let who = escape_controls(known.name.as_deref().unwrap_or(id)).into_owned();
+        // No address: nothing to list or make.
+        let to: Vec<lettre::Address> = known
+            .emails
+            .iter()
+            .filter_map(|e| crate::address::parse_address(e))
+            .collect();
+        if to.is_empty() {
+            tally.no_address += 1;
+            note!("{}", tr!("cli-mail-no-address", customer = who.clone()));
+            continue;
+        }
+        let listed = match crate::pdf::batch::invoices(ctx.client, id).await {
+            Ok(l) => l,
+            Err(e) => {
+                tally.failed += 1;
+                note!(
+                    "{}",
+                    tr!(
+                        "cli-mail-not-made",
+                        customer = who.clone(),
+                        why = crate::i18n::error_text(&e)
+                    )
+                );
+                continue;
+            }
+        };
+        let customer = crate::pdf::batch::Customer {
+            id: id.clone(),
+            name: known.name.clone(),
+            rut: known.rut.clone(),
+        };
+        let made =
+            match crate::pdf::batch::make(ctx.sender, as_of, a.all, ctx.lang, customer, listed)
+                .await
+            {
+                Ok(m) => m,
+                Err(e) => {
+                    tally.failed += 1;
+                    note!(
+                        "{}",
+                        tr!("cli-mail-not-made", customer = who.clone(), why = e)
+                    );
+                    continue;
+                }
+            };
+        let owed = owed_text(&made);
+        if owed.is_empty() {
+            tally.nothing_owed += 1;
+            continue;
+        }
+        let kind = if a.reminders {
+            match made
+                .plan
+                .oldest_overdue
+                .and_then(|d| Kind::reminder_for(i64::from(d)))
+            {
+                Some(k) => k,
+                None => {
+                    tally.nothing_owed += 1;
+                    continue;
+                }
+            }
+        } else {
+            Kind::Statement
+        };
+        let fill = Fill {
+            customer: known.name.clone().unwrap_or_else(|| id.clone()),
+            date: crate::i18n::date_in(ctx.lang, &as_of.to_string()),
+            owed,
+            days: made
+                .plan
+                .oldest_overdue
+                .map(|d| d.to_string())
+                .unwrap_or_default(),
+            ..sender_fill(ctx.sender)
+        };
+        let texts = crate::mail::compose::texts(kind, ctx.lang, &fill, ctx.templates.as_deref())
+            .map_err(|e| Failure::usage(crate::i18n::template_problem(&e)))?;
+        let draft = Draft {
+            kind,
+            customer: id.clone(),
+            document: as_of.format("%Y-%m").to_string(),
+            to,
+            texts,
+            attachment: Some(Attachment {
+                name: crate::pdf::file_name(ctx.lang, id, known.name.as_deref(), as_of),
+                bytes: made.pdf,
+            }),
+        };
+        if one(outbox, &draft, &who, a.again, a.preview, tally).await? {
+            break;
+        }
+        if std::io::stderr().is_terminal() && !a.preview {
+            note_part!(
+                "\r{}   ",
+                tr!("cli-statements-progress", done = n + 1, total = total)
+            );
+        }
+    }
+    ctrl_c.abort();
+    Ok(())
+}
+
+async fn invoice(
+    ctx: &Ctx<'_>,
+    outbox: &mut Outbox<'_>,
+    id: &str,
+    again: bool,
+    preview: bool,
+    tally: &mut Tally,
+) -> Result<(), Failure> {
+    ctx.sender
+        .check_logo()
+        .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
+    let inv = ctx.client.get_invoice(id).await?;
+    let customer = inv.customer.clone().unwrap_or_default();
+    let known = outbox
+        .journal()
+        .customer(&customer)
+        .map_err(super::journal_cmd::not_recorded)?
+        .unwrap_or_default();
+    let who = escape_controls(known.name.as_deref().unwrap_or(&customer)).into_owned();
+    let to: Vec<lettre::Address> = known
+        .emails
+        .iter()
+        .filter_map(|e| crate::address::parse_address(e))
+        .collect();
+    if to.is_empty() {
+        tally.no_address += 1;
+        note!("{}", tr!("cli-mail-no-address", customer = who));
+        return Ok(());
+    }
+    let as_of = chrono::Local::now().date_naive();
+    let lang = ctx.lang;
+    let sender = ctx.sender.clone();
+    let (name, rut) = (known.name.clone(), known.rut.clone());
+    let printed = inv.clone();
+    let made = tokio::task::spawn_blocking(move || {
+        crate::pdf::invoice_pdf(&crate::pdf::Statement {
+            lang,
+            sender: &sender,
+            customer: printed.customer.as_deref().unwrap_or_default(),
+            name: name.as_deref(),
+            rut: rut.as_deref(),
+            as_of,
+            invoices: std::slice::from_ref(&printed),
+            all: true,
+        })
+    })
+    .await
+    .map_err(|e| Failure {
+        code: 1,
+        message: tr!("cli-statement-failed", why = e),
+    })?
+    .map_err(|e| Failure {
+        code: 1,
+        message: tr!("cli-statement-failed", why = e),
+    })?;
+    let fill = Fill {
+        customer: known.name.clone().unwrap_or_else(|| customer.clone()),
+        invoice: inv.id.clone(),
+        amount: inv.amount_display(),
+        due: inv
+            .due_date
+            .as_deref()
+            .map(|d| crate::i18n::date_in(lang, d))
+            .unwrap_or_default(),
+        date: crate::i18n::date_in(lang, &as_of.to_string()),
+        ..sender_fill(ctx.sender)
+    };
+    let texts = crate::mail::compose::texts(Kind::Invoice, lang, &fill, ctx.templates.as_deref())
+        .map_err(|e| Failure::usage(crate::i18n::template_problem(&e)))?;
+    let draft = Draft {
+        kind: Kind::Invoice,
+        customer,
+        document: inv.id.clone(),
+        to,
+        texts,
+        attachment: Some(Attachment {
+            name: crate::pdf::invoice_file_name(lang, &inv.id),
+            bytes: made.pdf,
+        }),
+    };
+    one(outbox, &draft, &who, again, preview, tally).await?;
+    Ok(())
+}
+
+/// The sender's part of a template's values.
+fn sender_fill(s: &crate::profile::Sender) -> Fill {
+    let contact: Vec<&str> = [s.email.as_str(), s.phone.as_str()]
+        .into_iter()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect();
+    Fill {
+        organization: s.organization.trim().to_string(),
+        contact: contact.join(" · "),
+        ..Fill::default()
+    }
+}
+
+/// What a statement says is owed: "$1.234.567 · UF 12,3456" (empty: nothing).
+/// Pesos first: what a Chilean reads first.
+fn owed_text(made: &crate::pdf::Made) -> String {
+    let mut owed: Vec<(&String, rust_decimal::Decimal)> = made
+        .plan
+        .owed
+        .iter()
+        .filter_map(|(code, t)| t.value().filter(|v| !v.is_zero()).map(|v| (code, v)))
+        .collect();
+    owed.sort_by_key(|(code, _)| {
+        (
+            code.as_str() != "CLP",
+            code.as_str() != "CLF",
+            code.to_string(),
+        )
+    });
+    owed.iter()
+        .map(|(code, v)| crate::api::money::format_amount(*v, Some(code)))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// Sends (or previews) one draft and says what came of it; `true`: stop the run.
+async fn one(
+    outbox: &mut Outbox<'_>,
+    draft: &Draft,
+    who: &str,
+    again: bool,
+    preview: bool,
+    tally: &mut Tally,
+) -> Result<bool, Failure> {
+    let to: Vec<String> = draft.to.iter().map(|a| a.to_string()).collect();
+    let to = escape_controls(&to.join(", ")).into_owned();
+    if preview {
+        let (_, holder) = outbox
+            .key_for(draft, again)
+            .map_err(super::journal_cmd::not_recorded)?;
+        tally.previewed += 1;
+        say!(
+            "{}",
+            tr!("cli-mail-preview-to", customer = who, to = to.clone())
+        );
+        say!(
+            "{}",
+            tr!(
+                "cli-mail-preview-subject",
+                subject = escape_controls(&draft.texts.subject)
+            )
+        );
+        if let Some(a) = &draft.attachment {
+            say!(
+                "{}",
+                tr!(
+                    "cli-mail-preview-attachment",
+                    name = escape_controls(&a.name),
+                    kb = a.bytes.len().div_ceil(1024)
+                )
+            );
+        }
+        say!("");
+        for line in draft.texts.body.lines() {
+            say!("    {}", escape_controls(line));
+        }
+        say!("");
+        if let Some(h) = holder.filter(|h| h.outcome != crate::journal::Outcome::Refused) {
+            say!(
+                "{}",
+                tr!(
+                    "cli-mail-preview-sent-before",
+                    when = crate::i18n::moment(&h.time),
+                    by = escape_controls(&h.user)
+                )
+            );
+        }
+        return Ok(false);
+    }
+    let sent = outbox
+        .send(draft, again)
+        .await
+        .map_err(super::journal_cmd::not_recorded)?;
+    match sent {
+        Sent::Sent { reply, refused, .. } => {
+            tally.sent += 1;
+            say!(
+                "{}",
+                tr!("cli-mail-sent", customer = who, to = to, reply = reply)
+            );
+            for (address, answer) in refused {
+                note!(
+                    "{}",
+                    tr!(
+                        "cli-mail-recipient-refused",
+                        address = escape_controls(&address),
+                        reply = answer
+                    )
+                );
+            }
+        }
+        Sent::Already(e) => {
+            tally.before += 1;
+            say!(
+                "{}",
+                tr!(
+                    "cli-mail-already",
+                    customer = who,
+                    when = crate::i18n::moment(&e.time),
+                    by = escape_controls(&e.user)
+                )
+            );
+        }
+        Sent::OnItsWay(e) => {
+            tally.before += 1;
+            say!(
+                "{}",
+                tr!(
+                    "cli-mail-on-its-way",
+                    customer = who,
+                    by = escape_controls(&e.user)
+                )
+            );
+        }
+        Sent::Unknown(e) => {
+            tally.unknown += 1;
+            note!(
+                "{}",
+                tr!(
+                    "cli-mail-unknown",
+                    customer = who,
+                    when = crate::i18n::moment(&e.time),
+                    seq = e.seq
+                )
+            );
+        }
+        Sent::NoAddress => {
+            tally.no_address += 1;
+            note!("{}", tr!("cli-mail-no-address", customer = who));
+        }
+        Sent::Refused { reply, refused } => {
+            tally.refused += 1;
+            note!("{}", tr!("cli-mail-refused", customer = who, reply = reply));
+            for (address, answer) in refused {
+                note!(
+                    "{}",
+                    tr!(
+                        "cli-mail-recipient-refused",
+                        address = escape_controls(&address),
+                        reply = answer
+                    )
+                );
+            }
+        }
+        Sent::Later { reply } => {
+            tally.failed += 1;
+            note!("{}", tr!("cli-mail-later", customer = who, reply = reply));
+        }
+        Sent::Lost { seq, why } => {
+            tally.unknown += 1;
+            note!(
+                "{}",
+                tr!("cli-mail-lost", customer = who, why = why, seq = seq)
+            );
+        }
+        Sent::Setup { why } => {
+            tally.stopped = Some(why);
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// `email template KIND [--write]`.
+fn template(kind: &str, write: bool) -> Result<(), Failure> {
+    let Some(kind) = Kind::parse(kind.trim()) else {
+        return Err(Failure::usage(tr!(
+            "cli-mail-no-such-template",
+            kind = escape_controls(kind)
+        )));
+    };
+    let lang = crate::i18n::current();
+    let text = crate::mail::compose::default_template(kind, lang);
+    let dir = settings::config_dir()
+        .map(|d| d.join("templates"))
+        .ok_or_else(|| Failure::usage(tr!("cli-no-config-folder")))?;
+    let path = crate::mail::compose::template_path(&dir, kind, lang);
+    if !write {
+        if path.is_file() {
+            note!("{}", tr!("cli-mail-template-used", path = path.display()));
+            let own = std::fs::read_to_string(&path).map_err(|e| Failure::usage(e.to_string()))?;
+            say_part!("{}", escape_controls(&own));
+        } else {
+            note!(
+                "{}",
+                tr!("cli-mail-template-builtin", path = path.display())
+            );
+            say_part!("{text}");
+        }
+        return Ok(());
+    }
+    if path.exists() {
+        return Err(Failure::usage(tr!(
+            "cli-mail-template-exists",
+            path = path.display()
+        )));
+    }
+    std::fs::create_dir_all(&dir)
+        .and_then(|_| std::fs::write(&path, text))
+        .map_err(|e| Failure {
+            code: 1,
+            message: tr!("cli-write-failed", path = path.display(), why = e),
+        })?;
+    say!(
+        "{}",
+        tr!("cli-mail-template-written", path = path.display())
+    );
+    Ok(())
+}

@@ -1,0 +1,310 @@
+//! An e-mail sent once: its key is claimed in the journal (one transaction, the claims'
+//! unique key) when the server is ready for the content and before any of it is sent,
+//! and its outcome journaled with the server's answer. What the server held before the
+//! content (sender, recipients) is nothing: a crash there leaves no claim, and the next
+//! run sends it. A crash or a lost connection after the content leaves the claim held
+//! with no known outcome: said, never resent unless the clerk asks (`again`).
+
+use super::compose::Draft;
+use super::smtp::{Delivery, Envelope2, Mailer};
+use crate::journal::{
+    Action, Claimed, Entry, Guard, Intent, Journal, JournalError, Outcome, Settled, identity,
+};
+use std::time::Duration;
+
+/// What came of one e-mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sent {
+    /// The server took it.
+    Sent {
+        /// The journal's intent.
+        seq: i64,
+        /// The server's answer.
+        reply: String,
+        /// Addresses it refused (address, answer); it went to the others.
+        refused: Vec<(String, String)>,
+    },
+    /// Sent before (the entry says who and when): not sent again.
+    Already(Entry),
+    /// Sent before and nobody knows whether the server took it: not sent again.
+    Unknown(Entry),
+    /// Being sent right now by another run or clerk (claimed moments ago): not sent.
+    OnItsWay(Entry),
+    /// The customer has no e-mail address: nothing sent.
+    NoAddress,
+    /// Refused for good (5xx, or every address): nothing sent.
+    Refused {
+        /// The server's answer.
+        reply: String,
+        /// Addresses refused one by one.
+        refused: Vec<(String, String)>,
+    },
+    /// Refused for now, after every attempt: nothing sent; a later run tries again.
+    Later {
+        /// The server's last answer.
+        reply: String,
+    },
+    /// The server could not be used (TLS, login, no STARTTLS): nothing sent, and nothing
+    /// else will be: the run stops.
+    Setup {
+        /// What went wrong.
+        why: String,
+    },
+    /// The content was sent and no answer came: journaled as unknown.
+    Lost {
+        /// The journal's intent.
+        seq: i64,
+        /// What went wrong.
+        why: String,
+    },
+}
+
+/// Beyond a content step, how long a claim's sender may take to write its outcome.
+const IN_FLIGHT_MARGIN: Duration = Duration::from_secs(30);
+
+/// The longest server answer journaled.
+const ANSWER_CHARS: usize = 120;
+
+/// How many explicit resends one key may have had (a bound on a loop, not a policy).
+const MAX_AGAIN: usize = 1000;
+
+/// Sends drafts through one mailer, each claimed in one journal.
+pub struct Outbox<'a> {
+    journal: &'a mut Journal,
+    mailer: &'a Mailer,
+    profile: String,
+    base_url: String,
+    next_start: Option<tokio::time::Instant>,
+    /// Attempts when the server says "later" (4xx, or lost before the content).
+    pub attempts: u32,
+    /// The first wait between attempts (doubled each time).
+    pub backoff: Duration,
+}
+
+impl<'a> Outbox<'a> {
+    /// An outbox for the profile `profile` on the service at `base_url`.
+    pub fn new(
+        journal: &'a mut Journal,
+        mailer: &'a Mailer,
+        profile: &str,
+        base_url: &str,
+    ) -> Outbox<'a> {
+        Outbox {
+            journal,
+            mailer,
+            profile: profile.to_string(),
+            base_url: base_url.to_string(),
+            next_start: None,
+            attempts: 3,
+            backoff: Duration::from_secs(5),
+        }
+    }
+
+    /// The journal it claims in (for the caller's reads: the directory).
+    pub fn journal(&mut self) -> &mut Journal {
+        self.journal
+    }
+
+    /// Where its keys are claimed.
+    pub fn scope(&self) -> String {
+        identity::mail_scope(&self.base_url)
+    }
+
+    /// The key `draft` would be sent under now, and its holder: with `again`, past every
+    /// earlier send (each explicit resend is itself once: `…#again-<seq>`).
+    pub fn key_for(
+        &self,
+        draft: &Draft,
+        again: bool,
+    ) -> Result<(String, Option<Entry>), JournalError> {
+        let scope = self.scope();
+        let base = draft.key();
+        let mut key = base.clone();
+        for _ in 0..MAX_AGAIN {
+            let holder = self.journal.claim_holder(&scope, &key)?;
+            match holder {
+                Some(h) if again && h.outcome != Outcome::Refused => {
+                    key = format!("{base}#again-{}", h.seq);
+                }
+                other => return Ok((key, other)),
+            }
+        }
+        Ok((key, None))
+    }
+
+    /// Sends `draft` once: not if it was sent (or may have been) under its key, unless
+    /// `again`. A journal that cannot be written stops it before anything is sent.
+    pub async fn send(&mut self, draft: &Draft, again: bool) -> Result<Sent, JournalError> {
+        if draft.to.is_empty() {
+            return Ok(Sent::NoAddress);
+        }
+        let (key, holder) = self.key_for(draft, again)?;
+        match holder {
+            Some(h) if h.outcome == Outcome::Done => return Ok(Sent::Already(h)),
+            Some(h) if h.outcome == Outcome::Unknown => return self.unsettled(h),
+            _ => {}
+        }
+        let intent = Intent {
+            profile: self.profile.clone(),
+            base_url: identity::canonical_url(&self.base_url),
+            customer: Some(draft.customer.clone()),
+            invoice_id: (draft.kind == super::Kind::Invoice).then(|| draft.document.clone()),
+            external_id: Some(key.clone()),
+            file_name: draft.attachment.as_ref().map(|a| a.name.clone()),
+            service: self.scope(),
+            decision: (key != draft.key()).then(|| format!("sent-again:{}", draft.key())),
+            ..Intent::default()
+        };
+        let message = match draft.message(
+            self.mailer.settings(),
+            &message_id(&self.scope(), &key, self.mailer),
+        ) {
+            Ok(m) => m,
+            // Made of checked parts: what lettre refuses is ours to fix, for every e-mail.
+            Err(why) => return Ok(Sent::Setup { why }),
+        };
+        let bytes = message.formatted();
+        let envelope = Envelope2 {
+            to: &draft.to,
+            copy_to: self.mailer.settings().copy_to.as_ref(),
+            bytes: &bytes,
+        };
+        let mut wait = self.backoff;
+        let mut last = String::new();
+        for attempt in 0..self.attempts.max(1) {
+            if attempt > 0 {
+                tokio::time::sleep(wait).await;
+                wait = wait.saturating_mul(2);
+            }
+            self.pace().await;
+            let mut claim: Option<Result<Claimed, JournalError>> = None;
+            let journal = &mut *self.journal;
+            let delivery = self
+                .mailer
+                .deliver(&envelope, |_taken| {
+                    let c = journal.claim(Action::Email, &intent, &Guard::default());
+                    let go = matches!(c, Ok(Claimed::Claimed(_)));
+                    claim = Some(c);
+                    go
+                })
+                .await;
+            let seq = match &claim {
+                Some(Ok(Claimed::Claimed(seq))) => Some(*seq),
+                _ => None,
+            };
+            match delivery {
+                Delivery::Accepted { reply, refused } => {
+                    let seq = seq.expect("content is sent only once claimed");
+                    self.settle(seq, Outcome::Done, None, &reply)?;
+                    return Ok(Sent::Sent {
+                        seq,
+                        reply,
+                        refused,
+                    });
+                }
+                Delivery::Unknown { why } => {
+                    let seq = seq.expect("content is sent only once claimed");
+                    self.settle(seq, Outcome::Unknown, Some("MailNoAnswer"), &why)?;
+                    return Ok(Sent::Lost { seq, why });
+                }
+                Delivery::NotClaimed => {
+                    return match claim {
+                        Some(Ok(Claimed::Done(e))) => Ok(Sent::Already(e)),
+                        Some(Ok(Claimed::Pending(e) | Claimed::LooksLike(e))) => self.unsettled(e),
+                        Some(Err(e)) => Err(e),
+                        // The claim said go, yet nothing was sent: nothing to journal.
+                        _ => Ok(Sent::Later {
+                            reply: "the content was not handed over".into(),
+                        }),
+                    };
+                }
+                Delivery::Refused { reply, refused } => {
+                    // Journaled even when refused before the content (nothing sent):
+                    // the clerk's record of what was tried.
+                    self.refused(seq, &intent, "MailRefused", &reply)?;
+                    return Ok(Sent::Refused { reply, refused });
+                }
+                Delivery::Setup { why } => return Ok(Sent::Setup { why }),
+                Delivery::Later { reply, after_claim } => {
+                    if after_claim {
+                        self.refused(seq, &intent, "MailDeferred", &reply)?;
+                    }
+                    last = reply;
+                }
+            }
+        }
+        Ok(Sent::Later { reply: last })
+    }
+
+    /// A claim held with no outcome: on its way when it was made less than one content
+    /// step (and a margin) ago on the journal's clock that cannot step — its sender is
+    /// handing the content over or writing the answer — else unknown.
+    fn unsettled(&self, e: Entry) -> Result<Sent, JournalError> {
+        let window = self.mailer.step_timeout + IN_FLIGHT_MARGIN;
+        let age = self.journal.age(e.seq)?;
+        Ok(match age.to_std() {
+            Ok(a) if a < window => Sent::OnItsWay(e),
+            _ => Sent::Unknown(e),
+        })
+    }
+
+    /// Waits for the rate: one e-mail every `60 s / per_minute`, on the monotonic clock.
+    async fn pace(&mut self) {
+        let every = Duration::from_secs(60) / self.mailer.settings().per_minute.max(1);
+        if let Some(at) = self.next_start {
+            tokio::time::sleep_until(at).await;
+        }
+        self.next_start = Some(tokio::time::Instant::now() + every);
+    }
+
+    fn settle(
+        &mut self,
+        seq: i64,
+        outcome: Outcome,
+        kind: Option<&str>,
+        answer: &str,
+    ) -> Result<(), JournalError> {
+        let settled = Settled {
+            outcome,
+            error_kind: kind.map(str::to_string),
+            error_code: Some(answer.chars().take(ANSWER_CHARS).collect()),
+            ..Settled::done(None)
+        };
+        self.journal.record_outcome(seq, &settled).map(|_| ())
+    }
+
+    /// A refusal journaled: on the claim when there is one, else on a claim made now and
+    /// settled at once (nothing was sent).
+    fn refused(
+        &mut self,
+        seq: Option<i64>,
+        intent: &Intent,
+        kind: &str,
+        answer: &str,
+    ) -> Result<(), JournalError> {
+        let seq = match seq {
+            Some(s) => s,
+            None => match self
+                .journal
+                .claim(Action::Email, intent, &Guard::default())?
+            {
+                Claimed::Claimed(s) => s,
+                // Someone else holds it now: theirs to journal.
+                _ => return Ok(()),
+            },
+        };
+        self.settle(seq, Outcome::Refused, Some(kind), answer)
+    }
+}
+
+/// The message's id: one per claimed key (a receiving system sees a resend as another
+/// message only when the clerk asked for one), at the sender's domain.
+fn message_id(scope: &str, key: &str, mailer: &Mailer) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(format!("{scope}\n{key}").as_bytes());
+    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    format!(
+        "<{hex}.invoice-desk@{}>",
+        mailer.settings().from.email.domain()
+    )
+}

@@ -1,0 +1,712 @@
+//! E-mail to customers through a real mail server (postfix on loopback, TLS with a
+//! throwaway authority, delivering to a Maildir): what arrives is read back (headers,
+//! Spanish subject, the PDF with pdftotext), each e-mail arrives once — a second run,
+//! a run killed with SIGKILL and resumed, refusals for good and for now — and bad
+//! settings or addresses change nothing and send nothing.
+
+mod cli_env;
+mod pg_server;
+mod smtp_server;
+
+use cli_env::{Env, exits, text};
+use smtp_server::{LATER, REFUSED, Smtp};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const AS_OF: &str = "2026-11-24";
+const DESK: &str = "mesa@nandu.test";
+
+fn sender() -> invoice_desk::profile::Sender {
+    invoice_desk::profile::Sender {
+        organization: "Servicios Ñandú SpA".into(),
+        rut: "76.123.456-0".into(),
+        address: "Av. Apoquindo 1234, Las Condes".into(),
+        email: "cobranza@nandu.test".into(),
+        phone: "+56 2 2345 6789".into(),
+        logo: None,
+        payment_text: "Transferencia a Banco Estado, cuenta corriente 123-456-7.".into(),
+    }
+}
+
+/// The sandbox's profile with the test sender and this mail server (STARTTLS, its
+/// authority trusted, the desk's copy), `per_minute` e-mails a minute.
+fn profile(e: &Env, smtp: &Smtp, per_minute: u32, trust: bool) {
+    let mut p = e.s.profile("Pruebas");
+    p.sender = sender();
+    p.mail = invoice_desk::profile::mail::Settings {
+        server: "127.0.0.1".into(),
+        port: Some(smtp.starttls_port),
+        from: "Cobranzas Ñandú <cobranza@nandu.test>".into(),
+        reply_to: Some("respuestas@nandu.test".into()),
+        copy_to: Some(DESK.into()),
+        per_minute,
+        ca_file: trust.then(|| smtp.ca()),
+        ..Default::default()
+    };
+    let mut ps = invoice_desk::profile::Profiles::default();
+    ps.upsert(None, p).unwrap();
+    ps.save(&e.dir.path().join("profiles.toml")).unwrap();
+}
+
+/// The CLI for the saved profile (the client secret from the environment), shorter
+/// waits between attempts.
+fn cli(e: &Env) -> Command {
+    let mut c = cli_env::cli(e.dir.path());
+    c.env("INVOICE_DESK_CLIENT_SECRET", &e.s.credentials.client_secret)
+        .env("INVOICE_DESK_MAIL_BACKOFF", "0.2")
+        .env("INVOICE_DESK_MAIL_TIMEOUT", "20");
+    c
+}
+
+/// The directory imported from a file with an e-mail column: each customer of `rows`
+/// (index into the sandbox's directory, addresses).
+fn import(e: &Env, rows: &[(usize, &str)]) -> Vec<(String, String)> {
+    let dir = e.s.directory();
+    let mut csv = String::from("cliente;razón social;rut;correo\n");
+    let mut out = Vec::new();
+    for (i, emails) in rows {
+        let (id, name, rut) = &dir[*i];
+        csv.push_str(&format!("{id};{name};{rut};{emails}\n"));
+        out.push((id.clone(), name.clone()));
+    }
+    let file = e.dir.path().join("directorio.csv");
+    std::fs::write(&file, csv).unwrap();
+    let o = cli(e)
+        .args(["customers", "import"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    exits(&o, 0);
+    out
+}
+
+fn ids_file(e: &Env, ids: &[String]) -> PathBuf {
+    let file = e.dir.path().join("clientes.txt");
+    std::fs::write(&file, ids.join("\n")).unwrap();
+    file
+}
+
+fn email_statements(e: &Env, list: &Path, extra: &[&str]) -> std::process::Output {
+    cli(e)
+        .args(["--lang", "es", "email", "statements", "--customers"])
+        .arg(list)
+        .args(["--as-of", AS_OF])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn pdftotext(pdf: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("adjunto.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let out = Command::new("pdftotext")
+        .args(["-layout".as_ref(), path.as_os_str(), "-".as_ref()])
+        .output()
+        .expect("pdftotext (apt-get install poppler-utils)");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// Customers of the sandbox who owe something on AS_OF (what a preview would send).
+fn owing(e: &Env, smtp: &Smtp, n: usize) -> Vec<usize> {
+    let dir = e.s.directory();
+    let rows: Vec<(usize, String)> = (0..dir.len())
+        .map(|i| (i, format!("p{i}@probe.test")))
+        .collect();
+    let refs: Vec<(usize, &str)> = rows.iter().map(|(i, a)| (*i, a.as_str())).collect();
+    let customers = import(e, &refs);
+    profile(e, smtp, 600, true);
+    let list = ids_file(
+        e,
+        &customers.iter().map(|c| c.0.clone()).collect::<Vec<_>>(),
+    );
+    let out = email_statements(e, &list, &["--preview"]);
+    exits(&out, 0);
+    let shown = text(&out.stdout);
+    let found: Vec<usize> = rows
+        .iter()
+        .filter(|(_, a)| shown.contains(&format!(": {a}")))
+        .map(|(i, _)| *i)
+        .take(n)
+        .collect();
+    assert!(smtp.delivered().is_empty(), "a preview sends nothing");
+    // The probe's addresses go: each test says whom it writes to.
+    let mut j =
+        invoice_desk::journal::Journal::open(&e.dir.path().join("journal.sqlite3")).unwrap();
+    for (id, _) in &customers {
+        j.set_customer_emails(id, &[]).unwrap();
+    }
+    found
+}
+
+#[test]
+fn a_months_statements_reach_each_customer_once_and_read_back() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 3);
+    assert!(owe.len() >= 3, "the sandbox has customers who owe: {owe:?}");
+    let customers = import(
+        &e,
+        &[
+            (owe[0], "pagos@uno.test, Contabilidad@uno.test"),
+            (owe[1], "cobranza@dos.test"),
+            (owe[2], ""),
+        ],
+    );
+    let ids: Vec<String> = customers.iter().map(|c| c.0.clone()).collect();
+    let list = ids_file(&e, &ids);
+    let out = email_statements(&e, &list, &[]);
+    exits(&out, 0);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("Enviados: 2"),
+        "{said}\n{}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stderr).contains("sin dirección de correo"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Each address once; the customer's two addresses share one message; the desk's
+    // copy of each.
+    let uno = smtp.to("pagos@uno.test");
+    assert_eq!(uno.len(), 1);
+    assert_eq!(smtp.to("contabilidad@uno.test").len(), 1);
+    assert_eq!(smtp.to("cobranza@dos.test").len(), 1);
+    assert_eq!(smtp.to(DESK).len(), 2);
+    assert_eq!(smtp.delivered().len(), 5);
+    assert_eq!(
+        uno[0].header("message-id"),
+        smtp.to("contabilidad@uno.test")[0].header("message-id")
+    );
+    // What the customer reads.
+    let m = &uno[0];
+    assert_eq!(
+        m.subject(),
+        "Estado de cuenta al 24-11-2026 · Servicios Ñandú SpA"
+    );
+    assert!(m.header("from").unwrap().contains("cobranza@nandu.test"));
+    assert!(
+        m.header("reply-to")
+            .unwrap()
+            .contains("respuestas@nandu.test")
+    );
+    assert!(m.header("bcc").is_none(), "the desk's copy is blind");
+    let body = m.text();
+    assert!(
+        body.starts_with(&format!("Estimados {}:", customers[0].1)),
+        "{body}"
+    );
+    assert!(body.contains("el saldo pendiente es de $"), "{body}");
+    assert!(
+        body.contains("Saludos cordiales,\nServicios Ñandú SpA"),
+        "{body}"
+    );
+    let (name, pdf) = m.attachment().expect("the statement is attached");
+    assert!(
+        name.starts_with("estado-de-cuenta-") && name.ends_with("-2026-11-24.pdf"),
+        "{name}"
+    );
+    let printed = pdftotext(&pdf);
+    assert!(printed.contains(&customers[0].1), "{printed}");
+    assert!(printed.contains("Servicios Ñandú SpA"));
+    // A second run sends nothing and says when each was sent.
+    let again = email_statements(&e, &list, &[]);
+    exits(&again, 0);
+    assert!(
+        text(&again.stdout).contains("ya se envió"),
+        "{}",
+        text(&again.stdout)
+    );
+    assert!(text(&again.stdout).contains("Enviados: 0 · enviados antes: 2"));
+    assert_eq!(smtp.delivered().len(), 5);
+    // The journal has each e-mail, done, with the server's answer.
+    let j = cli(&e)
+        .args(["journal", "--action", "email", "--json"])
+        .output()
+        .unwrap();
+    exits(&j, 0);
+    let entries: Vec<serde_json::Value> = text(&j.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(entries.len(), 2, "{}", text(&j.stdout));
+    for en in &entries {
+        assert_eq!(en["outcome"], "done");
+        assert!(
+            en["error_code"].as_str().unwrap().starts_with("250"),
+            "{en}"
+        );
+        assert!(
+            en["external_id"]
+                .as_str()
+                .unwrap()
+                .starts_with("statement:")
+        );
+        assert!(en["external_id"].as_str().unwrap().ends_with(":2026-11"));
+    }
+    // Asked explicitly, it is sent again (once more), and that is journaled as such.
+    let one = ids_file(&e, &ids[1..2]);
+    let forced = email_statements(&e, &one, &["--again"]);
+    exits(&forced, 0);
+    assert_eq!(smtp.to("cobranza@dos.test").len(), 2);
+    let forced = email_statements(&e, &one, &[]);
+    exits(&forced, 0);
+    assert_eq!(smtp.to("cobranza@dos.test").len(), 2);
+}
+
+#[test]
+fn a_run_killed_mid_way_and_resumed_sends_each_once() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 12);
+    assert!(owe.len() >= 6, "enough customers owe: {owe:?}");
+    let rows: Vec<(usize, String)> = owe
+        .iter()
+        .map(|i| (*i, format!("cliente{i}@k.test")))
+        .collect();
+    let refs: Vec<(usize, &str)> = rows.iter().map(|(i, a)| (*i, a.as_str())).collect();
+    let customers = import(&e, &refs);
+    // 120 a minute: one every half second, so the kill lands mid-run.
+    profile(&e, &smtp, 120, true);
+    let list = ids_file(
+        &e,
+        &customers.iter().map(|c| c.0.clone()).collect::<Vec<_>>(),
+    );
+    let mut child = cli(&e)
+        .args(["--lang", "es", "email", "statements", "--customers"])
+        .arg(&list)
+        .args(["--as-of", AS_OF])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed once the server holds a few of them.
+    let started = std::time::Instant::now();
+    loop {
+        let n = count_new(&smtp);
+        if n >= 3 {
+            break;
+        }
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "no e-mail arrived: {}",
+            smtp.log()
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before the kill"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let resumed = email_statements(&e, &list, &[]);
+    let code = resumed.status.code();
+    assert!(
+        code == Some(0) || code == Some(6),
+        "{}",
+        text(&resumed.stderr)
+    );
+    // Only an e-mail whose content was on its way at the kill: said (as unknown, or as
+    // still on its way within the in-flight window), not resent.
+    let unknown = usize::from(code == Some(6))
+        + usize::from(text(&resumed.stdout).contains("lo está enviando"));
+    if code == Some(6) {
+        assert!(text(&resumed.stderr).contains("puede haber llegado"));
+    }
+    assert!(unknown <= 1, "{}", text(&resumed.stdout));
+    for (_, address) in &rows {
+        let n = smtp.to(address).len();
+        assert!(n <= 1, "{address} got {n}");
+    }
+    let got = rows.iter().filter(|(_, a)| smtp.to(a).len() == 1).count();
+    assert!(
+        got + unknown >= rows.len() && got <= rows.len(),
+        "{got} of {}",
+        rows.len()
+    );
+    // A third run sends nothing.
+    let third = email_statements(&e, &list, &[]);
+    assert!(
+        matches!(third.status.code(), Some(0 | 6)),
+        "{}",
+        text(&third.stderr)
+    );
+    for (_, address) in &rows {
+        assert!(smtp.to(address).len() <= 1);
+    }
+    let v = cli(&e).args(["journal", "verify"]).output().unwrap();
+    exits(&v, 0);
+}
+
+fn count_new(smtp: &Smtp) -> usize {
+    smtp.delivered_so_far()
+}
+
+#[test]
+fn refusals_are_said_per_address_and_nothing_is_sent_twice() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 3);
+    let good_and_bad = format!("bien@tres.test, {REFUSED}");
+    let customers = import(
+        &e,
+        &[
+            (owe[0], good_and_bad.as_str()),
+            (owe[1], REFUSED),
+            (owe[2], LATER),
+        ],
+    );
+    let list = ids_file(
+        &e,
+        &customers.iter().map(|c| c.0.clone()).collect::<Vec<_>>(),
+    );
+    let out = email_statements(&e, &list, &[]);
+    exits(&out, 4);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!("el servidor rechazó {REFUSED}: 550")),
+        "{err}"
+    );
+    assert!(err.contains("el servidor de correo lo rechazó"), "{err}");
+    assert!(err.contains("pidió intentar más tarde"), "{err}");
+    assert_eq!(smtp.to("bien@tres.test").len(), 1);
+    assert_eq!(smtp.to(REFUSED).len(), 0);
+    assert_eq!(smtp.to(LATER).len(), 0);
+    // Run again: the one sent is not sent again; the refused ones are tried (and
+    // refused) again, never delivered.
+    let again = email_statements(&e, &list, &[]);
+    exits(&again, 4);
+    assert!(text(&again.stdout).contains("ya se envió"));
+    assert_eq!(smtp.to("bien@tres.test").len(), 1);
+    let j = cli(&e)
+        .args([
+            "journal",
+            "--action",
+            "email",
+            "--outcome",
+            "refused",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    exits(&j, 0);
+    assert!(text(&j.stdout).contains("550"), "{}", text(&j.stdout));
+}
+
+#[test]
+fn a_server_not_trusted_or_settings_not_usable_send_nothing() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 1);
+    let customers = import(&e, &[(owe[0], "pagos@cuatro.test")]);
+    let list = ids_file(&e, &[customers[0].0.clone()]);
+    // Its certificate's authority is not trusted: stopped, nothing sent or journaled.
+    profile(&e, &smtp, 600, false);
+    let out = email_statements(&e, &list, &[]);
+    exits(&out, 5);
+    assert!(
+        text(&out.stderr).contains("Detenido"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(smtp.delivered().is_empty());
+    // Bad settings are refused by `profile mail` and change nothing.
+    profile(&e, &smtp, 600, true);
+    let before = std::fs::read_to_string(e.dir.path().join("profiles.toml")).unwrap();
+    for args in [
+        &["profile", "mail", "--from", "cobranza"][..],
+        &["profile", "mail", "--reply-to", "x@y"],
+        &[
+            "profile",
+            "mail",
+            "--server",
+            "smtp.nandu.test",
+            "--security",
+            "none",
+        ],
+        &["profile", "mail", "--per-minute", "0"],
+    ] {
+        let o = cli(&e).args(["--lang", "es"]).args(args).output().unwrap();
+        exits(&o, 2);
+        assert!(!text(&o.stderr).is_empty());
+    }
+    assert_eq!(
+        std::fs::read_to_string(e.dir.path().join("profiles.toml")).unwrap(),
+        before
+    );
+    // A bad address is refused and the contacts kept as they were.
+    let o = cli(&e)
+        .args([
+            "--lang",
+            "es",
+            "customers",
+            "contacts",
+            &customers[0].0,
+            "ok@cinco.test",
+            "no-es-correo",
+        ])
+        .output()
+        .unwrap();
+    exits(&o, 2);
+    assert!(text(&o.stderr).contains("\"no-es-correo\" no es una dirección de correo"));
+    let o = cli(&e)
+        .args(["customers", "contacts", &customers[0].0])
+        .output()
+        .unwrap();
+    exits(&o, 0);
+    assert_eq!(text(&o.stdout).trim(), "pagos@cuatro.test");
+    // A directory file with a bad address imports nothing.
+    let file = e.dir.path().join("malo.csv");
+    std::fs::write(
+        &file,
+        format!("id;correo\n{};pagos@@x.test\n", customers[0].0),
+    )
+    .unwrap();
+    let o = cli(&e)
+        .args(["customers", "import"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    exits(&o, 2);
+    // Still one message: none of this sent anything.
+    let sent = email_statements(&e, &list, &[]);
+    exits(&sent, 0);
+    assert_eq!(
+        smtp.delivered().len(),
+        2,
+        "the customer and the desk's copy"
+    );
+}
+
+#[test]
+fn an_invoice_is_emailed_once_with_its_pdf_over_implicit_tls() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let e = Env::new(0);
+    let dir = e.s.directory();
+    let customers = import(&e, &[(0, "facturas@seis.test")]);
+    profile(&e, &smtp, 600, true);
+    // Implicit TLS this time.
+    let path = e.dir.path().join("profiles.toml");
+    let o = cli(&e)
+        .args([
+            "profile",
+            "mail",
+            "--security",
+            "tls",
+            "--port",
+            &smtp.tls_port.to_string(),
+        ])
+        .output()
+        .unwrap();
+    exits(&o, 0);
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("security = \"tls\"")
+    );
+    let created = cli(&e)
+        .args([
+            "create",
+            "--customer",
+            &customers[0].0,
+            "--amount",
+            "125000",
+            "--due",
+            "2026-12-15",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    exits(&created, 0);
+    let inv: serde_json::Value = serde_json::from_slice(&created.stdout).unwrap();
+    let id = inv["id"].as_str().unwrap().to_string();
+    let send = || {
+        cli(&e)
+            .args(["--lang", "es", "email", "invoice", &id])
+            .output()
+            .unwrap()
+    };
+    exits(&send(), 0);
+    let got = smtp.to("facturas@seis.test");
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        got[0].subject(),
+        format!("Factura {id} · Servicios Ñandú SpA")
+    );
+    let body = got[0].text();
+    assert!(
+        body.contains("por $125.000, con vencimiento el 15-12-2026"),
+        "{body}"
+    );
+    let (name, pdf) = got[0].attachment().unwrap();
+    assert_eq!(name, format!("factura-{id}.pdf"));
+    let printed = pdftotext(&pdf);
+    assert!(printed.contains(&dir[0].1), "{printed}");
+    let second = send();
+    exits(&second, 0);
+    assert!(text(&second.stdout).contains("ya se envió"));
+    assert_eq!(smtp.to("facturas@seis.test").len(), 1);
+}
+
+#[test]
+fn templates_are_shown_written_and_used() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 1);
+    let customers = import(&e, &[(owe[0], "pagos@siete.test")]);
+    let o = cli(&e)
+        .args(["--lang", "es", "email", "template", "statement"])
+        .output()
+        .unwrap();
+    exits(&o, 0);
+    assert!(text(&o.stdout).starts_with("Asunto: Estado de cuenta al {date} · {organization}\n\n"));
+    let o = cli(&e)
+        .args(["--lang", "es", "email", "template", "statement", "--write"])
+        .output()
+        .unwrap();
+    exits(&o, 0);
+    let file = e.dir.path().join("templates/statement.es-CL.txt");
+    std::fs::write(
+        &file,
+        "Asunto: Su cuenta con {organization}\n\nHola {customer}: debe {owed}.\n",
+    )
+    .unwrap();
+    let list = ids_file(&e, &[customers[0].0.clone()]);
+    exits(&email_statements(&e, &list, &[]), 0);
+    let got = smtp.to("pagos@siete.test");
+    assert_eq!(got[0].subject(), "Su cuenta con Servicios Ñandú SpA");
+    assert!(
+        got[0]
+            .text()
+            .starts_with(&format!("Hola {}: debe $", customers[0].1))
+    );
+    // A typo in a placeholder stops the run before anything is sent.
+    std::fs::write(&file, "Asunto: Hola {cliente}\n\nx\n").unwrap();
+    let o = email_statements(&e, &list, &["--again"]);
+    exits(&o, 2);
+    assert!(text(&o.stderr).contains("{cliente}"), "{}", text(&o.stderr));
+    assert_eq!(smtp.to("pagos@siete.test").len(), 1);
+}
+
+/// A desk: two clerks, each with a role of the clerks' group, on the shared journal,
+/// send the same month's statements at the same moment. The directory's contacts are
+/// set by a clerk; each customer gets one e-mail; the server knows who sent each.
+/// An owner's upgrade from layout 2 gives the clerks' group the contacts function too.
+#[test]
+fn two_clerks_on_a_shared_journal_send_each_statement_once() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let Some(pg) = pg_server::server() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 8);
+    assert!(owe.len() >= 4, "{owe:?}");
+    profile(&e, &smtp, 600, true);
+    let url = pg.database();
+    let db = url.rsplit('/').next().unwrap().to_string();
+    let group = format!("clerks_{db}");
+    pg.psql("postgres", &format!("CREATE ROLE {group} NOLOGIN"));
+    for who in ["ana", "beto"] {
+        pg.psql(
+            "postgres",
+            &format!(
+                "CREATE ROLE {who}_{db} LOGIN PASSWORD '{}' IN ROLE {group}",
+                pg_server::PASSWORD
+            ),
+        );
+    }
+    pg.psql(&db, &format!("GRANT CONNECT ON DATABASE {db} TO {group}"));
+    let on = |who: &str, u: &str| {
+        let mut c = cli(&e);
+        c.env("INVOICE_DESK_JOURNAL", u)
+            .env("INVOICE_DESK_JOURNAL_PASSWORD", pg_server::PASSWORD)
+            .env("USER", who)
+            .stdin(std::process::Stdio::null());
+        c
+    };
+    exits(
+        &on("owner", &url)
+            .args(["journal", "init", &url, "--clerks", &group])
+            .output()
+            .unwrap(),
+        0,
+    );
+    // As if the desk had been made by the version before e-mail (layout 2): the owner's
+    // next start brings it up and the clerks may set contacts.
+    pg.psql(
+        &db,
+        &format!("REVOKE EXECUTE ON FUNCTION journal_customer_emails(text, text) FROM {group}"),
+    );
+    pg.psql(&db, "UPDATE journal_layout SET version = 2");
+    exits(
+        &on("owner", &url)
+            .args(["journal", "verify"])
+            .output()
+            .unwrap(),
+        0,
+    );
+    let ana = pg.url_as(&format!("ana_{db}"), &db);
+    let beto = pg.url_as(&format!("beto_{db}"), &db);
+    let dir = e.s.directory();
+    let mut ids = Vec::new();
+    for i in &owe {
+        let id = &dir[*i].0;
+        let o = on("ana", &ana)
+            .args(["customers", "contacts", id, &format!("c{i}@desk.test")])
+            .output()
+            .unwrap();
+        exits(&o, 0);
+        ids.push(id.clone());
+    }
+    let list = ids_file(&e, &ids);
+    let run = |who: &str, u: &str| {
+        on(who, u)
+            .args(["--lang", "es", "email", "statements", "--customers"])
+            .arg(&list)
+            .args(["--as-of", AS_OF])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (run("ana", &ana), run("beto", &beto));
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    exits(&a, 0);
+    exits(&b, 0);
+    for i in &owe {
+        assert_eq!(smtp.to(&format!("c{i}@desk.test")).len(), 1, "customer {i}");
+    }
+    assert_eq!(smtp.to(DESK).len(), owe.len());
+    let rows = pg.psql(
+        &db,
+        "SELECT count(*), count(DISTINCT db_user) FROM entries e WHERE kind = 'intent' AND action = 'email' \
+         AND (SELECT o.outcome FROM entries o WHERE o.intent_seq = e.seq ORDER BY o.seq DESC LIMIT 1) = 'done'",
+    );
+    let (done, _) = rows.split_once('|').unwrap();
+    assert_eq!(done.parse::<usize>().unwrap(), owe.len(), "{rows}");
+    exits(
+        &on("ana", &ana)
+            .args(["journal", "verify"])
+            .output()
+            .unwrap(),
+        0,
+    );
+}
