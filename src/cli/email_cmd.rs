@@ -3,8 +3,9 @@
 
 use super::{EmailCommand, EmailStatementsArgs, Failure, settings};
 use crate::api::Client;
-use crate::i18n::Lang;
-use crate::mail::{Attachment, Draft, Kind, Mailer, Outbox, Sent, compose::Fill};
+use crate::journal::SharedJournal;
+use crate::mail::documents::{Desk, NotMade, addresses};
+use crate::mail::{Draft, Kind, Mailer, Outbox, Sent};
 use crate::text::escape_controls;
 use crate::tr;
 use secrecy::SecretString;
@@ -44,27 +45,24 @@ pub(super) async fn email_command(cmd: EmailCommand, profile: Option<&str>) -> R
     }
     let base_url = resolved.config.base_url.clone();
     let client = Client::new(resolved.config).map_err(Failure::from)?;
-    let mut journal = super::service::journal_before_sending()?;
-    let mut outbox = Outbox::new(&mut journal, &mailer, &resolved.profile_name, &base_url);
+    let journal = SharedJournal::new(super::service::journal_before_sending()?);
+    let desk = Desk {
+        sender: resolved.sender.clone(),
+        lang: crate::i18n::current(),
+        templates: settings::config_dir().map(|d| d.join("templates")),
+        reply_address: mailer.settings().from.email.to_string(),
+    };
+    let mut outbox = Outbox::new(journal, &mailer, &resolved.profile_name, &base_url);
     if let Some(b) = env_secs("INVOICE_DESK_MAIL_BACKOFF") {
         outbox.backoff = b;
     }
-    let mut sender = resolved.sender.clone();
-    // The e-mails say where to write: the sender's e-mail, else where they come from.
-    if sender.email.trim().is_empty() {
-        sender.email = mailer.settings().from.email.to_string();
-    }
-    let ctx = Ctx {
-        client: &client,
-        sender: &sender,
-        lang: crate::i18n::current(),
-        templates: settings::config_dir().map(|d| d.join("templates")),
-    };
     let mut tally = Tally::default();
     match cmd {
-        EmailCommand::Statements(a) => statements(&ctx, &mut outbox, &a, &mut tally).await?,
+        EmailCommand::Statements(a) => {
+            statements(&client, &desk, &mut outbox, &a, &mut tally).await?
+        }
         EmailCommand::Invoice { id, again, preview } => {
-            invoice(&ctx, &mut outbox, &id, again, preview, &mut tally).await?
+            invoice(&client, &desk, &mut outbox, &id, again, preview, &mut tally).await?
         }
         EmailCommand::Template { .. } => {}
     }
@@ -78,13 +76,6 @@ fn env_secs(name: &str) -> Option<std::time::Duration> {
         .and_then(|v| v.trim().parse::<f64>().ok())
         .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 3600.0)
         .map(std::time::Duration::from_secs_f64)
-}
-
-struct Ctx<'a> {
-    client: &'a Client,
-    sender: &'a crate::profile::Sender,
-    lang: Lang,
-    templates: Option<std::path::PathBuf>,
 }
 
 /// What a run came to, for its last line and exit code.
@@ -141,12 +132,13 @@ impl Tally {
 }
 
 async fn statements(
-    ctx: &Ctx<'_>,
+    client: &Client,
+    desk: &Desk,
     outbox: &mut Outbox<'_>,
     a: &EmailStatementsArgs,
     tally: &mut Tally,
 ) -> Result<(), Failure> {
-    ctx.sender
+    desk.sender
         .check_logo()
         .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
     let as_of = a.as_of.unwrap_or_else(|| chrono::Local::now().date_naive());
@@ -155,7 +147,8 @@ async fn statements(
     } else if a.all_known {
         outbox
             .journal()
-            .known_customers(super::statement_cmd::MAX_CUSTOMERS as u64)
+            .run(|j| j.known_customers(super::statement_cmd::MAX_CUSTOMERS as u64))
+            .await
             .map_err(super::journal_cmd::not_recorded)?
             .into_iter()
             .map(|c| c.id)
@@ -185,100 +178,32 @@ async fn statements(
             tally.stopped = Some(tr!("cli-statements-stopped", done = n, total = total));
             break;
         }
-        let known = outbox
-            .journal()
-            .customer(id)
-            .map_err(super::journal_cmd::not_recorded)?
-            .unwrap_or_default();
+        let known = directory_entry(outbox, id).await?;
         let who = escape_controls(known.name.as_deref().unwrap_or(id)).into_owned();
         // No address: nothing to list or make.
-        let to: Vec<lettre::Address> = known
-            .emails
-            .iter()
-            .filter_map(|e| crate::address::parse_address(e))
-            .collect();
-        if to.is_empty() {
-            tally.no_address += 1;
-            note!("{}", tr!("cli-mail-no-address", customer = who.clone()));
+        if addresses(&known).is_empty() {
+            not_made(&who, NotMade::NoAddress, tally)?;
             continue;
         }
-        let listed = match crate::pdf::batch::invoices(ctx.client, id).await {
+        let listed = match crate::pdf::batch::invoices(client, id).await {
             Ok(l) => l,
             Err(e) => {
-                tally.failed += 1;
-                note!(
-                    "{}",
-                    tr!(
-                        "cli-mail-not-made",
-                        customer = who.clone(),
-                        why = crate::i18n::error_text(&e)
-                    )
-                );
+                not_made(&who, NotMade::Pdf(crate::i18n::error_text(&e)), tally)?;
                 continue;
             }
         };
-        let customer = crate::pdf::batch::Customer {
-            id: id.clone(),
-            name: known.name.clone(),
-            rut: known.rut.clone(),
-        };
-        let made =
-            match crate::pdf::batch::make(ctx.sender, as_of, a.all, ctx.lang, customer, listed)
-                .await
-            {
-                Ok(m) => m,
-                Err(e) => {
-                    tally.failed += 1;
-                    note!(
-                        "{}",
-                        tr!("cli-mail-not-made", customer = who.clone(), why = e)
-                    );
-                    continue;
-                }
-            };
-        let owed = owed_text(&made);
-        if owed.is_empty() {
-            tally.nothing_owed += 1;
-            continue;
-        }
-        let kind = if a.reminders {
-            match made
-                .plan
-                .oldest_overdue
-                .and_then(|d| Kind::reminder_for(i64::from(d)))
-            {
-                Some(k) => k,
-                None => {
-                    tally.nothing_owed += 1;
-                    continue;
-                }
+        let (d, all, reminders) = (desk.clone(), a.all, a.reminders);
+        let made = tokio::task::spawn_blocking(move || {
+            d.statement(&known, &listed, as_of, all, reminders)
+        })
+        .await
+        .unwrap_or_else(|e| Err(NotMade::Pdf(e.to_string())));
+        let draft = match made {
+            Ok(d) => d,
+            Err(why) => {
+                not_made(&who, why, tally)?;
+                continue;
             }
-        } else {
-            Kind::Statement
-        };
-        let fill = Fill {
-            customer: known.name.clone().unwrap_or_else(|| id.clone()),
-            date: crate::i18n::date_in(ctx.lang, &as_of.to_string()),
-            owed,
-            days: made
-                .plan
-                .oldest_overdue
-                .map(|d| d.to_string())
-                .unwrap_or_default(),
-            ..sender_fill(ctx.sender)
-        };
-        let texts = crate::mail::compose::texts(kind, ctx.lang, &fill, ctx.templates.as_deref())
-            .map_err(|e| Failure::usage(crate::i18n::template_problem(&e)))?;
-        let draft = Draft {
-            kind,
-            customer: id.clone(),
-            document: as_of.format("%Y-%m").to_string(),
-            to,
-            texts,
-            attachment: Some(Attachment {
-                name: crate::pdf::file_name(ctx.lang, id, known.name.as_deref(), as_of),
-                bytes: made.pdf,
-            }),
         };
         if one(outbox, &draft, &who, a.again, a.preview, tally).await? {
             break;
@@ -294,124 +219,71 @@ async fn statements(
     Ok(())
 }
 
+/// The directory's entry for `id` (only the id when it has none).
+async fn directory_entry(
+    outbox: &Outbox<'_>,
+    id: &str,
+) -> Result<crate::journal::Customer, Failure> {
+    let wanted = id.to_string();
+    Ok(outbox
+        .journal()
+        .run(move |j| j.customer(&wanted))
+        .await
+        .map_err(super::journal_cmd::not_recorded)?
+        .unwrap_or(crate::journal::Customer {
+            id: id.to_string(),
+            ..Default::default()
+        }))
+}
+
+/// Says why a customer gets no e-mail; a template that cannot be used stops the run
+/// before anything is sent (it is the same for everyone).
+fn not_made(who: &str, why: NotMade, tally: &mut Tally) -> Result<(), Failure> {
+    match why {
+        NotMade::NoAddress => {
+            tally.no_address += 1;
+            note!("{}", tr!("cli-mail-no-address", customer = who));
+        }
+        NotMade::NothingOwed => tally.nothing_owed += 1,
+        NotMade::Pdf(e) => {
+            tally.failed += 1;
+            note!("{}", tr!("cli-mail-not-made", customer = who, why = e));
+        }
+        NotMade::Template(t) => {
+            return Err(Failure::usage(crate::i18n::template_problem(&t)));
+        }
+    }
+    Ok(())
+}
+
 async fn invoice(
-    ctx: &Ctx<'_>,
+    client: &Client,
+    desk: &Desk,
     outbox: &mut Outbox<'_>,
     id: &str,
     again: bool,
     preview: bool,
     tally: &mut Tally,
 ) -> Result<(), Failure> {
-    ctx.sender
+    desk.sender
         .check_logo()
         .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
-    let inv = ctx.client.get_invoice(id).await?;
+    let inv = client.get_invoice(id).await?;
     let customer = inv.customer.clone().unwrap_or_default();
-    let known = outbox
-        .journal()
-        .customer(&customer)
-        .map_err(super::journal_cmd::not_recorded)?
-        .unwrap_or_default();
+    let known = directory_entry(outbox, &customer).await?;
     let who = escape_controls(known.name.as_deref().unwrap_or(&customer)).into_owned();
-    let to: Vec<lettre::Address> = known
-        .emails
-        .iter()
-        .filter_map(|e| crate::address::parse_address(e))
-        .collect();
-    if to.is_empty() {
-        tally.no_address += 1;
-        note!("{}", tr!("cli-mail-no-address", customer = who));
-        return Ok(());
-    }
     let as_of = chrono::Local::now().date_naive();
-    let lang = ctx.lang;
-    let sender = ctx.sender.clone();
-    let (name, rut) = (known.name.clone(), known.rut.clone());
-    let printed = inv.clone();
-    let made = tokio::task::spawn_blocking(move || {
-        crate::pdf::invoice_pdf(&crate::pdf::Statement {
-            lang,
-            sender: &sender,
-            customer: printed.customer.as_deref().unwrap_or_default(),
-            name: name.as_deref(),
-            rut: rut.as_deref(),
-            as_of,
-            invoices: std::slice::from_ref(&printed),
-            all: true,
-        })
-    })
-    .await
-    .map_err(|e| Failure {
-        code: 1,
-        message: tr!("cli-statement-failed", why = e),
-    })?
-    .map_err(|e| Failure {
-        code: 1,
-        message: tr!("cli-statement-failed", why = e),
-    })?;
-    let fill = Fill {
-        customer: known.name.clone().unwrap_or_else(|| customer.clone()),
-        invoice: inv.id.clone(),
-        amount: inv.amount_display(),
-        due: inv
-            .due_date
-            .as_deref()
-            .map(|d| crate::i18n::date_in(lang, d))
-            .unwrap_or_default(),
-        date: crate::i18n::date_in(lang, &as_of.to_string()),
-        ..sender_fill(ctx.sender)
-    };
-    let texts = crate::mail::compose::texts(Kind::Invoice, lang, &fill, ctx.templates.as_deref())
-        .map_err(|e| Failure::usage(crate::i18n::template_problem(&e)))?;
-    let draft = Draft {
-        kind: Kind::Invoice,
-        customer,
-        document: inv.id.clone(),
-        to,
-        texts,
-        attachment: Some(Attachment {
-            name: crate::pdf::invoice_file_name(lang, &inv.id),
-            bytes: made.pdf,
-        }),
-    };
-    one(outbox, &draft, &who, again, preview, tally).await?;
-    Ok(())
-}
-
-/// The sender's part of a template's values.
-fn sender_fill(s: &crate::profile::Sender) -> Fill {
-    let contact: Vec<&str> = [s.email.as_str(), s.phone.as_str()]
-        .into_iter()
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .collect();
-    Fill {
-        organization: s.organization.trim().to_string(),
-        contact: contact.join(" · "),
-        ..Fill::default()
+    let d = desk.clone();
+    let made = tokio::task::spawn_blocking(move || d.invoice(&known, &inv, as_of))
+        .await
+        .unwrap_or_else(|e| Err(NotMade::Pdf(e.to_string())));
+    match made {
+        Ok(draft) => {
+            one(outbox, &draft, &who, again, preview, tally).await?;
+        }
+        Err(why) => not_made(&who, why, tally)?,
     }
-}
-
-/// What a statement says is owed: "$1.234.567 · UF 12,3456" (empty: nothing).
-/// Pesos first: what a Chilean reads first.
-fn owed_text(made: &crate::pdf::Made) -> String {
-    let mut owed: Vec<(&String, rust_decimal::Decimal)> = made
-        .plan
-        .owed
-        .iter()
-        .filter_map(|(code, t)| t.value().filter(|v| !v.is_zero()).map(|v| (code, v)))
-        .collect();
-    owed.sort_by_key(|(code, _)| {
-        (
-            code.as_str() != "CLP",
-            code.as_str() != "CLF",
-            code.to_string(),
-        )
-    });
-    owed.iter()
-        .map(|(code, v)| crate::api::money::format_amount(*v, Some(code)))
-        .collect::<Vec<_>>()
-        .join(" · ")
+    Ok(())
 }
 
 /// Sends (or previews) one draft and says what came of it; `true`: stop the run.
@@ -428,6 +300,7 @@ async fn one(
     if preview {
         let (_, holder) = outbox
             .key_for(draft, again)
+            .await
             .map_err(super::journal_cmd::not_recorded)?;
         tally.previewed += 1;
         say!(

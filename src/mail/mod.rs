@@ -13,6 +13,7 @@
 //! around it, retries of temporary refusals, the rate).
 
 pub mod compose;
+pub mod documents;
 pub mod outbox;
 pub mod smtp;
 

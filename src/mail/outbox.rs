@@ -8,7 +8,7 @@
 use super::compose::Draft;
 use super::smtp::{Delivery, Envelope2, Mailer};
 use crate::journal::{
-    Action, Claimed, Entry, Guard, Intent, Journal, JournalError, Outcome, Settled, identity,
+    Action, Claimed, Entry, Guard, Intent, JournalError, Outcome, Settled, SharedJournal, identity,
 };
 use std::time::Duration;
 
@@ -68,9 +68,10 @@ const ANSWER_CHARS: usize = 120;
 /// How many explicit resends one key may have had (a bound on a loop, not a policy).
 const MAX_AGAIN: usize = 1000;
 
-/// Sends drafts through one mailer, each claimed in one journal.
+/// Sends drafts through one mailer, each claimed in one journal (the CLI's or the app's
+/// handle: reads and writes run off the async threads).
 pub struct Outbox<'a> {
-    journal: &'a mut Journal,
+    journal: SharedJournal,
     mailer: &'a Mailer,
     profile: String,
     base_url: String,
@@ -84,7 +85,7 @@ pub struct Outbox<'a> {
 impl<'a> Outbox<'a> {
     /// An outbox for the profile `profile` on the service at `base_url`.
     pub fn new(
-        journal: &'a mut Journal,
+        journal: SharedJournal,
         mailer: &'a Mailer,
         profile: &str,
         base_url: &str,
@@ -101,8 +102,8 @@ impl<'a> Outbox<'a> {
     }
 
     /// The journal it claims in (for the caller's reads: the directory).
-    pub fn journal(&mut self) -> &mut Journal {
-        self.journal
+    pub fn journal(&self) -> &SharedJournal {
+        &self.journal
     }
 
     /// Where its keys are claimed.
@@ -112,24 +113,27 @@ impl<'a> Outbox<'a> {
 
     /// The key `draft` would be sent under now, and its holder: with `again`, past every
     /// earlier send (each explicit resend is itself once: `…#again-<seq>`).
-    pub fn key_for(
+    pub async fn key_for(
         &self,
         draft: &Draft,
         again: bool,
     ) -> Result<(String, Option<Entry>), JournalError> {
         let scope = self.scope();
         let base = draft.key();
-        let mut key = base.clone();
-        for _ in 0..MAX_AGAIN {
-            let holder = self.journal.claim_holder(&scope, &key)?;
-            match holder {
-                Some(h) if again && h.outcome != Outcome::Refused => {
-                    key = format!("{base}#again-{}", h.seq);
+        self.journal
+            .run(move |j| {
+                let mut key = base.clone();
+                for _ in 0..MAX_AGAIN {
+                    match j.claim_holder(&scope, &key)? {
+                        Some(h) if again && h.outcome != Outcome::Refused => {
+                            key = format!("{base}#again-{}", h.seq);
+                        }
+                        other => return Ok((key, other)),
+                    }
                 }
-                other => return Ok((key, other)),
-            }
-        }
-        Ok((key, None))
+                Ok((key, None))
+            })
+            .await
     }
 
     /// Sends `draft` once: not if it was sent (or may have been) under its key, unless
@@ -138,10 +142,10 @@ impl<'a> Outbox<'a> {
         if draft.to.is_empty() {
             return Ok(Sent::NoAddress);
         }
-        let (key, holder) = self.key_for(draft, again)?;
+        let (key, holder) = self.key_for(draft, again).await?;
         match holder {
             Some(h) if h.outcome == Outcome::Done => return Ok(Sent::Already(h)),
-            Some(h) if h.outcome == Outcome::Unknown => return self.unsettled(h),
+            Some(h) if h.outcome == Outcome::Unknown => return self.unsettled(h).await,
             _ => {}
         }
         let intent = Intent {
@@ -155,10 +159,8 @@ impl<'a> Outbox<'a> {
             decision: (key != draft.key()).then(|| format!("sent-again:{}", draft.key())),
             ..Intent::default()
         };
-        let message = match draft.message(
-            self.mailer.settings(),
-            &message_id(&self.scope(), &key, self.mailer),
-        ) {
+        let id = message_id(&self.scope(), &key, self.mailer);
+        let message = match draft.message(self.mailer.settings(), &id) {
             Ok(m) => m,
             // Made of checked parts: what lettre refuses is ours to fix, for every e-mail.
             Err(why) => return Ok(Sent::Setup { why }),
@@ -178,11 +180,14 @@ impl<'a> Outbox<'a> {
             }
             self.pace().await;
             let mut claim: Option<Result<Claimed, JournalError>> = None;
-            let journal = &mut *self.journal;
+            let journal = self.journal.clone();
             let delivery = self
                 .mailer
-                .deliver(&envelope, |_taken| {
-                    let c = journal.claim(Action::Email, &intent, &Guard::default());
+                .deliver(&envelope, async |_taken: &[String]| {
+                    let i = intent.clone();
+                    let c = journal
+                        .run(move |j| j.claim(Action::Email, &i, &Guard::default()))
+                        .await;
                     let go = matches!(c, Ok(Claimed::Claimed(_)));
                     claim = Some(c);
                     go
@@ -195,7 +200,7 @@ impl<'a> Outbox<'a> {
             match delivery {
                 Delivery::Accepted { reply, refused } => {
                     let seq = seq.expect("content is sent only once claimed");
-                    self.settle(seq, Outcome::Done, None, &reply)?;
+                    self.settle(seq, Outcome::Done, None, &reply).await?;
                     return Ok(Sent::Sent {
                         seq,
                         reply,
@@ -204,13 +209,16 @@ impl<'a> Outbox<'a> {
                 }
                 Delivery::Unknown { why } => {
                     let seq = seq.expect("content is sent only once claimed");
-                    self.settle(seq, Outcome::Unknown, Some("MailNoAnswer"), &why)?;
+                    self.settle(seq, Outcome::Unknown, Some("MailNoAnswer"), &why)
+                        .await?;
                     return Ok(Sent::Lost { seq, why });
                 }
                 Delivery::NotClaimed => {
                     return match claim {
                         Some(Ok(Claimed::Done(e))) => Ok(Sent::Already(e)),
-                        Some(Ok(Claimed::Pending(e) | Claimed::LooksLike(e))) => self.unsettled(e),
+                        Some(Ok(Claimed::Pending(e) | Claimed::LooksLike(e))) => {
+                            self.unsettled(e).await
+                        }
                         Some(Err(e)) => Err(e),
                         // The claim said go, yet nothing was sent: nothing to journal.
                         _ => Ok(Sent::Later {
@@ -221,13 +229,13 @@ impl<'a> Outbox<'a> {
                 Delivery::Refused { reply, refused } => {
                     // Journaled even when refused before the content (nothing sent):
                     // the clerk's record of what was tried.
-                    self.refused(seq, &intent, "MailRefused", &reply)?;
+                    self.refused(seq, &intent, "MailRefused", &reply).await?;
                     return Ok(Sent::Refused { reply, refused });
                 }
                 Delivery::Setup { why } => return Ok(Sent::Setup { why }),
                 Delivery::Later { reply, after_claim } => {
                     if after_claim {
-                        self.refused(seq, &intent, "MailDeferred", &reply)?;
+                        self.refused(seq, &intent, "MailDeferred", &reply).await?;
                     }
                     last = reply;
                 }
@@ -239,9 +247,10 @@ impl<'a> Outbox<'a> {
     /// A claim held with no outcome: on its way when it was made less than one content
     /// step (and a margin) ago on the journal's clock that cannot step — its sender is
     /// handing the content over or writing the answer — else unknown.
-    fn unsettled(&self, e: Entry) -> Result<Sent, JournalError> {
+    async fn unsettled(&self, e: Entry) -> Result<Sent, JournalError> {
         let window = self.mailer.step_timeout + IN_FLIGHT_MARGIN;
-        let age = self.journal.age(e.seq)?;
+        let seq = e.seq;
+        let age = self.journal.run(move |j| j.age(seq)).await?;
         Ok(match age.to_std() {
             Ok(a) if a < window => Sent::OnItsWay(e),
             _ => Sent::Unknown(e),
@@ -257,8 +266,8 @@ impl<'a> Outbox<'a> {
         self.next_start = Some(tokio::time::Instant::now() + every);
     }
 
-    fn settle(
-        &mut self,
+    async fn settle(
+        &self,
         seq: i64,
         outcome: Outcome,
         kind: Option<&str>,
@@ -270,13 +279,15 @@ impl<'a> Outbox<'a> {
             error_code: Some(answer.chars().take(ANSWER_CHARS).collect()),
             ..Settled::done(None)
         };
-        self.journal.record_outcome(seq, &settled).map(|_| ())
+        self.journal
+            .run(move |j| j.record_outcome(seq, &settled).map(|_| ()))
+            .await
     }
 
     /// A refusal journaled: on the claim when there is one, else on a claim made now and
     /// settled at once (nothing was sent).
-    fn refused(
-        &mut self,
+    async fn refused(
+        &self,
         seq: Option<i64>,
         intent: &Intent,
         kind: &str,
@@ -284,16 +295,20 @@ impl<'a> Outbox<'a> {
     ) -> Result<(), JournalError> {
         let seq = match seq {
             Some(s) => s,
-            None => match self
-                .journal
-                .claim(Action::Email, intent, &Guard::default())?
-            {
-                Claimed::Claimed(s) => s,
-                // Someone else holds it now: theirs to journal.
-                _ => return Ok(()),
-            },
+            None => {
+                let i = intent.clone();
+                match self
+                    .journal
+                    .run(move |j| j.claim(Action::Email, &i, &Guard::default()))
+                    .await?
+                {
+                    Claimed::Claimed(s) => s,
+                    // Someone else holds it now: theirs to journal.
+                    _ => return Ok(()),
+                }
+            }
         };
-        self.settle(seq, Outcome::Refused, Some(kind), answer)
+        self.settle(seq, Outcome::Refused, Some(kind), answer).await
     }
 }
 

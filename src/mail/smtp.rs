@@ -191,7 +191,7 @@ impl Mailer {
     pub async fn deliver(
         &self,
         what: &Envelope2<'_>,
-        ready: impl FnOnce(&[String]) -> bool,
+        ready: impl AsyncFnOnce(&[String]) -> bool,
     ) -> Delivery {
         let mut conn = match self.open().await {
             Ok(c) => c,
@@ -211,7 +211,7 @@ impl Mailer {
         &self,
         conn: &mut AsyncSmtpConnection,
         what: &Envelope2<'_>,
-        ready: impl FnOnce(&[String]) -> bool,
+        ready: impl AsyncFnOnce(&[String]) -> bool,
     ) -> Delivery {
         let later = |reply: String| Delivery::Later {
             reply,
@@ -260,7 +260,7 @@ impl Mailer {
         if let Err(e) = self.command(conn, Data).await {
             return refusal(e, refused);
         }
-        if !ready(&taken) {
+        if !ready(&taken).await {
             // The content was never sent: dropping the connection (by the caller) ends
             // the transaction without a message.
             return Delivery::NotClaimed;

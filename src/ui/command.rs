@@ -65,6 +65,10 @@ pub enum Command {
     StatementPdf,
     /// Print the invoice on screen in Lookup (its PDF, opened in the system's viewer).
     PrintInvoice,
+    /// Make the e-mail of the invoice on screen in Lookup, to show it before it is sent.
+    PrepareInvoiceEmail,
+    /// Send the e-mail Lookup shows.
+    SendInvoiceEmail,
     /// List what every customer the directory knows owes (the Cartera panel).
     ReviewReceivables,
     /// Stop that listing (what was listed stays).

@@ -11,6 +11,7 @@ pub mod customers;
 pub mod external;
 pub mod journal;
 pub mod lookup;
+pub mod mailing;
 pub mod receivables;
 pub mod shared_journal;
 /// The translations (shared with the CLI's doctor report): see [`crate::i18n`].

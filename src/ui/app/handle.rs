@@ -209,6 +209,24 @@ impl InvoiceDeskApp {
                 self.session.as_deref(),
                 self.opener.clone(),
             ),
+            Command::PrepareInvoiceEmail => {
+                // The clerk's templates live beside the profiles (as the CLI's do).
+                let templates = self
+                    .profiles_path
+                    .as_deref()
+                    .and_then(std::path::Path::parent)
+                    .map(|d| d.join("templates"));
+                self.lookup.prepare_email(
+                    &self.spawner,
+                    &self.journal,
+                    self.session.as_deref(),
+                    templates,
+                )
+            }
+            Command::SendInvoiceEmail => {
+                self.lookup
+                    .send_email(&self.spawner, &self.journal, self.connector.secrets.clone())
+            }
             Command::OpenCustomer(id) => {
                 self.customers.set_customer_id(&id);
                 self.saved.tab = Tab::Customers;

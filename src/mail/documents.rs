@@ -1,0 +1,197 @@
+//! A customer's e-mail made from what the service listed and what the directory knows:
+//! the PDF, the template's values, the draft. The same for the CLI and the app. Makes a
+//! PDF: call it off the async threads.
+
+use super::compose::{Attachment, Draft, Fill, Kind, TemplateProblem, texts};
+use crate::api::Invoice;
+use crate::i18n::Lang;
+use crate::journal::Customer;
+use chrono::NaiveDate;
+use std::path::PathBuf;
+
+/// Who sends, in which language, with which templates.
+#[derive(Clone, Debug)]
+pub struct Desk {
+    /// The sender's details (the organization is required).
+    pub sender: crate::profile::Sender,
+    /// The e-mail's language (its texts and the PDF's).
+    pub lang: Lang,
+    /// The clerk's templates folder, if any.
+    pub templates: Option<PathBuf>,
+    /// Where customers may write when the sender has no e-mail (the From address).
+    pub reply_address: String,
+}
+
+/// Why a customer gets no e-mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotMade {
+    /// The directory has no address for the customer.
+    NoAddress,
+    /// Nothing is owed (a statement), or nothing 30 days overdue (a reminder).
+    NothingOwed,
+    /// The PDF could not be made (the error in English, for Details).
+    Pdf(String),
+    /// The clerk's template cannot be used.
+    Template(TemplateProblem),
+}
+
+/// The customer's addresses the directory has, checked again.
+pub fn addresses(known: &Customer) -> Vec<lettre::Address> {
+    known
+        .emails
+        .iter()
+        .filter_map(|e| crate::address::parse_address(e))
+        .collect()
+}
+
+impl Desk {
+    /// The sender's part of a template's values.
+    fn fill(&self) -> Fill {
+        let s = &self.sender;
+        let mut contact: Vec<&str> = [s.email.as_str(), s.phone.as_str()]
+            .into_iter()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .collect();
+        if s.email.trim().is_empty() {
+            contact.insert(0, &self.reply_address);
+        }
+        Fill {
+            organization: s.organization.trim().to_string(),
+            contact: contact.join(" · "),
+            ..Fill::default()
+        }
+    }
+
+    /// The statement (or, with `reminders`, the reminder its oldest overdue invoice
+    /// calls for) of customer `known` on `as_of`, with its PDF.
+    pub fn statement(
+        &self,
+        known: &Customer,
+        invoices: &[Invoice],
+        as_of: NaiveDate,
+        all: bool,
+        reminders: bool,
+    ) -> Result<Draft, NotMade> {
+        let to = addresses(known);
+        if to.is_empty() {
+            return Err(NotMade::NoAddress);
+        }
+        let made = crate::pdf::statement_pdf(&crate::pdf::Statement {
+            lang: self.lang,
+            sender: &self.sender,
+            customer: &known.id,
+            name: known.name.as_deref(),
+            rut: known.rut.as_deref(),
+            as_of,
+            invoices,
+            all,
+        })
+        .map_err(|e| NotMade::Pdf(e.to_string()))?;
+        let owed = owed_text(&made);
+        if owed.is_empty() {
+            return Err(NotMade::NothingOwed);
+        }
+        let kind = if reminders {
+            made.plan
+                .oldest_overdue
+                .and_then(|d| Kind::reminder_for(i64::from(d)))
+                .ok_or(NotMade::NothingOwed)?
+        } else {
+            Kind::Statement
+        };
+        let fill = Fill {
+            customer: known.name.clone().unwrap_or_else(|| known.id.clone()),
+            date: crate::i18n::date_in(self.lang, &as_of.to_string()),
+            owed,
+            days: made
+                .plan
+                .oldest_overdue
+                .map(|d| d.to_string())
+                .unwrap_or_default(),
+            ..self.fill()
+        };
+        Ok(Draft {
+            kind,
+            customer: known.id.clone(),
+            document: as_of.format("%Y-%m").to_string(),
+            to,
+            texts: texts(kind, self.lang, &fill, self.templates.as_deref())
+                .map_err(NotMade::Template)?,
+            attachment: Some(Attachment {
+                name: crate::pdf::file_name(self.lang, &known.id, known.name.as_deref(), as_of),
+                bytes: made.pdf,
+            }),
+        })
+    }
+
+    /// Invoice `inv` of customer `known`, printed on `as_of`.
+    pub fn invoice(
+        &self,
+        known: &Customer,
+        inv: &Invoice,
+        as_of: NaiveDate,
+    ) -> Result<Draft, NotMade> {
+        let to = addresses(known);
+        if to.is_empty() {
+            return Err(NotMade::NoAddress);
+        }
+        let made = crate::pdf::invoice_pdf(&crate::pdf::Statement {
+            lang: self.lang,
+            sender: &self.sender,
+            customer: &known.id,
+            name: known.name.as_deref(),
+            rut: known.rut.as_deref(),
+            as_of,
+            invoices: std::slice::from_ref(inv),
+            all: true,
+        })
+        .map_err(|e| NotMade::Pdf(e.to_string()))?;
+        let fill = Fill {
+            customer: known.name.clone().unwrap_or_else(|| known.id.clone()),
+            invoice: inv.id.clone(),
+            amount: inv.amount_display(),
+            due: inv
+                .due_date
+                .as_deref()
+                .map(|d| crate::i18n::date_in(self.lang, d))
+                .unwrap_or_default(),
+            date: crate::i18n::date_in(self.lang, &as_of.to_string()),
+            ..self.fill()
+        };
+        Ok(Draft {
+            kind: Kind::Invoice,
+            customer: known.id.clone(),
+            document: inv.id.clone(),
+            to,
+            texts: texts(Kind::Invoice, self.lang, &fill, self.templates.as_deref())
+                .map_err(NotMade::Template)?,
+            attachment: Some(Attachment {
+                name: crate::pdf::invoice_file_name(self.lang, &inv.id),
+                bytes: made.pdf,
+            }),
+        })
+    }
+}
+
+/// What a statement says is owed, pesos first (what a Chilean reads first): "$1.234.567
+/// · UF 12,3456" (empty: nothing).
+fn owed_text(made: &crate::pdf::Made) -> String {
+    let mut owed: Vec<(&String, rust_decimal::Decimal)> = made
+        .plan
+        .owed
+        .iter()
+        .filter_map(|(code, t)| t.value().filter(|v| !v.is_zero()).map(|v| (code, v)))
+        .collect();
+    owed.sort_by_key(|(code, _)| {
+        (
+            code.as_str() != "CLP",
+            code.as_str() != "CLF",
+            code.to_string(),
+        )
+    });
+    owed.iter()
+        .map(|(code, v)| crate::api::money::format_amount(*v, Some(code)))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}

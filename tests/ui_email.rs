@@ -1,0 +1,107 @@
+//! E-mailing an invoice from Lookup, in Spanish, through a real mail server (postfix on
+//! loopback, started by the tests): the e-mail is shown before it is sent (to whom,
+//! subject, attachment, text), sent once, and a second time only when the clerk ticks
+//! "send it again".
+#![cfg(target_os = "linux")]
+
+mod cli_env;
+mod common;
+mod pg_server;
+mod smtp_server;
+
+use common::{click, click_last, enabled, has_text, runtime, step_until};
+use egui_kittest::kittest::Queryable;
+use invoice_desk::sandbox::{Sandbox, SandboxConfig};
+use invoice_desk::ui::i18n::{Lang, text};
+
+#[test]
+fn an_invoice_is_emailed_from_lookup_once_after_the_clerk_sees_it() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    // The directory: every sandbox customer with an address of its own.
+    let journal = dir.path().join("journal.sqlite3");
+    let mut j = invoice_desk::journal::Journal::open(&journal).unwrap();
+    let customers: Vec<invoice_desk::journal::Customer> = s
+        .directory()
+        .into_iter()
+        .enumerate()
+        .map(|(i, (id, name, _))| invoice_desk::journal::Customer {
+            id,
+            name: Some(name),
+            emails: vec![format!("cliente{i}@ui.test")],
+            ..Default::default()
+        })
+        .collect();
+    j.import_customers(&customers).unwrap();
+    drop(j);
+    let mut profile = s.profile("Pruebas");
+    profile.sender = invoice_desk::profile::Sender {
+        organization: "Servicios Ñandú SpA".into(),
+        email: "cobranza@nandu.test".into(),
+        ..Default::default()
+    };
+    profile.mail = invoice_desk::profile::mail::Settings {
+        server: "127.0.0.1".into(),
+        port: Some(smtp.starttls_port),
+        from: "Cobranzas Ñandú <cobranza@nandu.test>".into(),
+        ca_file: Some(smtp.ca()),
+        ..Default::default()
+    };
+    let mut h = common::customized(
+        &rt,
+        profile,
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 800.0],
+        Lang::Es,
+        Some(journal),
+        None,
+        |_| {},
+    );
+    let id = s
+        .sample_invoice(invoice_desk::sandbox::data::ORG_OAUTH)
+        .unwrap();
+    click(&mut h, &text("tab-lookup"));
+    common::type_into(&mut h, &text("f-invoice-id"), &id);
+    click(&mut h, &text("lk-look-up"));
+    step_until(&mut h, "looked up", |h| has_text(h, &text("lk-mail")));
+    click(&mut h, &text("lk-mail"));
+    step_until(&mut h, "shown", |h| has_text(h, &text("lk-mail-title")));
+    let subject = format!("Factura {id} · Servicios Ñandú SpA");
+    assert!(has_text(&h, &subject));
+    assert!(has_text(&h, &format!("factura-{id}.pdf")));
+    assert!(
+        smtp.delivered().is_empty(),
+        "nothing is sent before the clerk says so"
+    );
+    click_last(&mut h, &text("lk-mail-send"));
+    step_until(&mut h, "sent", |h| has_text(h, "Enviado a"));
+    let got = smtp.delivered();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].subject(), subject);
+    assert!(got[0].to.ends_with("@ui.test"), "{}", got[0].to);
+    let (name, _) = got[0].attachment().unwrap();
+    assert_eq!(name, format!("factura-{id}.pdf"));
+    // Again: the dialog says it was sent, and Send waits for the clerk's tick.
+    click(&mut h, &text("lk-mail"));
+    step_until(&mut h, "shown again", |h| {
+        has_text(h, &text("lk-mail-title"))
+    });
+    assert!(has_text(&h, "Este correo ya se envió el"));
+    assert!(!enabled(&h, &text("lk-mail-send")));
+    h.get_by_label(&text("lk-mail-again")).click();
+    h.step();
+    h.step();
+    assert!(enabled(&h, &text("lk-mail-send")));
+    click_last(&mut h, &text("lk-mail-send"));
+    step_until(&mut h, "sent again", |h| {
+        has_text(h, "Enviado a") && !has_text(h, &text("lk-mail-title"))
+    });
+    assert_eq!(smtp.delivered().len(), 2);
+}
