@@ -10,7 +10,7 @@ mod pg_server;
 mod smtp_server;
 
 use common::{click, click_last, enabled, has_text, runtime, step_until};
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use invoice_desk::sandbox::{Sandbox, SandboxConfig};
 use invoice_desk::ui::i18n::{Lang, text};
 
@@ -104,4 +104,105 @@ fn an_invoice_is_emailed_from_lookup_once_after_the_clerk_sees_it() {
         has_text(h, "Enviado a") && !has_text(h, &text("lk-mail-title"))
     });
     assert_eq!(smtp.delivered().len(), 2);
+}
+
+/// Cartera in Spanish: "Enviar por correo a estos (N)…" asks first, then e-mails each
+/// customer shown who owes something the month's statement once; a second run sends
+/// nothing and says they were sent before.
+#[test]
+fn the_months_statements_are_emailed_from_cartera_once() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("journal.sqlite3");
+    let mut j = invoice_desk::journal::Journal::open(&journal).unwrap();
+    let customers: Vec<invoice_desk::journal::Customer> = s
+        .directory()
+        .into_iter()
+        .enumerate()
+        .map(|(i, (id, name, _))| invoice_desk::journal::Customer {
+            id,
+            name: Some(name),
+            emails: vec![format!("cartera{i}@ui.test")],
+            ..Default::default()
+        })
+        .collect();
+    j.import_customers(&customers).unwrap();
+    drop(j);
+    let mut profile = s.profile("Pruebas");
+    profile.sender = invoice_desk::profile::Sender {
+        organization: "Servicios Ñandú SpA".into(),
+        ..Default::default()
+    };
+    profile.mail = invoice_desk::profile::mail::Settings {
+        server: "127.0.0.1".into(),
+        port: Some(smtp.tls_port),
+        security: invoice_desk::profile::mail::Security::Tls,
+        from: "Cobranzas Ñandú <cobranza@nandu.test>".into(),
+        ca_file: Some(smtp.ca()),
+        per_minute: 600,
+        ..Default::default()
+    };
+    let mut h = common::customized(
+        &rt,
+        profile,
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 900.0],
+        Lang::Es,
+        Some(journal),
+        None,
+        |_| {},
+    );
+    click(&mut h, &text("tab-receivables"));
+    click(&mut h, &text("rv-review"));
+    step_until(&mut h, "reviewed", |h| {
+        !h.state().receivables().is_running() && !h.state().receivables().rows().is_empty()
+    });
+    let button = h
+        .query_all_by_role(egui::accesskit::Role::Button)
+        .filter_map(|n| n.accesskit_node().label())
+        .find(|l| l.starts_with("Enviar por correo a estos ("))
+        .expect("the e-mail button");
+    let owing: usize = button
+        .trim_start_matches("Enviar por correo a estos (")
+        .trim_end_matches(")…")
+        .parse()
+        .unwrap();
+    assert!(owing > 0, "{button}");
+    click(&mut h, &button);
+    step_until(&mut h, "asked", |h| has_text(h, &text("rv-mail-title")));
+    assert!(
+        smtp.delivered().is_empty(),
+        "nothing before the clerk says so"
+    );
+    click_last(&mut h, &text("lk-mail-send"));
+    step_until(&mut h, "sent", |h| has_text(h, "Enviados: "));
+    let got = smtp.delivered();
+    assert!(
+        has_text(&h, &format!("Enviados: {}; enviados antes: 0", got.len())),
+        "{} delivered",
+        got.len()
+    );
+    assert!(!got.is_empty() && got.len() <= owing);
+    let mut to: Vec<&str> = got.iter().map(|d| d.to.as_str()).collect();
+    to.sort();
+    to.dedup();
+    assert_eq!(to.len(), got.len(), "each customer once");
+    assert!(got[0].subject().starts_with("Estado de cuenta al "));
+    // Again: nothing sent, and said so.
+    click(&mut h, &button);
+    step_until(&mut h, "asked again", |h| {
+        has_text(h, &text("rv-mail-title"))
+    });
+    click_last(&mut h, &text("lk-mail-send"));
+    step_until(&mut h, "second run", |h| {
+        has_text(h, &format!("Enviados: 0; enviados antes: {}", got.len()))
+    });
+    assert_eq!(smtp.delivered().len(), got.len());
 }

@@ -77,6 +77,11 @@ pub enum Command {
     StatementsForShown,
     /// Stop that run before its next customer.
     StopStatements,
+    /// E-mail the customers Cartera shows who owe something their statement (or
+    /// reminder) of the month.
+    EmailShown,
+    /// Stop those e-mails before the next customer.
+    StopEmail,
     /// Show this customer's invoices in the Customer invoices panel.
     OpenCustomer(String),
     /// Look for customers in the directory whose name, RUT or id contains this text.

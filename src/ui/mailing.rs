@@ -107,19 +107,18 @@ fn not_made(e: &NotMade, who: &str) -> String {
     }
 }
 
-/// Sends `p` (again, when the clerk said so), claimed in the app's journal.
-pub async fn send(
-    p: Prepared,
-    again: bool,
-    journal: AppJournal,
-    secrets: Arc<tokio::sync::OnceCell<Arc<SecretStore>>>,
-) -> Result<Said, String> {
-    let checked = usable(&p.profile)?;
+/// The profile's mail server, with its password from the keyring when it asks for a
+/// login.
+async fn mailer(
+    profile: &Profile,
+    secrets: &Arc<tokio::sync::OnceCell<Arc<SecretStore>>>,
+) -> Result<Mailer, String> {
+    let checked = usable(profile)?;
     let password = match &checked.user {
         None => None,
         Some(_) => {
-            let store = super::session::get_secrets(&secrets).await;
-            let name = p.profile.name.clone();
+            let store = super::session::get_secrets(secrets).await;
+            let name = profile.name.clone();
             tokio::task::spawn_blocking(move || store.get(&name, SecretKind::MailPassword))
                 .await
                 .map_err(|e| e.to_string())?
@@ -128,7 +127,17 @@ pub async fn send(
                 .ok_or_else(|| tr!("lk-mail-no-password"))?
         }
     };
-    let mailer = Mailer::new(checked, password).map_err(|why| tr!("lk-mail-setup", why = why))?;
+    Mailer::new(checked, password).map_err(|why| tr!("lk-mail-setup", why = why))
+}
+
+/// Sends `p` (again, when the clerk said so), claimed in the app's journal.
+pub async fn send(
+    p: Prepared,
+    again: bool,
+    journal: AppJournal,
+    secrets: Arc<tokio::sync::OnceCell<Arc<SecretStore>>>,
+) -> Result<Said, String> {
+    let mailer = mailer(&p.profile, &secrets).await?;
     let shared = journal
         .shared()
         .await
@@ -172,4 +181,164 @@ pub async fn send(
         Sent::Later { reply } => (tr!("lk-mail-later", reply = reply), true),
         Sent::Setup { why } => (tr!("lk-mail-setup", why = why), true),
     })
+}
+
+/// What a month's e-mail run from Cartera came to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Sent now.
+    pub sent: usize,
+    /// Sent before (this month), or being sent right now by someone else.
+    pub before: usize,
+    /// Customers without an address in the directory (named).
+    pub no_address: Vec<String>,
+    /// Customers owing nothing (or nothing 30 days overdue, for reminders).
+    pub nothing: usize,
+    /// Not sent: refused, "later", or the statement could not be made (named, with why).
+    pub not_sent: Vec<String>,
+    /// Sent and never answered: may have arrived (named).
+    pub unknown: Vec<String>,
+    /// Why the run stopped before the end (the server unusable, or the clerk).
+    pub stopped: Option<String>,
+}
+
+/// What a month's run needs besides the customers.
+pub struct MonthRun {
+    /// The connection (its profile's mail server, sender and service).
+    pub session: Arc<super::session::Session>,
+    /// The day the statements are made on; its month is the e-mails'.
+    pub as_of: chrono::NaiveDate,
+    /// Reminders (30/60/90 days) instead of statements.
+    pub reminders: bool,
+    /// The app's journal.
+    pub journal: AppJournal,
+    /// The keyring (the mail server's password).
+    pub secrets: Arc<tokio::sync::OnceCell<Arc<SecretStore>>>,
+    /// The clerk's templates folder.
+    pub templates: Option<PathBuf>,
+}
+
+/// E-mails each customer of `ids` their statement (or reminder) of the month, once:
+/// customers are listed one at a time, `done` counts them, `stop` ends the run before
+/// the next one.
+pub async fn month(
+    run: MonthRun,
+    ids: Vec<String>,
+    done: Arc<std::sync::atomic::AtomicUsize>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    repaint: egui::Context,
+) -> Result<Tally, String> {
+    use std::sync::atomic::Ordering;
+    let profile = &run.session.profile;
+    let mailer = mailer(profile, &run.secrets).await?;
+    let desk = desk(profile, mailer.settings(), run.templates.clone());
+    let shared = run
+        .journal
+        .shared()
+        .await
+        .map_err(|e| crate::i18n::journal_not_sent(&e))?;
+    let mut outbox = Outbox::new(shared.clone(), &mailer, &profile.name, &profile.base_url);
+    let mut tally = Tally::default();
+    for (n, id) in ids.iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            tally.stopped = Some(tr!("rv-made-stopped"));
+            break;
+        }
+        let wanted = id.clone();
+        let known = shared
+            .run(move |j| j.customer(&wanted))
+            .await
+            .map_err(|e| crate::i18n::journal_not_sent(&e))?
+            .unwrap_or(crate::journal::Customer {
+                id: id.clone(),
+                ..Default::default()
+            });
+        let who = crate::text::escape_controls(known.name.as_deref().unwrap_or(id)).into_owned();
+        let made = if crate::mail::documents::addresses(&known).is_empty() {
+            Err(NotMade::NoAddress)
+        } else {
+            match crate::pdf::batch::invoices(&run.session.client, id).await {
+                Ok(listed) => {
+                    let (d, as_of, reminders) = (desk.clone(), run.as_of, run.reminders);
+                    tokio::task::spawn_blocking(move || {
+                        d.statement(&known, &listed, as_of, false, reminders)
+                    })
+                    .await
+                    .unwrap_or_else(|e| Err(NotMade::Pdf(e.to_string())))
+                }
+                Err(e) => Err(NotMade::Pdf(crate::i18n::error_text(&e))),
+            }
+        };
+        match made {
+            Err(NotMade::NoAddress) => tally.no_address.push(who),
+            Err(NotMade::NothingOwed) => tally.nothing += 1,
+            Err(NotMade::Template(t)) => return Err(crate::i18n::template_problem(&t)),
+            Err(NotMade::Pdf(why)) => tally.not_sent.push(format!("{who} ({why})")),
+            Ok(draft) => match outbox
+                .send(&draft, false)
+                .await
+                .map_err(|e| crate::i18n::journal_not_sent(&e))?
+            {
+                Sent::Sent { refused, .. } => {
+                    tally.sent += 1;
+                    for (a, r) in refused {
+                        tally.not_sent.push(format!("{who}: {a} ({r})"));
+                    }
+                }
+                Sent::Already(_) | Sent::OnItsWay(_) => tally.before += 1,
+                Sent::Unknown(_) | Sent::Lost { .. } => tally.unknown.push(who),
+                Sent::NoAddress => tally.no_address.push(who),
+                Sent::Refused { reply, .. } | Sent::Later { reply } => {
+                    tally.not_sent.push(format!("{who} ({reply})"))
+                }
+                Sent::Setup { why } => {
+                    tally.stopped = Some(tr!("lk-mail-setup", why = why));
+                    break;
+                }
+            },
+        }
+        done.store(n + 1, Ordering::Relaxed);
+        repaint.request_repaint();
+    }
+    Ok(tally)
+}
+
+/// A month's run in the clerk's words; whether it says a problem.
+pub fn tally_words(t: &Tally) -> Said {
+    let mut words = tr!(
+        "rv-mail-done",
+        sent = t.sent,
+        before = t.before,
+        nothing = t.nothing
+    );
+    if !t.no_address.is_empty() {
+        words.push(' ');
+        words.push_str(&tr!(
+            "rv-mail-no-address",
+            count = t.no_address.len(),
+            names = t.no_address.join(", ")
+        ));
+    }
+    if !t.not_sent.is_empty() {
+        words.push(' ');
+        words.push_str(&tr!(
+            "rv-mail-not-sent",
+            count = t.not_sent.len(),
+            names = t.not_sent.join("; ")
+        ));
+    }
+    if !t.unknown.is_empty() {
+        words.push(' ');
+        words.push_str(&tr!(
+            "rv-mail-unknown",
+            count = t.unknown.len(),
+            names = t.unknown.join(", ")
+        ));
+    }
+    if let Some(s) = &t.stopped {
+        words.push(' ');
+        words.push_str(s);
+    }
+    let problem = !t.not_sent.is_empty() || !t.unknown.is_empty() || t.stopped.is_some();
+    (words, problem)
 }

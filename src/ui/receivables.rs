@@ -102,6 +102,14 @@ struct Making {
     stop: Arc<AtomicBool>,
 }
 
+/// The month's e-mails being sent to the customers shown.
+struct Mailing {
+    task: Task<Result<super::mailing::Tally, String>>,
+    done: Arc<AtomicUsize>,
+    total: usize,
+    stop: Arc<AtomicBool>,
+}
+
 /// What a statements run made: PDFs, customers owing nothing, failures, the summary.
 type MadeAll = (usize, usize, usize, std::path::PathBuf);
 
@@ -127,6 +135,12 @@ pub struct ReceivablesPanel {
     pub order: Order,
     /// A fixed "today" (tests).
     fixed_today: Option<chrono::NaiveDate>,
+    /// The confirmation before the month's e-mails is shown.
+    mail_confirm: bool,
+    /// Reminders (30/60/90 days) instead of statements.
+    pub mail_reminders: bool,
+    mailing: Option<Mailing>,
+    mail_note: Option<super::mailing::Said>,
 }
 
 impl ReceivablesPanel {
@@ -304,6 +318,60 @@ impl ReceivablesPanel {
         });
     }
 
+    /// E-mails the customers shown who owe something their statement (or reminder) of
+    /// the month, each once.
+    pub fn email(
+        &mut self,
+        session: Arc<super::session::Session>,
+        spawner: &Spawner,
+        journal: super::journal::AppJournal,
+        secrets: Arc<tokio::sync::OnceCell<Arc<crate::profile::SecretStore>>>,
+        templates: Option<std::path::PathBuf>,
+    ) {
+        self.mail_confirm = false;
+        if self.mailing.is_some() || self.review.is_some() {
+            return;
+        }
+        let ids: Vec<String> = self.owing_shown().into_iter().map(|c| c.id).collect();
+        if ids.is_empty() {
+            return;
+        }
+        self.mail_note = None;
+        let run = super::mailing::MonthRun {
+            session,
+            as_of: self
+                .fixed_today
+                .unwrap_or_else(|| chrono::Local::now().date_naive()),
+            reminders: self.mail_reminders,
+            journal,
+            secrets,
+            templates,
+        };
+        let done = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let total = ids.len();
+        let task = spawner.spawn(super::mailing::month(
+            run,
+            ids,
+            done.clone(),
+            stop.clone(),
+            spawner.ctx.clone(),
+        ));
+        self.mailing = Some(Mailing {
+            task,
+            done,
+            total,
+            stop,
+        });
+    }
+
+    /// Stops the e-mails before the next customer.
+    pub fn stop_email(&mut self) {
+        if let Some(m) = &self.mailing {
+            m.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// Stops the statements run before its next customer.
     pub fn stop_statements(&mut self) {
         if let Some(m) = &self.making {
@@ -320,6 +388,17 @@ impl ReceivablesPanel {
 
     /// Takes what arrived (called by the app every frame).
     pub fn poll(&mut self) {
+        if let Some(m) = self.mailing.take() {
+            match m.task.try_take() {
+                Err(task) => self.mailing = Some(Mailing { task, ..m }),
+                Ok(r) => {
+                    self.mail_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                        Ok(t) => super::mailing::tally_words(&t),
+                        Err(e) => (e, true),
+                    });
+                }
+            }
+        }
         if let Some(m) = self.making.take() {
             match m.task.try_take() {
                 Err(task) => self.making = Some(Making { task, ..m }),
@@ -496,6 +575,7 @@ impl ReceivablesPanel {
             widgets::error_text(ui, &tr!("rv-failed", count = failed));
         }
         self.statements_bar(ui, connected, commands);
+        self.email_bar(ui, connected, commands);
         self.table(ui, commands);
     }
 
@@ -566,6 +646,81 @@ impl ReceivablesPanel {
             }
             Some(Err(m)) => widgets::error_text(ui, m),
             None => {}
+        }
+    }
+
+    /// "Enviar por correo a estos (N)…": the month's statements (or reminders) e-mailed
+    /// to the customers shown who owe something, after a confirmation.
+    fn email_bar(&mut self, ui: &mut Ui, connected: bool, commands: &mut Vec<Command>) {
+        let owing = self.owing_shown().len();
+        ui.horizontal(|ui| {
+            let can = connected
+                && owing > 0
+                && self.mailing.is_none()
+                && self.making.is_none()
+                && self.review.is_none();
+            if ui
+                .add_enabled(can, egui::Button::new(tr!("rv-mail", count = owing)))
+                .on_hover_text(tr!("rv-mail-hint"))
+                .clicked()
+            {
+                self.mail_confirm = true;
+            }
+            if let Some(m) = &self.mailing {
+                widgets::busy(ui);
+                ui.label(tr!(
+                    "rv-mailing",
+                    done = m.done.load(Ordering::Relaxed),
+                    total = m.total
+                ));
+                if ui.button(tr!("rv-stop")).clicked() {
+                    commands.push(Command::StopEmail);
+                }
+            }
+        });
+        if let Some((words, problem)) = &self.mail_note {
+            if *problem {
+                widgets::error_text(ui, words);
+            } else {
+                let r = ui.label(words);
+                widgets::announce(ui, &r, false);
+            }
+        }
+        if !self.mail_confirm {
+            return;
+        }
+        let month = self
+            .fixed_today
+            .unwrap_or_else(|| chrono::Local::now().date_naive())
+            .format("%m-%Y")
+            .to_string();
+        let mut close = false;
+        let modal = egui::Modal::new(egui::Id::unique("mail_month")).show(ui.ctx(), |ui| {
+            ui.set_max_width(480.0);
+            let title = ui.heading(tr!("rv-mail-title"));
+            widgets::announce(ui, &title, true);
+            ui.checkbox(&mut self.mail_reminders, tr!("rv-mail-reminders"));
+            ui.label(if self.mail_reminders {
+                tr!(
+                    "rv-mail-what-reminders",
+                    count = owing,
+                    month = month.clone()
+                )
+            } else {
+                tr!("rv-mail-what", count = owing, month = month.clone())
+            });
+            ui.label(tr!("rv-mail-once"));
+            ui.horizontal(|ui| {
+                if ui.button(tr!("lk-mail-send")).clicked() {
+                    commands.push(Command::EmailShown);
+                }
+                if ui.button(tr!("cancel")).clicked() {
+                    close = true;
+                }
+            });
+        });
+        if close || modal.should_close() {
+            self.mail_confirm = false;
         }
     }
 

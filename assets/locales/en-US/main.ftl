@@ -989,3 +989,17 @@ lk-mail-later = The mail server said to try later ({ $reply }); nothing was sent
 lk-mail-setup = The mail server cannot be used: { $why }. Nothing was sent.
 lk-mail-not-made = The e-mail could not be made: { $why }
 lk-mail-no-password = The mail server asks for a login and no password is kept for it: set it with `invoice-desk profile mail --user …`.
+
+## Cartera: the month's e-mails
+rv-mail = E-mail these ({ $count })…
+rv-mail-hint = The month's statement (or a reminder) to each customer shown who owes something, with the PDF, at the addresses in the directory; each customer gets it once.
+rv-mailing = E-mails: { $done } of { $total }…
+rv-mail-title = E-mail the month's statements
+rv-mail-reminders = A reminder instead (30, 60 or 90 days overdue)
+rv-mail-what = Each of the { $count } customers shown who owe something gets their statement of { $month }, the PDF attached, at the addresses in the directory.
+rv-mail-what-reminders = Each of the { $count } customers shown whose oldest unpaid invoice is at least 30 days overdue gets a reminder ({ $month }), the statement attached.
+rv-mail-once = Each customer gets it once: those already sent this month are left out, and an e-mail whose answer never came is not sent again.
+rv-mail-done = Sent: { $sent }; sent before: { $before }; owing nothing: { $nothing }.
+rv-mail-no-address = Without an e-mail address ({ $count }): { $names }.
+rv-mail-not-sent = Not sent ({ $count }): { $names }.
+rv-mail-unknown = No answer from the mail server, may have arrived, not sent again ({ $count }): { $names }.

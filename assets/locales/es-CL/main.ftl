@@ -992,3 +992,17 @@ lk-mail-later = El servidor de correo pidió intentar más tarde ({ $reply }); n
 lk-mail-setup = El servidor de correo no se puede usar: { $why }. No se envió nada.
 lk-mail-not-made = No se pudo preparar el correo: { $why }
 lk-mail-no-password = El servidor de correo pide usuario y no hay contraseña guardada: indíquela con `invoice-desk profile mail --user …`.
+
+## Cartera: los correos del mes
+rv-mail = Enviar por correo a estos ({ $count })…
+rv-mail-hint = El estado de cuenta del mes (o un recordatorio) a cada cliente mostrado que adeuda algo, con el PDF, a las direcciones del directorio; cada cliente lo recibe una sola vez.
+rv-mailing = Correos: { $done } de { $total }…
+rv-mail-title = Enviar los estados de cuenta del mes
+rv-mail-reminders = Un recordatorio en vez del estado de cuenta (30, 60 o 90 días de atraso)
+rv-mail-what = Cada uno de los { $count } clientes mostrados que adeudan algo recibe su estado de cuenta de { $month }, con el PDF adjunto, en las direcciones del directorio.
+rv-mail-what-reminders = Cada uno de los { $count } clientes mostrados cuya factura impaga más antigua lleva al menos 30 días vencida recibe un recordatorio ({ $month }), con el estado de cuenta adjunto.
+rv-mail-once = Cada cliente lo recibe una sola vez: se omiten los ya enviados este mes, y un correo sin respuesta del servidor no se envía de nuevo.
+rv-mail-done = Enviados: { $sent }; enviados antes: { $before }; sin deuda: { $nothing }.
+rv-mail-no-address = Sin dirección de correo ({ $count }): { $names }.
+rv-mail-not-sent = No enviados ({ $count }): { $names }.
+rv-mail-unknown = Sin respuesta del servidor, pueden haber llegado, no se envían de nuevo ({ $count }): { $names }.

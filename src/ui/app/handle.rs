@@ -15,6 +15,14 @@ use crate::ui::task::{TaskError, take_finished};
 use std::sync::Arc;
 
 impl InvoiceDeskApp {
+    /// The clerk's e-mail templates: beside the profiles, as the CLI's are.
+    fn templates_dir(&self) -> Option<std::path::PathBuf> {
+        self.profiles_path
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .map(|d| d.join("templates"))
+    }
+
     pub(super) fn connect(&mut self, name: &str) {
         let Some(profile) = self.profiles.get(name).cloned() else {
             return;
@@ -203,6 +211,19 @@ impl InvoiceDeskApp {
                 }
             }
             Command::StopStatements => self.receivables.stop_statements(),
+            Command::EmailShown => {
+                if let Some(s) = self.session.clone() {
+                    let templates = self.templates_dir();
+                    self.receivables.email(
+                        s,
+                        &self.spawner,
+                        self.journal.clone(),
+                        self.connector.secrets.clone(),
+                        templates,
+                    );
+                }
+            }
+            Command::StopEmail => self.receivables.stop_email(),
             Command::PrintInvoice => self.lookup.print(
                 &self.spawner,
                 &self.journal,
@@ -210,12 +231,7 @@ impl InvoiceDeskApp {
                 self.opener.clone(),
             ),
             Command::PrepareInvoiceEmail => {
-                // The clerk's templates live beside the profiles (as the CLI's do).
-                let templates = self
-                    .profiles_path
-                    .as_deref()
-                    .and_then(std::path::Path::parent)
-                    .map(|d| d.join("templates"));
+                let templates = self.templates_dir();
                 self.lookup.prepare_email(
                     &self.spawner,
                     &self.journal,
