@@ -110,6 +110,11 @@ fn pdftotext(pdf: &[u8]) -> String {
 
 /// Customers of the sandbox who owe something on AS_OF (what a preview would send).
 fn owing(e: &Env, smtp: &Smtp, n: usize) -> Vec<usize> {
+    owing_with(e, smtp, n, None)
+}
+
+/// [`owing`] on a server that wants `password` for the profile's login.
+fn owing_with(e: &Env, smtp: &Smtp, n: usize, password: Option<&str>) -> Vec<usize> {
     let dir = e.s.directory();
     let rows: Vec<(usize, String)> = (0..dir.len())
         .map(|i| (i, format!("p{i}@probe.test")))
@@ -121,7 +126,13 @@ fn owing(e: &Env, smtp: &Smtp, n: usize) -> Vec<usize> {
         e,
         &customers.iter().map(|c| c.0.clone()).collect::<Vec<_>>(),
     );
-    let out = email_statements(e, &list, &["--preview"]);
+    let out = cli(e)
+        .env("INVOICE_DESK_SMTP_PASSWORD", password.unwrap_or(""))
+        .args(["--lang", "es", "email", "statements", "--customers"])
+        .arg(&list)
+        .args(["--as-of", AS_OF, "--preview"])
+        .output()
+        .unwrap();
     exits(&out, 0);
     let shown = text(&out.stdout);
     let found: Vec<usize> = rows
@@ -709,4 +720,66 @@ fn two_clerks_on_a_shared_journal_send_each_statement_once() {
             .unwrap(),
         0,
     );
+}
+
+/// A server that asks for a login (postfix with SASL through a Dovecot of its own, only
+/// over TLS, relaying only for the authenticated): the password given to `profile mail`
+/// (from stdin here: no keyring in the tests' CLI, so it comes back through
+/// INVOICE_DESK_SMTP_PASSWORD) logs in and the e-mail arrives; a wrong one is refused
+/// at login and nothing is sent or journaled as sent; none at all is said before any
+/// connection.
+#[test]
+fn a_server_that_asks_for_a_login_gets_the_password_and_a_wrong_one_sends_nothing() {
+    const USER: &str = "cobranza@nandu.test";
+    const PASSWORD: &str = "clave de prueba ñ 123";
+    let Some(smtp) = smtp_server::start_with_login(USER, PASSWORD) else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing_with(&e, &smtp, 1, Some(PASSWORD));
+    let customers = import(&e, &[(owe[0], "pagos@ocho.test")]);
+    let list = ids_file(&e, &[customers[0].0.clone()]);
+    profile(&e, &smtp, 600, true);
+    // The login is set with `profile mail` (its password read from stdin).
+    let mut c = cli(&e);
+    c.args(["profile", "mail", "--user", USER])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    use std::io::Write;
+    writeln!(child.stdin.take().unwrap(), "{PASSWORD}").unwrap();
+    let o = child.wait_with_output().unwrap();
+    exits(&o, 0);
+    let kept = std::fs::read_to_string(e.dir.path().join("profiles.toml")).unwrap();
+    assert!(kept.contains(USER) && !kept.contains(PASSWORD), "{kept}");
+    // No password kept anywhere this process can read: said before connecting.
+    let o = email_statements(&e, &list, &[]);
+    exits(&o, 2);
+    assert!(
+        text(&o.stderr).contains("contraseña"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A wrong password: refused at login, the run stops, nothing sent.
+    let o = cli(&e)
+        .env("INVOICE_DESK_SMTP_PASSWORD", "otra")
+        .args(["--lang", "es", "email", "statements", "--customers"])
+        .arg(&list)
+        .args(["--as-of", AS_OF])
+        .output()
+        .unwrap();
+    exits(&o, 5);
+    assert!(text(&o.stderr).contains("535"), "{}", text(&o.stderr));
+    assert!(smtp.delivered().is_empty());
+    // The right one: sent.
+    let o = cli(&e)
+        .env("INVOICE_DESK_SMTP_PASSWORD", PASSWORD)
+        .args(["--lang", "es", "email", "statements", "--customers"])
+        .arg(&list)
+        .args(["--as-of", AS_OF])
+        .output()
+        .unwrap();
+    exits(&o, 0);
+    assert_eq!(smtp.to("pagos@ocho.test").len(), 1);
 }

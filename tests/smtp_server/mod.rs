@@ -20,6 +20,8 @@ pub const LATER: &str = "ocupado@demora.test";
 /// A running instance.
 pub struct Smtp {
     dir: tempfile::TempDir,
+    /// A Dovecot beside it checks logins (only for [`start_with_login`]).
+    dovecot: bool,
     /// STARTTLS port.
     pub starttls_port: u16,
     /// Implicit TLS port.
@@ -88,15 +90,30 @@ impl Delivered {
 
 /// Starts an instance, or says loudly why not (`None`).
 pub fn start() -> Option<Smtp> {
+    can_start()?;
+    Some(Smtp::start_in(None).expect("a postfix instance for the tests"))
+}
+
+/// Starts an instance that takes mail only after a login (`user`, `password`, checked
+/// by a Dovecot of its own through SASL, offered only over TLS), or says why not.
+pub fn start_with_login(user: &str, password: &str) -> Option<Smtp> {
+    can_start()?;
+    if !Path::new("/usr/sbin/dovecot").is_file() {
+        return skipped("dovecot is not installed (apt-get install dovecot-core)");
+    }
+    Some(Smtp::start_in(Some((user, password))).expect("postfix with logins for the tests"))
+}
+
+fn can_start() -> Option<()> {
     let master = Path::new("/usr/lib/postfix/sbin/master");
     if !master.is_file() {
-        return skipped("postfix is not installed (apt-get install postfix)");
+        skipped("postfix is not installed (apt-get install postfix)")?;
     }
     // SAFETY: getuid has no preconditions.
     if unsafe { libc::getuid() } != 0 {
-        return skipped("postfix's master runs as root, and the tests do not");
+        skipped("postfix's master runs as root, and the tests do not")?;
     }
-    Some(Smtp::start_in().expect("a postfix instance for the tests"))
+    Some(())
 }
 
 fn skipped(why: &str) -> Option<Smtp> {
@@ -159,7 +176,7 @@ fn own(path: &Path, uid: u32, gid: u32, mode: u32) {
 }
 
 impl Smtp {
-    fn start_in() -> Result<Smtp, String> {
+    fn start_in(login: Option<(&str, &str)>) -> Result<Smtp, String> {
         let dir = tempfile::Builder::new()
             .prefix("smtp")
             .tempdir()
@@ -245,6 +262,75 @@ impl Smtp {
         ]);
         let (starttls_port, tls_port) = (free_port(), free_port());
         let p = d.display();
+        // With logins: only an authenticated client may send, and only over TLS.
+        let auth = match login {
+            None => String::new(),
+            Some((user, password)) => {
+                std::fs::create_dir_all(d.join("dovecot/run")).unwrap();
+                std::fs::create_dir_all(d.join("dovecot/state")).unwrap();
+                std::fs::write(
+                    d.join("dovecot/users"),
+                    format!("{user}:{{PLAIN}}{password}\n"),
+                )
+                .unwrap();
+                std::fs::write(
+                    d.join("dovecot/dovecot.conf"),
+                    format!(
+                        "protocols =
+base_dir = {p}/dovecot/run
+state_dir = {p}/dovecot/state
+log_path = {p}/dovecot/log
+ssl = no
+auth_mechanisms = plain login
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u {p}/dovecot/users
+}}
+userdb {{
+  driver = static
+  args = uid=postfix gid=postfix home={p}/dovecot
+}}
+service auth {{
+  unix_listener {p}/dovecot/auth {{
+    mode = 0666
+  }}
+}}
+"
+                    ),
+                )
+                .unwrap();
+                // It goes to the background with our pipes unless they are not pipes.
+                let started = std::process::Command::new("/usr/sbin/dovecot")
+                    .arg("-c")
+                    .arg(d.join("dovecot/dovecot.conf"))
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .status()
+                    .expect("dovecot runs");
+                assert!(started.success(), "dovecot did not start");
+                let until = Instant::now() + Duration::from_secs(30);
+                while !d.join("dovecot/auth").exists() {
+                    assert!(
+                        Instant::now() < until,
+                        "dovecot's auth socket did not appear"
+                    );
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                format!(
+                    "smtpd_sasl_auth_enable = yes
+smtpd_sasl_type = dovecot
+smtpd_sasl_path = {p}/dovecot/auth
+smtpd_tls_auth_only = yes
+"
+                )
+            }
+        };
+        let (relay, mynetworks) = if login.is_some() {
+            ("permit_sasl_authenticated, reject", "127.0.0.2/32")
+        } else {
+            ("permit_mynetworks, reject", "127.0.0.0/8")
+        };
         std::fs::write(
             d.join("conf/main.cf"),
             format!(
@@ -257,7 +343,7 @@ inet_interfaces = 127.0.0.1
 inet_protocols = ipv4
 myhostname = smtp.test
 mydestination =
-mynetworks = 127.0.0.0/8
+mynetworks = {mynetworks}
 relay_domains =
 virtual_mailbox_domains = static:all
 virtual_mailbox_base = {p}/mail
@@ -267,13 +353,13 @@ virtual_gid_maps = static:{pf_gid}
 smtpd_tls_cert_file = {p}/cert.pem
 smtpd_tls_key_file = {p}/key.pem
 smtpd_tls_security_level = may
-smtpd_relay_restrictions = permit_mynetworks, reject
-smtpd_recipient_restrictions = check_recipient_access inline:{{ {{ {REFUSED} = 550 5.1.1 no such mailbox }}, {{ {LATER} = 451 4.3.0 mailbox busy, try later }} }}, permit
+smtpd_relay_restrictions = {relay}
+smtpd_recipient_restrictions = check_recipient_access inline:{{ {{ {REFUSED} = 550 5.1.1 no such mailbox }}, {{ {LATER} = 451 4.3.0 mailbox busy, try later }} }}, {relay}
 maillog_file = {p}/maillog
 maillog_file_prefixes = {p}
 smtputf8_enable = yes
 message_size_limit = 20000000
-"
+{auth}"
             ),
         )
         .unwrap();
@@ -315,6 +401,7 @@ postlog unix-dgram n - n - 1 postlogd
             .arg("-w"));
         let s = Smtp {
             dir,
+            dovecot: login.is_some(),
             starttls_port,
             tls_port,
         };
@@ -410,6 +497,15 @@ fn count_files(dir: &Path) -> usize {
 
 impl Drop for Smtp {
     fn drop(&mut self) {
+        if self.dovecot {
+            let _ = std::process::Command::new("/usr/sbin/dovecot")
+                .arg("-c")
+                .arg(self.dir.path().join("dovecot/dovecot.conf"))
+                .arg("stop")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status();
+        }
         let pid = std::fs::read_to_string(self.dir.path().join("queue/pid/master.pid"))
             .ok()
             .and_then(|t| t.trim().parse::<i32>().ok());
