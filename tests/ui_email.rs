@@ -206,3 +206,117 @@ fn the_months_statements_are_emailed_from_cartera_once() {
     });
     assert_eq!(smtp.delivered().len(), got.len());
 }
+
+/// The mail server typed in Credentials (its password to the keyring, never to the
+/// file), then an invoice e-mailed from Lookup through a server that wants that login.
+#[test]
+fn the_mail_server_is_set_in_credentials_and_its_password_logs_in() {
+    const USER: &str = "cobranza@nandu.test";
+    const PASSWORD: &str = "clave-ñandú-9";
+    let Some(smtp) = smtp_server::start_with_login(USER, PASSWORD) else {
+        return;
+    };
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("journal.sqlite3");
+    let mut j = invoice_desk::journal::Journal::open(&journal).unwrap();
+    let customers: Vec<invoice_desk::journal::Customer> = s
+        .directory()
+        .into_iter()
+        .enumerate()
+        .map(|(i, (id, name, _))| invoice_desk::journal::Customer {
+            id,
+            name: Some(name),
+            emails: vec![format!("login{i}@ui.test")],
+            ..Default::default()
+        })
+        .collect();
+    j.import_customers(&customers).unwrap();
+    drop(j);
+    let mut profile = s.profile("Pruebas");
+    profile.sender = invoice_desk::profile::Sender {
+        organization: "Servicios Ñandú SpA".into(),
+        ..Default::default()
+    };
+    let mut h = common::customized(
+        &rt,
+        profile,
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 1000.0],
+        Lang::Es,
+        Some(journal),
+        None,
+        |_| {},
+    );
+    click(&mut h, &text("tab-credentials"));
+    h.get_by_label(&text("mail-title")).click();
+    h.step();
+    h.step();
+    common::set_text(&mut h, &text("mail-f-server"), "127.0.0.1");
+    common::set_text(
+        &mut h,
+        &text("mail-f-port"),
+        &smtp.starttls_port.to_string(),
+    );
+    common::set_text(&mut h, &text("mail-f-user"), USER);
+    common::set_role(
+        &mut h,
+        egui::accesskit::Role::PasswordInput,
+        &text("mail-f-password"),
+        PASSWORD,
+    );
+    common::set_text(
+        &mut h,
+        &text("mail-f-from"),
+        "Cobranzas <cobranza@nandu.test>",
+    );
+    common::set_text(&mut h, &text("mail-f-ca"), &smtp.ca().display().to_string());
+    // A port that is not one is said, and nothing is kept.
+    common::set_text(&mut h, &text("mail-f-port"), "puerto");
+    click(&mut h, &text("save"));
+    assert!(has_text(&h, "\"puerto\" no es un puerto"));
+    let path = dir.path().join("profiles.toml");
+    assert!(
+        !std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("127.0.0.1\"")
+    );
+    common::set_text(
+        &mut h,
+        &text("mail-f-port"),
+        &smtp.starttls_port.to_string(),
+    );
+    click(&mut h, &text("save"));
+    step_until(&mut h, "saved", |_| {
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("[profile.mail]")
+    });
+    let kept = std::fs::read_to_string(&path).unwrap();
+    assert!(kept.contains(USER), "{kept}");
+    assert!(
+        !kept.contains(PASSWORD),
+        "the password never goes to the file"
+    );
+    step_until(&mut h, "reconnected", |h| {
+        h.state()
+            .session()
+            .is_some_and(|s| !s.profile.mail.server.is_empty())
+    });
+    let id = s
+        .sample_invoice(invoice_desk::sandbox::data::ORG_OAUTH)
+        .unwrap();
+    click(&mut h, &text("tab-lookup"));
+    common::type_into(&mut h, &text("f-invoice-id"), &id);
+    click(&mut h, &text("lk-look-up"));
+    step_until(&mut h, "looked up", |h| has_text(h, &text("lk-mail")));
+    click(&mut h, &text("lk-mail"));
+    step_until(&mut h, "shown", |h| has_text(h, &text("lk-mail-title")));
+    click_last(&mut h, &text("lk-mail-send"));
+    step_until(&mut h, "sent", |h| has_text(h, "Enviado a"));
+    assert_eq!(smtp.delivered().len(), 1);
+}

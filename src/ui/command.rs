@@ -118,6 +118,8 @@ pub enum Command {
         profile: Box<Profile>,
         /// A newly typed secret.
         secret: Option<SecretString>,
+        /// A newly typed password for the mail server.
+        mail_password: Option<SecretString>,
     },
     /// Delete a profile and its secret.
     DeleteProfile(String),

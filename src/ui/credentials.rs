@@ -34,8 +34,16 @@ pub struct Editor {
     /// The sender's details as typed (the logo's path as text).
     sender: crate::profile::Sender,
     logo: String,
-    /// The mail server's settings, kept as they are (set with `profile mail`).
+    /// The mail server's settings (server, security, from; the rest as typed below).
     mail: crate::profile::mail::Settings,
+    mail_port: String,
+    mail_user: String,
+    mail_reply_to: String,
+    mail_copy_to: String,
+    mail_rate: String,
+    mail_ca: String,
+    /// A newly typed password for the mail server (to the keyring on save).
+    mail_password: String,
 }
 
 fn currency_list(cs: &[Currency]) -> String {
@@ -55,6 +63,17 @@ impl Editor {
             sandbox: p.sandbox,
             sender: p.sender.clone(),
             mail: p.mail.clone(),
+            mail_port: p.mail.port.map(|n| n.to_string()).unwrap_or_default(),
+            mail_user: p.mail.user.clone().unwrap_or_default(),
+            mail_reply_to: p.mail.reply_to.clone().unwrap_or_default(),
+            mail_copy_to: p.mail.copy_to.clone().unwrap_or_default(),
+            mail_rate: p.mail.per_minute.to_string(),
+            mail_ca: p
+                .mail
+                .ca_file
+                .as_ref()
+                .map(|c| c.display().to_string())
+                .unwrap_or_default(),
             logo: p
                 .sender
                 .logo
@@ -88,8 +107,47 @@ impl Editor {
         Editor {
             header: crate::api::auth::DEFAULT_API_KEY_HEADER.into(),
             currencies: currency_list(&Currency::DEFAULT_OFFERED),
+            mail_rate: crate::profile::mail::Settings::default()
+                .per_minute
+                .to_string(),
             ..Default::default()
         }
+    }
+
+    /// The mail server's settings as typed (a port or rate that is not a number reads
+    /// as none: [`Editor::mail_problem`] says so before saving).
+    fn mail_settings(&self) -> crate::profile::mail::Settings {
+        let opt = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+        crate::profile::mail::Settings {
+            server: self.mail.server.trim().to_string(),
+            port: self.mail_port.trim().parse().ok(),
+            security: self.mail.security,
+            user: opt(&self.mail_user),
+            from: self.mail.from.trim().to_string(),
+            reply_to: opt(&self.mail_reply_to),
+            copy_to: opt(&self.mail_copy_to),
+            per_minute: match self.mail_rate.trim() {
+                "" => crate::profile::mail::Settings::default().per_minute,
+                n => n.parse().unwrap_or(0),
+            },
+            ca_file: opt(&self.mail_ca).map(std::path::PathBuf::from),
+        }
+    }
+
+    /// What is wrong with the mail settings typed, when any is typed.
+    fn mail_problem(&self) -> Option<String> {
+        let m = self.mail_settings();
+        if m.is_empty() && self.mail_user.trim().is_empty() {
+            return None;
+        }
+        let port = self.mail_port.trim();
+        if !port.is_empty() && port.parse::<u16>().map_or(true, |p| p == 0) {
+            return Some(tr!(
+                "mail-bad-port",
+                port = crate::text::escape_controls(port)
+            ));
+        }
+        m.check().err().map(|e| crate::ui::i18n::mail_problem(&e))
     }
 
     /// The currencies typed, or the first code that is not ISO 4217.
@@ -137,7 +195,7 @@ impl Editor {
                     .map(std::path::PathBuf::from),
                 payment_text: self.sender.payment_text.trim().to_string(),
             },
-            mail: self.mail.clone(),
+            mail: self.mail_settings(),
         }
     }
 }
@@ -231,6 +289,7 @@ impl CredentialsPanel {
         if let Some(e) = &mut self.editor {
             e.original = Some(name.to_string());
             e.secret.clear();
+            e.mail_password.clear();
         }
     }
 
@@ -338,7 +397,9 @@ impl CredentialsPanel {
                 };
                 let stored = editor.original.as_deref().and_then(|n| profiles.get(n));
                 let form = editor.to_profile();
-                let dirty = stored.is_none_or(|p| *p != form) || !editor.secret.is_empty();
+                let dirty = stored.is_none_or(|p| *p != form)
+                    || !editor.secret.is_empty()
+                    || !editor.mail_password.is_empty();
                 // A message about the form goes when the form changes.
                 if self.form_seen.as_ref().is_some_and(|seen| *seen != form) {
                     self.message = None;
@@ -355,7 +416,11 @@ impl CredentialsPanel {
                     {
                         let profile = editor.to_profile();
                         let currencies = editor.currencies();
+                        let mail_problem = editor.mail_problem();
                         match profile.validate() {
+                            Ok(()) if mail_problem.is_some() => {
+                                self.message = Some((None, Err(mail_problem.unwrap_or_default())));
+                            }
                             Ok(()) if currencies.is_err() => {
                                 let bad = currencies.err().unwrap_or_default();
                                 self.message =
@@ -381,10 +446,14 @@ impl CredentialsPanel {
                                 let secret = Some(std::mem::take(&mut editor.secret))
                                     .filter(|s| !s.is_empty())
                                     .map(SecretString::from);
+                                let mail_password = Some(std::mem::take(&mut editor.mail_password))
+                                    .filter(|s| !s.is_empty())
+                                    .map(SecretString::from);
                                 commands.push(Command::SaveProfile {
                                     previous: editor.original.clone(),
                                     profile: Box::new(profile),
                                     secret,
+                                    mail_password,
                                 });
                             }
                         }
@@ -642,6 +711,75 @@ fn editor_form(ui: &mut Ui, e: &mut Editor, exists: bool) {
             );
         });
     sender_form(ui, e);
+    mail_form(ui, e, exists);
+}
+
+/// The mail server customers' e-mails go through, folded away until wanted.
+fn mail_form(ui: &mut Ui, e: &mut Editor, exists: bool) {
+    use crate::profile::mail::Security;
+    let given = !e.mail.server.is_empty() || !e.mail.from.is_empty();
+    egui::CollapsingHeader::new(tr!("mail-title"))
+        .id_salt("mail_settings")
+        .default_open(given)
+        .show(ui, |ui| {
+            egui::Grid::new("mail_form")
+                .num_columns(2)
+                .spacing([12.0, 8.0])
+                .show(ui, |ui| {
+                    widgets::field_row(
+                        ui,
+                        &tr!("mail-f-server"),
+                        &mut e.mail.server,
+                        "smtp.empresa.cl",
+                        None,
+                    );
+                    ui.label(tr!("mail-f-security"));
+                    ui.horizontal(|ui| {
+                        ui.radio_value(
+                            &mut e.mail.security,
+                            Security::StartTls,
+                            tr!("mail-security-starttls"),
+                        );
+                        ui.radio_value(
+                            &mut e.mail.security,
+                            Security::Tls,
+                            tr!("mail-security-tls"),
+                        );
+                        ui.radio_value(
+                            &mut e.mail.security,
+                            Security::None,
+                            tr!("mail-security-none"),
+                        );
+                    });
+                    ui.end_row();
+                    let port_hint = e.mail.security.default_port().to_string();
+                    widgets::field_row(ui, &tr!("mail-f-port"), &mut e.mail_port, &port_hint, None);
+                    widgets::field_row(ui, &tr!("mail-f-user"), &mut e.mail_user, "", None);
+                    let keep = if exists && !e.mail_user.trim().is_empty() {
+                        tr!("f-keep-secret")
+                    } else {
+                        String::new()
+                    };
+                    widgets::secret_row(ui, &tr!("mail-f-password"), &mut e.mail_password, &keep);
+                    widgets::field_row(
+                        ui,
+                        &tr!("mail-f-from"),
+                        &mut e.mail.from,
+                        "Cobranzas Empresa <cobranza@empresa.cl>",
+                        None,
+                    );
+                    widgets::field_row(ui, &tr!("mail-f-reply-to"), &mut e.mail_reply_to, "", None);
+                    widgets::field_row(ui, &tr!("mail-f-copy-to"), &mut e.mail_copy_to, "", None);
+                    widgets::field_row(ui, &tr!("mail-f-rate"), &mut e.mail_rate, "30", None);
+                    widgets::field_row(
+                        ui,
+                        &tr!("mail-f-ca"),
+                        &mut e.mail_ca,
+                        &tr!("mail-f-ca-hint"),
+                        None,
+                    );
+                });
+        });
 }
 
 /// The sender's details, folded away until wanted (a clerk sets them once).

@@ -5,7 +5,7 @@
 use super::{Command, InvoiceDeskApp, JournalAim, Tab};
 use crate::api::{ApiError, ConnectionReport, InputProblem, TokenState};
 use crate::journal::{Action, Guard, Intent, Similar};
-use crate::profile::SANDBOX_PROFILE;
+use crate::profile::{SANDBOX_PROFILE, SecretKind};
 use crate::tr;
 use crate::ui::credentials::TestOutcome;
 use crate::ui::journal::Found;
@@ -286,6 +286,7 @@ impl InvoiceDeskApp {
                 previous,
                 profile,
                 secret,
+                mail_password,
             } => {
                 let name = profile.name.clone();
                 if let Err(e) = self
@@ -312,6 +313,9 @@ impl InvoiceDeskApp {
                                 store.set(&secret_name, kind, &s);
                             }
                             store.delete(old, kind);
+                        }
+                        if let Some(p) = &mail_password {
+                            store.set(&secret_name, SecretKind::MailPassword, p);
                         }
                         match secret {
                             Some(s) => store.set(&secret_name, kind, &s),
