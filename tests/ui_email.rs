@@ -14,18 +14,17 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use invoice_desk::sandbox::{Sandbox, SandboxConfig};
 use invoice_desk::ui::i18n::{Lang, text};
 
-#[test]
-fn an_invoice_is_emailed_from_lookup_once_after_the_clerk_sees_it() {
-    let Some(smtp) = smtp_server::start() else {
-        return;
-    };
-    let rt = runtime();
+/// A sandbox on its own runtime, and a journal in `dir` whose directory gives every
+/// sandbox customer an address of its own (`{prefix}{i}@ui.test`).
+fn sandbox_with_contacts(
+    rt: &tokio::runtime::Runtime,
+    dir: &std::path::Path,
+    prefix: &str,
+) -> (Sandbox, std::path::PathBuf) {
     let s = rt
         .block_on(Sandbox::start(SandboxConfig::default()))
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    // The directory: every sandbox customer with an address of its own.
-    let journal = dir.path().join("journal.sqlite3");
+    let journal = dir.join("journal.sqlite3");
     let mut j = invoice_desk::journal::Journal::open(&journal).unwrap();
     let customers: Vec<invoice_desk::journal::Customer> = s
         .directory()
@@ -34,12 +33,22 @@ fn an_invoice_is_emailed_from_lookup_once_after_the_clerk_sees_it() {
         .map(|(i, (id, name, _))| invoice_desk::journal::Customer {
             id,
             name: Some(name),
-            emails: vec![format!("cliente{i}@ui.test")],
+            emails: vec![format!("{prefix}{i}@ui.test")],
             ..Default::default()
         })
         .collect();
     j.import_customers(&customers).unwrap();
-    drop(j);
+    (s, journal)
+}
+
+#[test]
+fn an_invoice_is_emailed_from_lookup_once_after_the_clerk_sees_it() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let rt = runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let (s, journal) = sandbox_with_contacts(&rt, dir.path(), "cliente");
     let mut profile = s.profile("Pruebas");
     profile.sender = invoice_desk::profile::Sender {
         organization: "Servicios Ñandú SpA".into(),
@@ -115,25 +124,8 @@ fn the_months_statements_are_emailed_from_cartera_once() {
         return;
     };
     let rt = runtime();
-    let s = rt
-        .block_on(Sandbox::start(SandboxConfig::default()))
-        .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("journal.sqlite3");
-    let mut j = invoice_desk::journal::Journal::open(&journal).unwrap();
-    let customers: Vec<invoice_desk::journal::Customer> = s
-        .directory()
-        .into_iter()
-        .enumerate()
-        .map(|(i, (id, name, _))| invoice_desk::journal::Customer {
-            id,
-            name: Some(name),
-            emails: vec![format!("cartera{i}@ui.test")],
-            ..Default::default()
-        })
-        .collect();
-    j.import_customers(&customers).unwrap();
-    drop(j);
+    let (s, journal) = sandbox_with_contacts(&rt, dir.path(), "cartera");
     let mut profile = s.profile("Pruebas");
     profile.sender = invoice_desk::profile::Sender {
         organization: "Servicios Ñandú SpA".into(),
@@ -217,25 +209,8 @@ fn the_mail_server_is_set_in_credentials_and_its_password_logs_in() {
         return;
     };
     let rt = runtime();
-    let s = rt
-        .block_on(Sandbox::start(SandboxConfig::default()))
-        .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("journal.sqlite3");
-    let mut j = invoice_desk::journal::Journal::open(&journal).unwrap();
-    let customers: Vec<invoice_desk::journal::Customer> = s
-        .directory()
-        .into_iter()
-        .enumerate()
-        .map(|(i, (id, name, _))| invoice_desk::journal::Customer {
-            id,
-            name: Some(name),
-            emails: vec![format!("login{i}@ui.test")],
-            ..Default::default()
-        })
-        .collect();
-    j.import_customers(&customers).unwrap();
-    drop(j);
+    let (s, journal) = sandbox_with_contacts(&rt, dir.path(), "login");
     let mut profile = s.profile("Pruebas");
     profile.sender = invoice_desk::profile::Sender {
         organization: "Servicios Ñandú SpA".into(),

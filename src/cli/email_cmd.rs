@@ -163,15 +163,7 @@ async fn statements(
     if ids.is_empty() {
         return Err(Failure::usage(tr!("cli-customers-none")));
     }
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let ctrl_c = {
-        let stop = stop.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                stop.store(true, std::sync::atomic::Ordering::SeqCst);
-            }
-        })
-    };
+    let (stop, ctrl_c) = super::stop_on_ctrl_c();
     let total = ids.len();
     for (n, id) in ids.iter().enumerate() {
         if stop.load(std::sync::atomic::Ordering::SeqCst) {
@@ -352,16 +344,7 @@ async fn one(
                 "{}",
                 tr!("cli-mail-sent", customer = who, to = to, reply = reply)
             );
-            for (address, answer) in refused {
-                note!(
-                    "{}",
-                    tr!(
-                        "cli-mail-recipient-refused",
-                        address = escape_controls(&address),
-                        reply = answer
-                    )
-                );
-            }
+            refused_one_by_one(&refused);
         }
         Sent::Already(e) => {
             tally.before += 1;
@@ -405,16 +388,7 @@ async fn one(
         Sent::Refused { reply, refused } => {
             tally.refused += 1;
             note!("{}", tr!("cli-mail-refused", customer = who, reply = reply));
-            for (address, answer) in refused {
-                note!(
-                    "{}",
-                    tr!(
-                        "cli-mail-recipient-refused",
-                        address = escape_controls(&address),
-                        reply = answer
-                    )
-                );
-            }
+            refused_one_by_one(&refused);
         }
         Sent::Later { reply } => {
             tally.failed += 1;
@@ -433,6 +407,20 @@ async fn one(
         }
     }
     Ok(false)
+}
+
+/// The addresses the server refused one by one, each on a line.
+fn refused_one_by_one(refused: &[(String, String)]) {
+    for (address, answer) in refused {
+        note!(
+            "{}",
+            tr!(
+                "cli-mail-recipient-refused",
+                address = escape_controls(address),
+                reply = answer
+            )
+        );
+    }
 }
 
 /// `email template KIND [--write]`.

@@ -167,6 +167,22 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
+/// A flag Ctrl+C sets (a run stops before its next customer), and the task that
+/// watches for it (aborted when the run ends).
+fn stop_on_ctrl_c() -> (
+    std::sync::Arc<std::sync::atomic::AtomicBool>,
+    tokio::task::JoinHandle<()>,
+) {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    let watch = tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    });
+    (stop, watch)
+}
+
 /// `invoice-desk doctor`: the self-check, in the run's language.
 fn doctor() -> ExitCode {
     let profiles = settings::profiles_path().ok();

@@ -64,14 +64,7 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
             Ok(())
         }
         ProfileCommand::Sender(a) => {
-            let name = a
-                .name
-                .clone()
-                .or_else(|| profiles.active.clone())
-                .ok_or_else(|| Failure::usage(tr!("cli-no-profile-chosen")))?;
-            let Some(mut profile) = profiles.get(&name).cloned() else {
-                return Err(Failure::usage(tr!("cli-no-such-profile", name = name)));
-            };
+            let (name, mut profile) = chosen(&profiles, a.name.clone())?;
             let s = &mut profile.sender;
             for (value, field) in [
                 (&a.organization, &mut s.organization),
@@ -150,33 +143,52 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
             let previous = profiles.get(&a.name).map(|p| p.name.clone());
             profiles.upsert(previous.as_deref(), profile.clone())?;
             profiles.save(&path)?;
-            match settings::secret_store().set(&a.name, profile.auth.secret_kind(), &secret) {
-                crate::profile::StoreStatus::Keyring(store) => note!(
-                    "{}",
-                    tr!(
-                        "cli-saved-in-keyring",
-                        name = a.name,
-                        what = what,
-                        store = crate::i18n::keyring_name(&store)
-                    )
-                ),
-                crate::profile::StoreStatus::SessionOnly(why) => note!(
-                    "{}",
-                    tr!(
-                        "cli-saved-not-stored",
-                        name = a.name,
-                        what = what,
-                        why = why,
-                        variable = if a.mode == Mode::Oauth {
-                            "INVOICE_DESK_CLIENT_SECRET"
-                        } else {
-                            "INVOICE_DESK_API_KEY"
-                        }
-                    )
-                ),
-            }
+            let variable = if a.mode == Mode::Oauth {
+                "INVOICE_DESK_CLIENT_SECRET"
+            } else {
+                "INVOICE_DESK_API_KEY"
+            };
+            let status = settings::secret_store().set(&a.name, profile.auth.secret_kind(), &secret);
+            said_stored(status, &a.name, &what, variable);
             Ok(())
         }
+    }
+}
+
+/// The profile named, else the active one: its name and a copy to change.
+fn chosen(profiles: &Profiles, name: Option<String>) -> Result<(String, Profile), Failure> {
+    let name = name
+        .or_else(|| profiles.active.clone())
+        .ok_or_else(|| Failure::usage(tr!("cli-no-profile-chosen")))?;
+    match profiles.get(&name).cloned() {
+        Some(p) => Ok((name, p)),
+        None => Err(Failure::usage(tr!("cli-no-such-profile", name = name))),
+    }
+}
+
+/// Says where a secret went: the keyring, or (none usable) this run only, with the
+/// variable that gives it to later runs.
+fn said_stored(status: crate::profile::StoreStatus, name: &str, what: &str, variable: &str) {
+    match status {
+        crate::profile::StoreStatus::Keyring(store) => note!(
+            "{}",
+            tr!(
+                "cli-saved-in-keyring",
+                name = name,
+                what = what,
+                store = crate::i18n::keyring_name(&store)
+            )
+        ),
+        crate::profile::StoreStatus::SessionOnly(why) => note!(
+            "{}",
+            tr!(
+                "cli-saved-not-stored",
+                name = name,
+                what = what,
+                why = why,
+                variable = variable
+            )
+        ),
     }
 }
 
@@ -234,14 +246,7 @@ fn mail_settings(
     a: super::MailArgs,
 ) -> Result<(), Failure> {
     use crate::profile::mail::Security;
-    let name = a
-        .name
-        .clone()
-        .or_else(|| profiles.active.clone())
-        .ok_or_else(|| Failure::usage(tr!("cli-no-profile-chosen")))?;
-    let Some(mut profile) = profiles.get(&name).cloned() else {
-        return Err(Failure::usage(tr!("cli-no-such-profile", name = name)));
-    };
+    let (name, mut profile) = chosen(profiles, a.name.clone())?;
     let m = &mut profile.mail;
     let text = |v: &Option<String>| v.as_deref().map(|t| t.trim().to_string());
     let optional = |v: String| Some(v).filter(|v| !v.is_empty());
@@ -286,28 +291,9 @@ fn mail_settings(
             Ok(p) if !p.is_empty() => SecretString::from(p),
             _ => read_secret(&what)?,
         };
-        match settings::secret_store().set(&name, crate::profile::SecretKind::MailPassword, &secret)
-        {
-            crate::profile::StoreStatus::Keyring(store) => note!(
-                "{}",
-                tr!(
-                    "cli-saved-in-keyring",
-                    name = name,
-                    what = what,
-                    store = crate::i18n::keyring_name(&store)
-                )
-            ),
-            crate::profile::StoreStatus::SessionOnly(why) => note!(
-                "{}",
-                tr!(
-                    "cli-saved-not-stored",
-                    name = name,
-                    what = what,
-                    why = why,
-                    variable = "INVOICE_DESK_SMTP_PASSWORD"
-                )
-            ),
-        }
+        let status =
+            settings::secret_store().set(&name, crate::profile::SecretKind::MailPassword, &secret);
+        said_stored(status, &name, &what, "INVOICE_DESK_SMTP_PASSWORD");
     }
     profiles.upsert(Some(&name), profile.clone())?;
     profiles.save(path)?;

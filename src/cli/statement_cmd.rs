@@ -264,15 +264,7 @@ pub(super) async fn many(
             },
         )
         .map_err(super::journal_cmd::not_recorded)?;
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let ctrl_c = {
-        let stop = stop.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                stop.store(true, std::sync::atomic::Ordering::SeqCst);
-            }
-        })
-    };
+    let (stop, ctrl_c) = super::stop_on_ctrl_c();
     let progress = std::io::stderr().is_terminal();
     let total = ids.len();
     let customers: Vec<crate::pdf::batch::Customer> = ids

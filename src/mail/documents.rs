@@ -63,6 +63,32 @@ impl Desk {
         }
     }
 
+    /// The PDF attached: `known`'s statement, or one invoice printed.
+    fn pdf(
+        &self,
+        kind: crate::pdf::Kind,
+        known: &Customer,
+        invoices: &[Invoice],
+        as_of: NaiveDate,
+        all: bool,
+    ) -> Result<crate::pdf::Made, NotMade> {
+        let s = crate::pdf::Statement {
+            lang: self.lang,
+            sender: &self.sender,
+            customer: &known.id,
+            name: known.name.as_deref(),
+            rut: known.rut.as_deref(),
+            as_of,
+            invoices,
+            all,
+        };
+        match kind {
+            crate::pdf::Kind::Statement => crate::pdf::statement_pdf(&s),
+            crate::pdf::Kind::Invoice => crate::pdf::invoice_pdf(&s),
+        }
+        .map_err(|e| NotMade::Pdf(e.to_string()))
+    }
+
     /// The statement (or, with `reminders`, the reminder its oldest overdue invoice
     /// calls for) of customer `known` on `as_of`, with its PDF.
     pub fn statement(
@@ -77,17 +103,7 @@ impl Desk {
         if to.is_empty() {
             return Err(NotMade::NoAddress);
         }
-        let made = crate::pdf::statement_pdf(&crate::pdf::Statement {
-            lang: self.lang,
-            sender: &self.sender,
-            customer: &known.id,
-            name: known.name.as_deref(),
-            rut: known.rut.as_deref(),
-            as_of,
-            invoices,
-            all,
-        })
-        .map_err(|e| NotMade::Pdf(e.to_string()))?;
+        let made = self.pdf(crate::pdf::Kind::Statement, known, invoices, as_of, all)?;
         let owed = owed_text(&made);
         if owed.is_empty() {
             return Err(NotMade::NothingOwed);
@@ -136,17 +152,13 @@ impl Desk {
         if to.is_empty() {
             return Err(NotMade::NoAddress);
         }
-        let made = crate::pdf::invoice_pdf(&crate::pdf::Statement {
-            lang: self.lang,
-            sender: &self.sender,
-            customer: &known.id,
-            name: known.name.as_deref(),
-            rut: known.rut.as_deref(),
+        let made = self.pdf(
+            crate::pdf::Kind::Invoice,
+            known,
+            std::slice::from_ref(inv),
             as_of,
-            invoices: std::slice::from_ref(inv),
-            all: true,
-        })
-        .map_err(|e| NotMade::Pdf(e.to_string()))?;
+            true,
+        )?;
         let fill = Fill {
             customer: known.name.clone().unwrap_or_else(|| known.id.clone()),
             invoice: inv.id.clone(),

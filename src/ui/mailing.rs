@@ -311,29 +311,37 @@ pub fn tally_words(t: &Tally) -> Said {
         before = t.before,
         nothing = t.nothing
     );
-    if !t.no_address.is_empty() {
-        words.push(' ');
-        words.push_str(&tr!(
-            "rv-mail-no-address",
-            count = t.no_address.len(),
-            names = t.no_address.join(", ")
-        ));
-    }
-    if !t.not_sent.is_empty() {
-        words.push(' ');
-        words.push_str(&tr!(
-            "rv-mail-not-sent",
-            count = t.not_sent.len(),
-            names = t.not_sent.join("; ")
-        ));
-    }
-    if !t.unknown.is_empty() {
-        words.push(' ');
-        words.push_str(&tr!(
-            "rv-mail-unknown",
-            count = t.unknown.len(),
-            names = t.unknown.join(", ")
-        ));
+    let named = [
+        (
+            &t.no_address,
+            tr!(
+                "rv-mail-no-address",
+                count = t.no_address.len(),
+                names = t.no_address.join(", ")
+            ),
+        ),
+        (
+            &t.not_sent,
+            tr!(
+                "rv-mail-not-sent",
+                count = t.not_sent.len(),
+                names = t.not_sent.join("; ")
+            ),
+        ),
+        (
+            &t.unknown,
+            tr!(
+                "rv-mail-unknown",
+                count = t.unknown.len(),
+                names = t.unknown.join(", ")
+            ),
+        ),
+    ];
+    for (who, said) in named {
+        if !who.is_empty() {
+            words.push(' ');
+            words.push_str(&said);
+        }
     }
     if let Some(s) = &t.stopped {
         words.push(' ');
