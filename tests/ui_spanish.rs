@@ -884,6 +884,8 @@ fn the_statement_pdf_is_made_and_opened_from_the_customers_panel_in_spanish() {
     };
     let asked: Arc<Mutex<Vec<External>>> = Arc::default();
     let seen = asked.clone();
+    let documents = dir.path().join("Documentos").join("invoice-desk");
+    let folder = documents.clone();
     let mut h = common::customized(
         &rt,
         profile,
@@ -894,6 +896,7 @@ fn the_statement_pdf_is_made_and_opened_from_the_customers_panel_in_spanish() {
         None,
         None,
         move |d| {
+            d.documents = Some(folder);
             d.opener = Some(Arc::new(move |what: &External| {
                 let mut all = seen.lock().unwrap();
                 all.push(what.clone());
@@ -921,6 +924,8 @@ fn the_statement_pdf_is_made_and_opened_from_the_customers_panel_in_spanish() {
         External::File(p) => p.clone(),
         other => panic!("{other:?}"),
     };
+    // Kept where the clerk finds it again (the Documents folder), not a temporary one.
+    assert_eq!(file.parent(), Some(documents.as_path()));
     assert!(
         file.file_name()
             .unwrap()

@@ -44,18 +44,30 @@ pub fn system_opener() -> Opener {
 /// the viewer opened it (why not).
 pub type Shown = Result<(PathBuf, Result<(), String>), String>;
 
-/// Writes `pdf` as a new file named `name` (never over another) in the app's temporary
-/// folder and opens it with `opener`, from which the clerk prints, saves or sends it.
+/// Where documents the clerk opens are kept: `invoice-desk` in the user's Documents
+/// folder (a file the clerk can find again, not one the system may clear), else in the
+/// home folder, else the temporary one.
+pub fn documents() -> PathBuf {
+    let user = directories::UserDirs::new();
+    user.as_ref()
+        .and_then(|u| u.document_dir().map(|d| d.to_path_buf()))
+        .or_else(|| user.as_ref().map(|u| u.home_dir().join("Documents")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("invoice-desk")
+}
+
+/// Writes `pdf` as a new file named `name` (never over another) in `folder` (made if
+/// missing) and opens it with `opener`, from which the clerk prints, saves or sends it.
 /// `failed` words a write that did not happen.
 pub fn show_pdf(
+    folder: &std::path::Path,
     name: &str,
     pdf: &[u8],
     opener: &Opener,
     failed: impl Fn(std::io::Error) -> String,
 ) -> Shown {
-    let dir = std::env::temp_dir().join("invoice-desk");
-    std::fs::create_dir_all(&dir).map_err(&failed)?;
-    let path = crate::fsutil::write_new(&dir, name.trim_end_matches(".pdf"), "pdf", pdf)
+    std::fs::create_dir_all(folder).map_err(&failed)?;
+    let path = crate::fsutil::write_new(folder, name.trim_end_matches(".pdf"), "pdf", pdf)
         .map_err(&failed)?;
     let opened = opener(&External::File(path.clone()));
     Ok((path, opened))
@@ -80,6 +92,8 @@ pub struct PdfRequest {
     pub all: bool,
     /// The file's name.
     pub file_name: String,
+    /// The folder it is written into.
+    pub folder: PathBuf,
     /// The panel's words for a document that could not be made or written.
     pub failed: fn(String) -> String,
 }
@@ -113,10 +127,23 @@ pub async fn make_and_show_pdf(
             crate::pdf::PdfError::Logo(p) => crate::i18n::sender_problem(&p),
             other => (req.failed)(other.to_string()),
         })?;
-        show_pdf(&req.file_name, &made.pdf, &opener, |e| {
+        show_pdf(&req.folder, &req.file_name, &made.pdf, &opener, |e| {
             (req.failed)(e.to_string())
         })
     })
     .await
     .map_err(|e| e.to_string())?
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn documents_go_to_the_users_documents_folder() {
+        let d = super::documents();
+        assert!(d.ends_with("invoice-desk"), "{}", d.display());
+        if let Some(u) = directories::UserDirs::new() {
+            assert!(d.starts_with(u.home_dir()), "{}", d.display());
+            assert!(!d.starts_with(std::env::temp_dir()), "{}", d.display());
+        }
+    }
 }

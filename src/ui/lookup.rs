@@ -170,6 +170,7 @@ impl LookupPanel {
         journal: &super::journal::AppJournal,
         session: Option<&Session>,
         opener: super::external::Opener,
+        folder: std::path::PathBuf,
     ) {
         let (Some(inv), Some(session)) = (self.invoice.clone(), session) else {
             return;
@@ -187,6 +188,7 @@ impl LookupPanel {
             kind: crate::pdf::Kind::Invoice,
             lang,
             file_name: crate::pdf::invoice_file_name(lang, &inv.id),
+            folder,
             sender,
             customer: inv.customer.clone().unwrap_or_default(),
             as_of,

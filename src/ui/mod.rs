@@ -50,6 +50,10 @@ pub fn run(rt: &tokio::runtime::Runtime) -> eframe::Result<()> {
         language: None,
         today: None,
         opener: None,
+        // INVOICE_DESK_DOCUMENTS chooses another folder for the documents opened.
+        documents: std::env::var_os("INVOICE_DESK_DOCUMENTS")
+            .filter(|d| !d.is_empty())
+            .map(std::path::PathBuf::from),
     };
     // The first start opens maximized, so a large screen is used; afterwards the size
     // the clerk left is restored (eframe keeps it in app.ron).

@@ -229,6 +229,7 @@ impl InvoiceDeskApp {
                 &self.journal,
                 self.session.as_deref(),
                 self.opener.clone(),
+                self.documents.clone(),
             ),
             Command::PrepareInvoiceEmail => {
                 let templates = self.templates_dir();
@@ -253,6 +254,7 @@ impl InvoiceDeskApp {
                 &self.journal,
                 self.session.as_deref(),
                 self.opener.clone(),
+                self.documents.clone(),
             ),
             Command::ExportShortcut => {
                 self.saved.tab = Tab::Customers;

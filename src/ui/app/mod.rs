@@ -41,6 +41,9 @@ pub struct AppDeps {
     pub today: Option<chrono::NaiveDate>,
     /// How links and folders are opened (`None`: the system's browser and file manager).
     pub opener: Option<super::external::Opener>,
+    /// Where the statements and invoices the clerk opens are written (`None`: an
+    /// `invoice-desk` folder in the user's Documents, see [`super::external::documents`]).
+    pub documents: Option<PathBuf>,
 }
 
 impl AppDeps {
@@ -59,6 +62,8 @@ impl AppDeps {
             opener: Some(Arc::new(|_: &super::external::External| {
                 Err("tests open nothing outside the app".into())
             })),
+            // Not the Documents of whoever runs the tests.
+            documents: Some(std::env::temp_dir().join("invoice-desk-tests")),
         }
     }
 }
@@ -148,6 +153,8 @@ pub struct InvoiceDeskApp {
     importing: Option<Importing>,
     /// Opens links and folders.
     opener: super::external::Opener,
+    /// Where opened documents are written.
+    documents: PathBuf,
     /// Something being opened outside the app, and how it went.
     opening: Option<(super::external::External, Task<Result<(), String>>)>,
     /// The window was asked to close while something is on its way: the clerk is asked.
@@ -245,6 +252,10 @@ impl InvoiceDeskApp {
                 .opener
                 .clone()
                 .unwrap_or_else(super::external::system_opener),
+            documents: deps
+                .documents
+                .clone()
+                .unwrap_or_else(super::external::documents),
             opening: None,
             quit_asking: false,
             quit_confirmed: false,

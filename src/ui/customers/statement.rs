@@ -22,6 +22,7 @@ impl CustomersPanel {
         journal: &crate::ui::journal::AppJournal,
         session: Option<&crate::ui::session::Session>,
         opener: crate::ui::external::Opener,
+        folder: std::path::PathBuf,
     ) {
         if self.statement.is_some() || self.loading.is_some() || self.loaded_for.is_empty() {
             return;
@@ -39,6 +40,7 @@ impl CustomersPanel {
             kind: crate::pdf::Kind::Statement,
             lang,
             file_name: crate::pdf::file_name(lang, &customer, self.customer_name.as_deref(), as_of),
+            folder,
             sender,
             customer,
             as_of,
