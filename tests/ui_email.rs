@@ -85,6 +85,9 @@ fn an_invoice_is_emailed_from_lookup_once_after_the_clerk_sees_it() {
     let subject = format!("Factura {id} · Servicios Ñandú SpA");
     assert!(has_text(&h, &subject));
     assert!(has_text(&h, &format!("factura-{id}.pdf")));
+    // The text as the customer reads it: its lines, not escaped line breaks.
+    assert!(has_text(&h, "Saludos cordiales,\nServicios Ñandú SpA"));
+    assert!(!has_text(&h, "\\n"));
     assert!(
         smtp.delivered().is_empty(),
         "nothing is sent before the clerk says so"

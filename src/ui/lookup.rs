@@ -588,7 +588,16 @@ impl LookupPanel {
             egui::ScrollArea::vertical()
                 .max_height(220.0)
                 .show(ui, |ui| {
-                    ui.label(safe(&p.draft.texts.body));
+                    // Line by line: the text's own line breaks stay, anything else that could
+                    // steer the screen is escaped.
+                    let body: Vec<String> = p
+                        .draft
+                        .texts
+                        .body
+                        .lines()
+                        .map(|l| safe(l).into_owned())
+                        .collect();
+                    ui.label(body.join("\n"));
                 });
             ui.add_space(4.0);
             let mut can = true;
