@@ -2,7 +2,9 @@
 //! throwaway authority, delivering to a Maildir): what arrives is read back (headers,
 //! Spanish subject, the PDF with pdftotext), each e-mail arrives once — a second run,
 //! a run killed with SIGKILL and resumed, refusals for good and for now — and bad
-//! settings or addresses change nothing and send nothing.
+//! settings or addresses change nothing and send nothing. Linux only: the mail server
+//! is Debian's postfix, started as root.
+#![cfg(target_os = "linux")]
 
 mod cli_env;
 mod pg_server;
