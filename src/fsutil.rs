@@ -273,6 +273,41 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_with(target, |w| w.write_all(bytes))
 }
 
+/// An id as part of a file name on every file system: ASCII letters, digits, `-` and `_`
+/// kept, anything else `_`, at most 80 characters.
+pub fn id_part(id: &str) -> String {
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect()
+}
+
+/// A name (a customer's) as part of a file name on every file system: its letters and
+/// digits (accents and `ñ` kept), every run of anything else one `-`, at most 60
+/// characters; `None` when nothing is left. The one rule for every file the app names
+/// after a customer (statements, exports).
+pub fn name_part(name: &str) -> Option<String> {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+        if out.chars().count() >= 60 {
+            break;
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    (!out.is_empty()).then_some(out)
+}
+
 /// Writes `bytes` as a new file in `dir` named `stem.ext`, or `stem-2.ext`, `stem-3.ext`
 /// … when that exists: never over an existing file (even one made at the same moment),
 /// never half-written. Returns the file's path.
@@ -299,6 +334,24 @@ pub fn write_new(dir: &Path, stem: &str, ext: &str, bytes: &[u8]) -> std::io::Re
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_customers_name_and_id_as_parts_of_a_file_name() {
+        assert_eq!(
+            super::name_part("Comercial Ñuñoa Ltda.").as_deref(),
+            Some("Comercial-Ñuñoa-Ltda")
+        );
+        assert_eq!(
+            super::name_part("a/../../b:c*?\"<>|\u{202e}").as_deref(),
+            Some("a-b-c")
+        );
+        assert_eq!(super::name_part("../..").as_deref(), None);
+        assert_eq!(
+            super::name_part(&"ñ".repeat(100)).map(|n| n.chars().count()),
+            Some(60)
+        );
+        assert_eq!(super::id_part("cus_1/../x y"), "cus_1____x_y");
+    }
+
     use super::*;
 
     #[test]

@@ -102,55 +102,21 @@ fn make(s: &Statement<'_>, kind: Kind) -> Result<Made, PdfError> {
     })
 }
 
-/// An id as part of a file name on every file system: ASCII letters, digits, `-` and `_`
-/// kept, anything else `_`, at most 80 characters.
-fn file_safe(id: &str) -> String {
-    id.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(80)
-        .collect()
-}
-
-/// A customer's name as part of a file name on every file system: its letters and
-/// digits (accents and `ñ` kept), every run of anything else one `-`, at most 60
-/// characters; `None` when nothing is left.
-fn name_safe(name: &str) -> Option<String> {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_alphanumeric() {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-        if out.chars().count() >= 60 {
-            break;
-        }
-    }
-    let out = out.trim_end_matches('-').to_string();
-    (!out.is_empty()).then_some(out)
-}
-
 /// The file name a statement is saved under: `estado-de-cuenta-<customer>-<date>.pdf`
 /// (`statement-…` in English), named by the customer's name when it is known (what a
 /// clerk looks for in a folder, and what a customer sees attached), else by its id;
 /// made safe for every file system.
 pub fn file_name(lang: Lang, customer: &str, name: Option<&str>, as_of: NaiveDate) -> String {
     let safe = name
-        .and_then(name_safe)
-        .unwrap_or_else(|| file_safe(customer));
+        .and_then(crate::fsutil::name_part)
+        .unwrap_or_else(|| crate::fsutil::id_part(customer));
     let stem = crate::tr_in!(lang, "st-file-stem");
     format!("{stem}-{safe}-{}.pdf", as_of.format("%Y-%m-%d"))
 }
 
 /// The file name an invoice is printed from: `factura-<id>.pdf` (`invoice-…` in English).
 pub fn invoice_file_name(lang: Lang, id: &str) -> String {
-    let safe = file_safe(id);
+    let safe = crate::fsutil::id_part(id);
     format!("{}-{safe}.pdf", crate::tr_in!(lang, "st-invoice-stem"))
 }
 

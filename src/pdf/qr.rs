@@ -41,9 +41,15 @@ pub(super) fn path(text: &str, side: f32) -> Option<Path> {
     pb.finish()
 }
 
-/// Whether `text` fits in a QR code (else the link is given without one).
+/// The most bytes a QR code holds in byte mode at error correction M (version 40).
+const BYTES_AT_M: usize = 2331;
+
+/// Whether `text` fits in a QR code (else the link is given without one), by its length
+/// alone: the plan asks this of every line, and encoding each code here as well as when
+/// it is drawn cost a second encoding per invoice. Byte mode is the least compact the
+/// encoder picks, so every text this admits is encoded (a test holds the two together).
 pub(super) fn fits(text: &str) -> bool {
-    qrcode::QrCode::with_error_correction_level(text, qrcode::EcLevel::M).is_ok()
+    text.len() <= BYTES_AT_M
 }
 
 #[cfg(test)]
@@ -55,5 +61,31 @@ mod tests {
         let long = format!("https://pay.example/{}", "x".repeat(3000));
         assert!(!super::fits(&long));
         assert!(super::path(&long, 44.0).is_none());
+    }
+
+    #[test]
+    fn what_fits_by_length_is_what_the_encoder_takes_at_the_limit() {
+        let link = |n: usize| {
+            let head = "https://pay.example/";
+            format!(
+                "{head}{}",
+                "aZ9-_~.%"
+                    .repeat(n)
+                    .chars()
+                    .take(n - head.len())
+                    .collect::<String>()
+            )
+        };
+        for n in [super::BYTES_AT_M - 1, super::BYTES_AT_M] {
+            assert!(super::fits(&link(n)));
+            assert!(
+                super::path(&link(n), 44.0).is_some(),
+                "{n} bytes fit and are drawn"
+            );
+        }
+        let over = link(super::BYTES_AT_M + 1);
+        assert!(!super::fits(&over));
+        // Byte mode was the limit: the encoder refuses it too.
+        assert!(super::path(&over, 44.0).is_none());
     }
 }

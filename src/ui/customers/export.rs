@@ -280,35 +280,23 @@ fn format_name((workbook, d): (bool, Dialect)) -> String {
 /// The suggested file name, in the clerk's language, with the customer's name when the
 /// directory knows it (`facturas-Comercial-Ñuñoa-Ltda-cus_1.xlsx`, `facturas-cus_1.csv`).
 fn file_name(customer: &str, name: Option<&str>, workbook: bool) -> String {
-    let who = match name.map(sanitize).filter(|n| !n.is_empty()) {
-        Some(n) => format!("{n}-{}", sanitize(customer)),
-        None => sanitize(customer),
+    // The same rule as the statements' names (fsutil::name_part), then the id.
+    let id = Some(
+        crate::fsutil::id_part(customer)
+            .trim_matches('_')
+            .to_string(),
+    )
+    .filter(|i| !i.is_empty());
+    let who = match (name.and_then(crate::fsutil::name_part), id) {
+        (Some(n), Some(id)) => format!("{n}-{id}"),
+        (Some(n), None) => n,
+        (None, Some(id)) => id,
+        (None, None) => tr!("cu-file-customer"),
     };
     if workbook {
         tr!("cu-file-name-xlsx", customer = who)
     } else {
         tr!("cu-file-name", customer = who)
-    }
-}
-
-fn sanitize(s: &str) -> String {
-    let t: String = s
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else if c == ' ' {
-                '-'
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let t = t.trim_matches(|c| c == '_' || c == '-');
-    if t.is_empty() {
-        tr!("cu-file-customer")
-    } else {
-        t.to_string()
     }
 }
 
