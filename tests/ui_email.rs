@@ -298,3 +298,62 @@ fn the_mail_server_is_set_in_credentials_and_its_password_logs_in() {
     step_until(&mut h, "sent", |h| has_text(h, "Enviado a"));
     assert_eq!(smtp.delivered().len(), 1);
 }
+
+/// Customer invoices in Spanish: the loaded customer's statement e-mailed, shown first
+/// and sent once.
+#[test]
+fn a_customers_statement_is_emailed_from_the_customer_invoices_panel() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let rt = runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let (s, journal) = sandbox_with_contacts(&rt, dir.path(), "estado");
+    let mut profile = s.profile("Pruebas");
+    profile.sender = invoice_desk::profile::Sender {
+        organization: "Servicios Ñandú SpA".into(),
+        ..Default::default()
+    };
+    profile.mail = invoice_desk::profile::mail::Settings {
+        server: "127.0.0.1".into(),
+        port: Some(smtp.starttls_port),
+        from: "Cobranzas Ñandú <cobranza@nandu.test>".into(),
+        ca_file: Some(smtp.ca()),
+        ..Default::default()
+    };
+    let mut h = common::customized(
+        &rt,
+        profile,
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 900.0],
+        Lang::Es,
+        Some(journal),
+        None,
+        |_| {},
+    );
+    let (customer, name, _) = s.directory().into_iter().next().unwrap();
+    click(&mut h, &text("tab-customers"));
+    common::set_text(&mut h, &text("f-customer-id"), &customer);
+    click(&mut h, &text("cu-load"));
+    step_until(&mut h, "listed", |h| {
+        !h.state().customers_loading() && !h.state().customer_rows().0.is_empty()
+    });
+    click(&mut h, &text("cu-mail"));
+    // (The dialog's title is the button's words without "…": wait for its addressee.)
+    step_until(&mut h, "shown", |h| has_text(h, "estado0@ui.test"));
+    assert!(has_text(&h, &format!("{name} · estado0@ui.test")));
+    assert!(smtp.delivered().is_empty());
+    click_last(&mut h, &text("lk-mail-send"));
+    step_until(&mut h, "sent", |h| has_text(h, "Enviado a"));
+    let got = smtp.delivered();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].to, "estado0@ui.test");
+    assert!(
+        got[0].subject().starts_with("Estado de cuenta al "),
+        "{}",
+        got[0].subject()
+    );
+    let (file, _) = got[0].attachment().unwrap();
+    assert!(file.starts_with("estado-de-cuenta-"), "{file}");
+}

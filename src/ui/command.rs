@@ -69,6 +69,10 @@ pub enum Command {
     PrepareInvoiceEmail,
     /// Send the e-mail Lookup shows.
     SendInvoiceEmail,
+    /// Make the statement e-mail of the customer on screen in Customer invoices.
+    PrepareStatementEmail,
+    /// Send the statement e-mail Customer invoices shows.
+    SendStatementEmail,
     /// List what every customer the directory knows owes (the Cartera panel).
     ReviewReceivables,
     /// Stop that listing (what was listed stays).

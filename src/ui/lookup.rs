@@ -41,16 +41,8 @@ pub struct LookupPanel {
     fixed_today: Option<chrono::NaiveDate>,
     /// The invoice being printed: its PDF made, then opened in the system's viewer.
     print: Option<Task<super::external::Shown>>,
-    /// The invoice's e-mail being made (PDF, texts) to be shown.
-    mail_prepare: Option<Task<Result<super::mailing::Prepared, String>>>,
-    /// The e-mail shown for the clerk to send or not.
-    mail_preview: Option<super::mailing::Prepared>,
-    /// The clerk ticked "send it again" (it was sent before).
-    mail_again: bool,
-    /// The e-mail on its way.
-    mail_send: Option<Task<Result<super::mailing::Said, String>>>,
-    /// What came of the last e-mail (the words; whether they say a problem).
-    mail_said: Option<super::mailing::Said>,
+    /// The invoice's e-mail: made, shown, sent.
+    mail: super::mailing::OneEmail,
 }
 
 impl LookupPanel {
@@ -81,11 +73,7 @@ impl LookupPanel {
             notice: None,
             fixed_today: today,
             print: None,
-            mail_prepare: None,
-            mail_preview: None,
-            mail_again: false,
-            mail_send: None,
-            mail_said: None,
+            mail: Default::default(),
         }
     }
 
@@ -214,21 +202,20 @@ impl LookupPanel {
         let (Some(inv), Some(session)) = (self.invoice.clone(), session) else {
             return;
         };
-        if self.mail_prepare.is_some() || self.mail_send.is_some() {
+        if self.mail.busy() {
             return;
         }
         let as_of = self
             .fixed_today
             .unwrap_or_else(|| chrono::Local::now().date_naive());
-        self.mail_said = None;
-        self.mail_again = false;
-        self.mail_prepare = Some(spawner.spawn(super::mailing::prepare_invoice(
-            inv,
-            session.profile.clone(),
-            journal.clone(),
-            as_of,
-            templates,
-        )));
+        self.mail
+            .preparing(spawner.spawn(super::mailing::prepare_invoice(
+                inv,
+                session.profile.clone(),
+                journal.clone(),
+                as_of,
+                templates,
+            )));
     }
 
     /// Sends the e-mail shown (once; again only when the clerk ticked it).
@@ -238,28 +225,12 @@ impl LookupPanel {
         journal: &super::journal::AppJournal,
         secrets: std::sync::Arc<tokio::sync::OnceCell<std::sync::Arc<crate::profile::SecretStore>>>,
     ) {
-        let Some(p) = self.mail_preview.take() else {
-            return;
-        };
-        let again = std::mem::take(&mut self.mail_again);
-        self.mail_send =
-            Some(spawner.spawn(super::mailing::send(p, again, journal.clone(), secrets)));
+        self.mail.send(spawner, journal, secrets);
     }
 
     /// Takes finished work (called by the app every frame).
     pub fn poll(&mut self) {
-        if let Some(r) = take_finished(&mut self.mail_prepare) {
-            match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                Ok(p) => self.mail_preview = Some(p),
-                Err(why) => self.mail_said = Some((why, true)),
-            }
-        }
-        if let Some(r) = take_finished(&mut self.mail_send) {
-            self.mail_said = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                Ok(said) => said,
-                Err(why) => (why, true),
-            });
-        }
+        self.mail.poll();
         if let Some(r) = take_finished(&mut self.print) {
             self.notice = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
                 Ok((path, Ok(()))) => tr!("lk-print-opened", path = path.display()),
@@ -454,35 +425,14 @@ impl LookupPanel {
                 {
                     commands.push(Command::PrintInvoice);
                 }
-                let mailing = self.mail_prepare.is_some() || self.mail_send.is_some();
-                if ui
-                    .add_enabled(
-                        !mailing && session.is_some(),
-                        egui::Button::new(tr!("lk-mail")),
-                    )
-                    .on_hover_text(tr!("lk-mail-hint"))
-                    .clicked()
+                if self
+                    .mail
+                    .button(ui, session.is_some(), &tr!("lk-mail"), &tr!("lk-mail-hint"))
                 {
                     commands.push(Command::PrepareInvoiceEmail);
                 }
-                if mailing {
-                    crate::ui::widgets::busy(ui);
-                    ui.label(if self.mail_send.is_some() {
-                        tr!("lk-mail-sending")
-                    } else {
-                        tr!("lk-mail-making")
-                    });
-                }
             });
-            if let Some((words, problem)) = &self.mail_said {
-                let text = if *problem {
-                    RichText::new(words).color(ui.visuals().error_fg_color)
-                } else {
-                    RichText::new(words)
-                };
-                let r = ui.label(text);
-                widgets::announce(ui, &r, false);
-            }
+            self.mail.said(ui);
             ui.add_space(8.0);
             let status = inv.status();
             let can_void = matches!(status, InvoiceStatus::Open | InvoiceStatus::Unknown)
@@ -549,84 +499,8 @@ impl LookupPanel {
                 self.confirm = false;
             }
         }
-        self.mail_dialog(ui, commands);
-    }
-}
-
-impl LookupPanel {
-    /// The e-mail shown before it is sent: to whom, subject, attachment, the text, and
-    /// an earlier send (then "send it again" must be ticked).
-    fn mail_dialog(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
-        let Some(p) = &self.mail_preview else {
-            return;
-        };
-        let mut close = false;
-        let modal = egui::Modal::new(egui::Id::unique("mail_preview")).show(ui.ctx(), |ui| {
-            ui.set_max_width(560.0);
-            let title = ui.heading(tr!("lk-mail-title"));
-            widgets::announce(ui, &title, true);
-            egui::Grid::new("mail_summary")
-                .num_columns(2)
-                .show(ui, |ui| {
-                    ui.label(tr!("lk-mail-to"));
-                    ui.label(RichText::new(format!("{} · {}", p.who, p.to)).strong());
-                    ui.end_row();
-                    ui.label(tr!("lk-mail-subject"));
-                    ui.label(RichText::new(safe(&p.draft.texts.subject)).strong());
-                    ui.end_row();
-                    if let Some(a) = &p.draft.attachment {
-                        ui.label(tr!("lk-mail-attachment"));
-                        ui.label(format!(
-                            "{} ({} KB)",
-                            safe(&a.name),
-                            a.bytes.len().div_ceil(1024)
-                        ));
-                        ui.end_row();
-                    }
-                });
-            ui.add_space(4.0);
-            egui::ScrollArea::vertical()
-                .max_height(220.0)
-                .show(ui, |ui| {
-                    // Line by line: the text's own line breaks stay, anything else that could
-                    // steer the screen is escaped.
-                    let body: Vec<String> = p
-                        .draft
-                        .texts
-                        .body
-                        .lines()
-                        .map(|l| safe(l).into_owned())
-                        .collect();
-                    ui.label(body.join("\n"));
-                });
-            ui.add_space(4.0);
-            let mut can = true;
-            if let Some(e) = &p.before {
-                let when = crate::i18n::moment(&e.time);
-                let words = if e.outcome == crate::journal::Outcome::Done {
-                    tr!("lk-mail-sent-before", when = when, by = safe(&e.user))
-                } else {
-                    tr!("lk-mail-unknown-before", when = when, by = safe(&e.user))
-                };
-                ui.label(RichText::new(words).color(ui.visuals().warn_fg_color));
-                ui.checkbox(&mut self.mail_again, tr!("lk-mail-again"));
-                can = self.mail_again;
-            }
-            ui.horizontal(|ui| {
-                if ui
-                    .add_enabled(can, egui::Button::new(tr!("lk-mail-send")))
-                    .clicked()
-                {
-                    commands.push(Command::SendInvoiceEmail);
-                }
-                if ui.button(tr!("cancel")).clicked() {
-                    close = true;
-                }
-            });
-        });
-        if close || modal.should_close() {
-            self.mail_preview = None;
-            self.mail_again = false;
+        if self.mail.dialog(ui, &tr!("lk-mail-title")) {
+            commands.push(Command::SendInvoiceEmail);
         }
     }
 }

@@ -4,12 +4,16 @@
 //! it is said in the clerk's words.
 
 use super::journal::AppJournal;
+use super::task::{Task, take_finished};
+use super::widgets;
 use crate::api::Invoice;
 use crate::journal::{Entry, Outcome, identity};
 use crate::mail::documents::{Desk, NotMade};
 use crate::mail::{Draft, Mailer, Outbox, Sent};
 use crate::profile::{Profile, SecretKind, SecretStore};
+use crate::text::escape_controls as safe;
 use crate::tr;
+use egui::{RichText, Ui};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -76,6 +80,47 @@ pub async fn prepare_invoice(
         .await
         .map_err(|e| tr!("lk-mail-not-made", why = e))?
         .map_err(|e| not_made(&e, &who))?;
+    shown(draft, who, profile, journal).await
+}
+
+/// Makes customer `customer`'s statement e-mail from the invoices listed, for the clerk
+/// to see.
+pub async fn prepare_statement(
+    customer: String,
+    invoices: Vec<Invoice>,
+    profile: Profile,
+    journal: AppJournal,
+    as_of: chrono::NaiveDate,
+    templates: Option<PathBuf>,
+) -> Result<Prepared, String> {
+    let checked = usable(&profile)?;
+    let wanted = customer.clone();
+    let known =
+        journal
+            .read(move |j| j.customer(&wanted))
+            .await?
+            .unwrap_or(crate::journal::Customer {
+                id: customer.clone(),
+                ..Default::default()
+            });
+    let who = known.name.clone().unwrap_or_else(|| customer.clone());
+    let d = desk(&profile, &checked, templates);
+    let draft =
+        tokio::task::spawn_blocking(move || d.statement(&known, &invoices, as_of, false, false))
+            .await
+            .map_err(|e| tr!("lk-mail-not-made", why = e))?
+            .map_err(|e| not_made(&e, &who))?;
+    shown(draft, who, profile, journal).await
+}
+
+/// `draft` with what the dialog shows beside it: the customer, the addresses, an
+/// earlier send of the same e-mail.
+async fn shown(
+    draft: Draft,
+    who: String,
+    profile: Profile,
+    journal: AppJournal,
+) -> Result<Prepared, String> {
     let scope = identity::mail_scope(&profile.base_url);
     let key = draft.key();
     let before = journal
@@ -349,4 +394,168 @@ pub fn tally_words(t: &Tally) -> Said {
     }
     let problem = !t.not_sent.is_empty() || !t.unknown.is_empty() || t.stopped.is_some();
     (words, problem)
+}
+
+/// A panel's e-mail of one document: made (off the UI thread), shown for the clerk to
+/// send or not, sent, and what came of it.
+#[derive(Default)]
+pub struct OneEmail {
+    prepare: Option<Task<Result<Prepared, String>>>,
+    preview: Option<Prepared>,
+    /// The clerk ticked "send it again" (it was sent before).
+    again: bool,
+    send: Option<Task<Result<Said, String>>>,
+    said: Option<Said>,
+}
+
+impl OneEmail {
+    /// Whether an e-mail is being made or sent.
+    pub fn busy(&self) -> bool {
+        self.prepare.is_some() || self.send.is_some()
+    }
+
+    /// Starts showing the e-mail `task` makes.
+    pub fn preparing(&mut self, task: Task<Result<Prepared, String>>) {
+        self.said = None;
+        self.again = false;
+        self.prepare = Some(task);
+    }
+
+    /// Sends the e-mail shown (once; again only when the clerk ticked it).
+    pub fn send(
+        &mut self,
+        spawner: &super::task::Spawner,
+        journal: &AppJournal,
+        secrets: Arc<tokio::sync::OnceCell<Arc<SecretStore>>>,
+    ) {
+        let Some(p) = self.preview.take() else {
+            return;
+        };
+        let again = std::mem::take(&mut self.again);
+        self.send = Some(spawner.spawn(send(p, again, journal.clone(), secrets)));
+    }
+
+    /// Takes finished work.
+    pub fn poll(&mut self) {
+        if let Some(r) = take_finished(&mut self.prepare) {
+            match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                Ok(p) => self.preview = Some(p),
+                Err(why) => self.said = Some((why, true)),
+            }
+        }
+        if let Some(r) = take_finished(&mut self.send) {
+            self.said = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                Ok(said) => said,
+                Err(why) => (why, true),
+            });
+        }
+    }
+
+    /// The panel's button (`label`, `hint`), and beside it what is being done; whether
+    /// it was clicked.
+    pub fn button(&self, ui: &mut Ui, can: bool, label: &str, hint: &str) -> bool {
+        let clicked = ui
+            .add_enabled(can && !self.busy(), egui::Button::new(label))
+            .on_hover_text(hint)
+            .clicked();
+        if self.busy() {
+            widgets::busy(ui);
+            ui.label(if self.send.is_some() {
+                tr!("lk-mail-sending")
+            } else {
+                tr!("lk-mail-making")
+            });
+        }
+        clicked
+    }
+
+    /// What came of the last e-mail, under the buttons (a problem in the error colour).
+    pub fn said(&self, ui: &mut Ui) {
+        if let Some((words, problem)) = &self.said {
+            let text = if *problem {
+                RichText::new(words).color(ui.visuals().error_fg_color)
+            } else {
+                RichText::new(words)
+            };
+            let r = ui.label(text);
+            widgets::announce(ui, &r, false);
+        }
+    }
+
+    /// The e-mail shown before it is sent: to whom, subject, attachment, the text, and
+    /// an earlier send (then "send it again" must be ticked). Whether Send was clicked.
+    pub fn dialog(&mut self, ui: &mut Ui, heading: &str) -> bool {
+        let Some(p) = &self.preview else {
+            return false;
+        };
+        let (mut close, mut send) = (false, false);
+        let modal = egui::Modal::new(egui::Id::unique("mail_preview")).show(ui.ctx(), |ui| {
+            ui.set_max_width(560.0);
+            let title = ui.heading(heading);
+            widgets::announce(ui, &title, true);
+            egui::Grid::new("mail_summary")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    ui.label(tr!("lk-mail-to"));
+                    ui.label(RichText::new(format!("{} · {}", p.who, p.to)).strong());
+                    ui.end_row();
+                    ui.label(tr!("lk-mail-subject"));
+                    ui.label(RichText::new(safe(&p.draft.texts.subject)).strong());
+                    ui.end_row();
+                    if let Some(a) = &p.draft.attachment {
+                        ui.label(tr!("lk-mail-attachment"));
+                        ui.label(format!(
+                            "{} ({} KB)",
+                            safe(&a.name),
+                            a.bytes.len().div_ceil(1024)
+                        ));
+                        ui.end_row();
+                    }
+                });
+            ui.add_space(4.0);
+            egui::ScrollArea::vertical()
+                .max_height(220.0)
+                .show(ui, |ui| {
+                    // Line by line: the text's own line breaks stay, anything else that could
+                    // steer the screen is escaped.
+                    let body: Vec<String> = p
+                        .draft
+                        .texts
+                        .body
+                        .lines()
+                        .map(|l| safe(l).into_owned())
+                        .collect();
+                    ui.label(body.join("\n"));
+                });
+            ui.add_space(4.0);
+            let mut can = true;
+            if let Some(e) = &p.before {
+                let when = crate::i18n::moment(&e.time);
+                let words = if e.outcome == Outcome::Done {
+                    tr!("lk-mail-sent-before", when = when, by = safe(&e.user))
+                } else {
+                    tr!("lk-mail-unknown-before", when = when, by = safe(&e.user))
+                };
+                ui.label(RichText::new(words).color(ui.visuals().warn_fg_color));
+                ui.checkbox(&mut self.again, tr!("lk-mail-again"));
+                can = self.again;
+            }
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(can, egui::Button::new(tr!("lk-mail-send")))
+                    .clicked()
+                {
+                    send = true;
+                }
+                if ui.button(tr!("cancel")).clicked() {
+                    close = true;
+                }
+            });
+        });
+        if close || modal.should_close() {
+            self.preview = None;
+            self.again = false;
+        }
+        send
+    }
 }

@@ -1016,3 +1016,6 @@ mail-f-rate = E-mails a minute
 mail-f-ca = Certificate authority (PEM)
 mail-f-ca-hint = only for a desk's own server
 mail-bad-port = "{ $port }" is not a port: a number from 1 to 65535.
+cu-mail = E-mail the statement…
+cu-mail-hint = This customer's statement (every invoice listed) to their addresses in the directory; you see it before it is sent, and it is sent once this month.
+cu-mail-title = E-mail the statement of account

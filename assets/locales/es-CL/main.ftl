@@ -1019,3 +1019,6 @@ mail-f-rate = Correos por minuto
 mail-f-ca = Autoridad de certificación (PEM)
 mail-f-ca-hint = solo para un servidor propio de la mesa
 mail-bad-port = "{ $port }" no es un puerto: un número de 1 a 65535.
+cu-mail = Enviar el estado de cuenta por correo…
+cu-mail-hint = El estado de cuenta de este cliente (todas las facturas listadas) a sus direcciones del directorio; lo ve antes de enviarlo, y se envía una sola vez este mes.
+cu-mail-title = Enviar el estado de cuenta por correo

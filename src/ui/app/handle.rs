@@ -244,6 +244,20 @@ impl InvoiceDeskApp {
                 self.lookup
                     .send_email(&self.spawner, &self.journal, self.connector.secrets.clone())
             }
+            Command::PrepareStatementEmail => {
+                let templates = self.templates_dir();
+                self.customers.prepare_email(
+                    &self.spawner,
+                    &self.journal,
+                    self.session.as_deref(),
+                    templates,
+                )
+            }
+            Command::SendStatementEmail => self.customers.send_email(
+                &self.spawner,
+                &self.journal,
+                self.connector.secrets.clone(),
+            ),
             Command::OpenCustomer(id) => {
                 self.customers.set_customer_id(&id);
                 self.saved.tab = Tab::Customers;

@@ -118,6 +118,8 @@ pub struct CustomersPanel {
     /// The statement of account being made, and what became of the last one.
     statement: Option<statement::Made>,
     statement_note: Option<Result<String, String>>,
+    /// The loaded customer's statement by e-mail: made, shown, sent.
+    mail: crate::ui::mailing::OneEmail,
     /// The folder of the last file exported (for "Open folder").
     exported_to: Option<PathBuf>,
     show_path_export: bool,
@@ -160,6 +162,7 @@ impl CustomersPanel {
             export_cancel: Arc::new(AtomicBool::new(false)),
             statement: None,
             statement_note: None,
+            mail: Default::default(),
             export_note: None,
             exported_to: None,
             show_path_export: false,

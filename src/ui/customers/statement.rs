@@ -55,6 +55,43 @@ impl CustomersPanel {
         )));
     }
 
+    /// Makes the loaded customer's statement e-mail (from every invoice listed) to show
+    /// it first.
+    pub fn prepare_email(
+        &mut self,
+        spawner: &Spawner,
+        journal: &crate::ui::journal::AppJournal,
+        session: Option<&crate::ui::session::Session>,
+        templates: Option<std::path::PathBuf>,
+    ) {
+        if self.mail.busy() || self.loading.is_some() || self.loaded_for.is_empty() {
+            return;
+        }
+        let Some(session) = session else { return };
+        let invoices: Vec<crate::api::Invoice> = (0..self.rows.len() as u32)
+            .map(|i| self.rows.get(i).clone())
+            .collect();
+        self.mail
+            .preparing(spawner.spawn(crate::ui::mailing::prepare_statement(
+                self.loaded_for.clone(),
+                invoices,
+                session.profile.clone(),
+                journal.clone(),
+                self.view.settings.today,
+                templates,
+            )));
+    }
+
+    /// Sends the statement e-mail shown.
+    pub fn send_email(
+        &mut self,
+        spawner: &Spawner,
+        journal: &crate::ui::journal::AppJournal,
+        secrets: std::sync::Arc<tokio::sync::OnceCell<std::sync::Arc<crate::profile::SecretStore>>>,
+    ) {
+        self.mail.send(spawner, journal, secrets);
+    }
+
     /// The statement button and what became of the last one.
     pub(super) fn statement_bar(
         &mut self,
@@ -81,7 +118,18 @@ impl CustomersPanel {
                 widgets::busy(ui);
                 ui.label(tr!("cu-statement-making"));
             }
+            let can_mail = connected && self.loading.is_none() && !self.loaded_for.is_empty();
+            if self
+                .mail
+                .button(ui, can_mail, &tr!("cu-mail"), &tr!("cu-mail-hint"))
+            {
+                commands.push(Command::PrepareStatementEmail);
+            }
         });
+        self.mail.said(ui);
+        if self.mail.dialog(ui, &tr!("cu-mail-title")) {
+            commands.push(Command::SendStatementEmail);
+        }
         // On its own line, wrapped: a long hint beside the button would widen the panel.
         if no_sender && self.statement.is_none() {
             ui.label(egui::RichText::new(tr!("cu-statement-no-sender")).weak());
@@ -91,6 +139,7 @@ impl CustomersPanel {
 
     /// Takes the statement made, if it is.
     pub(super) fn poll_statement(&mut self) {
+        self.mail.poll();
         if let Some(r) = crate::ui::task::take_finished(&mut self.statement) {
             self.statement_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
                 Ok((path, Ok(()))) => Ok(tr!("cu-statement-opened", path = path.display())),
