@@ -41,6 +41,48 @@ fn sandbox_with_contacts(
     (s, journal)
 }
 
+/// The app in Spanish, connected to a sandbox whose directory gives every customer an
+/// address (`{prefix}{i}@ui.test`), its profile sending as "Servicios Ñandú SpA" through
+/// `mail` (none: the test sets it in Credentials).
+fn app(
+    rt: &tokio::runtime::Runtime,
+    dir: &std::path::Path,
+    prefix: &str,
+    mail: Option<invoice_desk::profile::mail::Settings>,
+    height: f32,
+) -> (Sandbox, common::H) {
+    let (s, journal) = sandbox_with_contacts(rt, dir, prefix);
+    let mut profile = s.profile("Pruebas");
+    profile.sender = invoice_desk::profile::Sender {
+        organization: "Servicios Ñandú SpA".into(),
+        ..Default::default()
+    };
+    profile.mail = mail.unwrap_or_default();
+    let h = common::customized(
+        rt,
+        profile,
+        &s.credentials.client_secret,
+        dir,
+        [1280.0, height],
+        Lang::Es,
+        Some(journal),
+        None,
+        |_| {},
+    );
+    (s, h)
+}
+
+/// The tests' server over STARTTLS, its authority trusted.
+fn starttls(smtp: &smtp_server::Smtp) -> invoice_desk::profile::mail::Settings {
+    invoice_desk::profile::mail::Settings {
+        server: "127.0.0.1".into(),
+        port: Some(smtp.starttls_port),
+        from: "Cobranzas Ñandú <cobranza@nandu.test>".into(),
+        ca_file: Some(smtp.ca()),
+        ..Default::default()
+    }
+}
+
 #[test]
 fn an_invoice_is_emailed_from_lookup_once_after_the_clerk_sees_it() {
     let Some(smtp) = smtp_server::start() else {
@@ -48,31 +90,7 @@ fn an_invoice_is_emailed_from_lookup_once_after_the_clerk_sees_it() {
     };
     let rt = runtime();
     let dir = tempfile::tempdir().unwrap();
-    let (s, journal) = sandbox_with_contacts(&rt, dir.path(), "cliente");
-    let mut profile = s.profile("Pruebas");
-    profile.sender = invoice_desk::profile::Sender {
-        organization: "Servicios Ñandú SpA".into(),
-        email: "cobranza@nandu.test".into(),
-        ..Default::default()
-    };
-    profile.mail = invoice_desk::profile::mail::Settings {
-        server: "127.0.0.1".into(),
-        port: Some(smtp.starttls_port),
-        from: "Cobranzas Ñandú <cobranza@nandu.test>".into(),
-        ca_file: Some(smtp.ca()),
-        ..Default::default()
-    };
-    let mut h = common::customized(
-        &rt,
-        profile,
-        &s.credentials.client_secret,
-        dir.path(),
-        [1280.0, 800.0],
-        Lang::Es,
-        Some(journal),
-        None,
-        |_| {},
-    );
+    let (s, mut h) = app(&rt, dir.path(), "cliente", Some(starttls(&smtp)), 800.0);
     let id = s
         .sample_invoice(invoice_desk::sandbox::data::ORG_OAUTH)
         .unwrap();
@@ -128,31 +146,17 @@ fn the_months_statements_are_emailed_from_cartera_once() {
     };
     let rt = runtime();
     let dir = tempfile::tempdir().unwrap();
-    let (s, journal) = sandbox_with_contacts(&rt, dir.path(), "cartera");
-    let mut profile = s.profile("Pruebas");
-    profile.sender = invoice_desk::profile::Sender {
-        organization: "Servicios Ñandú SpA".into(),
-        ..Default::default()
-    };
-    profile.mail = invoice_desk::profile::mail::Settings {
-        server: "127.0.0.1".into(),
-        port: Some(smtp.tls_port),
-        security: invoice_desk::profile::mail::Security::Tls,
-        from: "Cobranzas Ñandú <cobranza@nandu.test>".into(),
-        ca_file: Some(smtp.ca()),
-        per_minute: 600,
-        ..Default::default()
-    };
-    let mut h = common::customized(
+    let (_sandbox, mut h) = app(
         &rt,
-        profile,
-        &s.credentials.client_secret,
         dir.path(),
-        [1280.0, 900.0],
-        Lang::Es,
-        Some(journal),
-        None,
-        |_| {},
+        "cartera",
+        Some(invoice_desk::profile::mail::Settings {
+            port: Some(smtp.tls_port),
+            security: invoice_desk::profile::mail::Security::Tls,
+            per_minute: 600,
+            ..starttls(&smtp)
+        }),
+        900.0,
     );
     click(&mut h, &text("tab-receivables"));
     click(&mut h, &text("rv-review"));
@@ -213,23 +217,7 @@ fn the_mail_server_is_set_in_credentials_and_its_password_logs_in() {
     };
     let rt = runtime();
     let dir = tempfile::tempdir().unwrap();
-    let (s, journal) = sandbox_with_contacts(&rt, dir.path(), "login");
-    let mut profile = s.profile("Pruebas");
-    profile.sender = invoice_desk::profile::Sender {
-        organization: "Servicios Ñandú SpA".into(),
-        ..Default::default()
-    };
-    let mut h = common::customized(
-        &rt,
-        profile,
-        &s.credentials.client_secret,
-        dir.path(),
-        [1280.0, 1000.0],
-        Lang::Es,
-        Some(journal),
-        None,
-        |_| {},
-    );
+    let (s, mut h) = app(&rt, dir.path(), "login", None, 1000.0);
     click(&mut h, &text("tab-credentials"));
     h.get_by_label(&text("mail-title")).click();
     h.step();
@@ -308,30 +296,7 @@ fn a_customers_statement_is_emailed_from_the_customer_invoices_panel() {
     };
     let rt = runtime();
     let dir = tempfile::tempdir().unwrap();
-    let (s, journal) = sandbox_with_contacts(&rt, dir.path(), "estado");
-    let mut profile = s.profile("Pruebas");
-    profile.sender = invoice_desk::profile::Sender {
-        organization: "Servicios Ñandú SpA".into(),
-        ..Default::default()
-    };
-    profile.mail = invoice_desk::profile::mail::Settings {
-        server: "127.0.0.1".into(),
-        port: Some(smtp.starttls_port),
-        from: "Cobranzas Ñandú <cobranza@nandu.test>".into(),
-        ca_file: Some(smtp.ca()),
-        ..Default::default()
-    };
-    let mut h = common::customized(
-        &rt,
-        profile,
-        &s.credentials.client_secret,
-        dir.path(),
-        [1280.0, 900.0],
-        Lang::Es,
-        Some(journal),
-        None,
-        |_| {},
-    );
+    let (s, mut h) = app(&rt, dir.path(), "estado", Some(starttls(&smtp)), 900.0);
     let (customer, name, _) = s.directory().into_iter().next().unwrap();
     click(&mut h, &text("tab-customers"));
     common::set_text(&mut h, &text("f-customer-id"), &customer);

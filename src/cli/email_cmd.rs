@@ -4,7 +4,7 @@
 use super::{EmailCommand, EmailStatementsArgs, Failure, settings};
 use crate::api::Client;
 use crate::journal::SharedJournal;
-use crate::mail::documents::{Desk, NotMade, addresses};
+use crate::mail::documents::{Desk, NotMade};
 use crate::mail::{Draft, Kind, Mailer, Outbox, Sent};
 use crate::text::escape_controls;
 use crate::tr;
@@ -172,24 +172,9 @@ async fn statements(
         }
         let known = directory_entry(outbox, id).await?;
         let who = escape_controls(known.name.as_deref().unwrap_or(id)).into_owned();
-        // No address: nothing to list or make.
-        if addresses(&known).is_empty() {
-            not_made(&who, NotMade::NoAddress, tally)?;
-            continue;
-        }
-        let listed = match crate::pdf::batch::invoices(client, id).await {
-            Ok(l) => l,
-            Err(e) => {
-                not_made(&who, NotMade::Pdf(crate::i18n::error_text(&e)), tally)?;
-                continue;
-            }
-        };
-        let (d, all, reminders) = (desk.clone(), a.all, a.reminders);
-        let made = tokio::task::spawn_blocking(move || {
-            d.statement(&known, &listed, as_of, all, reminders)
-        })
-        .await
-        .unwrap_or_else(|e| Err(NotMade::Pdf(e.to_string())));
+        let made = desk
+            .statement_listed(client, known, as_of, a.all, a.reminders)
+            .await;
         let draft = match made {
             Ok(d) => d,
             Err(why) => {
@@ -217,15 +202,11 @@ async fn directory_entry(
     id: &str,
 ) -> Result<crate::journal::Customer, Failure> {
     let wanted = id.to_string();
-    Ok(outbox
+    outbox
         .journal()
-        .run(move |j| j.customer(&wanted))
+        .run(move |j| j.customer_or_id(&wanted))
         .await
-        .map_err(super::journal_cmd::not_recorded)?
-        .unwrap_or(crate::journal::Customer {
-            id: id.to_string(),
-            ..Default::default()
-        }))
+        .map_err(super::journal_cmd::not_recorded)
 }
 
 /// Says why a customer gets no e-mail; a template that cannot be used stops the run

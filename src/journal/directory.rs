@@ -241,6 +241,15 @@ impl Journal {
             .map_err(|e| self.dir_err(e))
     }
 
+    /// The customer with this id as the directory knows it, or only its id when the
+    /// directory has nothing (an e-mail or a statement still names it).
+    pub fn customer_or_id(&self, id: &str) -> Result<Customer, JournalError> {
+        Ok(self.customer(id)?.unwrap_or_else(|| Customer {
+            id: id.to_string(),
+            ..Customer::default()
+        }))
+    }
+
     /// Every customer the directory knows (imported, or seen in the journal), by id;
     /// at most `limit`.
     pub fn known_customers(&self, limit: u64) -> Result<Vec<Customer>, JournalError> {

@@ -89,6 +89,28 @@ impl Desk {
         .map_err(|e| NotMade::Pdf(e.to_string()))
     }
 
+    /// [`Desk::statement`] of customer `known` from its invoices as the service lists
+    /// them now, made off the async threads; a customer without an address is not listed.
+    pub async fn statement_listed(
+        &self,
+        client: &crate::api::Client,
+        known: Customer,
+        as_of: NaiveDate,
+        all: bool,
+        reminders: bool,
+    ) -> Result<Draft, NotMade> {
+        if addresses(&known).is_empty() {
+            return Err(NotMade::NoAddress);
+        }
+        let listed = crate::pdf::batch::invoices(client, &known.id)
+            .await
+            .map_err(|e| NotMade::Pdf(crate::i18n::error_text(&e)))?;
+        let desk = self.clone();
+        tokio::task::spawn_blocking(move || desk.statement(&known, &listed, as_of, all, reminders))
+            .await
+            .unwrap_or_else(|e| Err(NotMade::Pdf(e.to_string())))
+    }
+
     /// The statement (or, with `reminders`, the reminder its oldest overdue invoice
     /// calls for) of customer `known` on `as_of`, with its PDF.
     pub fn statement(

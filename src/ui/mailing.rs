@@ -65,16 +65,8 @@ pub async fn prepare_invoice(
 ) -> Result<Prepared, String> {
     let checked = usable(&profile)?;
     let customer = inv.customer.clone().unwrap_or_default();
-    let wanted = customer.clone();
-    let known =
-        journal
-            .read(move |j| j.customer(&wanted))
-            .await?
-            .unwrap_or(crate::journal::Customer {
-                id: customer.clone(),
-                ..Default::default()
-            });
-    let who = known.name.clone().unwrap_or_else(|| customer.clone());
+    let known = journal.read(move |j| j.customer_or_id(&customer)).await?;
+    let who = known.name.clone().unwrap_or_else(|| known.id.clone());
     let d = desk(&profile, &checked, templates);
     let draft = tokio::task::spawn_blocking(move || d.invoice(&known, &inv, as_of))
         .await
@@ -94,16 +86,8 @@ pub async fn prepare_statement(
     templates: Option<PathBuf>,
 ) -> Result<Prepared, String> {
     let checked = usable(&profile)?;
-    let wanted = customer.clone();
-    let known =
-        journal
-            .read(move |j| j.customer(&wanted))
-            .await?
-            .unwrap_or(crate::journal::Customer {
-                id: customer.clone(),
-                ..Default::default()
-            });
-    let who = known.name.clone().unwrap_or_else(|| customer.clone());
+    let known = journal.read(move |j| j.customer_or_id(&customer)).await?;
+    let who = known.name.clone().unwrap_or_else(|| known.id.clone());
     let d = desk(&profile, &checked, templates);
     let draft =
         tokio::task::spawn_blocking(move || d.statement(&known, &invoices, as_of, false, false))
@@ -291,29 +275,13 @@ pub async fn month(
         }
         let wanted = id.clone();
         let known = shared
-            .run(move |j| j.customer(&wanted))
+            .run(move |j| j.customer_or_id(&wanted))
             .await
-            .map_err(|e| crate::i18n::journal_not_sent(&e))?
-            .unwrap_or(crate::journal::Customer {
-                id: id.clone(),
-                ..Default::default()
-            });
+            .map_err(|e| crate::i18n::journal_not_sent(&e))?;
         let who = crate::text::escape_controls(known.name.as_deref().unwrap_or(id)).into_owned();
-        let made = if crate::mail::documents::addresses(&known).is_empty() {
-            Err(NotMade::NoAddress)
-        } else {
-            match crate::pdf::batch::invoices(&run.session.client, id).await {
-                Ok(listed) => {
-                    let (d, as_of, reminders) = (desk.clone(), run.as_of, run.reminders);
-                    tokio::task::spawn_blocking(move || {
-                        d.statement(&known, &listed, as_of, false, reminders)
-                    })
-                    .await
-                    .unwrap_or_else(|e| Err(NotMade::Pdf(e.to_string())))
-                }
-                Err(e) => Err(NotMade::Pdf(crate::i18n::error_text(&e))),
-            }
-        };
+        let made = desk
+            .statement_listed(&run.session.client, known, run.as_of, false, run.reminders)
+            .await;
         match made {
             Err(NotMade::NoAddress) => tally.no_address.push(who),
             Err(NotMade::NothingOwed) => tally.nothing += 1,
