@@ -724,6 +724,55 @@ fn two_clerks_on_a_shared_journal_send_each_statement_once() {
     );
 }
 
+/// A colleague's transaction holding the journal's claims (a laptop stopped mid-send,
+/// until the server ends its session) is waited out at the moment of the claim: the run
+/// goes on once it ends, and each customer gets the e-mail once.
+#[test]
+fn a_colleagues_open_claim_is_waited_out_and_each_is_sent_once() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let Some(pg) = pg_server::server() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 4);
+    profile(&e, &smtp, 600, true);
+    let url = pg.database();
+    let db = url.rsplit('/').next().unwrap().to_string();
+    let on = || {
+        let mut c = cli(&e);
+        c.env("INVOICE_DESK_JOURNAL", &url)
+            .env("INVOICE_DESK_JOURNAL_PASSWORD", pg_server::PASSWORD)
+            .stdin(std::process::Stdio::null());
+        c
+    };
+    let dir = e.s.directory();
+    let mut ids = Vec::new();
+    for i in &owe {
+        let id = &dir[*i].0;
+        let o = on()
+            .args(["customers", "contacts", id, &format!("c{i}@desk.test")])
+            .output()
+            .unwrap();
+        exits(&o, 0);
+        ids.push(id.clone());
+    }
+    let list = ids_file(&e, &ids);
+    let mut holder = pg.hold_claims(&db, 5);
+    let out = on()
+        .args(["--lang", "es", "email", "statements", "--customers"])
+        .arg(&list)
+        .args(["--as-of", AS_OF])
+        .output()
+        .unwrap();
+    assert!(holder.wait().unwrap().success());
+    exits(&out, 0);
+    for i in &owe {
+        assert_eq!(smtp.to(&format!("c{i}@desk.test")).len(), 1, "customer {i}");
+    }
+}
+
 /// A server that asks for a login (postfix with SASL through a Dovecot of its own, only
 /// over TLS, relaying only for the authenticated): the password given to `profile mail`
 /// (from stdin here: no keyring in the tests' CLI, so it comes back through

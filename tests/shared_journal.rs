@@ -769,6 +769,44 @@ fn a_clerk_behind_a_stalled_network_is_not_frozen_and_a_colleague_goes_on() {
     verified(&e, "ana", &url);
 }
 
+/// A colleague's transaction holding the claims (a laptop that stopped mid-claim, until
+/// the server ends its session) makes a run wait for it, row by row, instead of ending
+/// the run: every row is issued once when the lock goes.
+#[test]
+fn a_run_waits_out_a_colleagues_open_claim_instead_of_stopping() {
+    let e = Env::new(0);
+    let s = server();
+    let url = s.database();
+    let db = url.rsplit('/').next().unwrap().to_string();
+    let c = e.customer();
+    // The journal's layout is made by a first write.
+    let first = e.dir.path().join("uno.csv");
+    std::fs::write(
+        &first,
+        format!("cliente,monto,referencia\n{c},99999,OPEN-0\n"),
+    )
+    .unwrap();
+    let out = clerk(&e, "ana", &url)
+        .args(["bulk", first.to_str().unwrap(), "--yes"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let n = 6;
+    let file = numbered_month(&e, "mayo.csv", &c, "HELD", n);
+    let mut holder = s.hold_claims(&db, 5);
+    let out = clerk(&e, "beto", &url)
+        .args(["bulk", file.to_str().unwrap(), "--yes"])
+        .output()
+        .unwrap();
+    assert!(holder.wait().unwrap().success());
+    exits(&out, 0);
+    let refs = e.s.references();
+    for i in 0..n {
+        assert_eq!(refs[&format!("HELD-{i}")].len(), 1, "HELD-{i}");
+    }
+    verified(&e, "beto", &url);
+}
+
 #[test]
 fn a_computers_journal_pushed_to_the_desk_keeps_who_and_when_and_is_copied_once() {
     let e = Env::new(0);

@@ -15,7 +15,7 @@ use super::BulkRow;
 use crate::api::{ApiError, Client, ErrorKind};
 use crate::journal::{
     self, Action, Blocked, Checked, Entry, Guard, Intent, JournalError, Outcome, SharedJournal,
-    Similar,
+    Similar, Trouble,
 };
 use futures_util::StreamExt;
 use std::collections::{HashMap, HashSet};
@@ -1058,6 +1058,7 @@ impl Runner {
         }
         let mut rate_limited = 0;
         let mut takeovers = 0;
+        let mut busy_since = None;
         loop {
             let intent = self.intent_for(&row);
             let send = self
@@ -1074,6 +1075,18 @@ impl Runner {
             .await;
             let sent = match sent {
                 Ok(s) => s,
+                // A colleague's transaction holds this claim (a laptop stopped
+                // mid-claim, until the server ends it): nothing was written or sent;
+                // the claim is tried again a while before the journal is called busy.
+                Err(Blocked::Journal(e))
+                    if e.trouble() == Trouble::Busy
+                        && busy_since.get_or_insert_with(Instant::now).elapsed()
+                            < journal::BUSY_PATIENCE
+                        && !self.control.is_cancelled() =>
+                {
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    continue;
+                }
                 Err(Blocked::Journal(e)) => {
                     self.control.stop_for(e.clone());
                     return Status::NotSent(Held::Journal(e));

@@ -29,6 +29,7 @@ pub use flow::{
     Blocked, Checked, Journaled, SharedJournal, check, check_and_record, in_flight_window,
     local_minute, resolve, same_service, write_ahead,
 };
+pub use pg::BUSY_PATIENCE;
 pub use push::Pushed;
 pub use runs::{BulkRunRecord, ENVIRONMENT_PROFILE};
 pub use store::{Broken, Journal, JournalError, Trouble, clerk_name, shared_password};

@@ -44,6 +44,12 @@ pub(super) const LOCK_WAIT: Duration = Duration::from_secs(2);
 /// claim): then it is ended and its locks freed; its intent was never committed.
 const IDLE_LIMIT: Duration = Duration::from_secs(10);
 
+/// How long a write that met a colleague's open transaction is tried again before the
+/// journal is said to be busy: past the server's [`IDLE_LIMIT`] (when a stalled
+/// laptop's transaction is ended and its locks freed) and one more lock wait.
+pub const BUSY_PATIENCE: Duration =
+    Duration::from_secs(IDLE_LIMIT.as_secs() + 2 * LOCK_WAIT.as_secs() + 1);
+
 /// How long one statement may run on the server.
 const STATEMENT_LIMIT: Duration = Duration::from_secs(30);
 

@@ -184,10 +184,24 @@ impl<'a> Outbox<'a> {
             let delivery = self
                 .mailer
                 .deliver(&envelope, async |_taken: &[String]| {
-                    let i = intent.clone();
-                    let c = journal
-                        .run(move |j| j.claim(Action::Email, &i, &Guard::default()))
-                        .await;
+                    // A colleague's open transaction on the same key (stalled until the
+                    // server ends it) is waited out, as a billing run does.
+                    let began = std::time::Instant::now();
+                    let c = loop {
+                        let i = intent.clone();
+                        let c = journal
+                            .run(move |j| j.claim(Action::Email, &i, &Guard::default()))
+                            .await;
+                        match c {
+                            Err(e)
+                                if e.trouble() == crate::journal::Trouble::Busy
+                                    && began.elapsed() < crate::journal::BUSY_PATIENCE =>
+                            {
+                                tokio::time::sleep(Duration::from_millis(500)).await;
+                            }
+                            c => break c,
+                        }
+                    };
                     let go = matches!(c, Ok(Claimed::Claimed(_)));
                     claim = Some(c);
                     go

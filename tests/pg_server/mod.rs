@@ -91,6 +91,45 @@ impl Server {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
+    /// Holds the journal's claims in database `db` for `secs` seconds, as a colleague's
+    /// transaction stalled mid-claim would: returns once the lock is held; the caller
+    /// waits for the child (which ends the transaction without writing).
+    pub fn hold_claims(&self, db: &str, secs: u32) -> std::process::Child {
+        let sql = format!(
+            "BEGIN; LOCK TABLE claims IN EXCLUSIVE MODE; SELECT pg_sleep({secs}); ROLLBACK;"
+        );
+        let child = as_postgres(&mut std::process::Command::new(bin("psql").unwrap()))
+            .args(["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-h"])
+            .arg(&self.dir)
+            .args([
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "postgres",
+                "-d",
+                db,
+                "-c",
+                &sql,
+            ])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("psql runs");
+        let started = std::time::Instant::now();
+        while self.psql(
+            db,
+            "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation \
+             WHERE c.relname = 'claims' AND l.mode = 'ExclusiveLock' AND l.granted",
+        ) != "1"
+        {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "the claims were never held"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        child
+    }
+
     /// Runs SQL in database `db` as `role` over TCP with its password `pw` (as a clerk's
     /// computer would); whether psql succeeded, and what it printed.
     pub fn psql_as(&self, role: &str, pw: &str, db: &str, sql: &str) -> (bool, String) {
