@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 use std::collections::BTreeMap;
 
 /// One customer's receivables.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
     /// Invoices listed.
     pub invoices: usize,
@@ -26,33 +26,36 @@ pub struct Summary {
 impl Summary {
     /// Where `invoices` stand on `as_of`.
     pub fn of(invoices: &[Invoice], as_of: NaiveDate) -> Summary {
-        let mut s = Summary {
-            invoices: invoices.len(),
-            aging: Aging::default(),
-            owed: BTreeMap::new(),
-            oldest_overdue: None,
-            last_invoice: None,
-        };
+        let mut s = Summary::default();
         for inv in invoices {
-            let standing = Standing::of_due(inv, as_of, due_day(inv));
-            s.aging.add(inv, standing);
-            if standing.bucket().is_some()
-                && let Some(a) = inv.amount
-            {
-                with_currency(&mut s.owed, currency_key(inv), |t| t.add(a));
-            }
-            if let Standing::Overdue(d) = standing {
-                s.oldest_overdue = Some(s.oldest_overdue.map_or(d, |o| o.max(d)));
-            }
-            let issued = inv
-                .created_at()
-                .and_then(|t| t.get(..10))
-                .and_then(crate::statement::parse_iso_day);
-            if issued > s.last_invoice {
-                s.last_invoice = issued;
-            }
+            s.add(inv, as_of);
         }
         s
+    }
+
+    /// Counts one more invoice, as listed (a listing is folded a page at a time, never
+    /// held whole); where it stands on `as_of`.
+    pub fn add(&mut self, inv: &Invoice, as_of: NaiveDate) -> Standing {
+        let s = self;
+        s.invoices += 1;
+        let standing = Standing::of_due(inv, as_of, due_day(inv));
+        s.aging.add(inv, standing);
+        if standing.bucket().is_some()
+            && let Some(a) = inv.amount
+        {
+            with_currency(&mut s.owed, currency_key(inv), |t| t.add(a));
+        }
+        if let Standing::Overdue(d) = standing {
+            s.oldest_overdue = Some(s.oldest_overdue.map_or(d, |o| o.max(d)));
+        }
+        let issued = inv
+            .created_at()
+            .and_then(|t| t.get(..10))
+            .and_then(crate::statement::parse_iso_day);
+        if issued > s.last_invoice {
+            s.last_invoice = issued;
+        }
+        standing
     }
 
     /// Something is overdue.

@@ -773,6 +773,49 @@ fn a_colleagues_open_claim_is_waited_out_and_each_is_sent_once() {
     }
 }
 
+/// A big customer's statement e-mailed: the PDF with the invoices due longest ago, and
+/// the workbook of every invoice owed beside it (read back with calamine from the
+/// message as delivered).
+#[test]
+fn a_big_customers_statement_goes_with_its_workbook() {
+    use calamine::{Reader, Xlsx};
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let e = Env::new(3_000);
+    let (big, _, count) = e.s.customers().into_iter().max_by_key(|c| c.2).unwrap();
+    assert!(count > invoice_desk::pdf::PDF_LINES, "{count}");
+    let i = e.s.directory().iter().position(|c| c.0 == big).unwrap();
+    import(&e, &[(i, "grande@desk.test")]);
+    profile(&e, &smtp, 600, true);
+    let list = ids_file(&e, std::slice::from_ref(&big));
+    let out = email_statements(&e, &list, &[]);
+    exits(&out, 0);
+    let got = smtp.to("grande@desk.test");
+    assert_eq!(got.len(), 1);
+    let parts = got[0].attachments();
+    let names: Vec<&str> = parts.iter().map(|p| p.0.as_str()).collect();
+    assert_eq!(parts.len(), 2, "{names:?}");
+    assert!(
+        names[0].ends_with(".pdf") && parts[0].1 == "application/pdf",
+        "{names:?}"
+    );
+    assert_eq!(names[1], names[0].replace(".pdf", ".xlsx"));
+    assert_eq!(
+        parts[1].1,
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    );
+    let words = pdftotext(&parts[0].2);
+    assert!(words.contains("aquí están las 500"), "{words}");
+    let mut wb = Xlsx::new(std::io::Cursor::new(parts[1].2.clone())).unwrap();
+    let sheet = wb.worksheet_range("Estado de cuenta").unwrap();
+    let listed = sheet.rows().count() - 3;
+    assert!(
+        listed > invoice_desk::pdf::PDF_LINES && listed <= count,
+        "{listed}"
+    );
+}
+
 /// A server that asks for a login (postfix with SASL through a Dovecot of its own, only
 /// over TLS, relaying only for the authenticated): the password given to `profile mail`
 /// (from stdin here: no keyring in the tests' CLI, so it comes back through

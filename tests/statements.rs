@@ -8,6 +8,7 @@
 mod cli_env;
 
 use cli_env::{Env, exits, text};
+use invoice_desk::statement::Standing;
 use std::path::Path;
 use std::process::Command;
 
@@ -399,8 +400,12 @@ fn long_names_and_hostile_text_stay_in_their_place() {
 
 /// 10,000 open invoices: a correct PDF of many pages, each page numbered "N de M",
 /// the table's header repeated.
+/// A big customer's statement: its pages carry the 500 invoices due longest ago, its
+/// first page says so and where the rest are, and a workbook beside it holds every
+/// invoice owed, oldest due first, its amounts as numbers (read back with calamine).
 #[test]
-fn ten_thousand_open_invoices_make_a_correct_long_pdf() {
+fn a_big_customers_statement_prints_the_oldest_and_every_invoice_in_its_workbook() {
+    use calamine::{Data, Reader, Xlsx, open_workbook};
     let e = Env::new(10_000);
     let big =
         e.s.customers()
@@ -409,9 +414,20 @@ fn ten_thousand_open_invoices_make_a_correct_long_pdf() {
             .unwrap()
             .0
             .clone();
+    let owed: Vec<invoice_desk::api::Invoice> = listed(&e, &big)
+        .into_iter()
+        .filter(|i| Standing::of(i, as_of()).bucket().is_some())
+        .collect();
+    assert!(owed.len() > invoice_desk::pdf::PDF_LINES, "{}", owed.len());
     let pdf = e.dir.path().join("grande.pdf");
     let out = statement(&e, &big, &pdf, "es");
     exits(&out, 0);
+    let book = e.dir.path().join("grande.xlsx");
+    assert!(
+        text(&out.stdout).contains(&book.display().to_string()),
+        "{}",
+        text(&out.stdout)
+    );
     run("qpdf", &["--check".as_ref(), pdf.as_os_str()]);
     let info = run("pdfinfo", &[pdf.as_os_str()]);
     let pages: usize = info
@@ -421,7 +437,7 @@ fn ten_thousand_open_invoices_make_a_correct_long_pdf() {
         .trim()
         .parse()
         .unwrap();
-    assert!(pages > 100, "{info}");
+    assert!((10..=45).contains(&pages), "{info}");
     let words = pdftotext(&pdf);
     // The table's header on every page (the instructions fit after the last row).
     assert_eq!(
@@ -430,6 +446,129 @@ fn ten_thousand_open_invoices_make_a_correct_long_pdf() {
         "a header per page"
     );
     assert!(words.contains(&format!("Página {pages} de {pages}")));
+    let first = words.split('\u{c}').next().unwrap();
+    let flat = first.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!(
+            "incluye {} facturas: aquí están las 500 de vencimiento más antiguo",
+            invoice_desk::i18n::count_in(invoice_desk::i18n::Lang::Es, owed.len())
+        )),
+        "{flat}"
+    );
+    // Printed: exactly the 500 due longest ago.
+    let mut by_due: Vec<(String, String)> = owed
+        .iter()
+        .map(|i| (i.due_date.clone().unwrap_or_default(), i.id.clone()))
+        .collect();
+    by_due.sort();
+    let printed = by_due
+        .iter()
+        .filter(|(_, id)| words.contains(id.as_str()))
+        .count();
+    assert_eq!(printed, invoice_desk::pdf::PDF_LINES);
+    for (_, id) in &by_due[..invoice_desk::pdf::PDF_LINES] {
+        assert!(words.contains(id.as_str()), "{id} printed");
+    }
+    // The workbook: a title row, the titles, then every invoice owed in the same order.
+    let mut wb: Xlsx<_> = open_workbook(&book).unwrap();
+    let sheet = wb.worksheet_range("Estado de cuenta").unwrap();
+    let rows: Vec<&[Data]> = sheet.rows().collect();
+    assert!(
+        rows[0][0].to_string().starts_with("Estado de cuenta · "),
+        "{:?}",
+        rows[0]
+    );
+    assert_eq!(rows[2][0].to_string(), "Factura");
+    let ids: Vec<String> = rows[3..].iter().map(|r| r[0].to_string()).collect();
+    let expected: Vec<String> = by_due.iter().map(|(_, id)| id.clone()).collect();
+    assert_eq!(ids, expected);
+    // Each amount a number, exactly the invoice's.
+    let amounts: std::collections::HashMap<&str, rust_decimal::Decimal> = owed
+        .iter()
+        .map(|i| (i.id.as_str(), i.amount.unwrap()))
+        .collect();
+    for r in &rows[3..] {
+        let want = amounts[r[0].to_string().as_str()];
+        match &r[6] {
+            Data::Float(x) => assert_eq!(x.to_string(), want.normalize().to_string(), "{r:?}"),
+            other => panic!("amount cell {other:?}"),
+        }
+    }
+    // A month's run writes the workbook beside the customer's PDF and names it in the
+    // summary.
+    let list = e.dir.path().join("clientes.txt");
+    std::fs::write(&list, format!("{big}\n")).unwrap();
+    let folder = e.dir.path().join("mes");
+    let out = with_sender(&e, sender())
+        .args(["--lang", "es", "statements", "--customers"])
+        .arg(&list)
+        .arg("--out")
+        .arg(&folder)
+        .args(["--as-of", AS_OF])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let stem = format!("estado-de-cuenta-{big}-{AS_OF}");
+    assert!(folder.join(format!("{stem}.pdf")).exists());
+    assert!(folder.join(format!("{stem}.xlsx")).exists());
+    let summary = std::fs::read_to_string(folder.join(format!("resumen-{AS_OF}.csv"))).unwrap();
+    let head = summary.lines().next().unwrap();
+    assert!(head.ends_with(",Libro con el detalle"), "{summary}");
+    assert!(
+        summary
+            .lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(&format!(",{stem}.xlsx")),
+        "{summary}"
+    );
+}
+
+/// Ctrl+C while a big customer's invoices are being listed stops the statement there:
+/// exit 130, nothing written (Unix: SIGINT is sent with `kill`).
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_long_listing_and_writes_nothing() {
+    use invoice_desk::sandbox::{Fault, Route};
+    let e = Env::new(3_000);
+    let big =
+        e.s.customers()
+            .iter()
+            .max_by_key(|c| c.2)
+            .unwrap()
+            .0
+            .clone();
+    e.s.add_fault(Fault::slow(Route::List, 1000, 500));
+    let pdf = e.dir.path().join("detenido.pdf");
+    let child = with_sender(&e, sender())
+        .args(["--lang", "es", "statement", &big, "--out"])
+        .arg(&pdf)
+        .args(["--as-of", AS_OF])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while e.s.counters().api.get("list").copied().unwrap_or(0) < 2 {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "no listing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    exits(&out, 130);
+    assert!(
+        text(&out.stderr).contains("Detenido"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!pdf.exists() && !pdf.with_extension("xlsx").exists());
 }
 
 /// A month's run: one PDF per customer who owes something, none for one who owes
@@ -490,7 +629,7 @@ fn a_months_statements_in_one_run_never_overwrite_and_are_journaled() {
     // In the statements' language, in the standard dialect unless asked.
     assert!(
         summary.starts_with(
-            "Cliente,Nombre,Archivo,Moneda,Adeudado,Días de atraso (máx.),Problema\r\n"
+            "Cliente,Nombre,Archivo,Moneda,Adeudado,Días de atraso (máx.),Problema,Libro con el detalle\r\n"
         ),
         "{summary}"
     );
@@ -1040,7 +1179,7 @@ fn a_months_summary_in_excel_spanish_and_files_named_by_the_customer() {
     );
     for line in summary.lines().skip(1) {
         let cells: Vec<&str> = line.split(';').collect();
-        assert_eq!(cells.len(), 7, "{line}");
+        assert_eq!(cells.len(), 8, "{line}");
         assert!(!cells[4].contains('.') || cells[4].contains(','), "{line}");
     }
 }

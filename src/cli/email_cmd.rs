@@ -287,7 +287,7 @@ async fn one(
                 subject = escape_controls(&draft.texts.subject)
             )
         );
-        if let Some(a) = &draft.attachment {
+        for a in &draft.attachments {
             say!(
                 "{}",
                 tr!(

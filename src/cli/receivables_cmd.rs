@@ -3,7 +3,7 @@
 
 use super::Failure;
 use crate::api::Client;
-use crate::receivables::{Only, Row, Summary, cells, totals};
+use crate::receivables::{Only, Row, cells, totals};
 use crate::statement::{Bucket, Total};
 use crate::tr;
 use std::io::IsTerminal;
@@ -71,23 +71,31 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
         .as_ref()
         .and_then(|t| t.extension())
         .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"));
-    let mut owed: Vec<(String, Vec<crate::api::Invoice>)> = Vec::new();
+    // Each listing is folded as its pages come: what is owed, and (for a workbook) a
+    // line per invoice owed, never every invoice the service sends.
+    let keep = if workbook {
+        crate::pdf::Keep::Owed
+    } else {
+        crate::pdf::Keep::Nothing
+    };
+    let mut owed: Vec<(String, Vec<crate::pdf::Line>)> = Vec::new();
     use futures_util::StreamExt;
+    let as_of = ask.as_of;
     let mut work = futures_util::stream::iter(ids.iter().cloned())
         .map(|id| async move {
-            let listed = super::statement_cmd::invoices(client, &id).await;
+            let listed = crate::pdf::batch::listed(client, &id, as_of, keep, |_| true).await;
             (id, listed)
         })
         .buffered(AT_ONCE);
     while let Some((id, listed)) = work.next().await {
         let entry = directory.get(id.as_str());
         let summary = match listed {
-            Ok(invoices) => {
-                let s = Summary::of(&invoices, ask.as_of);
-                if workbook && !s.aging.is_empty() {
-                    owed.push((id.clone(), invoices));
+            Ok(l) if l.too_many => Err(crate::pdf::PdfError::TooMany.to_string()),
+            Ok(l) => {
+                if workbook && !l.lines.is_empty() {
+                    owed.push((id.clone(), l.lines));
                 }
-                Ok(s)
+                Ok(l.summary)
             }
             Err(e) => Err(crate::i18n::error_text(&e)),
         };
@@ -114,13 +122,7 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
             let kept: std::collections::HashSet<&str> =
                 shown.iter().map(|r| r.customer.as_str()).collect();
             owed.retain(|(c, _)| kept.contains(c.as_str()));
-            crate::export::xlsx::write_receivables(
-                &target,
-                &shown,
-                &owed,
-                crate::i18n::current(),
-                ask.as_of,
-            )
+            crate::export::xlsx::write_receivables(&target, &shown, &owed, crate::i18n::current())
         } else {
             let csv = table_csv(&shown);
             crate::fsutil::write_user_file(&target, |w| {

@@ -25,8 +25,6 @@ pub(super) const MAX_CUSTOMERS: usize = 100_000;
 /// The largest customers file read.
 const MAX_LIST_BYTES: u64 = 10 * 1024 * 1024;
 
-pub(super) use crate::pdf::batch::invoices;
-
 fn pdf_failure(e: crate::pdf::PdfError) -> Failure {
     match e {
         crate::pdf::PdfError::Logo(p) => Failure::usage(crate::i18n::sender_problem(&p)),
@@ -76,7 +74,31 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
             );
         }
     };
-    let listed = match invoices(ctx.client, customer).await {
+    // A long listing says how far it got (on a terminal): a big customer's takes a
+    // while before anything is drawn.
+    // Ctrl+C stops it there: nothing is written.
+    let progress = std::io::stderr().is_terminal();
+    let keep = crate::pdf::batch::keep(ctx.all);
+    let (stop, ctrl_c) = super::stop_on_ctrl_c();
+    let listed = crate::pdf::batch::listed(ctx.client, customer, ctx.as_of, keep, |n| {
+        if progress {
+            note_part!("\r{}   ", tr!("cli-statement-listing", count = n));
+        }
+        !stop.load(std::sync::atomic::Ordering::SeqCst)
+    })
+    .await;
+    ctrl_c.abort();
+    if progress {
+        note!();
+    }
+    let listed = match listed {
+        Ok(l) if l.stopped => {
+            settle(&mut journal, refused("Cancelled"));
+            return Err(Failure {
+                code: 130,
+                message: tr!("cli-statement-stopped"),
+            });
+        }
         Ok(l) => l,
         Err(e) => {
             settle(&mut journal, Settled::from_error(&e));
@@ -89,7 +111,7 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
         rut: known.and_then(|c| c.rut),
     };
     let lang = crate::i18n::current();
-    let made = match crate::pdf::batch::make(ctx.sender, ctx.as_of, ctx.all, lang, whom, listed)
+    let made = match crate::pdf::batch::make(ctx.sender, ctx.as_of, lang, whom, listed)
         .await
         .map_err(pdf_failure)
     {
@@ -108,6 +130,26 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
             message: tr!("cli-write-failed", path = out.display(), why = e),
         });
     }
+    // Too long to print whole: every invoice in a workbook beside it, same name.
+    let book = match &made.workbook {
+        Some(bytes) => {
+            let path = out.with_extension("xlsx");
+            let written = crate::fsutil::check_destination(&path)
+                .map_err(|e| std::io::Error::other(crate::i18n::destination_error(&e)))
+                .and_then(|t| {
+                    crate::fsutil::write_user_file(&t, |w| std::io::Write::write_all(w, bytes))
+                });
+            if let Err(e) = written {
+                settle(&mut journal, refused("WriteFailed"));
+                return Err(Failure {
+                    code: 1,
+                    message: tr!("cli-write-failed", path = path.display(), why = e),
+                });
+            }
+            Some(path)
+        }
+        None => None,
+    };
     settle(
         &mut journal,
         Settled {
@@ -124,6 +166,17 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
             pages = made.pages
         )
     );
+    if let Some(path) = book {
+        say!(
+            "{}",
+            tr!(
+                "cli-statement-workbook",
+                path = path.display(),
+                shown = made.plan.shown,
+                invoices = made.plan.lines.len()
+            )
+        );
+    }
     say!("{}", owed_words(&made));
     Ok(())
 }

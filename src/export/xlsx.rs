@@ -575,23 +575,21 @@ fn summary(
 pub fn write_receivables(
     target: &Path,
     rows: &[&crate::receivables::Row],
-    owed: &[(String, Vec<Invoice>)],
+    owed: &[(String, Vec<crate::pdf::Line>)],
     lang: crate::i18n::Lang,
-    as_of: NaiveDate,
 ) -> std::io::Result<()> {
     crate::fsutil::write_user_file(target, |w| {
-        receivables_book(w, rows, owed, lang, as_of).map_err(err)
+        receivables_book(w, rows, owed, lang).map_err(err)
     })
 }
 
 fn receivables_book<W: std::io::Write + Send>(
     out: W,
     rows: &[&crate::receivables::Row],
-    owed: &[(String, Vec<Invoice>)],
+    owed: &[(String, Vec<crate::pdf::Line>)],
     lang: crate::i18n::Lang,
-    as_of: NaiveDate,
 ) -> Result<(), XlsxError> {
-    use crate::statement::{Bucket, Standing};
+    use crate::statement::Bucket;
     let mut book = Workbook::new();
     let mut f = Formats::new(lang);
     let ws = book.add_worksheet();
@@ -662,51 +660,107 @@ fn receivables_book<W: std::io::Write + Send>(
     // Every invoice owed, one per row.
     let ws = book.add_worksheet();
     ws.set_name(tr_in!(lang, "xl-sheet-owed"))?;
-    let head = [
-        tr_in!(lang, "rv-col-customer"),
-        crate::i18n::field_name_in(lang, "id"),
-        crate::i18n::field_name_in(lang, "invoice_external_id"),
-        crate::i18n::field_name_in(lang, "due_date"),
-        tr_in!(lang, "xl-col-days-overdue"),
-        crate::i18n::field_name_in(lang, "amount"),
-        tr_in!(lang, "xl-col-currency"),
-    ];
-    for (c, h) in head.iter().enumerate() {
-        ws.write_string_with_format(0, c as u16, h, &f.header)?;
-        ws.set_column_width(c as u16, 18)?;
-    }
-    let mut r: u32 = 0;
-    for (customer, invoices) in owed {
-        for inv in invoices {
-            let due = crate::statement::due_day(inv);
-            let standing = Standing::of_due(inv, as_of, due);
-            if standing.bucket().is_none() {
-                continue;
-            }
-            r += 1;
-            ws.write_string(r, 0, guard_text(customer).into_owned())?;
-            ws.write_string(r, 1, guard_text(&inv.id).into_owned())?;
-            if let Some(x) = &inv.invoice_external_id {
-                ws.write_string(r, 2, guard_text(x).into_owned())?;
-            }
-            if let Some(d) = due {
-                put_day(ws, &f, (r, 3), d)?;
-            }
-            if let Standing::Overdue(d) = standing {
-                ws.write_number(r, 4, f64::from(d))?;
-            }
-            if let Some(a) = inv.amount {
-                put_amount(ws, &mut f, (r, 5), a, inv.currency_code.as_deref())?;
-            }
-            if let Some(c) = &inv.currency_code {
-                ws.write_string(r, 6, guard_text(c).into_owned())?;
-            }
-        }
-    }
-    ws.set_freeze_panes(1, 0)?;
-    ws.autofilter(0, 0, r, 6)?;
+    let rows = owed
+        .iter()
+        .flat_map(|(c, lines)| lines.iter().map(move |l| (Some(c.as_str()), l)));
+    lines_table(ws, &mut f, 0, true, rows)?;
     book.save_to_writer(out)?;
     Ok(())
+}
+
+/// A table of statement lines from row `top` (its titles there): the customer when
+/// `with_customer`, then the invoice, the reference the clerk wrote, issued and due
+/// days, days overdue, where it stands in words, the amount as a number in its
+/// currency's format (exact text when Excel cannot hold it), the currency and the
+/// payment link. Frozen titles and a filter. The last row written.
+fn lines_table<'a>(
+    ws: &mut Worksheet,
+    f: &mut Formats,
+    top: u32,
+    with_customer: bool,
+    rows: impl Iterator<Item = (Option<&'a str>, &'a crate::pdf::Line)>,
+) -> Result<u32, XlsxError> {
+    let lang = f.lang;
+    let mut head = Vec::new();
+    if with_customer {
+        head.push(tr_in!(lang, "rv-col-customer"));
+    }
+    head.extend([
+        tr_in!(lang, "st-col-invoice"),
+        tr_in!(lang, "st-col-reference"),
+        crate::i18n::field_name_in(lang, "created_at"),
+        tr_in!(lang, "st-col-due"),
+        tr_in!(lang, "xl-col-days-overdue"),
+        tr_in!(lang, "st-col-status"),
+        tr_in!(lang, "st-col-amount"),
+        tr_in!(lang, "xl-col-currency"),
+        crate::i18n::field_name_in(lang, "link_payment"),
+    ]);
+    let last_col = (head.len() - 1) as u16;
+    for (c, h) in head.iter().enumerate() {
+        ws.write_string_with_format(top, c as u16, h, &f.header)?;
+        ws.set_column_width(c as u16, if c as u16 == last_col { 40 } else { 16 })?;
+    }
+    let first = u16::from(with_customer);
+    let mut r = top;
+    for (customer, l) in rows {
+        r += 1;
+        if let Some(c) = customer {
+            ws.write_string(r, 0, guard_text(c).into_owned())?;
+        }
+        // The lines' texts are escaped already; guarded against formulas here.
+        ws.write_string(r, first, guard_text(&l.id).into_owned())?;
+        if let Some(x) = &l.reference {
+            ws.write_string(r, first + 1, guard_text(x).into_owned())?;
+        }
+        if let Some(d) = l.issued {
+            put_day(ws, f, (r, first + 2), d)?;
+        }
+        if let Some(d) = l.due {
+            put_day(ws, f, (r, first + 3), d)?;
+        }
+        if let Standing::Overdue(d) = l.standing {
+            ws.write_number(r, first + 4, f64::from(d))?;
+        }
+        ws.write_string(
+            r,
+            first + 5,
+            crate::i18n::status_kind_in(lang, l.standing.kind()),
+        )?;
+        match l.value {
+            Some(a) => {
+                put_amount(ws, f, (r, first + 6), a, l.currency.as_deref())?;
+            }
+            None => {
+                ws.write_string(r, first + 6, guard_text(&l.amount).into_owned())?;
+            }
+        }
+        if let Some(c) = &l.currency {
+            ws.write_string(r, first + 7, guard_text(c).into_owned())?;
+        }
+        if let Some(u) = &l.link {
+            ws.write_string(r, first + 8, guard_text(u).into_owned())?;
+        }
+    }
+    ws.set_freeze_panes(top + 1, 0)?;
+    ws.autofilter(top, 0, r, last_col)?;
+    Ok(r)
+}
+
+/// A statement's workbook, sent with a statement too long to print whole: a title row
+/// (the statement, the customer, the day) and every invoice it lists, oldest due first.
+pub fn statement_book(
+    lang: crate::i18n::Lang,
+    title: &str,
+    lines: &[crate::pdf::Line],
+) -> Result<Vec<u8>, XlsxError> {
+    let mut book = Workbook::new();
+    let mut f = Formats::new(lang);
+    let ws = book.add_worksheet();
+    ws.set_name(tr_in!(lang, "st-title"))?;
+    ws.write_string_with_format(0, 0, guard_text(title).into_owned(), &f.bold)?;
+    lines_table(ws, &mut f, 2, false, lines.iter().map(|l| (None, l)))?;
+    book.save_to_buffer()
 }
 
 #[cfg(test)]

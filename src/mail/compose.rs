@@ -68,8 +68,19 @@ impl Kind {
 pub struct Attachment {
     /// Its name as the customer sees it.
     pub name: String,
-    /// The PDF.
+    /// The PDF (or the workbook of a statement too long to print whole).
     pub bytes: Vec<u8>,
+}
+
+impl Attachment {
+    /// Its content type, by what it is: a workbook, or the PDF.
+    fn content_type(&self) -> &'static str {
+        if self.name.ends_with(".xlsx") {
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        } else {
+            "application/pdf"
+        }
+    }
 }
 
 /// What a template is filled with (each already in the e-mail's language).
@@ -263,8 +274,8 @@ pub struct Draft {
     pub to: Vec<Address>,
     /// Subject and text.
     pub texts: Texts,
-    /// The PDF.
-    pub attachment: Option<Attachment>,
+    /// The PDF, and a long statement's workbook.
+    pub attachments: Vec<Attachment>,
 }
 
 impl Draft {
@@ -296,17 +307,17 @@ impl Draft {
         let text = SinglePart::builder()
             .header(header::ContentType::TEXT_PLAIN)
             .body(self.texts.body.clone());
-        let m = match &self.attachment {
-            Some(a) => {
-                let pdf =
-                    header::ContentType::parse("application/pdf").map_err(|e| e.to_string())?;
-                b.multipart(
-                    MultiPart::mixed()
-                        .singlepart(text)
-                        .singlepart(MimeAttachment::new(a.name.clone()).body(a.bytes.clone(), pdf)),
-                )
+        let m = if self.attachments.is_empty() {
+            b.singlepart(text)
+        } else {
+            let mut parts = MultiPart::mixed().singlepart(text);
+            for a in &self.attachments {
+                let kind =
+                    header::ContentType::parse(a.content_type()).map_err(|e| e.to_string())?;
+                parts = parts
+                    .singlepart(MimeAttachment::new(a.name.clone()).body(a.bytes.clone(), kind));
             }
-            None => b.singlepart(text),
+            b.multipart(parts)
         };
         m.map_err(|e| e.to_string())
     }

@@ -63,30 +63,18 @@ impl Desk {
         }
     }
 
-    /// The PDF attached: `known`'s statement, or one invoice printed.
-    fn pdf(
-        &self,
-        kind: crate::pdf::Kind,
-        known: &Customer,
-        invoices: &[Invoice],
-        as_of: NaiveDate,
-        all: bool,
-    ) -> Result<crate::pdf::Made, NotMade> {
-        let s = crate::pdf::Statement {
+    /// The document as `known`'s: the language, the sender, the customer's name.
+    fn document<'a>(&'a self, known: &'a Customer, as_of: NaiveDate) -> crate::pdf::Statement<'a> {
+        crate::pdf::Statement {
             lang: self.lang,
             sender: &self.sender,
             customer: &known.id,
             name: known.name.as_deref(),
             rut: known.rut.as_deref(),
             as_of,
-            invoices,
-            all,
-        };
-        match kind {
-            crate::pdf::Kind::Statement => crate::pdf::statement_pdf(&s),
-            crate::pdf::Kind::Invoice => crate::pdf::invoice_pdf(&s),
+            invoices: &[],
+            all: false,
         }
-        .map_err(|e| NotMade::Pdf(e.to_string()))
     }
 
     /// [`Desk::statement`] of customer `known` from its invoices as the service lists
@@ -102,30 +90,32 @@ impl Desk {
         if addresses(&known).is_empty() {
             return Err(NotMade::NoAddress);
         }
-        let listed = crate::pdf::batch::invoices(client, &known.id)
+        let keep = crate::pdf::batch::keep(all);
+        let listed = crate::pdf::batch::listed(client, &known.id, as_of, keep, |_| true)
             .await
             .map_err(|e| NotMade::Pdf(crate::i18n::error_text(&e)))?;
         let desk = self.clone();
-        tokio::task::spawn_blocking(move || desk.statement(&known, &listed, as_of, all, reminders))
+        tokio::task::spawn_blocking(move || desk.statement(&known, listed, reminders))
             .await
             .unwrap_or_else(|e| Err(NotMade::Pdf(e.to_string())))
     }
 
     /// The statement (or, with `reminders`, the reminder its oldest overdue invoice
-    /// calls for) of customer `known` on `as_of`, with its PDF.
+    /// calls for) of customer `known` of the invoices `listed`, with its PDF (and the
+    /// workbook of a statement too long to print whole).
     pub fn statement(
         &self,
         known: &Customer,
-        invoices: &[Invoice],
-        as_of: NaiveDate,
-        all: bool,
+        listed: crate::pdf::Listing,
         reminders: bool,
     ) -> Result<Draft, NotMade> {
         let to = addresses(known);
         if to.is_empty() {
             return Err(NotMade::NoAddress);
         }
-        let made = self.pdf(crate::pdf::Kind::Statement, known, invoices, as_of, all)?;
+        let as_of = listed.as_of();
+        let made = crate::pdf::listed_statement_pdf(&self.document(known, as_of), listed)
+            .map_err(|e| NotMade::Pdf(e.to_string()))?;
         let owed = owed_text(&made);
         if owed.is_empty() {
             return Err(NotMade::NothingOwed);
@@ -156,10 +146,20 @@ impl Desk {
             to,
             texts: texts(kind, self.lang, &fill, self.templates.as_deref())
                 .map_err(NotMade::Template)?,
-            attachment: Some(Attachment {
-                name: crate::pdf::file_name(self.lang, &known.id, known.name.as_deref(), as_of),
-                bytes: made.pdf,
-            }),
+            attachments: {
+                let name =
+                    crate::pdf::file_name(self.lang, &known.id, known.name.as_deref(), as_of);
+                let book = made.workbook.map(|bytes| Attachment {
+                    name: crate::pdf::workbook_name(&name),
+                    bytes,
+                });
+                std::iter::once(Attachment {
+                    name,
+                    bytes: made.pdf,
+                })
+                .chain(book)
+                .collect()
+            },
         })
     }
 
@@ -174,13 +174,11 @@ impl Desk {
         if to.is_empty() {
             return Err(NotMade::NoAddress);
         }
-        let made = self.pdf(
-            crate::pdf::Kind::Invoice,
-            known,
-            std::slice::from_ref(inv),
-            as_of,
-            true,
-        )?;
+        let made = crate::pdf::invoice_pdf(&crate::pdf::Statement {
+            invoices: std::slice::from_ref(inv),
+            ..self.document(known, as_of)
+        })
+        .map_err(|e| NotMade::Pdf(e.to_string()))?;
         let fill = Fill {
             customer: known.name.clone().unwrap_or_else(|| known.id.clone()),
             invoice: inv.id.clone(),
@@ -200,10 +198,10 @@ impl Desk {
             to,
             texts: texts(Kind::Invoice, self.lang, &fill, self.templates.as_deref())
                 .map_err(NotMade::Template)?,
-            attachment: Some(Attachment {
+            attachments: vec![Attachment {
                 name: crate::pdf::invoice_file_name(self.lang, &inv.id),
                 bytes: made.pdf,
-            }),
+            }],
         })
     }
 }

@@ -154,7 +154,7 @@ impl<'a> Outbox<'a> {
             customer: Some(draft.customer.clone()),
             invoice_id: (draft.kind == super::Kind::Invoice).then(|| draft.document.clone()),
             external_id: Some(key.clone()),
-            file_name: draft.attachment.as_ref().map(|a| a.name.clone()),
+            file_name: draft.attachments.first().map(|a| a.name.clone()),
             service: self.scope(),
             decision: (key != draft.key()).then(|| format!("sent-again:{}", draft.key())),
             ..Intent::default()

@@ -2,8 +2,8 @@
 //! a few customers listed at a time, one PDF per customer who owes something (never
 //! over an existing file), and a summary of every customer. Stops between customers.
 
-use super::{Statement, file_name, statement_pdf};
-use crate::api::{Client, Invoice};
+use super::{Keep, Listing, Statement, file_name, listed_statement_pdf};
+use crate::api::Client;
 use crate::i18n::Lang;
 use chrono::NaiveDate;
 use std::path::{Path, PathBuf};
@@ -36,6 +36,8 @@ pub struct Done {
     pub owed: Vec<(String, Option<rust_decimal::Decimal>)>,
     /// The oldest overdue days.
     pub oldest: Option<u32>,
+    /// The workbook of every invoice, beside a statement too long to print whole.
+    pub workbook: Option<PathBuf>,
     /// Why it has no statement: its invoices could not be listed, or the PDF made or
     /// written (in the clerk's words).
     pub failed: Option<String>,
@@ -59,19 +61,49 @@ pub struct Batch<'a> {
     pub dialect: crate::export::Dialect,
 }
 
-/// A customer's invoices, every page.
-pub async fn invoices(
+/// A customer's invoices, every page, folded as each page comes (see [`Listing`]):
+/// what a listing holds is bounded whatever the service sends. `progress` hears how
+/// many invoices are listed so far and says whether to go on (the clerk may stop a long
+/// one: the listing is then [`Listing::stopped`]); the listing stops once it keeps too
+/// many.
+pub async fn listed(
     client: &Client,
     customer: &str,
-) -> Result<Vec<Invoice>, crate::api::ApiError> {
-    let mut all = Vec::new();
-    client
+    as_of: NaiveDate,
+    keep: Keep,
+    mut progress: impl FnMut(usize) -> bool,
+) -> Result<Listing, crate::api::ApiError> {
+    let mut folded = Listing::new(as_of, keep);
+    let listing = client
         .list_customer_invoices(customer, |page, _| {
-            all.extend(page);
+            for inv in &page {
+                if !folded.add(inv) {
+                    return std::ops::ControlFlow::Break(());
+                }
+            }
+            if !progress(folded.summary.invoices) {
+                folded.stopped = true;
+                return std::ops::ControlFlow::Break(());
+            }
             std::ops::ControlFlow::Continue(())
         })
-        .await?;
-    Ok(all)
+        .await;
+    match listing {
+        Ok(_) => Ok(folded),
+        // Stopped here, for a reason the listing says.
+        Err(e)
+            if e.kind == crate::api::ErrorKind::Cancelled
+                && (folded.stopped || folded.too_many) =>
+        {
+            Ok(folded)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// What a statement keeps of a listing: what is owed, or every invoice.
+pub fn keep(all: bool) -> Keep {
+    if all { Keep::All } else { Keep::Owed }
 }
 
 /// Makes and writes each customer's statement; `progress` hears how many are done.
@@ -87,7 +119,8 @@ pub async fn run(
     let client = b.client;
     let mut work = futures_util::stream::iter(customers)
         .map(|c| async move {
-            let listed = invoices(client, &c.id).await;
+            let go = || !stop.load(Ordering::SeqCst);
+            let listed = listed(client, &c.id, b.as_of, keep(b.all), |_| go()).await;
             (c, listed)
         })
         .buffered(AT_ONCE);
@@ -102,10 +135,11 @@ pub async fn run(
             owed: Vec::new(),
             oldest: None,
             failed: None,
+            workbook: None,
         };
         match listed {
             Err(e) => row.failed = Some(crate::i18n::error_text(&e)),
-            Ok(invoices) => match make(b.sender, b.as_of, b.all, b.lang, c, invoices).await {
+            Ok(listed) => match make(b.sender, b.as_of, b.lang, c, listed).await {
                 Err(super::PdfError::Logo(p)) => {
                     row.failed = Some(crate::i18n::sender_problem(&p));
                 }
@@ -130,6 +164,18 @@ pub async fn run(
                             Ok(p) => row.file = Some(p),
                             Err(e) => row.failed = Some(e.to_string()),
                         }
+                        // A statement too long to print whole: its workbook beside it,
+                        // under the PDF's own name.
+                        if let (Some(pdf), Some(book)) = (&row.file, &made.workbook) {
+                            let stem = pdf
+                                .file_stem()
+                                .map(|s| s.to_string_lossy().into_owned())
+                                .unwrap_or_default();
+                            match crate::fsutil::write_new(b.out, &stem, "xlsx", book) {
+                                Ok(p) => row.workbook = Some(p),
+                                Err(e) => row.failed = Some(e.to_string()),
+                            }
+                        }
                     }
                 }
             },
@@ -144,23 +190,25 @@ pub async fn run(
 pub async fn make(
     sender: &crate::profile::Sender,
     as_of: NaiveDate,
-    all: bool,
     lang: Lang,
     c: Customer,
-    invoices: Vec<Invoice>,
+    listed: Listing,
 ) -> Result<super::Made, super::PdfError> {
     let sender = sender.clone();
     tokio::task::spawn_blocking(move || {
-        statement_pdf(&Statement {
-            lang,
-            sender: &sender,
-            customer: &c.id,
-            name: c.name.as_deref(),
-            rut: c.rut.as_deref(),
-            as_of,
-            invoices: &invoices,
-            all,
-        })
+        listed_statement_pdf(
+            &Statement {
+                lang,
+                sender: &sender,
+                customer: &c.id,
+                name: c.name.as_deref(),
+                rut: c.rut.as_deref(),
+                as_of,
+                invoices: &[],
+                all: false,
+            },
+            listed,
+        )
     })
     .await
     .map_err(|e| super::PdfError::Render(e.to_string()))?
@@ -195,12 +243,19 @@ pub fn summary_csv(done: &[Done], lang: Lang, dialect: crate::export::Dialect) -
         crate::tr_in!(lang, "st-sum-owed"),
         crate::tr_in!(lang, "st-sum-oldest"),
         crate::tr_in!(lang, "st-sum-problem"),
+        crate::tr_in!(lang, "st-sum-workbook"),
     ];
     let _ = w.write_record(&titles);
     let guard = |t: &str| crate::text::guard_text(t).into_owned();
     for d in done {
         let file = d
             .file
+            .as_ref()
+            .and_then(|f| f.file_name())
+            .map(|f| guard(&f.to_string_lossy()))
+            .unwrap_or_default();
+        let book = d
+            .workbook
             .as_ref()
             .and_then(|f| f.file_name())
             .map(|f| guard(&f.to_string_lossy()))
@@ -217,6 +272,7 @@ pub fn summary_csv(done: &[Done], lang: Lang, dialect: crate::export::Dialect) -
                 if d.failed.is_some() { "" } else { "0" },
                 &oldest,
                 &problem,
+                &book,
             ]);
         }
         for (currency, owed) in &d.owed {
@@ -231,6 +287,7 @@ pub fn summary_csv(done: &[Done], lang: Lang, dialect: crate::export::Dialect) -
                 &owed,
                 &oldest,
                 &problem,
+                &book,
             ]);
         }
     }

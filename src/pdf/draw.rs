@@ -276,6 +276,33 @@ pub(super) fn draw(
                 plan::later_table_top()
             };
             let mut y = top;
+            if n == 0 && plan.shown < plan.lines.len() {
+                // A statement too long to print whole says so first: which invoices
+                // these are, and where every one is.
+                let note = tr_in!(
+                    lang,
+                    "st-cut-note",
+                    shown = crate::i18n::count_in(lang, plan.shown),
+                    total = crate::i18n::count_in(lang, plan.lines.len())
+                );
+                fill(&mut s, GREY);
+                for (i, l) in plan::wrap(&fonts.regular, &note, BODY, plan::TEXT_WIDTH)
+                    .iter()
+                    .take(2)
+                    .enumerate()
+                {
+                    text(
+                        &mut s,
+                        &fonts.regular,
+                        BODY,
+                        MARGIN,
+                        y + 4.0 + 12.0 * i as f32,
+                        l,
+                    );
+                }
+                fill(&mut s, INK);
+                y += plan::cut_note_height(plan.lines.len(), plan.shown);
+            }
             if plan.lines.is_empty() {
                 if n == 0 {
                     text(

@@ -11,8 +11,9 @@ pub mod batch;
 mod draw;
 mod plan;
 mod qr;
+mod workbook;
 
-pub use plan::{Line, PageSpec, Plan, paginate};
+pub use plan::{Keep, Line, Listing, MAX_LINES, PDF_LINES, PageSpec, Plan, paginate};
 
 use crate::api::Invoice;
 use crate::i18n::Lang;
@@ -45,6 +46,9 @@ pub struct Made {
     pub pdf: Vec<u8>,
     /// Its pages.
     pub pages: usize,
+    /// The workbook of every invoice listed, sent with a statement too long to print
+    /// whole (more than [`PDF_LINES`]).
+    pub workbook: Option<Vec<u8>>,
     /// What it lists and owes.
     pub plan: Plan,
 }
@@ -56,13 +60,20 @@ pub enum PdfError {
     Logo(crate::profile::SenderProblem),
     /// The PDF library refused (a bug: said for engineers).
     Render(String),
+    /// The customer has more invoices to list than a statement holds ([`MAX_LINES`]).
+    TooMany,
 }
 
 impl std::fmt::Display for PdfError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PdfError::Logo(p) => write!(f, "{p}"),
-            PdfError::Render(why) => write!(f, "the PDF could not be made: {why}"),
+            PdfError::Render(why) => write!(f, "{}", crate::tr!("st-render-failed", why = why)),
+            PdfError::TooMany => write!(
+                f,
+                "{}",
+                crate::tr!("st-too-many", limit = crate::i18n::count(MAX_LINES))
+            ),
         }
     }
 }
@@ -80,26 +91,51 @@ pub enum Kind {
 
 /// Makes the statement's PDF (the logo, if the sender has one, is read now).
 pub fn statement_pdf(s: &Statement<'_>) -> Result<Made, PdfError> {
-    make(s, Kind::Statement)
+    let keep = if s.all { Keep::All } else { Keep::Owed };
+    make(s, Listing::of(s.invoices, s.as_of, keep), Kind::Statement)
+}
+
+/// The statement of the invoices `listed` as they were listed (`s.invoices` is not
+/// read): a listing folded page by page, never held whole.
+pub fn listed_statement_pdf(s: &Statement<'_>, listed: Listing) -> Result<Made, PdfError> {
+    make(s, listed, Kind::Statement)
 }
 
 /// One invoice's PDF, to print: `s.invoices` holds it (paid and void shown as such).
 pub fn invoice_pdf(s: &Statement<'_>) -> Result<Made, PdfError> {
-    make(s, Kind::Invoice)
+    make(
+        s,
+        Listing::of(s.invoices, s.as_of, Keep::All),
+        Kind::Invoice,
+    )
 }
 
-fn make(s: &Statement<'_>, kind: Kind) -> Result<Made, PdfError> {
+fn make(s: &Statement<'_>, listed: Listing, kind: Kind) -> Result<Made, PdfError> {
+    if listed.too_many {
+        return Err(PdfError::TooMany);
+    }
     let logo = match &s.sender.logo {
         Some(p) => Some(crate::profile::sender::read_logo(p).map_err(PdfError::Logo)?),
         None => None,
     };
-    let plan = plan::plan(s, kind);
+    let plan = plan::plan(s, listed, kind);
     let pdf = draw::draw(s, &plan, logo.as_ref())?;
+    let workbook = if plan.shown < plan.lines.len() {
+        Some(workbook::statement(s, &plan).map_err(|e| PdfError::Render(e.to_string()))?)
+    } else {
+        None
+    };
     Ok(Made {
         pdf,
         pages: plan.pages.len(),
         plan,
+        workbook,
     })
+}
+
+/// The workbook's file name beside a statement's PDF file name (`….xlsx`).
+pub fn workbook_name(pdf_name: &str) -> String {
+    format!("{}.xlsx", pdf_name.strip_suffix(".pdf").unwrap_or(pdf_name))
 }
 
 /// The file name a statement is saved under: `estado-de-cuenta-<customer>-<date>.pdf`

@@ -3,7 +3,7 @@
 
 use super::Statement;
 use super::draw::{Fonts, Measure};
-use crate::statement::{Aging, Standing, Total, currency_key, due_day};
+use crate::statement::{Aging, Standing, Total, due_day};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -39,6 +39,10 @@ pub struct Line {
     pub standing: Standing,
     /// Its amount as written (`$1.234`, `UF 12,3456`), or what the service sent.
     pub amount: String,
+    /// Its amount as a number, when the service sent one (the workbook's cell).
+    pub value: Option<rust_decimal::Decimal>,
+    /// Its currency code, as the service sent it (escaped).
+    pub currency: Option<String>,
     /// The payment link, when the app trusts it.
     pub link: Option<String>,
     /// The link fits in a QR code, drawn beside it (a longer one is given as a link only).
@@ -54,13 +58,133 @@ pub struct PageSpec {
     pub tail: bool,
 }
 
+/// The most invoices one statement lists (every one in its workbook): what a listing
+/// keeps is bounded, whatever the service sends. Past it the statement is not made and
+/// the clerk is told to export the customer's invoices instead.
+pub const MAX_LINES: usize = 100_000;
+
+/// The most invoices printed on a statement's pages (about 36 pages with their QR
+/// codes). Past it the PDF prints the oldest due, its first page says how many there
+/// are, and every one goes in a workbook sent with it: thousands of pages are read by
+/// no one, and took minutes to make.
+pub const PDF_LINES: usize = 500;
+
+/// A customer's invoices folded as they are listed, a page at a time: what they owe
+/// (per currency and bucket) and the lines a statement lists, at most [`MAX_LINES`];
+/// the service's invoices themselves are not kept.
+#[derive(Clone, Debug)]
+pub struct Listing {
+    as_of: chrono::NaiveDate,
+    keep: Keep,
+    /// What they owe, per currency and bucket; how many were listed.
+    pub summary: crate::receivables::Summary,
+    /// The lines kept, in the order listed.
+    pub lines: Vec<Line>,
+    /// More lines than [`MAX_LINES`] were to be kept (the listing may stop).
+    pub too_many: bool,
+    /// The listing was stopped before its end (by the clerk): nothing may be made of
+    /// it.
+    pub stopped: bool,
+}
+
+/// Which invoices a listing keeps as lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// None: only what is owed is counted.
+    Nothing,
+    /// Those still owed.
+    Owed,
+    /// Every one, paid and void too.
+    All,
+}
+
+impl Listing {
+    /// An empty listing for a statement on `as_of`.
+    pub fn new(as_of: chrono::NaiveDate, keep: Keep) -> Listing {
+        Listing {
+            as_of,
+            keep,
+            summary: crate::receivables::Summary::default(),
+            lines: Vec::new(),
+            too_many: false,
+            stopped: false,
+        }
+    }
+
+    /// `invoices` folded at once (those in hand already).
+    pub fn of(invoices: &[crate::api::Invoice], as_of: chrono::NaiveDate, keep: Keep) -> Listing {
+        let mut l = Listing::new(as_of, keep);
+        for inv in invoices {
+            l.add(inv);
+        }
+        l
+    }
+
+    /// The day it is listed for.
+    pub fn as_of(&self) -> chrono::NaiveDate {
+        self.as_of
+    }
+
+    /// Folds one more invoice in; false once it keeps too many (the caller stops
+    /// listing).
+    pub fn add(&mut self, inv: &crate::api::Invoice) -> bool {
+        let standing = self.summary.add(inv, self.as_of);
+        let owing = standing.bucket().is_some();
+        let kept = match self.keep {
+            Keep::Nothing => false,
+            Keep::Owed => owing,
+            Keep::All => true,
+        };
+        if !kept {
+            return !self.too_many;
+        }
+        if self.lines.len() >= MAX_LINES {
+            self.too_many = true;
+            return false;
+        }
+        let esc = |t: &str| crate::text::escape_controls(t).into_owned();
+        // A void or paid invoice cannot be paid: no link for it, as in the app.
+        let link = inv
+            .link_payment
+            .as_deref()
+            .filter(|_| owing)
+            .and_then(crate::api::safe_payment_link)
+            .map(|u| u.to_string());
+        let qr = link.as_deref().is_some_and(super::qr::fits);
+        self.lines.push(Line {
+            id: esc(&inv.id),
+            // Only a reference the clerk wrote: one the app made is of no use to a
+            // customer.
+            reference: inv
+                .invoice_external_id
+                .as_deref()
+                .filter(|r| !crate::bulk::is_made_reference(r))
+                .map(esc),
+            due: due_day(inv),
+            issued: inv
+                .created_at()
+                .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+                .map(|t| t.date_naive()),
+            standing,
+            amount: crate::i18n::amount_text(inv),
+            value: inv.amount,
+            currency: inv.currency_code.as_deref().map(esc),
+            link,
+            qr,
+        });
+        true
+    }
+}
+
 /// What the statement says and where.
 #[derive(Clone, Debug)]
 pub struct Plan {
     /// A statement, or one invoice.
     pub kind: super::Kind,
-    /// The invoices listed, oldest due first.
+    /// The invoices listed, oldest due first (the workbook's rows).
     pub lines: Vec<Line>,
+    /// How many of them are printed (the first ones): all, up to [`PDF_LINES`].
+    pub shown: usize,
     /// What is owed, per currency and bucket.
     pub aging: Aging,
     /// What is owed in all, per currency (never added across currencies).
@@ -131,6 +255,12 @@ pub(super) fn first_table_top(s: &Statement<'_>, currencies: usize) -> f32 {
     MARGIN + head + title + aging
 }
 
+/// The room the first page's note about a cut statement takes ("these are the 500
+/// oldest of 2.000; every one is in the workbook"): two lines, when it is cut.
+pub(super) fn cut_note_height(lines: usize, shown: usize) -> f32 {
+    if shown < lines { 30.0 } else { 0.0 }
+}
+
 /// Where later pages' tables start: under a line naming the customer.
 pub(super) fn later_table_top() -> f32 {
     MARGIN + 22.0
@@ -176,59 +306,17 @@ pub fn paginate(heights: &[f32], first: f32, later: f32, tail: f32) -> Vec<PageS
     pages
 }
 
-/// Decides what the statement says and where.
-pub(super) fn plan(s: &Statement<'_>, kind: super::Kind) -> Plan {
-    // One invoice is printed whatever it stands at.
-    let all = s.all || kind == super::Kind::Invoice;
-    let mut aging = Aging::default();
-    let mut owed: BTreeMap<String, Total> = BTreeMap::new();
-    let mut oldest: Option<u32> = None;
-    let mut lines: Vec<Line> = Vec::new();
-    for inv in s.invoices {
-        let due = due_day(inv);
-        let standing = Standing::of_due(inv, s.as_of, due);
-        let owing = standing.bucket().is_some();
-        if owing {
-            aging.add(inv, standing);
-            if let Some(a) = inv.amount {
-                crate::statement::with_currency(&mut owed, currency_key(inv), |t| t.add(a));
-            }
-            if let Standing::Overdue(d) = standing {
-                oldest = Some(oldest.map_or(d, |o| o.max(d)));
-            }
-        }
-        if !owing && !all {
-            continue;
-        }
-        let esc = |t: &str| crate::text::escape_controls(t).into_owned();
-        // A void invoice cannot be paid: no link for it, as in the app.
-        let link = inv
-            .link_payment
-            .as_deref()
-            .filter(|_| owing)
-            .and_then(crate::api::safe_payment_link)
-            .map(|u| u.to_string());
-        let qr = link.as_deref().is_some_and(super::qr::fits);
-        lines.push(Line {
-            id: esc(&inv.id),
-            // Only a reference the clerk wrote: one the app made is of no use to a
-            // customer.
-            reference: inv
-                .invoice_external_id
-                .as_deref()
-                .filter(|r| !crate::bulk::is_made_reference(r))
-                .map(esc),
-            due,
-            issued: inv
-                .created_at()
-                .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
-                .map(|t| t.date_naive()),
-            standing,
-            amount: crate::i18n::amount_text(inv),
-            link,
-            qr,
-        });
-    }
+/// Decides what the statement says and where, from its invoices folded.
+pub(super) fn plan(s: &Statement<'_>, listed: Listing, kind: super::Kind) -> Plan {
+    let Listing {
+        summary, mut lines, ..
+    } = listed;
+    let crate::receivables::Summary {
+        aging,
+        owed,
+        oldest_overdue: oldest,
+        ..
+    } = summary;
     // The oldest due first; no due day last; then by id, so the order is the same
     // whatever order the service listed them in.
     lines.sort_by(|a, b| (a.due.is_none(), a.due, &a.id).cmp(&(b.due.is_none(), b.due, &b.id)));
@@ -251,7 +339,8 @@ pub(super) fn plan(s: &Statement<'_>, kind: super::Kind) -> Plan {
     } else {
         30.0 + 18.0 + PAYMENT_LINE * payment_lines.len() as f32
     };
-    let heights: Vec<f32> = lines
+    let shown = lines.len().min(PDF_LINES);
+    let heights: Vec<f32> = lines[..shown]
         .iter()
         .map(|l| if l.qr { ROW_QR } else { ROW_PLAIN })
         .collect();
@@ -261,11 +350,12 @@ pub(super) fn plan(s: &Statement<'_>, kind: super::Kind) -> Plan {
         super::Kind::Statement => aging.by_currency.len(),
         super::Kind::Invoice => 0,
     };
-    let first = table(first_table_top(s, currencies));
+    let first = table(first_table_top(s, currencies) + cut_note_height(lines.len(), shown));
     let pages = paginate(&heights, first, table(later_table_top()), tail);
     Plan {
         kind,
         lines,
+        shown,
         aging,
         owed,
         oldest_overdue: oldest,
@@ -344,6 +434,55 @@ mod tests {
         let pages = paginate(&[10.0, 500.0, 10.0], 100.0, 100.0, 0.0);
         let rows: Vec<Range<usize>> = pages.iter().map(|p| p.rows.clone()).collect();
         assert_eq!(rows, vec![0..1, 1..2, 2..3]);
+    }
+
+    #[test]
+    fn a_listing_keeps_lines_not_invoices_and_stops_past_its_bound() {
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap();
+        let owed = crate::api::Invoice::from_value(serde_json::json!({
+            "id": "in_1", "customer": "cus_1", "amount": "1000", "currency_code": "CLP",
+            "due_date": "2026-10-01", "is_paid": false, "is_void": false,
+            "extra": "x".repeat(60_000),
+        }))
+        .unwrap();
+        let paid = crate::api::Invoice::from_value(serde_json::json!({
+            "id": "in_2", "customer": "cus_1", "amount": "5", "currency_code": "CLP",
+            "due_date": "2026-10-01", "is_paid": true, "is_void": false,
+        }))
+        .unwrap();
+        // Only what is owed is kept (and counted), as a line of its own texts.
+        let mut l = Listing::new(day, Keep::Owed);
+        assert!(l.add(&owed) && l.add(&paid));
+        assert_eq!(l.lines.len(), 1);
+        assert_eq!(l.summary.invoices, 2);
+        assert_eq!(l.lines[0].value, Some(rust_decimal::Decimal::from(1000)));
+        // Receivables keep nothing at all.
+        let mut none = Listing::new(day, Keep::Nothing);
+        assert!(none.add(&owed));
+        assert!(none.lines.is_empty() && none.summary.owed["CLP"].value().is_some());
+        // Past the bound the listing says stop, and no statement is made of it.
+        let mut big = Listing::new(day, Keep::All);
+        for _ in 0..MAX_LINES {
+            assert!(big.add(&paid));
+        }
+        assert!(!big.add(&owed));
+        assert!(big.too_many);
+        assert_eq!(big.lines.len(), MAX_LINES);
+        let sender = crate::profile::Sender::default();
+        let s = Statement {
+            lang: crate::i18n::Lang::Es,
+            sender: &sender,
+            customer: "cus_1",
+            name: None,
+            rut: None,
+            as_of: day,
+            invoices: &[],
+            all: true,
+        };
+        assert!(matches!(
+            super::super::listed_statement_pdf(&s, big),
+            Err(super::super::PdfError::TooMany)
+        ));
     }
 
     #[test]

@@ -42,7 +42,18 @@ pub fn system_opener() -> Opener {
 
 /// A document made, written and handed to the system's viewer: its file, and whether
 /// the viewer opened it (why not).
-pub type Shown = Result<(PathBuf, Result<(), String>), String>;
+pub type Shown = Result<Document, String>;
+
+/// A document written and handed to the viewer.
+#[derive(Debug)]
+pub struct Document {
+    /// The PDF written.
+    pub path: PathBuf,
+    /// The workbook beside it (a statement too long to print whole).
+    pub book: Option<PathBuf>,
+    /// Whether the viewer opened it (why not).
+    pub opened: Result<(), String>,
+}
 
 /// Where documents the clerk opens are kept: `invoice-desk` in the user's Documents
 /// folder (a file the clerk can find again, not one the system may clear), else in the
@@ -70,7 +81,11 @@ pub fn show_pdf(
     let path = crate::fsutil::write_new(folder, name.trim_end_matches(".pdf"), "pdf", pdf)
         .map_err(&failed)?;
     let opened = opener(&External::File(path.clone()));
-    Ok((path, opened))
+    Ok(Document {
+        path,
+        book: None,
+        opened,
+    })
 }
 
 /// A customer's document to make and show: the statement of account (Customer invoices)
@@ -127,9 +142,19 @@ pub async fn make_and_show_pdf(
             crate::pdf::PdfError::Logo(p) => crate::i18n::sender_problem(&p),
             other => (req.failed)(other.to_string()),
         })?;
-        show_pdf(&req.folder, &req.file_name, &made.pdf, &opener, |e| {
-            (req.failed)(e.to_string())
-        })
+        let failed = |e: std::io::Error| (req.failed)(e.to_string());
+        // Every invoice of a statement too long to print whole: its workbook beside the
+        // PDF, under the same name, written before the PDF is opened.
+        let book = match &made.workbook {
+            Some(bytes) => {
+                std::fs::create_dir_all(&req.folder).map_err(failed)?;
+                let stem = req.file_name.trim_end_matches(".pdf");
+                Some(crate::fsutil::write_new(&req.folder, stem, "xlsx", bytes).map_err(failed)?)
+            }
+            None => None,
+        };
+        show_pdf(&req.folder, &req.file_name, &made.pdf, &opener, failed)
+            .map(|d| Document { book, ..d })
     })
     .await
     .map_err(|e| e.to_string())?

@@ -233,8 +233,8 @@ impl LookupPanel {
         self.mail.poll();
         if let Some(r) = take_finished(&mut self.print) {
             self.notice = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                Ok((path, Ok(()))) => tr!("lk-print-opened", path = path.display()),
-                Ok((path, Err(_))) => tr!("lk-print-not-opened", path = path.display()),
+                Ok(d) if d.opened.is_ok() => tr!("lk-print-opened", path = d.path.display()),
+                Ok(d) => tr!("lk-print-not-opened", path = d.path.display()),
                 Err(e) => e,
             });
         }

@@ -89,11 +89,13 @@ pub async fn prepare_statement(
     let known = journal.read(move |j| j.customer_or_id(&customer)).await?;
     let who = known.name.clone().unwrap_or_else(|| known.id.clone());
     let d = desk(&profile, &checked, templates);
-    let draft =
-        tokio::task::spawn_blocking(move || d.statement(&known, &invoices, as_of, false, false))
-            .await
-            .map_err(|e| tr!("lk-mail-not-made", why = e))?
-            .map_err(|e| not_made(&e, &who))?;
+    let draft = tokio::task::spawn_blocking(move || {
+        let listed = crate::pdf::Listing::of(&invoices, as_of, crate::pdf::Keep::Owed);
+        d.statement(&known, listed, false)
+    })
+    .await
+    .map_err(|e| tr!("lk-mail-not-made", why = e))?
+    .map_err(|e| not_made(&e, &who))?;
     shown(draft, who, profile, journal).await
 }
 
@@ -470,7 +472,7 @@ impl OneEmail {
                     ui.label(tr!("lk-mail-subject"));
                     ui.label(RichText::new(safe(&p.draft.texts.subject)).strong());
                     ui.end_row();
-                    if let Some(a) = &p.draft.attachment {
+                    for a in &p.draft.attachments {
                         ui.label(tr!("lk-mail-attachment"));
                         ui.label(format!(
                             "{} ({} KB)",

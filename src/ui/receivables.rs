@@ -6,7 +6,7 @@
 use super::command::Command;
 use super::task::{Spawner, Task};
 use super::widgets;
-use crate::receivables::{Only, Row, Summary, totals};
+use crate::receivables::{Only, Row, totals};
 use crate::statement::Total;
 use crate::tr;
 use egui::Ui;
@@ -187,9 +187,13 @@ impl ReceivablesPanel {
             count.store(known.len(), Ordering::Relaxed);
             use futures_util::StreamExt;
             let client = &session.client;
+            let halted = &halt;
             let mut work = futures_util::stream::iter(known)
                 .map(|c| async move {
-                    let listed = crate::pdf::batch::invoices(client, &c.id).await;
+                    let keep = crate::pdf::Keep::Nothing;
+                    // Stopped mid-listing too: a big customer's takes a while.
+                    let go = |_| !halted.load(Ordering::Relaxed);
+                    let listed = crate::pdf::batch::listed(client, &c.id, as_of, keep, go).await;
                     (c, listed)
                 })
                 .buffered(AT_ONCE);
@@ -199,7 +203,7 @@ impl ReceivablesPanel {
                 }
                 let row = Row {
                     summary: listed
-                        .map(|inv| Summary::of(&inv, as_of))
+                        .map(|l| l.summary)
                         .map_err(|e| crate::ui::i18n::error_text(&e)),
                     customer: c.id,
                     name: c.name,

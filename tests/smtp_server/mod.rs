@@ -74,6 +74,25 @@ impl Delivered {
         part.get_body().expect("a text part").replace("\r\n", "\n")
     }
 
+    /// Every attachment: its file name, content type and bytes.
+    pub fn attachments(&self) -> Vec<(String, String, Vec<u8>)> {
+        let p = self.parsed();
+        p.subparts
+            .iter()
+            .skip(1)
+            .map(|part| {
+                let name = part
+                    .get_content_disposition()
+                    .params
+                    .get("filename")
+                    .cloned()
+                    .unwrap_or_default();
+                let body = part.get_body_raw().expect("the attachment decodes");
+                (name, part.ctype.mimetype.clone(), body)
+            })
+            .collect()
+    }
+
     /// The attachment's file name and bytes, when there is one.
     pub fn attachment(&self) -> Option<(String, Vec<u8>)> {
         let p = self.parsed();

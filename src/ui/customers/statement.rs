@@ -142,9 +142,21 @@ impl CustomersPanel {
         self.mail.poll();
         if let Some(r) = crate::ui::task::take_finished(&mut self.statement) {
             self.statement_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                Ok((path, Ok(()))) => Ok(tr!("cu-statement-opened", path = path.display())),
-                // Made: a note, not a failure (never in the error colour).
-                Ok((path, Err(_))) => Ok(tr!("cu-statement-not-opened", path = path.display())),
+                Ok(d) => {
+                    let path = d.path.display();
+                    // Made: a note, not a failure (never in the error colour).
+                    let mut note = match d.opened {
+                        Ok(()) => tr!("cu-statement-opened", path = path),
+                        Err(_) => tr!("cu-statement-not-opened", path = path),
+                    };
+                    if let Some(book) = d.book {
+                        note = format!(
+                            "{note} {}",
+                            tr!("cu-statement-workbook", path = book.display())
+                        );
+                    }
+                    Ok(note)
+                }
                 Err(e) => Err(e),
             });
         }
