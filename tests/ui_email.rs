@@ -176,6 +176,17 @@ fn the_months_statements_are_emailed_from_cartera_once() {
     assert!(owing > 0, "{button}");
     click(&mut h, &button);
     step_until(&mut h, "asked", |h| has_text(h, &text("rv-mail-title")));
+    // The first customer's e-mail, read before it goes to everyone: made as the run
+    // makes it, and not sent.
+    click(&mut h, &text("rv-mail-sample"));
+    step_until(&mut h, "sample shown", |h| {
+        has_text(h, &text("rv-mail-sample-title"))
+    });
+    assert!(has_text(&h, "Estado de cuenta al "), "the subject");
+    assert!(
+        has_text(&h, "estado-de-cuenta-"),
+        "the PDF attached is named"
+    );
     assert!(
         smtp.delivered().is_empty(),
         "nothing before the clerk says so"

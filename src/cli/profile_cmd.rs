@@ -59,7 +59,9 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
             };
             profiles.remove(&name);
             profiles.save(&path)?;
-            settings::secret_store().delete(&name, kind);
+            let store = settings::secret_store();
+            store.delete(&name, kind);
+            store.delete(&name, crate::profile::SecretKind::MailPassword);
             note!("{}", tr!("cli-profile-removed", name = name));
             Ok(())
         }

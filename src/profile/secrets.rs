@@ -219,6 +219,19 @@ impl SecretStore {
         }
     }
 
+    /// Moves a profile's secrets of `kinds` from name `old` to `new` (a profile renamed):
+    /// one `new` already has is kept, the old one deleted either way.
+    pub fn rename(&self, old: &str, new: &str, kinds: &[SecretKind]) {
+        for &kind in kinds {
+            if let Ok(Some(s)) = self.get(old, kind)
+                && !matches!(self.get(new, kind), Ok(Some(_)))
+            {
+                self.set(new, kind, &s);
+            }
+            self.delete(old, kind);
+        }
+    }
+
     fn forget_session(&self, user: &str) {
         if let Ok(mut m) = self.session.lock() {
             m.remove(user);
@@ -306,6 +319,36 @@ mod tests {
         );
         store.delete("p", SecretKind::ApiKey);
         assert!(store.get("p", SecretKind::ApiKey).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_renamed_profile_takes_its_secrets_along() {
+        let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
+        store.set("viejo", SecretKind::ClientSecret, &SecretString::from("s1"));
+        store.set("viejo", SecretKind::MailPassword, &SecretString::from("m1"));
+        // A secret typed with the rename is the new one.
+        store.set("nuevo", SecretKind::ClientSecret, &SecretString::from("s2"));
+        store.rename(
+            "viejo",
+            "nuevo",
+            &[SecretKind::ClientSecret, SecretKind::MailPassword],
+        );
+        let got = |p: &str, k| {
+            store
+                .get(p, k)
+                .unwrap()
+                .map(|s| s.expose_secret().to_string())
+        };
+        assert_eq!(
+            got("nuevo", SecretKind::ClientSecret).as_deref(),
+            Some("s2")
+        );
+        assert_eq!(
+            got("nuevo", SecretKind::MailPassword).as_deref(),
+            Some("m1")
+        );
+        assert_eq!(got("viejo", SecretKind::ClientSecret), None);
+        assert_eq!(got("viejo", SecretKind::MailPassword), None);
     }
 
     #[test]

@@ -86,6 +86,8 @@ pub enum Command {
     EmailShown,
     /// Stop those e-mails before the next customer.
     StopEmail,
+    /// Shows the e-mail the first customer of the month's run would get.
+    EmailSample,
     /// Show this customer's invoices in the Customer invoices panel.
     OpenCustomer(String),
     /// Look for customers in the directory whose name, RUT or id contains this text.

@@ -99,6 +99,38 @@ pub async fn prepare_statement(
     shown(draft, who, profile, journal).await
 }
 
+/// How many customers a month's sample tries before saying none would get an e-mail.
+const SAMPLE_TRIES: usize = 20;
+
+/// The e-mail the first customer of `ids` would get in a month's run (the first with an
+/// address who owes, or is late enough for a reminder), made as the run makes it, for
+/// the clerk to read before sending to everyone. Nothing is sent or claimed.
+pub async fn month_sample(
+    session: Arc<super::session::Session>,
+    ids: Vec<String>,
+    as_of: chrono::NaiveDate,
+    reminders: bool,
+    journal: AppJournal,
+    templates: Option<PathBuf>,
+) -> Result<Prepared, String> {
+    let profile = &session.profile;
+    let checked = usable(profile)?;
+    let d = desk(profile, &checked, templates);
+    for id in ids.into_iter().take(SAMPLE_TRIES) {
+        let known = journal.read(move |j| j.customer_or_id(&id)).await?;
+        let who = known.name.clone().unwrap_or_else(|| known.id.clone());
+        match d
+            .statement_listed(&session.client, known, as_of, false, reminders)
+            .await
+        {
+            Ok(draft) => return shown(draft, who, profile.clone(), journal).await,
+            Err(NotMade::NoAddress | NotMade::NothingOwed) => continue,
+            Err(e) => return Err(not_made(&e, &who)),
+        }
+    }
+    Err(tr!("rv-mail-sample-none", count = SAMPLE_TRIES))
+}
+
 /// `draft` with what the dialog shows beside it: the customer, the addresses, an
 /// earlier send of the same e-mail.
 async fn shown(
@@ -463,40 +495,7 @@ impl OneEmail {
             ui.set_max_width(560.0);
             let title = ui.heading(heading);
             widgets::announce(ui, &title, true);
-            egui::Grid::new("mail_summary")
-                .num_columns(2)
-                .show(ui, |ui| {
-                    ui.label(tr!("lk-mail-to"));
-                    ui.label(RichText::new(format!("{} · {}", p.who, p.to)).strong());
-                    ui.end_row();
-                    ui.label(tr!("lk-mail-subject"));
-                    ui.label(RichText::new(safe(&p.draft.texts.subject)).strong());
-                    ui.end_row();
-                    for a in &p.draft.attachments {
-                        ui.label(tr!("lk-mail-attachment"));
-                        ui.label(format!(
-                            "{} ({} KB)",
-                            safe(&a.name),
-                            a.bytes.len().div_ceil(1024)
-                        ));
-                        ui.end_row();
-                    }
-                });
-            ui.add_space(4.0);
-            egui::ScrollArea::vertical()
-                .max_height(220.0)
-                .show(ui, |ui| {
-                    // Line by line: the text's own line breaks stay, anything else that could
-                    // steer the screen is escaped.
-                    let body: Vec<String> = p
-                        .draft
-                        .texts
-                        .body
-                        .lines()
-                        .map(|l| safe(l).into_owned())
-                        .collect();
-                    ui.label(body.join("\n"));
-                });
+            contents(ui, p);
             ui.add_space(4.0);
             let mut can = true;
             if let Some(e) = &p.before {
@@ -528,4 +527,42 @@ impl OneEmail {
         }
         send
     }
+}
+
+/// What an e-mail shown says: to whom, subject, attachments, and the text (scrolled).
+pub fn contents(ui: &mut Ui, p: &Prepared) {
+    egui::Grid::new("mail_summary")
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.label(tr!("lk-mail-to"));
+            ui.label(RichText::new(format!("{} · {}", p.who, p.to)).strong());
+            ui.end_row();
+            ui.label(tr!("lk-mail-subject"));
+            ui.label(RichText::new(safe(&p.draft.texts.subject)).strong());
+            ui.end_row();
+            for a in &p.draft.attachments {
+                ui.label(tr!("lk-mail-attachment"));
+                ui.label(format!(
+                    "{} ({} KB)",
+                    safe(&a.name),
+                    a.bytes.len().div_ceil(1024)
+                ));
+                ui.end_row();
+            }
+        });
+    ui.add_space(4.0);
+    egui::ScrollArea::vertical()
+        .max_height(220.0)
+        .show(ui, |ui| {
+            // Line by line: the text's own line breaks stay, anything else that could
+            // steer the screen is escaped.
+            let body: Vec<String> = p
+                .draft
+                .texts
+                .body
+                .lines()
+                .map(|l| safe(l).into_owned())
+                .collect();
+            ui.label(body.join("\n"));
+        });
 }

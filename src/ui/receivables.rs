@@ -141,6 +141,9 @@ pub struct ReceivablesPanel {
     pub mail_reminders: bool,
     mailing: Option<Mailing>,
     mail_note: Option<super::mailing::Said>,
+    /// The first customer's e-mail, being made or made, shown in the confirmation.
+    mail_sample: Option<Task<Result<super::mailing::Prepared, String>>>,
+    mail_sample_shown: Option<Result<super::mailing::Prepared, String>>,
 }
 
 impl ReceivablesPanel {
@@ -369,6 +372,33 @@ impl ReceivablesPanel {
         });
     }
 
+    /// Makes the e-mail the first customer of the month's run would get, to show it in
+    /// the confirmation (nothing is sent).
+    pub fn email_sample(
+        &mut self,
+        session: Arc<super::session::Session>,
+        spawner: &Spawner,
+        journal: super::journal::AppJournal,
+        templates: Option<std::path::PathBuf>,
+    ) {
+        if self.mail_sample.is_some() {
+            return;
+        }
+        let ids: Vec<String> = self.owing_shown().into_iter().map(|c| c.id).collect();
+        let as_of = self
+            .fixed_today
+            .unwrap_or_else(|| chrono::Local::now().date_naive());
+        self.mail_sample_shown = None;
+        self.mail_sample = Some(spawner.spawn(super::mailing::month_sample(
+            session,
+            ids,
+            as_of,
+            self.mail_reminders,
+            journal,
+            templates,
+        )));
+    }
+
     /// Stops the e-mails before the next customer.
     pub fn stop_email(&mut self) {
         if let Some(m) = &self.mailing {
@@ -392,6 +422,9 @@ impl ReceivablesPanel {
 
     /// Takes what arrived (called by the app every frame).
     pub fn poll(&mut self) {
+        if let Some(r) = crate::ui::task::take_finished(&mut self.mail_sample) {
+            self.mail_sample_shown = Some(r.map_err(|e| e.to_string()).and_then(|r| r));
+        }
         if let Some(m) = self.mailing.take() {
             match m.task.try_take() {
                 Err(task) => self.mailing = Some(Mailing { task, ..m }),
@@ -703,7 +736,13 @@ impl ReceivablesPanel {
             ui.set_max_width(480.0);
             let title = ui.heading(tr!("rv-mail-title"));
             widgets::announce(ui, &title, true);
-            ui.checkbox(&mut self.mail_reminders, tr!("rv-mail-reminders"));
+            if ui
+                .checkbox(&mut self.mail_reminders, tr!("rv-mail-reminders"))
+                .changed()
+            {
+                // The sample shown was of the other kind.
+                self.mail_sample_shown = None;
+            }
             ui.label(if self.mail_reminders {
                 tr!(
                     "rv-mail-what-reminders",
@@ -714,6 +753,30 @@ impl ReceivablesPanel {
                 tr!("rv-mail-what", count = owing, month = month.clone())
             });
             ui.label(tr!("rv-mail-once"));
+            // The first customer's e-mail, to read before it goes to everyone.
+            match (&self.mail_sample, &self.mail_sample_shown) {
+                (Some(_), _) => {
+                    ui.horizontal(|ui| {
+                        widgets::busy(ui);
+                        ui.label(tr!("rv-mail-sample-making"));
+                    });
+                }
+                (None, Some(Ok(p))) => {
+                    ui.separator();
+                    ui.label(egui::RichText::new(tr!("rv-mail-sample-title")).strong());
+                    super::mailing::contents(ui, p);
+                    ui.separator();
+                }
+                (None, Some(Err(e))) => {
+                    let r = ui.label(egui::RichText::new(e).color(ui.visuals().error_fg_color));
+                    widgets::announce(ui, &r, false);
+                }
+                (None, None) => {
+                    if ui.button(tr!("rv-mail-sample")).clicked() {
+                        commands.push(Command::EmailSample);
+                    }
+                }
+            }
             ui.horizontal(|ui| {
                 if ui.button(tr!("lk-mail-send")).clicked() {
                     commands.push(Command::EmailShown);
@@ -725,6 +788,7 @@ impl ReceivablesPanel {
         });
         if close || modal.should_close() {
             self.mail_confirm = false;
+            self.mail_sample_shown = None;
         }
     }
 

@@ -224,6 +224,17 @@ impl InvoiceDeskApp {
                 }
             }
             Command::StopEmail => self.receivables.stop_email(),
+            Command::EmailSample => {
+                if let Some(s) = self.session.clone() {
+                    let templates = self.templates_dir();
+                    self.receivables.email_sample(
+                        s,
+                        &self.spawner,
+                        self.journal.clone(),
+                        templates,
+                    );
+                }
+            }
             Command::PrintInvoice => self.lookup.print(
                 &self.spawner,
                 &self.journal,
@@ -321,22 +332,19 @@ impl InvoiceDeskApp {
                 self.credentials.start_save(self.spawner.spawn(async move {
                     let store = get_secrets(&store).await;
                     tokio::task::spawn_blocking(move || {
-                        if let Some(old) = &renamed_from {
-                            // Move the secret with the profile's name.
-                            if secret.is_none()
-                                && let Ok(Some(s)) = store.get(old, kind)
-                            {
-                                store.set(&secret_name, kind, &s);
-                            }
-                            store.delete(old, kind);
-                        }
+                        // What was typed first, then the renamed profile's other
+                        // secrets move with its name (the mail password too).
                         if let Some(p) = &mail_password {
                             store.set(&secret_name, SecretKind::MailPassword, p);
                         }
-                        match secret {
-                            Some(s) => store.set(&secret_name, kind, &s),
+                        let status = match &secret {
+                            Some(s) => store.set(&secret_name, kind, s),
                             None => store.status(),
+                        };
+                        if let Some(old) = &renamed_from {
+                            store.rename(old, &secret_name, &[kind, SecretKind::MailPassword]);
                         }
+                        status
                     })
                     .await
                     .map_err(|e| e.to_string())
@@ -359,7 +367,11 @@ impl InvoiceDeskApp {
                     let n = name.clone();
                     self.spawner.spawn(async move {
                         let store = get_secrets(&store).await;
-                        let _ = tokio::task::spawn_blocking(move || store.delete(&n, kind)).await;
+                        let _ = tokio::task::spawn_blocking(move || {
+                            store.delete(&n, kind);
+                            store.delete(&n, SecretKind::MailPassword);
+                        })
+                        .await;
                     });
                 }
                 // Deleting the active profile switches to another one (or none).
