@@ -27,8 +27,6 @@ fn invoices(n: usize, customer: usize) -> Vec<invoice_desk::api::Invoice> {
 }
 
 fn main() {
-    // As the program does (src/memory.rs).
-    invoice_desk::memory::tune();
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(50);
     let m: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(0);

@@ -14,7 +14,6 @@ pub mod i18n;
 pub mod input;
 pub mod journal;
 pub mod mail;
-pub mod memory;
 pub mod pdf;
 pub mod profile;
 pub mod receivables;

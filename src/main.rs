@@ -5,7 +5,6 @@ use invoice_desk::cli::Cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    invoice_desk::memory::tune();
     let cli = Cli::parse();
     if cli.command.is_some() {
         return invoice_desk::cli::run(cli);
