@@ -911,11 +911,19 @@ fn the_statement_pdf_is_made_and_opened_from_the_customers_panel_in_spanish() {
     );
     let customer = s.customers()[0].0.clone();
     click(&mut h, &text("tab-customers"));
+    // A listing that failed is no statement: the button waits for a whole one.
+    set_text(&mut h, &text("f-customer-id"), "cus_noexiste");
+    click(&mut h, &text("cu-load"));
+    step_until(&mut h, "not found", |h| {
+        !h.state().customers_loading() && has_text(h, "No existe el cliente")
+    });
+    assert!(!common::enabled(&h, &text("cu-statement-pdf")));
     set_text(&mut h, &text("f-customer-id"), &customer);
     click(&mut h, &text("cu-load"));
     step_until(&mut h, "listed", |h| {
         !h.state().customers_loading() && !h.state().customer_rows().0.is_empty()
     });
+    assert!(common::enabled(&h, &text("cu-statement-pdf")));
     click(&mut h, &text("cu-statement-pdf"));
     step_until(&mut h, "made and opened", |h| {
         has_text(h, "Estado de cuenta abierto en el visor del sistema")

@@ -107,6 +107,9 @@ pub struct CustomersPanel {
     pub directory_note: Option<Result<String, Vec<String>>>,
     saved: CustomersSaved,
     loaded_for: String,
+    /// Every page of `loaded_for`'s listing arrived: a statement or its e-mail says
+    /// what is owed, so neither is made of a listing that failed part-way.
+    listed_whole: bool,
     rows: Rows,
     view: View,
     loading: Option<Loading>,
@@ -153,6 +156,7 @@ impl CustomersPanel {
             directory_note: None,
             saved,
             loaded_for: String::new(),
+            listed_whole: false,
             rows: Rows::default(),
             view: View::default(),
             loading: None,
@@ -235,7 +239,14 @@ impl CustomersPanel {
         }
         self.clear_rows();
         self.loaded_for.clear();
+        self.listed_whole = false;
         self.progress = None;
+    }
+
+    /// A statement (or its e-mail) can be made of what is listed: one customer's
+    /// listing, whole, and nothing loading.
+    fn statement_ready(&self) -> bool {
+        self.loading.is_none() && !self.loaded_for.is_empty() && self.listed_whole
     }
 
     /// No rows, and no messages about the old ones; the sort and filter stay. A worker
@@ -332,6 +343,7 @@ impl CustomersPanel {
         }
         self.cancel();
         self.loaded_for = id.clone();
+        self.listed_whole = false;
         // A bucket was a click on the previous list's aging; the typed filters stay.
         self.filter.bucket = None;
         self.clear_rows();
@@ -448,6 +460,7 @@ impl CustomersPanel {
                 );
             }
             self.loading = None;
+            self.listed_whole = r.is_ok();
             self.outcome =
                 Some(r.map(|p| tr!("cu-done", count = p.items, customer = self.customer_shown())));
         }

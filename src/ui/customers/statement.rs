@@ -24,7 +24,7 @@ impl CustomersPanel {
         opener: crate::ui::external::Opener,
         folder: std::path::PathBuf,
     ) {
-        if self.statement.is_some() || self.loading.is_some() || self.loaded_for.is_empty() {
+        if self.statement.is_some() || !self.statement_ready() {
             return;
         }
         let Some(session) = session else { return };
@@ -64,7 +64,7 @@ impl CustomersPanel {
         session: Option<&crate::ui::session::Session>,
         templates: Option<std::path::PathBuf>,
     ) {
-        if self.mail.busy() || self.loading.is_some() || self.loaded_for.is_empty() {
+        if self.mail.busy() || !self.statement_ready() {
             return;
         }
         let Some(session) = session else { return };
@@ -103,13 +103,11 @@ impl CustomersPanel {
         // A statement says who it is from: without the sender's details it would not.
         let no_sender = session.is_some_and(|s| s.profile.sender.organization.trim().is_empty());
         ui.horizontal(|ui| {
-            let can = connected
-                && self.statement.is_none()
-                && self.loading.is_none()
-                && !self.loaded_for.is_empty();
+            let can = connected && self.statement.is_none() && self.statement_ready();
             if ui
                 .add_enabled(can, egui::Button::new(tr!("cu-statement-pdf")))
                 .on_hover_text(tr!("cu-statement-pdf-hint"))
+                .on_disabled_hover_text(tr!("cu-statement-needs-list"))
                 .clicked()
             {
                 commands.push(Command::StatementPdf);
@@ -118,7 +116,7 @@ impl CustomersPanel {
                 widgets::busy(ui);
                 ui.label(tr!("cu-statement-making"));
             }
-            let can_mail = connected && self.loading.is_none() && !self.loaded_for.is_empty();
+            let can_mail = connected && self.statement_ready();
             if self
                 .mail
                 .button(ui, can_mail, &tr!("cu-mail"), &tr!("cu-mail-hint"))
