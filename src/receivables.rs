@@ -64,6 +64,144 @@ impl Summary {
     }
 }
 
+/// One invoice a statement lists (and its workbook, and the book's invoices owed).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// Its id (escaped).
+    pub id: String,
+    /// Its reference (escaped), when it has one.
+    pub reference: Option<String>,
+    /// Its due day, when the service sent a real one.
+    pub due: Option<chrono::NaiveDate>,
+    /// The day it was issued, when the service said.
+    pub issued: Option<chrono::NaiveDate>,
+    /// Where it stands on the statement's day.
+    pub standing: Standing,
+    /// Its amount as written (`$1.234`, `UF 12,3456`), or what the service sent.
+    pub amount: String,
+    /// Its amount as a number, when the service sent one (the workbook's cell).
+    pub value: Option<rust_decimal::Decimal>,
+    /// Its currency code, as the service sent it (escaped).
+    pub currency: Option<String>,
+    /// The payment link, when the app trusts it.
+    pub link: Option<String>,
+    /// The link fits in a QR code, drawn beside it (a longer one is given as a link
+    /// only): set by the statement's plan.
+    pub qr: bool,
+}
+
+/// The most invoices one statement lists (every one in its workbook): what a listing
+/// keeps is bounded, whatever the service sends. Past it the statement is not made and
+/// the clerk is told to export the customer's invoices instead.
+pub const MAX_LINES: usize = 100_000;
+
+/// A customer's invoices folded as they are listed, a page at a time: what they owe
+/// (per currency and bucket) and the lines a statement lists, at most [`MAX_LINES`];
+/// the service's invoices themselves are not kept.
+#[derive(Clone, Debug)]
+pub struct Listing {
+    as_of: chrono::NaiveDate,
+    keep: Keep,
+    /// What they owe, per currency and bucket; how many were listed.
+    pub summary: crate::receivables::Summary,
+    /// The lines kept, in the order listed.
+    pub lines: Vec<Line>,
+    /// More lines than [`MAX_LINES`] were to be kept (the listing may stop).
+    pub too_many: bool,
+    /// The listing was stopped before its end (by the clerk): nothing may be made of
+    /// it.
+    pub stopped: bool,
+}
+
+/// Which invoices a listing keeps as lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// None: only what is owed is counted.
+    Nothing,
+    /// Those still owed.
+    Owed,
+    /// Every one, paid and void too.
+    All,
+}
+
+impl Listing {
+    /// An empty listing for a statement on `as_of`.
+    pub fn new(as_of: chrono::NaiveDate, keep: Keep) -> Listing {
+        Listing {
+            as_of,
+            keep,
+            summary: crate::receivables::Summary::default(),
+            lines: Vec::new(),
+            too_many: false,
+            stopped: false,
+        }
+    }
+
+    /// `invoices` folded at once (those in hand already).
+    pub fn of(invoices: &[crate::api::Invoice], as_of: chrono::NaiveDate, keep: Keep) -> Listing {
+        let mut l = Listing::new(as_of, keep);
+        for inv in invoices {
+            l.add(inv);
+        }
+        l
+    }
+
+    /// The day it is listed for.
+    pub fn as_of(&self) -> chrono::NaiveDate {
+        self.as_of
+    }
+
+    /// Folds one more invoice in; false once it keeps too many (the caller stops
+    /// listing).
+    pub fn add(&mut self, inv: &crate::api::Invoice) -> bool {
+        let standing = self.summary.add(inv, self.as_of);
+        let owing = standing.bucket().is_some();
+        let kept = match self.keep {
+            Keep::Nothing => false,
+            Keep::Owed => owing,
+            Keep::All => true,
+        };
+        if !kept {
+            return !self.too_many;
+        }
+        if self.lines.len() >= MAX_LINES {
+            self.too_many = true;
+            return false;
+        }
+        let esc = |t: &str| crate::text::escape_controls(t).into_owned();
+        // A void or paid invoice cannot be paid: no link for it, as in the app.
+        let link = inv
+            .link_payment
+            .as_deref()
+            .filter(|_| owing)
+            .and_then(crate::api::safe_payment_link)
+            .map(|u| u.to_string());
+        self.lines.push(Line {
+            id: esc(&inv.id),
+            // Only a reference the clerk wrote: one the app made is of no use to a
+            // customer.
+            reference: inv
+                .invoice_external_id
+                .as_deref()
+                .filter(|r| !crate::bulk::is_made_reference(r))
+                .map(esc),
+            due: due_day(inv),
+            issued: inv
+                .created_at()
+                .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+                .map(|t| t.date_naive()),
+            standing,
+            amount: crate::i18n::amount_text(inv),
+            value: inv.amount,
+            currency: inv.currency_code.as_deref().map(esc),
+            link,
+            // Decided by the statement's plan (whether it fits in a QR code).
+            qr: false,
+        });
+        true
+    }
+}
+
 /// A customer in the book: who, and what they owe or why that is not known.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {

@@ -19,10 +19,6 @@ use std::time::{Duration, Instant};
 const EXIT_INTERRUPTED: u8 = 130;
 
 pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(), Failure> {
-    let usage = |m: String| Failure {
-        code: 2,
-        message: m,
-    };
     // Checked before the file is read: a report that cannot be written stops now,
     // never after the rows are sent.
     let report_target = match &a.report {
@@ -36,53 +32,117 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         })?),
     };
     let resolved = super::settings::resolve(profile)?;
-    let base_url = resolved.config.base_url.clone();
-    let profile_account = resolved.config.account_key.clone();
-    let journal = super::service::journal_before_sending()?;
-    // The file is read once, its rows going straight into the plan (nothing else of it
-    // is kept); the legacy references need its digest, known only at the end, so rows
-    // are planned with a placeholder and given it after.
-    let (plan, file_id) = {
-        let resolve = |text: &str| crate::bulk::resolve_customer(&journal, text);
-        let input = crate::bulk::PlanInput {
-            file_id: crate::bulk::DIGEST_LATER,
-            currencies: &resolved.currencies,
-            reading: resolved.account_currency,
-            resolve: &resolve,
-            mapping: None,
-            ignore_unknown_columns: a.ignore_columns,
-        };
-        let mut planner: Option<crate::bulk::Planner<'_>> = None;
-        let read = crate::sheet::read_each(
-            &a.file,
-            a.sheet.as_deref(),
-            &crate::sheet::LIMITS,
-            |n, row| {
-                match planner.as_mut() {
-                    None => planner = Some(crate::bulk::Planner::new(&row, &input)),
-                    Some(p) => p.push(n, &row),
-                }
-                Ok(())
-            },
-        );
-        let file_id = read.map_err(|e| {
-            usage(tr!(
-                "cli-cannot-read",
-                path = a.file.display(),
-                why = crate::i18n::sheet_error(&e)
-            ))
-        })?;
-        let mut plan = planner
-            .map(crate::bulk::Planner::finish)
-            .unwrap_or_default();
-        plan.set_digest(&file_id);
-        (plan, file_id)
-    };
+    let journal = super::journal_cmd::journal_before_sending()?;
+    let (plan, file_id) = plan_file(&a, &resolved, &journal)?;
     // The directory's names for the report, read now while the journal is ours; a
     // directory that cannot be read leaves them out, not the report.
     let names = journal
         .customer_names(&plan.customer_ids())
         .unwrap_or_default();
+    say_problems(&plan);
+    if !plan.problems.is_empty() && !a.skip_invalid {
+        return Err(usage(tr!(
+            "cli-problems",
+            count = plan.problems.len(),
+            path = a.file.display()
+        )));
+    }
+    say!("{}", summary(&plan));
+    if a.dry_run {
+        for r in plan.rows.iter().take(5) {
+            let body = r.invoice.to_json().unwrap_or_default();
+            say!(
+                "{}",
+                tr!(
+                    "cli-row",
+                    row = r.row,
+                    what = crate::text::escape_json_for_terminal(&body.to_string())
+                )
+            );
+        }
+        say!("{}", tr!("cli-dry-run"));
+        return Ok(());
+    }
+    if plan.rows.is_empty() {
+        say!("{}", tr!("cli-nothing-to-send"));
+        return write_report(report_target.as_deref(), &a, &plan, &names, &[]);
+    }
+    confirm(&a)?;
+    let control = Arc::new(Control::default());
+    let runner = Runner {
+        base_url: resolved.config.base_url.clone(),
+        profile_account: resolved.config.account_key.clone(),
+        client: Client::new(resolved.config).map_err(Failure::from)?,
+        journal: SharedJournal::new(journal),
+        profile: resolved.profile_name.clone(),
+        control: control.clone(),
+        allow_similar: if a.allow_similar {
+            AllowSimilar::All
+        } else {
+            AllowSimilar::default()
+        },
+    };
+    let (counts, mut results) = send(&runner, &a, &plan, &file_id).await;
+    results.sort_by_key(|r| r.0);
+    say_results(&counts, &plan, &results);
+    write_report(report_target.as_deref(), &a, &plan, &names, &results)?;
+    exit_for(&counts, &control)
+}
+
+/// A usage failure (exit 2).
+fn usage(m: String) -> Failure {
+    Failure {
+        code: 2,
+        message: m,
+    }
+}
+
+/// Reads the file once, its rows going straight into the plan (nothing else of it is
+/// kept); its digest, known only at the end, is given to the rows after.
+fn plan_file(
+    a: &BulkArgs,
+    resolved: &super::settings::Resolved,
+    journal: &crate::journal::Journal,
+) -> Result<(Plan, String), Failure> {
+    let resolve = |text: &str| crate::bulk::resolve_customer(journal, text);
+    let input = crate::bulk::PlanInput {
+        file_id: crate::bulk::DIGEST_LATER,
+        currencies: &resolved.currencies,
+        reading: resolved.account_currency,
+        resolve: &resolve,
+        mapping: None,
+        ignore_unknown_columns: a.ignore_columns,
+    };
+    let mut planner: Option<crate::bulk::Planner<'_>> = None;
+    let read = crate::sheet::read_each(
+        &a.file,
+        a.sheet.as_deref(),
+        &crate::sheet::LIMITS,
+        |n, row| {
+            match planner.as_mut() {
+                None => planner = Some(crate::bulk::Planner::new(&row, &input)),
+                Some(p) => p.push(n, &row),
+            }
+            Ok(())
+        },
+    );
+    let file_id = read.map_err(|e| {
+        usage(tr!(
+            "cli-cannot-read",
+            path = a.file.display(),
+            why = crate::i18n::sheet_error(&e)
+        ))
+    })?;
+    let mut plan = planner
+        .map(crate::bulk::Planner::finish)
+        .unwrap_or_default();
+    plan.set_digest(&file_id);
+    Ok((plan, file_id))
+}
+
+/// Each row's problem, in the app's words with the row, and the CLI's own way out for
+/// columns it does not know.
+fn say_problems(plan: &Plan) {
     for p in &plan.problems {
         // The app's words, with the row (the app shows it in its table) and the CLI's
         // own way out for columns it does not know.
@@ -111,33 +171,10 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
             );
         }
     }
-    if !plan.problems.is_empty() && !a.skip_invalid {
-        return Err(usage(tr!(
-            "cli-problems",
-            count = plan.problems.len(),
-            path = a.file.display()
-        )));
-    }
-    say!("{}", summary(&plan));
-    if a.dry_run {
-        for r in plan.rows.iter().take(5) {
-            let body = r.invoice.to_json().unwrap_or_default();
-            say!(
-                "{}",
-                tr!(
-                    "cli-row",
-                    row = r.row,
-                    what = crate::text::escape_json_for_terminal(&body.to_string())
-                )
-            );
-        }
-        say!("{}", tr!("cli-dry-run"));
-        return Ok(());
-    }
-    if plan.rows.is_empty() {
-        say!("{}", tr!("cli-nothing-to-send"));
-        return write_report(report_target.as_deref(), &a, &plan, &names, &[]);
-    }
+}
+
+/// Asks before sending, unless `--yes` (and refuses without a terminal to ask on).
+fn confirm(a: &BulkArgs) -> Result<(), Failure> {
     if !a.yes {
         if !std::io::stdin().is_terminal() {
             return Err(usage(tr!(
@@ -155,21 +192,16 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
             return Err(usage(tr!("cli-nothing-sent")));
         }
     }
-    let client = Client::new(resolved.config).map_err(Failure::from)?;
-    let control = Arc::new(Control::default());
-    let runner = Runner {
-        client,
-        journal: SharedJournal::new(journal),
-        base_url,
-        profile: resolved.profile_name.clone(),
-        profile_account,
-        control: control.clone(),
-        allow_similar: if a.allow_similar {
-            AllowSimilar::All
-        } else {
-            AllowSimilar::default()
-        },
-    };
+    Ok(())
+}
+
+/// What each row became, in the file's order of arrival.
+type Results = Vec<(usize, String, Status)>;
+
+/// Sends the plan's rows: progress on a terminal, a 429's wait said as it begins, Ctrl-C
+/// stops sending (requests in flight finish and are journaled).
+async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Counts, Results) {
+    let control = runner.control.clone();
     let total = plan.rows.len();
     let ctrl_c = {
         let control = control.clone();
@@ -211,7 +243,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     let counts = runner
         .run_file(
             &a.file,
-            &file_id,
+            file_id,
             None,
             plan.rows.clone(),
             usize::from(a.concurrency),
@@ -257,8 +289,12 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     if progress {
         note!();
     }
-    results.sort_by_key(|r| r.0);
-    say!("{}", outcome_line(&counts, plan.invalid_rows.len()));
+    (counts, results)
+}
+
+/// The run's counts, and each row that was not issued with why.
+fn say_results(counts: &Counts, plan: &Plan, results: &Results) {
+    say!("{}", outcome_line(counts, plan.invalid_rows.len()));
     if counts.found_at_service > 0 {
         say!(
             "{}",
@@ -275,7 +311,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
             )
         );
     }
-    for (row, reference, status) in &results {
+    for (row, reference, status) in results {
         // Rows not sent because the run stopped are said once, below (the report lists
         // each with its reason).
         if matches!(
@@ -299,7 +335,11 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
             );
         }
     }
-    write_report(report_target.as_deref(), &a, &plan, &names, &results)?;
+}
+
+/// The exit code the run ends with, and its words: the journal or a colleague stopped
+/// it first, then Ctrl-C, unknown outcomes, refusals, look-alikes held back.
+fn exit_for(counts: &Counts, control: &Control) -> Result<(), Failure> {
     if let Some(found) = control.issued_elsewhere() {
         return Err(Failure {
             code: 1,

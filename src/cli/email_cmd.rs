@@ -45,7 +45,7 @@ pub(super) async fn email_command(cmd: EmailCommand, profile: Option<&str>) -> R
     }
     let base_url = resolved.config.base_url.clone();
     let client = Client::new(resolved.config).map_err(Failure::from)?;
-    let journal = SharedJournal::new(super::service::journal_before_sending()?);
+    let journal = SharedJournal::new(super::journal_cmd::journal_before_sending()?);
     let desk = Desk {
         sender: resolved.sender.clone(),
         lang: crate::i18n::current(),

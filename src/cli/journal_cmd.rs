@@ -417,3 +417,19 @@ pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Res
         }
     }
 }
+
+/// The journal, for a create or void.
+pub(super) fn open_journal() -> Result<crate::journal::SharedJournal, Failure> {
+    journal_before_sending().map(crate::journal::SharedJournal::new)
+}
+
+/// The journal, before anything is sent or written (create, void, export, bulk): when
+/// it cannot be opened, the failure says that nothing was sent.
+pub(super) fn journal_before_sending() -> Result<crate::journal::Journal, Failure> {
+    super::settings::journal_choice()?.open().map_err(not_sent)
+}
+
+/// A journal that could not be opened or written: nothing was sent.
+pub(super) fn not_sent(e: crate::journal::JournalError) -> Failure {
+    journal_failure(crate::i18n::journal_not_sent(&e), &e)
+}

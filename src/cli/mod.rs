@@ -42,7 +42,9 @@ macro_rules! say_part {
 
 mod args;
 mod bulk_cmd;
+mod create_cmd;
 mod email_cmd;
+mod export_cmd;
 mod journal_cmd;
 mod output;
 mod profile_cmd;
@@ -53,7 +55,6 @@ mod statement_cmd;
 
 pub use args::*;
 use profile_cmd::profile_command;
-use service::service_command;
 
 use crate::api::{ApiError, ErrorKind};
 use crate::text::escape_controls;
@@ -151,7 +152,7 @@ pub fn run(cli: Cli) -> ExitCode {
             cli.profile.as_deref(),
             cli.json,
         )),
-        other => rt.block_on(service_command(other, cli.profile.as_deref(), cli.json)),
+        other => rt.block_on(service::run(other, cli.profile.as_deref(), cli.json)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

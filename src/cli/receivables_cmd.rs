@@ -74,11 +74,11 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
     // Each listing is folded as its pages come: what is owed, and (for a workbook) a
     // line per invoice owed, never every invoice the service sends.
     let keep = if workbook {
-        crate::pdf::Keep::Owed
+        crate::receivables::Keep::Owed
     } else {
-        crate::pdf::Keep::Nothing
+        crate::receivables::Keep::Nothing
     };
-    let mut owed: Vec<(String, Vec<crate::pdf::Line>)> = Vec::new();
+    let mut owed: Vec<(String, Vec<crate::receivables::Line>)> = Vec::new();
     use futures_util::StreamExt;
     let as_of = ask.as_of;
     let mut work = futures_util::stream::iter(ids.iter().cloned())

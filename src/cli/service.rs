@@ -1,243 +1,76 @@
-//! The commands that talk to the service: token, create, get, void, list, export.
+//! The commands that talk to the service, each in its own function (as ripgrep hands
+//! each mode to its own): `run` opens the profile's service once and dispatches; create
+//! and void are in `create_cmd.rs`, list and export in `export_cmd.rs`, statements in
+//! `statement_cmd.rs`, receivables in `receivables_cmd.rs`. Here: the service itself,
+//! `token`, `get`, and what create and void share (a journal's refusal in words).
 
-use super::output::{ListSink, print_invoice};
-use super::{Command, Failure, ListFormat, settings, write_failure};
-use crate::api::{Client, CurrencyChoice, NewInvoice, TokenState, money};
-use crate::journal::{
-    self, Action, Blocked, Guard, Intent, Outcome, Settled, SharedJournal, Similar,
-};
+use super::output::print_invoice;
+use super::{Command, Failure};
+use crate::api::{Client, Currency, TokenState};
+use crate::journal::{self, Action, Blocked, Outcome, Settled, SharedJournal};
 use crate::text::escape_controls;
 use crate::tr;
-use std::io::{IsTerminal, Write};
 
-pub(super) async fn service_command(
-    cmd: Command,
-    profile: Option<&str>,
-    json: bool,
-) -> Result<(), Failure> {
-    let resolved = settings::resolve(profile)?;
-    let base_url = resolved.config.base_url.clone();
-    let profile_account = resolved.config.account_key.clone();
-    let client = Client::new(resolved.config).map_err(Failure::from)?;
+/// The profile's service, opened once for a command.
+pub(super) struct Service {
+    /// The client.
+    pub client: Client,
+    /// The profile's name, as journaled.
+    pub profile_name: String,
+    /// The service's address (journaled with each write).
+    pub base_url: String,
+    /// The profile's account key (`x-account-key`), if any.
+    pub account: Option<String>,
+    /// The account's currency, if known.
+    pub account_currency: Option<Currency>,
+    /// The currencies `create --currency` may use.
+    pub currencies: Vec<Currency>,
+    /// Who statements of account are from.
+    pub sender: crate::profile::Sender,
+}
+
+impl Service {
+    /// The profile's (or the environment's) service.
+    fn open(profile: Option<&str>) -> Result<Service, Failure> {
+        let resolved = super::settings::resolve(profile)?;
+        Ok(Service {
+            base_url: resolved.config.base_url.clone(),
+            account: resolved.config.account_key.clone(),
+            client: Client::new(resolved.config).map_err(Failure::from)?,
+            profile_name: resolved.profile_name,
+            account_currency: resolved.account_currency,
+            currencies: resolved.currencies,
+            sender: resolved.sender,
+        })
+    }
+
+    /// What `statement` and `statements` need: the service, the profile, the day.
+    fn statement_ctx(
+        &self,
+        as_of: Option<chrono::NaiveDate>,
+        all: bool,
+    ) -> super::statement_cmd::Ctx<'_> {
+        super::statement_cmd::Ctx {
+            client: &self.client,
+            profile: &self.profile_name,
+            base_url: &self.base_url,
+            sender: &self.sender,
+            as_of: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
+            all,
+        }
+    }
+}
+
+/// Runs a command that talks to the service: each to its own function.
+pub(super) async fn run(cmd: Command, profile: Option<&str>, json: bool) -> Result<(), Failure> {
+    let svc = Service::open(profile)?;
     match cmd {
-        Command::Token => {
-            let report = client.check_connection().await?;
-            match report.token {
-                TokenState::Valid {
-                    expires_at: Some(t),
-                } => {
-                    let left = (t - chrono::Utc::now()).num_minutes();
-                    say!(
-                        "{}",
-                        tr!(
-                            "cli-token-valid-until",
-                            until = crate::i18n::moment(&t.to_rfc3339()),
-                            minutes = left
-                        )
-                    );
-                }
-                TokenState::Valid { expires_at: None } => {
-                    say!("{}", tr!("cli-token-valid"))
-                }
-                TokenState::NotUsed => {
-                    say!("{}", tr!("cli-token-api-key"))
-                }
-                other => say!("{}", tr!("cli-token-state", state = format!("{other:?}"))),
-            }
-            Ok(())
-        }
-        Command::Create(a) => {
-            let currency = match a.currency {
-                Some(c) if !resolved.currencies.contains(&c) => {
-                    let offered: Vec<&str> = resolved.currencies.iter().map(|c| c.code()).collect();
-                    return Err(Failure::usage(tr!(
-                        "cli-currency-not-offered",
-                        code = c.code(),
-                        offered = offered.join(", "),
-                        list = offered.join(",")
-                    )));
-                }
-                Some(c) => CurrencyChoice::Code(c),
-                None => CurrencyChoice::AccountDefault,
-            };
-            let reading = currency.currency().or(resolved.account_currency);
-            let amount = money::parse_amount_input(&a.amount, reading)
-                .map_err(|e| Failure::usage(crate::i18n::amount_error(&e)))?;
-            let (extra, metadata) = crate::input::parse_assignments(
-                a.fields.iter().map(String::as_str),
-            )
-            .map_err(|e| {
-                Failure::usage(tr!(
-                    "cli-field-problem",
-                    why = crate::i18n::assignment_error(&e)
-                ))
-            })?;
-            let reference = a
-                .external_id
-                .clone()
-                .unwrap_or_else(crate::input::fresh_reference);
-            let inv = NewInvoice {
-                customer: a.customer.clone(),
-                amount,
-                currency,
-                product_id: a.product.clone(),
-                due_date: a
-                    .due
-                    .as_deref()
-                    .map(|d| {
-                        crate::input::parse_date(d, crate::input::DateOrder::DayFirst)
-                            .map(|d| d.format("%Y-%m-%d").to_string())
-                            .map_err(|e| {
-                                Failure::usage(tr!(
-                                    "cli-due-problem",
-                                    why = crate::i18n::date_error(&e)
-                                ))
-                            })
-                    })
-                    .transpose()?,
-                invoice_external_id: Some(reference.clone()).filter(|r| !r.is_empty()),
-                metadata,
-                extra,
-            };
-            // Checked before anything is journaled: an oversized reference or field is
-            // refused here (exit 2), not written down and then refused.
-            inv.to_json()?;
-            let journal = open_journal()?;
-            let account = a.account_key.as_deref().or(profile_account.as_deref());
-            let record = Intent::for_create(&resolved.profile_name, &base_url, account, &inv);
-            if let Some(r) = a.external_id.as_deref().filter(|r| !r.trim().is_empty()) {
-                already_at_service(&journal, &client, &a.customer, r).await?;
-            }
-            let guard = Guard {
-                similar: Similar {
-                    allow: a.allow_similar,
-                    ..Similar::default()
-                },
-                ..Guard::default()
-            };
-            let sent = journal::write_ahead(
-                &journal,
-                Action::Create,
-                record,
-                guard,
-                client.create_invoice(&inv, a.account_key.as_deref()),
-                |c| Some(c.id.clone()),
-            )
-            .await
-            .map_err(blocked)?;
-            warn_unrecorded(&sent);
-            match sent.result {
-                Ok(created) => {
-                    print_invoice(&created, json);
-                    Ok(())
-                }
-                Err(e) if e.is_outcome_unknown() => Err(Failure {
-                    code: 6,
-                    message: format!(
-                        "{}\n{}\n{}",
-                        crate::i18n::error_text(&e),
-                        tr!("cli-to-check"),
-                        tr!("cli-unknown-create-ref", reference = reference)
-                    ),
-                }),
-                Err(e) => Err(e.into()),
-            }
-        }
-        Command::Get { id } => {
-            print_invoice(&client.get_invoice(&id).await?, json);
-            Ok(())
-        }
-        Command::Void { id, yes } => {
-            crate::api::checked_invoice_id(&id)?;
-            if !yes {
-                if !std::io::stdin().is_terminal() {
-                    return Err(Failure::usage(tr!(
-                        "cli-not-a-terminal",
-                        what = tr!("cli-what-void")
-                    )));
-                }
-                let inv = client.get_invoice(&id).await?;
-                note_part!(
-                    "{} {} ",
-                    tr!(
-                        "cli-void-confirm",
-                        id = escape_controls(&inv.id),
-                        customer = escape_controls(inv.customer.as_deref().unwrap_or("?")),
-                        amount = escape_controls(&crate::i18n::amount_text(&inv))
-                    ),
-                    tr!("cli-yes-no")
-                );
-                let _ = std::io::stderr().flush();
-                let mut answer = String::new();
-                std::io::stdin()
-                    .read_line(&mut answer)
-                    .map_err(|e| Failure::usage(tr!("cli-could-not-read-answer", why = e)))?;
-                if !super::said_yes(&answer) {
-                    return Err(Failure::usage(tr!("cli-not-voided")));
-                }
-            }
-            let journal = open_journal()?;
-            let record = Intent::for_void(
-                &resolved.profile_name,
-                &base_url,
-                profile_account.as_deref(),
-                &id,
-                None,
-            );
-            let sent = journal::write_ahead(
-                &journal,
-                Action::Void,
-                record,
-                Guard::default(),
-                client.void_invoice(&id),
-                |v| Some(v.id.clone()),
-            )
-            .await
-            .map_err(blocked)?;
-            warn_unrecorded(&sent);
-            match sent.result {
-                Ok(v) => {
-                    print_invoice(&v, json);
-                    Ok(())
-                }
-                Err(e) if e.is_outcome_unknown() => Err(Failure {
-                    code: 6,
-                    message: format!(
-                        "{}\n{}\n{}",
-                        crate::i18n::error_text(&e),
-                        tr!("cli-to-check"),
-                        tr!("cli-unknown-void")
-                    ),
-                }),
-                Err(e) => Err(e.into()),
-            }
-        }
+        Command::Token => token(&svc).await,
+        Command::Create(a) => super::create_cmd::create(&svc, a, json).await,
+        Command::Get { id } => get(&svc, &id, json).await,
+        Command::Void { id, yes } => super::create_cmd::void(&svc, &id, yes, json).await,
         Command::List { customer, format } => {
-            let format = if json { ListFormat::Json } else { format };
-            // Rows go to a temporary file as pages arrive (memory does not grow with the
-            // listing) and to stdout only when the listing is complete.
-            let mut sink = ListSink::new(format).map_err(write_failure)?;
-            let mut failed = None;
-            client
-                .list_customer_invoices(&customer, |page, _| {
-                    for inv in &page {
-                        if let Err(e) = sink.push(inv) {
-                            failed = Some(e);
-                            return std::ops::ControlFlow::Break(());
-                        }
-                    }
-                    std::ops::ControlFlow::Continue(())
-                })
-                .await
-                .map_err(|e| match failed.take() {
-                    Some(io) => write_failure(io),
-                    None => Failure::from(e),
-                })?;
-            let n = sink
-                .finish(&mut std::io::stdout().lock())
-                .map_err(write_failure)?;
-            note!("{}", tr!("cli-invoices", count = n));
-            Ok(())
+            super::export_cmd::list(&svc, &customer, format, json).await
         }
         Command::Export {
             customer,
@@ -246,158 +79,21 @@ pub(super) async fn service_command(
             dialect,
             as_of,
         } => {
-            let format = super::args::ExportFormat::for_path(format, &out);
-            // Checked before the first request: a bad path fails now, not after the
-            // whole download.
-            let target = crate::fsutil::check_destination(&out).map_err(|e| Failure {
-                code: 2,
-                message: tr!(
-                    "cli-cannot-export-to",
-                    path = out.display(),
-                    why = crate::i18n::destination_error(&e)
-                ),
-            })?;
-            let mut journal = journal_before_sending()?;
-            let record = Intent::for_export(
-                &resolved.profile_name,
-                &base_url,
-                &customer,
-                out.file_name().map(|f| f.to_string_lossy().into_owned()),
-            );
-            let seq = journal
-                .record_intent(Action::Export, &record)
-                .map_err(not_sent)?;
-            // The customer's name from the directory, when known: a last CSV column.
-            let name = journal
-                .customer_names(&[customer.as_str()])
-                .ok()
-                .and_then(|mut names| names.remove(&customer));
-            let mut settle = |s: Settled| {
-                if let Err(e) = journal.record_outcome(seq, &s) {
-                    note!(
-                        "{}",
-                        tr!(
-                            "cli-export-not-recorded",
-                            why = crate::i18n::journal_error(&e)
-                        )
-                    );
-                }
+            let ask = super::export_cmd::Export {
+                customer,
+                out,
+                format,
+                dialect,
+                as_of,
             };
-            let progress = std::io::stderr().is_terminal();
-            // CSV is written as it arrives, to the temporary file that replaces the
-            // destination at the end; a workbook needs every row at the end (its header
-            // and summary), so it holds them, up to Excel's row limit.
-            let mut sink = match format {
-                super::args::ExportFormat::Csv => Sink::Csv(
-                    crate::export::StreamingCsv::to_file(dialect.into(), &target)
-                        .map(|c| Box::new(c.with_customer_name(name.clone())))
-                        .map_err(|e| {
-                            settle(refused("WriteFailed"));
-                            Failure {
-                                code: 1,
-                                message: tr!("cli-export-could-not-start", why = e),
-                            }
-                        })?,
-                ),
-                super::args::ExportFormat::Xlsx => Sink::Workbook(Vec::new()),
-            };
-            let mut spooled = Ok(());
-            let listed = client
-                .list_customer_rows(&customer, |page, p| {
-                    if let Err(e) = sink.take(page) {
-                        spooled = Err(e);
-                        return std::ops::ControlFlow::Break(());
-                    }
-                    if progress {
-                        note_part!(
-                            "\r{}",
-                            tr!("cli-export-progress", items = p.items, pages = p.pages)
-                        );
-                    }
-                    std::ops::ControlFlow::Continue(())
-                })
-                .await;
-            // The spool's own error (a full disk, too many fields) comes first: it is
-            // why the listing was stopped.
-            match (listed, spooled) {
-                (_, Err(io)) => {
-                    settle(refused("WriteFailed"));
-                    return Err(Failure {
-                        code: 4,
-                        message: format!(
-                            "{}\n{}",
-                            tr!("cli-export-failed", why = io),
-                            tr!("cli-not-changed", path = out.display())
-                        ),
-                    });
-                }
-                (Err(e), Ok(_)) => {
-                    settle(Settled::from_error(&e));
-                    let mut f = Failure::from(e);
-                    f.message.push('\n');
-                    f.message
-                        .push_str(&tr!("cli-not-changed", path = out.display()));
-                    return Err(f);
-                }
-                (Ok(_), Ok(())) => {}
-            }
-            if progress {
-                note!();
-            }
-            let never = std::sync::atomic::AtomicBool::new(false);
-            let mut notes = (0, 0);
-            let written = match sink {
-                Sink::Csv(csv) => csv.finish_file(&never),
-                Sink::Workbook(rows) => {
-                    let about = crate::export::xlsx::About {
-                        customer: &customer,
-                        customer_name: name.as_deref(),
-                        today: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
-                        lang: crate::i18n::current(),
-                    };
-                    crate::export::xlsx::write_file(&target, rows.iter(), &about, &never).map(|w| {
-                        notes = (w.as_text, w.cut);
-                        w.rows
-                    })
-                }
-            };
-            let n = written.map_err(|e| {
-                settle(refused("WriteFailed"));
-                Failure {
-                    code: 1,
-                    message: tr!("cli-write-failed", path = out.display(), why = e),
-                }
-            })?;
-            settle(Settled {
-                rows: Some(n),
-                ..Settled::done(None)
-            });
-            note!("{}", tr!("cli-exported", count = n, path = out.display()));
-            let (as_text, cut) = notes;
-            if as_text > 0 {
-                note!("{}", tr!("cli-xlsx-as-text", count = as_text));
-            }
-            if cut > 0 {
-                note!("{}", tr!("cli-xlsx-cut", count = cut));
-            }
-            Ok(())
+            super::export_cmd::export(&svc, ask).await
         }
         Command::Statement {
             customer,
             out,
             as_of,
             all,
-        } => {
-            let ctx = statement_ctx(
-                &client,
-                &resolved.profile_name,
-                &resolved.sender,
-                &base_url,
-                as_of,
-                all,
-            );
-            super::statement_cmd::one(&ctx, &customer, &out).await
-        }
+        } => super::statement_cmd::one(&svc.statement_ctx(as_of, all), &customer, &out).await,
         Command::Statements {
             customers,
             all_known,
@@ -406,14 +102,7 @@ pub(super) async fn service_command(
             all,
             dialect,
         } => {
-            let ctx = statement_ctx(
-                &client,
-                &resolved.profile_name,
-                &resolved.sender,
-                &base_url,
-                as_of,
-                all,
-            );
+            let ctx = svc.statement_ctx(as_of, all);
             super::statement_cmd::many(&ctx, customers.as_deref(), all_known, &out, dialect.into())
                 .await
         }
@@ -434,8 +123,9 @@ pub(super) async fn service_command(
                 out: out.as_deref(),
                 json,
             };
-            super::receivables_cmd::run(&client, &ask).await
+            super::receivables_cmd::run(&svc.client, &ask).await
         }
+        // Dispatched by `cli::run` before the service is opened.
         Command::Profile(_)
         | Command::Sandbox(_)
         | Command::Doctor
@@ -446,81 +136,45 @@ pub(super) async fn service_command(
     }
 }
 
-/// What `statement` and `statements` need: the service, the profile, the day.
-fn statement_ctx<'a>(
-    client: &'a Client,
-    profile: &'a str,
-    sender: &'a crate::profile::Sender,
-    base_url: &'a str,
-    as_of: Option<chrono::NaiveDate>,
-    all: bool,
-) -> super::statement_cmd::Ctx<'a> {
-    super::statement_cmd::Ctx {
-        client,
-        profile,
-        base_url,
-        sender,
-        as_of: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
-        all,
-    }
-}
-
-/// Where an export's rows go while the listing arrives.
-enum Sink {
-    /// CSV, spooled to a temporary file.
-    Csv(Box<crate::export::StreamingCsv>),
-    /// A workbook's rows, held (at most Excel's row limit).
-    Workbook(Vec<crate::api::Invoice>),
-}
-
-impl Sink {
-    fn take(&mut self, page: crate::api::Rows<'_>) -> std::io::Result<()> {
-        use crate::api::Rows;
-        match (self, page) {
-            // Rows written straight from the answer's text.
-            (Sink::Csv(csv), Rows::Plain(page)) => page.iter().try_for_each(|inv| csv.push(inv)),
-            // The page goes on to be decoded into (see `Invoice::recycle_page`). This must
-            // stay on the thread that decodes the next page: the spare store is per thread,
-            // so a page given back on another thread is never reused (only memory held).
-            (Sink::Csv(csv), Rows::Decoded(page)) => {
-                page.iter().try_for_each(|inv| csv.push(inv))?;
-                crate::api::Invoice::recycle_page(page);
-                Ok(())
-            }
-            (Sink::Workbook(rows), page) => {
-                if rows.len() + page.len() > crate::export::xlsx::MAX_ROWS {
-                    return Err(std::io::Error::other(tr!(
-                        "cli-too-many-for-excel",
-                        max = crate::export::xlsx::MAX_ROWS
-                    )));
-                }
-                rows.extend(page.into_invoices());
-                Ok(())
-            }
+/// `invoice-desk token`: whether the profile's credentials get a token, and until when.
+async fn token(svc: &Service) -> Result<(), Failure> {
+    let report = svc.client.check_connection().await?;
+    match report.token {
+        TokenState::Valid {
+            expires_at: Some(t),
+        } => {
+            let left = (t - chrono::Utc::now()).num_minutes();
+            say!(
+                "{}",
+                tr!(
+                    "cli-token-valid-until",
+                    until = crate::i18n::moment(&t.to_rfc3339()),
+                    minutes = left
+                )
+            );
         }
+        TokenState::Valid { expires_at: None } => {
+            say!("{}", tr!("cli-token-valid"))
+        }
+        TokenState::NotUsed => {
+            say!("{}", tr!("cli-token-api-key"))
+        }
+        other => say!("{}", tr!("cli-token-state", state = format!("{other:?}"))),
     }
+    Ok(())
 }
 
-/// The journal, for a create or void.
-fn open_journal() -> Result<SharedJournal, Failure> {
-    journal_before_sending().map(SharedJournal::new)
-}
-
-/// The journal, before anything is sent or written (create, void, export, bulk): when
-/// it cannot be opened, the failure says that nothing was sent.
-pub(super) fn journal_before_sending() -> Result<journal::Journal, Failure> {
-    super::settings::journal_choice()?.open().map_err(not_sent)
-}
-
-fn not_sent(e: journal::JournalError) -> Failure {
-    super::journal_cmd::journal_failure(crate::i18n::journal_not_sent(&e), &e)
+/// `invoice-desk get ID`.
+async fn get(svc: &Service, id: &str, json: bool) -> Result<(), Failure> {
+    print_invoice(&svc.client.get_invoice(id).await?, json);
+    Ok(())
 }
 
 /// Why a create or void was not sent, with its exit code: 1 for the journal, 2 for a
 /// reference or void already done, on its way, or a look-alike.
-fn blocked(b: Blocked) -> Failure {
+pub(super) fn blocked(b: Blocked) -> Failure {
     match b {
-        Blocked::Journal(e) => not_sent(e),
+        Blocked::Journal(e) => super::journal_cmd::not_sent(e),
         Blocked::LooksLike(_) => Failure::usage(format!(
             "{}\n{}",
             tr!("cli-not-sent", why = blocked_text(&b)),
@@ -538,7 +192,7 @@ fn blocked(b: Blocked) -> Failure {
 /// A reference this journal has never seen may still be at the service (issued from
 /// another computer, or recorded in another journal): looked for in the customer's
 /// invoices before it is claimed. Found: refused (exit 2), naming the invoice.
-async fn already_at_service(
+pub(super) async fn already_at_service(
     journal: &SharedJournal,
     client: &Client,
     customer: &str,
@@ -554,7 +208,7 @@ async fn already_at_service(
         journal
             .run(move |j| j.count(&filter))
             .await
-            .map_err(not_sent)?
+            .map_err(super::journal_cmd::not_sent)?
     };
     if seen > 0 {
         // The journal's claim decides (done, on its way, or free after a refusal).
@@ -595,7 +249,7 @@ async fn already_at_service(
     }
 }
 
-fn refused(kind: &str) -> Settled {
+pub(super) fn refused(kind: &str) -> Settled {
     Settled {
         outcome: Outcome::Refused,
         error_kind: Some(kind.into()),
@@ -603,7 +257,7 @@ fn refused(kind: &str) -> Settled {
     }
 }
 
-fn warn_unrecorded<T>(sent: &journal::Journaled<T>) {
+pub(super) fn warn_unrecorded<T>(sent: &journal::Journaled<T>) {
     if let Some(e) = &sent.outcome_not_recorded {
         note!(
             "{}",

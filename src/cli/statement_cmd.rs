@@ -2,7 +2,7 @@
 //! month's, one PDF per customer who owes something, and a summary CSV).
 
 use super::Failure;
-use super::service::journal_before_sending;
+use super::journal_cmd::journal_before_sending;
 use crate::api::Client;
 use crate::journal::{Action, Intent, Settled};
 use crate::pdf::Made;

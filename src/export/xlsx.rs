@@ -575,7 +575,7 @@ fn summary(
 pub fn write_receivables(
     target: &Path,
     rows: &[&crate::receivables::Row],
-    owed: &[(String, Vec<crate::pdf::Line>)],
+    owed: &[(String, Vec<crate::receivables::Line>)],
     lang: crate::i18n::Lang,
 ) -> std::io::Result<()> {
     crate::fsutil::write_user_file(target, |w| {
@@ -586,7 +586,7 @@ pub fn write_receivables(
 fn receivables_book<W: std::io::Write + Send>(
     out: W,
     rows: &[&crate::receivables::Row],
-    owed: &[(String, Vec<crate::pdf::Line>)],
+    owed: &[(String, Vec<crate::receivables::Line>)],
     lang: crate::i18n::Lang,
 ) -> Result<(), XlsxError> {
     use crate::statement::Bucket;
@@ -678,7 +678,7 @@ fn lines_table<'a>(
     f: &mut Formats,
     top: u32,
     with_customer: bool,
-    rows: impl Iterator<Item = (Option<&'a str>, &'a crate::pdf::Line)>,
+    rows: impl Iterator<Item = (Option<&'a str>, &'a crate::receivables::Line)>,
 ) -> Result<u32, XlsxError> {
     let lang = f.lang;
     let mut head = Vec::new();
@@ -752,7 +752,7 @@ fn lines_table<'a>(
 pub fn statement_book(
     lang: crate::i18n::Lang,
     title: &str,
-    lines: &[crate::pdf::Line],
+    lines: &[crate::receivables::Line],
 ) -> Result<Vec<u8>, XlsxError> {
     let mut book = Workbook::new();
     let mut f = Formats::new(lang);

@@ -106,7 +106,7 @@ impl Desk {
     pub fn statement(
         &self,
         known: &Customer,
-        listed: crate::pdf::Listing,
+        listed: crate::receivables::Listing,
         reminders: bool,
     ) -> Result<Draft, NotMade> {
         let to = addresses(known);

@@ -2,9 +2,10 @@
 //! a few customers listed at a time, one PDF per customer who owes something (never
 //! over an existing file), and a summary of every customer. Stops between customers.
 
-use super::{Keep, Listing, Statement, file_name, listed_statement_pdf};
+use super::{Statement, file_name, listed_statement_pdf};
 use crate::api::Client;
 use crate::i18n::Lang;
+use crate::receivables::{Keep, Listing};
 use chrono::NaiveDate;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -648,7 +648,7 @@ fn row(
     s: &mut Surface<'_>,
     lang: Lang,
     fonts: &Fonts,
-    line: &plan::Line,
+    line: &crate::receivables::Line,
     top: f32,
     links: &mut Vec<(Rect, String, String)>,
 ) -> Result<f32, PdfError> {

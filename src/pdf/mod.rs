@@ -13,11 +13,12 @@ mod plan;
 mod qr;
 mod workbook;
 
-pub use plan::{Keep, Line, Listing, MAX_LINES, PDF_LINES, PageSpec, Plan, paginate};
+pub use plan::{PDF_LINES, PageSpec, Plan, paginate};
 
 use crate::api::Invoice;
 use crate::i18n::Lang;
 use crate::profile::Sender;
+use crate::receivables::{Keep, Listing, MAX_LINES};
 use chrono::NaiveDate;
 
 /// One customer's statement, as asked for.

@@ -90,7 +90,8 @@ pub async fn prepare_statement(
     let who = known.name.clone().unwrap_or_else(|| known.id.clone());
     let d = desk(&profile, &checked, templates);
     let draft = tokio::task::spawn_blocking(move || {
-        let listed = crate::pdf::Listing::of(&invoices, as_of, crate::pdf::Keep::Owed);
+        let listed =
+            crate::receivables::Listing::of(&invoices, as_of, crate::receivables::Keep::Owed);
         d.statement(&known, listed, false)
     })
     .await

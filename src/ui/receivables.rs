@@ -193,7 +193,7 @@ impl ReceivablesPanel {
             let halted = &halt;
             let mut work = futures_util::stream::iter(known)
                 .map(|c| async move {
-                    let keep = crate::pdf::Keep::Nothing;
+                    let keep = crate::receivables::Keep::Nothing;
                     // Stopped mid-listing too: a big customer's takes a while.
                     let go = |_| !halted.load(Ordering::Relaxed);
                     let listed = crate::pdf::batch::listed(client, &c.id, as_of, keep, go).await;

@@ -1,0 +1,174 @@
+//! `create` and `void`: each claimed in the journal before it is sent, and said in the
+//! clerk's words when the journal holds it back.
+
+use super::Failure;
+use super::args::CreateArgs;
+use super::journal_cmd::open_journal;
+use super::output::print_invoice;
+use super::service::{Service, already_at_service, blocked, warn_unrecorded};
+use crate::api::{CurrencyChoice, NewInvoice, money};
+use crate::journal::{self, Action, Guard, Intent, Similar};
+use crate::text::escape_controls;
+use crate::tr;
+use std::io::{IsTerminal, Write};
+
+/// `invoice-desk create`.
+pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(), Failure> {
+    let currency = match a.currency {
+        Some(c) if !svc.currencies.contains(&c) => {
+            let offered: Vec<&str> = svc.currencies.iter().map(|c| c.code()).collect();
+            return Err(Failure::usage(tr!(
+                "cli-currency-not-offered",
+                code = c.code(),
+                offered = offered.join(", "),
+                list = offered.join(",")
+            )));
+        }
+        Some(c) => CurrencyChoice::Code(c),
+        None => CurrencyChoice::AccountDefault,
+    };
+    let reading = currency.currency().or(svc.account_currency);
+    let amount = money::parse_amount_input(&a.amount, reading)
+        .map_err(|e| Failure::usage(crate::i18n::amount_error(&e)))?;
+    let (extra, metadata) = crate::input::parse_assignments(a.fields.iter().map(String::as_str))
+        .map_err(|e| {
+            Failure::usage(tr!(
+                "cli-field-problem",
+                why = crate::i18n::assignment_error(&e)
+            ))
+        })?;
+    let reference = a
+        .external_id
+        .clone()
+        .unwrap_or_else(crate::input::fresh_reference);
+    let inv = NewInvoice {
+        customer: a.customer.clone(),
+        amount,
+        currency,
+        product_id: a.product.clone(),
+        due_date: a
+            .due
+            .as_deref()
+            .map(|d| {
+                crate::input::parse_date(d, crate::input::DateOrder::DayFirst)
+                    .map(|d| d.format("%Y-%m-%d").to_string())
+                    .map_err(|e| {
+                        Failure::usage(tr!("cli-due-problem", why = crate::i18n::date_error(&e)))
+                    })
+            })
+            .transpose()?,
+        invoice_external_id: Some(reference.clone()).filter(|r| !r.is_empty()),
+        metadata,
+        extra,
+    };
+    // Checked before anything is journaled: an oversized reference or field is
+    // refused here (exit 2), not written down and then refused.
+    inv.to_json()?;
+    let journal = open_journal()?;
+    let account = a.account_key.as_deref().or(svc.account.as_deref());
+    let record = Intent::for_create(&svc.profile_name, &svc.base_url, account, &inv);
+    if let Some(r) = a.external_id.as_deref().filter(|r| !r.trim().is_empty()) {
+        already_at_service(&journal, &svc.client, &a.customer, r).await?;
+    }
+    let guard = Guard {
+        similar: Similar {
+            allow: a.allow_similar,
+            ..Similar::default()
+        },
+        ..Guard::default()
+    };
+    let sent = journal::write_ahead(
+        &journal,
+        Action::Create,
+        record,
+        guard,
+        svc.client.create_invoice(&inv, a.account_key.as_deref()),
+        |c| Some(c.id.clone()),
+    )
+    .await
+    .map_err(blocked)?;
+    warn_unrecorded(&sent);
+    match sent.result {
+        Ok(created) => {
+            print_invoice(&created, json);
+            Ok(())
+        }
+        Err(e) if e.is_outcome_unknown() => Err(Failure {
+            code: 6,
+            message: format!(
+                "{}\n{}\n{}",
+                crate::i18n::error_text(&e),
+                tr!("cli-to-check"),
+                tr!("cli-unknown-create-ref", reference = reference)
+            ),
+        }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `invoice-desk void ID`: asks first on a terminal (unless `--yes`).
+pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Result<(), Failure> {
+    crate::api::checked_invoice_id(id)?;
+    if !yes {
+        if !std::io::stdin().is_terminal() {
+            return Err(Failure::usage(tr!(
+                "cli-not-a-terminal",
+                what = tr!("cli-what-void")
+            )));
+        }
+        let inv = svc.client.get_invoice(id).await?;
+        note_part!(
+            "{} {} ",
+            tr!(
+                "cli-void-confirm",
+                id = escape_controls(&inv.id),
+                customer = escape_controls(inv.customer.as_deref().unwrap_or("?")),
+                amount = escape_controls(&crate::i18n::amount_text(&inv))
+            ),
+            tr!("cli-yes-no")
+        );
+        let _ = std::io::stderr().flush();
+        let mut answer = String::new();
+        std::io::stdin()
+            .read_line(&mut answer)
+            .map_err(|e| Failure::usage(tr!("cli-could-not-read-answer", why = e)))?;
+        if !super::said_yes(&answer) {
+            return Err(Failure::usage(tr!("cli-not-voided")));
+        }
+    }
+    let journal = open_journal()?;
+    let record = Intent::for_void(
+        &svc.profile_name,
+        &svc.base_url,
+        svc.account.as_deref(),
+        id,
+        None,
+    );
+    let sent = journal::write_ahead(
+        &journal,
+        Action::Void,
+        record,
+        Guard::default(),
+        svc.client.void_invoice(id),
+        |v| Some(v.id.clone()),
+    )
+    .await
+    .map_err(blocked)?;
+    warn_unrecorded(&sent);
+    match sent.result {
+        Ok(v) => {
+            print_invoice(&v, json);
+            Ok(())
+        }
+        Err(e) if e.is_outcome_unknown() => Err(Failure {
+            code: 6,
+            message: format!(
+                "{}\n{}\n{}",
+                crate::i18n::error_text(&e),
+                tr!("cli-to-check"),
+                tr!("cli-unknown-void")
+            ),
+        }),
+        Err(e) => Err(e.into()),
+    }
+}

@@ -1,0 +1,236 @@
+//! `list` and `export`: a customer's invoices as they are listed, never held whole for
+//! CSV (spooled as pages arrive).
+
+use super::journal_cmd::{journal_before_sending, not_sent};
+use super::output::ListSink;
+use super::service::{Service, refused};
+use super::{Failure, ListFormat, write_failure};
+use crate::journal::{Action, Intent, Settled};
+use crate::tr;
+use std::io::IsTerminal;
+
+/// `invoice-desk list CUSTOMER`.
+pub(super) async fn list(
+    svc: &Service,
+    customer: &str,
+    format: ListFormat,
+    json: bool,
+) -> Result<(), Failure> {
+    let format = if json { ListFormat::Json } else { format };
+    // Rows go to a temporary file as pages arrive (memory does not grow with the
+    // listing) and to stdout only when the listing is complete.
+    let mut sink = ListSink::new(format).map_err(write_failure)?;
+    let mut failed = None;
+    svc.client
+        .list_customer_invoices(customer, |page, _| {
+            for inv in &page {
+                if let Err(e) = sink.push(inv) {
+                    failed = Some(e);
+                    return std::ops::ControlFlow::Break(());
+                }
+            }
+            std::ops::ControlFlow::Continue(())
+        })
+        .await
+        .map_err(|e| match failed.take() {
+            Some(io) => write_failure(io),
+            None => Failure::from(e),
+        })?;
+    let n = sink
+        .finish(&mut std::io::stdout().lock())
+        .map_err(write_failure)?;
+    note!("{}", tr!("cli-invoices", count = n));
+    Ok(())
+}
+
+/// What `export` is asked.
+pub(super) struct Export {
+    pub customer: String,
+    pub out: std::path::PathBuf,
+    pub format: Option<super::args::ExportFormat>,
+    pub dialect: super::args::DialectArg,
+    pub as_of: Option<chrono::NaiveDate>,
+}
+
+/// `invoice-desk export CUSTOMER --out FILE`.
+pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), Failure> {
+    let Export {
+        customer,
+        out,
+        format,
+        dialect,
+        as_of,
+    } = ask;
+    let format = super::args::ExportFormat::for_path(format, &out);
+    // Checked before the first request: a bad path fails now, not after the
+    // whole download.
+    let target = crate::fsutil::check_destination(&out).map_err(|e| Failure {
+        code: 2,
+        message: tr!(
+            "cli-cannot-export-to",
+            path = out.display(),
+            why = crate::i18n::destination_error(&e)
+        ),
+    })?;
+    let mut journal = journal_before_sending()?;
+    let record = Intent::for_export(
+        &svc.profile_name,
+        &svc.base_url,
+        &customer,
+        out.file_name().map(|f| f.to_string_lossy().into_owned()),
+    );
+    let seq = journal
+        .record_intent(Action::Export, &record)
+        .map_err(not_sent)?;
+    // The customer's name from the directory, when known: a last CSV column.
+    let name = journal
+        .customer_names(&[customer.as_str()])
+        .ok()
+        .and_then(|mut names| names.remove(&customer));
+    let mut settle = |s: Settled| {
+        if let Err(e) = journal.record_outcome(seq, &s) {
+            note!(
+                "{}",
+                tr!(
+                    "cli-export-not-recorded",
+                    why = crate::i18n::journal_error(&e)
+                )
+            );
+        }
+    };
+    let progress = std::io::stderr().is_terminal();
+    // CSV is written as it arrives, to the temporary file that replaces the
+    // destination at the end; a workbook needs every row at the end (its header
+    // and summary), so it holds them, up to Excel's row limit.
+    let mut sink = match format {
+        super::args::ExportFormat::Csv => Sink::Csv(
+            crate::export::StreamingCsv::to_file(dialect.into(), &target)
+                .map(|c| Box::new(c.with_customer_name(name.clone())))
+                .map_err(|e| {
+                    settle(refused("WriteFailed"));
+                    Failure {
+                        code: 1,
+                        message: tr!("cli-export-could-not-start", why = e),
+                    }
+                })?,
+        ),
+        super::args::ExportFormat::Xlsx => Sink::Workbook(Vec::new()),
+    };
+    let mut spooled = Ok(());
+    let listed = svc
+        .client
+        .list_customer_rows(&customer, |page, p| {
+            if let Err(e) = sink.take(page) {
+                spooled = Err(e);
+                return std::ops::ControlFlow::Break(());
+            }
+            if progress {
+                note_part!(
+                    "\r{}",
+                    tr!("cli-export-progress", items = p.items, pages = p.pages)
+                );
+            }
+            std::ops::ControlFlow::Continue(())
+        })
+        .await;
+    // The spool's own error (a full disk, too many fields) comes first: it is
+    // why the listing was stopped.
+    match (listed, spooled) {
+        (_, Err(io)) => {
+            settle(refused("WriteFailed"));
+            return Err(Failure {
+                code: 4,
+                message: format!(
+                    "{}\n{}",
+                    tr!("cli-export-failed", why = io),
+                    tr!("cli-not-changed", path = out.display())
+                ),
+            });
+        }
+        (Err(e), Ok(_)) => {
+            settle(Settled::from_error(&e));
+            let mut f = Failure::from(e);
+            f.message.push('\n');
+            f.message
+                .push_str(&tr!("cli-not-changed", path = out.display()));
+            return Err(f);
+        }
+        (Ok(_), Ok(())) => {}
+    }
+    if progress {
+        note!();
+    }
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let mut notes = (0, 0);
+    let written = match sink {
+        Sink::Csv(csv) => csv.finish_file(&never),
+        Sink::Workbook(rows) => {
+            let about = crate::export::xlsx::About {
+                customer: &customer,
+                customer_name: name.as_deref(),
+                today: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
+                lang: crate::i18n::current(),
+            };
+            crate::export::xlsx::write_file(&target, rows.iter(), &about, &never).map(|w| {
+                notes = (w.as_text, w.cut);
+                w.rows
+            })
+        }
+    };
+    let n = written.map_err(|e| {
+        settle(refused("WriteFailed"));
+        Failure {
+            code: 1,
+            message: tr!("cli-write-failed", path = out.display(), why = e),
+        }
+    })?;
+    settle(Settled {
+        rows: Some(n),
+        ..Settled::done(None)
+    });
+    note!("{}", tr!("cli-exported", count = n, path = out.display()));
+    let (as_text, cut) = notes;
+    if as_text > 0 {
+        note!("{}", tr!("cli-xlsx-as-text", count = as_text));
+    }
+    if cut > 0 {
+        note!("{}", tr!("cli-xlsx-cut", count = cut));
+    }
+    Ok(())
+}
+
+/// Where an export's rows go while the listing arrives.
+enum Sink {
+    /// CSV, spooled to a temporary file.
+    Csv(Box<crate::export::StreamingCsv>),
+    /// A workbook's rows, held (at most Excel's row limit).
+    Workbook(Vec<crate::api::Invoice>),
+}
+
+impl Sink {
+    fn take(&mut self, page: crate::api::Rows<'_>) -> std::io::Result<()> {
+        use crate::api::Rows;
+        match (self, page) {
+            // Rows written straight from the answer's text.
+            (Sink::Csv(csv), Rows::Plain(page)) => page.iter().try_for_each(|inv| csv.push(inv)),
+            // The page goes on to be decoded into (see `Invoice::recycle_page`). This must
+            // stay on the thread that decodes the next page: the spare store is per thread,
+            // so a page given back on another thread is never reused (only memory held).
+            (Sink::Csv(csv), Rows::Decoded(page)) => {
+                page.iter().try_for_each(|inv| csv.push(inv))?;
+                crate::api::Invoice::recycle_page(page);
+                Ok(())
+            }
+            (Sink::Workbook(rows), page) => {
+                if rows.len() + page.len() > crate::export::xlsx::MAX_ROWS {
+                    return Err(std::io::Error::other(tr!(
+                        "cli-too-many-for-excel",
+                        max = crate::export::xlsx::MAX_ROWS
+                    )));
+                }
+                rows.extend(page.into_invoices());
+                Ok(())
+            }
+        }
+    }
+}
