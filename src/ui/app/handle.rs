@@ -4,19 +4,16 @@
 
 use super::{Command, InvoiceDeskApp, JournalAim, Tab};
 use crate::api::{ApiError, ConnectionReport, InputProblem, TokenState};
-use crate::journal::{Action, Guard, Intent, Similar};
-use crate::profile::{SANDBOX_PROFILE, SecretKind};
 use crate::tr;
 use crate::ui::credentials::TestOutcome;
-use crate::ui::journal::Found;
 use crate::ui::session::ProfileCheck;
-use crate::ui::session::{get_secrets, sandbox_profile};
+use crate::ui::session::get_secrets;
 use crate::ui::task::{TaskError, take_finished};
 use std::sync::Arc;
 
 impl InvoiceDeskApp {
     /// The clerk's e-mail templates: beside the profiles, as the CLI's are.
-    fn templates_dir(&self) -> Option<std::path::PathBuf> {
+    pub(super) fn templates_dir(&self) -> Option<std::path::PathBuf> {
         self.profiles_path
             .as_deref()
             .and_then(std::path::Path::parent)
@@ -39,7 +36,7 @@ impl InvoiceDeskApp {
     /// Every change of the active profile ends here. A different profile clears what the
     /// panels showed (it came from the previous profile's service) and connects; the
     /// same one only reconnects when it is not connected.
-    fn switched_profile(&mut self, previous: Option<String>) {
+    pub(super) fn switched_profile(&mut self, previous: Option<String>) {
         let now = self.profiles.active.clone();
         if now != previous {
             self.create.profile_changed();
@@ -65,7 +62,7 @@ impl InvoiceDeskApp {
         }
     }
 
-    fn save_profiles(&self) -> Result<(), crate::profile::ProfileError> {
+    pub(super) fn save_profiles(&self) -> Result<(), crate::profile::ProfileError> {
         match &self.profiles_path {
             Some(p) => self.profiles.save(p),
             None => Ok(()),
@@ -73,7 +70,7 @@ impl InvoiceDeskApp {
     }
 
     /// "Connect first", as an error for the panel that needed a connection.
-    fn not_connected(&self) -> ApiError {
+    pub(super) fn not_connected(&self) -> ApiError {
         ApiError::invalid(InputProblem::Said(
             self.session_error
                 .clone()
@@ -81,8 +78,58 @@ impl InvoiceDeskApp {
         ))
     }
 
-    /// Carries out one command.
+    /// Carries out one command: each area's commands go to a handler of their own
+    /// (profiles.rs, desk.rs, issue.rs, lookup.rs, customers.rs, receivables.rs; the
+    /// window's here), as rerun splits its commands.
     pub(super) fn handle(&mut self, cmd: Command) {
+        match cmd {
+            c @ (Command::Activate(..)
+            | Command::SaveProfile { .. }
+            | Command::DeleteProfile(..)
+            | Command::TestConnection
+            | Command::TrySandbox) => self.handle_profiles(c),
+            c @ (Command::TestJournal { .. }
+            | Command::SaveJournal { .. }
+            | Command::BringDirectory) => self.handle_desk(c),
+            c @ (Command::CreateInvoice { .. }
+            | Command::ClerkCheckedNotCreated(..)
+            | Command::CheckCreated(..)
+            | Command::CheckJournal) => self.handle_issue(c),
+            c @ (Command::PrintInvoice
+            | Command::PrepareInvoiceEmail
+            | Command::SendInvoiceEmail
+            | Command::OpenInLookup { .. }
+            | Command::LookUp
+            | Command::RecheckVoid(..)
+            | Command::Void(..)) => self.handle_lookup(c),
+            c @ (Command::SuggestCustomers(..)
+            | Command::WantNames(..)
+            | Command::ImportCustomers
+            | Command::ImportCustomersFrom(..)
+            | Command::PrepareStatementEmail
+            | Command::SendStatementEmail
+            | Command::OpenCustomer(..)
+            | Command::StatementPdf
+            | Command::ExportShortcut
+            | Command::LoadCustomer
+            | Command::CancelLoad
+            | Command::CancelExport
+            | Command::RefreshCustomerView
+            | Command::ExportCsv(..)
+            | Command::CustomerBucket(..)) => self.handle_customers(c),
+            c @ (Command::ReviewReceivables
+            | Command::StopReceivables
+            | Command::StatementsForShown
+            | Command::StopStatements
+            | Command::EmailShown
+            | Command::StopEmail
+            | Command::EmailSample) => self.handle_receivables(c),
+            c => self.handle_window(c),
+        }
+    }
+
+    /// The window, the tabs, the theme and language, diagnostics, quitting.
+    fn handle_window(&mut self, cmd: Command) {
         match cmd {
             Command::Show(tab) => {
                 self.saved.tab = tab;
@@ -123,68 +170,6 @@ impl InvoiceDeskApp {
                 self.bulk.handle(c, deps);
             }
             Command::ActivityRefresh => self.activity.refresh(&self.journal, &self.spawner),
-            Command::SuggestCustomers(text) => {
-                if self.suggesting.as_ref().is_some_and(|(t, _)| *t == text)
-                    || self.suggestions.asked == text
-                {
-                    return;
-                }
-                let journal = self.journal.clone();
-                let asked = text.clone();
-                let task = self
-                    .spawner
-                    .spawn(async move { journal.read(move |j| j.find_customers(&asked, 8)).await });
-                self.suggesting = Some((text, task));
-            }
-            Command::WantNames(ids) => {
-                if self.naming.is_some() {
-                    // One lookup at a time; what is still missing is asked next frame.
-                    return;
-                }
-                let journal = self.journal.clone();
-                let asked = ids.clone();
-                let task = self.spawner.spawn(async move {
-                    journal
-                        .read(move |j| {
-                            let refs: Vec<&str> = asked.iter().map(String::as_str).collect();
-                            j.customer_names(&refs)
-                        })
-                        .await
-                });
-                self.naming = Some((ids, task));
-            }
-            Command::ImportCustomers => {
-                if self.importing.is_some() {
-                    return;
-                }
-                let journal = self.journal.clone();
-                self.customers.directory_note = None;
-                self.importing = Some(self.spawner.spawn(async move {
-                    let Some(file) = rfd::AsyncFileDialog::new()
-                        .set_title(tr!("dir-dialog-title"))
-                        .add_filter(tr!("dir-filter"), &["csv", "xlsx"])
-                        .pick_file()
-                        .await
-                    else {
-                        // No file chosen, or no dialog could be shown: a path can be typed.
-                        return Ok(None);
-                    };
-                    import_directory(journal, file.path().to_path_buf())
-                        .await
-                        .map(Some)
-                }));
-            }
-            Command::ImportCustomersFrom(path) => {
-                if self.importing.is_some() {
-                    return;
-                }
-                let journal = self.journal.clone();
-                self.customers.directory_note = None;
-                self.importing = Some(
-                    self.spawner
-                        .spawn(async move { import_directory(journal, path).await.map(Some) }),
-                );
-            }
             Command::OpenExternal(what) => {
                 let opener = self.opener.clone();
                 let target = what.clone();
@@ -197,99 +182,6 @@ impl InvoiceDeskApp {
             }
             Command::ActivityPage(p) => self.activity.load_page(p, &self.journal, &self.spawner),
             Command::ActivityExport => self.activity.export_csv(&self.journal, &self.spawner),
-            Command::ReviewReceivables => {
-                if let Some(s) = self.session.clone() {
-                    self.receivables
-                        .start(s, &self.spawner, self.journal.clone());
-                }
-            }
-            Command::StopReceivables => self.receivables.stop(),
-            Command::StatementsForShown => {
-                if let Some(s) = self.session.clone() {
-                    self.receivables
-                        .statements(s, &self.spawner, self.journal.clone());
-                }
-            }
-            Command::StopStatements => self.receivables.stop_statements(),
-            Command::EmailShown => {
-                if let Some(s) = self.session.clone() {
-                    let templates = self.templates_dir();
-                    self.receivables.email(
-                        s,
-                        &self.spawner,
-                        self.journal.clone(),
-                        self.connector.secrets.clone(),
-                        templates,
-                    );
-                }
-            }
-            Command::StopEmail => self.receivables.stop_email(),
-            Command::EmailSample => {
-                if let Some(s) = self.session.clone() {
-                    let templates = self.templates_dir();
-                    self.receivables.email_sample(
-                        s,
-                        &self.spawner,
-                        self.journal.clone(),
-                        templates,
-                    );
-                }
-            }
-            Command::PrintInvoice => self.lookup.print(
-                &self.spawner,
-                &self.journal,
-                self.session.as_deref(),
-                self.opener.clone(),
-                self.documents.clone(),
-            ),
-            Command::PrepareInvoiceEmail => {
-                let templates = self.templates_dir();
-                self.lookup.prepare_email(
-                    &self.spawner,
-                    &self.journal,
-                    self.session.as_deref(),
-                    templates,
-                )
-            }
-            Command::SendInvoiceEmail => {
-                self.lookup
-                    .send_email(&self.spawner, &self.journal, self.connector.secrets.clone())
-            }
-            Command::PrepareStatementEmail => {
-                let templates = self.templates_dir();
-                self.customers.prepare_email(
-                    &self.spawner,
-                    &self.journal,
-                    self.session.as_deref(),
-                    templates,
-                )
-            }
-            Command::SendStatementEmail => self.customers.send_email(
-                &self.spawner,
-                &self.journal,
-                self.connector.secrets.clone(),
-            ),
-            Command::OpenCustomer(id) => {
-                self.customers.set_customer_id(&id);
-                self.saved.tab = Tab::Customers;
-                self.handle(Command::LoadCustomer);
-            }
-            Command::StatementPdf => self.customers.statement_pdf(
-                &self.spawner,
-                &self.journal,
-                self.session.as_deref(),
-                self.opener.clone(),
-                self.documents.clone(),
-            ),
-            Command::ExportShortcut => {
-                self.saved.tab = Tab::Customers;
-                if self.customers.can_export() {
-                    self.handle(Command::ExportCsv(None));
-                } else {
-                    // Nothing to export yet: the shortcut leads to the customer field.
-                    self.customers.request_focus();
-                }
-            }
             Command::SetTheme(t) => {
                 self.saved.theme = t;
                 self.spawner.ctx.set_theme(t.preference());
@@ -302,314 +194,6 @@ impl InvoiceDeskApp {
                     self.customers.refresh_view(&self.spawner);
                 }
             }
-            Command::Activate(name) => {
-                let previous = self.profiles.active.replace(name.clone());
-                if let Err(e) = self.save_profiles() {
-                    self.profiles_error = Some(e);
-                }
-                self.switched_profile(previous);
-            }
-            Command::SaveProfile {
-                previous,
-                profile,
-                secret,
-                mail_password,
-            } => {
-                let name = profile.name.clone();
-                if let Err(e) = self
-                    .profiles
-                    .upsert(previous.as_deref(), (*profile).clone())
-                    .and_then(|()| self.save_profiles())
-                {
-                    self.credentials
-                        .show_result(None, Err(crate::ui::i18n::profile_error(&e)));
-                    return;
-                }
-                let store = self.connector.secrets.clone();
-                let kind = profile.auth.secret_kind();
-                let renamed_from = previous.filter(|p| *p != name);
-                let secret_name = name.clone();
-                self.credentials.start_save(self.spawner.spawn(async move {
-                    let store = get_secrets(&store).await;
-                    tokio::task::spawn_blocking(move || {
-                        // What was typed first, then the renamed profile's other
-                        // secrets move with its name (the mail password too).
-                        if let Some(p) = &mail_password {
-                            store.set(&secret_name, SecretKind::MailPassword, p);
-                        }
-                        let status = match &secret {
-                            Some(s) => store.set(&secret_name, kind, s),
-                            None => store.status(),
-                        };
-                        if let Some(old) = &renamed_from {
-                            store.rename(old, &secret_name, &[kind, SecretKind::MailPassword]);
-                        }
-                        status
-                    })
-                    .await
-                    .map_err(|e| e.to_string())
-                }));
-                self.credentials.select(&name);
-                if self.profiles.active.as_deref() == Some(&name) {
-                    // Reconnected once the secret is stored (drain_finished).
-                    self.pending_reconnect = true;
-                }
-            }
-            Command::DeleteProfile(name) => {
-                let previous_active = self.profiles.active.clone();
-                let kind = self.profiles.get(&name).map(|p| p.auth.secret_kind());
-                self.profiles.remove(&name);
-                if let Err(e) = self.save_profiles() {
-                    self.profiles_error = Some(e);
-                }
-                if let Some(kind) = kind {
-                    let store = self.connector.secrets.clone();
-                    let n = name.clone();
-                    self.spawner.spawn(async move {
-                        let store = get_secrets(&store).await;
-                        let _ = tokio::task::spawn_blocking(move || {
-                            store.delete(&n, kind);
-                            store.delete(&n, SecretKind::MailPassword);
-                        })
-                        .await;
-                    });
-                }
-                // Deleting the active profile switches to another one (or none).
-                if previous_active.as_deref() == Some(name.as_str()) {
-                    self.switched_profile(previous_active);
-                }
-            }
-            Command::TestConnection => {
-                let Some(session) = self.session.clone() else {
-                    let msg = self
-                        .session_error
-                        .clone()
-                        .unwrap_or_else(|| tr!("msg-choose-profile"));
-                    self.credentials
-                        .show_result(self.profiles.active.clone(), Err(msg));
-                    return;
-                };
-                let name = session.profile.name.clone();
-                self.credentials.testing(&name);
-                let task = self
-                    .spawner
-                    .spawn(async move { session.client.check_connection().await });
-                self.test = Some((name, task));
-            }
-            Command::TestJournal { address, password } => {
-                if let Err(why) = self.journal_address_ok(&address) {
-                    return self.credentials.journal.refused(why);
-                }
-                self.journal_setting_start(JournalAim::Test, address, password, false);
-            }
-            Command::SaveJournal {
-                address,
-                password,
-                clerk,
-            } => {
-                if self.in_flight() {
-                    return self.credentials.journal.refused(tr!("sj-wait-in-flight"));
-                }
-                let aim = JournalAim::Save {
-                    address: address.clone(),
-                    clerk,
-                };
-                if address.is_empty() {
-                    // This computer's own file: nothing to reach first.
-                    self.credentials.journal.started();
-                    return self.journal_switch(aim, Ok(Default::default()));
-                }
-                if let Err(why) = self.journal_address_ok(&address) {
-                    return self.credentials.journal.refused(why);
-                }
-                self.journal_setting_start(aim, address, password, true);
-            }
-            Command::BringDirectory => {
-                let (Some(from), None) = (self.directory_source.clone(), &self.bringing_directory)
-                else {
-                    return;
-                };
-                let to = self.journal.clone();
-                self.credentials.journal.bringing();
-                self.bringing_directory = Some(self.spawner.spawn(async move {
-                    let said = |e: crate::journal::JournalError| crate::ui::i18n::journal_error(&e);
-                    let from = from.shared().await.map_err(said)?;
-                    let to = to.shared().await.map_err(said)?;
-                    let customers = from.run(|j| j.directory_to_bring()).await.map_err(said)?;
-                    to.run(move |j| j.bring_customers(&customers))
-                        .await
-                        .map_err(said)
-                }));
-            }
-            Command::TrySandbox => {
-                let _ = self.profiles.upsert(None, sandbox_profile());
-                self.profiles.active = Some(SANDBOX_PROFILE.to_string());
-                if let Err(e) = self.save_profiles() {
-                    self.profiles_error = Some(e);
-                }
-                self.connect(SANDBOX_PROFILE);
-                self.pending_sandbox_welcome = true;
-                self.saved.tab = Tab::Create;
-            }
-            Command::CreateInvoice {
-                invoice: inv,
-                allow_similar,
-            } => {
-                if self.create.is_locked() {
-                    // Never a second send while one is out or unresolved.
-                    return;
-                }
-                let Some(s) = self.session.clone() else {
-                    return self.create.refused(self.not_connected());
-                };
-                let sent = inv.clone();
-                let with = s.clone();
-                let journal = self.journal.clone();
-                let p = &s.profile;
-                let intent =
-                    Intent::for_create(&p.name, &p.base_url, Some(p.account_key.as_str()), &inv);
-                let guard = Guard {
-                    similar: Similar {
-                        allow: allow_similar,
-                        ..Similar::default()
-                    },
-                    ..Guard::default()
-                };
-                let task = self.spawner.spawn(async move {
-                    let send = s.client.create_invoice(&inv, None);
-                    journal
-                        .write_ahead(Action::Create, intent, guard, send, |c| Some(c.id.clone()))
-                        .await
-                });
-                self.create.started(sent, with, task);
-            }
-            Command::ClerkCheckedNotCreated(inv) => {
-                let journal = self.journal.clone();
-                let (customer, amount) = (inv.customer.clone(), inv.amount.normalize().to_string());
-                self.spawner.spawn(async move {
-                    journal.clerk_says_not_created(customer, amount).await;
-                });
-            }
-            Command::CheckCreated(sent) => {
-                // Checked with the service it was sent to, whichever profile is active.
-                let Some(s) = self.create.sent_with().or_else(|| self.session.clone()) else {
-                    return self.create.refused(self.not_connected());
-                };
-                let journal = self.journal.clone();
-                let task = self.spawner.spawn(async move {
-                    let Some(reference) = sent.invoice_external_id.clone() else {
-                        return Err(ApiError::invalid(InputProblem::Said(tr!(
-                            "cr-no-reference-check"
-                        ))));
-                    };
-                    match journal.check(&s, Action::Create, reference).await? {
-                        Some(found) => Ok(found),
-                        // Not in this journal (sent before it was kept): the service is
-                        // asked directly.
-                        None => Ok(match crate::ui::create::find_created(&s, &sent).await? {
-                            Some(inv) => Found::Done(inv.id.clone(), Some(Box::new(inv))),
-                            None => Found::NotDone,
-                        }),
-                    }
-                });
-                self.create.checking(task);
-            }
-            Command::OpenInLookup { id, from_list } => {
-                self.saved.tab = Tab::Lookup;
-                self.lookup.id = id;
-                self.lookup.from_list = from_list;
-                self.lookup.focus_action = true;
-                self.handle(Command::LookUp);
-            }
-            Command::LookUp => self.fetch_lookup(),
-            Command::RecheckVoid(id) => {
-                // Read from the service the void was sent to.
-                let Some(s) = self
-                    .lookup
-                    .void_sent_with()
-                    .or_else(|| self.session.clone())
-                else {
-                    return self.lookup.refused(self.not_connected());
-                };
-                self.lookup.id = id.clone();
-                let journal = self.journal.clone();
-                let task = self.spawner.spawn(async move {
-                    // Checked through the journal, which records what was found.
-                    let found = match journal.check(&s, Action::Void, id.clone()).await? {
-                        Some(found) => found,
-                        None => {
-                            let inv = s.client.get_invoice(&id).await?;
-                            if inv.status() == crate::api::InvoiceStatus::Void {
-                                Found::Done(id.clone(), Some(Box::new(inv)))
-                            } else {
-                                return Ok((Found::NotDone, Some(inv)));
-                            }
-                        }
-                    };
-                    let inv = match &found {
-                        Found::Done(_, Some(inv)) => Some(inv.as_ref().clone()),
-                        _ => s.client.get_invoice(&id).await.ok(),
-                    };
-                    Ok((found, inv))
-                });
-                self.lookup.rechecking(task);
-            }
-            Command::Void(id) => {
-                let Some(s) = self.session.clone() else {
-                    return self.lookup.refused(self.not_connected());
-                };
-                if let Err(e) = crate::api::checked_invoice_id(&id) {
-                    // Nothing is journaled that could not be sent.
-                    return self.lookup.refused(e);
-                }
-                let with = s.clone();
-                let journal = self.journal.clone();
-                let p = &s.profile;
-                let intent = Intent::for_void(
-                    &p.name,
-                    &p.base_url,
-                    Some(p.account_key.as_str()),
-                    &id,
-                    self.lookup.customer_of(&id),
-                );
-                let task = self.spawner.spawn(async move {
-                    let send = s.client.void_invoice(&id);
-                    journal
-                        .write_ahead(Action::Void, intent, Guard::default(), send, |v| {
-                            Some(v.id.clone())
-                        })
-                        .await
-                });
-                self.lookup.voiding(with, task);
-            }
-            Command::CheckJournal => {
-                let Some(s) = self.session.clone() else {
-                    return;
-                };
-                if self.journal_check.is_some() {
-                    return;
-                }
-                let journal = self.journal.clone();
-                self.journal_checked = None;
-                self.journal_check = Some(
-                    self.spawner
-                        .spawn(async move { journal.check_now(&s).await }),
-                );
-            }
-            Command::LoadCustomer => match self.session.clone() {
-                Some(s) => self.customers.start(s, &self.spawner, self.journal.clone()),
-                None => self.customers.refused(self.not_connected()),
-            },
-            Command::CancelLoad => self.customers.cancel(),
-            Command::CancelExport => self.customers.cancel_export(),
-            Command::RefreshCustomerView => self.customers.refresh_view(&self.spawner),
-            Command::ExportCsv(target) => self.customers.export_csv(
-                target,
-                &self.spawner,
-                &self.journal,
-                self.session.as_deref(),
-            ),
-            Command::CustomerBucket(b) => self.customers.set_bucket(b, &self.spawner),
             Command::Diagnostics => {
                 self.diagnostics_open = true;
                 self.diagnostics_report = None;
@@ -646,6 +230,8 @@ impl InvoiceDeskApp {
                         .send_viewport_cmd(egui::ViewportCommand::Close);
                 }
             }
+            // Each area's own commands went to its handler above.
+            _ => {}
         }
     }
 
@@ -711,7 +297,7 @@ impl InvoiceDeskApp {
         self.credentials.tested(name, outcome);
     }
 
-    fn fetch_lookup(&mut self) {
+    pub(super) fn fetch_lookup(&mut self) {
         let Some(s) = self.session.clone() else {
             return self.lookup.refused(self.not_connected());
         };
@@ -726,7 +312,7 @@ impl InvoiceDeskApp {
     }
 
     /// Why `address` cannot be a shared journal's, in the clerk's words.
-    fn journal_address_ok(&self, address: &str) -> Result<(), String> {
+    pub(super) fn journal_address_ok(&self, address: &str) -> Result<(), String> {
         if !crate::journal::is_database_url(address) {
             return Err(tr!("sj-not-an-address"));
         }
@@ -737,7 +323,7 @@ impl InvoiceDeskApp {
     }
 
     /// Opens the journal at `address` off the UI thread, for `aim`.
-    fn journal_setting_start(
+    pub(super) fn journal_setting_start(
         &mut self,
         aim: JournalAim,
         address: String,
@@ -754,7 +340,11 @@ impl InvoiceDeskApp {
 
     /// A journal setting's test ended: a save that opened is stored and used from now
     /// on (unless something started sending meanwhile).
-    fn journal_switch(&mut self, aim: JournalAim, tested: crate::ui::shared_journal::Tested) {
+    pub(super) fn journal_switch(
+        &mut self,
+        aim: JournalAim,
+        tested: crate::ui::shared_journal::Tested,
+    ) {
         let JournalAim::Save { address, clerk } = aim else {
             return self.credentials.journal.ended(tested, false, false);
         };
@@ -938,7 +528,7 @@ impl InvoiceDeskApp {
 
 /// Imports the customer directory from `path`, off the UI thread: how many customers, or
 /// each problem in the clerk's words.
-async fn import_directory(
+pub(super) async fn import_directory(
     journal: crate::ui::journal::AppJournal,
     path: std::path::PathBuf,
 ) -> Result<Result<usize, Vec<String>>, String> {

@@ -2,7 +2,13 @@
 //! background work out, finished work drained in `logic`), and the top bar with its
 //! menus and shortcuts (`top_bar.rs`). Panels draw from state and push commands.
 
+mod customers;
+mod desk;
 mod handle;
+mod issue;
+mod lookup;
+mod profiles;
+mod receivables;
 mod top_bar;
 
 pub use super::command::{Command, Tab, ThemeChoice};

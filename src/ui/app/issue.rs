@@ -1,0 +1,93 @@
+//! New invoice: issued (journal first), an unknown outcome checked, the journal verified.
+
+use super::{Command, InvoiceDeskApp};
+use crate::api::{ApiError, InputProblem};
+use crate::journal::{Action, Guard, Intent, Similar};
+use crate::tr;
+use crate::ui::journal::Found;
+
+impl InvoiceDeskApp {
+    /// Carries out one of this area's commands (the others never come here).
+    pub(super) fn handle_issue(&mut self, cmd: Command) {
+        match cmd {
+            Command::CreateInvoice {
+                invoice: inv,
+                allow_similar,
+            } => {
+                if self.create.is_locked() {
+                    // Never a second send while one is out or unresolved.
+                    return;
+                }
+                let Some(s) = self.session.clone() else {
+                    return self.create.refused(self.not_connected());
+                };
+                let sent = inv.clone();
+                let with = s.clone();
+                let journal = self.journal.clone();
+                let p = &s.profile;
+                let intent =
+                    Intent::for_create(&p.name, &p.base_url, Some(p.account_key.as_str()), &inv);
+                let guard = Guard {
+                    similar: Similar {
+                        allow: allow_similar,
+                        ..Similar::default()
+                    },
+                    ..Guard::default()
+                };
+                let task = self.spawner.spawn(async move {
+                    let send = s.client.create_invoice(&inv, None);
+                    journal
+                        .write_ahead(Action::Create, intent, guard, send, |c| Some(c.id.clone()))
+                        .await
+                });
+                self.create.started(sent, with, task);
+            }
+            Command::ClerkCheckedNotCreated(inv) => {
+                let journal = self.journal.clone();
+                let (customer, amount) = (inv.customer.clone(), inv.amount.normalize().to_string());
+                self.spawner.spawn(async move {
+                    journal.clerk_says_not_created(customer, amount).await;
+                });
+            }
+            Command::CheckCreated(sent) => {
+                // Checked with the service it was sent to, whichever profile is active.
+                let Some(s) = self.create.sent_with().or_else(|| self.session.clone()) else {
+                    return self.create.refused(self.not_connected());
+                };
+                let journal = self.journal.clone();
+                let task = self.spawner.spawn(async move {
+                    let Some(reference) = sent.invoice_external_id.clone() else {
+                        return Err(ApiError::invalid(InputProblem::Said(tr!(
+                            "cr-no-reference-check"
+                        ))));
+                    };
+                    match journal.check(&s, Action::Create, reference).await? {
+                        Some(found) => Ok(found),
+                        // Not in this journal (sent before it was kept): the service is
+                        // asked directly.
+                        None => Ok(match crate::ui::create::find_created(&s, &sent).await? {
+                            Some(inv) => Found::Done(inv.id.clone(), Some(Box::new(inv))),
+                            None => Found::NotDone,
+                        }),
+                    }
+                });
+                self.create.checking(task);
+            }
+            Command::CheckJournal => {
+                let Some(s) = self.session.clone() else {
+                    return;
+                };
+                if self.journal_check.is_some() {
+                    return;
+                }
+                let journal = self.journal.clone();
+                self.journal_checked = None;
+                self.journal_check = Some(
+                    self.spawner
+                        .spawn(async move { journal.check_now(&s).await }),
+                );
+            }
+            _ => {}
+        }
+    }
+}

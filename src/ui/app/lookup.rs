@@ -1,0 +1,102 @@
+//! Lookup and void: an invoice looked up, voided (journal first), printed or e-mailed.
+
+use super::{Command, InvoiceDeskApp, Tab};
+use crate::journal::{Action, Guard, Intent};
+use crate::ui::journal::Found;
+
+impl InvoiceDeskApp {
+    /// Carries out one of this area's commands (the others never come here).
+    pub(super) fn handle_lookup(&mut self, cmd: Command) {
+        match cmd {
+            Command::PrintInvoice => self.lookup.print(
+                &self.spawner,
+                &self.journal,
+                self.session.as_deref(),
+                self.opener.clone(),
+                self.documents.clone(),
+            ),
+            Command::PrepareInvoiceEmail => {
+                let templates = self.templates_dir();
+                self.lookup.prepare_email(
+                    &self.spawner,
+                    &self.journal,
+                    self.session.as_deref(),
+                    templates,
+                )
+            }
+            Command::SendInvoiceEmail => {
+                self.lookup
+                    .send_email(&self.spawner, &self.journal, self.connector.secrets.clone())
+            }
+            Command::OpenInLookup { id, from_list } => {
+                self.saved.tab = Tab::Lookup;
+                self.lookup.id = id;
+                self.lookup.from_list = from_list;
+                self.lookup.focus_action = true;
+                self.handle(Command::LookUp);
+            }
+            Command::LookUp => self.fetch_lookup(),
+            Command::RecheckVoid(id) => {
+                // Read from the service the void was sent to.
+                let Some(s) = self
+                    .lookup
+                    .void_sent_with()
+                    .or_else(|| self.session.clone())
+                else {
+                    return self.lookup.refused(self.not_connected());
+                };
+                self.lookup.id = id.clone();
+                let journal = self.journal.clone();
+                let task = self.spawner.spawn(async move {
+                    // Checked through the journal, which records what was found.
+                    let found = match journal.check(&s, Action::Void, id.clone()).await? {
+                        Some(found) => found,
+                        None => {
+                            let inv = s.client.get_invoice(&id).await?;
+                            if inv.status() == crate::api::InvoiceStatus::Void {
+                                Found::Done(id.clone(), Some(Box::new(inv)))
+                            } else {
+                                return Ok((Found::NotDone, Some(inv)));
+                            }
+                        }
+                    };
+                    let inv = match &found {
+                        Found::Done(_, Some(inv)) => Some(inv.as_ref().clone()),
+                        _ => s.client.get_invoice(&id).await.ok(),
+                    };
+                    Ok((found, inv))
+                });
+                self.lookup.rechecking(task);
+            }
+            Command::Void(id) => {
+                let Some(s) = self.session.clone() else {
+                    return self.lookup.refused(self.not_connected());
+                };
+                if let Err(e) = crate::api::checked_invoice_id(&id) {
+                    // Nothing is journaled that could not be sent.
+                    return self.lookup.refused(e);
+                }
+                let with = s.clone();
+                let journal = self.journal.clone();
+                let p = &s.profile;
+                let intent = Intent::for_void(
+                    &p.name,
+                    &p.base_url,
+                    Some(p.account_key.as_str()),
+                    &id,
+                    self.lookup.customer_of(&id),
+                );
+                let task = self.spawner.spawn(async move {
+                    let send = s.client.void_invoice(&id);
+                    journal
+                        .write_ahead(Action::Void, intent, Guard::default(), send, |v| {
+                            Some(v.id.clone())
+                        })
+                        .await
+                });
+                self.lookup.voiding(with, task);
+            }
+            _ => {}
+        }
+    }
+}

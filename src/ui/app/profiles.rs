@@ -1,0 +1,119 @@
+//! Profiles: chosen, saved (secrets to the keyring), removed, tested; the sandbox offered.
+
+use super::{Command, InvoiceDeskApp, Tab};
+use crate::profile::{SANDBOX_PROFILE, SecretKind};
+use crate::tr;
+use crate::ui::session::{get_secrets, sandbox_profile};
+
+impl InvoiceDeskApp {
+    /// Carries out one of this area's commands (the others never come here).
+    pub(super) fn handle_profiles(&mut self, cmd: Command) {
+        match cmd {
+            Command::Activate(name) => {
+                let previous = self.profiles.active.replace(name.clone());
+                if let Err(e) = self.save_profiles() {
+                    self.profiles_error = Some(e);
+                }
+                self.switched_profile(previous);
+            }
+            Command::SaveProfile {
+                previous,
+                profile,
+                secret,
+                mail_password,
+            } => {
+                let name = profile.name.clone();
+                if let Err(e) = self
+                    .profiles
+                    .upsert(previous.as_deref(), (*profile).clone())
+                    .and_then(|()| self.save_profiles())
+                {
+                    self.credentials
+                        .show_result(None, Err(crate::ui::i18n::profile_error(&e)));
+                    return;
+                }
+                let store = self.connector.secrets.clone();
+                let kind = profile.auth.secret_kind();
+                let renamed_from = previous.filter(|p| *p != name);
+                let secret_name = name.clone();
+                self.credentials.start_save(self.spawner.spawn(async move {
+                    let store = get_secrets(&store).await;
+                    tokio::task::spawn_blocking(move || {
+                        // What was typed first, then the renamed profile's other
+                        // secrets move with its name (the mail password too).
+                        if let Some(p) = &mail_password {
+                            store.set(&secret_name, SecretKind::MailPassword, p);
+                        }
+                        let status = match &secret {
+                            Some(s) => store.set(&secret_name, kind, s),
+                            None => store.status(),
+                        };
+                        if let Some(old) = &renamed_from {
+                            store.rename(old, &secret_name, &[kind, SecretKind::MailPassword]);
+                        }
+                        status
+                    })
+                    .await
+                    .map_err(|e| e.to_string())
+                }));
+                self.credentials.select(&name);
+                if self.profiles.active.as_deref() == Some(&name) {
+                    // Reconnected once the secret is stored (drain_finished).
+                    self.pending_reconnect = true;
+                }
+            }
+            Command::DeleteProfile(name) => {
+                let previous_active = self.profiles.active.clone();
+                let kind = self.profiles.get(&name).map(|p| p.auth.secret_kind());
+                self.profiles.remove(&name);
+                if let Err(e) = self.save_profiles() {
+                    self.profiles_error = Some(e);
+                }
+                if let Some(kind) = kind {
+                    let store = self.connector.secrets.clone();
+                    let n = name.clone();
+                    self.spawner.spawn(async move {
+                        let store = get_secrets(&store).await;
+                        let _ = tokio::task::spawn_blocking(move || {
+                            store.delete(&n, kind);
+                            store.delete(&n, SecretKind::MailPassword);
+                        })
+                        .await;
+                    });
+                }
+                // Deleting the active profile switches to another one (or none).
+                if previous_active.as_deref() == Some(name.as_str()) {
+                    self.switched_profile(previous_active);
+                }
+            }
+            Command::TestConnection => {
+                let Some(session) = self.session.clone() else {
+                    let msg = self
+                        .session_error
+                        .clone()
+                        .unwrap_or_else(|| tr!("msg-choose-profile"));
+                    self.credentials
+                        .show_result(self.profiles.active.clone(), Err(msg));
+                    return;
+                };
+                let name = session.profile.name.clone();
+                self.credentials.testing(&name);
+                let task = self
+                    .spawner
+                    .spawn(async move { session.client.check_connection().await });
+                self.test = Some((name, task));
+            }
+            Command::TrySandbox => {
+                let _ = self.profiles.upsert(None, sandbox_profile());
+                self.profiles.active = Some(SANDBOX_PROFILE.to_string());
+                if let Err(e) = self.save_profiles() {
+                    self.profiles_error = Some(e);
+                }
+                self.connect(SANDBOX_PROFILE);
+                self.pending_sandbox_welcome = true;
+                self.saved.tab = Tab::Create;
+            }
+            _ => {}
+        }
+    }
+}
