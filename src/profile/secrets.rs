@@ -90,19 +90,6 @@ pub enum StoreStatus {
     SessionOnly(String),
 }
 
-impl StoreStatus {
-    /// A sentence for the credentials panel.
-    pub fn describe(&self) -> String {
-        match self {
-            StoreStatus::Keyring(name) => {
-                format!("Secrets are stored in the system keyring ({name}).")
-            }
-            StoreStatus::SessionOnly(why) => format!(
-                "No system keyring is available ({why}). Secrets you enter are kept only until the app closes; they are never written to a file."
-            ),
-        }
-    }
-}
 
 /// The secret store: the OS keyring when there is one, else memory for this session.
 pub struct SecretStore {
@@ -354,12 +341,7 @@ mod tests {
     #[test]
     fn session_only_keeps_secrets_in_memory() {
         let store = SecretStore::session_only("test");
-        assert!(
-            store
-                .status()
-                .describe()
-                .contains("only until the app closes")
-        );
+        assert!(matches!(store.status(), StoreStatus::SessionOnly(_)));
         store.set("p", SecretKind::ClientSecret, &SecretString::from("s"));
         assert_eq!(
             store
