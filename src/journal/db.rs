@@ -5,7 +5,7 @@
 //! Statements are written in the common subset of both dialects, with SQLite's `?N`
 //! placeholders (PostgreSQL's `$N` are made from them) and the `user` column quoted.
 
-use super::store::Trouble;
+use super::error::Trouble;
 
 /// A value going to or coming from a statement.
 #[derive(Clone, Debug, PartialEq)]

@@ -13,6 +13,7 @@ mod clock;
 mod csv_out;
 mod db;
 mod directory;
+mod error;
 mod flow;
 mod group;
 pub mod identity;

@@ -21,7 +21,7 @@
 //! (the CLI) and from blocking threads alike, as the SQLite journal is.
 
 use super::db::{Db, DbError, DbRow, Val, dollar_placeholders};
-use super::store::Trouble;
+use super::error::Trouble;
 use futures_util::{StreamExt, pin_mut};
 use std::collections::HashMap;
 use std::sync::Mutex;

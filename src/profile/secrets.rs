@@ -90,7 +90,6 @@ pub enum StoreStatus {
     SessionOnly(String),
 }
 
-
 /// The secret store: the OS keyring when there is one, else memory for this session.
 pub struct SecretStore {
     keyring: Option<Arc<CredentialStore>>,

@@ -1,0 +1,163 @@
+//! What can go wrong with a journal, below both stores (SQLite and PostgreSQL): the
+//! kind of trouble, in words that say what to do, and the error carrying it.
+
+use std::path::{Path, PathBuf};
+
+/// What kind of trouble SQLite met: each says what to do in its own words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trouble {
+    /// Another program holds the file (locked longer than the wait).
+    Busy,
+    /// The disk (or the user's quota) is full.
+    DiskFull,
+    /// The file or its folder cannot be written (permissions, a read-only disk).
+    ReadOnly,
+    /// The file is damaged or not a journal.
+    Corrupt,
+    /// The shared journal's server cannot be reached (down, or the network is).
+    Unreachable,
+    /// The shared journal's server showed a certificate this computer does not trust.
+    Untrusted,
+    /// The shared journal's server refused the user or password.
+    Denied,
+    /// The shared journal's server has no database of that name.
+    NoDatabase,
+    /// Anything else (the reason says what).
+    Other,
+}
+
+impl Trouble {
+    /// The kind of a SQLite error, from its code (never its text).
+    pub fn of(e: &rusqlite::Error) -> Trouble {
+        use rusqlite::ErrorCode as C;
+        match e.sqlite_error_code() {
+            Some(C::DatabaseBusy | C::DatabaseLocked) => Trouble::Busy,
+            Some(C::DiskFull) => Trouble::DiskFull,
+            Some(C::ReadOnly | C::PermissionDenied) => Trouble::ReadOnly,
+            Some(C::DatabaseCorrupt | C::NotADatabase) => Trouble::Corrupt,
+            _ => Trouble::Other,
+        }
+    }
+
+    /// The kind in plain English, before the reason (the CLI's words).
+    fn said(self) -> &'static str {
+        match self {
+            Trouble::Busy => "another program is holding it; try again in a moment",
+            Trouble::DiskFull => "the disk is full; free some space",
+            Trouble::ReadOnly => "it cannot be written (check its permissions and disk)",
+            Trouble::Corrupt => "it is damaged",
+            Trouble::Unreachable => "its server cannot be reached",
+            Trouble::Untrusted => "its server's certificate is not trusted by this computer",
+            Trouble::Denied => "its server refused the user or the password",
+            Trouble::NoDatabase => "its server has no database of that name",
+            Trouble::Other => "",
+        }
+    }
+}
+
+/// "the disk is full; free some space (why)", or just the reason.
+fn trouble_text(trouble: &Trouble, why: &str) -> String {
+    match trouble.said() {
+        "" => why.to_string(),
+        said => format!("{said} ({why})"),
+    }
+}
+
+/// What went wrong with the journal.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum JournalError {
+    /// It could not be opened or prepared.
+    #[error("cannot open the journal {path}: {}", trouble_text(trouble, why))]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// The reason.
+        why: String,
+        /// Its kind.
+        trouble: Trouble,
+    },
+    /// A newer invoice-desk made it; this one does not know its layout.
+    #[error(
+        "the journal {path} was made by a newer invoice-desk (layout {found}; this one knows up to {known}): update invoice-desk"
+    )]
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// Its layout version.
+        found: i64,
+        /// The newest this program knows.
+        known: i64,
+    },
+    /// Writing failed (read-only file, full disk, locked too long).
+    #[error("cannot write to the journal {path}: {}", trouble_text(trouble, why))]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The reason.
+        why: String,
+        /// Its kind.
+        trouble: Trouble,
+    },
+    /// The file is damaged (truncated, overwritten, not a database any more).
+    #[error("the journal {path} is damaged: {why}")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite found.
+        why: String,
+    },
+    /// Reading failed.
+    #[error("cannot read the journal {path}: {}", trouble_text(trouble, why))]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The reason.
+        why: String,
+        /// Its kind.
+        trouble: Trouble,
+    },
+}
+
+impl JournalError {
+    /// The kind of trouble, for words and decisions (a busy file is waited for).
+    pub fn trouble(&self) -> Trouble {
+        match self {
+            JournalError::Open { trouble, .. }
+            | JournalError::Write { trouble, .. }
+            | JournalError::Read { trouble, .. } => *trouble,
+            JournalError::Damaged { .. } => Trouble::Corrupt,
+            JournalError::TooNew { .. } => Trouble::Other,
+        }
+    }
+
+    /// The file it is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            JournalError::Open { path, .. }
+            | JournalError::Write { path, .. }
+            | JournalError::Read { path, .. }
+            | JournalError::Damaged { path, .. }
+            | JournalError::TooNew { path, .. } => path,
+        }
+    }
+
+    /// The reason as SQLite or the system gave it (an engineer's detail).
+    pub fn reason(&self) -> String {
+        match self {
+            JournalError::Open { why, .. }
+            | JournalError::Write { why, .. }
+            | JournalError::Read { why, .. }
+            | JournalError::Damaged { why, .. } => why.clone(),
+            JournalError::TooNew { found, known, .. } => format!("layout {found} > {known}"),
+        }
+    }
+
+    /// A write error with a reason of our own (not SQLite's).
+    pub(super) fn write_said(path: &Path, why: impl Into<String>) -> JournalError {
+        JournalError::Write {
+            path: path.to_path_buf(),
+            why: why.into(),
+            trouble: Trouble::Other,
+        }
+    }
+}
