@@ -220,8 +220,8 @@ fn benches(c: &mut Criterion) {
         b.iter(|| view.rebuild(&rows, SortKey::Received, true, &text))
     });
     let overdue = Settings {
-        filter: invoice_desk::statement::Filter {
-            status: Some(invoice_desk::statement::StatusKind::Overdue),
+        filter: invoice_desk::receivables::aging::Filter {
+            status: Some(invoice_desk::receivables::aging::StatusKind::Overdue),
             amount_min: Some(rust_decimal::Decimal::from(1_000_000)),
             ..Default::default()
         },

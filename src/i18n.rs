@@ -244,13 +244,13 @@ pub fn amount_text(inv: &crate::api::Invoice) -> String {
 }
 
 /// A status in words ("Open", "Overdue", …): the table, the filter, the workbook.
-pub fn status_kind(k: crate::statement::StatusKind) -> String {
+pub fn status_kind(k: crate::receivables::aging::StatusKind) -> String {
     status_kind_in(current(), k)
 }
 
 /// [`status_kind`] in `lang`.
-pub fn status_kind_in(lang: Lang, k: crate::statement::StatusKind) -> String {
-    use crate::statement::StatusKind as K;
+pub fn status_kind_in(lang: Lang, k: crate::receivables::aging::StatusKind) -> String {
+    use crate::receivables::aging::StatusKind as K;
     match k {
         K::Open => tr_in!(lang, "status-open"),
         K::Overdue => tr_in!(lang, "status-overdue"),
@@ -261,13 +261,13 @@ pub fn status_kind_in(lang: Lang, k: crate::statement::StatusKind) -> String {
 }
 
 /// An aging bucket's name ("Current", "1–30 days", …).
-pub fn bucket(b: crate::statement::Bucket) -> String {
+pub fn bucket(b: crate::receivables::aging::Bucket) -> String {
     bucket_in(current(), b)
 }
 
 /// [`bucket`] in `lang`.
-pub fn bucket_in(lang: Lang, b: crate::statement::Bucket) -> String {
-    use crate::statement::Bucket as B;
+pub fn bucket_in(lang: Lang, b: crate::receivables::aging::Bucket) -> String {
+    use crate::receivables::aging::Bucket as B;
     match b {
         B::Current => tr_in!(lang, "aging-current"),
         B::Days1To30 => tr_in!(lang, "aging-1-30"),

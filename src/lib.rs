@@ -21,6 +21,5 @@ pub mod rut;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 pub mod sheet;
-pub mod statement;
 pub mod text;
 pub mod ui;

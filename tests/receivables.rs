@@ -4,7 +4,7 @@
 mod cli_env;
 
 use cli_env::{Env, exits, text};
-use invoice_desk::statement::Standing;
+use invoice_desk::receivables::aging::Standing;
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
 

@@ -8,7 +8,7 @@
 mod cli_env;
 
 use cli_env::{Env, exits, text};
-use invoice_desk::statement::Standing;
+use invoice_desk::receivables::aging::Standing;
 use std::path::Path;
 use std::process::Command;
 
@@ -177,7 +177,7 @@ fn a_statement_in_spanish_reads_back_exactly() {
     let mut owed: Vec<&invoice_desk::api::Invoice> = invoices
         .iter()
         .filter(|i| {
-            invoice_desk::statement::Standing::of(i, as_of())
+            invoice_desk::receivables::aging::Standing::of(i, as_of())
                 .bucket()
                 .is_some()
         })
@@ -219,8 +219,8 @@ fn a_statement_in_spanish_reads_back_exactly() {
             line.contains(&due) && line.contains(&amount),
             "{line:?}: {due} {amount}"
         );
-        if let invoice_desk::statement::Standing::Overdue(d) =
-            invoice_desk::statement::Standing::of(inv, as_of())
+        if let invoice_desk::receivables::aging::Standing::Overdue(d) =
+            invoice_desk::receivables::aging::Standing::of(inv, as_of())
         {
             assert!(
                 line.contains(&format!(" {d} ")) && line.contains("Vencida"),

@@ -817,7 +817,7 @@ fn an_interrupted_billing_run_is_offered_at_start_and_resumed() {
 /// changes nothing).
 #[test]
 fn overdue_aging_buckets_and_filters() {
-    use invoice_desk::statement::{Bucket, Standing, StatusKind};
+    use invoice_desk::receivables::aging::{Bucket, Standing, StatusKind};
     let e = env(2500);
     let mut h = connected(&e, None);
     load_big(&mut h, 2500);
@@ -929,7 +929,7 @@ fn pick_status(h: &mut H, option: &str) {
 
 #[test]
 fn a_100k_list_is_filtered_on_a_worker() {
-    use invoice_desk::statement::{Standing, StatusKind};
+    use invoice_desk::receivables::aging::{Standing, StatusKind};
     let e = env(100_000);
     let mut h = connected(&e, None);
     load_big(&mut h, 100000);

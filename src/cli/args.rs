@@ -680,7 +680,7 @@ impl ExportFormat {
 
 /// A day written `YYYY-MM-DD`.
 fn parse_day(s: &str) -> Result<chrono::NaiveDate, String> {
-    crate::statement::parse_iso_day(s.trim())
+    crate::receivables::aging::parse_iso_day(s.trim())
         .ok_or_else(|| format!("{s:?} is not a day YYYY-MM-DD"))
 }
 

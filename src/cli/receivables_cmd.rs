@@ -3,8 +3,8 @@
 
 use super::Failure;
 use crate::api::Client;
+use crate::receivables::aging::{Bucket, Total};
 use crate::receivables::{Only, Row, cells, totals};
-use crate::statement::{Bucket, Total};
 use crate::tr;
 use std::io::IsTerminal;
 use std::path::Path;

@@ -9,7 +9,7 @@
 use super::{Source, column_sources, guard_text, typed_columns};
 use crate::api::model::{KNOWN_FIELDS, Known, value_text};
 use crate::api::{Currency, Invoice};
-use crate::statement::{Aging, Bucket, Monthly, Standing, StatusKind, Total, due_day};
+use crate::receivables::aging::{Aging, Bucket, Monthly, Standing, StatusKind, Total, due_day};
 use crate::tr_in;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -589,7 +589,7 @@ fn receivables_book<W: std::io::Write + Send>(
     owed: &[(String, Vec<crate::receivables::Line>)],
     lang: crate::i18n::Lang,
 ) -> Result<(), XlsxError> {
-    use crate::statement::Bucket;
+    use crate::receivables::aging::Bucket;
     let mut book = Workbook::new();
     let mut f = Formats::new(lang);
     let ws = book.add_worksheet();

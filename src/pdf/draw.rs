@@ -6,7 +6,7 @@ use super::plan::{self, BODY, MARGIN, PAGE_H, PAGE_W, PAYMENT_LINE, Plan, ROW_QR
 use super::{PdfError, Statement};
 use crate::i18n::Lang;
 use crate::profile::sender::LogoKind;
-use crate::statement::{Bucket, Standing};
+use crate::receivables::aging::{Bucket, Standing};
 use crate::tr_in;
 use krilla::Document;
 use krilla::action::{Action, LinkAction};
@@ -478,7 +478,7 @@ fn first_page_head(
     // Every cell's text first, so that each column is as wide as its widest content
     // (an amount the service can send is up to 29 digits): the columns share the
     // page's width, and the type gets smaller only when they cannot fit at full size.
-    let money = |code: &str, t: crate::statement::Total| match t.value() {
+    let money = |code: &str, t: crate::receivables::aging::Total| match t.value() {
         Some(v) => crate::api::money::format_amount(v, Some(code)),
         None => tr_in!(lang, "st-too-large"),
     };

@@ -3,8 +3,8 @@
 
 use super::Statement;
 use super::draw::{Fonts, Measure};
+use crate::receivables::aging::{Aging, Total};
 use crate::receivables::{Line, Listing};
-use crate::statement::{Aging, Total};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -178,6 +178,15 @@ pub(super) fn plan(s: &Statement<'_>, listed: Listing, kind: super::Kind) -> Pla
     // Whether each link fits in a QR code is the drawing's business, decided here.
     for l in &mut lines {
         l.qr = l.link.as_deref().is_some_and(super::qr::fits);
+        l.amount = match (l.value, &l.unreadable) {
+            (Some(a), _) => crate::text::escape_controls(&crate::api::money::format_amount(
+                a,
+                l.currency.as_deref(),
+            ))
+            .into_owned(),
+            (None, Some(raw)) => crate::tr_in!(s.lang, "amount-unreadable", raw = raw.clone()),
+            (None, None) => "—".to_string(),
+        };
     }
     let crate::receivables::Summary {
         aging,

@@ -193,7 +193,7 @@ pub enum Command {
     /// `.csv` decides): to this file, or through the save dialog.
     ExportCsv(Option<PathBuf>),
     /// Show only one aging bucket of one currency; `None`: all again.
-    CustomerBucket(Option<(String, crate::statement::Bucket)>),
+    CustomerBucket(Option<(String, crate::receivables::aging::Bucket)>),
     /// Run the self-check and show its report (Help → Diagnostics).
     Diagnostics,
     /// Close the diagnostics window.

@@ -6,8 +6,8 @@
 use super::command::Command;
 use super::task::{Spawner, Task};
 use super::widgets;
+use crate::receivables::aging::Total;
 use crate::receivables::{Only, Row, totals};
-use crate::statement::Total;
 use crate::tr;
 use egui::Ui;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -878,7 +878,7 @@ impl ReceivablesPanel {
                                 .flat_map(|code| {
                                     crate::receivables::cells(s, code)
                                         .into_iter()
-                                        .zip(crate::statement::Bucket::ALL)
+                                        .zip(crate::receivables::aging::Bucket::ALL)
                                         .filter_map(|(t, b)| {
                                             t.map(|t| {
                                                 format!(

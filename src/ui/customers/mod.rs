@@ -16,7 +16,7 @@ use super::task::{Spawner, Task, take_finished};
 use super::widgets;
 use crate::api::{ApiError, Invoice, ListProgress};
 use crate::export::Dialect;
-use crate::statement::{Bucket, Filter, StatusKind};
+use crate::receivables::aging::{Bucket, Filter, StatusKind};
 use crate::text::escape_controls as safe;
 use crate::tr;
 use chrono::NaiveDate;

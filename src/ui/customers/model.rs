@@ -2,7 +2,7 @@
 //! copied) and the view over them (sorted, filtered row numbers and totals per currency).
 
 use crate::api::{Invoice, InvoiceStatus};
-use crate::statement::{self, Aging, Filter, Monthly, Standing, Total};
+use crate::receivables::aging::{self, Aging, Filter, Monthly, Standing, Total};
 use chrono::NaiveDate;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -177,7 +177,7 @@ impl View {
         if !self.base_keeps(inv) {
             return false;
         }
-        let due = statement::due_day(inv);
+        let due = aging::due_day(inv);
         let standing = Standing::of_due(inv, self.settings.today, due);
         self.aging.add(inv, standing);
         if !self.settings.filter.standing_keeps(inv, standing) {
@@ -187,8 +187,8 @@ impl View {
         if standing != Standing::Void
             && let Some(a) = inv.amount
         {
-            let code = statement::currency_key(inv);
-            statement::with_currency(&mut self.totals, code, |t| t.add(a));
+            let code = aging::currency_key(inv);
+            aging::with_currency(&mut self.totals, code, |t| t.add(a));
         }
         true
     }

@@ -4,7 +4,7 @@
 
 use super::CustomersPanel;
 use crate::api::money;
-use crate::statement::{Bucket, MonthTotals, StatusKind, Total, month_of};
+use crate::receivables::aging::{Bucket, MonthTotals, StatusKind, Total, month_of};
 use crate::text::escape_controls as safe;
 use crate::tr;
 use crate::ui::command::Command;

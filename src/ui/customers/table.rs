@@ -3,7 +3,7 @@
 use super::CustomersPanel;
 use super::model::SortKey;
 use crate::api::InvoiceStatus;
-use crate::statement::Standing;
+use crate::receivables::aging::Standing;
 use crate::text::escape_controls as safe;
 use crate::tr;
 use crate::ui::command::Command;

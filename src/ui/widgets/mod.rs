@@ -308,9 +308,9 @@ pub fn invoice_details(
 ) {
     ui.horizontal(|ui| {
         ui.heading(safe(&inv.id));
-        match crate::statement::Standing::of(inv, today) {
+        match crate::receivables::aging::Standing::of(inv, today) {
             // Words and colour: "Overdue · 43 days" on dark orange.
-            crate::statement::Standing::Overdue(days) => {
+            crate::receivables::aging::Standing::Overdue(days) => {
                 chip(ui, &tr!("overdue-days", days = days), OVERDUE_DARK)
                     .on_hover_text(tr!("overdue-hint"));
             }

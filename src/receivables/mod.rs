@@ -3,8 +3,10 @@
 //! not be listed is kept as such, never counted as owing nothing. No drawing, no network:
 //! the CLI (and a panel) list the customers and hand the invoices in.
 
+pub mod aging;
+
 use crate::api::Invoice;
-use crate::statement::{Aging, Bucket, Standing, Total, currency_key, due_day, with_currency};
+use aging::{Aging, Bucket, Standing, Total, currency_key, due_day, with_currency};
 use chrono::NaiveDate;
 use std::collections::BTreeMap;
 
@@ -51,7 +53,7 @@ impl Summary {
         let issued = inv
             .created_at()
             .and_then(|t| t.get(..10))
-            .and_then(crate::statement::parse_iso_day);
+            .and_then(crate::receivables::aging::parse_iso_day);
         if issued > s.last_invoice {
             s.last_invoice = issued;
         }
@@ -77,8 +79,11 @@ pub struct Line {
     pub issued: Option<chrono::NaiveDate>,
     /// Where it stands on the statement's day.
     pub standing: Standing,
-    /// Its amount as written (`$1.234`, `UF 12,3456`), or what the service sent.
+    /// Its amount as written (`$1.234`, `UF 12,3456`), or what the service sent: set by
+    /// the statement's plan, in its language.
     pub amount: String,
+    /// What the service sent for an amount that could not be read (escaped).
+    pub unreadable: Option<String>,
     /// Its amount as a number, when the service sent one (the workbook's cell).
     pub value: Option<rust_decimal::Decimal>,
     /// Its currency code, as the service sent it (escaped).
@@ -191,7 +196,9 @@ impl Listing {
                 .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
                 .map(|t| t.date_naive()),
             standing,
-            amount: crate::i18n::amount_text(inv),
+            // Written by the statement's plan, in its language.
+            amount: String::new(),
+            unreadable: inv.amount_unreadable.as_deref().map(esc),
             value: inv.amount,
             currency: inv.currency_code.as_deref().map(esc),
             link,
