@@ -797,7 +797,7 @@ fn an_interrupted_billing_run_is_offered_at_start_and_resumed() {
         &e.sandbox.credentials.client_secret,
         e.dir.path(),
         SIZE,
-        invoice_desk::ui::i18n::Lang::En,
+        invoice_desk::i18n::Lang::En,
         Some(journal.clone()),
     );
     wait_text(&mut h, "A billing run of february.csv");
@@ -1036,7 +1036,7 @@ fn sending_again_after_a_check_is_a_journaled_decision() {
         &e.sandbox.credentials.client_secret,
         e.dir.path(),
         SIZE,
-        invoice_desk::ui::i18n::Lang::En,
+        invoice_desk::i18n::Lang::En,
         Some(journal.clone()),
     );
     click(&mut h, "New invoice");
@@ -1098,7 +1098,7 @@ fn a_resumed_run_keeps_its_column_mapping() {
         &e.sandbox.credentials.client_secret,
         e.dir.path(),
         SIZE,
-        invoice_desk::ui::i18n::Lang::En,
+        invoice_desk::i18n::Lang::En,
         Some(journal),
     );
     wait_text(&mut h, "A billing run of january.csv");

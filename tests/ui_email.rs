@@ -11,8 +11,8 @@ mod smtp_server;
 
 use common::{click, click_last, enabled, has_text, runtime, step_until};
 use egui_kittest::kittest::{NodeT, Queryable};
+use invoice_desk::i18n::{Lang, text};
 use invoice_desk::sandbox::{Sandbox, SandboxConfig};
-use invoice_desk::ui::i18n::{Lang, text};
 
 /// A sandbox on its own runtime, and a journal in `dir` whose directory gives every
 /// sandbox customer an address of its own (`{prefix}{i}@ui.test`).

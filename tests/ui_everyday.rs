@@ -7,8 +7,8 @@ mod common;
 use common::{H, click, field_text, has_text, runtime, set_text, step_until};
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
+use invoice_desk::i18n::Lang;
 use invoice_desk::sandbox::{Sandbox, SandboxConfig};
-use invoice_desk::ui::i18n::Lang;
 
 fn spanish(rt: &tokio::runtime::Runtime, s: &Sandbox, dir: &std::path::Path) -> H {
     common::connected_in(
@@ -436,7 +436,7 @@ fn no_english_on_any_panel_in_spanish() {
                 data.push(k);
                 data.push(v);
             }
-            data.push(invoice_desk::ui::i18n::amount_text(&inv));
+            data.push(invoice_desk::i18n::amount_text(&inv));
         }
         data.push(id);
         data.push(name);

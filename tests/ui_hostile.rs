@@ -9,8 +9,8 @@ mod hostile_server;
 use common::{H, click, has_text, runtime, step_until, type_into};
 use egui_kittest::kittest::Queryable;
 use hostile_server::{Api, Hostile, Token};
+use invoice_desk::i18n::Lang;
 use invoice_desk::profile::{Profile, ProfileAuth};
-use invoice_desk::ui::i18n::Lang;
 
 fn app(rt: &tokio::runtime::Runtime, h: &Hostile, dir: &std::path::Path) -> H {
     let profile = Profile {

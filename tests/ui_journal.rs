@@ -7,9 +7,9 @@ mod common;
 use common::{H, click, connected_with_journal, has_text, runtime, step_until, type_into};
 use egui_kittest::kittest::Queryable;
 use invoice_desk::api::{Client, CurrencyChoice, NewInvoice};
+use invoice_desk::i18n::Lang;
 use invoice_desk::journal::{Action, Filter, Intent, Journal, Outcome};
 use invoice_desk::sandbox::{Sandbox, SandboxConfig};
-use invoice_desk::ui::i18n::Lang;
 use std::path::PathBuf;
 
 struct Env {

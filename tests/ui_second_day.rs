@@ -7,8 +7,8 @@ mod common;
 
 use common::{click, has_text, runtime, set_text, step_until};
 use egui_kittest::kittest::{NodeT, Queryable};
+use invoice_desk::i18n::{Lang, text};
 use invoice_desk::sandbox::{Sandbox, SandboxConfig};
-use invoice_desk::ui::i18n::{Lang, text};
 
 fn sandbox(rt: &tokio::runtime::Runtime) -> Sandbox {
     rt.block_on(Sandbox::start(SandboxConfig::default()))

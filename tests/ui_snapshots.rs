@@ -5,7 +5,7 @@
 mod common;
 
 use common::scenes;
-use invoice_desk::ui::i18n::Lang;
+use invoice_desk::i18n::Lang;
 
 const L: egui::Theme = egui::Theme::Light;
 

@@ -8,9 +8,9 @@ mod common;
 mod pg_server;
 
 use common::{has_text, runtime, scenes, step_until};
+use invoice_desk::i18n::{Lang, text};
 use invoice_desk::sandbox::{Sandbox, SandboxConfig};
 use invoice_desk::ui::Tab;
-use invoice_desk::ui::i18n::{Lang, text};
 
 const D: egui::Theme = egui::Theme::Dark;
 

@@ -175,7 +175,7 @@ fn default_currencies() -> Vec<Currency> {
 }
 
 /// Why a profile, the profiles file or a stored secret could not be used. `Display` is
-/// English (CLI); the app says it in the clerk's language (`ui::i18n::profile_error`).
+/// English (CLI); the app says it in the clerk's language (`i18n::profile_error`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProfileError {
     /// The profile has no name.

@@ -153,7 +153,7 @@ impl ActivityPanel {
             };
             let path = file.path().to_path_buf();
             let target = crate::fsutil::check_destination(&path)
-                .map_err(|e| crate::ui::i18n::destination_error(&e))?;
+                .map_err(|e| crate::i18n::destination_error(&e))?;
             let shown = path.clone();
             let n = journal
                 .read(move |j| {
@@ -333,17 +333,13 @@ impl ActivityPanel {
                     let clerk = &mut self.filters.clerk;
                     let shown = clerk
                         .as_deref()
-                        .map_or_else(|| tr!("act-any"), crate::ui::i18n::who);
+                        .map_or_else(|| tr!("act-any"), crate::i18n::who);
                     egui::ComboBox::from_id_salt("act-clerk")
                         .selected_text(shown)
                         .show_ui(ui, |ui| {
                             ui.selectable_value(clerk, None, tr!("act-any"));
                             for c in &self.clerks {
-                                ui.selectable_value(
-                                    clerk,
-                                    Some(c.clone()),
-                                    crate::ui::i18n::who(c),
-                                );
+                                ui.selectable_value(clerk, Some(c.clone()), crate::i18n::who(c));
                             }
                         })
                         .response
@@ -461,7 +457,7 @@ impl ActivityPanel {
                     row.col(|ui| cell(ui, &local_time(&e.time)));
                     // On a desk's shared journal, who and at which computer.
                     // Who, and through which profile (a desk's clerks use several).
-                    let who = format!("{} · {}", crate::ui::i18n::who(&e.user), safe(&e.profile));
+                    let who = format!("{} · {}", crate::i18n::who(&e.user), safe(&e.profile));
                     row.col(|ui| cell(ui, &who));
                     row.col(|ui| cell(ui, &action_word(e.action)));
                     row.col(|ui| cell(ui, &words.customer(e.customer.as_deref())));
@@ -546,7 +542,7 @@ fn outcome_cell(ui: &mut Ui, e: &Entry) {
     widgets::chip(ui, &outcome_word(e.outcome), color);
     if let Some(code) = &e.error_code {
         // The service's code with its meaning: "TK20400 · el cliente no existe".
-        let text = match crate::ui::i18n::service_code_words(code) {
+        let text = match crate::i18n::service_code_words(code) {
             Some(w) => format!("{} · {w}", safe(code)),
             None => safe(code).into_owned(),
         };
@@ -558,9 +554,9 @@ fn outcome_cell(ui: &mut Ui, e: &Entry) {
 }
 
 fn local_time(rfc3339: &str) -> String {
-    let format = match crate::ui::i18n::current() {
-        crate::ui::i18n::Lang::Es => "%d-%m-%Y %H:%M",
-        crate::ui::i18n::Lang::En => "%Y-%m-%d %H:%M",
+    let format = match crate::i18n::current() {
+        crate::i18n::Lang::Es => "%d-%m-%Y %H:%M",
+        crate::i18n::Lang::En => "%Y-%m-%d %H:%M",
     };
     chrono::DateTime::parse_from_rfc3339(rfc3339)
         .map(|t| t.with_timezone(&chrono::Local).format(format).to_string())

@@ -113,7 +113,7 @@ pub enum Command {
     /// Light, dark or system theme.
     SetTheme(ThemeChoice),
     /// The UI language.
-    SetLanguage(super::i18n::Lang),
+    SetLanguage(crate::i18n::Lang),
     /// Make this profile the active one and connect.
     Activate(String),
     /// Save a profile (and its secret, if one was typed).

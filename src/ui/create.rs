@@ -309,7 +309,7 @@ impl CreatePanel {
                         Blocked::Journal(e) => {
                             self.error = Some(
                                 ApiError::invalid(crate::api::InputProblem::Said(
-                                    crate::ui::i18n::journal_not_sent(&e),
+                                    crate::i18n::journal_not_sent(&e),
                                 ))
                                 .with_cause(e),
                             )
@@ -361,7 +361,7 @@ impl CreatePanel {
                 Ok(Ok(Found::Waiting(until))) => {
                     self.check_note = Some(Ok(tr!(
                         "cr-check-waiting",
-                        time = crate::ui::i18n::clock(until)
+                        time = crate::i18n::clock(until)
                     )));
                 }
                 Ok(Err(e)) => self.check_error = Some(e),
@@ -413,7 +413,7 @@ impl CreatePanel {
         let amount = match money::parse_amount_input(&f.amount, self.reading_currency(session)) {
             Ok(a) => Some(a),
             Err(e) => {
-                p.amount = Some(super::i18n::amount_error(&e));
+                p.amount = Some(crate::i18n::amount_error(&e));
                 None
             }
         };
@@ -421,13 +421,13 @@ impl CreatePanel {
             // Read as the clerk writes it; always sent as ISO.
             match crate::input::parse_date(&f.due_date, widgets::date_order()) {
                 Ok(d) => p.due_reading = Some(d),
-                Err(e) => p.due_date = Some(super::i18n::date_error(&e)),
+                Err(e) => p.due_date = Some(crate::i18n::date_error(&e)),
             }
         }
         let (extra, metadata) = match parse_assignments(f.extra.lines()) {
             Ok(x) => x,
             Err(e) => {
-                p.extra = Some(super::i18n::assignment_error(&e));
+                p.extra = Some(crate::i18n::assignment_error(&e));
                 (Map::new(), None)
             }
         };
@@ -444,7 +444,7 @@ impl CreatePanel {
         if let Some(i) = &inv
             && let Err(e) = i.to_json()
         {
-            p.extra = Some(super::i18n::error_text(&e));
+            p.extra = Some(crate::i18n::error_text(&e));
             return (None, p);
         }
         (inv, p)
@@ -673,7 +673,7 @@ impl CreatePanel {
                 );
             let text = match self.form.currency {
                 CurrencyChoice::AccountDefault => account.clone(),
-                CurrencyChoice::Code(c) => crate::ui::i18n::currency_name(c),
+                CurrencyChoice::Code(c) => crate::i18n::currency_name(c),
             };
             egui::ComboBox::from_id_salt("currency_choice")
                 .selected_text(text)
@@ -693,7 +693,7 @@ impl CreatePanel {
                         ui.selectable_value(
                             &mut self.form.currency,
                             CurrencyChoice::Code(c),
-                            crate::ui::i18n::currency_name(c),
+                            crate::i18n::currency_name(c),
                         );
                     }
                 })
@@ -833,8 +833,8 @@ impl CreatePanel {
                 RichText::new(tr!(
                     "cr-already-issued",
                     id = safe(e.invoice_id.as_deref().unwrap_or("?")),
-                    who = crate::ui::i18n::who(&e.user),
-                    when = crate::ui::i18n::moment(&e.time)
+                    who = crate::i18n::who(&e.user),
+                    when = crate::i18n::moment(&e.time)
                 ))
                 .strong(),
             );
@@ -848,8 +848,8 @@ impl CreatePanel {
                 ui,
                 &tr!(
                     "cr-in-progress",
-                    who = crate::ui::i18n::who(&e.user),
-                    when = crate::ui::i18n::moment(&e.time)
+                    who = crate::i18n::who(&e.user),
+                    when = crate::i18n::moment(&e.time)
                 ),
             );
         }
@@ -917,7 +917,7 @@ impl CreatePanel {
         let Some((inv, earlier)) = &self.similar else {
             return;
         };
-        let text = crate::ui::i18n::looks_like(
+        let text = crate::i18n::looks_like(
             earlier
                 .invoice_id
                 .as_deref()

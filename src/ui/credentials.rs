@@ -147,7 +147,7 @@ impl Editor {
                 port = crate::text::escape_controls(port)
             ));
         }
-        m.check().err().map(|e| crate::ui::i18n::mail_problem(&e))
+        m.check().err().map(|e| crate::i18n::mail_problem(&e))
     }
 
     /// The currencies typed, or the first code that is not ISO 4217.
@@ -427,7 +427,7 @@ impl CredentialsPanel {
                                     Some((None, Err(tr!("cred-bad-currency", code = bad))));
                             }
                             Err(e) => {
-                                self.message = Some((None, Err(super::i18n::profile_error(&e))))
+                                self.message = Some((None, Err(crate::i18n::profile_error(&e))))
                             }
                             Ok(())
                                 if stored.is_none()
@@ -804,7 +804,7 @@ fn sender_form(ui: &mut Ui, e: &mut Editor) {
                     let rut_problem = (!s.rut.trim().is_empty()
                         && crate::rut::Rut::parse(s.rut.trim()).is_err())
                     .then(|| {
-                        crate::ui::i18n::sender_problem(&crate::profile::SenderProblem::BadRut(
+                        crate::i18n::sender_problem(&crate::profile::SenderProblem::BadRut(
                             s.rut.trim().to_string(),
                         ))
                     });

@@ -279,7 +279,7 @@ impl AppJournal {
         let j = self
             .get()
             .await
-            .map_err(|e| crate::ui::i18n::journal_unreadable(&e))?;
+            .map_err(|e| crate::i18n::journal_unreadable(&e))?;
         let base = session.profile.base_url.trim().to_string();
         let found = journal::resolve(&j, &session.client, &base)
             .await
@@ -364,7 +364,7 @@ pub async fn try_place(
             let j = Journal::open_with(&place, pw.as_deref())?;
             j.count(&journal::Filter::default())
         };
-        let entries = open().map_err(|e| crate::ui::i18n::journal_error(&e))?;
+        let entries = open().map_err(|e| crate::i18n::journal_error(&e))?;
         let mut session_only = false;
         if keep && let Some(p) = &password {
             session_only = matches!(
@@ -408,7 +408,7 @@ fn shared_password(
 }
 
 fn not_sent(why: journal::JournalError) -> ApiError {
-    ApiError::invalid(InputProblem::Said(crate::ui::i18n::journal_not_sent(&why))).with_cause(why)
+    ApiError::invalid(InputProblem::Said(crate::i18n::journal_not_sent(&why))).with_cause(why)
 }
 
 impl AppJournal {
@@ -418,7 +418,7 @@ impl AppJournal {
         F: FnOnce(&mut Journal) -> Result<R, journal::JournalError> + Send + 'static,
         R: Send + 'static,
     {
-        let unreadable = |e: journal::JournalError| crate::ui::i18n::journal_unreadable(&e);
+        let unreadable = |e: journal::JournalError| crate::i18n::journal_unreadable(&e);
         let j = self.get().await.map_err(unreadable)?;
         j.run(f).await.map_err(unreadable)
     }

@@ -266,7 +266,7 @@ impl LookupPanel {
                         }
                         Found::Waiting(until) => {
                             self.notice =
-                                Some(tr!("lk-void-waiting", time = crate::ui::i18n::clock(until)));
+                                Some(tr!("lk-void-waiting", time = crate::i18n::clock(until)));
                         }
                     }
                     if inv.is_some() {
@@ -292,14 +292,14 @@ impl LookupPanel {
                             self.notice = Some(tr!(
                                 "lk-already-voided",
                                 id = safe(e.invoice_id.as_deref().unwrap_or("?")),
-                                when = crate::ui::i18n::moment(&e.time)
+                                when = crate::i18n::moment(&e.time)
                             ));
                         }
                         Blocked::Pending(e) => {
                             self.void_unknown = e.invoice_id.clone();
                             self.error = Some(ApiError::invalid(InputProblem::Said(tr!(
                                 "lk-void-in-progress",
-                                when = crate::ui::i18n::moment(&e.time)
+                                when = crate::i18n::moment(&e.time)
                             ))));
                         }
                         Blocked::LooksLike(_) => {
@@ -309,7 +309,7 @@ impl LookupPanel {
                         }
                         Blocked::Journal(e) => {
                             self.error = Some(ApiError::invalid(InputProblem::Said(
-                                crate::ui::i18n::journal_not_sent(&e),
+                                crate::i18n::journal_not_sent(&e),
                             )));
                         }
                     }
@@ -481,7 +481,7 @@ impl LookupPanel {
                         );
                         ui.end_row();
                         ui.label(tr!("lk-amount"));
-                        ui.label(RichText::new(crate::ui::i18n::amount_text(&inv)).strong());
+                        ui.label(RichText::new(crate::i18n::amount_text(&inv)).strong());
                         ui.end_row();
                     });
                 ui.label(tr!("lk-cannot-undo"));

@@ -13,10 +13,8 @@ pub mod journal;
 pub mod lookup;
 pub mod mailing;
 pub mod receivables;
-pub mod shared_journal;
-/// The translations (shared with the CLI's doctor report): see [`crate::i18n`].
-pub use crate::i18n;
 pub mod session;
+pub mod shared_journal;
 pub mod task;
 pub mod widgets;
 

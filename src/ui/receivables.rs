@@ -207,7 +207,7 @@ impl ReceivablesPanel {
                 let row = Row {
                     summary: listed
                         .map(|l| l.summary)
-                        .map_err(|e| crate::ui::i18n::error_text(&e)),
+                        .map_err(|e| crate::i18n::error_text(&e)),
                     customer: c.id,
                     name: c.name,
                     rut: c.rut,
@@ -883,7 +883,7 @@ impl ReceivablesPanel {
                                             t.map(|t| {
                                                 format!(
                                                     "{}: {}",
-                                                    crate::ui::i18n::bucket(b),
+                                                    crate::i18n::bucket(b),
                                                     money(t, code)
                                                 )
                                             })

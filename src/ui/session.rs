@@ -72,7 +72,7 @@ impl Connector {
         let secret = tokio::task::spawn_blocking(move || store.get(&name, kind))
             .await
             .map_err(|e| e.to_string())?
-            .map_err(|e| super::i18n::profile_error(&e))?;
+            .map_err(|e| crate::i18n::profile_error(&e))?;
         let Some(secret) = secret else {
             let what = match profile.auth {
                 ProfileAuth::OAuth { .. } => tr!("secret-client"),
@@ -81,7 +81,7 @@ impl Connector {
             return Err(tr!("err-no-secret", what = what, profile = profile.name));
         };
         let client =
-            Client::new(profile.client_config(secret)).map_err(|e| super::i18n::error_text(&e))?;
+            Client::new(profile.client_config(secret)).map_err(|e| crate::i18n::error_text(&e))?;
         Ok(Session {
             profile,
             client,
@@ -153,7 +153,7 @@ async fn connect_sandbox(
         p.account_key = profile.account_key.clone();
     }
     let client = Client::new(p.client_config(SecretString::from(c.client_secret.clone())))
-        .map_err(|e| super::i18n::error_text(&e))?;
+        .map_err(|e| crate::i18n::error_text(&e))?;
     let sandbox_customers = sandbox
         .customers()
         .into_iter()

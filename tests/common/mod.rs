@@ -5,9 +5,9 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use invoice_desk::api::Currency;
+use invoice_desk::i18n::Lang;
 use invoice_desk::profile::{Profiles, SecretKind, SecretStore};
 use invoice_desk::sandbox::Sandbox;
-use invoice_desk::ui::i18n::Lang;
 use invoice_desk::ui::{AppDeps, InvoiceDeskApp};
 use secrecy::SecretString;
 use std::time::{Duration, Instant};

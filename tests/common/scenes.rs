@@ -7,10 +7,10 @@ use super::{H, has_text, runtime, step_until};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use invoice_desk::api::Currency;
+use invoice_desk::i18n::{Lang, text};
 use invoice_desk::profile::{Profile, ProfileAuth, Profiles, SecretStore};
 use invoice_desk::sandbox::{Sandbox, SandboxConfig, data::ORG_OAUTH};
 use invoice_desk::ui::AppDeps;
-use invoice_desk::ui::i18n::{Lang, text};
 
 const SIZE: [f32; 2] = [1000.0, 640.0];
 

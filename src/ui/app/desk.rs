@@ -43,7 +43,7 @@ impl InvoiceDeskApp {
                 let to = self.journal.clone();
                 self.credentials.journal.bringing();
                 self.bringing_directory = Some(self.spawner.spawn(async move {
-                    let said = |e: crate::journal::JournalError| crate::ui::i18n::journal_error(&e);
+                    let said = |e: crate::journal::JournalError| crate::i18n::journal_error(&e);
                     let from = from.shared().await.map_err(said)?;
                     let to = to.shared().await.map_err(said)?;
                     let customers = from.run(|j| j.directory_to_bring()).await.map_err(said)?;

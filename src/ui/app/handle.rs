@@ -188,7 +188,7 @@ impl InvoiceDeskApp {
             }
             Command::SetLanguage(l) => {
                 self.saved.lang = Some(l);
-                crate::ui::i18n::set(l);
+                crate::i18n::set(l);
                 // Typed dates are read the new language's way.
                 if self.customers.read_filter() {
                     self.customers.refresh_view(&self.spawner);
@@ -260,7 +260,7 @@ impl InvoiceDeskApp {
                 let how = match report.token {
                     TokenState::Valid {
                         expires_at: Some(t),
-                    } => tr!("cred-token-issued", time = crate::ui::i18n::expiry(t)),
+                    } => tr!("cred-token-issued", time = crate::i18n::expiry(t)),
                     TokenState::NotUsed => tr!("cred-key-accepted"),
                     _ => String::new(),
                 };
@@ -286,7 +286,7 @@ impl InvoiceDeskApp {
                 self.checks.insert(
                     name.clone(),
                     ProfileCheck::Failed {
-                        why: crate::ui::i18n::error_text(&e),
+                        why: crate::i18n::error_text(&e),
                         at: now,
                     },
                 );
@@ -366,7 +366,7 @@ impl InvoiceDeskApp {
             return self
                 .credentials
                 .journal
-                .refused(crate::ui::i18n::profile_error(&e));
+                .refused(crate::i18n::profile_error(&e));
         }
         let chosen = self.chosen_journal();
         let before = std::mem::replace(&mut self.journal, chosen);
@@ -539,7 +539,7 @@ pub(super) async fn import_directory(
         Err(problems) => Ok(Err(problems
             .iter()
             .take(10)
-            .map(crate::ui::i18n::import_problem)
+            .map(crate::i18n::import_problem)
             .collect())),
         Ok(rows) => journal
             .read(move |j| j.import_customers(&rows))

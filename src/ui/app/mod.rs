@@ -42,7 +42,7 @@ pub struct AppDeps {
     /// `INVOICE_DESK_JOURNAL` chose `journal`: the Credentials panel cannot change it.
     pub journal_fixed: bool,
     /// Force a language (tests); `None` uses the saved one, or the OS's at first start.
-    pub language: Option<super::i18n::Lang>,
+    pub language: Option<crate::i18n::Lang>,
     /// A fixed "today" for overdue days and aging (tests); `None`: the computer's date.
     pub today: Option<chrono::NaiveDate>,
     /// How links and folders are opened (`None`: the system's browser and file manager).
@@ -62,7 +62,7 @@ impl AppDeps {
             sandbox_data: None,
             journal: None,
             journal_fixed: false,
-            language: Some(super::i18n::Lang::En),
+            language: Some(crate::i18n::Lang::En),
             today: None,
             // A test opens nothing outside itself unless it says what to do instead.
             opener: Some(Arc::new(|_: &super::external::External| {
@@ -96,7 +96,7 @@ struct Saved {
     customers: super::customers::CustomersSaved,
     theme: ThemeChoice,
     /// The UI language; `None` until the first start picks the OS's.
-    lang: Option<super::i18n::Lang>,
+    lang: Option<crate::i18n::Lang>,
 }
 
 /// The invoice-desk application.
@@ -274,9 +274,9 @@ impl InvoiceDeskApp {
         super::widgets::install_colors(&cc.egui_ctx);
         let lang = deps_language
             .or(app.saved.lang)
-            .unwrap_or_else(super::i18n::Lang::from_os);
+            .unwrap_or_else(crate::i18n::Lang::from_os);
         app.saved.lang = Some(lang);
-        super::i18n::set(lang);
+        crate::i18n::set(lang);
         // The saved filter's dates are read the language's way (there are no rows yet).
         app.customers.read_filter();
         // The keyring may take a moment (or prompt): open it off the UI thread.
@@ -311,7 +311,7 @@ impl InvoiceDeskApp {
     /// The panel on screen, below the notices that concern every panel.
     fn central(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         if let Some(e) = &self.profiles_error {
-            super::widgets::error_text(ui, &super::i18n::profile_error(e));
+            super::widgets::error_text(ui, &crate::i18n::profile_error(e));
         }
         let session = self.session.as_deref();
         let secrets_status = self.connector.secrets.get().map(|s| s.status());

@@ -29,7 +29,7 @@ impl InvoiceDeskApp {
                     .and_then(|()| self.save_profiles())
                 {
                     self.credentials
-                        .show_result(None, Err(crate::ui::i18n::profile_error(&e)));
+                        .show_result(None, Err(crate::i18n::profile_error(&e)));
                     return;
                 }
                 let store = self.connector.secrets.clone();

@@ -3,8 +3,8 @@
 
 use super::{Command, InvoiceDeskApp, SHORTCUTS, Tab, ThemeChoice};
 use crate::api::TokenState;
+use crate::i18n::Lang;
 use crate::tr;
-use crate::ui::i18n::Lang;
 use crate::ui::session::ProfileCheck;
 
 impl InvoiceDeskApp {
@@ -72,7 +72,7 @@ impl InvoiceDeskApp {
                     egui::Grid::new("shortcuts").num_columns(2).show(ui, |ui| {
                         for (keys, what) in SHORTCUTS {
                             ui.label(egui::RichText::new(keys).monospace());
-                            ui.label(crate::ui::i18n::text(what));
+                            ui.label(crate::i18n::text(what));
                             ui.end_row();
                         }
                     });
@@ -231,7 +231,7 @@ impl InvoiceDeskApp {
                     ui.label(tr!(
                         "journal-checked-waiting",
                         count = c.waiting,
-                        time = crate::ui::i18n::clock(until)
+                        time = crate::i18n::clock(until)
                     ));
                 }
                 if c.unreachable > 0 {
@@ -295,7 +295,7 @@ impl InvoiceDeskApp {
                 let left = (t - chrono::Utc::now()).to_std().unwrap_or_default();
                 // Repaint when the badge must change, not before.
                 ui.ctx().request_repaint_after(left);
-                ui.label(tr!("token-valid-until", time = crate::ui::i18n::expiry(t)))
+                ui.label(tr!("token-valid-until", time = crate::i18n::expiry(t)))
             }
             TokenState::Valid { expires_at: None } => ui.label(tr!("token-valid")),
             TokenState::Failed { reason } => {

@@ -79,7 +79,7 @@ impl Loaded {
                     currency.map(Currency::code),
                 ))
             }
-            ColumnUse::Field(Field::Due) => inv.due_date.as_deref().map(crate::ui::i18n::date),
+            ColumnUse::Field(Field::Due) => inv.due_date.as_deref().map(crate::i18n::date),
             _ => None,
         }
     }
@@ -89,7 +89,7 @@ impl Loaded {
         let ps = self.problems.get(&row)?;
         Some(
             ps.iter()
-                .map(|&i| crate::ui::i18n::bulk_problem(&self.plan.problems[i]))
+                .map(|&i| crate::i18n::bulk_problem(&self.plan.problems[i]))
                 .collect(),
         )
     }
@@ -124,7 +124,7 @@ impl Loaded {
 
 pub(super) fn use_word(u: ColumnUse) -> String {
     match u {
-        ColumnUse::Field(f) => crate::ui::i18n::bulk_field(f),
+        ColumnUse::Field(f) => crate::i18n::bulk_field(f),
         ColumnUse::Ignore => tr!("bulk-use-none"),
         ColumnUse::Unrecognised => "—".to_string(),
     }

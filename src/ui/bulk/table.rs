@@ -106,7 +106,7 @@ impl BulkPanel {
                                         let status = match &k.by {
                                             Some(by) => tr!(
                                                 "bulk-st-existing-by",
-                                                who = crate::ui::i18n::who(by)
+                                                who = crate::i18n::who(by)
                                             ),
                                             None => tr!("bulk-st-existing"),
                                         };
@@ -150,7 +150,7 @@ impl BulkPanel {
 }
 
 pub(super) fn status_cell(ui: &mut Ui, s: &Status, red: egui::Color32) {
-    let (word, why) = crate::ui::i18n::bulk_status(s);
+    let (word, why) = crate::i18n::bulk_status(s);
     let text = match (s.invoice_id(), &why) {
         (Some(id), _) => tr!("bulk-st-with-id", status = word, id = safe(id)),
         (None, Some(w)) => tr!("bulk-st-with-why", status = word, why = w),

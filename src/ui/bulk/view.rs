@@ -24,7 +24,7 @@ impl BulkPanel {
                         let local = t.with_timezone(&chrono::Local);
                         format!(
                             "{} {}",
-                            crate::ui::i18n::date(&local.format("%Y-%m-%d").to_string()),
+                            crate::i18n::date(&local.format("%Y-%m-%d").to_string()),
                             local.format("%H:%M")
                         )
                     })
@@ -203,7 +203,7 @@ impl BulkPanel {
             return;
         }
         for p in l.plan.problems.iter().filter(|p| p.row == 1) {
-            widgets::error_text(ui, &crate::ui::i18n::bulk_why(&p.why));
+            widgets::error_text(ui, &crate::i18n::bulk_why(&p.why));
         }
         // What would be issued.
         ui.add_space(4.0);
@@ -351,11 +351,8 @@ impl BulkPanel {
             if let Some(until) = r.control.waiting_until() {
                 // The service's 429: said as it happens, and when sending resumes.
                 ui.label(
-                    RichText::new(tr!(
-                        "bulk-rate-waiting",
-                        time = crate::ui::i18n::clock(until)
-                    ))
-                    .color(ui.visuals().warn_fg_color),
+                    RichText::new(tr!("bulk-rate-waiting", time = crate::i18n::clock(until)))
+                        .color(ui.visuals().warn_fg_color),
                 );
                 ui.ctx().request_repaint_after(Duration::from_secs(1));
             }
@@ -380,7 +377,7 @@ impl BulkPanel {
             ui.label(tr!(
                 "bulk-finished-waiting",
                 count = counts.waiting,
-                time = crate::ui::i18n::clock(until)
+                time = crate::i18n::clock(until)
             ));
         }
         if counts.similar > 0 {

@@ -57,7 +57,7 @@ impl BulkPanel {
                         tr!(
                             "bulk-unreadable-why",
                             path = path.display(),
-                            why = crate::ui::i18n::sheet_error(&e)
+                            why = crate::i18n::sheet_error(&e)
                         )
                     })?;
                     let (rows, file_id) = (sheet.rows, sheet.digest);
@@ -159,7 +159,7 @@ impl BulkPanel {
                 Ok(s) => s,
                 Err(e) => {
                     // Nothing can be sent without the journal: no row was.
-                    let said = crate::ui::i18n::journal_not_sent(&e);
+                    let said = crate::i18n::journal_not_sent(&e);
                     let held = Status::NotSent(Held::Journal(e));
                     if let Ok(mut p) = p.lock() {
                         p.statuses.fill(Some(held.clone()));
@@ -266,7 +266,7 @@ impl BulkPanel {
                 );
                 let shown = target.clone();
                 let checked = crate::fsutil::check_destination(&target)
-                    .map_err(|e| crate::ui::i18n::destination_error(&e))?;
+                    .map_err(|e| crate::i18n::destination_error(&e))?;
                 let header: [&str; 9] = std::array::from_fn(|i| header[i].as_str());
                 let written = if excel {
                     crate::export::report::write_xlsx(&checked, &sheet, header, &lines)
@@ -314,7 +314,7 @@ impl BulkPanel {
             let status = statuses
                 .and_then(|s| s.get(i).cloned().flatten())
                 .unwrap_or(Status::NotSent(Held::Cancelled));
-            let (word, why) = crate::ui::i18n::bulk_status(&status);
+            let (word, why) = crate::i18n::bulk_status(&status);
             let mut line = Line::of(row, &reference, &status, why.unwrap_or_default())
                 .about(&l.plan.rows[i].invoice, None);
             if words {

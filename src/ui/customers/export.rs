@@ -92,7 +92,7 @@ impl CustomersPanel {
                 // As the CLI: no folder is created, a link is written through, an
                 // existing file keeps its permissions.
                 let target = crate::fsutil::check_destination(&path)
-                    .map_err(|e| crate::ui::i18n::destination_error(&e))?;
+                    .map_err(|e| crate::i18n::destination_error(&e))?;
                 let iter = order.iter().map(|&i| rows.get(i));
                 let written = if workbook {
                     let about = crate::export::xlsx::About {
@@ -160,12 +160,10 @@ impl CustomersPanel {
 
     /// The CSV flavour: the one chosen, else Excel in Spanish for a Spanish clerk.
     pub(super) fn dialect(&self) -> Dialect {
-        self.saved
-            .dialect
-            .unwrap_or(match crate::ui::i18n::current() {
-                crate::ui::i18n::Lang::Es => Dialect::ExcelEs,
-                crate::ui::i18n::Lang::En => Dialect::Standard,
-            })
+        self.saved.dialect.unwrap_or(match crate::i18n::current() {
+            crate::i18n::Lang::Es => Dialect::ExcelEs,
+            crate::i18n::Lang::En => Dialect::Standard,
+        })
     }
 
     pub(super) fn export_bar(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {

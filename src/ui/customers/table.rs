@@ -116,7 +116,7 @@ impl CustomersPanel {
                                 ui,
                                 &inv.due_date
                                     .as_deref()
-                                    .map_or_else(|| "—".to_string(), crate::ui::i18n::date),
+                                    .map_or_else(|| "—".to_string(), crate::i18n::date),
                             )
                         });
                         row.col(|ui| {
@@ -126,7 +126,7 @@ impl CustomersPanel {
                                     // No tooltip of its own (the currency has its
                                     // column): one tooltip at a time, the row's.
                                     ui.add(
-                                        egui::Label::new(crate::ui::i18n::amount_text(inv))
+                                        egui::Label::new(crate::i18n::amount_text(inv))
                                             .selectable(false),
                                     );
                                 },

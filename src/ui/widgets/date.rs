@@ -2,9 +2,9 @@
 //! ("= martes 5 de enero de 2027"), with quick choices and a calendar. A calendar of our
 //! own rather than egui_extras' date picker, whose buttons and month names are English.
 
+use crate::i18n::{self, Lang};
 use crate::input::{DateOrder, end_of_month};
 use crate::tr;
-use crate::ui::i18n::{self, Lang};
 use chrono::{Datelike, NaiveDate};
 use egui::{RichText, Ui};
 

@@ -173,12 +173,12 @@ pub fn secret_row(ui: &mut Ui, label: &str, value: &mut String, hint: &str) -> e
 
 /// An error in words, with a "Details" expander for engineers.
 pub fn api_error(ui: &mut Ui, id_salt: &str, err: &ApiError) {
-    let r = ui.label(RichText::new(super::i18n::error_text(err)).color(error_color(ui)));
+    let r = ui.label(RichText::new(crate::i18n::error_text(err)).color(error_color(ui)));
     announce(ui, &r, true);
     egui::CollapsingHeader::new(tr!("details"))
         .id_salt(("details", id_salt))
         .show(ui, |ui| {
-            ui.label(RichText::new(super::i18n::error_details(err)).monospace());
+            ui.label(RichText::new(crate::i18n::error_details(err)).monospace());
         });
 }
 
@@ -214,7 +214,7 @@ pub fn outcome(ui: &mut Ui, note: Option<&Result<String, String>>) {
 
 /// The status in words.
 pub fn status_word(status: InvoiceStatus) -> String {
-    super::i18n::status_kind(status.into())
+    crate::i18n::status_kind(status.into())
 }
 
 /// "Open", "Paid", "Void" in a colour.
@@ -319,7 +319,7 @@ pub fn invoice_details(
     });
     ui.horizontal(|ui| {
         let r = ui.label(
-            RichText::new(super::i18n::amount_text(inv))
+            RichText::new(crate::i18n::amount_text(inv))
                 .size(20.0)
                 .strong(),
         );
@@ -343,11 +343,11 @@ pub fn invoice_details(
             // service named them.
             for (i, f) in crate::api::model::KNOWN_FIELDS.iter().enumerate() {
                 let Some(v) = inv.known(i) else { continue };
-                ui.label(RichText::new(super::i18n::field_name(f.name)).strong());
+                ui.label(RichText::new(crate::i18n::field_name(f.name)).strong());
                 let text = match (f.name, &v) {
                     ("customer", crate::api::model::Known::Text(id)) => names.label(id),
                     ("metadata", crate::api::model::Known::Json(j)) => key_value_lines(j),
-                    _ => super::i18n::known_value(inv, f.name, v),
+                    _ => crate::i18n::known_value(inv, f.name, v),
                 };
                 ui.add(egui::Label::new(text).wrap());
                 ui.end_row();
@@ -358,7 +358,7 @@ pub fn invoice_details(
                     && chrono::DateTime::parse_from_rfc3339(t).is_ok()
                 {
                     ui.label(RichText::new(tr!("field-created-at")).strong());
-                    ui.label(super::i18n::moment(t));
+                    ui.label(crate::i18n::moment(t));
                     ui.end_row();
                     continue;
                 }

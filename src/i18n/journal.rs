@@ -1,0 +1,73 @@
+//! The journal: its trouble in words that say what to do, who wrote an entry.
+
+use crate::tr;
+
+/// What kind of journal trouble this is, as a sentence of its own (none for the
+/// kinds with no advice to give).
+pub fn journal_trouble(t: crate::journal::Trouble) -> Option<String> {
+    use crate::journal::Trouble;
+    match t {
+        Trouble::Busy => Some(tr!("journal-busy")),
+        Trouble::DiskFull => Some(tr!("journal-disk-full")),
+        Trouble::ReadOnly => Some(tr!("journal-read-only")),
+        Trouble::Corrupt => Some(tr!("journal-corrupt")),
+        Trouble::Unreachable => Some(tr!("journal-unreachable")),
+        Trouble::Untrusted => Some(tr!("journal-untrusted")),
+        Trouble::Denied => Some(tr!("journal-denied")),
+        Trouble::NoDatabase => Some(tr!("journal-no-database")),
+        Trouble::Other => None,
+    }
+}
+
+pub(super) fn with_trouble(said: String, e: &crate::journal::JournalError) -> String {
+    match journal_trouble(e.trouble()) {
+        Some(t) => format!("{said} {t}"),
+        None => said,
+    }
+}
+
+/// Who wrote a journal entry, as a clerk reads it: "ana" or, on a shared journal,
+/// "ana en PC-CAJA-2", after the clerk's name when one was given.
+pub fn who(user: &str) -> String {
+    // A clerk's display name comes first: "Ana Pérez (ana@PC-CAJA-2)".
+    if let Some((name, account)) = user
+        .strip_suffix(')')
+        .and_then(|u| u.rsplit_once(" ("))
+        .filter(|(name, _)| !name.is_empty())
+    {
+        return format!("{} ({})", crate::text::escape_controls(name), who(account));
+    }
+    let user = crate::text::escape_controls(user);
+    if matches!(user.as_ref(), "" | "?") || user.starts_with("?@") {
+        return tr!("who-unknown");
+    }
+    match user.split_once('@') {
+        Some((name, host)) if !name.is_empty() && !host.is_empty() => {
+            tr!("who-on", user = name, host = host)
+        }
+        _ => user.into_owned(),
+    }
+}
+
+/// "Nothing was sent: the journal … cannot be written. The disk is full: …"
+pub fn journal_not_sent(e: &crate::journal::JournalError) -> String {
+    with_trouble(tr!("journal-not-sent"), e)
+}
+
+/// What is wrong with the journal, whatever was being done: "cannot be opened / read /
+/// written", "is damaged", "is newer", and what kind of trouble it is.
+pub fn journal_error(e: &crate::journal::JournalError) -> String {
+    use crate::journal::JournalError as J;
+    match e {
+        J::Open { .. } => with_trouble(tr!("journal-cannot-open"), e),
+        J::Read { .. } => with_trouble(tr!("journal-unreadable"), e),
+        J::Write { .. } => with_trouble(tr!("journal-cannot-write"), e),
+        J::Damaged { .. } => tr!("journal-damaged"),
+        J::TooNew { .. } => tr!("journal-too-new"),
+    }
+}
+
+/// "The journal cannot be read." and what kind of trouble it is.
+pub fn journal_unreadable(e: &crate::journal::JournalError) -> String {
+    with_trouble(tr!("journal-unreadable"), e)
+}

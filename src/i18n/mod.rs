@@ -1,0 +1,465 @@
+//! Spanish (Chile) and English: every UI text comes from `assets/locales/*/main.ftl`
+//! (Fluent). The language follows the OS at first start and can be changed in View.
+//! Engineer details (status, body, service codes) stay untranslated.
+//!
+//! Here: the runtime (the language, `tr!`, numbers and dates); each area's words in a
+//! file of its own (invoice.rs, errors.rs, profile.rs, bulk.rs, journal.rs), all reached
+//! as `crate::i18n::…`.
+
+use crate::api::{
+    Action, AmountError, ApiError, CertProblem, ErrorKind, InputProblem, Resource, Setting,
+};
+use crate::profile::ProfileError;
+use fluent_templates::{Loader, fluent_bundle::FluentValue};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+// (Here rather than in ui/: the CLI's doctor report speaks the clerk's language too.)
+fluent_templates::static_loader! {
+    static LOCALES = {
+        locales: "./assets/locales",
+        fallback_language: "en-US",
+        // No Unicode isolation marks: the bundled fonts cannot draw them.
+        customise: |bundle| bundle.set_use_isolating(false),
+    };
+}
+
+mod bulk;
+mod errors;
+mod invoice;
+mod journal;
+mod profile;
+
+pub use bulk::*;
+pub use errors::*;
+pub use invoice::*;
+pub use journal::*;
+pub use profile::*;
+
+/// A UI language.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Spanish (Chile).
+    Es,
+}
+
+impl Lang {
+    /// Its tag (`en-US`, `es-CL`): the Fluent folder's name, a template file's suffix.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en-US",
+            Lang::Es => "es-CL",
+        }
+    }
+
+    fn id(self) -> fluent_templates::LanguageIdentifier {
+        match self {
+            Lang::En => fluent_templates::langid!("en-US"),
+            Lang::Es => fluent_templates::langid!("es-CL"),
+        }
+    }
+
+    /// The operating system's language: Spanish if it is any Spanish, else English.
+    pub fn from_os() -> Lang {
+        match sys_locale::get_locale() {
+            Some(l) if l.to_ascii_lowercase().starts_with("es") => Lang::Es,
+            _ => Lang::En,
+        }
+    }
+}
+
+static CURRENT: AtomicU8 = AtomicU8::new(0);
+
+/// Switches the language of everything drawn from now on.
+pub fn set(lang: Lang) {
+    CURRENT.store(lang as u8, Ordering::Relaxed);
+}
+
+/// The language in use.
+pub fn current() -> Lang {
+    if CURRENT.load(Ordering::Relaxed) == Lang::Es as u8 {
+        Lang::Es
+    } else {
+        Lang::En
+    }
+}
+
+/// The text of `key` in the language in use.
+pub fn text(key: &str) -> String {
+    text_in(current(), key)
+}
+
+/// The text of `key` in `lang`, whatever the app's language: for files whose language is
+/// their format's (the CSV for Excel in Spanish).
+pub fn text_in(lang: Lang, key: &str) -> String {
+    LOCALES.lookup(&lang.id(), key)
+}
+
+/// An argument as Fluent sees it: a plain whole number (no sign, no leading zero) is a
+/// number, so that plural rules apply ("1 fila", "2 filas"); anything else is text.
+fn fluent_value(v: &str) -> FluentValue<'static> {
+    let plain_number = !v.is_empty()
+        && v.len() < 16
+        && v.bytes().all(|b| b.is_ascii_digit())
+        && (v == "0" || !v.starts_with('0'));
+    match v.parse::<u64>() {
+        Ok(n) if plain_number => FluentValue::from(n),
+        _ => FluentValue::from(v.to_string()),
+    }
+}
+
+/// A whole number of four digits or more, written with the language's thousands separator
+/// ("100.000 facturas", "100,000 invoices"). Plural rules still work: 1,000 and above is
+/// "other" in both languages. Dates' parts are never grouped.
+fn grouped(lang: Lang, name: &str, v: &str) -> Option<String> {
+    let plain = v.len() >= 4 && v.bytes().all(|b| b.is_ascii_digit()) && !v.starts_with('0');
+    if !plain
+        || matches!(
+            name,
+            "year" | "month" | "day" | "weekday" | "digit" | "code" | "port"
+        )
+    {
+        return None;
+    }
+    let sep = match lang {
+        Lang::Es => '.',
+        Lang::En => ',',
+    };
+    let mut out = String::with_capacity(v.len() + v.len() / 3);
+    for (i, c) in v.chars().enumerate() {
+        if i > 0 && (v.len() - i).is_multiple_of(3) {
+            out.push(sep);
+        }
+        out.push(c);
+    }
+    Some(out)
+}
+
+/// A count as the language writes it ("100.000"): for texts that show a number without
+/// going through a message.
+pub fn count(n: impl std::fmt::Display) -> String {
+    count_in(current(), n)
+}
+
+/// [`count`] in `lang`.
+pub fn count_in(lang: Lang, n: impl std::fmt::Display) -> String {
+    let v = n.to_string();
+    grouped(lang, "count", &v).unwrap_or(v)
+}
+
+/// The text of `key` with its arguments filled in, in the language in use.
+pub fn text_args(key: &str, args: &[(&'static str, String)]) -> String {
+    text_args_in(current(), key, args)
+}
+
+/// [`text_args`] in `lang`: for what is written in a language of its own (a workbook for
+/// the CLI's user, the CSV for Excel in Spanish), and for tests, which never switch the
+/// process's language.
+pub fn text_args_in(lang: Lang, key: &str, args: &[(&'static str, String)]) -> String {
+    let map: HashMap<Cow<'static, str>, FluentValue> = args
+        .iter()
+        .map(|(k, v)| {
+            let value = match grouped(lang, k, v) {
+                Some(g) => FluentValue::from(g),
+                None => fluent_value(v),
+            };
+            (Cow::Borrowed(*k), value)
+        })
+        .collect();
+    LOCALES.lookup_with_args(&lang.id(), key, &map)
+}
+
+/// `tr!(KEY)` or `tr!(KEY, name = value, …)` with KEY a string literal: the translated text.
+#[macro_export]
+macro_rules! tr {
+    ($key:literal) => {
+        $crate::i18n::text($key)
+    };
+    ($key:literal, $($name:ident = $value:expr),+ $(,)?) => {
+        $crate::i18n::text_args($key, &[$((stringify!($name), ($value).to_string())),+])
+    };
+}
+
+/// `tr_in!(LANG, KEY)` or `tr_in!(LANG, KEY, name = value, …)`: the text in `LANG`,
+/// whatever the process's language.
+#[macro_export]
+macro_rules! tr_in {
+    ($lang:expr, $key:literal) => {
+        $crate::i18n::text_in($lang, $key)
+    };
+    ($lang:expr, $key:literal, $($name:ident = $value:expr),+ $(,)?) => {
+        $crate::i18n::text_args_in(
+            $lang,
+            $key,
+            &[$((stringify!($name), ($value).to_string())),+],
+        )
+    };
+}
+
+/// A date `YYYY-MM-DD` as the language expects it (es-CL: dd-mm-aaaa); other text as is.
+pub fn date(iso: &str) -> String {
+    date_in(current(), iso)
+}
+
+/// [`date`] in `lang`.
+pub fn date_in(lang: Lang, iso: &str) -> String {
+    match (lang, chrono::NaiveDate::parse_from_str(iso, "%Y-%m-%d")) {
+        (Lang::Es, Ok(d)) => d.format("%d-%m-%Y").to_string(),
+        _ => iso.to_string(),
+    }
+}
+
+/// A month's name (1–12) in the language in use.
+pub fn month_name(m: u32) -> String {
+    text(&format!("month-{m}"))
+}
+
+/// A weekday's short name (1 = Monday … 7 = Sunday).
+pub fn weekday_short(d: u32) -> String {
+    text(&format!("weekday-short-{d}"))
+}
+
+/// A date in words: "martes 5 de enero de 2027", "Tuesday 5 January 2027".
+pub fn long_date(d: chrono::NaiveDate) -> String {
+    use chrono::Datelike;
+    let wd = d.weekday().number_from_monday();
+    tr!(
+        "date-long",
+        weekday = text(&format!("weekday-{wd}")),
+        day = d.day(),
+        month = month_name(d.month()),
+        year = d.year()
+    )
+}
+
+/// When a token expires, in words: the time if today, else the date and time (a token
+/// may live for days).
+pub fn expiry(t: chrono::DateTime<chrono::Utc>) -> String {
+    let local = t.with_timezone(&chrono::Local);
+    let time = local.format("%H:%M").to_string();
+    if local.date_naive() == chrono::Local::now().date_naive() {
+        tr!("expiry-today", time = time)
+    } else {
+        tr!(
+            "expiry-day",
+            date = date(&local.format("%Y-%m-%d").to_string()),
+            time = time
+        )
+    }
+}
+
+/// An instant (RFC 3339, or a bare date) as the local day the language writes.
+pub fn day(t: &str) -> String {
+    match chrono::DateTime::parse_from_rfc3339(t) {
+        Ok(t) => date(
+            &t.with_timezone(&chrono::Local)
+                .format("%Y-%m-%d")
+                .to_string(),
+        ),
+        Err(_) => date(t.get(..10).unwrap_or(t)),
+    }
+}
+
+/// An instant (RFC 3339) as the local day and minute the language writes
+/// ("24-11-2026 10:42").
+pub fn moment(t: &str) -> String {
+    match chrono::DateTime::parse_from_rfc3339(t) {
+        Ok(t) => {
+            let local = t.with_timezone(&chrono::Local);
+            format!(
+                "{} {}",
+                date(&local.format("%Y-%m-%d").to_string()),
+                local.format("%H:%M")
+            )
+        }
+        Err(_) => crate::text::escape_controls(t).into_owned(),
+    }
+}
+
+/// A time of today, local, to the minute ("10:44"); another day's with its date.
+pub fn clock(t: chrono::DateTime<chrono::Utc>) -> String {
+    let local = t.with_timezone(&chrono::Local);
+    if local.date_naive() == chrono::Local::now().date_naive() {
+        local.format("%H:%M:%S").to_string()
+    } else {
+        moment(&t.to_rfc3339())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(text: &str) -> std::collections::BTreeSet<String> {
+        text.lines()
+            .filter_map(|l| l.split_once(" =").map(|(k, _)| k.trim()))
+            .filter(|k| {
+                !k.is_empty()
+                    && k.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            })
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn who_reads_a_clerks_name_and_the_account_on_its_computer() {
+        // Language-neutral: the account reads as it does alone, after the name.
+        let account = who("ana@PC-CAJA-2");
+        assert!(account.contains("PC-CAJA-2") && !account.contains('@'));
+        assert_eq!(
+            who("Ana Pérez (ana@PC-CAJA-2)"),
+            format!("Ana Pérez ({account})")
+        );
+        assert_eq!(who("Ana\u{202e} (ana)"), "Ana\\u{202e} (ana)");
+    }
+
+    #[test]
+    fn every_key_exists_in_both_languages_and_every_used_key_exists() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        // Every .ftl file of a language (the app's main.ftl, the command line's cli.ftl).
+        let all = |lang: &str| {
+            let mut text = String::new();
+            for f in std::fs::read_dir(root.join("assets/locales").join(lang)).unwrap() {
+                let path = f.unwrap().path();
+                if path.extension().is_some_and(|e| e == "ftl") {
+                    text.push_str(&std::fs::read_to_string(path).unwrap());
+                    text.push('\n');
+                }
+            }
+            text
+        };
+        let en = ids(&all("en-US"));
+        let es = ids(&all("es-CL"));
+        let only_en: Vec<_> = en.difference(&es).collect();
+        let only_es: Vec<_> = es.difference(&en).collect();
+        assert!(only_en.is_empty(), "missing in Spanish: {only_en:?}");
+        assert!(only_es.is_empty(), "missing in English: {only_es:?}");
+        let mut missing = Vec::new();
+        let mut files = vec![root.join("src")];
+        let mut sources = Vec::new();
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            } else {
+                let text = std::fs::read_to_string(&path).unwrap();
+                // Tests may name keys that do not exist on purpose.
+                let code = text.split("#[cfg(test)]").next().unwrap_or("").to_string();
+                sources.push(code);
+            }
+        }
+        for src in sources {
+            // `tr!("key"` or, as rustfmt may break it, `tr!(\n    "key"`; and
+            // `tr_in!(lang, "key"`.
+            let plain = src.split("tr!(").skip(1).map(str::to_string);
+            let with_lang = src
+                .split("tr_in!(")
+                .skip(1)
+                .filter_map(|p| p.split_once(',').map(|(_, rest)| rest.to_string()));
+            for part in plain.chain(with_lang) {
+                let Some(rest) = part.trim_start().strip_prefix('"') else {
+                    continue;
+                };
+                let key = rest.split('"').next().unwrap_or("");
+                if !en.contains(key) {
+                    missing.push(key.to_string());
+                }
+            }
+        }
+        assert!(missing.is_empty(), "used but not defined: {missing:?}");
+    }
+
+    #[test]
+    fn spanish_and_english_texts_and_dates() {
+        // Explicit languages: a test never switches the process's language.
+        let es = Lang::Es;
+        assert_eq!(text_in(es, "tab-create"), "Nueva factura");
+        assert_eq!(date_in(es, "2026-12-31"), "31-12-2026");
+        assert_eq!(
+            tr_in!(es, "wait-seconds", seconds = 1),
+            "Intente de nuevo en 1 segundo."
+        );
+        assert_eq!(
+            tr_in!(es, "wait-seconds", seconds = 5),
+            "Intente de nuevo en 5 segundos."
+        );
+        // Plurals follow the number; counts of four digits and more are grouped, the
+        // parts of a date never.
+        assert_eq!(
+            tr_in!(es, "journal-checked", settled = 1, left = 2),
+            "Revisado: 1 resuelta, 2 aún por revisar."
+        );
+        assert_eq!(
+            tr_in!(es, "cu-done", count = 100000, customer = "cus_1"),
+            "100.000 facturas del cliente cus_1."
+        );
+        assert_eq!(count_in(es, 1234567), "1.234.567");
+        assert_eq!(count_in(es, 999), "999");
+        assert_eq!(tr_in!(es, "act-count", count = 1), "1 registro");
+        let en = Lang::En;
+        assert_eq!(
+            tr_in!(en, "cu-done", count = 2500, customer = "cus_1"),
+            "2,500 invoices of customer cus_1."
+        );
+        assert_eq!(
+            tr_in!(en, "wait-seconds", seconds = 1),
+            "Try again in 1 second."
+        );
+        assert_eq!(
+            tr_in!(en, "wait-minutes", minutes = 3),
+            "Try again in about 3 minutes."
+        );
+        assert_eq!(text_in(en, "tab-create"), "New invoice");
+        assert_eq!(date_in(en, "2026-12-31"), "2026-12-31");
+    }
+
+    #[test]
+    fn an_errors_details_are_labelled_in_the_clerks_language() {
+        let e = ApiError::new(ErrorKind::ServerError)
+            .with_status(502)
+            .with_service(Some("upstream down"), Some("E502"))
+            .with_body(b"{\"error\": \"upstream\"}");
+        let es = error_details_in(Lang::Es, &e);
+        for said in [
+            "Estado HTTP: 502",
+            "Código del servicio: E502",
+            "Mensaje del servicio: upstream down",
+            "Respuesta: {\"error\": \"upstream\"}",
+        ] {
+            assert!(es.contains(said), "{said:?} in {es}");
+        }
+        assert!(!es.contains("HTTP status") && !es.contains("Body"), "{es}");
+        let en = error_details_in(Lang::En, &e);
+        assert!(
+            en.contains("HTTP status: 502") && en.contains("Service code: E502"),
+            "{en}"
+        );
+    }
+
+    /// English words a Spanish clerk was shown (#49): none is left in a Spanish text.
+    #[test]
+    fn no_english_left_in_the_spanish_texts() {
+        let es = include_str!("../../assets/locales/es-CL/main.ftl");
+        for line in es.lines().filter(|l| !l.starts_with('#')) {
+            let Some((_, value)) = line.split_once(" = ") else {
+                continue;
+            };
+            for english in [
+                "Token",
+                "token",
+                "Secret Service",
+                "Metadata",
+                "HTTP status",
+                "Body:",
+            ] {
+                assert!(!value.contains(english), "{english:?} in {line}");
+            }
+            assert_ne!(value.trim(), "ok", "{line}");
+        }
+    }
+}
