@@ -871,3 +871,61 @@ fn the_server_stamps_each_row_and_each_writer_keeps_a_chain_of_its_own() {
     let broken = a.verify().unwrap().unwrap_err();
     assert!(broken.why.contains("removed"), "{}", broken.why);
 }
+
+/// The two stores' layouts are written twice (schema.rs's migrations for SQLite, pg.rs's
+/// layout for PostgreSQL): every table they share has the same columns in the same
+/// order, and the journal's own tables are in both.
+#[test]
+fn both_stores_have_the_same_tables_and_columns() {
+    use std::collections::BTreeMap;
+    let places = places();
+    if places.len() < 2 {
+        // No PostgreSQL here (pg_server says so loudly on Linux).
+        return;
+    }
+    let columns = |p: &Place| -> BTreeMap<String, Vec<String>> {
+        let j = p.open();
+        let sql = match p {
+            Place::File(_) => {
+                "SELECT m.name, c.name FROM sqlite_master m, pragma_table_info(m.name) c \
+                 WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, c.cid"
+            }
+            Place::Shared(_) => {
+                "SELECT table_name::text, column_name::text FROM information_schema.columns \
+                 WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
+            }
+        };
+        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for row in j.db().query(sql, &[]).unwrap() {
+            out.entry(row.text(0).unwrap())
+                .or_default()
+                .push(row.text(1).unwrap());
+        }
+        out
+    };
+    let lite = columns(&places[0]);
+    let mut pg = columns(&places[1]);
+    // What only a desk's server keeps, stamped by the server (a clerk's computer is not
+    // believed about who it is or what time it is): when the server wrote an entry and
+    // which writer's chain it is in, which database role started a billing run or last
+    // changed a customer.
+    for (table, column) in [
+        ("entries", "server_time"),
+        ("entries", "writer"),
+        ("bulk_runs", "started_by"),
+        ("customers", "updated_by"),
+    ] {
+        let cols = pg.get_mut(table).unwrap();
+        assert!(cols.iter().any(|c| c == column), "{table}.{column}");
+        cols.retain(|c| c != column);
+    }
+    for table in ["entries", "claims", "customers", "bulk_runs"] {
+        assert!(lite.contains_key(table), "SQLite has no {table}: {lite:?}");
+        assert!(pg.contains_key(table), "PostgreSQL has no {table}: {pg:?}");
+    }
+    for (table, cols) in &lite {
+        if let Some(other) = pg.get(table) {
+            assert_eq!(cols, other, "the columns of {table}");
+        }
+    }
+}
