@@ -412,7 +412,7 @@ fn not_sent(why: journal::JournalError) -> ApiError {
 }
 
 impl AppJournal {
-    /// Runs `f` on the journal off the UI thread; the error in the clerk's words.
+    /// Runs the read `f` on the journal off the UI thread; the error in the clerk's words.
     pub async fn read<R, F>(&self, f: F) -> Result<R, String>
     where
         F: FnOnce(&mut Journal) -> Result<R, journal::JournalError> + Send + 'static,
@@ -421,5 +421,17 @@ impl AppJournal {
         let unreadable = |e: journal::JournalError| crate::i18n::journal_unreadable(&e);
         let j = self.get().await.map_err(unreadable)?;
         j.run(f).await.map_err(unreadable)
+    }
+
+    /// Runs the write `f` on the journal off the UI thread (an export's intent and
+    /// outcome, the directory imported, a run finished); the error in the clerk's words.
+    pub async fn write<R, F>(&self, f: F) -> Result<R, String>
+    where
+        F: FnOnce(&mut Journal) -> Result<R, journal::JournalError> + Send + 'static,
+        R: Send + 'static,
+    {
+        let unwritable = |e: journal::JournalError| crate::i18n::journal_error(&e);
+        let j = self.get().await.map_err(unwritable)?;
+        j.run(f).await.map_err(unwritable)
     }
 }

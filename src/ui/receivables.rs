@@ -285,7 +285,7 @@ impl ReceivablesPanel {
                 )
             };
             let seq = journal
-                .read(move |j| j.record_intent(crate::journal::Action::Export, &intent))
+                .write(move |j| j.record_intent(crate::journal::Action::Export, &intent))
                 .await?;
             let batch = crate::pdf::batch::Batch {
                 client: &session.client,
@@ -312,7 +312,9 @@ impl ReceivablesPanel {
                 rows: Some(pdfs as u64),
                 ..crate::journal::Settled::done(None)
             };
-            let _ = journal.read(move |j| j.record_outcome(seq, &settled)).await;
+            let _ = journal
+                .write(move |j| j.record_outcome(seq, &settled))
+                .await;
             let summary =
                 summary.map_err(|e| tr!("rv-folder-failed", path = folder.display(), why = e))?;
             Ok((pdfs, made.len() - pdfs - failed, failed, summary))

@@ -542,7 +542,7 @@ pub(super) async fn import_directory(
             .map(crate::i18n::import_problem)
             .collect())),
         Ok(rows) => journal
-            .read(move |j| j.import_customers(&rows))
+            .write(move |j| j.import_customers(&rows))
             .await
             .map(Ok),
     }

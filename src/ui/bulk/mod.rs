@@ -294,7 +294,7 @@ impl BulkPanel {
                 self.interrupted.retain(|r| r.id != id);
                 let journal = deps.journal.clone();
                 deps.spawner.spawn(async move {
-                    let _ = journal.read(move |j| j.finish_run(id)).await;
+                    let _ = journal.write(move |j| j.finish_run(id)).await;
                 });
             }
         }

@@ -81,7 +81,7 @@ impl CustomersPanel {
                         path.file_name().map(|f| f.to_string_lossy().into_owned()),
                     );
                     journal
-                        .read(move |j| j.record_intent(crate::journal::Action::Export, &intent))
+                        .write(move |j| j.record_intent(crate::journal::Action::Export, &intent))
                         .await
                         .ok()
                 }
@@ -138,7 +138,7 @@ impl CustomersPanel {
                     },
                 };
                 let _ = settle_journal
-                    .read(move |j| j.record_outcome(seq, &settled))
+                    .write(move |j| j.record_outcome(seq, &settled))
                     .await;
             }
             result
