@@ -602,6 +602,15 @@ fn keywords_without_password(text: &str) -> String {
 }
 
 /// An open connection to the shared journal.
+///
+/// Why tokio-postgres driven from a thread of its own, not the `postgres` crate (which
+/// wraps the same client in the same way): every answer here is bounded by
+/// [`ANSWER_LIMIT`] — each call, and each row of a long walk — and a connection whose
+/// server stopped answering is marked broken and refused at once after. The `postgres`
+/// crate's blocking calls take no such limit: a stalled server or network would hold a
+/// clerk's run until the operating system gave up on the connection (Linux's 30 s user
+/// timeout; minutes elsewhere), which the stalled-network test
+/// (`tests/shared_journal.rs`) forbids.
 pub(crate) struct Pg {
     client: tokio_postgres::Client,
     statements: Mutex<HashMap<String, tokio_postgres::Statement>>,
