@@ -128,6 +128,28 @@ pub fn until_settled(make: impl Fn() -> std::process::Command) {
     }
 }
 
+/// Whether the programs that read back what we write as PDF are here (poppler-utils,
+/// qpdf, zbar-tools): else the test is skipped with one loud line, unless
+/// `INVOICE_DESK_TESTS_REQUIRE` names `pdf` (CI sets it), when it fails.
+#[allow(dead_code)]
+pub fn have_pdf_readers() -> bool {
+    let found = |tool: &str| {
+        std::env::var_os("PATH")
+            .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(tool).is_file()))
+    };
+    let all = [
+        "pdftotext",
+        "pdftoppm",
+        "pdfinfo",
+        "pdffonts",
+        "qpdf",
+        "zbarimg",
+    ]
+    .iter()
+    .all(|t| found(t));
+    all || skipped("pdf", "poppler-utils qpdf zbar-tools")
+}
+
 /// Whether the program `tool` (Debian package `package`) is here for the tests that need
 /// it. Missing: the test is skipped with one loud line naming the package, unless
 /// `INVOICE_DESK_TESTS_REQUIRE` names the tool (CI sets it), when it fails.
