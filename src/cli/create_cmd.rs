@@ -87,23 +87,11 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
     )
     .await
     .map_err(blocked)?;
-    warn_unrecorded(&sent);
-    match sent.result {
-        Ok(created) => {
-            print_invoice(&created, json);
-            Ok(())
-        }
-        Err(e) if e.is_outcome_unknown() => Err(Failure {
-            code: 6,
-            message: format!(
-                "{}\n{}\n{}",
-                crate::i18n::error_text(&e),
-                tr!("cli-to-check"),
-                tr!("cli-unknown-create-ref", reference = reference)
-            ),
-        }),
-        Err(e) => Err(e.into()),
-    }
+    answered(
+        sent,
+        json,
+        tr!("cli-unknown-create-ref", reference = reference),
+    )
 }
 
 /// `invoice-desk void ID`: asks first on a terminal (unless `--yes`).
@@ -154,10 +142,21 @@ pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Resu
     )
     .await
     .map_err(blocked)?;
+    answered(sent, json, tr!("cli-unknown-void"))
+}
+
+/// What came of a create or void the journal let through: the invoice printed, or an
+/// answer that never came said with how to check it (`unknown`; exit 6), or the
+/// service's refusal.
+fn answered(
+    sent: journal::Journaled<crate::api::Invoice>,
+    json: bool,
+    unknown: String,
+) -> Result<(), Failure> {
     warn_unrecorded(&sent);
     match sent.result {
-        Ok(v) => {
-            print_invoice(&v, json);
+        Ok(inv) => {
+            print_invoice(&inv, json);
             Ok(())
         }
         Err(e) if e.is_outcome_unknown() => Err(Failure {
@@ -166,7 +165,7 @@ pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Resu
                 "{}\n{}\n{}",
                 crate::i18n::error_text(&e),
                 tr!("cli-to-check"),
-                tr!("cli-unknown-void")
+                unknown
             ),
         }),
         Err(e) => Err(e.into()),

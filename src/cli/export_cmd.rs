@@ -64,14 +64,7 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), Failure> {
     let format = super::args::ExportFormat::for_path(format, &out);
     // Checked before the first request: a bad path fails now, not after the
     // whole download.
-    let target = crate::fsutil::check_destination(&out).map_err(|e| Failure {
-        code: 2,
-        message: tr!(
-            "cli-cannot-export-to",
-            path = out.display(),
-            why = crate::i18n::destination_error(&e)
-        ),
-    })?;
+    let target = super::destination(&out)?;
     let mut journal = journal_before_sending()?;
     let record = Intent::for_export(
         &svc.profile_name,
@@ -87,17 +80,7 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), Failure> {
         .customer_names(&[customer.as_str()])
         .ok()
         .and_then(|mut names| names.remove(&customer));
-    let mut settle = |s: Settled| {
-        if let Err(e) = journal.record_outcome(seq, &s) {
-            note!(
-                "{}",
-                tr!(
-                    "cli-export-not-recorded",
-                    why = crate::i18n::journal_error(&e)
-                )
-            );
-        }
-    };
+    let mut settle = |s: Settled| super::journal_cmd::settle_export(&mut journal, seq, &s);
     let progress = std::io::stderr().is_terminal();
     // CSV is written as it arrives, to the temporary file that replaces the
     // destination at the end; a workbook needs every row at the end (its header

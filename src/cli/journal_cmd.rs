@@ -327,14 +327,7 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {
 }
 
 fn export(out: &std::path::Path, f: &JournalFilter) -> Result<(), Failure> {
-    let target = crate::fsutil::check_destination(out).map_err(|e| Failure {
-        code: 2,
-        message: tr!(
-            "cli-cannot-export-to",
-            path = out.display(),
-            why = crate::i18n::destination_error(&e)
-        ),
-    })?;
+    let target = super::destination(out)?;
     let j = open()?;
     let n = journal::export_csv(&j, &filter(f), &target).map_err(|e| Failure {
         code: 1,
@@ -432,4 +425,22 @@ pub(super) fn journal_before_sending() -> Result<crate::journal::Journal, Failur
 /// A journal that could not be opened or written: nothing was sent.
 pub(super) fn not_sent(e: crate::journal::JournalError) -> Failure {
     journal_failure(crate::i18n::journal_not_sent(&e), &e)
+}
+
+/// Records what came of an export (or a statement written): a journal that refuses is
+/// said, and what was written stays written.
+pub(super) fn settle_export(
+    journal: &mut crate::journal::Journal,
+    seq: i64,
+    settled: &crate::journal::Settled,
+) {
+    if let Err(e) = journal.record_outcome(seq, settled) {
+        note!(
+            "{}",
+            crate::tr!(
+                "cli-export-not-recorded",
+                why = crate::i18n::journal_error(&e)
+            )
+        );
+    }
 }

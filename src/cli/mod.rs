@@ -201,6 +201,19 @@ fn doctor() -> ExitCode {
     }
 }
 
+/// Where a file asked for will be written, checked before any work (a bad path fails
+/// now, exit 2, not after a download).
+fn destination(out: &std::path::Path) -> Result<std::path::PathBuf, Failure> {
+    crate::fsutil::check_destination(out).map_err(|e| Failure {
+        code: 2,
+        message: tr!(
+            "cli-cannot-export-to",
+            path = out.display(),
+            why = crate::i18n::destination_error(&e)
+        ),
+    })
+}
+
 fn write_failure(e: std::io::Error) -> Failure {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         // Whoever read the output stopped reading (`… | head`): nothing to say.

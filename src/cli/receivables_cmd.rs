@@ -39,14 +39,7 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
             if !matches!(ext.as_deref(), Some("csv" | "xlsx")) {
                 return Err(Failure::usage(tr!("cli-receivables-csv-only")));
             }
-            Some(crate::fsutil::check_destination(out).map_err(|e| Failure {
-                code: 2,
-                message: tr!(
-                    "cli-cannot-export-to",
-                    path = out.display(),
-                    why = crate::i18n::destination_error(&e)
-                ),
-            })?)
+            Some(super::destination(out)?)
         }
         None => None,
     };

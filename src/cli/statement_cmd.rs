@@ -37,14 +37,7 @@ fn pdf_failure(e: crate::pdf::PdfError) -> Failure {
 
 /// `invoice-desk statement CUSTOMER --out FILE.pdf`.
 pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(), Failure> {
-    let target = crate::fsutil::check_destination(out).map_err(|e| Failure {
-        code: 2,
-        message: tr!(
-            "cli-cannot-export-to",
-            path = out.display(),
-            why = crate::i18n::destination_error(&e)
-        ),
-    })?;
+    let target = super::destination(out)?;
     // A logo that cannot be used (decoded whole: a corrupt one too) is said before the
     // service is asked anything.
     ctx.sender
@@ -64,15 +57,7 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
         .map_err(super::journal_cmd::not_recorded)?;
     let known = journal.customer(customer).ok().flatten();
     let settle = |journal: &mut crate::journal::Journal, s: Settled| {
-        if let Err(e) = journal.record_outcome(seq, &s) {
-            note!(
-                "{}",
-                tr!(
-                    "cli-export-not-recorded",
-                    why = crate::i18n::journal_error(&e)
-                )
-            );
-        }
+        super::journal_cmd::settle_export(journal, seq, &s)
     };
     // A long listing says how far it got (on a terminal): a big customer's takes a
     // while before anything is drawn.
@@ -364,15 +349,7 @@ pub(super) async fn many(
             ..Settled::done(None)
         },
     };
-    if let Err(e) = journal.record_outcome(seq, &settled) {
-        note!(
-            "{}",
-            tr!(
-                "cli-export-not-recorded",
-                why = crate::i18n::journal_error(&e)
-            )
-        );
-    }
+    super::journal_cmd::settle_export(&mut journal, seq, &settled);
     let summary_path = written.map_err(|e| Failure {
         code: 1,
         message: tr!("cli-write-failed", path = out.display(), why = e),

@@ -7,6 +7,12 @@
 //! Shared by the library's unit tests (`#[path]`) and the integration tests.
 #![allow(dead_code)]
 
+// Each helper module is used alone by some test crates and beside the others by more:
+// each carries its own copy of the one skipping rule.
+#[allow(clippy::duplicate_mod)]
+#[path = "../skip/mod.rs"]
+mod skip;
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -39,20 +45,9 @@ pub fn server() -> Option<&'static Server> {
 /// A server that cannot start: the test is skipped with one loud line naming the
 /// package, unless `INVOICE_DESK_TESTS_REQUIRE` names `postgres` (CI), when it fails.
 fn unavailable<T>(e: String) -> Option<T> {
-    let required = std::env::var("INVOICE_DESK_TESTS_REQUIRE")
-        .unwrap_or_default()
-        .split(',')
-        .any(|t| t.trim() == "postgres" || t.trim() == "all");
-    assert!(
-        !required,
-        "PostgreSQL is required (INVOICE_DESK_TESTS_REQUIRE) and cannot start: {e}"
-    );
-    // Past the test harness's capture: said even when the test passes.
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED: PostgreSQL cannot start here ({e}; apt-get install postgresql); \
-         a test that needs it did not run"
+    skip::unavailable(
+        "postgres",
+        &format!("PostgreSQL cannot start here ({e}; apt-get install postgresql)"),
     );
     None
 }
@@ -86,7 +81,19 @@ impl Server {
 
     /// Runs SQL as the superuser in database `db` (through psql, over the socket).
     pub fn psql(&self, db: &str, sql: &str) -> String {
-        let out = as_postgres(&mut std::process::Command::new(bin("psql").unwrap()))
+        let out = self.psql_command(db, sql).output().expect("psql runs");
+        assert!(
+            out.status.success(),
+            "psql {sql}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// psql as the superuser in database `db`, over the socket, running `sql`.
+    fn psql_command(&self, db: &str, sql: &str) -> std::process::Command {
+        let mut cmd = std::process::Command::new(bin("psql").unwrap());
+        as_postgres(&mut cmd)
             .args(["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-h"])
             .arg(&self.dir)
             .args([
@@ -98,15 +105,8 @@ impl Server {
                 db,
                 "-c",
                 sql,
-            ])
-            .output()
-            .expect("psql runs");
-        assert!(
-            out.status.success(),
-            "psql {sql}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
+            ]);
+        cmd
     }
 
     /// Holds the journal's claims in database `db` for `secs` seconds, as a colleague's
@@ -116,19 +116,8 @@ impl Server {
         let sql = format!(
             "BEGIN; LOCK TABLE claims IN EXCLUSIVE MODE; SELECT pg_sleep({secs}); ROLLBACK;"
         );
-        let child = as_postgres(&mut std::process::Command::new(bin("psql").unwrap()))
-            .args(["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-h"])
-            .arg(&self.dir)
-            .args([
-                "-p",
-                &self.port.to_string(),
-                "-U",
-                "postgres",
-                "-d",
-                db,
-                "-c",
-                &sql,
-            ])
+        let child = self
+            .psql_command(db, &sql)
             .stdout(std::process::Stdio::null())
             .spawn()
             .expect("psql runs");
