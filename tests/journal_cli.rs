@@ -643,11 +643,7 @@ fn ctrl_c_stops_sending_records_what_was_on_its_way_and_reports_what_was_not_sen
         ],
     );
     until_creates(&e, 8);
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    assert!(cli_env::signal(&child, libc::SIGINT));
     let out = child.wait_with_output().unwrap();
     exits(&out, 130);
     assert!(
@@ -765,11 +761,7 @@ fn ctrl_c_ends_a_429_wait_at_once() {
     let child = spawn(&e, &["bulk", &file, "--yes", "--concurrency", "1"]);
     until_creates(&e, 1);
     let sent_at = Instant::now();
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    assert!(cli_env::signal(&child, libc::SIGINT));
     let out = child.wait_with_output().unwrap();
     exits(&out, 130);
     assert!(

@@ -1054,11 +1054,7 @@ fn a_clerk_leaves_a_colleagues_part_for_the_end_and_a_frozen_colleague_stops_not
         .spawn()
         .unwrap();
     until_created(&e, 2);
-    let stop = Command::new("kill")
-        .args(["-STOP", &ana.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(stop.success());
+    assert!(cli_env::signal(&ana, libc::SIGSTOP));
     e.s.set_latency(std::time::Duration::ZERO);
     // Ana's last request may be on its way: Beto waits for it no longer than a request
     // can take (here 3 s), then finds it at the service.

@@ -571,11 +571,7 @@ fn ctrl_c_stops_a_long_listing_and_writes_nothing() {
         );
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    assert!(cli_env::signal(&child, libc::SIGINT));
     let out = child.wait_with_output().unwrap();
     exits(&out, 130);
     assert!(

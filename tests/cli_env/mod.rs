@@ -134,6 +134,19 @@ pub fn until_settled(make: impl Fn() -> std::process::Command) {
     }
 }
 
+/// Sends signal `sig` (`libc::SIGINT`, `libc::SIGSTOP`, …) to a child process: without a
+/// `kill` program, which a minimal system does not have (procps). Whether it was sent.
+#[cfg(unix)]
+#[allow(dead_code)]
+pub fn signal(child: &std::process::Child, sig: i32) -> bool {
+    let Ok(pid) = i32::try_from(child.id()) else {
+        return false;
+    };
+    // SAFETY: kill takes two integers and touches no memory of ours; the pid is our
+    // own child's, not yet waited for.
+    unsafe { libc::kill(pid, sig) == 0 }
+}
+
 /// Whether the programs that read back what we write as PDF are here (poppler-utils,
 /// qpdf, zbar-tools): else the test is skipped with one loud line, unless
 /// `INVOICE_DESK_TESTS_REQUIRE` names `pdf` (CI sets it), when it fails.
