@@ -166,7 +166,10 @@ pub fn have_pdf_readers() -> bool {
     ]
     .iter()
     .all(|t| found(t));
-    all || skipped("pdf", "poppler-utils qpdf zbar-tools")
+    all || skip::unavailable(
+        "pdf",
+        "the PDF readers are not installed (apt-get install poppler-utils qpdf zbar-tools)",
+    )
 }
 
 /// Whether the program `tool` (Debian package `package`) is here for the tests that need

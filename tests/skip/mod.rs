@@ -1,9 +1,16 @@
 //! One rule for a test whose real component is not on this computer (PostgreSQL, a
 //! Vulkan driver, the PDF readers, libfaketime, postfix): it is skipped with one loud
 //! line, written past the test harness's capture so it shows even when the test passes,
+//! and again in a summary when the test program ends (after its "test result" line) —
 //! unless `INVOICE_DESK_TESTS_REQUIRE` names it (or `all`), as CI does: then it fails.
 //! Included by each helper module that starts or finds such a component.
 #![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// What was skipped in this test program: each reason, and how many times.
+static SKIPPED: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
 
 /// Whether `INVOICE_DESK_TESTS_REQUIRE` names `what`.
 pub fn required(what: &str) -> bool {
@@ -14,7 +21,8 @@ pub fn required(what: &str) -> bool {
 }
 
 /// `what` cannot be used here, for the reason `why` (which names the package that
-/// installs it): fails when it is required, else says `SKIPPED: why` and gives false.
+/// installs it): fails when it is required, else says `SKIPPED: why`, counts it for the
+/// summary at the end, and gives false.
 pub fn unavailable(what: &str, why: &str) -> bool {
     assert!(
         !required(what),
@@ -25,5 +33,41 @@ pub fn unavailable(what: &str, why: &str) -> bool {
         std::io::stderr(),
         "SKIPPED: {why}; a test that needs it did not run"
     );
+    let first = match SKIPPED.lock() {
+        Ok(mut s) => {
+            let first = s.is_empty();
+            *s.entry(why.to_string()).or_default() += 1;
+            first
+        }
+        Err(_) => false,
+    };
+    if first {
+        summary_at_exit();
+    }
     false
 }
+
+/// Has the summary said when the test program exits (the harness calls `exit` after its
+/// last line).
+#[cfg(unix)]
+fn summary_at_exit() {
+    extern "C" fn summary() {
+        use std::io::Write;
+        let Ok(s) = SKIPPED.lock() else { return };
+        let mut err = std::io::stderr().lock();
+        for (why, n) in s.iter() {
+            let _ = writeln!(
+                err,
+                "SKIPPED in this test program: {n} test(s) did not run what they check: {why}"
+            );
+        }
+    }
+    // SAFETY: atexit takes a plain function pointer that lives for the whole program;
+    // the function only reads a static and writes to stderr.
+    unsafe {
+        libc::atexit(summary);
+    }
+}
+
+#[cfg(not(unix))]
+fn summary_at_exit() {}
