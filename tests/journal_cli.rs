@@ -849,3 +849,36 @@ fn a_full_disk_mid_run_stops_the_run_and_says_why() {
     let (n, distinct) = issued(&e, "FULL-");
     assert_eq!(n, distinct);
 }
+
+/// A void whose answer never came names the invoice, as a create names its reference,
+/// and is not sent again before it is checked (exit 6).
+#[test]
+fn a_void_with_no_answer_names_the_invoice() {
+    let e = env();
+    let out = e.run(&[
+        "--json",
+        "create",
+        "--customer",
+        &e.customer(),
+        "--amount",
+        "4321",
+        "--external-id",
+        "ERP-J-VOID",
+    ]);
+    exits(&out, 0);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = v["id"].as_str().unwrap().to_string();
+    e.s.add_fault(Fault::hang(Route::Void, 1, 3));
+    let out = e
+        .cli()
+        .env("INVOICE_DESK_TIMEOUT", "1")
+        .args(["void", &id, "--yes"])
+        .output()
+        .unwrap();
+    exits(&out, 6);
+    let said = text(&out.stderr);
+    assert!(
+        said.contains(&format!("The invoice is {id}; it is not voided again")),
+        "{said}"
+    );
+}

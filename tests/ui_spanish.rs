@@ -1051,6 +1051,19 @@ fn the_cartera_panel_reviews_every_customer_in_spanish() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // A customer who owes pesos not yet due: left out by "más de 60 días".
+    let (young_id, _) = customers.last().unwrap().clone();
+    let out = cli_env::oauth_cli(&s, dir.path())
+        .env("INVOICE_DESK_JOURNAL", &journal)
+        .args(["create", "--customer", &young_id, "--amount", "123456"])
+        .args(["--external-id", "AL-DIA-1", "--due", "31-12-2099"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut h = common::connected_with_journal(
         &rt,
         s.profile("Pruebas"),
@@ -1072,7 +1085,18 @@ fn the_cartera_panel_reviews_every_customer_in_spanish() {
     ));
     assert!(has_text(&h, "1 clientes no se pudieron consultar"));
     assert!(h.query_by_label_contains("No se pudo consultar").is_some());
-    assert!(h.query_by_label_contains("Total CLP: $").is_some());
+    // The totals name each currency as a clerk reads it, and add up the customers shown.
+    let total_line = |h: &common::H, rows: &[invoice_desk::receivables::Row]| {
+        let t = invoice_desk::receivables::totals(rows.iter());
+        let clp = t["CLP"][5].value().unwrap();
+        let words = format!(
+            "Total Pesos (CLP): {} adeudado",
+            invoice_desk::api::money::format_amount(clp, Some("CLP"))
+        );
+        h.query_by_label_contains(&words).is_some()
+    };
+    assert!(h.query_by_label_contains("Total UF (CLF): UF ").is_some());
+    assert!(h.query_by_label_contains("Total CLF").is_none());
     // Each customer's aging buckets, per currency.
     assert!(
         h.query_all_by_label_contains("Más de 90 días: ")
@@ -1105,6 +1129,32 @@ fn the_cartera_panel_reviews_every_customer_in_spanish() {
         );
     }
     assert!(h.query_by_label_contains("Cliente Fantasma").is_some());
+    let all: Vec<_> = rows.to_vec();
+    let kept: Vec<_> = rows
+        .iter()
+        .filter(|r| {
+            r.summary
+                .as_ref()
+                .map_or(true, |s| s.oldest_overdue.is_some_and(|d| d > 60))
+        })
+        .cloned()
+        .collect();
+    assert!(total_line(&h, &kept), "the totals of those shown");
+    // A customer left out who owes pesos makes the book's total another number.
+    let hidden_owes = rows.iter().any(|r| {
+        r.summary.as_ref().is_ok_and(|s| {
+            s.oldest_overdue.is_none_or(|d| d <= 60)
+                && s.owed
+                    .get("CLP")
+                    .and_then(|t| t.value())
+                    .is_some_and(|v| !v.is_zero())
+        })
+    });
+    assert!(
+        hidden_owes,
+        "the sandbox has a customer under 60 days who owes pesos"
+    );
+    assert!(!total_line(&h, &all), "not of the whole book");
     // Statements for those shown who owe: one PDF each in the folder, and a summary.
     let owing = rows
         .iter()

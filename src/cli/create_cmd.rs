@@ -142,7 +142,11 @@ pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Resu
     )
     .await
     .map_err(blocked)?;
-    answered(sent, json, tr!("cli-unknown-void"))
+    answered(
+        sent,
+        json,
+        tr!("cli-unknown-void", id = escape_controls(id)),
+    )
 }
 
 /// What came of a create or void the journal let through: the invoice printed, or an

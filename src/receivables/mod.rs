@@ -223,9 +223,9 @@ pub struct Row {
 }
 
 /// The book's totals per currency: each bucket of [`Bucket::ALL`], then the total owed.
-pub fn totals(rows: &[Row]) -> BTreeMap<String, [Total; 6]> {
+pub fn totals<'a>(rows: impl IntoIterator<Item = &'a Row>) -> BTreeMap<String, [Total; 6]> {
     let mut out: BTreeMap<String, [Total; 6]> = BTreeMap::new();
-    for s in rows.iter().filter_map(|r| r.summary.as_ref().ok()) {
+    for s in rows.into_iter().filter_map(|r| r.summary.as_ref().ok()) {
         for (code, cells) in &s.aging.by_currency {
             with_currency(&mut out, code, |t| {
                 for (i, c) in cells.iter().enumerate() {

@@ -590,8 +590,10 @@ impl ReceivablesPanel {
                 .response
                 .labelled_by(l.id);
         });
-        // The book's totals, per currency: never added together.
-        for (code, t) in totals(&self.rows) {
+        // The totals of the customers shown (what "Mostrar" keeps), per currency: never
+        // added together; each currency by the name a clerk reads ("UF (CLF)").
+        let shown = self.shown();
+        for (code, t) in totals(shown.iter().map(|&i| &self.rows[i])) {
             let overdue: Total = t[1..5].iter().fold(Total::default(), |mut acc, x| {
                 match x.value() {
                     Some(v) => acc.add(v),
@@ -602,7 +604,9 @@ impl ReceivablesPanel {
             ui.label(
                 egui::RichText::new(tr!(
                     "rv-total",
-                    currency = code.clone(),
+                    currency = crate::api::Currency::from_code(&code)
+                        .map(crate::i18n::currency_name)
+                        .unwrap_or_else(|| crate::text::escape_controls(&code).into_owned()),
                     owed = money(t[5], &code),
                     overdue = money(overdue, &code)
                 ))
