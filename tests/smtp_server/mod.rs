@@ -99,17 +99,12 @@ impl Delivered {
             .collect()
     }
 
-    /// The attachment's file name and bytes, when there is one.
+    /// The (first) attachment's file name and bytes, when there is one.
     pub fn attachment(&self) -> Option<(String, Vec<u8>)> {
-        let p = self.parsed();
-        let part = p.subparts.get(1)?;
-        let name = part
-            .get_content_disposition()
-            .params
-            .get("filename")
-            .cloned()
-            .unwrap_or_default();
-        Some((name, part.get_body_raw().expect("the attachment decodes")))
+        self.attachments()
+            .into_iter()
+            .next()
+            .map(|(name, _, bytes)| (name, bytes))
     }
 }
 
