@@ -15,7 +15,7 @@ use super::BulkRow;
 use crate::api::{ApiError, Client, ErrorKind};
 use crate::journal::{
     self, Action, Blocked, Checked, Entry, Guard, Intent, JournalError, Outcome, SharedJournal,
-    Similar, Trouble,
+    Similar,
 };
 use futures_util::StreamExt;
 use std::collections::{HashMap, HashSet};
@@ -1079,12 +1079,9 @@ impl Runner {
                 // mid-claim, until the server ends it): nothing was written or sent;
                 // the claim is tried again a while before the journal is called busy.
                 Err(Blocked::Journal(e))
-                    if e.trouble() == Trouble::Busy
-                        && busy_since.get_or_insert_with(Instant::now).elapsed()
-                            < journal::BUSY_PATIENCE
-                        && !self.control.is_cancelled() =>
+                    if !self.control.is_cancelled() && journal::busy_again(&e, &mut busy_since) =>
                 {
-                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    tokio::time::sleep(journal::BUSY_RETRY).await;
                     continue;
                 }
                 Err(Blocked::Journal(e)) => {

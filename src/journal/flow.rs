@@ -106,6 +106,19 @@ impl SharedJournal {
     }
 }
 
+/// How often a claim that met a colleague's open transaction is tried again.
+pub const BUSY_RETRY: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Whether a claim refused with `e` is tried again after [`BUSY_RETRY`]: the journal was
+/// busy (a colleague's transaction on the same key, a laptop stopped mid-claim until the
+/// server ends it — nothing was written or sent) and has been for less than
+/// [`super::BUSY_PATIENCE`] since `since` (the first refusal, when the caller left it
+/// unset).
+pub fn busy_again(e: &JournalError, since: &mut Option<std::time::Instant>) -> bool {
+    e.trouble() == super::Trouble::Busy
+        && since.get_or_insert_with(std::time::Instant::now).elapsed() < super::BUSY_PATIENCE
+}
+
 /// What came of a journaled request: its result, and whether its outcome could not be
 /// written down (the entry then stays "to check").
 pub struct Journaled<T> {

@@ -27,8 +27,8 @@ pub use claims::{Claimed, DoneBy, Guard, Similar};
 pub use csv_out::{CSV_HEADER, each_entry, export_csv};
 pub use directory::{Customer, ImportProblem, ImportWhy, fold, fold_text, read_import};
 pub use flow::{
-    Blocked, Checked, Journaled, SharedJournal, check, check_and_record, in_flight_window,
-    local_minute, resolve, same_service, write_ahead,
+    BUSY_RETRY, Blocked, Checked, Journaled, SharedJournal, busy_again, check, check_and_record,
+    in_flight_window, local_minute, resolve, same_service, write_ahead,
 };
 pub use pg::BUSY_PATIENCE;
 pub use push::Pushed;

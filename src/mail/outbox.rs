@@ -186,18 +186,15 @@ impl<'a> Outbox<'a> {
                 .deliver(&envelope, async |_taken: &[String]| {
                     // A colleague's open transaction on the same key (stalled until the
                     // server ends it) is waited out, as a billing run does.
-                    let began = std::time::Instant::now();
+                    let mut since = Some(std::time::Instant::now());
                     let c = loop {
                         let i = intent.clone();
                         let c = journal
                             .run(move |j| j.claim(Action::Email, &i, &Guard::default()))
                             .await;
                         match c {
-                            Err(e)
-                                if e.trouble() == crate::journal::Trouble::Busy
-                                    && began.elapsed() < crate::journal::BUSY_PATIENCE =>
-                            {
-                                tokio::time::sleep(Duration::from_millis(500)).await;
+                            Err(e) if crate::journal::busy_again(&e, &mut since) => {
+                                tokio::time::sleep(crate::journal::BUSY_RETRY).await;
                             }
                             c => break c,
                         }

@@ -229,16 +229,21 @@ impl ReceivablesPanel {
 
     /// The customers shown who owe something (the statements run's customers).
     fn owing_shown(&self) -> Vec<crate::pdf::batch::Customer> {
-        self.shown()
-            .into_iter()
-            .map(|i| &self.rows[i])
-            .filter(|r| r.summary.as_ref().is_ok_and(|s| !s.aging.is_empty()))
+        self.owing_of(&self.shown())
             .map(|r| crate::pdf::batch::Customer {
                 id: r.customer.clone(),
                 name: r.name.clone(),
                 rut: r.rut.clone(),
             })
             .collect()
+    }
+
+    /// Of the rows `shown`, those who owe something.
+    fn owing_of<'a>(&'a self, shown: &'a [usize]) -> impl Iterator<Item = &'a Row> + 'a {
+        shown
+            .iter()
+            .map(|&i| &self.rows[i])
+            .filter(|r| r.summary.as_ref().is_ok_and(|s| !s.aging.is_empty()))
     }
 
     /// Makes the statements of the customers shown who owe something, into the folder
@@ -592,6 +597,8 @@ impl ReceivablesPanel {
         });
         // The totals of the customers shown (what "Mostrar" keeps), per currency: never
         // added together; each currency by the name a clerk reads ("UF (CLF)").
+        // What is shown is worked out once a frame: the totals, both bars and the table
+        // read it.
         let shown = self.shown();
         for (code, t) in totals(shown.iter().map(|&i| &self.rows[i])) {
             let overdue: Total = t[1..5].iter().fold(Total::default(), |mut acc, x| {
@@ -617,13 +624,20 @@ impl ReceivablesPanel {
         if failed > 0 {
             widgets::error_text(ui, &tr!("rv-failed", count = failed));
         }
-        self.statements_bar(ui, connected, commands);
-        self.email_bar(ui, connected, commands);
-        self.table(ui, commands);
+        let owing = self.owing_of(&shown).count();
+        self.statements_bar(ui, connected, owing, commands);
+        self.email_bar(ui, connected, owing, commands);
+        self.table(ui, &shown, commands);
     }
 
     /// "Estados de cuenta" for the customers shown who owe something, into a folder.
-    fn statements_bar(&mut self, ui: &mut Ui, connected: bool, commands: &mut Vec<Command>) {
+    fn statements_bar(
+        &mut self,
+        ui: &mut Ui,
+        connected: bool,
+        owing: usize,
+        commands: &mut Vec<Command>,
+    ) {
         // A default once; an emptied field stays empty (the clerk is typing another).
         if !std::mem::replace(&mut self.folder_offered, true) && self.folder.is_empty() {
             let day = self
@@ -641,7 +655,6 @@ impl ReceivablesPanel {
                 .display()
                 .to_string();
         }
-        let owing = self.owing_shown().len();
         ui.horizontal(|ui| {
             let l = ui.label(tr!("rv-folder"));
             ui.add(
@@ -694,8 +707,13 @@ impl ReceivablesPanel {
 
     /// "Enviar por correo a estos (N)…": the month's statements (or reminders) e-mailed
     /// to the customers shown who owe something, after a confirmation.
-    fn email_bar(&mut self, ui: &mut Ui, connected: bool, commands: &mut Vec<Command>) {
-        let owing = self.owing_shown().len();
+    fn email_bar(
+        &mut self,
+        ui: &mut Ui,
+        connected: bool,
+        owing: usize,
+        commands: &mut Vec<Command>,
+    ) {
         ui.horizontal(|ui| {
             let can = connected
                 && owing > 0
@@ -798,9 +816,8 @@ impl ReceivablesPanel {
         }
     }
 
-    fn table(&self, ui: &mut Ui, commands: &mut Vec<Command>) {
+    fn table(&self, ui: &mut Ui, shown: &[usize], commands: &mut Vec<Command>) {
         use egui_extras::Column;
-        let shown = self.shown();
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
         let safe = |t: &str| crate::text::escape_controls(t).into_owned();
         widgets::table(ui, row_height)
