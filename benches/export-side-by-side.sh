@@ -6,6 +6,8 @@
 # sandbox's CPU, and each one's ratio to invoice-desk.
 #   benches/export-side-by-side.sh [SIZES…]      (default: 100000 1000000)
 #   RUNS=5 (per size; 3 above 500,000), APP=target/release/invoice-desk
+#   BEFORE=path/to/another/invoice-desk adds that build to the turns (and checks that its
+#   CSV is byte for byte ours)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=${*:-100000 1000000}
@@ -19,6 +21,9 @@ trap cleanup EXIT
 hz=$(getconf CLK_TCK)
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+range() { sort -g | awk 'NR == 1 {lo=$1} {hi=$1} END {printf "%.3f–%.3f", lo, hi}'; }
+whos=(invoice-desk python curl)
+[ -n "${BEFORE:-}" ] && whos=(invoice-desk before python curl)
 
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d); $("$APP" --version); $(python3 -c 'import requests, sys; print("Python", sys.version.split()[0], "requests", requests.__version__)'); $(curl --version | head -n1 | cut -d' ' -f1-2)"
 for n in $SIZES; do
@@ -45,10 +50,11 @@ FLOOR
 
   declare -A out=()
   for r in $(seq 0 "$runs"); do          # run 0 is a warm-up, not counted
-    for who in invoice-desk python curl; do
+    for who in "${whos[@]}"; do
       rm -f "$WORK/out.csv"
       case $who in
         invoice-desk) cmd=("$APP" export cus_big --out "$WORK/out.csv") ;;
+        before) cmd=("$BEFORE" export cus_big --out "$WORK/out.csv") ;;
         python) cmd=(python3 benches/export_natural.py "$base" "$id" "$secret" "$audience" cus_big "$WORK/out.csv") ;;
         curl) cmd=(sh "$WORK/floor.sh") ;;
       esac
@@ -62,6 +68,10 @@ FLOOR
         rows=$(($(wc -l <"$WORK/out.csv") - 1))
         [ "$rows" = "$n" ] || { echo "$who wrote $rows rows, expected $n"; exit 1; }
       fi
+      [ "$who" = invoice-desk ] && cp "$WORK/out.csv" "$WORK/ours.csv"
+      if [ "$who" = before ]; then
+        cmp -s "$WORK/out.csv" "$WORK/ours.csv" || { echo "before's CSV is not ours, byte for byte"; exit 1; }
+      fi
       [ "$r" = 0 ] && continue
       read -r wall user sys rss <"$WORK/time"
       out[$who.wall]+="$wall "
@@ -74,13 +84,15 @@ FLOOR
 
   echo
   echo "export of $n invoices (pages of 1000), medians of $runs alternating runs:"
-  printf '  %-13s %9s %11s %9s %12s %12s %11s\n' who "wall s" "client CPU s" "RSS MB" "sandbox CPU s" "wall ×ours" "CPU ×ours"
-  for who in invoice-desk python curl; do
+  printf '  %-13s %9s %13s %11s %13s %9s %12s %12s %11s\n' who "wall s" "wall range" "client CPU s" "CPU range" "RSS MB" "sandbox CPU s" "wall ×ours" "CPU ×ours"
+  for who in "${whos[@]}"; do
     for k in wall cpu rss srv; do
       eval "m_$k=$(echo "${out[$who.$k]}" | tr ' ' '\n' | grep . | median)"
     done
+    r_wall=$(echo "${out[$who.wall]}" | tr ' ' '\n' | grep . | range)
+    r_cpu=$(echo "${out[$who.cpu]}" | tr ' ' '\n' | grep . | range)
     [ "$who" = invoice-desk ] && { ours_wall=$m_wall; ours_cpu=$m_cpu; }
-    printf '  %-13s %9.3f %11.3f %9d %12.2f %12.2f %11.2f\n' "$who" "$m_wall" "$m_cpu" "$m_rss" "$m_srv" \
+    printf '  %-13s %9.3f %13s %11.3f %13s %9d %12.2f %12.2f %11.2f\n' "$who" "$m_wall" "$r_wall" "$m_cpu" "$r_cpu" "$m_rss" "$m_srv" \
       "$(awk -v a="$m_wall" -v b="$ours_wall" 'BEGIN {print a / b}')" \
       "$(awk -v a="$m_cpu" -v b="$ours_cpu" 'BEGIN {print a / b}')"
   done

@@ -1,10 +1,10 @@
 //! Benchmarks with 100,000 invoices: CSV export, decoding listing pages (against
 //! serde_json into plain structs, the practical limit), and sorting/filtering the view.
 //! Run: `cargo bench --bench perf` (`-- per_invoice` for the export's stages, per invoice;
-//! `-- answer_to_csv` for the whole of it, rows from plain invoices against decoded ones).
+//! `-- answer_to_csv` for the whole of it).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use invoice_desk::api::{Invoice, Page, PlainPage};
+use invoice_desk::api::{Invoice, Page};
 use invoice_desk::export::{self, Dialect};
 use invoice_desk::sandbox::data::{BIG_CUSTOMER, Data, ORG_OAUTH};
 use invoice_desk::ui::customers::{Rows, Settings, SortKey, View};
@@ -157,25 +157,12 @@ fn benches(c: &mut Criterion) {
                 .unwrap();
         })
     });
-    // The CLI's export from the answers' text to the CSV, both ways: rows written from
-    // plain invoices borrowed from the text, and from decoded ones (the page given back).
+    // The CLI's export from the answers' text to the CSV.
     let texts: Vec<&str> = pages
         .iter()
         .map(|p| std::str::from_utf8(p).unwrap())
         .collect();
-    g.bench_function("answer_to_csv_plain", |b| {
-        per_invoice(b, || {
-            let mut csv = export::StreamingCsv::new(Dialect::Standard).unwrap();
-            for t in &texts {
-                for inv in &PlainPage::from_text(black_box(t)).unwrap().items {
-                    csv.push(inv).unwrap();
-                }
-            }
-            csv.finish(std::io::sink(), &AtomicBool::new(false))
-                .unwrap();
-        })
-    });
-    g.bench_function("answer_to_csv_decoded", |b| {
+    g.bench_function("answer_to_csv", |b| {
         per_invoice(b, || {
             let mut csv = export::StreamingCsv::new(Dialect::Standard).unwrap();
             for t in &texts {
@@ -183,7 +170,6 @@ fn benches(c: &mut Criterion) {
                 for inv in &page {
                     csv.push(inv).unwrap();
                 }
-                Invoice::recycle_page(page);
             }
             csv.finish(std::io::sink(), &AtomicBool::new(false))
                 .unwrap();

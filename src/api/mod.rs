@@ -11,14 +11,12 @@ pub mod money;
 
 pub use auth::{ApiKeySettings, AuthSettings, OAuthSettings, TokenBodyStyle, TokenState};
 pub use client::{
-    Client, ClientConfig, ConnectionReport, ListProgress, Rows, checked_customer_id,
-    checked_invoice_id,
+    Client, ClientConfig, ConnectionReport, ListProgress, checked_customer_id, checked_invoice_id,
 };
 pub use error::{
     Action, ApiError, CertProblem, Detail, ErrorKind, FieldError, InputProblem, Resource, Setting,
 };
 pub use model::{
-    CurrencyChoice, Invoice, InvoiceData, InvoiceStatus, NewInvoice, NextPage, Other, Page,
-    PlainInvoice, PlainPage, safe_payment_link,
+    CurrencyChoice, Invoice, InvoiceStatus, NewInvoice, NextPage, Other, Page, safe_payment_link,
 };
 pub use money::{AmountError, Currency};

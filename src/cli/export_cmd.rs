@@ -102,7 +102,7 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), Failure> {
     let mut spooled = Ok(());
     let listed = svc
         .client
-        .list_customer_rows(&customer, |page, p| {
+        .list_customer_invoices(&customer, |page, p| {
             if let Err(e) = sink.take(page) {
                 spooled = Err(e);
                 return std::ops::ControlFlow::Break(());
@@ -191,19 +191,9 @@ enum Sink {
 }
 
 impl Sink {
-    fn take(&mut self, page: crate::api::Rows<'_>) -> std::io::Result<()> {
-        use crate::api::Rows;
+    fn take(&mut self, page: Vec<crate::api::Invoice>) -> std::io::Result<()> {
         match (self, page) {
-            // Rows written straight from the answer's text.
-            (Sink::Csv(csv), Rows::Plain(page)) => page.iter().try_for_each(|inv| csv.push(inv)),
-            // The page goes on to be decoded into (see `Invoice::recycle_page`). This must
-            // stay on the thread that decodes the next page: the spare store is per thread,
-            // so a page given back on another thread is never reused (only memory held).
-            (Sink::Csv(csv), Rows::Decoded(page)) => {
-                page.iter().try_for_each(|inv| csv.push(inv))?;
-                crate::api::Invoice::recycle_page(page);
-                Ok(())
-            }
+            (Sink::Csv(csv), page) => page.iter().try_for_each(|inv| csv.push(inv)),
             (Sink::Workbook(rows), page) => {
                 if rows.len() + page.len() > crate::export::xlsx::MAX_ROWS {
                     return Err(std::io::Error::other(tr!(
@@ -211,7 +201,7 @@ impl Sink {
                         max = crate::export::xlsx::MAX_ROWS
                     )));
                 }
-                rows.extend(page.into_invoices());
+                rows.extend(page);
                 Ok(())
             }
         }

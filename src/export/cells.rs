@@ -77,8 +77,8 @@ pub(super) fn spanish_words() -> &'static CellWords {
 /// writers fill their rows through this. True when the cell is one that never needs
 /// quotes or escapes (empty, an amount, a flag, a status, `{}`): the streamed writer does
 /// not look into it.
-pub(super) fn push_column_cell<R: InvoiceData>(
-    inv: &R,
+pub(super) fn push_column_cell(
+    inv: &Invoice,
     source: Result<usize, &str>,
     dialect: Dialect,
     out: &mut String,
@@ -98,8 +98,8 @@ pub(super) fn push_column_cell<R: InvoiceData>(
 
 /// The cell of a column that comes from the known fields, appended to `out` (no
 /// allocation for the common cells). True as [`push_column_cell`] says.
-pub(super) fn push_typed_cell<R: InvoiceData>(
-    inv: &R,
+pub(super) fn push_typed_cell(
+    inv: &Invoice,
     source: Source,
     dialect: Dialect,
     out: &mut String,
@@ -138,16 +138,11 @@ pub(super) fn push_typed_cell<R: InvoiceData>(
         }
         // Digits, a sign and the dialect's decimal point, never its delimiter.
         Some(Known::Amount(a)) => {
-            push_amount_cell(a, inv.currency_code(), dialect, out);
+            push_amount_cell(a, inv.currency_code.as_deref(), dialect, out);
             return true;
         }
         Some(Known::Unreadable(raw)) => out.push_str(&unreadable_amount_cell(raw, dialect)),
         Some(Known::Json(v)) => return push_value_cell(v, out),
-        // `{}` never needs quotes; another object is looked at, as `push_value_cell` says.
-        Some(Known::CompactJson(s)) => {
-            out.push_str(&guard_text(s));
-            return s == "{}";
-        }
     }
     false
 }

@@ -66,7 +66,7 @@ pub struct ColumnSet {
 
 impl ColumnSet {
     /// Notes the fields of one row; true when it brought a column not seen before.
-    pub fn add<R: InvoiceData>(&mut self, r: &R) -> bool {
+    pub fn add(&mut self, r: &Invoice) -> bool {
         let before = self.brought.len();
         for (_, pos, source) in typed_columns() {
             if *pos >= FIRST_OPTIONAL_COLUMN

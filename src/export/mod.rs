@@ -12,7 +12,7 @@ mod streamed;
 pub mod xlsx;
 
 use crate::api::model::{FIRST_OPTIONAL_COLUMN, KNOWN_FIELDS, Known, value_text};
-use crate::api::{Currency, Invoice, InvoiceData, Other};
+use crate::api::{Currency, Invoice, Other};
 use rust_decimal::Decimal;
 use std::collections::BTreeSet;
 use std::io::Write;

@@ -442,9 +442,6 @@ where
                     Some(Known::Json(v)) => {
                         put_text(ws, &f, at, &value_text(v), &mut written.cut).map_err(err)?;
                     }
-                    Some(Known::CompactJson(s)) => {
-                        put_text(ws, &f, at, s, &mut written.cut).map_err(err)?;
-                    }
                 }
             }
         }

@@ -31,7 +31,6 @@ pub fn known_value(
         Known::Json(j) => {
             crate::text::escape_controls(&crate::api::model::value_text(j)).into_owned()
         }
-        Known::CompactJson(s) => crate::text::escape_controls(s).into_owned(),
     }
 }
 

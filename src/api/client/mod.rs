@@ -6,9 +6,7 @@ mod answers;
 use super::auth::{self, AuthSettings, TokenSource, TokenState};
 use super::error::{Action, ApiError, ErrorKind, InputProblem, Resource, Setting};
 use super::http::{self, BodyError};
-use super::model::{
-    Invoice, NewInvoice, NextPage, Page, PlainInvoice, PlainPage, guess_next, page_text,
-};
+use super::model::{Invoice, NewInvoice, NextPage, Page, Paging, page_text};
 use answers::{api_error, create_not_found, decode_invoice, decode_written, not_found_as};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::Value;
@@ -135,43 +133,16 @@ struct Answer {
     body: Vec<u8>,
 }
 
-/// A page of a listing as [`Client::list_customer_rows`] hands it over.
-pub enum Rows<'a> {
-    /// Every invoice on it plain, borrowed from the answer.
-    Plain(Vec<PlainInvoice<'a>>),
-    /// Decoded invoices (give them back with [`Invoice::recycle_page`] once used).
-    Decoded(Vec<Invoice>),
-}
-
-impl Rows<'_> {
-    /// How many invoices.
-    pub fn len(&self) -> usize {
-        match self {
-            Rows::Plain(v) => v.len(),
-            Rows::Decoded(v) => v.len(),
-        }
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The invoices, decoded.
-    pub fn into_invoices(self) -> Vec<Invoice> {
-        match self {
-            Rows::Plain(v) => v.iter().map(PlainInvoice::to_invoice).collect(),
-            Rows::Decoded(v) => v,
-        }
-    }
-}
-
-/// One page of a listing fetched ahead, not yet decoded.
-struct Fetched {
-    /// The address it was fetched from.
-    url: Url,
-    /// The answer as text, or why there is none.
-    text: Result<String, ApiError>,
+/// What the task that reads a listing ahead (see [`Client::list_customer_invoices`]) hands
+/// over.
+enum Listed {
+    /// A page's answer (its paging read and checked, its invoices not decoded yet), and
+    /// the progress with it.
+    Page(String, ListProgress),
+    /// The listing's end.
+    Done(ListProgress),
+    /// Why it stopped.
+    Failed(ApiError),
 }
 
 /// Stops a task when the listing that started it ends, however it ends (its future
@@ -368,73 +339,61 @@ impl Client {
     where
         F: FnMut(Vec<Invoice>, &ListProgress) -> ControlFlow<()>,
     {
-        self.list_customer(customer, false, |rows, p| on_page(rows.into_invoices(), p))
-            .await
+        let customer = checked_id(customer, Setting::CustomerId)?.to_string();
+        // Pages are fetched by a task of their own, which reads only their paging: the
+        // service prepares page n+1 while page n is decoded and used here. One page
+        // queued: at most three in memory (this one, the queued one, the one being
+        // fetched). The invoices are decoded here, on the thread that uses and frees
+        // them: made on one thread and freed on another, they cost twice the CPU (the
+        // allocator's arenas).
+        let (tx, mut pages) = tokio::sync::mpsc::channel(1);
+        // Dropping the task on return stops the pages already asked for.
+        let _task = AbortOnDrop(tokio::spawn(self.clone().read_ahead(customer, tx)));
+        loop {
+            match pages.recv().await {
+                Some(Listed::Page(text, progress)) => {
+                    let page = Page::from_text(&text).map_err(|e| e.with_body(text.as_bytes()))?;
+                    drop(text);
+                    if on_page(page.items, &progress).is_break() {
+                        return Err(ApiError::new(ErrorKind::Cancelled));
+                    }
+                }
+                Some(Listed::Done(progress)) => return Ok(progress),
+                Some(Listed::Failed(e)) => return Err(e),
+                // The task ended without a word: only when the runtime shuts down.
+                None => return Err(ApiError::new(ErrorKind::Cancelled)),
+            }
+        }
     }
 
-    /// As [`Client::list_customer_invoices`], each page's invoices handed over plain
-    /// (borrowed from the answer, see [`PlainInvoice`]) when they all are: for a writer
-    /// that uses each page once (an export to CSV).
-    pub async fn list_customer_rows<F>(
-        &self,
-        customer: &str,
-        on_page: F,
-    ) -> Result<ListProgress, ApiError>
-    where
-        F: FnMut(Rows<'_>, &ListProgress) -> ControlFlow<()>,
-    {
-        self.list_customer(customer, true, on_page).await
+    /// Fetches a customer's listing into `pages`, page after page, following and checking
+    /// each page's paging, and says how it ended.
+    async fn read_ahead(self, customer: String, pages: tokio::sync::mpsc::Sender<Listed>) {
+        let last = match self.read_listing(&customer, &pages).await {
+            Ok(progress) => Listed::Done(progress),
+            Err(e) => Listed::Failed(e),
+        };
+        let _ = pages.send(last).await;
     }
 
-    async fn list_customer<F>(
+    async fn read_listing(
         &self,
         customer: &str,
-        plain: bool,
-        mut on_page: F,
-    ) -> Result<ListProgress, ApiError>
-    where
-        F: FnMut(Rows<'_>, &ListProgress) -> ControlFlow<()>,
-    {
-        let customer = checked_id(customer, Setting::CustomerId)?;
+        pages: &tokio::sync::mpsc::Sender<Listed>,
+    ) -> Result<ListProgress, ApiError> {
         let first = http::endpoint(&self.inner.base, &["invoices", "customer", customer]);
         let cfg = &self.inner.cfg;
         let mut url = self.with_page_size(first.clone());
         let mut seen_next: Vec<NextPage> = Vec::new();
         let mut progress = ListProgress::default();
-        // Pages are fetched ahead by a task of their own (see `fetch_ahead`): the service
-        // prepares page n+1 while page n is decoded here. What it fetched is used only
-        // when it is the page this loop's own reading of the paging asks for; otherwise
-        // the task is stopped and started again at that page.
-        let mut ahead = None;
         loop {
-            let (_task, pages) = ahead.get_or_insert_with(|| {
-                // One page queued: at most three in memory (this one, the queued one,
-                // the one being fetched).
-                let (tx, rx) = tokio::sync::mpsc::channel(1);
-                let task = tokio::spawn(self.clone().fetch_ahead(url.clone(), first.clone(), tx));
-                (AbortOnDrop(task), rx)
-            });
-            let fetched: Fetched = match pages.recv().await {
-                Some(f) if f.url == url => f,
-                // A wrong guess, or the task stopped where this listing goes on.
-                _ => {
-                    ahead = None;
-                    continue;
-                }
-            };
-            let text = fetched
-                .text
+            let text = self
+                .execute(reqwest::Method::GET, url.clone(), None, None, Effect::Read)
+                .await
+                .map(page_text)
                 .map_err(|e| not_found_as(e, Resource::Customer(customer.to_string())))?;
-            // Read straight from the text (no JSON tree): plain when asked and it can be,
-            // decoded otherwise.
-            let (rows, next, total) = match plain.then(|| PlainPage::from_text(&text)).flatten() {
-                Some(p) => (Rows::Plain(p.items), p.next, p.total),
-                None => {
-                    let p = Page::from_text(&text).map_err(|e| e.with_body(text.as_bytes()))?;
-                    (Rows::Decoded(p.items), p.next, p.total)
-                }
-            };
-            let received = rows.len() as u64;
+            let page = Paging::from_text(&text).map_err(|e| e.with_body(text.as_bytes()))?;
+            let received = page.entries as u64;
             if progress.items.saturating_add(received) > cfg.max_invoices {
                 return Err(ApiError::new(ErrorKind::ListingTooLong {
                     cap: cfg.max_invoices,
@@ -442,13 +401,13 @@ impl Client {
             }
             progress.pages += 1;
             progress.items += received;
-            progress.total = total.or(progress.total);
-            let next = match &next {
+            progress.total = page.total.or(progress.total);
+            let next = match &page.next {
                 None => Ok(None),
                 Some(next) => self.next_page_url(&first, next, received, &mut seen_next, &progress),
             };
-            // Dropping the task on return stops the pages already asked for.
-            if on_page(rows, &progress).is_break() {
+            if pages.send(Listed::Page(text, progress)).await.is_err() {
+                // Nobody is listening any more.
                 return Err(ApiError::new(ErrorKind::Cancelled));
             }
             // A page that cannot be followed (a cycle, a foreign URL) is an error only
@@ -456,47 +415,6 @@ impl Client {
             match next? {
                 Some(next) => url = next,
                 None => return Ok(progress),
-            }
-        }
-    }
-
-    /// Fetches a listing's pages from `url` on into `pages`, each followed by the page
-    /// its paging points to as [`guess_next`] reads it (no invoice decoded), until the
-    /// guess runs out, an error (sent as the last message) or a closed channel. It
-    /// checks nothing but the service's origin: the listing checks each page's address
-    /// against its own reading of the paging and keeps the limits.
-    async fn fetch_ahead(
-        self,
-        mut url: Url,
-        first: Url,
-        pages: tokio::sync::mpsc::Sender<Fetched>,
-    ) {
-        loop {
-            let text = self
-                .execute(reqwest::Method::GET, url.clone(), None, None, Effect::Read)
-                .await
-                .map(page_text);
-            let next = match &text {
-                Ok(text) => guess_next(text)
-                    .flatten()
-                    .and_then(|n| self.page_url(&first, &n).ok()),
-                Err(_) => None,
-            };
-            if pages
-                .send(Fetched {
-                    url: url.clone(),
-                    text,
-                })
-                .await
-                .is_err()
-            {
-                return;
-            }
-            match next {
-                // A page that points to itself is not fetched again (a longer cycle is
-                // fetched at most two pages beyond where the listing stops it).
-                Some(next) if next != url => url = next,
-                _ => return,
             }
         }
     }

@@ -9,7 +9,6 @@
 
 use super::fields::{Decoded, KNOWN_FIELDS, Shape, at, known_index};
 use super::invoice::{Invoice, compact, id_text};
-use super::spare;
 use crate::api::money;
 use serde::Deserialize;
 use serde_json::Value;
@@ -178,18 +177,10 @@ impl<'de> serde::Deserialize<'de> for NumberText<'de> {
     }
 }
 
-/// Text as read, as a `String` of its own (in spare room when there is some).
-fn owned(s: Cow<'_, str>) -> String {
-    match s {
-        Cow::Borrowed(s) => spare::text(s),
-        Cow::Owned(s) => s,
-    }
-}
-
 impl Raw<'_> {
     fn into_value(self) -> Value {
         match self {
-            Raw::Str(s) => Value::String(owned(s)),
+            Raw::Str(s) => Value::String(s.into_owned()),
             Raw::Bool(b) => Value::Bool(b),
             Raw::Null => Value::Null,
             // Its decimal text, as for the u64 or i64 it came as.
@@ -214,7 +205,7 @@ impl<'de> serde::Deserialize<'de> for Raw<'de> {
                 Ok(Raw::Str(Cow::Borrowed(s)))
             }
             fn visit_str<E>(self, s: &str) -> Result<Raw<'de>, E> {
-                Ok(Raw::Str(Cow::Owned(spare::text(s))))
+                Ok(Raw::Str(Cow::Owned(s.to_owned())))
             }
             fn visit_string<E>(self, s: String) -> Result<Raw<'de>, E> {
                 Ok(Raw::Str(Cow::Owned(s)))
@@ -314,34 +305,20 @@ fn convert(shape: Shape, v: Value) -> Result<Option<Decoded>, Value> {
     }
 }
 
-/// Text read for the known field `KNOWN_FIELDS[i]`, written into the room its last value
-/// left (an invoice used before): as [`convert`] reads text (an identifier of blanks is
-/// absent), for the fields that hold text. `Err` gives the text back for any other field.
-// Inlined into the field loop, where nearly every call is: with the second, cold call
-// site (`customer_id`) it was left outlined, +0.4 % instructions on a 100k export.
-#[inline(always)]
+/// Text read for the known field `KNOWN_FIELDS[i]`, as [`convert`] reads text (an
+/// identifier of blanks is absent), for the fields that hold text. `Err` gives the text
+/// back for any other field.
 fn put_text<'a>(inv: &mut Invoice, i: usize, s: Cow<'a, str>) -> Result<(), Cow<'a, str>> {
     // An identifier of blanks is no identifier.
     let blank = KNOWN_FIELDS[i].shape != Shape::Text && blank(&s);
     if i == at::ID {
-        inv.id.clear();
-        if !blank {
-            inv.id.push_str(&s);
-        }
+        inv.id = if blank { String::new() } else { s.into_owned() };
         return Ok(());
     }
     let Some(slot) = inv.text_slot(i) else {
         return Err(s);
     };
-    match slot {
-        Some(_) if blank => spare::keep(slot.take().unwrap_or_default()),
-        Some(t) => {
-            t.clear();
-            t.push_str(&s);
-        }
-        None if blank => {}
-        None => *slot = Some(owned(s)),
-    }
+    *slot = (!blank).then(|| s.into_owned());
     Ok(())
 }
 
@@ -354,94 +331,23 @@ pub(super) fn blank(s: &str) -> bool {
     }
 }
 
-/// Clears the known field `KNOWN_FIELDS[i]` when it holds text, its room kept for other
-/// text; false for any other field.
+/// Clears the known field `KNOWN_FIELDS[i]` when it holds text; false for any other
+/// field.
 fn clear_text(inv: &mut Invoice, i: usize) -> bool {
     match inv.text_slot(i) {
         Some(slot) => {
-            if let Some(s) = slot.take() {
-                spare::keep(s);
-            }
+            *slot = None;
             true
         }
         None => false,
     }
 }
 
-/// Puts another field in `extra`, of which the first `own` entries are this invoice's:
-/// into the next entry when it has the same name (left there by an invoice used before),
-/// its text written into that entry's room. Returns how many entries are now its own.
-fn put_other(
-    extra: &mut serde_json::Map<String, Value>,
-    own: usize,
-    name: Cow<'_, str>,
-    v: Raw<'_>,
-) -> usize {
-    if let Some((k, old)) = extra.iter_mut().nth(own)
-        && *k == name
-    {
-        match (old, v) {
-            (Value::String(t), Raw::Str(s)) => {
-                t.clear();
-                t.push_str(&s);
-            }
-            (old, v) => *old = v.into_value(),
-        }
-        return own + 1;
-    }
-    keep_own(extra, own);
-    // Inserted as `Value` reads an object: a repeated name takes the later value, in the
-    // place of the first.
-    extra.insert(owned(name), v.into_value());
-    extra.len()
-}
-
-/// Drops the entries of `extra` after its first `own` (a used invoice's).
-fn keep_own(extra: &mut serde_json::Map<String, Value>, own: usize) {
-    if extra.len() > own {
-        let mut n = 0;
-        extra.retain(|_, _| {
-            n += 1;
-            n <= own
-        });
-    }
-}
-
-/// An invoice's fields one after another, as read: from serde's map access, or from
-/// [`super::fast`]'s reader. [`decode_into`] is the one place that decides what they
-/// make, for both.
-pub(super) trait Fields<'de> {
-    type Error;
-    /// The next field's name; `None` after the last.
-    fn next_key(&mut self) -> Result<Option<Field<'de>>, Self::Error>;
-    /// The value of the field just named.
-    fn next_value(&mut self) -> Result<Raw<'de>, Self::Error>;
-    /// An invoice that cannot be one.
-    fn invalid(why: &'static str) -> Self::Error;
-}
-
-/// serde's map access as [`Fields`].
-struct Entries<A>(A);
-
-impl<'de, A: serde::de::MapAccess<'de>> Fields<'de> for Entries<A> {
-    type Error = A::Error;
-    fn next_key(&mut self) -> Result<Option<Field<'de>>, A::Error> {
-        self.0.next_key()
-    }
-    fn next_value(&mut self) -> Result<Raw<'de>, A::Error> {
-        self.0.next_value()
-    }
-    fn invalid(why: &'static str) -> A::Error {
-        serde::de::Error::custom(why)
-    }
-}
-
-/// Decodes an invoice into `inv`, which may hold an invoice used before (see `spare`):
-/// every field is overwritten or cleared.
-pub(super) fn decode_into<'de, F: Fields<'de>>(
+/// Decodes an invoice's fields, one after another as read, into `inv` (empty).
+fn decode_into<'de, A: serde::de::MapAccess<'de>>(
     inv: &mut Invoice,
-    mut map: F,
-) -> Result<(), F::Error> {
+    mut map: A,
+) -> Result<(), A::Error> {
     // Known fields whose value did not fit their shape: to `extra` at the end,
     // in the table's order (a later copy of the same field replaces them).
     let mut odd: Vec<(usize, Value)> = Vec::new();
@@ -449,9 +355,6 @@ pub(super) fn decode_into<'de, F: Fields<'de>>(
     // One bit per known field: the table must stay within the bits (checked when built).
     const _: () = assert!(super::fields::KNOWN_FIELDS.len() <= u16::BITS as usize);
     let mut seen = 0u16;
-    // How many of `extra`'s entries are this invoice's own: those after them
-    // are the used invoice's, taken over while the names match.
-    let mut own = 0;
     while let Some(field) = map.next_key()? {
         match field {
             Field::Known(at::CUSTOMER_ID) => customer_id = Some(map.next_value()?),
@@ -476,20 +379,15 @@ pub(super) fn decode_into<'de, F: Fields<'de>>(
                 inv.set_known(i, d);
             }
             Field::Other(k) => {
-                let v = map.next_value()?;
-                own = put_other(&mut inv.extra, own, k, v);
+                let v: Raw<'de> = map.next_value()?;
+                // As `Value` reads an object: a repeated name takes the later value, in
+                // the place of the first.
+                inv.extra.insert(k.into_owned(), v.into_value());
             }
         }
     }
-    keep_own(&mut inv.extra, own);
-    // Known fields this invoice did not send (`customer_id` is read below).
-    for i in 0..KNOWN_FIELDS.len() {
-        if seen & (1 << i) == 0 && i != at::CUSTOMER_ID && !clear_text(inv, i) {
-            inv.set_known(i, None);
-        }
-    }
     if inv.id.is_empty() {
-        return Err(F::invalid("an invoice has no id"));
+        return Err(serde::de::Error::custom("an invoice has no id"));
     }
     // `customer_id` is read only when `customer` is absent; otherwise it is
     // kept as is.
@@ -515,35 +413,21 @@ pub(super) fn decode_into<'de, F: Fields<'de>>(
     Ok(())
 }
 
-/// Decodes an invoice into the one it holds.
-struct IntoInvoice<'a>(&'a mut Invoice);
-
-impl<'de> serde::de::Visitor<'de> for IntoInvoice<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("an invoice (a JSON object)")
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
-        decode_into(self.0, Entries(map))
-    }
-}
-
-impl Invoice {
-    /// Decodes an invoice into `inv`, in the room its text had (an invoice of a page
-    /// given back, see `spare`); equal to [`Invoice::deserialize`]'s.
-    pub(super) fn deserialize_into<'de, D: serde::Deserializer<'de>>(
-        d: D,
-        inv: &mut Invoice,
-    ) -> Result<(), D::Error> {
-        d.deserialize_map(IntoInvoice(inv))
-    }
-}
-
 impl<'de> serde::Deserialize<'de> for Invoice {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let mut inv = Invoice::empty();
-        Invoice::deserialize_into(d, &mut inv)?;
-        Ok(inv)
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Invoice;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an invoice (a JSON object)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Invoice, A::Error> {
+                let mut inv = Invoice::empty();
+                decode_into(&mut inv, map)?;
+                Ok(inv)
+            }
+        }
+        d.deserialize_map(V)
     }
 }
 
@@ -622,42 +506,11 @@ mod tests {
         }
     }
 
-    /// Decodes `text` as the one invoice of a page, into the page given back last; gives
-    /// the page back after.
-    fn decode_reusing(text: &str) -> Result<Invoice, String> {
+    /// Decodes `text` as the one invoice of a page.
+    fn decode_in_page(text: &str) -> Result<Invoice, String> {
         let page =
             super::super::Page::from_text(&format!("[{text}]")).map_err(|e| e.to_string())?;
-        let inv = page.items[0].clone();
-        Invoice::recycle_page(page.items);
-        Ok(inv)
-    }
-
-    /// Pages decoded into the page given back before them: each as decoded afresh, with
-    /// more or fewer invoices and fields than the one before.
-    #[test]
-    fn pages_decoded_into_used_ones_are_as_new() {
-        let pages = [
-            r#"[{"id":"in_1","customer":"cus_a","amount":1200,"status":"PAID","metadata":{"k":"v"},"created_at":"2025-01-01","note":"x"},
-                {"id":"in_2","customer_id":"cus_b","currency_code":"CLF","amount":"1.5","is_paid":true,"link_payment":"https://p/2"},
-                {"id":"in_3","customer":"cus_c","invoice_external_id":"ERP-1","product_id":"prod_1","due_date":"2025-02-01","created_at":"x"}]"#,
-            r#"[{"id":"in_4","note":"y","created_at":"2025-03-01"},
-                {"id":"in_5","customer":"  ","customer_id":"cus_d","is_void":true,"invoice_external_id":null}]"#,
-            r#"[{"id":"in_6","created_at":"2025-03-01","note":1,"extra":null},{"id":"in_7","status":null,"due_date":5},
-                {"id":"in_8","customer":"cus_e"},{"id":"in_9","customer":"cus_f","customer":"cus_g","link_payment":"l"}]"#,
-            "[]",
-            r#"[{"id":"in_10","amount":"abc","currency_code":"CLP"}]"#,
-        ];
-        for text in pages.iter().chain(&pages) {
-            let page = super::super::Page::from_text(text).unwrap();
-            let afresh: Vec<Invoice> = serde_json::from_str(text).unwrap();
-            assert_eq!(page.items, afresh, "{text}");
-            let fields: Vec<_> = page.items.iter().map(Invoice::fields).collect();
-            assert_eq!(
-                fields,
-                afresh.iter().map(Invoice::fields).collect::<Vec<_>>()
-            );
-            Invoice::recycle_page(page.items);
-        }
+        Ok(page.items[0].clone())
     }
 
     fn value() -> impl Strategy<Value = String> {
@@ -765,14 +618,12 @@ mod tests {
                 text.push_str(&format!("{}:{v}", Value::String(k.clone())));
             }
             text.push('}');
-            // Decoded into the invoice of the page the previous case gave back (another
-            // text), then into its own: the same invoice, and the one decoded afresh.
-            let ours = decode_reusing(&text);
-            let afresh = serde_json::from_str::<Invoice>(&text).map_err(|e| e.to_string());
-            prop_assert_eq!(ours.is_ok(), afresh.is_ok(), "{}", text);
+            // In a page as alone.
+            let ours = decode_in_page(&text);
+            let alone = serde_json::from_str::<Invoice>(&text).map_err(|e| e.to_string());
+            prop_assert_eq!(ours.is_ok(), alone.is_ok(), "{}", text);
             if let Ok(first) = &ours {
-                prop_assert_eq!(Ok(first), afresh.as_ref(), "{}", text);
-                prop_assert_eq!(&decode_reusing(&text), &ours, "{}", text);
+                prop_assert_eq!(Ok(first), alone.as_ref(), "{}", text);
             }
             let reference = serde_json::from_str::<Reference>(&text)
                 .map(|r| r.0)

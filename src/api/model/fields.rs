@@ -124,9 +124,6 @@ pub enum Known<'a> {
     Unreadable(&'a str),
     /// Any JSON.
     Json(&'a Value),
-    /// Any JSON, as its compact text (a plain invoice's flat object, which the answer
-    /// wrote compactly: see `PlainInvoice`).
-    CompactJson(&'a str),
 }
 
 impl Known<'_> {
@@ -137,9 +134,6 @@ impl Known<'_> {
             Known::Flag(b) => Value::Bool(b),
             Known::Amount(a) => Value::Number(money::to_json_number(a)),
             Known::Json(v) => v.clone(),
-            Known::CompactJson(s) => {
-                serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.to_string()))
-            }
         }
     }
 
@@ -150,7 +144,6 @@ impl Known<'_> {
             Known::Flag(b) => b.to_string(),
             Known::Amount(a) => a.to_string(),
             Known::Json(v) => compact(v),
-            Known::CompactJson(s) => s.to_string(),
         }
     }
 }

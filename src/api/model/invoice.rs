@@ -9,6 +9,15 @@ use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+/// A value of a field not in [`KNOWN_FIELDS`]: text, or any other JSON.
+#[derive(Clone, Copy, Debug)]
+pub enum Other<'a> {
+    /// A string.
+    Text(&'a str),
+    /// Any other JSON.
+    Json(&'a Value),
+}
+
 /// Where an invoice stands, derived from `is_void`, `is_paid` and `status`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum InvoiceStatus {
@@ -108,6 +117,19 @@ impl Invoice {
     /// Open, paid, void or unknown. Void wins over paid.
     pub fn status(&self) -> InvoiceStatus {
         status_of(self.is_paid, self.is_void, self.status_text.as_deref())
+    }
+
+    /// The names of the fields not in [`KNOWN_FIELDS`], in the order received.
+    pub fn other_names(&self) -> impl Iterator<Item = &str> {
+        self.extra.keys().map(String::as_str)
+    }
+
+    /// The value of a field not in [`KNOWN_FIELDS`].
+    pub fn other(&self, name: &str) -> Option<Other<'_>> {
+        self.extra.get(name).map(|v| match v {
+            Value::String(s) => Other::Text(s),
+            v => Other::Json(v),
+        })
     }
 
     /// The amount formatted es-CL with its currency, or the unreadable text.

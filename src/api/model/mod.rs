@@ -3,17 +3,13 @@
 //! and the pages of a listing (`page.rs`).
 
 mod decode;
-mod fast;
 mod fields;
 mod invoice;
 mod page;
-mod plain;
-mod spare;
 
 pub use fields::{FIRST_OPTIONAL_COLUMN, KNOWN_FIELDS, Known, KnownField, Shape};
-pub use invoice::{Invoice, InvoiceStatus, safe_payment_link, value_text};
-pub use page::{NextPage, Page, PlainPage, guess_next, page_text};
-pub use plain::{InvoiceData, MAX_PLAIN_OTHERS, Other, PlainInvoice};
+pub use invoice::{Invoice, InvoiceStatus, Other, safe_payment_link, value_text};
+pub use page::{NextPage, Page, Paging, page_text};
 
 use super::error::{ApiError, ErrorKind, InputProblem};
 use super::money::{self, Currency};

@@ -3,7 +3,6 @@
 
 use super::Invoice;
 use super::decode_error;
-use super::plain::PlainInvoice;
 use crate::api::error::ApiError;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -67,12 +66,33 @@ impl Page {
     /// Decoding from checked text skips serde_json's check of each string (most of an
     /// invoice is strings).
     pub fn from_text(text: &str) -> Result<Page, ApiError> {
-        // The usual answer is read by a reader made for it; whatever it is not sure of
-        // is read again by serde_json, which decides (and words any error).
-        if let Ok(page) = super::fast::page(text) {
-            return Ok(page);
-        }
         serde_json::from_str(text).map_err(|e| decode_error(&e.to_string()))
+    }
+}
+
+/// A listing page's paging and how many entries its list has, read as [`Page`] reads them
+/// but with its invoices passed over (serde's `IgnoredAny`): what fetching the next page
+/// needs, at a small part of decoding the page.
+#[derive(Debug, PartialEq)]
+pub struct Paging {
+    /// How many entries the list has.
+    pub entries: usize,
+    /// How to get the next page; `None` at the end.
+    pub next: Option<NextPage>,
+    /// How many invoices in all, when the service says.
+    pub total: Option<u64>,
+}
+
+impl Paging {
+    /// Reads a listing answer's paging (see [`Page::from_text`]).
+    pub fn from_text(text: &str) -> Result<Paging, ApiError> {
+        let l: Listing<serde::de::IgnoredAny> =
+            serde_json::from_str(text).map_err(|e| decode_error(&e.to_string()))?;
+        Ok(Paging {
+            entries: l.items.len(),
+            next: l.next,
+            total: l.total,
+        })
     }
 }
 
@@ -80,63 +100,6 @@ impl Page {
 /// valid UTF-8; otherwise read lossily (see [`Page::from_slice`]).
 pub fn page_text(body: Vec<u8>) -> String {
     String::from_utf8(body).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
-/// A guess at where a listing answer's paging points, from the text around its list
-/// alone: the answer as [`Page`] reads it, with what lies between its first `[` and
-/// its last `]` left out. Right whenever that is the list's entries (the usual shape:
-/// the list, then the paging); where it is not, it may be wrong, so it only tells
-/// which page to fetch ahead, and the full decode decides. `None` when there is
-/// nothing to guess from (no object, no list).
-pub fn guess_next(text: &str) -> Option<Option<NextPage>> {
-    let b = text.as_bytes();
-    if b.iter().find(|c| !c.is_ascii_whitespace()) != Some(&b'{') {
-        return None;
-    }
-    let open = first_bracket(b)?;
-    let close = last_bracket(b)?;
-    if close <= open {
-        return None;
-    }
-    let short = [&text[..=open], &text[close..]].concat();
-    serde_json::from_str::<Listing<serde::de::IgnoredAny>>(&short)
-        .ok()
-        .map(|l| l.next)
-}
-
-/// Where the first `[` outside a string is.
-fn first_bracket(b: &[u8]) -> Option<usize> {
-    let mut in_string = false;
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        match c {
-            b'\\' if in_string => i += 1,
-            b'"' => in_string = !in_string,
-            b'[' if !in_string => return Some(i),
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Where the last `]` outside a string is, read from the end. Inside a string every
-/// `"` but the two that delimit it is escaped, so the delimiters are the quotes after
-/// an even number of backslashes.
-fn last_bracket(b: &[u8]) -> Option<usize> {
-    let mut in_string = false;
-    for i in (0..b.len()).rev() {
-        match b[i] {
-            b'"' if !in_string => in_string = true,
-            b'"' => {
-                let slashes = b[..i].iter().rev().take_while(|&&c| c == b'\\').count();
-                in_string = slashes % 2 == 1;
-            }
-            b']' if !in_string => return Some(i),
-            _ => {}
-        }
-    }
-    None
 }
 
 /// How to go on, from the listing's paging fields.
@@ -183,58 +146,13 @@ fn as_u64(v: &Value) -> Option<u64> {
     }
 }
 
-/// An entry of a listing's list.
-trait Entry<'de>: Deserialize<'de> {
-    /// The list to decode into: entries of a list given back (decoded into, in place),
-    /// or none.
-    fn used_list() -> Vec<Self> {
-        Vec::new()
-    }
-
-    /// Decodes into `place`, an entry of [`Entry::used_list`].
-    fn deserialize_into<D: serde::Deserializer<'de>>(
-        d: D,
-        place: &mut Self,
-    ) -> Result<(), D::Error> {
-        *place = Self::deserialize(d)?;
-        Ok(())
-    }
-}
-
-impl Entry<'_> for serde::de::IgnoredAny {}
-
-impl<'de> Entry<'de> for Invoice {
-    fn used_list() -> Vec<Invoice> {
-        super::spare::page()
-    }
-
-    fn deserialize_into<D: serde::Deserializer<'de>>(
-        d: D,
-        place: &mut Invoice,
-    ) -> Result<(), D::Error> {
-        Invoice::deserialize_into(d, place)
-    }
-}
-
-/// Decodes a list entry into the one it holds.
-struct IntoEntry<'a, T>(&'a mut T);
-
-impl<'de, T: Entry<'de>> serde::de::DeserializeSeed<'de> for IntoEntry<'_, T> {
-    type Value = ();
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        T::deserialize_into(d, self.0)
-    }
-}
-
 /// The list of a listing object: `Some` for an array, `None` for any other shape.
-/// `T` is [`Invoice`] to decode a page, [`serde::de::IgnoredAny`] to read the paging of the
-/// shortened answer in [`guess_next`].
 struct MaybeList<T>(Option<Vec<T>>);
 
-impl<'de, T: Entry<'de>> serde::Deserialize<'de> for MaybeList<T> {
+impl<'de, T: Deserialize<'de>> serde::Deserialize<'de> for MaybeList<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Entry<'de>> serde::de::Visitor<'de> for V<T> {
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
             type Value = MaybeList<T>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a list of invoices")
@@ -243,18 +161,7 @@ impl<'de, T: Entry<'de>> serde::Deserialize<'de> for MaybeList<T> {
                 self,
                 mut seq: A,
             ) -> Result<MaybeList<T>, A::Error> {
-                let mut items = T::used_list();
-                let used = items.len();
-                items.reserve(seq.size_hint().unwrap_or(0).min(4096));
-                // Into the used entries first, then new ones.
-                let mut n = 0;
-                while n < used {
-                    if seq.next_element_seed(IntoEntry(&mut items[n]))?.is_none() {
-                        items.truncate(n);
-                        return Ok(MaybeList(Some(items)));
-                    }
-                    n += 1;
-                }
+                let mut items = Vec::new();
                 while let Some(i) = seq.next_element::<T>()? {
                     items.push(i);
                 }
@@ -302,37 +209,6 @@ impl<'de> serde::Deserialize<'de> for Page {
     }
 }
 
-/// One page of a customer listing whose invoices are all plain, borrowed from the
-/// answer's text (see [`PlainInvoice`]).
-#[derive(Debug)]
-pub struct PlainPage<'a> {
-    /// The invoices on it.
-    pub items: Vec<PlainInvoice<'a>>,
-    /// How to get the next one; `None` at the end.
-    pub next: Option<NextPage>,
-    /// How many invoices in all, when the service says.
-    pub total: Option<u64>,
-}
-
-impl PlainPage<'_> {
-    /// Reads a listing answer (made text by [`page_text`]) as [`Page::from_text`] does,
-    /// when every invoice on it is plain; `None` otherwise (then [`Page::from_text`]
-    /// decodes it, and words any error).
-    pub fn from_text(text: &str) -> Option<PlainPage<'_>> {
-        super::fast::plain_page(text).ok()
-    }
-}
-
-impl<'a> From<Listing<PlainInvoice<'a>>> for PlainPage<'a> {
-    fn from(l: Listing<PlainInvoice<'a>>) -> PlainPage<'a> {
-        PlainPage {
-            items: l.items,
-            next: l.next,
-            total: l.total,
-        }
-    }
-}
-
 impl From<Listing<Invoice>> for Page {
     fn from(l: Listing<Invoice>) -> Page {
         Page {
@@ -344,16 +220,16 @@ impl From<Listing<Invoice>> for Page {
 }
 
 /// A listing answer whose list entries are `T` (see [`MaybeList`]).
-pub(super) struct Listing<T> {
+struct Listing<T> {
     items: Vec<T>,
     next: Option<NextPage>,
     total: Option<u64>,
 }
 
-impl<'de, T: Entry<'de>> serde::Deserialize<'de> for Listing<T> {
+impl<'de, T: Deserialize<'de>> serde::Deserialize<'de> for Listing<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Entry<'de>> serde::de::Visitor<'de> for V<T> {
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
             type Value = Listing<T>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a listing: an array, or an object with items, data or results")
@@ -394,12 +270,12 @@ impl<'de, T: Entry<'de>> serde::Deserialize<'de> for Listing<T> {
 }
 
 /// The keys of a listing object whose value is its list (the first that is an array).
-pub(super) fn list_key(key: &str) -> bool {
+fn list_key(key: &str) -> bool {
     matches!(key, "items" | "data" | "results" | "invoices")
 }
 
 /// The keys of a listing object that say how it goes on, kept as `Value`s.
-pub(super) fn paging_key(key: &str) -> bool {
+fn paging_key(key: &str) -> bool {
     matches!(
         key,
         "next_cursor"
@@ -416,26 +292,8 @@ pub(super) fn paging_key(key: &str) -> bool {
 }
 
 impl<T> Listing<T> {
-    /// A bare array's entries.
-    pub(super) fn bare(items: Vec<T>) -> Listing<T> {
-        Listing {
-            items,
-            next: None,
-            total: None,
-        }
-    }
-
-    /// The entries.
-    pub(super) fn into_items(self) -> Vec<T> {
-        self.items
-    }
-
-    /// A listing object's list and paging fields as read (by serde's path or
-    /// [`super::fast`]'s).
-    pub(super) fn of(
-        items: Option<Vec<T>>,
-        meta: &Map<String, Value>,
-    ) -> Result<Listing<T>, &'static str> {
+    /// A listing object's list and paging fields as read.
+    fn of(items: Option<Vec<T>>, meta: &Map<String, Value>) -> Result<Listing<T>, &'static str> {
         let items = items.ok_or("the listing has no items, data or results array")?;
         let total = meta
             .get("total")
@@ -565,22 +423,31 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(1000))]
 
-        /// In the usual shape the page fetched ahead is the one the full decode points to.
+        /// A listing of the usual shape (one list) reads the same straight from the text
+        /// as from its JSON tree (which keeps the last of repeated keys: the text, the
+        /// first list).
         #[test]
-        fn the_paging_of_the_usual_shape_is_guessed_right(text in listing_text(true)) {
-            // (An entry that is not an invoice fails the page: nothing to compare.)
-            if let Ok(page) = Page::from_text(&text) {
-                prop_assert_eq!(guess_next(&text), Some(page.next), "{}", text);
-            }
+        fn a_listing_reads_the_same_from_text_and_tree(text in listing_text(true)) {
+            let tree = serde_json::from_str::<Value>(&text)
+                .map_err(|e| decode_error(&e.to_string()))
+                .and_then(Page::from_value);
+            prop_assert_eq!(Page::from_text(&text).ok(), tree.ok(), "{}", text);
         }
 
-        /// Any other shape may be guessed wrong (the full decode decides), but reading it
-        /// never fails.
+        /// The paging read alone is the page's, and reading any answer, or half of one,
+        /// never panics.
         #[test]
-        fn any_answer_can_be_guessed_at(text in listing_text(false)) {
-            let _ = guess_next(&text);
+        fn the_paging_alone_is_the_pages(
+            text in prop_oneof![listing_text(true), listing_text(false)]
+        ) {
+            if let Ok(page) = Page::from_text(&text) {
+                let paging = Paging { entries: page.items.len(), next: page.next, total: page.total };
+                prop_assert_eq!(Paging::from_text(&text).ok(), Some(paging), "{}", text);
+            }
             let half = (0..=text.len() / 2).rev().find(|&n| text.is_char_boundary(n));
-            let _ = guess_next(&text[..half.unwrap_or(0)]);
+            // Cut short, a list or object is never whole.
+            prop_assert!(Page::from_text(&text[..half.unwrap_or(0)]).is_err(), "{}", text);
+            prop_assert!(Paging::from_text(&text[..half.unwrap_or(0)]).is_err(), "{}", text);
         }
     }
 }
