@@ -154,6 +154,10 @@ fn owing_with(e: &Env, smtp: &Smtp, n: usize, password: Option<&str>) -> Vec<usi
 }
 
 #[test]
+#[cfg_attr(
+    any(tests_lack = "smtp", tests_lack = "pdf"),
+    ignore = "needs postfix as root and the PDF readers (apt-get install postfix poppler-utils qpdf zbar-tools)"
+)]
 fn a_months_statements_reach_each_customer_once_and_read_back() {
     if !cli_env::have_pdf_readers() {
         return;
@@ -276,6 +280,10 @@ fn a_months_statements_reach_each_customer_once_and_read_back() {
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
 fn a_run_killed_mid_way_and_resumed_sends_each_once() {
     let Some(smtp) = smtp_server::start() else {
         return;
@@ -367,6 +375,10 @@ fn count_new(smtp: &Smtp) -> usize {
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
 fn refusals_are_said_per_address_and_nothing_is_sent_twice() {
     let Some(smtp) = smtp_server::start() else {
         return;
@@ -420,6 +432,10 @@ fn refusals_are_said_per_address_and_nothing_is_sent_twice() {
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
 fn a_server_not_trusted_or_settings_not_usable_send_nothing() {
     let Some(smtp) = smtp_server::start() else {
         return;
@@ -507,6 +523,10 @@ fn a_server_not_trusted_or_settings_not_usable_send_nothing() {
 }
 
 #[test]
+#[cfg_attr(
+    any(tests_lack = "smtp", tests_lack = "pdf"),
+    ignore = "needs postfix as root and the PDF readers (apt-get install postfix poppler-utils qpdf zbar-tools)"
+)]
 fn an_invoice_is_emailed_once_with_its_pdf_over_implicit_tls() {
     if !cli_env::have_pdf_readers() {
         return;
@@ -582,6 +602,10 @@ fn an_invoice_is_emailed_once_with_its_pdf_over_implicit_tls() {
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
 fn templates_are_shown_written_and_used() {
     let Some(smtp) = smtp_server::start() else {
         return;
@@ -628,6 +652,10 @@ fn templates_are_shown_written_and_used() {
 /// set by a clerk; each customer gets one e-mail; the server knows who sent each.
 /// An owner's upgrade from layout 2 gives the clerks' group the contacts function too.
 #[test]
+#[cfg_attr(
+    any(tests_lack = "postgres", tests_lack = "smtp"),
+    ignore = "needs PostgreSQL and postfix as root (apt-get install postgresql postfix)"
+)]
 fn two_clerks_on_a_shared_journal_send_each_statement_once() {
     let Some(smtp) = smtp_server::start() else {
         return;
@@ -734,6 +762,10 @@ fn two_clerks_on_a_shared_journal_send_each_statement_once() {
 /// until the server ends its session) is waited out at the moment of the claim: the run
 /// goes on once it ends, and each customer gets the e-mail once.
 #[test]
+#[cfg_attr(
+    any(tests_lack = "postgres", tests_lack = "smtp"),
+    ignore = "needs PostgreSQL and postfix as root (apt-get install postgresql postfix)"
+)]
 fn a_colleagues_open_claim_is_waited_out_and_each_is_sent_once() {
     let Some(smtp) = smtp_server::start() else {
         return;
@@ -783,6 +815,10 @@ fn a_colleagues_open_claim_is_waited_out_and_each_is_sent_once() {
 /// the workbook of every invoice owed beside it (read back with calamine from the
 /// message as delivered).
 #[test]
+#[cfg_attr(
+    any(tests_lack = "smtp", tests_lack = "pdf"),
+    ignore = "needs postfix as root and the PDF readers (apt-get install postfix poppler-utils qpdf zbar-tools)"
+)]
 fn a_big_customers_statement_goes_with_its_workbook() {
     if !cli_env::have_pdf_readers() {
         return;
@@ -832,6 +868,10 @@ fn a_big_customers_statement_goes_with_its_workbook() {
 /// at login and nothing is sent or journaled as sent; none at all is said before any
 /// connection.
 #[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
 fn a_server_that_asks_for_a_login_gets_the_password_and_a_wrong_one_sends_nothing() {
     const USER: &str = "cobranza@nandu.test";
     const PASSWORD: &str = "clave de prueba ñ 123";

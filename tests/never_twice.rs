@@ -427,6 +427,10 @@ fn a_run_killed_twenty_times_while_the_service_keeps_working_issues_each_row_onc
 /// service before anyone may send them).
 #[cfg(target_os = "linux")]
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn a_shared_run_killed_ten_times_issues_each_row_once() {
     let Some(e) = shared_env() else {
         return;
@@ -581,12 +585,20 @@ fn stepped_between_crash_and_resume(e: Env, killed_at: Option<&str>, resumed_at:
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "faketime",
+    ignore = "needs libfaketime (apt-get install faketime)"
+)]
 fn a_clock_stepped_forward_between_a_crash_and_the_resume_issues_nothing_twice() {
     stepped_between_crash_and_resume(env(), None, Some("+5m"));
     stepped_between_crash_and_resume(env(), None, Some("+10m"));
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "faketime",
+    ignore = "needs libfaketime (apt-get install faketime)"
+)]
 fn a_crash_on_a_clock_behind_then_a_resume_on_the_true_one_issues_nothing_twice() {
     stepped_between_crash_and_resume(env(), Some("-10m"), None);
     stepped_between_crash_and_resume(env(), Some("-3m"), Some("+3m"));
@@ -597,6 +609,10 @@ fn a_crash_on_a_clock_behind_then_a_resume_on_the_true_one_issues_nothing_twice(
 /// and one three minutes behind does not wait longer than the window.
 #[cfg(target_os = "linux")]
 #[test]
+#[cfg_attr(
+    any(tests_lack = "postgres", tests_lack = "faketime"),
+    ignore = "needs PostgreSQL and libfaketime (apt-get install postgresql faketime)"
+)]
 fn on_the_shared_journal_a_pc_minutes_off_issues_nothing_twice() {
     for (crash, resume) in [(None, Some("+3m")), (Some("+10m"), Some("-10m"))] {
         let Some(e) = shared_env() else {

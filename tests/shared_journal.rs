@@ -54,6 +54,10 @@ fn create_args<'a>(customer: &'a str, amount: &'a str, reference: &'a str) -> Ve
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn two_clerks_creating_one_reference_at_once_send_it_once_and_the_other_is_told_who() {
     let Some(pg) = server() else {
         return;
@@ -120,6 +124,10 @@ fn two_clerks_creating_one_reference_at_once_send_it_once_and_the_other_is_told_
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn eight_clerks_writing_at_once_keep_one_intact_chain() {
     let Some(pg) = server() else {
         return;
@@ -163,6 +171,10 @@ fn eight_clerks_writing_at_once_keep_one_intact_chain() {
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn an_unreachable_shared_journal_sends_nothing_and_never_falls_back_to_a_file() {
     let e = Env::new(0);
     // A port nobody listens on.
@@ -251,6 +263,10 @@ fn an_unreachable_shared_journal_sends_nothing_and_never_falls_back_to_a_file() 
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn the_clerks_role_adds_and_reads_but_cannot_rewrite_history() {
     let Some(pg) = server() else {
         return;
@@ -324,6 +340,10 @@ fn the_clerks_role_adds_and_reads_but_cannot_rewrite_history() {
 /// done invoice); who wrote each row is the role the server knows, not the name a
 /// computer gives; and the chain stays intact.
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn each_clerk_has_a_role_and_no_clerk_can_forge_or_rewrite_the_journal() {
     let Some(pg) = server() else {
         return;
@@ -456,6 +476,10 @@ fn each_clerk_has_a_role_and_no_clerk_can_forge_or_rewrite_the_journal() {
 /// and `journal push` brings this computer's directory along, after which the same run
 /// issues; a name the desk already knows is kept as the desk wrote it.
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn switching_to_the_desk_says_the_directory_is_empty_and_push_brings_it_along() {
     let Some(pg) = server() else {
         return;
@@ -520,6 +544,10 @@ fn created_in(out: &Output) -> usize {
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn four_clerks_running_one_file_share_its_rows_and_issue_each_once() {
     let Some(pg) = server() else {
         return;
@@ -602,6 +630,10 @@ fn four_clerks_running_one_file_share_its_rows_and_issue_each_once() {
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn the_shared_journals_server_stopping_mid_run_leaves_nothing_sent_twice() {
     let e = Env::new(0);
     let Some(own) = pg_server::Server::own() else {
@@ -736,6 +768,10 @@ impl Proxy {
 /// the same file (a row the stalled clerk's open write held is free again once the
 /// server ends that write); resumed, every row is issued once and the chain is intact.
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn a_clerk_behind_a_stalled_network_is_not_frozen_and_a_colleague_goes_on() {
     let Some(pg) = server() else {
         return;
@@ -796,6 +832,10 @@ fn a_clerk_behind_a_stalled_network_is_not_frozen_and_a_colleague_goes_on() {
 /// the server ends its session) makes a run wait for it, row by row, instead of ending
 /// the run: every row is issued once when the lock goes.
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn a_run_waits_out_a_colleagues_open_claim_instead_of_stopping() {
     let Some(pg) = server() else {
         return;
@@ -834,6 +874,10 @@ fn a_run_waits_out_a_colleagues_open_claim_instead_of_stopping() {
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn a_computers_journal_pushed_to_the_desk_keeps_who_and_when_and_is_copied_once() {
     let Some(pg) = server() else {
         return;
@@ -915,6 +959,10 @@ fn a_computers_journal_pushed_to_the_desk_keeps_who_and_when_and_is_copied_once(
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn a_server_whose_certificate_is_not_trusted_is_refused_and_nothing_is_sent() {
     let e = Env::new(0);
     let Some(tls) = pg_server::Server::own_with_tls() else {
@@ -942,6 +990,10 @@ fn a_server_whose_certificate_is_not_trusted_is_refused_and_nothing_is_sent() {
 /// to the computers' store): `require` and `verify-full` reach it over TLS and issue;
 /// without TLS the server (TLS only) refuses, and nothing is sent.
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn a_server_whose_certificate_is_trusted_is_reached_over_tls() {
     let e = Env::new(0);
     let Some(tls) = pg_server::Server::own_with_tls() else {
@@ -986,6 +1038,10 @@ fn a_server_whose_certificate_is_trusted_is_reached_over_tls() {
 /// offers TLS (it was read first, and such a computer could not use the journal at all).
 /// Offered TLS, that computer is refused, and nothing is sent.
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn a_broken_certificate_store_matters_only_when_the_server_offers_tls() {
     let Some(pg) = server() else {
         return;
@@ -1027,6 +1083,10 @@ fn a_broken_certificate_store_matters_only_when_the_server_offers_tls() {
 /// the end, and a colleague who holds a part and stops (a laptop frozen mid-run, its
 /// connection still open) keeps no row from being issued — once each.
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn a_clerk_leaves_a_colleagues_part_for_the_end_and_a_frozen_colleague_stops_nothing() {
     let Some(pg) = server() else {
         return;

@@ -162,6 +162,10 @@ fn qr_links(pdf: &Path, dir: &Path) -> Vec<String> {
 /// per currency (never added together); the sender; every font embedded and subset;
 /// qpdf finds nothing wrong; every QR code reads back to its invoice's payment link.
 #[test]
+#[cfg_attr(
+    tests_lack = "pdf",
+    ignore = "needs the PDF readers (apt-get install poppler-utils qpdf zbar-tools)"
+)]
 fn a_statement_in_spanish_reads_back_exactly() {
     if !cli_env::have_pdf_readers() {
         return;
@@ -274,6 +278,10 @@ fn a_statement_in_spanish_reads_back_exactly() {
 
 /// English: the words, and dates the ISO way.
 #[test]
+#[cfg_attr(
+    tests_lack = "pdf",
+    ignore = "needs the PDF readers (apt-get install poppler-utils qpdf zbar-tools)"
+)]
 fn a_statement_in_english_has_english_words_and_iso_dates() {
     if !cli_env::have_pdf_readers() {
         return;
@@ -301,6 +309,10 @@ fn a_statement_in_english_has_english_words_and_iso_dates() {
 /// A customer with no invoices gets a correct one-page statement saying nothing is
 /// owed; a missing or oversized logo is refused before anything is asked or written.
 #[test]
+#[cfg_attr(
+    tests_lack = "pdf",
+    ignore = "needs the PDF readers (apt-get install poppler-utils qpdf zbar-tools)"
+)]
 fn bad_input_gives_a_clear_message_or_a_correct_pdf() {
     if !cli_env::have_pdf_readers() {
         return;
@@ -368,6 +380,10 @@ fn bad_input_gives_a_clear_message_or_a_correct_pdf() {
 /// A name of 500 characters (from the directory) is cut to the page, never over it;
 /// hostile text from the service (control and bidi characters) is shown escaped.
 #[test]
+#[cfg_attr(
+    tests_lack = "pdf",
+    ignore = "needs the PDF readers (apt-get install poppler-utils qpdf zbar-tools)"
+)]
 fn long_names_and_hostile_text_stay_in_their_place() {
     if !cli_env::have_pdf_readers() {
         return;
@@ -416,6 +432,10 @@ fn long_names_and_hostile_text_stay_in_their_place() {
 /// first page says so and where the rest are, and a workbook beside it holds every
 /// invoice owed, oldest due first, its amounts as numbers (read back with calamine).
 #[test]
+#[cfg_attr(
+    tests_lack = "pdf",
+    ignore = "needs the PDF readers (apt-get install poppler-utils qpdf zbar-tools)"
+)]
 fn a_big_customers_statement_prints_the_oldest_and_every_invoice_in_its_workbook() {
     if !cli_env::have_pdf_readers() {
         return;
@@ -755,6 +775,10 @@ fn the_senders_details_are_checked_and_kept_with_the_profile() {
 /// One invoice printed ("Imprimir" in Lookup): titled with its id, no aging table, its
 /// line whatever it stands at (a paid one says so), its link's QR code when it is owed.
 #[test]
+#[cfg_attr(
+    tests_lack = "pdf",
+    ignore = "needs the PDF readers (apt-get install poppler-utils qpdf zbar-tools)"
+)]
 fn a_printed_invoice_is_titled_with_its_id_and_says_where_it_stands() {
     if !cli_env::have_pdf_readers() {
         return;
@@ -824,6 +848,10 @@ fn grey_png(path: &Path) -> (usize, usize, Vec<u8>) {
 /// against the pictures kept in tests/snapshots (UPDATE_SNAPSHOTS=1 writes them). At
 /// most 0.5 % of the pixels may differ: a reader's anti-aliasing may, the layout not.
 #[test]
+#[cfg_attr(
+    tests_lack = "pdf",
+    ignore = "needs the PDF readers (apt-get install poppler-utils qpdf zbar-tools)"
+)]
 fn page_one_looks_as_it_did_in_both_languages() {
     if !cli_env::have_pdf_readers() {
         return;
@@ -932,6 +960,10 @@ fn printed(invoice: serde_json::Value, dir: &Path, name: &str) -> (std::path::Pa
 /// instructions); an open one has all three. Each says when it was issued and that it is
 /// not the tax document.
 #[test]
+#[cfg_attr(
+    tests_lack = "pdf",
+    ignore = "needs the PDF readers (apt-get install poppler-utils qpdf zbar-tools)"
+)]
 fn a_void_or_paid_invoice_printed_says_so_and_carries_no_way_to_pay() {
     if !cli_env::have_pdf_readers() {
         return;
@@ -1026,6 +1058,10 @@ fn uncompressed(pdf: &Path) -> String {
 /// given as words to click, with no code; a reference the app made for a row without
 /// one is not printed, the clerk's own is.
 #[test]
+#[cfg_attr(
+    tests_lack = "pdf",
+    ignore = "needs the PDF readers (apt-get install poppler-utils qpdf zbar-tools)"
+)]
 fn a_link_too_long_for_a_code_is_a_link_and_made_references_are_not_printed() {
     if !cli_env::have_pdf_readers() {
         return;
@@ -1093,6 +1129,10 @@ fn word_boxes(pdf: &Path) -> Vec<(String, f32, f32, f32)> {
 /// The largest amounts in every bucket, in pesos and in UF: each cell of the aging
 /// table stands apart from its neighbours (they used to print over each other).
 #[test]
+#[cfg_attr(
+    tests_lack = "pdf",
+    ignore = "needs the PDF readers (apt-get install poppler-utils qpdf zbar-tools)"
+)]
 fn the_largest_amounts_in_every_bucket_never_overprint() {
     if !cli_env::have_pdf_readers() {
         return;

@@ -84,6 +84,10 @@ fn starttls(smtp: &smtp_server::Smtp) -> invoice_desk::profile::mail::Settings {
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
 fn an_invoice_is_emailed_from_lookup_once_after_the_clerk_sees_it() {
     let Some(smtp) = smtp_server::start() else {
         return;
@@ -140,6 +144,10 @@ fn an_invoice_is_emailed_from_lookup_once_after_the_clerk_sees_it() {
 /// customer shown who owes something the month's statement once; a second run sends
 /// nothing and says they were sent before.
 #[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
 fn the_months_statements_are_emailed_from_cartera_once() {
     let Some(smtp) = smtp_server::start() else {
         return;
@@ -220,6 +228,10 @@ fn the_months_statements_are_emailed_from_cartera_once() {
 /// The mail server typed in Credentials (its password to the keyring, never to the
 /// file), then an invoice e-mailed from Lookup through a server that wants that login.
 #[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
 fn the_mail_server_is_set_in_credentials_and_its_password_logs_in() {
     const USER: &str = "cobranza@nandu.test";
     const PASSWORD: &str = "clave-ñandú-9";
@@ -301,6 +313,10 @@ fn the_mail_server_is_set_in_credentials_and_its_password_logs_in() {
 /// Customer invoices in Spanish: the loaded customer's statement e-mailed, shown first
 /// and sent once.
 #[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
 fn a_customers_statement_is_emailed_from_the_customer_invoices_panel() {
     let Some(smtp) = smtp_server::start() else {
         return;

@@ -15,31 +15,55 @@ use invoice_desk::ui::Tab;
 const D: egui::Theme = egui::Theme::Dark;
 
 #[test]
+#[cfg_attr(
+    tests_lack = "vulkan",
+    ignore = "needs a Vulkan driver (apt-get install mesa-vulkan-drivers)"
+)]
 fn snapshot_welcome() {
     scenes::welcome(Lang::Es, D, "es_dark_welcome");
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "vulkan",
+    ignore = "needs a Vulkan driver (apt-get install mesa-vulkan-drivers)"
+)]
 fn snapshot_credentials() {
     scenes::credentials(Lang::Es, D, "es_dark_credentials");
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "vulkan",
+    ignore = "needs a Vulkan driver (apt-get install mesa-vulkan-drivers)"
+)]
 fn snapshot_new_invoice() {
     scenes::new_invoice(Lang::Es, D, "es_dark_new_invoice");
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "vulkan",
+    ignore = "needs a Vulkan driver (apt-get install mesa-vulkan-drivers)"
+)]
 fn snapshot_lookup() {
     scenes::lookup(Lang::Es, D, "es_dark_lookup");
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "vulkan",
+    ignore = "needs a Vulkan driver (apt-get install mesa-vulkan-drivers)"
+)]
 fn snapshot_customers() {
     scenes::customers(Lang::Es, D, "es_dark_customers");
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "vulkan",
+    ignore = "needs a Vulkan driver (apt-get install mesa-vulkan-drivers)"
+)]
 fn snapshot_bulk() {
     scenes::bulk(Lang::Es, D, "es_dark_bulk");
 }
@@ -182,6 +206,10 @@ fn a_void_with_no_answer_names_its_invoice_in_spanish() {
 }
 
 #[test]
+#[cfg_attr(
+    tests_lack = "vulkan",
+    ignore = "needs a Vulkan driver (apt-get install mesa-vulkan-drivers)"
+)]
 fn snapshot_usd_invoice() {
     scenes::usd_invoice(Lang::Es, D, "es_dark_usd_invoice");
 }
@@ -487,6 +515,10 @@ fn a_journal_held_by_another_program_is_said_in_plain_spanish() {
 /// is refused here and the clerk is told who issued it, in Spanish; nothing is sent.
 #[cfg(target_os = "linux")]
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn a_reference_a_colleague_issued_on_the_shared_journal_says_who_in_spanish() {
     use common::{click, set_text, type_into};
     let Some(server) = pg_server::server() else {
@@ -550,6 +582,10 @@ fn a_reference_a_colleague_issued_on_the_shared_journal_says_who_in_spanish() {
 /// start (and the CLI) use it.
 #[cfg(target_os = "linux")]
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_spanish() {
     use common::{click, set_role, set_text, type_into};
     use egui::accesskit::Role;
@@ -805,6 +841,10 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
 /// issued them.
 #[cfg(target_os = "linux")]
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn rows_a_colleague_issued_are_marked_with_who_in_the_bulk_panel_in_spanish() {
     use common::{click, set_text};
     use egui_kittest::kittest::Queryable;
@@ -872,6 +912,10 @@ fn rows_a_colleague_issued_are_marked_with_who_in_the_bulk_panel_in_spanish() {
 /// the file is.
 #[cfg(target_os = "linux")]
 #[test]
+#[cfg_attr(
+    tests_lack = "pdf",
+    ignore = "needs the PDF readers (apt-get install poppler-utils qpdf zbar-tools)"
+)]
 fn the_statement_pdf_is_made_and_opened_from_the_customers_panel_in_spanish() {
     if !cli_env::have_pdf_readers() {
         return;

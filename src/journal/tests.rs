@@ -618,6 +618,10 @@ fn sqlite_troubles_are_told_apart_by_their_code() {
 /// A shared journal made by a newer invoice-desk is refused, as a newer file is.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn a_shared_journal_with_a_newer_layout_is_refused() {
     let Some(server) = pg_server::server() else {
         return;
@@ -783,6 +787,10 @@ fn a_group_commits_its_writes_in_one_transaction_and_a_failing_one_is_undone_alo
 /// (idle-in-transaction limit) the claim goes through. Nothing waits for ever.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn a_dead_colleagues_open_claim_is_named_within_seconds_and_ended_by_the_server() {
     let Some(server) = pg_server::server() else {
         return;
@@ -839,6 +847,10 @@ fn a_dead_colleagues_open_claim_is_named_within_seconds_and_ended_by_the_server(
 /// its own, so concurrent clerks never wait on one lock.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn the_server_stamps_each_row_and_each_writer_keeps_a_chain_of_its_own() {
     let Some(server) = pg_server::server() else {
         return;
@@ -876,6 +888,10 @@ fn the_server_stamps_each_row_and_each_writer_keeps_a_chain_of_its_own() {
 /// layout for PostgreSQL): every table they share has the same columns in the same
 /// order, and the journal's own tables are in both.
 #[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
 fn both_stores_have_the_same_tables_and_columns() {
     use std::collections::BTreeMap;
     let places = places();

@@ -152,24 +152,11 @@ pub fn signal(child: &std::process::Child, sig: i32) -> bool {
 /// `INVOICE_DESK_TESTS_REQUIRE` names `pdf` (CI sets it), when it fails.
 #[allow(dead_code)]
 pub fn have_pdf_readers() -> bool {
-    let found = |tool: &str| {
-        std::env::var_os("PATH")
-            .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(tool).is_file()))
-    };
-    let all = [
-        "pdftotext",
-        "pdftoppm",
-        "pdfinfo",
-        "pdffonts",
-        "qpdf",
-        "zbarimg",
-    ]
-    .iter()
-    .all(|t| found(t));
-    all || skip::unavailable(
-        "pdf",
-        "the PDF readers are not installed (apt-get install poppler-utils qpdf zbar-tools)",
-    )
+    skip::probe::pdf()
+        || skip::unavailable(
+            "pdf",
+            "the PDF readers are not installed (apt-get install poppler-utils qpdf zbar-tools)",
+        )
 }
 
 /// Whether the program `tool` (Debian package `package`) is here for the tests that need
@@ -177,9 +164,7 @@ pub fn have_pdf_readers() -> bool {
 /// `INVOICE_DESK_TESTS_REQUIRE` names the tool (CI sets it), when it fails.
 #[allow(dead_code)]
 pub fn have_tool(tool: &str, package: &str) -> bool {
-    let found = std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(tool).is_file()));
-    found || skipped(tool, package)
+    skip::probe::on_path(tool) || skipped(tool, package)
 }
 
 /// Whether the file `path` of the component `what` (Debian package `package`) is here;
