@@ -633,5 +633,24 @@ fn escape_sequences_in_amount_and_due_date_cells_never_reach_the_terminal() {
         );
         assert!(said.contains("\\x1b]0;PWNED"), "escaped, visibly: {said}");
         assert!(said.contains("row 2") || said.contains("fila 2"), "{said}");
+        // With no valid row left, the plan says so (it said "0 invoices to 0
+        // customers ()").
+        let out = env
+            .oauth()
+            .env("LANG", lang)
+            .args([
+                "bulk",
+                file.to_str().unwrap(),
+                "--dry-run",
+                "--skip-invalid",
+            ])
+            .output()
+            .unwrap();
+        let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert!(
+            said.contains("No row is valid.") || said.contains("Ninguna fila es válida."),
+            "{said}"
+        );
+        assert!(!said.contains("()"), "{said}");
     }
 }

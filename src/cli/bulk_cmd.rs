@@ -430,6 +430,9 @@ fn error_text(s: &Status) -> Option<String> {
 }
 
 fn summary(plan: &Plan) -> String {
+    if plan.rows.is_empty() {
+        return tr!("cli-plan-empty");
+    }
     let totals: Vec<String> = plan
         .totals()
         .iter()

@@ -102,6 +102,7 @@ cli-run-invalid = , { $count } invalid rows skipped
 cli-plan-in-account = { $count } in the account's currency: { $sum }
 cli-plan-in = { $count } in { $code }: { $sum }
 cli-plan = { $count } invoices to { $customers } customers ({ $totals }).
+cli-plan-empty = No row is valid.
 cli-report-failed = Could not write the report { $path }: { $why }
 cli-report-written = Report written to { $path }.
 

@@ -102,6 +102,7 @@ cli-run-invalid = , { $count } filas no válidas omitidas
 cli-plan-in-account = { $count } en la moneda de la cuenta: { $sum }
 cli-plan-in = { $count } en { $code }: { $sum }
 cli-plan = { $count } facturas para { $customers } clientes ({ $totals }).
+cli-plan-empty = Ninguna fila es válida.
 cli-report-failed = No se pudo escribir el informe { $path }: { $why }
 cli-report-written = Informe escrito en { $path }.
 
