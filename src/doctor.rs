@@ -79,6 +79,16 @@ pub fn run(store: &SecretStore, profiles: Option<&Path>, data: Option<&Path>) ->
     checks.push(keyring(store));
     checks.push(folder(tr!("doc-profiles"), profiles));
     checks.push(folder(tr!("doc-data"), data));
+    checks.push(match crate::logfile::folder() {
+        // (The check writes in the folder of the file it is given.)
+        Some(dir) => folder(tr!("doc-log"), Some(&dir.join("invoice-desk.log"))),
+        None => Check {
+            what: tr!("doc-log"),
+            ok: true,
+            found: tr!("doc-log-off"),
+            detail: None,
+        },
+    });
     checks.push(match crate::api::http::check_certificate_store() {
         Ok(()) => Check {
             what: tr!("doc-certificates"),

@@ -13,6 +13,7 @@ pub mod fsutil;
 pub mod i18n;
 pub mod input;
 pub mod journal;
+pub mod logfile;
 pub mod mail;
 pub mod pdf;
 pub mod profile;

@@ -489,3 +489,56 @@ fn export_to_a_workbook_reads_back_exactly() {
         .assert()
         .code(2);
 }
+
+/// The support log (`logs` in the program's folder): each command starts it, a write and
+/// a failure are there by method, path, status and kind — and no secret is: not the
+/// client secret, the account key, a token, nor what the service said. Only this user can
+/// open its folder.
+#[test]
+fn the_support_log_names_requests_and_failures_and_never_a_secret() {
+    let e = env();
+    let cus = e.customer();
+    e.oauth()
+        .args(["create", "--customer", &cus, "--amount", "1000"])
+        .assert()
+        .success();
+    e.oauth().args(["get", "in_not_there"]).assert().failure();
+    let dir = e.dir.path().join("logs");
+    let mut log = String::new();
+    for f in std::fs::read_dir(&dir).unwrap() {
+        log.push_str(&std::fs::read_to_string(f.unwrap().path()).unwrap());
+    }
+    for said in [
+        "started",
+        "what=\"create\"",
+        "what=\"get\"",
+        "POST",
+        "/invoices",
+        "done",
+    ] {
+        assert!(log.contains(said), "{said} in {log}");
+    }
+    assert!(
+        log.lines()
+            .any(|l| l.contains("failed") && l.contains("GET") && l.contains("NotFound")),
+        "{log}"
+    );
+    assert!(log.contains("stopped"), "{log}");
+    let c = &e.s.credentials;
+    for secret in [
+        c.client_secret.as_str(),
+        c.account_clp.as_str(),
+        "Bearer",
+        "access_token",
+        // What the service said (the details of the message, not in the log).
+        "TK20600",
+    ] {
+        assert!(!log.contains(secret), "{secret} in {log}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+    }
+}

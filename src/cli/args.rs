@@ -18,7 +18,8 @@ INVOICE_DESK_API_KEY, INVOICE_DESK_API_KEY_HEADER, INVOICE_DESK_ACCOUNT_KEY, \
 INVOICE_DESK_TOKEN_BODY (json or form, as --form-body), INVOICE_DESK_CURRENCIES (the codes \
 create --currency may use, e.g. CLP,CLF,USD). With an API key and no \
 client id, the API-key mode is used. INVOICE_DESK_TIMEOUT sets the time limit of one request in \
-seconds (default 30); INVOICE_DESK_MAX_INVOICES caps one listing (default 2000000). INVOICE_DESK_CONFIG_DIR moves the profiles file; \
+seconds (default 30); INVOICE_DESK_MAX_INVOICES caps one listing (default 2000000). INVOICE_DESK_CONFIG_DIR moves the profiles file \
+(and the support log, to its logs folder); INVOICE_DESK_LOG_DIR chooses the support log's folder (empty: no log); \
 INVOICE_DESK_KEYRING=none keeps the OS keyring out (secrets then come from the environment).";
 
 /// invoice-desk: with no command, opens the desktop app.

@@ -162,6 +162,9 @@ pub fn run(cli: Cli) -> ExitCode {
             if !f.message.is_empty() {
                 let lines: Vec<_> = f.message.lines().map(escape_controls).collect();
                 note!("{}", lines.join("\n"));
+                // Its first line, the words: the details below it may repeat what the
+                // service sent.
+                tracing::warn!(code = f.code, said = %lines[0], "stopped");
             }
             ExitCode::from(f.code)
         }

@@ -536,6 +536,36 @@ impl Client {
         account_key: Option<&str>,
         effect: Effect,
     ) -> Result<Vec<u8>, ApiError> {
+        let started = std::time::Instant::now();
+        let done = self
+            .execute_once(method.clone(), &url, body, account_key, effect)
+            .await;
+        // For the support log: no query (a cursor), no header, no body.
+        let ms = started.elapsed().as_millis() as u64;
+        match &done {
+            Ok(_) if effect == Effect::Read => {}
+            Ok(_) => tracing::info!(%method, path = url.path(), ms, "done"),
+            Err(e) => tracing::warn!(
+                %method,
+                path = url.path(),
+                ms,
+                status = e.status,
+                kind = crate::logfile::kind_name(&e.kind),
+                "failed"
+            ),
+        }
+        done
+    }
+
+    /// [`Client::execute`], its retries included.
+    async fn execute_once(
+        &self,
+        method: reqwest::Method,
+        url: &Url,
+        body: Option<&Value>,
+        account_key: Option<&str>,
+        effect: Effect,
+    ) -> Result<Vec<u8>, ApiError> {
         let cfg = &self.inner.cfg;
         let mut auth_retried = false;
         let mut read_retries = 0u32;

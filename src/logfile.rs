@@ -1,0 +1,116 @@
+//! The support log: what the program did and what went wrong, one file a day
+//! (`invoice-desk.YYYY-MM-DD.log`, the last 14 kept) in a folder only this user can open,
+//! for "Details" and for whoever helps a clerk. Never a secret: a request is logged by its
+//! method, path and status (no query, header or body), an error by its kind's name, a
+//! command line by its command's name.
+//!
+//! The folder: `INVOICE_DESK_LOG_DIR` (empty: no log); else `logs` in the folder that
+//! `INVOICE_DESK_CONFIG_DIR` names (where the tests put everything); else `logs` in the
+//! platform's data folder.
+
+use std::path::PathBuf;
+
+/// Keeps the log's writer thread until the program ends (then the last lines are
+/// written).
+#[must_use = "the log stops when this is dropped"]
+pub struct Log {
+    _writer: Option<tracing_appender::non_blocking::WorkerGuard>,
+}
+
+/// Where the log goes, if anywhere.
+pub fn folder() -> Option<PathBuf> {
+    match std::env::var_os("INVOICE_DESK_LOG_DIR") {
+        Some(d) if d.is_empty() => None,
+        Some(d) => Some(PathBuf::from(d)),
+        None => match std::env::var_os("INVOICE_DESK_CONFIG_DIR") {
+            Some(d) if !d.is_empty() => Some(PathBuf::from(d).join("logs")),
+            _ => directories::ProjectDirs::from("cl", "invoice-desk", "invoice-desk")
+                .map(|d| d.data_dir().join("logs")),
+        },
+    }
+}
+
+/// Starts the log for this process (`what`: "app" or the command's name). A log that
+/// cannot start (no folder, a read-only disk) is no log: the program works on.
+pub fn start(what: &str) -> Log {
+    let Some(dir) = folder() else {
+        return Log { _writer: None };
+    };
+    if private_folder(&dir).is_err() {
+        return Log { _writer: None };
+    }
+    let Ok(file) = tracing_appender::rolling::Builder::new()
+        .rotation(tracing_appender::rolling::Rotation::DAILY)
+        .filename_prefix("invoice-desk")
+        .filename_suffix("log")
+        .max_log_files(14)
+        .build(&dir)
+    else {
+        return Log { _writer: None };
+    };
+    let (writer, guard) = tracing_appender::non_blocking(file);
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(writer)
+        .with_ansi(false)
+        .with_target(false)
+        .with_max_level(tracing::Level::INFO)
+        .finish();
+    if tracing::subscriber::set_global_default(subscriber).is_err() {
+        return Log { _writer: None };
+    }
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        os = std::env::consts::OS,
+        what,
+        "started"
+    );
+    Log {
+        _writer: Some(guard),
+    }
+}
+
+/// The log's folder, made if need be, that only this user can open (the log names
+/// customers and invoices).
+fn private_folder(dir: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
+}
+
+/// The name of an error's kind, for the log: the `Debug` text up to its first field (the
+/// fields may hold what a service or a file said, which the log does not repeat).
+pub fn kind_name(kind: &impl std::fmt::Debug) -> String {
+    let text = format!("{kind:?}");
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kind_is_named_without_its_fields() {
+        #[derive(Debug)]
+        #[allow(dead_code)]
+        enum Kind {
+            Plain,
+            Said(String),
+            Fields { message: String },
+        }
+        assert_eq!(kind_name(&Kind::Plain), "Plain");
+        assert_eq!(kind_name(&Kind::Said("secret".into())), "Said");
+        assert_eq!(
+            kind_name(&Kind::Fields {
+                message: "secret".into()
+            }),
+            "Fields"
+        );
+    }
+}
