@@ -80,37 +80,3 @@ fn private_folder(dir: &std::path::Path) -> std::io::Result<()> {
     }
     Ok(())
 }
-
-/// The name of an error's kind, for the log: the `Debug` text up to its first field (the
-/// fields may hold what a service or a file said, which the log does not repeat).
-pub fn kind_name(kind: &impl std::fmt::Debug) -> String {
-    let text = format!("{kind:?}");
-    text.split(|c: char| !c.is_ascii_alphanumeric())
-        .next()
-        .unwrap_or_default()
-        .to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_kind_is_named_without_its_fields() {
-        #[derive(Debug)]
-        #[allow(dead_code)]
-        enum Kind {
-            Plain,
-            Said(String),
-            Fields { message: String },
-        }
-        assert_eq!(kind_name(&Kind::Plain), "Plain");
-        assert_eq!(kind_name(&Kind::Said("secret".into())), "Said");
-        assert_eq!(
-            kind_name(&Kind::Fields {
-                message: "secret".into()
-            }),
-            "Fields"
-        );
-    }
-}

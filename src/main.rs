@@ -7,7 +7,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let _log = invoice_desk::logfile::start(&match &cli.command {
-        Some(c) => invoice_desk::logfile::kind_name(c).to_lowercase(),
+        Some(c) => invoice_desk::text::variant_name(c).to_lowercase(),
         None => "app".to_string(),
     });
     if cli.command.is_some() {

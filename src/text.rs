@@ -69,8 +69,37 @@ pub fn guard_text(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The name of an enum's variant: its `Debug` text up to its first field (for a log,
+/// which must not repeat what the fields may hold: what a service or a file said).
+pub fn variant_name(v: &impl std::fmt::Debug) -> String {
+    let text = format!("{v:?}");
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_variant_is_named_without_its_fields() {
+        #[derive(Debug)]
+        #[allow(dead_code)]
+        enum Kind {
+            Plain,
+            Said(String),
+            Fields { message: String },
+        }
+        assert_eq!(super::variant_name(&Kind::Plain), "Plain");
+        assert_eq!(super::variant_name(&Kind::Said("secret".into())), "Said");
+        assert_eq!(
+            super::variant_name(&Kind::Fields {
+                message: "secret".into()
+            }),
+            "Fields"
+        );
+    }
+
     use super::*;
 
     #[test]

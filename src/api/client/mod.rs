@@ -550,7 +550,7 @@ impl Client {
                 path = url.path(),
                 ms,
                 status = e.status,
-                kind = crate::logfile::kind_name(&e.kind),
+                kind = crate::text::variant_name(&e.kind),
                 "failed"
             ),
         }
