@@ -459,6 +459,27 @@ fn a_billing_run_checks_everything_first_sends_once_and_never_twice() {
         3
     );
     assert_eq!(e.entries(&["--action", "create"]).len(), 3);
+    // Found in this journal: not said to be missing from it (it said "3 found already
+    // issued at the service (not in this journal)").
+    let said = text(&out.stdout) + &text(&out.stderr);
+    assert!(said.contains("3 already issued"), "{said}");
+    assert!(!said.contains("not in this journal"), "{said}");
+    // With a journal of its own (another computer's, a lost one), the service is what
+    // finds them, and that is said.
+    let elsewhere = e.dir.path().join("otro.sqlite3");
+    let out = e
+        .cli()
+        .env("INVOICE_DESK_JOURNAL", &elsewhere)
+        .args(["bulk", &file, "--yes"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    assert_eq!(creates(&e), 3, "nothing issued twice");
+    let said = text(&out.stdout) + &text(&out.stderr);
+    assert!(
+        said.contains("3 found already issued at the service (not in this journal)"),
+        "{said}"
+    );
 }
 
 #[test]

@@ -467,16 +467,6 @@ pub struct AtService {
     seen: HashSet<String>,
 }
 
-impl AtService {
-    /// Rows found already issued at the service (by reference).
-    pub fn issued(&self) -> usize {
-        self.found
-            .values()
-            .filter(|s| matches!(s, Status::SkippedExisting(_)))
-            .count()
-    }
-}
-
 /// What a look-alike is matched by: customer, amount (without trailing zeros), due date.
 type LookKey = (String, String, Option<String>);
 
@@ -618,7 +608,7 @@ impl Runner {
         rows: Vec<BulkRow>,
         concurrency: usize,
         mut each: impl FnMut(usize, Status),
-    ) -> AtService {
+    ) {
         let at_service = self.at_service(&rows).await;
         let siblings: Arc<HashSet<String>> = Arc::new(
             rows.iter()
@@ -774,7 +764,6 @@ impl Runner {
         if let Some(w) = watcher {
             w.abort();
         }
-        at_service
     }
 
     /// Which of the rows `batch` (indices into `rows`) the journal has as issued under
@@ -979,13 +968,16 @@ impl Runner {
             .await
             .ok();
         let mut counts = Counts::default();
-        let at_service = self
-            .run(rows, concurrency, |i, status| {
-                counts.add(&status);
-                each(i, status);
-            })
-            .await;
-        counts.found_at_service = at_service.issued();
+        self.run(rows, concurrency, |i, status| {
+            // Skipped because the service has it and this journal does not (rows this
+            // journal has are skipped as such, even though the service has them too).
+            if matches!(&status, Status::SkippedExisting(e) if e.at_service) {
+                counts.found_at_service += 1;
+            }
+            counts.add(&status);
+            each(i, status);
+        })
+        .await;
         if counts.unknown == 0
             && counts.not_sent == 0
             && counts.similar == 0
@@ -1022,9 +1014,13 @@ impl Runner {
             None => None,
             Some(Status::SkippedExisting(found)) => {
                 // Found at the service: an entry of this journal still "to check" for it
-                // is settled now (the badge drops, the next run need not ask).
-                self.settle_found(&row, found.id.clone()).await;
-                return Status::SkippedExisting(found);
+                // is settled now (the badge drops, the next run need not ask). One this
+                // journal has is said as this journal's (the service having it too is
+                // not news).
+                return match self.settle_found(&row, found.id.clone()).await {
+                    Some(here) => Status::SkippedExisting(here),
+                    None => Status::SkippedExisting(found),
+                };
             }
             Some(other) => return other,
         };
@@ -1236,28 +1232,41 @@ impl Runner {
         Err(last)
     }
 
-    /// Records as done (checked) the entry of this journal whose outcome is unknown for
-    /// `row`'s reference, now that the service showed invoice `id` with it.
-    async fn settle_found(&self, row: &BulkRow, id: Option<String>) {
+    /// Settles an entry of this journal still "to check" for `row`, found at the service
+    /// as invoice `id`; returns what this journal has of it (that entry, or one already
+    /// done as `id`), if anything.
+    async fn settle_found(&self, row: &BulkRow, id: Option<String>) -> Option<Existing> {
         let intent = self.intent_for(row);
         let aliases: Vec<String> = row.aliases();
-        let _ = self
-            .journal
+        let who = self.journal.who().to_string();
+        self.journal
             .run(move |j| {
-                if let Some(e) = j.holder(Action::Create, &intent, &aliases)?
-                    && e.outcome == Outcome::Unknown
-                {
-                    j.record_outcome(
-                        e.seq,
-                        &journal::Settled {
-                            checked: true,
-                            ..journal::Settled::done(id)
-                        },
-                    )?;
+                let Some(e) = j.holder(Action::Create, &intent, &aliases)? else {
+                    return Ok(None);
+                };
+                match e.outcome {
+                    Outcome::Unknown => {
+                        j.record_outcome(
+                            e.seq,
+                            &journal::Settled {
+                                checked: true,
+                                ..journal::Settled::done(id.clone())
+                            },
+                        )?;
+                    }
+                    Outcome::Done if e.invoice_id == id => {}
+                    _ => return Ok(None),
                 }
-                Ok(())
+                Ok(Some(Existing {
+                    id,
+                    time: Some(e.time.clone()),
+                    at_service: false,
+                    by: (e.user != who).then(|| e.user.clone()),
+                }))
             })
-            .await;
+            .await
+            .ok()
+            .flatten()
     }
 }
 
