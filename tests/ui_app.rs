@@ -751,6 +751,29 @@ fn bulk_issue_maps_columns_pauses_stops_and_resumes_without_issuing_twice() {
         )
     ));
     click(&mut h, &again);
+    // The confirmation's totals are those of the rows this run issues, not the file's
+    // (it asked "Issue 9 invoices: $24.300" after a resume).
+    let client = invoice_desk::api::Client::new(e.sandbox.profile("x").client_config(
+        SecretString::from(e.sandbox.credentials.client_secret.clone()),
+    ))
+    .unwrap();
+    let issued: u64 =
+        e.rt.block_on(client.customer_invoices(&customer))
+            .unwrap()
+            .into_iter()
+            .filter(|i| {
+                i.invoice_external_id
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with("JAN-"))
+            })
+            .map(|i| u64::try_from(i.amount.unwrap().mantissa()).unwrap())
+            .sum();
+    let left = invoice_desk::api::money::format_amount((24_300 - issued).into(), Some("CLP"));
+    let asked = match first.not_sent {
+        1 => format!("Issue 1 invoice: {left} to 1 customer?"),
+        n => format!("Issue {n} invoices: {left} to 1 customer?"),
+    };
+    wait_text(&mut h, &asked);
     click(&mut h, "Issue them");
     wait_text(&mut h, "Finished:");
     let second = bulk_counts(&h);

@@ -179,8 +179,16 @@ impl Plan {
     /// Count and total per currency code of the valid rows ("" for the account's
     /// currency), exact.
     pub fn totals(&self) -> BTreeMap<String, (usize, Decimal)> {
+        self.totals_of(0..self.rows.len())
+    }
+
+    /// [`Plan::totals`] of the valid rows at these indexes.
+    pub fn totals_of(
+        &self,
+        rows: impl IntoIterator<Item = usize>,
+    ) -> BTreeMap<String, (usize, Decimal)> {
         let mut out: BTreeMap<String, (usize, Decimal)> = BTreeMap::new();
-        for r in &self.rows {
+        for r in rows.into_iter().filter_map(|i| self.rows.get(i)) {
             let code = r
                 .invoice
                 .currency
@@ -196,6 +204,18 @@ impl Plan {
     /// How many distinct customers the valid rows go to.
     pub fn customers(&self) -> usize {
         self.customer_ids().len()
+    }
+
+    /// How many distinct customers the valid rows at these indexes go to.
+    pub fn customers_of(&self, rows: impl IntoIterator<Item = usize>) -> usize {
+        let mut ids: Vec<&str> = rows
+            .into_iter()
+            .filter_map(|i| self.rows.get(i))
+            .map(|r| r.invoice.customer.as_str())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.len()
     }
 
     /// The distinct customer ids the valid rows go to, sorted.

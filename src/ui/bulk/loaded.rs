@@ -52,7 +52,13 @@ impl Loaded {
     /// How many valid rows are still to issue: not issued already (the journal says), nor
     /// settled by the last run (issued, found issued, invalid), nor a possible duplicate
     /// the clerk did not tick.
-    pub(super) fn to_issue(&self, progress: Option<&Progress>, allowed: &HashSet<usize>) -> usize {
+    /// The valid rows (indexes in the plan) a run would still issue: not known, not
+    /// settled by a run, a look-alike only when the clerk allowed it.
+    pub(super) fn to_issue(
+        &self,
+        progress: Option<&Progress>,
+        allowed: &HashSet<usize>,
+    ) -> Vec<usize> {
         (0..self.plan.rows.len())
             .filter(|i| !self.known.contains_key(i))
             .filter(
@@ -64,7 +70,7 @@ impl Loaded {
                     _ => true,
                 },
             )
-            .count()
+            .collect()
     }
 
     /// What a valid row (index `i` in the plan) shows in column `c` when that column is
@@ -94,11 +100,12 @@ impl Loaded {
         )
     }
 
-    /// The totals per currency in words: "$48.213.000 y UF 1.234,5678".
-    pub(super) fn totals_text(&self) -> String {
+    /// The totals per currency of the valid rows at these indexes, in words:
+    /// "$48.213.000 y UF 1.234,5678".
+    pub(super) fn totals_text(&self, rows: impl IntoIterator<Item = usize>) -> String {
         let parts: Vec<String> = self
             .plan
-            .totals()
+            .totals_of(rows)
             .iter()
             .map(|(code, (_, sum))| {
                 if code.is_empty() {

@@ -214,7 +214,7 @@ impl BulkPanel {
                     "bulk-summary",
                     count = n,
                     customers = l.plan.customers(),
-                    totals = l.totals_text()
+                    totals = l.totals_text(0..n)
                 ))
                 .strong(),
             );
@@ -256,6 +256,8 @@ impl BulkPanel {
             let p = progress.as_ref().and_then(|p| p.lock().ok());
             l.to_issue(p.as_deref(), &self.allow_similar)
         };
+        let issuing = to_issue;
+        let to_issue = issuing.len();
         let can_send = to_issue > 0 && (with_problems == 0 || self.skip_invalid);
         if let Some(r) = &self.running {
             self.progress_ui(ui, r, commands);
@@ -285,7 +287,7 @@ impl BulkPanel {
         ui.separator();
         self.table(ui);
         if self.confirm {
-            self.confirm_ui(ui, to_issue, commands);
+            self.confirm_ui(ui, &issuing, commands);
         }
     }
 
@@ -419,15 +421,16 @@ impl BulkPanel {
     pub(super) fn confirm_ui(
         &mut self,
         ui: &mut Ui,
-        to_issue: usize,
+        issuing: &[usize],
         commands: &mut Vec<crate::ui::command::Command>,
     ) {
         let Some(l) = &self.loaded else { return };
+        // What this run issues: after a resume, fewer rows than the file has.
         let text = tr!(
             "bulk-confirm",
-            count = to_issue,
-            totals = l.totals_text(),
-            customers = l.plan.customers()
+            count = issuing.len(),
+            totals = l.totals_text(issuing.iter().copied()),
+            customers = l.plan.customers_of(issuing.iter().copied())
         );
         let skipped = l.problem_rows.len();
         let modal = egui::Modal::new(egui::Id::unique("confirm_bulk")).show(ui.ctx(), |ui| {
