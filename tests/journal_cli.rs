@@ -903,3 +903,66 @@ fn a_void_with_no_answer_names_the_invoice() {
         "{said}"
     );
 }
+
+/// A run cut short while its first request was on its way, resumed at once: that row is
+/// waited for until its request can no longer arrive, and the wait is said — how many
+/// rows, for how long at most — where a frozen count said nothing; the service's
+/// listings are said to be read first. Each row is then issued once.
+#[test]
+fn a_resume_says_what_it_waits_for_and_issues_each_row_once() {
+    let e = env();
+    let c = e.customer();
+    let file = bulk_file(
+        &e,
+        "espera.csv",
+        &format!("cliente,monto,referencia\n{c},1000,WAIT-1\n{c},2000,WAIT-2\n"),
+    );
+    // The first create waits 3 s before any work: the run is killed meanwhile, and the
+    // service, its client gone, never does it.
+    e.s.add_fault(Fault::slow(Route::Create, 1, 3000));
+    let before = creates(&e);
+    let mut child = e
+        .cli()
+        .args(["bulk", &file, "--yes", "--concurrency", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while creates(&e) == before {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no create arrived"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The listing read before sending takes a while (as a big customer's does).
+    e.s.add_fault(Fault::slow(Route::List, 1, 1500));
+    let out = e
+        .cli()
+        .env("INVOICE_DESK_TIMEOUT", "2")
+        .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "1")
+        .args(["bulk", &file, "--yes"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let said = text(&out.stdout) + &text(&out.stderr);
+    assert!(
+        said.contains("Reading what the service already has of 1 customer"),
+        "{said}"
+    );
+    assert!(
+        said.contains("1 row of a run cut short may still be on their way to the service"),
+        "{said}"
+    );
+    assert!(said.contains("Waiting "), "{said}");
+    assert!(said.contains("2 created"), "{said}");
+    let listed = e.run(&["list", &c, "--format", "json"]);
+    let all: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
+    for r in ["WAIT-1", "WAIT-2"] {
+        let n = all.iter().filter(|v| v["invoice_external_id"] == r).count();
+        assert_eq!(n, 1, "{r}");
+    }
+}

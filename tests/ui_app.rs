@@ -828,7 +828,17 @@ fn an_interrupted_billing_run_is_offered_at_start_and_resumed() {
     wait_text(&mut h, "Issue 3 invoices…");
     assert_eq!(h.state().tab(), Tab::Bulk);
     click(&mut h, "Issue 3 invoices…");
+    // The service's listing is read first, and that is said (a count stuck at 0 was).
+    e.sandbox.add_fault(invoice_desk::sandbox::Fault::slow(
+        invoice_desk::sandbox::Route::List,
+        1,
+        1500,
+    ));
     click(&mut h, "Issue them");
+    wait_text(
+        &mut h,
+        "Reading what the service already has of 1 customer (0 of 1)…",
+    );
     wait_text(&mut h, "Finished: 3 issued");
     assert!(!has_text(&h, "A billing run of february.csv"));
     let j = invoice_desk::journal::Journal::open(&journal).unwrap();

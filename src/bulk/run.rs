@@ -274,6 +274,28 @@ pub struct Control {
     elsewhere: Mutex<Option<Foreign>>,
     /// Rows past the gate and not yet settled (sent or about to be).
     working: std::sync::atomic::AtomicUsize,
+    /// While the service's listings are read before sending: customers read, and in all.
+    checking: Mutex<Option<(usize, usize)>>,
+    /// When the first row could be sent (the listings read): the pace counts from there.
+    sending_since: Mutex<Option<Instant>>,
+    /// Rows waiting out another request's in-flight window (a run cut short, whose
+    /// requests may still be on their way), and when the last window ends.
+    in_flight: Mutex<(usize, Option<Instant>)>,
+}
+
+/// A row waiting out an in-flight window: counted in [`Control::in_flight`] until
+/// dropped.
+struct InFlight<'a>(&'a Control);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut w) = self.0.in_flight.lock() {
+            w.0 = w.0.saturating_sub(1);
+            if w.0 == 0 {
+                w.1 = None;
+            }
+        }
+    }
 }
 
 /// Keeps `why` as the reason a run stopped, unless one was kept already (the first
@@ -321,6 +343,46 @@ impl Control {
     fn start_working(&self) -> Working<'_> {
         self.working.fetch_add(1, Ordering::SeqCst);
         Working(&self.working)
+    }
+
+    /// While the service's listings of the run's customers are read (before any row is
+    /// sent): how many customers are read, of how many.
+    pub fn checking(&self) -> Option<(usize, usize)> {
+        self.checking.lock().ok().and_then(|c| *c)
+    }
+
+    /// When rows could first be sent; `None` while the listings are read.
+    pub fn sending_since(&self) -> Option<Instant> {
+        self.sending_since.lock().ok().and_then(|s| *s)
+    }
+
+    /// Rows waiting out the in-flight window of a request that may still be on its way
+    /// (a run cut short), and when the last of them ends.
+    pub fn in_flight_wait(&self) -> Option<(usize, Instant)> {
+        let w = self.in_flight.lock().ok()?;
+        match *w {
+            (n, Some(until)) if n > 0 => Some((n, until)),
+            _ => None,
+        }
+    }
+
+    fn set_checking(&self, c: Option<(usize, usize)>) {
+        if let Ok(mut s) = self.checking.lock() {
+            *s = c;
+        }
+        if c.is_none()
+            && let Ok(mut s) = self.sending_since.lock()
+        {
+            s.get_or_insert_with(Instant::now);
+        }
+    }
+
+    fn wait_in_flight(&self, until: Instant) -> InFlight<'_> {
+        if let Ok(mut w) = self.in_flight.lock() {
+            w.0 += 1;
+            w.1 = Some(w.1.map_or(until, |u| u.max(until)));
+        }
+        InFlight(self)
     }
 
     /// True while paused.
@@ -495,6 +557,8 @@ impl Runner {
         }
         customers.sort_unstable();
         customers.dedup();
+        let of = customers.len();
+        self.control.set_checking(Some((0, of)));
         let today = chrono::Local::now().date_naive();
         let same_day = |t: &str| {
             chrono::DateTime::parse_from_rfc3339(t)
@@ -585,7 +649,10 @@ impl Runner {
         .buffer_unordered(LISTINGS_AT_ONCE);
         let mut out = AtService::default();
         futures_util::pin_mut!(listings);
+        let mut read = 0;
         while let Some((found, seen)) = listings.next().await {
+            read += 1;
+            self.control.set_checking(Some((read, of)));
             out.seen.extend(seen);
             for (i, s) in found {
                 // A reference found wins over a look-alike found in another page.
@@ -597,6 +664,7 @@ impl Runner {
                 }
             }
         }
+        self.control.set_checking(None);
         out
     }
 
@@ -1196,6 +1264,19 @@ impl Runner {
     /// cancelled, or its in-flight window has passed.
     async fn until_settled(&self, holder: &Entry) {
         let seq = holder.seq;
+        // Said while it lasts: how long at most, by the journal's clock.
+        let left = self
+            .journal
+            .run(move |j| j.age(seq))
+            .await
+            .ok()
+            .and_then(|age| {
+                (journal::in_flight_window(&self.client) - age)
+                    .to_std()
+                    .ok()
+            })
+            .unwrap_or_default();
+        let _waiting = self.control.wait_in_flight(Instant::now() + left);
         while !self.control.is_cancelled() && self.on_its_way(holder).await {
             let now = self.journal.run(move |j| j.entry(seq)).await;
             match now {

@@ -212,12 +212,33 @@ async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Cou
             }
         })
     };
-    // A 429's wait is said as it begins, with when sending resumes.
+    // A 429's wait is said as it begins, with when sending resumes; reading the
+    // service's listings first and waiting out a cut-short run's requests, as they
+    // begin, with how many and for how long (a frozen count says nothing).
     let waits = {
         let control = control.clone();
         tokio::spawn(async move {
             let mut said = None;
+            let (mut said_checking, mut said_in_flight) = (false, false);
             loop {
+                if let Some((_, of)) = control.checking()
+                    && !said_checking
+                {
+                    note!("{}", tr!("cli-checking", of = of));
+                    said_checking = true;
+                }
+                match control.in_flight_wait() {
+                    Some((rows, until)) if !said_in_flight => {
+                        let secs = until.saturating_duration_since(Instant::now()).as_secs();
+                        note!(
+                            "\n{}",
+                            tr!("cli-waiting-in-flight", rows = rows, secs = secs)
+                        );
+                        said_in_flight = true;
+                    }
+                    None => said_in_flight = false,
+                    _ => {}
+                }
                 let until = control.waiting_until();
                 if let Some(t) = until
                     && said != Some(t)
@@ -260,8 +281,9 @@ async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Cou
                 if progress && (last_shown.elapsed() > Duration::from_millis(250) || done == total)
                 {
                     last_shown = Instant::now();
-                    if let Some((rate, left)) =
-                        crate::bulk::run::pace(done, total, started.elapsed())
+                    // The pace counts from when rows could be sent (listings read).
+                    let since = control.sending_since().unwrap_or(started);
+                    if let Some((rate, left)) = crate::bulk::run::pace(done, total, since.elapsed())
                     {
                         // The whole run's progress: rows colleagues issue count too.
                         let others = if by_others > 0 {

@@ -556,6 +556,14 @@ bulk-confirm-skipped = { $count ->
 }
 bulk-confirm-yes = Issue them
 bulk-progress = { $done } of { $total } rows · { $rate } a second · about { $left } left
+bulk-checking = Reading what the service already has of { $of ->
+    [one] 1 customer
+   *[other] { $of } customers
+} ({ $read } of { $of })…
+bulk-waiting-in-flight = Waiting { $secs } s at most: { $rows ->
+    [one] 1 row
+   *[other] { $rows } rows
+} of a run cut short may still be on their way to the service; none is sent twice.
 bulk-progress-start = { $done } of { $total } rows
 bulk-pause = Pause
 bulk-resume = Resume

@@ -559,6 +559,14 @@ bulk-confirm-skipped = { $count ->
 }
 bulk-confirm-yes = Emitirlas
 bulk-progress = { $done } de { $total } filas · { $rate } por segundo · faltan unos { $left }
+bulk-checking = Leyendo lo que el servicio ya tiene de { $of ->
+    [one] 1 cliente
+   *[other] { $of } clientes
+} ({ $read } de { $of })…
+bulk-waiting-in-flight = Esperando { $secs } s como máximo: { $rows ->
+    [one] 1 fila
+   *[other] { $rows } filas
+} de una emisión interrumpida podrían estar aún en camino al servicio; ninguna se envía dos veces.
 bulk-progress-start = { $done } de { $total } filas
 bulk-pause = Pausar
 bulk-resume = Reanudar

@@ -300,8 +300,15 @@ impl BulkPanel {
         use crate::ui::command::Command;
         let counts = r.progress.lock().map(|p| p.counts).unwrap_or_default();
         let done = counts.done();
-        let elapsed = r.ended.unwrap_or_else(Instant::now) - r.started;
+        // The pace counts from when rows could be sent (the service's listings read).
+        let since = r.control.sending_since().unwrap_or(r.started);
+        let elapsed = r
+            .ended
+            .unwrap_or_else(Instant::now)
+            .saturating_duration_since(since);
+        let checking = r.control.checking().filter(|_| r.ended.is_none());
         let text = match crate::bulk::run::pace(done, r.total, elapsed) {
+            _ if let Some((read, of)) = checking => tr!("bulk-checking", read = read, of = of),
             Some((rate, left)) if r.ended.is_none() => tr!(
                 "bulk-progress",
                 done = done,
@@ -325,6 +332,15 @@ impl BulkPanel {
                 .text(text)
                 .desired_width(ui.available_width().min(720.0)),
         );
+        // Waits that send nothing say what they wait for, and for how long.
+        let in_flight = r.control.in_flight_wait().filter(|_| r.ended.is_none());
+        if let Some((rows, until)) = in_flight {
+            let secs = until.saturating_duration_since(Instant::now()).as_secs();
+            ui.label(tr!("bulk-waiting-in-flight", rows = rows, secs = secs));
+        }
+        if r.ended.is_none() && (checking.is_some() || in_flight.is_some()) {
+            ui.ctx().request_repaint_after(Duration::from_millis(250));
+        }
         if r.task.is_some() {
             ui.horizontal(|ui| {
                 let cancelled = r.control.is_cancelled();
