@@ -1048,8 +1048,27 @@ fn a_look_alike_asks_first_and_cancel_sends_nothing() {
     click(&mut h, "Create invoice");
     wait_text(&mut h, "Looks repeated: in_");
     assert!(has_text(&h, "Issue it anyway?"));
+    // Who issued it, and where it stands at the service now.
+    assert!(has_text(&h, "Issued by "));
+    assert!(has_text(&h, "at the service it is now open."));
     click(&mut h, "Cancel");
     assert!(!has_text(&h, "Looks repeated"));
+    assert_eq!(e.sandbox.counters().api["create"], 1);
+    // Voided meanwhile (at the service): the question says so.
+    let client = invoice_desk::api::Client::new(e.sandbox.profile("x").client_config(
+        SecretString::from(e.sandbox.credentials.client_secret.clone()),
+    ))
+    .unwrap();
+    let first =
+        e.rt.block_on(client.customer_invoices(&e.sandbox.customers()[3].0))
+            .unwrap()
+            .into_iter()
+            .max_by(|a, b| a.created_at().cmp(&b.created_at()))
+            .unwrap();
+    e.rt.block_on(client.void_invoice(&first.id)).unwrap();
+    click(&mut h, "Create invoice");
+    wait_text(&mut h, "at the service it is now void.");
+    click(&mut h, "Cancel");
     assert_eq!(e.sandbox.counters().api["create"], 1);
     assert!(
         button_enabled(&h, "Create invoice"),

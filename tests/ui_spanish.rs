@@ -390,6 +390,8 @@ fn a_look_alike_asks_before_it_is_issued_in_spanish() {
     click(&mut h, &text("cr-create"));
     step_until(&mut h, "the question", |h| has_text(h, "Parece repetida"));
     assert!(has_text(&h, &first_id), "the earlier invoice is shown");
+    assert!(has_text(&h, "La emitió "), "who issued it");
+    assert!(has_text(&h, "hoy en el servicio está abierta."));
     assert_eq!(s.counters().api["create"], 1);
     click(&mut h, &text("cr-issue-anyway"));
     step_until(&mut h, "created again", |h| {

@@ -90,7 +90,11 @@ pub struct CreatePanel {
     /// or said so of a restored form): its entry.
     issued: Option<crate::journal::Entry>,
     /// The invoice looks like an earlier one: the dialog asks before it is sent.
-    similar: Option<(NewInvoice, crate::journal::Entry)>,
+    similar: Option<(
+        NewInvoice,
+        crate::journal::Entry,
+        Option<crate::api::InvoiceStatus>,
+    )>,
     /// The entry holding the reference while its outcome is unknown (another process, or
     /// an earlier start of the app).
     held_by: Option<crate::journal::Entry>,
@@ -292,6 +296,11 @@ impl CreatePanel {
                     self.error = None;
                     self.reference_used();
                 }
+                Ok(Err(NotDone::LooksLike { earlier, now })) => {
+                    if let Some(inv) = self.sent.take() {
+                        self.similar = Some((inv, *earlier, now));
+                    }
+                }
                 Ok(Err(NotDone::Blocked(b))) => {
                     use crate::journal::Blocked;
                     let sent = self.sent.take();
@@ -303,7 +312,7 @@ impl CreatePanel {
                         }
                         Blocked::LooksLike(e) => {
                             if let Some(inv) = sent {
-                                self.similar = Some((inv, e));
+                                self.similar = Some((inv, e, None));
                             }
                         }
                         Blocked::Journal(e) => {
@@ -914,8 +923,18 @@ impl CreatePanel {
 
     /// "Looks repeated: in_… issued on 24-11-2026. Issue it anyway?"
     fn similar_dialog(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
-        let Some((inv, earlier)) = &self.similar else {
+        let Some((inv, earlier, now)) = &self.similar else {
             return;
+        };
+        // Who issued it, and where it stands now when the service said.
+        let who = crate::i18n::who(&earlier.user);
+        let about = match now.filter(|s| *s != crate::api::InvoiceStatus::Unknown) {
+            Some(status) => tr!(
+                "cr-similar-by-now",
+                who = who,
+                status = widgets::status_word(status).to_lowercase()
+            ),
+            None => tr!("cr-similar-by", who = who),
         };
         let text = crate::i18n::looks_like(
             earlier
@@ -932,6 +951,7 @@ impl CreatePanel {
             let title = ui.heading(tr!("cr-similar-title"));
             widgets::announce(ui, &title, true);
             ui.label(RichText::new(text).strong());
+            ui.label(about);
             ui.label(tr!("cr-similar-question"));
             ui.horizontal(|ui| {
                 if ui.button(tr!("cr-issue-anyway")).clicked() {

@@ -57,8 +57,15 @@ pub enum Found {
 pub enum NotDone {
     /// An error: from the service, the connection, or the journal (nothing sent).
     Api(ApiError),
-    /// Not sent: already done, being sent (or to check), or a look-alike.
+    /// Not sent: already done, or being sent (or to check).
     Blocked(Box<journal::Blocked>),
+    /// Not sent: it looks like an invoice this journal issued.
+    LooksLike {
+        /// The journal's entry of that invoice.
+        earlier: Box<journal::Entry>,
+        /// Where that invoice stands at the service, when it could be read.
+        now: Option<crate::api::InvoiceStatus>,
+    },
 }
 
 impl NotDone {
@@ -66,7 +73,7 @@ impl NotDone {
     pub fn api(&self) -> Option<&ApiError> {
         match self {
             NotDone::Api(e) => Some(e),
-            NotDone::Blocked(_) => None,
+            NotDone::Blocked(_) | NotDone::LooksLike { .. } => None,
         }
     }
 }
@@ -195,6 +202,10 @@ impl AppJournal {
         match done {
             Ok(d) => d.result.map_err(NotDone::Api),
             Err(journal::Blocked::Journal(e)) => Err(NotDone::Api(not_sent(e))),
+            Err(journal::Blocked::LooksLike(e)) => Err(NotDone::LooksLike {
+                earlier: Box::new(e),
+                now: None,
+            }),
             Err(b) => Err(NotDone::Blocked(Box::new(b))),
         }
     }

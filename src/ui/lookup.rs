@@ -314,6 +314,12 @@ impl LookupPanel {
                         }
                     }
                 }
+                // A void is never a look-alike; said as the journal refusing, if ever.
+                Ok(Err(NotDone::LooksLike { .. })) => {
+                    self.error = Some(ApiError::invalid(InputProblem::Said(tr!(
+                        "journal-not-sent"
+                    ))));
+                }
                 Ok(Err(NotDone::Api(e))) => {
                     if e.is_outcome_unknown() {
                         self.void_unknown = self.invoice.as_ref().map(|i| i.id.clone());

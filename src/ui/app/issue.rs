@@ -4,7 +4,7 @@ use super::{Command, InvoiceDeskApp};
 use crate::api::{ApiError, InputProblem};
 use crate::journal::{Action, Guard, Intent, Similar};
 use crate::tr;
-use crate::ui::journal::Found;
+use crate::ui::journal::{Found, NotDone};
 
 impl InvoiceDeskApp {
     /// Carries out one of this area's commands (the others never come here).
@@ -36,9 +36,21 @@ impl InvoiceDeskApp {
                 };
                 let task = self.spawner.spawn(async move {
                     let send = s.client.create_invoice(&inv, None);
-                    journal
+                    let done = journal
                         .write_ahead(Action::Create, intent, guard, send, |c| Some(c.id.clone()))
-                        .await
+                        .await;
+                    match done {
+                        // Where the earlier invoice stands now (paid, void), for the
+                        // clerk deciding whether this one repeats it.
+                        Err(NotDone::LooksLike { earlier, now: None }) => {
+                            let now = match earlier.invoice_id.as_deref() {
+                                Some(id) => s.client.get_invoice(id).await.ok().map(|i| i.status()),
+                                None => None,
+                            };
+                            Err(NotDone::LooksLike { earlier, now })
+                        }
+                        done => done,
+                    }
                 });
                 self.create.started(sent, with, task);
             }
