@@ -48,7 +48,13 @@ impl Report {
                     tr!("doc-problem")
                 };
                 match &c.detail {
-                    Some(d) => format!("[{mark}] {}: {} ({d})", c.what, c.found),
+                    // The system's own words (often English), said as such.
+                    Some(d) => format!(
+                        "[{mark}] {}: {} ({})",
+                        c.what,
+                        c.found,
+                        tr!("doc-detail", detail = d)
+                    ),
                     None => format!("[{mark}] {}: {}", c.what, c.found),
                 }
             })

@@ -166,6 +166,15 @@ pub fn amount_error(e: &AmountError) -> String {
     }
 }
 
+/// A currency code where a clerk reads it beside amounts (a column, a row of totals):
+/// "UF" for CLF, which no clerk calls by its code; any other code as sent, escaped.
+pub fn currency_label(code: &str) -> String {
+    match code {
+        "CLF" => tr!("cur-short-clf"),
+        code => crate::text::escape_controls(code).into_owned(),
+    }
+}
+
 /// A currency as the picker names it: "UF (CLF)", "Pesos (CLP)", else its code.
 pub fn currency_name(c: crate::api::Currency) -> String {
     currency_name_in(current(), c)

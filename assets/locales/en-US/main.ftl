@@ -395,6 +395,7 @@ doc-keyring-unreliable = { $store } did not give back the test secret it was giv
 doc-profiles = Profiles
 doc-data = Data
 doc-log = Support log
+doc-detail = in the system's own words: { $detail }
 doc-log-off = Off (INVOICE_DESK_LOG_DIR is empty)
 doc-no-folder = no folder could be found for it on this system.
 doc-folder-ok = { $path } (can be written)
@@ -783,6 +784,7 @@ looks-like-due = same customer, amount, currency and due date
 looks-like-same-day = same customer, amount and currency, no due date, issued the same day
 # A clerk's second day (#33)
 cur-clf = UF (CLF)
+cur-short-clf = UF
 cur-clp = Chilean pesos (CLP)
 cust-looking = Looking in the customer directory…
 cust-not-found = There is no customer "{ $text }" in the customer directory: type its id (cus_…) or its RUT.

@@ -395,6 +395,7 @@ doc-keyring-unreliable = { $store } no devolvió el secreto de prueba que se le 
 doc-profiles = Perfiles
 doc-data = Datos
 doc-log = Registro para soporte
+doc-detail = en palabras del sistema: { $detail }
 doc-log-off = Desactivado (INVOICE_DESK_LOG_DIR está vacío)
 doc-no-folder = no se encontró una carpeta para esto en este sistema.
 doc-folder-ok = { $path } (se puede escribir)
@@ -786,6 +787,7 @@ looks-like-due = mismo cliente, monto, moneda y vencimiento
 looks-like-same-day = mismo cliente, monto y moneda, sin vencimiento, emitida el mismo día
 # El segundo día de un cajero (#33)
 cur-clf = UF (CLF)
+cur-short-clf = UF
 cur-clp = Pesos (CLP)
 cust-looking = Buscando en el directorio de clientes…
 cust-not-found = No hay un cliente «{ $text }» en el directorio de clientes: escriba su id (cus_…) o su RUT.

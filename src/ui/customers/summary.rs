@@ -239,7 +239,7 @@ impl CustomersPanel {
                 }
                 ui.end_row();
                 for (code, cells) in &self.view.aging.by_currency {
-                    ui.label(safe(code));
+                    ui.label(crate::i18n::currency_label(code));
                     for b in Bucket::ALL {
                         let cell = cells[b.index()];
                         if cell.count == 0 {
@@ -295,7 +295,7 @@ impl CustomersPanel {
             ui.horizontal(|ui| {
                 let l = ui.label(tr!("cu-chart-currency"));
                 for c in &codes {
-                    let r = ui.selectable_label(*c == code, safe(c));
+                    let r = ui.selectable_label(*c == code, crate::i18n::currency_label(c));
                     if r.clicked() {
                         self.chart_currency = Some(c.clone());
                     }

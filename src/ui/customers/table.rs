@@ -132,7 +132,12 @@ impl CustomersPanel {
                                 },
                             );
                         });
-                        row.col(|ui| cell(ui, inv.currency_code.as_deref().unwrap_or(&missing)));
+                        // "UF", as a clerk says it, not "CLF".
+                        let currency = inv
+                            .currency_code
+                            .as_deref()
+                            .map_or_else(|| missing.clone(), crate::i18n::currency_label);
+                        row.col(|ui| cell(ui, &currency));
                         let standing = Standing::of(inv, today);
                         row.col(|ui| match standing {
                             // Colour and words: "Overdue · 43 days", never colour alone.
