@@ -217,7 +217,11 @@ fn the_workbook_has_the_book_and_every_invoice_owed() {
         for (code, sum) in &by {
             let row = sheet
                 .rows()
-                .find(|r| r[0] == Data::String(id.clone()) && r[3] == Data::String(code.clone()))
+                // The currency as a clerk reads it: UF, not CLF.
+                .find(|r| {
+                    let shown = if code == "CLF" { "UF" } else { code.as_str() };
+                    r[0] == Data::String(id.clone()) && r[3] == Data::String(shown.into())
+                })
                 .unwrap_or_else(|| panic!("{id} {code}"));
             let got = match &row[9] {
                 Data::Float(f) => *f,

@@ -527,7 +527,13 @@ fn summary(
     for (code, cells) in &aging.by_currency {
         for b in Bucket::ALL {
             let cell = cells[b.index()];
-            put_text(ws, f, (r, 0), code, &mut cut)?;
+            put_text(
+                ws,
+                f,
+                (r, 0),
+                &crate::i18n::currency_label_in(lang, code),
+                &mut cut,
+            )?;
             ws.write_string(r, 1, crate::i18n::bucket_in(lang, b))?;
             ws.write_number(r, 2, cell.count as f64)?;
             put_total(ws, f, (r, 3), cell.total, code)?;
@@ -554,7 +560,13 @@ fn summary(
                     ws.write_string(r, 0, format!("{y:04}-{m:02}"))?;
                 }
             }
-            put_text(ws, f, (r, 1), code, &mut cut)?;
+            put_text(
+                ws,
+                f,
+                (r, 1),
+                &crate::i18n::currency_label_in(lang, code),
+                &mut cut,
+            )?;
             put_total(ws, f, (r, 2), t.invoiced, code)?;
             put_total(ws, f, (r, 3), t.paid, code)?;
             put_total(ws, f, (r, 4), t.open, code)?;
@@ -635,7 +647,7 @@ fn receivables_book<W: std::io::Write + Send>(
                 for (code, total) in &s.owed {
                     r += 1;
                     start(ws, r)?;
-                    ws.write_string(r, 3, code)?;
+                    ws.write_string(r, 3, crate::i18n::currency_label_in(lang, code))?;
                     for (i, cell) in crate::receivables::cells(s, code).iter().enumerate() {
                         if let Some(t) = cell {
                             put_total(ws, &mut f, (r, 4 + i as u16), *t, code)?;
@@ -919,12 +931,13 @@ mod tests {
         assert!(
             !lines
                 .iter()
-                .any(|l| l.first() == Some(&Data::String("CLF".into()))
+                .any(|l| l.first() == Some(&Data::String("UF".into()))
                     && l.get(1) == Some(&Data::String("Current".into())))
         );
         let uf_month = lines
             .iter()
-            .find(|l| l.get(1) == Some(&Data::String("CLF".into())))
+            // The currency as a clerk reads it.
+            .find(|l| l.get(1) == Some(&Data::String("UF".into())))
             .unwrap();
         assert_eq!(
             uf_month[2..],

@@ -169,8 +169,13 @@ pub fn amount_error(e: &AmountError) -> String {
 /// A currency code where a clerk reads it beside amounts (a column, a row of totals):
 /// "UF" for CLF, which no clerk calls by its code; any other code as sent, escaped.
 pub fn currency_label(code: &str) -> String {
+    currency_label_in(current(), code)
+}
+
+/// [`currency_label`] in `lang`.
+pub fn currency_label_in(lang: Lang, code: &str) -> String {
     match code {
-        "CLF" => tr!("cur-short-clf"),
+        "CLF" => tr_in!(lang, "cur-short-clf"),
         code => crate::text::escape_controls(code).into_owned(),
     }
 }
