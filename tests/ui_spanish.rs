@@ -1228,6 +1228,46 @@ fn the_cartera_panel_reviews_every_customer_in_spanish() {
         .count();
     assert_eq!(pdfs, owing);
     assert!(folder.join("resumen-2026-11-23.csv").exists());
+    // The book shown as a workbook, into the same folder, never over a file: the
+    // customers shown, in order, and every invoice they owe (as the CLI writes it).
+    for name in ["cartera-2026-11-23.xlsx", "cartera-2026-11-23 (2).xlsx"] {
+        click(&mut h, &text("rv-book"));
+        step_until(&mut h, "workbook written", |h| {
+            h.query_by_label_contains(&format!("Libro escrito: {}", folder.join(name).display()))
+                .is_some()
+        });
+    }
+    {
+        use calamine::{Data, Reader, Xlsx};
+        let mut wb: Xlsx<_> =
+            calamine::open_workbook(folder.join("cartera-2026-11-23.xlsx")).unwrap();
+        let sheets = wb.sheet_names();
+        assert_eq!(sheets.len(), 2, "{sheets:?}");
+        let book = wb.worksheet_range(&sheets[0]).unwrap();
+        let listed: std::collections::BTreeSet<String> = book
+            .rows()
+            .skip(1)
+            .filter_map(|r| match &r[0] {
+                Data::String(id) if id.starts_with("cus_") => Some(id.clone()),
+                _ => None,
+            })
+            .collect();
+        let want: std::collections::BTreeSet<String> =
+            kept.iter().map(|r| r.customer.clone()).collect();
+        assert_eq!(listed, want, "the customers shown, no others");
+        assert!(
+            book.rows()
+                .any(|r| r.get(3) == Some(&Data::String("UF".into()))),
+            "UF, as a clerk reads it"
+        );
+        let invoices = wb.worksheet_range(&sheets[1]).unwrap();
+        assert!(
+            invoices.rows().skip(1).any(|r| r
+                .iter()
+                .any(|c| matches!(c, Data::String(t) if t.starts_with("in_")))),
+            "every invoice owed"
+        );
+    }
     // A click opens the customer's invoices.
     let old = rows
         .iter()

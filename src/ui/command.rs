@@ -81,6 +81,9 @@ pub enum Command {
     StatementsForShown,
     /// Stop that run before its next customer.
     StopStatements,
+    /// Write the book the Cartera panel shows (and every invoice those customers owe)
+    /// as an Excel workbook into its folder.
+    ReceivablesWorkbook,
     /// E-mail the customers Cartera shows who owe something their statement (or
     /// reminder) of the month.
     EmailShown,

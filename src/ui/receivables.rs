@@ -86,10 +86,14 @@ impl Order {
     }
 }
 
+/// What each customer owes, invoice by invoice (for the workbook).
+type Owed = Vec<(String, Vec<crate::receivables::Line>)>;
+
 /// A review under way: rows arrive here as customers are listed.
 struct Review {
     task: Task<Result<(), String>>,
     arrived: Arc<Mutex<Vec<Row>>>,
+    arrived_owed: Arc<Mutex<Owed>>,
     total: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
 }
@@ -125,7 +129,12 @@ pub struct ReceivablesPanel {
     /// The folder of the last run (for "Abrir carpeta").
     made_in: Option<std::path::PathBuf>,
     rows: Vec<Row>,
+    /// The invoices each customer reviewed owes (at most `receivables::MAX_LINES` each).
+    owed: Owed,
     review: Option<Review>,
+    /// The book being written as a workbook; then where it went, or why not.
+    book: Option<Task<Result<std::path::PathBuf, String>>>,
+    book_note: Option<Result<std::path::PathBuf, String>>,
     /// How many customers the last review had to list.
     total: usize,
     note: Option<Result<String, String>>,
@@ -176,14 +185,18 @@ impl ReceivablesPanel {
             return;
         }
         self.rows.clear();
+        self.owed.clear();
+        self.book_note = None;
         self.note = None;
         let as_of = self
             .fixed_today
             .unwrap_or_else(|| chrono::Local::now().date_naive());
         let arrived: Arc<Mutex<Vec<Row>>> = Arc::default();
+        let arrived_owed: Arc<Mutex<Owed>> = Arc::default();
         let total = Arc::new(AtomicUsize::new(0));
         let stop = Arc::new(AtomicBool::new(false));
         let (into, count, halt) = (arrived.clone(), total.clone(), stop.clone());
+        let into_owed = arrived_owed.clone();
         let ctx = spawner.ctx.clone();
         let task = spawner.spawn(async move {
             let known = journal.read(|j| j.known_customers(MAX_CUSTOMERS)).await?;
@@ -193,7 +206,8 @@ impl ReceivablesPanel {
             let halted = &halt;
             let mut work = futures_util::stream::iter(known)
                 .map(|c| async move {
-                    let keep = crate::receivables::Keep::Nothing;
+                    // The invoices owed are kept, for the workbook (not the others).
+                    let keep = crate::receivables::Keep::Owed;
                     // Stopped mid-listing too: a big customer's takes a while.
                     let go = |_| !halted.load(Ordering::Relaxed);
                     let listed = crate::pdf::batch::listed(client, &c.id, as_of, keep, go).await;
@@ -204,10 +218,19 @@ impl ReceivablesPanel {
                 if halt.load(Ordering::Relaxed) {
                     break;
                 }
+                let summary = match listed {
+                    Ok(l) => {
+                        if !l.lines.is_empty()
+                            && let Ok(mut o) = into_owed.lock()
+                        {
+                            o.push((c.id.clone(), l.lines));
+                        }
+                        Ok(l.summary)
+                    }
+                    Err(e) => Err(crate::i18n::error_text(&e)),
+                };
                 let row = Row {
-                    summary: listed
-                        .map(|l| l.summary)
-                        .map_err(|e| crate::i18n::error_text(&e)),
+                    summary,
                     customer: c.id,
                     name: c.name,
                     rut: c.rut,
@@ -222,9 +245,56 @@ impl ReceivablesPanel {
         self.review = Some(Review {
             task,
             arrived,
+            arrived_owed,
             total,
             stop,
         });
+    }
+
+    /// Writes the book shown (the customers "Mostrar" keeps, in the order shown, and
+    /// every invoice they owe) as an Excel workbook into the panel's folder (made if
+    /// missing), under a name no file has yet: `cartera-2026-11-26.xlsx`.
+    pub fn workbook(&mut self, spawner: &Spawner) {
+        if self.book.is_some() || self.review.is_some() || self.folder.trim().is_empty() {
+            return;
+        }
+        let shown = self.shown();
+        let rows: Vec<Row> = shown.iter().map(|&i| self.rows[i].clone()).collect();
+        let kept: std::collections::HashSet<&str> =
+            rows.iter().map(|r| r.customer.as_str()).collect();
+        let owed: Owed = self
+            .owed
+            .iter()
+            .filter(|(c, _)| kept.contains(c.as_str()))
+            .cloned()
+            .collect();
+        let folder = std::path::PathBuf::from(self.folder.trim());
+        let day = self
+            .fixed_today
+            .unwrap_or_else(|| chrono::Local::now().date_naive());
+        let stem = format!("{}-{}", tr!("rv-book-stem"), day.format("%Y-%m-%d"));
+        let lang = crate::i18n::current();
+        self.book_note = None;
+        self.book = Some(spawner.spawn(async move {
+            tokio::task::spawn_blocking(move || {
+                std::fs::create_dir_all(&folder)
+                    .map_err(|e| tr!("rv-folder-failed", path = folder.display(), why = e))?;
+                // Never over a file: the next free name.
+                let target = (1..1000)
+                    .map(|n| match n {
+                        1 => folder.join(format!("{stem}.xlsx")),
+                        n => folder.join(format!("{stem} ({n}).xlsx")),
+                    })
+                    .find(|p| !p.exists())
+                    .ok_or_else(|| tr!("rv-book-no-name", path = folder.display()))?;
+                let refs: Vec<&Row> = rows.iter().collect();
+                crate::export::xlsx::write_receivables(&target, &refs, &owed, lang)
+                    .map_err(|e| tr!("cli-write-failed", path = target.display(), why = e))?;
+                Ok(target)
+            })
+            .await
+            .map_err(|e| e.to_string())?
+        }));
     }
 
     /// The customers shown who owe something (the statements run's customers).
@@ -429,6 +499,9 @@ impl ReceivablesPanel {
 
     /// Takes what arrived (called by the app every frame).
     pub fn poll(&mut self) {
+        if let Some(r) = crate::ui::task::take_finished(&mut self.book) {
+            self.book_note = Some(r.map_err(|e| e.to_string()).and_then(|r| r));
+        }
         if let Some(r) = crate::ui::task::take_finished(&mut self.mail_sample) {
             self.mail_sample_shown = Some(r.map_err(|e| e.to_string()).and_then(|r| r));
         }
@@ -477,11 +550,15 @@ impl ReceivablesPanel {
         let Review {
             task,
             arrived,
+            arrived_owed,
             total,
             stop,
         } = r;
         if let Ok(mut a) = arrived.lock() {
             self.rows.append(&mut a);
+        }
+        if let Ok(mut o) = arrived_owed.lock() {
+            self.owed.append(&mut o);
         }
         self.total = total.load(Ordering::Relaxed);
         let result = match task.try_take() {
@@ -489,6 +566,7 @@ impl ReceivablesPanel {
                 self.review = Some(Review {
                     task,
                     arrived,
+                    arrived_owed,
                     total,
                     stop,
                 });
@@ -498,6 +576,9 @@ impl ReceivablesPanel {
         };
         if let Ok(mut a) = arrived.lock() {
             self.rows.append(&mut a);
+        }
+        if let Ok(mut o) = arrived_owed.lock() {
+            self.owed.append(&mut o);
         }
         let stopped = stop.load(Ordering::Relaxed);
         self.note = Some(match result.map_err(|e| e.to_string()).and_then(|x| x) {
@@ -625,7 +706,7 @@ impl ReceivablesPanel {
             widgets::error_text(ui, &tr!("rv-failed", count = failed));
         }
         let owing = self.owing_of(&shown).count();
-        self.statements_bar(ui, connected, owing, commands);
+        self.statements_bar(ui, connected, owing, !shown.is_empty(), commands);
         self.email_bar(ui, connected, owing, commands);
         self.table(ui, &shown, commands);
     }
@@ -636,6 +717,7 @@ impl ReceivablesPanel {
         ui: &mut Ui,
         connected: bool,
         owing: usize,
+        any_shown: bool,
         commands: &mut Vec<Command>,
     ) {
         // A default once; an emptied field stays empty (the clerk is typing another).
@@ -662,6 +744,10 @@ impl ReceivablesPanel {
                     .desired_width(widgets::field_width(ui)),
             )
             .labelled_by(l.id);
+        });
+        // The buttons on a line of their own, wrapped: beside the folder they ran off a
+        // narrow window ("Estados de cuenta de estos (10)" cut at 1024 px).
+        ui.horizontal_wrapped(|ui| {
             let can = connected
                 && owing > 0
                 && self.making.is_none()
@@ -673,6 +759,17 @@ impl ReceivablesPanel {
                 .clicked()
             {
                 commands.push(Command::StatementsForShown);
+            }
+            let can_book = any_shown
+                && self.book.is_none()
+                && self.review.is_none()
+                && !self.folder.trim().is_empty();
+            if ui
+                .add_enabled(can_book, egui::Button::new(tr!("rv-book")))
+                .on_hover_text(tr!("rv-book-hint"))
+                .clicked()
+            {
+                commands.push(Command::ReceivablesWorkbook);
             }
             if let Some(m) = &self.making {
                 widgets::busy(ui);
@@ -686,6 +783,23 @@ impl ReceivablesPanel {
                 }
             }
         });
+        match &self.book_note {
+            Some(Ok(path)) => {
+                ui.horizontal_wrapped(|ui| {
+                    let r = ui.label(tr!("rv-book-written", path = path.display()));
+                    widgets::announce(ui, &r, false);
+                    if ui.button(tr!("cu-open-folder")).clicked()
+                        && let Some(dir) = path.parent()
+                    {
+                        commands.push(Command::OpenExternal(super::external::External::Folder(
+                            dir.to_path_buf(),
+                        )));
+                    }
+                });
+            }
+            Some(Err(m)) => widgets::error_text(ui, m),
+            None => {}
+        }
         match &self.made_note {
             Some(Ok(m)) => {
                 ui.horizontal_wrapped(|ui| {

@@ -121,6 +121,7 @@ impl InvoiceDeskApp {
             | Command::StopReceivables
             | Command::StatementsForShown
             | Command::StopStatements
+            | Command::ReceivablesWorkbook
             | Command::EmailShown
             | Command::StopEmail
             | Command::EmailSample) => self.handle_receivables(c),

@@ -20,6 +20,7 @@ impl InvoiceDeskApp {
                 }
             }
             Command::StopStatements => self.receivables.stop_statements(),
+            Command::ReceivablesWorkbook => self.receivables.workbook(&self.spawner),
             Command::EmailShown => {
                 if let Some(s) = self.session.clone() {
                     let templates = self.templates_dir();
