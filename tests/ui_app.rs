@@ -796,6 +796,54 @@ fn bulk_issue_maps_columns_pauses_stops_and_resumes_without_issuing_twice() {
     assert_eq!((before, refs.len()), (24, 24), "each row once");
 }
 
+/// A billing file read and its columns mapped, then the app closed before any run: the
+/// next start has the file's path, and reading it again applies the columns as mapped.
+#[test]
+fn the_billing_file_and_its_columns_survive_a_restart_before_any_run() {
+    let e = env(0);
+    let customer = e.sandbox.customers()[0].0.clone();
+    let file = billing_file(e.dir.path(), &customer, 24);
+    let profile = {
+        let mut p = e.sandbox.profile("Pruebas");
+        p.account_currency = Some(invoice_desk::api::Currency::CLP);
+        p
+    };
+    let start = |storage| {
+        common::restored(
+            &e.rt,
+            profile.clone(),
+            &e.sandbox.credentials.client_secret,
+            e.dir.path(),
+            SIZE,
+            invoice_desk::i18n::Lang::En,
+            None,
+            storage,
+        )
+    };
+    let mut h = start(None);
+    click(&mut h, "Bulk issue");
+    type_into(&mut h, "File", &file.display().to_string());
+    click(&mut h, "Read and check");
+    wait_text(&mut h, "Columns not recognised: Importe, Notes.");
+    pick(&mut h, "Importe", "Amount");
+    wait_text(&mut h, "Columns not recognised: Notes.");
+    pick(&mut h, "Notes", "Not used");
+    wait_text(&mut h, "24 invoices to 1 customer: $24.300");
+    let storage = common::saved(&mut h);
+    drop(h);
+    let mut h = start(Some(storage));
+    click(&mut h, "Bulk issue");
+    assert_eq!(
+        common::field_text(&h, "File"),
+        file.display().to_string(),
+        "the path typed"
+    );
+    click(&mut h, "Read and check");
+    wait_text(&mut h, "24 invoices to 1 customer: $24.300");
+    assert!(!has_text(&h, "Columns not recognised"), "mapped as before");
+    assert_eq!(creates(&e), 0, "nothing sent");
+}
+
 #[test]
 fn an_interrupted_billing_run_is_offered_at_start_and_resumed() {
     let e = env(0);

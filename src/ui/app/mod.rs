@@ -94,6 +94,7 @@ struct Saved {
     create: super::create::CreateForm,
     lookup_id: String,
     customers: super::customers::CustomersSaved,
+    bulk: super::bulk::BulkSaved,
     theme: ThemeChoice,
     /// The UI language; `None` until the first start picks the OS's.
     lang: Option<crate::i18n::Lang>,
@@ -211,7 +212,7 @@ impl InvoiceDeskApp {
             customers: CustomersPanel::new(saved.customers.clone(), deps.today),
             receivables: super::receivables::ReceivablesPanel::new(deps.today),
             activity: Default::default(),
-            bulk: Default::default(),
+            bulk: super::bulk::BulkPanel::restored(saved.bulk.clone()),
             suggestions: Default::default(),
             names: Default::default(),
             naming: None,
@@ -546,6 +547,7 @@ impl eframe::App for InvoiceDeskApp {
         self.saved.create = self.create.form.clone();
         self.saved.lookup_id = self.lookup.id.clone();
         self.saved.customers = self.customers.saved();
+        self.saved.bulk = self.bulk.saved();
         eframe::set_value(storage, STORAGE_KEY, &self.saved);
     }
 

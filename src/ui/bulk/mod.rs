@@ -110,6 +110,20 @@ pub struct BulkPanel {
     allow_similar: HashSet<usize>,
     /// The interrupted run the clerk asked to forget: asked first.
     forget_asking: Option<i64>,
+    /// The columns as the clerk mapped them before the app last closed: applied to the
+    /// next reading of a file with that header.
+    restored_mapping: Option<String>,
+}
+
+/// What the Bulk issue panel keeps between runs of the app: the file typed and the
+/// columns as mapped (as the journal keeps a run's), never its rows.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct BulkSaved {
+    /// The file's path as typed.
+    pub path: String,
+    /// The mapping of the file last read (`bulk::mapping_text`).
+    pub mapping: Option<String>,
 }
 
 impl Default for BulkPanel {
@@ -133,6 +147,30 @@ impl Default for BulkPanel {
             pending_read: false,
             allow_similar: HashSet::new(),
             forget_asking: None,
+            restored_mapping: None,
+        }
+    }
+}
+
+impl BulkPanel {
+    /// The panel as the clerk left it (the file is read again only when asked).
+    pub fn restored(saved: BulkSaved) -> BulkPanel {
+        BulkPanel {
+            path: saved.path,
+            restored_mapping: saved.mapping,
+            ..BulkPanel::default()
+        }
+    }
+
+    /// What is kept between runs of the app.
+    pub fn saved(&self) -> BulkSaved {
+        BulkSaved {
+            path: self.path.clone(),
+            mapping: self
+                .loaded
+                .as_ref()
+                .map(|l| crate::bulk::mapping_text(&l.header, &l.mapping))
+                .or_else(|| self.restored_mapping.clone()),
         }
     }
 }
@@ -239,7 +277,10 @@ impl BulkPanel {
                 if self.path.trim().is_empty() || self.is_running() {
                     return;
                 }
-                self.start_loading(path, None, None, &deps);
+                // The columns as mapped before the app closed, once (a file with another
+                // header is detected afresh).
+                let restored = self.restored_mapping.take();
+                self.start_loading(path, None, restored, &deps);
             }
             BulkCommand::Remap(mapping) => {
                 if self.is_running() {
