@@ -415,9 +415,10 @@ impl ActivityPanel {
             .sense(egui::Sense::click())
             // Every column clips: a long text never pushes the next column aside.
             .column(Column::initial(125.0).at_least(100.0).clip(true))
-            .column(Column::initial(110.0).at_least(60.0).clip(true))
+            // Who: wide enough for "Ana Pérez (ana en PC-CAJA-2)"; the whole text on hover.
+            .column(Column::initial(180.0).at_least(60.0).clip(true))
             .column(Column::initial(95.0).at_least(70.0).clip(true))
-            .column(Column::initial(240.0).at_least(80.0).clip(true))
+            .column(Column::initial(190.0).at_least(80.0).clip(true))
             .column(Column::initial(120.0).at_least(90.0).clip(true))
             .column(Column::initial(200.0).at_least(100.0).clip(true))
             .column(Column::remainder().at_least(120.0).clip(true))
@@ -451,8 +452,12 @@ impl ActivityPanel {
                         return;
                     };
                     // Plain (non-selectable) text, so a click anywhere opens the row.
+                    // The whole text on hover, for one the column cuts.
                     let cell = |ui: &mut Ui, text: &str| {
-                        ui.add(egui::Label::new(text).selectable(false));
+                        let r = ui.add(egui::Label::new(text).selectable(false));
+                        if r.rect.width() >= ui.max_rect().width() - 1.0 {
+                            r.on_hover_text(text);
+                        }
                     };
                     row.col(|ui| cell(ui, &local_time(&e.time)));
                     // On a desk's shared journal, who and at which computer.
