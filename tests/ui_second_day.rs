@@ -247,6 +247,16 @@ fn suggestions_and_readings_move_nothing_and_names_resolve() {
         .unwrap()
         .0;
     assert_eq!(common::field_text(&h, &text("f-customer-id")), nunoa);
+    // The keyboard goes on from the customer field (it went to the top of the window):
+    // Tab, and what is typed lands in the next field.
+    h.key_press(egui::Key::Tab);
+    h.step();
+    h.event(egui::Event::Text("prod_x".into()));
+    h.step();
+    h.step();
+    assert_eq!(common::field_text(&h, &text("f-customer-id")), nunoa);
+    assert_eq!(common::field_text(&h, &product), "prod_x");
+    set_text(&mut h, &product, "");
     // A date's reading appears under its field: the amount field stays where it was.
     type_into(&mut h, &text("f-due-date"), "31-12-2026");
     assert!(has_text(&h, "= jueves 31 de diciembre de 2026"));

@@ -623,16 +623,21 @@ pub fn customer_suggestions(
         return;
     }
     let mut chosen: Option<usize> = ui.data(|d| d.get_temp(state_id));
-    let (down, up, take, escape) = ui.input_mut(|i| {
+    let (down, up, enter, tab, escape) = ui.input_mut(|i| {
         (
             i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
             i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
-            chosen.is_some()
-                && (i.consume_key(egui::Modifiers::NONE, egui::Key::Enter)
-                    || i.consume_key(egui::Modifiers::NONE, egui::Key::Tab)),
+            chosen.is_some() && i.consume_key(egui::Modifiers::NONE, egui::Key::Enter),
+            chosen.is_some() && i.consume_key(egui::Modifiers::NONE, egui::Key::Tab),
             i.consume_key(egui::Modifiers::NONE, egui::Key::Escape),
         )
     });
+    let take = enter || tab;
+    // Enter took the focus from the field, to no one: it stays in the field (the next
+    // Tab goes on from there, not from the top of the window).
+    if enter {
+        field.request_focus();
+    }
     if escape {
         ui.data_mut(|d| d.insert_temp(closed_id, typed));
         return;
