@@ -1067,6 +1067,10 @@ fn a_payment_link_is_copied_and_opened_in_the_browser() {
         !asked.lock().unwrap().is_empty()
     });
     assert_eq!(*opened.lock().unwrap(), [External::Link(link.clone())]);
+    // Where the invoice's buttons are before a message appears above them.
+    let before = h
+        .get_by_role_and_label(Role::Button, "Copy payment link")
+        .rect();
     h.get_by_role_and_label(Role::Button, "Copy payment link")
         .click();
     h.step();
@@ -1078,6 +1082,12 @@ fn a_payment_link_is_copied_and_opened_in_the_browser() {
         .any(|c| matches!(c, egui::OutputCommand::CopyText(t) if *t == link));
     assert!(copied, "{:?}", h.output().platform_output.commands);
     wait_text(&mut h, "The payment link was copied.");
+    // The message's line was kept for it: the invoice did not move.
+    assert_eq!(
+        h.get_by_role_and_label(Role::Button, "Copy payment link")
+            .rect(),
+        before
+    );
 }
 
 /// The New invoice panel in English: a look-alike asks, showing the earlier invoice;

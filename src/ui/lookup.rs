@@ -390,6 +390,11 @@ impl LookupPanel {
         if let Some(e) = &self.error {
             widgets::api_error(ui, "lookup", e);
         }
+        if self.notice.is_none() && self.error.is_none() {
+            // The message's line, kept blank: one appearing ("The payment link was
+            // copied.") moves nothing below it.
+            ui.label(RichText::new(" ").strong());
+        }
         if let Some(id) = self.void_unknown.clone() {
             // Which invoice it is about, as the create's message names its reference.
             ui.label(tr!(
