@@ -619,3 +619,33 @@ fn a_failed_connection_test_is_said_once() {
         .collect();
     assert_eq!(said.len(), 1, "said once: {said:?}");
 }
+
+/// Ticking "issue the valid rows and skip those with problems" moves nothing: the line
+/// under it says what will happen either way (the issue button jumped up a line).
+#[test]
+fn ticking_skip_invalid_rows_moves_nothing() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let id = s.customers()[0].0.clone();
+    let file = dir.path().join("julio.csv");
+    std::fs::write(
+        &file,
+        format!("Cliente;Monto\n{id};$1.000\n{id};no es un monto\n"),
+    )
+    .unwrap();
+    let mut h = app(&rt, &s, dir.path(), [1024.0, 640.0]);
+    click(&mut h, &text("tab-bulk"));
+    set_text(&mut h, &text("bulk-file"), file.to_str().unwrap());
+    click(&mut h, &text("bulk-read"));
+    step_until(&mut h, "read", |h| h.state().bulk().loaded_plan().is_some());
+    let issue = "Emitir 1 factura…";
+    let before = rect_of(&h, issue);
+    assert!(has_text(&h, &text("bulk-fix-first")));
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, &text("bulk-skip-invalid"))
+        .click();
+    h.step();
+    h.step();
+    assert!(has_text(&h, &text("bulk-skipping")));
+    assert_eq!(rect_of(&h, issue), before, "the issue button did not move");
+}

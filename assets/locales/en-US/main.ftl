@@ -537,6 +537,7 @@ bulk-problem-rows = { $count ->
 bulk-only-problems = Only rows with problems
 bulk-skip-invalid = Issue the valid rows and skip those with problems
 bulk-fix-first = Correct the rows with problems in the file and read it again, or choose to skip them.
+bulk-skipping = The rows with problems are left out; the valid rows are issued.
 bulk-concurrency = Requests at a time
 bulk-issue = { $count ->
     [one] Issue 1 invoice…

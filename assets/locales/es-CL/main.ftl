@@ -540,6 +540,7 @@ bulk-problem-rows = { $count ->
 bulk-only-problems = Solo filas con problemas
 bulk-skip-invalid = Emitir las filas válidas y omitir las que tienen problemas
 bulk-fix-first = Corrija en el archivo las filas con problemas y vuelva a leerlo, o elija omitirlas.
+bulk-skipping = Las filas con problemas se omiten; las válidas se emiten.
 bulk-concurrency = Solicitudes simultáneas
 bulk-issue = { $count ->
     [one] Emitir 1 factura…

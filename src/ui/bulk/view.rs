@@ -246,8 +246,13 @@ impl BulkPanel {
                     egui::Checkbox::new(&mut self.skip_invalid, tr!("bulk-skip-invalid")),
                 );
             });
-            if !self.skip_invalid && self.running.is_none() {
-                ui.label(tr!("bulk-fix-first"));
+            // One line either way: ticking the box moves nothing below it.
+            if self.running.is_none() {
+                ui.label(if self.skip_invalid {
+                    tr!("bulk-skipping")
+                } else {
+                    tr!("bulk-fix-first")
+                });
             }
         }
         // Only the rows still to issue are counted (and confirmed).
