@@ -649,3 +649,31 @@ fn ticking_skip_invalid_rows_moves_nothing() {
     assert!(has_text(&h, &text("bulk-skipping")));
     assert_eq!(rect_of(&h, issue), before, "the issue button did not move");
 }
+
+/// A long profile name, in use, does not widen the list of profiles: the form beside it
+/// stays where it is for a short name (it moved ~54 px), the name cut and whole on hover.
+#[test]
+fn a_long_profile_name_moves_nothing() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let place = |name: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = s.profile(name);
+        p.account_currency = Some(invoice_desk::api::Currency::CLP);
+        let mut h = common::connected_with_journal(
+            &rt,
+            p,
+            &s.credentials.client_secret,
+            dir.path(),
+            [1024.0, 640.0],
+            Lang::Es,
+            Some(dir.path().join("journal.sqlite3")),
+        );
+        click(&mut h, &text("tab-credentials"));
+        rect_of(&h, &text("f-account-key"))
+    };
+    assert_eq!(
+        place("Cobranza Región Metropolitana, oficina central de Santiago"),
+        place("Pruebas")
+    );
+}

@@ -330,9 +330,11 @@ impl CredentialsPanel {
                 self.editor = Some(Editor::from_profile(p));
             }
         }
+        // A fixed width: a long profile name is cut (whole on hover) instead of widening
+        // the list and moving the form beside it.
         egui::Panel::left("profile_list")
             .resizable(false)
-            .default_size(200.0)
+            .exact_size(200.0)
             .show(ui, |ui| {
                 ui.heading(tr!("cred-profiles"));
                 for p in &profiles.profiles {
@@ -343,18 +345,21 @@ impl CredentialsPanel {
                         } else {
                             RichText::new(&p.name)
                         };
+                        // The chip first: the name takes what is left, cut if need be.
+                        if active {
+                            widgets::chip(ui, &tr!("cred-active"), widgets::CHIP_COLORS[1])
+                                .on_hover_text(tr!("cred-active-hint"));
+                        }
+                        let chosen = self.selected.as_deref() == Some(&p.name);
                         if ui
-                            .selectable_label(self.selected.as_deref() == Some(&p.name), name)
+                            .add(egui::Button::selectable(chosen, name).truncate())
+                            .on_hover_text(&p.name)
                             .clicked()
                             && self.selected.as_deref() != Some(&p.name)
                         {
                             self.selected = Some(p.name.clone());
                             self.editor = Some(Editor::from_profile(p));
                             self.forget_messages();
-                        }
-                        if active {
-                            widgets::chip(ui, &tr!("cred-active"), widgets::CHIP_COLORS[1])
-                                .on_hover_text(tr!("cred-active-hint"));
                         }
                     });
                 }
