@@ -921,21 +921,8 @@ fn a_resume_says_what_it_waits_for_and_issues_each_row_once() {
     // service, its client gone, never does it.
     e.s.add_fault(Fault::slow(Route::Create, 1, 3000));
     let before = creates(&e);
-    let mut child = e
-        .cli()
-        .args(["bulk", &file, "--yes", "--concurrency", "1"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while creates(&e) == before {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "no create arrived"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut child = spawn(&e, &["bulk", &file, "--yes", "--concurrency", "1"]);
+    until_creates(&e, before + 1);
     child.kill().unwrap();
     child.wait().unwrap();
     // The listing read before sending takes a while (as a big customer's does).

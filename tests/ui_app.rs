@@ -679,6 +679,18 @@ fn billing_file(dir: &std::path::Path, customer: &str, n: usize) -> std::path::P
     path
 }
 
+/// Reads `file` (made by [`billing_file`]) in Bulk issue and maps its two columns the
+/// app does not recognise: Importe as the amount, Notes as not used.
+fn read_and_map(h: &mut H, file: &std::path::Path) {
+    click(h, "Bulk issue");
+    type_into(h, "File", &file.display().to_string());
+    click(h, "Read and check");
+    wait_text(h, "Columns not recognised: Importe, Notes.");
+    pick(h, "Importe", "Amount");
+    wait_text(h, "Columns not recognised: Notes.");
+    pick(h, "Notes", "Not used");
+}
+
 /// Creates the sandbox has received.
 fn creates(e: &Env) -> u64 {
     e.sandbox.counters().api.get("create").copied().unwrap_or(0)
@@ -821,13 +833,7 @@ fn the_billing_file_and_its_columns_survive_a_restart_before_any_run() {
         )
     };
     let mut h = start(None);
-    click(&mut h, "Bulk issue");
-    type_into(&mut h, "File", &file.display().to_string());
-    click(&mut h, "Read and check");
-    wait_text(&mut h, "Columns not recognised: Importe, Notes.");
-    pick(&mut h, "Importe", "Amount");
-    wait_text(&mut h, "Columns not recognised: Notes.");
-    pick(&mut h, "Notes", "Not used");
+    read_and_map(&mut h, &file);
     wait_text(&mut h, "24 invoices to 1 customer: $24.300");
     let storage = common::saved(&mut h);
     drop(h);
@@ -1224,13 +1230,7 @@ fn closing_while_a_run_sends_asks_first() {
     let customer = e.sandbox.customers()[0].0.clone();
     let file = billing_file(e.dir.path(), &customer, 40);
     let mut h = connected(&e, Some(invoice_desk::api::Currency::CLP));
-    click(&mut h, "Bulk issue");
-    type_into(&mut h, "File", &file.display().to_string());
-    click(&mut h, "Read and check");
-    wait_text(&mut h, "Columns not recognised: Importe, Notes.");
-    pick(&mut h, "Importe", "Amount");
-    wait_text(&mut h, "Columns not recognised: Notes.");
-    pick(&mut h, "Notes", "Not used");
+    read_and_map(&mut h, &file);
     wait_text(&mut h, "Issue 40 invoices…");
     e.sandbox.add_fault(Fault::slow(Route::Create, 1000, 200));
     click(&mut h, "Issue 40 invoices…");

@@ -73,10 +73,7 @@ fn excel_numbers_are_numbers_and_the_table_shows_them_the_chilean_way() {
     let file = dir.path().join("diciembre.xlsx");
     workbook(&file, &s.customers()[0].0);
     let mut h = app(&rt, &s, dir.path(), [1280.0, 800.0]);
-    click(&mut h, &text("tab-bulk"));
-    set_text(&mut h, &text("bulk-file"), file.to_str().unwrap());
-    click(&mut h, &text("bulk-read"));
-    step_until(&mut h, "read", |h| h.state().bulk().loaded_plan().is_some());
+    read_in_bulk(&mut h, &file);
     let plan = h.state().bulk().loaded_plan().unwrap();
     assert!(plan.problems.is_empty(), "{:?}", plan.problems);
     assert_eq!(plan.rows[0].invoice.amount.to_string(), "23.193");
@@ -206,6 +203,14 @@ fn directory(dir: &std::path::Path, s: &Sandbox) {
         })
         .collect();
     j.import_customers(&customers).unwrap();
+}
+
+/// Reads `file` in the Bulk issue panel, until its plan is shown.
+fn read_in_bulk(h: &mut common::H, file: &std::path::Path) {
+    click(h, &text("tab-bulk"));
+    set_text(h, &text("bulk-file"), file.to_str().unwrap());
+    click(h, &text("bulk-read"));
+    step_until(h, "read", |h| h.state().bulk().loaded_plan().is_some());
 }
 
 fn rect_of(h: &common::H, label: &str) -> egui::Rect {
@@ -560,10 +565,7 @@ fn billing_results_name_the_customer_and_the_amount() {
     )
     .unwrap();
     let mut h = app(&rt, &s, dir.path(), [1280.0, 800.0]);
-    click(&mut h, &text("tab-bulk"));
-    set_text(&mut h, &text("bulk-file"), file.to_str().unwrap());
-    click(&mut h, &text("bulk-read"));
-    step_until(&mut h, "read", |h| h.state().bulk().loaded_plan().is_some());
+    read_in_bulk(&mut h, &file);
     click(&mut h, "Emitir 2 facturas…");
     click(&mut h, &text("bulk-confirm-yes"));
     step_until(&mut h, "issued", |h| has_text(h, "Terminado: 2 emitidas"));
@@ -635,10 +637,7 @@ fn ticking_skip_invalid_rows_moves_nothing() {
     )
     .unwrap();
     let mut h = app(&rt, &s, dir.path(), [1024.0, 640.0]);
-    click(&mut h, &text("tab-bulk"));
-    set_text(&mut h, &text("bulk-file"), file.to_str().unwrap());
-    click(&mut h, &text("bulk-read"));
-    step_until(&mut h, "read", |h| h.state().bulk().loaded_plan().is_some());
+    read_in_bulk(&mut h, &file);
     let issue = "Emitir 1 factura…";
     let before = rect_of(&h, issue);
     assert!(has_text(&h, &text("bulk-fix-first")));
