@@ -676,3 +676,27 @@ fn a_long_profile_name_moves_nothing() {
         place("Pruebas")
     );
 }
+
+/// A widget the keyboard moves to is brought into view: at 1024x640 zoomed ×2, Lookup's
+/// "Anular…" lies below the window, and focusing it (as Tab does) scrolls to it.
+#[test]
+fn a_widget_the_keyboard_reaches_is_brought_into_view() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app(&rt, &s, dir.path(), [1024.0, 640.0]);
+    h.ctx.set_zoom_factor(2.0);
+    h.step();
+    h.step();
+    let id = s.references().into_values().next().unwrap()[0].clone();
+    click(&mut h, &text("tab-lookup"));
+    set_text(&mut h, &text("f-invoice-id"), &id);
+    click(&mut h, &text("lk-look-up"));
+    let void = text("lk-void");
+    step_until(&mut h, "looked up", |h| has_text(h, &void));
+    let screen = h.ctx.content_rect();
+    let seen = |h: &common::H| screen.contains_rect(rect_of(h, &void).shrink(1.0));
+    assert!(!seen(&h), "below the window at first");
+    h.get_by_label(&void).focus();
+    step_until(&mut h, "scrolled into view", seen);
+}

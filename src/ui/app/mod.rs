@@ -129,6 +129,8 @@ pub struct InvoiceDeskApp {
     journal: super::journal::AppJournal,
     /// This computer's journal (the file, or what `INVOICE_DESK_JOURNAL` says).
     journal_local: Option<PathBuf>,
+    /// The widget with the keyboard focus last frame (one newly focused is scrolled to).
+    last_focus: Option<egui::Id>,
     /// `INVOICE_DESK_JOURNAL` chose the journal: the setting cannot change it.
     journal_fixed: bool,
     /// Testing (or testing, then switching to) a journal setting.
@@ -247,6 +249,7 @@ impl InvoiceDeskApp {
             first_frame_done: false,
             journal: super::journal::AppJournal::new(None),
             journal_local: deps.journal,
+            last_focus: None,
             journal_fixed: deps.journal_fixed,
             journal_setting: None,
             journal_counting: None,
@@ -531,7 +534,16 @@ impl eframe::App for InvoiceDeskApp {
                         // scroll area; only what cannot be narrower (a table's columns,
                         // a zoomed form) makes the panel scroll sideways.
                         ui.set_max_width(width);
-                        self.central(ui, &mut commands)
+                        self.central(ui, &mut commands);
+                        // A widget the keyboard moved to (Tab) is brought into view, once:
+                        // off-screen at 1024x640 zoomed, "Anular…" was focused unseen.
+                        let focus = ui.ctx().memory(|m| m.focused());
+                        if focus != self.last_focus
+                            && let Some(r) = focus.and_then(|id| ui.ctx().read_response(id))
+                        {
+                            ui.scroll_to_rect(r.rect, None);
+                        }
+                        self.last_focus = focus;
                     });
             }
         });
