@@ -435,6 +435,12 @@ fn buttons_that_cannot_do_their_work_say_so_and_offer_another_way() {
     set_text(&mut h, &text("dir-import-path"), file.to_str().unwrap());
     click(&mut h, &text("dir-import-from"));
     step_until(&mut h, "imported", |h| has_text(h, "2 clientes"));
+    // The billing file's "Elegir…" with no dialog says how to go on (it said nothing).
+    click(&mut h, &text("tab-bulk"));
+    click(&mut h, &text("bulk-choose"));
+    step_until(&mut h, "said", |h| {
+        has_text(h, "No se eligió un archivo. Si no se abrió ninguna ventana")
+    });
 }
 
 /// Items 6 to 9: the directory's names beside the ids (Lookup, the void dialog,

@@ -503,6 +503,7 @@ bulk-title = Bulk issue: a month's invoices from a spreadsheet
 bulk-file = File
 bulk-file-hint = a .csv or .xlsx file
 bulk-choose = Choose…
+bulk-chose-nothing = No file was chosen. If no window to choose one opened, type the file's path in File and press Read and check.
 bulk-read = Read and check
 bulk-reading = Reading and checking the file…
 bulk-dialog-title = Choose the billing spreadsheet

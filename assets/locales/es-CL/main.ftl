@@ -506,6 +506,7 @@ bulk-title = Emisión masiva: las facturas del mes desde una planilla
 bulk-file = Archivo
 bulk-file-hint = un archivo .csv o .xlsx
 bulk-choose = Elegir…
+bulk-chose-nothing = No se eligió un archivo. Si no se abrió ninguna ventana para elegirlo, escriba la ruta del archivo en «Archivo» y presione «Leer y revisar».
 bulk-read = Leer y revisar
 bulk-reading = Leyendo y revisando el archivo…
 bulk-dialog-title = Elegir la planilla de facturación

@@ -113,6 +113,8 @@ pub struct BulkPanel {
     /// The columns as the clerk mapped them before the app last closed: applied to the
     /// next reading of a file with that header.
     restored_mapping: Option<String>,
+    /// The file dialog came back with no file (cancelled, or none could be shown).
+    chose_nothing: bool,
 }
 
 /// What the Bulk issue panel keeps between runs of the app: the file typed and the
@@ -148,6 +150,7 @@ impl Default for BulkPanel {
             allow_similar: HashSet::new(),
             forget_asking: None,
             restored_mapping: None,
+            chose_nothing: false,
         }
     }
 }
@@ -342,11 +345,16 @@ impl BulkPanel {
     }
     /// Takes finished work (called by the app every frame).
     pub fn poll(&mut self) {
-        if let Some(r) = take_finished(&mut self.choosing)
-            && let Ok(Some(path)) = r
-        {
-            self.path = path.display().to_string();
-            self.pending_read = true;
+        if let Some(r) = take_finished(&mut self.choosing) {
+            match r {
+                Ok(Some(path)) => {
+                    self.path = path.display().to_string();
+                    self.pending_read = true;
+                    self.chose_nothing = false;
+                }
+                // Never silent: the dialog may not have opened at all.
+                _ => self.chose_nothing = true,
+            }
         }
         if let Some(r) = take_finished(&mut self.loading) {
             match r.map_err(|e| e.to_string()).and_then(|r| r) {

@@ -113,6 +113,9 @@ impl BulkPanel {
                         .desired_width((ui.available_width() - 260.0).clamp(200.0, 640.0)),
                 )
                 .labelled_by(l.id);
+            if r.changed() {
+                self.chose_nothing = false;
+            }
             let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if ui
                 .add_enabled(
@@ -133,6 +136,9 @@ impl BulkPanel {
                 commands.push(cmd(BulkCommand::Read));
             }
         });
+        if self.chose_nothing {
+            ui.label(tr!("bulk-chose-nothing"));
+        }
         if self.loading.is_some() {
             ui.horizontal(|ui| {
                 widgets::busy(ui);
