@@ -39,16 +39,18 @@ fn main() {
     let as_of = chrono::NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
     let make = |customer: usize, list: &[invoice_desk::api::Invoice]| {
         let c = format!("cus_{customer:04}");
-        statement_pdf(&Statement {
-            lang: invoice_desk::i18n::Lang::Es,
-            sender: &sender,
-            customer: &c,
-            name: Some("Comercial Ñuñoa Ltda."),
-            rut: None,
-            as_of,
-            invoices: list,
-            all: false,
-        })
+        statement_pdf(
+            &Statement {
+                lang: invoice_desk::i18n::Lang::Es,
+                sender: &sender,
+                customer: &c,
+                name: Some("Comercial Ñuñoa Ltda."),
+                rut: None,
+                as_of,
+            },
+            list,
+            false,
+        )
         .unwrap()
     };
     let list = invoices(n, 0);

@@ -76,13 +76,10 @@ fn made_es(
         name,
         rut,
         as_of: as_of(),
-        invoices,
-        all: invoice,
     };
-    let made = if invoice {
-        invoice_desk::pdf::invoice_pdf(&statement)
-    } else {
-        invoice_desk::pdf::statement_pdf(&statement)
+    let made = match invoices {
+        [one] if invoice => invoice_desk::pdf::invoice_pdf(&statement, one),
+        _ => invoice_desk::pdf::statement_pdf(&statement, invoices, invoice),
     };
     made.unwrap().pdf
 }
@@ -320,16 +317,18 @@ fn bad_input_gives_a_clear_message_or_a_correct_pdf() {
     let e = Env::new(0);
     let pdf = e.dir.path().join("vacio.pdf");
     let s = sender();
-    let made = invoice_desk::pdf::statement_pdf(&invoice_desk::pdf::Statement {
-        lang: invoice_desk::i18n::Lang::Es,
-        sender: &s,
-        customer: "cus_sin_facturas",
-        name: None,
-        rut: None,
-        as_of: as_of(),
-        invoices: &[],
-        all: false,
-    })
+    let made = invoice_desk::pdf::statement_pdf(
+        &invoice_desk::pdf::Statement {
+            lang: invoice_desk::i18n::Lang::Es,
+            sender: &s,
+            customer: "cus_sin_facturas",
+            name: None,
+            rut: None,
+            as_of: as_of(),
+        },
+        &[],
+        false,
+    )
     .unwrap();
     std::fs::write(&pdf, &made.pdf).unwrap();
     let words = pdftotext(&pdf);
@@ -400,16 +399,18 @@ fn long_names_and_hostile_text_stay_in_their_place() {
     .unwrap();
     let name = "Ñ".repeat(500);
     let s = sender();
-    let made = statement_pdf(&Statement {
-        lang: invoice_desk::i18n::Lang::Es,
-        sender: &s,
-        customer: "cus_x",
-        name: Some(&name),
-        rut: Some("76.123.456-0"),
-        as_of: as_of(),
-        invoices: &invoices,
-        all: false,
-    })
+    let made = statement_pdf(
+        &Statement {
+            lang: invoice_desk::i18n::Lang::Es,
+            sender: &s,
+            customer: "cus_x",
+            name: Some(&name),
+            rut: Some("76.123.456-0"),
+            as_of: as_of(),
+        },
+        &invoices,
+        false,
+    )
     .unwrap();
     let (_dir, pdf, words) = written(&made.pdf, "x.pdf");
     assert!(words.contains("in_\\u{202e}evil"), "{words}");
@@ -791,16 +792,17 @@ fn a_printed_invoice_is_titled_with_its_id_and_says_where_it_stands() {
     ]))
     .unwrap();
     let s = sender();
-    let made = invoice_pdf(&Statement {
-        lang: invoice_desk::i18n::Lang::Es,
-        sender: &s,
-        customer: "cus_x",
-        name: Some("Comercial Ñuñoa Ltda."),
-        rut: None,
-        as_of: as_of(),
-        invoices: &paid,
-        all: true,
-    })
+    let made = invoice_pdf(
+        &Statement {
+            lang: invoice_desk::i18n::Lang::Es,
+            sender: &s,
+            customer: "cus_x",
+            name: Some("Comercial Ñuñoa Ltda."),
+            rut: None,
+            as_of: as_of(),
+        },
+        &paid[0],
+    )
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let pdf = dir.path().join("factura.pdf");
@@ -876,16 +878,18 @@ fn page_one_looks_as_it_did_in_both_languages() {
         (invoice_desk::i18n::Lang::Es, "statement_es"),
         (invoice_desk::i18n::Lang::En, "statement_en"),
     ] {
-        let made = statement_pdf(&Statement {
-            lang,
-            sender: &s,
-            customer: "cus_foto",
-            name: Some("Panadería La Espiga de Ñuble"),
-            rut: Some("76.123.456-0"),
-            as_of: as_of(),
-            invoices: &invoices,
-            all: false,
-        })
+        let made = statement_pdf(
+            &Statement {
+                lang,
+                sender: &s,
+                customer: "cus_foto",
+                name: Some("Panadería La Espiga de Ñuble"),
+                rut: Some("76.123.456-0"),
+                as_of: as_of(),
+            },
+            &invoices,
+            false,
+        )
         .unwrap();
         let dir = tempfile::tempdir().unwrap();
         let pdf = dir.path().join("s.pdf");

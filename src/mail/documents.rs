@@ -72,8 +72,6 @@ impl Desk {
             name: known.name.as_deref(),
             rut: known.rut.as_deref(),
             as_of,
-            invoices: &[],
-            all: false,
         }
     }
 
@@ -174,11 +172,8 @@ impl Desk {
         if to.is_empty() {
             return Err(NotMade::NoAddress);
         }
-        let made = crate::pdf::invoice_pdf(&crate::pdf::Statement {
-            invoices: std::slice::from_ref(inv),
-            ..self.document(known, as_of)
-        })
-        .map_err(|e| NotMade::Pdf(e.to_string()))?;
+        let made = crate::pdf::invoice_pdf(&self.document(known, as_of), inv)
+            .map_err(|e| NotMade::Pdf(e.to_string()))?;
         let fill = Fill {
             customer: known.name.clone().unwrap_or_else(|| known.id.clone()),
             invoice: inv.id.clone(),

@@ -205,8 +205,6 @@ pub async fn make(
                 name: c.name.as_deref(),
                 rut: c.rut.as_deref(),
                 as_of,
-                invoices: &[],
-                all: false,
             },
             listed,
         )

@@ -35,10 +35,6 @@ pub struct Statement<'a> {
     pub rut: Option<&'a str>,
     /// The day it is made for (overdue days count to it).
     pub as_of: NaiveDate,
-    /// The customer's invoices, as listed.
-    pub invoices: &'a [Invoice],
-    /// Paid and void invoices too (else only what is owed).
-    pub all: bool,
 }
 
 /// A statement made.
@@ -90,23 +86,25 @@ pub enum Kind {
     Invoice,
 }
 
-/// Makes the statement's PDF (the logo, if the sender has one, is read now).
-pub fn statement_pdf(s: &Statement<'_>) -> Result<Made, PdfError> {
-    let keep = if s.all { Keep::All } else { Keep::Owed };
-    make(s, Listing::of(s.invoices, s.as_of, keep), Kind::Statement)
+/// Makes the statement's PDF of the customer's `invoices`, as listed: with `all`, paid
+/// and void ones too (else only what is owed). The logo, if the sender has one, is read
+/// now.
+pub fn statement_pdf(s: &Statement<'_>, invoices: &[Invoice], all: bool) -> Result<Made, PdfError> {
+    let keep = if all { Keep::All } else { Keep::Owed };
+    make(s, Listing::of(invoices, s.as_of, keep), Kind::Statement)
 }
 
-/// The statement of the invoices `listed` as they were listed (`s.invoices` is not
-/// read): a listing folded page by page, never held whole.
+/// The statement of the invoices `listed` as they were listed: a listing folded page by
+/// page, never held whole.
 pub fn listed_statement_pdf(s: &Statement<'_>, listed: Listing) -> Result<Made, PdfError> {
     make(s, listed, Kind::Statement)
 }
 
-/// One invoice's PDF, to print: `s.invoices` holds it (paid and void shown as such).
-pub fn invoice_pdf(s: &Statement<'_>) -> Result<Made, PdfError> {
+/// One invoice's PDF, to print (paid and void shown as such).
+pub fn invoice_pdf(s: &Statement<'_>, invoice: &Invoice) -> Result<Made, PdfError> {
     make(
         s,
-        Listing::of(s.invoices, s.as_of, Keep::All),
+        Listing::of(std::slice::from_ref(invoice), s.as_of, Keep::All),
         Kind::Invoice,
     )
 }

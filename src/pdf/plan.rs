@@ -354,8 +354,6 @@ mod tests {
             name: None,
             rut: None,
             as_of: day,
-            invoices: &[],
-            all: true,
         };
         assert!(matches!(
             super::super::listed_statement_pdf(&s, big),

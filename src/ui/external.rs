@@ -88,11 +88,24 @@ pub fn show_pdf(
     })
 }
 
+/// What a PDF shows.
+pub enum Printed {
+    /// A customer's statement of these invoices (with `all`, paid and void ones too).
+    Statement {
+        /// The invoices, as listed.
+        invoices: Vec<crate::api::Invoice>,
+        /// Paid and void invoices too.
+        all: bool,
+    },
+    /// One invoice, to print.
+    Invoice(Box<crate::api::Invoice>),
+}
+
 /// A customer's document to make and show: the statement of account (Customer invoices)
 /// or one invoice printed (Lookup).
 pub struct PdfRequest {
     /// Which document.
-    pub kind: crate::pdf::Kind,
+    pub what: Printed,
     /// Its language.
     pub lang: crate::i18n::Lang,
     /// Who it is from (the profile's sender).
@@ -101,10 +114,6 @@ pub struct PdfRequest {
     pub customer: String,
     /// The day it is made for.
     pub as_of: chrono::NaiveDate,
-    /// The invoices it lists.
-    pub invoices: Vec<crate::api::Invoice>,
-    /// Paid and void invoices too.
-    pub all: bool,
     /// The file's name.
     pub file_name: String,
     /// The folder it is written into.
@@ -131,12 +140,12 @@ pub async fn make_and_show_pdf(
             name: known.as_ref().and_then(|c| c.name.as_deref()),
             rut: known.as_ref().and_then(|c| c.rut.as_deref()),
             as_of: req.as_of,
-            invoices: &req.invoices,
-            all: req.all,
         };
-        let made = match req.kind {
-            crate::pdf::Kind::Statement => crate::pdf::statement_pdf(&document),
-            crate::pdf::Kind::Invoice => crate::pdf::invoice_pdf(&document),
+        let made = match &req.what {
+            Printed::Statement { invoices, all } => {
+                crate::pdf::statement_pdf(&document, invoices, *all)
+            }
+            Printed::Invoice(inv) => crate::pdf::invoice_pdf(&document, inv),
         }
         .map_err(|e| match e {
             crate::pdf::PdfError::Logo(p) => crate::i18n::sender_problem(&p),

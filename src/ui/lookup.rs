@@ -173,15 +173,13 @@ impl LookupPanel {
         let lang = crate::i18n::current();
         self.notice = None;
         let request = super::external::PdfRequest {
-            kind: crate::pdf::Kind::Invoice,
             lang,
             file_name: crate::pdf::invoice_file_name(lang, &inv.id),
             folder,
             sender,
             customer: inv.customer.clone().unwrap_or_default(),
             as_of,
-            invoices: vec![inv],
-            all: true,
+            what: super::external::Printed::Invoice(Box::new(inv)),
             failed: |why| tr!("lk-print-failed", why = why),
         };
         self.print = Some(spawner.spawn(super::external::make_and_show_pdf(

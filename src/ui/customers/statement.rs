@@ -37,15 +37,16 @@ impl CustomersPanel {
         let lang = crate::i18n::current();
         self.statement_note = None;
         let request = crate::ui::external::PdfRequest {
-            kind: crate::pdf::Kind::Statement,
             lang,
             file_name: crate::pdf::file_name(lang, &customer, self.customer_name.as_deref(), as_of),
             folder,
             sender,
             customer,
             as_of,
-            invoices,
-            all: false,
+            what: crate::ui::external::Printed::Statement {
+                invoices,
+                all: false,
+            },
             failed: |why| tr!("cu-statement-failed", why = why),
         };
         self.statement = Some(spawner.spawn(crate::ui::external::make_and_show_pdf(
