@@ -535,11 +535,16 @@ const LIBFAKETIME: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1
 
 /// `c` run on a clock `offset` away from this computer's (libfaketime preloaded, as
 /// `faketime -f +5m` does, but with no wrapper process, so killing it kills the program
-/// itself): every clock of the process is moved, as an NTP step after sleep, or a PC
-/// minutes off.
+/// itself): the process's wall clock is moved, as an NTP step after sleep, or a PC
+/// minutes off, do. The monotonic clock, which no step moves, is left as it is: faked,
+/// it made the standard library's timed waits (an absolute time on the kernel's real
+/// monotonic clock) last the offset, and a run hung for minutes in the journal's group
+/// commit.
 fn on_stepped_clock(mut c: Command, offset: Option<&str>) -> Command {
     if let Some(offset) = offset {
-        c.env("LD_PRELOAD", LIBFAKETIME).env("FAKETIME", offset);
+        c.env("LD_PRELOAD", LIBFAKETIME)
+            .env("FAKETIME", offset)
+            .env("FAKETIME_DONT_FAKE_MONOTONIC", "1");
     }
     c
 }
