@@ -1230,7 +1230,7 @@ fn the_cartera_panel_reviews_every_customer_in_spanish() {
     assert!(folder.join("resumen-2026-11-23.csv").exists());
     // The book shown as a workbook, into the same folder, never over a file: the
     // customers shown, in order, and every invoice they owe (as the CLI writes it).
-    for name in ["cartera-2026-11-23.xlsx", "cartera-2026-11-23 (2).xlsx"] {
+    for name in ["cartera-2026-11-23.xlsx", "cartera-2026-11-23-2.xlsx"] {
         click(&mut h, &text("rv-book"));
         step_until(&mut h, "workbook written", |h| {
             h.query_by_label_contains(&format!("Libro escrito: {}", folder.join(name).display()))

@@ -203,26 +203,24 @@ impl Plan {
 
     /// How many distinct customers the valid rows go to.
     pub fn customers(&self) -> usize {
-        self.customer_ids().len()
+        self.customers_of(0..self.rows.len())
     }
 
     /// How many distinct customers the valid rows at these indexes go to.
     pub fn customers_of(&self, rows: impl IntoIterator<Item = usize>) -> usize {
-        let mut ids: Vec<&str> = rows
-            .into_iter()
-            .filter_map(|i| self.rows.get(i))
-            .map(|r| r.invoice.customer.as_str())
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        ids.len()
+        self.customer_ids_of(rows).len()
     }
 
     /// The distinct customer ids the valid rows go to, sorted.
     pub fn customer_ids(&self) -> Vec<&str> {
-        let mut ids: Vec<&str> = self
-            .rows
-            .iter()
+        self.customer_ids_of(0..self.rows.len())
+    }
+
+    /// The distinct customer ids the valid rows at these indexes go to, sorted.
+    fn customer_ids_of(&self, rows: impl IntoIterator<Item = usize>) -> Vec<&str> {
+        let mut ids: Vec<&str> = rows
+            .into_iter()
+            .filter_map(|i| self.rows.get(i))
             .map(|r| r.invoice.customer.as_str())
             .collect();
         ids.sort_unstable();

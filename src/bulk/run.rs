@@ -1086,7 +1086,7 @@ impl Runner {
                 // journal has is said as this journal's (the service having it too is
                 // not news).
                 return match self.settle_found(&row, found.id.clone()).await {
-                    Some(here) => Status::SkippedExisting(here),
+                    Some(here) => self.existing(&here),
                     None => Status::SkippedExisting(found),
                 };
             }
@@ -1314,15 +1314,14 @@ impl Runner {
     }
 
     /// Settles an entry of this journal still "to check" for `row`, found at the service
-    /// as invoice `id`; returns what this journal has of it (that entry, or one already
-    /// done as `id`), if anything.
-    async fn settle_found(&self, row: &BulkRow, id: Option<String>) -> Option<Existing> {
+    /// as invoice `id`; returns this journal's entry of it (that one, now done as `id`, or
+    /// one already done as `id`), if any.
+    async fn settle_found(&self, row: &BulkRow, id: Option<String>) -> Option<Entry> {
         let intent = self.intent_for(row);
         let aliases: Vec<String> = row.aliases();
-        let who = self.journal.who().to_string();
         self.journal
             .run(move |j| {
-                let Some(e) = j.holder(Action::Create, &intent, &aliases)? else {
+                let Some(mut e) = j.holder(Action::Create, &intent, &aliases)? else {
                     return Ok(None);
                 };
                 match e.outcome {
@@ -1334,16 +1333,12 @@ impl Runner {
                                 ..journal::Settled::done(id.clone())
                             },
                         )?;
+                        e.invoice_id = id;
                     }
                     Outcome::Done if e.invoice_id == id => {}
                     _ => return Ok(None),
                 }
-                Ok(Some(Existing {
-                    id,
-                    time: Some(e.time.clone()),
-                    at_service: false,
-                    by: (e.user != who).then(|| e.user.clone()),
-                }))
+                Ok(Some(e))
             })
             .await
             .ok()

@@ -592,6 +592,18 @@ pub fn write_receivables(
     })
 }
 
+/// [`write_receivables`]'s workbook, in memory (for a file written never over another:
+/// `fsutil::write_new`).
+pub fn receivables_bytes(
+    rows: &[&crate::receivables::Row],
+    owed: &[(String, Vec<crate::receivables::Line>)],
+    lang: crate::i18n::Lang,
+) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    receivables_book(&mut out, rows, owed, lang).map_err(err)?;
+    Ok(out)
+}
+
 fn receivables_book<W: std::io::Write + Send>(
     out: W,
     rows: &[&crate::receivables::Row],

@@ -253,7 +253,7 @@ impl ReceivablesPanel {
 
     /// Writes the book shown (the customers "Mostrar" keeps, in the order shown, and
     /// every invoice they owe) as an Excel workbook into the panel's folder (made if
-    /// missing), under a name no file has yet: `cartera-2026-11-26.xlsx`.
+    /// missing), under a name no file has yet: `cartera-2026-11-26.xlsx`, then `-2`….
     pub fn workbook(&mut self, spawner: &Spawner) {
         if self.book.is_some() || self.review.is_some() || self.folder.trim().is_empty() {
             return;
@@ -279,18 +279,11 @@ impl ReceivablesPanel {
             tokio::task::spawn_blocking(move || {
                 std::fs::create_dir_all(&folder)
                     .map_err(|e| tr!("rv-folder-failed", path = folder.display(), why = e))?;
-                // Never over a file: the next free name.
-                let target = (1..1000)
-                    .map(|n| match n {
-                        1 => folder.join(format!("{stem}.xlsx")),
-                        n => folder.join(format!("{stem} ({n}).xlsx")),
-                    })
-                    .find(|p| !p.exists())
-                    .ok_or_else(|| tr!("rv-book-no-name", path = folder.display()))?;
                 let refs: Vec<&Row> = rows.iter().collect();
-                crate::export::xlsx::write_receivables(&target, &refs, &owed, lang)
-                    .map_err(|e| tr!("cli-write-failed", path = target.display(), why = e))?;
-                Ok(target)
+                // Never over a file (the next free name, as the statements' summary).
+                crate::export::xlsx::receivables_bytes(&refs, &owed, lang)
+                    .and_then(|book| crate::fsutil::write_new(&folder, &stem, "xlsx", &book))
+                    .map_err(|e| tr!("cli-write-failed", path = folder.display(), why = e))
             })
             .await
             .map_err(|e| e.to_string())?

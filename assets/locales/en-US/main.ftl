@@ -963,7 +963,6 @@ rv-book = Excel workbook of these…
 rv-book-hint = The customers shown, in this order, with what each owes per currency, and every invoice they owe on a second sheet: into the folder above, never over a file.
 rv-book-stem = receivables
 rv-book-written = Workbook written: { $path }
-rv-book-no-name = No free file name is left in { $path }.
 rv-making = Statements: { $done } of { $total }…
 rv-made = { $pdfs } statements written; { $nothing } customers owe nothing. Summary: { $summary }
 rv-made-failed = { $count } could not be made (the summary says why).

@@ -966,7 +966,6 @@ rv-book = Libro Excel de estos…
 rv-book-hint = Los clientes que se muestran, en este orden, con lo que adeuda cada uno por moneda, y cada factura que adeudan en una segunda hoja: en la carpeta de arriba, nunca sobre un archivo.
 rv-book-stem = cartera
 rv-book-written = Libro escrito: { $path }
-rv-book-no-name = No queda un nombre de archivo libre en { $path }.
 rv-making = Estados de cuenta: { $done } de { $total }…
 rv-made = { $pdfs } estados de cuenta guardados; { $nothing } clientes no adeudan nada. Resumen: { $summary }
 rv-made-failed = { $count } no se pudieron hacer (el resumen dice por qué).

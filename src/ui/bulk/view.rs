@@ -263,11 +263,10 @@ impl BulkPanel {
         }
         // Only the rows still to issue are counted (and confirmed).
         let progress = self.running.as_ref().map(|r| r.progress.clone());
-        let to_issue = {
+        let issuing = {
             let p = progress.as_ref().and_then(|p| p.lock().ok());
             l.to_issue(p.as_deref(), &self.allow_similar)
         };
-        let issuing = to_issue;
         let to_issue = issuing.len();
         let can_send = to_issue > 0 && (with_problems == 0 || self.skip_invalid);
         if let Some(r) = &self.running {
