@@ -603,7 +603,8 @@ fn billing_results_name_the_customer_and_the_amount() {
         row(1)[5..],
         [id.clone(), name.clone(), "1341000".into(), String::new()]
     );
-    assert_eq!(row(2)[5..], [id, name, "33.0956".into(), "CLF".into()]);
+    // #49: the workbook is for people: "UF", as a Chilean clerk calls it.
+    assert_eq!(row(2)[5..], [id, name, "33.0956".into(), "UF".into()]);
 }
 
 /// Item 3: a connection test that fails says so once, next to the profile (not again in
@@ -653,6 +654,49 @@ fn ticking_skip_invalid_rows_moves_nothing() {
     h.step();
     assert!(has_text(&h, &text("bulk-skipping")));
     assert_eq!(rect_of(&h, issue), before, "the issue button did not move");
+}
+
+/// #49: a row with a problem elsewhere (no customer) still shows the
+/// amount and the due date that did read as the clerk reads them: `UF 35,8870` and
+/// `31-12-2026`, not the cell's `35.887` and `2026-12-31`; a cell that did not read is
+/// shown as written, underlined.
+#[test]
+fn a_row_with_a_problem_shows_what_did_read_the_chilean_way() {
+    use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let id = s.customers()[0].0.clone();
+    let file = dir.path().join("agosto.xlsx");
+    let mut book = Workbook::new();
+    let ws = book.add_worksheet();
+    for (c, h) in ["Cliente", "Monto", "Moneda", "Vencimiento"]
+        .iter()
+        .enumerate()
+    {
+        ws.write_string(0, c as u16, *h).unwrap();
+    }
+    let date = Format::new().set_num_format("dd-mm-yyyy");
+    let day = ExcelDateTime::from_ymd(2026, 12, 31).unwrap();
+    // Row 2: no customer, the rest fine. Row 3: a customer, an amount that is not one.
+    ws.write_number(1, 1, 35.887).unwrap();
+    ws.write_string(1, 2, "UF").unwrap();
+    ws.write_datetime_with_format(1, 3, &day, &date).unwrap();
+    ws.write_string(2, 0, &id).unwrap();
+    ws.write_string(2, 1, "doce lucas").unwrap();
+    ws.write_string(2, 2, "pesos").unwrap();
+    ws.write_string(2, 3, "31-12-2026").unwrap();
+    book.save(&file).unwrap();
+    let mut h = app(&rt, &s, dir.path(), [1280.0, 800.0]);
+    read_in_bulk(&mut h, &file);
+    let plan = h.state().bulk().loaded_plan().unwrap();
+    assert_eq!(plan.invalid_rows, vec![2, 3]);
+    assert!(plan.rows.is_empty());
+    for shown in ["UF 35,8870", "31-12-2026", "doce lucas"] {
+        assert!(has_text(&h, shown), "{shown}");
+    }
+    assert!(!has_text(&h, "35.887"), "the cell's own text is not shown");
+    assert!(!has_text(&h, "2026-12-31"));
 }
 
 /// A long profile name, in use, does not widen the list of profiles: the form beside it
@@ -705,4 +749,40 @@ fn a_widget_the_keyboard_reaches_is_brought_into_view() {
     assert!(!seen(&h), "below the window at first");
     h.get_by_label(&void).focus();
     step_until(&mut h, "scrolled into view", seen);
+}
+
+/// #49: the currency list is used by keyboard alone: Enter (or Space) on the focused list
+/// opens it, the arrows move through its choices, and Enter picks one and closes it (it
+/// stayed open after the pick).
+#[test]
+fn the_currency_list_closes_when_enter_picks() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app(&rt, &s, dir.path(), [1280.0, 800.0]);
+    click(&mut h, &text("tab-create"));
+    let combo = text("f-currency");
+    let uf = invoice_desk::i18n::currency_name(invoice_desk::api::Currency::CLF);
+    let open = |h: &common::H| h.query_by_label(&uf).is_some();
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, &combo)
+        .focus();
+    h.step();
+    assert!(!open(&h), "closed at first");
+    h.key_press(egui::Key::Enter);
+    step_until(&mut h, "the list opened", open);
+    // Down to the UF choice, then Enter.
+    for _ in 0..8 {
+        if h.query_by_label(&uf).is_some_and(|n| n.is_focused()) {
+            break;
+        }
+        h.key_press(egui::Key::ArrowDown);
+        h.step();
+    }
+    assert!(h.get_by_label(&uf).is_focused(), "the arrows reach UF");
+    h.key_press(egui::Key::Enter);
+    step_until(&mut h, "the list closed", |h| !open(h));
+    assert_eq!(
+        h.state().create().form.currency,
+        invoice_desk::api::CurrencyChoice::Code(invoice_desk::api::Currency::CLF)
+    );
 }

@@ -1149,6 +1149,30 @@ fn the_cartera_panel_reviews_every_customer_in_spanish() {
             .next()
             .is_some()
     );
+    // #49: at 1024x640 every column's name is whole: a long one wraps inside its
+    // column ("Vencida más antigua" was cut by the next column).
+    h.set_size(egui::vec2(1024.0, 640.0));
+    h.step();
+    h.step();
+    let names = [
+        "rv-col-customer",
+        "rv-col-rut",
+        "rv-col-clp",
+        "rv-col-clf",
+        "rv-col-oldest",
+        "rv-col-last",
+        "rv-col-buckets",
+    ]
+    .map(|k| h.get_by_label(&text(k)).rect());
+    for pair in names.windows(2) {
+        assert!(
+            pair[0].right() <= pair[1].left(),
+            "a column's name runs under the next: {pair:?}"
+        );
+    }
+    h.set_size(egui::vec2(1280.0, 900.0));
+    h.step();
+    h.step();
     // Each customer's pesos owed, as the app writes them.
     let rows = h.state().receivables().rows().to_vec();
     let first = rows

@@ -173,6 +173,18 @@ pub struct Plan {
     pub problems: Vec<Problem>,
     /// Rows with a problem (spreadsheet numbers).
     pub invalid_rows: Vec<usize>,
+    /// What the rows with a problem had that did read (spreadsheet number → values), so
+    /// the table shows `UF 35,8870` there too, not the cell's `35.887`.
+    pub read_of_invalid: BTreeMap<usize, ReadBack>,
+}
+
+/// The amount and due date a row with a problem read as, where they did.
+#[derive(Clone, Debug, Default)]
+pub struct ReadBack {
+    /// The amount and its currency (`None`: the account's).
+    pub amount: Option<(Decimal, Option<Currency>)>,
+    /// The due date, ISO.
+    pub due: Option<String>,
 }
 
 impl Plan {
@@ -629,6 +641,8 @@ impl<'a> Planner<'a> {
         }
         if plan.problems.len() > before {
             plan.invalid_rows.push(row);
+            let amount = amount.map(|a| (a, currency.currency().or(input.reading)));
+            plan.read_of_invalid.insert(row, ReadBack { amount, due });
             return;
         }
         let Some(amount) = amount else { return };
@@ -651,6 +665,12 @@ impl<'a> Planner<'a> {
                 why: Why::Invoice(e),
             });
             plan.invalid_rows.push(row);
+            let amount = Some((
+                invoice.amount,
+                invoice.currency.currency().or(input.reading),
+            ));
+            let due = invoice.due_date;
+            plan.read_of_invalid.insert(row, ReadBack { amount, due });
             return;
         }
         let legacy_reference = reference

@@ -337,9 +337,9 @@ impl ActivityPanel {
                     egui::ComboBox::from_id_salt("act-clerk")
                         .selected_text(shown)
                         .show_ui(ui, |ui| {
-                            ui.selectable_value(clerk, None, tr!("act-any"));
+                            widgets::choice(ui, clerk, None, tr!("act-any"));
                             for c in &self.clerks {
-                                ui.selectable_value(clerk, Some(c.clone()), crate::i18n::who(c));
+                                widgets::choice(ui, clerk, Some(c.clone()), crate::i18n::who(c));
                             }
                         })
                         .response
@@ -509,9 +509,9 @@ fn any_of<T: Copy + PartialEq>(
     egui::ComboBox::from_id_salt(label)
         .selected_text(value.map_or_else(|| tr!("act-any"), word))
         .show_ui(ui, |ui| {
-            ui.selectable_value(value, None, tr!("act-any"));
+            widgets::choice(ui, value, None, tr!("act-any"));
             for c in choices {
-                ui.selectable_value(value, Some(*c), word(*c));
+                widgets::choice(ui, value, Some(*c), word(*c));
             }
         })
         .response

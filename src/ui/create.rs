@@ -593,12 +593,12 @@ impl CreatePanel {
                         .selected_text(tr!("cr-sandbox-customers"))
                         .show_ui(ui, |ui| {
                             for (id, name) in &s.sandbox_customers {
-                                if ui
-                                    .selectable_label(
-                                        self.form.customer == *id,
-                                        format!("{name} ({id})"),
-                                    )
-                                    .clicked()
+                                if widgets::choice_label(
+                                    ui,
+                                    self.form.customer == *id,
+                                    format!("{name} ({id})"),
+                                )
+                                .clicked()
                                 {
                                     self.form.customer = id.clone();
                                 }
@@ -687,7 +687,8 @@ impl CreatePanel {
             egui::ComboBox::from_id_salt("currency_choice")
                 .selected_text(text)
                 .show_ui(ui, |ui| {
-                    ui.selectable_value(
+                    widgets::choice(
+                        ui,
                         &mut self.form.currency,
                         CurrencyChoice::AccountDefault,
                         account,
@@ -699,7 +700,8 @@ impl CreatePanel {
                         |s| s.profile.currencies.clone(),
                     );
                     for c in offered {
-                        ui.selectable_value(
+                        widgets::choice(
+                            ui,
                             &mut self.form.currency,
                             CurrencyChoice::Code(c),
                             crate::i18n::currency_name(c),

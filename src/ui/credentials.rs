@@ -695,9 +695,9 @@ fn editor_form(ui: &mut Ui, e: &mut Editor, exists: bool) {
             egui::ComboBox::from_id_salt("account_currency")
                 .selected_text(text)
                 .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut e.account_currency, None, tr!("not-known"));
+                    widgets::choice(ui, &mut e.account_currency, None, tr!("not-known"));
                     for c in &offered {
-                        ui.selectable_value(&mut e.account_currency, Some(*c), c.code());
+                        widgets::choice(ui, &mut e.account_currency, Some(*c), c.code());
                     }
                 })
                 .response

@@ -653,7 +653,7 @@ impl ReceivablesPanel {
                 .selected_text(self.show.word())
                 .show_ui(ui, |ui| {
                     for s in [Show::All, Show::Overdue, Show::Over60, Show::Over90] {
-                        ui.selectable_value(&mut self.show, s, s.word());
+                        widgets::choice(ui, &mut self.show, s, s.word());
                     }
                 })
                 .response
@@ -663,7 +663,7 @@ impl ReceivablesPanel {
                 .selected_text(self.order.word())
                 .show_ui(ui, |ui| {
                     for o in [Order::Oldest, Order::OwedClp, Order::OwedClf, Order::Name] {
-                        ui.selectable_value(&mut self.order, o, o.word());
+                        widgets::choice(ui, &mut self.order, o, o.word());
                     }
                 })
                 .response

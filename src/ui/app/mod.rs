@@ -459,6 +459,11 @@ impl InvoiceDeskApp {
         self.customers.view_pending()
     }
 
+    /// The New invoice panel (tests read its form).
+    pub fn create(&self) -> &super::create::CreatePanel {
+        &self.create
+    }
+
     /// The Bulk issue panel (tests read its plan and counts).
     pub fn bulk(&self) -> &super::bulk::BulkPanel {
         &self.bulk

@@ -47,12 +47,12 @@ impl InvoiceDeskApp {
                 .selected_text(&active)
                 .show_ui(ui, |ui| {
                     for p in &self.profiles.profiles {
-                        if ui
-                            .selectable_label(
-                                self.profiles.active.as_deref() == Some(&p.name),
-                                &p.name,
-                            )
-                            .clicked()
+                        if crate::ui::widgets::choice_label(
+                            ui,
+                            self.profiles.active.as_deref() == Some(&p.name),
+                            &p.name,
+                        )
+                        .clicked()
                         {
                             commands.push(Command::Activate(p.name.clone()));
                         }

@@ -73,19 +73,27 @@ impl Loaded {
             .collect()
     }
 
-    /// What a valid row (index `i` in the plan) shows in column `c` when that column is
-    /// its amount or its due date: the value read, written as the clerk reads it.
-    pub(super) fn shown_value(&self, i: usize, c: usize) -> Option<String> {
-        let inv = &self.plan.rows.get(i)?.invoice;
+    /// What spreadsheet row `row` shows in column `c` when that column is its amount or
+    /// its due date and the value did read (a row with a problem elsewhere too): the
+    /// value as the clerk reads it (`$1.341.000`, `UF 33,0956`, `31-12-2026`).
+    pub(super) fn shown_value(&self, row: usize, c: usize) -> Option<String> {
+        let (amount, due) = match self.valid.get(&row) {
+            Some(&i) => {
+                let inv = &self.plan.rows.get(i)?.invoice;
+                let currency = inv.currency.currency().or(self.account_currency);
+                (Some((inv.amount, currency)), inv.due_date.as_deref())
+            }
+            None => {
+                let read = self.plan.read_of_invalid.get(&row)?;
+                (read.amount, read.due.as_deref())
+            }
+        };
         match self.mapping.get(c)? {
             ColumnUse::Field(Field::Amount) => {
-                let currency = inv.currency.currency().or(self.account_currency);
-                Some(money::format_amount(
-                    inv.amount,
-                    currency.map(Currency::code),
-                ))
+                let (amount, currency) = amount?;
+                Some(money::format_amount(amount, currency.map(Currency::code)))
             }
-            ColumnUse::Field(Field::Due) => inv.due_date.as_deref().map(crate::i18n::date),
+            ColumnUse::Field(Field::Due) => due.map(crate::i18n::date),
             _ => None,
         }
     }

@@ -63,13 +63,10 @@ impl BulkPanel {
                                     ps.iter().any(|&i| l.plan.problems[i].col == Some(c))
                                 });
                                 let raw = cells.and_then(|r| r.get(c)).unwrap_or("");
-                                // A valid row's amount and due date as the clerk reads
-                                // them (`$1.341.000`, `UF 33,0956`, `31-12-2026`); the
-                                // file's text otherwise.
+                                // An amount and due date as the clerk reads them
+                                // where they did read; the file's text otherwise.
                                 let text = l
-                                    .valid
-                                    .get(&number)
-                                    .and_then(|&i| l.shown_value(i, c))
+                                    .shown_value(number, c)
                                     .unwrap_or_else(|| safe(raw).into_owned());
                                 row.col(|ui| {
                                     if bad {

@@ -177,13 +177,15 @@ impl BulkPanel {
                                         .selected_text(use_word(current))
                                         .show_ui(ui, |ui| {
                                             for f in Field::ALL {
-                                                ui.selectable_value(
+                                                widgets::choice(
+                                                    ui,
                                                     &mut mapping[c],
                                                     ColumnUse::Field(f),
                                                     use_word(ColumnUse::Field(f)),
                                                 );
                                             }
-                                            ui.selectable_value(
+                                            widgets::choice(
+                                                ui,
                                                 &mut mapping[c],
                                                 ColumnUse::Ignore,
                                                 use_word(ColumnUse::Ignore),

@@ -319,6 +319,10 @@ impl BulkPanel {
                 .about(&l.plan.rows[i].invoice, None);
             if words {
                 line.status = word;
+                // "UF" where a clerk reads it; the CSV keeps the code for programs.
+                if !line.currency.is_empty() {
+                    line.currency = crate::i18n::currency_label(&line.currency);
+                }
             }
             lines.push(line);
         }

@@ -180,7 +180,7 @@ impl CustomersPanel {
                         (false, Dialect::Standard),
                     ] {
                         let name = format_name(option);
-                        ui.selectable_value(&mut chosen, option, name);
+                        widgets::choice(ui, &mut chosen, option, name);
                     }
                 })
                 .response

@@ -102,9 +102,10 @@ impl CustomersPanel {
             egui::ComboBox::from_id_salt("cu_status")
                 .selected_text(shown)
                 .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut self.saved.status, None, tr!("cu-status-any"));
+                    widgets::choice(ui, &mut self.saved.status, None, tr!("cu-status-any"));
                     for k in StatusKind::FILTERS {
-                        ui.selectable_value(
+                        widgets::choice(
+                            ui,
                             &mut self.saved.status,
                             Some(k),
                             crate::i18n::status_kind(k),

@@ -240,6 +240,35 @@ pub fn chip(ui: &mut Ui, text: &str, color: Color32) -> egui::Response {
         .inner
 }
 
+/// One choice in a drop-down list ([`egui::ComboBox`]). Picked by keyboard (Enter or
+/// Space) as by pointer, it closes the list: egui closes one on a pointer click only, and
+/// a list left open after Enter hid the form below it.
+pub fn choice<V: PartialEq>(
+    ui: &mut Ui,
+    current: &mut V,
+    value: V,
+    text: impl Into<egui::WidgetText>,
+) -> egui::Response {
+    let r = ui.selectable_value(current, value, text);
+    if r.clicked() {
+        ui.close();
+    }
+    r
+}
+
+/// [`choice`] for a list whose pick is acted on by the caller (`clicked()`).
+pub fn choice_label(
+    ui: &mut Ui,
+    selected: bool,
+    text: impl Into<egui::WidgetText>,
+) -> egui::Response {
+    let r = ui.selectable_label(selected, text);
+    if r.clicked() {
+        ui.close();
+    }
+    r
+}
+
 /// A button for an action that cannot be undone (delete, void): white on red, so it is
 /// never mistaken for an ordinary one.
 pub fn danger_button(ui: &mut Ui, text: &str) -> egui::Response {
@@ -331,7 +360,11 @@ pub fn invoice_details(
             Some(c) if crate::api::Currency::from_code(c).is_none() => ui.label(
                 RichText::new(tr!("currency-not-iso", code = safe(c))).color(error_color(ui)),
             ),
-            Some(c) => ui.label(tr!("currency-label", code = safe(c))),
+            // "UF (CLF)", "Pesos (CLP)": the name a clerk reads, with the code.
+            Some(c) => match crate::api::Currency::from_code(c).map(crate::i18n::currency_name) {
+                Some(name) if name != *c => ui.label(name),
+                _ => ui.label(tr!("currency-label", code = safe(c))),
+            },
             None => ui.label(RichText::new(tr!("currency-missing")).color(error_color(ui))),
         };
     });
