@@ -1164,6 +1164,22 @@ fn the_cartera_panel_reviews_every_customer_in_spanish() {
         "rv-col-buckets",
     ]
     .map(|k| h.get_by_label(&text(k)).rect());
+    let body = egui::TextStyle::Body.resolve(&h.ctx.global_style());
+    let line = h.ctx.fonts_mut(|f| f.row_height(&body));
+    for (k, rect) in ["rv-col-oldest", "rv-col-buckets"]
+        .iter()
+        .zip([names[4], names[6]])
+    {
+        let whole = h.ctx.fonts_mut(|f| {
+            f.layout_no_wrap(text(k), body.clone(), egui::Color32::WHITE)
+                .size()
+                .x
+        });
+        assert!(
+            rect.width() + 0.5 >= whole || rect.height() > 1.5 * line,
+            "{k} is cut: {rect:?}, {whole} wide whole"
+        );
+    }
     for pair in names.windows(2) {
         assert!(
             pair[0].right() <= pair[1].left(),

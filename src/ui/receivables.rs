@@ -936,7 +936,9 @@ impl ReceivablesPanel {
             .column(Column::initial(110.0).at_least(70.0).clip(true))
             .column(Column::initial(100.0).at_least(80.0).clip(true))
             .column(Column::remainder().at_least(160.0).clip(true))
-            .header(row_height + 4.0, |mut h| {
+            // Two lines for the column names: a long one ("Vencida más antigua") wraps
+            // whole in a narrow window instead of being cut.
+            .header(2.0 * row_height, |mut h| {
                 for name in [
                     tr!("rv-col-customer"),
                     tr!("rv-col-rut"),
@@ -947,7 +949,7 @@ impl ReceivablesPanel {
                     tr!("rv-col-buckets"),
                 ] {
                     h.col(|ui| {
-                        ui.strong(name);
+                        ui.add(egui::Label::new(egui::RichText::new(name).strong()).wrap());
                     });
                 }
             })
