@@ -23,4 +23,5 @@ pub mod rut;
 pub mod sandbox;
 pub mod sheet;
 pub mod text;
+pub mod uf;
 pub mod ui;

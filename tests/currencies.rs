@@ -228,3 +228,75 @@ fn a_service_that_does_not_accept_it_yet_is_heard_beside_the_currency() {
     });
     assert!(has_text(&h, "Check: Currency."));
 }
+
+/// #50: the UF's value from the CMF-shaped sandbox, in pesos exact to the peso, kept so
+/// a day is fetched once; refused keys, unpublished days and no key said in plain words
+/// (and nothing printed as a value); a file of values imported beside what is kept.
+#[test]
+fn the_ufs_value_is_fetched_once_kept_and_converted_to_the_peso() {
+    let rt = runtime();
+    let s = sandbox(&rt, &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let uf = |key: Option<&str>, args: &[&str]| {
+        let mut c = cli_env::cli(dir.path());
+        c.env("LANG", "es_CL.UTF-8")
+            .env("INVOICE_DESK_CMF_URL", format!("{}/cmf", s.base_url));
+        if let Some(k) = key {
+            c.env("INVOICE_DESK_CMF_KEY", k);
+        }
+        let out = c.arg("uf").args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let fetches = || s.counters().api.get("uf").copied().unwrap_or(0);
+    let key = Some(invoice_desk::uf::SANDBOX_KEY);
+    let (code, out, err) = uf(key, &["show", "--date", "2026-11-26", "--amount", "23,193"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("UF al 26-11-2026: $39.643,59 (CMF)"), "{out}");
+    // 23,193 × 39.643,59 = 919.453,78… → $919.454 (half up to the peso).
+    assert!(out.contains("UF 23,1930 ≈ $919.454 al 26-11-2026"), "{out}");
+    assert_eq!(fetches(), 1);
+    // The month was kept: another day of it asks nobody.
+    let (code, out, _) = uf(key, &["show", "--date", "2026-11-03"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("UF al 03-11-2026: $"), "{out}");
+    assert_eq!(fetches(), 1, "kept, not fetched again");
+    // A refused key, a day not published, no key at all: said, no value printed.
+    let (code, out, err) = uf(Some("otra"), &["show", "--date", "2025-03-15"]);
+    assert_eq!(code, Some(3), "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("La CMF rechazó la llave"), "{err}");
+    let (code, out, err) = uf(key, &["show", "--date", "2099-01-01"]);
+    assert_eq!(code, Some(4), "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("01-01-2099 aún no está publicado"), "{err}");
+    let (code, _, err) = uf(None, &["show", "--date", "2025-03-15"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("Sin llave de la CMF"), "{err}");
+    // A file: one day new, one day kept with another value (the kept one stays, said).
+    let file = dir.path().join("valores.csv");
+    std::fs::write(
+        &file,
+        "Fecha;Valor\n15-03-2025;38.650,12\n26-11-2026;39.000,00\n",
+    )
+    .unwrap();
+    let (code, out, err) = uf(None, &["import", file.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("Se guardaron 2 valores"), "{out}");
+    assert!(out.contains("(1 nuevo)"), "{out}");
+    assert!(err.contains("1 día ya guardado tiene otro valor"), "{err}");
+    let (code, out, _) = uf(None, &["show", "--date", "2025-03-15"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("$38.650,12 (valores.csv)"), "{out}");
+    let (_, out, _) = uf(None, &["show", "--date", "2026-11-26"]);
+    assert!(out.contains("$39.643,59 (CMF)"), "{out}");
+    // A file that is not a table of values changes nothing.
+    std::fs::write(&file, "Fecha;Valor\n16-03-2025;38.650\n").unwrap();
+    let (code, _, err) = uf(None, &["import", file.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    let (code, _, _) = uf(None, &["show", "--date", "2025-03-16"]);
+    assert_eq!(code, Some(2), "still not kept (and no key to fetch it)");
+}

@@ -328,6 +328,47 @@ fn the_clerks_role_adds_and_reads_but_cannot_rewrite_history() {
         "SELECT count(*) FROM entries",
     );
     assert!(ok, "{said}");
+    // #50: the UF's value is fetched once for the desk: a second clerk reads it kept.
+    let uf_of = |who: &str| {
+        let out = clerk(&e, who, &as_clerk)
+            .env("INVOICE_DESK_CMF_URL", format!("{}/cmf", e.s.base_url))
+            .env("INVOICE_DESK_CMF_KEY", invoice_desk::uf::SANDBOX_KEY)
+            .args(["uf", "show", "--date", "2026-11-26"])
+            .output()
+            .unwrap();
+        exits(&out, 0);
+        text(&out.stdout)
+    };
+    let fetches = || e.s.counters().api.get("uf").copied().unwrap_or(0);
+    assert!(uf_of("ana").contains("$39.643,59"));
+    assert_eq!(fetches(), 1);
+    assert!(uf_of("beto").contains("$39.643,59"));
+    assert_eq!(fetches(), 1, "kept on the desk, not fetched again");
+    // A day kept cannot be rewritten by a clerk, by hand or through the function.
+    for sql in [
+        "UPDATE uf_values SET value = '1000.00'",
+        "DELETE FROM uf_values",
+        "INSERT INTO uf_values VALUES ('2031-01-01', '5000.00', 'x', 'x', 'x')",
+    ] {
+        let (ok, said) = s.psql_as(&role, pg_server::PASSWORD, &db, sql);
+        assert!(!ok, "{sql} was allowed: {said}");
+        assert!(said.contains("permission denied"), "{sql}: {said}");
+    }
+    let (ok, said) = s.psql_as(
+        &role,
+        pg_server::PASSWORD,
+        &db,
+        "SELECT journal_uf_put('2026-11-26', '1.00', 'x')",
+    );
+    assert!(!ok, "not a UF value, refused: {said}");
+    let (ok, said) = s.psql_as(
+        &role,
+        pg_server::PASSWORD,
+        &db,
+        "SELECT journal_uf_put('2026-11-26', '40000.00', 'x')",
+    );
+    assert!(ok && said.contains('f'), "a kept day keeps its value: {said}");
+    assert!(uf_of("ana").contains("$39.643,59"));
     verified(&e, "ana", &as_clerk);
 }
 

@@ -204,6 +204,45 @@ pub enum Command {
     /// not sent; 5 the mail server could not be used; 6 some outcomes unknown.
     #[command(subcommand)]
     Email(EmailCommand),
+    /// The UF's value in pesos (published by the Banco Central, served by the CMF's API
+    /// with a free key: `uf key`): a day's value, kept in the journal so each day is
+    /// fetched once (on a desk, once for everyone); or a file of values imported for a
+    /// computer without that access. Exit 0 a value; 2 no key or a bad file; 3 the key
+    /// refused; 4 no value that day; 5 the CMF unreachable.
+    #[command(subcommand)]
+    Uf(UfCommand),
+}
+
+/// `uf` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum UfCommand {
+    /// A day's value (today by default), and an amount in UF in pesos on it.
+    Show {
+        /// The day, YYYY-MM-DD.
+        #[arg(long, value_parser = parse_day)]
+        date: Option<chrono::NaiveDate>,
+        /// An amount in UF to show in pesos ("23,193").
+        #[arg(long)]
+        amount: Option<String>,
+    },
+    /// Keep the values of a file: the CMF's answer saved (.json), a table with Fecha
+    /// and Valor columns (CSV or Excel, as the Banco Central's download), or the SII's
+    /// table of a year (a Día column and one per month). A day already kept keeps its
+    /// value (a different one is said).
+    Import {
+        /// The file.
+        file: PathBuf,
+        /// The year of the SII's table when the file's name does not say it.
+        #[arg(long)]
+        year: Option<i32>,
+    },
+    /// Keep the CMF API's key in the keyring (asked, or the first line of stdin); with
+    /// --address, read the UF from another address than the CMF's.
+    Key {
+        /// The API's address (default https://api.cmfchile.cl/api-sbifv3/recursos_api).
+        #[arg(long)]
+        address: Option<String>,
+    },
 }
 
 /// `bulk` arguments.

@@ -52,6 +52,7 @@ mod receivables_cmd;
 mod service;
 mod settings;
 mod statement_cmd;
+mod uf_cmd;
 
 pub use args::*;
 use profile_cmd::profile_command;
@@ -145,6 +146,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Doctor => return doctor(),
         Command::Profile(p) => profile_command(p),
         Command::Customers(c) => journal_cmd::customers_command(c, cli.json),
+        Command::Uf(u) => rt.block_on(uf_cmd::uf_command(u)),
         Command::Email(e) => rt.block_on(email_cmd::email_command(e, cli.profile.as_deref())),
         Command::Bulk(b) => rt.block_on(bulk_cmd::bulk_command(b, cli.profile.as_deref())),
         Command::Journal(j) => rt.block_on(journal_cmd::journal_command(

@@ -170,7 +170,7 @@ fn chosen(profiles: &Profiles, name: Option<String>) -> Result<(String, Profile)
 
 /// Says where a secret went: the keyring, or (none usable) this run only, with the
 /// variable that gives it to later runs.
-fn said_stored(status: crate::profile::StoreStatus, name: &str, what: &str, variable: &str) {
+pub(super) fn said_stored(status: crate::profile::StoreStatus, name: &str, what: &str, variable: &str) {
     match status {
         crate::profile::StoreStatus::Keyring(store) => note!(
             "{}",
@@ -195,7 +195,7 @@ fn said_stored(status: crate::profile::StoreStatus, name: &str, what: &str, vari
 }
 
 /// Reads a secret from a hidden prompt (terminal) or the first line of stdin.
-fn read_secret(what: &str) -> Result<SecretString, Failure> {
+pub(super) fn read_secret(what: &str) -> Result<SecretString, Failure> {
     let text = if std::io::stdin().is_terminal() {
         rpassword::prompt_password(format!("{what}: "))
             .map_err(|e| Failure::usage(tr!("cli-secret-unreadable", what = what, why = e)))?

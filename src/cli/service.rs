@@ -132,6 +132,7 @@ pub(super) async fn run(cmd: Command, profile: Option<&str>, json: bool) -> Resu
         | Command::Journal(_)
         | Command::Customers(_)
         | Command::Email(_)
+        | Command::Uf(_)
         | Command::Bulk(_) => Ok(()),
     }
 }

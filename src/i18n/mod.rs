@@ -31,12 +31,14 @@ mod errors;
 mod invoice;
 mod journal;
 mod profile;
+mod uf;
 
 pub use bulk::*;
 pub use errors::*;
 pub use invoice::*;
 pub use journal::*;
 pub use profile::*;
+pub use uf::*;
 
 /// A UI language.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

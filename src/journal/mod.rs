@@ -22,6 +22,7 @@ mod push;
 mod runs;
 mod schema;
 mod store;
+mod uf;
 
 pub use claims::{Claimed, DoneBy, Guard, Similar};
 pub use csv_out::{CSV_HEADER, each_entry, export_csv};
@@ -34,6 +35,7 @@ pub use pg::BUSY_PATIENCE;
 pub use push::Pushed;
 pub use runs::{BulkRunRecord, ENVIRONMENT_PROFILE};
 pub use store::{Broken, Journal, JournalError, Trouble, clerk_name, shared_password};
+pub use uf::UfKept;
 
 use serde::Serialize;
 

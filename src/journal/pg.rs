@@ -29,7 +29,7 @@ use std::time::Duration;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 /// The layout this program writes; a database with a newer one is refused.
-pub(super) const LAYOUT: i64 = 3;
+pub(super) const LAYOUT: i64 = 4;
 
 /// The journal's advisory lock ("invoice-desk journal", any fixed number): held only
 /// while the layout is made or brought up to date, never on the write path.
@@ -139,6 +139,7 @@ const FUNCTIONS: &[&str] = &[
     "journal_run_finish",
     "journal_pushed",
     "journal_customer_emails",
+    "journal_uf_put",
 ];
 
 /// Layout 2, from layout 1 (`{schema}`: the tables' schema, the functions' only search
@@ -462,6 +463,55 @@ $do$;
 UPDATE journal_layout SET version = 3;
 "#;
 
+/// Layout 4, from layout 3: the UF's value per day, one row a day, the first kept (a
+/// clerk's role adds a day it lacks, never changes one), who stored it the server's
+/// word. Granted as layout 3's function was.
+const UPGRADE_4: &str = r#"
+CREATE TABLE IF NOT EXISTS uf_values (
+    day TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    source TEXT NOT NULL,
+    stored TEXT NOT NULL,
+    stored_by TEXT
+);
+CREATE OR REPLACE FUNCTION journal_uf_put(p_day text, p_value text, p_source text) RETURNS boolean
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+DECLARE
+  n bigint;
+BEGIN
+  IF p_day !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' OR p_value !~ '^[0-9]{4,7}(\.[0-9]{1,2})?$'
+     OR length(p_source) NOT BETWEEN 1 AND 100 THEN
+    RAISE EXCEPTION 'not a UF value' USING ERRCODE = '22023';
+  END IF;
+  IF to_char(p_day::date, 'YYYY-MM-DD') <> p_day
+     OR p_value::numeric NOT BETWEEN 1000 AND 1000000 THEN
+    RAISE EXCEPTION 'not a UF value' USING ERRCODE = '22023';
+  END IF;
+  INSERT INTO uf_values (day, value, source, stored, stored_by)
+  VALUES (p_day, p_value, p_source,
+          to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), session_user)
+  ON CONFLICT (day) DO NOTHING;
+  GET DIAGNOSTICS n = ROW_COUNT;
+  RETURN n = 1;
+END
+$fn$;
+REVOKE ALL ON uf_values FROM PUBLIC;
+REVOKE ALL ON FUNCTION journal_uf_put FROM PUBLIC;
+DO $do$
+DECLARE
+  g record;
+BEGIN
+  FOR g IN SELECT DISTINCT grantee FROM information_schema.routine_privileges
+           WHERE routine_schema = current_schema() AND routine_name = 'journal_customer_put'
+             AND privilege_type = 'EXECUTE' AND grantee <> current_user LOOP
+    EXECUTE format('GRANT EXECUTE ON FUNCTION journal_uf_put(text, text, text) TO %I', g.grantee);
+    EXECUTE format('GRANT SELECT ON uf_values TO %I', g.grantee);
+  END LOOP;
+END
+$do$;
+UPDATE journal_layout SET version = 4;
+"#;
+
 /// A layout's SQL for `schema`: the functions' search path, the in-flight floor, and
 /// the one text of `journal_append`.
 fn fill(sql: &str, schema: &str) -> String {
@@ -475,8 +525,8 @@ fn fill(sql: &str, schema: &str) -> String {
 pub fn grants(role: &str) -> String {
     let role = quote_ident(role);
     format!(
-        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers FROM PUBLIC;\n\
-         GRANT SELECT ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers TO {role};\n\
+        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values FROM PUBLIC;\n\
+         GRANT SELECT ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values TO {role};\n\
          GRANT EXECUTE ON FUNCTION {} TO {role};\n",
         FUNCTIONS.join(", ")
     )
@@ -748,6 +798,10 @@ impl Pg {
             if found.unwrap_or(1) < 3 {
                 let schema = self.schema()?;
                 self.batch(&fill(UPGRADE_3, &schema))?;
+            }
+            if found.unwrap_or(1) < 4 {
+                let schema = self.schema()?;
+                self.batch(&fill(UPGRADE_4, &schema))?;
             }
             Ok(())
         })

@@ -103,6 +103,16 @@ pub(super) const MIGRATIONS: &[Step] = &[
     ),
     // 9: where a customer's statements, invoices and reminders are e-mailed.
     Step::Sql("ALTER TABLE customers ADD COLUMN emails TEXT;"),
+    // 10: the UF's value per day as fetched or read from a file (one row a day, the
+    // first kept), so a day's value is fetched once.
+    Step::Sql(
+        "CREATE TABLE uf_values (
+            day TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            source TEXT NOT NULL,
+            stored TEXT NOT NULL
+         );",
+    ),
 ];
 
 /// Layout 6's second step: the intents of an older journal claim their references and

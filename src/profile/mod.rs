@@ -249,6 +249,10 @@ pub struct Profiles {
     /// The clerk's name as the journal shows it beside the computer's account.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clerk_name: Option<String>,
+    /// Where the UF's values are read (the CMF's API address; `None`: the CMF's own).
+    /// Its key is in the keyring under this address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uf_address: Option<String>,
     /// All profiles.
     #[serde(default, rename = "profile")]
     pub profiles: Vec<Profile>,

@@ -21,6 +21,8 @@ pub enum SecretKind {
     JournalPassword,
     /// The mail server's password.
     MailPassword,
+    /// The CMF API's key for the UF's values (the "profile" is the API's address).
+    CmfKey,
 }
 
 impl SecretKind {
@@ -30,6 +32,7 @@ impl SecretKind {
             SecretKind::ApiKey => format!("{profile}/api_key"),
             SecretKind::JournalPassword => format!("journal/{profile}/password"),
             SecretKind::MailPassword => format!("{profile}/smtp_password"),
+            SecretKind::CmfKey => format!("uf/{profile}/api_key"),
         }
     }
 }

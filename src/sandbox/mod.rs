@@ -6,10 +6,17 @@
 //! - Faults `status`/`rate_limit` answer before any work; `reset`/`hang` do the work and
 //!   then lose (or delay) the answer, which is what makes an outcome unknown.
 //! - The listing includes void invoices (with `is_void: true`), ordered by creation.
+//! - `/cmf/uf/…` serves the UF's values as the CMF's API does (`uf.rs`), for the key
+//!   [`CMF_KEY`].
+
+/// The key the sandbox's CMF routes take (`apikey=`): not a secret, as the sandbox's
+/// credentials are not.
+pub const CMF_KEY: &str = crate::uf::SANDBOX_KEY;
 
 mod big;
 pub mod data;
 mod routes;
+pub mod uf;
 
 use data::Data;
 use serde::{Deserialize, Serialize};
@@ -89,6 +96,8 @@ pub enum Route {
     Void,
     /// `GET /invoices/customer/{id}`.
     List,
+    /// `GET /cmf/uf/…`: the UF's values, as the CMF's API serves them.
+    Uf,
 }
 
 /// What a fault does. (A [`Fault`] is a flat struct holding this kind and its numbers, not

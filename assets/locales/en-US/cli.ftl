@@ -262,3 +262,11 @@ cli-contacts-set = { $count ->
    *[other] { $customer }: { $count } addresses kept.
 }
 cli-mail-on-its-way = { $customer }: being sent right now by { $by }; not sent here.
+
+## uf
+cli-secret-cmf-key = CMF access code
+cli-uf-imported = Kept { $count } UF values from { $file }, { $first } to { $last } ({ $added } new).
+cli-uf-differ = Note: { $count ->
+        [one] 1 day already kept has
+       *[other] { $count } days already kept have
+    } another value in this file; the kept one stays: { $days }

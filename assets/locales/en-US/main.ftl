@@ -1052,3 +1052,13 @@ mail-bad-port = "{ $port }" is not a port: a number from 1 to 65535.
 cu-mail = E-mail the statement…
 cu-mail-hint = This customer's statement (every invoice listed) to their addresses in the directory; you see it before it is sent, and it is sent once this month.
 cu-mail-title = E-mail the statement of account
+
+## The UF's value in pesos
+uf-value = UF on { $date }: { $value } ({ $source })
+uf-pesos = ≈ { $pesos } on { $date }
+uf-no-key = No CMF key, so UF amounts are shown without pesos. Ask for a free key at api.cmfchile.cl and keep it in Credentials (UF value).
+uf-not-published = The UF's value for { $date } is not published yet: amounts are shown in UF only.
+uf-key-refused = The CMF refused the key (HTTP { $status }): check it in Credentials. Amounts are shown in UF only.
+uf-unreachable = The UF's value could not be read from the CMF ({ $why }): amounts are shown in UF only.
+uf-bad-address = "{ $address }" is not an https address for the UF's value.
+uf-bad = The UF's value for { $date } could not be read: { $why }. Amounts are shown in UF only.

@@ -262,3 +262,14 @@ cli-contacts-set = { $count ->
    *[other] { $customer }: { $count } direcciones guardadas.
 }
 cli-mail-on-its-way = { $customer }: { $by } lo está enviando en este momento; no se envía aquí.
+
+## uf
+cli-secret-cmf-key = código de acceso de la CMF
+cli-uf-imported = Se guardaron { $count } valores de la UF de { $file }, del { $first } al { $last } ({ $added ->
+        [one] 1 nuevo
+       *[other] { $added } nuevos
+    }).
+cli-uf-differ = Atención: { $count ->
+        [one] 1 día ya guardado tiene
+       *[other] { $count } días ya guardados tienen
+    } otro valor en este archivo; se conserva el guardado: { $days }

@@ -1055,3 +1055,13 @@ mail-bad-port = "{ $port }" no es un puerto: un número de 1 a 65535.
 cu-mail = Enviar el estado de cuenta por correo…
 cu-mail-hint = El estado de cuenta de este cliente (todas las facturas listadas) a sus direcciones del directorio; lo ve antes de enviarlo, y se envía una sola vez este mes.
 cu-mail-title = Enviar el estado de cuenta por correo
+
+## The UF's value in pesos
+uf-value = UF al { $date }: { $value } ({ $source })
+uf-pesos = ≈ { $pesos } al { $date }
+uf-no-key = Sin llave de la CMF, los montos en UF se muestran sin pesos. Pida una llave gratuita en api.cmfchile.cl y guárdela en Credenciales (Valor de la UF).
+uf-not-published = El valor de la UF del { $date } aún no está publicado: los montos se muestran solo en UF.
+uf-key-refused = La CMF rechazó la llave (HTTP { $status }): revísela en Credenciales. Los montos se muestran solo en UF.
+uf-unreachable = No se pudo consultar el valor de la UF en la CMF ({ $why }): los montos se muestran solo en UF.
+uf-bad-address = «{ $address }» no es una dirección https para el valor de la UF.
+uf-bad = El valor de la UF del { $date } no se pudo leer: { $why }. Los montos se muestran solo en UF.

@@ -3,10 +3,12 @@
 //! invoice API (`invoices.rs`), the loopback-only admin routes (`admin.rs`).
 
 mod admin;
+mod cmf;
 mod invoices;
 mod issuer;
 
 use admin::*;
+use cmf::*;
 use invoices::*;
 use issuer::*;
 
@@ -36,6 +38,11 @@ pub(crate) fn router(shared: Shared_, with_auth: bool) -> Router {
         .route("/invoice/{id}", get(get_invoice))
         .route("/invoices/{id}/void", post(void))
         .route("/invoices/customer/{id}", get(list))
+        .route("/cmf/uf", get(cmf_today))
+        .route("/cmf/uf/{y}", get(cmf_year))
+        .route("/cmf/uf/{y}/{m}", get(cmf_month))
+        .route("/cmf/uf/{y}/{m}/dias/{d}", get(cmf_day))
+        .route("/cmf/uf/periodo/{y1}/{m1}/{y2}/{m2}", get(cmf_period))
         .route("/admin/state", get(admin_state))
         .route("/admin/knobs", post(admin_knobs))
         .route("/admin/faults", post(admin_add_fault))
@@ -108,6 +115,7 @@ async fn gate(shared: &Shared, route: Route) -> Result<After, Response> {
         Route::Get => "get",
         Route::Void => "void",
         Route::List => "list",
+        Route::Uf => "uf",
     };
     if let Ok(mut c) = shared.counters.lock() {
         if route == Route::Token {

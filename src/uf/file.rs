@@ -1,0 +1,214 @@
+//! A file of UF values, for a computer without the CMF's API: the CMF's answer saved
+//! (JSON); a two-column table, Fecha and Valor (CSV or Excel: the Banco Central's
+//! download, or a clerk's copy); or the SII's table of a year, a "Día" column and one
+//! column per month (the year in the file's name, "uf2026.xlsx", or given).
+
+use super::{MAX_ANSWER, MAX_VALUES, UfDay, UfError, one_per_day, parse_valor};
+use crate::journal::fold_text;
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use std::io::Read;
+use std::path::Path;
+
+/// The months as the SII's table heads them.
+const MONTHS: [&str; 12] = [
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+];
+
+/// Every value in the file at `path`, by day; `year` for the SII's table when its name
+/// does not say it.
+pub fn read(path: &Path, year: Option<i32>) -> Result<Vec<UfDay>, UfError> {
+    let json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if json {
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_ANSWER as u64 * 16 + 1).read_to_end(&mut bytes))
+            .map_err(|e| UfError::Bad(e.to_string()))?;
+        // A saved answer may be several years: sixteen times what one answer may be.
+        if bytes.len() > MAX_ANSWER * 16 {
+            return Err(UfError::Bad("the file is too large".into()));
+        }
+        return parse_many_cmf(&bytes).map_err(UfError::Bad);
+    }
+    let sheet = crate::sheet::read_rows(path, None).map_err(|e| UfError::Bad(e.to_string()))?;
+    let name_year = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .and_then(|s| year_in(&s));
+    from_rows(&sheet.rows, year.or(name_year)).map_err(UfError::Bad)
+}
+
+/// A saved CMF answer (its `{"UFs": […]}`).
+fn parse_many_cmf(bytes: &[u8]) -> Result<Vec<UfDay>, String> {
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        #[serde(rename = "UFs")]
+        ufs: Vec<serde_json::Value>,
+    }
+    // The same reading as an answer, without its size bound (checked by the caller).
+    let answer: Answer = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    if answer.ufs.len() > MAX_VALUES {
+        return Err(format!("more than {MAX_VALUES} values"));
+    }
+    let mut days = Vec::with_capacity(answer.ufs.len());
+    for chunk in answer.ufs.chunks(5_000) {
+        let one =
+            serde_json::to_vec(&serde_json::json!({ "UFs": chunk })).map_err(|e| e.to_string())?;
+        days.extend(super::parse_cmf(&one)?);
+    }
+    one_per_day(days)
+}
+
+/// A year of four digits, 1990 to 2099, standing alone in a file's name.
+fn year_in(name: &str) -> Option<i32> {
+    let b = name.as_bytes();
+    (0..b.len().saturating_sub(3)).find_map(|i| {
+        let four = &b[i..i + 4];
+        let alone = (i == 0 || !b[i - 1].is_ascii_digit())
+            && b.get(i + 4).is_none_or(|c| !c.is_ascii_digit());
+        if !alone || !four.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let y: i32 = std::str::from_utf8(four).ok()?.parse().ok()?;
+        (1990..=2099).contains(&y).then_some(y)
+    })
+}
+
+/// A value in a cell: a number cell as it is (two decimals at most), else es-CL text.
+fn value_of(text: &str, number: bool) -> Result<Decimal, String> {
+    if number {
+        let v = Decimal::from_str_exact(text.trim())
+            .map_err(|_| format!("\"{}\" is not a UF value", esc(text)))?
+            .normalize();
+        if v.scale() > 2 || v < Decimal::from(1_000) || v > Decimal::from(1_000_000) {
+            return Err(format!("\"{}\" is not a UF value", esc(text)));
+        }
+        Ok(v)
+    } else {
+        parse_valor(text)
+    }
+}
+
+fn esc(t: &str) -> String {
+    crate::text::escape_controls(t).into_owned()
+}
+
+/// The values in rows read from a sheet: a Fecha/Valor table or the SII's year.
+pub fn from_rows(rows: &crate::sheet::Rows, year: Option<i32>) -> Result<Vec<UfDay>, String> {
+    let header: Vec<String> = rows.header().iter().map(|h| fold_text(h.trim())).collect();
+    let find = |names: &[&str]| header.iter().position(|h| names.contains(&h.as_str()));
+    let date_col = find(&["fecha", "date", "dia", "day"]);
+    let value_col = find(&["valor", "value", "uf", "valor uf"]);
+    let months: Vec<Option<usize>> = MONTHS.iter().map(|m| find(&[m])).collect();
+    let mut days = Vec::new();
+    if let (Some(dc), Some(vc)) = (date_col, value_col) {
+        for (i, row) in rows.iter().enumerate().skip(1) {
+            if row.is_blank() {
+                continue;
+            }
+            let at = |why: String| format!("row {}: {why}", i + 1);
+            let date_text = row.get(dc).unwrap_or("");
+            let date = crate::input::parse_date(date_text, crate::input::DateOrder::DayFirst)
+                .map_err(|_| at(format!("\"{}\" is not a date", esc(date_text))))?;
+            let value = value_of(row.get(vc).unwrap_or(""), row.is_number(vc)).map_err(at)?;
+            days.push(UfDay { date, value });
+        }
+    } else if let (Some(dc), true) = (date_col, months.iter().any(Option::is_some)) {
+        let year = year.ok_or("the SII's table names no year: give it (uf2026.xlsx)")?;
+        for (i, row) in rows.iter().enumerate().skip(1) {
+            let at = |why: String| format!("row {}: {why}", i + 1);
+            let day_text = row.get(dc).unwrap_or("").trim();
+            if day_text.is_empty() {
+                continue;
+            }
+            let day: u32 = day_text
+                .parse()
+                .ok()
+                .filter(|d| (1..=31).contains(d))
+                .ok_or_else(|| at(format!("\"{}\" is not a day", esc(day_text))))?;
+            for (m, col) in months.iter().enumerate() {
+                let Some(c) = *col else { continue };
+                let text = row.get(c).unwrap_or("").trim();
+                if text.is_empty() {
+                    continue;
+                }
+                let date = NaiveDate::from_ymd_opt(year, m as u32 + 1, day)
+                    .ok_or_else(|| at(format!("{} {day} is not a day of {year}", MONTHS[m])))?;
+                let value = value_of(text, row.is_number(c)).map_err(at)?;
+                days.push(UfDay { date, value });
+            }
+        }
+    } else {
+        return Err("no Fecha and Valor columns, nor the SII's Día and months".into());
+    }
+    if days.len() > MAX_VALUES {
+        return Err(format!("more than {MAX_VALUES} values"));
+    }
+    if days.is_empty() {
+        return Err("no values".into());
+    }
+    one_per_day(days)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sheet::{Row, Rows};
+
+    fn rows(lines: &[&[&str]]) -> Rows {
+        Rows::from_iter(lines.iter().map(|l| l.to_vec()))
+    }
+
+    #[test]
+    fn a_two_column_table_is_read() {
+        let r = rows(&[
+            &["Fecha", "Valor"],
+            &["26-11-2026", "39.643,59"],
+            &["2026-11-27", "39.650,12"],
+        ]);
+        let days = from_rows(&r, None).unwrap();
+        assert_eq!(days.len(), 2);
+        assert_eq!(days[1].value.to_string(), "39650.12");
+        let bad = rows(&[&["Fecha", "Valor"], &["26-11-2026", "39643,5"]]);
+        assert!(from_rows(&bad, None).unwrap_err().starts_with("row 2"));
+        let twice = rows(&[
+            &["Fecha", "Valor"],
+            &["26-11-2026", "39.643,59"],
+            &["26-11-2026", "39.643,60"],
+        ]);
+        assert!(from_rows(&twice, None).is_err());
+    }
+
+    #[test]
+    fn the_sii_year_table_is_read_with_its_year() {
+        let mut r = rows(&[&["Día", "Enero", "Febrero"]]);
+        r.push(Row::of(["1", "38.416,69", "38.647,13"]));
+        r.push(Row::of(["29", "38.600,00", ""]));
+        r.push(Row::with_numbers(["30", "38600.5", ""], vec![1]));
+        assert!(from_rows(&r, None).is_err(), "no year");
+        let days = from_rows(&r, Some(2026)).unwrap();
+        assert_eq!(days.len(), 4);
+        assert_eq!(days[0].date, NaiveDate::from_ymd_opt(2026, 1, 1).unwrap());
+        assert_eq!(days[1].date, NaiveDate::from_ymd_opt(2026, 1, 29).unwrap());
+        assert_eq!(days[2].value.to_string(), "38600.5");
+        // 30 February with a value is no day.
+        r.push(Row::of(["30", "", "38.700,00"]));
+        assert!(from_rows(&r, Some(2026)).is_err());
+        assert_eq!(year_in("uf2026"), Some(2026));
+        assert_eq!(year_in("valores-uf-2025-sii"), Some(2025));
+        assert_eq!(year_in("uf20261"), None);
+    }
+}

@@ -1,0 +1,353 @@
+//! The UF's value in pesos, one per day: published by the Banco Central, served by the
+//! CMF's public API (a free key per user), kept in the journal's database (on a desk,
+//! one fetch a day serves every clerk), or read from a file of the published table for
+//! a computer without that access. A UF amount is shown beside its pesos on one day's
+//! value, that day always said; a conversion is never stored as if the service had sent
+//! it.
+//!
+//! Strict about what comes back: a value per date, es-CL text ("39.643,59"), within
+//! what a UF can be; a day without a value is "no value", never the day before's.
+
+pub mod file;
+
+use chrono::{Datelike, NaiveDate};
+use rust_decimal::{Decimal, RoundingStrategy};
+use secrecy::{ExposeSecret, SecretString};
+
+/// The CMF's API, where `/uf/…` is read.
+pub const CMF_ADDRESS: &str = "https://api.cmfchile.cl/api-sbifv3/recursos_api";
+
+/// The most an answer may hold (a year of values is about 15 KB).
+pub const MAX_ANSWER: usize = 256 * 1024;
+
+/// The most values one answer or file may give (a century of days).
+pub const MAX_VALUES: usize = 40_000;
+
+/// The UF's value on one day, in pesos (two decimals, as published).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UfDay {
+    /// The day.
+    pub date: NaiveDate,
+    /// Pesos per UF.
+    pub value: Decimal,
+}
+
+impl UfDay {
+    /// `amount` UF in pesos on this day's value, rounded to the peso half up (the SII's
+    /// rule); `None` if it cannot be held.
+    pub fn pesos(&self, amount: Decimal) -> Option<Decimal> {
+        amount
+            .checked_mul(self.value)
+            .map(|p| p.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero))
+    }
+}
+
+/// Why there is no value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UfError {
+    /// No CMF key is kept for this address.
+    #[error("no CMF key")]
+    NoKey,
+    /// The source has no value for that day (not yet published, or not there).
+    #[error("no value for {0}")]
+    NotPublished(NaiveDate),
+    /// The CMF refused the key (HTTP status).
+    #[error("the key was refused ({0})")]
+    KeyRefused(u16),
+    /// The CMF could not be reached (what the connection said, no address in it).
+    #[error("unreachable: {0}")]
+    Unreachable(String),
+    /// The address set is not an https address (or http on this computer).
+    #[error("not an address: {0}")]
+    BadAddress(String),
+    /// The answer or file is not a table of values (why).
+    #[error("not a table of UF values: {0}")]
+    Bad(String),
+}
+
+/// Where values are fetched from: the CMF's address (or the sandbox's) and its key.
+pub struct Source {
+    /// The API's address, without `/uf`.
+    pub address: url::Url,
+    /// The key (`apikey=`): never logged, never stored outside the keyring.
+    pub key: SecretString,
+}
+
+/// The key the built-in sandbox's CMF routes take: not a secret, as the sandbox's
+/// credentials are not.
+pub const SANDBOX_KEY: &str = "sandbox-cmf";
+
+/// Where this computer reads the UF: the built-in sandbox's routes when the active
+/// profile is the sandbox's; else the address set (the CMF's by default) with the key
+/// the keyring keeps for it.
+pub fn source_for(
+    profiles: &crate::profile::Profiles,
+    secrets: &crate::profile::secrets::SecretStore,
+) -> Result<Source, UfError> {
+    let bad = |why: String| UfError::Bad(why);
+    if let Some(p) = profiles.active_profile().filter(|p| p.sandbox) {
+        let mut address = url::Url::parse(&p.base_url).map_err(|e| bad(e.to_string()))?;
+        address
+            .path_segments_mut()
+            .map_err(|()| bad("the address cannot hold a path".into()))?
+            .pop_if_empty()
+            .push("cmf");
+        return Ok(Source {
+            address,
+            key: SecretString::from(SANDBOX_KEY),
+        });
+    }
+    let address = address_of(profiles);
+    let url = crate::api::http::check_url(&address, crate::api::Setting::BaseUrl)
+        .map_err(|_| UfError::BadAddress(address.clone()))?;
+    let key = secrets
+        .get(&address, crate::profile::secrets::SecretKind::CmfKey)
+        .map_err(|e| bad(e.to_string()))?
+        .ok_or(UfError::NoKey)?;
+    Ok(Source { address: url, key })
+}
+
+/// The CMF API's address set, else the CMF's own.
+pub fn address_of(profiles: &crate::profile::Profiles) -> String {
+    profiles
+        .uf_address
+        .clone()
+        .filter(|a| !a.trim().is_empty())
+        .unwrap_or_else(|| CMF_ADDRESS.to_string())
+}
+
+/// The last day whose value is published on `today`: the Banco Central publishes on
+/// the 9th the values from the 10th to the 9th of the next month.
+pub fn published_through(today: NaiveDate) -> NaiveDate {
+    let ninth = |d: NaiveDate| d.with_day(9).unwrap_or(d);
+    if today.day() >= 9 {
+        ninth(
+            today
+                .checked_add_months(chrono::Months::new(1))
+                .unwrap_or(today),
+        )
+    } else {
+        ninth(today)
+    }
+}
+
+/// A value as the CMF writes it, es-CL: `39.643,59` (thousands with ".", two decimals
+/// after ","). Between 1.000,00 and 1.000.000,00 pesos (what a UF can be).
+pub fn parse_valor(text: &str) -> Result<Decimal, String> {
+    let bad = || {
+        format!(
+            "\"{}\" is not a UF value",
+            crate::text::escape_controls(text)
+        )
+    };
+    let t = text.trim();
+    let (int, frac) = t.split_once(',').ok_or_else(bad)?;
+    if frac.len() != 2 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let mut digits = String::with_capacity(int.len() + 3);
+    for (i, group) in int.split('.').enumerate() {
+        let ok = group.bytes().all(|b| b.is_ascii_digit())
+            && if i == 0 {
+                (1..=3).contains(&group.len())
+            } else {
+                group.len() == 3
+            };
+        if !ok {
+            return Err(bad());
+        }
+        digits.push_str(group);
+    }
+    if digits.len() > 7 {
+        return Err(bad());
+    }
+    digits.push('.');
+    digits.push_str(frac);
+    let v: Decimal = digits.parse().map_err(|_| bad())?;
+    if v < Decimal::from(1_000) || v > Decimal::from(1_000_000) {
+        return Err(bad());
+    }
+    Ok(v)
+}
+
+/// The CMF's answer, `{"UFs": [{"Valor": "39.643,59", "Fecha": "2026-11-26"}]}`: every
+/// value, by day. Other fields are left; a date twice with two values is refused.
+pub fn parse_cmf(body: &[u8]) -> Result<Vec<UfDay>, String> {
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        #[serde(rename = "UFs")]
+        ufs: Vec<Raw>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Raw {
+        #[serde(rename = "Valor")]
+        valor: String,
+        #[serde(rename = "Fecha")]
+        fecha: String,
+    }
+    if body.len() > MAX_ANSWER {
+        return Err(format!("larger than {} KB", MAX_ANSWER / 1024));
+    }
+    let answer: Answer = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    if answer.ufs.len() > MAX_VALUES {
+        return Err(format!("more than {MAX_VALUES} values"));
+    }
+    let days = answer
+        .ufs
+        .iter()
+        .map(|r| {
+            let date = NaiveDate::parse_from_str(r.fecha.trim(), "%Y-%m-%d").map_err(|_| {
+                format!(
+                    "\"{}\" is not a date",
+                    crate::text::escape_controls(&r.fecha)
+                )
+            })?;
+            Ok(UfDay {
+                date,
+                value: parse_valor(&r.valor)?,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    one_per_day(days)
+}
+
+/// The values by day, each day once (the same value twice is one; two values for a
+/// day is refused: which would be the UF?).
+pub fn one_per_day(mut days: Vec<UfDay>) -> Result<Vec<UfDay>, String> {
+    days.sort_by_key(|d| d.date);
+    days.dedup();
+    if let Some(w) = days.windows(2).find(|w| w[0].date == w[1].date) {
+        return Err(format!(
+            "two values for {}: {} and {}",
+            w[0].date, w[0].value, w[1].value
+        ));
+    }
+    Ok(days)
+}
+
+/// Every value the source has published for `year`-`month` (none: an empty list).
+pub async fn fetch_month(
+    http: &reqwest::Client,
+    source: &Source,
+    year: i32,
+    month: u32,
+) -> Result<Vec<UfDay>, UfError> {
+    let mut url = source.address.clone();
+    url.path_segments_mut()
+        .map_err(|()| UfError::Bad("the address cannot hold a path".into()))?
+        .pop_if_empty()
+        .extend(["uf", &year.to_string(), &format!("{month:02}")]);
+    url.query_pairs_mut()
+        .append_pair("apikey", source.key.expose_secret())
+        .append_pair("formato", "json");
+    let resp = http
+        .get(url)
+        .timeout(std::time::Duration::from_secs(20))
+        .send()
+        .await
+        // Never the request's address in a message: it holds the key.
+        .map_err(|e| UfError::Unreachable(crate::api::http::without_url(&e)))?;
+    let status = resp.status().as_u16();
+    let body = crate::api::http::read_capped(resp, MAX_ANSWER)
+        .await
+        .map_err(|e| match e {
+            crate::api::http::BodyError::TooLarge => {
+                UfError::Bad(format!("larger than {} KB", MAX_ANSWER / 1024))
+            }
+            crate::api::http::BodyError::Transport(e) => {
+                UfError::Unreachable(crate::api::http::without_url(&e))
+            }
+        })?;
+    match status {
+        200 => parse_cmf(&body).map_err(UfError::Bad),
+        // The CMF's "no information for that date".
+        404 => Ok(Vec::new()),
+        401 | 403 => Err(UfError::KeyRefused(status)),
+        other => Err(UfError::Bad(format!("HTTP {other}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    fn d(s: &str) -> Decimal {
+        Decimal::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn values_are_read_as_the_cmf_writes_them() {
+        assert_eq!(parse_valor("39.643,59"), Ok(d("39643.59")));
+        assert_eq!(parse_valor("1.000,00"), Ok(d("1000.00")));
+        for bad in [
+            "39643,59",
+            "39.643,5",
+            "39.643.59",
+            "39,643.59",
+            "39.64,59",
+            "",
+            ",59",
+            "-39.643,59",
+            "999,99",
+            "1.000.000,01",
+            "39.643,59x",
+            "3\u{1b}9.643,59",
+        ] {
+            assert!(parse_valor(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_cmf_answer_is_read_strictly() {
+        let ok = br#"{"UFs": [{"Valor": "39.643,59", "Fecha": "2026-11-26"},
+                              {"Valor": "39.650,12", "Fecha": "2026-11-27", "Otro": 1}]}"#;
+        let days = parse_cmf(ok).unwrap();
+        assert_eq!(days.len(), 2);
+        assert_eq!(days[0].value, d("39643.59"));
+        for bad in [
+            &br#"{"UFs": [{"Valor": "39.643,59", "Fecha": "26-11-2026"}]}"#[..],
+            br#"{"UFs": [{"Valor": 39643.59, "Fecha": "2026-11-26"}]}"#,
+            br#"{"UFs": [{"Valor": "39.643,59", "Fecha": "2026-11-26"},
+                         {"Valor": "39.643,60", "Fecha": "2026-11-26"}]}"#,
+            br#"{"Dolares": []}"#,
+            b"<xml/>",
+        ] {
+            assert!(parse_cmf(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+        }
+        let big = vec![b' '; MAX_ANSWER + 1];
+        assert!(parse_cmf(&big).is_err());
+    }
+
+    /// Pesos to the peso, half up, exact: UF 23,1930 at 39.643,59 is 919.453,78… → 919.454.
+    #[test]
+    fn pesos_are_exact_to_the_peso() {
+        let day = UfDay {
+            date: NaiveDate::from_ymd_opt(2026, 11, 26).unwrap(),
+            value: d("39643.59"),
+        };
+        assert_eq!(day.pesos(d("23.1930")), Some(d("919454")));
+        assert_eq!(day.pesos(d("1")), Some(d("39644")));
+        // Half a peso goes up: 0.5 UF at 1.000,01 is 500,005 → 500.
+        let half = UfDay {
+            value: d("1000.01"),
+            ..day
+        };
+        assert_eq!(half.pesos(d("0.5")), Some(d("500")));
+        let up = UfDay {
+            value: d("1001.00"),
+            ..day
+        };
+        assert_eq!(up.pesos(d("0.5")), Some(d("501")));
+        assert_eq!(up.pesos(d("0.0005")), Some(d("1")));
+    }
+
+    #[test]
+    fn values_are_published_through_the_ninth_of_next_month() {
+        let on = |y, m, day| NaiveDate::from_ymd_opt(y, m, day).unwrap();
+        assert_eq!(published_through(on(2026, 11, 26)), on(2026, 12, 9));
+        assert_eq!(published_through(on(2026, 11, 9)), on(2026, 12, 9));
+        assert_eq!(published_through(on(2026, 11, 8)), on(2026, 11, 9));
+        assert_eq!(published_through(on(2026, 12, 31)), on(2027, 1, 9));
+    }
+}
