@@ -786,3 +786,50 @@ fn the_currency_list_closes_when_enter_picks() {
         invoice_desk::api::CurrencyChoice::Code(invoice_desk::api::Currency::CLF)
     );
 }
+
+/// #50: a UF amount is read back with its pesos on today's value, the day said (the
+/// built-in sandbox's CMF routes); without a CMF key the clerk reads why there are no
+/// pesos, and the UF amount alone.
+#[test]
+fn a_uf_amount_reads_back_in_pesos_on_the_days_value() {
+    use invoice_desk::api::money::format_amount;
+    use rust_decimal::{Decimal, RoundingStrategy};
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let day = common::TODAY;
+    let value = invoice_desk::sandbox::uf::values(day, day, day)[0].1;
+    let amount: Decimal = "23.193".parse().unwrap();
+    let pesos = format_amount(
+        (amount * value).round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero),
+        Some("CLP"),
+    );
+    let expected = format!("≈ {pesos} al 23-11-2026");
+    let open = |sandboxed: bool| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = s.profile("Pruebas");
+        p.account_currency = Some(invoice_desk::api::Currency::CLP);
+        p.sandbox = sandboxed;
+        let mut h = common::connected_with_journal(
+            &rt,
+            p,
+            &s.credentials.client_secret,
+            dir.path(),
+            [1280.0, 800.0],
+            Lang::Es,
+            Some(dir.path().join("journal.sqlite3")),
+        );
+        click(&mut h, &text("tab-create"));
+        common::pick(&mut h, &text("f-currency"), "UF (CLF)");
+        set_text(&mut h, &text("f-amount"), "23,193");
+        (h, dir)
+    };
+    let (mut h, _dir) = open(true);
+    step_until(&mut h, "the pesos shown", |h| has_text(h, &expected));
+    assert!(has_text(&h, "UF 23,1930"));
+    // Without a key: said, and no pesos.
+    let (mut h, _dir) = open(false);
+    step_until(&mut h, "why there are no pesos", |h| {
+        h.query_by_label_contains("Sin llave de la CMF").is_some()
+    });
+    assert!(h.query_by_label_contains("≈ $").is_none());
+}

@@ -4,8 +4,7 @@
 use super::{Failure, UfCommand, settings};
 use crate::text::escape_controls;
 use crate::tr;
-use crate::uf::{Source, UfDay, UfError};
-use chrono::NaiveDate;
+use crate::uf::{Source, UfError};
 use secrecy::SecretString;
 
 /// The source: INVOICE_DESK_CMF_URL and INVOICE_DESK_CMF_KEY when set (scripts, the
@@ -33,43 +32,6 @@ fn source() -> Result<Source, UfError> {
     crate::uf::source_for(&profiles, &settings::secret_store())
 }
 
-/// A day's value: kept, else fetched (its whole month kept), else why there is none.
-pub(super) async fn value_on(
-    journal: &mut crate::journal::Journal,
-    day: NaiveDate,
-) -> Result<(UfDay, String), UfError> {
-    let kept = journal
-        .uf_values(day, day)
-        .map_err(|e| UfError::Bad(crate::i18n::journal_error(&e)))?;
-    if let Some(k) = kept.into_iter().next() {
-        return Ok((
-            UfDay {
-                date: k.day,
-                value: k.value,
-            },
-            k.source,
-        ));
-    }
-    let source = source()?;
-    let http = reqwest::Client::new();
-    let month = crate::uf::fetch_month(&http, &source, day.year_ce().1 as i32, day.month())
-        .await?;
-    let pairs: Vec<(NaiveDate, rust_decimal::Decimal)> =
-        month.iter().map(|d| (d.date, d.value)).collect();
-    if !pairs.is_empty() {
-        // Kept for the next time (and the desk); a journal that refuses is said.
-        if let Err(e) = journal.put_uf_values(&pairs, "CMF") {
-            note!("{}", crate::i18n::journal_error(&e));
-        }
-    }
-    month
-        .into_iter()
-        .find(|d| d.date == day)
-        .map(|d| (d, "CMF".to_string()))
-        .ok_or(UfError::NotPublished(day))
-}
-
-use chrono::Datelike;
 
 pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
     match c {
@@ -81,8 +43,8 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
                         .map_err(|e| Failure::usage(crate::i18n::amount_error(&e)))
                 })
                 .transpose()?;
-            let mut journal = super::journal_cmd::journal_before_sending()?;
-            let (uf, source) = value_on(&mut journal, day)
+            let journal = super::journal_cmd::open_journal()?;
+            let (uf, source) = crate::uf::value_on(&journal, source, day)
                 .await
                 .map_err(|e| Failure {
                     code: uf_exit(&e),
@@ -171,6 +133,7 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
 fn uf_exit(e: &UfError) -> u8 {
     match e {
         UfError::NoKey | UfError::BadAddress(_) => 2,
+        UfError::Journal(_) => 1,
         UfError::KeyRefused(_) => 3,
         UfError::Unreachable(_) => 5,
         UfError::NotPublished(_) | UfError::Bad(_) => 4,

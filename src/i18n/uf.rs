@@ -46,6 +46,7 @@ pub fn uf_error(e: &UfError, day: NaiveDate) -> String {
     let esc = |s: &str| crate::text::escape_controls(s).into_owned();
     match e {
         UfError::NoKey => tr!("uf-no-key"),
+        UfError::Journal(e) => super::journal_unreadable(e),
         UfError::NotPublished(d) => tr!("uf-not-published", date = super::date(&d.to_string())),
         UfError::KeyRefused(status) => tr!("uf-key-refused", status = *status),
         UfError::Unreachable(why) => tr!("uf-unreachable", why = esc(why)),

@@ -43,8 +43,11 @@ impl UfDay {
 }
 
 /// Why there is no value.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum UfError {
+    /// The journal could not be read (where values are kept).
+    #[error("{0}")]
+    Journal(crate::journal::JournalError),
     /// No CMF key is kept for this address.
     #[error("no CMF key")]
     NoKey,
@@ -265,6 +268,43 @@ pub async fn fetch_month(
         401 | 403 => Err(UfError::KeyRefused(status)),
         other => Err(UfError::Bad(format!("HTTP {other}"))),
     }
+}
+
+/// A day's value: kept in the journal, else fetched from `source` (its whole month
+/// kept, for the next time and the desk), else why there is none. The source is asked
+/// for only when needed (a keyring read). Also the kept value's source ("CMF", a file).
+pub async fn value_on(
+    journal: &crate::journal::SharedJournal,
+    source: impl FnOnce() -> Result<Source, UfError>,
+    day: NaiveDate,
+) -> Result<(UfDay, String), UfError> {
+    let unreadable = UfError::Journal;
+    let kept = journal
+        .run(move |j| j.uf_values(day, day))
+        .await
+        .map_err(unreadable)?;
+    if let Some(k) = kept.into_iter().next() {
+        let found = UfDay {
+            date: k.day,
+            value: k.value,
+        };
+        return Ok((found, k.source));
+    }
+    let source = source()?;
+    let http = reqwest::Client::new();
+    let month = fetch_month(&http, &source, day.year(), day.month()).await?;
+    let pairs: Vec<(NaiveDate, Decimal)> = month.iter().map(|d| (d.date, d.value)).collect();
+    if !pairs.is_empty() {
+        // Kept for the next time; a journal that refuses costs a fetch, not the value.
+        if let Err(e) = journal.run(move |j| j.put_uf_values(&pairs, "CMF")).await {
+            tracing::warn!(why = %e, "the UF's values were not kept");
+        }
+    }
+    month
+        .into_iter()
+        .find(|d| d.date == day)
+        .map(|d| (d, "CMF".to_string()))
+        .ok_or(UfError::NotPublished(day))
 }
 
 #[cfg(test)]

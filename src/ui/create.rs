@@ -466,6 +466,7 @@ impl CreatePanel {
         session: Option<&Session>,
         suggestions: &widgets::Suggestions,
         names: &widgets::Names,
+        uf: &widgets::UfShown,
         commands: &mut Vec<Command>,
     ) {
         if self.form_seen.as_ref().is_some_and(|f| *f != self.form) && !self.is_locked() {
@@ -489,6 +490,7 @@ impl CreatePanel {
             built,
             typed: !self.form.amount.trim().is_empty(),
             not_found,
+            uf,
         };
         let locked = self.is_locked();
         // The app scrolls the whole panel (not this part alone).
@@ -651,6 +653,9 @@ impl CreatePanel {
                         None => tr!("cr-reads-unknown", amount = amount),
                     };
                     ui.label(RichText::new(text).strong());
+                    if reading == Some(Currency::CLF) {
+                        rows.uf.pesos_line(ui, inv.amount);
+                    }
                 }
                 (None, None) => {
                     if let Ok(a) = money::parse_amount_input(&self.form.amount, reading) {
@@ -658,6 +663,9 @@ impl CreatePanel {
                             "= {}",
                             money::format_amount(a, reading.map(Currency::code))
                         ));
+                        if reading == Some(Currency::CLF) {
+                            rows.uf.pesos_line(ui, a);
+                        }
                     }
                 }
             }
@@ -919,7 +927,7 @@ impl CreatePanel {
             if !wanted.is_empty() {
                 commands.push(Command::WantNames(wanted));
             }
-            widgets::invoice_details(ui, "created", inv, self.today(), names);
+            widgets::invoice_details(ui, "created", inv, self.today(), names, rows.uf);
         }
     }
 
@@ -984,6 +992,8 @@ struct Rows<'a> {
     /// An amount was typed (problems are shown once the clerk has started).
     typed: bool,
     not_found: Option<NotFound>,
+    /// Today's UF value, for a UF amount's pesos.
+    uf: &'a widgets::UfShown,
 }
 
 /// The fields the service refused. Its own words (usually English) stay under Details;

@@ -341,6 +341,7 @@ impl LookupPanel {
         ui: &mut Ui,
         session: Option<&Session>,
         names: &widgets::Names,
+        uf: &widgets::UfShown,
         commands: &mut Vec<Command>,
     ) {
         ui.horizontal(|ui| {
@@ -418,7 +419,7 @@ impl LookupPanel {
             if !wanted.is_empty() {
                 commands.push(Command::WantNames(wanted));
             }
-            widgets::invoice_details(ui, "lookup", inv, today, names);
+            widgets::invoice_details(ui, "lookup", inv, today, names, uf);
             // A void invoice cannot be paid: no payment buttons for it.
             if let Some(link) = &inv.link_payment
                 && inv.status() != InvoiceStatus::Void

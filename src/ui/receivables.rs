@@ -619,7 +619,13 @@ impl ReceivablesPanel {
     }
 
     /// Draws the panel.
-    pub fn ui(&mut self, ui: &mut Ui, connected: bool, commands: &mut Vec<Command>) {
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        connected: bool,
+        uf: &widgets::UfShown,
+        commands: &mut Vec<Command>,
+    ) {
         ui.heading(tr!("rv-title"));
         ui.label(tr!("rv-explain"));
         ui.horizontal(|ui| {
@@ -693,6 +699,12 @@ impl ReceivablesPanel {
                 ))
                 .strong(),
             );
+            // The book's UF in pesos on today's value, its day said.
+            if code == "CLF"
+                && let Some(owed) = t[5].value()
+            {
+                uf.pesos_line(ui, owed);
+            }
         }
         let failed = self.rows.iter().filter(|r| r.summary.is_err()).count();
         if failed > 0 {

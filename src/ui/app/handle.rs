@@ -418,6 +418,7 @@ impl InvoiceDeskApp {
                         }));
                     }
                     self.session = Some(session);
+                    self.read_uf();
                 }
                 Err(TaskError::Cancelled) => {}
                 Ok(Err(e)) => self.connect_failed(e),
@@ -431,6 +432,23 @@ impl InvoiceDeskApp {
             }
         }
         let _ = take_finished(&mut self.journal_counting);
+        if let Some(result) = take_finished(&mut self.uf_loading) {
+            let today = self.uf_day();
+            self.uf = match result {
+                Ok(Ok(found)) => crate::ui::widgets::UfShown {
+                    value: Some(found),
+                    missing: None,
+                },
+                Ok(Err(e)) => crate::ui::widgets::UfShown {
+                    value: None,
+                    missing: Some(crate::i18n::uf_error(&e, today)),
+                },
+                Err(e) => crate::ui::widgets::UfShown {
+                    value: None,
+                    missing: Some(e.to_string()),
+                },
+            };
+        }
         let _ = take_finished(&mut self.seeding_directory);
         if let Some(r) = take_finished(&mut self.bringing_directory) {
             let r = r.map_err(|e| e.to_string()).and_then(|r| r);
@@ -546,5 +564,35 @@ pub(super) async fn import_directory(
             .write(move |j| j.import_customers(&rows))
             .await
             .map(Ok),
+    }
+
+}
+
+impl InvoiceDeskApp {
+    /// The day whose UF value is shown: today (the tests' fixed day).
+    fn uf_day(&self) -> chrono::NaiveDate {
+        self.fixed_today
+            .unwrap_or_else(|| chrono::Local::now().date_naive())
+    }
+
+    /// Reads today's UF value (kept, else from the CMF or the built-in sandbox) for the
+    /// panels to show UF amounts in pesos; what was shown goes until then.
+    pub(super) fn read_uf(&mut self) {
+        let day = self.uf_day();
+        let journal = self.journal.clone();
+        let profiles = self.profiles.clone();
+        let secrets = self.connector.secrets.clone();
+        self.uf = Default::default();
+        self.uf_loading = Some(self.spawner.spawn(async move {
+            let j = journal
+                .shared()
+                .await
+                .map_err(crate::uf::UfError::Journal)?;
+            let source = move || match secrets.get() {
+                Some(store) => crate::uf::source_for(&profiles, store),
+                None => Err(crate::uf::UfError::NoKey),
+            };
+            crate::uf::value_on(&j, source, day).await
+        }));
     }
 }

@@ -143,6 +143,11 @@ pub struct InvoiceDeskApp {
     bringing_directory: Option<Task<Result<usize, String>>>,
     /// The built-in sandbox's customers going into the directory.
     seeding_directory: Option<Task<()>>,
+    /// Today's UF value beside UF amounts, and its reading (kept, else from the CMF).
+    uf: super::widgets::UfShown,
+    uf_loading: Option<Task<Result<(crate::uf::UfDay, String), crate::uf::UfError>>>,
+    /// The day the app takes for today (tests fix it), for the UF's value.
+    fixed_today: Option<chrono::NaiveDate>,
     /// "Check now": running, or what it found.
     journal_check: Option<Task<Result<super::journal::Checked, String>>>,
     journal_checked: Option<Result<super::journal::Checked, String>>,
@@ -256,6 +261,9 @@ impl InvoiceDeskApp {
             directory_source: None,
             bringing_directory: None,
             seeding_directory: None,
+            uf: Default::default(),
+            uf_loading: None,
+            fixed_today: deps.today,
             journal_check: None,
             journal_checked: None,
             opener: deps
@@ -343,10 +351,11 @@ impl InvoiceDeskApp {
                 };
                 self.credentials.ui(ui, &shown, commands)
             }
-            Tab::Create => self
-                .create
-                .ui(ui, session, &self.suggestions, &self.names, commands),
-            Tab::Lookup => self.lookup.ui(ui, session, &self.names, commands),
+            Tab::Create => {
+                self.create
+                    .ui(ui, session, &self.suggestions, &self.names, &self.uf, commands)
+            }
+            Tab::Lookup => self.lookup.ui(ui, session, &self.names, &self.uf, commands),
             Tab::Customers => self.customers.ui(ui, session, &self.suggestions, commands),
             Tab::Activity => self.activity.ui(
                 ui,
@@ -360,7 +369,9 @@ impl InvoiceDeskApp {
                 commands,
             ),
             Tab::Bulk => self.bulk.ui(ui, session.is_some(), commands),
-            Tab::Receivables => self.receivables.ui(ui, session.is_some(), commands),
+            Tab::Receivables => self
+                .receivables
+                .ui(ui, session.is_some(), &self.uf, commands),
         }
     }
 

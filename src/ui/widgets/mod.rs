@@ -240,6 +240,37 @@ pub fn chip(ui: &mut Ui, text: &str, color: Color32) -> egui::Response {
         .inner
 }
 
+/// Today's UF value as the panels show it beside UF amounts: the value and where it
+/// came from, or why there is none (UF amounts are then shown alone).
+#[derive(Clone, Debug, Default)]
+pub struct UfShown {
+    /// The day's value and its source ("CMF", a file's name).
+    pub value: Option<(crate::uf::UfDay, String)>,
+    /// Why there is no value, in words (`None` while it is being read).
+    pub missing: Option<String>,
+}
+
+impl UfShown {
+    /// The day's value, if there is one.
+    pub fn day(&self) -> Option<&crate::uf::UfDay> {
+        self.value.as_ref().map(|(d, _)| d)
+    }
+
+    /// Under a UF amount: its pesos on the day ("≈ $919.454 al 26-11-2026"), or why
+    /// there are none, in a quieter line.
+    pub fn pesos_line(&self, ui: &mut Ui, amount: rust_decimal::Decimal) {
+        match (self.day(), &self.missing) {
+            (Some(day), _) => {
+                ui.label(crate::i18n::uf_pesos(amount, Some(day)));
+            }
+            (None, Some(why)) => {
+                ui.label(RichText::new(why).weak().small());
+            }
+            (None, None) => {}
+        }
+    }
+}
+
 /// One choice in a drop-down list ([`egui::ComboBox`]). Picked by keyboard (Enter or
 /// Space) as by pointer, it closes the list: egui closes one on a pointer click only, and
 /// a list left open after Enter hid the form below it.
@@ -334,6 +365,7 @@ pub fn invoice_details(
     inv: &Invoice,
     today: chrono::NaiveDate,
     names: &Names,
+    uf: &UfShown,
 ) {
     ui.horizontal(|ui| {
         ui.heading(safe(&inv.id));
@@ -368,6 +400,12 @@ pub fn invoice_details(
             None => ui.label(RichText::new(tr!("currency-missing")).color(error_color(ui))),
         };
     });
+    // A UF invoice's pesos on today's value, its day said (never stored, never sent).
+    if inv.currency_code.as_deref() == Some("CLF")
+        && let Some(amount) = inv.amount
+    {
+        uf.pesos_line(ui, amount);
+    }
     egui::Grid::new(("invoice_fields", id_salt))
         .num_columns(2)
         .striped(true)
