@@ -367,7 +367,10 @@ fn the_clerks_role_adds_and_reads_but_cannot_rewrite_history() {
         &db,
         "SELECT journal_uf_put('2026-11-26', '40000.00', 'x')",
     );
-    assert!(ok && said.contains('f'), "a kept day keeps its value: {said}");
+    assert!(
+        ok && said.contains('f'),
+        "a kept day keeps its value: {said}"
+    );
     assert!(uf_of("ana").contains("$39.643,59"));
     verified(&e, "ana", &as_clerk);
 }

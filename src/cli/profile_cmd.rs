@@ -170,7 +170,12 @@ fn chosen(profiles: &Profiles, name: Option<String>) -> Result<(String, Profile)
 
 /// Says where a secret went: the keyring, or (none usable) this run only, with the
 /// variable that gives it to later runs.
-pub(super) fn said_stored(status: crate::profile::StoreStatus, name: &str, what: &str, variable: &str) {
+pub(super) fn said_stored(
+    status: crate::profile::StoreStatus,
+    name: &str,
+    what: &str,
+    variable: &str,
+) {
     match status {
         crate::profile::StoreStatus::Keyring(store) => note!(
             "{}",

@@ -32,7 +32,6 @@ fn source() -> Result<Source, UfError> {
     crate::uf::source_for(&profiles, &settings::secret_store())
 }
 
-
 pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
     match c {
         UfCommand::Show { date, amount } => {
@@ -67,12 +66,10 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
                 .unwrap_or_default();
             let pairs: Vec<_> = days.iter().map(|d| (d.date, d.value)).collect();
             let mut journal = super::journal_cmd::journal_before_sending()?;
-            let (added, differing) = journal
-                .put_uf_values(&pairs, &name)
-                .map_err(|e| Failure {
-                    code: 1,
-                    message: crate::i18n::journal_error(&e),
-                })?;
+            let (added, differing) = journal.put_uf_values(&pairs, &name).map_err(|e| Failure {
+                code: 1,
+                message: crate::i18n::journal_error(&e),
+            })?;
             say!(
                 "{}",
                 tr!(

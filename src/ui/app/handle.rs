@@ -565,7 +565,6 @@ pub(super) async fn import_directory(
             .await
             .map(Ok),
     }
-
 }
 
 impl InvoiceDeskApp {

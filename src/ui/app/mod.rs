@@ -351,10 +351,14 @@ impl InvoiceDeskApp {
                 };
                 self.credentials.ui(ui, &shown, commands)
             }
-            Tab::Create => {
-                self.create
-                    .ui(ui, session, &self.suggestions, &self.names, &self.uf, commands)
-            }
+            Tab::Create => self.create.ui(
+                ui,
+                session,
+                &self.suggestions,
+                &self.names,
+                &self.uf,
+                commands,
+            ),
             Tab::Lookup => self.lookup.ui(ui, session, &self.names, &self.uf, commands),
             Tab::Customers => self.customers.ui(ui, session, &self.suggestions, commands),
             Tab::Activity => self.activity.ui(
