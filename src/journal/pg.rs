@@ -449,17 +449,7 @@ BEGIN
 END
 $fn$;
 REVOKE ALL ON FUNCTION journal_customer_emails FROM PUBLIC;
-DO $do$
-DECLARE
-  g record;
-BEGIN
-  FOR g IN SELECT DISTINCT grantee FROM information_schema.routine_privileges
-           WHERE routine_schema = current_schema() AND routine_name = 'journal_customer_put'
-             AND privilege_type = 'EXECUTE' AND grantee <> current_user LOOP
-    EXECUTE format('GRANT EXECUTE ON FUNCTION journal_customer_emails(text, text) TO %I', g.grantee);
-  END LOOP;
-END
-$do$;
+{to_clerks_3}
 UPDATE journal_layout SET version = 3;
 "#;
 
@@ -497,18 +487,7 @@ END
 $fn$;
 REVOKE ALL ON uf_values FROM PUBLIC;
 REVOKE ALL ON FUNCTION journal_uf_put FROM PUBLIC;
-DO $do$
-DECLARE
-  g record;
-BEGIN
-  FOR g IN SELECT DISTINCT grantee FROM information_schema.routine_privileges
-           WHERE routine_schema = current_schema() AND routine_name = 'journal_customer_put'
-             AND privilege_type = 'EXECUTE' AND grantee <> current_user LOOP
-    EXECUTE format('GRANT EXECUTE ON FUNCTION journal_uf_put(text, text, text) TO %I', g.grantee);
-    EXECUTE format('GRANT SELECT ON uf_values TO %I', g.grantee);
-  END LOOP;
-END
-$do$;
+{to_clerks_4}
 UPDATE journal_layout SET version = 4;
 "#;
 
@@ -516,8 +495,31 @@ UPDATE journal_layout SET version = 4;
 /// the one text of `journal_append`.
 fn fill(sql: &str, schema: &str) -> String {
     sql.replace("{append}", APPEND)
+        .replace(
+            "{to_clerks_3}",
+            &to_clerks(&["GRANT EXECUTE ON FUNCTION journal_customer_emails(text, text) TO %I"]),
+        )
+        .replace(
+            "{to_clerks_4}",
+            &to_clerks(&[
+                "GRANT EXECUTE ON FUNCTION journal_uf_put(text, text, text) TO %I",
+                "GRANT SELECT ON uf_values TO %I",
+            ]),
+        )
         .replace("{schema}", &quote_ident(schema))
         .replace("{floor}", &IN_FLIGHT_FLOOR_SECONDS.to_string())
+}
+
+/// A layout's grants to every role that could put a customer (the clerks of `journal
+/// init --clerks`), so a desk keeps working after the upgrade: each `%I` is the role.
+fn to_clerks(grants: &[&str]) -> String {
+    let each: String = grants
+        .iter()
+        .map(|g| format!("    EXECUTE format('{g}', g.grantee);\n"))
+        .collect();
+    format!(
+        "DO $do$\nDECLARE\n  g record;\nBEGIN\n  FOR g IN SELECT DISTINCT grantee FROM information_schema.routine_privileges\n           WHERE routine_schema = current_schema() AND routine_name = 'journal_customer_put'\n             AND privilege_type = 'EXECUTE' AND grantee <> current_user LOOP\n{each}  END LOOP;\nEND\n$do$;"
+    )
 }
 
 /// What the clerks' role may do: read every table and call the journal's functions;

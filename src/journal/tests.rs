@@ -930,12 +930,13 @@ fn both_stores_have_the_same_tables_and_columns() {
         ("entries", "writer"),
         ("bulk_runs", "started_by"),
         ("customers", "updated_by"),
+        ("uf_values", "stored_by"),
     ] {
         let cols = pg.get_mut(table).unwrap();
         assert!(cols.iter().any(|c| c == column), "{table}.{column}");
         cols.retain(|c| c != column);
     }
-    for table in ["entries", "claims", "customers", "bulk_runs"] {
+    for table in ["entries", "claims", "customers", "bulk_runs", "uf_values"] {
         assert!(lite.contains_key(table), "SQLite has no {table}: {lite:?}");
         assert!(pg.contains_key(table), "PostgreSQL has no {table}: {pg:?}");
     }
