@@ -1,7 +1,7 @@
 //! The UF's value per day, kept so that a day's value is fetched once (on a desk, once
 //! for every clerk): one row a day, the first kept. Rows are read back as hostile as
-//! any: a row that is not a day and a value a UF can be is left out, and said in the
-//! support log.
+//! any: a row that is not a day and a number is left out, and said in the support log
+//! (whether the number is a value a UF can be, `uf::value_on` decides).
 
 use super::db::vals;
 use super::store::write_error;
@@ -37,9 +37,7 @@ impl Journal {
                 continue;
             };
             let day = NaiveDate::parse_from_str(&day, "%Y-%m-%d").ok();
-            let value = value.parse::<Decimal>().ok().filter(|v| {
-                v.scale() <= 2 && *v >= Decimal::from(1_000) && *v <= Decimal::from(1_000_000)
-            });
+            let value = value.parse::<Decimal>().ok();
             match (day, value) {
                 (Some(day), Some(value)) => out.push(UfKept {
                     day,
@@ -72,12 +70,12 @@ impl Journal {
         self.write(|tx| {
             let mut added = 0;
             let mut differing = Vec::new();
-            for (day, value) in days {
-                let value = value.normalize().to_string();
+            for &(day, value) in days {
+                let text = value.normalize().to_string();
                 let new = if tx.shared() {
                     tx.one(
                         "SELECT journal_uf_put(?1, ?2, ?3)",
-                        &vals![iso(*day), &value, &source],
+                        &vals![iso(day), &text, &source],
                     )?
                     .map(|r| r.flag(0))
                     .transpose()?
@@ -86,7 +84,7 @@ impl Journal {
                     tx.exec(
                         "INSERT INTO uf_values (day, value, source, stored) VALUES (?1, ?2, ?3, ?4)
                          ON CONFLICT(day) DO NOTHING",
-                        &vals![iso(*day), &value, &source, &now],
+                        &vals![iso(day), &text, &source, &now],
                     )? == 1
                 };
                 if new {
@@ -96,14 +94,12 @@ impl Journal {
                 let kept = tx
                     .one(
                         "SELECT value FROM uf_values WHERE day = ?1",
-                        &vals![iso(*day)],
+                        &vals![iso(day)],
                     )?
                     .map(|r| r.text(0))
                     .transpose()?;
-                if kept.and_then(|k| k.parse::<Decimal>().ok())
-                    != Some(value.parse().unwrap_or_default())
-                {
-                    differing.push(*day);
+                if kept.and_then(|k| k.parse::<Decimal>().ok()) != Some(value) {
+                    differing.push(day);
                 }
             }
             Ok((added, differing))

@@ -67,8 +67,8 @@ fn series() -> &'static BTreeMap<NaiveDate, Decimal> {
             at = before;
             nines.insert(at, value);
         }
-        let (at_end, mut value) = (start, v9);
-        let mut at = at_end;
+        // And from the anchor's 9th again, forward.
+        let (mut at, mut value) = (start, v9);
         while at < ninth(LAST_NINTH.0, LAST_NINTH.1) {
             value = (value * (Decimal::ONE + cpi(at))).round_dp(2);
             at = at + Months::new(1);

@@ -41,35 +41,24 @@ pub fn read(path: &Path, year: Option<i32>) -> Result<Vec<UfDay>, UfError> {
         if bytes.len() > MAX_ANSWER * 16 {
             return Err(UfError::Bad("the file is too large".into()));
         }
-        return parse_many_cmf(&bytes).map_err(UfError::Bad);
+        return some(super::read_cmf(&bytes));
     }
     let sheet = crate::sheet::read_rows(path, None).map_err(|e| UfError::Bad(e.to_string()))?;
     let name_year = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .and_then(|s| year_in(&s));
-    from_rows(&sheet.rows, year.or(name_year)).map_err(UfError::Bad)
+    some(from_rows(&sheet.rows, year.or(name_year)))
 }
 
-/// A saved CMF answer (its `{"UFs": […]}`).
-fn parse_many_cmf(bytes: &[u8]) -> Result<Vec<UfDay>, String> {
-    #[derive(serde::Deserialize)]
-    struct Answer {
-        #[serde(rename = "UFs")]
-        ufs: Vec<serde_json::Value>,
+/// A file's values, at least one (a file of none is no table of values, whatever its
+/// format).
+fn some(days: Result<Vec<UfDay>, String>) -> Result<Vec<UfDay>, UfError> {
+    match days {
+        Ok(d) if d.is_empty() => Err(UfError::Bad("no values".into())),
+        Ok(d) => Ok(d),
+        Err(why) => Err(UfError::Bad(why)),
     }
-    // The same reading as an answer, without its size bound (checked by the caller).
-    let answer: Answer = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
-    if answer.ufs.len() > MAX_VALUES {
-        return Err(format!("more than {MAX_VALUES} values"));
-    }
-    let mut days = Vec::with_capacity(answer.ufs.len());
-    for chunk in answer.ufs.chunks(5_000) {
-        let one =
-            serde_json::to_vec(&serde_json::json!({ "UFs": chunk })).map_err(|e| e.to_string())?;
-        days.extend(super::parse_cmf(&one)?);
-    }
-    one_per_day(days)
 }
 
 /// A year of four digits, 1990 to 2099, standing alone in a file's name.
@@ -93,7 +82,7 @@ fn value_of(text: &str, number: bool) -> Result<Decimal, String> {
         let v = Decimal::from_str_exact(text.trim())
             .map_err(|_| format!("\"{}\" is not a UF value", esc(text)))?
             .normalize();
-        if v.scale() > 2 || v < Decimal::from(1_000) || v > Decimal::from(1_000_000) {
+        if !super::is_plausible(v) {
             return Err(format!("\"{}\" is not a UF value", esc(text)));
         }
         Ok(v)
@@ -157,9 +146,6 @@ pub fn from_rows(rows: &crate::sheet::Rows, year: Option<i32>) -> Result<Vec<UfD
     if days.len() > MAX_VALUES {
         return Err(format!("more than {MAX_VALUES} values"));
     }
-    if days.is_empty() {
-        return Err("no values".into());
-    }
     one_per_day(days)
 }
 
@@ -190,6 +176,21 @@ mod tests {
             &["26-11-2026", "39.643,60"],
         ]);
         assert!(from_rows(&twice, None).is_err());
+    }
+
+    /// A file with no values, in any format, is refused (the CLI said the first and
+    /// last day of what it read, and a saved answer of none panicked there).
+    #[test]
+    fn a_file_of_no_values_is_refused_in_every_format() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in [
+            ("vacio.json", r#"{"UFs": []}"#),
+            ("vacio.csv", "Fecha;Valor\n"),
+        ] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            assert!(matches!(read(&path, None), Err(UfError::Bad(_))), "{name}");
+        }
     }
 
     #[test]

@@ -134,6 +134,13 @@ pub fn published_through(today: NaiveDate) -> NaiveDate {
     }
 }
 
+/// Whether `v` is a value a UF can be: pesos with at most two decimals, between
+/// 1.000 and 1.000.000. Every value read (an answer, a file, a journal's row) is held
+/// to it.
+pub fn is_plausible(v: Decimal) -> bool {
+    v.scale() <= 2 && v >= Decimal::from(1_000) && v <= Decimal::from(1_000_000)
+}
+
 /// A value as the CMF writes it, es-CL: `39.643,59` (thousands with ".", two decimals
 /// after ","). Between 1.000,00 and 1.000.000,00 pesos (what a UF can be).
 pub fn parse_valor(text: &str) -> Result<Decimal, String> {
@@ -167,7 +174,7 @@ pub fn parse_valor(text: &str) -> Result<Decimal, String> {
     digits.push('.');
     digits.push_str(frac);
     let v: Decimal = digits.parse().map_err(|_| bad())?;
-    if v < Decimal::from(1_000) || v > Decimal::from(1_000_000) {
+    if !is_plausible(v) {
         return Err(bad());
     }
     Ok(v)
@@ -176,6 +183,15 @@ pub fn parse_valor(text: &str) -> Result<Decimal, String> {
 /// The CMF's answer, `{"UFs": [{"Valor": "39.643,59", "Fecha": "2026-11-26"}]}`: every
 /// value, by day. Other fields are left; a date twice with two values is refused.
 pub fn parse_cmf(body: &[u8]) -> Result<Vec<UfDay>, String> {
+    if body.len() > MAX_ANSWER {
+        return Err(format!("larger than {} KB", MAX_ANSWER / 1024));
+    }
+    read_cmf(body)
+}
+
+/// [`parse_cmf`] without its size bound: a saved answer may hold several years (its
+/// reader bounds it).
+pub(crate) fn read_cmf(body: &[u8]) -> Result<Vec<UfDay>, String> {
     #[derive(serde::Deserialize)]
     struct Answer {
         #[serde(rename = "UFs")]
@@ -187,9 +203,6 @@ pub fn parse_cmf(body: &[u8]) -> Result<Vec<UfDay>, String> {
         valor: String,
         #[serde(rename = "Fecha")]
         fecha: String,
-    }
-    if body.len() > MAX_ANSWER {
-        return Err(format!("larger than {} KB", MAX_ANSWER / 1024));
     }
     let answer: Answer = serde_json::from_slice(body).map_err(|e| e.to_string())?;
     if answer.ufs.len() > MAX_VALUES {
@@ -283,7 +296,7 @@ pub async fn value_on(
         .run(move |j| j.uf_values(day, day))
         .await
         .map_err(unreadable)?;
-    if let Some(k) = kept.into_iter().next() {
+    if let Some(k) = kept.into_iter().find(|k| is_plausible(k.value)) {
         let found = UfDay {
             date: k.day,
             value: k.value,
