@@ -21,6 +21,7 @@ pub mod receivables;
 pub mod rut;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
+pub mod search;
 pub mod sheet;
 pub mod text;
 pub mod uf;

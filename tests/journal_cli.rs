@@ -953,3 +953,96 @@ fn a_resume_says_what_it_waits_for_and_issues_each_row_once() {
         assert_eq!(n, 1, "{r}");
     }
 }
+
+/// #50: `find` answers from the journal, the directory and the listings read, and asks
+/// the service for an id nothing here knows (then keeps it); a void is said; nothing
+/// found exits 1 with a sentence.
+#[test]
+fn any_invoice_is_found_by_id_reference_amount_name_or_rut() {
+    let e = env();
+    let customer = e.customer();
+    let dir = e.dir.path().join("clientes.csv");
+    std::fs::write(
+        &dir,
+        format!("Cliente;Razón social;RUT\n{customer};Comercial Ñuñoa Ltda.;76.123.456-0\n"),
+    )
+    .unwrap();
+    exits(&e.run(&["customers", "import", dir.to_str().unwrap()]), 0);
+    exits(&create(&e, "1341000", "FAC-BUSCAR-1"), 0);
+    let id = e.entries(&["--action", "create"])[0]["invoice_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let find = |args: &[&str]| {
+        let mut all = vec!["find"];
+        all.extend_from_slice(args);
+        e.run(&all)
+    };
+    for text in [
+        "FAC-BUSCAR-1",
+        "buscar",
+        "1.341.000",
+        "$1.341.000",
+        "nunoa",
+        "76123456-0",
+        id.as_str(),
+    ] {
+        let out = find(&[text]);
+        exits(&out, 0);
+        let said = cli_env::text(&out.stdout);
+        assert!(said.contains(&id), "{text}: {said}");
+        // Created in the account's currency: the journal does not name it.
+        assert!(
+            said.contains(" · 1.341.000 · Issued here · per the journal, "),
+            "{text}: {said}"
+        );
+        assert!(said.contains("Comercial Ñuñoa Ltda."), "{text}: {said}");
+    }
+    assert!(
+        text(&find(&["nunoa"]).stdout).contains("Customer: Comercial Ñuñoa Ltda. · 76.123.456-0")
+    );
+    // Voided: said at once.
+    exits(&e.run(&["void", &id, "--yes"]), 0);
+    assert!(text(&find(&["FAC-BUSCAR-1"]).stdout).contains("· Void ·"));
+    // An invoice this computer never saw: not here, then asked of the service and kept.
+    let other =
+        e.s.sample_invoice(invoice_desk::sandbox::data::ORG_OAUTH)
+            .unwrap();
+    let out = find(&[&other, "--local"]);
+    exits(&out, 1);
+    assert!(
+        text(&out.stderr).contains("Nothing found for"),
+        "{}",
+        text(&out.stderr)
+    );
+    let gets = || e.s.counters().api.get("get").copied().unwrap_or(0);
+    let before = gets();
+    let out = find(&[&other]);
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("seen at the service"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(gets(), before + 1);
+    exits(&find(&[&other, "--local"]), 0);
+    // A listing read is kept: every invoice of it found without asking the service.
+    exits(&e.run(&["list", &customer]), 0);
+    let listed: Vec<Value> = serde_json::from_str::<Value>(&text(
+        &find(&["--json", &customer]).stdout,
+    ))
+    .unwrap()["invoices"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(listed.len() > 1, "{listed:?}");
+    assert!(listed.iter().any(|i| i["seen_in"] == "service"));
+    // An id the service does not know either: exit 1, said.
+    let out = find(&["in_no_such_invoice_here"]);
+    exits(&out, 1);
+    assert!(
+        text(&out.stderr).contains("Nothing found"),
+        "{}",
+        text(&out.stderr)
+    );
+}

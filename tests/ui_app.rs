@@ -490,7 +490,7 @@ fn create_and_look_up_with_the_keyboard_only() {
         .trim_start_matches("Invoice ")
         .trim_end_matches(" created.")
         .to_string();
-    keys(&mut h, egui::Modifiers::COMMAND, egui::Key::F);
+    keys(&mut h, egui::Modifiers::COMMAND, egui::Key::L);
     assert_eq!(h.state().tab(), Tab::Lookup);
     typed(&mut h, &invoice_id);
     keys(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
@@ -524,7 +524,7 @@ fn void_and_list_with_the_keyboard_only() {
         .sandbox
         .sample_invoice(invoice_desk::sandbox::data::ORG_OAUTH)
         .unwrap();
-    keys(&mut h, egui::Modifiers::COMMAND, egui::Key::F);
+    keys(&mut h, egui::Modifiers::COMMAND, egui::Key::L);
     typed(&mut h, &id);
     keys(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
     wait_text(&mut h, "Created");

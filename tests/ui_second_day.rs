@@ -833,3 +833,198 @@ fn a_uf_amount_reads_back_in_pesos_on_the_days_value() {
     });
     assert!(h.query_by_label_contains("≈ $").is_none());
 }
+
+/// #50: the search box (Ctrl+F) finds a customer by a name typed without its accents,
+/// and the invoices of a listing read, with where and when they were seen; Enter opens
+/// the chosen one in Consultar; an id nothing here knows is asked of the service there.
+#[test]
+fn the_search_box_finds_any_invoice_and_enter_opens_it() {
+    use invoice_desk::search::index::Index;
+    use invoice_desk::ui::app::Tab;
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = s.profile("Pruebas");
+    p.account_currency = Some(invoice_desk::api::Currency::CLP);
+    // The built-in sandbox's profile: its directory names its customers.
+    p.sandbox = true;
+    let journal = dir.path().join("journal.sqlite3");
+    let mut h = common::connected_with_journal(
+        &rt,
+        p,
+        &s.credentials.client_secret,
+        dir.path(),
+        [1024.0, 640.0],
+        Lang::Es,
+        Some(journal.clone()),
+    );
+    let (nunoa, _, _) = s
+        .directory()
+        .into_iter()
+        .find(|(_, name, _)| name == "Comercial Ñuñoa Ltda.")
+        .unwrap();
+    // Its invoices listed once (Facturas del cliente): kept for the search.
+    click(&mut h, &text("tab-customers"));
+    set_text(&mut h, &text("f-customer-id"), &nunoa);
+    click(&mut h, &text("cu-load"));
+    let index = dir.path().join("search.sqlite3");
+    step_until(&mut h, "the listing kept", |_| {
+        Index::open(&index).is_ok_and(|i| i.len().unwrap_or(0) > 0)
+    });
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
+    h.step();
+    h.event(egui::Event::Text("nunoa".into()));
+    step_until(&mut h, "the answer", |h| {
+        h.query_all_by_label_contains("visto en el servicio el")
+            .next()
+            .is_some()
+    });
+    assert!(
+        h.query_by_label_contains("Cliente: Comercial Ñuñoa Ltda.")
+            .is_some()
+    );
+    let node = h
+        .query_all_by_label_contains("visto en el servicio el")
+        .next()
+        .unwrap();
+    let first = node
+        .accesskit_node()
+        .label()
+        .or_else(|| node.accesskit_node().value())
+        .unwrap_or_default();
+    let id = first
+        .split(['\n', ' '])
+        .find(|w| w.starts_with("in_"))
+        .unwrap_or_else(|| panic!("{first:?}"))
+        .to_string();
+    assert!(first.contains("Comercial Ñuñoa Ltda. (cus_"), "{first}");
+    h.key_press(egui::Key::Enter);
+    step_until(&mut h, "the invoice in Consultar", |h| {
+        h.state().tab() == Tab::Lookup && has_text(h, "Creada")
+    });
+    assert!(has_text(&h, &id));
+    // An invoice this computer never saw: the service is asked, in Consultar.
+    let other = s
+        .sample_invoice(invoice_desk::sandbox::data::ORG_KEY)
+        .unwrap();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.event(egui::Event::Text(other.clone()));
+    step_until(&mut h, "the offer to ask the service", |h| {
+        h.query_by_label_contains(&format!("Consultar «{other}» en el servicio"))
+            .is_some()
+    });
+    h.key_press(egui::Key::Enter);
+    step_until(&mut h, "asked in Consultar", |h| {
+        h.state().tab() == Tab::Lookup && h.query_by_label_contains(&other).is_some()
+    });
+}
+
+/// #50: a UF total reads in pesos too, its day said: the customer list's totals, and
+/// Cartera's whole book in pesos per bucket (pesos plus the UF on the day's value).
+#[test]
+fn the_customer_list_and_cartera_total_the_uf_in_pesos() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = s.profile("Pruebas");
+    p.account_currency = Some(invoice_desk::api::Currency::CLP);
+    p.sandbox = true;
+    let mut h = common::connected_with_journal(
+        &rt,
+        p,
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 800.0],
+        Lang::Es,
+        Some(dir.path().join("journal.sqlite3")),
+    );
+    // A customer with UF invoices.
+    let customer = s.customers()[0].0.clone();
+    click(&mut h, &text("tab-customers"));
+    set_text(&mut h, &text("f-customer-id"), &customer);
+    click(&mut h, &text("cu-load"));
+    step_until(&mut h, "listed, and the UF's pesos", |h| {
+        !h.state().customers_loading()
+            && h.query_all_by_label_contains(" al 23-11-2026")
+                .next()
+                .is_some()
+    });
+    let pesos = h
+        .query_all_by_label_contains(" al 23-11-2026")
+        .next()
+        .map(|n| {
+            n.accesskit_node()
+                .label()
+                .or_else(|| n.accesskit_node().value())
+                .unwrap_or_default()
+        })
+        .unwrap();
+    assert!(pesos.starts_with("≈ $"), "{pesos}");
+    // Cartera: the directory (the sandbox's customers) reviewed, the book in pesos.
+    click(&mut h, &text("tab-receivables"));
+    click(&mut h, &text("rv-review"));
+    step_until(&mut h, "the book in pesos", |h| {
+        h.query_all_by_label_contains("En pesos, con la UF del 23-11-2026 ($")
+            .next()
+            .is_some()
+    });
+    let node = h
+        .query_all_by_label_contains("En pesos, con la UF del")
+        .next()
+        .unwrap();
+    let line = node
+        .accesskit_node()
+        .label()
+        .or_else(|| node.accesskit_node().value())
+        .unwrap_or_default();
+    for part in ["adeudado", "vencido", "Al día $", "Más de 90 días $"] {
+        assert!(line.contains(part), "{line}");
+    }
+}
+
+/// #50: a billing run's summary and its confirm say the UF total in pesos, its day said.
+#[test]
+fn a_billing_runs_uf_total_is_confirmed_in_pesos() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = s.profile("Pruebas");
+    p.account_currency = Some(invoice_desk::api::Currency::CLP);
+    p.sandbox = true;
+    let mut h = common::connected_with_journal(
+        &rt,
+        p,
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 800.0],
+        Lang::Es,
+        Some(dir.path().join("journal.sqlite3")),
+    );
+    let c = s.customers()[0].0.clone();
+    let file = dir.path().join("uf.csv");
+    std::fs::write(
+        &file,
+        format!("Cliente;Monto;Moneda\n{c};23,193;CLF\n{c};1000;CLP\n"),
+    )
+    .unwrap();
+    let value = invoice_desk::sandbox::uf::values(common::TODAY, common::TODAY, common::TODAY)[0].1;
+    let pesos = invoice_desk::api::money::format_amount(
+        (rust_decimal::Decimal::new(23193, 3) * value)
+            .round_dp_with_strategy(0, rust_decimal::RoundingStrategy::MidpointAwayFromZero),
+        Some("CLP"),
+    );
+    read_in_bulk(&mut h, &file);
+    let uf = format!("UF 23,1930 ≈ {pesos} al 23-11-2026");
+    step_until(&mut h, "the summary in pesos", |h| {
+        has_text(h, &format!("2 facturas a 1 cliente: {uf} y $1.000"))
+    });
+    click(&mut h, "Emitir 2 facturas…");
+    step_until(&mut h, "the confirm in pesos", |h| {
+        has_text(
+            h,
+            &format!("¿Emitir 2 facturas: {uf} y $1.000 a 1 cliente?"),
+        )
+    });
+}

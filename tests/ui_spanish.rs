@@ -144,7 +144,7 @@ fn look_up_void_and_list_by_keyboard_only_in_spanish() {
     let id = s
         .sample_invoice(invoice_desk::sandbox::data::ORG_OAUTH)
         .unwrap();
-    key(&mut h, egui::Modifiers::COMMAND, egui::Key::F);
+    key(&mut h, egui::Modifiers::COMMAND, egui::Key::L);
     h.event(egui::Event::Text(id.clone()));
     key(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
     step_until(&mut h, "consultada", |h| has_text(h, "Creada"));
@@ -182,7 +182,7 @@ fn a_void_with_no_answer_names_its_invoice_in_spanish() {
         invoice_desk::sandbox::Route::Void,
         1,
     ));
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
     h.step();
     h.event(egui::Event::Text(id.clone()));
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);

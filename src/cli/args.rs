@@ -211,6 +211,18 @@ pub enum Command {
     /// refused; 4 no value that day; 5 the CMF unreachable.
     #[command(subcommand)]
     Uf(UfCommand),
+    /// Find invoices by id, reference, RUT, customer name or amount ("1.341.000",
+    /// "UF 23,193") in what this computer and the desk know: the journal (every create
+    /// and void), the customer directory and every listing read (kept in a search index
+    /// beside the journal); an invoice id nothing here knows is asked of the service.
+    /// Exit 0 something found; 1 nothing found.
+    Find {
+        /// What to find.
+        text: String,
+        /// Ask the service nothing (only what this computer and the desk know).
+        #[arg(long)]
+        local: bool,
+    },
 }
 
 /// `uf` subcommands.

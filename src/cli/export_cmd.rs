@@ -21,8 +21,12 @@ pub(super) async fn list(
     // listing) and to stdout only when the listing is complete.
     let mut sink = ListSink::new(format).map_err(write_failure)?;
     let mut failed = None;
+    // What was listed is kept for `find` (and the app's search).
+    let at = chrono::Utc::now();
+    let mut seen = Vec::new();
     svc.client
         .list_customer_invoices(customer, |page, _| {
+            seen.extend(page.iter().map(|i| crate::search::Seen::of_invoice(i, at)));
             for inv in &page {
                 if let Err(e) = sink.push(inv) {
                     failed = Some(e);
@@ -36,6 +40,9 @@ pub(super) async fn list(
             Some(io) => write_failure(io),
             None => Failure::from(e),
         })?;
+    if let Ok(choice) = super::settings::journal_choice() {
+        crate::search::keep_listed(choice.index_place().as_deref(), &svc.base_url, &seen);
+    }
     let n = sink
         .finish(&mut std::io::stdout().lock())
         .map_err(write_failure)?;

@@ -45,6 +45,7 @@ mod bulk_cmd;
 mod create_cmd;
 mod email_cmd;
 mod export_cmd;
+mod find_cmd;
 mod journal_cmd;
 mod output;
 mod profile_cmd;
@@ -147,6 +148,12 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Profile(p) => profile_command(p),
         Command::Customers(c) => journal_cmd::customers_command(c, cli.json),
         Command::Uf(u) => rt.block_on(uf_cmd::uf_command(u)),
+        Command::Find { text, local } => rt.block_on(find_cmd::find(
+            &text,
+            local,
+            cli.profile.as_deref(),
+            cli.json,
+        )),
         Command::Email(e) => rt.block_on(email_cmd::email_command(e, cli.profile.as_deref())),
         Command::Bulk(b) => rt.block_on(bulk_cmd::bulk_command(b, cli.profile.as_deref())),
         Command::Journal(j) => rt.block_on(journal_cmd::journal_command(

@@ -133,6 +133,7 @@ pub(super) async fn run(cmd: Command, profile: Option<&str>, json: bool) -> Resu
         | Command::Customers(_)
         | Command::Email(_)
         | Command::Uf(_)
+        | Command::Find { .. }
         | Command::Bulk(_) => Ok(()),
     }
 }

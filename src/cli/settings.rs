@@ -202,6 +202,11 @@ pub(super) struct JournalChoice {
 }
 
 impl JournalChoice {
+    /// Where the search index is kept for this journal.
+    pub(super) fn index_place(&self) -> Option<PathBuf> {
+        crate::search::index::place_for(self.path.as_deref())
+    }
+
     /// Opens it (creating a file, or a shared journal's tables when the role may).
     pub(super) fn open(&self) -> Result<crate::journal::Journal, crate::journal::JournalError> {
         let path = self

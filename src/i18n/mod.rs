@@ -31,6 +31,7 @@ mod errors;
 mod invoice;
 mod journal;
 mod profile;
+mod search;
 mod uf;
 
 pub use bulk::*;
@@ -38,6 +39,7 @@ pub use errors::*;
 pub use invoice::*;
 pub use journal::*;
 pub use profile::*;
+pub use search::*;
 pub use uf::*;
 
 /// A UI language.

@@ -41,6 +41,38 @@ pub fn uf_amount(amount: Decimal, day: Option<&UfDay>) -> String {
     }
 }
 
+/// The book in pesos (see `receivables::in_pesos`): "En pesos, con la UF del
+/// 26-11-2026 ($39.643,59): $81.234.567 adeudado, $12.000.000 vencido (1–30 días …)".
+pub fn book_in_pesos(pesos: &[Decimal; 6], others: bool, day: &UfDay) -> String {
+    use crate::api::money::format_amount;
+    let clp = |d: Decimal| format_amount(d, Some("CLP"));
+    let overdue = pesos[1..5].iter().copied().sum::<Decimal>();
+    let buckets: Vec<String> = [
+        "aging-current",
+        "aging-1-30",
+        "aging-31-60",
+        "aging-61-90",
+        "aging-over-90",
+    ]
+    .iter()
+    .zip(pesos)
+    .map(|(key, p)| format!("{} {}", super::text(key), clp(*p)))
+    .collect();
+    let mut line = tr!(
+        "uf-book-pesos",
+        date = super::date(&day.date.to_string()),
+        value = format!("${}", crate::api::money::format_es_cl(day.value, 2)),
+        owed = clp(pesos[5]),
+        overdue = clp(overdue),
+        buckets = buckets.join(" · ")
+    );
+    if others {
+        line.push(' ');
+        line.push_str(&tr!("uf-book-others"));
+    }
+    line
+}
+
 /// Why there is no value for `day`, and that UF amounts are shown alone.
 pub fn uf_error(e: &UfError, day: NaiveDate) -> String {
     let esc = |s: &str| crate::text::escape_controls(s).into_owned();

@@ -34,7 +34,7 @@ pub use flow::{
 pub use pg::BUSY_PATIENCE;
 pub use push::Pushed;
 pub use runs::{BulkRunRecord, ENVIRONMENT_PROFILE};
-pub use store::{Broken, Journal, JournalError, Trouble, clerk_name, shared_password};
+pub use store::{Broken, Journal, JournalError, Trouble, clerk_name, is_damage, shared_password};
 pub use uf::UfKept;
 
 use serde::Serialize;
@@ -330,6 +330,9 @@ pub struct Filter {
     pub seq: Option<i64>,
     /// Only what this clerk did (exactly as the journal names them).
     pub user: Option<String>,
+    /// Only intents written, or given an outcome, after this sequence number (what the
+    /// search index has not read yet).
+    pub changed_after: Option<i64>,
 }
 
 /// The journal's file: `INVOICE_DESK_JOURNAL`, else `journal.sqlite3` in the platform's

@@ -933,6 +933,21 @@ impl Journal {
         list_on(self.db(), filter, newest_first, offset, limit).map_err(|e| self.read_err(e))
     }
 
+    /// The newest entry's sequence number (0 when empty), and the first entry's hash
+    /// (which journal this is: another file at the same place has another): whether
+    /// anything was written since a reader last looked.
+    pub fn last_seq(&self) -> Result<(i64, String), JournalError> {
+        self.db()
+            .one(
+                "SELECT coalesce(max(seq), 0),
+                        coalesce((SELECT hash FROM entries ORDER BY seq LIMIT 1), '')
+                 FROM entries",
+                &[],
+            )
+            .and_then(|r| r.map_or(Ok((0, String::new())), |r| Ok((r.int(0)?, r.text(1)?))))
+            .map_err(|e| self.read_err(e))
+    }
+
     /// Who wrote entries in it (the clerks of a shared journal), in order; at most
     /// `limit` of them.
     pub fn clerks(&self, limit: u64) -> Result<Vec<String>, JournalError> {
@@ -1248,6 +1263,13 @@ fn where_clause(filter: &Filter) -> (String, Vec<Val>) {
     if let Some(seq) = filter.seq {
         args.push(Val::Int(seq));
         clause.push_str(&format!(" AND i.seq = ?{}", args.len()));
+    }
+    if let Some(after) = filter.changed_after {
+        args.push(Val::Int(after));
+        let n = args.len();
+        clause.push_str(&format!(
+            " AND (i.seq > ?{n} OR i.seq IN (SELECT intent_seq FROM entries WHERE seq > ?{n}))"
+        ));
     }
     if let Some(r) = &filter.reference {
         args.push(Val::from(r));

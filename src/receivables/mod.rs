@@ -246,6 +246,31 @@ pub fn totals<'a>(rows: impl IntoIterator<Item = &'a Row>) -> BTreeMap<String, [
     out
 }
 
+/// The book in pesos: per bucket of [`Bucket::ALL`] and the total owed, the pesos plus
+/// the UF converted on `uf`'s day (each sum converted once, half up to the peso), and
+/// whether other currencies were left out. `None` without pesos or UF, or when a sum
+/// overflowed.
+pub fn in_pesos(
+    totals: &BTreeMap<String, [Total; 6]>,
+    uf: &crate::uf::UfDay,
+) -> Option<([rust_decimal::Decimal; 6], bool)> {
+    let (clp, clf) = (totals.get("CLP"), totals.get("CLF"));
+    if clp.is_none() && clf.is_none() {
+        return None;
+    }
+    let mut out = [rust_decimal::Decimal::ZERO; 6];
+    for (i, cell) in out.iter_mut().enumerate() {
+        if let Some(t) = clp {
+            *cell = cell.checked_add(t[i].value()?)?;
+        }
+        if let Some(t) = clf {
+            *cell = cell.checked_add(uf.pesos(t[i].value()?)?)?;
+        }
+    }
+    let others = totals.keys().any(|c| c != "CLP" && c != "CLF");
+    Some((out, others))
+}
+
 /// Which rows a clerk wants to see.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Only {
@@ -293,6 +318,45 @@ mod tests {
             "is_paid": paid, "is_void": false, "created_at": format!("{due}T10:00:00Z")
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn the_book_in_pesos_adds_the_uf_on_the_days_value_exact_to_the_peso() {
+        let d = |s: &str| s.parse::<rust_decimal::Decimal>().unwrap();
+        let cells = |values: [&str; 6]| {
+            let mut t = [Total::default(); 6];
+            for (cell, v) in t.iter_mut().zip(values) {
+                cell.add(d(v));
+            }
+            t
+        };
+        let uf = crate::uf::UfDay {
+            date: NaiveDate::from_ymd_opt(2026, 11, 26).unwrap(),
+            value: d("39643.59"),
+        };
+        let mut book = BTreeMap::new();
+        book.insert(
+            "CLP".to_string(),
+            cells(["1000", "0", "0", "0", "2000", "3000"]),
+        );
+        book.insert(
+            "CLF".to_string(),
+            cells(["23.193", "0", "0", "1", "0", "24.193"]),
+        );
+        let (pesos, others) = in_pesos(&book, &uf).unwrap();
+        // 23,193 × 39.643,59 = 919.453,78… → 919.454; 24,193 UF → 959.097,37… → 959.097.
+        assert_eq!(pesos[0], d("920454"));
+        assert_eq!(pesos[3], d("39644"));
+        assert_eq!(pesos[4], d("2000"));
+        assert_eq!(pesos[5], d("962097"));
+        assert!(!others);
+        book.insert("USD".to_string(), cells(["1", "0", "0", "0", "0", "1"]));
+        assert!(in_pesos(&book, &uf).unwrap().1, "other currencies said");
+        // An overflowed sum: no pesos at all rather than a wrong one.
+        let mut over = cells(["1", "0", "0", "0", "0", "1"]);
+        over[5].overflowed = true;
+        book.insert("CLF".to_string(), over);
+        assert!(in_pesos(&book, &uf).is_none());
     }
 
     #[test]

@@ -170,6 +170,10 @@ pub enum Command {
     ClerkCheckedNotCreated(NewInvoice),
     /// Look for an invoice whose creation had an unknown outcome, by its reference.
     CheckCreated(NewInvoice),
+    /// Search what this computer and the desk know for this text (the top bar's box).
+    Search(String),
+    /// Put the keyboard in the search box (Ctrl/Cmd+F).
+    FocusSearch,
     /// Look this invoice up in the Lookup panel (and show that panel).
     OpenInLookup {
         /// The invoice.

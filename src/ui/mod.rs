@@ -13,6 +13,7 @@ pub mod journal;
 pub mod lookup;
 pub mod mailing;
 pub mod receivables;
+pub mod search;
 pub mod session;
 pub mod shared_journal;
 pub mod task;

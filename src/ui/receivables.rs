@@ -198,8 +198,11 @@ impl ReceivablesPanel {
         let (into, count, halt) = (arrived.clone(), total.clone(), stop.clone());
         let into_owed = arrived_owed.clone();
         let ctx = spawner.ctx.clone();
+        let index_place = crate::search::index::place_for(journal.place());
         let task = spawner.spawn(async move {
             let known = journal.read(|j| j.known_customers(MAX_CUSTOMERS)).await?;
+            let at = chrono::Utc::now();
+            let mut seen = Vec::new();
             count.store(known.len(), Ordering::Relaxed);
             use futures_util::StreamExt;
             let client = &session.client;
@@ -220,6 +223,12 @@ impl ReceivablesPanel {
                 }
                 let summary = match listed {
                     Ok(l) => {
+                        // What is owed is kept for the search box too.
+                        seen.extend(
+                            l.lines
+                                .iter()
+                                .map(|line| crate::search::Seen::of_line(&c.id, line, at)),
+                        );
                         if !l.lines.is_empty()
                             && let Ok(mut o) = into_owed.lock()
                         {
@@ -240,6 +249,11 @@ impl ReceivablesPanel {
                 }
                 ctx.request_repaint();
             }
+            let base_url = session.profile.base_url.clone();
+            let _ = tokio::task::spawn_blocking(move || {
+                crate::search::keep_listed(index_place.as_deref(), &base_url, &seen)
+            })
+            .await;
             Ok(())
         });
         self.review = Some(Review {
@@ -680,7 +694,8 @@ impl ReceivablesPanel {
         // What is shown is worked out once a frame: the totals, both bars and the table
         // read it.
         let shown = self.shown();
-        for (code, t) in totals(shown.iter().map(|&i| &self.rows[i])) {
+        let book = totals(shown.iter().map(|&i| &self.rows[i]));
+        for (code, t) in book.clone() {
             let overdue: Total = t[1..5].iter().fold(Total::default(), |mut acc, x| {
                 match x.value() {
                     Some(v) => acc.add(v),
@@ -705,6 +720,13 @@ impl ReceivablesPanel {
             {
                 uf.pesos_line(ui, owed);
             }
+        }
+        // The whole book in pesos, per bucket, on the day's UF value (said).
+        if let Some(day) = uf.day()
+            && book.contains_key("CLF")
+            && let Some((pesos, others)) = crate::receivables::in_pesos(&book, day)
+        {
+            ui.label(crate::i18n::book_in_pesos(&pesos, others, day));
         }
         let failed = self.rows.iter().filter(|r| r.summary.is_err()).count();
         if failed > 0 {

@@ -270,3 +270,4 @@ cli-uf-differ = Note: { $count ->
         [one] 1 day already kept has
        *[other] { $count } days already kept have
     } another value in this file; the kept one stays: { $days }
+cli-find-not-asked = The service could not be asked; this is what this computer knows. { $why }

@@ -273,3 +273,4 @@ cli-uf-differ = Atención: { $count ->
         [one] 1 día ya guardado tiene
        *[other] { $count } días ya guardados tienen
     } otro valor en este archivo; se conserva el guardado: { $days }
+cli-find-not-asked = No se pudo consultar el servicio; se muestra lo que este computador conoce. { $why }

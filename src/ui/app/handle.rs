@@ -125,6 +125,7 @@ impl InvoiceDeskApp {
             | Command::EmailShown
             | Command::StopEmail
             | Command::EmailSample) => self.handle_receivables(c),
+            c @ (Command::Search(..) | Command::FocusSearch) => self.handle_search(c),
             c => self.handle_window(c),
         }
     }
@@ -306,9 +307,20 @@ impl InvoiceDeskApp {
         if id.is_empty() {
             return;
         }
-        let task = self
-            .spawner
-            .spawn(async move { s.client.get_invoice(&id).await });
+        let place = crate::search::index::place_for(self.journal.place());
+        let task = self.spawner.spawn(async move {
+            let found = s.client.get_invoice(&id).await;
+            if let Ok(inv) = &found {
+                // What was looked up is found by the search box later.
+                let seen = [crate::search::Seen::of_invoice(inv, chrono::Utc::now())];
+                let base_url = s.profile.base_url.clone();
+                let _ = tokio::task::spawn_blocking(move || {
+                    crate::search::keep_listed(place.as_deref(), &base_url, &seen)
+                })
+                .await;
+            }
+            found
+        });
         self.lookup.fetching(task);
     }
 
@@ -390,6 +402,7 @@ impl InvoiceDeskApp {
     /// Takes finished background work into state (called every frame from `logic`, so a
     /// result is taken even when its panel is not on screen).
     pub(super) fn drain_finished(&mut self) {
+        self.search_finished();
         if let Some((aim, task)) = self.journal_setting.take() {
             match task.try_take() {
                 Ok(r) => self.journal_switch(aim, r.map_err(|e| e.to_string()).and_then(|r| r)),

@@ -9,6 +9,7 @@ mod issue;
 mod lookup;
 mod profiles;
 mod receivables;
+mod search;
 mod top_bar;
 
 pub use super::command::{Command, Tab, ThemeChoice};
@@ -75,9 +76,10 @@ impl AppDeps {
 }
 
 /// The keyboard shortcuts and the translation key of what they do (Help menu).
-pub const SHORTCUTS: [(&str, &str); 7] = [
+pub const SHORTCUTS: [(&str, &str); 8] = [
     ("Ctrl/Cmd+N", "sc-new"),
-    ("Ctrl/Cmd+F", "sc-lookup"),
+    ("Ctrl/Cmd+F", "sc-search"),
+    ("Ctrl/Cmd+L", "sc-lookup"),
     ("Ctrl/Cmd+E", "sc-export"),
     ("Ctrl/Cmd+Enter", "sc-submit"),
     ("Esc", "sc-close"),
@@ -165,6 +167,10 @@ pub struct InvoiceDeskApp {
     naming: Option<(Vec<String>, Naming)>,
     suggesting: Option<(String, Suggesting)>,
     importing: Option<Importing>,
+    /// The search box in the tab row, the search under way, and the text typed since.
+    search: super::search::SearchBox,
+    searching: Option<Task<Result<crate::search::Answer, String>>>,
+    search_next: Option<String>,
     /// Opens links and folders.
     opener: super::external::Opener,
     /// Where opened documents are written.
@@ -225,6 +231,9 @@ impl InvoiceDeskApp {
             naming: None,
             suggesting: None,
             importing: None,
+            search: Default::default(),
+            searching: None,
+            search_next: None,
             credentials: CredentialsPanel::default(),
             saved,
             spawner: Spawner {
@@ -360,7 +369,9 @@ impl InvoiceDeskApp {
                 commands,
             ),
             Tab::Lookup => self.lookup.ui(ui, session, &self.names, &self.uf, commands),
-            Tab::Customers => self.customers.ui(ui, session, &self.suggestions, commands),
+            Tab::Customers => self
+                .customers
+                .ui(ui, session, &self.suggestions, &self.uf, commands),
             Tab::Activity => self.activity.ui(
                 ui,
                 self.journal_check.is_some(),
@@ -372,7 +383,7 @@ impl InvoiceDeskApp {
                 },
                 commands,
             ),
-            Tab::Bulk => self.bulk.ui(ui, session.is_some(), commands),
+            Tab::Bulk => self.bulk.ui(ui, session.is_some(), self.uf.day(), commands),
             Tab::Receivables => self
                 .receivables
                 .ui(ui, session.is_some(), &self.uf, commands),

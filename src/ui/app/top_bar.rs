@@ -22,6 +22,9 @@ impl InvoiceDeskApp {
             commands.push(Command::Focus(Tab::Create));
         }
         if pressed(ui, Key::F) {
+            commands.push(Command::FocusSearch);
+        }
+        if pressed(ui, Key::L) {
             commands.push(Command::Focus(Tab::Lookup));
         }
         if pressed(ui, Key::E) {
@@ -32,7 +35,7 @@ impl InvoiceDeskApp {
         }
     }
 
-    pub(super) fn top_bar(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    pub(super) fn top_bar(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         // Wraps on a small screen or zoomed in: nothing is drawn over anything else.
         ui.horizontal_wrapped(|ui| {
             ui.heading("invoice-desk");
@@ -119,6 +122,13 @@ impl InvoiceDeskApp {
                     commands.push(Command::Show(tab));
                 }
             }
+            // The search box at the row's end when it fits there, else on its own line.
+            if ui.available_width() < 150.0 {
+                ui.end_row();
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                self.search.show(ui, commands)
+            });
         });
     }
 

@@ -108,24 +108,30 @@ impl Loaded {
         )
     }
 
-    /// The totals per currency of the valid rows at these indexes, in words:
-    /// "$48.213.000 y UF 1.234,5678".
-    pub(super) fn totals_text(&self, rows: impl IntoIterator<Item = usize>) -> String {
+    /// The totals per currency of the valid rows at these indexes, in words, the UF's
+    /// with its pesos on `uf`'s day: "$48.213.000 y UF 1.234,5678 ≈ $48.941.113 al
+    /// 26-11-2026".
+    pub(super) fn totals_text(
+        &self,
+        rows: impl IntoIterator<Item = usize>,
+        uf: Option<&crate::uf::UfDay>,
+    ) -> String {
         let parts: Vec<String> = self
             .plan
             .totals_of(rows)
             .iter()
             .map(|(code, (_, sum))| {
-                if code.is_empty() {
-                    match self.account_currency {
-                        Some(c) => money::format_amount(*sum, Some(c.code())),
-                        None => tr!(
-                            "bulk-in-account-currency",
-                            amount = money::format_amount(*sum, None)
-                        ),
-                    }
-                } else {
-                    money::format_amount(*sum, Some(code))
+                let code = match (code.as_str(), self.account_currency) {
+                    ("", Some(c)) => c.code(),
+                    (code, _) => code,
+                };
+                match code {
+                    "" => tr!(
+                        "bulk-in-account-currency",
+                        amount = money::format_amount(*sum, None)
+                    ),
+                    "CLF" => crate::i18n::uf_amount(*sum, uf),
+                    code => money::format_amount(*sum, Some(code)),
                 }
             })
             .collect();

@@ -96,6 +96,7 @@ impl BulkPanel {
         &mut self,
         ui: &mut Ui,
         connected: bool,
+        uf: Option<&crate::uf::UfDay>,
         commands: &mut Vec<crate::ui::command::Command>,
     ) {
         use crate::ui::command::Command;
@@ -222,7 +223,7 @@ impl BulkPanel {
                     "bulk-summary",
                     count = n,
                     customers = l.plan.customers(),
-                    totals = l.totals_text(0..n)
+                    totals = l.totals_text(0..n, uf)
                 ))
                 .strong(),
             );
@@ -299,7 +300,7 @@ impl BulkPanel {
         ui.separator();
         self.table(ui);
         if self.confirm {
-            self.confirm_ui(ui, &issuing, commands);
+            self.confirm_ui(ui, &issuing, uf, commands);
         }
     }
 
@@ -450,6 +451,7 @@ impl BulkPanel {
         &mut self,
         ui: &mut Ui,
         issuing: &[usize],
+        uf: Option<&crate::uf::UfDay>,
         commands: &mut Vec<crate::ui::command::Command>,
     ) {
         let Some(l) = &self.loaded else { return };
@@ -457,7 +459,7 @@ impl BulkPanel {
         let text = tr!(
             "bulk-confirm",
             count = issuing.len(),
-            totals = l.totals_text(issuing.iter().copied()),
+            totals = l.totals_text(issuing.iter().copied(), uf),
             customers = l.plan.customers_of(issuing.iter().copied())
         );
         let skipped = l.problem_rows.len();

@@ -351,6 +351,7 @@ impl CustomersPanel {
         self.customer_name = None;
         let (tx, rx) = mpsc::channel();
         let ctx = spawner.ctx.clone();
+        let index_place = crate::search::index::place_for(journal.place());
         let work = spawner.rt.spawn(async move {
             // The name is looked up while the first page is asked for, not before.
             let known = id.clone();
@@ -364,7 +365,11 @@ impl CustomersPanel {
                 let _ = names.send(ListEvent::Name(name));
             };
             let (pages, repaint) = (tx.clone(), ctx.clone());
-            let list = session.client.list_customer_invoices(&id, move |items, p| {
+            // What is listed is kept for the search box (once the listing is whole).
+            let at = chrono::Utc::now();
+            let mut seen = Vec::new();
+            let list = session.client.list_customer_invoices(&id, |items, p| {
+                seen.extend(items.iter().map(|i| crate::search::Seen::of_invoice(i, at)));
                 let _ = pages.send(ListEvent::Page(items, *p));
                 // Progress is drawn a few times a second, not once a page: under
                 // software GL a frame costs more than a page of 1,000 invoices.
@@ -378,6 +383,11 @@ impl CustomersPanel {
                 let _ = journal
                     .read(move |j| j.learn_customers([learnt.as_str()]))
                     .await;
+                let (place, base_url) = (index_place, session.profile.base_url.clone());
+                let _ = tokio::task::spawn_blocking(move || {
+                    crate::search::keep_listed(place.as_deref(), &base_url, &seen)
+                })
+                .await;
             }
             let _ = tx.send(ListEvent::Done(result));
             ctx.request_repaint();
@@ -472,6 +482,7 @@ impl CustomersPanel {
         ui: &mut Ui,
         session: Option<&Session>,
         suggestions: &widgets::Suggestions,
+        uf: &widgets::UfShown,
         commands: &mut Vec<Command>,
     ) {
         ui.heading(tr!("tab-customers"));
@@ -575,6 +586,12 @@ impl CustomersPanel {
             for (code, total) in &self.view.totals {
                 ui.label(RichText::new(summary::total_text(*total, code)).strong())
                     .on_hover_text(safe(code));
+                // The UF's total in pesos on today's value, its day said.
+                if code == "CLF"
+                    && let Some(v) = total.value()
+                {
+                    uf.pesos_line(ui, v);
+                }
             }
         });
         self.export_bar(ui, commands);

@@ -1,0 +1,80 @@
+//! A search's answer in the reader's words: each invoice found with its customer,
+//! amount, status, due day, and where that was seen and when.
+
+use crate::search::{Hit, SearchError, Source, Status};
+use crate::text::escape_controls;
+use crate::tr;
+
+/// Where an invoice stands, as last seen.
+pub fn search_status(s: Status) -> String {
+    match s {
+        Status::Open => tr!("status-open"),
+        Status::Paid => tr!("status-paid"),
+        Status::Void => tr!("status-void"),
+        Status::Issued => tr!("search-status-issued"),
+        Status::Unknown => tr!("status-unknown"),
+    }
+}
+
+/// Where what is shown was seen, and when: "en el servicio, 26-11-2026 12:03".
+pub fn search_source(hit: &Hit) -> String {
+    let (from, at) = hit.freshest();
+    let when = at
+        .map(|t| super::moment(&t.to_rfc3339()))
+        .unwrap_or_default();
+    match from {
+        Source::Listing => tr!("search-from-service", when = when),
+        Source::Journal => tr!("search-from-journal", when = when),
+    }
+}
+
+/// Its customer: the directory's name with the id, or the id alone.
+pub fn search_customer(hit: &Hit) -> String {
+    match (&hit.customer_name, &hit.customer) {
+        (Some(n), Some(id)) => format!("{} ({})", escape_controls(n), escape_controls(id)),
+        (None, Some(id)) => escape_controls(id).into_owned(),
+        _ => tr!("search-no-customer"),
+    }
+}
+
+/// Its amount as the clerk writes it (`$1.341.000`, `UF 23,1930`).
+pub fn search_amount(hit: &Hit) -> String {
+    match hit.amount {
+        Some(a) => crate::api::money::format_amount(a, hit.currency.as_deref()),
+        None => "—".into(),
+    }
+}
+
+/// Its due day: "vence 31-12-2026", or nothing.
+pub fn search_due(hit: &Hit) -> String {
+    hit.due
+        .map(|d| tr!("search-due", date = super::date(&d.to_string())))
+        .unwrap_or_default()
+}
+
+/// One line for the command line: id, customer, amount, status, due, where seen.
+pub fn search_line(hit: &Hit) -> String {
+    let mut parts = vec![
+        escape_controls(&hit.id).into_owned(),
+        search_customer(hit),
+        search_amount(hit),
+        search_status(hit.status),
+    ];
+    let due = search_due(hit);
+    if !due.is_empty() {
+        parts.push(due);
+    }
+    parts.push(search_source(hit));
+    parts.join(" · ")
+}
+
+/// Why the search could not be made.
+pub fn search_error(e: &SearchError) -> String {
+    match e {
+        SearchError::Journal(e) => super::journal_unreadable(e),
+        SearchError::Index(e) => tr!(
+            "search-index-unusable",
+            why = escape_controls(&e.0.to_string())
+        ),
+    }
+}

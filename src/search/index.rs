@@ -1,0 +1,371 @@
+//! The search index: a SQLite file of every invoice this computer has seen — in a
+//! customer's listing (Customer invoices, Cartera, the CLI's `list`) or in the journal
+//! (every create and void) — with a trigram full-text table over its id, reference and
+//! customer. A cache: deleting it loses nothing, and a damaged one is started again.
+
+use super::{Seen, Status};
+use rusqlite::{Connection, OptionalExtension, params};
+use rust_decimal::Decimal;
+use std::path::{Path, PathBuf};
+
+/// The most invoices kept; past it the least recently seen go first.
+pub const MAX_ROWS: u64 = 1_000_000;
+
+/// The most characters kept of an id, reference or customer: the service's fields are
+/// bounded at 255 when we send them, and nothing longer is worth finding.
+const MAX_FIELD: usize = 255;
+
+const SCHEMA: &str = "
+PRAGMA journal_mode = WAL;
+CREATE TABLE IF NOT EXISTS invoices (
+    service   TEXT NOT NULL,
+    id        TEXT NOT NULL,
+    customer  TEXT,
+    reference TEXT,
+    amount    TEXT,
+    currency  TEXT,
+    status    TEXT NOT NULL,
+    status_at TEXT NOT NULL,
+    due       TEXT,
+    listed    TEXT,
+    journaled TEXT,
+    words     TEXT NOT NULL,
+    UNIQUE (service, id)
+);
+CREATE INDEX IF NOT EXISTS invoices_customer ON invoices(service, customer, due);
+CREATE INDEX IF NOT EXISTS invoices_amount ON invoices(service, amount);
+CREATE INDEX IF NOT EXISTS invoices_reference ON invoices(service, reference);
+CREATE INDEX IF NOT EXISTS invoices_seen ON invoices(max(coalesce(listed, ''), coalesce(journaled, '')));
+CREATE VIRTUAL TABLE IF NOT EXISTS invoices_text
+    USING fts5(words, content='invoices', content_rowid='rowid', tokenize='trigram');
+CREATE TRIGGER IF NOT EXISTS invoices_ai AFTER INSERT ON invoices BEGIN
+    INSERT INTO invoices_text(rowid, words) VALUES (new.rowid, new.words);
+END;
+CREATE TRIGGER IF NOT EXISTS invoices_ad AFTER DELETE ON invoices BEGIN
+    INSERT INTO invoices_text(invoices_text, rowid, words) VALUES ('delete', old.rowid, old.words);
+END;
+CREATE TRIGGER IF NOT EXISTS invoices_au AFTER UPDATE OF words ON invoices BEGIN
+    INSERT INTO invoices_text(invoices_text, rowid, words) VALUES ('delete', old.rowid, old.words);
+    INSERT INTO invoices_text(rowid, words) VALUES (new.rowid, new.words);
+END;
+CREATE TABLE IF NOT EXISTS journals (
+    place    TEXT PRIMARY KEY,
+    last_seq INTEGER NOT NULL
+);
+";
+
+/// Why the index could not be read or written (it is a cache: the search says so and
+/// goes on with what the journal knows).
+#[derive(Debug)]
+pub struct IndexError(pub rusqlite::Error);
+
+/// The index's file, opened.
+pub struct Index {
+    conn: Connection,
+    max_rows: u64,
+}
+
+/// Where the index is kept: beside a journal file (so a test's or a script's journal
+/// has its own), in this computer's data folder for a desk's shared journal; none for a
+/// journal in memory (an index in memory then serves each search).
+pub fn place_for(journal: Option<&Path>) -> Option<PathBuf> {
+    let journal = journal?;
+    let text = journal.to_string_lossy();
+    if text == ":memory:" {
+        return None;
+    }
+    let beside = if crate::journal::is_database_url(&text) {
+        crate::journal::default_file()?
+    } else {
+        journal.to_path_buf()
+    };
+    beside.parent().map(|d| d.join("search.sqlite3"))
+}
+
+/// The index at `place`, or one in memory when there is none.
+pub fn open_at(place: Option<&Path>) -> Result<Index, IndexError> {
+    match place {
+        Some(p) => Index::open(p),
+        None => Index::open_in_memory(),
+    }
+}
+
+/// A field as kept: bounded, never empty.
+fn bounded(text: Option<&str>) -> Option<String> {
+    let t = text?.trim();
+    (!t.is_empty()).then(|| t.chars().take(MAX_FIELD).collect())
+}
+
+impl Index {
+    /// Opens (or makes) the index at `path`; a file that is not an index, or is damaged,
+    /// is started again: it only ever holds what can be read again.
+    pub fn open(path: &Path) -> Result<Index, IndexError> {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        match Self::open_at(path) {
+            Ok(index) => Ok(index),
+            Err(IndexError(e)) if crate::journal::is_damage(&e) => {
+                for suffix in ["", "-wal", "-shm"] {
+                    let mut p = path.as_os_str().to_owned();
+                    p.push(suffix);
+                    let _ = std::fs::remove_file(PathBuf::from(p));
+                }
+                Self::open_at(path)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn open_at(path: &Path) -> Result<Index, IndexError> {
+        let conn = Connection::open(path).map_err(IndexError)?;
+        Self::ready(conn)
+    }
+
+    /// An index in memory (a journal in memory has no folder to keep one in).
+    pub fn open_in_memory() -> Result<Index, IndexError> {
+        Self::ready(Connection::open_in_memory().map_err(IndexError)?)
+    }
+
+    fn ready(conn: Connection) -> Result<Index, IndexError> {
+        // The app and the CLI may write at once: wait for the other briefly.
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(IndexError)?;
+        conn.execute_batch(SCHEMA).map_err(IndexError)?;
+        Ok(Index {
+            conn,
+            max_rows: MAX_ROWS,
+        })
+    }
+
+    /// Keeps at most `rows` invoices (tests of the bound).
+    pub fn with_max_rows(mut self, rows: u64) -> Index {
+        self.max_rows = rows.max(1);
+        self
+    }
+
+    /// Keeps what was seen of these invoices at `service` (a listing read at `at`, or
+    /// the journal's entries): what is new is added, what is known is brought up to
+    /// date (the status only by a newer word than the one kept).
+    pub fn put(&mut self, service: &str, seen: &[Seen]) -> Result<(), IndexError> {
+        let tx = self.conn.transaction().map_err(IndexError)?;
+        {
+            let mut insert = tx
+                .prepare_cached(
+                    "INSERT INTO invoices (service, id, customer, reference, amount, currency,
+                        status, status_at, due, listed, journaled, words)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,
+                        ?2 || ' ' || coalesce(?4, '') || ' ' || coalesce(?3, ''))
+                     ON CONFLICT (service, id) DO UPDATE SET
+                        customer = coalesce(excluded.customer, customer),
+                        reference = coalesce(excluded.reference, reference),
+                        amount = coalesce(excluded.amount, amount),
+                        currency = coalesce(excluded.currency, currency),
+                        due = coalesce(excluded.due, due),
+                        status = CASE WHEN excluded.status_at >= status_at
+                                      THEN excluded.status ELSE status END,
+                        status_at = max(excluded.status_at, status_at),
+                        listed = CASE WHEN listed IS NULL OR excluded.listed > listed
+                                      THEN excluded.listed ELSE listed END,
+                        journaled = CASE WHEN journaled IS NULL OR excluded.journaled > journaled
+                                         THEN excluded.journaled ELSE journaled END,
+                        words = excluded.id || ' ' || coalesce(excluded.reference, reference, '')
+                                || ' ' || coalesce(excluded.customer, customer, '')",
+                )
+                .map_err(IndexError)?;
+            for s in seen {
+                let Some(id) = bounded(Some(&s.id)) else {
+                    continue;
+                };
+                let at = s.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+                let (listed, journaled) = match s.from {
+                    super::Source::Listing => (Some(at.as_str()), None),
+                    super::Source::Journal => (None, Some(at.as_str())),
+                };
+                insert
+                    .execute(params![
+                        service,
+                        id,
+                        bounded(s.customer.as_deref()),
+                        bounded(s.reference.as_deref()),
+                        s.amount.map(|a| a.normalize().to_string()),
+                        bounded(s.currency.as_deref()),
+                        s.status.as_str(),
+                        at,
+                        s.due.map(|d| d.to_string()),
+                        listed,
+                        journaled,
+                    ])
+                    .map_err(IndexError)?;
+            }
+        }
+        trim(&tx, self.max_rows)?;
+        tx.commit().map_err(IndexError)
+    }
+}
+
+/// Drops the least recently seen invoices past `max_rows`.
+fn trim(tx: &rusqlite::Transaction<'_>, max_rows: u64) -> Result<(), IndexError> {
+    let rows: i64 = tx
+        .query_row("SELECT count(*) FROM invoices", [], |r| r.get(0))
+        .map_err(IndexError)?;
+    let over = u64::try_from(rows).unwrap_or(0).saturating_sub(max_rows);
+    if over > 0 {
+        tx.execute(
+            "DELETE FROM invoices WHERE rowid IN (SELECT rowid FROM invoices
+                    ORDER BY max(coalesce(listed, ''), coalesce(journaled, '')) LIMIT ?1)",
+            params![i64::try_from(over).unwrap_or(i64::MAX)],
+        )
+        .map_err(IndexError)?;
+    }
+    Ok(())
+}
+
+impl Index {
+    /// The journal's last sequence number read into the index, for the journal at `place`.
+    pub fn journal_read_to(&self, place: &str) -> Result<i64, IndexError> {
+        self.conn
+            .query_row(
+                "SELECT last_seq FROM journals WHERE place = ?1",
+                params![place],
+                |r| r.get(0),
+            )
+            .optional()
+            .map(|n| n.unwrap_or(0))
+            .map_err(IndexError)
+    }
+
+    /// Notes that the journal at `place` was read up to `seq`.
+    pub fn set_journal_read_to(&mut self, place: &str, seq: i64) -> Result<(), IndexError> {
+        self.conn
+            .execute(
+                "INSERT INTO journals (place, last_seq) VALUES (?1, ?2)
+                 ON CONFLICT (place) DO UPDATE SET last_seq = excluded.last_seq",
+                params![place, seq],
+            )
+            .map(|_| ())
+            .map_err(IndexError)
+    }
+
+    /// How many invoices it keeps.
+    pub fn len(&self) -> Result<u64, IndexError> {
+        self.conn
+            .query_row("SELECT count(*) FROM invoices", [], |r| r.get::<_, i64>(0))
+            .map(|n| u64::try_from(n).unwrap_or(0))
+            .map_err(IndexError)
+    }
+
+    /// Whether it keeps none.
+    pub fn is_empty(&self) -> Result<bool, IndexError> {
+        self.len().map(|n| n == 0)
+    }
+
+    /// Invoices at `service` matching one of `ways`, at most `limit` for each way, the
+    /// ways in the order given (the best first), each invoice once.
+    pub fn find(
+        &self,
+        service: &str,
+        ways: &[Way],
+        limit: usize,
+    ) -> Result<Vec<super::Hit>, IndexError> {
+        const COLUMNS: &str =
+            "id, customer, reference, amount, currency, status, due, listed, journaled";
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut hits: Vec<super::Hit> = Vec::new();
+        for way in ways {
+            let (sql, arg): (String, String) = match way {
+                Way::Id(id) => (
+                    format!(
+                        "SELECT {COLUMNS} FROM invoices WHERE service = ?1 AND id = ?2 LIMIT ?3"
+                    ),
+                    id.clone(),
+                ),
+                Way::Reference(r) => (
+                    format!(
+                        "SELECT {COLUMNS} FROM invoices WHERE service = ?1 AND reference = ?2 LIMIT ?3"
+                    ),
+                    r.clone(),
+                ),
+                Way::Amount(currency, a) => (
+                    format!(
+                        "SELECT {COLUMNS} FROM invoices WHERE service = ?1 AND amount = ?2 {}
+                         ORDER BY due DESC, rowid DESC LIMIT ?3",
+                        // The code is ours, never typed: one of the two known.
+                        currency.map_or(String::new(), |c| format!(
+                            "AND coalesce(currency, '{}') = '{}'",
+                            c.code(),
+                            c.code()
+                        ))
+                    ),
+                    a.normalize().to_string(),
+                ),
+                Way::Customer(c) => (
+                    format!(
+                        "SELECT {COLUMNS} FROM invoices WHERE service = ?1 AND customer = ?2
+                         ORDER BY due DESC, rowid DESC LIMIT ?3"
+                    ),
+                    c.clone(),
+                ),
+                Way::Text(t) => (
+                    format!(
+                        "SELECT {COLUMNS} FROM invoices WHERE rowid IN
+                            (SELECT rowid FROM invoices_text WHERE invoices_text MATCH ?2)
+                         AND service = ?1 ORDER BY due DESC, rowid DESC LIMIT ?3"
+                    ),
+                    // One phrase: the text as typed, its quotes doubled.
+                    format!("\"{}\"", t.replace('"', "\"\"")),
+                ),
+            };
+            let mut stmt = self.conn.prepare_cached(&sql).map_err(IndexError)?;
+            let rows = stmt
+                .query_map(params![service, arg, limit], hit_of)
+                .map_err(IndexError)?;
+            for hit in rows {
+                let hit = hit.map_err(IndexError)?;
+                if !hits.iter().any(|h| h.id == hit.id) {
+                    hits.push(hit);
+                }
+            }
+        }
+        Ok(hits)
+    }
+}
+
+/// One way an invoice can match what was typed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Way {
+    /// Its id, exactly.
+    Id(String),
+    /// Its reference, exactly.
+    Reference(String),
+    /// Its amount, exactly, in this currency (or one not said); `None`: any.
+    Amount(Option<crate::api::money::Currency>, Decimal),
+    /// Its customer's id.
+    Customer(String),
+    /// Text found in its id, reference or customer id (3 characters or more).
+    Text(String),
+}
+
+/// A row as a hit (a time or day that does not read is left out).
+fn hit_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<super::Hit> {
+    let time = |i: usize| -> rusqlite::Result<Option<chrono::DateTime<chrono::Utc>>> {
+        Ok(r.get::<_, Option<String>>(i)?
+            .and_then(|t| chrono::DateTime::parse_from_rfc3339(&t).ok())
+            .map(|t| t.with_timezone(&chrono::Utc)))
+    };
+    let amount: Option<String> = r.get(3)?;
+    let status: String = r.get(5)?;
+    let due: Option<String> = r.get(6)?;
+    Ok(super::Hit {
+        id: r.get(0)?,
+        customer: r.get(1)?,
+        customer_name: None,
+        reference: r.get(2)?,
+        amount: amount.and_then(|a| a.parse().ok()),
+        currency: r.get(4)?,
+        status: Status::parse(&status),
+        due: due.and_then(|d| d.parse().ok()),
+        listed: time(7)?,
+        journaled: time(8)?,
+    })
+}

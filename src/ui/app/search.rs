@@ -1,0 +1,54 @@
+//! The search box's commands: a search on the journal's thread (the index beside the
+//! journal), one at a time — the newest text typed meanwhile is searched next.
+
+use super::{Command, InvoiceDeskApp};
+
+impl InvoiceDeskApp {
+    /// Carries out one of this area's commands (the others never come here).
+    pub(super) fn handle_search(&mut self, cmd: Command) {
+        match cmd {
+            Command::FocusSearch => self.search.focus(),
+            Command::Search(text) => {
+                if text.is_empty() {
+                    self.search_next = None;
+                    return;
+                }
+                if self.searching.is_some() {
+                    self.search_next = Some(text);
+                    return;
+                }
+                // The service whose invoices are searched: the connected profile's,
+                // else the active one's (what the journal and listings were read from).
+                let base_url = self
+                    .session
+                    .as_ref()
+                    .map(|s| s.profile.base_url.clone())
+                    .or_else(|| self.profiles.active_profile().map(|p| p.base_url.clone()))
+                    .unwrap_or_default();
+                let service = crate::search::service_of(&base_url);
+                let place = crate::search::index::place_for(self.journal.place());
+                let journal = self.journal.clone();
+                self.searching = Some(self.spawner.spawn(async move {
+                    journal
+                        .read(move |j| {
+                            Ok(crate::search::find_at(j, place.as_deref(), &service, &text))
+                        })
+                        .await
+                        .and_then(|r| r)
+                }));
+            }
+            _ => {}
+        }
+    }
+
+    /// A search that finished: its answer shown, the text typed meanwhile searched.
+    pub(super) fn search_finished(&mut self) {
+        if let Some(result) = crate::ui::task::take_finished(&mut self.searching) {
+            self.search
+                .answered(result.map_err(|e| e.to_string()).and_then(|r| r));
+            if let Some(next) = self.search_next.take() {
+                self.handle(Command::Search(next));
+            }
+        }
+    }
+}
