@@ -297,6 +297,18 @@ fn the_ufs_value_is_fetched_once_kept_and_converted_to_the_peso() {
     std::fs::write(&file, "Fecha;Valor\n16-03-2025;38.650\n").unwrap();
     let (code, _, err) = uf(None, &["import", file.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
+    // Why, in the clerk's words and row: no English reason inside a Spanish sentence.
+    assert!(
+        err.contains("fila 2: «38.650» no es un valor de la UF (como 39.643,59)"),
+        "{err}"
+    );
+    let sii = dir.path().join("tabla-sii.csv");
+    std::fs::write(&sii, "Día;Enero
+1;38.416,69
+").unwrap();
+    let (code, _, err) = uf(None, &["import", sii.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("la tabla del SII no dice de qué año es"), "{err}");
     let (code, _, _) = uf(None, &["show", "--date", "2025-03-16"]);
     assert_eq!(code, Some(2), "still not kept (and no key to fetch it)");
 }

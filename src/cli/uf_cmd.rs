@@ -131,7 +131,7 @@ fn uf_exit(e: &UfError) -> u8 {
     match e {
         UfError::NoKey | UfError::BadAddress(_) => 2,
         UfError::Journal(_) => 1,
-        UfError::KeyRefused(_) => 3,
+        UfError::KeyRefused(_) | UfError::Keyring(_) => 3,
         UfError::Unreachable(_) => 5,
         UfError::NotPublished(_) | UfError::Bad(_) => 4,
     }

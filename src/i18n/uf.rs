@@ -83,10 +83,51 @@ pub fn uf_error(e: &UfError, day: NaiveDate) -> String {
         UfError::KeyRefused(status) => tr!("uf-key-refused", status = *status),
         UfError::Unreachable(why) => tr!("uf-unreachable", why = esc(why)),
         UfError::BadAddress(a) => tr!("uf-bad-address", address = esc(a)),
-        UfError::Bad(why) => tr!(
+        UfError::Keyring(e) => super::profile_error(e),
+        UfError::Bad(bad) => tr!(
             "uf-bad",
-            why = esc(why),
+            why = uf_bad(bad),
             date = super::date(&day.to_string())
         ),
+    }
+}
+
+/// Why an answer or file is not a table of UF values, in the reader's words (with its
+/// row, when in one).
+pub fn uf_bad(bad: &crate::uf::Bad) -> String {
+    use crate::uf::Why;
+    let esc = |s: &str| crate::text::escape_controls(s).into_owned();
+    let why = match &bad.why {
+        Why::NotAValue(t) => tr!("uf-why-not-a-value", text = esc(t)),
+        Why::NotADate(t) => tr!("uf-why-not-a-date", text = esc(t)),
+        Why::NotADay(t) => tr!("uf-why-not-a-day", text = esc(t)),
+        Why::NoSuchDay { month, day, year } => tr!(
+            "uf-why-no-such-day",
+            day = *day,
+            month = super::month_name(*month),
+            year = *year
+        ),
+        Why::TooLarge(kb) => tr!("uf-why-too-large", kb = *kb),
+        Why::TooMany(n) => tr!("uf-why-too-many", count = super::count(*n)),
+        Why::TwoValues { date, a, b } => tr!(
+            "uf-why-two-values",
+            date = super::date(&date.to_string()),
+            a = format!("${}", crate::api::money::format_es_cl(*a, 2)),
+            b = format!("${}", crate::api::money::format_es_cl(*b, 2))
+        ),
+        Why::NotCmfJson => tr!("uf-why-not-cmf-json"),
+        Why::NoColumns => tr!("uf-why-no-columns"),
+        Why::NoYear => tr!("uf-why-no-year"),
+        Why::NoValues => tr!("uf-why-no-values"),
+        Why::Status(s) => tr!("uf-why-status", status = *s),
+        Why::Sheet(e) => super::sheet_error(e),
+        Why::Unreadable(std::io::ErrorKind::NotFound) => tr!("uf-why-no-file"),
+        Why::Unreadable(std::io::ErrorKind::PermissionDenied) => tr!("uf-why-denied"),
+        Why::Unreadable(_) => tr!("uf-why-unreadable"),
+        Why::NoPath => tr!("uf-why-no-path"),
+    };
+    match bad.row {
+        Some(row) => tr!("uf-why-row", row = row, why = why),
+        None => why,
     }
 }

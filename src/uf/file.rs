@@ -3,7 +3,7 @@
 //! download, or a clerk's copy); or the SII's table of a year, a "Día" column and one
 //! column per month (the year in the file's name, "uf2026.xlsx", or given).
 
-use super::{MAX_ANSWER, MAX_VALUES, UfDay, UfError, one_per_day, parse_valor};
+use super::{Bad, MAX_ANSWER, MAX_VALUES, UfDay, UfError, Why, one_per_day, parse_valor};
 use crate::journal::fold_text;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -36,14 +36,14 @@ pub fn read(path: &Path, year: Option<i32>) -> Result<Vec<UfDay>, UfError> {
         let mut bytes = Vec::new();
         std::fs::File::open(path)
             .and_then(|f| f.take(MAX_ANSWER as u64 * 16 + 1).read_to_end(&mut bytes))
-            .map_err(|e| UfError::Bad(e.to_string()))?;
+            .map_err(|e| Why::Unreadable(e.kind()).bad())?;
         // A saved answer may be several years: sixteen times what one answer may be.
         if bytes.len() > MAX_ANSWER * 16 {
-            return Err(UfError::Bad("the file is too large".into()));
+            return Err(Why::TooLarge(MAX_ANSWER * 16 / 1024).bad().into());
         }
-        return some(super::read_cmf(&bytes));
+        return some(super::read_cmf(&bytes).map_err(Why::bad));
     }
-    let sheet = crate::sheet::read_rows(path, None).map_err(|e| UfError::Bad(e.to_string()))?;
+    let sheet = crate::sheet::read_rows(path, None).map_err(|e| Why::Sheet(e).bad())?;
     let name_year = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -53,11 +53,11 @@ pub fn read(path: &Path, year: Option<i32>) -> Result<Vec<UfDay>, UfError> {
 
 /// A file's values, at least one (a file of none is no table of values, whatever its
 /// format).
-fn some(days: Result<Vec<UfDay>, String>) -> Result<Vec<UfDay>, UfError> {
+fn some(days: Result<Vec<UfDay>, Bad>) -> Result<Vec<UfDay>, UfError> {
     match days {
-        Ok(d) if d.is_empty() => Err(UfError::Bad("no values".into())),
+        Ok(d) if d.is_empty() => Err(Why::NoValues.bad().into()),
         Ok(d) => Ok(d),
-        Err(why) => Err(UfError::Bad(why)),
+        Err(bad) => Err(bad.into()),
     }
 }
 
@@ -77,13 +77,13 @@ fn year_in(name: &str) -> Option<i32> {
 }
 
 /// A value in a cell: a number cell as it is (two decimals at most), else es-CL text.
-fn value_of(text: &str, number: bool) -> Result<Decimal, String> {
+fn value_of(text: &str, number: bool) -> Result<Decimal, Why> {
     if number {
         let v = Decimal::from_str_exact(text.trim())
-            .map_err(|_| format!("\"{}\" is not a UF value", esc(text)))?
+            .map_err(|_| Why::NotAValue(text.to_string()))?
             .normalize();
         if !super::is_plausible(v) {
-            return Err(format!("\"{}\" is not a UF value", esc(text)));
+            return Err(Why::NotAValue(text.to_string()));
         }
         Ok(v)
     } else {
@@ -91,12 +91,8 @@ fn value_of(text: &str, number: bool) -> Result<Decimal, String> {
     }
 }
 
-fn esc(t: &str) -> String {
-    crate::text::escape_controls(t).into_owned()
-}
-
 /// The values in rows read from a sheet: a Fecha/Valor table or the SII's year.
-pub fn from_rows(rows: &crate::sheet::Rows, year: Option<i32>) -> Result<Vec<UfDay>, String> {
+pub fn from_rows(rows: &crate::sheet::Rows, year: Option<i32>) -> Result<Vec<UfDay>, Bad> {
     let header: Vec<String> = rows.header().iter().map(|h| fold_text(h.trim())).collect();
     let find = |names: &[&str]| header.iter().position(|h| names.contains(&h.as_str()));
     let date_col = find(&["fecha", "date", "dia", "day"]);
@@ -108,17 +104,17 @@ pub fn from_rows(rows: &crate::sheet::Rows, year: Option<i32>) -> Result<Vec<UfD
             if row.is_blank() {
                 continue;
             }
-            let at = |why: String| format!("row {}: {why}", i + 1);
+            let at = |why: Why| why.at(i + 1);
             let date_text = row.get(dc).unwrap_or("");
             let date = crate::input::parse_date(date_text, crate::input::DateOrder::DayFirst)
-                .map_err(|_| at(format!("\"{}\" is not a date", esc(date_text))))?;
+                .map_err(|_| at(Why::NotADate(date_text.to_string())))?;
             let value = value_of(row.get(vc).unwrap_or(""), row.is_number(vc)).map_err(at)?;
             days.push(UfDay { date, value });
         }
     } else if let (Some(dc), true) = (date_col, months.iter().any(Option::is_some)) {
-        let year = year.ok_or("the SII's table names no year: give it (uf2026.xlsx)")?;
+        let year = year.ok_or(Why::NoYear.bad())?;
         for (i, row) in rows.iter().enumerate().skip(1) {
-            let at = |why: String| format!("row {}: {why}", i + 1);
+            let at = |why: Why| why.at(i + 1);
             let day_text = row.get(dc).unwrap_or("").trim();
             if day_text.is_empty() {
                 continue;
@@ -127,26 +123,27 @@ pub fn from_rows(rows: &crate::sheet::Rows, year: Option<i32>) -> Result<Vec<UfD
                 .parse()
                 .ok()
                 .filter(|d| (1..=31).contains(d))
-                .ok_or_else(|| at(format!("\"{}\" is not a day", esc(day_text))))?;
+                .ok_or_else(|| at(Why::NotADay(day_text.to_string())))?;
             for (m, col) in months.iter().enumerate() {
                 let Some(c) = *col else { continue };
                 let text = row.get(c).unwrap_or("").trim();
                 if text.is_empty() {
                     continue;
                 }
-                let date = NaiveDate::from_ymd_opt(year, m as u32 + 1, day)
-                    .ok_or_else(|| at(format!("{} {day} is not a day of {year}", MONTHS[m])))?;
+                let month = m as u32 + 1;
+                let date = NaiveDate::from_ymd_opt(year, month, day)
+                    .ok_or_else(|| at(Why::NoSuchDay { month, day, year }))?;
                 let value = value_of(text, row.is_number(c)).map_err(at)?;
                 days.push(UfDay { date, value });
             }
         }
     } else {
-        return Err("no Fecha and Valor columns, nor the SII's Día and months".into());
+        return Err(Why::NoColumns.bad());
     }
     if days.len() > MAX_VALUES {
-        return Err(format!("more than {MAX_VALUES} values"));
+        return Err(Why::TooMany(MAX_VALUES).bad());
     }
-    one_per_day(days)
+    one_per_day(days).map_err(Why::bad)
 }
 
 #[cfg(test)]
@@ -169,7 +166,10 @@ mod tests {
         assert_eq!(days.len(), 2);
         assert_eq!(days[1].value.to_string(), "39650.12");
         let bad = rows(&[&["Fecha", "Valor"], &["26-11-2026", "39643,5"]]);
-        assert!(from_rows(&bad, None).unwrap_err().starts_with("row 2"));
+        assert_eq!(
+            from_rows(&bad, None).unwrap_err(),
+            Why::NotAValue("39643,5".into()).at(2)
+        );
         let twice = rows(&[
             &["Fecha", "Valor"],
             &["26-11-2026", "39.643,59"],

@@ -63,9 +63,94 @@ pub enum UfError {
     /// The address set is not an https address (or http on this computer).
     #[error("not an address: {0}")]
     BadAddress(String),
-    /// The answer or file is not a table of values (why).
-    #[error("not a table of UF values: {0}")]
-    Bad(String),
+    /// The keyring that keeps the key could not be read.
+    #[error("the keyring: {0}")]
+    Keyring(crate::profile::ProfileError),
+    /// The answer or file is not a table of values (why, worded by i18n).
+    #[error("not a table of UF values: {0:?}")]
+    Bad(Bad),
+}
+
+/// Why an answer or a file is not a table of UF values, and in which row of a file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bad {
+    /// The file's row (1 is its header), when the reason is in one.
+    pub row: Option<usize>,
+    /// What is wrong.
+    pub why: Why,
+}
+
+/// What is wrong with an answer or file of UF values (each said in the reader's words).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Why {
+    /// This text is not a UF value (es-CL `39.643,59`, 1.000 to 1.000.000 pesos).
+    NotAValue(String),
+    /// This text is not a date.
+    NotADate(String),
+    /// This text is not a day of a month (1–31).
+    NotADay(String),
+    /// That day does not exist (30 February).
+    NoSuchDay {
+        /// 1–12.
+        month: u32,
+        /// 1–31.
+        day: u32,
+        /// The year.
+        year: i32,
+    },
+    /// Larger than this many KB.
+    TooLarge(usize),
+    /// More than this many values.
+    TooMany(usize),
+    /// Two values for one day.
+    TwoValues {
+        /// The day.
+        date: NaiveDate,
+        /// One value.
+        a: Decimal,
+        /// The other.
+        b: Decimal,
+    },
+    /// Not the CMF's JSON (`{"UFs": [{"Valor": …, "Fecha": …}]}`).
+    NotCmfJson,
+    /// Neither Fecha and Valor columns nor the SII's Día and months.
+    NoColumns,
+    /// The SII's table of a year, and no year in its name nor given.
+    NoYear,
+    /// No values at all.
+    NoValues,
+    /// The source answered with this HTTP status.
+    Status(u16),
+    /// The file could not be read as a spreadsheet.
+    Sheet(crate::sheet::SheetError),
+    /// The file could not be read (the system's reason).
+    Unreadable(std::io::ErrorKind),
+    /// The sandbox's address cannot hold the CMF's path.
+    NoPath,
+}
+
+impl Why {
+    /// In no particular row.
+    pub fn bad(self) -> Bad {
+        Bad {
+            row: None,
+            why: self,
+        }
+    }
+
+    /// In the file's row `row`.
+    pub fn at(self, row: usize) -> Bad {
+        Bad {
+            row: Some(row),
+            why: self,
+        }
+    }
+}
+
+impl From<Bad> for UfError {
+    fn from(b: Bad) -> UfError {
+        UfError::Bad(b)
+    }
 }
 
 /// Where values are fetched from: the CMF's address (or the sandbox's) and its key.
@@ -87,12 +172,12 @@ pub fn source_for(
     profiles: &crate::profile::Profiles,
     secrets: &crate::profile::secrets::SecretStore,
 ) -> Result<Source, UfError> {
-    let bad = |why: String| UfError::Bad(why);
     if let Some(p) = profiles.active_profile().filter(|p| p.sandbox) {
-        let mut address = url::Url::parse(&p.base_url).map_err(|e| bad(e.to_string()))?;
+        let mut address =
+            url::Url::parse(&p.base_url).map_err(|_| UfError::BadAddress(p.base_url.clone()))?;
         address
             .path_segments_mut()
-            .map_err(|()| bad("the address cannot hold a path".into()))?
+            .map_err(|()| UfError::Bad(Why::NoPath.bad()))?
             .pop_if_empty()
             .push("cmf");
         return Ok(Source {
@@ -105,7 +190,7 @@ pub fn source_for(
         .map_err(|_| UfError::BadAddress(address.clone()))?;
     let key = secrets
         .get(&address, crate::profile::secrets::SecretKind::CmfKey)
-        .map_err(|e| bad(e.to_string()))?
+        .map_err(UfError::Keyring)?
         .ok_or(UfError::NoKey)?;
     Ok(Source { address: url, key })
 }
@@ -143,13 +228,8 @@ pub fn is_plausible(v: Decimal) -> bool {
 
 /// A value as the CMF writes it, es-CL: `39.643,59` (thousands with ".", two decimals
 /// after ","). Between 1.000,00 and 1.000.000,00 pesos (what a UF can be).
-pub fn parse_valor(text: &str) -> Result<Decimal, String> {
-    let bad = || {
-        format!(
-            "\"{}\" is not a UF value",
-            crate::text::escape_controls(text)
-        )
-    };
+pub fn parse_valor(text: &str) -> Result<Decimal, Why> {
+    let bad = || Why::NotAValue(text.to_string());
     let t = text.trim();
     let (int, frac) = t.split_once(',').ok_or_else(bad)?;
     if frac.len() != 2 || !frac.bytes().all(|b| b.is_ascii_digit()) {
@@ -182,16 +262,16 @@ pub fn parse_valor(text: &str) -> Result<Decimal, String> {
 
 /// The CMF's answer, `{"UFs": [{"Valor": "39.643,59", "Fecha": "2026-11-26"}]}`: every
 /// value, by day. Other fields are left; a date twice with two values is refused.
-pub fn parse_cmf(body: &[u8]) -> Result<Vec<UfDay>, String> {
+pub fn parse_cmf(body: &[u8]) -> Result<Vec<UfDay>, Why> {
     if body.len() > MAX_ANSWER {
-        return Err(format!("larger than {} KB", MAX_ANSWER / 1024));
+        return Err(Why::TooLarge(MAX_ANSWER / 1024));
     }
     read_cmf(body)
 }
 
 /// [`parse_cmf`] without its size bound: a saved answer may hold several years (its
 /// reader bounds it).
-pub(crate) fn read_cmf(body: &[u8]) -> Result<Vec<UfDay>, String> {
+pub(crate) fn read_cmf(body: &[u8]) -> Result<Vec<UfDay>, Why> {
     #[derive(serde::Deserialize)]
     struct Answer {
         #[serde(rename = "UFs")]
@@ -204,39 +284,36 @@ pub(crate) fn read_cmf(body: &[u8]) -> Result<Vec<UfDay>, String> {
         #[serde(rename = "Fecha")]
         fecha: String,
     }
-    let answer: Answer = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let answer: Answer = serde_json::from_slice(body).map_err(|_| Why::NotCmfJson)?;
     if answer.ufs.len() > MAX_VALUES {
-        return Err(format!("more than {MAX_VALUES} values"));
+        return Err(Why::TooMany(MAX_VALUES));
     }
     let days = answer
         .ufs
         .iter()
         .map(|r| {
-            let date = NaiveDate::parse_from_str(r.fecha.trim(), "%Y-%m-%d").map_err(|_| {
-                format!(
-                    "\"{}\" is not a date",
-                    crate::text::escape_controls(&r.fecha)
-                )
-            })?;
+            let date = NaiveDate::parse_from_str(r.fecha.trim(), "%Y-%m-%d")
+                .map_err(|_| Why::NotADate(r.fecha.clone()))?;
             Ok(UfDay {
                 date,
                 value: parse_valor(&r.valor)?,
             })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, Why>>()?;
     one_per_day(days)
 }
 
 /// The values by day, each day once (the same value twice is one; two values for a
 /// day is refused: which would be the UF?).
-pub fn one_per_day(mut days: Vec<UfDay>) -> Result<Vec<UfDay>, String> {
+pub fn one_per_day(mut days: Vec<UfDay>) -> Result<Vec<UfDay>, Why> {
     days.sort_by_key(|d| d.date);
     days.dedup();
     if let Some(w) = days.windows(2).find(|w| w[0].date == w[1].date) {
-        return Err(format!(
-            "two values for {}: {} and {}",
-            w[0].date, w[0].value, w[1].value
-        ));
+        return Err(Why::TwoValues {
+            date: w[0].date,
+            a: w[0].value,
+            b: w[1].value,
+        });
     }
     Ok(days)
 }
@@ -250,7 +327,7 @@ pub async fn fetch_month(
 ) -> Result<Vec<UfDay>, UfError> {
     let mut url = source.address.clone();
     url.path_segments_mut()
-        .map_err(|()| UfError::Bad("the address cannot hold a path".into()))?
+        .map_err(|()| UfError::Bad(Why::NoPath.bad()))?
         .pop_if_empty()
         .extend(["uf", &year.to_string(), &format!("{month:02}")]);
     url.query_pairs_mut()
@@ -268,18 +345,18 @@ pub async fn fetch_month(
         .await
         .map_err(|e| match e {
             crate::api::http::BodyError::TooLarge => {
-                UfError::Bad(format!("larger than {} KB", MAX_ANSWER / 1024))
+                UfError::Bad(Why::TooLarge(MAX_ANSWER / 1024).bad())
             }
             crate::api::http::BodyError::Transport(e) => {
                 UfError::Unreachable(crate::api::http::without_url(&e))
             }
         })?;
     match status {
-        200 => parse_cmf(&body).map_err(UfError::Bad),
+        200 => parse_cmf(&body).map_err(|w| UfError::Bad(w.bad())),
         // The CMF's "no information for that date".
         404 => Ok(Vec::new()),
         401 | 403 => Err(UfError::KeyRefused(status)),
-        other => Err(UfError::Bad(format!("HTTP {other}"))),
+        other => Err(UfError::Bad(Why::Status(other).bad())),
     }
 }
 
