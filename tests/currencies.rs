@@ -303,12 +303,19 @@ fn the_ufs_value_is_fetched_once_kept_and_converted_to_the_peso() {
         "{err}"
     );
     let sii = dir.path().join("tabla-sii.csv");
-    std::fs::write(&sii, "Día;Enero
+    std::fs::write(
+        &sii,
+        "Día;Enero
 1;38.416,69
-").unwrap();
+",
+    )
+    .unwrap();
     let (code, _, err) = uf(None, &["import", sii.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("la tabla del SII no dice de qué año es"), "{err}");
+    assert!(
+        err.contains("la tabla del SII no dice de qué año es"),
+        "{err}"
+    );
     let (code, _, _) = uf(None, &["show", "--date", "2025-03-16"]);
     assert_eq!(code, Some(2), "still not kept (and no key to fetch it)");
 }

@@ -1028,3 +1028,52 @@ fn a_billing_runs_uf_total_is_confirmed_in_pesos() {
         )
     });
 }
+
+/// #50: the CMF key is given in Credentials ("Valor de la UF"): kept in the keyring, never
+/// in the profiles file, and today's value is read with it at once.
+#[test]
+fn the_cmf_key_is_kept_from_credentials_and_the_value_read_at_once() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = s.profile("Pruebas");
+    p.account_currency = Some(invoice_desk::api::Currency::CLP);
+    let mut h = common::connected_with_journal(
+        &rt,
+        p,
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 900.0],
+        Lang::Es,
+        Some(dir.path().join("journal.sqlite3")),
+    );
+    click(&mut h, &text("tab-credentials"));
+    step_until(&mut h, "no key said", |h| {
+        h.query_by_label_contains("Sin llave de la CMF").is_some()
+    });
+    set_text(&mut h, &text("ufs-address"), &format!("{}/cmf", s.base_url));
+    common::set_role(
+        &mut h,
+        egui::accesskit::Role::PasswordInput,
+        &text("ufs-key"),
+        invoice_desk::uf::SANDBOX_KEY,
+    );
+    click(&mut h, &text("ufs-save"));
+    step_until(&mut h, "the value read with the key", |h| {
+        h.query_by_label_contains("UF al 23-11-2026: $").is_some()
+    });
+    assert!(h.query_by_label_contains("Llave guardada en").is_some());
+    let profiles = std::fs::read_to_string(dir.path().join("profiles.toml")).unwrap();
+    assert!(profiles.contains("/cmf"), "{profiles}");
+    assert!(
+        !profiles.contains(invoice_desk::uf::SANDBOX_KEY),
+        "the key is never in the file"
+    );
+    // A bad address: said, nothing kept.
+    set_text(&mut h, &text("ufs-address"), "ftp://cmf");
+    click(&mut h, &text("ufs-save"));
+    step_until(&mut h, "the bad address said", |h| {
+        h.query_by_label_contains("«ftp://cmf» no es una dirección https")
+            .is_some()
+    });
+}

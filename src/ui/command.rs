@@ -132,6 +132,14 @@ pub enum Command {
     },
     /// Delete a profile and its secret.
     DeleteProfile(String),
+    /// Read the UF's value from this address from now on, with this CMF key (kept in the
+    /// keyring; `None`: the one kept).
+    SaveUfKey {
+        /// The CMF API's address.
+        address: String,
+        /// A newly typed key.
+        key: Option<SecretString>,
+    },
     /// Fetch a token / make a harmless call with the active profile.
     TestConnection,
     /// Open the shared journal at this address as the app would, and say what was found.

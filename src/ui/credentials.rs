@@ -225,6 +225,8 @@ pub struct Shown<'a> {
     pub checks: &'a HashMap<String, ProfileCheck>,
     /// The journal in use and its setting.
     pub journal: &'a super::shared_journal::InUse<'a>,
+    /// Today's UF value, or why there is none.
+    pub uf: &'a super::widgets::UfShown,
 }
 
 /// The panel's state.
@@ -244,6 +246,8 @@ pub struct CredentialsPanel {
     form_seen: Option<Profile>,
     /// The journal setting (this computer's file, or the desk's shared journal).
     pub journal: super::shared_journal::JournalSetting,
+    /// Where the UF's value is read, and the CMF's key.
+    pub uf: super::uf_setting::UfSetting,
 }
 
 impl CredentialsPanel {
@@ -318,6 +322,7 @@ impl CredentialsPanel {
             session,
             checks,
             journal,
+            uf,
         } = *shown;
         if profiles.profiles.is_empty() && self.editor.is_none() {
             welcome(ui, commands, &mut self.editor);
@@ -553,6 +558,10 @@ impl CredentialsPanel {
                 ui.add_space(16.0);
                 ui.separator();
                 self.journal.ui(ui, journal, commands);
+                ui.add_space(16.0);
+                ui.separator();
+                self.uf
+                    .ui(ui, &crate::uf::address_of(profiles), uf, commands);
             });
         });
         if let Some(name) = self.confirm_delete.clone() {

@@ -17,6 +17,7 @@ pub mod search;
 pub mod session;
 pub mod shared_journal;
 pub mod task;
+pub mod uf_setting;
 pub mod widgets;
 
 pub use app::{AppDeps, InvoiceDeskApp, Tab};

@@ -85,6 +85,7 @@ impl InvoiceDeskApp {
         match cmd {
             c @ (Command::Activate(..)
             | Command::SaveProfile { .. }
+            | Command::SaveUfKey { .. }
             | Command::DeleteProfile(..)
             | Command::TestConnection
             | Command::TrySandbox) => self.handle_profiles(c),
@@ -403,6 +404,20 @@ impl InvoiceDeskApp {
     /// result is taken even when its panel is not on screen).
     pub(super) fn drain_finished(&mut self) {
         self.search_finished();
+        if let Some(r) = crate::ui::task::take_finished(&mut self.uf_key_saving) {
+            use crate::profile::StoreStatus;
+            self.credentials
+                .uf
+                .ended(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                    Ok(StoreStatus::Keyring(kind)) => {
+                        Ok(tr!("ufs-saved", store = crate::i18n::keyring_name(&kind)))
+                    }
+                    Ok(StoreStatus::SessionOnly(_)) => Err(tr!("cred-saved-session")),
+                    Err(e) => Err(tr!("cred-secret-not-saved", error = e)),
+                });
+            // Read again with what was kept.
+            self.read_uf();
+        }
         if let Some((aim, task)) = self.journal_setting.take() {
             match task.try_take() {
                 Ok(r) => self.journal_switch(aim, r.map_err(|e| e.to_string()).and_then(|r| r)),
@@ -582,7 +597,7 @@ pub(super) async fn import_directory(
 
 impl InvoiceDeskApp {
     /// The day whose UF value is shown: today (the tests' fixed day).
-    fn uf_day(&self) -> chrono::NaiveDate {
+    pub(super) fn uf_day(&self) -> chrono::NaiveDate {
         self.fixed_today
             .unwrap_or_else(|| chrono::Local::now().date_naive())
     }

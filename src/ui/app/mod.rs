@@ -148,6 +148,8 @@ pub struct InvoiceDeskApp {
     /// Today's UF value beside UF amounts, and its reading (kept, else from the CMF).
     uf: super::widgets::UfShown,
     uf_loading: Option<Task<Result<(crate::uf::UfDay, String), crate::uf::UfError>>>,
+    /// The CMF key being kept in the keyring.
+    uf_key_saving: Option<Task<Result<crate::profile::StoreStatus, String>>>,
     /// The day the app takes for today (tests fix it), for the UF's value.
     fixed_today: Option<chrono::NaiveDate>,
     /// "Check now": running, or what it found.
@@ -233,6 +235,7 @@ impl InvoiceDeskApp {
             importing: None,
             search: Default::default(),
             searching: None,
+            uf_key_saving: None,
             search_next: None,
             credentials: CredentialsPanel::default(),
             saved,
@@ -357,6 +360,7 @@ impl InvoiceDeskApp {
                     session,
                     checks: &self.checks,
                     journal: &in_use,
+                    uf: &self.uf,
                 };
                 self.credentials.ui(ui, &shown, commands)
             }

@@ -16,6 +16,41 @@ impl InvoiceDeskApp {
                 }
                 self.switched_profile(previous);
             }
+            Command::SaveUfKey { address, key } => {
+                let address = if address.is_empty() {
+                    crate::uf::CMF_ADDRESS.to_string()
+                } else {
+                    address
+                };
+                if crate::api::http::check_url(&address, crate::api::Setting::BaseUrl).is_err() {
+                    let e = crate::uf::UfError::BadAddress(address);
+                    let today = self.uf_day();
+                    self.credentials
+                        .uf
+                        .ended(Err(crate::i18n::uf_error(&e, today)));
+                    return;
+                }
+                // The CMF's own address is the default, not a setting.
+                self.profiles.uf_address = Some(address.clone())
+                    .filter(|a| a.trim_end_matches('/') != crate::uf::CMF_ADDRESS);
+                if let Err(e) = self.save_profiles() {
+                    self.credentials
+                        .uf
+                        .ended(Err(crate::i18n::profile_error(&e)));
+                    return;
+                }
+                let store = self.connector.secrets.clone();
+                self.credentials.uf.started();
+                self.uf_key_saving = Some(self.spawner.spawn(async move {
+                    let store = get_secrets(&store).await;
+                    tokio::task::spawn_blocking(move || match &key {
+                        Some(k) => store.set(&address, SecretKind::CmfKey, k),
+                        None => store.status(),
+                    })
+                    .await
+                    .map_err(|e| e.to_string())
+                }));
+            }
             Command::SaveProfile {
                 previous,
                 profile,
