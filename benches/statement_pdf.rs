@@ -47,6 +47,7 @@ fn main() {
                 name: Some("Comercial Ñuñoa Ltda."),
                 rut: None,
                 as_of,
+                uf: None,
             },
             list,
             false,

@@ -76,6 +76,7 @@ fn made_es(
         name,
         rut,
         as_of: as_of(),
+        uf: None,
     };
     let made = match invoices {
         [one] if invoice => invoice_desk::pdf::invoice_pdf(&statement, one),
@@ -325,6 +326,7 @@ fn bad_input_gives_a_clear_message_or_a_correct_pdf() {
             name: None,
             rut: None,
             as_of: as_of(),
+            uf: None,
         },
         &[],
         false,
@@ -407,6 +409,7 @@ fn long_names_and_hostile_text_stay_in_their_place() {
             name: Some(&name),
             rut: Some("76.123.456-0"),
             as_of: as_of(),
+            uf: None,
         },
         &invoices,
         false,
@@ -800,6 +803,7 @@ fn a_printed_invoice_is_titled_with_its_id_and_says_where_it_stands() {
             name: Some("Comercial Ñuñoa Ltda."),
             rut: None,
             as_of: as_of(),
+            uf: None,
         },
         &paid[0],
     )
@@ -886,6 +890,7 @@ fn page_one_looks_as_it_did_in_both_languages() {
                 name: Some("Panadería La Espiga de Ñuble"),
                 rut: Some("76.123.456-0"),
                 as_of: as_of(),
+                uf: None,
             },
             &invoices,
             false,
@@ -1250,4 +1255,66 @@ fn a_months_summary_in_excel_spanish_and_files_named_by_the_customer() {
         assert_eq!(cells.len(), 8, "{line}");
         assert!(!cells[4].contains('.') || cells[4].contains(','), "{line}");
     }
+}
+
+/// #50: `statement --uf-pesos` says under the UF owed its pesos on the day's UF value
+/// (the sandbox's CMF routes), exact to the peso, as a reference; without a key it warns
+/// and says UF alone.
+#[test]
+fn a_statement_can_say_the_uf_owed_in_pesos_on_the_days_value() {
+    let e = Env::new(0);
+    let customer = e.customer();
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("con-pesos.pdf");
+    let out = with_sender(&e, sender())
+        .env("INVOICE_DESK_CMF_URL", format!("{}/cmf", e.s.base_url))
+        .env("INVOICE_DESK_CMF_KEY", invoice_desk::uf::SANDBOX_KEY)
+        .args(["--lang", "es", "statement", &customer, "--out"])
+        .arg(&pdf)
+        .args(["--as-of", AS_OF, "--uf-pesos"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    run("qpdf", &["--check".as_ref(), pdf.as_os_str()]);
+    let words = pdftotext(&pdf);
+    // The UF owed, as the statement's own table says it, and its pesos worked out here.
+    let owed: rust_decimal::Decimal = listed(&e, &customer)
+        .iter()
+        .filter(|i| {
+            i.currency_code.as_deref() == Some("CLF")
+                && invoice_desk::receivables::aging::Standing::of(i, as_of())
+                    .bucket()
+                    .is_some()
+        })
+        .filter_map(|i| i.amount)
+        .sum();
+    let value = invoice_desk::sandbox::uf::values(as_of(), as_of(), as_of())[0].1;
+    let pesos = (owed * value)
+        .round_dp_with_strategy(0, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    let line = format!(
+        "Referencia: {} equivalen a {} con la UF del 24-11-2026 (${}).",
+        invoice_desk::api::money::format_amount(owed, Some("CLF")),
+        invoice_desk::api::money::format_amount(pesos, Some("CLP")),
+        invoice_desk::api::money::format_es_cl(value, 2)
+    );
+    let flat = words.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains(&line), "{line}\n{flat}");
+    // Without a key (and another journal, which keeps no value yet): said, and the
+    // statement says UF alone. (The first journal keeps the month: asked again, it
+    // would need no key.)
+    let plain = dir.path().join("sin-pesos.pdf");
+    let out = with_sender(&e, sender())
+        .env("INVOICE_DESK_JOURNAL", dir.path().join("otro.sqlite3"))
+        .args(["--lang", "es", "statement", &customer, "--out"])
+        .arg(&plain)
+        .args(["--as-of", AS_OF, "--uf-pesos"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Sin llave de la CMF"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!pdftotext(&plain).contains("Referencia:"));
 }

@@ -127,6 +127,10 @@ pub enum Command {
         /// List paid and void invoices too (what is owed is the same).
         #[arg(long)]
         all: bool,
+        /// Under the UF owed, its pesos on the day's UF value (`uf show`), said as a
+        /// reference; without a value for the day, UF alone and a warning.
+        #[arg(long)]
+        uf_pesos: bool,
     },
     /// A month's statements in one run: one PDF per customer who owes something
     /// (estado-de-cuenta-<customer>-<date>.pdf, never overwriting), and a summary CSV
@@ -154,6 +158,9 @@ pub enum Command {
         /// The summary CSV's flavour, as for export (its titles are in --lang's language).
         #[arg(long, value_enum, default_value_t = DialectArg::Standard)]
         dialect: DialectArg,
+        /// Under the UF owed, its pesos on the day's UF value, as for `statement`.
+        #[arg(long)]
+        uf_pesos: bool,
     },
     /// Receivables across customers: what each customer owes on a day, per currency
     /// and days overdue (al día, 1–30, 31–60, 61–90, más de 90), the oldest overdue

@@ -45,18 +45,29 @@ impl Service {
     }
 
     /// What `statement` and `statements` need: the service, the profile, the day.
-    fn statement_ctx(
+    /// What `statement` and `statements` need: the service, the profile, the day, and
+    /// (asked for with `--uf-pesos`) the UF's value that day — without one, a warning
+    /// and UF alone.
+    async fn statement_ctx(
         &self,
         as_of: Option<chrono::NaiveDate>,
         all: bool,
+        uf_pesos: bool,
     ) -> super::statement_cmd::Ctx<'_> {
+        let as_of = as_of.unwrap_or_else(|| chrono::Local::now().date_naive());
+        let uf = if uf_pesos {
+            super::uf_cmd::value_or_warning(as_of).await
+        } else {
+            None
+        };
         super::statement_cmd::Ctx {
             client: &self.client,
             profile: &self.profile_name,
             base_url: &self.base_url,
             sender: &self.sender,
-            as_of: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
+            as_of,
             all,
+            uf,
         }
     }
 }
@@ -93,7 +104,11 @@ pub(super) async fn run(cmd: Command, profile: Option<&str>, json: bool) -> Resu
             out,
             as_of,
             all,
-        } => super::statement_cmd::one(&svc.statement_ctx(as_of, all), &customer, &out).await,
+            uf_pesos,
+        } => {
+            let ctx = svc.statement_ctx(as_of, all, uf_pesos).await;
+            super::statement_cmd::one(&ctx, &customer, &out).await
+        }
         Command::Statements {
             customers,
             all_known,
@@ -101,8 +116,9 @@ pub(super) async fn run(cmd: Command, profile: Option<&str>, json: bool) -> Resu
             as_of,
             all,
             dialect,
+            uf_pesos,
         } => {
-            let ctx = svc.statement_ctx(as_of, all);
+            let ctx = svc.statement_ctx(as_of, all, uf_pesos).await;
             super::statement_cmd::many(&ctx, customers.as_deref(), all_known, &out, dialect.into())
                 .await
         }

@@ -18,6 +18,8 @@ pub(super) struct Ctx<'a> {
     pub sender: &'a crate::profile::Sender,
     pub as_of: chrono::NaiveDate,
     pub all: bool,
+    /// The UF's value that day, for the line in pesos (`--uf-pesos`).
+    pub uf: Option<crate::uf::UfDay>,
 }
 
 /// The most customers one `statements` run takes (a customers file is bounded too).
@@ -96,16 +98,17 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
         rut: known.and_then(|c| c.rut),
     };
     let lang = crate::i18n::current();
-    let made = match crate::pdf::batch::make(ctx.sender, ctx.as_of, lang, whom, listed)
-        .await
-        .map_err(pdf_failure)
-    {
-        Ok(m) => m,
-        Err(f) => {
-            settle(&mut journal, refused("PdfFailed"));
-            return Err(f);
-        }
-    };
+    let made =
+        match crate::pdf::batch::make(ctx.sender, ctx.as_of, lang, ctx.uf.clone(), whom, listed)
+            .await
+            .map_err(pdf_failure)
+        {
+            Ok(m) => m,
+            Err(f) => {
+                settle(&mut journal, refused("PdfFailed"));
+                return Err(f);
+            }
+        };
     if let Err(e) =
         crate::fsutil::write_user_file(&target, |w| std::io::Write::write_all(w, &made.pdf))
     {
@@ -324,6 +327,7 @@ pub(super) async fn many(
         lang,
         out,
         dialect,
+        uf: ctx.uf.clone(),
     };
     let done = crate::pdf::batch::run(&batch, customers, &stop, |n| {
         if progress {

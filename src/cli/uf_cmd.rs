@@ -32,6 +32,25 @@ fn source() -> Result<Source, UfError> {
     crate::uf::source_for(&profiles, &settings::secret_store())
 }
 
+/// The UF's value on `day` for a statement's line in pesos; without one, why (a
+/// warning on stderr) and `None`: the statement says UF alone.
+pub(super) async fn value_or_warning(day: chrono::NaiveDate) -> Option<crate::uf::UfDay> {
+    let journal = match super::journal_cmd::open_journal() {
+        Ok(j) => j,
+        Err(f) => {
+            note!("{}", f.message);
+            return None;
+        }
+    };
+    match crate::uf::value_on(&journal, source, day).await {
+        Ok((uf, _)) => Some(uf),
+        Err(e) => {
+            note!("{}", crate::i18n::uf_error(&e, day));
+            None
+        }
+    }
+}
+
 pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
     match c {
         UfCommand::Show { date, amount } => {

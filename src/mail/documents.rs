@@ -72,6 +72,9 @@ impl Desk {
             name: known.name.as_deref(),
             rut: known.rut.as_deref(),
             as_of,
+            // An e-mailed statement says UF alone (the optional line is the clerk's
+            // choice when printing or running the month's statements).
+            uf: None,
         }
     }
 

@@ -60,6 +60,8 @@ pub struct Batch<'a> {
     pub out: &'a Path,
     /// The summary's CSV flavour (as exports are written).
     pub dialect: crate::export::Dialect,
+    /// The UF's value of the day, for each statement's line in pesos (`None`: UF alone).
+    pub uf: Option<crate::uf::UfDay>,
 }
 
 /// A customer's invoices, every page, folded as each page comes (see [`Listing`]):
@@ -140,7 +142,7 @@ pub async fn run(
         };
         match listed {
             Err(e) => row.failed = Some(crate::i18n::error_text(&e)),
-            Ok(listed) => match make(b.sender, b.as_of, b.lang, c, listed).await {
+            Ok(listed) => match make(b.sender, b.as_of, b.lang, b.uf.clone(), c, listed).await {
                 Err(super::PdfError::Logo(p)) => {
                     row.failed = Some(crate::i18n::sender_problem(&p));
                 }
@@ -192,6 +194,7 @@ pub async fn make(
     sender: &crate::profile::Sender,
     as_of: NaiveDate,
     lang: Lang,
+    uf: Option<crate::uf::UfDay>,
     c: Customer,
     listed: Listing,
 ) -> Result<super::Made, super::PdfError> {
@@ -205,6 +208,7 @@ pub async fn make(
                 name: c.name.as_deref(),
                 rut: c.rut.as_deref(),
                 as_of,
+                uf: uf.as_ref(),
             },
             listed,
         )

@@ -559,6 +559,16 @@ fn first_page_head(
             text_right(s, m, size, right[c], y, &r[c]);
         }
     }
+    // The UF owed in pesos, when asked for: a reference, its day and value said.
+    if !plan.uf_lines.is_empty() {
+        y += 4.0;
+        fill(s, GREY);
+        for line in &plan.uf_lines {
+            y += plan::UF_LINE;
+            text(s, &fonts.regular, plan::UF_SIZE, MARGIN, y, line);
+        }
+        fill(s, INK);
+    }
     y += 16.0;
     y
 }

@@ -35,6 +35,9 @@ pub struct Statement<'a> {
     pub rut: Option<&'a str>,
     /// The day it is made for (overdue days count to it).
     pub as_of: NaiveDate,
+    /// The UF's value of a day, to say under the UF owed what it is in pesos (the
+    /// optional line); `None`: UF alone.
+    pub uf: Option<&'a crate::uf::UfDay>,
 }
 
 /// A statement made.

@@ -22,6 +22,9 @@ pub(super) const TABLE_HEAD: f32 = 20.0;
 /// The size of body text, and of the payment instructions.
 pub(super) const BODY: f32 = 9.0;
 pub(super) const PAYMENT_LINE: f32 = 12.0;
+/// The size of the line in pesos under the aging table, and its lines' height.
+pub(super) const UF_SIZE: f32 = 8.0;
+pub(super) const UF_LINE: f32 = 10.0;
 /// The width the payment instructions wrap at.
 pub(super) const TEXT_WIDTH: f32 = PAGE_W - 2.0 * MARGIN;
 
@@ -57,6 +60,8 @@ pub struct Plan {
     pub oldest_overdue: Option<u32>,
     /// The payment instructions, wrapped to the page's width.
     pub payment_lines: Vec<String>,
+    /// The optional line under the aging table (the UF owed in pesos), wrapped.
+    pub uf_lines: Vec<String>,
     /// The pages.
     pub pages: Vec<PageSpec>,
 }
@@ -104,9 +109,32 @@ pub(super) fn customer_lines(s: &Statement<'_>) -> Vec<String> {
     v
 }
 
+/// The optional line under the aging table: the UF owed in pesos on the day's value
+/// (`None` when not asked for, on a printed invoice, or when no UF is owed).
+pub(super) fn uf_line(
+    s: &Statement<'_>,
+    kind: super::Kind,
+    owed: &BTreeMap<String, Total>,
+) -> Option<String> {
+    let day = s.uf?;
+    if kind != super::Kind::Statement {
+        return None;
+    }
+    let uf = owed.get("CLF")?.value().filter(|v| !v.is_zero())?;
+    let pesos = day.pesos(uf)?;
+    Some(crate::tr_in!(
+        s.lang,
+        "st-uf-pesos",
+        uf = crate::api::money::format_amount(uf, Some("CLF")),
+        pesos = crate::api::money::format_amount(pesos, Some("CLP")),
+        date = crate::i18n::date_in(s.lang, &day.date.to_string()),
+        value = format!("${}", crate::api::money::format_es_cl(day.value, 2))
+    ))
+}
+
 /// Where the first page's table starts: after the sender, the title and customer, and
 /// the aging table (one row per currency owed).
-pub(super) fn first_table_top(s: &Statement<'_>, currencies: usize) -> f32 {
+pub(super) fn first_table_top(s: &Statement<'_>, currencies: usize, uf_lines: usize) -> f32 {
     let sender = 20.0 + 12.0 * sender_lines(s).len() as f32;
     let logo = if s.sender.logo.is_some() { 60.0 } else { 0.0 };
     let head = sender.max(logo) + 14.0;
@@ -116,7 +144,8 @@ pub(super) fn first_table_top(s: &Statement<'_>, currencies: usize) -> f32 {
     } else {
         18.0 + 16.0 + 15.0 * currencies as f32 + 16.0
     };
-    MARGIN + head + title + aging
+    let uf = UF_LINE * uf_lines as f32 + if uf_lines > 0 { 4.0 } else { 0.0 };
+    MARGIN + head + title + aging + uf
 }
 
 /// The room the first page's note about a cut statement takes ("these are the 500
@@ -227,7 +256,11 @@ pub(super) fn plan(s: &Statement<'_>, listed: Listing, kind: super::Kind) -> Pla
         super::Kind::Statement => aging.by_currency.len(),
         super::Kind::Invoice => 0,
     };
-    let first = table(first_table_top(s, currencies) + cut_note_height(lines.len(), shown));
+    let uf_lines = uf_line(s, kind, &owed)
+        .map(|l| wrap(&fonts.regular, &l, UF_SIZE, TEXT_WIDTH))
+        .unwrap_or_default();
+    let first =
+        table(first_table_top(s, currencies, uf_lines.len()) + cut_note_height(lines.len(), shown));
     let pages = paginate(&heights, first, table(later_table_top()), tail);
     Plan {
         kind,
@@ -237,6 +270,7 @@ pub(super) fn plan(s: &Statement<'_>, listed: Listing, kind: super::Kind) -> Pla
         owed,
         oldest_overdue: oldest,
         payment_lines,
+        uf_lines,
         pages,
     }
 }
@@ -354,6 +388,7 @@ mod tests {
             name: None,
             rut: None,
             as_of: day,
+            uf: None,
         };
         assert!(matches!(
             super::super::listed_statement_pdf(&s, big),

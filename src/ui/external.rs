@@ -120,6 +120,8 @@ pub struct PdfRequest {
     pub folder: PathBuf,
     /// The panel's words for a document that could not be made or written.
     pub failed: fn(String) -> String,
+    /// The UF's value of the day, for a statement's line in pesos (`None`: UF alone).
+    pub uf: Option<crate::uf::UfDay>,
 }
 
 /// Makes the document off the UI thread and hands it to the system's viewer with
@@ -140,6 +142,7 @@ pub async fn make_and_show_pdf(
             name: known.as_ref().and_then(|c| c.name.as_deref()),
             rut: known.as_ref().and_then(|c| c.rut.as_deref()),
             as_of: req.as_of,
+            uf: req.uf.as_ref(),
         };
         let made = match &req.what {
             Printed::Statement { invoices, all } => {

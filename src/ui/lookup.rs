@@ -181,6 +181,8 @@ impl LookupPanel {
             as_of,
             what: super::external::Printed::Invoice(Box::new(inv)),
             failed: |why| tr!("lk-print-failed", why = why),
+            // A printed invoice has no aging table, nor its line in pesos.
+            uf: None,
         };
         self.print = Some(spawner.spawn(super::external::make_and_show_pdf(
             request,

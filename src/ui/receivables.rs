@@ -122,6 +122,8 @@ type MadeAll = (usize, usize, usize, std::path::PathBuf);
 pub struct ReceivablesPanel {
     /// The folder statements are written into (as typed).
     pub folder: String,
+    /// The statements say the UF owed in pesos on the day's value (a line under it).
+    pub uf_in_pesos: bool,
     making: Option<Making>,
     made_note: Option<Result<String, String>>,
     /// A default folder was offered.
@@ -331,7 +333,9 @@ impl ReceivablesPanel {
         session: Arc<super::session::Session>,
         spawner: &Spawner,
         journal: super::journal::AppJournal,
+        uf: Option<&crate::uf::UfDay>,
     ) {
+        let uf = uf.filter(|_| self.uf_in_pesos).cloned();
         if self.making.is_some() || self.review.is_some() {
             return;
         }
@@ -381,6 +385,7 @@ impl ReceivablesPanel {
                     crate::i18n::Lang::Es => crate::export::Dialect::ExcelEs,
                     crate::i18n::Lang::En => crate::export::Dialect::Standard,
                 },
+                uf,
             };
             let made = crate::pdf::batch::run(&batch, customers, &halt, |n| {
                 counted.store(n, Ordering::Relaxed);
@@ -787,6 +792,8 @@ impl ReceivablesPanel {
             {
                 commands.push(Command::StatementsForShown);
             }
+            ui.checkbox(&mut self.uf_in_pesos, tr!("st-uf-pesos-choice"))
+                .on_hover_text(tr!("st-uf-pesos-hint"));
             let can_book = any_shown
                 && self.book.is_none()
                 && self.review.is_none()

@@ -1106,3 +1106,6 @@ ufs-key = CMF key
 ufs-key-hint = paste the key here (kept in the keyring)
 ufs-save = Save and read the value
 ufs-saved = Key saved in { $store }.
+st-uf-pesos = For reference: { $uf } is { $pesos } with the UF of { $date } ({ $value }). Paid in pesos, the UF's value on the day of payment applies.
+st-uf-pesos-choice = With the UF in pesos
+st-uf-pesos-hint = Under what is owed in UF, a line with its pesos on today's value (a reference: paid in pesos, the value on the day of payment applies).

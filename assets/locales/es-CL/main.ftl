@@ -1109,3 +1109,6 @@ ufs-key = Llave de la CMF
 ufs-key-hint = pegue aquí la llave (se guarda en el llavero)
 ufs-save = Guardar y leer el valor
 ufs-saved = Llave guardada en { $store }.
+st-uf-pesos = Referencia: { $uf } equivalen a { $pesos } con la UF del { $date } ({ $value }). En pesos se paga el valor de la UF del día del pago.
+st-uf-pesos-choice = Con los pesos de la UF
+st-uf-pesos-hint = Bajo lo adeudado en UF, una línea con su equivalente en pesos al valor de hoy (referencial: en pesos se paga el valor del día del pago).

@@ -95,6 +95,7 @@ impl InvoiceDeskApp {
                 self.session.as_deref(),
                 self.opener.clone(),
                 self.documents.clone(),
+                self.uf.day(),
             ),
             Command::ExportShortcut => {
                 self.saved.tab = Tab::Customers;

@@ -15,8 +15,12 @@ impl InvoiceDeskApp {
             Command::StopReceivables => self.receivables.stop(),
             Command::StatementsForShown => {
                 if let Some(s) = self.session.clone() {
-                    self.receivables
-                        .statements(s, &self.spawner, self.journal.clone());
+                    self.receivables.statements(
+                        s,
+                        &self.spawner,
+                        self.journal.clone(),
+                        self.uf.day(),
+                    );
                 }
             }
             Command::StopStatements => self.receivables.stop_statements(),

@@ -58,6 +58,8 @@ pub struct CustomersSaved {
     pub amount_from: String,
     /// Amount to, as typed.
     pub amount_to: String,
+    /// A statement says the UF owed in pesos on the day's value (a line under it).
+    pub uf_in_pesos: bool,
 }
 
 impl Default for CustomersSaved {
@@ -75,6 +77,7 @@ impl Default for CustomersSaved {
             due_to: String::new(),
             amount_from: String::new(),
             amount_to: String::new(),
+            uf_in_pesos: false,
         }
     }
 }

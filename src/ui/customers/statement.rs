@@ -23,6 +23,7 @@ impl CustomersPanel {
         session: Option<&crate::ui::session::Session>,
         opener: crate::ui::external::Opener,
         folder: std::path::PathBuf,
+        uf: Option<&crate::uf::UfDay>,
     ) {
         if self.statement.is_some() || !self.statement_ready() {
             return;
@@ -48,6 +49,8 @@ impl CustomersPanel {
                 all: false,
             },
             failed: |why| tr!("cu-statement-failed", why = why),
+            // The optional line: the UF owed in pesos, when the clerk ticked it.
+            uf: uf.filter(|_| self.saved.uf_in_pesos).cloned(),
         };
         self.statement = Some(spawner.spawn(crate::ui::external::make_and_show_pdf(
             request,
@@ -113,6 +116,8 @@ impl CustomersPanel {
             {
                 commands.push(Command::StatementPdf);
             }
+            ui.checkbox(&mut self.saved.uf_in_pesos, tr!("st-uf-pesos-choice"))
+                .on_hover_text(tr!("st-uf-pesos-hint"));
             if self.statement.is_some() {
                 widgets::busy(ui);
                 ui.label(tr!("cu-statement-making"));
