@@ -98,17 +98,16 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
         rut: known.and_then(|c| c.rut),
     };
     let lang = crate::i18n::current();
-    let made =
-        match crate::pdf::batch::make(ctx.sender, ctx.as_of, lang, ctx.uf.clone(), whom, listed)
-            .await
-            .map_err(pdf_failure)
-        {
-            Ok(m) => m,
-            Err(f) => {
-                settle(&mut journal, refused("PdfFailed"));
-                return Err(f);
-            }
-        };
+    let made = match crate::pdf::batch::make(ctx.sender, ctx.as_of, lang, ctx.uf, whom, listed)
+        .await
+        .map_err(pdf_failure)
+    {
+        Ok(m) => m,
+        Err(f) => {
+            settle(&mut journal, refused("PdfFailed"));
+            return Err(f);
+        }
+    };
     if let Err(e) =
         crate::fsutil::write_user_file(&target, |w| std::io::Write::write_all(w, &made.pdf))
     {
@@ -327,7 +326,7 @@ pub(super) async fn many(
         lang,
         out,
         dialect,
-        uf: ctx.uf.clone(),
+        uf: ctx.uf,
     };
     let done = crate::pdf::batch::run(&batch, customers, &stop, |n| {
         if progress {

@@ -142,7 +142,7 @@ pub async fn run(
         };
         match listed {
             Err(e) => row.failed = Some(crate::i18n::error_text(&e)),
-            Ok(listed) => match make(b.sender, b.as_of, b.lang, b.uf.clone(), c, listed).await {
+            Ok(listed) => match make(b.sender, b.as_of, b.lang, b.uf, c, listed).await {
                 Err(super::PdfError::Logo(p)) => {
                     row.failed = Some(crate::i18n::sender_problem(&p));
                 }
