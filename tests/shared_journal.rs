@@ -1220,3 +1220,54 @@ fn a_clerk_leaves_a_colleagues_part_for_the_end_and_a_frozen_colleague_stops_not
     );
     verified(&e, "supervisor", &url);
 }
+
+/// #50: on a desk, what a colleague issued is found from another computer's search box
+/// (`find`): its index reads the shared journal as it grows.
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn what_a_colleague_issued_is_found_from_another_computer() {
+    let Some(pg) = server() else {
+        return;
+    };
+    let e = Env::new(0);
+    let url = pg.database();
+    let c = e.customer();
+    exits(
+        &clerk(&e, "ana", &url)
+            .args(create_args(&c, "4321000", "DESK-FIND-1"))
+            .output()
+            .unwrap(),
+        0,
+    );
+    // Beto's computer: its own settings folder, so its own (empty) search index.
+    let beto_dir = tempfile::tempdir().unwrap();
+    let find = |text: &str| {
+        clerk(&e, "beto", &url)
+            .env("INVOICE_DESK_CONFIG_DIR", beto_dir.path())
+            .args(["find", text, "--local"])
+            .output()
+            .unwrap()
+    };
+    let out = find("DESK-FIND-1");
+    exits(&out, 0);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("4.321.000 · Issued here · per the journal"),
+        "{said}"
+    );
+    assert!(beto_dir.path().join("search.sqlite3").exists());
+    // Ana issues another: Beto's next search finds it (the index read on).
+    exits(
+        &clerk(&e, "ana", &url)
+            .args(create_args(&c, "1234000", "DESK-FIND-2"))
+            .output()
+            .unwrap(),
+        0,
+    );
+    let out = find("1.234.000");
+    exits(&out, 0);
+    assert!(text(&out.stdout).contains("1.234.000 · Issued here"));
+}

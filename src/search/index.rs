@@ -66,20 +66,26 @@ pub struct Index {
 }
 
 /// Where the index is kept: beside a journal file (so a test's or a script's journal
-/// has its own), in this computer's data folder for a desk's shared journal; none for a
-/// journal in memory (an index in memory then serves each search).
+/// has its own), in this computer's data folder for a desk's shared journal (each
+/// computer its own: it holds what this computer read); none for a journal in memory
+/// (an index in memory then serves each search).
 pub fn place_for(journal: Option<&Path>) -> Option<PathBuf> {
     let journal = journal?;
     let text = journal.to_string_lossy();
     if text == ":memory:" {
         return None;
     }
-    let beside = if crate::journal::is_database_url(&text) {
-        crate::journal::default_file()?
-    } else {
-        journal.to_path_buf()
-    };
-    beside.parent().map(|d| d.join("search.sqlite3"))
+    if !crate::journal::is_database_url(&text) {
+        return journal.parent().map(|d| d.join("search.sqlite3"));
+    }
+    // A desk's journal: this computer's own index, in INVOICE_DESK_CONFIG_DIR when a
+    // script or a test sets it (as the log is), else the data folder.
+    match std::env::var_os("INVOICE_DESK_CONFIG_DIR") {
+        Some(d) if !d.is_empty() => Some(PathBuf::from(d).join("search.sqlite3")),
+        _ => crate::journal::default_file()?
+            .parent()
+            .map(|d| d.join("search.sqlite3")),
+    }
 }
 
 /// The index at `place`, or one in memory when there is none.
