@@ -103,6 +103,17 @@ fn try_the_sandbox_and_issue_an_invoice() {
             .get("Sandbox")
             .is_some_and(|p| p.sandbox)
     );
+    // The built-in sandbox's profile says "built-in" for its address: the UF's value is
+    // read from the sandbox's CMF routes all the same (Credentials says it).
+    click(&mut h, "Credentials");
+    step_until(&mut h, "the UF's value from the built-in sandbox", |h| {
+        h.query_all_by_label_contains("UF on ").next().is_some()
+    });
+    assert!(
+        h.query_by_label_contains("is not an https address")
+            .is_none()
+    );
+    click(&mut h, "New invoice");
     type_into(&mut h, "Amount", "15.000");
     assert!(has_text(&h, "= $15.000 (the account's currency, CLP)"));
     click(&mut h, "Create invoice");

@@ -907,9 +907,10 @@ fn the_search_box_finds_any_invoice_and_enter_opens_it() {
     let other = s
         .sample_invoice(invoice_desk::sandbox::data::ORG_KEY)
         .unwrap();
+    // Ctrl+F again: what was searched before is selected, and typing replaces it.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
     h.step();
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
     h.event(egui::Event::Text(other.clone()));
     step_until(&mut h, "the offer to ask the service", |h| {
         h.query_by_label_contains(&format!("Consultar «{other}» en el servicio"))

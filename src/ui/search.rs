@@ -110,6 +110,13 @@ impl SearchBox {
         let field = field.on_hover_text(tr!("search-hint-long"));
         if std::mem::take(&mut self.focus) {
             field.request_focus();
+            // What was searched before is selected: typing replaces it.
+            if let Some(mut state) = egui::TextEdit::load_state(ui.ctx(), field.id) {
+                state.cursor.set_char_range(Some(
+                    egui::text_selection::CCursorRange::select_all_str(&self.text),
+                ));
+                state.store(ui.ctx(), field.id);
+            }
         }
         if field.changed() {
             self.open = true;

@@ -607,7 +607,15 @@ impl InvoiceDeskApp {
     pub(super) fn read_uf(&mut self) {
         let day = self.uf_day();
         let journal = self.journal.clone();
-        let profiles = self.profiles.clone();
+        let mut profiles = self.profiles.clone();
+        // The built-in sandbox's profile says "built-in": its CMF routes are at the
+        // address the sandbox runs at, which the connection knows.
+        if let Some(s) = self.session.as_ref().filter(|s| s.profile.sandbox) {
+            let name = s.profile.name.clone();
+            if let Some(p) = profiles.profiles.iter_mut().find(|p| p.name == name) {
+                p.base_url = s.client.config().base_url.to_string();
+            }
+        }
         let secrets = self.connector.secrets.clone();
         self.uf = Default::default();
         self.uf_loading = Some(self.spawner.spawn(async move {
