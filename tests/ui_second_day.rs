@@ -1078,3 +1078,45 @@ fn the_cmf_key_is_kept_from_credentials_and_the_value_read_at_once() {
             .is_some()
     });
 }
+
+/// #50/#49: the search box in the tab row never covers a tab's name, whatever the zoom
+/// at 1024x640 (at ×2 it covered "Emisión masiva"): it goes to a line of its own.
+#[test]
+fn the_search_box_never_covers_a_tab() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app(&rt, &s, dir.path(), [1024.0, 640.0]);
+    let tabs = [
+        "tab-credentials",
+        "tab-create",
+        "tab-lookup",
+        "tab-customers",
+        "tab-receivables",
+        "tab-activity",
+        "tab-bulk",
+    ];
+    for zoom in [1.0, 1.2, 1.5, 1.7, 2.0] {
+        h.ctx.set_zoom_factor(zoom);
+        for _ in 0..3 {
+            h.step();
+        }
+        let search = h
+            .get_by_role_and_label(egui::accesskit::Role::TextInput, &text("search-hint-long"))
+            .rect();
+        let screen = h.ctx.content_rect();
+        assert!(
+            screen.contains_rect(search),
+            "zoom {zoom}: {search:?} off {screen:?}"
+        );
+        assert!(search.width() >= 179.0, "zoom {zoom}: {search:?}");
+        for t in tabs {
+            let tab = rect_of(&h, &text(t));
+            assert!(
+                !tab.intersects(search),
+                "zoom {zoom}: {t} {tab:?} under the search box {search:?}"
+            );
+            assert!(screen.contains_rect(tab), "zoom {zoom}: {t} {tab:?}");
+        }
+    }
+}

@@ -40,6 +40,9 @@ pub struct SearchBox {
 /// The box's id (tests and the focus).
 pub const ID: &str = "search_box";
 
+/// The narrowest the box is drawn (its hint's start stays readable).
+pub const MIN_WIDTH: f32 = 180.0;
+
 impl SearchBox {
     /// Puts the keyboard in the box (Ctrl/Cmd+F), its text selected to be typed over.
     pub fn focus(&mut self) {
@@ -100,7 +103,7 @@ impl SearchBox {
 
     /// Draws the box, and its answer below it while open.
     pub fn show(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
-        let width = ui.available_width().clamp(140.0, 280.0);
+        let width = ui.available_width().clamp(MIN_WIDTH, 280.0);
         let field = ui.add(
             egui::TextEdit::singleline(&mut self.text)
                 .id(egui::Id::unique(ID))

@@ -109,6 +109,7 @@ impl InvoiceDeskApp {
             });
         });
         ui.horizontal_wrapped(|ui| {
+            let mut last_right = ui.min_rect().left();
             for (tab, name) in [
                 (Tab::Credentials, tr!("tab-credentials")),
                 (Tab::Create, tr!("tab-create")),
@@ -118,12 +119,16 @@ impl InvoiceDeskApp {
                 (Tab::Activity, tr!("tab-activity")),
                 (Tab::Bulk, tr!("tab-bulk")),
             ] {
-                if ui.selectable_label(self.saved.tab == tab, name).clicked() {
+                let t = ui.selectable_label(self.saved.tab == tab, name);
+                if t.clicked() {
                     commands.push(Command::Show(tab));
                 }
+                last_right = t.rect.right();
             }
-            // The search box at the row's end when it fits there, else on its own line.
-            if ui.available_width() < 150.0 {
+            // The search box at the row's end when it fits there whole, else on a line
+            // of its own (squeezed beside the tabs it covered one when zoomed).
+            let room = ui.max_rect().right() - last_right - ui.spacing().item_spacing.x;
+            if room < crate::ui::search::MIN_WIDTH {
                 ui.end_row();
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
