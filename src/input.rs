@@ -40,8 +40,8 @@ impl std::fmt::Display for AssignmentError {
     }
 }
 
-/// Reads `name=value` assignments (blank ones skipped); `metadata.name=value` goes into
-/// metadata. Values are text.
+/// Reads `name=value` assignments (blank ones skipped); `metadata.name=value` (or, as a
+/// Spanish clerk writes it, `metadatos.name=value`) goes into metadata. Values are text.
 pub fn parse_assignments<'a>(
     items: impl IntoIterator<Item = &'a str>,
 ) -> Result<ExtraFields, AssignmentError> {
@@ -59,7 +59,10 @@ pub fn parse_assignments<'a>(
         if k.is_empty() {
             return Err(AssignmentError::NoName(item.to_string()));
         }
-        match k.strip_prefix("metadata.") {
+        match k
+            .strip_prefix("metadata.")
+            .or_else(|| k.strip_prefix("metadatos."))
+        {
             Some(mk) if !mk.is_empty() => {
                 if v.chars().count() > 256 {
                     return Err(AssignmentError::MetadataTooLong(k.to_string()));
@@ -230,6 +233,10 @@ mod tests {
         let (e, m) = parse_assignments("nota = hola\nmetadata.centro=Ñuñoa\n\n".lines()).unwrap();
         assert_eq!(e["nota"], "hola");
         assert_eq!(m.unwrap()["centro"], "Ñuñoa");
+        // As the Spanish hint writes it.
+        let (e, m) = parse_assignments(["metadatos.centro=Maipú"]).unwrap();
+        assert!(e.is_empty());
+        assert_eq!(m.unwrap()["centro"], "Maipú");
         assert!(matches!(
             parse_assignments(["sin igual"]),
             Err(AssignmentError::NoEquals(_))

@@ -167,7 +167,7 @@ f-due-date = Vencimiento
 f-due-date-hint = DD-MM-AAAA
 f-external-ref = Referencia externa
 f-extra = Campos adicionales
-f-extra-hint = nombre=valor, uno por línea; metadata.nombre=valor para los metadatos
+f-extra-hint = nombre=valor, uno por línea; metadatos.nombre=valor para los metadatos
 f-form-body = Pedir el acceso como formulario (solo si el proveedor lo exige)
 f-header = Nombre del encabezado
 f-invoice-id = Id de factura
