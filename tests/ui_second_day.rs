@@ -1120,3 +1120,45 @@ fn the_search_box_never_covers_a_tab() {
         }
     }
 }
+
+/// #49: the top bar's menus never cover what it says (zoomed at 1024x640, "Acceso
+/// vigente hasta las 02:05" ran under "Ver" and "Ayuda").
+#[test]
+fn the_top_bar_menus_never_cover_its_words() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app(&rt, &s, dir.path(), [1024.0, 640.0]);
+    // A token fetched: the longest thing the bar says.
+    click(&mut h, &text("tab-lookup"));
+    let id = s.references().into_values().next().unwrap()[0].clone();
+    set_text(&mut h, &text("f-invoice-id"), &id);
+    click(&mut h, &text("lk-look-up"));
+    step_until(&mut h, "a token", |h| {
+        h.query_all_by_label_contains("Acceso vigente hasta")
+            .next()
+            .is_some()
+    });
+    for zoom in [1.0, 1.3, 1.5, 1.7, 2.0] {
+        h.ctx.set_zoom_factor(zoom);
+        for _ in 0..3 {
+            h.step();
+        }
+        let badge = h
+            .query_all_by_label_contains("Acceso vigente hasta")
+            .next()
+            .unwrap()
+            .rect();
+        for menu in [text("menu-view"), text("menu-help")] {
+            let m = h.get_by_label(&menu).rect();
+            assert!(
+                !m.intersects(badge),
+                "zoom {zoom}: {menu} {m:?} over the token's words {badge:?}"
+            );
+            assert!(
+                h.ctx.content_rect().contains_rect(m),
+                "zoom {zoom}: {menu} {m:?}"
+            );
+        }
+    }
+}

@@ -66,7 +66,8 @@ impl InvoiceDeskApp {
             self.token_badge(ui);
             self.journal_badge(ui, commands);
             // The menus on the right when they fit there, else on a line of their own.
-            if ui.available_width() < 160.0 {
+            // (Before wrap: in a wrapping row `available_width` is the whole row's.)
+            if ui.available_size_before_wrap().x < 160.0 {
                 ui.end_row();
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {

@@ -586,7 +586,11 @@ impl CustomersPanel {
             if self.view.totals.is_empty() {
                 ui.label("—");
             }
-            for (code, total) in &self.view.totals {
+            for (i, (code, total)) in self.view.totals.iter().enumerate() {
+                // Each currency's total apart (a UF's pesos stand between them).
+                if i > 0 {
+                    ui.label("·");
+                }
                 ui.label(RichText::new(summary::total_text(*total, code)).strong())
                     .on_hover_text(safe(code));
                 // The UF's total in pesos on today's value, its day said.
