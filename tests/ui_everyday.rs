@@ -451,6 +451,7 @@ fn no_english_on_any_panel_in_spanish() {
             "Ctrl/Cmd+Enter",
             "Ctrl/Cmd+N",
             "Ctrl/Cmd+F",
+            "Ctrl/Cmd+L",
             "Ctrl/Cmd+E",
             "Ctrl/Cmd+Q",
             "Ctrl/Cmd + / -",

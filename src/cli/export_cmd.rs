@@ -26,7 +26,12 @@ pub(super) async fn list(
     let mut seen = Vec::new();
     svc.client
         .list_customer_invoices(customer, |page, _| {
-            seen.extend(page.iter().map(|i| crate::search::Seen::of_invoice(i, at)));
+            let room = crate::search::KEPT_PER_LISTING.saturating_sub(seen.len());
+            seen.extend(
+                page.iter()
+                    .take(room)
+                    .map(|i| crate::search::Seen::of_invoice(i, at)),
+            );
             for inv in &page {
                 if let Err(e) = sink.push(inv) {
                     failed = Some(e);

@@ -20,6 +20,12 @@ pub const MAX_QUERY: usize = 200;
 /// How many invoices an answer shows at most.
 pub const SHOWN: usize = 50;
 
+/// The most invoices of one listing kept for the search (its first ones): what a
+/// listing holds for the index is bounded whatever the service sends (an endless
+/// listing must not grow the process; a customer past it is searched by what the
+/// journal and Lookup keep).
+pub const KEPT_PER_LISTING: usize = 20_000;
+
 /// Where an invoice stands, as last seen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -396,18 +402,16 @@ pub fn find(
     Ok(answer)
 }
 
-/// [`find`] in the index at `place` (in memory when there is none), the error in the
-/// reader's words: what the app runs on the journal's thread.
+/// [`find`] in the index at `place` (in memory when there is none): what the app runs
+/// on the journal's thread.
 pub fn find_at(
     journal: &Journal,
     place: Option<&std::path::Path>,
     service: &str,
     text: &str,
-) -> Result<Answer, String> {
-    index::open_at(place)
-        .map_err(SearchError::from)
-        .and_then(|mut index| find(journal, &mut index, service, text))
-        .map_err(|e| crate::i18n::search_error(&e))
+) -> Result<Answer, SearchError> {
+    let mut index = index::open_at(place)?;
+    find(journal, &mut index, service, text)
 }
 
 /// Keeps a customer's listing (or a looked-up invoice) in the index at `place`: what the

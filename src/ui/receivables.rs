@@ -229,6 +229,7 @@ impl ReceivablesPanel {
                         seen.extend(
                             l.lines
                                 .iter()
+                                .take(crate::search::KEPT_PER_LISTING)
                                 .map(|line| crate::search::Seen::of_line(&c.id, line, at)),
                         );
                         if !l.lines.is_empty()

@@ -31,7 +31,8 @@ impl InvoiceDeskApp {
                 self.searching = Some(self.spawner.spawn(async move {
                     journal
                         .read(move |j| {
-                            Ok(crate::search::find_at(j, place.as_deref(), &service, &text))
+                            Ok(crate::search::find_at(j, place.as_deref(), &service, &text)
+                                .map_err(|e| crate::i18n::search_error(&e)))
                         })
                         .await
                         .and_then(|r| r)

@@ -372,7 +372,13 @@ impl CustomersPanel {
             let at = chrono::Utc::now();
             let mut seen = Vec::new();
             let list = session.client.list_customer_invoices(&id, |items, p| {
-                seen.extend(items.iter().map(|i| crate::search::Seen::of_invoice(i, at)));
+                let room = crate::search::KEPT_PER_LISTING.saturating_sub(seen.len());
+                seen.extend(
+                    items
+                        .iter()
+                        .take(room)
+                        .map(|i| crate::search::Seen::of_invoice(i, at)),
+                );
                 let _ = pages.send(ListEvent::Page(items, *p));
                 // Progress is drawn a few times a second, not once a page: under
                 // software GL a frame costs more than a page of 1,000 invoices.
