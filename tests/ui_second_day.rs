@@ -205,6 +205,29 @@ fn directory(dir: &std::path::Path, s: &Sandbox) {
     j.import_customers(&customers).unwrap();
 }
 
+/// The app connected to `s` through a profile marked as the built-in sandbox's (its
+/// directory names its customers, its CMF routes give the UF's value), in Spanish, its
+/// journal a file in `dir` (the search index beside it).
+fn sandboxed(
+    rt: &tokio::runtime::Runtime,
+    s: &Sandbox,
+    dir: &std::path::Path,
+    size: [f32; 2],
+) -> common::H {
+    let mut p = s.profile("Pruebas");
+    p.account_currency = Some(invoice_desk::api::Currency::CLP);
+    p.sandbox = true;
+    common::connected_with_journal(
+        rt,
+        p,
+        &s.credentials.client_secret,
+        dir,
+        size,
+        Lang::Es,
+        Some(dir.join("journal.sqlite3")),
+    )
+}
+
 /// Reads `file` in the Bulk issue panel, until its plan is shown.
 fn read_in_bulk(h: &mut common::H, file: &std::path::Path) {
     click(h, &text("tab-bulk"));
@@ -844,20 +867,7 @@ fn the_search_box_finds_any_invoice_and_enter_opens_it() {
     let rt = runtime();
     let s = sandbox(&rt);
     let dir = tempfile::tempdir().unwrap();
-    let mut p = s.profile("Pruebas");
-    p.account_currency = Some(invoice_desk::api::Currency::CLP);
-    // The built-in sandbox's profile: its directory names its customers.
-    p.sandbox = true;
-    let journal = dir.path().join("journal.sqlite3");
-    let mut h = common::connected_with_journal(
-        &rt,
-        p,
-        &s.credentials.client_secret,
-        dir.path(),
-        [1024.0, 640.0],
-        Lang::Es,
-        Some(journal.clone()),
-    );
+    let mut h = sandboxed(&rt, &s, dir.path(), [1024.0, 640.0]);
     let (nunoa, _, _) = s
         .directory()
         .into_iter()
@@ -929,18 +939,7 @@ fn the_customer_list_and_cartera_total_the_uf_in_pesos() {
     let rt = runtime();
     let s = sandbox(&rt);
     let dir = tempfile::tempdir().unwrap();
-    let mut p = s.profile("Pruebas");
-    p.account_currency = Some(invoice_desk::api::Currency::CLP);
-    p.sandbox = true;
-    let mut h = common::connected_with_journal(
-        &rt,
-        p,
-        &s.credentials.client_secret,
-        dir.path(),
-        [1280.0, 800.0],
-        Lang::Es,
-        Some(dir.path().join("journal.sqlite3")),
-    );
+    let mut h = sandboxed(&rt, &s, dir.path(), [1280.0, 800.0]);
     // A customer with UF invoices.
     let customer = s.customers()[0].0.clone();
     click(&mut h, &text("tab-customers"));
@@ -991,18 +990,7 @@ fn a_billing_runs_uf_total_is_confirmed_in_pesos() {
     let rt = runtime();
     let s = sandbox(&rt);
     let dir = tempfile::tempdir().unwrap();
-    let mut p = s.profile("Pruebas");
-    p.account_currency = Some(invoice_desk::api::Currency::CLP);
-    p.sandbox = true;
-    let mut h = common::connected_with_journal(
-        &rt,
-        p,
-        &s.credentials.client_secret,
-        dir.path(),
-        [1280.0, 800.0],
-        Lang::Es,
-        Some(dir.path().join("journal.sqlite3")),
-    );
+    let mut h = sandboxed(&rt, &s, dir.path(), [1280.0, 800.0]);
     let c = s.customers()[0].0.clone();
     let file = dir.path().join("uf.csv");
     std::fs::write(
