@@ -234,3 +234,45 @@ fn lang_en_wins_over_a_spanish_system_and_machine_output_does_not_change() {
     assert_eq!(en.status.code(), Some(4));
     assert_ne!(es.stderr, en.stderr);
 }
+
+/// A secret named in a sentence takes its own article: "la llave de API", "el secreto
+/// del cliente" (it read "el clave de API").
+#[test]
+fn a_secret_is_named_with_its_own_article() {
+    let dir = tempfile::tempdir().unwrap();
+    let add = |mode: &str| {
+        let mut c = spanish(cli_env::cli(dir.path()));
+        c.args(["profile", "add", "prueba", "--mode", mode])
+            .args(["--base-url", "https://api.example.cl"])
+            .args(["--auth-url", "https://idp.example.cl", "--audience", "x"])
+            .args(["--client-id", "cliente"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"sekret-123\n")
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        exits(&out, 0);
+        text(&out.stderr)
+    };
+    let said = add("api-key");
+    assert!(
+        said.contains("pero la llave de API NO se pudo guardar"),
+        "{said}"
+    );
+    let said = add("oauth");
+    assert!(
+        said.contains("pero el secreto del cliente NO se pudo guardar"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("el la") && !said.contains("el clave"),
+        "{said}"
+    );
+}

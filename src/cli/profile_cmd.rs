@@ -202,7 +202,10 @@ pub(super) fn said_stored(
 /// Reads a secret from a hidden prompt (terminal) or the first line of stdin.
 pub(super) fn read_secret(what: &str) -> Result<SecretString, Failure> {
     let text = if std::io::stdin().is_terminal() {
-        rpassword::prompt_password(format!("{what}: "))
+        // The prompt starts with a capital ("El secreto del cliente: ").
+        let mut prompt: String = what.chars().take(1).flat_map(char::to_uppercase).collect();
+        prompt.extend(what.chars().skip(1));
+        rpassword::prompt_password(format!("{prompt}: "))
             .map_err(|e| Failure::usage(tr!("cli-secret-unreadable", what = what, why = e)))?
     } else {
         let mut line = String::new();

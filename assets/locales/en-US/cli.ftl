@@ -162,12 +162,12 @@ cli-no-active-profile = There is no active profile.
 cli-now-active = "{ $name }" is now the active profile.
 cli-profile-removed = Removed the profile "{ $name }" and its stored secret.
 cli-required-for-oauth = { $option } is required for OAuth.
-cli-secret-client = client secret
-cli-secret-api-key = API key
-cli-saved-in-keyring = Saved "{ $name }"; the { $what } is in the keyring ({ $store }).
-cli-saved-not-stored = Saved "{ $name }", but the { $what } could NOT be stored: no keyring is available ({ $why }). Set it in the environment of the job instead ({ $variable }).
-cli-secret-unreadable = Could not read the { $what }: { $why }
-cli-secret-missing = No { $what } was given on the input.
+cli-secret-client = the client secret
+cli-secret-api-key = the API key
+cli-saved-in-keyring = Saved "{ $name }"; { $what } is in the keyring ({ $store }).
+cli-saved-not-stored = Saved "{ $name }", but { $what } could NOT be stored: no keyring is available ({ $why }). Set it in the environment of the job instead ({ $variable }).
+cli-secret-unreadable = Could not read { $what }: { $why }
+cli-secret-missing = Nothing was given on the input for { $what }.
 cli-no-config-folder = No configuration folder could be found; set INVOICE_DESK_CONFIG_DIR.
 cli-sandbox-profile = The Sandbox profile works only inside the app. Run `invoice-desk sandbox` and set INVOICE_DESK_* from what it prints, or add a profile for it.
 cli-no-base-url = No profile and no INVOICE_DESK_BASE_URL: add a profile (`invoice-desk profile add`) or set the INVOICE_DESK_* variables.
@@ -264,7 +264,7 @@ cli-contacts-set = { $count ->
 cli-mail-on-its-way = { $customer }: being sent right now by { $by }; not sent here.
 
 ## uf
-cli-secret-cmf-key = CMF access code
+cli-secret-cmf-key = the CMF key
 cli-uf-imported = Kept { $count } UF values from { $file }, { $first } to { $last } ({ $added } new).
 cli-uf-differ = Note: { $count ->
         [one] 1 day already kept has

@@ -162,12 +162,12 @@ cli-no-active-profile = No hay un perfil activo.
 cli-now-active = "{ $name }" es ahora el perfil activo.
 cli-profile-removed = Se eliminó el perfil "{ $name }" y su secreto guardado.
 cli-required-for-oauth = { $option } es obligatorio para OAuth.
-cli-secret-client = secreto de cliente
-cli-secret-api-key = clave de API
-cli-saved-in-keyring = Se guardó "{ $name }"; el { $what } está en el llavero ({ $store }).
-cli-saved-not-stored = Se guardó "{ $name }", pero el { $what } NO se pudo guardar: no hay llavero disponible ({ $why }). Defínalo en el entorno del proceso ({ $variable }).
-cli-secret-unreadable = No se pudo leer el { $what }: { $why }
-cli-secret-missing = No se entregó ningún { $what } en la entrada.
+cli-secret-client = el secreto del cliente
+cli-secret-api-key = la llave de API
+cli-saved-in-keyring = Se guardó "{ $name }"; { $what } está en el llavero ({ $store }).
+cli-saved-not-stored = Se guardó "{ $name }", pero { $what } NO se pudo guardar: no hay llavero disponible ({ $why }). Para este proceso, use la variable de entorno { $variable }.
+cli-secret-unreadable = No se pudo leer { $what }: { $why }
+cli-secret-missing = No se entregó { $what } en la entrada.
 cli-no-config-folder = No se encontró una carpeta de configuración; defina INVOICE_DESK_CONFIG_DIR.
 cli-sandbox-profile = El perfil Sandbox funciona solo dentro de la aplicación. Ejecute `invoice-desk sandbox` y defina INVOICE_DESK_* con lo que muestra, o agregue un perfil para él.
 cli-no-base-url = No hay perfil ni INVOICE_DESK_BASE_URL: agregue un perfil (`invoice-desk profile add`) o defina las variables INVOICE_DESK_*.
@@ -264,7 +264,7 @@ cli-contacts-set = { $count ->
 cli-mail-on-its-way = { $customer }: { $by } lo está enviando en este momento; no se envía aquí.
 
 ## uf
-cli-secret-cmf-key = código de acceso de la CMF
+cli-secret-cmf-key = la llave de la CMF
 cli-uf-imported = Se guardaron { $count } valores de la UF de { $file }, del { $first } al { $last } ({ $added ->
         [one] 1 nuevo
        *[other] { $added } nuevos
