@@ -163,7 +163,7 @@ fn a_spanish_clerks_cli_answers_in_spanish() {
     exits(&out, 0);
     let said = text(&out.stdout);
     assert!(
-        said.contains("2 facturas para 1 clientes") && said.contains("Prueba sin envío"),
+        said.contains("2 facturas para 1 cliente ") && said.contains("Prueba sin envío"),
         "{said}"
     );
     // A journal that cannot be opened: nothing sent, said in Spanish, exit 1.

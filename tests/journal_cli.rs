@@ -372,7 +372,7 @@ fn the_customer_directory_is_imported_checked_found_and_named_in_exports() {
     .unwrap();
     let out = e.run(&["customers", "import", good.to_str().unwrap()]);
     exits(&out, 0);
-    assert!(text(&out.stdout).contains("1 customers imported"));
+    assert!(text(&out.stdout).contains("1 customer imported"));
     // A file with a wrong check digit: every problem named, nothing imported.
     let bad = e.dir.path().join("malos.csv");
     std::fs::write(&bad, "id,nombre,rut\ncus_x,X,76.123.456-1\n,Y,\n").unwrap();
@@ -427,7 +427,7 @@ fn a_billing_run_checks_everything_first_sends_once_and_never_twice() {
     let out = e.run(&["bulk", &file, "--dry-run"]);
     exits(&out, 0);
     let said = text(&out.stdout);
-    assert!(said.contains("3 invoices to 1 customers"), "{said}");
+    assert!(said.contains("3 invoices to 1 customer"), "{said}");
     assert!(said.contains("1 in CLF: UF 12,3456"), "{said}");
     assert!(said.contains("\"amount\":1234567"), "{said}");
     assert_eq!(creates(&e), 0);

@@ -571,7 +571,7 @@ fn switching_to_the_desk_says_the_directory_is_empty_and_push_brings_it_along() 
         exits(&out, 0);
         assert!(text(&out.stdout).contains(says), "{}", text(&out.stdout));
     };
-    pushed("Brought 1 customers");
+    pushed("Brought 1 customer ");
     let out = run();
     exits(&out, 0);
     assert_eq!(creates(&e), 1);

@@ -722,7 +722,7 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
     assert!(has_text(&h, &text("sj-bring-directory-hint")));
     click(&mut h, &text("sj-bring-directory"));
     step_until(&mut h, "the directory brought", |h| {
-        has_text(h, "Se trajeron 1 clientes al directorio del equipo")
+        has_text(h, "Se trajo 1 cliente al directorio del equipo")
     });
     let desk = invoice_desk::journal::Journal::open_with(
         std::path::Path::new(&url),

@@ -64,7 +64,10 @@ cli-export-progress = { $items } invoices ({ $pages } pages)…
 cli-export-failed = Could not export: { $why }
 cli-not-changed = { $path } was not changed.
 cli-write-failed = Could not write { $path }: { $why }. Any existing file was left as it was.
-cli-exported = Exported { $count } invoices to { $path }.
+cli-exported = { $count ->
+    [one] Exported 1 invoice to { $path }.
+   *[other] Exported { $count } invoices to { $path }.
+}
 cli-too-many-for-excel = the customer has more invoices than an Excel sheet holds ({ $max })
 cli-xlsx-as-text = Note: { $count } amounts have more than 15 significant digits; Excel cannot hold them as numbers, so they are written as text (marked in yellow).
 cli-xlsx-cut = Note: { $count } texts are longer than an Excel cell holds (32,767 characters); they are cut, end in "…" and are marked in yellow. The CSV export keeps them whole.
@@ -101,7 +104,13 @@ cli-run-not-sent = , { $count } not sent
 cli-run-invalid = , { $count } invalid rows skipped
 cli-plan-in-account = { $count } in the account's currency: { $sum }
 cli-plan-in = { $count } in { $code }: { $sum }
-cli-plan = { $count } invoices to { $customers } customers ({ $totals }).
+cli-plan = { $count } { $count ->
+    [one] invoice
+   *[other] invoices
+} to { $customers } { $customers ->
+    [one] customer
+   *[other] customers
+} ({ $totals }).
 cli-plan-empty = No row is valid.
 cli-checking = Reading what the service already has of { $of ->
     [one] 1 customer
@@ -121,7 +130,10 @@ cli-init-done-for = The shared journal is ready: the role { $role } may add entr
 cli-push-not-a-database = journal push copies into a shared journal: give its PostgreSQL address with --to.
 cli-push-no-local = There is no local journal at { $path } to copy.
 cli-pushed = Copied { $copied } entries of { $path } into the shared journal ({ $already } were there already).
-cli-pushed-directory = Brought { $count } customers of this computer's directory to the shared journal's (those it already knew by name, RUT or notes were left as they are).
+cli-pushed-directory = { $count ->
+    [one] Brought 1 customer of this computer's directory to the shared journal's (those it already knew by name, RUT or notes were left as they are).
+   *[other] Brought { $count } customers of this computer's directory to the shared journal's (those it already knew by name, RUT or notes were left as they are).
+}
 cli-journal-damaged = The journal { $path } is damaged: { $why }. Keep a copy of the file and restore the last backup.
 cli-journal-intact = The journal is intact: { $count } rows, every hash matches.
 cli-journal-broken = The journal is broken: { $why }.
@@ -147,9 +159,15 @@ cli-entries = { $count ->
     [one] 1 entry.
    *[other] { $count } entries.
 }
-cli-journal-exported = Exported { $count } journal entries to { $path }.
+cli-journal-exported = { $count ->
+    [one] Exported 1 journal entry to { $path }.
+   *[other] Exported { $count } journal entries to { $path }.
+}
 cli-not-imported = { $path } was not imported:
-cli-imported = { $count } customers imported into the directory.
+cli-imported = { $count ->
+    [one] 1 customer imported into the directory.
+   *[other] { $count } customers imported into the directory.
+}
 cli-customers = { $count ->
     [one] 1 customer.
    *[other] { $count } customers.
@@ -204,7 +222,10 @@ cli-receivables-too-large = too large to add
 cli-receivables-csv-only = Receivables are written as CSV or as an Excel workbook: give --out a name ending in .csv or .xlsx.
 cli-receivables-none = No customers: import the customer directory (invoice-desk customers import FILE) or give --customers FILE.
 cli-receivables-progress = { $done } of { $total } customers…
-cli-receivables-written = { $count } customers written to { $path }.
+cli-receivables-written = { $count ->
+    [one] 1 customer written to { $path }.
+   *[other] { $count } customers written to { $path }.
+}
 cli-receivables-failed = { $count } customers could not be listed: what they owe is not known (see their lines).
 cli-receivables-customer = Customer
 cli-receivables-name = Name

@@ -840,7 +840,10 @@ sj-password-in-address = The address must not hold the password: write it in the
 sj-push-hint = What this computer recorded before stays in its own file; to bring it into the shared journal run: invoice-desk journal push --to ADDRESS
 sj-bring-directory-hint = The shared journal has the desk's customer directory, not this computer's: the names, RUTs and notes you imported here stay behind unless you bring them.
 sj-bring-directory = Bring this computer's directory
-sj-brought = Brought { $count } customers to the desk's directory (those it already knew by name, RUT or notes were left as the desk wrote them).
+sj-brought = { $count ->
+    [one] Brought 1 customer to the desk's directory (those it already knew by name, RUT or notes were left as the desk wrote them).
+   *[other] Brought { $count } customers to the desk's directory (those it already knew by name, RUT or notes were left as the desk wrote them).
+}
 act-clerk = Clerk
 bulk-progress-others = { $count } issued by colleagues
 bulk-already-known-others = { $count } of them were issued by colleagues.

@@ -64,7 +64,10 @@ cli-export-progress = { $items } facturas ({ $pages } páginas)…
 cli-export-failed = No se pudo exportar: { $why }
 cli-not-changed = { $path } no se modificó.
 cli-write-failed = No se pudo escribir { $path }: { $why }. El archivo que existía quedó como estaba.
-cli-exported = Se exportaron { $count } facturas a { $path }.
+cli-exported = { $count ->
+    [one] Se exportó 1 factura a { $path }.
+   *[other] Se exportaron { $count } facturas a { $path }.
+}
 cli-too-many-for-excel = el cliente tiene más facturas de las que caben en una hoja de Excel ({ $max })
 cli-xlsx-as-text = Aviso: { $count } montos tienen más de 15 cifras significativas; Excel no los puede guardar como números, así que van como texto (marcados en amarillo).
 cli-xlsx-cut = Aviso: { $count } textos son más largos de lo que cabe en una celda de Excel (32.767 caracteres); se cortan, terminan en "…" y van marcados en amarillo. La exportación CSV los conserva enteros.
@@ -101,7 +104,13 @@ cli-run-not-sent = , { $count } no enviadas
 cli-run-invalid = , { $count } filas no válidas omitidas
 cli-plan-in-account = { $count } en la moneda de la cuenta: { $sum }
 cli-plan-in = { $count } en { $code }: { $sum }
-cli-plan = { $count } facturas para { $customers } clientes ({ $totals }).
+cli-plan = { $count } { $count ->
+    [one] factura
+   *[other] facturas
+} para { $customers } { $customers ->
+    [one] cliente
+   *[other] clientes
+} ({ $totals }).
 cli-plan-empty = Ninguna fila es válida.
 cli-checking = Leyendo lo que el servicio ya tiene de { $of ->
     [one] 1 cliente
@@ -121,7 +130,10 @@ cli-init-done-for = El registro compartido está listo: el rol { $role } puede a
 cli-push-not-a-database = journal push copia a un registro compartido: indique su dirección de PostgreSQL con --to.
 cli-push-no-local = No hay un registro local en { $path } que copiar.
 cli-pushed = Se copiaron { $copied } registros de { $path } al registro compartido ({ $already } ya estaban).
-cli-pushed-directory = Se llevaron { $count } clientes del directorio de este computador al del registro compartido (los que ya conocía por nombre, RUT o notas quedaron como estaban).
+cli-pushed-directory = { $count ->
+    [one] Se llevó 1 cliente del directorio de este computador al del registro compartido (los que ya conocía por nombre, RUT o notas quedaron como estaban).
+   *[other] Se llevaron { $count } clientes del directorio de este computador al del registro compartido (los que ya conocía por nombre, RUT o notas quedaron como estaban).
+}
 cli-journal-damaged = El registro { $path } está dañado: { $why }. Guarde una copia del archivo y restaure el último respaldo.
 cli-journal-intact = El registro está íntegro: { $count } filas, todas las huellas coinciden.
 cli-journal-broken = El registro está alterado: { $why }.
@@ -147,9 +159,15 @@ cli-entries = { $count ->
     [one] 1 registro.
    *[other] { $count } registros.
 }
-cli-journal-exported = Se exportaron { $count } registros a { $path }.
+cli-journal-exported = { $count ->
+    [one] Se exportó 1 registro a { $path }.
+   *[other] Se exportaron { $count } registros a { $path }.
+}
 cli-not-imported = { $path } no se importó:
-cli-imported = Se importaron { $count } clientes al directorio.
+cli-imported = { $count ->
+    [one] Se importó 1 cliente al directorio.
+   *[other] Se importaron { $count } clientes al directorio.
+}
 cli-customers = { $count ->
     [one] 1 cliente.
    *[other] { $count } clientes.
@@ -204,7 +222,10 @@ cli-receivables-too-large = demasiado grande para sumar
 cli-receivables-csv-only = La cartera se escribe en CSV o en un libro Excel: dé a --out un nombre terminado en .csv o .xlsx.
 cli-receivables-none = No hay clientes: importe el directorio de clientes (invoice-desk customers import ARCHIVO) o indique --customers ARCHIVO.
 cli-receivables-progress = { $done } de { $total } clientes…
-cli-receivables-written = { $count } clientes guardados en { $path }.
+cli-receivables-written = { $count ->
+    [one] 1 cliente guardado en { $path }.
+   *[other] { $count } clientes guardados en { $path }.
+}
 cli-receivables-failed = { $count } clientes no se pudieron consultar: no se sabe cuánto adeudan (vea sus líneas).
 cli-receivables-customer = Cliente
 cli-receivables-name = Nombre

@@ -843,7 +843,10 @@ sj-password-in-address = La dirección no debe llevar la contraseña: escríbala
 sj-push-hint = Lo que este computador registró antes queda en su propio archivo; para llevarlo al registro compartido ejecute: invoice-desk journal push --to DIRECCIÓN
 sj-bring-directory-hint = El registro compartido tiene el directorio de clientes del equipo, no el de este computador: los nombres, RUT y notas que importó aquí se quedan atrás si no los trae.
 sj-bring-directory = Traer el directorio de este computador
-sj-brought = Se trajeron { $count } clientes al directorio del equipo (los que ya conocía por nombre, RUT o notas quedaron como el equipo los escribió).
+sj-brought = { $count ->
+    [one] Se trajo 1 cliente al directorio del equipo (los que ya conocía por nombre, RUT o notas quedaron como el equipo los escribió).
+   *[other] Se trajeron { $count } clientes al directorio del equipo (los que ya conocía por nombre, RUT o notas quedaron como el equipo los escribió).
+}
 act-clerk = Usuario
 bulk-progress-others = { $count } emitidas por colegas
 bulk-already-known-others = { $count } de ellas las emitieron colegas.
