@@ -426,5 +426,21 @@ pub fn keep_listed(place: Option<&std::path::Path>, base_url: &str, seen: &[Seen
     }
 }
 
+/// [`keep_listed`] on one of the runtime's blocking threads, not waited for: what the
+/// clerk asked for (a listing, an invoice, Cartera's review) is shown and ends without
+/// waiting on the index. Called from the app's tasks (a runtime is there).
+pub fn keep_listed_in_background(
+    place: Option<std::path::PathBuf>,
+    base_url: String,
+    seen: Vec<Seen>,
+) {
+    if place.is_none() || seen.is_empty() {
+        return;
+    }
+    drop(tokio::task::spawn_blocking(move || {
+        keep_listed(place.as_deref(), &base_url, &seen)
+    }));
+}
+
 #[cfg(test)]
 mod tests;

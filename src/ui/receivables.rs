@@ -253,10 +253,7 @@ impl ReceivablesPanel {
                 ctx.request_repaint();
             }
             let base_url = session.profile.base_url.clone();
-            let _ = tokio::task::spawn_blocking(move || {
-                crate::search::keep_listed(index_place.as_deref(), &base_url, &seen)
-            })
-            .await;
+            crate::search::keep_listed_in_background(index_place, base_url, seen);
             Ok(())
         });
         self.review = Some(Review {

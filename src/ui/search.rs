@@ -31,8 +31,6 @@ pub struct SearchBox {
     open: bool,
     /// Put the keyboard focus in the box on the next frame.
     focus: bool,
-    /// A search is under way.
-    pub busy: bool,
     /// The arrows moved the choice this frame: its line is scrolled into view.
     moved: bool,
 }
@@ -52,7 +50,6 @@ impl SearchBox {
 
     /// What a search found (or why it could not): shown when it is for what is typed now.
     pub fn answered(&mut self, result: Result<Answer, String>) {
-        self.busy = false;
         match result {
             Ok(a) if a.text == self.asked() => {
                 self.answer = Some(a);
@@ -123,7 +120,6 @@ impl SearchBox {
         }
         if field.changed() {
             self.open = true;
-            self.busy = !self.asked().is_empty();
             commands.push(Command::Search(self.asked()));
         }
         let typing = field.has_focus();

@@ -313,12 +313,8 @@ impl InvoiceDeskApp {
             let found = s.client.get_invoice(&id).await;
             if let Ok(inv) = &found {
                 // What was looked up is found by the search box later.
-                let seen = [crate::search::Seen::of_invoice(inv, chrono::Utc::now())];
-                let base_url = s.profile.base_url.clone();
-                let _ = tokio::task::spawn_blocking(move || {
-                    crate::search::keep_listed(place.as_deref(), &base_url, &seen)
-                })
-                .await;
+                let seen = vec![crate::search::Seen::of_invoice(inv, chrono::Utc::now())];
+                crate::search::keep_listed_in_background(place, s.profile.base_url.clone(), seen);
             }
             found
         });

@@ -392,11 +392,8 @@ impl CustomersPanel {
                 let _ = journal
                     .read(move |j| j.learn_customers([learnt.as_str()]))
                     .await;
-                let (place, base_url) = (index_place, session.profile.base_url.clone());
-                let _ = tokio::task::spawn_blocking(move || {
-                    crate::search::keep_listed(place.as_deref(), &base_url, &seen)
-                })
-                .await;
+                let base_url = session.profile.base_url.clone();
+                crate::search::keep_listed_in_background(index_place, base_url, seen);
             }
             let _ = tx.send(ListEvent::Done(result));
             ctx.request_repaint();
