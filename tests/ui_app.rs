@@ -491,12 +491,7 @@ fn create_and_look_up_with_the_keyboard_only() {
     assert!(has_text(&h, "= $25.000"));
     keys(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
     wait_text(&mut h, "created.");
-    let node = h.query_all_by_label_contains(" created.").next().unwrap();
-    let created = node
-        .accesskit_node()
-        .label()
-        .or_else(|| node.accesskit_node().value())
-        .unwrap_or_default();
+    let created = common::text_containing(&h, " created.");
     let invoice_id = created
         .trim_start_matches("Invoice ")
         .trim_end_matches(" created.")

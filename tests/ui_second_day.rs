@@ -885,23 +885,13 @@ fn the_search_box_finds_any_invoice_and_enter_opens_it() {
     h.step();
     h.event(egui::Event::Text("nunoa".into()));
     step_until(&mut h, "the answer", |h| {
-        h.query_all_by_label_contains("visto en el servicio el")
-            .next()
-            .is_some()
+        has_text(h, "visto en el servicio el")
     });
     assert!(
         h.query_by_label_contains("Cliente: Comercial Ñuñoa Ltda.")
             .is_some()
     );
-    let node = h
-        .query_all_by_label_contains("visto en el servicio el")
-        .next()
-        .unwrap();
-    let first = node
-        .accesskit_node()
-        .label()
-        .or_else(|| node.accesskit_node().value())
-        .unwrap_or_default();
+    let first = common::text_containing(&h, "visto en el servicio el");
     let id = first
         .split(['\n', ' '])
         .find(|w| w.starts_with("in_"))
@@ -946,39 +936,17 @@ fn the_customer_list_and_cartera_total_the_uf_in_pesos() {
     set_text(&mut h, &text("f-customer-id"), &customer);
     click(&mut h, &text("cu-load"));
     step_until(&mut h, "listed, and the UF's pesos", |h| {
-        !h.state().customers_loading()
-            && h.query_all_by_label_contains(" al 23-11-2026")
-                .next()
-                .is_some()
+        !h.state().customers_loading() && has_text(h, " al 23-11-2026")
     });
-    let pesos = h
-        .query_all_by_label_contains(" al 23-11-2026")
-        .next()
-        .map(|n| {
-            n.accesskit_node()
-                .label()
-                .or_else(|| n.accesskit_node().value())
-                .unwrap_or_default()
-        })
-        .unwrap();
+    let pesos = common::text_containing(&h, " al 23-11-2026");
     assert!(pesos.starts_with("≈ $"), "{pesos}");
     // Cartera: the directory (the sandbox's customers) reviewed, the book in pesos.
     click(&mut h, &text("tab-receivables"));
     click(&mut h, &text("rv-review"));
     step_until(&mut h, "the book in pesos", |h| {
-        h.query_all_by_label_contains("En pesos, con la UF del 23-11-2026 ($")
-            .next()
-            .is_some()
+        has_text(h, "En pesos, con la UF del 23-11-2026 ($")
     });
-    let node = h
-        .query_all_by_label_contains("En pesos, con la UF del")
-        .next()
-        .unwrap();
-    let line = node
-        .accesskit_node()
-        .label()
-        .or_else(|| node.accesskit_node().value())
-        .unwrap_or_default();
+    let line = common::text_containing(&h, "En pesos, con la UF del");
     for part in ["adeudado", "vencido", "Al día $", "Más de 90 días $"] {
         assert!(line.contains(part), "{line}");
     }
@@ -1122,11 +1090,7 @@ fn the_top_bar_menus_never_cover_its_words() {
     let id = s.references().into_values().next().unwrap()[0].clone();
     set_text(&mut h, &text("f-invoice-id"), &id);
     click(&mut h, &text("lk-look-up"));
-    step_until(&mut h, "a token", |h| {
-        h.query_all_by_label_contains("Acceso vigente hasta")
-            .next()
-            .is_some()
-    });
+    step_until(&mut h, "a token", |h| has_text(h, "Acceso vigente hasta"));
     for zoom in [1.0, 1.3, 1.5, 1.7, 2.0] {
         h.ctx.set_zoom_factor(zoom);
         for _ in 0..3 {

@@ -240,6 +240,21 @@ pub fn has_text(h: &H, text: &str) -> bool {
     h.query_all_by_label_contains(text).next().is_some()
 }
 
+/// The text of the first widget whose label contains `part` (its label, else its
+/// value); panics when there is none.
+pub fn text_containing(h: &H, part: &str) -> String {
+    use egui_kittest::kittest::NodeT;
+    let node = h
+        .query_all_by_label_contains(part)
+        .next()
+        .unwrap_or_else(|| panic!("no widget says {part:?}"));
+    let n = node.accesskit_node();
+    n.label()
+        .or_else(|| n.value())
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// Clicks the button named `label` and lets two frames pass.
 pub fn click(h: &mut H, label: &str) {
     h.get_by_role_and_label(egui::accesskit::Role::Button, label)
