@@ -208,26 +208,7 @@ impl Index {
         trim(&tx, self.max_rows)?;
         tx.commit().map_err(IndexError)
     }
-}
 
-/// Drops the least recently seen invoices past `max_rows`.
-fn trim(tx: &rusqlite::Transaction<'_>, max_rows: u64) -> Result<(), IndexError> {
-    let rows: i64 = tx
-        .query_row("SELECT count(*) FROM invoices", [], |r| r.get(0))
-        .map_err(IndexError)?;
-    let over = u64::try_from(rows).unwrap_or(0).saturating_sub(max_rows);
-    if over > 0 {
-        tx.execute(
-            "DELETE FROM invoices WHERE rowid IN (SELECT rowid FROM invoices
-                    ORDER BY max(coalesce(listed, ''), coalesce(journaled, '')) LIMIT ?1)",
-            params![i64::try_from(over).unwrap_or(i64::MAX)],
-        )
-        .map_err(IndexError)?;
-    }
-    Ok(())
-}
-
-impl Index {
     /// The journal's last sequence number read into the index, for the journal at `place`.
     pub fn journal_read_to(&self, place: &str) -> Result<i64, IndexError> {
         self.conn
@@ -335,6 +316,23 @@ impl Index {
         }
         Ok(hits)
     }
+}
+
+/// Drops the least recently seen invoices past `max_rows`.
+fn trim(tx: &rusqlite::Transaction<'_>, max_rows: u64) -> Result<(), IndexError> {
+    let rows: i64 = tx
+        .query_row("SELECT count(*) FROM invoices", [], |r| r.get(0))
+        .map_err(IndexError)?;
+    let over = u64::try_from(rows).unwrap_or(0).saturating_sub(max_rows);
+    if over > 0 {
+        tx.execute(
+            "DELETE FROM invoices WHERE rowid IN (SELECT rowid FROM invoices
+                    ORDER BY max(coalesce(listed, ''), coalesce(journaled, '')) LIMIT ?1)",
+            params![i64::try_from(over).unwrap_or(i64::MAX)],
+        )
+        .map_err(IndexError)?;
+    }
+    Ok(())
 }
 
 /// One way an invoice can match what was typed.
