@@ -247,24 +247,52 @@ pub fn totals<'a>(rows: impl IntoIterator<Item = &'a Row>) -> BTreeMap<String, [
 }
 
 /// The book in pesos: per bucket of [`Bucket::ALL`] and the total owed, the pesos plus
-/// the UF converted on `uf`'s day (each sum converted once, half up to the peso), and
-/// whether other currencies were left out. `None` without pesos or UF, or when a sum
+/// the UF converted on `uf`'s day, and whether other currencies were left out. The
+/// total is the exact sum rounded half up to the peso (as the UF's total alone is
+/// said); the buckets are rounded so that they add up to it (largest remainder: each
+/// rounded down, the pesos left go to those that lost the most), or a line would say
+/// "$836 owed, $835 overdue, $0 current". `None` without pesos or UF, or when a sum
 /// overflowed.
 pub fn in_pesos(
     totals: &BTreeMap<String, [Total; 6]>,
     uf: &crate::uf::UfDay,
 ) -> Option<([rust_decimal::Decimal; 6], bool)> {
+    use rust_decimal::{Decimal, RoundingStrategy};
     let (clp, clf) = (totals.get("CLP"), totals.get("CLF"));
     if clp.is_none() && clf.is_none() {
         return None;
     }
-    let mut out = [rust_decimal::Decimal::ZERO; 6];
-    for (i, cell) in out.iter_mut().enumerate() {
+    // Each cell exact, not rounded yet.
+    let mut exact = [Decimal::ZERO; 6];
+    for (i, cell) in exact.iter_mut().enumerate() {
         if let Some(t) = clp {
             *cell = cell.checked_add(t[i].value()?)?;
         }
         if let Some(t) = clf {
-            *cell = cell.checked_add(uf.pesos(t[i].value()?)?)?;
+            *cell = cell.checked_add(t[i].value()?.checked_mul(uf.value)?)?;
+        }
+    }
+    let mut out = [Decimal::ZERO; 6];
+    out[5] = exact[5].round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
+    for i in 0..5 {
+        out[i] = exact[i].floor();
+    }
+    let floors: Decimal = out[..5].iter().copied().sum();
+    let left = out[5].checked_sub(floors)?;
+    if left >= Decimal::ZERO && left <= Decimal::from(5) {
+        let mut order: Vec<usize> = (0..5).collect();
+        order.sort_by(|&a, &b| (exact[b] - out[b]).cmp(&(exact[a] - out[a])));
+        for &i in order
+            .iter()
+            .take(rust_decimal::prelude::ToPrimitive::to_usize(&left).unwrap_or(0))
+        {
+            out[i] += Decimal::ONE;
+        }
+    } else {
+        // The buckets do not make the total (they always do: both count what is
+        // owed); each is then rounded on its own.
+        for i in 0..5 {
+            out[i] = exact[i].round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
         }
     }
     let others = totals.keys().any(|c| c != "CLP" && c != "CLF");
@@ -344,11 +372,17 @@ mod tests {
             cells(["23.193", "0", "0", "1", "0", "24.193"]),
         );
         let (pesos, others) = in_pesos(&book, &uf).unwrap();
-        // 23,193 × 39.643,59 = 919.453,78… → 919.454; 24,193 UF → 959.097,37… → 959.097.
-        assert_eq!(pesos[0], d("920454"));
-        assert_eq!(pesos[3], d("39644"));
-        assert_eq!(pesos[4], d("2000"));
+        // Owed: 3.000 + 24,193 × 39.643,59 = 962.097,37… → 962.097 (half up). The
+        // buckets add up to it: 920.453,78… and 39.643,59 rounded down leave a peso,
+        // which goes to the larger remainder (,78).
         assert_eq!(pesos[5], d("962097"));
+        assert_eq!(pesos[0], d("920454"));
+        assert_eq!(pesos[3], d("39643"));
+        assert_eq!(pesos[4], d("2000"));
+        assert_eq!(
+            pesos[..5].iter().copied().sum::<rust_decimal::Decimal>(),
+            pesos[5]
+        );
         assert!(!others);
         book.insert("USD".to_string(), cells(["1", "0", "0", "0", "0", "1"]));
         assert!(in_pesos(&book, &uf).unwrap().1, "other currencies said");
