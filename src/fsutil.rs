@@ -148,31 +148,7 @@ pub enum DestinationError {
     Special(PathBuf),
 }
 
-impl std::fmt::Display for DestinationError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DestinationError::IsFolder(p) => {
-                write!(f, "{} is a folder: give a file name.", p.display())
-            }
-            DestinationError::NoFolder(p) => write!(
-                f,
-                "The folder {} does not exist. Create it first or choose another.",
-                p.display()
-            ),
-            DestinationError::ReadOnly(p) => {
-                write!(f, "{} is read-only: it cannot be replaced.", p.display())
-            }
-            DestinationError::NotWritable(p, e) => {
-                write!(f, "Nothing can be written in {} ({e}).", p.display())
-            }
-            DestinationError::Special(p) => write!(
-                f,
-                "{} is not a regular file (a pipe, a device or a socket): it is not replaced. Choose a file name.",
-                p.display()
-            ),
-        }
-    }
-}
+crate::engineers_text!(DestinationError);
 
 impl std::error::Error for DestinationError {}
 

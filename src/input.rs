@@ -28,17 +28,7 @@ pub enum AssignmentError {
     MetadataTooLong(String),
 }
 
-impl std::fmt::Display for AssignmentError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AssignmentError::NoEquals(i) => write!(f, "\"{i}\": write name=value."),
-            AssignmentError::NoName(i) => write!(f, "\"{i}\": the field has no name."),
-            AssignmentError::MetadataTooLong(k) => {
-                write!(f, "\"{k}\": metadata values are limited to 256 characters.")
-            }
-        }
-    }
-}
+crate::engineers_text!(AssignmentError);
 
 /// Reads `name=value` assignments (blank ones skipped); `metadata.name=value` (or, as a
 /// Spanish clerk writes it, `metadatos.name=value`) goes into metadata. Values are text.
@@ -104,19 +94,7 @@ pub enum DateError {
     Year(i32),
 }
 
-impl std::fmt::Display for DateError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DateError::Format(t) => {
-                write!(f, "\"{t}\" is not a date: write YYYY-MM-DD or DD-MM-YYYY.")
-            }
-            DateError::NoSuchDay { day, month, year } => {
-                write!(f, "There is no day {day} in month {month} of {year}.")
-            }
-            DateError::Year(y) => write!(f, "The year {y} is out of range."),
-        }
-    }
-}
+crate::engineers_text!(DateError);
 
 /// Reads a date as a clerk writes it: ISO `YYYY-MM-DD` (also `2026-1-5`) and, with
 /// [`DateOrder::DayFirst`], `DD-MM-YYYY`, `D-M-YYYY`, `DD/MM/YYYY` or `DD.MM.YYYY`. The

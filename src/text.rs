@@ -69,6 +69,20 @@ pub fn guard_text(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// `Display` for an error whose words for people are in the Fluent files (`i18n`): its
+/// `Debug`, controls escaped, for engineers (a test's failure, a panic). One text per
+/// error: what a clerk reads is `i18n`'s, in the clerk's language.
+#[macro_export]
+macro_rules! engineers_text {
+    ($($t:ty),+ $(,)?) => {
+        $(impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&$crate::text::escape_controls(&format!("{self:?}")))
+            }
+        })+
+    };
+}
+
 /// The name of an enum's variant: its `Debug` text up to its first field (for a log,
 /// which must not repeat what the fields may hold: what a service or a file said).
 pub fn variant_name(v: &impl std::fmt::Debug) -> String {

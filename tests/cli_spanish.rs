@@ -166,6 +166,30 @@ fn a_spanish_clerks_cli_answers_in_spanish() {
         said.contains("2 facturas para 1 cliente ") && said.contains("Prueba sin envío"),
         "{said}"
     );
+    // Its report says why a row was left out in the clerk's words, as the app's does
+    // (the columns and the status words stay the machines').
+    let abril = e.dir.path().join("abril.csv");
+    std::fs::write(&abril, format!("cliente,monto\n{c},1000\nnadie,abc\n")).unwrap();
+    let report = e.dir.path().join("abril-resultado.csv");
+    let out = run(
+        spanish(e.oauth()),
+        &[
+            "bulk",
+            abril.to_str().unwrap(),
+            "--skip-invalid",
+            "--yes",
+            "--report",
+            report.to_str().unwrap(),
+        ],
+    );
+    exits(&out, 0);
+    let written = std::fs::read_to_string(&report).unwrap();
+    let row = written
+        .lines()
+        .find(|l| l.starts_with("3,"))
+        .unwrap_or_default();
+    let why = row.split(',').nth(4).unwrap_or_default();
+    assert!(!why.is_empty() && english_in(why).is_empty(), "{written}");
     // A journal that cannot be opened: nothing sent, said in Spanish, exit 1.
     let folder = e.dir.path().join("una-carpeta");
     std::fs::create_dir(&folder).unwrap();

@@ -37,9 +37,10 @@ fn every_hostile_file_is_refused_clearly_with_bounded_memory() {
         let read = invoice_desk::sheet::read_rows(&h.path, None);
         let e = read.err().unwrap_or_else(|| panic!("{}: read", h.what));
         assert!(
-            e.to_string().contains(h.says),
-            "{}: the reader says {e}",
-            h.what
+            invoice_desk::i18n::sheet_error(&e).contains(h.says),
+            "{}: the reader says {}",
+            h.what,
+            invoice_desk::i18n::sheet_error(&e)
         );
         for args in [
             vec!["bulk", h.path.to_str().unwrap(), "--dry-run"],

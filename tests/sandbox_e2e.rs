@@ -139,7 +139,7 @@ async fn lookup_void_and_the_409s() {
     assert_eq!(voided.status(), InvoiceStatus::Void);
     let again = c.void_invoice(&created.id).await.unwrap_err();
     assert_eq!(again.kind, ErrorKind::Conflict);
-    assert!(again.to_string().contains("already void"));
+    assert!(invoice_desk::i18n::error_text(&again).contains("already void"));
     let paid = c
         .create_invoice(
             &invoice(&customer(&s), "5000", CurrencyChoice::AccountDefault),
@@ -177,8 +177,7 @@ async fn listing_through_several_pages() {
     let unknown = c.customer_invoices("cus_nobody").await.unwrap_err();
     assert!(matches!(unknown.kind, ErrorKind::NotFound { .. }));
     assert!(
-        unknown
-            .to_string()
+        invoice_desk::i18n::error_text(&unknown)
             .starts_with("There is no customer with id cus_nobody.")
     );
 }
@@ -260,7 +259,8 @@ async fn oauth_organization_refuses_its_old_api_key() {
         .await
         .unwrap_err();
     assert_eq!(err.kind, ErrorKind::Unauthorized);
-    assert!(err.to_string().contains("OAuth is enabled"), "{err}");
+    let said = err.service_message.clone().unwrap_or_default();
+    assert!(said.contains("OAuth is enabled"), "{err}: {said}");
 }
 
 #[tokio::test]
@@ -524,7 +524,10 @@ async fn big_customer_is_generated_not_stored_and_its_changes_survive_a_restart(
         assert_eq!(b.status(), expected, "{}", a.id);
     }
     let err = c.void_invoice(&open).await.unwrap_err();
-    assert!(err.to_string().contains("already void"), "{err}");
+    assert!(
+        invoice_desk::i18n::error_text(&err).contains("already void"),
+        "{err}"
+    );
     // Another organization sees none of them.
     let key = api_key(&s, &s.credentials.api_key.clone());
     assert!(

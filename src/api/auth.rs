@@ -76,8 +76,8 @@ pub enum TokenState {
     },
     /// The last fetch failed.
     Failed {
-        /// The clerk's sentence for it.
-        reason: String,
+        /// Why (the front end says it in the clerk's words).
+        reason: ApiError,
     },
 }
 
@@ -251,7 +251,7 @@ impl TokenSource {
                 }
                 slot.token = None;
                 self.set_state(TokenState::Failed {
-                    reason: err.to_string(),
+                    reason: err.clone(),
                 });
                 Err(err)
             }

@@ -101,18 +101,13 @@ impl fmt::Display for Currency {
 }
 
 /// Why typed amount text was refused. The message is meant for the clerk.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AmountError {
     /// Nothing typed.
-    #[error("Enter an amount.")]
     Empty,
     /// Characters that are not part of a number.
-    #[error("\"{0}\" is not a number. Use digits, \".\" between thousands and \",\" for decimals.")]
     NotANumber(String),
     /// Separators that could mean two different amounts.
-    #[error(
-        "\"{text}\" is ambiguous: it could be {a} or {b}. Write it without the dot, or with a comma for decimals."
-    )]
     Ambiguous {
         /// What was typed.
         text: String,
@@ -122,10 +117,8 @@ pub enum AmountError {
         b: String,
     },
     /// Thousands groups that are not three digits.
-    #[error("\"{0}\" has misplaced thousands separators.")]
     BadGrouping(String),
     /// More decimals than the currency has.
-    #[error("{currency} amounts can have at most {max} decimals; \"{text}\" has {got}.")]
     TooPrecise {
         /// What was typed.
         text: String,
@@ -137,12 +130,14 @@ pub enum AmountError {
         got: u32,
     },
     /// Zero or negative.
-    #[error("The amount must be greater than zero.")]
     NotPositive,
     /// Too large to be an invoice amount.
-    #[error("The amount is too large.")]
     TooLarge,
 }
+
+crate::engineers_text!(AmountError);
+
+impl std::error::Error for AmountError {}
 
 /// Most decimals accepted when the currency is not known yet (the account's currency):
 /// the largest of the known currencies; the service has the last word.

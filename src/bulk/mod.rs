@@ -66,8 +66,8 @@ pub struct Problem {
     pub why: Why,
 }
 
-/// Why a row (or the header) cannot be sent. `Display` is English (the CLI); the app
-/// says it in the clerk's language (`i18n::bulk_why`).
+/// Why a row (or the header) cannot be sent, said in the clerk's language by
+/// `i18n::bulk_why` (`Display` is for engineers).
 #[derive(Clone, Debug)]
 pub enum Why {
     /// Columns that are not a known field and were not set aside.
@@ -113,56 +113,9 @@ pub enum Why {
     Invoice(ApiError),
 }
 
-impl std::fmt::Display for Why {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Why::UnknownColumns(c) => write!(
-                f,
-                "unknown columns: {} (--ignore-columns leaves them out)",
-                c.join(", ")
-            ),
-            Why::NoCustomerColumn => write!(f, "no customer column (customer or cliente)"),
-            Why::NoAmountColumn => write!(f, "no amount column (amount or monto)"),
-            Why::TwiceMapped(field) => write!(f, "two columns are {}", field.key()),
-            Why::CustomerEmpty => write!(f, "the customer is empty"),
-            Why::CustomerNotFound(t) => write!(f, "no customer \"{t}\" in the customer directory"),
-            Why::DirectoryEmpty(t) => write!(
-                f,
-                "no customer \"{t}\": this journal's customer directory has no names yet"
-            ),
-            Why::CustomerAmbiguous(t, n) => write!(
-                f,
-                "\"{t}\" matches {n} customers in the directory: write the id"
-            ),
-            Why::DirectoryUnreadable(e) => write!(f, "the customer directory cannot be read: {e}"),
-            Why::AmountEmpty => write!(f, "the amount is empty"),
-            Why::Amount(e) => write!(f, "{e}"),
-            Why::Currency { text, offered } => write!(
-                f,
-                "\"{text}\" is not one of this profile's currencies ({})",
-                offered.join(", ")
-            ),
-            Why::Date(e) => write!(f, "{e}"),
-            Why::DuplicateReference {
-                reference,
-                first_row,
-            } => write!(f, "the reference {reference} is already in row {first_row}"),
-            Why::Invoice(e) => write!(f, "{e}"),
-        }
-    }
-}
+crate::engineers_text!(Why);
 
-impl std::fmt::Display for Problem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let esc = |s: &str| crate::text::escape_controls(s).into_owned();
-        let why = esc(&self.why.to_string());
-        if self.column.is_empty() {
-            write!(f, "row {}: {why}", self.row)
-        } else {
-            write!(f, "row {}, column {}: {why}", self.row, esc(&self.column))
-        }
-    }
-}
+crate::engineers_text!(Problem);
 
 /// What a file would do.
 #[derive(Clone, Debug, Default)]
@@ -886,32 +839,35 @@ mod tests {
             &["cus_a", "12.345", "CLF", "", "R-5"],
         ]);
         let p = plan_of(&file, Some(Currency::CLP), false);
-        let text: Vec<String> = p.problems.iter().map(|p| p.to_string()).collect();
+        let text: Vec<String> = p.problems.iter().map(crate::i18n::bulk_problem).collect();
         assert_eq!(p.rows.len(), 0, "{text:#?}");
         assert_eq!(p.invalid_rows, [2, 3, 4, 5, 6]);
-        assert!(
-            text[0].starts_with("row 2, column customer: no customer \"Nadie\""),
-            "{text:#?}"
+        let said = |row: usize, field: &str| -> Vec<&str> {
+            p.problems
+                .iter()
+                .zip(&text)
+                .filter(|(p, _)| p.row == row && crate::i18n::bulk_problem(p).starts_with(field))
+                .map(|(_, t)| t.as_str())
+                .collect()
+        };
+        assert_eq!(
+            said(2, "customer:"),
+            ["customer: No customer \"Nadie\" in the customer directory."]
         );
-        assert!(
-            text.iter()
-                .any(|t| t == "row 3, column amount: The amount must be greater than zero.")
+        assert_eq!(
+            said(3, "amount:"),
+            ["amount: The amount must be greater than zero."]
         );
-        assert!(
-            text.iter()
-                .any(|t| t.starts_with("row 4, column due_date:"))
+        assert!(said(4, "due_date:")[0].contains("February 2026 has no day 31"));
+        assert!(said(5, "currency_code:")[0].contains("\"USD\" is not one"));
+        assert_eq!(
+            said(5, "external_id:"),
+            ["external_id: The reference R-1 is already in row 2."]
         );
+        // Both readings told apart in English (the decimal one with its point).
         assert!(
-            text.iter()
-                .any(|t| t.starts_with("row 5, column currency_code: \"USD\" is not one"))
-        );
-        assert!(
-            text.iter()
-                .any(|t| t == "row 5, column external_id: the reference R-1 is already in row 2")
-        );
-        assert!(
-            text.iter()
-                .any(|t| t.starts_with("row 6, column amount: \"12.345\" is ambiguous")),
+            said(6, "amount:")[0]
+                .contains("\"12.345\" is ambiguous: it could be 12,345 or 12.345."),
             "{text:#?}"
         );
     }
@@ -921,8 +877,8 @@ mod tests {
         let file = rows(&[&["cliente", "monto", "color"], &["cus_a", "1000", "rojo"]]);
         let p = plan_of(&file, None, false);
         assert_eq!(
-            p.problems[0].to_string(),
-            "row 1: unknown columns: color (--ignore-columns leaves them out)"
+            crate::i18n::bulk_problem(&p.problems[0]),
+            "Columns not recognised: color. Choose a field for them, or \"Not used\"."
         );
         let p = plan_of(&file, None, true);
         assert_eq!(p.rows.len(), 1);

@@ -141,84 +141,11 @@ impl Status {
     }
 }
 
-impl std::fmt::Display for Held {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Held::Cancelled => write!(f, "the run was stopped before this row's turn"),
-            Held::Journal(e) => write!(f, "nothing was sent: {e}"),
-            Held::RateLimited => {
-                write!(f, "the service kept answering 429 (too many requests)")
-            }
-            Held::WaitTooLong(d) => write!(
-                f,
-                "the service asked to wait {} minutes (429), longer than a run waits ({} minutes); run the file again later",
-                d.as_secs().div_ceil(60),
-                MAX_RATE_WAIT.as_secs() / 60
-            ),
-            Held::Unchecked(e) => write!(
-                f,
-                "the service's invoices of this customer could not be read, so it cannot be told whether this row is already issued: {e}"
-            ),
-            Held::Elsewhere(found) => write!(
-                f,
-                "the run stopped: another computer is issuing this file right now (invoice {} with reference {} was not issued from here); a desk that bills from several computers needs the shared journal",
-                crate::text::escape_controls(&found.invoice),
-                crate::text::escape_controls(&found.reference)
-            ),
-        }
-    }
-}
+crate::engineers_text!(Held);
 
-impl std::fmt::Display for Unsure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Unsure::Sent(e) => write!(f, "{e} Run the same file again: it checks this row first."),
-            Unsure::Earlier => write!(
-                f,
-                "an earlier run's outcome is unknown and the service could not be asked; not sent again"
-            ),
-            Unsure::NotRecorded(id, e) => write!(
-                f,
-                "{}, but the journal could not record it ({e}); it shows as to check until `invoice-desk journal resolve` checks it",
-                match id {
-                    Some(id) => format!("created {}", crate::text::escape_controls(id)),
-                    None => "answered".to_string(),
-                }
-            ),
-            Unsure::Waiting(until) => write!(
-                f,
-                "an earlier request for this row is not at the service yet and may still be on its way; it is not sent again, and can be settled after {}",
-                until.with_timezone(&chrono::Local).format("%H:%M:%S")
-            ),
-            Unsure::Elsewhere(e) => write!(
-                f,
-                "{} has it on its way (since {}); not sent again",
-                crate::text::escape_controls(&e.user),
-                journal::local_minute(&e.time)
-            ),
-        }
-    }
-}
+crate::engineers_text!(Unsure);
 
-impl std::fmt::Display for Earlier {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let when = self
-            .time
-            .as_deref()
-            .map(|t| format!(" on {}", journal::local_minute(t)))
-            .unwrap_or_default();
-        write!(
-            f,
-            "looks like {}{when}{} (same customer, amount, currency and due date); not sent (--allow-similar issues it anyway)",
-            crate::text::escape_controls(self.id.as_deref().unwrap_or("an invoice already issued")),
-            if self.at_service {
-                ", found at the service"
-            } else {
-                ""
-            }
-        )
-    }
-}
+crate::engineers_text!(Earlier);
 
 /// Most attempts for one row refused with 429 (each after the pause the service asked).
 const MAX_RATE_LIMITED: u32 = 8;

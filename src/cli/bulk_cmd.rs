@@ -342,9 +342,7 @@ fn say_results(counts: &Counts, plan: &Plan, results: &Results) {
         ) {
             continue;
         }
-        if error_text(status).is_some()
-            && let (word, Some(why)) = crate::i18n::bulk_status(status)
-        {
+        if let (word, Some(why)) = crate::i18n::bulk_status(status) {
             note!(
                 "{}",
                 tr!(
@@ -433,24 +431,6 @@ fn outcome_line(counts: &Counts, invalid: usize) -> String {
     line
 }
 
-/// What went wrong with a row, in English: the report's words, the same in every
-/// language (a file for machines and for whoever reads it later).
-fn error_text(s: &Status) -> Option<String> {
-    match s {
-        Status::Refused(e) => Some(e.to_string()),
-        Status::Unknown(u) => Some(u.to_string()),
-        Status::PossibleDuplicate(e) => Some(e.to_string()),
-        Status::NotSent(
-            h @ (Held::Journal(_)
-            | Held::RateLimited
-            | Held::Unchecked(_)
-            | Held::WaitTooLong(_)
-            | Held::Elsewhere(_)),
-        ) => Some(h.to_string()),
-        _ => None,
-    }
-}
-
 fn summary(plan: &Plan) -> String {
     if plan.rows.is_empty() {
         return tr!("cli-plan-empty");
@@ -494,7 +474,9 @@ fn write_report(
     let mut lines: Vec<Line> = results
         .iter()
         .map(|(row, reference, s)| {
-            let line = Line::of(*row, reference, s, error_text(s).unwrap_or_default());
+            // What went wrong in the clerk's words, as the app's report says it.
+            let why = crate::i18n::bulk_status(s).1.unwrap_or_default();
+            let line = Line::of(*row, reference, s, why);
             match by_row.get(row) {
                 Some(inv) => line.about(inv, names.get(&inv.customer).map(String::as_str)),
                 None => line,
@@ -510,7 +492,10 @@ fn write_report(
         .iter()
         .filter(|p| p.row > 1 && !settled.contains(&p.row))
     {
-        invalid.entry(p.row).or_default().push(p.to_string());
+        invalid
+            .entry(p.row)
+            .or_default()
+            .push(crate::i18n::bulk_problem(p));
     }
     for (row, why) in invalid {
         lines.push(Line::of(row, "", &Status::SkippedInvalid, why.join("; ")));

@@ -144,7 +144,19 @@ pub fn amount_error(e: &AmountError) -> String {
         AmountError::Empty => tr!("amount-empty"),
         AmountError::NotANumber(t) => tr!("amount-not-a-number", text = esc(t)),
         AmountError::Ambiguous { text, a, b } => {
-            tr!("amount-ambiguous", text = esc(text), a = esc(a), b = esc(b))
+            // The whole number is grouped as the language groups it ("12,345" in
+            // English); the decimal reading then needs the language's point too, or
+            // English read "12,345 or 12,345".
+            let b = match current() {
+                Lang::En => b.replace(',', "."),
+                Lang::Es => b.clone(),
+            };
+            tr!(
+                "amount-ambiguous",
+                text = esc(text),
+                a = esc(a),
+                b = esc(&b)
+            )
         }
         AmountError::BadGrouping(t) => tr!("amount-bad-grouping", text = esc(t)),
         AmountError::TooPrecise {

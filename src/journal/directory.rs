@@ -374,31 +374,7 @@ pub enum ImportWhy {
     Unreadable(crate::sheet::SheetError),
 }
 
-impl std::fmt::Display for ImportProblem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let esc = |s: &str| crate::text::escape_controls(s).into_owned();
-        match &self.why {
-            ImportWhy::NoIdColumn => write!(
-                f,
-                "no id column (the header must name one of: id, cliente, customer)"
-            ),
-            ImportWhy::Unreadable(e) => write!(f, "the file cannot be read: {e}"),
-            why => {
-                write!(f, "row {}, column {}: ", self.row, esc(&self.column))?;
-                match why {
-                    ImportWhy::NoId => write!(f, "the id is empty"),
-                    ImportWhy::BadRut(r) => write!(f, "\"{}\" is not a RUT", esc(r)),
-                    ImportWhy::WrongCheckDigit(r, d) => {
-                        write!(f, "the check digit of {} should be {d}", esc(r))
-                    }
-                    ImportWhy::Duplicate(id) => write!(f, "{} is already in a row above", esc(id)),
-                    ImportWhy::BadEmail(e) => write!(f, "\"{}\" is not an e-mail address", esc(e)),
-                    _ => Ok(()),
-                }
-            }
-        }
-    }
-}
+crate::engineers_text!(ImportProblem);
 
 fn header_key(h: &str) -> Option<&'static str> {
     match fold(h.trim()).as_str() {
@@ -655,14 +631,14 @@ mod tests {
         .into_iter()
         .collect();
         let problems = parse_rows(&rows).unwrap_err();
-        let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        let text: Vec<String> = problems.iter().map(crate::i18n::import_problem).collect();
         assert_eq!(
             text,
             [
-                "row 2, column rut: the check digit of 12.345.678-9 should be 5",
-                "row 3, column id: the id is empty",
-                "row 4, column rut: \"hola\" is not a RUT",
-                "row 5, column id: cus_a is already in a row above",
+                "Row 2, column rut: the check digit of 12.345.678-9 should be 5",
+                "Row 3, column id: the id is empty",
+                "Row 4, column rut: \"hola\" is not a RUT",
+                "Row 5, column id: cus_a is already in a row above",
             ]
         );
         let no_id: crate::sheet::Rows = [vec!["nombre"], vec!["x"]].into_iter().collect();

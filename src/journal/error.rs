@@ -1,9 +1,9 @@
 //! What can go wrong with a journal, below both stores (SQLite and PostgreSQL): the
-//! kind of trouble, in words that say what to do, and the error carrying it.
+//! kind of trouble and the error carrying it (`i18n::journal_error` says them).
 
 use std::path::{Path, PathBuf};
 
-/// What kind of trouble SQLite met: each says what to do in its own words.
+/// What kind of trouble a store met: each is said with what to do (`i18n::journal_trouble`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Trouble {
     /// Another program holds the file (locked longer than the wait).
@@ -38,36 +38,12 @@ impl Trouble {
             _ => Trouble::Other,
         }
     }
-
-    /// The kind in plain English, before the reason (the CLI's words).
-    fn said(self) -> &'static str {
-        match self {
-            Trouble::Busy => "another program is holding it; try again in a moment",
-            Trouble::DiskFull => "the disk is full; free some space",
-            Trouble::ReadOnly => "it cannot be written (check its permissions and disk)",
-            Trouble::Corrupt => "it is damaged",
-            Trouble::Unreachable => "its server cannot be reached",
-            Trouble::Untrusted => "its server's certificate is not trusted by this computer",
-            Trouble::Denied => "its server refused the user or the password",
-            Trouble::NoDatabase => "its server has no database of that name",
-            Trouble::Other => "",
-        }
-    }
-}
-
-/// "the disk is full; free some space (why)", or just the reason.
-fn trouble_text(trouble: &Trouble, why: &str) -> String {
-    match trouble.said() {
-        "" => why.to_string(),
-        said => format!("{said} ({why})"),
-    }
 }
 
 /// What went wrong with the journal.
-#[derive(Clone, Debug, thiserror::Error)]
+#[derive(Clone, Debug)]
 pub enum JournalError {
     /// It could not be opened or prepared.
-    #[error("cannot open the journal {path}: {}", trouble_text(trouble, why))]
     Open {
         /// The file.
         path: PathBuf,
@@ -77,9 +53,6 @@ pub enum JournalError {
         trouble: Trouble,
     },
     /// A newer invoice-desk made it; this one does not know its layout.
-    #[error(
-        "the journal {path} was made by a newer invoice-desk (layout {found}; this one knows up to {known}): update invoice-desk"
-    )]
     TooNew {
         /// The file.
         path: PathBuf,
@@ -89,7 +62,6 @@ pub enum JournalError {
         known: i64,
     },
     /// Writing failed (read-only file, full disk, locked too long).
-    #[error("cannot write to the journal {path}: {}", trouble_text(trouble, why))]
     Write {
         /// The file.
         path: PathBuf,
@@ -99,7 +71,6 @@ pub enum JournalError {
         trouble: Trouble,
     },
     /// The file is damaged (truncated, overwritten, not a database any more).
-    #[error("the journal {path} is damaged: {why}")]
     Damaged {
         /// The file.
         path: PathBuf,
@@ -107,7 +78,6 @@ pub enum JournalError {
         why: String,
     },
     /// Reading failed.
-    #[error("cannot read the journal {path}: {}", trouble_text(trouble, why))]
     Read {
         /// The file.
         path: PathBuf,
@@ -117,6 +87,10 @@ pub enum JournalError {
         trouble: Trouble,
     },
 }
+
+crate::engineers_text!(JournalError);
+
+impl std::error::Error for JournalError {}
 
 impl JournalError {
     /// The kind of trouble, for words and decisions (a busy file is waited for).

@@ -146,49 +146,7 @@ pub enum Blocked {
     LooksLike(Entry),
 }
 
-impl std::fmt::Display for Blocked {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let esc = |s: Option<&str>| crate::text::escape_controls(s.unwrap_or("?")).into_owned();
-        match self {
-            Blocked::Journal(e) => write!(f, "{e}"),
-            Blocked::Done(e) if e.action == Action::Void => write!(
-                f,
-                "invoice {} was already voided on {} (nothing was sent)",
-                esc(e.invoice_id.as_deref()),
-                local_minute(&e.time)
-            ),
-            Blocked::Done(e) => write!(
-                f,
-                "the reference {} was already issued: invoice {} on {} (nothing was sent)",
-                esc(e.external_id.as_deref()),
-                esc(e.invoice_id.as_deref()),
-                local_minute(&e.time)
-            ),
-            Blocked::Pending(e) => write!(
-                f,
-                "{} is being sent now by another process, or its outcome is still to check (since {}); nothing was sent",
-                match e.action {
-                    Action::Void => format!("the void of invoice {}", esc(e.invoice_id.as_deref())),
-                    _ => format!("the reference {}", esc(e.external_id.as_deref())),
-                },
-                local_minute(&e.time)
-            ),
-            Blocked::LooksLike(e) => write!(
-                f,
-                "this looks like an invoice already issued: {} (reference {}) to {} for {}{} on {} (nothing was sent)",
-                crate::text::escape_controls(e.invoice_id.as_deref().unwrap_or("not known yet")),
-                crate::text::escape_controls(e.external_id.as_deref().unwrap_or("none")),
-                esc(e.customer.as_deref()),
-                e.amount.as_deref().unwrap_or("?"),
-                e.due_date
-                    .as_deref()
-                    .map(|d| format!(" due {d}"))
-                    .unwrap_or_default(),
-                local_minute(&e.time)
-            ),
-        }
-    }
-}
+crate::engineers_text!(Blocked);
 
 /// An RFC 3339 time as local `YYYY-MM-DD HH:MM` (for messages).
 pub fn local_minute(rfc3339: &str) -> String {

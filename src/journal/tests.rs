@@ -604,7 +604,8 @@ fn sqlite_troubles_are_told_apart_by_their_code() {
     let full =
         store::write_error(std::path::Path::new("j.sqlite3"))(failure(ffi::SQLITE_FULL).into());
     assert_eq!(full.trouble(), Trouble::DiskFull);
-    assert!(full.to_string().contains("the disk is full"), "{full}");
+    let said = crate::i18n::journal_error(&full);
+    assert!(said.contains("disk is full"), "{said}");
     // A file that is not a journal is opened as damaged.
     let (dir, _) = open();
     let junk = dir.path().join("junk.sqlite3");

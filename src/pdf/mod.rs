@@ -64,17 +64,17 @@ pub enum PdfError {
     TooMany,
 }
 
+/// In the clerk's language (Fluent), the one text this error has.
 impl std::fmt::Display for PdfError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PdfError::Logo(p) => write!(f, "{p}"),
-            PdfError::Render(why) => write!(f, "{}", crate::tr!("st-render-failed", why = why)),
-            PdfError::TooMany => write!(
-                f,
-                "{}",
+        let words = match self {
+            PdfError::Logo(p) => crate::i18n::sender_problem(p),
+            PdfError::Render(why) => crate::tr!("st-render-failed", why = why),
+            PdfError::TooMany => {
                 crate::tr!("st-too-many", limit = crate::i18n::count(MAX_LINES))
-            ),
-        }
+            }
+        };
+        f.write_str(&words)
     }
 }
 

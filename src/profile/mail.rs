@@ -2,7 +2,7 @@
 //! keyring), and the check that makes it usable.
 
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// How the connection to the server is protected.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,29 +111,7 @@ pub enum MailProblem {
     CaUnreadable(PathBuf, String),
 }
 
-impl std::fmt::Display for MailProblem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let esc = |s: &str| crate::text::escape_controls(s).into_owned();
-        match self {
-            MailProblem::NoServer => write!(f, "no mail server is set"),
-            MailProblem::BadServer(s) => write!(f, "\"{}\" is not a server name", esc(s)),
-            MailProblem::BadAddress(what, s) => {
-                write!(f, "{what}: \"{}\" is not an e-mail address", esc(s))
-            }
-            MailProblem::PlainNotLocal(s) => {
-                write!(
-                    f,
-                    "no encryption is allowed only to this computer, not {}",
-                    esc(s)
-                )
-            }
-            MailProblem::BadRate(n) => write!(f, "{n} e-mails a minute is not a rate"),
-            MailProblem::CaUnreadable(p, why) => {
-                write!(f, "{}: {}", esc(&p.display().to_string()), esc(why))
-            }
-        }
-    }
-}
+crate::engineers_text!(MailProblem);
 
 /// Settings checked: what a delivery needs, parsed once.
 #[derive(Clone, Debug)]
@@ -270,23 +248,7 @@ pub enum TemplateProblem {
     UnknownPlaceholder(PathBuf, String),
 }
 
-impl std::fmt::Display for TemplateProblem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let p = |p: &Path| crate::text::escape_controls(&p.display().to_string()).into_owned();
-        match self {
-            TemplateProblem::Unreadable(path, why) => write!(f, "{}: {why}", p(path)),
-            TemplateProblem::NoSubject(path) => {
-                write!(f, "{}: the first line must be \"Subject: …\"", p(path))
-            }
-            TemplateProblem::UnknownPlaceholder(path, name) => write!(
-                f,
-                "{}: {{{}}} is not a placeholder",
-                p(path),
-                crate::text::escape_controls(name)
-            ),
-        }
-    }
-}
+crate::engineers_text!(TemplateProblem);
 
 #[cfg(test)]
 mod tests {

@@ -174,8 +174,8 @@ fn default_currencies() -> Vec<Currency> {
     Currency::DEFAULT_OFFERED.to_vec()
 }
 
-/// Why a profile, the profiles file or a stored secret could not be used. `Display` is
-/// English (CLI); the app says it in the clerk's language (`i18n::profile_error`).
+/// Why a profile, the profiles file or a stored secret could not be used, said in the
+/// clerk's language by `i18n::profile_error` (`Display` is for engineers).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProfileError {
     /// The profile has no name.
@@ -204,29 +204,7 @@ pub enum ProfileError {
     Sender(SenderProblem),
 }
 
-impl std::fmt::Display for ProfileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ProfileError::NoName => write!(f, "Give the profile a name."),
-            ProfileError::Input(e) => write!(f, "{e}"),
-            ProfileError::Exists(n) => write!(f, "A profile named \"{n}\" already exists."),
-            ProfileError::Unreadable { path, why } => write!(
-                f,
-                "The profiles file {} could not be read: {why}",
-                path.display()
-            ),
-            ProfileError::Unsaved { path, why } => write!(
-                f,
-                "The profiles could not be saved to {}: {why}",
-                path.display()
-            ),
-            ProfileError::KeyringRead(why) => {
-                write!(f, "The secret could not be read from the keyring: {why}")
-            }
-            ProfileError::Sender(p) => write!(f, "{p}"),
-        }
-    }
-}
+crate::engineers_text!(ProfileError);
 
 impl std::error::Error for ProfileError {}
 
@@ -396,7 +374,8 @@ mod tests {
         let mut p = Profile::empty("A");
         assert!(ps.upsert(None, p.clone()).is_err(), "no base URL");
         p.base_url = "http://example.cl".into();
-        assert!(p.validate().unwrap_err().to_string().contains("not secure"));
+        let e = p.validate().unwrap_err();
+        assert!(crate::i18n::profile_error(&e).contains("not secure"), "{e}");
         p.base_url = "https://example.cl".into();
         p.auth = ProfileAuth::ApiKey {
             header: String::new(),

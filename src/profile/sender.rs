@@ -55,30 +55,7 @@ pub enum SenderProblem {
     LogoTooManyPixels(PathBuf, usize, usize),
 }
 
-impl std::fmt::Display for SenderProblem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SenderProblem::BadRut(r) => write!(f, "The sender's RUT {r} is not valid."),
-            SenderProblem::BadEmail(e) => write!(f, "The sender's e-mail {e} is not valid."),
-            SenderProblem::TooLong(what, max) => {
-                write!(f, "The sender's {what} is longer than {max} characters.")
-            }
-            SenderProblem::LogoUnreadable(p, why) => {
-                write!(f, "The logo {} cannot be used: {why}", p.display())
-            }
-            SenderProblem::LogoTooLarge(p, n) => write!(
-                f,
-                "The logo {} is {n} bytes; at most {LOGO_MAX_BYTES} are used.",
-                p.display()
-            ),
-            SenderProblem::LogoTooManyPixels(p, w, h) => write!(
-                f,
-                "The logo {} is {w} × {h} pixels; at most {LOGO_MAX_SIDE} on a side are used.",
-                p.display()
-            ),
-        }
-    }
-}
+crate::engineers_text!(SenderProblem);
 
 /// A logo's kind, by its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

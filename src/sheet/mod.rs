@@ -55,8 +55,8 @@ pub const LIMITS: Limits = Limits {
     parts: 10_000,
 };
 
-/// Why a spreadsheet was not read. `Display` is English (the CLI); the app says it in the
-/// clerk's language (`i18n::sheet_error`).
+/// Why a spreadsheet was not read, said in the clerk's language by `i18n::sheet_error`
+/// (`Display` is for engineers).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SheetError {
     /// It could not be opened or read (the system's reason).
@@ -101,64 +101,7 @@ pub enum SheetError {
     SheetOfCsv,
 }
 
-impl std::fmt::Display for SheetError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mb = |b: u64| b / (1024 * 1024);
-        match self {
-            SheetError::Unreadable(why) => write!(f, "it cannot be read ({why})"),
-            SheetError::NotAFile => write!(f, "it is not a file (a folder, a pipe or a device)"),
-            SheetError::TooLarge(l) => write!(
-                f,
-                "it is larger than {} MB, the most a spreadsheet may be",
-                mb(*l)
-            ),
-            SheetError::TooManyRows(l) => write!(
-                f,
-                "it has more than {} rows, the most a file may have",
-                l - 1
-            ),
-            SheetError::TooManyColumns { row, limit } => {
-                write!(
-                    f,
-                    "row {row} has more than {limit} columns, the most a file may have"
-                )
-            }
-            SheetError::TooManyCells(l) => {
-                write!(f, "it has more than {l} cells, the most a file may have")
-            }
-            SheetError::CellTooLong { row: 0, limit, .. } => write!(
-                f,
-                "a text in the workbook is longer than {limit} characters, the most a cell may hold"
-            ),
-            SheetError::CellTooLong { row, column, limit } => write!(
-                f,
-                "row {row}, column {column}: a cell is longer than {limit} characters, the most a cell may hold"
-            ),
-            SheetError::UnclosedQuote(row) => {
-                write!(f, "row {row}: a quote (\") opened there is never closed")
-            }
-            SheetError::Uncompressed(l) => write!(
-                f,
-                "the workbook uncompresses to more than {} MB, the most accepted (it may be a zip bomb)",
-                mb(*l)
-            ),
-            SheetError::TooManyParts(l) => write!(f, "the workbook has more than {l} parts"),
-            SheetError::NotAWorkbook(why) => write!(
-                f,
-                "it is not an Excel .xlsx workbook, or it is damaged ({why})"
-            ),
-            SheetError::NoSuchSheet(s) => write!(
-                f,
-                "the workbook has no sheet named \"{}\"",
-                crate::text::escape_controls(s)
-            ),
-            SheetError::NoSheet => write!(f, "the workbook has no sheet"),
-            SheetError::SheetOfCsv => {
-                write!(f, "a sheet can be named only for an Excel (.xlsx) file")
-            }
-        }
-    }
-}
+crate::engineers_text!(SheetError);
 
 impl std::error::Error for SheetError {}
 

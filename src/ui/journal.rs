@@ -294,7 +294,7 @@ impl AppJournal {
         let base = session.profile.base_url.trim().to_string();
         let found = journal::resolve(&j, &session.client, &base)
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| crate::i18n::journal_unreadable(&e))?;
         let mut out = Checked {
             settled: 0,
             waiting: 0,
@@ -408,7 +408,7 @@ fn shared_password(
             .get(url.trim(), SecretKind::JournalPassword)
             .map_err(|e| journal::JournalError::Open {
                 path: place.to_path_buf(),
-                why: e.to_string(),
+                why: crate::i18n::profile_error(&e),
                 trouble: journal::Trouble::Other,
             })?,
         None => None,

@@ -2,7 +2,6 @@
 //! words), and why a certificate was not trusted.
 
 use crate::text::escape_controls;
-use std::fmt;
 
 /// A setting or value the clerk enters, named in messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,54 +101,7 @@ pub enum InputProblem {
     Said(String),
 }
 
-impl fmt::Display for InputProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            InputProblem::Missing(s) => write!(f, "Enter the {}.", s.words()),
-            InputProblem::NotValid(s) => write!(f, "The {} is not valid.", s.words()),
-            InputProblem::BadAddress { what, text } => {
-                write!(f, "The {} \"{text}\" is not a valid address.", what.words())
-            }
-            InputProblem::WrongScheme { what, scheme } => write!(
-                f,
-                "The {} must start with https:// (it starts with {scheme}://).",
-                what.words()
-            ),
-            InputProblem::BadHeaderName(h) => write!(f, "\"{h}\" is not a valid header name."),
-            InputProblem::UnsendableKey => {
-                write!(f, "The API key contains characters that cannot be sent.")
-            }
-            InputProblem::NoCertificateStore(why) => write!(
-                f,
-                "Could not set up HTTPS: the system's certificate store could not be used (on Linux, install the ca-certificates package). {why}"
-            ),
-            InputProblem::NoCustomer => write!(f, "Enter the customer id."),
-            InputProblem::AmountNotPositive => write!(f, "The amount must be greater than zero."),
-            InputProblem::TooManyDecimals { currency, max } => {
-                write!(f, "{currency} amounts can have at most {max} decimals.")
-            }
-            InputProblem::BadDueDate(d) => write!(
-                f,
-                "The due date \"{d}\" is not a date of the form YYYY-MM-DD."
-            ),
-            InputProblem::ReservedField(k) => write!(
-                f,
-                "The extra field \"{k}\" has its own place in the form; remove it from the extra fields."
-            ),
-            InputProblem::UnnamedField => write!(f, "An extra field has no name."),
-            InputProblem::TooLong { field, max } => write!(
-                f,
-                "The {field} is longer than {max} characters, the most that is sent."
-            ),
-            InputProblem::ExtraTooLarge { max } => write!(
-                f,
-                "The extra fields and metadata together are larger than {} KB, the most that is sent.",
-                max / 1024
-            ),
-            InputProblem::Said(m) => write!(f, "{m}"),
-        }
-    }
-}
+crate::engineers_text!(InputProblem);
 
 /// Why a server's certificate was not trusted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,13 +133,4 @@ impl CertProblem {
     }
 }
 
-impl fmt::Display for CertProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CertProblem::UnknownIssuer => write!(f, "issuer unknown"),
-            CertProblem::Expired => write!(f, "expired or not yet valid"),
-            CertProblem::WrongName => write!(f, "issued for another name"),
-            CertProblem::Other(r) => write!(f, "{r}"),
-        }
-    }
-}
+crate::engineers_text!(CertProblem);

@@ -1,5 +1,6 @@
-//! One error type for everything the API layer can fail at: a sentence a clerk can read
-//! (`Display`), a kind the code can match on, and the details an engineer needs.
+//! One error type for everything the API layer can fail at: a kind the code can match on
+//! and the details an engineer needs. A clerk reads it in the Fluent files' words
+//! (`i18n::error_text`, `i18n::error_details`); `Display` is for engineers.
 
 mod input;
 
@@ -31,16 +32,6 @@ pub enum Action {
     Void,
 }
 
-impl Action {
-    /// The action in English words, for the CLI and logs.
-    pub fn words(self) -> &'static str {
-        match self {
-            Action::Create => "create the invoice",
-            Action::Void => "void the invoice",
-        }
-    }
-}
-
 /// A problem with one field of a request, as the service's 422 `details` report it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {
@@ -50,7 +41,7 @@ pub struct FieldError {
     pub message: String,
 }
 
-/// What went wrong, for code to decide on; [`ApiError`]'s `Display` says it in words.
+/// What went wrong, for code to decide on (`i18n::error_text` says it in words).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
     /// Refused before anything was sent (empty id, bad URL, invalid field).
@@ -158,10 +149,10 @@ pub enum Detail {
     Body,
 }
 
-/// An error from the API layer. `Display` is the clerk's sentence; [`ApiError::details`]
-/// (its labels in the clerk's language: `i18n::error_details`) is for the "Details"
-/// expander and logs (never holds a secret); the underlying error,
-/// when there is one, stays typed behind `std::error::Error::source`.
+/// An error from the API layer. Its parts ([`ApiError::detail_parts`], labelled in the
+/// clerk's language by `i18n::error_details`) are for the "Details" expander (they never
+/// hold a secret); the underlying error, when there is one, stays typed behind
+/// `std::error::Error::source`.
 #[derive(Clone, Debug)]
 pub struct ApiError {
     /// What went wrong.
@@ -320,202 +311,16 @@ impl ApiError {
         .filter_map(|(d, v)| v.map(|v| (d, v)))
         .collect()
     }
-
-    /// Status, service code and message, cause and body, one per line, labelled in
-    /// English for engineers (the clerk's labels: `i18n::error_details`); the kind when
-    /// none is known.
-    pub fn details(&self) -> String {
-        let parts = self.detail_parts();
-        if parts.is_empty() {
-            return format!("{:?}", self.kind);
-        }
-        parts
-            .iter()
-            .map(|(d, v)| {
-                let label = match d {
-                    Detail::Status => "HTTP status",
-                    Detail::ServiceCode => "Service code",
-                    Detail::ServiceMessage => "Service message",
-                    Detail::Cause => "Cause",
-                    Detail::Body => "Body",
-                };
-                format!("{label}: {v}")
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    fn service_suffix(&self) -> String {
-        match &self.service_message {
-            Some(m) if !m.trim().is_empty() => format!(" The service said: \"{}\".", m.trim()),
-            _ => String::new(),
-        }
-    }
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
-fn wait_words(d: &Option<Duration>) -> String {
-    match d {
-        Some(d) if d.as_secs() >= 120 => {
-            format!(
-                " Try again in about {}.",
-                plural(d.as_secs().div_ceil(60), "minute", "minutes")
-            )
-        }
-        Some(d) => format!(
-            " Try again in {}.",
-            plural(d.as_secs().max(1), "second", "seconds")
-        ),
-        None => " Try again in a moment.".to_string(),
-    }
-}
-
+/// For engineers (a test's failure, a panic): the kind and the status. People read
+/// `i18n::error_text`, and `i18n::error_details` under Details: one text per error.
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let said = self.service_suffix();
-        match &self.kind {
-            ErrorKind::InvalidInput(p) => write!(f, "{p}"),
-            ErrorKind::InsecureUrl(u) => write!(
-                f,
-                "The address {u} is not secure. Use an https:// address (http:// is only allowed for this computer)."
-            ),
-            ErrorKind::CredentialsRejected { description } => {
-                write!(
-                    f,
-                    "The identity provider rejected the client id or client secret. Check them in the profile."
-                )?;
-                if let Some(d) = description {
-                    write!(f, " It said: \"{d}\".")?;
-                }
-                Ok(())
-            }
-            ErrorKind::WrongAudience { description } => {
-                write!(
-                    f,
-                    "The identity provider does not accept the audience set in the profile. Check the audience with the service operator."
-                )?;
-                if let Some(d) = description {
-                    write!(f, " It said: \"{d}\".")?;
-                }
-                Ok(())
-            }
-            ErrorKind::TokenRequestRejected { description } => {
-                write!(f, "The identity provider refused to issue a token.")?;
-                if let Some(d) = description {
-                    write!(f, " It said: \"{d}\".")?;
-                }
-                Ok(())
-            }
-            ErrorKind::TokenRateLimited { retry_after } => write!(
-                f,
-                "The identity provider is limiting how often we sign in.{}",
-                wait_words(retry_after)
-            ),
-            ErrorKind::TokenEndpointFailed => {
-                write!(
-                    f,
-                    "The identity provider failed to issue a token. Try again later."
-                )
-            }
-            ErrorKind::TokenEndpointUnreachable => write!(
-                f,
-                "The identity provider could not be reached. Check the network connection and the auth URL."
-            ),
-            ErrorKind::TokenEndpointTimeout { secs } => write!(
-                f,
-                "The identity provider did not answer within {secs} s. Try again later; if it keeps happening, tell the service operator."
-            ),
-            ErrorKind::CertificateUntrusted { reason } => write!(
-                f,
-                "The server's certificate is not trusted by this computer ({reason}). If your organisation inspects secure traffic, ask IT to install its certificate on this computer."
-            ),
-            ErrorKind::Unauthorized => write!(
-                f,
-                "The service did not accept our credentials. Check the profile's credentials.{said}"
-            ),
-            ErrorKind::Forbidden => write!(
-                f,
-                "These credentials are not allowed to do this. Ask the service operator for access.{said}"
-            ),
-            ErrorKind::NotFound(Resource::Invoice(id)) => {
-                write!(f, "There is no invoice with id {id}.{said}")
-            }
-            ErrorKind::NotFound(Resource::Customer(id)) => {
-                write!(f, "There is no customer with id {id}.{said}")
-            }
-            ErrorKind::NotFound(Resource::Account) => {
-                write!(f, "The service does not know this account key.{said}")
-            }
-            ErrorKind::NotFound(Resource::Other) => write!(f, "There is no such resource.{said}"),
-            ErrorKind::Conflict => write!(
-                f,
-                "The service refused: this does not fit the invoice's current state.{said}"
-            ),
-            ErrorKind::Validation { fields } => {
-                write!(f, "The service did not accept the data.")?;
-                for fe in fields {
-                    write!(f, " {}: {}.", fe.field, fe.message.trim_end_matches('.'))?;
-                }
-                if fields.is_empty() {
-                    write!(f, "{said}")?;
-                }
-                Ok(())
-            }
-            ErrorKind::RateLimited { retry_after } => {
-                write!(
-                    f,
-                    "The service is busy and asks us to slow down.{}",
-                    wait_words(retry_after)
-                )
-            }
-            ErrorKind::ServerError => write!(
-                f,
-                "The service had an internal problem. Try again later.{said}"
-            ),
-            ErrorKind::UnexpectedStatus => write!(
-                f,
-                "The service answered in an unexpected way (status {}).{said}",
-                self.status
-                    .map_or_else(|| "unknown".to_string(), |s| s.to_string())
-            ),
-            ErrorKind::Timeout => write!(f, "The service did not answer in time. Try again."),
-            ErrorKind::Connection => write!(
-                f,
-                "The service could not be reached. Check the network connection and the base URL. Nothing was sent."
-            ),
-            ErrorKind::ConnectionLost => write!(
-                f,
-                "The connection to the service broke before its answer arrived. Try again."
-            ),
-            ErrorKind::OutcomeUnknown(action) => write!(
-                f,
-                "The request to {} was sent but no answer came back, so we do not know whether it happened. Check before trying again.",
-                action.words()
-            ),
-            ErrorKind::DoneUnreadable(action) => write!(
-                f,
-                "The service accepted the request to {} (it answered with success), but its answer could not be read. It was most likely done: check the result before trying again.",
-                action.words()
-            ),
-            ErrorKind::Decode => write!(f, "The service's answer could not be understood."),
-            ErrorKind::TooLarge => write!(f, "The service's answer was too large to accept."),
-            ErrorKind::ListingRunaway { pages } => write!(
-                f,
-                "The list of invoices did not end: the service kept sending more pages, so we stopped after {}.",
-                plural(u64::from(*pages), "page", "pages")
-            ),
-            ErrorKind::ListingTooLong { cap } => write!(
-                f,
-                "The list has more than {cap} invoices, the most read at once; we stopped there."
-            ),
-            ErrorKind::Cancelled => write!(f, "Cancelled."),
+        f.write_str(&escape_controls(&format!("{:?}", self.kind)))?;
+        match self.status {
+            Some(s) => write!(f, " (HTTP {s})"),
+            None => Ok(()),
         }
     }
 }
@@ -532,36 +337,34 @@ impl std::error::Error for ApiError {
 mod tests {
     use super::*;
 
+    /// What a clerk reads comes from the Fluent files (English: no test sets the language);
+    /// `Display` is the engineers' kind and status.
     #[test]
-    fn messages_are_sentences() {
+    fn people_read_fluent_words_engineers_the_kind() {
+        let words = crate::i18n::error_text;
         let e =
             ApiError::new(ErrorKind::NotFound(Resource::Invoice("in_1".into()))).with_status(404);
-        assert_eq!(e.to_string(), "There is no invoice with id in_1.");
+        assert_eq!(e.to_string(), "NotFound(Invoice(\"in_1\")) (HTTP 404)");
+        assert!(words(&e).contains("in_1"), "{}", words(&e));
         let e = ApiError::new(ErrorKind::Validation {
             fields: vec![FieldError {
                 field: "amount".into(),
                 message: "field required".into(),
             }],
         });
-        assert_eq!(
-            e.to_string(),
-            "The service did not accept the data. amount: field required."
-        );
-        let e = ApiError::new(ErrorKind::RateLimited {
-            retry_after: Some(Duration::from_secs(5)),
-        });
-        assert!(e.to_string().contains("5 seconds"));
-        assert!(e.details().contains("RateLimited"));
-        let e = ApiError::new(ErrorKind::RateLimited {
-            retry_after: Some(Duration::from_secs(1)),
-        });
-        assert!(e.to_string().contains("in 1 second."), "{e}");
-        let e = ApiError::new(ErrorKind::RateLimited {
-            retry_after: Some(Duration::from_secs(130)),
-        });
-        assert!(e.to_string().contains("about 3 minutes"), "{e}");
+        assert!(words(&e).contains("Check: Amount"), "{}", words(&e));
+        for (secs, said) in [
+            (5, "5 seconds"),
+            (1, "in 1 second."),
+            (130, "about 3 minutes"),
+        ] {
+            let e = ApiError::new(ErrorKind::RateLimited {
+                retry_after: Some(Duration::from_secs(secs)),
+            });
+            assert!(words(&e).contains(said), "{}", words(&e));
+        }
         let e = ApiError::new(ErrorKind::ListingRunaway { pages: 1 });
-        assert!(e.to_string().contains("after 1 page."), "{e}");
+        assert!(words(&e).contains("after 1 page."), "{}", words(&e));
     }
 
     #[test]
@@ -570,7 +373,8 @@ mod tests {
             .with_service(Some("\x1b]0;PWNED\x07\r\nFAKE"), Some("TK\x1b[2J"))
             .with_body(b"\x1b[2Jbody\nline")
             .with_cause("cause\u{202e}");
-        let all = format!("{e}\n{}", e.details());
+        let details = crate::i18n::error_details_in(crate::i18n::Lang::En, &e);
+        let all = format!("{e}\n{details}");
         assert!(!all.contains('\x1b') && !all.contains('\r') && !all.contains('\u{202e}'));
         assert!(all.contains("\\x1b]0;PWNED"), "{all}");
     }

@@ -319,7 +319,7 @@ impl InvoiceDeskApp {
                     egui::RichText::new(tr!("token-failed"))
                         .color(crate::ui::widgets::error_color(ui)),
                 );
-                r.on_hover_text(reason)
+                r.on_hover_text(crate::i18n::error_text(&reason))
             }
         };
     }
