@@ -276,7 +276,17 @@ async fn auth_rules_on_the_api() {
         .json()
         .await
         .unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    // Accepted while it is valid (no such invoice, but not refused)…
+    let r = t
+        .http
+        .get(format!("{}/invoice/in_x", t.s.base_url))
+        .bearer_auth(v["access_token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 404);
+    // …and expired two seconds later on the issuer's clock, waiting for nothing.
+    t.s.advance_clock(std::time::Duration::from_secs(2));
     let r = t
         .http
         .get(format!("{}/invoice/in_x", t.s.base_url))

@@ -1329,3 +1329,34 @@ fn the_cartera_panel_reviews_every_customer_in_spanish() {
     assert_eq!(common::field_text(&h, &text("f-customer-id")), old.customer);
     assert!(h.query_by_label_contains(" del cliente ").is_some());
 }
+
+/// A token the identity provider refused: the top bar's badge says so, and its tooltip
+/// says why in Spanish (it said the English sentence: the error's `Display`).
+#[test]
+fn why_access_failed_is_said_in_spanish_on_the_badge() {
+    use egui_kittest::kittest::Queryable;
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = common::connected_to(
+        &rt,
+        s.profile("Pruebas"),
+        "no-es-el-secreto",
+        dir.path(),
+        [1100.0, 760.0],
+        Lang::Es,
+    );
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
+    h.step();
+    h.event(egui::Event::Text("in_1".into()));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    step_until(&mut h, "access refused", |h| has_text(h, "Acceso: falló"));
+    // Lookup says it too: the tooltip is the second widget to say it.
+    let why = "El proveedor de identidad rechazó el id o el secreto del cliente.";
+    let saying = |h: &common::H| h.query_all_by_label_contains(why).count();
+    let before = saying(&h);
+    h.get_by_label("Acceso: falló").hover();
+    step_until(&mut h, "the tooltip", |h| saying(h) > before);
+}

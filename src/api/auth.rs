@@ -9,7 +9,10 @@ use secrecy::{ExposeSecret, SecretString};
 use serde_json::{Value, json};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// tokio's clock (the system's but in tests, where it can be moved): a token's expiry is
+// tested without waiting for it.
+use tokio::time::Instant;
 use url::Url;
 
 /// How the token request body is encoded.

@@ -215,6 +215,8 @@ pub struct Counters {
 #[derive(Debug)]
 struct Knobs {
     token_lifetime: Duration,
+    /// How far the issuer's clock is ahead of this computer's ([`Sandbox::advance_clock`]).
+    clock_ahead: Duration,
     latency: Duration,
     faults: Vec<Fault>,
     token_generation: u64,
@@ -379,6 +381,7 @@ impl Sandbox {
             issuer: auth_url.clone(),
             knobs: Mutex::new(Knobs {
                 token_lifetime: cfg.token_lifetime,
+                clock_ahead: Duration::ZERO,
                 latency: cfg.latency,
                 faults: Vec::new(),
                 token_generation: 0,
@@ -442,6 +445,12 @@ impl Sandbox {
             sender: Default::default(),
             mail: Default::default(),
         }
+    }
+
+    /// Moves the token issuer's clock forward (tokens issued before expire as if that much
+    /// time had passed): tests of expiry wait for nothing.
+    pub fn advance_clock(&self, by: Duration) {
+        self.shared.knobs(|k| k.clock_ahead += by);
     }
 
     /// Changes the lifetime of tokens issued from now on.

@@ -63,8 +63,14 @@ pub(crate) fn auth_router(shared: Shared_) -> Router {
         .with_state(shared)
 }
 
-fn now_secs() -> u64 {
-    SystemTime::now()
+/// The issuer's time in seconds: the wall clock, moved forward by what a test asked.
+fn now_secs(shared: &Shared) -> u64 {
+    let ahead = shared
+        .knobs
+        .lock()
+        .map(|k| k.clock_ahead)
+        .unwrap_or_default();
+    (SystemTime::now() + ahead)
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
 }
