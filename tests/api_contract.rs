@@ -198,7 +198,7 @@ async fn listing_follows_cursors_and_reports_progress() {
     let mut ids = Vec::new();
     let done = client
         .list_customer_invoices("cus_1", |page, p| {
-            ids.extend(page.into_iter().map(|i| i.id));
+            ids.extend(page.drain(..).map(|i| i.id));
             seen.push(*p);
             std::ops::ControlFlow::Continue(())
         })
@@ -286,7 +286,7 @@ async fn list_ids(server: &MockServer) -> (Vec<String>, Result<ListProgress, Api
     let mut ids = Vec::new();
     let end = client
         .list_customer_invoices("cus_1", |page, _| {
-            ids.extend(page.into_iter().map(|i| i.id));
+            ids.extend(page.drain(..).map(|i| i.id));
             std::ops::ControlFlow::Continue(())
         })
         .await;

@@ -152,9 +152,10 @@ async fn lookup_void_and_the_409s() {
     assert_eq!(err.kind, ErrorKind::Conflict);
     let missing = c.get_invoice("in_does_not_exist").await.unwrap_err();
     assert_eq!(
-        missing.to_string(),
-        "There is no invoice with id in_does_not_exist. The service said: \"invoice not found\"."
+        invoice_desk::i18n::error_text(&missing),
+        "There is no invoice with id in_does_not_exist."
     );
+    assert_eq!(missing.service_message.as_deref(), Some("invoice not found"));
 }
 
 #[tokio::test]

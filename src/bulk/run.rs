@@ -500,7 +500,7 @@ impl Runner {
                 let mut seen: Vec<String> = Vec::new();
                 let listed = client
                     .list_customer_invoices(&c, |page, _| {
-                        for inv in &page {
+                        for inv in page.iter() {
                             if let Some(&i) = inv
                                 .invoice_external_id
                                 .as_deref()
@@ -866,7 +866,7 @@ impl Runner {
             let _ = self
                 .client
                 .list_customer_invoices(customer, |page, _| {
-                    for inv in page {
+                    for inv in page.iter() {
                         if let Some(r) = inv.invoice_external_id.as_deref()
                             && let Some(&i) = by_ref.get(r)
                             && !known.contains(&inv.id)

@@ -32,7 +32,7 @@ pub(super) async fn list(
                     .take(room)
                     .map(|i| crate::search::Seen::of_invoice(i, at)),
             );
-            for inv in &page {
+            for inv in page.iter() {
                 if let Err(e) = sink.push(inv) {
                     failed = Some(e);
                     return std::ops::ControlFlow::Break(());
@@ -203,17 +203,19 @@ enum Sink {
 }
 
 impl Sink {
-    fn take(&mut self, page: Vec<crate::api::Invoice>) -> std::io::Result<()> {
-        match (self, page) {
-            (Sink::Csv(csv), page) => page.iter().try_for_each(|inv| csv.push(inv)),
-            (Sink::Workbook(rows), page) => {
+    /// Takes a page's rows: a CSV writes them (the page is left as it was, its room
+    /// reused for the next), a workbook keeps them (moved out).
+    fn take(&mut self, page: &mut Vec<crate::api::Invoice>) -> std::io::Result<()> {
+        match self {
+            Sink::Csv(csv) => page.iter().try_for_each(|inv| csv.push(inv)),
+            Sink::Workbook(rows) => {
                 if rows.len() + page.len() > crate::export::xlsx::MAX_ROWS {
                     return Err(std::io::Error::other(tr!(
                         "cli-too-many-for-excel",
                         max = crate::export::xlsx::MAX_ROWS
                     )));
                 }
-                rows.extend(page);
+                rows.append(page);
                 Ok(())
             }
         }

@@ -79,7 +79,7 @@ pub async fn listed(
     let mut folded = Listing::new(as_of, keep);
     let listing = client
         .list_customer_invoices(customer, |page, _| {
-            for inv in &page {
+            for inv in page.iter() {
                 if !folded.add(inv) {
                     return std::ops::ControlFlow::Break(());
                 }

@@ -337,7 +337,7 @@ impl Client {
         mut on_page: F,
     ) -> Result<ListProgress, ApiError>
     where
-        F: FnMut(Vec<Invoice>, &ListProgress) -> ControlFlow<()>,
+        F: FnMut(&mut Vec<Invoice>, &ListProgress) -> ControlFlow<()>,
     {
         let customer = checked_id(customer, Setting::CustomerId)?.to_string();
         // Pages are fetched by a task of their own, which reads only their paging: the
@@ -349,12 +349,15 @@ impl Client {
         let (tx, mut pages) = tokio::sync::mpsc::channel(1);
         // Dropping the task on return stops the pages already asked for.
         let _task = AbortOnDrop(tokio::spawn(self.clone().read_ahead(customer, tx)));
+        // Each page is decoded over the invoices of the one before, their room reused
+        // (what `on_page` takes out of the list is made anew).
+        let mut items = Vec::new();
         loop {
             match pages.recv().await {
                 Some(Listed::Page(text, progress)) => {
-                    let page = Page::from_text(&text).map_err(|e| e.with_body(text.as_bytes()))?;
+                    Page::read_into(&text, &mut items).map_err(|e| e.with_body(text.as_bytes()))?;
                     drop(text);
-                    if on_page(page.items, &progress).is_break() {
+                    if on_page(&mut items, &progress).is_break() {
                         return Err(ApiError::new(ErrorKind::Cancelled));
                     }
                 }
@@ -481,7 +484,7 @@ impl Client {
     pub async fn customer_invoices(&self, customer: &str) -> Result<Vec<Invoice>, ApiError> {
         let mut all = Vec::new();
         self.list_customer_invoices(customer, |page, _| {
-            all.extend(page);
+            all.append(page);
             ControlFlow::Continue(())
         })
         .await?;
@@ -500,11 +503,11 @@ impl Client {
         let listed = self
             .list_customer_invoices(customer, |page, _| {
                 match page
-                    .into_iter()
-                    .find(|i| i.invoice_external_id.as_deref() == Some(reference))
+                    .iter()
+                    .position(|i| i.invoice_external_id.as_deref() == Some(reference))
                 {
-                    Some(inv) => {
-                        hit = Some(inv);
+                    Some(at) => {
+                        hit = Some(page.swap_remove(at));
                         ControlFlow::Break(())
                     }
                     None => ControlFlow::Continue(()),

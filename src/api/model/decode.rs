@@ -312,13 +312,25 @@ fn put_text<'a>(inv: &mut Invoice, i: usize, s: Cow<'a, str>) -> Result<(), Cow<
     // An identifier of blanks is no identifier.
     let blank = KNOWN_FIELDS[i].shape != Shape::Text && blank(&s);
     if i == at::ID {
-        inv.id = if blank { String::new() } else { s.into_owned() };
+        inv.id.clear();
+        if !blank {
+            inv.id.push_str(&s);
+        }
         return Ok(());
     }
     let Some(slot) = inv.text_slot(i) else {
         return Err(s);
     };
-    *slot = (!blank).then(|| s.into_owned());
+    match slot {
+        _ if blank => *slot = None,
+        // Written over the text already there (an invoice decoded in place): its room
+        // is reused.
+        Some(t) => {
+            t.clear();
+            t.push_str(&s);
+        }
+        None => *slot = Some(s.into_owned()),
+    }
     Ok(())
 }
 
@@ -343,11 +355,174 @@ fn clear_text(inv: &mut Invoice, i: usize) -> bool {
     }
 }
 
-/// Decodes an invoice's fields, one after another as read, into `inv` (empty).
+/// Keeps the first `n` entries of `m` (the ones an invoice decoded over another has made
+/// its own so far).
+fn keep_first(m: &mut serde_json::Map<String, Value>, n: usize) {
+    if m.len() > n {
+        let mut at = 0;
+        m.retain(|_, _| {
+            at += 1;
+            at <= n
+        });
+    }
+}
+
+/// A name as read: borrowed from the answer when it has no escapes.
+struct Name<'de>(Cow<'de, str>);
+
+impl<'de> serde::Deserialize<'de> for Name<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Name<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string key")
+            }
+            fn visit_borrowed_str<E>(self, k: &'de str) -> Result<Name<'de>, E> {
+                Ok(Name(Cow::Borrowed(k)))
+            }
+            fn visit_str<E>(self, k: &str) -> Result<Name<'de>, E> {
+                Ok(Name(Cow::Owned(k.to_owned())))
+            }
+            fn visit_string<E>(self, k: String) -> Result<Name<'de>, E> {
+                Ok(Name(Cow::Owned(k)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// `metadata` read over the one before (`None` for null), as `Value` reads it: an object
+/// with the same names in the same order (a listing's usual metadata) is written over in
+/// its room, anything else made anew.
+struct MetadataOver<'a>(&'a mut Option<Value>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for MetadataOver<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        use serde::de::value::SeqAccessDeserializer;
+        struct V<'a>(&'a mut Option<Value>);
+        impl<'de> serde::de::Visitor<'de> for V<'_> {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<(), E> {
+                *self.0 = Some(Value::String(s.to_owned()));
+                Ok(())
+            }
+            fn visit_str<E>(self, s: &str) -> Result<(), E> {
+                *self.0 = Some(Value::String(s.to_owned()));
+                Ok(())
+            }
+            fn visit_string<E>(self, s: String) -> Result<(), E> {
+                *self.0 = Some(Value::String(s));
+                Ok(())
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<(), E> {
+                *self.0 = Some(Value::Bool(b));
+                Ok(())
+            }
+            fn visit_unit<E>(self) -> Result<(), E> {
+                *self.0 = None;
+                Ok(())
+            }
+            fn visit_none<E>(self) -> Result<(), E> {
+                *self.0 = None;
+                Ok(())
+            }
+            fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+                serde::de::DeserializeSeed::deserialize(MetadataOver(self.0), d)
+            }
+            fn visit_i64<E>(self, n: i64) -> Result<(), E> {
+                *self.0 = Some(Value::from(n));
+                Ok(())
+            }
+            fn visit_u64<E>(self, n: u64) -> Result<(), E> {
+                *self.0 = Some(Value::from(n));
+                Ok(())
+            }
+            fn visit_f64<E>(self, n: f64) -> Result<(), E> {
+                *self.0 = Some(Value::from(n));
+                Ok(())
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+                *self.0 = Some(Value::deserialize(SeqAccessDeserializer::new(seq))?);
+                Ok(())
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+                let first = map.next_key::<Name>()?;
+                if first.as_ref().is_some_and(|k| k.0 == NUMBER_TOKEN) {
+                    // A number (serde_json's exact form), as `Raw` reads it.
+                    *self.0 = Some(map.next_value::<NumberText>()?.0.into_value());
+                    return Ok(());
+                }
+                if !matches!(self.0, Some(Value::Object(_))) {
+                    *self.0 = Some(Value::Object(serde_json::Map::new()));
+                }
+                let Some(Value::Object(m)) = self.0 else {
+                    return Ok(());
+                };
+                let mut kept = 0;
+                let mut next = first;
+                while let Some(Name(k)) = next {
+                    let v: Raw<'de> = map.next_value()?;
+                    kept = put_over(m, kept, k, v);
+                    next = map.next_key()?;
+                }
+                keep_first(m, kept);
+                Ok(())
+            }
+        }
+        d.deserialize_any(V(self.0))
+    }
+}
+
+/// Puts `k: v` as the next of the `kept` entries of `m` made this time: written over the
+/// entry there when it has that name, else (the rest dropped) inserted as `Value` reads
+/// an object — a repeated name takes the later value, in the place of the first. The
+/// entries made so far.
+fn put_over(
+    m: &mut serde_json::Map<String, Value>,
+    kept: usize,
+    k: Cow<'_, str>,
+    v: Raw<'_>,
+) -> usize {
+    match m.iter_mut().nth(kept) {
+        Some((name, old)) if *name == *k => {
+            write_over(old, v);
+            kept + 1
+        }
+        _ => {
+            keep_first(m, kept);
+            m.insert(k.into_owned(), v.into_value());
+            m.len()
+        }
+    }
+}
+
+/// A value written over another: text over text in the room the old text had.
+fn write_over(old: &mut Value, new: Raw<'_>) {
+    match (old, new) {
+        (Value::String(t), Raw::Str(s)) => {
+            t.clear();
+            t.push_str(&s);
+        }
+        (old, new) => *old = new.into_value(),
+    }
+}
+
+/// Decodes an invoice's fields, one after another as read, into `inv`: an empty one, or
+/// another invoice written over (what it had and this one lacks is cleared at the end).
 fn decode_into<'de, A: serde::de::MapAccess<'de>>(
     inv: &mut Invoice,
     mut map: A,
 ) -> Result<(), A::Error> {
+    inv.id.clear();
+    // The other fields are written over the ones before where they come in the same
+    // order (a listing's invoices have the same fields): `kept` of them are this
+    // invoice's.
+    let mut kept = 0;
     // Known fields whose value did not fit their shape: to `extra` at the end,
     // in the table's order (a later copy of the same field replaces them).
     let mut odd: Vec<(usize, Value)> = Vec::new();
@@ -358,6 +533,10 @@ fn decode_into<'de, A: serde::de::MapAccess<'de>>(
     while let Some(field) = map.next_key()? {
         match field {
             Field::Known(at::CUSTOMER_ID) => customer_id = Some(map.next_value()?),
+            Field::Known(at::METADATA) => {
+                seen |= 1 << at::METADATA;
+                map.next_value_seed(MetadataOver(&mut inv.metadata))?;
+            }
             Field::Known(i) => {
                 let raw: Raw<'de> = map.next_value()?;
                 if seen & (1 << i) != 0 {
@@ -380,14 +559,18 @@ fn decode_into<'de, A: serde::de::MapAccess<'de>>(
             }
             Field::Other(k) => {
                 let v: Raw<'de> = map.next_value()?;
-                // As `Value` reads an object: a repeated name takes the later value, in
-                // the place of the first.
-                inv.extra.insert(k.into_owned(), v.into_value());
+                kept = put_over(&mut inv.extra, kept, k, v);
             }
         }
     }
     if inv.id.is_empty() {
         return Err(serde::de::Error::custom("an invoice has no id"));
+    }
+    // What this invoice did not send is absent, whatever the one before had.
+    for i in 0..KNOWN_FIELDS.len() {
+        if seen & (1 << i) == 0 && i != at::ID && i != at::CUSTOMER_ID {
+            inv.set_known(i, None);
+        }
     }
     // `customer_id` is read only when `customer` is absent; otherwise it is
     // kept as is.
@@ -406,6 +589,7 @@ fn decode_into<'de, A: serde::de::MapAccess<'de>>(
         Some(raw) => odd.push((at::CUSTOMER_ID, raw.into_value())),
         None => {}
     }
+    keep_first(&mut inv.extra, kept);
     odd.sort_by_key(|(i, _)| *i);
     for (i, v) in odd {
         inv.extra.insert(KNOWN_FIELDS[i].name.to_string(), v);
@@ -428,6 +612,23 @@ impl<'de> serde::Deserialize<'de> for Invoice {
             }
         }
         d.deserialize_map(V)
+    }
+
+    fn deserialize_in_place<D: serde::Deserializer<'de>>(
+        d: D,
+        place: &mut Self,
+    ) -> Result<(), D::Error> {
+        struct V<'a>(&'a mut Invoice);
+        impl<'de> serde::de::Visitor<'de> for V<'_> {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an invoice (a JSON object)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+                decode_into(self.0, map)
+            }
+        }
+        d.deserialize_map(V(place))
     }
 }
 
@@ -526,6 +727,15 @@ mod tests {
             Just("[1,{\"a\":null}]".to_string()),
             Just("{\"k\":1.50}".to_string()),
             Just("{}".to_string()),
+            // Objects with the same names in another order, or repeated (metadata and
+            // other fields written over the ones before).
+            prop::sample::select(vec![
+                "{\"a\":\"x\",\"b\":\"y\"}",
+                "{\"b\":\"z\",\"a\":\"w\",\"a\":\"v\"}",
+                "{\"a\":\"x\"}",
+                "{\"a\":1,\"b\":\"\\u00e9\"}",
+            ])
+            .prop_map(str::to_string),
             // Numbers at the edges of 64 bits, and ones written as serde_json does not.
             prop::sample::select(vec![
                 "-0",
@@ -599,6 +809,47 @@ mod tests {
         #[test]
         fn blank_is_what_trim_leaves_empty(s in "[ \t\n\u{a0}\u{2003}\u{3000}a\u{e9}\u{1}]{0,6}") {
             prop_assert_eq!(blank(&s), s.trim().is_empty(), "{:?}", s);
+        }
+    }
+
+    /// An invoice's text from its fields, `id` first when given.
+    fn invoice_text(id: &Option<String>, fields: &[(String, String)]) -> String {
+        let mut text = String::from("{");
+        let id = id.clone().map(|v| ("id".to_string(), v));
+        for (i, (k, v)) in id.iter().chain(fields).enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(&format!("{}:{v}", Value::String(k.clone())));
+        }
+        text.push('}');
+        text
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// An invoice decoded over another (a long listing's pages read into one list)
+        /// is the invoice decoded alone: nothing of the one before is left.
+        #[test]
+        fn decoded_over_another_it_is_itself(
+            before in prop::collection::vec((key(), value()), 0..14),
+            after in prop::collection::vec((key(), value()), 0..14),
+            id_before in value(),
+            id_after in prop_oneof![Just(None), value().prop_map(Some)],
+        ) {
+            let first = format!("[{}]", invoice_text(&Some(id_before), &before));
+            let second = format!("[{}]", invoice_text(&id_after, &after));
+            let mut items = Vec::new();
+            if super::super::Page::read_into(&first, &mut items).is_ok() {
+                let over = super::super::Page::read_into(&second, &mut items).map(|()| items);
+                let alone = super::super::Page::from_text(&second).map(|p| p.items);
+                prop_assert_eq!(over.is_ok(), alone.is_ok(), "{} then {}", first, second);
+                if let (Ok(over), Ok(alone)) = (over, alone) {
+                    prop_assert_eq!(&over, &alone, "{} then {}", first, second);
+                    let fields = |v: &Vec<Invoice>| v.iter().map(Invoice::fields).collect::<Vec<_>>();
+                    prop_assert_eq!(fields(&over), fields(&alone), "{} then {}", first, second);
+                }
+            }
         }
     }
 

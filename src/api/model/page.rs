@@ -66,7 +66,20 @@ impl Page {
     /// Decoding from checked text skips serde_json's check of each string (most of an
     /// invoice is strings).
     pub fn from_text(text: &str) -> Result<Page, ApiError> {
-        serde_json::from_str(text).map_err(|e| decode_error(&e.to_string()))
+        let mut items = Vec::new();
+        let end = read_listing(text, &mut items)?;
+        Ok(Page {
+            items,
+            next: end.next,
+            total: end.total,
+        })
+    }
+
+    /// The invoices of a listing answer, decoded into `items` over the invoices already
+    /// there (their room reused; the list is then as long as the page's). For a long
+    /// listing read page after page into one list; its paging is [`Paging::from_text`]'s.
+    pub fn read_into(text: &str, items: &mut Vec<Invoice>) -> Result<(), ApiError> {
+        read_listing(text, items).map(|_| ())
     }
 }
 
@@ -86,12 +99,12 @@ pub struct Paging {
 impl Paging {
     /// Reads a listing answer's paging (see [`Page::from_text`]).
     pub fn from_text(text: &str) -> Result<Paging, ApiError> {
-        let l: Listing<serde::de::IgnoredAny> =
-            serde_json::from_str(text).map_err(|e| decode_error(&e.to_string()))?;
+        let mut entries = Counted(0);
+        let end = read_listing(text, &mut entries)?;
         Ok(Paging {
-            entries: l.items.len(),
-            next: l.next,
-            total: l.total,
+            entries: entries.0,
+            next: end.next,
+            total: end.total,
         })
     }
 }
@@ -146,115 +159,155 @@ fn as_u64(v: &Value) -> Option<u64> {
     }
 }
 
-/// The list of a listing object: `Some` for an array, `None` for any other shape.
-struct MaybeList<T>(Option<Vec<T>>);
+/// Where a listing's entries go as they are read: a page's invoices (decoded into the
+/// invoices already there, reusing their room) or, for the paging alone, a count.
+trait Entries {
+    /// Reads a list's entries, replacing what was there.
+    fn read<'de, A: serde::de::SeqAccess<'de>>(&mut self, seq: A) -> Result<(), A::Error>;
+}
 
-impl<'de, T: Deserialize<'de>> serde::Deserialize<'de> for MaybeList<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
-            type Value = MaybeList<T>;
+impl Entries for Vec<Invoice> {
+    fn read<'de, A: serde::de::SeqAccess<'de>>(&mut self, mut seq: A) -> Result<(), A::Error> {
+        let mut n = 0;
+        loop {
+            let more = match self.get_mut(n) {
+                // The invoice already here is written over, its text's room reused: a page
+                // of a long listing costs no allocation for most fields.
+                Some(inv) => seq.next_element_seed(InPlace(inv))?.is_some(),
+                None => match seq.next_element::<Invoice>()? {
+                    Some(inv) => {
+                        self.push(inv);
+                        true
+                    }
+                    None => false,
+                },
+            };
+            if !more {
+                break;
+            }
+            n += 1;
+        }
+        self.truncate(n);
+        Ok(())
+    }
+}
+
+/// Entries passed over (serde's `IgnoredAny`), counted.
+struct Counted(usize);
+
+impl Entries for Counted {
+    fn read<'de, A: serde::de::SeqAccess<'de>>(&mut self, mut seq: A) -> Result<(), A::Error> {
+        self.0 = 0;
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+            self.0 += 1;
+        }
+        Ok(())
+    }
+}
+
+/// An invoice decoded over another (serde's in-place decoding).
+struct InPlace<'a>(&'a mut Invoice);
+
+impl<'de> serde::de::DeserializeSeed<'de> for InPlace<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        Invoice::deserialize_in_place(d, self.0)
+    }
+}
+
+/// The list of a listing object, read into `E`: true for an array, false (nothing read)
+/// for any other shape.
+struct List<'a, E>(&'a mut E);
+
+impl<'de, E: Entries> serde::de::DeserializeSeed<'de> for List<'_, E> {
+    type Value = bool;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        struct V<'a, E>(&'a mut E);
+        impl<'de, E: Entries> serde::de::Visitor<'de> for V<'_, E> {
+            type Value = bool;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a list of invoices")
             }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<MaybeList<T>, A::Error> {
-                let mut items = Vec::new();
-                while let Some(i) = seq.next_element::<T>()? {
-                    items.push(i);
-                }
-                Ok(MaybeList(Some(items)))
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
+                self.0.read(seq)?;
+                Ok(true)
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<MaybeList<T>, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
                 while map
                     .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
                     .is_some()
                 {}
-                Ok(MaybeList(None))
+                Ok(false)
             }
-            fn visit_bool<E>(self, _: bool) -> Result<MaybeList<T>, E> {
-                Ok(MaybeList(None))
+            fn visit_bool<Er>(self, _: bool) -> Result<bool, Er> {
+                Ok(false)
             }
-            fn visit_i64<E>(self, _: i64) -> Result<MaybeList<T>, E> {
-                Ok(MaybeList(None))
+            fn visit_i64<Er>(self, _: i64) -> Result<bool, Er> {
+                Ok(false)
             }
-            fn visit_u64<E>(self, _: u64) -> Result<MaybeList<T>, E> {
-                Ok(MaybeList(None))
+            fn visit_u64<Er>(self, _: u64) -> Result<bool, Er> {
+                Ok(false)
             }
-            fn visit_f64<E>(self, _: f64) -> Result<MaybeList<T>, E> {
-                Ok(MaybeList(None))
+            fn visit_f64<Er>(self, _: f64) -> Result<bool, Er> {
+                Ok(false)
             }
-            fn visit_str<E>(self, _: &str) -> Result<MaybeList<T>, E> {
-                Ok(MaybeList(None))
+            fn visit_str<Er>(self, _: &str) -> Result<bool, Er> {
+                Ok(false)
             }
-            fn visit_unit<E>(self) -> Result<MaybeList<T>, E> {
-                Ok(MaybeList(None))
+            fn visit_unit<Er>(self) -> Result<bool, Er> {
+                Ok(false)
             }
-            fn visit_none<E>(self) -> Result<MaybeList<T>, E> {
-                Ok(MaybeList(None))
+            fn visit_none<Er>(self) -> Result<bool, Er> {
+                Ok(false)
             }
         }
-        d.deserialize_any(V(std::marker::PhantomData))
+        d.deserialize_any(V(self.0))
     }
 }
 
 impl<'de> serde::Deserialize<'de> for Page {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Listing::<Invoice>::deserialize(d).map(Page::from)
+        let mut items = Vec::new();
+        let end = serde::de::DeserializeSeed::deserialize(Listing(&mut items), d)?;
+        Ok(Page {
+            items,
+            next: end.next,
+            total: end.total,
+        })
     }
 }
 
-impl From<Listing<Invoice>> for Page {
-    fn from(l: Listing<Invoice>) -> Page {
-        Page {
-            items: l.items,
-            next: l.next,
-            total: l.total,
-        }
-    }
-}
-
-/// A listing answer whose list entries are `T` (see [`MaybeList`]).
-struct Listing<T> {
-    items: Vec<T>,
+/// What a listing answer says besides its entries.
+struct End {
     next: Option<NextPage>,
     total: Option<u64>,
 }
 
-impl<'de, T: Deserialize<'de>> serde::Deserialize<'de> for Listing<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
-            type Value = Listing<T>;
+/// A listing answer whose list entries are read into `E` (see [`List`]).
+struct Listing<'a, E>(&'a mut E);
+
+impl<'de, E: Entries> serde::de::DeserializeSeed<'de> for Listing<'_, E> {
+    type Value = End;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<End, D::Error> {
+        struct V<'a, E>(&'a mut E);
+        impl<'de, E: Entries> serde::de::Visitor<'de> for V<'_, E> {
+            type Value = End;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a listing: an array, or an object with items, data or results")
             }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                seq: A,
-            ) -> Result<Listing<T>, A::Error> {
-                let list =
-                    MaybeList::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
-                Ok(Listing {
-                    items: list.0.unwrap_or_default(),
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<End, A::Error> {
+                self.0.read(seq)?;
+                Ok(End {
                     next: None,
                     total: None,
                 })
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Listing<T>, A::Error> {
-                let mut items = None;
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<End, A::Error> {
+                let mut listed = false;
                 let mut meta = Map::new();
                 while let Some(key) = map.next_key::<String>()? {
-                    if list_key(&key) && items.is_none() {
-                        items = map.next_value::<MaybeList<T>>()?.0;
+                    if list_key(&key) && !listed {
+                        listed = map.next_value_seed(List(&mut *self.0))?;
                     } else if paging_key(&key) {
                         let v: Value = map.next_value()?;
                         meta.insert(key, v);
@@ -262,11 +315,32 @@ impl<'de, T: Deserialize<'de>> serde::Deserialize<'de> for Listing<T> {
                         map.next_value::<serde::de::IgnoredAny>()?;
                     }
                 }
-                Listing::of(items, &meta).map_err(serde::de::Error::custom)
+                if !listed {
+                    return Err(serde::de::Error::custom(
+                        "the listing has no items, data or results array",
+                    ));
+                }
+                let total = meta
+                    .get("total")
+                    .or_else(|| meta.get("count"))
+                    .and_then(as_u64);
+                Ok(End {
+                    next: next_page(&meta),
+                    total,
+                })
             }
         }
-        d.deserialize_any(V(std::marker::PhantomData))
+        d.deserialize_any(V(self.0))
     }
+}
+
+/// Reads a listing answer's text, its entries into `entries`.
+fn read_listing(text: &str, entries: &mut impl Entries) -> Result<End, ApiError> {
+    let mut d = serde_json::Deserializer::from_str(text);
+    let end = serde::de::DeserializeSeed::deserialize(Listing(entries), &mut d)
+        .and_then(|end| d.end().map(|()| end))
+        .map_err(|e| decode_error(&e.to_string()))?;
+    Ok(end)
 }
 
 /// The keys of a listing object whose value is its list (the first that is an array).
@@ -289,22 +363,6 @@ fn paging_key(key: &str) -> bool {
             | "total"
             | "count"
     )
-}
-
-impl<T> Listing<T> {
-    /// A listing object's list and paging fields as read.
-    fn of(items: Option<Vec<T>>, meta: &Map<String, Value>) -> Result<Listing<T>, &'static str> {
-        let items = items.ok_or("the listing has no items, data or results array")?;
-        let total = meta
-            .get("total")
-            .or_else(|| meta.get("count"))
-            .and_then(as_u64);
-        Ok(Listing {
-            items,
-            next: next_page(meta),
-            total,
-        })
-    }
 }
 
 #[cfg(test)]

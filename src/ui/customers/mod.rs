@@ -379,7 +379,7 @@ impl CustomersPanel {
                         .take(room)
                         .map(|i| crate::search::Seen::of_invoice(i, at)),
                 );
-                let _ = pages.send(ListEvent::Page(items, *p));
+                let _ = pages.send(ListEvent::Page(std::mem::take(items), *p));
                 // Progress is drawn a few times a second, not once a page: under
                 // software GL a frame costs more than a page of 1,000 invoices.
                 repaint.request_repaint_after(PROGRESS_STEP);
