@@ -281,8 +281,8 @@ pub struct BulkArgs {
     /// Do not ask; required when stdin is not a terminal.
     #[arg(long)]
     pub yes: bool,
-    /// Requests at once (1 to 16).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=16))]
+    /// Requests at once (1 to 64).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=64))]
     pub concurrency: u8,
     /// Send the valid rows even when some rows are invalid (those are reported).
     #[arg(long)]

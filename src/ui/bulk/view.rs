@@ -279,7 +279,8 @@ impl BulkPanel {
         if to_issue > 0 && ended {
             ui.horizontal(|ui| {
                 let l2 = ui.label(tr!("bulk-concurrency"));
-                ui.add(egui::DragValue::new(&mut self.concurrency).range(1..=16))
+                ui.add(egui::DragValue::new(&mut self.concurrency)
+                    .range(1..=crate::bulk::run::MAX_CONCURRENCY as u8))
                     .labelled_by(l2.id);
                 if ui
                     .add_enabled(

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Billing runs against the wire's ceiling (#51): with LATENCY_MS (50) on every request of
+# the loopback sandbox, for each concurrency C in CS (8 16 32 64), a file of 125 × C rows
+# (about 6 s at the ceiling of C requests of LATENCY_MS) is sent by ours
+# (`bulk --concurrency C`, journal on disk) and by benches/bulk_pool.py (Python requests,
+# a pool of C threads, no journal), ROUNDS (3) alternating runs of each, each run on a
+# customer of its own. Prints per C: medians and ranges of invoices a second (the whole
+# run, start-up, token and the customer's listing included), each as a fraction of the
+# ceiling C × 1000 / LATENCY_MS, the load average beside; then the fsyncs a row of one
+# more run of ours (strace -f -c).
+#   benches/bulk-ceiling.sh   (APP=target/release/invoice-desk ROUNDS=3 CS="8 16 32 64"
+#                              LATENCY_MS=50 LOAD=n: n busy loops beside every run)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+APP=${APP:-target/release/invoice-desk}
+ROUNDS=${ROUNDS:-3}
+CS=${CS:-8 16 32 64}
+LATENCY_MS=${LATENCY_MS:-50}
+[ -x "$APP" ] || cargo build --release --locked --bin invoice-desk
+python3 -c 'import requests' 2>/dev/null || pip install --quiet requests
+WORK=$(mktemp -d -p "${DISK_DIR:-$PWD/target}")
+# shellcheck source=benches/sandbox.sh
+. benches/sandbox.sh
+BUSY=()
+cleanup() { [ ${#BUSY[@]} = 0 ] || kill "${BUSY[@]}" 2>/dev/null; stop_sandbox; rm -rf "$WORK"; }
+trap cleanup EXIT
+start_sandbox --latency-ms "$LATENCY_MS" --extra-customers 60
+mapfile -t customers < <(sed -n 's/^  \(cus_[a-z0-9]*\) .*/\1/p' "$WORK/sandbox.log")
+if [ -n "${LOAD:-}" ]; then
+  for _ in $(seq 1 "$LOAD"); do sh -c 'while :; do :; done' & BUSY+=($!); done
+fi
+k=0
+F=
+file() { # name rows: F becomes a file of that many rows to the next unused customer
+  local c=${customers[$k]}
+  k=$((k + 1))
+  F=$WORK/$1.csv
+  { echo "cliente;monto;moneda;vencimiento;referencia"
+    for i in $(seq 1 "$2"); do echo "$c;$((1000 + i));CLP;31-12-2026;$1-$i"; done; } >"$F"
+}
+wall() { # command…: prints its wall time in seconds (it must succeed)
+  local t0=$EPOCHREALTIME
+  "$@" >/dev/null 2>"$WORK/err" || { echo "failed: $*" >&2; tail -3 "$WORK/err" >&2; exit 1; }
+  local t1=$EPOCHREALTIME
+  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f\n", b - a}'
+}
+# rows/s of each wall time in a file, then median and range, and fractions of the ceiling
+stats() { # file rows ceiling
+  awk -v n="$2" '{print n / $1}' "$1" | sort -g | awk -v c="$3" '
+    {v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+      printf "%5.0f/s (%.0f–%.0f) = %.2f of the ceiling (%.2f–%.2f)", m, v[1], v[NR], m / c, v[1] / c, v[NR] / c}'
+}
+echo "# benches/bulk-ceiling.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git rev-parse --short HEAD 2>/dev/null || echo '?'); $("$APP" --version); $(nproc) cores; ${LOAD:+$LOAD busy loops beside; }latency $LATENCY_MS ms; medians and ranges of $ROUNDS alternating runs"
+for c in $CS; do
+  rows=$((125 * c))
+  ceiling=$((c * 1000 / LATENCY_MS))
+  : >"$WORK/ours"
+  : >"$WORK/python"
+  load0=$(cut -d' ' -f1 /proc/loadavg)
+  for r in $(seq 1 "$ROUNDS"); do
+    file "A$c-$r" "$rows"
+    wall "$APP" bulk "$F" --yes --concurrency "$c" >>"$WORK/ours"
+    file "P$c-$r" "$rows"
+    wall python3 benches/bulk_pool.py "$base" "$INVOICE_DESK_CLIENT_ID" "$INVOICE_DESK_CLIENT_SECRET" \
+      "$INVOICE_DESK_AUDIENCE" "$F" "$c" >>"$WORK/python"
+  done
+  load1=$(cut -d' ' -f1 /proc/loadavg)
+  file "S$c" "$rows"
+  strace -f --seccomp-bpf -c -e trace=fsync,fdatasync -o "$WORK/strace" \
+    "$APP" bulk "$F" --yes --concurrency "$c" >/dev/null 2>&1
+  fs=$(awk '/total/ {print $4}' "$WORK/strace")
+  printf 'C=%-3s %5d rows, ceiling %4d/s, load %s–%s\n' "$c" "$rows" "$ceiling" "$load0" "$load1"
+  printf '  invoice-desk  %s\n' "$(stats "$WORK/ours" "$rows" "$ceiling")"
+  printf '  Python pool   %s\n' "$(stats "$WORK/python" "$rows" "$ceiling")"
+  printf '  fsyncs of one more run of ours: %s, %.2f a row (target <= 0.3)\n' "$fs" "$(awk -v f="$fs" -v n="$rows" 'BEGIN {print f / n}')"
+done
