@@ -155,7 +155,10 @@ async fn lookup_void_and_the_409s() {
         invoice_desk::i18n::error_text(&missing),
         "There is no invoice with id in_does_not_exist."
     );
-    assert_eq!(missing.service_message.as_deref(), Some("invoice not found"));
+    assert_eq!(
+        missing.service_message.as_deref(),
+        Some("invoice not found")
+    );
 }
 
 #[tokio::test]

@@ -276,24 +276,17 @@ async fn auth_rules_on_the_api() {
         .json()
         .await
         .unwrap();
+    let with_token = || {
+        t.http
+            .get(format!("{}/invoice/in_x", t.s.base_url))
+            .bearer_auth(v["access_token"].as_str().unwrap())
+            .send()
+    };
     // Accepted while it is valid (no such invoice, but not refused)…
-    let r = t
-        .http
-        .get(format!("{}/invoice/in_x", t.s.base_url))
-        .bearer_auth(v["access_token"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status().as_u16(), 404);
+    assert_eq!(with_token().await.unwrap().status().as_u16(), 404);
     // …and expired two seconds later on the issuer's clock, waiting for nothing.
     t.s.advance_clock(std::time::Duration::from_secs(2));
-    let r = t
-        .http
-        .get(format!("{}/invoice/in_x", t.s.base_url))
-        .bearer_auth(v["access_token"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap();
+    let r = with_token().await.unwrap();
     assert_eq!(r.status().as_u16(), 401);
     let v: Value = r.json().await.unwrap();
     assert_eq!(v["error"]["message"], "token expired");

@@ -279,9 +279,11 @@ impl BulkPanel {
         if to_issue > 0 && ended {
             ui.horizontal(|ui| {
                 let l2 = ui.label(tr!("bulk-concurrency"));
-                ui.add(egui::DragValue::new(&mut self.concurrency)
-                    .range(1..=crate::bulk::run::MAX_CONCURRENCY as u8))
-                    .labelled_by(l2.id);
+                ui.add(
+                    egui::DragValue::new(&mut self.concurrency)
+                        .range(1..=crate::bulk::run::MAX_CONCURRENCY as u8),
+                )
+                .labelled_by(l2.id);
                 if ui
                     .add_enabled(
                         can_send && connected,
