@@ -3,7 +3,7 @@
 # file and a 100,000-row one (dry run: reading, mapping, every row validated, the service's
 # listing not read), 100,000 rows naming 500 customers by name (the directory's lookups), 200,000 invalid rows reported (--skip-invalid --report), and sending
 # 1,000 rows with --concurrency 8; wall time and peak RSS from /usr/bin/time.
-#   benches/bulk.sh   (APP=target/release/invoice-desk)
+#   benches/bulk.sh   (APP=target/release/invoice-desk RUNS=3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 APP=${APP:-target/release/invoice-desk}
@@ -32,21 +32,38 @@ named 100000 "$WORK/100k-named.csv"
 rows 10000 "$WORK/10k.csv"
 invalid 200000 "$WORK/200k-invalid.csv"
 rows 100000 "$WORK/100k.csv"
-rows 1000 "$WORK/1k.csv"
-/usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" bulk "$WORK/10k.csv" --dry-run >/dev/null
-read -r wall rss <"$WORK/t"
-echo "checking 10,000 rows (dry run): $wall s, peak RSS $((rss / 1024)) MB (target <= 0.5 s)"
-/usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" bulk "$WORK/100k.csv" --dry-run >/dev/null
-read -r wall rss <"$WORK/t"
-echo "checking 100,000 rows (dry run): $wall s, peak RSS $((rss / 1024)) MB (targets <= 1 s, <= 100 MB)"
-/usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" bulk "$WORK/100k-named.csv" --dry-run >"$WORK/named.out"
-read -r wall rss <"$WORK/t"
-grep -q 'cus_bench' "$WORK/named.out" || { echo "the named rows were not resolved to the directory's ids" >&2; exit 1; }
-echo "checking 100,000 rows naming 500 customers by name (dry run): $wall s, peak RSS $((rss / 1024)) MB (targets <= 1 s, <= 100 MB)"
-/usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" bulk "$WORK/200k-invalid.csv" --yes --skip-invalid \
-  --report "$WORK/report.csv" >/dev/null 2>&1
-read -r wall rss <"$WORK/t"
-echo "200,000 invalid rows, --skip-invalid --report: $wall s, peak RSS $((rss / 1024)) MB (target <= 5 s)"
-/usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" bulk "$WORK/1k.csv" --yes --concurrency 8 >/dev/null
-read -r wall rss <"$WORK/t"
-echo "sending 1,000 rows, latency 50 ms, concurrency 8: $wall s = $(awk -v w="$wall" 'BEGIN {printf "%.0f", 1000 / w}') invoices/s, peak RSS $((rss / 1024)) MB (target >= 100/s)"
+
+# Each series RUNS times (at least 3), the series alternating (A B C D E A B C D E …);
+# medians with their ranges, the load average beside.
+RUNS=${RUNS:-3}
+run() { # name command…: appends "wall rss" of one run to $WORK/name.t
+  local name=$1
+  shift
+  /usr/bin/time -f '%e %M' -o "$WORK/t" "$@" >"$WORK/$name.out" 2>&1 ||
+    { echo "$name failed:" >&2; tail -3 "$WORK/$name.out" >&2; exit 1; }
+  cat "$WORK/t" >>"$WORK/$name.t"
+}
+said() { # name: "median s (min–max), peak RSS median MB"
+  sort -g "$WORK/$1.t" | awk '{w[NR] = $1} END {printf "%s s (%s–%s)", w[int((NR + 1) / 2)], w[1], w[NR]}'
+  awk '{print $2}' "$WORK/$1.t" | sort -g | awk '{r[NR] = $1} END {printf ", peak RSS %d MB", r[int((NR + 1) / 2)] / 1024}'
+}
+load0=$(cut -d' ' -f1 /proc/loadavg)
+for r in $(seq 1 "$RUNS"); do
+  run check10k "$APP" bulk "$WORK/10k.csv" --dry-run
+  run check100k "$APP" bulk "$WORK/100k.csv" --dry-run
+  run named "$APP" bulk "$WORK/100k-named.csv" --dry-run
+  grep -q 'cus_bench' "$WORK/named.out" || { echo "the named rows were not resolved to the directory's ids" >&2; exit 1; }
+  run invalid "$APP" bulk "$WORK/200k-invalid.csv" --yes --skip-invalid --report "$WORK/report.csv"
+  # A file of its own each round (references and amounts): the last round's are issued.
+  { echo "cliente;monto;moneda;vencimiento;referencia"
+    for i in $(seq 1 1000); do echo "$customer;$((100000 * r + i));CLP;31-12-2026;SEND$r-$i"; done; } >"$WORK/1k.csv"
+  run send "$APP" bulk "$WORK/1k.csv" --yes --concurrency 8
+done
+load1=$(cut -d' ' -f1 /proc/loadavg)
+echo "medians and ranges of $RUNS runs each, the series alternating; load $load0–$load1"
+echo "checking 10,000 rows (dry run): $(said check10k) (target <= 0.5 s)"
+echo "checking 100,000 rows (dry run): $(said check100k) (targets <= 1 s, <= 100 MB)"
+echo "checking 100,000 rows naming 500 customers by name (dry run): $(said named) (targets <= 1 s, <= 100 MB)"
+echo "200,000 invalid rows, --skip-invalid --report: $(said invalid) (target <= 5 s)"
+send=$(sort -g "$WORK/send.t" | awk '{w[NR] = $1} END {print w[int((NR + 1) / 2)]}')
+echo "sending 1,000 rows, latency 50 ms, concurrency 8: $(said send) = $(awk -v w="$send" 'BEGIN {printf "%.0f", 1000 / w}') invoices/s (target >= 100/s)"

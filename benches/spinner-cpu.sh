@@ -24,17 +24,23 @@ port=$(ss -ltnp | grep "pid=$APP_PID," | grep -o '127.0.0.1:[0-9]*' | head -n1 |
 [ -n "$port" ] || { echo "no sandbox port found" >&2; exit 1; }
 ticks() { awk '{print $14 + $15}' "/proc/$APP_PID/stat"; }
 hz=$(getconf CLK_TCK)
-t0=$(ticks); sleep 3; t1=$(ticks)
-echo "idle: $(( (t1 - t0) * 100 / (3 * hz) )) % of one core ($((t1 - t0)) ticks in 3 s)"
-xdotool key ctrl+f
+cpu() { # what: three windows of 2 s, their median and range in % of one core, the load
+  local t0 t1 all=()
+  for _ in 1 2 3; do
+    t0=$(ticks); sleep 2; t1=$(ticks)
+    all+=("$(( (t1 - t0) * 100 / (2 * hz) ))")
+  done
+  printf '%s\n' "${all[@]}" | sort -n | awk -v what="$1" -v load="$(cut -d' ' -f1 /proc/loadavg)" \
+    '{v[NR] = $1} END {printf "%s: %d %% of one core (%d–%d, three windows of 2 s), load %s\n", what, v[2], v[1], v[3], load}'
+}
+cpu idle
+xdotool key ctrl+l                  # Lookup's field
 sleep 1
-t0=$(ticks); sleep 3; t1=$(ticks)
-echo "a focused text field: $(( (t1 - t0) * 100 / (3 * hz) )) % of one core ($((t1 - t0)) ticks in 3 s)"
+cpu "a focused text field"
 curl -s -X POST -H 'content-type: application/json' -d '{"latency_ms": 8000}' \
   "http://127.0.0.1:$port/admin/knobs" >/dev/null
 xdotool type in_waiting
 xdotool key Return
 sleep 1
-t0=$(ticks); sleep 3; t1=$(ticks)
-echo "waiting with a spinner: $(( (t1 - t0) * 100 / (3 * hz) )) % of one core ($((t1 - t0)) ticks in 3 s)"
+cpu "waiting with a spinner"
 import -window root "$WORK/shot.png" 2>/dev/null && cp "$WORK/shot.png" /tmp/spinner-shot.png || true

@@ -5,7 +5,7 @@
 # loopback sandbox, listing included: one statement of its 2,000-invoice customer,
 # `statements` for 200 customers of 50 invoices each (--extra-customers), and for every
 # regular customer. Each invoice owed has a payment link and QR.
-#   benches/statements.sh   (APP=target/release/invoice-desk)
+#   benches/statements.sh   (APP=target/release/invoice-desk RUNS=3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 APP=${APP:-target/release/invoice-desk}
@@ -23,15 +23,28 @@ start_sandbox --big-customer 2000 --extra-customers 200 --invoices-each 50
 sed -n 's/^  \(cus_[a-z0-9_]*\) .*/\1/p' "$WORK/sandbox.log" >"$WORK/customers.txt"
 big=cus_big
 
-/usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" statement "$big" --out "$WORK/big.pdf" --as-of 2026-11-24 >/dev/null
-read -r wall rss <"$WORK/t"
-echo "CLI: the 2,000-invoice customer's statement, listing included: $wall s, peak RSS $((rss / 1024)) MB, $(pdfinfo "$WORK/big.pdf" 2>/dev/null | sed -n 's/^Pages: *//p') pages"
 grep '^cus_m' "$WORK/customers.txt" >"$WORK/many.txt"
-/usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" statements --customers "$WORK/many.txt" --out "$WORK/month200" --as-of 2026-11-24 >/dev/null
-read -r wall rss <"$WORK/t"
-echo "CLI: statements for 200 customers of 50 invoices each, listing included: $wall s ($(ls "$WORK/month200"/*.pdf | wc -l) PDFs), peak RSS $((rss / 1024)) MB (target <= 10 s)"
 grep -v "^$big$" "$WORK/customers.txt" | grep -v '^cus_m' >"$WORK/regular.txt"
 n=$(wc -l <"$WORK/regular.txt")
-/usr/bin/time -f '%e %M' -o "$WORK/t" "$APP" statements --customers "$WORK/regular.txt" --out "$WORK/month" --as-of 2026-11-24 >/dev/null
-read -r wall rss <"$WORK/t"
-echo "CLI: statements for the sandbox's $n regular customers, listing included: $wall s ($(ls "$WORK/month"/*.pdf | wc -l) PDFs), peak RSS $((rss / 1024)) MB"
+# Each RUNS times (at least 3), the three alternating; medians with their ranges.
+RUNS=${RUNS:-3}
+run() { # name command…: appends "wall rss" of one run to $WORK/name.t
+  local name=$1
+  shift
+  /usr/bin/time -f '%e %M' -o "$WORK/t" "$@" >/dev/null
+  cat "$WORK/t" >>"$WORK/$name.t"
+}
+said() { # name: "median s (min–max), peak RSS median MB"
+  sort -g "$WORK/$1.t" | awk '{w[NR] = $1} END {printf "%s s (%s–%s)", w[int((NR + 1) / 2)], w[1], w[NR]}'
+  awk '{print $2}' "$WORK/$1.t" | sort -g | awk '{r[NR] = $1} END {printf ", peak RSS %d MB", r[int((NR + 1) / 2)] / 1024}'
+}
+load0=$(cut -d' ' -f1 /proc/loadavg)
+for r in $(seq 1 "$RUNS"); do
+  run big "$APP" statement "$big" --out "$WORK/big.pdf" --as-of 2026-11-24
+  run many "$APP" statements --customers "$WORK/many.txt" --out "$WORK/month200-$r" --as-of 2026-11-24
+  run regular "$APP" statements --customers "$WORK/regular.txt" --out "$WORK/month-$r" --as-of 2026-11-24
+done
+echo "CLI, medians and ranges of $RUNS runs each, alternating; load $load0–$(cut -d' ' -f1 /proc/loadavg)"
+echo "CLI: the 2,000-invoice customer's statement, listing included: $(said big), $(pdfinfo "$WORK/big.pdf" 2>/dev/null | sed -n 's/^Pages: *//p') pages"
+echo "CLI: statements for 200 customers of 50 invoices each, listing included: $(said many) ($(ls "$WORK/month200-1"/*.pdf | wc -l) PDFs) (target <= 10 s)"
+echo "CLI: statements for the sandbox's $n regular customers, listing included: $(said regular) ($(ls "$WORK/month-1"/*.pdf | wc -l) PDFs)"

@@ -22,20 +22,24 @@ echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d); $("$APP" --ver
 for n in $SIZES; do
   start_sandbox --big-customer "$n"
   export INVOICE_DESK_CONFIG_DIR=$WORK/config
-  for fmt in xlsx csv; do
-    : >"$WORK/$fmt.times"
-    for r in $(seq 0 "$RUNS"); do      # run 0 is a warm-up, not counted
+  : >"$WORK/xlsx.times"
+  : >"$WORK/csv.times"
+  for r in $(seq 0 "$RUNS"); do        # run 0 is a warm-up, not counted; the formats alternate
+    for fmt in xlsx csv; do
       rm -f "$WORK/out.$fmt"
       /usr/bin/time -f '%e %U %S %M' -o "$WORK/t" "$APP" export cus_big --as-of 2026-11-23 \
         --out "$WORK/out.$fmt" 2>/dev/null
       [ "$r" = 0 ] || cat "$WORK/t" >>"$WORK/$fmt.times"
     done
+  done
+  for fmt in xlsx csv; do
     wall=$(awk '{print $1}' "$WORK/$fmt.times" | median)
+    walls=$(awk '{print $1}' "$WORK/$fmt.times" | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%s–%s", lo, hi}')
     cpu=$(awk '{print $2 + $3}' "$WORK/$fmt.times" | median)
     rss=$(awk '{print $4 / 1024}' "$WORK/$fmt.times" | median)
     size=$(du -k "$WORK/out.$fmt" | cut -f1)
-    printf '%-5s %8d invoices: wall %.2f s, CPU %.2f s, peak RSS %.0f MB, file %d KB (median of %d)\n' \
-      "$fmt" "$n" "$wall" "$cpu" "$rss" "$size" "$RUNS"
+    printf '%-5s %8d invoices: wall %.2f s (%s), CPU %.2f s, peak RSS %.0f MB, file %d KB (medians of %d, alternating; load %s)\n' \
+      "$fmt" "$n" "$wall" "$walls" "$cpu" "$rss" "$size" "$RUNS" "$(cut -d' ' -f1 /proc/loadavg)"
   done
   stop_sandbox
 done
