@@ -530,6 +530,14 @@ impl eframe::App for InvoiceDeskApp {
                 );
             }
         }
+        if super::trace_enabled() && self.customers.is_loading() {
+            eprintln!(
+                "invoice-desk trace: frame while listing unix_ms={} last_frame_cpu_ms={:.1} causes={:?}",
+                super::unix_ms(),
+                _frame.info().cpu_usage.unwrap_or(0.0) * 1000.0,
+                ui.ctx().repaint_causes()
+            );
+        }
         let mut commands = Vec::new();
         if ui.ctx().input(|i| i.viewport().close_requested())
             && !self.quit_confirmed
