@@ -9,7 +9,8 @@
 # ceiling C × 1000 / LATENCY_MS, the load average beside; then the fsyncs a row of one
 # more run of ours (strace -f -c).
 #   benches/bulk-ceiling.sh   (APP=target/release/invoice-desk ROUNDS=3 CS="8 16 32 64"
-#                              LATENCY_MS=50 LOAD=n: n busy loops beside every run)
+#                              LATENCY_MS=50 LOAD=n: n busy loops beside every run;
+#                              LATENCY_MS=0: no ceiling, ours against Python's rate)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 APP=${APP:-target/release/invoice-desk}
@@ -45,15 +46,18 @@ wall() { # command…: prints its wall time in seconds (it must succeed)
   awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f\n", b - a}'
 }
 # rows/s of each wall time in a file, then median and range, and fractions of the ceiling
-stats() { # file rows ceiling
+stats() { # file rows ceiling (0: none)
   awk -v n="$2" '{print n / $1}' "$1" | sort -g | awk -v c="$3" '
     {v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-      printf "%5.0f/s (%.0f–%.0f) = %.2f of the ceiling (%.2f–%.2f)", m, v[1], v[NR], m / c, v[1] / c, v[NR] / c}'
+      printf "%5.0f/s (%.0f–%.0f)", m, v[1], v[NR]
+      if (c > 0) printf " = %.2f of the ceiling (%.2f–%.2f)", m / c, v[1] / c, v[NR] / c}'
 }
+median_rate() { awk -v n="$2" '{print n / $1}' "$1" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 echo "# benches/bulk-ceiling.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git rev-parse --short HEAD 2>/dev/null || echo '?'); $("$APP" --version); $(nproc) cores; ${LOAD:+$LOAD busy loops beside; }latency $LATENCY_MS ms; medians and ranges of $ROUNDS alternating runs"
 for c in $CS; do
   rows=$((125 * c))
-  ceiling=$((c * 1000 / LATENCY_MS))
+  ceiling=0
+  [ "$LATENCY_MS" = 0 ] || ceiling=$((c * 1000 / LATENCY_MS))
   : >"$WORK/ours"
   : >"$WORK/python"
   load0=$(cut -d' ' -f1 /proc/loadavg)
@@ -72,5 +76,6 @@ for c in $CS; do
   printf 'C=%-3s %5d rows, ceiling %4d/s, load %s–%s\n' "$c" "$rows" "$ceiling" "$load0" "$load1"
   printf '  invoice-desk  %s\n' "$(stats "$WORK/ours" "$rows" "$ceiling")"
   printf '  Python pool   %s\n' "$(stats "$WORK/python" "$rows" "$ceiling")"
+  printf '  ours / Python: x%.2f\n' "$(awk -v a="$(median_rate "$WORK/ours" "$rows")" -v b="$(median_rate "$WORK/python" "$rows")" 'BEGIN {print a / b}')"
   printf '  fsyncs of one more run of ours: %s, %.2f a row (target <= 0.3)\n' "$fs" "$(awk -v f="$fs" -v n="$rows" 'BEGIN {print f / n}')"
 done
