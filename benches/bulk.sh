@@ -36,17 +36,8 @@ rows 100000 "$WORK/100k.csv"
 # Each series RUNS times (at least 3), the series alternating (A B C D E A B C D E …);
 # medians with their ranges, the load average beside.
 RUNS=${RUNS:-3}
-run() { # name command…: appends "wall rss" of one run to $WORK/name.t
-  local name=$1
-  shift
-  /usr/bin/time -f '%e %M' -o "$WORK/t" "$@" >"$WORK/$name.out" 2>&1 ||
-    { echo "$name failed:" >&2; tail -3 "$WORK/$name.out" >&2; exit 1; }
-  cat "$WORK/t" >>"$WORK/$name.t"
-}
-said() { # name: "median s (min–max), peak RSS median MB"
-  sort -g "$WORK/$1.t" | awk '{w[NR] = $1} END {printf "%s s (%s–%s)", w[int((NR + 1) / 2)], w[1], w[NR]}'
-  awk '{print $2}' "$WORK/$1.t" | sort -g | awk '{r[NR] = $1} END {printf ", peak RSS %d MB", r[int((NR + 1) / 2)] / 1024}'
-}
+# shellcheck source=benches/series.sh
+. benches/series.sh
 load0=$(cut -d' ' -f1 /proc/loadavg)
 for r in $(seq 1 "$RUNS"); do
   run check10k "$APP" bulk "$WORK/10k.csv" --dry-run

@@ -28,16 +28,8 @@ grep -v "^$big$" "$WORK/customers.txt" | grep -v '^cus_m' >"$WORK/regular.txt"
 n=$(wc -l <"$WORK/regular.txt")
 # Each RUNS times (at least 3), the three alternating; medians with their ranges.
 RUNS=${RUNS:-3}
-run() { # name command…: appends "wall rss" of one run to $WORK/name.t
-  local name=$1
-  shift
-  /usr/bin/time -f '%e %M' -o "$WORK/t" "$@" >/dev/null
-  cat "$WORK/t" >>"$WORK/$name.t"
-}
-said() { # name: "median s (min–max), peak RSS median MB"
-  sort -g "$WORK/$1.t" | awk '{w[NR] = $1} END {printf "%s s (%s–%s)", w[int((NR + 1) / 2)], w[1], w[NR]}'
-  awk '{print $2}' "$WORK/$1.t" | sort -g | awk '{r[NR] = $1} END {printf ", peak RSS %d MB", r[int((NR + 1) / 2)] / 1024}'
-}
+# shellcheck source=benches/series.sh
+. benches/series.sh
 load0=$(cut -d' ' -f1 /proc/loadavg)
 for r in $(seq 1 "$RUNS"); do
   run big "$APP" statement "$big" --out "$WORK/big.pdf" --as-of 2026-11-24
