@@ -26,12 +26,7 @@ pub(super) async fn list(
     let mut seen = Vec::new();
     svc.client
         .list_customer_invoices(customer, |page, _| {
-            let room = crate::search::KEPT_PER_LISTING.saturating_sub(seen.len());
-            seen.extend(
-                page.iter()
-                    .take(room)
-                    .map(|i| crate::search::Seen::of_invoice(i, at)),
-            );
+            crate::search::Seen::keep_page(&mut seen, page, at);
             for inv in page.iter() {
                 if let Err(e) = sink.push(inv) {
                     failed = Some(e);

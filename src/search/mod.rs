@@ -127,6 +127,13 @@ impl Seen {
             from: Source::Listing,
         }
     }
+
+    /// Adds a listing's page to what is kept of it for the search, up to
+    /// [`KEPT_PER_LISTING`] invoices in all.
+    pub fn keep_page(seen: &mut Vec<Seen>, page: &[Invoice], at: DateTime<Utc>) {
+        let room = KEPT_PER_LISTING.saturating_sub(seen.len());
+        seen.extend(page.iter().take(room).map(|i| Seen::of_invoice(i, at)));
+    }
 }
 
 impl Seen {

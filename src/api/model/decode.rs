@@ -33,24 +33,7 @@ impl<'de> Field<'de> {
 
 impl<'de> serde::Deserialize<'de> for Field<'de> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Field<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a field name")
-            }
-            fn visit_borrowed_str<E>(self, k: &'de str) -> Result<Field<'de>, E> {
-                Ok(Field::of(Cow::Borrowed(k)))
-            }
-            fn visit_str<E: serde::de::Error>(self, k: &str) -> Result<Field<'de>, E> {
-                Ok(known_index(k)
-                    .map_or_else(|| Field::Other(Cow::Owned(k.to_string())), Field::Known))
-            }
-            fn visit_string<E: serde::de::Error>(self, k: String) -> Result<Field<'de>, E> {
-                Ok(Field::of(Cow::Owned(k)))
-            }
-        }
-        d.deserialize_identifier(V)
+        Name::deserialize(d).map(|Name(k)| Field::of(k))
     }
 }
 
@@ -74,36 +57,28 @@ pub(super) enum Raw<'de> {
 /// this one).
 const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
-/// The first key of a map: serde_json's number key, or a real one.
-enum FirstKey {
-    Number,
-    Name(String),
-}
+/// A name as read (a field's, a key's, serde_json's number key): borrowed from the
+/// answer when it has no escapes.
+struct Name<'de>(Cow<'de, str>);
 
-impl<'de> serde::Deserialize<'de> for FirstKey {
+impl<'de> serde::Deserialize<'de> for Name<'de> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = FirstKey;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Name<'de>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a string key")
             }
-            fn visit_str<E>(self, k: &str) -> Result<FirstKey, E> {
-                Ok(if k == NUMBER_TOKEN {
-                    FirstKey::Number
-                } else {
-                    FirstKey::Name(k.to_owned())
-                })
+            fn visit_borrowed_str<E>(self, k: &'de str) -> Result<Name<'de>, E> {
+                Ok(Name(Cow::Borrowed(k)))
             }
-            fn visit_string<E>(self, k: String) -> Result<FirstKey, E> {
-                Ok(if k == NUMBER_TOKEN {
-                    FirstKey::Number
-                } else {
-                    FirstKey::Name(k)
-                })
+            fn visit_str<E>(self, k: &str) -> Result<Name<'de>, E> {
+                Ok(Name(Cow::Owned(k.to_owned())))
+            }
+            fn visit_string<E>(self, k: String) -> Result<Name<'de>, E> {
+                Ok(Name(Cow::Owned(k)))
             }
         }
-        // As `Value` reads a key.
         d.deserialize_str(V)
     }
 }
@@ -237,12 +212,12 @@ impl<'de> serde::Deserialize<'de> for Raw<'de> {
             ) -> Result<Raw<'de>, A::Error> {
                 // What `Value` does with a map, but an exact number is kept as its text
                 // (no second parse, no JSON tree).
-                match map.next_key::<FirstKey>()? {
+                match map.next_key::<Name>()? {
                     None => Ok(Raw::Other(Value::Object(serde_json::Map::new()))),
-                    Some(FirstKey::Number) => Ok(map.next_value::<NumberText>()?.0),
-                    Some(FirstKey::Name(first)) => {
+                    Some(Name(k)) if k == NUMBER_TOKEN => Ok(map.next_value::<NumberText>()?.0),
+                    Some(Name(first)) => {
                         let mut values = serde_json::Map::new();
-                        values.insert(first, map.next_value()?);
+                        values.insert(first.into_owned(), map.next_value()?);
                         while let Some((key, value)) = map.next_entry()? {
                             values.insert(key, value);
                         }
@@ -312,10 +287,7 @@ fn put_text<'a>(inv: &mut Invoice, i: usize, s: Cow<'a, str>) -> Result<(), Cow<
     // An identifier of blanks is no identifier.
     let blank = KNOWN_FIELDS[i].shape != Shape::Text && blank(&s);
     if i == at::ID {
-        inv.id.clear();
-        if !blank {
-            inv.id.push_str(&s);
-        }
+        overwrite(&mut inv.id, if blank { "" } else { &s });
         return Ok(());
     }
     let Some(slot) = inv.text_slot(i) else {
@@ -325,10 +297,7 @@ fn put_text<'a>(inv: &mut Invoice, i: usize, s: Cow<'a, str>) -> Result<(), Cow<
         _ if blank => *slot = None,
         // Written over the text already there (an invoice decoded in place): its room
         // is reused.
-        Some(t) => {
-            t.clear();
-            t.push_str(&s);
-        }
+        Some(t) => overwrite(t, &s),
         None => *slot = Some(s.into_owned()),
     }
     Ok(())
@@ -364,31 +333,6 @@ fn keep_first(m: &mut serde_json::Map<String, Value>, n: usize) {
             at += 1;
             at <= n
         });
-    }
-}
-
-/// A name as read: borrowed from the answer when it has no escapes.
-struct Name<'de>(Cow<'de, str>);
-
-impl<'de> serde::Deserialize<'de> for Name<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Name<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a string key")
-            }
-            fn visit_borrowed_str<E>(self, k: &'de str) -> Result<Name<'de>, E> {
-                Ok(Name(Cow::Borrowed(k)))
-            }
-            fn visit_str<E>(self, k: &str) -> Result<Name<'de>, E> {
-                Ok(Name(Cow::Owned(k.to_owned())))
-            }
-            fn visit_string<E>(self, k: String) -> Result<Name<'de>, E> {
-                Ok(Name(Cow::Owned(k)))
-            }
-        }
-        d.deserialize_str(V)
     }
 }
 
@@ -504,12 +448,15 @@ fn put_over(
 /// A value written over another: text over text in the room the old text had.
 fn write_over(old: &mut Value, new: Raw<'_>) {
     match (old, new) {
-        (Value::String(t), Raw::Str(s)) => {
-            t.clear();
-            t.push_str(&s);
-        }
+        (Value::String(t), Raw::Str(s)) => overwrite(t, &s),
         (old, new) => *old = new.into_value(),
     }
+}
+
+/// Text written over text, in the room the old text had.
+fn overwrite(t: &mut String, s: &str) {
+    t.clear();
+    t.push_str(s);
 }
 
 /// Decodes an invoice's fields, one after another as read, into `inv`: an empty one, or
@@ -599,19 +546,9 @@ fn decode_into<'de, A: serde::de::MapAccess<'de>>(
 
 impl<'de> serde::Deserialize<'de> for Invoice {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Invoice;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an invoice (a JSON object)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Invoice, A::Error> {
-                let mut inv = Invoice::empty();
-                decode_into(&mut inv, map)?;
-                Ok(inv)
-            }
-        }
-        d.deserialize_map(V)
+        let mut inv = Invoice::empty();
+        Self::deserialize_in_place(d, &mut inv)?;
+        Ok(inv)
     }
 
     fn deserialize_in_place<D: serde::Deserializer<'de>>(
@@ -860,15 +797,7 @@ mod tests {
             fields in prop::collection::vec((key(), value()), 0..14),
             id in prop_oneof![Just(None), value().prop_map(Some)],
         ) {
-            let mut text = String::from("{");
-            let id = id.map(|v| ("id".to_string(), v));
-            for (i, (k, v)) in id.iter().chain(&fields).enumerate() {
-                if i > 0 {
-                    text.push(',');
-                }
-                text.push_str(&format!("{}:{v}", Value::String(k.clone())));
-            }
-            text.push('}');
+            let text = invoice_text(&id, &fields);
             // In a page as alone.
             let ours = decode_in_page(&text);
             let alone = serde_json::from_str::<Invoice>(&text).map_err(|e| e.to_string());

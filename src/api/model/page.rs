@@ -68,11 +68,7 @@ impl Page {
     pub fn from_text(text: &str) -> Result<Page, ApiError> {
         let mut items = Vec::new();
         let end = read_listing(text, &mut items)?;
-        Ok(Page {
-            items,
-            next: end.next,
-            total: end.total,
-        })
+        Ok(end.with(items))
     }
 
     /// The invoices of a listing answer, decoded into `items` over the invoices already
@@ -269,11 +265,7 @@ impl<'de> serde::Deserialize<'de> for Page {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let mut items = Vec::new();
         let end = serde::de::DeserializeSeed::deserialize(Listing(&mut items), d)?;
-        Ok(Page {
-            items,
-            next: end.next,
-            total: end.total,
-        })
+        Ok(end.with(items))
     }
 }
 
@@ -281,6 +273,17 @@ impl<'de> serde::Deserialize<'de> for Page {
 struct End {
     next: Option<NextPage>,
     total: Option<u64>,
+}
+
+impl End {
+    /// The page of these invoices.
+    fn with(self, items: Vec<Invoice>) -> Page {
+        Page {
+            items,
+            next: self.next,
+            total: self.total,
+        }
+    }
 }
 
 /// A listing answer whose list entries are read into `E` (see [`List`]).

@@ -516,7 +516,7 @@ impl eframe::App for InvoiceDeskApp {
         self.drain_finished();
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         if !self.first_frame_done {
             self.first_frame_done = true;
             // The first pass only guesses sizes (panels, right-to-left menus): lay it out
@@ -534,7 +534,7 @@ impl eframe::App for InvoiceDeskApp {
             eprintln!(
                 "invoice-desk trace: frame while listing unix_ms={} last_frame_cpu_ms={:.1} causes={:?}",
                 super::unix_ms(),
-                _frame.info().cpu_usage.unwrap_or(0.0) * 1000.0,
+                frame.info().cpu_usage.unwrap_or(0.0) * 1000.0,
                 ui.ctx().repaint_causes()
             );
         }

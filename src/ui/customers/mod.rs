@@ -387,13 +387,7 @@ impl CustomersPanel {
             let mut seen = Vec::new();
             let mut asked: Option<std::time::Instant> = None;
             let list = session.client.list_customer_invoices(&id, |items, p| {
-                let room = crate::search::KEPT_PER_LISTING.saturating_sub(seen.len());
-                seen.extend(
-                    items
-                        .iter()
-                        .take(room)
-                        .map(|i| crate::search::Seen::of_invoice(i, at)),
-                );
+                crate::search::Seen::keep_page(&mut seen, items, at);
                 let _ = pages.send(ListEvent::Page(std::mem::take(items), *p));
                 // Progress is drawn a few times a second, not once a page: under
                 // software GL a frame costs more than a page of 1,000 invoices. One
@@ -479,11 +473,8 @@ impl CustomersPanel {
                 Ok(Ok(view)) => {
                     self.view = view;
                     // Pages that arrived while the worker sorted are merged in.
-                    if self.rows.len() > n {
-                        self.view
-                            .append(&self.rows, n as u32..self.rows.len() as u32);
-                    }
-                    self.view_rows = self.rows.len() as u32;
+                    self.view_rows = n as u32;
+                    self.show_new_rows();
                 }
                 Ok(Err(_)) => {}
                 Err(task) => self.pending_view = Some((task, n)),

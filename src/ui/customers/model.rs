@@ -55,13 +55,11 @@ impl Rows {
         &self.pages[p as usize][o as usize]
     }
 
-    /// Adds a page; returns the range of new row numbers.
-    pub fn push_page(&mut self, page: Vec<Invoice>) -> std::ops::Range<u32> {
-        let start = self.index.len() as u32;
+    /// Adds a page (its rows numbered after the ones there).
+    pub fn push_page(&mut self, page: Vec<Invoice>) {
         let p = self.pages.len() as u32;
         self.index.extend((0..page.len() as u32).map(|o| (p, o)));
         self.pages.push(Arc::new(page));
-        start..self.index.len() as u32
     }
 }
 
