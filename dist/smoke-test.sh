@@ -51,7 +51,7 @@ colors=$(/usr/bin/convert "$shot" -format '%k' info:)
 spread=$(/usr/bin/convert "$shot" -colorspace Gray -format '%[fx:standard_deviation]' info:)
 echo "screenshot: $colors colours, grey standard deviation $spread"
 [ "$colors" -gt 20 ] || fail "the screenshot is blank ($colors colours)"
-xdotool key --window "$win" ctrl+q
+press_key "$win" ctrl+q
 for _ in $(seq 1 50); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$APP_PID" 2>/dev/null; then fail "Ctrl+Q did not close the app"; fi
 set +e; wait "$APP_PID"; code=$?; set -e

@@ -3,6 +3,7 @@
 # benches/spinner-cpu.sh): start_xvfb DIR starts Xvfb (1280x800, no TCP) on a free display,
 # waits until it accepts connections, exports DISPLAY and sets XVFB to its pid. Xvfb's own
 # output goes to DIR/xvfb.log. On failure it says why on stderr and returns 1.
+# press_key (below) sends keys to a window.
 # Xvfb picks the display itself and writes its number to fd 3 only once it is ready: a
 # fixed display number or a fixed sleep raced a slow or busy CI machine.
 # -noreset: by default Xvfb resets when its last client leaves (here, the readiness check
@@ -27,5 +28,17 @@ start_xvfb() {
   export DISPLAY
   if ! xdotool getdisplaygeometry >/dev/null; then
     echo "no connection to Xvfb on $DISPLAY" >&2; return 1
+  fi
+}
+
+# press_key WINDOW KEYS: focuses WINDOW and sends it KEYS. A key that closes its window
+# (Ctrl+Q, an installer's last Return) can close it before xdotool sends the key's
+# release; xdotool then fails with BadWindow (CI's .deb check once failed so). Only a
+# failure while the window is still there is one.
+press_key() {
+  xdotool windowfocus --sync "$1" 2>/dev/null || true
+  xdotool key --window "$1" "$2" 2>/dev/null && return 0
+  if xdotool getwindowname "$1" >/dev/null 2>&1; then
+    echo "xdotool could not send $2 to window $1" >&2; return 1
   fi
 }

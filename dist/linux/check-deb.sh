@@ -98,8 +98,7 @@ shot=${DEB_SHOT:-$WORK/deb-app.png}
 import -window root "$shot"
 colors=$(convert "$shot" -format '%k' info:)
 [ "$colors" -gt 20 ] || fail "the installed app's window is blank ($colors colours)"
-xdotool windowfocus --sync "$w"
-xdotool key --window "$w" ctrl+q
+press_key "$w" ctrl+q || fail "Ctrl+Q could not be sent"
 for _ in $(seq 1 100); do kill -0 "$APP" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$APP" 2>/dev/null && fail "Ctrl+Q did not close the installed app"
 code=0; wait "$APP" || code=$?

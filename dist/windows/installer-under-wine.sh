@@ -112,7 +112,7 @@ click_word() {
   [ -n "$pos" ] || fail "no '$word' to click in the window"
   xdotool mousemove --window "$w" ${pos% *} ${pos#* } click 1
 }
-press() { xdotool windowfocus --sync "$1" 2>/dev/null || true; xdotool key --window "$1" "$2"; }
+press() { press_key "$1" "$2" || fail "could not press $2"; }
 # Waits for a Wine process started in the background to end; its exit code.
 finish() { local code=0; wait "$1" || code=$?; return $code; }
 
