@@ -6,8 +6,8 @@
 # a pool of C threads, no journal), ROUNDS (3) alternating runs of each, each run on a
 # customer of its own. Prints per C: medians and ranges of invoices a second (the whole
 # run, start-up, token and the customer's listing included), each as a fraction of the
-# ceiling C × 1000 / LATENCY_MS, the load average beside; then the fsyncs a row of one
-# more run of ours (strace -f -c).
+# ceiling C × 1000 / LATENCY_MS, the load average beside, ours' CPU a row (user + system,
+# /usr/bin/time); then the fsyncs a row of one more run of ours (strace -f -c).
 #   benches/bulk-ceiling.sh   (APP=target/release/invoice-desk ROUNDS=3 CS="8 16 32 64"
 #                              LATENCY_MS=50 LOAD=n: n busy loops beside every run;
 #                              LATENCY_MS=0: no ceiling, ours against Python's rate)
@@ -60,10 +60,11 @@ for c in $CS; do
   [ "$LATENCY_MS" = 0 ] || ceiling=$((c * 1000 / LATENCY_MS))
   : >"$WORK/ours"
   : >"$WORK/python"
+  : >"$WORK/cpu"
   load0=$(cut -d' ' -f1 /proc/loadavg)
   for r in $(seq 1 "$ROUNDS"); do
     file "A$c-$r" "$rows"
-    wall "$APP" bulk "$F" --yes --concurrency "$c" >>"$WORK/ours"
+    wall /usr/bin/time -f '%U %S' -a -o "$WORK/cpu" "$APP" bulk "$F" --yes --concurrency "$c" >>"$WORK/ours"
     file "P$c-$r" "$rows"
     wall python3 benches/bulk_pool.py "$base" "$INVOICE_DESK_CLIENT_ID" "$INVOICE_DESK_CLIENT_SECRET" \
       "$INVOICE_DESK_AUDIENCE" "$F" "$c" >>"$WORK/python"
@@ -77,5 +78,6 @@ for c in $CS; do
   printf '  invoice-desk  %s\n' "$(stats "$WORK/ours" "$rows" "$ceiling")"
   printf '  Python pool   %s\n' "$(stats "$WORK/python" "$rows" "$ceiling")"
   printf '  ours / Python: x%.2f\n' "$(awk -v a="$(median_rate "$WORK/ours" "$rows")" -v b="$(median_rate "$WORK/python" "$rows")" 'BEGIN {print a / b}')"
+  printf '  CPU of ours (user + system): %s ms a row\n' "$(awk -v n="$rows" '{print ($1 + $2) * 1000 / n}' "$WORK/cpu" | sort -g | awk '{v[NR] = $1} END {printf "%.2f (%.2f–%.2f)", v[int((NR + 1) / 2)], v[1], v[NR]}')"
   printf '  fsyncs of one more run of ours: %s, %.2f a row (target <= 0.3)\n' "$fs" "$(awk -v f="$fs" -v n="$rows" 'BEGIN {print f / n}')"
 done

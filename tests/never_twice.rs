@@ -471,6 +471,34 @@ fn killed_many_times(e: Env, n: usize, kills: u64) {
     }
 }
 
+/// A billing run claims each worker's next row while its request is on its way. A claim
+/// that waited for its turn longer than a claim made ahead may (here 125 ms: an eighth of
+/// a 1 s in-flight margin, against answers of 300 ms) is given back unsent and the row
+/// claimed again when it can go at once: no request leaves on a claim a colleague could
+/// by then take for a stopped run's, and nothing is sent twice or lost.
+#[test]
+fn a_claim_made_ahead_that_waited_too_long_is_given_back_and_claimed_again() {
+    let e = env();
+    let rows = month(&e, 12);
+    e.s.add_fault(Fault::slow(Route::Create, 100_000, 300));
+    let file = e.file("ahead.csv", &csv(&rows, "cliente,monto,vencimiento,producto"));
+    let out = short_windows(&e)
+        .args(["bulk", file.as_str(), "--yes", "--concurrency", "2"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    each_once(&e.issued("BULK-"), 12);
+    assert_eq!(e.creates(), 12, "one request a row");
+    let entries = e.entries(None);
+    let given_back = entries
+        .iter()
+        .filter(|v| v["outcome"] == "refused" && v["error_kind"] == "NotSent")
+        .count();
+    assert!(given_back > 0, "no claim was given back: {entries:?}");
+    let done = entries.iter().filter(|v| v["outcome"] == "done").count();
+    assert_eq!((done, given_back), (12, entries.len() - 12), "{entries:?}");
+}
+
 /// Group commit: a billing run stopped dead (abort) inside one of its group commits —
 /// after the group's writes ran but before the commit, or after the commit but before
 /// any writer was told — at points drawn from a fixed seed. After each stop, every

@@ -171,6 +171,60 @@ pub const MAX_CONCURRENCY: usize = 64;
 /// [`Runner::done_elsewhere`]).
 const DONE_BATCH: usize = 64;
 
+/// Whose turn it is to send: at most the run's concurrency of requests at once. Each
+/// worker claims its next row while they are on their way, so a claim's sync and its
+/// wait for company cost no row any time (#51).
+#[derive(Clone)]
+struct Turns {
+    permits: Arc<tokio::sync::Semaphore>,
+    concurrency: usize,
+    /// How long a claim made ahead may wait for its turn and still be sent
+    /// ([`journal::claim_ahead_limit`]); `None`: a row is claimed when it can go.
+    ahead: Option<Duration>,
+}
+
+impl Turns {
+    fn new(concurrency: usize) -> Turns {
+        Turns {
+            permits: Arc::new(tokio::sync::Semaphore::new(concurrency)),
+            concurrency,
+            ahead: journal::claim_ahead_limit(),
+        }
+    }
+
+    /// Rows on their way at once: the requests, and as many claimed ahead.
+    fn depth(&self) -> usize {
+        match self.ahead {
+            Some(_) => self.concurrency * 2,
+            None => self.concurrency,
+        }
+    }
+
+    /// Waits for a request's turn (`None` only if the semaphore were closed; it never is).
+    async fn take(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.permits.clone().acquire_owned().await.ok()
+    }
+}
+
+/// Whose an invoice found at the service with a row's reference is (see
+/// [`Runner::whose`]).
+enum Whose {
+    /// Issued through this journal, as that invoice.
+    Here,
+    /// Certainly not issued through this journal.
+    Elsewhere,
+    /// Not certain yet (on its way here, or the journal could not be read).
+    NotYet,
+}
+
+/// Why a claimed row's request did not go when its turn came (its claim was given back).
+enum NotNow {
+    /// The run is paused, waiting out a 429, or stopped.
+    Held,
+    /// It waited longer than a claim made ahead may ([`Turns::ahead`]).
+    Stale,
+}
+
 /// How many rows of a shared run make one part, taken by one clerk at a time (see
 /// [`Runner::run`]).
 const PART_ROWS: usize = 16;
@@ -316,6 +370,11 @@ impl Control {
         InFlight(self)
     }
 
+    /// Whether a request may go now: not paused, not waiting out a 429, not stopped.
+    fn may_send(&self) -> bool {
+        !self.is_cancelled() && !self.is_paused() && self.waiting_until().is_none()
+    }
+
     /// True while paused.
     pub fn is_paused(&self) -> bool {
         self.paused.load(Ordering::SeqCst)
@@ -377,21 +436,6 @@ impl Control {
         pause
             .filter(|(u, _)| *u > Instant::now())
             .map(|(_, clock)| clock)
-    }
-
-    /// Waits for this worker's turn and counts its row as working (`None`: cancelled).
-    /// Counted first, then the pause looked at again: whoever pauses and then sees no
-    /// row working knows none will start.
-    async fn enter(&self) -> Option<Working<'_>> {
-        loop {
-            if !self.turn().await {
-                return None;
-            }
-            let working = self.start_working();
-            if !self.is_paused() {
-                return Some(working);
-            }
-        }
     }
 
     /// Waits for this worker's turn: `false` when the run was cancelled meanwhile.
@@ -615,6 +659,8 @@ impl Runner {
                 .collect(),
         );
         let rows = Arc::new(rows);
+        let turns = Turns::new(concurrency.clamp(1, MAX_CONCURRENCY));
+        let depth = turns.depth();
         // A journal of this computer's own cannot see another computer's claims: the
         // service's listings are watched instead while the run goes on.
         let finished = Arc::new(AtomicBool::new(false));
@@ -702,15 +748,18 @@ impl Runner {
                 .map(|(i, done)| {
                     let me = self.clone();
                     let known = at_service.found.get(&i).cloned();
-                    let (siblings, rows) = (siblings.clone(), rows.clone());
+                    let (siblings, rows, turns) = (siblings.clone(), rows.clone(), turns.clone());
                     async move {
                         match done {
                             Some(status) => (i, status),
-                            None => (i, me.one(rows[i].clone(), known, siblings, true).await),
+                            None => {
+                                let row = rows[i].clone();
+                                (i, me.one(row, known, siblings, true, &turns).await)
+                            }
                         }
                     }
                 })
-                .buffer_unordered(concurrency.clamp(1, MAX_CONCURRENCY));
+                .buffer_unordered(depth);
             futures_util::pin_mut!(stream);
             while let Some((i, status)) = stream.next().await {
                 match status {
@@ -748,13 +797,13 @@ impl Runner {
             .map(|(i, holder)| {
                 let me = self.clone();
                 let known = at_service.found.get(&i).cloned();
-                let (siblings, rows) = (siblings.clone(), rows.clone());
+                let (siblings, rows, turns) = (siblings.clone(), rows.clone(), turns.clone());
                 async move {
                     me.until_settled(&holder).await;
-                    (i, me.one(rows[i].clone(), known, siblings, false).await)
+                    (i, me.one(rows[i].clone(), known, siblings, false, &turns).await)
                 }
             })
-            .buffer_unordered(concurrency.clamp(1, MAX_CONCURRENCY));
+            .buffer_unordered(depth);
         while let Some((i, status)) = stream.next().await {
             each(i, status);
         }
@@ -823,7 +872,7 @@ impl Runner {
         finished: Arc<AtomicBool>,
     ) {
         let mut by_ref: HashMap<String, usize> = HashMap::new();
-        let known = at_start.seen;
+        let mut known = at_start.seen;
         let mut customers: Vec<String> = Vec::new();
         for (i, r) in rows.iter().enumerate() {
             // Its customer's listing could not be read: nothing to compare with.
@@ -882,9 +931,18 @@ impl Runner {
                 })
                 .await;
             for (i, reference, invoice) in seen {
-                if self.not_issued_here(&rows[i], &invoice).await {
-                    self.control.stop_elsewhere(Foreign { reference, invoice });
-                    return;
+                match self.whose(&rows[i], &invoice).await {
+                    Whose::Elsewhere => {
+                        self.control.stop_elsewhere(Foreign { reference, invoice });
+                        return;
+                    }
+                    // Known as this run's from now on: each listing would otherwise
+                    // ask the journal of every invoice issued so far (1,000 rows to one
+                    // customer: thousands of reads a second, holding the journal's lock).
+                    Whose::Here => {
+                        known.insert(invoice);
+                    }
+                    Whose::NotYet => {}
                 }
             }
         }
@@ -921,20 +979,29 @@ impl Runner {
         Intent::for_create(&self.profile, &self.base_url, account, &row.invoice)
     }
 
-    /// Whether invoice `id`, found at the service with `row`'s reference, was certainly
-    /// not issued through this journal: the reference was never claimed here, or was
-    /// issued here as another invoice. (On its way here, or unreadable: not certain.)
-    async fn not_issued_here(&self, row: &BulkRow, id: &str) -> bool {
+    /// Whose invoice `id` is, found at the service with `row`'s reference: certainly
+    /// another's when the reference was never claimed here or was issued here as another
+    /// invoice; this journal's when issued here as `id`; else (on its way here, or the
+    /// journal unreadable) not certain yet.
+    async fn whose(&self, row: &BulkRow, id: &str) -> Whose {
         let intent = self.intent_for(row);
         let aliases = row.aliases();
         let id = id.to_string();
-        self.journal
+        let held = self
+            .journal
             .run(move |j| j.holder(Action::Create, &intent, &aliases))
-            .await
-            .is_ok_and(|held| match held {
-                None => true,
-                Some(e) => e.outcome == Outcome::Done && e.invoice_id.as_deref() != Some(&id),
-            })
+            .await;
+        match held {
+            Ok(None) => Whose::Elsewhere,
+            Ok(Some(e)) if e.outcome == Outcome::Done => {
+                if e.invoice_id.as_deref() == Some(id.as_str()) {
+                    Whose::Here
+                } else {
+                    Whose::Elsewhere
+                }
+            }
+            _ => Whose::NotYet,
+        }
     }
 
     /// As [`Runner::run`], for the rows of the spreadsheet `file` (digest `file_id`, its
@@ -997,10 +1064,11 @@ impl Runner {
         known: Option<Status>,
         siblings: Arc<HashSet<String>>,
         defer: bool,
+        turns: &Turns,
     ) -> Status {
-        let Some(_working) = self.control.enter().await else {
+        if !self.control.turn().await {
             return Status::NotSent(self.control.held());
-        };
+        }
         let allowed = match &self.allow_similar {
             AllowSimilar::All => true,
             AllowSimilar::Rows(rows) => rows.contains(&row.row),
@@ -1054,20 +1122,61 @@ impl Runner {
         let mut rate_limited = 0;
         let mut takeovers = 0;
         let mut busy_since = None;
+        let mut ahead = turns.ahead;
         loop {
             let intent = self.intent_for(&row);
             let send = self
                 .client
                 .create_invoice(&row.invoice, row.account_key.as_deref());
-            let sent = journal::write_ahead(
-                &self.journal,
-                Action::Create,
+            // Claimed ahead, the turn is waited for after the claim; otherwise before it.
+            let early = match ahead {
+                Some(_) => None,
+                None => Some(turns.take().await),
+            };
+            let since = journal::Moment::now();
+            let control = &self.control;
+            let gate = || async move {
+                let turn = match early {
+                    Some(turn) => turn,
+                    None => turns.take().await,
+                };
+                // Counted first, then the pause looked at: whoever pauses and then sees
+                // no row working knows none will start.
+                let working = control.start_working();
+                if !control.may_send() {
+                    return Err(NotNow::Held);
+                }
+                // A claim older than that could be taken for a stopped run's by then.
+                if ahead.is_some_and(|limit| !since.within(limit)) {
+                    return Err(NotNow::Stale);
+                }
+                Ok((turn, working))
+            };
+            let claim = journal::Claim {
+                action: Action::Create,
                 intent,
-                guard.clone(),
-                send,
-                |c| Some(c.id.clone()),
-            )
-            .await;
+                guard: guard.clone(),
+                ahead: ahead.is_some(),
+            };
+            let sent =
+                journal::write_ahead_gated(&self.journal, claim, gate, send, |c| Some(c.id.clone()))
+                    .await;
+            let sent = match sent {
+                Ok(Ok(s)) => Ok(s),
+                // The claim was given back: claimed again once the run may go on, and
+                // after a long wait for a turn, only when its request can go at once.
+                Ok(Err(NotNow::Stale)) => {
+                    ahead = None;
+                    continue;
+                }
+                Ok(Err(NotNow::Held)) => {
+                    if !self.control.turn().await {
+                        return Status::NotSent(self.control.held());
+                    }
+                    continue;
+                }
+                Err(e) => Err(e),
+            };
             let sent = match sent {
                 Ok(s) => s,
                 // A colleague's transaction holds this claim (a laptop stopped

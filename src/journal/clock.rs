@@ -24,13 +24,23 @@ fn read_boot() -> Option<(String, i64)> {
     if boot.is_empty() || boot.len() > 64 || boot.contains(':') {
         return None;
     }
-    let uptime = std::fs::read_to_string("/proc/uptime").ok()?;
-    let ms = uptime_ms(uptime.split_whitespace().next()?)?;
-    Some((boot.to_string(), ms))
+    Some((boot.to_string(), since_boot()?))
 }
 
 #[cfg(not(target_os = "linux"))]
 fn read_boot() -> Option<(String, i64)> {
+    None
+}
+
+/// The milliseconds since boot, sleep included (Linux's `/proc/uptime`).
+#[cfg(target_os = "linux")]
+fn since_boot() -> Option<i64> {
+    let uptime = std::fs::read_to_string("/proc/uptime").ok()?;
+    uptime_ms(uptime.split_whitespace().next()?)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn since_boot() -> Option<i64> {
     None
 }
 
@@ -89,6 +99,50 @@ fn age_from(
         .max(chrono::Duration::zero())
 }
 
+/// A moment on this computer, to ask later whether little time has passed since it
+/// (a claim made ahead of its request, [`super::write_ahead_gated`]): every clock it can
+/// read must agree. The monotonic clock does not count a laptop's sleep, the wall clock
+/// counts it but can be stepped, the boot clock (Linux) counts it and cannot be stepped.
+#[derive(Clone, Copy, Debug)]
+pub struct Moment {
+    mono: std::time::Instant,
+    wall: std::time::SystemTime,
+    boot_ms: Option<i64>,
+}
+
+impl Moment {
+    /// Now.
+    pub fn now() -> Moment {
+        Moment {
+            mono: std::time::Instant::now(),
+            wall: std::time::SystemTime::now(),
+            boot_ms: since_boot(),
+        }
+    }
+
+    /// Whether less than `limit` has passed since this moment on every clock; a wall
+    /// clock gone backwards is a step that may hide a sleep, so it says no too.
+    pub fn within(&self, limit: std::time::Duration) -> bool {
+        let later = Moment::now();
+        self.within_at(&later, limit)
+    }
+
+    fn within_at(&self, later: &Moment, limit: std::time::Duration) -> bool {
+        let mono = later.mono.saturating_duration_since(self.mono) < limit;
+        let wall = later
+            .wall
+            .duration_since(self.wall)
+            .is_ok_and(|d| d < limit);
+        let boot = match (self.boot_ms, later.boot_ms) {
+            (Some(a), Some(b)) => {
+                b >= a && u128::try_from(b - a).is_ok_and(|ms| ms < limit.as_millis())
+            }
+            _ => true,
+        };
+        mono && wall && boot
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,5 +198,33 @@ mod tests {
         assert_eq!(uptime_ms("x.1"), None);
         #[cfg(target_os = "linux")]
         assert!(anchor_now().is_some_and(|a| parse(&a).is_some()));
+    }
+
+    #[test]
+    fn a_moment_is_recent_only_when_every_clock_says_so() {
+        use std::time::{Duration, Instant, SystemTime};
+        let t0 = Moment {
+            mono: Instant::now(),
+            wall: SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000),
+            boot_ms: Some(50_000),
+        };
+        let later = |mono: u64, wall: i64, boot: Option<i64>| Moment {
+            mono: t0.mono + Duration::from_millis(mono),
+            wall: SystemTime::UNIX_EPOCH
+                + Duration::from_secs(1_000_000)
+                + Duration::from_millis(wall.max(0) as u64)
+                - Duration::from_millis((-wall).max(0) as u64),
+            boot_ms: boot,
+        };
+        let limit = Duration::from_secs(5);
+        assert!(t0.within_at(&later(100, 100, Some(50_100)), limit));
+        // A laptop's sleep: the monotonic clock stood still, the others went on.
+        assert!(!t0.within_at(&later(100, 3_600_000, Some(3_650_000)), limit));
+        assert!(!t0.within_at(&later(100, 100, Some(3_650_000)), limit));
+        // The wall clock stepped back: no one can say how long passed.
+        assert!(!t0.within_at(&later(100, -2_000, Some(50_100)), limit));
+        assert!(!t0.within_at(&later(6_000, 100, Some(50_100)), limit));
+        // Where there is no boot clock, the other two decide.
+        assert!(t0.within_at(&later(100, 100, None), limit));
     }
 }

@@ -64,14 +64,15 @@ impl SharedJournal {
     /// Runs the write `f` in the journal's next group commit: writes of other tasks that
     /// meet it in time (while the journal is busy with an earlier commit) go in the same
     /// transaction and the same sync of the disk. Its result is given only once that
-    /// commit is done; `durable` says the commit must reach the disk first (an intent).
-    pub async fn write_together<R, F>(&self, durable: bool, f: F) -> Result<R, JournalError>
+    /// commit is done; an intent's commit reaches the disk first.
+    pub async fn write_together<R, F>(&self, write: Write, f: F) -> Result<R, JournalError>
     where
         F: FnOnce(&mut Journal) -> Result<R, JournalError> + Send + 'static,
         R: Send + 'static,
     {
+        let durable = write != Write::Outcome;
         let (tell, told) = tokio::sync::oneshot::channel();
-        self.group.push(GroupedWrite::new(durable, f, move |r| {
+        let id = self.group.push(GroupedWrite::new(durable, f, move |r| {
             let _ = tell.send(r);
         }));
         let journal = self.journal.clone();
@@ -84,9 +85,18 @@ impl SharedJournal {
             // An intent waits a little for company (a shared journal groups its own
             // commits); an outcome is committed at once, without the intents waiting.
             if durable && !alone {
-                group.gather();
+                group.gather(id, write == Write::Ahead);
+            }
+            // Taken along by another writer's commit meanwhile: nothing is left to lead.
+            // (Leading the writes that came since would commit them before their own
+            // wait for company: a sync each, a millisecond apart.)
+            if !group.is_waiting(id) {
+                return;
             }
             let j = journal.lock();
+            if !group.is_waiting(id) {
+                return;
+            }
             // A journal left half-written by a panic takes nothing more: the writes are
             // dropped unrun, and their callers told so.
             let writes = group.take(!durable);
@@ -104,6 +114,17 @@ impl SharedJournal {
         }
         told.await.unwrap_or_else(|_| Err(stopped()))
     }
+}
+
+/// What a grouped write is (see [`SharedJournal::write_together`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Write {
+    /// An outcome: committed at once, no sync of its own.
+    Outcome,
+    /// An intent whose request goes once it is on disk: it waits only briefly for company.
+    Intent,
+    /// An intent claimed ahead of its request's turn: it may wait longer for company.
+    Ahead,
 }
 
 /// How often a claim that met a colleague's open transaction is tried again.
@@ -173,8 +194,72 @@ pub async fn write_ahead<T, Fut>(
 where
     Fut: std::future::Future<Output = Result<T, ApiError>>,
 {
+    let open = || std::future::ready(Ok::<(), std::convert::Infallible>(()));
+    let claim = Claim {
+        action,
+        intent,
+        guard,
+        ahead: false,
+    };
+    match write_ahead_gated(journal, claim, open, send, invoice_id).await? {
+        Ok(sent) => Ok(sent),
+        Err(never) => match never {},
+    }
+}
+
+/// The outcome of a claim whose request was never sent: refused (nothing was asked of
+/// the service), so a later run may claim it again.
+fn not_sent() -> Settled {
+    Settled {
+        outcome: Outcome::Refused,
+        invoice_id: None,
+        error_kind: Some("NotSent".into()),
+        error_code: None,
+        rows: None,
+        checked: false,
+    }
+}
+
+/// What [`write_ahead_gated`] claims.
+pub struct Claim {
+    /// Create or void.
+    pub action: Action,
+    /// What is sent.
+    pub intent: Intent,
+    /// What it must not look like or collide with.
+    pub guard: Guard,
+    /// Claimed ahead of its turn: its commit may wait longer for company (other
+    /// workers' claims), since its request waits for a turn anyway.
+    pub ahead: bool,
+}
+
+/// As [`write_ahead`], with a gate between the claim and the request: `gate` waits for
+/// the request's turn (a billing run claims a worker's next row while its requests are
+/// on their way, so the claim's sync costs no row any time) and holds what it gives
+/// until the answer. When it says no (`Err`, returned as it is), the request is not sent
+/// and the claim is given back at once; when that cannot be written, the claim stays
+/// "to check", which is true too (a check concludes "not created").
+pub async fn write_ahead_gated<T, P, Q, G, GF, Fut>(
+    journal: &SharedJournal,
+    claim: Claim,
+    gate: G,
+    send: Fut,
+    invoice_id: impl FnOnce(&T) -> Option<String>,
+) -> Result<Result<Journaled<T>, Q>, Blocked>
+where
+    G: FnOnce() -> GF,
+    GF: std::future::Future<Output = Result<P, Q>>,
+    Fut: std::future::Future<Output = Result<T, ApiError>>,
+{
+    let Claim {
+        action,
+        intent,
+        guard,
+        ahead,
+    } = claim;
+    let write = if ahead { Write::Ahead } else { Write::Intent };
     let claimed = journal
-        .write_together(true, move |j| j.claim(action, &intent, &guard))
+        .write_together(write, move |j| j.claim(action, &intent, &guard))
         .await
         .map_err(Blocked::Journal)?;
     let seq = match claimed {
@@ -183,25 +268,38 @@ where
         Claimed::Pending(e) => return Err(Blocked::Pending(e)),
         Claimed::LooksLike(e) => return Err(Blocked::LooksLike(e)),
     };
+    let turn = match gate().await {
+        Ok(turn) => turn,
+        Err(no) => {
+            let record = not_sent();
+            journal
+                .write_together(Write::Outcome, move |j| j.record_outcome(seq, &record))
+                .await
+                .map_err(Blocked::Journal)?;
+            return Ok(Err(no));
+        }
+    };
     // Known as on its way: a group commit waits briefly for its answer's company.
     let on_its_way = journal.group.sending();
     let result = send.await;
     drop(on_its_way);
+    // The answer is in: the next request may go while this outcome is written.
+    drop(turn);
     let settled = match &result {
         Ok(t) => Settled::done(invoice_id(t)),
         Err(e) => Settled::from_error(e),
     };
     let record = settled.clone();
     let outcome_not_recorded = journal
-        .write_together(false, move |j| j.record_outcome(seq, &record))
+        .write_together(Write::Outcome, move |j| j.record_outcome(seq, &record))
         .await
         .err();
-    Ok(Journaled {
+    Ok(Ok(Journaled {
         result,
         outcome_not_recorded,
         seq,
         settled,
-    })
+    }))
 }
 
 /// What a check of an unknown outcome found.
@@ -234,6 +332,15 @@ fn in_flight_margin() -> chrono::Duration {
 pub fn in_flight_window(client: &Client) -> chrono::Duration {
     chrono::Duration::from_std(client.timeout()).unwrap_or(chrono::Duration::seconds(30))
         + in_flight_margin()
+}
+
+/// How long a claim made ahead of its request may wait for its turn and still be sent
+/// ([`write_ahead_gated`]): a small part of the in-flight margin, which is what a
+/// colleague waits past a claim's intent before concluding "not created" and taking it
+/// over (with a margin of 0, never: the claim is made when the request can go).
+pub fn claim_ahead_limit() -> Option<std::time::Duration> {
+    let limit = (in_flight_margin() / 8).min(chrono::Duration::seconds(5));
+    limit.to_std().ok().filter(|l| !l.is_zero())
 }
 
 /// Asks the service what became of an entry whose outcome is unknown: a create is looked

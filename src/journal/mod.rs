@@ -10,6 +10,7 @@
 
 mod claims;
 mod clock;
+pub use clock::Moment;
 mod csv_out;
 mod db;
 mod directory;
@@ -29,7 +30,8 @@ pub use csv_out::{CSV_HEADER, each_entry, export_csv};
 pub use directory::{Customer, ImportProblem, ImportWhy, fold, fold_text, read_import};
 pub use flow::{
     BUSY_RETRY, Blocked, Checked, Journaled, SharedJournal, busy_again, check, check_and_record,
-    in_flight_window, local_minute, resolve, same_service, write_ahead,
+    claim_ahead_limit, in_flight_window, local_minute, resolve, same_service, write_ahead,
+    write_ahead_gated, Claim, Write,
 };
 pub use pg::BUSY_PATIENCE;
 pub use push::Pushed;
