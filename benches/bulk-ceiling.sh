@@ -19,6 +19,9 @@ CS=${CS:-8 16 32 64}
 LATENCY_MS=${LATENCY_MS:-50}
 [ -x "$APP" ] || cargo build --release --locked --bin invoice-desk
 python3 -c 'import requests' 2>/dev/null || pip install --quiet requests
+for t in /usr/bin/time strace; do
+  command -v "$t" >/dev/null || { echo "bulk-ceiling.sh needs $t (apt-get install time strace)" >&2; exit 1; }
+done
 WORK=$(mktemp -d -p "${DISK_DIR:-$PWD/target}")
 # shellcheck source=benches/sandbox.sh
 . benches/sandbox.sh
@@ -66,6 +69,7 @@ for c in $CS; do
     file "A$c-$r" "$rows"
     wall /usr/bin/time -f '%U %S' -a -o "$WORK/cpu" "$APP" bulk "$F" --yes --concurrency "$c" >>"$WORK/ours"
     file "P$c-$r" "$rows"
+    # shellcheck disable=SC2154  # base: set by start_sandbox (benches/sandbox.sh)
     wall python3 benches/bulk_pool.py "$base" "$INVOICE_DESK_CLIENT_ID" "$INVOICE_DESK_CLIENT_SECRET" \
       "$INVOICE_DESK_AUDIENCE" "$F" "$c" >>"$WORK/python"
   done

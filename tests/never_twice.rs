@@ -481,7 +481,10 @@ fn a_claim_made_ahead_that_waited_too_long_is_given_back_and_claimed_again() {
     let e = env();
     let rows = month(&e, 12);
     e.s.add_fault(Fault::slow(Route::Create, 100_000, 300));
-    let file = e.file("ahead.csv", &csv(&rows, "cliente,monto,vencimiento,producto"));
+    let file = e.file(
+        "ahead.csv",
+        &csv(&rows, "cliente,monto,vencimiento,producto"),
+    );
     let out = short_windows(&e)
         .args(["bulk", file.as_str(), "--yes", "--concurrency", "2"])
         .output()

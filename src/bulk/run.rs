@@ -800,7 +800,11 @@ impl Runner {
                 let (siblings, rows, turns) = (siblings.clone(), rows.clone(), turns.clone());
                 async move {
                     me.until_settled(&holder).await;
-                    (i, me.one(rows[i].clone(), known, siblings, false, &turns).await)
+                    (
+                        i,
+                        me.one(rows[i].clone(), known, siblings, false, &turns)
+                            .await,
+                    )
                 }
             })
             .buffer_unordered(depth);
@@ -1158,9 +1162,10 @@ impl Runner {
                 guard: guard.clone(),
                 ahead: ahead.is_some(),
             };
-            let sent =
-                journal::write_ahead_gated(&self.journal, claim, gate, send, |c| Some(c.id.clone()))
-                    .await;
+            let sent = journal::write_ahead_gated(&self.journal, claim, gate, send, |c| {
+                Some(c.id.clone())
+            })
+            .await;
             let sent = match sent {
                 Ok(Ok(s)) => Ok(s),
                 // The claim was given back: claimed again once the run may go on, and

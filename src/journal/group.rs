@@ -67,7 +67,9 @@ impl Group {
     /// Adds a write for the next commit; its number, for [`Group::is_waiting`].
     pub fn push(&self, w: GroupedWrite) -> u64 {
         let durable = w.durable;
-        let id = self.pushed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = self
+            .pushed
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         lock(&self.waiting).push((id, w));
         if durable {
             lock(&self.company).owed.pop_front();

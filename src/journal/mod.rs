@@ -29,9 +29,9 @@ pub use claims::{Claimed, DoneBy, Guard, Similar};
 pub use csv_out::{CSV_HEADER, each_entry, export_csv};
 pub use directory::{Customer, ImportProblem, ImportWhy, fold, fold_text, read_import};
 pub use flow::{
-    BUSY_RETRY, Blocked, Checked, Journaled, SharedJournal, busy_again, check, check_and_record,
-    claim_ahead_limit, in_flight_window, local_minute, resolve, same_service, write_ahead,
-    write_ahead_gated, Claim, Write,
+    BUSY_RETRY, Blocked, Checked, Claim, Journaled, SharedJournal, Write, busy_again, check,
+    check_and_record, claim_ahead_limit, in_flight_window, local_minute, resolve, same_service,
+    write_ahead, write_ahead_gated,
 };
 pub use pg::BUSY_PATIENCE;
 pub use push::Pushed;
