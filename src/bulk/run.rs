@@ -1132,12 +1132,12 @@ impl Runner {
             let send = self
                 .client
                 .create_invoice(&row.invoice, row.account_key.as_deref());
-            // Claimed ahead, the turn is waited for after the claim; otherwise before it.
-            let early = match ahead {
-                Some(_) => None,
-                None => Some(turns.take().await),
+            // Claimed ahead, the turn is waited for after the claim (and the claim's
+            // age looked at then); otherwise before it.
+            let (early, since) = match ahead {
+                Some(limit) => (None, Some((journal::Moment::now(), limit))),
+                None => (Some(turns.take().await), None),
             };
-            let since = journal::Moment::now();
             let control = &self.control;
             let gate = || async move {
                 let turn = match early {
@@ -1151,7 +1151,7 @@ impl Runner {
                     return Err(NotNow::Held);
                 }
                 // A claim older than that could be taken for a stopped run's by then.
-                if ahead.is_some_and(|limit| !since.within(limit)) {
+                if since.is_some_and(|(at, limit)| !at.within(limit)) {
                     return Err(NotNow::Stale);
                 }
                 Ok((turn, working))
@@ -1167,7 +1167,7 @@ impl Runner {
             })
             .await;
             let sent = match sent {
-                Ok(Ok(s)) => Ok(s),
+                Ok(Ok(s)) => s,
                 // The claim was given back: claimed again once the run may go on, and
                 // after a long wait for a turn, only when its request can go at once.
                 Ok(Err(NotNow::Stale)) => {
@@ -1180,10 +1180,6 @@ impl Runner {
                     }
                     continue;
                 }
-                Err(e) => Err(e),
-            };
-            let sent = match sent {
-                Ok(s) => s,
                 // A colleague's transaction holds this claim (a laptop stopped
                 // mid-claim, until the server ends it): nothing was written or sent;
                 // the claim is tried again a while before the journal is called busy.

@@ -32,16 +32,16 @@ pub const CHIP_COLORS: [Color32; 4] = [
 /// without: the panel's scroll bar faded out when Enter cleared the table and in as it
 /// filled, while the listing needed that CPU.
 pub fn install_colors(ctx: &egui::Context) {
-    ctx.style_mut_of(egui::Theme::Light, |s| {
-        s.visuals.error_fg_color = ERROR_RED_LIGHT;
-        s.visuals.text_cursor.blink = false;
-        s.animation_time = 0.0;
-    });
-    ctx.style_mut_of(egui::Theme::Dark, |s| {
-        s.visuals.error_fg_color = ERROR_RED_DARK;
-        s.visuals.text_cursor.blink = false;
-        s.animation_time = 0.0;
-    });
+    for (theme, red) in [
+        (egui::Theme::Light, ERROR_RED_LIGHT),
+        (egui::Theme::Dark, ERROR_RED_DARK),
+    ] {
+        ctx.style_mut_of(theme, |s| {
+            s.visuals.error_fg_color = red;
+            s.visuals.text_cursor.blink = false;
+            s.animation_time = 0.0;
+        });
+    }
 }
 
 /// How often a busy indicator moves: 4 times a second. egui's spinner repaints every
