@@ -208,6 +208,7 @@ impl Turns {
 
 /// Whose an invoice found at the service with a row's reference is (see
 /// [`Runner::whose`]).
+#[derive(Clone, Copy)]
 enum Whose {
     /// Issued through this journal, as that invoice.
     Here,
@@ -934,8 +935,9 @@ impl Runner {
                     std::ops::ControlFlow::Continue(())
                 })
                 .await;
-            for (i, reference, invoice) in seen {
-                match self.whose(&rows[i], &invoice).await {
+            let whose = self.whose(&rows, &seen).await;
+            for ((_, reference, invoice), whose) in seen.into_iter().zip(whose) {
+                match whose {
                     Whose::Elsewhere => {
                         self.control.stop_elsewhere(Foreign { reference, invoice });
                         return;
@@ -983,29 +985,49 @@ impl Runner {
         Intent::for_create(&self.profile, &self.base_url, account, &row.invoice)
     }
 
-    /// Whose invoice `id` is, found at the service with `row`'s reference: certainly
-    /// another's when the reference was never claimed here or was issued here as another
-    /// invoice; this journal's when issued here as `id`; else (on its way here, or the
-    /// journal unreadable) not certain yet.
-    async fn whose(&self, row: &BulkRow, id: &str) -> Whose {
-        let intent = self.intent_for(row);
-        let aliases = row.aliases();
-        let id = id.to_string();
-        let held = self
-            .journal
-            .run(move |j| j.holder(Action::Create, &intent, &aliases))
-            .await;
-        match held {
-            Ok(None) => Whose::Elsewhere,
-            Ok(Some(e)) if e.outcome == Outcome::Done => {
-                if e.invoice_id.as_deref() == Some(id.as_str()) {
-                    Whose::Here
-                } else {
-                    Whose::Elsewhere
-                }
-            }
-            _ => Whose::NotYet,
+    /// Whose each invoice `(row, reference, id)` in `seen` is, found at the service with
+    /// its row's reference: certainly another's when the reference was never claimed here
+    /// or was issued here as another invoice; this journal's when issued here as `id`;
+    /// else (on its way here, or the journal unreadable) not certain yet. One read of
+    /// the journal for them all (a listing can show a thousand new invoices).
+    async fn whose(&self, rows: &[BulkRow], seen: &[(usize, String, String)]) -> Vec<Whose> {
+        let mut out = Vec::with_capacity(seen.len());
+        // A few hundred at a time: the journal's writer waits while it is read.
+        for some in seen.chunks(256) {
+            let asked: Vec<(Intent, Vec<String>)> = some
+                .iter()
+                .map(|(i, _, _)| (self.intent_for(&rows[*i]), rows[*i].aliases()))
+                .collect();
+            let held = self
+                .journal
+                .run(move |j| {
+                    asked
+                        .iter()
+                        .map(|(intent, aliases)| j.holder(Action::Create, intent, aliases))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .await;
+            let Ok(held) = held else {
+                out.extend(std::iter::repeat_n(Whose::NotYet, some.len()));
+                continue;
+            };
+            out.extend(
+                held.into_iter()
+                    .zip(some)
+                    .map(|(held, (_, _, id))| match held {
+                        None => Whose::Elsewhere,
+                        Some(e) if e.outcome == Outcome::Done => {
+                            if e.invoice_id.as_deref() == Some(id.as_str()) {
+                                Whose::Here
+                            } else {
+                                Whose::Elsewhere
+                            }
+                        }
+                        Some(_) => Whose::NotYet,
+                    }),
+            );
         }
+        out
     }
 
     /// As [`Runner::run`], for the rows of the spreadsheet `file` (digest `file_id`, its
@@ -1103,9 +1125,11 @@ impl Runner {
                 shown,
             },
         };
-        if defer {
-            // A row another worker holds is seen by reading, without taking the
-            // journal's write lock: workers sharing a file skip each other's rows cheaply.
+        if defer && self.journal.is_shared() {
+            // A row a colleague holds is seen by reading, without a write transaction:
+            // workers sharing a file skip each other's rows cheaply. (On a journal of
+            // this computer's own the claim below says the same in the group's commit;
+            // a read first was a thread hand-off and a wait for the journal each row.)
             let intent = self.intent_for(&row);
             let aliases = guard.aliases.clone();
             let held = self

@@ -7,14 +7,16 @@ use super::{Action, Claimed, Entry, Guard, Intent, Journal, JournalError, Outcom
 use crate::api::{ApiError, Client, ErrorKind, InvoiceStatus};
 use std::sync::{Arc, Mutex};
 
-/// A journal shared between tasks; its work runs on tokio's blocking threads (a recorded
-/// intent waits for the disk). Its file's path is kept beside the lock, for errors: an
-/// async task never waits on the lock (a long export may hold it).
+/// A journal shared between tasks, never waited on by an async thread (a recorded
+/// intent waits for the disk, a long export may hold the lock): its reads run on tokio's
+/// blocking threads, its grouped writes on its own writer thread. Its file's path is kept
+/// beside the lock, for errors.
 #[derive(Clone)]
 pub struct SharedJournal {
     journal: Arc<Mutex<Journal>>,
-    /// Writes waiting for the lock, committed together by whichever task takes it next.
+    /// Writes waiting for the journal's writer, committed together.
     group: Arc<Group>,
+    writer: Arc<Writer>,
     path: Arc<std::path::PathBuf>,
     who: Arc<str>,
     shared: bool,
@@ -23,12 +25,23 @@ pub struct SharedJournal {
 impl SharedJournal {
     /// Shares an open journal.
     pub fn new(journal: Journal) -> SharedJournal {
+        let path = Arc::new(journal.path().to_path_buf());
+        let who = journal.who().into();
+        let shared = journal.is_shared();
+        let journal = Arc::new(Mutex::new(journal));
+        let group = Arc::<Group>::default();
         SharedJournal {
-            path: Arc::new(journal.path().to_path_buf()),
-            who: journal.who().into(),
-            shared: journal.is_shared(),
-            journal: Arc::new(Mutex::new(journal)),
-            group: Arc::default(),
+            path,
+            who,
+            shared,
+            writer: Arc::new(Writer {
+                group: group.clone(),
+                journal: journal.clone(),
+                alone: shared,
+                thread: std::sync::OnceLock::new(),
+            }),
+            journal,
+            group,
         }
     }
 
@@ -62,57 +75,69 @@ impl SharedJournal {
     }
 
     /// Runs the write `f` in the journal's next group commit: writes of other tasks that
-    /// meet it in time (while the journal is busy with an earlier commit) go in the same
-    /// transaction and the same sync of the disk. Its result is given only once that
-    /// commit is done; an intent's commit reaches the disk first.
+    /// meet it in time go in the same transaction and the same sync of the disk. Its
+    /// result is given only once that commit is done; an intent's commit reaches the disk
+    /// first. The journal's writer thread runs it (see [`Group`]): the task only waits.
     pub async fn write_together<R, F>(&self, write: Write, f: F) -> Result<R, JournalError>
     where
         F: FnOnce(&mut Journal) -> Result<R, JournalError> + Send + 'static,
         R: Send + 'static,
     {
-        let durable = write != Write::Outcome;
+        self.writer
+            .start()
+            .map_err(|why| JournalError::write_said(&self.path, why))?;
         let (tell, told) = tokio::sync::oneshot::channel();
-        let id = self.group.push(GroupedWrite::new(durable, f, move |r| {
-            let _ = tell.send(r);
-        }));
-        let journal = self.journal.clone();
-        let group = self.group.clone();
-        let alone = self.shared;
-        let stopped = || JournalError::write_said(&self.path, "an earlier write stopped half-way");
-        // Whoever takes the lock commits everything waiting then: this write, unless an
-        // earlier holder took it along (and told it before letting go of the lock).
-        let led = tokio::task::spawn_blocking(move || {
-            // An intent waits a little for company (a shared journal groups its own
-            // commits); an outcome is committed at once, without the intents waiting.
-            if durable && !alone {
-                group.gather(id, write == Write::Ahead);
-            }
-            // Taken along by another writer's commit meanwhile: nothing is left to lead.
-            // (Leading the writes that came since would commit them before their own
-            // wait for company: a sync each, a millisecond apart.)
-            if !group.is_waiting(id) {
-                return;
-            }
-            let j = journal.lock();
-            if !group.is_waiting(id) {
-                return;
-            }
-            // A journal left half-written by a panic takes nothing more: the writes are
-            // dropped unrun, and their callers told so.
-            let writes = group.take(!durable);
-            if let Ok(mut j) = j
-                && !writes.is_empty()
-            {
-                let outcomes = writes.iter().filter(|w| !w.durable).count();
-                let synced = j.commit_together(writes);
-                group.told(outcomes, synced);
-            }
+        let durable = write != Write::Outcome;
+        self.group.push(
+            GroupedWrite::new(durable, f, move |r| {
+                let _ = tell.send(r);
+            }),
+            write == Write::Ahead,
+        );
+        // Dropped unanswered: the journal was left half-written by a panic.
+        told.await.unwrap_or_else(|_| {
+            Err(JournalError::write_said(
+                &self.path,
+                "an earlier write stopped half-way",
+            ))
         })
-        .await;
-        if let Err(e) = led {
-            return Err(JournalError::write_said(&self.path, e.to_string()));
+    }
+}
+
+/// The journal's writer thread ([`Group::serve`]): started by the first grouped write,
+/// ended when the last handle on the journal goes, once it has committed what was left
+/// (that drop waits for it: the journal is closed, its outcomes on disk, when the last
+/// handle is gone).
+struct Writer {
+    group: Arc<Group>,
+    journal: Arc<Mutex<Journal>>,
+    /// A shared journal: its intents do not wait for company.
+    alone: bool,
+    thread: std::sync::OnceLock<Result<std::thread::JoinHandle<()>, String>>,
+}
+
+impl Writer {
+    /// Starts the thread unless it runs; why it could not be started.
+    fn start(&self) -> Result<(), String> {
+        let started = self.thread.get_or_init(|| {
+            let (group, journal, alone) = (self.group.clone(), self.journal.clone(), self.alone);
+            std::thread::Builder::new()
+                .name("journal-writer".into())
+                .spawn(move || group.serve(&journal, alone))
+                .map_err(|e| e.to_string())
+        });
+        started.as_ref().map(|_| ()).map_err(Clone::clone)
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        if let Some(Ok(thread)) = self.thread.take() {
+            self.group.close();
+            if thread.thread().id() != std::thread::current().id() {
+                let _ = thread.join();
+            }
         }
-        told.await.unwrap_or_else(|_| Err(stopped()))
     }
 }
 

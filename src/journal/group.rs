@@ -1,7 +1,10 @@
 //! Group commit: writes of concurrent tasks (a billing run's workers) that meet in time
-//! go into one transaction and one sync of the disk. Whichever task takes the journal's
-//! lock commits everything waiting then, and tells each writer only after the commit,
-//! so every intent is on disk before its request can be sent.
+//! go into one transaction and one sync of the disk. One thread of the journal's own
+//! (its writer, [`Group::serve`]) commits everything waiting, and tells each writer only
+//! after the commit, so every intent is on disk before its request can be sent. A task
+//! hands its write over and waits for its answer: no thread of tokio's is taken per
+//! write. (With a blocking thread per write, 64 workers made 40 futex calls a row, and
+//! the kernel took half the run's CPU.)
 //!
 //! An outcome never waits (it needs no sync of its own: the next intent's commit or the
 //! close carries it). An intent waits a little for company: for answers expected soon
@@ -11,8 +14,9 @@
 //! a slow one it saves many syncs. An intent claimed ahead of its request's turn (a
 //! billing run's) costs no row any time by waiting: it waits up to half an answer's time
 //! and [`GATHER_AHEAD`]. Nothing in flight, nothing to wait for: a lone create never
-//! waits.
+//! waits. A shared journal's intents never wait here (PostgreSQL groups commits itself).
 
+use super::Journal;
 use super::store::GroupedWrite;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
@@ -28,21 +32,19 @@ const SYNCS: u32 = 4;
 /// their next intent, or not at all).
 const RETURN: Duration = Duration::from_millis(5);
 
-/// The writes waiting for the journal, and what is known of the requests on their way.
+/// The writes waiting for the journal's writer, and what is known of the requests on
+/// their way.
 #[derive(Default)]
 pub(super) struct Group {
-    /// The writes waiting, each with the number [`Group::push`] gave it.
-    waiting: Mutex<Vec<(u64, GroupedWrite)>>,
-    pushed: std::sync::atomic::AtomicU64,
     company: Mutex<Company>,
-    /// Told of requests, answers and writes waiting: what the leader waits on.
+    /// Told of writes, requests, answers and the close: what the writer waits on.
     changed: Condvar,
-    /// Told when a commit takes the writes waiting: what the other writers wait on.
-    taken: Condvar,
 }
 
 #[derive(Default)]
 struct Company {
+    /// The writes waiting, in the order they came.
+    waiting: Vec<Waiting>,
     /// Requests sent after their intent's commit, not answered yet: when each was sent.
     sending: HashMap<u64, Instant>,
     next: u64,
@@ -51,11 +53,21 @@ struct Company {
     /// How long a durable commit takes (a moving average): waiting for company is worth
     /// only a few of them.
     sync: Option<Duration>,
-    /// A writer is waiting for company ([`Group::gather`]).
-    leading: bool,
     /// Outcomes committed lately whose writers have not come back with an intent yet
     /// (a billing run's worker goes on to its next row at once): when each was told.
     owed: VecDeque<Instant>,
+    /// The last handle on the journal is gone: the writer commits what is left and ends.
+    closed: bool,
+    /// The writer sleeps on [`Group::changed`]: only then is it woken (a wake is a
+    /// system call even when no one sleeps).
+    asleep: bool,
+}
+
+struct Waiting {
+    write: GroupedWrite,
+    /// When it came, and whether it was claimed ahead of its turn (for its wait).
+    since: Instant,
+    ahead: bool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -63,61 +75,134 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+impl Company {
+    /// How long an intent waits for company (see the module's words): at most an eighth
+    /// of an answer's time (the run's pace), and a few syncs of the disk (on a fast disk
+    /// a lone commit costs less than waiting). Claimed ahead of its turn, half an
+    /// answer's time: its request waits for an answer anyway.
+    fn gather(&self, ahead: bool) -> Duration {
+        match (self.answer, self.sync) {
+            (Some(a), _) if ahead => (a / 2).min(GATHER_AHEAD),
+            (Some(a), Some(s)) => (a / 8).min(s * SYNCS).min(GATHER),
+            _ => Duration::ZERO,
+        }
+    }
+
+    /// Until when the intents waiting wait for more company, if they do: while an answer
+    /// is due before their time is up, or a writer told lately may still come back.
+    fn wait_for_company(&self, now: Instant) -> Option<Instant> {
+        let (deadline, gather) = self
+            .waiting
+            .iter()
+            .filter(|w| w.write.durable)
+            .map(|w| {
+                let g = self.gather(w.ahead);
+                (w.since + g, g)
+            })
+            .min()?;
+        if now >= deadline {
+            return None;
+        }
+        let due = self.answer.is_some_and(|answer| {
+            self.sending.values().any(|sent| {
+                let expected = *sent + answer;
+                expected + gather >= now && expected <= deadline
+            })
+        });
+        let returning = self
+            .owed
+            .iter()
+            .map(|t| *t + RETURN.min(gather))
+            .filter(|until| now < *until)
+            .min();
+        match returning {
+            _ if due => Some(deadline),
+            Some(until) => Some(until.min(deadline)),
+            None => None,
+        }
+    }
+}
+
 impl Group {
-    /// Adds a write for the next commit; its number, for [`Group::is_waiting`].
-    pub fn push(&self, w: GroupedWrite) -> u64 {
-        let durable = w.durable;
-        let id = self
-            .pushed
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        lock(&self.waiting).push((id, w));
-        if durable {
-            lock(&self.company).owed.pop_front();
-        }
-        self.changed.notify_all();
-        id
-    }
-
-    /// Whether write `id` still waits (no commit has taken it along yet).
-    pub fn is_waiting(&self, id: u64) -> bool {
-        lock(&self.waiting).iter().any(|(i, _)| *i == id)
-    }
-
-    /// Takes the writes waiting: every one, or (for a writer of an outcome) the outcomes
-    /// only, which need no company: intents are left to the writer that waits for it.
-    pub fn take(&self, outcomes_only: bool) -> Vec<GroupedWrite> {
-        let mut waiting = lock(&self.waiting);
-        let taken = if outcomes_only {
-            let (outcomes, intents) = std::mem::take(&mut *waiting)
-                .into_iter()
-                .partition(|(_, w)| !w.durable);
-            *waiting = intents;
-            outcomes
-        } else {
-            std::mem::take(&mut *waiting)
-        };
-        drop(waiting);
-        // Writers waiting for company whose writes went along stop waiting.
-        if !taken.is_empty() {
-            let _c = lock(&self.company);
-            self.taken.notify_all();
-            self.changed.notify_all();
-        }
-        taken.into_iter().map(|(_, w)| w).collect()
-    }
-
-    /// A commit of `outcomes` outcomes (and intents when `synced` says how long the
-    /// disk took) is done and its writers told.
-    pub fn told(&self, outcomes: usize, synced: Option<Duration>) {
-        let now = Instant::now();
+    /// Hands a write to the writer for its next commit (`ahead`: an intent claimed ahead
+    /// of its request's turn, which may wait longer for company).
+    pub fn push(&self, write: GroupedWrite, ahead: bool) {
         let mut c = lock(&self.company);
-        if let Some(took) = synced {
-            c.sync = Some(c.sync.map_or(took, |a| (a * 7 + took) / 8));
-        }
-        while c.owed.front().is_some_and(|t| now > *t + RETURN) {
+        if write.durable {
             c.owed.pop_front();
         }
-        c.owed.extend(std::iter::repeat_n(now, outcomes));
+        c.waiting.push(Waiting {
+            write,
+            since: Instant::now(),
+            ahead,
+        });
+        let asleep = c.asleep;
+        drop(c);
+        if asleep {
+            self.changed.notify_one();
+        }
+    }
+
+    /// The journal is closing: the writer commits what is left and ends.
+    pub fn close(&self) {
+        lock(&self.company).closed = true;
+        self.changed.notify_one();
+    }
+
+    /// The writer's loop: commits the outcomes waiting at once, the intents once their
+    /// wait for company is over (`alone`: never wait, a shared journal), until the
+    /// journal closes. A journal left half-written by a panic takes nothing more: the
+    /// writes are dropped unrun, and their callers told so.
+    pub fn serve(&self, journal: &Mutex<Journal>, alone: bool) {
+        let mut c = lock(&self.company);
+        loop {
+            if c.waiting.is_empty() {
+                if c.closed {
+                    return;
+                }
+                c.asleep = true;
+                c = self.changed.wait(c).unwrap_or_else(PoisonError::into_inner);
+                c.asleep = false;
+                continue;
+            }
+            let now = Instant::now();
+            let wait = if alone || c.closed {
+                None
+            } else {
+                c.wait_for_company(now)
+            };
+            let intents = wait.is_none();
+            if !intents && c.waiting.iter().all(|w| w.write.durable) {
+                // Only intents, still waiting for company.
+                let until = wait.unwrap_or(now);
+                c.asleep = true;
+                c = self
+                    .changed
+                    .wait_timeout(c, until.saturating_duration_since(now))
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+                c.asleep = false;
+                continue;
+            }
+            // Everything, or the outcomes only (the intents go on waiting).
+            let writes: Vec<GroupedWrite> = if intents {
+                std::mem::take(&mut c.waiting)
+                    .into_iter()
+                    .map(|w| w.write)
+                    .collect()
+            } else {
+                let (outcomes, left) = std::mem::take(&mut c.waiting)
+                    .into_iter()
+                    .partition(|w| !w.write.durable);
+                c.waiting = left;
+                outcomes.into_iter().map(|w| w.write).collect()
+            };
+            drop(c);
+            let outcomes = writes.iter().filter(|w| !w.durable).count();
+            let synced = commit(journal, writes);
+            c = lock(&self.company);
+            c.told(outcomes, synced);
+        }
     }
 
     /// A request is on its way (its intent committed); the answer ends it.
@@ -128,82 +213,32 @@ impl Group {
         c.sending.insert(id, Instant::now());
         Sending { group: self, id }
     }
+}
 
-    /// Write `id` (durable) waits a little for company (see the module's words), or
-    /// until a commit takes it along. Called before taking the journal's lock: writers it
-    /// waits for may need the journal for a read first.
-    ///
-    /// One writer at a time watches for company (the leader, woken by every request
-    /// and answer); the others only wait to be taken along, or for their own time to
-    /// run out. (With every writer woken by every event, 64 workers made 46 futex calls
-    /// a row.)
-    pub fn gather(&self, id: u64, ahead: bool) {
-        let start = Instant::now();
-        let mut c = lock(&self.company);
-        // At most an eighth of an answer's time (the run's pace), and a few syncs of the
-        // disk (on a fast disk a lone commit costs less than waiting). Claimed ahead of
-        // its turn, half an answer's time: its request waits for an answer anyway.
-        let gather = match (c.answer, c.sync) {
-            (Some(a), _) if ahead => (a / 2).min(GATHER_AHEAD),
-            (Some(a), Some(s)) => (a / 8).min(s * SYNCS).min(GATHER),
-            _ => Duration::ZERO,
-        };
-        let deadline = start + gather;
-        while c.leading {
-            let now = Instant::now();
-            if now >= deadline || !self.is_waiting(id) {
-                return;
-            }
-            c = self
-                .taken
-                .wait_timeout(c, deadline - now)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
+impl Company {
+    /// A commit of `outcomes` outcomes (and intents when `synced` says how long the disk
+    /// took) is done and its writers told.
+    fn told(&mut self, outcomes: usize, synced: Option<Duration>) {
+        let now = Instant::now();
+        if let Some(took) = synced {
+            self.sync = Some(self.sync.map_or(took, |a| (a * 7 + took) / 8));
         }
-        c.leading = true;
-        let mut c = self.lead(c, id, gather, deadline);
-        c.leading = false;
+        while self.owed.front().is_some_and(|t| now > *t + RETURN) {
+            self.owed.pop_front();
+        }
+        self.owed.extend(std::iter::repeat_n(now, outcomes));
     }
+}
 
-    /// The leader's wait (see [`Group::gather`]).
-    fn lead<'a>(
-        &'a self,
-        mut c: MutexGuard<'a, Company>,
-        id: u64,
-        gather: Duration,
-        deadline: Instant,
-    ) -> MutexGuard<'a, Company> {
-        loop {
-            let now = Instant::now();
-            if now >= deadline || !self.is_waiting(id) {
-                return c;
-            }
-            let due = c.answer.is_some_and(|answer| {
-                c.sending.values().any(|sent| {
-                    let expected = *sent + answer;
-                    expected + gather >= now && expected <= deadline
-                })
-            });
-            let returning = c
-                .owed
-                .iter()
-                .map(|t| *t + RETURN.min(gather))
-                .filter(|until| now < *until)
-                .min();
-            if !due && returning.is_none() {
-                return c;
-            }
-            let wake = match returning {
-                Some(until) if !due => until.min(deadline),
-                _ => deadline,
-            };
-            c = self
-                .changed
-                .wait_timeout(c, wake - now)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
-        }
-    }
+/// Commits `writes` together; how long the disk took, for an intents' commit. A write
+/// that panics poisons the journal: its callers and every later one are told it stopped
+/// half-way (their answers are dropped unsent), and the writer goes on serving them so.
+fn commit(journal: &Mutex<Journal>, writes: Vec<GroupedWrite>) -> Option<Duration> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut j = journal.lock().ok()?;
+        j.commit_together(writes)
+    }))
+    .unwrap_or(None)
 }
 
 /// A request on its way (see [`Group::sending`]); dropped when answered (or given up).
@@ -219,7 +254,12 @@ impl Drop for Sending<'_> {
             let took = sent.elapsed();
             c.answer = Some(c.answer.map_or(took, |a| (a * 7 + took) / 8));
         }
+        // The writer is woken only when intents wait for company: an answer matters
+        // to nothing else.
+        let waits = c.asleep && c.waiting.iter().any(|w| w.write.durable);
         drop(c);
-        self.group.changed.notify_all();
+        if waits {
+            self.group.changed.notify_one();
+        }
     }
 }

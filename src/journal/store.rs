@@ -596,6 +596,9 @@ impl Journal {
         // the busy timeout makes writers wait their turn; FULL sync: a recorded intent
         // survives a power cut.
         conn.busy_timeout(BUSY_TIMEOUT).map_err(&sqlite)?;
+        // A billing row's claim, outcome and checks use more statements than rusqlite
+        // keeps prepared (16): each was parsed again every row.
+        conn.set_prepared_statement_cache_capacity(64);
         let _: String = conn
             .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
             .map_err(&sqlite)?;

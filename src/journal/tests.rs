@@ -782,6 +782,87 @@ fn a_group_commits_its_writes_in_one_transaction_and_a_failing_one_is_undone_alo
     assert!(matches!(got[1], Claimed::Pending(_)), "{got:?}");
 }
 
+/// The journal's writer thread ([`group::Group::serve`]): 64 tasks claiming at once
+/// are each told their own claim, every one committed (another connection sees it); a
+/// write that panics fails its caller and every later one (the journal is left
+/// half-written), and none of them hangs: the writer outlives the panic. A write handed
+/// over whose caller stopped waiting is committed by the time the last handle is gone.
+#[test]
+fn the_journals_writer_commits_many_tasks_claims_and_outlives_a_panicking_write() {
+    use futures_util::FutureExt;
+    let (dir, j) = open();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let shared = SharedJournal::new(j);
+    let claim = |i: usize| {
+        move |j: &mut Journal| {
+            j.claim(
+                Action::Create,
+                &intent(&format!("cus_{i}"), "100"),
+                &Guard::default(),
+            )
+        }
+    };
+    let seqs = rt.block_on(async {
+        let tasks: Vec<_> = (0..64)
+            .map(|i| {
+                let s = shared.clone();
+                tokio::spawn(async move { s.write_together(Write::Intent, claim(i)).await })
+            })
+            .collect();
+        let mut seqs = Vec::new();
+        for t in tasks {
+            seqs.push(claimed(t.await.unwrap().unwrap()));
+        }
+        seqs
+    });
+    let mut distinct = seqs.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 64, "each task its own claim: {seqs:?}");
+    let other = Journal::open(&dir.path().join("j.sqlite3")).unwrap();
+    for (i, seq) in seqs.iter().enumerate() {
+        let e = other.entry(*seq).unwrap().unwrap();
+        assert_eq!(e.customer.as_deref(), Some(format!("cus_{i}").as_str()));
+    }
+    // An outcome handed over by a caller that stopped waiting at once.
+    let last = seqs[63];
+    let left = shared.write_together(Write::Outcome, move |j| {
+        j.record_outcome(last, &Settled::done(Some("inv_left".into())))
+    });
+    let _ = left.now_or_never();
+    drop(shared);
+    let e = other.entry(last).unwrap().unwrap();
+    assert_eq!(e.outcome, Outcome::Done);
+    assert_eq!(e.invoice_id.as_deref(), Some("inv_left"));
+    let shared = SharedJournal::new(Journal::open(&dir.path().join("j.sqlite3")).unwrap());
+    let limit = std::time::Duration::from_secs(30);
+    rt.block_on(async {
+        let panicked = tokio::time::timeout(
+            limit,
+            shared.write_together(Write::Intent, |_| -> Result<(), JournalError> {
+                panic!("a write stopped half-way (on purpose)")
+            }),
+        )
+        .await
+        .expect("the caller of a panicking write is told");
+        assert!(panicked.is_err());
+        let seq = seqs[0];
+        let after = tokio::time::timeout(
+            limit,
+            shared.write_together(Write::Outcome, move |j| {
+                j.record_outcome(seq, &Settled::done(None))
+            }),
+        )
+        .await
+        .expect("a write after the panic is told");
+        assert!(after.is_err(), "a half-written journal takes nothing more");
+    });
+}
+
 /// A colleague's computer that died in the middle of a claim (its transaction open, the
 /// reference's key taken): another clerk claiming the same reference waits at most the
 /// lock limit, is told who holds it, and once the server has ended the dead write
