@@ -14,8 +14,7 @@ use std::sync::{Arc, Mutex};
 #[derive(Clone)]
 pub struct SharedJournal {
     journal: Arc<Mutex<Journal>>,
-    /// Writes waiting for the journal's writer, committed together.
-    group: Arc<Group>,
+    /// The journal's writer and the writes waiting for it, committed together.
     writer: Arc<Writer>,
     path: Arc<std::path::PathBuf>,
     who: Arc<str>,
@@ -29,19 +28,17 @@ impl SharedJournal {
         let who = journal.who().into();
         let shared = journal.is_shared();
         let journal = Arc::new(Mutex::new(journal));
-        let group = Arc::<Group>::default();
         SharedJournal {
             path,
             who,
             shared,
             writer: Arc::new(Writer {
-                group: group.clone(),
+                group: Arc::default(),
                 journal: journal.clone(),
                 alone: shared,
                 thread: std::sync::OnceLock::new(),
             }),
             journal,
-            group,
         }
     }
 
@@ -65,9 +62,7 @@ impl SharedJournal {
         let path = self.path.clone();
         let failed = |why: String| JournalError::write_said(&self.path, why);
         tokio::task::spawn_blocking(move || {
-            let mut j = journal.lock().map_err(|_| {
-                JournalError::write_said(&path, "an earlier write stopped half-way")
-            })?;
+            let mut j = journal.lock().map_err(|_| half_written(&path))?;
             f(&mut j)
         })
         .await
@@ -88,23 +83,24 @@ impl SharedJournal {
             .map_err(|why| JournalError::write_said(&self.path, why))?;
         let (tell, told) = tokio::sync::oneshot::channel();
         let durable = write != Write::Outcome;
-        self.group.push(
+        self.writer.group.push(
             GroupedWrite::new(durable, f, move |r| {
                 let _ = tell.send(r);
             }),
             write == Write::Ahead,
         );
         // Dropped unanswered: the journal was left half-written by a panic.
-        told.await.unwrap_or_else(|_| {
-            Err(JournalError::write_said(
-                &self.path,
-                "an earlier write stopped half-way",
-            ))
-        })
+        told.await.unwrap_or_else(|_| Err(half_written(&self.path)))
     }
 }
 
-/// The journal's writer thread ([`Group::serve`]): started by the first grouped write,
+/// Why nothing more is written to a journal a panic left half-written.
+fn half_written(path: &std::path::Path) -> JournalError {
+    JournalError::write_said(path, "an earlier write stopped half-way")
+}
+
+/// The journal's writer thread ([`Group::serve`]) and the writes waiting for it: started
+/// by the first grouped write,
 /// ended when the last handle on the journal goes, once it has committed what was left
 /// (that drop waits for it: the journal is closed, its outcomes on disk, when the last
 /// handle is gone).
@@ -305,7 +301,7 @@ where
         }
     };
     // Known as on its way: a group commit waits briefly for its answer's company.
-    let on_its_way = journal.group.sending();
+    let on_its_way = journal.writer.group.sending();
     let result = send.await;
     drop(on_its_way);
     // The answer is in: the next request may go while this outcome is written.

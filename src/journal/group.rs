@@ -121,6 +121,19 @@ impl Company {
             None => None,
         }
     }
+
+    /// A commit of `outcomes` outcomes (and intents when `synced` says how long the disk
+    /// took) is done and its writers told.
+    fn told(&mut self, outcomes: usize, synced: Option<Duration>) {
+        let now = Instant::now();
+        if let Some(took) = synced {
+            self.sync = Some(self.sync.map_or(took, |a| (a * 7 + took) / 8));
+        }
+        while self.owed.front().is_some_and(|t| now > *t + RETURN) {
+            self.owed.pop_front();
+        }
+        self.owed.extend(std::iter::repeat_n(now, outcomes));
+    }
 }
 
 impl Group {
@@ -171,10 +184,10 @@ impl Group {
             } else {
                 c.wait_for_company(now)
             };
-            let intents = wait.is_none();
-            if !intents && c.waiting.iter().all(|w| w.write.durable) {
+            if let Some(until) = wait
+                && c.waiting.iter().all(|w| w.write.durable)
+            {
                 // Only intents, still waiting for company.
-                let until = wait.unwrap_or(now);
                 c.asleep = true;
                 c = self
                     .changed
@@ -185,7 +198,7 @@ impl Group {
                 continue;
             }
             // Everything, or the outcomes only (the intents go on waiting).
-            let writes: Vec<GroupedWrite> = if intents {
+            let writes: Vec<GroupedWrite> = if wait.is_none() {
                 std::mem::take(&mut c.waiting)
                     .into_iter()
                     .map(|w| w.write)
@@ -212,21 +225,6 @@ impl Group {
         c.next += 1;
         c.sending.insert(id, Instant::now());
         Sending { group: self, id }
-    }
-}
-
-impl Company {
-    /// A commit of `outcomes` outcomes (and intents when `synced` says how long the disk
-    /// took) is done and its writers told.
-    fn told(&mut self, outcomes: usize, synced: Option<Duration>) {
-        let now = Instant::now();
-        if let Some(took) = synced {
-            self.sync = Some(self.sync.map_or(took, |a| (a * 7 + took) / 8));
-        }
-        while self.owed.front().is_some_and(|t| now > *t + RETURN) {
-            self.owed.pop_front();
-        }
-        self.owed.extend(std::iter::repeat_n(now, outcomes));
     }
 }
 
