@@ -48,14 +48,18 @@ start_one() { # binary log -> STARTED (its pid); fresh config/data folders each 
   STARTED=$!
 }
 # The watcher must be waited for by this shell (not in a $(…) subshell).
-watch_start() { "$WATCH" 1500 60 >"$WORK/watch.out" & WATCHER=$!; sleep 0.3; }
-watch_end() { # t0 -> sets FIRST and FINAL, in ms after t0
+# watch_start [X Y W H]: with a rectangle, also when it first showed its final picture.
+watch_start() { "$WATCH" 1500 60 "$@" >"$WORK/watch.out" & WATCHER=$!; sleep 0.3; }
+watch_end() { # t0 -> sets FIRST, FINAL and PART (0: no rectangle), in ms after t0
   wait "$WATCHER"
-  local fc fin
+  local fc fin part
   fc=$(sed -n 's/.*first_change=\([0-9]*\).*/\1/p' "$WORK/watch.out")
   fin=$(sed -n 's/.*final=\([0-9]*\).*/\1/p' "$WORK/watch.out")
+  part=$(sed -n 's/.*part=\([0-9]*\).*/\1/p' "$WORK/watch.out")
   grep -q "stable=yes" "$WORK/watch.out" && [ "$fc" != 0 ] || { echo "the screen did not settle: $(cat "$WORK/watch.out")" >&2; return 1; }
-  FIRST=$((fc - $1)) FINAL=$((fin - $1))
+  FIRST=$((fc - $1)) FINAL=$((fin - $1)) PART=0
+  [ -n "$part" ] && [ "$part" != 0 ] && PART=$((part - $1))
+  return 0
 }
 startup() { # binary -> sets FIRST (first pixels) and FINAL (complete picture)
   local t0 pid
@@ -99,6 +103,9 @@ awk -v a="$app_done" -v b="$bare_done" 'BEGIN {printf "start-up to the complete 
 awk -v a="$app_rss" -v b="$bare_rss" 'BEGIN {printf "RSS idle: app/bare = %.2f (target <= 1.5)\n", a / b}'
 
 # The app with 100,000 invoices from its in-process sandbox (generated, not stored).
+# The invoice column of the table, below its header in both layouts (the window is
+# 1100x720 at the screen's corner): Enter clears it, the first page fills it again.
+FIRST_ROWS="8 530 170 180"
 export INVOICE_DESK_SANDBOX_BIG=100000
 start_one "$APP" "$WORK/big.log"; pid=$STARTED; wait_line "$WORK/big.log" first-frame 30
 sleep 1
@@ -119,16 +126,18 @@ for r in $(seq 1 "$RUNS"); do
   xdotool mousemove --window "$win" 200 100 click 1
   xdotool mousemove --window "$win" 1060 75
   sleep 1
-  watch_start
+  watch_start $FIRST_ROWS
   t0=$(now_ms); xdotool key Return
   watch_end "$t0"
   echo "$FINAL" >>"$WORK/load"
   echo "$FIRST" >>"$WORK/load-first"
+  echo "$PART" >>"$WORK/load-rows"
 done
 load1=$(cut -d' ' -f1 /proc/loadavg)
 read -r cpu rss < <(idle "$pid")
 import -window root "$WORK/shot.png" 2>/dev/null && cp "$WORK/shot.png" /tmp/desktop-100k.png || true
 kill "$pid"; wait "$pid" 2>/dev/null || true
 echo "100,000 invoices, Enter to all shown on screen: median $(median <"$WORK/load") ms ($(range <"$WORK/load"); runs: $(tr '\n' ' ' <"$WORK/load")) (target <= 500), load $load0–$load1${LOAD:+ ($LOAD busy loops beside)}"
-echo "  Enter to the screen's first change: median $(median <"$WORK/load-first") ms ($(range <"$WORK/load-first"); runs: $(tr '\n' ' ' <"$WORK/load-first")) (target for the first rows <= 100)"
+echo "  Enter to the screen's first change: median $(median <"$WORK/load-first") ms ($(range <"$WORK/load-first"); runs: $(tr '\n' ' ' <"$WORK/load-first"))"
+echo "  Enter to the table's first rows on screen: median $(median <"$WORK/load-rows") ms ($(range <"$WORK/load-rows"); runs: $(tr '\n' ' ' <"$WORK/load-rows")) (target <= 100)"
 echo "  RSS with them loaded $rss MB (before: $rss_sandbox MB; bare window $bare_rss MB), idle CPU $cpu %"

@@ -195,11 +195,13 @@ async fn an_endless_listing_stops_at_the_invoice_cap() {
     );
 }
 
-/// While one page is being handed over, the next two are fetched (the service works
-/// while we decode and write), and no more: an endless listing held at its first page
-/// costs three requests. A stop then ends the fetching.
+/// While one page is being handed over, the pages after it are fetched (the service
+/// works while we decode and write), and no more than three: one decoding, one queued,
+/// one being fetched. Whether the second page is still decoding when the first is handed
+/// over depends on the machine, so an endless listing held at its first page costs three
+/// or four requests, never more. A stop then ends the fetching.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn pages_are_fetched_ahead_but_never_more_than_two() {
+async fn pages_are_fetched_ahead_but_never_more_than_three() {
     let h = Hostile::start(Token::Normal, Api::Endless { per_page: 10 }).await;
     let c = client(&h);
     let mut while_held = None;
@@ -217,17 +219,16 @@ async fn pages_are_fetched_ahead_but_never_more_than_two() {
         .await
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::Cancelled);
-    assert_eq!(
-        while_held,
-        Some(3),
-        "pages fetched while the first was held"
+    let held = while_held.expect("the first page was handed over");
+    assert!(
+        (3..=4).contains(&held),
+        "pages fetched while the first was held: {held}"
     );
+    // A request already on its way at the stop may still arrive; nothing after it. (An
+    // endless listing not stopped would be dozens of pages by then.)
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(
-        h.hits_under("/invoices/customer/"),
-        3,
-        "fetched after the stop"
-    );
+    let after = h.hits_under("/invoices/customer/");
+    assert!(after <= 4, "fetched after the stop: {after}");
 }
 
 #[tokio::test]

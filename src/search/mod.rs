@@ -433,9 +433,11 @@ pub fn keep_listed(place: Option<&std::path::Path>, base_url: &str, seen: &[Seen
     }
 }
 
-/// [`keep_listed`] on one of the runtime's blocking threads, not waited for: what the
-/// clerk asked for (a listing, an invoice, Cartera's review) is shown and ends without
-/// waiting on the index. Called from the app's tasks (a runtime is there).
+/// [`keep_listed`] on a thread of its own, not waited for: what the clerk asked for (a
+/// listing, an invoice, Cartera's review) is shown and ends without waiting on the index.
+/// The thread runs at a lower priority where the system allows it: keeping 20,000
+/// invoices takes about a second of CPU, and at normal priority it took it from the
+/// frame that shows the listing on a busy 2-core machine (#51).
 pub fn keep_listed_in_background(
     place: Option<std::path::PathBuf>,
     base_url: String,
@@ -444,10 +446,33 @@ pub fn keep_listed_in_background(
     if place.is_none() || seen.is_empty() {
         return;
     }
-    drop(tokio::task::spawn_blocking(move || {
-        keep_listed(place.as_deref(), &base_url, &seen)
-    }));
+    let spawned = std::thread::Builder::new()
+        .name("search-index".into())
+        .spawn(move || {
+            lower_this_threads_priority();
+            keep_listed(place.as_deref(), &base_url, &seen)
+        });
+    if let Err(e) = spawned {
+        tracing::warn!(error = %e, "search index not written: no thread");
+    }
 }
+
+/// Nice 10 for the calling thread (on Linux a thread has its own nice value; a thread
+/// of its own, since a thread cannot be given its priority back). Elsewhere the thread
+/// keeps the normal priority.
+fn lower_this_threads_priority() {
+    #[cfg(target_os = "linux")]
+    if let Err(e) =
+        rustix::process::setpriority_process(Some(rustix::thread::gettid()), BACKGROUND_NICE)
+    {
+        tracing::debug!(error = %e, "search index thread keeps its priority");
+    }
+}
+
+/// The background index's nice value: under a full load it still gets about a tenth of
+/// what a normal thread does (CFS weights 110 against 1024), so it ends.
+#[cfg(target_os = "linux")]
+const BACKGROUND_NICE: i32 = 10;
 
 #[cfg(test)]
 mod tests;

@@ -181,6 +181,70 @@ fn a_listing_brings_the_status_up_to_date_and_an_older_word_never_wins() {
 }
 
 #[test]
+fn listing_a_customer_again_writes_no_words_unless_they_changed() {
+    let (d, j) = journal();
+    let path = d.path().join("search.sqlite3");
+    // A file made by the build before, with the trigger that rewrote every word.
+    {
+        let old = rusqlite::Connection::open(&path).unwrap();
+        old.execute_batch(
+            "CREATE TABLE invoices (service TEXT NOT NULL, id TEXT NOT NULL, customer TEXT,
+                 reference TEXT, amount TEXT, currency TEXT, status TEXT NOT NULL,
+                 status_at TEXT NOT NULL, due TEXT, listed TEXT, journaled TEXT,
+                 words TEXT NOT NULL, UNIQUE (service, id));
+             CREATE VIRTUAL TABLE invoices_text USING fts5(words, content='invoices',
+                 content_rowid='rowid', tokenize='trigram');
+             CREATE TRIGGER invoices_au AFTER UPDATE OF words ON invoices BEGIN
+                 INSERT INTO invoices_text(invoices_text, rowid, words)
+                     VALUES ('delete', old.rowid, old.words);
+                 INSERT INTO invoices_text(rowid, words) VALUES (new.rowid, new.words);
+             END;",
+        )
+        .unwrap();
+    }
+    let mut index = Index::open(&path).unwrap();
+    assert_eq!(
+        index.triggers(),
+        ["invoices_ad", "invoices_ai", "invoices_words"]
+    );
+    let service = service_of(URL);
+    let page = |minute, status| -> Vec<Seen> {
+        (0..1_000)
+            .map(|n| Seen {
+                reference: Some(format!("REF-{n:04}")),
+                ..listed(&format!("in_{n:04}"), "cus_1", status, minute)
+            })
+            .collect()
+    };
+    index.put(&service, &page(1, Status::Open)).unwrap();
+    let written = index.text_rows();
+    // The same listing later, some invoices paid since: the words are the same.
+    index.put(&service, &page(2, Status::Paid)).unwrap();
+    assert_eq!(
+        index.text_rows(),
+        written,
+        "unchanged words were written again"
+    );
+    let hit = find(&j, &mut index, &service, "REF-0007").unwrap().invoices;
+    assert_eq!(hit[0].status, Status::Paid);
+    assert_eq!(hit[0].listed, Some(at(2)));
+    // A reference that changed is found by its new words only.
+    let mut changed = page(3, Status::Paid);
+    changed[7].reference = Some("NUEVA-77".into());
+    index.put(&service, &changed).unwrap();
+    assert_eq!(
+        ids(&find(&j, &mut index, &service, "NUEVA-77").unwrap()),
+        ["in_0007"]
+    );
+    assert!(
+        find(&j, &mut index, &service, "REF-0007")
+            .unwrap()
+            .invoices
+            .is_empty()
+    );
+}
+
+#[test]
 fn the_index_is_bounded_and_forgets_what_was_seen_longest_ago() {
     let (_d, j) = journal();
     let mut index = Index::open_in_memory().unwrap().with_max_rows(3);
@@ -323,4 +387,37 @@ fn a_hundred_thousand_invoices_are_kept_and_found() {
     let many = find(&j, &mut index, &service, "1.341.000").unwrap();
     assert_eq!(many.invoices.len(), SHOWN);
     assert!(many.more);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_index_is_kept_in_the_background_on_a_thread_of_lower_priority() {
+    use rustix::process::getpriority_process;
+    use rustix::thread::gettid;
+    let before = getpriority_process(Some(gettid())).unwrap();
+    let lowered = std::thread::spawn(|| {
+        lower_this_threads_priority();
+        getpriority_process(Some(gettid())).unwrap()
+    })
+    .join()
+    .unwrap();
+    if before < BACKGROUND_NICE {
+        assert_eq!(lowered, BACKGROUND_NICE);
+    }
+    assert_eq!(getpriority_process(Some(gettid())).unwrap(), before);
+    // What it keeps is there once it is done (waited for, not slept on).
+    let (d, j) = journal();
+    let place = d.path().join("search.sqlite3");
+    let seen = vec![listed("in_bg", "cus_1", Status::Open, 1)];
+    keep_listed_in_background(Some(place.clone()), URL.into(), seen);
+    let service = service_of(URL);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let mut index = Index::open(&place).unwrap();
+        if ids(&find(&j, &mut index, &service, "in_bg").unwrap()) == ["in_bg"] {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "never kept");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }

@@ -145,6 +145,15 @@ enum Listed {
     Failed(ApiError),
 }
 
+/// A page decoded on a blocking thread: how it went, its invoices, its text (for the
+/// error), the progress with it.
+type Decoded = (Result<(), ApiError>, Vec<Invoice>, String, ListProgress);
+
+/// The most pages of one listing decoded at once (each on a blocking thread). Two: the
+/// page after them is fetched in less time than one of them takes to decode, so a third
+/// would only wait (and hold a page more in memory).
+const DECODERS: usize = 2;
+
 /// Stops a task when the listing that started it ends, however it ends (its future
 /// dropped included), so that no page is fetched for nobody.
 struct AbortOnDrop(tokio::task::JoinHandle<()>);
@@ -342,29 +351,61 @@ impl Client {
         let customer = checked_id(customer, Setting::CustomerId)?.to_string();
         // Pages are fetched by a task of their own, which reads only their paging: the
         // service prepares page n+1 while page n is decoded and used here. One page
-        // queued: at most three in memory (this one, the queued one, the one being
-        // fetched). The invoices are decoded here, on the thread that uses and frees
-        // them: made on one thread and freed on another, they cost twice the CPU (the
-        // allocator's arenas).
+        // queued, and DECODERS being decoded on the blocking threads, at once: a page
+        // took longer to decode than to fetch, so with one decoder the listing went at
+        // the decoder's pace (#51). They are handed to `on_page` in the service's order.
         let (tx, mut pages) = tokio::sync::mpsc::channel(1);
         // Dropping the task on return stops the pages already asked for.
         let _task = AbortOnDrop(tokio::spawn(self.clone().read_ahead(customer, tx)));
-        // Each page is decoded over the invoices of the one before, their room reused
+        let decoders = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(DECODERS);
+        let mut decoding = std::collections::VecDeque::with_capacity(decoders);
+        // Each page is decoded over the invoices of an earlier one, their room reused
         // (what `on_page` takes out of the list is made anew).
-        let mut items = Vec::new();
+        let mut spare: Vec<Vec<Invoice>> = Vec::with_capacity(decoders);
+        let mut ended: Option<Result<ListProgress, ApiError>> = None;
         loop {
-            match pages.recv().await {
-                Some(Listed::Page(text, progress)) => {
-                    Page::read_into(&text, &mut items).map_err(|e| e.with_body(text.as_bytes()))?;
+            let room = decoding.len() < decoders && ended.is_none();
+            tokio::select! {
+                // A decoded page is handed over before another is taken.
+                biased;
+                decoded = async {
+                    match decoding.front_mut() {
+                        Some(page) => page.await,
+                        None => std::future::pending().await,
+                    }
+                }, if !decoding.is_empty() => {
+                    decoding.pop_front();
+                    let Ok((result, mut items, text, progress)): Result<Decoded, _> = decoded
+                    else {
+                        // The decoder panicked (it cannot on any text) or was stopped.
+                        return Err(ApiError::new(ErrorKind::Cancelled));
+                    };
+                    result.map_err(|e: ApiError| e.with_body(text.as_bytes()))?;
                     drop(text);
                     if on_page(&mut items, &progress).is_break() {
                         return Err(ApiError::new(ErrorKind::Cancelled));
                     }
+                    spare.push(items);
                 }
-                Some(Listed::Done(progress)) => return Ok(progress),
-                Some(Listed::Failed(e)) => return Err(e),
-                // The task ended without a word: only when the runtime shuts down.
-                None => return Err(ApiError::new(ErrorKind::Cancelled)),
+                listed = pages.recv(), if room => match listed {
+                    Some(Listed::Page(text, progress)) => {
+                        let mut items = spare.pop().unwrap_or_default();
+                        decoding.push_back(tokio::task::spawn_blocking(move || {
+                            let result = Page::read_into(&text, &mut items);
+                            (result, items, text, progress)
+                        }));
+                    }
+                    Some(Listed::Done(progress)) => ended = Some(Ok(progress)),
+                    Some(Listed::Failed(e)) => ended = Some(Err(e)),
+                    // The task ended without a word: only when the runtime shuts down.
+                    None => ended = Some(Err(ApiError::new(ErrorKind::Cancelled))),
+                },
+                // Every page decoded and handed over: how the listing ended.
+                else => {
+                    return ended.unwrap_or_else(|| Err(ApiError::new(ErrorKind::Cancelled)));
+                }
             }
         }
     }

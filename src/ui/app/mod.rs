@@ -128,6 +128,10 @@ pub struct InvoiceDeskApp {
     pending_reconnect: bool,
     pending_sandbox_welcome: bool,
     first_frame_done: bool,
+    /// `INVOICE_DESK_TRACE`: frames still to trace after a listing ended (the last
+    /// picture of it), and whether one was arriving in the frame before.
+    traced_after_listing: u8,
+    was_listing: bool,
     journal: super::journal::AppJournal,
     /// This computer's journal (the file, or what `INVOICE_DESK_JOURNAL` says).
     journal_local: Option<PathBuf>,
@@ -264,6 +268,8 @@ impl InvoiceDeskApp {
             pending_reconnect: false,
             pending_sandbox_welcome: false,
             first_frame_done: false,
+            traced_after_listing: 0,
+            was_listing: false,
             journal: super::journal::AppJournal::new(None),
             journal_local: deps.journal,
             last_focus: None,
@@ -513,7 +519,15 @@ impl InvoiceDeskApp {
 impl eframe::App for InvoiceDeskApp {
     fn logic(&mut self, _ctx: &egui::Context, _frame: &mut eframe::Frame) {
         // Finished work is taken here, whichever panel is on screen.
+        let began = std::time::Instant::now();
         self.drain_finished();
+        if super::trace_enabled() && began.elapsed() >= std::time::Duration::from_millis(2) {
+            eprintln!(
+                "invoice-desk trace: finished work taken in {:.1} ms unix_ms={}",
+                began.elapsed().as_secs_f64() * 1000.0,
+                super::unix_ms()
+            );
+        }
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
@@ -530,14 +544,25 @@ impl eframe::App for InvoiceDeskApp {
                 );
             }
         }
-        if super::trace_enabled() && self.customers.is_loading() {
-            eprintln!(
-                "invoice-desk trace: frame while listing unix_ms={} last_frame_cpu_ms={:.1} causes={:?}",
-                super::unix_ms(),
-                frame.info().cpu_usage.unwrap_or(0.0) * 1000.0,
-                ui.ctx().repaint_causes()
-            );
+        // What the UI thread does while a listing arrives and in the frames that show its
+        // end (#51): when each frame began, the one before's CPU, what asked for it.
+        let listing = self.customers.is_loading();
+        if std::mem::replace(&mut self.was_listing, listing) && !listing {
+            self.traced_after_listing = 3;
         }
+        let traced = super::trace_enabled()
+            && (listing || self.traced_after_listing > 0)
+            && {
+                eprintln!(
+                    "invoice-desk trace: frame while listing unix_ms={} last_frame_cpu_ms={:.1} causes={:?}",
+                    super::unix_ms(),
+                    frame.info().cpu_usage.unwrap_or(0.0) * 1000.0,
+                    ui.ctx().repaint_causes()
+                );
+                self.traced_after_listing = self.traced_after_listing.saturating_sub(1);
+                true
+            };
+        let began = std::time::Instant::now();
         let mut commands = Vec::new();
         if ui.ctx().input(|i| i.viewport().close_requested())
             && !self.quit_confirmed
@@ -594,6 +619,17 @@ impl eframe::App for InvoiceDeskApp {
         self.quit_dialog(ui, &mut commands);
         for cmd in commands {
             self.handle(cmd);
+        }
+        if traced {
+            eprintln!(
+                "invoice-desk trace: frame built in {:.1} ms, listing {}",
+                began.elapsed().as_secs_f64() * 1000.0,
+                if self.customers.is_loading() {
+                    "on its way"
+                } else {
+                    "ended"
+                }
+            );
         }
     }
 

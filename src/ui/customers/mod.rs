@@ -100,6 +100,9 @@ struct Loading {
     shown_at: std::time::Instant,
     rx: mpsc::Receiver<ListEvent>,
     abort: tokio::task::AbortHandle,
+    /// Lets the listing begin; sent by the first [`CustomersPanel::poll`] after the
+    /// frame that asked for it (that frame is painted by then).
+    go: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 /// The panel's state.
@@ -366,10 +369,25 @@ impl CustomersPanel {
         self.clear_rows();
         self.progress = Some(ListProgress::default());
         self.customer_name = None;
+        if super::trace_enabled() {
+            eprintln!(
+                "invoice-desk trace: listing asked for unix_ms={}",
+                super::unix_ms()
+            );
+        }
         let (tx, rx) = mpsc::channel();
         let ctx = spawner.ctx.clone();
         let index_place = crate::search::index::place_for(journal.place());
+        // The listing begins once the frame that answers the clerk's Enter is painted:
+        // begun at once, its pages took the CPU from that frame's picture on a busy
+        // machine (#51; the first change on screen went from 80 to 100–110 ms).
+        let (go, gone) = tokio::sync::oneshot::channel::<()>();
+        ctx.request_repaint();
         let work = spawner.rt.spawn(async move {
+            // A stop before it began drops the sender: nothing is asked for then.
+            if gone.await.is_err() {
+                return;
+            }
             // The name is looked up while the first page is asked for, not before.
             let known = id.clone();
             let names = tx.clone();
@@ -391,11 +409,13 @@ impl CustomersPanel {
                 let _ = pages.send(ListEvent::Page(std::mem::take(items), *p));
                 // Progress is drawn a few times a second, not once a page: under
                 // software GL a frame costs more than a page of 1,000 invoices. One
-                // repaint asked for at a time: each page asking for one "in 150 ms" had
-                // the window drawn again and again once the first came due.
+                // repaint asked for at a time (each page asking for one "in 150 ms" had
+                // the window drawn again and again once the first came due): the first
+                // page at once, so the clerk sees rows while the rest arrive, then the
+                // first page after each step.
                 if asked.is_none_or(|t| t.elapsed() >= PROGRESS_STEP) {
                     asked = Some(std::time::Instant::now());
-                    repaint.request_repaint_after(PROGRESS_STEP);
+                    repaint.request_repaint();
                 }
                 ControlFlow::Continue(())
             });
@@ -417,6 +437,7 @@ impl CustomersPanel {
             shown_at: std::time::Instant::now(),
             rx,
             abort: work.abort_handle(),
+            go: Some(go),
         });
     }
 
@@ -480,7 +501,12 @@ impl CustomersPanel {
                 Err(task) => self.pending_view = Some((task, n)),
             }
         }
-        let Some(loading) = &self.loading else { return };
+        let Some(loading) = &mut self.loading else {
+            return;
+        };
+        if let Some(go) = loading.go.take() {
+            let _ = go.send(());
+        }
         let mut done = None;
         while let Ok(ev) = loading.rx.try_recv() {
             match ev {
@@ -492,15 +518,17 @@ impl CustomersPanel {
                 ListEvent::Done(r) => done = Some(r),
             }
         }
-        if done.is_some() || loading.shown_at.elapsed() >= PROGRESS_STEP {
+        let first_rows = self.view_rows == 0 && !self.rows.is_empty();
+        if done.is_some() || first_rows || loading.shown_at.elapsed() >= PROGRESS_STEP {
             self.show_new_rows();
         }
         if let Some(r) = done {
             if let (Some(l), true) = (&self.loading, super::trace_enabled()) {
                 eprintln!(
-                    "invoice-desk trace: listing {} invoices in {} ms",
+                    "invoice-desk trace: listing {} invoices in {} ms unix_ms={}",
                     self.rows.len(),
-                    l.started.elapsed().as_millis()
+                    l.started.elapsed().as_millis(),
+                    super::unix_ms()
                 );
             }
             self.loading = None;
