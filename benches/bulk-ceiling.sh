@@ -65,6 +65,9 @@ for c in $CS; do
   : >"$WORK/python"
   : >"$WORK/cpu"
   load0=$(cut -d' ' -f1 /proc/loadavg)
+  # Each create's time as ours saw it is in the support log ($WORK/logs): the lines
+  # ours' runs of this C add.
+  logged0=$({ cat "$WORK"/logs/*.log 2>/dev/null || true; } | wc -l)
   for r in $(seq 1 "$ROUNDS"); do
     file "A$c-$r" "$rows"
     wall /usr/bin/time -f '%U %S' -a -o "$WORK/cpu" "$APP" bulk "$F" --yes --concurrency "$c" >>"$WORK/ours"
@@ -74,6 +77,9 @@ for c in $CS; do
       "$INVOICE_DESK_AUDIENCE" "$F" "$c" >>"$WORK/python"
   done
   load1=$(cut -d' ' -f1 /proc/loadavg)
+  answers=$({ cat "$WORK"/logs/*.log 2>/dev/null || true; } | tail -n +"$((logged0 + 1))" |
+    sed -n '/POST path="\/invoices"/s/.* ms=\([0-9]*\).*/\1/p' | sort -n |
+    awk '{v[NR] = $1; s += $1} END {if (NR) printf "%.2f %d %d", s / NR, v[int(NR * 0.9)], NR}')
   file "S$c" "$rows"
   strace -f --seccomp-bpf -c -e trace=fsync,fdatasync -o "$WORK/strace" \
     "$APP" bulk "$F" --yes --concurrency "$c" >/dev/null 2>&1
@@ -84,4 +90,10 @@ for c in $CS; do
   printf '  ours / Python: x%.2f\n' "$(awk -v a="$(median_rate "$WORK/ours" "$rows")" -v b="$(median_rate "$WORK/python" "$rows")" 'BEGIN {print a / b}')"
   printf '  CPU of ours (user + system): %s ms a row\n' "$(awk -v n="$rows" '{print ($1 + $2) * 1000 / n}' "$WORK/cpu" | sort -g | awk '{v[NR] = $1} END {printf "%.2f (%.2f–%.2f)", v[int((NR + 1) / 2)], v[1], v[NR]}')"
   printf '  fsyncs of one more run of ours: %s, %.2f a row (target <= 0.3)\n' "$fs" "$(awk -v f="$fs" -v n="$rows" 'BEGIN {print f / n}')"
+  # What the service's own answer times allow: C over their mean, and ours against it.
+  if [ -n "$answers" ]; then
+    read -r mean p90 n <<<"$answers"
+    awk -v m="$mean" -v p="$p90" -v n="$n" -v c="$c" -v r="$(median_rate "$WORK/ours" "$rows")" 'BEGIN {
+      printf "  the service answered ours'"'"' %d creates in %.2f ms on average (p90 %d): C/mean = %.0f/s, ours reached %.2f of that\n", n, m, p, c * 1000 / m, r / (c * 1000 / m)}'
+  fi
 done

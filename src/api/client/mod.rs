@@ -149,6 +149,9 @@ enum Listed {
 /// error), the progress with it.
 type Decoded = (Result<(), ApiError>, Vec<Invoice>, String, ListProgress);
 
+/// What waiting for a decoder gives.
+type Joined = Result<Decoded, tokio::task::JoinError>;
+
 /// The most pages of one listing decoded at once (each on a blocking thread). Two: the
 /// page after them is fetched in less time than one of them takes to decode, so a third
 /// would only wait (and hold a page more in memory).
@@ -373,14 +376,20 @@ impl Client {
                 decoded = async {
                     match decoding.front_mut() {
                         Some(page) => page.await,
-                        None => std::future::pending().await,
+                        None => std::future::pending::<Joined>().await,
                     }
                 }, if !decoding.is_empty() => {
                     decoding.pop_front();
-                    let Ok((result, mut items, text, progress)): Result<Decoded, _> = decoded
-                    else {
-                        // The decoder panicked (it cannot on any text) or was stopped.
-                        return Err(ApiError::new(ErrorKind::Cancelled));
+                    let (result, mut items, text, progress): Decoded = match decoded {
+                        Ok(page) => page,
+                        // The decoder cannot panic on any text; if it did, the page is
+                        // said to be unreadable, not the listing stopped.
+                        Err(e) if e.is_panic() => {
+                            return Err(ApiError::new(ErrorKind::Decode)
+                                .with_cause("a listing page's decoder stopped"));
+                        }
+                        // The runtime is shutting down.
+                        Err(_) => return Err(ApiError::new(ErrorKind::Cancelled)),
                     };
                     result.map_err(|e: ApiError| e.with_body(text.as_bytes()))?;
                     drop(text);
