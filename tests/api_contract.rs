@@ -280,7 +280,9 @@ async fn mount_page(server: &MockServer, cursor: Option<&str>, answer: ResponseT
     m.respond_with(answer).mount(server).await;
 }
 
-/// Lists `cus_1`, returning the ids handed over and how the listing ended.
+/// Lists `cus_1`, returning the ids handed over and how the listing ended. Listed both
+/// ways (pages decoded one after another, and two at once for the app): both must hand
+/// over the same invoices in the same order and end the same way.
 async fn list_ids(server: &MockServer) -> (Vec<String>, Result<ListProgress, ApiError>) {
     let client = Client::new(oauth(server)).unwrap();
     let mut ids = Vec::new();
@@ -290,6 +292,23 @@ async fn list_ids(server: &MockServer) -> (Vec<String>, Result<ListProgress, Api
             std::ops::ControlFlow::Continue(())
         })
         .await;
+    let mut sooner = Vec::new();
+    let sooner_end = client
+        .list_customer_invoices_with(
+            "cus_1",
+            invoice_desk::api::client::Decoding::TwoAtOnce,
+            |page, _| {
+                sooner.extend(page.drain(..).map(|i| i.id));
+                std::ops::ControlFlow::Continue(())
+            },
+        )
+        .await;
+    assert_eq!(sooner, ids, "two decoders handed over other invoices");
+    assert_eq!(
+        sooner_end.as_ref().map_err(|e| &e.kind),
+        end.as_ref().map_err(|e| &e.kind),
+        "two decoders ended otherwise"
+    );
     (ids, end)
 }
 

@@ -404,21 +404,25 @@ impl CustomersPanel {
             let at = chrono::Utc::now();
             let mut seen = Vec::new();
             let mut asked: Option<std::time::Instant> = None;
-            let list = session.client.list_customer_invoices(&id, |items, p| {
-                crate::search::Seen::keep_page(&mut seen, items, at);
-                let _ = pages.send(ListEvent::Page(std::mem::take(items), *p));
-                // Progress is drawn a few times a second, not once a page: under
-                // software GL a frame costs more than a page of 1,000 invoices. One
-                // repaint asked for at a time (each page asking for one "in 150 ms" had
-                // the window drawn again and again once the first came due): the first
-                // page at once, so the clerk sees rows while the rest arrive, then the
-                // first page after each step.
-                if asked.is_none_or(|t| t.elapsed() >= PROGRESS_STEP) {
-                    asked = Some(std::time::Instant::now());
-                    repaint.request_repaint();
-                }
-                ControlFlow::Continue(())
-            });
+            let list = session.client.list_customer_invoices_with(
+                &id,
+                crate::api::client::Decoding::TwoAtOnce,
+                |items, p| {
+                    crate::search::Seen::keep_page(&mut seen, items, at);
+                    let _ = pages.send(ListEvent::Page(std::mem::take(items), *p));
+                    // Progress is drawn a few times a second, not once a page: under
+                    // software GL a frame costs more than a page of 1,000 invoices. One
+                    // repaint asked for at a time (each page asking for one "in 150 ms" had
+                    // the window drawn again and again once the first came due): the first
+                    // page at once, so the clerk sees rows while the rest arrive, then the
+                    // first page after each step.
+                    if asked.is_none_or(|t| t.elapsed() >= PROGRESS_STEP) {
+                        asked = Some(std::time::Instant::now());
+                        repaint.request_repaint();
+                    }
+                    ControlFlow::Continue(())
+                },
+            );
             let ((), result) = tokio::join!(name, list);
             if result.is_ok() {
                 // The directory learns every customer listed.
