@@ -435,9 +435,10 @@ pub fn keep_listed(place: Option<&std::path::Path>, base_url: &str, seen: &[Seen
 
 /// [`keep_listed`] on a thread of its own, not waited for: what the clerk asked for (a
 /// listing, an invoice, Cartera's review) is shown and ends without waiting on the index.
-/// The thread runs at a lower priority where the system allows it: keeping 20,000
-/// invoices takes about a second of CPU, and at normal priority it took it from the
-/// frame that shows the listing on a busy 2-core machine (#51).
+/// The thread runs at a lower priority where the system allows it: keeping 20,000 new
+/// invoices takes about a second of CPU, which the clerk's frames and requests need more
+/// (#51; benches/desktop.sh showed no change either way, the index being written after
+/// the listing's last picture).
 pub fn keep_listed_in_background(
     place: Option<std::path::PathBuf>,
     base_url: String,

@@ -380,7 +380,8 @@ impl CustomersPanel {
         let index_place = crate::search::index::place_for(journal.place());
         // The listing begins once the frame that answers the clerk's Enter is painted:
         // begun at once, its pages took the CPU from that frame's picture on a busy
-        // machine (#51; the first change on screen went from 80 to 100–110 ms).
+        // machine (#51; with two decoders, the first change on screen went from 80–94
+        // to 93–124 ms).
         let (go, gone) = tokio::sync::oneshot::channel::<()>();
         ctx.request_repaint();
         let work = spawner.rt.spawn(async move {
