@@ -431,11 +431,16 @@ fn a_billing_run_checks_everything_first_sends_once_and_never_twice() {
     assert!(said.contains("1 in CLF: UF 12,3456"), "{said}");
     assert!(said.contains("\"amount\":1234567"), "{said}");
     assert_eq!(creates(&e), 0);
+    // A run refused or only shown asks the service nothing, not even a token (a run
+    // with --yes fetches its token while it reads the file).
+    assert_eq!(e.s.counters().token_requests, 0);
 
     let report = e.dir.path().join("informe.csv");
     let out = e.run(&["bulk", &file, "--yes", "--report", report.to_str().unwrap()]);
     exits(&out, 0);
     assert_eq!(creates(&e), 3);
+    // The token fetched ahead is the one the run used.
+    assert_eq!(e.s.counters().token_requests, 1);
     let written = std::fs::read_to_string(&report).unwrap();
     assert!(written.starts_with(
         "row,invoice_external_id,status,invoice_id,error,customer,customer_name,amount,currency_code"

@@ -12,6 +12,7 @@
 //! finish (and be journaled) and sends nothing more.
 
 use super::BulkRow;
+use crate::api::client::AbortOnDrop;
 use crate::api::{ApiError, Client, ErrorKind};
 use crate::journal::{
     self, Action, Blocked, Checked, Entry, Guard, Intent, JournalError, Outcome, SharedJournal,
@@ -216,6 +217,16 @@ enum Whose {
     Elsewhere,
     /// Not certain yet (on its way here, or the journal could not be read).
     NotYet,
+}
+
+/// What a row's task came to. Its panic is the run's, as when it ran on the run's own
+/// task; a task stopped otherwise (the runtime shutting down) leaves the row unknown.
+async fn row_result(mut task: AbortOnDrop<Status>) -> Status {
+    match (&mut task.0).await {
+        Ok(status) => status,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(_) => Status::Unknown(Unsure::Sent(ApiError::new(ErrorKind::Cancelled))),
+    }
 }
 
 /// Why a claimed row's request did not go when its turn came (its claim was given back).
@@ -753,9 +764,16 @@ impl Runner {
                     async move {
                         match done {
                             Some(status) => (i, status),
+                            // Each row on a task of its own: its answer is taken in on the
+                            // worker that read it, not handed to the thread that polls the
+                            // run (at C = 64 under load that hand-over was part of every
+                            // row's time, #51).
                             None => {
-                                let row = rows[i].clone();
-                                (i, me.one(row, known, siblings, true, &turns).await)
+                                let task = AbortOnDrop(tokio::spawn(async move {
+                                    let row = rows[i].clone();
+                                    me.one(row, known, siblings, true, &turns).await
+                                }));
+                                (i, row_result(task).await)
                             }
                         }
                     }

@@ -168,11 +168,12 @@ pub enum Decoding {
 /// would only wait (and hold a page more in memory).
 const DECODERS: usize = 2;
 
-/// Stops a task when the listing that started it ends, however it ends (its future
-/// dropped included), so that no page is fetched for nobody.
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
+/// Stops a task when what started it ends, however it ends (its future dropped
+/// included): no page is fetched for a listing nobody reads, no row of a dropped billing
+/// run is sent.
+pub(crate) struct AbortOnDrop<T>(pub(crate) tokio::task::JoinHandle<T>);
 
-impl Drop for AbortOnDrop {
+impl<T> Drop for AbortOnDrop<T> {
     fn drop(&mut self) {
         self.0.abort();
     }
@@ -280,6 +281,15 @@ impl Client {
             token: self.token_state(),
             service_ok,
         })
+    }
+
+    /// Fetches a token (OAuth) ahead of the first request, while the caller does other
+    /// work. A failure is not kept from the requests after: the first of them fetches
+    /// again and meets it.
+    pub async fn fetch_token_ahead(&self) {
+        if let Auth::OAuth(t) = &self.inner.auth {
+            let _ = t.bearer().await;
+        }
     }
 
     /// The time limit of one request (a write's answer may come this late, or never).

@@ -389,6 +389,12 @@ impl CustomersPanel {
             if gone.await.is_err() {
                 return;
             }
+            if super::trace_enabled() {
+                eprintln!(
+                    "invoice-desk trace: listing begun unix_ms={}",
+                    super::unix_ms()
+                );
+            }
             // The name is looked up while the first page is asked for, not before.
             let known = id.clone();
             let names = tx.clone();
@@ -409,6 +415,12 @@ impl CustomersPanel {
                 &id,
                 crate::api::client::Decoding::TwoAtOnce,
                 |items, p| {
+                    if p.pages == 1 && super::trace_enabled() {
+                        eprintln!(
+                            "invoice-desk trace: first page in hand unix_ms={}",
+                            super::unix_ms()
+                        );
+                    }
                     crate::search::Seen::keep_page(&mut seen, items, at);
                     let _ = pages.send(ListEvent::Page(std::mem::take(items), *p));
                     // Progress is drawn a few times a second, not once a page: under
