@@ -104,7 +104,7 @@ awk -v a="$app_rss" -v b="$bare_rss" 'BEGIN {printf "RSS idle: app/bare = %.2f (
 
 # The app with 100,000 invoices from its in-process sandbox (generated, not stored).
 # The invoice column of the table, below its header in both layouts (the window is
-# 1100x720 at the screen's corner): Enter clears it, the first page fills it again.
+# 1100x720 at the screen's corner): empty before each timed Enter, the first page fills it.
 FIRST_ROWS="8 530 170 180"
 export INVOICE_DESK_SANDBOX_BIG=100000
 start_one "$APP" "$WORK/big.log"; pid=$STARTED; wait_line "$WORK/big.log" first-frame 30
@@ -125,7 +125,15 @@ for r in $(seq 1 "$RUNS"); do
   # Enter loads from the focused field (and leaves it): click it again each time, then
   # rest the pointer on an empty spot of the window (with no window manager the
   # keyboard follows the pointer).
+  # First a customer the service does not know: the table is left empty, so its first
+  # rows are a change the watcher cannot miss (listed again, the same rows were cleared
+  # and drawn again, sometimes before the watcher read them).
   xdotool mousemove --window "$win" 200 100 click 1
+  xdotool key ctrl+a type --delay 20 cus_none
+  xdotool key Return
+  sleep 1.5
+  xdotool mousemove --window "$win" 200 100 click 1
+  xdotool key ctrl+a type --delay 20 cus_big
   xdotool mousemove --window "$win" 1060 75
   sleep 1
   watch_start $FIRST_ROWS
@@ -133,8 +141,8 @@ for r in $(seq 1 "$RUNS"); do
   watch_end "$t0"
   echo "$FINAL" >>"$WORK/load"
   echo "$FIRST" >>"$WORK/load-first"
-  # The watcher may not see the cleared table (a frame drawn over it before it read
-  # the rows' place): that run has no first-rows time, and is counted.
+  # A run whose first rows the watcher did not see has no first-rows time, and is
+  # counted.
   if [ "$PART" != 0 ]; then echo "$PART" >>"$WORK/load-rows"; else unseen=$((unseen + 1)); fi
 done
 load1=$(cut -d' ' -f1 /proc/loadavg)
@@ -143,5 +151,5 @@ import -window root "$WORK/shot.png" 2>/dev/null && cp "$WORK/shot.png" /tmp/des
 kill "$pid"; wait "$pid" 2>/dev/null || true
 echo "100,000 invoices, Enter to all shown on screen: median $(median <"$WORK/load") ms ($(range <"$WORK/load"); runs: $(tr '\n' ' ' <"$WORK/load")) (target <= 500), load $load0–$load1${LOAD:+ ($LOAD busy loops beside)}"
 echo "  Enter to the screen's first change: median $(median <"$WORK/load-first") ms ($(range <"$WORK/load-first"); runs: $(tr '\n' ' ' <"$WORK/load-first"))"
-echo "  Enter to the table's first rows on screen: median $(median <"$WORK/load-rows") ms ($(range <"$WORK/load-rows"); runs: $(tr '\n' ' ' <"$WORK/load-rows")) (target <= 100)$([ "$unseen" = 0 ] || echo "; the cleared table not seen in $unseen of $RUNS runs")"
+echo "  Enter to the table's first rows on screen: median $(median <"$WORK/load-rows") ms ($(range <"$WORK/load-rows"); runs: $(tr '\n' ' ' <"$WORK/load-rows")) (target <= 100)$([ "$unseen" = 0 ] || echo "; not seen in $unseen of $RUNS runs")"
 echo "  RSS with them loaded $rss MB (before: $rss_sandbox MB; bare window $bare_rss MB), idle CPU $cpu %"

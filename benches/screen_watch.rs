@@ -3,9 +3,10 @@
 //! start, and when it reached the picture it then kept for `STABLE_MS` (the final picture,
 //! e.g. every row shown).
 //! With a rectangle (X Y W H, screen pixels), also when text first appeared in it after
-//! it had held none (`part=`; e.g. the table's rows, cleared by a new listing and drawn
-//! again from its first page, wherever the layout puts them then). Text is light on the
-//! dark theme: a rectangle "holds text" with more than 100 pixels brighter than 120.
+//! it had held none (`part=`, 0 when it never did; e.g. the table's rows, empty before a
+//! listing and drawn from its first page, wherever the layout puts them then). Text is
+//! light on the dark theme: a rectangle "holds text" with more than 100 pixels brighter
+//! than 120.
 //!   cargo run --release --example screen-watch -- STABLE_MS TIMEOUT_S [X Y W H]
 //! Output: `first_change=… final=… frames=… stable=yes|no [part=…]` (`frames`: how many
 //! times the screen was drawn on).

@@ -100,9 +100,6 @@ struct Loading {
     shown_at: std::time::Instant,
     rx: mpsc::Receiver<ListEvent>,
     abort: tokio::task::AbortHandle,
-    /// Lets the listing begin; sent by the first [`CustomersPanel::poll`] after the
-    /// frame that asked for it (that frame is painted by then).
-    go: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 /// The panel's state.
@@ -378,17 +375,12 @@ impl CustomersPanel {
         let (tx, rx) = mpsc::channel();
         let ctx = spawner.ctx.clone();
         let index_place = crate::search::index::place_for(journal.place());
-        // The listing begins once the frame that answers the clerk's Enter is painted:
-        // begun at once, its pages took the CPU from that frame's picture on a busy
-        // machine (#51; with two decoders, the first change on screen went from 80–94
-        // to 93–124 ms).
-        let (go, gone) = tokio::sync::oneshot::channel::<()>();
+        // The listing begins at once: its first page is decoded while the frame that
+        // answers Enter is painted. Begun after that frame, the first rows came later
+        // (desktop.sh under load, medians 88–104 against 74–90 ms, #51); the earlier
+        // figures that favoured waiting were taken by a screen watcher using a core.
         ctx.request_repaint();
         let work = spawner.rt.spawn(async move {
-            // A stop before it began drops the sender: nothing is asked for then.
-            if gone.await.is_err() {
-                return;
-            }
             if super::trace_enabled() {
                 eprintln!(
                     "invoice-desk trace: listing begun unix_ms={}",
@@ -454,7 +446,6 @@ impl CustomersPanel {
             shown_at: std::time::Instant::now(),
             rx,
             abort: work.abort_handle(),
-            go: Some(go),
         });
     }
 
@@ -521,9 +512,6 @@ impl CustomersPanel {
         let Some(loading) = &mut self.loading else {
             return;
         };
-        if let Some(go) = loading.go.take() {
-            let _ = go.send(());
-        }
         let mut done = None;
         while let Ok(ev) = loading.rx.try_recv() {
             match ev {
