@@ -82,7 +82,7 @@ if [ -n "${LOAD:-}" ]; then
 fi
 range() { sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%s–%s", lo, hi}'; }
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -m), software GL under Xvfb, $(date -u +%Y-%m-%d)"
-for r in $(seq 1 "$RUNS"); do          # alternating: bare, app, bare, app …
+for _ in $(seq 1 "$RUNS"); do          # alternating: bare, app, bare, app …
   for who in bare app; do
     bin=$BARE; [ $who = app ] && bin=$APP
     startup "$bin"
@@ -99,7 +99,9 @@ for who in bare app; do
     "$who" "$fp" "$done" "$RUNS" "$cpu" "$rss"
   eval "${who}_done=$done ${who}_rss=$rss"
 done
+# shellcheck disable=SC2154  # app_done, bare_done, app_rss, bare_rss: set by the eval above
 awk -v a="$app_done" -v b="$bare_done" 'BEGIN {printf "start-up to the complete picture: app/bare = %.2f (target <= 1.2)\n", a / b}'
+# shellcheck disable=SC2154
 awk -v a="$app_rss" -v b="$bare_rss" 'BEGIN {printf "RSS idle: app/bare = %.2f (target <= 1.5)\n", a / b}'
 
 # The app with 100,000 invoices from its in-process sandbox (generated, not stored).
@@ -121,7 +123,7 @@ xdotool type --delay 20 cus_big
 load0=$(cut -d' ' -f1 /proc/loadavg)
 unseen=0
 : >"$WORK/load-rows"
-for r in $(seq 1 "$RUNS"); do
+for _ in $(seq 1 "$RUNS"); do
   # Enter loads from the focused field (and leaves it): click it again each time, then
   # rest the pointer on an empty spot of the window (with no window manager the
   # keyboard follows the pointer).
