@@ -43,6 +43,7 @@ part() { # name command…
   part workbook benches/workbook.sh
   part bulk benches/bulk.sh
   part bulk-ceiling benches/bulk-ceiling.sh
+  part bulk-0ms env LATENCY_MS=0 benches/bulk-ceiling.sh
   part create benches/create.sh
   part shared-journal benches/shared-journal.sh
   part receivables benches/receivables.sh

@@ -244,6 +244,43 @@ fn two_runs_of_one_file_at_once_on_one_journal_issue_each_row_once() {
     );
 }
 
+/// A service whose answers grow slow (it queues what it is sent) is sent fewer requests
+/// at once: the run's 16 while it answers in 10 ms, fewer once its answers take ten
+/// times as long, each row still issued once (#51).
+#[test]
+fn a_run_sends_fewer_at_once_while_the_service_answers_slowly() {
+    let e = env();
+    let rows = month(&e, 160);
+    let file = e.file(
+        "lento.csv",
+        &csv(&rows, "cliente,monto,vencimiento,producto"),
+    );
+    e.s.set_latency(Duration::from_millis(10));
+    let run = e.spawn(&["bulk", file.as_str(), "--yes", "--concurrency", "16"]);
+    // After 48 creates have arrived, every answer takes 100 ms.
+    let limit = Instant::now() + Duration::from_secs(120);
+    while e.s.creates_at_once().len() < 48 {
+        assert!(Instant::now() < limit, "the run sent fewer than 48 creates");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    e.s.set_latency(Duration::from_millis(100));
+    let out = run.wait_with_output().unwrap();
+    exits(&out, 0);
+    each_once(&e.issued("BULK-"), 160);
+    let at_once = e.s.creates_at_once();
+    assert_eq!(at_once.len(), 160);
+    let quick = at_once[..48].iter().max().copied().unwrap_or(0);
+    let slow = at_once[140..].iter().max().copied().unwrap_or(0);
+    assert!(
+        quick >= 12,
+        "the quick part never had 12 at once: {at_once:?}"
+    );
+    assert!(
+        slow <= 12,
+        "the slow part's last creates still had {slow} at once: {at_once:?}"
+    );
+}
+
 #[test]
 fn the_same_month_saved_again_re_sorted_with_a_renamed_column_or_new_metadata_sends_nothing() {
     let e = env();

@@ -4,6 +4,7 @@
 //! twice, is [`run`]'s; the results file is [`report`]'s. The CLI's `bulk` command and
 //! the app's Bulk issue panel both use these.
 
+mod pace;
 pub mod run;
 
 use crate::api::{AmountError, ApiError, Currency, CurrencyChoice, NewInvoice, money};

@@ -172,9 +172,10 @@ pub const MAX_CONCURRENCY: usize = 64;
 /// [`Runner::done_elsewhere`]).
 const DONE_BATCH: usize = 64;
 
-/// Whose turn it is to send: at most the run's concurrency of requests at once. Each
-/// worker claims its next row while they are on their way, so a claim's sync and its
-/// wait for company cost no row any time (#51).
+/// Whose turn it is to send: at most the run's concurrency of requests at once, fewer
+/// while the service answers slowly ([`super::pace`]). Each worker claims its next row
+/// while they are on their way, so a claim's sync and its wait for company cost no row
+/// any time (#51).
 #[derive(Clone)]
 struct Turns {
     permits: Arc<tokio::sync::Semaphore>,
@@ -182,6 +183,33 @@ struct Turns {
     /// How long a claim made ahead may wait for its turn and still be sent
     /// ([`journal::claim_ahead_limit`]); `None`: a row is claimed when it can go.
     ahead: Option<Duration>,
+    pace: Arc<Mutex<Paced>>,
+}
+
+/// The pace, and the turns to take out of use as they come back: the semaphore holds
+/// `limit + owed` permits.
+struct Paced {
+    pace: super::pace::Pace,
+    owed: usize,
+}
+
+/// A request's turn: given back when its answer is in, or taken out of use when the
+/// run now sends fewer at once.
+struct Turn {
+    permit: Option<tokio::sync::OwnedSemaphorePermit>,
+    pace: Arc<Mutex<Paced>>,
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let mut paced = self.pace.lock().unwrap_or_else(|p| p.into_inner());
+        if paced.owed > 0
+            && let Some(permit) = self.permit.take()
+        {
+            paced.owed -= 1;
+            permit.forget();
+        }
+    }
 }
 
 impl Turns {
@@ -190,6 +218,10 @@ impl Turns {
             permits: Arc::new(tokio::sync::Semaphore::new(concurrency)),
             concurrency,
             ahead: journal::claim_ahead_limit(),
+            pace: Arc::new(Mutex::new(Paced {
+                pace: super::pace::Pace::new(concurrency),
+                owed: 0,
+            })),
         }
     }
 
@@ -202,8 +234,44 @@ impl Turns {
     }
 
     /// Waits for a request's turn (`None` only if the semaphore were closed; it never is).
-    async fn take(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
-        self.permits.clone().acquire_owned().await.ok()
+    async fn take(&self) -> Option<Turn> {
+        let permit = self.permits.clone().acquire_owned().await.ok()?;
+        Some(Turn {
+            permit: Some(permit),
+            pace: self.pace.clone(),
+        })
+    }
+
+    /// A create answered (successfully) in `took`: fewer or more may go at once.
+    fn answered(&self, took: Duration) {
+        let mut paced = self.pace.lock().unwrap_or_else(|p| p.into_inner());
+        let before = paced.pace.limit();
+        let Some(now) = paced.pace.answered(took) else {
+            return;
+        };
+        if now < before {
+            // Turns not in use now are taken out at once; the others as they come back.
+            paced.owed += before - now;
+            while paced.owed > 0 {
+                match self.permits.clone().try_acquire_owned() {
+                    Ok(p) => {
+                        p.forget();
+                        paced.owed -= 1;
+                    }
+                    Err(_) => break,
+                }
+            }
+            tracing::info!(
+                at_once = now,
+                answer_ms = took.as_millis() as u64,
+                "the service answers slowly: fewer requests at once"
+            );
+        } else {
+            let more = now - before;
+            let kept = more.min(paced.owed);
+            paced.owed -= kept;
+            self.permits.add_permits(more - kept);
+        }
     }
 }
 
@@ -1171,9 +1239,18 @@ impl Runner {
         let mut ahead = turns.ahead;
         loop {
             let intent = self.intent_for(&row);
-            let send = self
+            let request = self
                 .client
                 .create_invoice(&row.invoice, row.account_key.as_deref());
+            // Each answer's time (from when its request goes) sets how many go at once.
+            let send = async move {
+                let began = Instant::now();
+                let answer = request.await;
+                if answer.is_ok() {
+                    turns.answered(began.elapsed());
+                }
+                answer
+            };
             // Claimed ahead, the turn is waited for after the claim (and the claim's
             // age looked at then); otherwise before it.
             let (early, since) = match ahead {

@@ -234,6 +234,10 @@ pub(crate) struct Shared {
     /// The reference of every create received (its handler started), in order: what a
     /// client sent, whether or not it was then created (see [`Sandbox::received_references`]).
     received: Mutex<Vec<String>>,
+    /// Creates being answered now, and how many were when each arrived (itself
+    /// included), in order (see [`Sandbox::creates_at_once`]).
+    creates_now: std::sync::atomic::AtomicU32,
+    creates_at_once: Mutex<Vec<u32>>,
     max_page_size: usize,
     currencies: Vec<crate::api::Currency>,
 }
@@ -251,11 +255,37 @@ impl Shared {
         }
     }
 
+    /// A create arrives: counted as being answered until what this returns is dropped.
+    fn answering(&self) -> Answering<'_> {
+        use std::sync::atomic::Ordering;
+        let now = self
+            .creates_now
+            .fetch_add(1, Ordering::SeqCst)
+            .saturating_add(1);
+        if let Ok(mut all) = self.creates_at_once.lock()
+            && all.len() < MAX_RECEIVED
+        {
+            all.push(now);
+        }
+        Answering(self)
+    }
+
     /// Changes the behaviour knobs (for the `Sandbox` methods and the admin routes alike).
     fn knobs(&self, change: impl FnOnce(&mut Knobs)) {
         if let Ok(mut k) = self.knobs.lock() {
             change(&mut k);
         }
+    }
+}
+
+/// A create being answered (see [`Shared::answering`]).
+pub(crate) struct Answering<'a>(&'a Shared);
+
+impl Drop for Answering<'_> {
+    fn drop(&mut self) {
+        self.0
+            .creates_now
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -389,6 +419,8 @@ impl Sandbox {
             }),
             counters: Mutex::new(Counters::default()),
             received: Mutex::default(),
+            creates_now: Default::default(),
+            creates_at_once: Mutex::default(),
             max_page_size: cfg.max_page_size.max(1),
             currencies: cfg.currencies.clone(),
         });
@@ -482,6 +514,16 @@ impl Sandbox {
     /// Makes every token issued so far invalid.
     pub fn revoke_tokens(&self) {
         self.shared.knobs(|k| k.token_generation += 1);
+    }
+
+    /// For each create received so far (up to [`MAX_RECEIVED`]), in order: how many
+    /// creates were being answered when it arrived, itself included.
+    pub fn creates_at_once(&self) -> Vec<u32> {
+        self.shared
+            .creates_at_once
+            .lock()
+            .map(|a| a.clone())
+            .unwrap_or_default()
     }
 
     /// The counters so far.

@@ -7,6 +7,9 @@ pub(super) async fn create(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    // Answered until its answer goes (or its client is gone).
+    let counted = shared.clone();
+    let _answering = counted.answering();
     shared.note_received(&body);
     detached(&shared.clone(), async move {
         create_now(shared, headers, body).await
