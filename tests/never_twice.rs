@@ -266,6 +266,9 @@ fn a_run_sends_fewer_at_once_while_the_service_answers_slowly() {
     e.s.set_latency(Duration::from_millis(100));
     let out = run.wait_with_output().unwrap();
     exits(&out, 0);
+    // The clerk is told why the run goes slower.
+    let said = text(&out.stderr);
+    assert!(said.contains("The service is answering slowly"), "{said}");
     each_once(&e.issued("BULK-"), 160);
     let at_once = e.s.creates_at_once();
     assert_eq!(at_once.len(), 160);

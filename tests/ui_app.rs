@@ -816,6 +816,28 @@ fn bulk_issue_maps_columns_pauses_stops_and_resumes_without_issuing_twice() {
     assert_eq!((before, refs.len()), (24, 24), "each row once");
 }
 
+/// A service whose answers grow slow during a run: the panel says the run sends fewer
+/// at once, and why (#51).
+#[test]
+fn a_billing_run_says_when_it_sends_fewer_at_once_because_the_service_is_slow() {
+    let e = env(0);
+    let customer = e.sandbox.customers()[0].0.clone();
+    let file = billing_file(e.dir.path(), &customer, 120);
+    let mut h = connected(&e, Some(invoice_desk::api::Currency::CLP));
+    read_and_map(&mut h, &file);
+    wait_text(&mut h, "120 invoices to 1 customer");
+    e.sandbox.set_latency(std::time::Duration::from_millis(10));
+    click(&mut h, "Issue 120 invoices…");
+    wait_text(&mut h, "Issue 120 invoices:");
+    click(&mut h, "Issue them");
+    assert!(!has_text(&h, "The service is answering slowly"));
+    step_until(&mut h, "16 rows sent quickly", |_| creates(&e) >= 16);
+    e.sandbox.set_latency(std::time::Duration::from_millis(150));
+    wait_text(&mut h, "The service is answering slowly:");
+    click(&mut h, "Stop sending");
+    wait_text(&mut h, "Finished:");
+}
+
 /// A billing file read and its columns mapped, then the app closed before any run: the
 /// next start has the file's path, and reading it again applies the columns as mapped.
 #[test]

@@ -184,6 +184,8 @@ struct Turns {
     /// ([`journal::claim_ahead_limit`]); `None`: a row is claimed when it can go.
     ahead: Option<Duration>,
     pace: Arc<Mutex<Paced>>,
+    /// Where the clerk is told how many go at once ([`Control::slowed`]).
+    control: Arc<Control>,
 }
 
 /// The pace, and the turns to take out of use as they come back: the semaphore holds
@@ -213,8 +215,9 @@ impl Drop for Turn {
 }
 
 impl Turns {
-    fn new(concurrency: usize) -> Turns {
+    fn new(concurrency: usize, control: Arc<Control>) -> Turns {
         Turns {
+            control,
             permits: Arc::new(tokio::sync::Semaphore::new(concurrency)),
             concurrency,
             ahead: journal::claim_ahead_limit(),
@@ -249,6 +252,8 @@ impl Turns {
         let Some(now) = paced.pace.answered(took) else {
             return;
         };
+        let slowed = if now < self.concurrency { now } else { 0 };
+        self.control.at_once.store(slowed, Ordering::SeqCst);
         if now < before {
             // Turns not in use now are taken out at once; the others as they come back.
             paced.owed += before - now;
@@ -346,6 +351,9 @@ pub struct Control {
     /// Rows waiting out another request's in-flight window (a run cut short, whose
     /// requests may still be on their way), and when the last window ends.
     in_flight: Mutex<(usize, Option<Instant>)>,
+    /// While the service answers slowly: how many requests go at once now (0: as many
+    /// as the run's concurrency).
+    at_once: std::sync::atomic::AtomicUsize,
 }
 
 /// A row waiting out an in-flight window: counted in [`Control::in_flight`] until
@@ -383,6 +391,15 @@ impl Drop for Working<'_> {
 }
 
 impl Control {
+    /// While the service answers slowly, how many requests go at once (fewer than the
+    /// run's concurrency, [`super::pace`]).
+    pub fn slowed(&self) -> Option<usize> {
+        match self.at_once.load(Ordering::SeqCst) {
+            0 => None,
+            n => Some(n),
+        }
+    }
+
     /// Holds the rows not yet sent (requests in flight finish).
     pub fn pause(&self) {
         self.paused.store(true, Ordering::SeqCst);
@@ -739,7 +756,7 @@ impl Runner {
                 .collect(),
         );
         let rows = Arc::new(rows);
-        let turns = Turns::new(concurrency.clamp(1, MAX_CONCURRENCY));
+        let turns = Turns::new(concurrency.clamp(1, MAX_CONCURRENCY), self.control.clone());
         let depth = turns.depth();
         // A journal of this computer's own cannot see another computer's claims: the
         // service's listings are watched instead while the run goes on.

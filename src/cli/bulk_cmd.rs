@@ -238,7 +238,7 @@ async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Cou
         let control = control.clone();
         tokio::spawn(async move {
             let mut said = None;
-            let (mut said_checking, mut said_in_flight) = (false, false);
+            let (mut said_checking, mut said_in_flight, mut said_slowed) = (false, false, false);
             loop {
                 if let Some((_, of)) = control.checking()
                     && !said_checking
@@ -256,6 +256,16 @@ async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Cou
                         said_in_flight = true;
                     }
                     None => said_in_flight = false,
+                    _ => {}
+                }
+                // Said when the run first sends fewer at once, and again only after it
+                // was back at its concurrency.
+                match control.slowed() {
+                    Some(now) if !said_slowed => {
+                        note!("\n{}", tr!("cli-slowed", now = now));
+                        said_slowed = true;
+                    }
+                    None => said_slowed = false,
                     _ => {}
                 }
                 let until = control.waiting_until();

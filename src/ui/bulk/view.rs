@@ -382,6 +382,12 @@ impl BulkPanel {
                     ui.label(tr!("bulk-paused"));
                 }
             });
+            if let Some(now) = r.control.slowed() {
+                // Slow answers: the run sends fewer at once, and says so.
+                ui.label(
+                    RichText::new(tr!("bulk-slowed", now = now)).color(ui.visuals().warn_fg_color),
+                );
+            }
             if let Some(until) = r.control.waiting_until() {
                 // The service's 429: said as it happens, and when sending resumes.
                 ui.label(
