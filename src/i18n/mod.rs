@@ -423,6 +423,27 @@ mod tests {
     }
 
     #[test]
+    fn a_run_sending_fewer_at_once_says_one_or_many_in_both_languages() {
+        let (es, en) = (Lang::Es, Lang::En);
+        assert_eq!(
+            tr_in!(es, "bulk-slowed", now = 1),
+            "El servicio está respondiendo lento: se envía una factura a la vez hasta que vuelva a responder rápido."
+        );
+        assert_eq!(
+            tr_in!(es, "cli-slowed", now = 3),
+            "El servicio está respondiendo lento: se envían 3 facturas a la vez hasta que vuelva a responder rápido."
+        );
+        assert_eq!(
+            tr_in!(en, "bulk-slowed", now = 1),
+            "The service is answering slowly: one invoice is sent at a time until it answers quickly again."
+        );
+        assert_eq!(
+            tr_in!(en, "cli-slowed", now = 12),
+            "The service is answering slowly: 12 invoices are sent at a time until it answers quickly again."
+        );
+    }
+
+    #[test]
     fn an_errors_details_are_labelled_in_the_clerks_language() {
         let e = ApiError::new(ErrorKind::ServerError)
             .with_status(502)

@@ -87,7 +87,10 @@ cli-nothing-to-send = Nothing to send.
 cli-send-them = Send them?
 cli-stopping = Stopping: the requests on their way finish and are journaled; nothing more is sent.
 cli-waiting-429 = The service asked to wait (429); sending resumes at { $time } (Ctrl-C stops).
-cli-slowed = The service is answering slowly: { $now } invoices are sent at a time until it answers quickly again.
+cli-slowed = The service is answering slowly: { $now ->
+    [one] one invoice is sent
+   *[other] { $now } invoices are sent
+} at a time until it answers quickly again.
 cli-run-progress = { $done } of { $total } rows ({ $rate }/s, about { $left } s left)…
 cli-found-at-service = { $count } found already issued at the service (not in this journal): not sent again.
 cli-rows-waiting = { $count } rows wait for confirmation until { $time }: an earlier request for them may still be at work at the service. Run the same file again after that to settle them.

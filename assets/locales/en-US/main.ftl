@@ -782,7 +782,10 @@ in-too-long = { $what }: more than { $max } characters, the most that is sent.
 in-extra-too-large = The extra fields and metadata together are larger than { $kb } KB, the most that is sent.
 bulk-wait-too-long = The service asked to wait { $minutes } minutes (too many requests), longer than a run waits: issue the file again later.
 bulk-rate-waiting = The service asked to wait; sending resumes at { $time }.
-bulk-slowed = The service is answering slowly: { $now } invoices are sent at a time until it answers quickly again.
+bulk-slowed = The service is answering slowly: { $now ->
+    [one] one invoice is sent
+   *[other] { $now } invoices are sent
+} at a time until it answers quickly again.
 bulk-unsure-not-recorded = The service answered, but the journal could not record it: it stays to check (Check now, in Activity).
 looks-like-due = same customer, amount, currency and due date
 looks-like-same-day = same customer, amount and currency, no due date, issued the same day

@@ -87,7 +87,10 @@ cli-nothing-to-send = No hay nada que enviar.
 cli-send-them = ¿Enviarlas?
 cli-stopping = Deteniendo: las solicitudes en camino terminan y se anotan; no se envía nada más.
 cli-waiting-429 = El servicio pidió esperar (429); el envío sigue a las { $time } (Ctrl-C lo detiene).
-cli-slowed = El servicio está respondiendo lento: se envían { $now } facturas a la vez hasta que vuelva a responder rápido.
+cli-slowed = El servicio está respondiendo lento: { $now ->
+    [one] se envía una factura
+   *[other] se envían { $now } facturas
+} a la vez hasta que vuelva a responder rápido.
 cli-run-progress = { $done } de { $total } filas ({ $rate }/s, faltan unos { $left } s)…
 cli-found-at-service = { $count } ya estaban emitidas en el servicio (no en este registro): no se enviaron de nuevo.
 cli-rows-waiting = { $count } filas esperan confirmación hasta las { $time }: una solicitud anterior para ellas puede seguir en curso en el servicio. Después de esa hora, ejecute el mismo archivo otra vez para resolverlas.

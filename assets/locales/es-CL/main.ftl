@@ -785,7 +785,10 @@ in-too-long = { $what }: más de { $max } caracteres, lo máximo que se envía.
 in-extra-too-large = Los campos adicionales y la metadata juntos pesan más de { $kb } KB, lo máximo que se envía.
 bulk-wait-too-long = El servicio pidió esperar { $minutes } minutos (demasiadas solicitudes), más de lo que espera una emisión: vuelva a emitir el archivo más tarde.
 bulk-rate-waiting = El servicio pidió esperar; se reanuda a las { $time }.
-bulk-slowed = El servicio está respondiendo lento: se envían { $now } facturas a la vez hasta que vuelva a responder rápido.
+bulk-slowed = El servicio está respondiendo lento: { $now ->
+    [one] se envía una factura
+   *[other] se envían { $now } facturas
+} a la vez hasta que vuelva a responder rápido.
 bulk-unsure-not-recorded = El servicio respondió, pero el registro no pudo anotarlo: queda por revisar (Revisar ahora, en Actividad).
 looks-like-due = mismo cliente, monto, moneda y vencimiento
 looks-like-same-day = mismo cliente, monto y moneda, sin vencimiento, emitida el mismo día
