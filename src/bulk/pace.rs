@@ -64,10 +64,8 @@ impl Pace {
         if self.window.len() < self.limit.max(WINDOW_MIN) {
             return None;
         }
-        let mut w = std::mem::take(&mut self.window);
-        w.sort_unstable();
-        let (fastest, median) = (w[0], w[w.len() / 2]);
-        self.window = w;
+        self.window.sort_unstable();
+        let (fastest, median) = (self.window[0], self.window[self.window.len() / 2]);
         self.window.clear();
         let Some(base) = self.base else {
             // The first window only says what usual is: its answers came on new

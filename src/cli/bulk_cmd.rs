@@ -219,6 +219,13 @@ type Results = Vec<(usize, String, Status)>;
 
 /// Sends the plan's rows: progress on a terminal, a 429's wait said as it begins, Ctrl-C
 /// stops sending (requests in flight finish and are journaled).
+/// `now` when it has just begun (it was `None` when last looked at, `said` says so): a
+/// wait or a slowdown is said once, as it begins.
+fn newly<T>(said: &mut bool, now: Option<T>) -> Option<T> {
+    let was = std::mem::replace(said, now.is_some());
+    now.filter(|_| !was)
+}
+
 async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Counts, Results) {
     let control = runner.control.clone();
     let total = plan.rows.len();
@@ -246,27 +253,17 @@ async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Cou
                     note!("{}", tr!("cli-checking", of = of));
                     said_checking = true;
                 }
-                match control.in_flight_wait() {
-                    Some((rows, until)) if !said_in_flight => {
-                        let secs = until.saturating_duration_since(Instant::now()).as_secs();
-                        note!(
-                            "\n{}",
-                            tr!("cli-waiting-in-flight", rows = rows, secs = secs)
-                        );
-                        said_in_flight = true;
-                    }
-                    None => said_in_flight = false,
-                    _ => {}
+                if let Some((rows, until)) = newly(&mut said_in_flight, control.in_flight_wait()) {
+                    let secs = until.saturating_duration_since(Instant::now()).as_secs();
+                    note!(
+                        "\n{}",
+                        tr!("cli-waiting-in-flight", rows = rows, secs = secs)
+                    );
                 }
                 // Said when the run first sends fewer at once, and again only after it
                 // was back at its concurrency.
-                match control.slowed() {
-                    Some(now) if !said_slowed => {
-                        note!("\n{}", tr!("cli-slowed", now = now));
-                        said_slowed = true;
-                    }
-                    None => said_slowed = false,
-                    _ => {}
+                if let Some(now) = newly(&mut said_slowed, control.slowed()) {
+                    note!("\n{}", tr!("cli-slowed", now = now));
                 }
                 let until = control.waiting_until();
                 if let Some(t) = until
