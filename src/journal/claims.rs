@@ -328,6 +328,11 @@ impl Journal {
     }
 }
 
+/// The creates to a customer of an amount (as written, and normalized), newest first.
+pub(super) const LOOK_ALIKES: &str =
+    "SELECT seq FROM entries WHERE kind = 'intent' AND action = 'create'
+     AND customer = ?1 AND amount IN (?2, ?3) ORDER BY seq DESC LIMIT 500";
+
 /// The latest earlier create to the same customer, of the same amount and currency (a
 /// create that left the currency to the account matches any), due the same day — or,
 /// without a due date, recorded the same local day — at the same service, done or not
@@ -346,11 +351,7 @@ fn look_alike(
         .map(|d| d.normalize().to_string())
         .unwrap_or_else(|_| amount.clone());
     let seqs: Vec<i64> = tx
-        .query(
-            "SELECT seq FROM entries WHERE kind = 'intent' AND action = 'create'
-             AND customer = ?1 AND amount IN (?2, ?3) ORDER BY seq DESC LIMIT 500",
-            &vals![customer, amount, normalized],
-        )?
+        .query(LOOK_ALIKES, &vals![customer, amount, normalized])?
         .iter()
         .map(|r| r.int(0))
         .collect::<Result<_, _>>()?;

@@ -430,6 +430,52 @@ fn racing_writers_on(place: Place) {
     );
 }
 
+/// A billing run claims row after row: each claim reads the earlier creates that look
+/// like it, and the entries they name, with other values bound each time. SQLite
+/// compiled those statements again at every new value (it may plan for the value), a
+/// third of a run's CPU at C = 64 (#51); each is compiled once.
+#[test]
+fn a_claims_reads_are_compiled_once_whatever_is_bound() {
+    let (_dir, mut j) = open();
+    let url = "https://api.example.cl";
+    let refs: Vec<String> = (0..12).map(|i| format!("M-{i}")).collect();
+    // The rows of one run: alike, and not look-alikes of each other.
+    let run = Guard {
+        similar: Similar {
+            siblings: std::sync::Arc::new(refs.iter().cloned().collect()),
+            ..Similar::default()
+        },
+        ..Guard::default()
+    };
+    for r in &refs {
+        let seq = claimed(
+            j.claim(Action::Create, &create(url, "cus_a", "990", r, None), &run)
+                .unwrap(),
+        );
+        j.record_outcome(seq, &Settled::done(Some(format!("in_{r}"))))
+            .unwrap();
+        assert!(j.entry(seq).unwrap().is_some());
+    }
+    let conn = j.lite().unwrap();
+    let (entry, _) = super::store::list_sql(
+        &Filter {
+            seq: Some(1),
+            ..Filter::default()
+        },
+        true,
+        0,
+        1,
+    );
+    for sql in [entry.as_str(), super::claims::LOOK_ALIKES] {
+        let stmt = conn.prepare_cached(sql).unwrap();
+        assert_eq!(
+            stmt.get_status(rusqlite::StatementStatus::RePrepare),
+            0,
+            "{sql}"
+        );
+    }
+}
+
 #[test]
 fn look_alikes_need_the_clerks_yes_and_it_is_journaled() {
     on_both(|_place, mut j| {
