@@ -241,17 +241,31 @@ pub fn long_date(d: chrono::NaiveDate) -> String {
     )
 }
 
-/// When a token expires, in words: the time if today, else the date and time (a token
-/// may live for days).
+/// When a token expires, in words: the time alone if today or within the next 12 hours
+/// (a token fetched at 23:36 is valid "until 00:36"), else the date and time (a token may
+/// live for days).
 pub fn expiry(t: chrono::DateTime<chrono::Utc>) -> String {
+    expiry_in(current(), t, chrono::Utc::now())
+}
+
+/// [`expiry`] in `lang`, seen at `now`.
+pub fn expiry_in(
+    lang: Lang,
+    t: chrono::DateTime<chrono::Utc>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> String {
     let local = t.with_timezone(&chrono::Local);
     let time = local.format("%H:%M").to_string();
-    if local.date_naive() == chrono::Local::now().date_naive() {
-        tr!("expiry-today", time = time)
+    let today = local.date_naive() == now.with_timezone(&chrono::Local).date_naive();
+    // Within half a day the time alone cannot be read as another day's: the bar's words
+    // stay short (the date made them wrap under the menus, late in the day, #49).
+    if today || (t >= now && t - now < chrono::TimeDelta::hours(12)) {
+        crate::tr_in!(lang, "expiry-today", time = time)
     } else {
-        tr!(
+        crate::tr_in!(
+            lang,
             "expiry-day",
-            date = date(&local.format("%Y-%m-%d").to_string()),
+            date = date_in(lang, &local.format("%Y-%m-%d").to_string()),
             time = time
         )
     }
@@ -420,6 +434,36 @@ mod tests {
         );
         assert_eq!(text_in(en, "tab-create"), "New invoice");
         assert_eq!(date_in(en, "2026-12-31"), "2026-12-31");
+    }
+
+    /// The token's expiry in the top bar: a token fetched late in the day says the time
+    /// alone (its date made the bar wrap under its menus, and the tests that looked at it
+    /// failed after 23:00 UTC); one that lives for days says its day.
+    #[test]
+    fn a_tokens_expiry_is_the_time_within_half_a_day_else_the_day_too() {
+        use chrono::TimeZone;
+        let at = |d: u32, h: u32, m: u32| {
+            chrono::Local
+                .with_ymd_and_hms(2026, 11, d, h, m, 0)
+                .unwrap()
+                .with_timezone(&chrono::Utc)
+        };
+        let (es, en) = (Lang::Es, Lang::En);
+        let late = at(27, 23, 36);
+        assert_eq!(expiry_in(es, at(28, 0, 36), late), "las 00:36");
+        assert_eq!(expiry_in(en, at(28, 0, 36), late), "00:36");
+        assert_eq!(expiry_in(es, at(27, 23, 50), late), "las 23:50");
+        // A day's token: the same minute tomorrow.
+        assert_eq!(
+            expiry_in(es, at(28, 23, 36), late),
+            "el 28-11-2026 a las 23:36"
+        );
+        assert_eq!(expiry_in(en, at(28, 23, 36), late), "2026-11-28 23:36");
+        let morning = at(27, 9, 0);
+        assert_eq!(
+            expiry_in(es, at(28, 8, 0), morning),
+            "el 28-11-2026 a las 08:00"
+        );
     }
 
     #[test]
