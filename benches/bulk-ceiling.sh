@@ -7,7 +7,8 @@
 # customer of its own. Prints per C: medians and ranges of invoices a second (the whole
 # run, start-up, token and the customer's listing included), each as a fraction of the
 # ceiling C × 1000 / LATENCY_MS, the load average beside, ours' CPU a row (user + system,
-# /usr/bin/time); then the fsyncs a row of one more run of ours (strace -f -c).
+# /usr/bin/time); then the fsyncs a row of one more run of ours (strace -f -c). First, the
+# sandbox's latency as one client sees it (curl, one create at a time).
 #   benches/bulk-ceiling.sh   (APP=target/release/invoice-desk ROUNDS=3 CS="8 16 32 64"
 #                              LATENCY_MS=50 LOAD=n: n busy loops beside every run;
 #                              LATENCY_MS=0: no ceiling, ours against Python's rate)
@@ -57,6 +58,22 @@ stats() { # file rows ceiling (0: none)
 }
 median_rate() { awk -v n="$2" '{print n / $1}' "$1" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 echo "# benches/bulk-ceiling.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git rev-parse --short HEAD 2>/dev/null || echo '?'); $("$APP" --version); $(nproc) cores; ${LOAD:+$LOAD busy loops beside; }latency $LATENCY_MS ms; medians and ranges of $ROUNDS alternating runs"
+# The instrument: what the sandbox's latency is at its door, 30 creates one at a time on
+# one kept-alive connection (curl, each timed from send to answer), on the last customer,
+# which no run uses.
+# shellcheck disable=SC2154  # base: set by start_sandbox (benches/sandbox.sh)
+bearer=$(cd benches && python3 -c 'import sys; from sandbox_token import token; print(token(*sys.argv[1:]))' \
+  "$base" "$INVOICE_DESK_CLIENT_ID" "$INVOICE_DESK_CLIENT_SECRET" "$INVOICE_DESK_AUDIENCE")
+urls=()
+for _ in $(seq 1 30); do urls+=(-o /dev/null "$base/invoices"); done
+mapfile -t door < <(curl -s -w '%{http_code} %{time_total}\n' -H "authorization: Bearer $bearer" \
+  -H 'x-account-key: acc_oauth_clp' -H 'content-type: application/json' \
+  -d "{\"customer\":\"${customers[-1]}\",\"amount\":1000,\"currency_code\":\"CLP\"}" "${urls[@]}")
+printf '%s\n' "${door[@]}" | awk -v asked="$LATENCY_MS" '$1 != 201 {bad++} {print $2 * 1000}
+  END {if (bad) {print "the sandbox refused " bad " creates" > "/dev/stderr"; exit 1}}' | sort -g |
+  awk -v asked="$LATENCY_MS" '{v[NR] = $1; s += $1} END {
+    printf "the sandbox, one create at a time: %.2f ms median, %.2f mean (%.2f–%.2f), for %d ms asked\n",
+      v[int((NR + 1) / 2)], s / NR, v[1], v[NR], asked}'
 for c in $CS; do
   rows=$((125 * c))
   ceiling=0
