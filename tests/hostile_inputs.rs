@@ -8,9 +8,12 @@ mod cli_env;
 mod hostile_files;
 
 use cli_env::{exits, text};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
+#[cfg(unix)]
+use std::process::{Command, Output};
 
 /// Peak memory allowed to a child reading a hostile file.
+#[cfg(unix)]
 const MAX_RSS_MB: u64 = 200;
 
 /// Runs `cmd` to its end: its output, and its peak resident memory in MB (Linux's
@@ -387,6 +390,7 @@ fn write_them() {
 }
 
 /// Mutates `bytes` one way, chosen by `r` (a simple xorshift).
+#[cfg(unix)]
 fn mutate(bytes: &mut Vec<u8>, r: &mut u64) {
     let mut next = || {
         *r ^= *r << 13;
@@ -430,6 +434,7 @@ fn mutate(bytes: &mut Vec<u8>, r: &mut u64) {
 }
 
 /// The parts of a small good workbook, as (name, content).
+#[cfg(unix)]
 fn good_parts() -> Vec<(String, Vec<u8>)> {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("g.xlsx");

@@ -31,7 +31,8 @@ mod pg_server;
 pub(super) enum Place {
     /// The embedded SQLite file.
     File(tempfile::TempDir),
-    /// A shared journal (its address).
+    /// A shared journal (its address). Only where the test server runs (Unix).
+    #[cfg_attr(not(unix), allow(dead_code))]
     Shared(String),
 }
 
@@ -58,12 +59,12 @@ impl Place {
 
 /// Both stores, new and empty (the shared one when the test server can run here).
 pub(super) fn places() -> Vec<Place> {
-    let mut v = vec![Place::File(tempfile::tempdir().unwrap())];
+    let file = Place::File(tempfile::tempdir().unwrap());
     #[cfg(unix)]
     if let Some(server) = pg_server::server() {
-        v.push(Place::Shared(server.database()));
+        return vec![file, Place::Shared(server.database())];
     }
-    v
+    vec![file]
 }
 
 /// Runs `test` on a new journal of each store.
