@@ -392,7 +392,7 @@ impl Drop for Working<'_> {
 
 impl Control {
     /// While the service answers slowly, how many requests go at once (fewer than the
-    /// run's concurrency, [`super::pace`]).
+    /// run's concurrency, `bulk::pace`).
     pub fn slowed(&self) -> Option<usize> {
         match self.at_once.load(Ordering::SeqCst) {
             0 => None,

@@ -217,8 +217,6 @@ fn confirm(a: &BulkArgs) -> Result<(), Failure> {
 /// What each row became, in the file's order of arrival.
 type Results = Vec<(usize, String, Status)>;
 
-/// Sends the plan's rows: progress on a terminal, a 429's wait said as it begins, Ctrl-C
-/// stops sending (requests in flight finish and are journaled).
 /// `now` when it has just begun (it was `None` when last looked at, `said` says so): a
 /// wait or a slowdown is said once, as it begins.
 fn newly<T>(said: &mut bool, now: Option<T>) -> Option<T> {
@@ -226,6 +224,8 @@ fn newly<T>(said: &mut bool, now: Option<T>) -> Option<T> {
     now.filter(|_| !was)
 }
 
+/// Sends the plan's rows: progress on a terminal, a 429's wait said as it begins, Ctrl-C
+/// stops sending (requests in flight finish and are journaled).
 async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Counts, Results) {
     let control = runner.control.clone();
     let total = plan.rows.len();
