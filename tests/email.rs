@@ -926,3 +926,96 @@ fn a_server_that_asks_for_a_login_gets_the_password_and_a_wrong_one_sends_nothin
     exits(&o, 0);
     assert_eq!(smtp.to("pagos@ocho.test").len(), 1);
 }
+
+/// libfaketime, as Debian's `faketime` package installs it (its thread-safe build).
+const LIBFAKETIME: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
+
+/// Seconds from now to 02:30 UTC on the first of next month: 23:30 (or 22:30) of the
+/// month's last day in Chile, already the next month in UTC.
+fn to_next_months_first_night() -> i64 {
+    use chrono::Datelike;
+    let now = chrono::Utc::now();
+    let (y, m) = if now.month() == 12 {
+        (now.year() + 1, 1)
+    } else {
+        (now.year(), now.month() + 1)
+    };
+    let first = chrono::NaiveDate::from_ymd_opt(y, m, 1)
+        .unwrap()
+        .and_hms_opt(2, 30, 0)
+        .unwrap()
+        .and_utc();
+    (first - now).num_seconds()
+}
+
+/// Two computers of the desk, one on Chile's time and one on UTC, both with clocks at
+/// 02:30 UTC on the first of a month (Chile's last evening of the month before), each
+/// run the month's statements: the customer gets one, on a journal file (the desk's
+/// zone, America/Santiago, decides) and on the shared journal (the server's clock).
+#[test]
+#[cfg_attr(
+    any(tests_lack = "postgres", tests_lack = "smtp", tests_lack = "faketime"),
+    ignore = "needs PostgreSQL, postfix as root and libfaketime (apt-get install postgresql postfix faketime)"
+)]
+fn a_months_statement_is_sent_once_whatever_each_computers_clock_and_time_zone() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let Some(pg) = pg_server::server() else {
+        return;
+    };
+    if !cli_env::have_file("faketime", LIBFAKETIME, "faketime") {
+        return;
+    }
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 2);
+    assert!(owe.len() >= 2, "{owe:?}");
+    profile(&e, &smtp, 600, true);
+    let dir = e.s.directory();
+    let ahead = format!("+{}", to_next_months_first_night());
+    let desk = pg.database();
+    for (i, journal) in [(owe[0], None), (owe[1], Some(desk.as_str()))] {
+        let id = dir[i].0.clone();
+        let address = format!("mes{i}@desk.test");
+        let on = |c: &mut Command| {
+            if let Some(url) = journal {
+                c.env("INVOICE_DESK_JOURNAL", url)
+                    .env("INVOICE_DESK_JOURNAL_PASSWORD", pg_server::PASSWORD);
+            }
+        };
+        let mut contacts = cli(&e);
+        on(&mut contacts);
+        exits(
+            &contacts
+                .args(["customers", "contacts", &id, &address])
+                .output()
+                .unwrap(),
+            0,
+        );
+        let list = ids_file(&e, std::slice::from_ref(&id));
+        for zone in ["America/Santiago", "UTC"] {
+            let mut c = cli(&e);
+            on(&mut c);
+            let out = c
+                .env("TZ", zone)
+                .env("LD_PRELOAD", LIBFAKETIME)
+                .env("FAKETIME", &ahead)
+                .env("FAKETIME_DONT_FAKE_MONOTONIC", "1")
+                .args(["--lang", "es", "email", "statements", "--customers"])
+                .arg(&list)
+                .output()
+                .unwrap();
+            exits(&out, 0);
+        }
+        assert_eq!(
+            smtp.to(&address).len(),
+            1,
+            "one statement for {id} ({})",
+            if journal.is_some() {
+                "shared journal"
+            } else {
+                "journal file"
+            }
+        );
+    }
+}

@@ -1282,3 +1282,71 @@ fn closing_while_a_run_sends_asks_first() {
     click(&mut h, "Stop sending");
     step_until(&mut h, "stopped", |h| !h.state().in_flight());
 }
+
+/// A reference the journal has as issued as an invoice the service does not have (a
+/// journal restored from an old copy; on a desk, a row recorded by hand): New invoice
+/// says so, with who recorded it, instead of "already issued" for good; the clerk issues
+/// it with one deliberate click, and the decision is journaled.
+#[test]
+fn a_reference_recorded_as_an_invoice_the_service_lacks_can_be_issued_with_a_decision() {
+    use invoice_desk::journal::{Action, Claimed, Guard, Intent, Journal, Settled};
+    let e = env(0);
+    let journal = e.dir.path().join("journal.sqlite3");
+    let customer = e.sandbox.customers()[0].0.clone();
+    let p = e.sandbox.profile("Pruebas");
+    {
+        let inv = invoice_desk::api::NewInvoice {
+            customer: customer.clone(),
+            amount: 7000.into(),
+            currency: invoice_desk::api::CurrencyChoice::AccountDefault,
+            product_id: None,
+            due_date: None,
+            invoice_external_id: Some("OLD-COPY-1".into()),
+            metadata: None,
+            extra: Default::default(),
+        };
+        let intent = Intent::for_create(&p.name, &p.base_url, Some(&p.account_key), &inv);
+        let mut j = Journal::open(&journal).unwrap();
+        let Claimed::Claimed(seq) = j.claim(Action::Create, &intent, &Guard::default()).unwrap()
+        else {
+            panic!("not claimed")
+        };
+        j.record_outcome(seq, &Settled::done(Some("in_restored000001".into())))
+            .unwrap();
+    }
+    let mut h = common::connected_with_journal(
+        &e.rt,
+        p,
+        &e.sandbox.credentials.client_secret,
+        e.dir.path(),
+        SIZE,
+        invoice_desk::i18n::Lang::En,
+        Some(journal.clone()),
+    );
+    click(&mut h, "New invoice");
+    type_into(&mut h, "Customer id", &customer);
+    type_into(&mut h, "Amount", "8.000");
+    common::set_text(&mut h, "External reference", "OLD-COPY-1");
+    click(&mut h, "Create invoice");
+    step_until(&mut h, "the service lacks it, said", |h| {
+        has_text(h, "was issued as invoice in_restored000001")
+            && has_text(h, "the service has no such invoice")
+    });
+    assert_eq!(
+        e.sandbox.counters().api.get("create").copied().unwrap_or(0),
+        0
+    );
+    click(
+        &mut h,
+        "It was never issued: issue it now (your decision is written in the journal)",
+    );
+    step_until(&mut h, "issued", |h| has_text(h, "created"));
+    assert_eq!(e.sandbox.references()["OLD-COPY-1"].len(), 1);
+    let j = Journal::open(&journal).unwrap();
+    let latest = j.list(&Default::default(), true, 0, 1).unwrap().remove(0);
+    assert_eq!(
+        latest.decision.as_deref(),
+        Some("issued-although-missing:in_restored000001")
+    );
+    assert_eq!(j.verify().unwrap(), Ok(4));
+}

@@ -54,8 +54,8 @@ pub struct Existing {
     /// Found in the service's listing (not in this journal).
     pub at_service: bool,
     /// Issued by someone else on the journal (a colleague on the shared journal, or
-    /// another process): who, as the journal names them.
-    pub by: Option<String>,
+    /// another process): who.
+    pub by: Option<journal::WrittenBy>,
 }
 
 /// The earlier invoice a row looks like.
@@ -340,6 +340,9 @@ pub struct Control {
     rate_pause: Mutex<Option<(Instant, chrono::DateTime<chrono::Utc>)>>,
     /// The journal failed: the run stopped for this.
     journal_failure: Mutex<Option<JournalError>>,
+    /// The journal's server has not answered since then (a restart, a failover): rows
+    /// wait for it, sending nothing, until it answers or [`JOURNAL_PATIENCE`] passes.
+    journal_down: Mutex<Option<(Instant, chrono::DateTime<chrono::Utc>)>>,
     /// Another computer is issuing the same file: the run stopped for this.
     elsewhere: Mutex<Option<Foreign>>,
     /// Rows past the gate and not yet settled (sent or about to be).
@@ -487,6 +490,31 @@ impl Control {
     pub fn stop_for(&self, e: JournalError) {
         first_reason(&self.journal_failure, e);
         self.cancel();
+    }
+
+    /// Since when the journal's server has not answered, while rows wait for it.
+    pub fn journal_down_since(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        self.journal_down
+            .lock()
+            .ok()
+            .and_then(|d| d.map(|(_, at)| at))
+    }
+
+    /// Notes the journal's server out of reach; whether rows may still wait for it
+    /// (not past `patience` since it went away).
+    fn journal_away(&self, patience: Duration) -> bool {
+        let Ok(mut down) = self.journal_down.lock() else {
+            return false;
+        };
+        let (since, _) = down.get_or_insert_with(|| (Instant::now(), chrono::Utc::now()));
+        since.elapsed() < patience
+    }
+
+    /// The journal answered again.
+    fn journal_back(&self) {
+        if let Ok(mut down) = self.journal_down.lock() {
+            *down = None;
+        }
     }
 
     /// The journal's failure that stopped the run, if one did.
@@ -951,7 +979,7 @@ impl Runner {
             };
             for (i, reference) in wanted {
                 if let Some(d) = done.get(&reference) {
-                    let by = (d.user != self.journal.who()).then(|| d.user.clone());
+                    let by = (d.user != self.journal.who()).then(|| d.written_by());
                     out.insert(
                         i,
                         Status::SkippedExisting(Existing {
@@ -1241,6 +1269,7 @@ impl Runner {
                 allow: allowed,
                 shown,
             },
+            missing: None,
         };
         if defer && self.journal.is_shared() {
             // A row a colleague holds is seen by reading, without a write transaction:
@@ -1316,6 +1345,9 @@ impl Runner {
                 Some(c.id.clone())
             })
             .await;
+            if !matches!(&sent, Err(Blocked::Journal(_))) {
+                self.control.journal_back();
+            }
             let sent = match sent {
                 Ok(Ok(s)) => s,
                 // The claim was given back: claimed again once the run may go on, and
@@ -1337,6 +1369,12 @@ impl Runner {
                     if !self.control.is_cancelled() && journal::busy_again(&e, &mut busy_since) =>
                 {
                     tokio::time::sleep(journal::BUSY_RETRY).await;
+                    continue;
+                }
+                // The journal's server went away (a restart, a failover, the network):
+                // nothing was sent; the row claims again once it answers.
+                Err(Blocked::Journal(e)) if self.waits_for_journal(&e) => {
+                    tokio::time::sleep(JOURNAL_RETRY).await;
                     continue;
                 }
                 Err(Blocked::Journal(e)) => {
@@ -1447,8 +1485,8 @@ impl Runner {
 
     /// Who issued `e`, when it was not this journal's own writer (a colleague, another
     /// process under another name).
-    fn other(&self, e: &Entry) -> Option<String> {
-        (e.user != self.journal.who()).then(|| e.user.clone())
+    fn other(&self, e: &Entry) -> Option<journal::WrittenBy> {
+        (e.user != self.journal.who()).then(|| e.written_by())
     }
 
     /// Waits until the entry another worker holds is settled in the journal, the run is
@@ -1484,6 +1522,9 @@ impl Runner {
 /// then free).
 const LATE_TRIES: u32 = 10;
 
+/// How often a row waiting for the journal's server tries again.
+const JOURNAL_RETRY: Duration = Duration::from_secs(1);
+
 impl Runner {
     /// Writes an outcome the journal refused once, again, for a while; the last error
     /// when it never could.
@@ -1493,15 +1534,39 @@ impl Runner {
         settled: &journal::Settled,
         mut last: JournalError,
     ) -> Result<(), JournalError> {
-        for _ in 0..LATE_TRIES {
+        let mut tries = 0;
+        loop {
+            // A journal whose server went away is waited for as long as rows wait for
+            // it; any other trouble, a few times.
+            let again = if last.trouble() == journal::Trouble::Unreachable {
+                self.waits_for_journal(&last)
+            } else {
+                tries < LATE_TRIES
+            };
+            if !again {
+                break;
+            }
+            tries += 1;
             tokio::time::sleep(Duration::from_secs(1)).await;
             let s = settled.clone();
             match self.journal.run(move |j| j.record_outcome(seq, &s)).await {
-                Ok(_) => return Ok(()),
+                Ok(_) => {
+                    self.control.journal_back();
+                    return Ok(());
+                }
                 Err(e) => last = e,
             }
         }
         Err(last)
+    }
+
+    /// Whether a row whose journal write failed with `e` waits for the journal's
+    /// server and tries again: it was out of reach, for less than the run's patience,
+    /// and the run goes on. Nothing is sent meanwhile: no claim, no request.
+    fn waits_for_journal(&self, e: &JournalError) -> bool {
+        e.trouble() == journal::Trouble::Unreachable
+            && !self.control.is_cancelled()
+            && self.control.journal_away(journal::away_patience())
     }
 
     /// Settles an entry of this journal still "to check" for `row`, found at the service

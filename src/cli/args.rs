@@ -410,7 +410,7 @@ pub struct JournalArgs {
 
 pub(crate) const JOURNAL_HELP: &str = "Exit codes: 0 success; 2 bad usage; 1 the journal cannot be read or written; `journal verify`: 0 the chain is intact, 8 an entry was changed or removed (the first one is named); `journal resolve`: 0 nothing left to check, 6 some outcomes are still unknown.
 
---json prints one object per line: seq, time (RFC 3339, UTC), user, profile, base_url, action, customer, amount, currency_code (absent: the account's currency), account_last4, external_id, invoice_id, outcome (done, refused, unknown), error_kind, error_code, file_name, rows, settled_time, checked, and on a shared journal db_user (the database role that wrote it, as its server knows it).";
+--json prints one object per line: seq, time (RFC 3339, UTC), user, profile, base_url, action, customer, amount, currency_code (absent: the account's currency), account_last4, external_id, invoice_id, outcome (done, refused, unknown), error_kind, error_code, file_name, rows, settled_time, checked, and on a shared journal db_user (the database role that wrote it, as its server knows it) and, for a row copied by `journal push`, copied_time (the time its own journal gave it).";
 
 /// `journal` subcommands.
 #[derive(Subcommand, Debug)]
@@ -438,6 +438,10 @@ pub enum JournalCommand {
         /// printed for the owner to run).
         #[arg(long)]
         clerks: Option<String>,
+        /// The desk's time zone (IANA name; America/Santiago unless set): the server's
+        /// clock in it decides the month of every clerk's e-mails and "today".
+        #[arg(long)]
+        time_zone: Option<String>,
     },
     /// Copy this computer's journal into the desk's shared journal (PostgreSQL): every
     /// entry with who wrote it and when, and the references it claimed. Running it
@@ -695,6 +699,11 @@ pub struct CreateArgs {
     /// currency and due date; without a due date, the same day).
     #[arg(long)]
     pub allow_similar: bool,
+    /// Issue it although the journal has the reference as issued, when the service has
+    /// no such invoice and no invoice of that reference (asked first; the decision is
+    /// journaled). An invoice the service has is never issued again.
+    #[arg(long)]
+    pub reissue_missing: bool,
 }
 
 /// `list` output formats.

@@ -246,6 +246,7 @@ async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Cou
         tokio::spawn(async move {
             let mut said = None;
             let (mut said_checking, mut said_in_flight, mut said_slowed) = (false, false, false);
+            let mut said_down = false;
             loop {
                 if let Some((_, of)) = control.checking()
                     && !said_checking
@@ -264,6 +265,20 @@ async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Cou
                 // was back at its concurrency.
                 if let Some(now) = newly(&mut said_slowed, control.slowed()) {
                     note!("\n{}", tr!("cli-slowed", now = now));
+                }
+                // The journal's server gone (a restart, a failover): said as the wait
+                // begins, and when it answers again.
+                let was_down = said_down;
+                if let Some(since) = newly(&mut said_down, control.journal_down_since()) {
+                    note!(
+                        "\n{}",
+                        tr!(
+                            "cli-journal-down",
+                            time = since.with_timezone(&chrono::Local).format("%H:%M:%S")
+                        )
+                    );
+                } else if was_down && !said_down {
+                    note!("\n{}", tr!("cli-journal-back"));
                 }
                 let until = control.waiting_until();
                 if let Some(t) = until

@@ -70,27 +70,62 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
     if let Some(r) = a.external_id.as_deref().filter(|r| !r.trim().is_empty()) {
         already_at_service(&journal, &svc.client, &a.customer, r).await?;
     }
-    let guard = Guard {
+    let mut guard = Guard {
         similar: Similar {
             allow: a.allow_similar,
             ..Similar::default()
         },
         ..Guard::default()
     };
-    let sent = journal::write_ahead(
-        &journal,
-        Action::Create,
-        record,
-        guard,
-        svc.client.create_invoice(&inv, a.account_key.as_deref()),
-        |c| Some(c.id.clone()),
-    )
-    .await
-    .map_err(blocked)?;
+    let send = |guard: Guard| {
+        journal::write_ahead(
+            &journal,
+            Action::Create,
+            record.clone(),
+            guard,
+            svc.client.create_invoice(&inv, a.account_key.as_deref()),
+            |c| Some(c.id.clone()),
+        )
+    };
+    let sent = match send(guard.clone()).await {
+        // The journal has it as issued: the service is asked once whether that invoice
+        // exists (a row recorded by a role that lied, or a lost database, must not
+        // block a reference for good).
+        Err(journal::Blocked::Done(e)) if e.action == Action::Create => {
+            match journal::missing_at_service(&svc.client, &e, &a.customer, &reference).await {
+                Some(id) if a.reissue_missing => {
+                    guard.missing = Some(id);
+                    send(guard).await.map_err(blocked)?
+                }
+                Some(_) => {
+                    return Err(Failure::usage(format!(
+                        "{}\n{}",
+                        tr!("cli-not-sent", why = missing_text(&e)),
+                        tr!("cli-reissue-missing")
+                    )));
+                }
+                None => return Err(blocked(journal::Blocked::Done(e))),
+            }
+        }
+        other => other.map_err(blocked)?,
+    };
     answered(
         sent,
         json,
         tr!("cli-unknown-create-ref", reference = reference),
+    )
+}
+
+/// "The journal says R was issued as in_… by … on …, but the service has no such
+/// invoice."
+fn missing_text(e: &journal::Entry) -> String {
+    let esc = |s: Option<&str>| escape_controls(s.unwrap_or("?")).into_owned();
+    tr!(
+        "cli-blocked-issued-missing",
+        who = crate::i18n::writer(e),
+        reference = esc(e.external_id.as_deref()),
+        id = esc(e.invoice_id.as_deref()),
+        when = crate::i18n::moment(&e.time)
     )
 }
 

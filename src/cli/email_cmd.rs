@@ -57,6 +57,34 @@ pub(super) async fn email_command(cmd: EmailCommand, profile: Option<&str>) -> R
         outbox.backoff = b;
     }
     let mut tally = Tally::default();
+    // The journal's server gone (a restart, a failover): said as the wait begins, and
+    // when it answers again.
+    let down = outbox.journal_down();
+    let watch = tokio::spawn(async move {
+        let mut said = false;
+        loop {
+            let since = down.lock().ok().and_then(|d| *d);
+            match (since, said) {
+                (Some(t), false) => {
+                    note!(
+                        "{}",
+                        tr!(
+                            "cli-journal-down",
+                            time = t.with_timezone(&chrono::Local).format("%H:%M:%S")
+                        )
+                    );
+                    said = true;
+                }
+                (None, true) => {
+                    note!("{}", tr!("cli-journal-back-mail"));
+                    said = false;
+                }
+                _ => {}
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        }
+    });
+    let _stop_watching = crate::api::client::AbortOnDrop(watch);
     match cmd {
         EmailCommand::Statements(a) => {
             statements(&client, &desk, &mut outbox, &a, &mut tally).await?
@@ -131,6 +159,15 @@ impl Tally {
     }
 }
 
+/// Today for the desk (`Journal::today`): what an e-mail's month is decided by.
+async fn desk_today(outbox: &Outbox<'_>) -> Result<chrono::NaiveDate, Failure> {
+    outbox
+        .journal()
+        .run(|j| j.today())
+        .await
+        .map_err(super::journal_cmd::not_recorded)
+}
+
 async fn statements(
     client: &Client,
     desk: &Desk,
@@ -141,7 +178,12 @@ async fn statements(
     desk.sender
         .check_logo()
         .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
-    let as_of = a.as_of.unwrap_or_else(|| chrono::Local::now().date_naive());
+    // The desk's day (the server's clock in the desk's time zone): its month is the
+    // e-mails', the same on every clerk's computer whatever its clock or zone.
+    let as_of = match a.as_of {
+        Some(d) => d,
+        None => desk_today(outbox).await?,
+    };
     let ids: Vec<String> = if let Some(file) = &a.customers {
         super::statement_cmd::read_ids(file)?
     } else if a.all_known {
@@ -245,7 +287,7 @@ async fn invoice(
     let customer = inv.customer.clone().unwrap_or_default();
     let known = directory_entry(outbox, &customer).await?;
     let who = escape_controls(known.name.as_deref().unwrap_or(&customer)).into_owned();
-    let as_of = chrono::Local::now().date_naive();
+    let as_of = desk_today(outbox).await?;
     let d = desk.clone();
     let made = tokio::task::spawn_blocking(move || d.invoice(&known, &inv, as_of))
         .await

@@ -142,7 +142,11 @@ pub(super) async fn journal_command(
                 }),
             }
         }
-        Some(JournalCommand::Init { url, clerks }) => init(&url, clerks.as_deref()),
+        Some(JournalCommand::Init {
+            url,
+            clerks,
+            time_zone,
+        }) => init(&url, clerks.as_deref(), time_zone.as_deref()),
         Some(JournalCommand::Push { to, from }) => push(&to, from.as_deref()),
         Some(JournalCommand::Resolve { include_recent: _ }) => {
             let resolved = super::settings::resolve(profile)?;
@@ -221,12 +225,20 @@ pub(super) async fn journal_command(
 
 /// `journal init URL [--clerks ROLE]`: the shared journal's tables, and what the clerks'
 /// role may do with them.
-fn init(url: &str, clerks: Option<&str>) -> Result<(), Failure> {
+fn init(url: &str, clerks: Option<&str>, time_zone: Option<&str>) -> Result<(), Failure> {
     if !journal::is_database_url(url) {
         return Err(Failure::usage(tr!("cli-init-not-a-database")));
     }
+    if let Some(zone) = time_zone
+        && journal::LocalZone::named(zone).is_err()
+    {
+        return Err(Failure::usage(tr!(
+            "cli-no-such-time-zone",
+            zone = escape_controls(zone)
+        )));
+    }
     let password = super::settings::journal_password(url)?;
-    journal::init_shared(url, password.as_deref(), clerks).map_err(failure)?;
+    journal::init_shared(url, password.as_deref(), clerks, time_zone).map_err(failure)?;
     match clerks {
         Some(role) => say!("{}", tr!("cli-init-done-for", role = escape_controls(role))),
         None => {
@@ -305,7 +317,7 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {
                 "{:>6}  {:19}  {:20}  {:7}  {:16}  {:24}  {:28}  {}",
                 e.seq,
                 local_time(&e.time),
-                crate::i18n::who(&e.user),
+                crate::i18n::writer(e),
                 e.action.as_str(),
                 escape_controls(e.customer.as_deref().unwrap_or("")),
                 escape_controls(&amount(e)),

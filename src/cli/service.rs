@@ -294,26 +294,26 @@ fn blocked_text(b: &Blocked) -> String {
         Blocked::Journal(e) => crate::i18n::journal_error(e),
         Blocked::Done(e) if e.action == Action::Void => tr!(
             "cli-blocked-voided",
-            who = crate::i18n::who(&e.user),
+            who = crate::i18n::writer(e),
             id = esc(e.invoice_id.as_deref()),
             when = crate::i18n::moment(&e.time)
         ),
         Blocked::Done(e) => tr!(
             "cli-blocked-issued",
-            who = crate::i18n::who(&e.user),
+            who = crate::i18n::writer(e),
             reference = esc(e.external_id.as_deref()),
             id = esc(e.invoice_id.as_deref()),
             when = crate::i18n::moment(&e.time)
         ),
         Blocked::Pending(e) if e.action == Action::Void => tr!(
             "cli-blocked-pending-void",
-            who = crate::i18n::who(&e.user),
+            who = crate::i18n::writer(e),
             id = esc(e.invoice_id.as_deref()),
             when = crate::i18n::moment(&e.time)
         ),
         Blocked::Pending(e) => tr!(
             "cli-blocked-pending",
-            who = crate::i18n::who(&e.user),
+            who = crate::i18n::writer(e),
             reference = esc(e.external_id.as_deref()),
             when = crate::i18n::moment(&e.time)
         ),

@@ -141,7 +141,7 @@ pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
         Status::SkippedExisting(e) => (
             match &e.by {
                 _ if e.at_service => tr!("bulk-st-existing-service"),
-                Some(by) => tr!("bulk-st-existing-by", who = who(by)),
+                Some(by) => tr!("bulk-st-existing-by", who = super::journal::writer_by(by)),
                 None => tr!("bulk-st-existing"),
             },
             None,
@@ -154,7 +154,9 @@ pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
                 Unsure::Earlier => tr!("bulk-unsure-earlier"),
                 Unsure::Waiting(until) => tr!("bulk-unsure-waiting", time = clock(*until)),
                 Unsure::NotRecorded(..) => tr!("bulk-unsure-not-recorded"),
-                Unsure::Elsewhere(e) => tr!("bulk-unsure-elsewhere", who = who(&e.user)),
+                Unsure::Elsewhere(e) => {
+                    tr!("bulk-unsure-elsewhere", who = super::journal::writer(e))
+                }
             }),
         ),
         Status::PossibleDuplicate(e) => (

@@ -15,6 +15,7 @@ pub fn journal_trouble(t: crate::journal::Trouble) -> Option<String> {
         Trouble::Untrusted => Some(tr!("journal-untrusted")),
         Trouble::Denied => Some(tr!("journal-denied")),
         Trouble::NoDatabase => Some(tr!("journal-no-database")),
+        Trouble::Rewound => Some(tr!("journal-rewound")),
         Trouble::Other => None,
     }
 }
@@ -46,6 +47,43 @@ pub fn who(user: &str) -> String {
             tr!("who-on", user = name, host = host)
         }
         _ => user.into_owned(),
+    }
+}
+
+/// Who wrote entry `e`, as a clerk reads it. On a shared journal the writer is the
+/// database role the server knows ("rol beto"), and what the computer said of itself
+/// stands beside it, never instead of it: "rol beto · Ana Pérez (ana en PC-CAJA-2)".
+/// A row copied by `journal push` says so, with the time its own journal gave it (its
+/// `time` is the server's, when it was copied; its role, who copied it).
+pub fn writer(e: &crate::journal::Entry) -> String {
+    writer_parts(&e.user, e.db_user.as_deref(), e.copied_time.as_deref())
+}
+
+/// [`writer`] of who wrote a row.
+pub fn writer_by(w: &crate::journal::WrittenBy) -> String {
+    writer_parts(&w.user, w.db_user.as_deref(), w.copied_time.as_deref())
+}
+
+/// [`writer`] of a row written by `user` (as its computer said), stamped `role` by the
+/// server, copied by `journal push` from a journal that recorded it at `copied`.
+pub fn writer_parts(user: &str, role: Option<&str>, copied: Option<&str>) -> String {
+    let who = writer_of(user, role);
+    match copied {
+        Some(t) => tr!("who-copied", who = who, when = super::moment(t)),
+        None => who,
+    }
+}
+
+/// [`writer`] of a row written by `user` (as its computer said), as database role
+/// `role` when the server stamped one.
+pub fn writer_of(user: &str, role: Option<&str>) -> String {
+    match role.filter(|r| !r.is_empty()) {
+        Some(role) => tr!(
+            "who-role",
+            role = crate::text::escape_controls(role).into_owned(),
+            said = who(user)
+        ),
+        None => who(user),
     }
 }
 

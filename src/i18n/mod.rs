@@ -338,6 +338,28 @@ mod tests {
     }
 
     #[test]
+    fn a_writer_is_its_database_role_first_and_a_copied_row_says_so() {
+        // Language-neutral: the role leads, what the computer said follows, a copied
+        // row names the time it claims.
+        let said = who("Ana Pérez (ana@PC-CAJA-2)");
+        let shown = writer_parts("Ana Pérez (ana@PC-CAJA-2)", Some("beto"), None);
+        let (role_at, said_at) = (shown.find("beto"), shown.find(&said));
+        assert!(
+            role_at.is_some() && said_at.is_some() && role_at < said_at,
+            "{shown}"
+        );
+        assert_eq!(writer_parts("ana@PC", None, None), who("ana@PC"));
+        let copied = writer_parts("ana@PC", Some("beto"), Some("2020-01-01T00:00:00Z"));
+        assert!(
+            copied.starts_with(&writer_of("ana@PC", Some("beto"))),
+            "{copied}"
+        );
+        assert!(copied.contains("2020"), "{copied}");
+        // A role's controls are escaped like any other text.
+        assert!(writer_of("x", Some("b\u{1b}[31m")).contains("\\x1b"));
+    }
+
+    #[test]
     fn every_key_exists_in_both_languages_and_every_used_key_exists() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         // Every .ftl file of a language (the app's main.ftl, the command line's cli.ftl).

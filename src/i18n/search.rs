@@ -72,9 +72,13 @@ pub fn search_line(hit: &Hit) -> String {
 pub fn search_error(e: &SearchError) -> String {
     match e {
         SearchError::Journal(e) => super::journal_unreadable(e),
-        SearchError::Index(e) => tr!(
+        SearchError::Index(crate::search::index::IndexError::Sql(e)) => tr!(
             "search-index-unusable",
-            why = escape_controls(&e.0.to_string())
+            why = escape_controls(&e.to_string())
+        ),
+        SearchError::Index(crate::search::index::IndexError::NotAnIndex(path)) => tr!(
+            "search-index-not-ours",
+            path = escape_controls(&path.display().to_string())
         ),
     }
 }

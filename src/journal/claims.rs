@@ -20,6 +20,11 @@ pub struct Guard {
     pub aliases: Vec<String>,
     /// Whether look-alikes stop it.
     pub similar: Similar,
+    /// The journal has the reference as issued as this invoice (empty: without an id),
+    /// and the service, asked, has no such invoice and no invoice of that reference:
+    /// the clerk decided to issue it. Taken over from that entry, the decision journaled
+    /// (`issued-although-missing:<id>`); any other holder still stops it.
+    pub missing: Option<String>,
 }
 
 /// What is done about look-alikes of a create.
@@ -119,6 +124,7 @@ fn claim_in(
     };
     let places = places(action, intent, key, &guard.aliases);
     let mut takeover = None;
+    let mut missing = None;
     for (i, (scope, k)) in places.iter().enumerate() {
         let held = tx
             .one(
@@ -130,6 +136,15 @@ fn claim_in(
         let Some(seq) = held else { continue };
         let Some(holder) = entry(seq)? else { continue };
         match holder.outcome {
+            Outcome::Done
+                if i == 0
+                    && action == Action::Create
+                    && guard.missing.is_some()
+                    && guard.missing.as_deref()
+                        == Some(holder.invoice_id.as_deref().unwrap_or("")) =>
+            {
+                missing = Some(seq);
+            }
             Outcome::Done => return Ok(Claimed::Done(holder)),
             Outcome::Unknown => return Ok(Claimed::Pending(holder)),
             Outcome::Refused if i == 0 => takeover = Some(seq),
@@ -155,9 +170,19 @@ fn claim_in(
             }
         }
     }
+    if let (Some(_), Some(id)) = (missing, &guard.missing) {
+        intent.decision = Some(format!("issued-although-missing:{id}"));
+    }
     let row: Row = intent_row(action, &intent, who);
     let seq = append_in(tx, row)?;
-    if let Some(k) = key
+    if let (Some(k), Some(old), true) = (key, missing, tx.shared()) {
+        // Over an entry done as an invoice the service does not have: the server takes
+        // it over only for an intent whose decision says so.
+        tx.exec(
+            "SELECT journal_claim_missing(?1, ?2, ?3, ?4)",
+            &vals![&intent.service, k, seq, old],
+        )?;
+    } else if let Some(k) = key
         && tx.shared()
     {
         // The server decides: a new claim by its unique key, a takeover only from an
@@ -168,7 +193,7 @@ fn claim_in(
             &vals![&intent.service, k, seq, takeover],
         )?;
     } else if let Some(k) = key {
-        let changed = match takeover {
+        let changed = match takeover.or(missing) {
             Some(old) => tx.exec(
                 "UPDATE claims SET intent_seq = ?1 WHERE scope = ?2 AND key = ?3 AND intent_seq = ?4",
                 &vals![seq, &intent.service, k, old],
@@ -205,10 +230,25 @@ fn claim_key(action: Action, intent: &Intent) -> Option<&str> {
 pub struct DoneBy {
     /// The invoice issued.
     pub invoice_id: Option<String>,
-    /// Who wrote the intent (as the journal names them).
+    /// Who wrote the intent (as its computer names them).
     pub user: String,
+    /// The database role that wrote it (a shared journal's server's word).
+    pub db_user: Option<String>,
+    /// Copied by `journal push`: the time its own journal recorded.
+    pub copied_time: Option<String>,
     /// When (RFC 3339).
     pub time: String,
+}
+
+impl DoneBy {
+    /// Who issued it.
+    pub fn written_by(&self) -> super::WrittenBy {
+        super::WrittenBy {
+            user: self.user.clone(),
+            db_user: self.db_user.clone(),
+            copied_time: self.copied_time.clone(),
+        }
+    }
 }
 
 impl Journal {
@@ -241,7 +281,8 @@ impl Journal {
                        (SELECT o.outcome FROM entries o WHERE o.intent_seq = i.seq
                         ORDER BY o.seq DESC LIMIT 1),
                        (SELECT o.invoice_id FROM entries o WHERE o.intent_seq = i.seq
-                        ORDER BY o.seq DESC LIMIT 1)
+                        ORDER BY o.seq DESC LIMIT 1),
+                       i.db_user, i.copied_time
                      FROM claims c JOIN entries i ON i.seq = c.intent_seq
                      WHERE c.scope = ?1 AND c.key IN ({list})"
                 ),
@@ -258,6 +299,8 @@ impl Journal {
                     DoneBy {
                         invoice_id: r.opt_text(5)?.or(r.opt_text(1)?),
                         user: r.text(2)?,
+                        db_user: r.opt_text(6)?,
+                        copied_time: r.opt_text(7)?,
                         time: r.text(3)?,
                     },
                 )))

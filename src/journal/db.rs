@@ -200,6 +200,10 @@ pub(crate) trait Db {
         false
     }
 
+    /// The row numbered `seq` was appended in the transaction under way (the shared
+    /// journal remembers its writer's newest committed row, to find rows a failover lost).
+    fn appended(&self, _seq: i64) {}
+
     /// Runs a query; its rows.
     fn query(&self, sql: &str, params: &[Val]) -> Result<Vec<DbRow>, DbError> {
         let mut out = Vec::new();

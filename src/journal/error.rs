@@ -22,6 +22,10 @@ pub enum Trouble {
     Denied,
     /// The shared journal's server has no database of that name.
     NoDatabase,
+    /// The shared journal came back without rows this computer had written there (its
+    /// server failed over to a standby that did not have them yet): nothing more is
+    /// written on this connection's word; a new run asks the service first.
+    Rewound,
     /// Anything else (the reason says what).
     Other,
 }

@@ -151,6 +151,19 @@ pub enum Write {
 /// How often a claim that met a colleague's open transaction is tried again.
 pub const BUSY_RETRY: std::time::Duration = std::time::Duration::from_millis(500);
 
+/// How long a run (billing, e-mail) waits for a shared journal's server that went away
+/// (a restart or a failover takes seconds to a minute) before it stops:
+/// `INVOICE_DESK_JOURNAL_PATIENCE` seconds, 5 minutes unless set.
+pub fn away_patience() -> std::time::Duration {
+    std::env::var("INVOICE_DESK_JOURNAL_PATIENCE")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map_or(
+            std::time::Duration::from_secs(300),
+            std::time::Duration::from_secs,
+        )
+}
+
 /// Whether a claim refused with `e` is tried again after [`BUSY_RETRY`]: the journal was
 /// busy (a colleague's transaction on the same key, a laptop stopped mid-claim until the
 /// server ends it — nothing was written or sent) and has been for less than
@@ -362,6 +375,31 @@ pub fn in_flight_window(client: &Client) -> chrono::Duration {
 pub fn claim_ahead_limit() -> Option<std::time::Duration> {
     let limit = (in_flight_margin() / 8).min(chrono::Duration::seconds(5));
     limit.to_std().ok().filter(|l| !l.is_zero())
+}
+
+/// When the journal's entry `e` says a create was done and the service has neither
+/// that invoice nor any of `customer`'s invoices with `reference`: the invoice id the
+/// journal named (empty when it named none). `None` when it is there, or the service
+/// could not say (then it counts as issued, as the journal says). Asked once, when a
+/// create is refused as already issued: a row recorded by a role that lied, or a
+/// journal restored from an old copy, must not block a reference for good.
+pub async fn missing_at_service(
+    client: &Client,
+    e: &Entry,
+    customer: &str,
+    reference: &str,
+) -> Option<String> {
+    let id = e.invoice_id.clone().unwrap_or_default();
+    if !id.is_empty() {
+        match client.get_invoice(&id).await {
+            Err(err) if matches!(err.kind, ErrorKind::NotFound(_)) => {}
+            _ => return None,
+        }
+    }
+    match client.find_by_reference(customer, reference).await {
+        Ok(None) => Some(id),
+        _ => None,
+    }
 }
 
 /// Asks the service what became of an entry whose outcome is unknown: a create is looked

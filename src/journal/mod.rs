@@ -8,6 +8,7 @@
 //!
 //! Never in the journal: secrets, tokens, an account key (only its last 4 characters).
 
+mod calendar;
 mod claims;
 mod clock;
 pub use clock::Moment;
@@ -25,13 +26,14 @@ mod schema;
 mod store;
 mod uf;
 
+pub use calendar::{DEFAULT_ZONE, LocalZone};
 pub use claims::{Claimed, DoneBy, Guard, Similar};
 pub use csv_out::{CSV_HEADER, each_entry, export_csv};
 pub use directory::{Customer, ImportProblem, ImportWhy, fold, fold_text, read_import};
 pub use flow::{
-    BUSY_RETRY, Blocked, Checked, Claim, Journaled, SharedJournal, Write, busy_again, check,
-    check_and_record, claim_ahead_limit, in_flight_window, local_minute, resolve, same_service,
-    write_ahead, write_ahead_gated,
+    BUSY_RETRY, Blocked, Checked, Claim, Journaled, SharedJournal, Write, away_patience,
+    busy_again, check, check_and_record, claim_ahead_limit, in_flight_window, local_minute,
+    missing_at_service, resolve, same_service, write_ahead, write_ahead_gated,
 };
 pub use pg::BUSY_PATIENCE;
 pub use push::Pushed;
@@ -311,6 +313,35 @@ pub struct Entry {
     /// what a computer says of itself); absent in a file and in rows before layout 2.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub db_user: Option<String>,
+    /// Copied into the shared journal by `journal push`: the time its own journal
+    /// recorded, as that computer says (its `time` is when it was copied, on the
+    /// server's clock, and `db_user` who copied it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub copied_time: Option<String>,
+}
+
+/// Who wrote an entry: what its computer said ("Ana Pérez (ana@PC-CAJA-2)"), the
+/// database role the shared journal's server stamped, and for a row copied by `journal
+/// push` the time its own journal gave it (`i18n::writer_by` says it, the role first).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WrittenBy {
+    /// As its computer named it.
+    pub user: String,
+    /// The database role, the server's word (a shared journal's rows).
+    pub db_user: Option<String>,
+    /// Copied from another journal: the time it says it was recorded.
+    pub copied_time: Option<String>,
+}
+
+impl Entry {
+    /// Who wrote it.
+    pub fn written_by(&self) -> WrittenBy {
+        WrittenBy {
+            user: self.user.clone(),
+            db_user: self.db_user.clone(),
+            copied_time: self.copied_time.clone(),
+        }
+    }
 }
 
 /// Which entries to list.
@@ -378,6 +409,10 @@ pub fn os_user() -> String {
         .unwrap_or_else(|| "?".into())
 }
 
+/// The search index's file name (a cache kept beside the journal, `search::index`): a
+/// journal is never given it.
+pub const INDEX_FILE: &str = "search.sqlite3";
+
 /// Whether `text` names a shared journal (a PostgreSQL address) rather than a file.
 pub fn is_database_url(text: &str) -> bool {
     pg::is_database_url(text)
@@ -400,6 +435,7 @@ pub fn init_shared(
     url: &str,
     password: Option<&str>,
     clerks: Option<&str>,
+    time_zone: Option<&str>,
 ) -> Result<String, JournalError> {
     let (pg, shown) = store::connect_shared(
         url,
@@ -407,6 +443,9 @@ pub fn init_shared(
         &format!("{}@{}", os_user(), host_name()),
         |e, shown| store::shared_open_error(shown)(e),
     )?;
+    if let Some(zone) = time_zone {
+        calendar::set_desk_zone(&pg, zone).map_err(store::shared_open_error(&shown))?;
+    }
     let Some(role) = clerks else {
         return Ok(String::new());
     };

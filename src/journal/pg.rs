@@ -29,7 +29,7 @@ use std::time::Duration;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 /// The layout this program writes; a database with a newer one is refused.
-pub(super) const LAYOUT: i64 = 4;
+pub(super) const LAYOUT: i64 = 5;
 
 /// The journal's advisory lock ("invoice-desk journal", any fixed number): held only
 /// while the layout is made or brought up to date, never on the write path.
@@ -49,6 +49,13 @@ const IDLE_LIMIT: Duration = Duration::from_secs(10);
 /// laptop's transaction is ended and its locks freed) and one more lock wait.
 pub const BUSY_PATIENCE: Duration =
     Duration::from_secs(IDLE_LIMIT.as_secs() + 2 * LOCK_WAIT.as_secs() + 1);
+
+/// After a connection that could not be made, how long until the next is tried: a
+/// server back is found within it (and its connection's own time).
+const RECONNECT_PAUSE: Duration = Duration::from_secs(2);
+
+/// How long a connection may take to be made, start-up and password included.
+const CONNECT_LIMIT: Duration = Duration::from_secs(10);
 
 /// How long one statement may run on the server.
 const STATEMENT_LIMIT: Duration = Duration::from_secs(30);
@@ -140,6 +147,7 @@ const FUNCTIONS: &[&str] = &[
     "journal_pushed",
     "journal_customer_emails",
     "journal_uf_put",
+    "journal_claim_missing",
 ];
 
 /// Layout 2, from layout 1 (`{schema}`: the tables' schema, the functions' only search
@@ -180,16 +188,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS writers_backend ON writers(pid, backend_start)
 -- in one fixed format whatever the session's DateStyle.
 CREATE OR REPLACE FUNCTION journal_row_text(e entries) RETURNS text
 LANGUAGE sql STABLE SET search_path = {schema}, pg_temp AS $fn$
-  SELECT concat_ws(',', quote_nullable(e.seq), quote_nullable(e.writer), quote_nullable(e.kind),
-    quote_nullable(e.intent_seq), quote_nullable(e.time),
-    quote_nullable(to_char(e.server_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')),
-    quote_nullable(e."user"), quote_nullable(e.db_user), quote_nullable(e.profile),
-    quote_nullable(e.base_url), quote_nullable(e.action), quote_nullable(e.customer),
-    quote_nullable(e.amount), quote_nullable(e.currency_code), quote_nullable(e.account_last4),
-    quote_nullable(e.external_id), quote_nullable(e.invoice_id), quote_nullable(e.outcome),
-    quote_nullable(e.error_kind), quote_nullable(e.error_code), quote_nullable(e.file_name),
-    quote_nullable(e.rows), quote_nullable(e.checked), quote_nullable(e.service),
-    quote_nullable(e.due_date), quote_nullable(e.decision), quote_nullable(e.clock))
+  SELECT {row_text}
 $fn$;
 
 -- This connection's writer (made on its first row): the server's backend, its role.
@@ -340,8 +339,9 @@ REVOKE ALL ON writers FROM PUBLIC;
 UPDATE journal_layout SET version = 2;
 "#;
 
-/// The journal's one way to add a row (layouts 2 and 3 make it; 3 lets an intent be an
-/// e-mail).
+/// The journal's one way to add a row (layouts 2, 3 and 5 make it: 3 lets an intent be
+/// an e-mail, 5 stamps a copied row with the server's time and keeps the time it says
+/// beside it; an upgrade from an older layout runs them in order, the last one wins).
 const APPEND: &str = r#"
 CREATE OR REPLACE FUNCTION journal_append(
   p_kind text, p_intent_seq bigint, p_user text, p_profile text, p_base_url text,
@@ -366,6 +366,11 @@ BEGIN
     SELECT * INTO i FROM entries WHERE seq = p_intent_seq AND kind = 'intent';
     IF NOT FOUND THEN
       RAISE EXCEPTION 'there is no entry %', p_intent_seq USING ERRCODE = '22023';
+    END IF;
+    -- A copied outcome is the end of a copied intent's own history, nothing else's.
+    IF p_copied_time IS NOT NULL AND (i.copied_time IS NULL OR i.writer IS DISTINCT FROM w.id) THEN
+      RAISE EXCEPTION 'a copied outcome follows only a copied intent of the same writer'
+        USING ERRCODE = '42501';
     END IF;
     IF p_outcome NOT IN ('done', 'refused', 'unknown') THEN
       RAISE EXCEPTION 'an outcome is done, refused or unknown' USING ERRCODE = '22023';
@@ -396,9 +401,14 @@ BEGIN
   e.seq := nextval(pg_get_serial_sequence('entries', 'seq'));
   e.kind := p_kind;
   e.intent_seq := p_intent_seq;
+  IF p_copied_time IS NOT NULL AND (length(p_copied_time) > 40
+     OR p_copied_time !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9:.]+(Z|[+-][0-9:]+)?$') THEN
+    RAISE EXCEPTION 'a copied row''s time is a time' USING ERRCODE = '22023';
+  END IF;
   e.server_time := clock_timestamp();
-  e.time := coalesce(p_copied_time,
-    to_char(e.server_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
+  -- Every row's time is the server's; a copied row's own is kept beside it, as it says.
+  e.time := to_char(e.server_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  e.copied_time := p_copied_time;
   e."user" := p_user;
   e.db_user := session_user;
   e.profile := p_profile;
@@ -491,10 +501,130 @@ REVOKE ALL ON FUNCTION journal_uf_put FROM PUBLIC;
 UPDATE journal_layout SET version = 4;
 "#;
 
+/// Layout 5, from layout 4: what a managed server (its owner an ordinary role) allows,
+/// and nothing a clerk's role can forge.
+///
+/// - A writer is no longer the server's backend as `pg_stat_activity` shows it: that
+///   view hides other roles' sessions from a role without `pg_read_all_stats`, which a
+///   managed server's owner lacks (the SECURITY DEFINER function read `backend_start`
+///   as null). A writer is a secret the connection names at its start
+///   (`invoice_desk.writer`, 64 random hex digits; the table keeps its SHA-256 and
+///   role): unknown to any other session, it outlives a reconnection, so a computer
+///   whose server restarted goes on with its own chain and records the answers to its
+///   own requests. A session that names none (psql by hand) gets one of its own.
+/// - A row copied by `journal push` is stamped with the server's time like any other,
+///   the time it says it was first recorded kept beside it (`copied_time`): nothing is
+///   back-dated. Only a copied intent of the same writer takes a copied outcome.
+/// - A reference the journal has as issued may be claimed again only by an intent
+///   whose decision says the service has no such invoice
+///   (`issued-although-missing:<invoice id>`), so the decision is journaled.
+const UPGRADE_5: &str = r#"
+ALTER TABLE writers ALTER COLUMN backend_start DROP NOT NULL;
+ALTER TABLE writers ADD COLUMN IF NOT EXISTS token_hash TEXT;
+CREATE UNIQUE INDEX IF NOT EXISTS writers_token ON writers(token_hash);
+ALTER TABLE entries ADD COLUMN IF NOT EXISTS copied_time TEXT;
+-- The desk's settings, set by the owner (`journal init --time-zone`): one calendar for
+-- every clerk.
+CREATE TABLE IF NOT EXISTS desk_settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    set_by TEXT NOT NULL DEFAULT session_user,
+    set_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+);
+REVOKE ALL ON desk_settings FROM PUBLIC;
+
+-- A row's canonical text for its hash (layout 2's, and a copied row's own time after it
+-- when it has one: rows without it hash as they always did).
+CREATE OR REPLACE FUNCTION journal_row_text(e entries) RETURNS text
+LANGUAGE sql STABLE SET search_path = {schema}, pg_temp AS $fn$
+  SELECT {row_text}
+  || CASE WHEN e.copied_time IS NULL THEN '' ELSE ',' || quote_literal(e.copied_time) END
+$fn$;
+
+-- This connection's writer: the one its secret names (made on its first row).
+CREATE OR REPLACE FUNCTION journal_writer() RETURNS writers
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+DECLARE
+  w writers;
+  secret text := current_setting('invoice_desk.writer', true);
+  digest text;
+BEGIN
+  IF secret IS NULL OR secret !~ '^[0-9a-f]{64}$' THEN
+    -- A session that named none: one of its own, for as long as it lasts.
+    secret := replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '');
+    PERFORM set_config('invoice_desk.writer', secret, false);
+  END IF;
+  digest := encode(sha256(convert_to(secret, 'UTF8')), 'hex');
+  SELECT * INTO w FROM writers WHERE token_hash = digest FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO writers (db_user, pid, backend_start, started, tip_hash, token_hash)
+    VALUES (session_user, pg_backend_pid(), NULL, clock_timestamp(), repeat('0', 64), digest)
+    ON CONFLICT (token_hash) DO NOTHING;
+    SELECT * INTO w FROM writers WHERE token_hash = digest FOR UPDATE;
+  END IF;
+  IF w.db_user IS DISTINCT FROM session_user THEN
+    RAISE EXCEPTION 'this writer belongs to another role' USING ERRCODE = '42501';
+  END IF;
+  RETURN w;
+END
+$fn$;
+
+{append}
+-- Claims `p_key` under `p_scope` for this writer's intent `p_seq` over `p_old`, an
+-- intent recorded as done: only when `p_seq`'s decision says the service has no
+-- invoice of that reference (the clerk looked, and decided to issue it).
+CREATE OR REPLACE FUNCTION journal_claim_missing(
+  p_scope text, p_key text, p_seq bigint, p_old bigint) RETURNS boolean
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+DECLARE
+  w writers;
+  mine entries;
+  latest entries;
+  n bigint;
+BEGIN
+  w := journal_writer();
+  SELECT * INTO mine FROM entries WHERE seq = p_seq AND kind = 'intent' AND writer = w.id;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'entry % is not this writer''s intent', p_seq USING ERRCODE = '42501';
+  END IF;
+  SELECT * INTO latest FROM entries WHERE intent_seq = p_old ORDER BY seq DESC LIMIT 1;
+  IF latest.outcome IS DISTINCT FROM 'done'
+     OR mine.decision IS DISTINCT FROM 'issued-although-missing:' || coalesce(latest.invoice_id, '') THEN
+    RAISE EXCEPTION 'the claim on % is held by entry %', p_key, p_old USING ERRCODE = '23505';
+  END IF;
+  UPDATE claims SET intent_seq = p_seq WHERE scope = p_scope AND key = p_key AND intent_seq = p_old;
+  GET DIAGNOSTICS n = ROW_COUNT;
+  IF n <> 1 THEN
+    RAISE EXCEPTION 'the claim on % was taken over meanwhile', p_key USING ERRCODE = '23505';
+  END IF;
+  RETURN true;
+END
+$fn$;
+REVOKE ALL ON FUNCTION journal_claim_missing FROM PUBLIC;
+REVOKE ALL ON FUNCTION journal_writer FROM PUBLIC;
+{to_clerks_5}
+UPDATE journal_layout SET version = 5;
+"#;
+
+/// A row's columns in the order its hash covers them, each quoted (NULL as NULL), times in
+/// one fixed format whatever the session's DateStyle: layout 2's text, which layout 5
+/// extends only for rows that have a copied time (every other row hashes as before).
+const ROW_TEXT: &str = r#"concat_ws(',', quote_nullable(e.seq), quote_nullable(e.writer), quote_nullable(e.kind),
+    quote_nullable(e.intent_seq), quote_nullable(e.time),
+    quote_nullable(to_char(e.server_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')),
+    quote_nullable(e."user"), quote_nullable(e.db_user), quote_nullable(e.profile),
+    quote_nullable(e.base_url), quote_nullable(e.action), quote_nullable(e.customer),
+    quote_nullable(e.amount), quote_nullable(e.currency_code), quote_nullable(e.account_last4),
+    quote_nullable(e.external_id), quote_nullable(e.invoice_id), quote_nullable(e.outcome),
+    quote_nullable(e.error_kind), quote_nullable(e.error_code), quote_nullable(e.file_name),
+    quote_nullable(e.rows), quote_nullable(e.checked), quote_nullable(e.service),
+    quote_nullable(e.due_date), quote_nullable(e.decision), quote_nullable(e.clock))"#;
+
 /// A layout's SQL for `schema`: the functions' search path, the in-flight floor, and
 /// the one text of `journal_append`.
 fn fill(sql: &str, schema: &str) -> String {
     sql.replace("{append}", APPEND)
+        .replace("{row_text}", ROW_TEXT)
         .replace(
             "{to_clerks_3}",
             &to_clerks(&["GRANT EXECUTE ON FUNCTION journal_customer_emails(text, text) TO %I"]),
@@ -504,6 +634,13 @@ fn fill(sql: &str, schema: &str) -> String {
             &to_clerks(&[
                 "GRANT EXECUTE ON FUNCTION journal_uf_put(text, text, text) TO %I",
                 "GRANT SELECT ON uf_values TO %I",
+            ]),
+        )
+        .replace(
+            "{to_clerks_5}",
+            &to_clerks(&[
+                "GRANT EXECUTE ON FUNCTION journal_claim_missing(text, text, bigint, bigint) TO %I",
+                "GRANT SELECT ON desk_settings TO %I",
             ]),
         )
         .replace("{schema}", &quote_ident(schema))
@@ -527,8 +664,8 @@ fn to_clerks(grants: &[&str]) -> String {
 pub fn grants(role: &str) -> String {
     let role = quote_ident(role);
     format!(
-        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values FROM PUBLIC;\n\
-         GRANT SELECT ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values TO {role};\n\
+        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, desk_settings FROM PUBLIC;\n\
+         GRANT SELECT ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, desk_settings TO {role};\n\
          GRANT EXECUTE ON FUNCTION {} TO {role};\n",
         FUNCTIONS.join(", ")
     )
@@ -653,26 +790,97 @@ fn keywords_without_password(text: &str) -> String {
     out.join(" ")
 }
 
-/// An open connection to the shared journal.
+/// The shared journal's connection, made again when the server went away.
 ///
 /// Why tokio-postgres driven from a thread of its own, not the `postgres` crate (which
 /// wraps the same client in the same way): every answer here is bounded by
 /// [`ANSWER_LIMIT`] — each call, and each row of a long walk — and a connection whose
-/// server stopped answering is marked broken and refused at once after. The `postgres`
+/// server stopped answering is marked broken and never used again. The `postgres`
 /// crate's blocking calls take no such limit: a stalled server or network would hold a
 /// clerk's run until the operating system gave up on the connection (Linux's 30 s user
 /// timeout; minutes elsewhere), which the stalled-network test
 /// (`tests/shared_journal.rs`) forbids.
+///
+/// A server restarts, fails over to its standby, or a laptop's Wi-Fi drops: a
+/// connection found closed or broken is made anew at the next call that does not
+/// belong to a transaction begun on it (a transaction never goes on on another
+/// connection: its beginning was lost with the old one). It names the same writer
+/// secret, so the computer goes on with its own chain and may record the answers to the
+/// requests it sent before.
 pub(crate) struct Pg {
+    /// How to connect (the writer's secret among its options).
+    config: tokio_postgres::Config,
+    /// The connection in use.
+    conn: Mutex<std::sync::Arc<Conn>>,
+    /// A transaction was begun on the connection in use: it is not replaced until the
+    /// transaction ends.
+    in_transaction: std::sync::atomic::AtomicBool,
+    /// A new connection could not be made: none is tried again before then (each try
+    /// may take [`CONNECT_LIMIT`] on a stalled network), and calls fail at once with
+    /// why the last one failed.
+    retry: Mutex<Option<(std::time::Instant, DbError)>>,
+    /// This writer's newest row appended in the transaction under way, and the newest
+    /// one committed: a server found without it (a failover to a standby that had not
+    /// received it) has lost what this computer was told was written.
+    appended: std::sync::atomic::AtomicI64,
+    committed: std::sync::atomic::AtomicI64,
+    /// The server came back without rows this writer had committed, or another server
+    /// took over from one that confirmed commits without a standby: no more writes.
+    rewound: std::sync::atomic::AtomicBool,
+    /// The server connected to (its address and port as it sees them) and whether it
+    /// confirms a commit only once a standby has it (`synchronous_standby_names`).
+    server: Mutex<Option<ServerSeen>>,
+}
+
+/// What a connection found of its server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ServerSeen {
+    /// `inet_server_addr():inet_server_port()` (empty over a local socket).
+    place: String,
+    /// A commit is confirmed once a standby has it.
+    synchronous: bool,
+}
+
+impl ServerSeen {
+    /// Asks the server over `conn`.
+    fn of(conn: &Conn) -> Result<ServerSeen, DbError> {
+        let stmt = conn.statement(
+            "SELECT coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port()::text, ''),
+                    current_setting('synchronous_standby_names') <> ''
+                    AND current_setting('synchronous_commit') NOT IN ('off', 'local')",
+        )?;
+        let rows = conn.block(conn.client.query(&stmt, &[]))?;
+        let row = rows
+            .first()
+            .ok_or_else(|| DbError::said("the server said nothing of itself"))?;
+        Ok(ServerSeen {
+            place: row.try_get(0)?,
+            synchronous: row.try_get(1)?,
+        })
+    }
+}
+
+/// One connection to the server.
+struct Conn {
     client: tokio_postgres::Client,
     statements: Mutex<HashMap<String, tokio_postgres::Statement>>,
     /// The connection thread's runtime: its timer keeps [`ANSWER_LIMIT`].
     runtime: tokio::runtime::Handle,
     /// An answer did not come within [`ANSWER_LIMIT`]: the connection is not used again
-    /// (each later call would wait as long), every call fails at once.
+    /// (each later call would wait as long), every call on it fails at once.
     broken: std::sync::atomic::AtomicBool,
     /// Drives the connection; it ends when the client is dropped.
     _driver: std::thread::JoinHandle<()>,
+}
+
+/// A writer's secret: 64 random hex digits (two v4 UUIDs' 244 random bits), named by
+/// every connection of this journal's handle and known to no other session.
+fn writer_secret() -> String {
+    format!(
+        "{}{}",
+        uuid::Uuid::new_v4().simple(),
+        uuid::Uuid::new_v4().simple()
+    )
 }
 
 impl Pg {
@@ -708,13 +916,16 @@ impl Pg {
         }
         // Never frozen: a lock waited for says who holds it, a transaction left open by
         // a computer that died is ended by the server, a statement is bounded; the
-        // server notices a vanished client and this side a vanished server.
+        // server notices a vanished client and this side a vanished server. The
+        // writer's secret names this computer's chain on every connection it makes.
         config.options(format!(
             "-c lock_timeout={} -c idle_in_transaction_session_timeout={} -c statement_timeout={} \
-             -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3",
+             -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 \
+             -c invoice_desk.writer={}",
             LOCK_WAIT.as_millis(),
             IDLE_LIMIT.as_millis(),
-            STATEMENT_LIMIT.as_millis()
+            STATEMENT_LIMIT.as_millis(),
+            writer_secret()
         ));
         config.keepalives(true);
         config.keepalives_idle(Duration::from_secs(10));
@@ -722,45 +933,116 @@ impl Pg {
         config.keepalives_retries(3);
         #[cfg(target_os = "linux")]
         config.tcp_user_timeout(Duration::from_secs(30));
-        let tls = LazyTls;
-        let (sent, got) = std::sync::mpsc::channel();
-        let driver = std::thread::Builder::new()
-            .name("shared-journal".into())
-            .spawn(move || {
-                let rt = match tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                {
-                    Ok(rt) => rt,
-                    Err(e) => {
-                        let _ = sent.send(Err(DbError::said(e.to_string())));
-                        return;
-                    }
-                };
-                let handle = rt.handle().clone();
-                rt.block_on(async move {
-                    match config.connect(tls).await {
-                        Ok((client, connection)) => {
-                            let _ = sent.send(Ok((client, handle)));
-                            let _ = connection.await;
-                        }
-                        Err(e) => {
-                            let _ = sent.send(Err(DbError::from(e)));
-                        }
-                    }
-                });
-            })
-            .map_err(|e| DbError::said(e.to_string()))?;
-        let (client, runtime) = got
-            .recv()
-            .map_err(|_| DbError::said("the connection's thread stopped"))??;
+        let conn = Conn::open(config.clone())?;
+        let server = ServerSeen::of(&conn)?;
         Ok(Pg {
-            client,
-            statements: Mutex::new(HashMap::new()),
-            runtime,
-            broken: std::sync::atomic::AtomicBool::new(false),
-            _driver: driver,
+            config,
+            conn: Mutex::new(std::sync::Arc::new(conn)),
+            in_transaction: std::sync::atomic::AtomicBool::new(false),
+            retry: Mutex::new(None),
+            appended: std::sync::atomic::AtomicI64::new(0),
+            committed: std::sync::atomic::AtomicI64::new(0),
+            rewound: std::sync::atomic::AtomicBool::new(false),
+            server: Mutex::new(Some(server)),
         })
+    }
+
+    /// The connection to use now: the one in use while it works (or while a
+    /// transaction was begun on it), else a new one.
+    fn conn(&self) -> Result<std::sync::Arc<Conn>, DbError> {
+        let mut current = self
+            .conn
+            .lock()
+            .map_err(|_| DbError::said("the connection's lock was poisoned"))?;
+        let gone =
+            current.broken.load(std::sync::atomic::Ordering::SeqCst) || current.client.is_closed();
+        if gone
+            && !self
+                .in_transaction
+                .load(std::sync::atomic::Ordering::SeqCst)
+        {
+            let mut retry = self
+                .retry
+                .lock()
+                .map_err(|_| DbError::said("the connection's lock was poisoned"))?;
+            if let Some((at, why)) = retry.as_ref()
+                && std::time::Instant::now() < *at
+            {
+                return Err(why.clone());
+            }
+            match Conn::open(self.config.clone()) {
+                Ok(conn) => {
+                    *retry = None;
+                    self.check_not_rewound(&conn)?;
+                    *current = std::sync::Arc::new(conn);
+                }
+                Err(e) => {
+                    *retry = Some((std::time::Instant::now() + RECONNECT_PAUSE, e.clone()));
+                    return Err(e);
+                }
+            }
+        }
+        Ok(current.clone())
+    }
+
+    /// On a connection made anew: whether the server still has this writer's newest
+    /// committed row. A failover to an asynchronous standby may lose the last moments'
+    /// rows; a claim lost so would let the reference be sent again on this run's word.
+    /// Then nothing more is written through this handle (a new run, or the app's journal
+    /// opened again, asks the service before it sends).
+    ///
+    /// Another server taking over (a failover: another address or port) from one that
+    /// confirmed commits without waiting for a standby may lack the last moments' rows
+    /// of any clerk: a run here could take a colleague's lost claim for free. That too
+    /// ends writing through this handle.
+    fn check_not_rewound(&self, conn: &Conn) -> Result<(), DbError> {
+        use std::sync::atomic::Ordering;
+        let now = ServerSeen::of(conn)?;
+        if let Ok(mut server) = self.server.lock() {
+            if let Some(before) = server.as_ref()
+                && before.place != now.place
+                && !before.synchronous
+            {
+                self.rewound.store(true, Ordering::SeqCst);
+            }
+            *server = Some(now);
+        }
+        let committed = self.committed.load(Ordering::SeqCst);
+        if committed == 0 {
+            return Ok(());
+        }
+        let stmt = conn.statement(
+            "SELECT coalesce(max(e.seq), 0) FROM entries e JOIN writers w ON w.id = e.writer
+             WHERE w.token_hash = encode(sha256(convert_to(current_setting('invoice_desk.writer'), 'UTF8')), 'hex')",
+        )?;
+        let rows = conn.block(conn.client.query(&stmt, &[]))?;
+        let found: i64 = rows.first().map_or(Ok(0), |r| r.try_get(0))?;
+        if found < committed {
+            self.rewound.store(true, Ordering::SeqCst);
+        }
+        Ok(())
+    }
+
+    /// Refuses a write once the server was found without this writer's rows.
+    fn not_rewound(&self) -> Result<(), DbError> {
+        if self.rewound.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(DbError {
+                trouble: Trouble::Rewound,
+                why: "the journal's server came back without the newest rows this computer had written, or another server took over from one that did not wait for a standby (a failover that may have lost the last moments' rows)".into(),
+                unique: false,
+                lock_timeout: false,
+            });
+        }
+        Ok(())
+    }
+
+    /// Marks the connection in use as gone: the next call makes a new one.
+    fn forget(&self) {
+        if let Ok(current) = self.conn.lock() {
+            current
+                .broken
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+        }
     }
 
     /// The layout recorded, if the tables exist.
@@ -793,17 +1075,16 @@ impl Pg {
                     &[Val::Int(1)],
                 )?;
             }
-            if found.unwrap_or(1) < 2 {
-                let schema = self.schema()?;
-                self.batch(&fill(UPGRADE_2, &schema))?;
-            }
-            if found.unwrap_or(1) < 3 {
-                let schema = self.schema()?;
-                self.batch(&fill(UPGRADE_3, &schema))?;
-            }
-            if found.unwrap_or(1) < 4 {
-                let schema = self.schema()?;
-                self.batch(&fill(UPGRADE_4, &schema))?;
+            let schema = self.schema()?;
+            for (layout, sql) in [
+                (2, UPGRADE_2),
+                (3, UPGRADE_3),
+                (4, UPGRADE_4),
+                (5, UPGRADE_5),
+            ] {
+                if found.unwrap_or(1) < layout {
+                    self.batch(&fill(sql, &schema))?;
+                }
             }
             Ok(())
         })
@@ -819,25 +1100,48 @@ impl Pg {
 
     /// Runs statements that take no parameters.
     pub fn batch(&self, sql: &str) -> Result<(), DbError> {
-        self.block(self.client.batch_execute(sql))
+        let conn = self.conn()?;
+        conn.block(conn.client.batch_execute(sql))
     }
 
     /// Runs `f` in one transaction. No lock is taken for the journal as a whole: claims
     /// are decided by unique keys and row locks, each writer's chain by its own row.
     /// A row lock held by another computer for longer than [`LOCK_WAIT`] ends the
-    /// transaction with a word of who holds it.
+    /// transaction with a word of who holds it. The whole transaction runs on one
+    /// connection: one lost midway fails it (nothing of it was committed).
     pub fn write<R>(&self, f: impl FnOnce(&dyn Db) -> Result<R, DbError>) -> Result<R, DbError> {
-        self.batch("BEGIN")?;
-        match f(self) {
-            Ok(r) => {
-                self.batch("COMMIT")?;
-                Ok(r)
+        use std::sync::atomic::Ordering;
+        self.not_rewound()?;
+        self.appended.store(0, Ordering::SeqCst);
+        if let Err(e) = self.batch("BEGIN") {
+            // A connection whose server went away is found closed by its first
+            // statement: a transaction not yet begun begins on a new one.
+            if e.trouble != Trouble::Unreachable {
+                return Err(e);
             }
+            self.forget();
+            self.batch("BEGIN")?;
+        }
+        if let Err(e) = self.not_rewound() {
+            let _ = self.batch("ROLLBACK");
+            return Err(e);
+        }
+        self.in_transaction
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        let done = match f(self) {
+            Ok(r) => self.batch("COMMIT").map(|()| {
+                self.committed
+                    .fetch_max(self.appended.load(Ordering::SeqCst), Ordering::SeqCst);
+                r
+            }),
             Err(e) => {
                 let _ = self.batch("ROLLBACK");
                 Err(self.who_holds(e))
             }
-        }
+        };
+        self.in_transaction
+            .store(false, std::sync::atomic::Ordering::SeqCst);
+        done
     }
 
     /// Runs `f` in one transaction begun once the journal's advisory lock is held (the
@@ -891,6 +1195,65 @@ impl Pg {
             ),
             ..e
         }
+    }
+}
+
+impl Conn {
+    /// Connects with `config`, from a thread of its own that drives the connection.
+    fn open(config: tokio_postgres::Config) -> Result<Conn, DbError> {
+        let tls = LazyTls;
+        let (sent, got) = std::sync::mpsc::channel();
+        let driver = std::thread::Builder::new()
+            .name("shared-journal".into())
+            .spawn(move || {
+                let rt = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        let _ = sent.send(Err(DbError::said(e.to_string())));
+                        return;
+                    }
+                };
+                let handle = rt.handle().clone();
+                rt.block_on(async move {
+                    // tokio-postgres bounds the socket's connection only: a server or
+                    // network that takes the connection and then stalls (a half-dead
+                    // Wi-Fi, a proxy) would hold the start-up and the password for ever.
+                    match tokio::time::timeout(CONNECT_LIMIT, config.connect(tls)).await {
+                        Ok(Ok((client, connection))) => {
+                            let _ = sent.send(Ok((client, handle)));
+                            let _ = connection.await;
+                        }
+                        Ok(Err(e)) => {
+                            let _ = sent.send(Err(DbError::from(e)));
+                        }
+                        Err(_) => {
+                            let _ = sent.send(Err(DbError {
+                                trouble: Trouble::Unreachable,
+                                why: format!(
+                                    "the server did not answer the connection within {} s",
+                                    CONNECT_LIMIT.as_secs()
+                                ),
+                                unique: false,
+                                lock_timeout: false,
+                            }));
+                        }
+                    }
+                });
+            })
+            .map_err(|e| DbError::said(e.to_string()))?;
+        let (client, runtime) = got
+            .recv()
+            .map_err(|_| DbError::said("the connection's thread stopped"))??;
+        Ok(Conn {
+            client,
+            statements: Mutex::new(HashMap::new()),
+            runtime,
+            broken: std::sync::atomic::AtomicBool::new(false),
+            _driver: driver,
+        })
     }
 
     fn statement(&self, sql: &str) -> Result<tokio_postgres::Statement, DbError> {
@@ -964,8 +1327,9 @@ async fn within<T>(
 
 impl Db for Pg {
     fn exec(&self, sql: &str, params: &[Val]) -> Result<u64, DbError> {
-        let stmt = self.statement(sql)?;
-        self.block(self.client.execute_raw(&stmt, params.iter()))
+        let conn = self.conn()?;
+        let stmt = conn.statement(sql)?;
+        conn.block(conn.client.execute_raw(&stmt, params.iter()))
     }
 
     fn each(
@@ -974,14 +1338,15 @@ impl Db for Pg {
         params: &[Val],
         f: &mut dyn FnMut(DbRow) -> Result<bool, DbError>,
     ) -> Result<(), DbError> {
-        self.usable()?;
-        let stmt = self.statement(sql)?;
-        let rt = &self.runtime;
-        let broken = || self.broken.store(true, std::sync::atomic::Ordering::SeqCst);
+        let conn = self.conn()?;
+        conn.usable()?;
+        let stmt = conn.statement(sql)?;
+        let rt = &conn.runtime;
+        let broken = || conn.broken.store(true, std::sync::atomic::Ordering::SeqCst);
         // The limit is per answer (the first rows, then each next one): a long walk
         // (`journal verify`) goes on as long as rows keep coming.
         futures_executor::block_on(async {
-            let rows = within(rt, self.client.query_raw(&stmt, params.iter()))
+            let rows = within(rt, conn.client.query_raw(&stmt, params.iter()))
                 .await
                 .inspect_err(|_| broken())??;
             pin_mut!(rows);
@@ -996,6 +1361,11 @@ impl Db for Pg {
 
     fn shared(&self) -> bool {
         true
+    }
+
+    fn appended(&self, seq: i64) {
+        self.appended
+            .fetch_max(seq, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -1092,6 +1462,15 @@ impl From<tokio_postgres::Error> for DbError {
                 Trouble::Denied
             }
             Some(c) if *c == SqlState::INVALID_CATALOG_NAME => Trouble::NoDatabase,
+            // The server is shutting down, restarting or still starting (a restart or
+            // a failover): out of reach for now, not a refusal.
+            Some(c)
+                if *c == SqlState::ADMIN_SHUTDOWN
+                    || *c == SqlState::CRASH_SHUTDOWN
+                    || *c == SqlState::CANNOT_CONNECT_NOW =>
+            {
+                Trouble::Unreachable
+            }
             Some(_) => Trouble::Other,
             // The server asked for a password and none was given (the keyring lost it,
             // or it was never saved): a refusal, not a server out of reach.

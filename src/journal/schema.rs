@@ -113,6 +113,10 @@ pub(super) const MIGRATIONS: &[Step] = &[
             stored TEXT NOT NULL
          );",
     ),
+    // 11: a row copied from another journal keeps the time it says it was recorded
+    // beside its own (the shared journal's layout 5 has it; a file's rows never do), so
+    // both stores answer one listing.
+    Step::Sql("ALTER TABLE entries ADD COLUMN copied_time TEXT;"),
 ];
 
 /// Layout 6's second step: the intents of an older journal claim their references and

@@ -425,12 +425,15 @@ fn append_chained(tx: &dyn Db, row: &mut Row) -> Result<i64, DbError> {
 fn append_shared(tx: &dyn Db, row: &Row) -> Result<i64, DbError> {
     let mut values = row.content();
     values.push(Val::from(row.copied.then(|| row.time.clone())));
-    tx.one(
-        &format!("SELECT journal_append({})", placeholders(1..=values.len())),
-        &values,
-    )?
-    .ok_or_else(|| DbError::said("the server appended no row"))?
-    .int(0)
+    let seq = tx
+        .one(
+            &format!("SELECT journal_append({})", placeholders(1..=values.len())),
+            &values,
+        )?
+        .ok_or_else(|| DbError::said("the server appended no row"))?
+        .int(0)?;
+    tx.appended(seq);
+    Ok(seq)
 }
 
 /// `?a, …, ?b` for the parameters numbered `a..=b`.
@@ -533,6 +536,23 @@ impl Journal {
             return Err(JournalError::Open {
                 path: path.to_path_buf(),
                 why: "it is not a file on disk, so nothing would be kept (set INVOICE_DESK_JOURNAL to a file's path)".into(),
+                trouble: Trouble::Other,
+            });
+        }
+        if path.file_name().is_some_and(|n| {
+            let n = n.to_string_lossy().to_lowercase();
+            ["", "-wal", "-shm"]
+                .iter()
+                .any(|s| n == format!("{}{s}", super::INDEX_FILE))
+        }) {
+            // The search index, a cache, is kept under that name beside the journal and
+            // may be started again: the journal must never be taken for it.
+            return Err(JournalError::Open {
+                path: path.to_path_buf(),
+                why: format!(
+                    "it is named like the search index ({}), a cache beside the journal that may be started again: give the journal another name",
+                    super::INDEX_FILE
+                ),
                 trouble: Trouble::Other,
             });
         }
@@ -1217,7 +1237,7 @@ pub(super) fn list_sql(
                 i.currency_code, i.account_last4, i.external_id,
                 coalesce(o.invoice_id, i.invoice_id), coalesce(o.outcome, 'unknown'),
                 o.error_kind, o.error_code, i.file_name, o.rows, o.time, coalesce(o.checked, false),
-                i.due_date, i.decision, i.service, i.db_user
+                i.due_date, i.decision, i.service, i.db_user, i.copied_time
          FROM entries i
          LEFT JOIN entries o ON o.seq = (SELECT max(seq) FROM entries WHERE intent_seq = i.seq)
          WHERE i.kind = 'intent' {clause}
@@ -1265,6 +1285,7 @@ pub(super) fn list_on(
                 decision: r.opt_text(20)?,
                 service: r.opt_text(21)?,
                 db_user: r.opt_text(22)?,
+                copied_time: r.opt_text(23)?,
             })
         })
         .collect::<Result<Vec<_>, DbError>>()

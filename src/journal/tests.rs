@@ -951,7 +951,15 @@ fn a_dead_colleagues_open_claim_is_named_within_seconds_and_ended_by_the_server(
     );
     // Who: the holder's program names its writer, the server its role.
     assert!(said.reason().contains(&host_name()), "{}", said.reason());
-    assert!(said.reason().contains("role postgres"), "{}", said.reason());
+    let Place::Shared(url) = &place else {
+        unreachable!()
+    };
+    let owner = pg_server::Server::owner_of(url.rsplit('/').next().unwrap());
+    assert!(
+        said.reason().contains(&format!("role {owner}")),
+        "{}",
+        said.reason()
+    );
     // The server ends the dead write; the claim then goes through (bounded).
     let claimed_at = loop {
         match waiting.claim(Action::Create, &reference, &Guard::default()) {
@@ -1001,9 +1009,12 @@ fn the_server_stamps_each_row_and_each_writer_keeps_a_chain_of_its_own() {
     let db = url.rsplit('/').next().unwrap();
     let stamped = server.psql(
         db,
-        "SELECT count(DISTINCT writer), bool_and(db_user = 'postgres'),
-                bool_and(abs(extract(epoch FROM server_time - now())) < 600)
-         FROM entries",
+        &format!(
+            "SELECT count(DISTINCT writer), bool_and(db_user = '{}'),
+                    bool_and(abs(extract(epoch FROM server_time - now())) < 600)
+             FROM entries",
+            pg_server::Server::owner_of(db)
+        ),
     );
     assert_eq!(stamped.trim(), "2|t|t");
     assert_eq!(a.verify().unwrap(), Ok(6));

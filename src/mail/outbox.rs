@@ -80,6 +80,9 @@ pub struct Outbox<'a> {
     pub attempts: u32,
     /// The first wait between attempts (doubled each time).
     pub backoff: Duration,
+    /// Since when the journal's server has not answered, while an e-mail waits for it
+    /// (nothing is sent meanwhile): the front end says so.
+    down: std::sync::Arc<std::sync::Mutex<Option<chrono::DateTime<chrono::Utc>>>>,
 }
 
 impl<'a> Outbox<'a> {
@@ -98,6 +101,44 @@ impl<'a> Outbox<'a> {
             next_start: None,
             attempts: 3,
             backoff: Duration::from_secs(5),
+            down: std::sync::Arc::default(),
+        }
+    }
+
+    /// Since when the journal's server has not answered, while an e-mail waits for it;
+    /// shared, for a front end to read while a send goes on.
+    pub fn journal_down(
+        &self,
+    ) -> std::sync::Arc<std::sync::Mutex<Option<chrono::DateTime<chrono::Utc>>>> {
+        self.down.clone()
+    }
+
+    /// Waits while the journal's server is out of reach (a restart, a failover), at
+    /// most [`crate::journal::away_patience`]: an e-mail's claim is made while the mail
+    /// server waits for the content, which cannot wait for minutes, so the journal is
+    /// asked first. Nothing is sent meanwhile.
+    async fn journal_answers(&self) -> Result<(), JournalError> {
+        let began = std::time::Instant::now();
+        let patience = crate::journal::away_patience();
+        loop {
+            match self.journal.run(|j| j.ping()).await {
+                Ok(()) => {
+                    if let Ok(mut d) = self.down.lock() {
+                        *d = None;
+                    }
+                    return Ok(());
+                }
+                Err(e)
+                    if e.trouble() == crate::journal::Trouble::Unreachable
+                        && began.elapsed() < patience =>
+                {
+                    if let Ok(mut d) = self.down.lock() {
+                        d.get_or_insert_with(chrono::Utc::now);
+                    }
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+                Err(e) => return Err(e),
+            }
         }
     }
 
@@ -179,6 +220,7 @@ impl<'a> Outbox<'a> {
                 wait = wait.saturating_mul(2);
             }
             self.pace().await;
+            self.journal_answers().await?;
             let mut claim: Option<Result<Claimed, JournalError>> = None;
             let journal = self.journal.clone();
             let delivery = self

@@ -1,7 +1,10 @@
 //! The search index: a SQLite file of every invoice this computer has seen — in a
 //! customer's listing (Customer invoices, Cartera, the CLI's `list`) or in the journal
 //! (every create and void) — with a trigram full-text table over its id, reference and
-//! customer. A cache: deleting it loses nothing, and a damaged one is started again.
+//! customer. A cache: deleting it loses nothing, and a damaged one is started again —
+//! but only ever its own file: a file at its place that is not an index (the journal
+//! itself, by a name or a link) is never written, and a damaged one is set aside
+//! (renamed), never removed, since it might be someone's journal.
 
 use super::{Seen, Status};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -59,10 +62,26 @@ CREATE TABLE IF NOT EXISTS journals (
 );
 ";
 
+/// The index's mark in its file's header (`PRAGMA application_id`, "IDSX"): a file
+/// without it is not written unless it holds nothing but an index's tables.
+const APPLICATION_ID: i32 = 0x4944_5358;
+
 /// Why the index could not be read or written (it is a cache: the search says so and
 /// goes on with what the journal knows).
 #[derive(Debug)]
-pub struct IndexError(pub rusqlite::Error);
+pub enum IndexError {
+    /// SQLite's error reading or writing it.
+    Sql(rusqlite::Error),
+    /// The file at the index's place is another database (the journal, by its name or
+    /// a link to it): left as it is.
+    NotAnIndex(PathBuf),
+}
+
+impl From<rusqlite::Error> for IndexError {
+    fn from(e: rusqlite::Error) -> Self {
+        IndexError::Sql(e)
+    }
+}
 
 /// The index's file, opened.
 pub struct Index {
@@ -81,15 +100,15 @@ pub fn place_for(journal: Option<&Path>) -> Option<PathBuf> {
         return None;
     }
     if !crate::journal::is_database_url(&text) {
-        return journal.parent().map(|d| d.join("search.sqlite3"));
+        return journal.parent().map(|d| d.join(crate::journal::INDEX_FILE));
     }
     // A desk's journal: this computer's own index, in INVOICE_DESK_CONFIG_DIR when a
     // script or a test sets it (as the log is), else the data folder.
     match std::env::var_os("INVOICE_DESK_CONFIG_DIR") {
-        Some(d) if !d.is_empty() => Some(PathBuf::from(d).join("search.sqlite3")),
+        Some(d) if !d.is_empty() => Some(PathBuf::from(d).join(crate::journal::INDEX_FILE)),
         _ => crate::journal::default_file()?
             .parent()
-            .map(|d| d.join("search.sqlite3")),
+            .map(|d| d.join(crate::journal::INDEX_FILE)),
     }
 }
 
@@ -108,19 +127,24 @@ fn bounded(text: Option<&str>) -> Option<String> {
 }
 
 impl Index {
-    /// Opens (or makes) the index at `path`; a file that is not an index, or is damaged,
-    /// is started again: it only ever holds what can be read again.
+    /// Opens (or makes) the index at `path`. A damaged file is set aside (renamed, with
+    /// its `-wal` and `-shm`) and the index started again: it only ever holds what can be
+    /// read again. A readable database that is not an index is never written.
     pub fn open(path: &Path) -> Result<Index, IndexError> {
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
         match Self::open_at(path) {
             Ok(index) => Ok(index),
-            Err(IndexError(e)) if crate::journal::is_damage(&e) => {
+            Err(IndexError::Sql(e)) if crate::journal::is_damage(&e) => {
                 for suffix in ["", "-wal", "-shm"] {
-                    let mut p = path.as_os_str().to_owned();
-                    p.push(suffix);
-                    let _ = std::fs::remove_file(PathBuf::from(p));
+                    let mut from = path.as_os_str().to_owned();
+                    from.push(suffix);
+                    let mut to = path.as_os_str().to_owned();
+                    to.push(".damaged");
+                    to.push(suffix);
+                    // A rename moves a link, never what it points to; a file is kept.
+                    let _ = std::fs::rename(PathBuf::from(from), PathBuf::from(to));
                 }
                 Self::open_at(path)
             }
@@ -129,20 +153,52 @@ impl Index {
     }
 
     fn open_at(path: &Path) -> Result<Index, IndexError> {
-        let conn = Connection::open(path).map_err(IndexError)?;
+        let conn = Connection::open(path).map_err(IndexError::Sql)?;
+        Self::own(&conn, path)?;
         Self::ready(conn)
+    }
+
+    /// Makes sure the file is the index's own before anything is written: marked as the
+    /// index, or holding nothing but an index's tables (one made before the mark, or a
+    /// new file), which is then marked.
+    fn own(conn: &Connection, path: &Path) -> Result<(), IndexError> {
+        let id: i32 = conn
+            .query_row("PRAGMA application_id", [], |r| r.get(0))
+            .map_err(IndexError::Sql)?;
+        if id == APPLICATION_ID {
+            return Ok(());
+        }
+        let mut tables = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .map_err(IndexError::Sql)?;
+        let names: Vec<String> = tables
+            .query_map([], |r| r.get(0))
+            .map_err(IndexError::Sql)?
+            .collect::<Result<_, _>>()
+            .map_err(IndexError::Sql)?;
+        let ours = |n: &str| {
+            n == "invoices"
+                || n == "journals"
+                || n.starts_with("invoices_text")
+                || n.starts_with("sqlite_")
+        };
+        if id != 0 || !names.iter().all(|n| ours(n)) {
+            return Err(IndexError::NotAnIndex(path.to_path_buf()));
+        }
+        conn.execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}"))
+            .map_err(IndexError::Sql)
     }
 
     /// An index in memory (a journal in memory has no folder to keep one in).
     pub fn open_in_memory() -> Result<Index, IndexError> {
-        Self::ready(Connection::open_in_memory().map_err(IndexError)?)
+        Self::ready(Connection::open_in_memory().map_err(IndexError::Sql)?)
     }
 
     fn ready(conn: Connection) -> Result<Index, IndexError> {
         // The app and the CLI may write at once: wait for the other briefly.
         conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(IndexError)?;
-        conn.execute_batch(SCHEMA).map_err(IndexError)?;
+            .map_err(IndexError::Sql)?;
+        conn.execute_batch(SCHEMA).map_err(IndexError::Sql)?;
         Ok(Index {
             conn,
             max_rows: MAX_ROWS,
@@ -159,7 +215,7 @@ impl Index {
     /// the journal's entries): what is new is added, what is known is brought up to
     /// date (the status only by a newer word than the one kept).
     pub fn put(&mut self, service: &str, seen: &[Seen]) -> Result<(), IndexError> {
-        let tx = self.conn.transaction().map_err(IndexError)?;
+        let tx = self.conn.transaction().map_err(IndexError::Sql)?;
         {
             let mut insert = tx
                 .prepare_cached(
@@ -183,7 +239,7 @@ impl Index {
                         words = excluded.id || ' ' || coalesce(excluded.reference, reference, '')
                                 || ' ' || coalesce(excluded.customer, customer, '')",
                 )
-                .map_err(IndexError)?;
+                .map_err(IndexError::Sql)?;
             for s in seen {
                 let Some(id) = bounded(Some(&s.id)) else {
                     continue;
@@ -207,11 +263,11 @@ impl Index {
                         listed,
                         journaled,
                     ])
-                    .map_err(IndexError)?;
+                    .map_err(IndexError::Sql)?;
             }
         }
         trim(&tx, self.max_rows)?;
-        tx.commit().map_err(IndexError)
+        tx.commit().map_err(IndexError::Sql)
     }
 
     /// The journal's last sequence number read into the index, for the journal at `place`.
@@ -224,7 +280,7 @@ impl Index {
             )
             .optional()
             .map(|n| n.unwrap_or(0))
-            .map_err(IndexError)
+            .map_err(IndexError::Sql)
     }
 
     /// Notes that the journal at `place` was read up to `seq`.
@@ -236,7 +292,7 @@ impl Index {
                 params![place, seq],
             )
             .map(|_| ())
-            .map_err(IndexError)
+            .map_err(IndexError::Sql)
     }
 
     /// How many invoices it keeps.
@@ -244,7 +300,7 @@ impl Index {
         self.conn
             .query_row("SELECT count(*) FROM invoices", [], |r| r.get::<_, i64>(0))
             .map(|n| u64::try_from(n).unwrap_or(0))
-            .map_err(IndexError)
+            .map_err(IndexError::Sql)
     }
 
     /// Rows of the full-text table's own storage (tests: whether words were written).
@@ -329,12 +385,12 @@ impl Index {
                     format!("\"{}\"", t.replace('"', "\"\"")),
                 ),
             };
-            let mut stmt = self.conn.prepare_cached(&sql).map_err(IndexError)?;
+            let mut stmt = self.conn.prepare_cached(&sql).map_err(IndexError::Sql)?;
             let rows = stmt
                 .query_map(params![service, arg, limit], hit_of)
-                .map_err(IndexError)?;
+                .map_err(IndexError::Sql)?;
             for hit in rows {
-                let hit = hit.map_err(IndexError)?;
+                let hit = hit.map_err(IndexError::Sql)?;
                 if !hits.iter().any(|h| h.id == hit.id) {
                     hits.push(hit);
                 }
@@ -348,7 +404,7 @@ impl Index {
 fn trim(tx: &rusqlite::Transaction<'_>, max_rows: u64) -> Result<(), IndexError> {
     let rows: i64 = tx
         .query_row("SELECT count(*) FROM invoices", [], |r| r.get(0))
-        .map_err(IndexError)?;
+        .map_err(IndexError::Sql)?;
     let over = u64::try_from(rows).unwrap_or(0).saturating_sub(max_rows);
     if over > 0 {
         tx.execute(
@@ -356,7 +412,7 @@ fn trim(tx: &rusqlite::Transaction<'_>, max_rows: u64) -> Result<(), IndexError>
                     ORDER BY max(coalesce(listed, ''), coalesce(journaled, '')) LIMIT ?1)",
             params![i64::try_from(over).unwrap_or(i64::MAX)],
         )
-        .map_err(IndexError)?;
+        .map_err(IndexError::Sql)?;
     }
     Ok(())
 }

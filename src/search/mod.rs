@@ -428,8 +428,14 @@ pub fn keep_listed(place: Option<&std::path::Path>, base_url: &str, seen: &[Seen
         return;
     };
     let result = Index::open(path).and_then(|mut index| index.put(&service_of(base_url), seen));
-    if let Err(IndexError(e)) = result {
-        tracing::warn!(kind = ?e.sqlite_error_code(), "search index not written");
+    match result {
+        Err(IndexError::Sql(e)) => {
+            tracing::warn!(kind = ?e.sqlite_error_code(), "search index not written");
+        }
+        Err(IndexError::NotAnIndex(_)) => {
+            tracing::warn!("search index not written: its file is another database");
+        }
+        Ok(()) => {}
     }
 }
 

@@ -421,3 +421,80 @@ fn the_index_is_kept_in_the_background_on_a_thread_of_lower_priority() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// The journal is never the index, whatever the names and links: a journal named like the
+/// index is refused; a file at the index's place that is another database (the journal,
+/// through a link) is neither written nor removed; a damaged file there is set aside, not
+/// deleted — it may be someone's journal.
+#[test]
+fn the_index_never_writes_or_removes_a_journal_whatever_its_name_or_link() {
+    let dir = tempfile::tempdir().unwrap();
+    // A journal named like the index: refused before any file is made.
+    let named = dir.path().join(crate::journal::INDEX_FILE);
+    assert!(Journal::open(&named).is_err());
+    assert!(!named.exists());
+    // A journal of 200 entries, and the index's place a link to it.
+    let journal_file = dir.path().join("journal.sqlite3");
+    {
+        let mut j = Journal::open(&journal_file).unwrap();
+        for i in 0..100 {
+            created(
+                &mut j,
+                URL,
+                &format!("in_{i}"),
+                "cus_1",
+                "1000",
+                &format!("R-{i}"),
+            );
+        }
+    }
+    let bytes = std::fs::read(&journal_file).unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&journal_file, &named).unwrap();
+        let j = Journal::open(&journal_file).unwrap();
+        let service = service_of(URL);
+        match find_at(&j, Some(&named), &service, "R-1") {
+            Err(SearchError::Index(index::IndexError::NotAnIndex(_))) => {}
+            other => panic!("the journal was taken for the index: {other:?}"),
+        }
+        keep_listed(
+            Some(&named),
+            URL,
+            &[listed("in_x", "cus_1", Status::Open, 1)],
+        );
+        drop(j);
+        assert_eq!(std::fs::read(&journal_file).unwrap(), bytes, "written");
+        assert_eq!(
+            Journal::open(&journal_file).unwrap().verify().unwrap(),
+            Ok(200)
+        );
+        // Its header damaged: the link is set aside, the journal's bytes are kept.
+        let mut damaged = bytes.clone();
+        damaged[..16].copy_from_slice(b"not a database!!");
+        std::fs::write(&journal_file, &damaged).unwrap();
+        let index = Index::open(&named).unwrap();
+        assert!(index.is_empty().unwrap());
+        assert_eq!(
+            std::fs::read(&journal_file).unwrap(),
+            damaged,
+            "removed or written"
+        );
+        assert!(
+            std::fs::symlink_metadata(dir.path().join("search.sqlite3.damaged"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+    // A damaged file of its own is set aside too, never deleted.
+    let other = tempfile::tempdir().unwrap();
+    let place = other.path().join(crate::journal::INDEX_FILE);
+    std::fs::write(
+        &place,
+        b"this is not a database, and it is long enough to look like one",
+    )
+    .unwrap();
+    Index::open(&place).unwrap();
+    assert!(other.path().join("search.sqlite3.damaged").exists());
+}

@@ -462,7 +462,7 @@ impl ActivityPanel {
                     row.col(|ui| cell(ui, &local_time(&e.time)));
                     // On a desk's shared journal, who and at which computer.
                     // Who, and through which profile (a desk's clerks use several).
-                    let who = format!("{} · {}", crate::i18n::who(&e.user), safe(&e.profile));
+                    let who = format!("{} · {}", crate::i18n::writer(e), safe(&e.profile));
                     row.col(|ui| cell(ui, &who));
                     row.col(|ui| cell(ui, &action_word(e.action)));
                     row.col(|ui| cell(ui, &words.customer(e.customer.as_deref())));

@@ -172,6 +172,9 @@ pub enum Command {
         invoice: NewInvoice,
         /// Issue it although it looks like an earlier invoice.
         allow_similar: bool,
+        /// Issue it although the journal has its reference as issued as this invoice
+        /// (empty: without an id), which the service was found not to have.
+        reissue_missing: Option<String>,
     },
     /// The clerk checked a create without a reference and says it was not created: the
     /// decision is journaled and the form unlocked.

@@ -98,6 +98,9 @@ pub struct CreatePanel {
     /// The entry holding the reference while its outcome is unknown (another process, or
     /// an earlier start of the app).
     held_by: Option<crate::journal::Entry>,
+    /// The journal has the reference as issued (this entry) but the service has no such
+    /// invoice: the invoice as it would go, offered to issue with the clerk's decision.
+    missing: Option<(NewInvoice, crate::journal::Entry)>,
     /// Reading the journal about a restored form's reference.
     restoring: Option<Task<Option<crate::journal::Entry>>>,
     /// The form as last drawn: an error about it goes when it changes.
@@ -144,6 +147,7 @@ impl CreatePanel {
             issued: None,
             similar: None,
             held_by: None,
+            missing: None,
             restoring: None,
             sent_customer: None,
             form_seen: None,
@@ -191,6 +195,7 @@ impl CreatePanel {
             || self.created.is_some()
             || self.issued.is_some()
             || self.similar.is_some()
+            || self.missing.is_some()
     }
 
     /// True while a create is on its way (closing the app asks first).
@@ -299,6 +304,11 @@ impl CreatePanel {
                 Ok(Err(NotDone::LooksLike { earlier, now })) => {
                     if let Some(inv) = self.sent.take() {
                         self.similar = Some((inv, *earlier, now));
+                    }
+                }
+                Ok(Err(NotDone::Missing(e))) => {
+                    if let Some(inv) = self.sent.take() {
+                        self.missing = Some((inv, *e));
                     }
                 }
                 Ok(Err(NotDone::Blocked(b))) => {
@@ -793,6 +803,7 @@ impl CreatePanel {
                 commands.push(Command::CreateInvoice {
                     invoice: inv,
                     allow_similar: false,
+                    reissue_missing: None,
                 });
             }
             if self.pending.is_some() {
@@ -852,12 +863,46 @@ impl CreatePanel {
                 RichText::new(tr!(
                     "cr-already-issued",
                     id = safe(e.invoice_id.as_deref().unwrap_or("?")),
-                    who = crate::i18n::who(&e.user),
+                    who = crate::i18n::writer(e),
                     when = crate::i18n::moment(&e.time)
                 ))
                 .strong(),
             );
             widgets::announce(ui, &r, false);
+        }
+        if let Some((inv, e)) = &self.missing {
+            let r = ui.label(
+                RichText::new(tr!(
+                    "cr-issued-missing",
+                    reference = safe(e.external_id.as_deref().unwrap_or("?")),
+                    id = safe(e.invoice_id.as_deref().unwrap_or("?")),
+                    who = crate::i18n::writer(e),
+                    when = crate::i18n::moment(&e.time)
+                ))
+                .strong(),
+            );
+            widgets::announce(ui, &r, false);
+            let mut decided = None;
+            ui.horizontal(|ui| {
+                if ui.button(tr!("cr-reissue-missing")).clicked() {
+                    decided = Some(true);
+                }
+                if ui.button(tr!("cancel")).clicked() {
+                    decided = Some(false);
+                }
+            });
+            match decided {
+                Some(true) => {
+                    commands.push(Command::CreateInvoice {
+                        invoice: inv.clone(),
+                        allow_similar: false,
+                        reissue_missing: Some(e.invoice_id.clone().unwrap_or_default()),
+                    });
+                    self.missing = None;
+                }
+                Some(false) => self.missing = None,
+                None => {}
+            }
         }
         if let Some(e) = &self.held_by
             && self.unknown.is_some()
@@ -867,7 +912,7 @@ impl CreatePanel {
                 ui,
                 &tr!(
                     "cr-in-progress",
-                    who = crate::i18n::who(&e.user),
+                    who = crate::i18n::writer(e),
                     when = crate::i18n::moment(&e.time)
                 ),
             );
@@ -937,7 +982,7 @@ impl CreatePanel {
             return;
         };
         // Who issued it, and where it stands now when the service said.
-        let who = crate::i18n::who(&earlier.user);
+        let who = crate::i18n::writer(earlier);
         let about = match now.filter(|s| *s != crate::api::InvoiceStatus::Unknown) {
             Some(status) => tr!(
                 "cr-similar-by-now",
@@ -968,6 +1013,7 @@ impl CreatePanel {
                     commands.push(Command::CreateInvoice {
                         invoice: inv.clone(),
                         allow_similar: true,
+                        reissue_missing: None,
                     });
                     close = true;
                 }

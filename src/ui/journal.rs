@@ -22,8 +22,14 @@ pub struct AppJournal {
     secrets: Option<Arc<OnceCell<Arc<SecretStore>>>>,
     /// The clerk's name written beside the computer's account.
     clerk: Option<String>,
-    cell: Arc<OnceCell<Result<SharedJournal, journal::JournalError>>>,
+    /// The journal once opened. A journal that could not be opened is tried again at
+    /// the next use (a desk's server may be back by then), never remembered as gone.
+    cell: Arc<tokio::sync::Mutex<Option<SharedJournal>>>,
     to_check: Arc<AtomicU64>,
+    /// Since when the desk's server has not answered (a restart, a failover, the
+    /// network gone): said on every panel while the app tries again; `None` while it
+    /// answers.
+    down_since: Arc<std::sync::Mutex<Option<chrono::DateTime<chrono::Utc>>>>,
 }
 
 /// What "Check now" found.
@@ -59,6 +65,10 @@ pub enum NotDone {
     Api(ApiError),
     /// Not sent: already done, or being sent (or to check).
     Blocked(Box<journal::Blocked>),
+    /// Not sent: the journal has the reference as issued (this entry), and the service,
+    /// asked, has neither that invoice nor any with that reference. The clerk may issue
+    /// it (the decision journaled).
+    Missing(Box<journal::Entry>),
     /// Not sent: it looks like an invoice this journal issued.
     LooksLike {
         /// The journal's entry of that invoice.
@@ -73,7 +83,7 @@ impl NotDone {
     pub fn api(&self) -> Option<&ApiError> {
         match self {
             NotDone::Api(e) => Some(e),
-            NotDone::Blocked(_) | NotDone::LooksLike { .. } => None,
+            NotDone::Blocked(_) | NotDone::Missing(_) | NotDone::LooksLike { .. } => None,
         }
     }
 }
@@ -85,8 +95,9 @@ impl AppJournal {
             path,
             secrets: None,
             clerk: None,
-            cell: Arc::new(OnceCell::new()),
+            cell: Arc::new(tokio::sync::Mutex::new(None)),
             to_check: Arc::new(AtomicU64::new(UNCOUNTED)),
+            down_since: Arc::default(),
         }
     }
 
@@ -117,42 +128,80 @@ impl AppJournal {
             .is_some_and(|p| journal::is_database_url(&p.to_string_lossy()))
     }
 
+    /// Since when the journal's server has not answered, while it does not.
+    pub fn down_since(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        self.down_since.lock().ok().and_then(|d| *d)
+    }
+
+    /// Notes what a use of the journal found: its server out of reach (from the first
+    /// time on), or answering again.
+    fn note<T>(&self, r: &Result<T, journal::JournalError>) {
+        let Ok(mut down) = self.down_since.lock() else {
+            return;
+        };
+        match r {
+            Err(e) if e.trouble() == journal::Trouble::Unreachable => {
+                down.get_or_insert_with(chrono::Utc::now);
+            }
+            Err(e) if e.trouble() == journal::Trouble::Rewound => {
+                // Its server came back without this handle's last rows: the journal is
+                // opened anew at the next use (a new writer, which knows nothing it
+                // could wrongly trust); a billing run started again reads the service first.
+                if let Ok(mut slot) = self.cell.try_lock() {
+                    *slot = None;
+                }
+            }
+            Err(_) => {}
+            Ok(_) => *down = None,
+        }
+    }
+
     /// The open journal, or why it cannot be opened (its kind says which words).
     async fn get(&self) -> Result<SharedJournal, journal::JournalError> {
+        let got = self.open().await;
+        if got.is_err() {
+            self.note(&got);
+        }
+        got
+    }
+
+    /// [`AppJournal::get`]'s opening.
+    async fn open(&self) -> Result<SharedJournal, journal::JournalError> {
         let path = self.path.clone();
         let clerk = self.clerk.clone();
         let secrets = match (&self.secrets, self.is_shared()) {
             (Some(cell), true) => Some(super::session::get_secrets(cell).await),
             _ => None,
         };
-        self.cell
-            .get_or_init(|| async move {
-                let named = path.clone().unwrap_or_default();
-                tokio::task::spawn_blocking(move || {
-                    let mut j = match &path {
-                        Some(p) => {
-                            let password = shared_password(secrets.as_deref(), p)?;
-                            Journal::open_with(p, password.as_deref())?
-                        }
-                        None => Journal::open_in_memory()?,
-                    };
-                    if let Some(name) = &clerk {
-                        j.set_clerk_name(name);
-                    }
-                    Ok(j)
-                })
-                .await
-                .unwrap_or_else(|e| {
-                    Err(journal::JournalError::Open {
-                        path: named,
-                        why: e.to_string(),
-                        trouble: journal::Trouble::Other,
-                    })
-                })
-                .map(SharedJournal::new)
+        let mut slot = self.cell.lock().await;
+        if let Some(j) = slot.as_ref() {
+            return Ok(j.clone());
+        }
+        let named = path.clone().unwrap_or_default();
+        let opened = tokio::task::spawn_blocking(move || {
+            let mut j = match &path {
+                Some(p) => {
+                    let password = shared_password(secrets.as_deref(), p)?;
+                    Journal::open_with(p, password.as_deref())?
+                }
+                None => Journal::open_in_memory()?,
+            };
+            if let Some(name) = &clerk {
+                j.set_clerk_name(name);
+            }
+            Ok(j)
+        })
+        .await
+        .unwrap_or_else(|e| {
+            Err(journal::JournalError::Open {
+                path: named,
+                why: e.to_string(),
+                trouble: journal::Trouble::Other,
             })
-            .await
-            .clone()
+        })
+        .map(SharedJournal::new)?;
+        *slot = Some(opened.clone());
+        Ok(opened)
     }
 
     /// The open journal, shared (a billing run sends through it); the error in the
@@ -166,18 +215,21 @@ impl AppJournal {
         Some(self.to_check.load(Ordering::Relaxed)).filter(|n| *n != UNCOUNTED)
     }
 
-    /// Counts the outcomes still to check, for [`AppJournal::to_check`].
+    /// Counts the outcomes still to check, for [`AppJournal::to_check`]; what it found
+    /// of the server is noted ([`AppJournal::down_since`]): the app asks again while it
+    /// is out of reach.
     pub async fn count(&self) {
-        if let Ok(j) = self.get().await
-            && let Ok(n) = j
-                .run(|j| {
-                    j.count(&journal::Filter {
-                        outcome: Some(journal::Outcome::Unknown),
-                        ..journal::Filter::default()
-                    })
+        let Ok(j) = self.get().await else { return };
+        let counted = j
+            .run(|j| {
+                j.count(&journal::Filter {
+                    outcome: Some(journal::Outcome::Unknown),
+                    ..journal::Filter::default()
                 })
-                .await
-        {
+            })
+            .await;
+        self.note(&counted);
+        if let Ok(n) = counted {
             self.to_check.store(n, Ordering::Relaxed);
         }
     }
@@ -201,7 +253,10 @@ impl AppJournal {
         self.count().await;
         match done {
             Ok(d) => d.result.map_err(NotDone::Api),
-            Err(journal::Blocked::Journal(e)) => Err(NotDone::Api(not_sent(e))),
+            Err(journal::Blocked::Journal(e)) => {
+                self.note::<()>(&Err(e.clone()));
+                Err(NotDone::Api(not_sent(e)))
+            }
             Err(journal::Blocked::LooksLike(e)) => Err(NotDone::LooksLike {
                 earlier: Box::new(e),
                 now: None,

@@ -205,15 +205,12 @@ impl LookupPanel {
         if self.mail.busy() {
             return;
         }
-        let as_of = self
-            .fixed_today
-            .unwrap_or_else(|| chrono::Local::now().date_naive());
         self.mail
             .preparing(spawner.spawn(super::mailing::prepare_invoice(
                 inv,
                 session.profile.clone(),
                 journal.clone(),
-                as_of,
+                self.fixed_today,
                 templates,
             )));
     }
@@ -314,8 +311,9 @@ impl LookupPanel {
                         }
                     }
                 }
-                // A void is never a look-alike; said as the journal refusing, if ever.
-                Ok(Err(NotDone::LooksLike { .. })) => {
+                // A void is never a look-alike nor a create whose invoice is missing;
+                // said as the journal refusing, if ever.
+                Ok(Err(NotDone::LooksLike { .. } | NotDone::Missing(_))) => {
                     self.error = Some(ApiError::invalid(InputProblem::Said(tr!(
                         "journal-not-sent"
                     ))));

@@ -54,16 +54,29 @@ fn desk(profile: &Profile, checked: &crate::mail::Checked, templates: Option<Pat
     }
 }
 
+/// `as_of` when given (a fixed day: tests), else the desk's today (`Journal::today`:
+/// the server's clock in the desk's time zone), whose month an e-mail is claimed under.
+async fn desk_day(
+    journal: &AppJournal,
+    as_of: Option<chrono::NaiveDate>,
+) -> Result<chrono::NaiveDate, String> {
+    match as_of {
+        Some(d) => Ok(d),
+        None => journal.read(|j| j.today()).await,
+    }
+}
+
 /// Makes invoice `inv`'s e-mail (its PDF, the texts: the clerk's own from `templates`
 /// when there) for the clerk to see.
 pub async fn prepare_invoice(
     inv: Invoice,
     profile: Profile,
     journal: AppJournal,
-    as_of: chrono::NaiveDate,
+    as_of: Option<chrono::NaiveDate>,
     templates: Option<PathBuf>,
 ) -> Result<Prepared, String> {
     let checked = usable(&profile)?;
+    let as_of = desk_day(&journal, as_of).await?;
     let customer = inv.customer.clone().unwrap_or_default();
     let known = journal.read(move |j| j.customer_or_id(&customer)).await?;
     let who = known.name.clone().unwrap_or_else(|| known.id.clone());
@@ -82,10 +95,11 @@ pub async fn prepare_statement(
     invoices: Vec<Invoice>,
     profile: Profile,
     journal: AppJournal,
-    as_of: chrono::NaiveDate,
+    as_of: Option<chrono::NaiveDate>,
     templates: Option<PathBuf>,
 ) -> Result<Prepared, String> {
     let checked = usable(&profile)?;
+    let as_of = desk_day(&journal, as_of).await?;
     let known = journal.read(move |j| j.customer_or_id(&customer)).await?;
     let who = known.name.clone().unwrap_or_else(|| known.id.clone());
     let d = desk(&profile, &checked, templates);
@@ -109,13 +123,14 @@ const SAMPLE_TRIES: usize = 20;
 pub async fn month_sample(
     session: Arc<super::session::Session>,
     ids: Vec<String>,
-    as_of: chrono::NaiveDate,
+    as_of: Option<chrono::NaiveDate>,
     reminders: bool,
     journal: AppJournal,
     templates: Option<PathBuf>,
 ) -> Result<Prepared, String> {
     let profile = &session.profile;
     let checked = usable(profile)?;
+    let as_of = desk_day(&journal, as_of).await?;
     let d = desk(profile, &checked, templates);
     for id in ids.into_iter().take(SAMPLE_TRIES) {
         let known = journal.read(move |j| j.customer_or_id(&id)).await?;
@@ -270,8 +285,9 @@ pub struct Tally {
 pub struct MonthRun {
     /// The connection (its profile's mail server, sender and service).
     pub session: Arc<super::session::Session>,
-    /// The day the statements are made on; its month is the e-mails'.
-    pub as_of: chrono::NaiveDate,
+    /// The day the statements are made on; its month is the e-mails'. `None`: the
+    /// desk's today (`Journal::today`: the server's clock in the desk's time zone).
+    pub as_of: Option<chrono::NaiveDate>,
     /// Reminders (30/60/90 days) instead of statements.
     pub reminders: bool,
     /// The app's journal.
@@ -301,6 +317,7 @@ pub async fn month(
         .shared()
         .await
         .map_err(|e| crate::i18n::journal_not_sent(&e))?;
+    let as_of = desk_day(&run.journal, run.as_of).await?;
     let mut outbox = Outbox::new(shared.clone(), &mailer, &profile.name, &profile.base_url);
     let mut tally = Tally::default();
     for (n, id) in ids.iter().enumerate() {
@@ -315,7 +332,7 @@ pub async fn month(
             .map_err(|e| crate::i18n::journal_not_sent(&e))?;
         let who = crate::text::escape_controls(known.name.as_deref().unwrap_or(id)).into_owned();
         let made = desk
-            .statement_listed(&run.session.client, known, run.as_of, false, run.reminders)
+            .statement_listed(&run.session.client, known, as_of, false, run.reminders)
             .await;
         match made {
             Err(NotMade::NoAddress) => tally.no_address.push(who),

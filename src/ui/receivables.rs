@@ -433,9 +433,7 @@ impl ReceivablesPanel {
         self.mail_note = None;
         let run = super::mailing::MonthRun {
             session,
-            as_of: self
-                .fixed_today
-                .unwrap_or_else(|| chrono::Local::now().date_naive()),
+            as_of: self.fixed_today,
             reminders: self.mail_reminders,
             journal,
             secrets,
@@ -472,14 +470,11 @@ impl ReceivablesPanel {
             return;
         }
         let ids: Vec<String> = self.owing_shown().into_iter().map(|c| c.id).collect();
-        let as_of = self
-            .fixed_today
-            .unwrap_or_else(|| chrono::Local::now().date_naive());
         self.mail_sample_shown = None;
         self.mail_sample = Some(spawner.spawn(super::mailing::month_sample(
             session,
             ids,
-            as_of,
+            self.fixed_today,
             self.mail_reminders,
             journal,
             templates,

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// The superuser's password (scram over TCP: the password path is the real one).
+/// Every role's password (scram over TCP: the password path is the real one).
 pub const PASSWORD: &str = "pw-for-tests";
 
 /// A running cluster.
@@ -53,24 +53,45 @@ fn unavailable<T>(e: String) -> Option<T> {
 }
 
 impl Server {
-    /// A new, empty database; its address (the password is [`PASSWORD`]).
+    /// A new, empty database owned by a role of its own, as on a managed server (RDS,
+    /// Azure, Cloud SQL): an ordinary role — no superuser, no `pg_read_all_stats` —
+    /// that owns the database and nothing else. Its address, as that owner (the
+    /// password is [`PASSWORD`]).
     pub fn database(&self) -> String {
         let name = format!(
             "t{}_{}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::SeqCst)
         );
-        self.psql("postgres", &format!("CREATE DATABASE {name}"));
+        let owner = Self::owner_of(&name);
+        self.psql(
+            "postgres",
+            &format!(
+                "CREATE ROLE {owner} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE \
+                 NOBYPASSRLS PASSWORD '{PASSWORD}'"
+            ),
+        );
+        self.psql("postgres", &format!("CREATE DATABASE {name} OWNER {owner}"));
         self.url(&name)
     }
 
-    /// The address of database `name` as the superuser.
-    pub fn url(&self, name: &str) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/{name}", self.port)
+    /// The role that owns database `name` (made by [`Server::database`]).
+    pub fn owner_of(name: &str) -> String {
+        format!("owner_{name}")
     }
 
-    /// The address of database `name` for the role that needs no password.
+    /// The address of database `name` as its owner (an ordinary role).
+    pub fn url(&self, name: &str) -> String {
+        self.url_as(&Self::owner_of(name), name)
+    }
+
+    /// The address of database `name` for the role that needs no password (an ordinary
+    /// role, made a member of the database's owner: it may do what the owner does).
     pub fn trusted_url(&self, name: &str) -> String {
+        self.psql(
+            "postgres",
+            &format!("GRANT {} TO trusted", Self::owner_of(name)),
+        );
         self.url_as("trusted", name)
     }
 
@@ -121,19 +142,13 @@ impl Server {
             .stdout(std::process::Stdio::null())
             .spawn()
             .expect("psql runs");
-        let started = std::time::Instant::now();
-        while self.psql(
+        self.until(
             db,
             "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation \
              WHERE c.relname = 'claims' AND l.mode = 'ExclusiveLock' AND l.granted",
-        ) != "1"
-        {
-            assert!(
-                started.elapsed() < std::time::Duration::from_secs(30),
-                "the claims were never held"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+            "1",
+            "the claims held",
+        );
         child
     }
 
@@ -186,8 +201,14 @@ impl Server {
 
     /// Stops the server (`immediate`: as a crash would), for tests of a server gone.
     pub fn stop(&self) {
+        self.pg_ctl(&["stop", "-m", "immediate"]);
+    }
+
+    /// `pg_ctl ARGS -w -D <data>` as `postgres`; it must succeed.
+    fn pg_ctl(&self, args: &[&str]) {
         let out = as_postgres(&mut std::process::Command::new(bin("pg_ctl").unwrap()))
-            .args(["stop", "-m", "immediate", "-w", "-D"])
+            .args(args)
+            .args(["-w", "-D"])
             .arg(&self.dir)
             .output()
             .expect("pg_ctl runs");
@@ -196,6 +217,83 @@ impl Server {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
+    }
+
+    /// A streaming standby of this server (`pg_basebackup -R -X stream`), started on a
+    /// port of its own: read-only until [`Server::promote`]d. Roles and databases are
+    /// the primary's.
+    pub fn standby(&self) -> Server {
+        let n = OWN.fetch_add(1, Ordering::SeqCst);
+        let root = self
+            .dir
+            .parent()
+            .unwrap()
+            .with_file_name(format!("invoice-desk-pg-{}-standby{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        if is_root() {
+            let (uid, gid) = postgres_ids().unwrap();
+            std::os::unix::fs::chown(&root, Some(uid), Some(gid)).unwrap();
+        }
+        let dir = root.join("data");
+        let out = as_postgres(&mut std::process::Command::new(
+            bin("pg_basebackup").unwrap(),
+        ))
+        .arg("-D")
+        .arg(&dir)
+        .args(["-R", "-X", "stream", "--checkpoint=fast", "-h"])
+        .arg(&self.dir)
+        .args(["-p", &self.port.to_string(), "-U", "postgres"])
+        .output()
+        .expect("pg_basebackup runs");
+        assert!(
+            out.status.success(),
+            "pg_basebackup: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let port = free_port().unwrap();
+        spawn_postgres(&dir, port, &root.join("log")).expect("the standby starts");
+        wait_ready(&dir, port).expect("the standby answers");
+        Server { port, dir }
+    }
+
+    /// Makes every commit on this server wait until a standby has it
+    /// (`synchronous_standby_names = '*'`), once one streams in sync.
+    pub fn synchronous(&self) {
+        self.psql(
+            "postgres",
+            "ALTER SYSTEM SET synchronous_standby_names = '*'",
+        );
+        self.psql("postgres", "SELECT pg_reload_conf()");
+        self.until(
+            "postgres",
+            "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'",
+            "1",
+            "a standby in sync",
+        );
+    }
+
+    /// A standby takes over as the primary (`pg_ctl promote`), and writes are taken.
+    pub fn promote(&self) {
+        self.pg_ctl(&["promote"]);
+        self.until(
+            "postgres",
+            "SELECT pg_is_in_recovery()",
+            "f",
+            "the standby taking writes",
+        );
+    }
+
+    /// Waits (at most a minute) until `sql` in database `db` answers `want`.
+    pub fn until(&self, db: &str, sql: &str, want: &str, what: &str) {
+        let started = std::time::Instant::now();
+        while self.psql(db, sql) != want {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(60),
+                "never came: {what}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
     }
 
     /// Starts it again after [`Server::stop`], on the same port and data.
@@ -440,7 +538,9 @@ fn start_in(name: &str, tls: bool) -> Result<Server, String> {
     spawn_postgres(&dir, port, &root.join("log"))?;
     wait_ready(&dir, port)?;
     let server = Server { port, dir };
-    server.psql("postgres", "CREATE ROLE trusted LOGIN SUPERUSER");
+    // Ordinary, as every role the journal meets: what works here works on a managed
+    // server, whose owner is no superuser.
+    server.psql("postgres", "CREATE ROLE trusted LOGIN NOSUPERUSER");
     Ok(server)
 }
 

@@ -230,7 +230,8 @@ impl Smtp {
             "-out",
             "ca.pem",
             "-days",
-            "2",
+            // Past the next month's end: a test runs a CLI on a clock moved there.
+            "40",
             "-subj",
             "/CN=invoice-desk test authority",
         ]);
@@ -264,7 +265,8 @@ impl Smtp {
             "-out",
             "cert.pem",
             "-days",
-            "2",
+            // Past the next month's end: a test runs a CLI on a clock moved there.
+            "40",
             "-extfile",
             "ext.cnf",
         ]);

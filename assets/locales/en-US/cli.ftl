@@ -37,6 +37,8 @@ cli-allow-similar = If it really is another invoice, run the same command with -
 cli-see-resolve = See what became of it: invoice-desk journal resolve
 cli-blocked-voided = invoice { $id } was already voided by { $who } on { $when }.
 cli-blocked-issued = the reference { $reference } was already issued by { $who } on { $when }: invoice { $id }.
+cli-blocked-issued-missing = the journal says the reference { $reference } was issued as invoice { $id } by { $who } on { $when }, but the service has no such invoice and no invoice with that reference.
+cli-reissue-missing = If it was never issued, issue it with --reissue-missing (the decision is written in the journal, with who took it).
 cli-blocked-pending-void = invoice { $id } is being voided right now by { $who }, or that void's outcome is still to check (since { $when }).
 cli-blocked-pending = the reference { $reference } is being issued right now by { $who }, or its outcome is still to check (since { $when }).
 cli-blocked-similar = this looks like an invoice already issued: { $id } (reference { $reference }) to { $customer } for { $amount }{ $due } on { $when }.
@@ -87,6 +89,10 @@ cli-nothing-to-send = Nothing to send.
 cli-send-them = Send them?
 cli-stopping = Stopping: the requests on their way finish and are journaled; nothing more is sent.
 cli-waiting-429 = The service asked to wait (429); sending resumes at { $time } (Ctrl-C stops).
+cli-journal-down = The shared journal has not answered since { $time }; trying again (nothing is sent meanwhile)…
+cli-journal-back = The shared journal answers again: sending goes on.
+cli-no-such-time-zone = { $zone } is not a time zone: write it as its IANA name, such as America/Santiago.
+cli-journal-back-mail = The shared journal answers again: the e-mails go on.
 cli-slowed = The service is answering slowly: { $now ->
     [one] one invoice is sent
    *[other] { $now } invoices are sent

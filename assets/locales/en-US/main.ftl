@@ -417,6 +417,8 @@ journal-to-check = { $count ->
 }
 journal-to-check-hint = Creates or voids whose outcome is not known (no answer came, or the app closed before it did). Check them before trying again.
 journal-to-check-hint-shared = Creates or voids of the whole desk (the shared journal) whose outcome is not known (no answer came, or the app closed before it did). Anyone may check them.
+journal-down-since = The shared journal has not answered since { $time }; trying again…
+journal-down-hint = Nothing is issued, voided or e-mailed while the desk's journal cannot record it. The app tries again every few seconds and goes on by itself once the server is back (after a restart or a failover).
 journal-check-now = Check now
 journal-checked = Checked: { $settled ->
     [one] 1 settled
@@ -740,7 +742,11 @@ journal-checked-unreachable = { $count ->
 journal-checked-nothing = Nothing to check at this service.
 who-unknown = another process
 who-on = { $user } on { $host }
+who-role = role { $role } · { $said }
+who-copied = { $who } (copied; recorded { $when } as its computer says)
 cr-already-issued = Already issued by { $who } on { $when }: { $id }. This reference was used already; nothing was sent.
+cr-issued-missing = The journal says the reference { $reference } was issued as invoice { $id } (recorded by { $who } on { $when }), but the service has no such invoice and no invoice with that reference.
+cr-reissue-missing = It was never issued: issue it now (your decision is written in the journal)
 cr-new-invoice = New invoice
 cr-in-progress = Being issued right now by { $who }, or its outcome is not known yet (since { $when }). Nothing was sent: check whether it was created.
 cr-similar-title = Repeated invoice?
@@ -922,6 +928,7 @@ cu-statement-not-opened = The statement is made, but no viewer could open it. Th
 cu-statement-failed = The statement could not be made: { $why }
 journal-denied = The shared journal's server did not accept the user or the password: check them (the password is the database's, given by IT).
 journal-no-database = The shared journal's server has no database of that name: check the address's last part.
+journal-rewound = The shared journal is now on a server that may lack its last entries (its server switched to a standby that did not have them yet), so nothing more is sent on its word. Run the same file again: the service is asked first, and nothing it has is sent twice.
 cu-statement-no-sender = No sender's details yet: the statement will not say who it is from (in Credentials, under Sender's details).
 
 ## The Cartera (receivables) panel
@@ -1078,6 +1085,7 @@ search-from-journal = per the journal, { $when }
 search-no-customer = customer not given
 search-due = due { $date }
 search-index-unusable = This computer's search index could not be used ({ $why }). The journal is untouched; close other invoice-desk windows and search again.
+search-index-not-ours = The search index's file ({ $path }) is another database, perhaps the journal itself (by its name or a link to it): it is left untouched and nothing is written to it. Move it away, or give the journal another name; the journal is untouched.
 search-hint = Find invoice, RUT, amount… (Ctrl+F)
 search-hint-long = Find an invoice, reference, RUT, customer or amount (Ctrl+F)
 search-searching = Searching…

@@ -37,6 +37,8 @@ cli-allow-similar = Si de verdad es otra factura, ejecute el mismo comando con -
 cli-see-resolve = Vea qué pasó con ella: invoice-desk journal resolve
 cli-blocked-voided = la factura { $id } ya la anuló { $who } el { $when }.
 cli-blocked-issued = la referencia { $reference } ya la emitió { $who } el { $when }: factura { $id }.
+cli-blocked-issued-missing = el registro dice que la referencia { $reference } se emitió como la factura { $id } (lo anotó { $who } el { $when }), pero el servicio no tiene esa factura ni ninguna con esa referencia.
+cli-reissue-missing = Si nunca se emitió, emítala con --reissue-missing (la decisión queda en el registro, con quién la tomó).
 cli-blocked-pending-void = la factura { $id } la está anulando { $who } ahora, o el resultado de esa anulación aún está por revisar (desde el { $when }).
 cli-blocked-pending = la referencia { $reference } la está emitiendo { $who } ahora, o su resultado aún está por revisar (desde el { $when }).
 cli-blocked-similar = parece una factura ya emitida: { $id } (referencia { $reference }) al cliente { $customer } por { $amount }{ $due }, el { $when }.
@@ -87,6 +89,10 @@ cli-nothing-to-send = No hay nada que enviar.
 cli-send-them = ¿Enviarlas?
 cli-stopping = Deteniendo: las solicitudes en camino terminan y se anotan; no se envía nada más.
 cli-waiting-429 = El servicio pidió esperar (429); el envío sigue a las { $time } (Ctrl-C lo detiene).
+cli-journal-down = El registro compartido no responde desde las { $time }; se reintenta (mientras tanto no se envía nada)…
+cli-journal-back = El registro compartido responde de nuevo: se sigue enviando.
+cli-no-such-time-zone = { $zone } no es una zona horaria: escríbala con su nombre IANA, como America/Santiago.
+cli-journal-back-mail = El registro compartido responde de nuevo: siguen los correos.
 cli-slowed = El servicio está respondiendo lento: { $now ->
     [one] se envía una factura
    *[other] se envían { $now } facturas

@@ -417,6 +417,8 @@ journal-to-check = { $count ->
 }
 journal-to-check-hint = Emisiones o anulaciones cuyo resultado no se conoce (no llegó respuesta, o la aplicación se cerró antes). Revíselas antes de volver a intentarlo.
 journal-to-check-hint-shared = Emisiones o anulaciones de todo el equipo (registro compartido) cuyo resultado no se conoce (no llegó respuesta, o la aplicación se cerró antes). Cualquiera puede revisarlas.
+journal-down-since = El registro compartido no responde desde las { $time }; se reintenta…
+journal-down-hint = No se emite, anula ni envía nada mientras el registro del equipo no pueda anotarlo. La aplicación vuelve a intentarlo cada pocos segundos y sigue sola cuando el servidor vuelve (tras un reinicio o un cambio al servidor de respaldo).
 journal-check-now = Revisar ahora
 journal-checked = Revisado: { $settled ->
     [one] 1 resuelta
@@ -743,7 +745,11 @@ journal-checked-unreachable = { $count ->
 journal-checked-nothing = No hay nada por revisar en este servicio.
 who-unknown = otro proceso
 who-on = { $user } en { $host }
+who-role = rol { $role } · { $said }
+who-copied = { $who } (copiado; registrado el { $when } según su computador)
 cr-already-issued = Ya emitida por { $who } el { $when } ({ $id }). Esta referencia ya se usó; no se envió nada.
+cr-issued-missing = El registro dice que la referencia { $reference } se emitió como la factura { $id } (lo anotó { $who } el { $when }), pero el servicio no tiene esa factura ni ninguna con esa referencia.
+cr-reissue-missing = Nunca se emitió: emitirla ahora (su decisión queda en el registro)
 cr-new-invoice = Nueva factura
 cr-in-progress = La está emitiendo { $who } ahora, o su resultado aún no se conoce (desde el { $when }). No se envió nada: verifique si se creó.
 cr-similar-title = ¿Factura repetida?
@@ -925,6 +931,7 @@ cu-statement-not-opened = El estado de cuenta está hecho, pero ningún visor pu
 cu-statement-failed = No se pudo hacer el estado de cuenta: { $why }
 journal-denied = El servidor del registro compartido no aceptó el usuario o la contraseña: revíselos (la contraseña es la de la base de datos, que entrega TI).
 journal-no-database = El servidor del registro compartido no tiene una base de datos con ese nombre: revise la última parte de la dirección.
+journal-rewound = El registro compartido está ahora en un servidor que puede no tener sus últimas anotaciones (su servidor pasó a uno de respaldo que aún no las tenía), así que no se envía nada más según él. Vuelva a ejecutar el mismo archivo: primero se consulta al servicio y nada de lo que ya tiene se envía dos veces.
 cu-statement-no-sender = Aún sin datos del emisor: el estado de cuenta no dirá de quién es (en Credenciales, en Datos del emisor).
 
 ## The Cartera (receivables) panel
@@ -1081,6 +1088,7 @@ search-from-journal = según el diario, { $when }
 search-no-customer = cliente no indicado
 search-due = vence el { $date }
 search-index-unusable = El índice de búsqueda de este computador no se pudo usar ({ $why }). Lo que dice el diario sigue intacto; cierre otras ventanas de invoice-desk y busque de nuevo.
+search-index-not-ours = El archivo del índice de búsqueda ({ $path }) es otra base de datos, quizás el propio registro (por su nombre o un enlace a él): se deja tal cual y no se escribe nada en él. Muévalo, o dé otro nombre al registro; el registro no se tocó.
 search-hint = Buscar factura, RUT, monto… (Ctrl+F)
 search-hint-long = Buscar factura, referencia, RUT, cliente o monto (Ctrl+F)
 search-searching = Buscando…

@@ -456,6 +456,18 @@ impl InvoiceDeskApp {
             }
         }
         let _ = take_finished(&mut self.journal_counting);
+        // The desk's server out of reach (a restart, a failover, the network): asked
+        // again every few seconds until it answers, so the app goes on by itself.
+        if self.journal.down_since().is_some()
+            && self.journal_counting.is_none()
+            && self
+                .journal_probed
+                .is_none_or(|at| at.elapsed() >= super::JOURNAL_RETRY)
+        {
+            self.journal_probed = Some(std::time::Instant::now());
+            let journal = self.journal.clone();
+            self.journal_counting = Some(self.spawner.spawn(async move { journal.count().await }));
+        }
         if let Some(result) = take_finished(&mut self.uf_loading) {
             let today = self.uf_day();
             self.uf = match result {

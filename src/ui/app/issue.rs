@@ -13,6 +13,7 @@ impl InvoiceDeskApp {
             Command::CreateInvoice {
                 invoice: inv,
                 allow_similar,
+                reissue_missing,
             } => {
                 if self.create.is_locked() {
                     // Never a second send while one is out or unresolved.
@@ -32,6 +33,7 @@ impl InvoiceDeskApp {
                         allow: allow_similar,
                         ..Similar::default()
                     },
+                    missing: reissue_missing,
                     ..Guard::default()
                 };
                 let task = self.spawner.spawn(async move {
@@ -49,6 +51,26 @@ impl InvoiceDeskApp {
                             };
                             Err(NotDone::LooksLike { earlier, now })
                         }
+                        // The journal has it as issued: is that invoice at the service?
+                        Err(NotDone::Blocked(b)) => match *b {
+                            crate::journal::Blocked::Done(e) if e.action == Action::Create => {
+                                let reference = inv.invoice_external_id.clone().unwrap_or_default();
+                                match crate::journal::missing_at_service(
+                                    &s.client,
+                                    &e,
+                                    &inv.customer,
+                                    &reference,
+                                )
+                                .await
+                                {
+                                    Some(_) => Err(NotDone::Missing(Box::new(e))),
+                                    None => Err(NotDone::Blocked(Box::new(
+                                        crate::journal::Blocked::Done(e),
+                                    ))),
+                                }
+                            }
+                            b => Err(NotDone::Blocked(Box::new(b))),
+                        },
                         done => done,
                     }
                 });

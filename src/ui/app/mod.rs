@@ -143,6 +143,8 @@ pub struct InvoiceDeskApp {
     journal_setting: Option<(JournalAim, Task<super::shared_journal::Tested>)>,
     /// Counting the journal's unknown outcomes at start.
     journal_counting: Option<Task<()>>,
+    /// When the journal's server was last asked again while out of reach.
+    journal_probed: Option<std::time::Instant>,
     /// The journal used before a switch to the shared one: its directory may be brought.
     directory_source: Option<super::journal::AppJournal>,
     /// Bringing that directory: how many customers came.
@@ -210,6 +212,10 @@ type Importing = Task<Result<Option<Result<usize, Vec<String>>>, String>>;
 
 const STORAGE_KEY: &str = "invoice-desk-state";
 
+/// How often the journal's server is asked again while it does not answer: a server
+/// back is seen within this (and the connection's own set-up).
+pub(super) const JOURNAL_RETRY: std::time::Duration = std::time::Duration::from_secs(2);
+
 impl InvoiceDeskApp {
     /// Builds the app; restores what was saved; starts connecting to the active profile.
     pub fn new(cc: &eframe::CreationContext<'_>, deps: AppDeps) -> Self {
@@ -276,6 +282,7 @@ impl InvoiceDeskApp {
             journal_fixed: deps.journal_fixed,
             journal_setting: None,
             journal_counting: None,
+            journal_probed: None,
             directory_source: None,
             bringing_directory: None,
             seeding_directory: None,
@@ -517,10 +524,14 @@ impl InvoiceDeskApp {
 }
 
 impl eframe::App for InvoiceDeskApp {
-    fn logic(&mut self, _ctx: &egui::Context, _frame: &mut eframe::Frame) {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         // Finished work is taken here, whichever panel is on screen.
         let began = std::time::Instant::now();
         self.drain_finished();
+        if self.journal.down_since().is_some() {
+            // Nothing else may wake the app while the server is away: its next try.
+            ctx.request_repaint_after(JOURNAL_RETRY);
+        }
         if super::trace_enabled() && began.elapsed() >= std::time::Duration::from_millis(2) {
             eprintln!(
                 "invoice-desk trace: finished work taken in {:.1} ms unix_ms={}",

@@ -207,6 +207,15 @@ impl InvoiceDeskApp {
 
     /// Outcomes still unknown in the journal, on every panel, with "Check now".
     fn journal_badge(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        if let Some(since) = self.journal.down_since() {
+            ui.separator();
+            crate::ui::widgets::chip(
+                ui,
+                &tr!("journal-down-since", time = crate::i18n::clock(since)),
+                crate::ui::widgets::CHIP_COLORS[2],
+            )
+            .on_hover_text(tr!("journal-down-hint"));
+        }
         let n = self.journal.to_check().unwrap_or(0);
         if n > 0 {
             ui.separator();

@@ -55,7 +55,7 @@ pub struct Loaded {
 /// journal's own writer (a colleague on the shared journal).
 struct Known {
     entry: crate::journal::Entry,
-    by: Option<String>,
+    by: Option<crate::journal::WrittenBy>,
 }
 
 /// Live progress, written by the run, read by the panel.

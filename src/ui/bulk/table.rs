@@ -103,7 +103,7 @@ impl BulkPanel {
                                         let status = match &k.by {
                                             Some(by) => tr!(
                                                 "bulk-st-existing-by",
-                                                who = crate::i18n::who(by)
+                                                who = crate::i18n::writer_by(by)
                                             ),
                                             None => tr!("bulk-st-existing"),
                                         };

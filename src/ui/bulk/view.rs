@@ -382,6 +382,13 @@ impl BulkPanel {
                     ui.label(tr!("bulk-paused"));
                 }
             });
+            if let Some(since) = r.control.journal_down_since() {
+                // The desk's server gone: the rows wait, nothing is sent, until it answers.
+                ui.label(
+                    RichText::new(tr!("journal-down-since", time = crate::i18n::clock(since)))
+                        .color(ui.visuals().warn_fg_color),
+                );
+            }
             if let Some(now) = r.control.slowed() {
                 // Slow answers: the run sends fewer at once, and says so.
                 ui.label(

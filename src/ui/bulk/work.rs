@@ -106,7 +106,7 @@ impl BulkPanel {
                                 j.holder(crate::journal::Action::Create, &intent, &aliases)?
                                 && e.outcome == crate::journal::Outcome::Done
                             {
-                                let by = Some(e.user.clone()).filter(|u| u != j.who());
+                                let by = (e.user != j.who()).then(|| e.written_by());
                                 known.insert(i, Known { entry: e, by });
                             }
                         }

@@ -81,7 +81,7 @@ impl CustomersPanel {
                 invoices,
                 session.profile.clone(),
                 journal.clone(),
-                self.view.settings.today,
+                self.fixed_today,
                 templates,
             )));
     }
