@@ -1350,3 +1350,56 @@ fn a_reference_recorded_as_an_invoice_the_service_lacks_can_be_issued_with_a_dec
     );
     assert_eq!(j.verify().unwrap(), Ok(4));
 }
+
+/// Practice is apart from real money: what "Try the sandbox" makes — its invoices, its
+/// customers in the directory, the sandbox's own UF values — goes to a practice journal
+/// of its own (beside this computer's, with its own search index), and this computer's
+/// journal, which every real profile and the command line read, holds none of it.
+#[test]
+fn the_sandboxs_practice_never_reaches_the_real_journal() {
+    use invoice_desk::journal::Journal;
+    let e = env(0);
+    let store = SecretStore::with_store(keyring_core::mock::Store::new().unwrap());
+    let mut deps = AppDeps::for_tests(e.rt.handle().clone(), store);
+    let real = e.dir.path().join("journal.sqlite3");
+    deps.journal = Some(real.clone());
+    let mut h = common::harness(deps, SIZE);
+    h.step();
+    click(&mut h, "Try the sandbox");
+    step_until(&mut h, "sandbox connected", |h| {
+        h.state().session().is_some()
+    });
+    click(&mut h, "Credentials");
+    step_until(&mut h, "the sandbox's UF read and kept", |h| {
+        h.query_all_by_label_contains("UF on ").next().is_some()
+    });
+    click(&mut h, "New invoice");
+    type_into(&mut h, "Amount", "15.000");
+    click(&mut h, "Create invoice");
+    wait_text(&mut h, "created.");
+    let practice = invoice_desk::journal::practice_file(Some(&real)).unwrap();
+    let days = (
+        chrono::NaiveDate::from_ymd_opt(2000, 1, 1).unwrap(),
+        chrono::NaiveDate::from_ymd_opt(2100, 1, 1).unwrap(),
+    );
+    let kept = |path: &std::path::Path| {
+        let j = Journal::open(path).unwrap();
+        (
+            j.count(&Default::default()).unwrap(),
+            j.uf_values(days.0, days.1).unwrap().len(),
+            j.known_customers(1000).unwrap().len(),
+        )
+    };
+    let (entries, ufs, customers) = kept(&practice);
+    assert_eq!(
+        entries, 1,
+        "the practice invoice is in the practice journal"
+    );
+    assert!(ufs > 0 && customers > 0, "{ufs} {customers}");
+    assert_eq!(kept(&real), (0, 0, 0), "practice reached the real journal");
+    // The practice journal's search index is its own.
+    assert_eq!(
+        invoice_desk::search::index::place_for(Some(&practice)),
+        Some(practice.with_file_name(invoice_desk::journal::INDEX_FILE))
+    );
+}

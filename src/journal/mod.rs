@@ -393,6 +393,21 @@ pub fn chosen_by_environment() -> bool {
     std::env::var_os("INVOICE_DESK_JOURNAL").is_some_and(|p| !p.is_empty())
 }
 
+/// The practice journal (the built-in sandbox's profile): a file of its own in a folder
+/// of its own beside this computer's journal file `local` (its search index beside it),
+/// so nothing made in practice — invoices, the sandbox's customers, its UF values — is
+/// ever seen by a real profile, nor sent into a desk's shared journal. `None` when the
+/// journal is kept in memory (`local` none: tests).
+pub fn practice_file(local: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
+    let local = local?;
+    let file = if is_database_url(&local.to_string_lossy()) {
+        default_file()?
+    } else {
+        local.to_path_buf()
+    };
+    Some(file.parent()?.join("practice").join("journal.sqlite3"))
+}
+
 /// This computer's own journal file, in the platform's data folder.
 pub fn default_file() -> Option<std::path::PathBuf> {
     directories::ProjectDirs::from("cl", "invoice-desk", "invoice-desk")

@@ -30,6 +30,8 @@ pub struct AppJournal {
     /// network gone): said on every panel while the app tries again; `None` while it
     /// answers.
     down_since: Arc<std::sync::Mutex<Option<chrono::DateTime<chrono::Utc>>>>,
+    /// The built-in sandbox's own journal (practice), never a real profile's.
+    practice: bool,
 }
 
 /// What "Check now" found.
@@ -98,6 +100,7 @@ impl AppJournal {
             cell: Arc::new(tokio::sync::Mutex::new(None)),
             to_check: Arc::new(AtomicU64::new(UNCOUNTED)),
             down_since: Arc::default(),
+            practice: false,
         }
     }
 
@@ -114,6 +117,20 @@ impl AppJournal {
             clerk: clerk.filter(|c| !c.trim().is_empty()),
             ..AppJournal::new(path)
         }
+    }
+
+    /// The practice journal at `path` (`None`: in memory), for the built-in sandbox's
+    /// profile: no shared journal, no clerk's name.
+    pub fn practice(path: Option<PathBuf>) -> AppJournal {
+        AppJournal {
+            practice: true,
+            ..AppJournal::new(path)
+        }
+    }
+
+    /// Whether it is the practice journal (the built-in sandbox's).
+    pub fn is_practice(&self) -> bool {
+        self.practice
     }
 
     /// Where it is: a file, or the shared journal's address (never with a password).

@@ -38,6 +38,7 @@ impl InvoiceDeskApp {
     /// same one only reconnects when it is not connected.
     pub(super) fn switched_profile(&mut self, previous: Option<String>) {
         let now = self.profiles.active.clone();
+        self.follow_profiles_journal();
         if now != previous {
             self.create.profile_changed();
             self.lookup.profile_changed();
@@ -388,7 +389,24 @@ impl InvoiceDeskApp {
         self.credentials
             .journal
             .offer_directory(self.directory_source.is_some());
-        // Everything that reads the journal reads the new one.
+        self.journal_changed();
+    }
+
+    /// The journal follows the active profile: the built-in sandbox's (practice) has one
+    /// of its own, every real profile the computer's or the desk's.
+    pub(super) fn follow_profiles_journal(&mut self) {
+        let chosen = self.chosen_journal();
+        if chosen.is_practice() == self.journal.is_practice()
+            && chosen.place() == self.journal.place()
+        {
+            return;
+        }
+        self.journal = chosen;
+        self.journal_changed();
+    }
+
+    /// Everything that reads the journal reads the new one.
+    fn journal_changed(&mut self) {
         let journal = self.journal.clone();
         self.journal_counting = Some(self.spawner.spawn(async move { journal.count().await }));
         self.journal_checked = None;

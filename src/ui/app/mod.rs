@@ -407,9 +407,16 @@ impl InvoiceDeskApp {
         }
     }
 
-    /// The journal the settings choose: `INVOICE_DESK_JOURNAL` when it is set, else the
+    /// The journal the settings choose: the practice journal while the built-in
+    /// sandbox's profile is active; else `INVOICE_DESK_JOURNAL` when it is set, else the
     /// desk's shared journal when one is saved, else this computer's file.
     fn chosen_journal(&self) -> super::journal::AppJournal {
+        if self.profiles.active_profile().is_some_and(|p| p.sandbox) {
+            // Practice is apart from real money: the sandbox's journal of its own.
+            return super::journal::AppJournal::practice(crate::journal::practice_file(
+                self.journal_local.as_deref(),
+            ));
+        }
         let shared = self
             .profiles
             .shared_journal

@@ -144,6 +144,8 @@ impl InvoiceDeskApp {
                 if let Err(e) = self.save_profiles() {
                     self.profiles_error = Some(e);
                 }
+                // Practice is kept in the sandbox's journal of its own, from the start.
+                self.follow_profiles_journal();
                 self.connect(SANDBOX_PROFILE);
                 self.pending_sandbox_welcome = true;
                 self.saved.tab = Tab::Create;
