@@ -1019,3 +1019,76 @@ fn a_months_statement_is_sent_once_whatever_each_computers_clock_and_time_zone()
         );
     }
 }
+
+/// One of a customer's two addresses refuses the statement (550) while the other takes
+/// it: the run says where it went and where it did not, counts the refused address (exit
+/// 4), journals that address refused under a key of its own, and the next run sends it
+/// to that address alone — never a second copy to the address that took it.
+#[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
+fn an_address_refused_while_the_other_took_it_is_counted_and_tried_again_alone() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 1);
+    let both = format!("bien@dos.test, {REFUSED}");
+    let customers = import(&e, &[(owe[0], both.as_str())]);
+    let list = ids_file(&e, &[customers[0].0.clone()]);
+    let out = email_statements(&e, &list, &[]);
+    exits(&out, 4);
+    let (said, err) = (text(&out.stdout), text(&out.stderr));
+    let sent_line = said
+        .lines()
+        .find(|l| l.contains("enviado a"))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(
+        sent_line.contains("bien@dos.test") && !sent_line.contains(REFUSED),
+        "{sent_line}"
+    );
+    assert!(
+        err.contains(&format!("el servidor rechazó {REFUSED}: 550")),
+        "{err}"
+    );
+    assert!(said.contains("no enviados: 1"), "{said}");
+    assert!(said.contains("1 dirección rechazó el correo"), "{said}");
+    assert_eq!(smtp.to("bien@dos.test").len(), 1);
+    let refused_for = |e: &Env| -> usize {
+        let j = cli(e)
+            .args([
+                "--json",
+                "journal",
+                "--action",
+                "email",
+                "--outcome",
+                "refused",
+            ])
+            .output()
+            .unwrap();
+        exits(&j, 0);
+        text(&j.stdout)
+            .lines()
+            .filter(|l| l.contains(&format!("#to:{REFUSED}")))
+            .count()
+    };
+    assert_eq!(
+        refused_for(&e),
+        1,
+        "the refused address is journaled as refused"
+    );
+    // The next run tries that address again, alone: still refused here, and the address
+    // that took it gets no second copy.
+    let again = email_statements(&e, &list, &[]);
+    exits(&again, 4);
+    assert!(
+        text(&again.stderr).contains(&format!("el servidor rechazó {REFUSED}: 550")),
+        "{}",
+        text(&again.stderr)
+    );
+    assert!(text(&again.stdout).contains("ya se envió"));
+    assert_eq!(smtp.to("bien@dos.test").len(), 1, "a second copy");
+    assert_eq!(refused_for(&e), 2, "tried again");
+}

@@ -115,6 +115,9 @@ struct Tally {
     no_address: usize,
     nothing_owed: usize,
     refused: usize,
+    /// Addresses refused while the others took the e-mail (each tried again, alone, by
+    /// a later run).
+    refused_addresses: usize,
     failed: usize,
     previewed: usize,
     stopped: Option<String>,
@@ -133,9 +136,15 @@ impl Tally {
                     before = self.before,
                     unknown = self.unknown,
                     none = self.no_address,
-                    refused = self.refused + self.failed
+                    refused = self.refused + self.failed + self.refused_addresses
                 )
             );
+            if self.refused_addresses > 0 {
+                say!(
+                    "{}",
+                    tr!("cli-mail-addresses-refused", count = self.refused_addresses)
+                );
+            }
         }
         if let Some(why) = self.stopped {
             return Err(Failure {
@@ -149,7 +158,7 @@ impl Tally {
                 message: tr!("cli-mail-unknown-hint"),
             });
         }
-        if self.refused + self.failed > 0 {
+        if self.refused + self.failed + self.refused_addresses > 0 {
             return Err(Failure {
                 code: 4,
                 message: String::new(),
@@ -360,14 +369,80 @@ async fn one(
         .send(draft, again)
         .await
         .map_err(super::journal_cmd::not_recorded)?;
+    Ok(said(sent, who, draft, tally))
+}
+
+/// Says what came of sending `draft` to customer `who` and counts it; `true`: stop the
+/// run.
+fn said(sent: Sent, who: &str, draft: &Draft, tally: &mut Tally) -> bool {
     match sent {
         Sent::Sent { reply, refused, .. } => {
             tally.sent += 1;
+            tally.refused_addresses += refused.len();
+            // Only the addresses that took it.
+            let took: Vec<String> = draft
+                .to
+                .iter()
+                .map(|a| a.to_string())
+                .filter(|a| !refused.iter().any(|(r, _)| r == a))
+                .collect();
+            let to = escape_controls(&took.join(", ")).into_owned();
             say!(
                 "{}",
                 tr!("cli-mail-sent", customer = who, to = to, reply = reply)
             );
             refused_one_by_one(&refused);
+        }
+        Sent::AgainTo { before, results } => {
+            tally.before += 1;
+            say!(
+                "{}",
+                tr!(
+                    "cli-mail-already",
+                    customer = who,
+                    when = crate::i18n::moment(&before.time),
+                    by = escape_controls(&before.user)
+                )
+            );
+            for (address, r) in results {
+                let one = Draft {
+                    to: draft
+                        .to
+                        .iter()
+                        .filter(|a| a.to_string() == address)
+                        .cloned()
+                        .collect(),
+                    again_to: Some(address.clone()),
+                    ..draft.clone()
+                };
+                match r {
+                    Sent::Sent { reply, .. } => {
+                        tally.sent += 1;
+                        say!(
+                            "{}",
+                            tr!(
+                                "cli-mail-sent-to-refused",
+                                customer = who,
+                                address = escape_controls(&address),
+                                reply = reply
+                            )
+                        );
+                    }
+                    Sent::Refused { refused, reply } => {
+                        tally.refused_addresses += 1;
+                        if refused.is_empty() {
+                            refused_one_by_one(&[(address, reply)]);
+                        } else {
+                            refused_one_by_one(&refused);
+                        }
+                    }
+                    other => {
+                        if said(other, who, &one, tally) {
+                            return true;
+                        }
+                    }
+                }
+            }
         }
         Sent::Already(e) => {
             tally.before += 1;
@@ -426,10 +501,10 @@ async fn one(
         }
         Sent::Setup { why } => {
             tally.stopped = Some(why);
-            return Ok(true);
+            return true;
         }
     }
-    Ok(false)
+    false
 }
 
 /// The addresses the server refused one by one, each on a line.

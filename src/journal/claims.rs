@@ -81,6 +81,40 @@ impl Journal {
 }
 
 impl Journal {
+    /// The claims under `scope` whose key begins with `prefix`, each with its holder
+    /// (and its latest outcome): an e-mail's claims for one address each.
+    pub fn claims_beginning(
+        &self,
+        scope: &str,
+        prefix: &str,
+    ) -> Result<Vec<(String, Entry)>, JournalError> {
+        let db = self.db();
+        let read = super::store::read_error(&self.path);
+        let held = db
+            .query(
+                "SELECT key, intent_seq FROM claims
+                 WHERE scope = ?1 AND substr(key, 1, length(?2)) = ?2 ORDER BY key LIMIT 200",
+                &vals![scope, prefix],
+            )
+            .map_err(&read)?;
+        let mut out = Vec::with_capacity(held.len());
+        for r in held {
+            let (key, seq) = (r.text(0).map_err(&read)?, r.int(1).map_err(&read)?);
+            let f = Filter {
+                seq: Some(seq),
+                ..Filter::default()
+            };
+            if let Some(e) = list_on(db, &f, true, 0, 1)
+                .map_err(&read)?
+                .into_iter()
+                .next()
+            {
+                out.push((key, e));
+            }
+        }
+        Ok(out)
+    }
+
     /// Who holds the claim on `key` under `scope` (with its latest outcome), if anyone:
     /// a read, to know before any work whether a claim would be refused.
     pub fn claim_holder(&self, scope: &str, key: &str) -> Result<Option<Entry>, JournalError> {

@@ -260,6 +260,9 @@ fn fill_in(text: &str, fill: &Fill, path: &Path) -> Result<String, TemplateProbl
     Ok(out)
 }
 
+/// What a key for one address of an e-mail adds to the e-mail's own key.
+pub const TO_ONE: &str = "#to:";
+
 /// One e-mail to send.
 #[derive(Clone, Debug)]
 pub struct Draft {
@@ -276,11 +279,24 @@ pub struct Draft {
     pub texts: Texts,
     /// The PDF, and a long statement's workbook.
     pub attachments: Vec<Attachment>,
+    /// Sent again to this one address, which the server refused when the others took it
+    /// (`to` holds only it): claimed under a key of its own, `…#to:<address>`.
+    pub again_to: Option<String>,
 }
 
 impl Draft {
-    /// The key the journal claims: `statement:cus_1:2026-11`.
+    /// The key the journal claims: `statement:cus_1:2026-11` (for one address the
+    /// server refused before: `statement:cus_1:2026-11#to:malo@cliente.cl`).
     pub fn key(&self) -> String {
+        let key = format!("{}:{}:{}", self.kind.as_str(), self.customer, self.document);
+        match &self.again_to {
+            Some(a) => format!("{key}{TO_ONE}{a}"),
+            None => key,
+        }
+    }
+
+    /// The key of the e-mail as a whole, whatever address it goes to now.
+    pub fn whole_key(&self) -> String {
         format!("{}:{}:{}", self.kind.as_str(), self.customer, self.document)
     }
 

@@ -141,6 +141,7 @@ impl Desk {
             ..self.fill()
         };
         Ok(Draft {
+            again_to: None,
             kind,
             customer: known.id.clone(),
             document: as_of.format("%Y-%m").to_string(),
@@ -190,6 +191,7 @@ impl Desk {
             ..self.fill()
         };
         Ok(Draft {
+            again_to: None,
             kind: Kind::Invoice,
             customer: known.id.clone(),
             document: inv.id.clone(),

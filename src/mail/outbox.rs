@@ -30,6 +30,14 @@ pub enum Sent {
     Unknown(Entry),
     /// Being sent right now by another run or clerk (claimed moments ago): not sent.
     OnItsWay(Entry),
+    /// Sent before (the entry), but some addresses refused it then: sent again to each
+    /// of those alone (what came of each), never to the addresses that took it.
+    AgainTo {
+        /// The e-mail's entry.
+        before: Entry,
+        /// Each refused address, and what came of sending it again.
+        results: Vec<(String, Sent)>,
+    },
     /// The customer has no e-mail address: nothing sent.
     NoAddress,
     /// Refused for good (5xx, or every address): nothing sent.
@@ -185,7 +193,7 @@ impl<'a> Outbox<'a> {
         }
         let (key, holder) = self.key_for(draft, again).await?;
         match holder {
-            Some(h) if h.outcome == Outcome::Done => return Ok(Sent::Already(h)),
+            Some(h) if h.outcome == Outcome::Done => return self.again_to_refused(draft, h).await,
             Some(h) if h.outcome == Outcome::Unknown => return self.unsettled(h).await,
             _ => {}
         }
@@ -254,6 +262,16 @@ impl<'a> Outbox<'a> {
                 Delivery::Accepted { reply, refused } => {
                     let seq = seq.expect("content is sent only once claimed");
                     self.settle(seq, Outcome::Done, None, &reply).await?;
+                    // Each address refused while the others took it is journaled
+                    // refused under a key of its own: a later run sends it there alone.
+                    for (address, answer) in &refused {
+                        let one = Intent {
+                            external_id: Some(format!("{key}{}{address}", super::compose::TO_ONE)),
+                            decision: None,
+                            ..intent.clone()
+                        };
+                        self.refused(None, &one, "MailRefused", answer).await?;
+                    }
                     return Ok(Sent::Sent {
                         seq,
                         reply,
@@ -295,6 +313,52 @@ impl<'a> Outbox<'a> {
             }
         }
         Ok(Sent::Later { reply: last })
+    }
+
+    /// An e-mail sent before (`before`): the addresses the server refused then (each
+    /// journaled refused under `…#to:<address>`) and still the customer's get it again,
+    /// each alone; the addresses that took it never get a second copy.
+    async fn again_to_refused(
+        &mut self,
+        draft: &Draft,
+        before: Entry,
+    ) -> Result<Sent, JournalError> {
+        if draft.again_to.is_some() {
+            return Ok(Sent::Already(before));
+        }
+        let prefix = format!("{}{}", draft.whole_key(), super::compose::TO_ONE);
+        let scope = self.scope();
+        let held = self
+            .journal
+            .run(move |j| j.claims_beginning(&scope, &prefix))
+            .await?;
+        let refused: Vec<String> = held
+            .into_iter()
+            .filter(|(_, e)| e.outcome == Outcome::Refused)
+            .filter_map(|(key, _)| {
+                key.rsplit_once(super::compose::TO_ONE)
+                    .map(|(_, a)| a.to_string())
+            })
+            .collect();
+        let mut results = Vec::new();
+        for to in &draft.to {
+            let address = to.to_string();
+            if !refused.contains(&address) {
+                continue;
+            }
+            let one = Draft {
+                to: vec![to.clone()],
+                again_to: Some(address.clone()),
+                ..draft.clone()
+            };
+            let sent = Box::pin(self.send(&one, false)).await?;
+            results.push((address, sent));
+        }
+        Ok(if results.is_empty() {
+            Sent::Already(before)
+        } else {
+            Sent::AgainTo { before, results }
+        })
     }
 
     /// A claim held with no outcome: on its way when it was made less than one content

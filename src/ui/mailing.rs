@@ -254,6 +254,28 @@ pub async fn send(
             false,
         ),
         Sent::OnItsWay(e) => (tr!("lk-mail-on-its-way", by = e.user), false),
+        Sent::AgainTo { results, .. } => {
+            let (took, not) = again_to(results);
+            if not.is_empty() {
+                (
+                    tr!(
+                        "lk-mail-sent-some-refused",
+                        customer = who,
+                        refused = not.join(", ")
+                    ),
+                    true,
+                )
+            } else {
+                (
+                    tr!(
+                        "lk-mail-sent-again-to",
+                        customer = who,
+                        to = took.join(", ")
+                    ),
+                    false,
+                )
+            }
+        }
         Sent::Unknown(_) | Sent::Lost { .. } => (tr!("lk-mail-unknown", customer = who), true),
         Sent::NoAddress => (tr!("lk-mail-no-address", customer = who), true),
         Sent::Refused { reply, .. } => (tr!("lk-mail-refused", reply = reply), true),
@@ -351,6 +373,12 @@ pub async fn month(
                     }
                 }
                 Sent::Already(_) | Sent::OnItsWay(_) => tally.before += 1,
+                Sent::AgainTo { results, .. } => {
+                    tally.before += 1;
+                    for refused in again_to(results).1 {
+                        tally.not_sent.push(format!("{who}: {refused}"));
+                    }
+                }
                 Sent::Unknown(_) | Sent::Lost { .. } => tally.unknown.push(who),
                 Sent::NoAddress => tally.no_address.push(who),
                 Sent::Refused { reply, .. } | Sent::Later { reply } => {
@@ -366,6 +394,24 @@ pub async fn month(
         repaint.request_repaint();
     }
     Ok(tally)
+}
+
+/// What came of an e-mail sent again to the addresses that had refused it: those that
+/// took it now, and the others with the server's answer ("malo@… (550 …)").
+fn again_to(results: Vec<(String, Sent)>) -> (Vec<String>, Vec<String>) {
+    let safe = |t: &str| crate::text::escape_controls(t).into_owned();
+    let mut took = Vec::new();
+    let mut not = Vec::new();
+    for (address, sent) in results {
+        match sent {
+            Sent::Sent { .. } | Sent::Already(_) => took.push(safe(&address)),
+            Sent::Refused { reply, .. } | Sent::Later { reply } => {
+                not.push(format!("{} ({})", safe(&address), safe(&reply)));
+            }
+            _ => not.push(safe(&address)),
+        }
+    }
+    (took, not)
 }
 
 /// A month's run in the clerk's words; whether it says a problem.

@@ -274,6 +274,11 @@ cli-mail-preview-attachment = Attached: { $name } ({ $kb } KB)
 cli-mail-preview-sent-before = Already sent on { $when } by { $by }: it will not be sent again (unless --again).
 cli-mail-sent = { $customer }: sent to { $to } (the server answered "{ $reply }").
 cli-mail-recipient-refused =   { $address } was refused by the server: { $reply }
+cli-mail-sent-to-refused = { $customer }: sent again to { $address } alone, which the server had refused (it answered "{ $reply }"); the other addresses had it already.
+cli-mail-addresses-refused = { $count ->
+    [one] 1 address was refused while the others took the e-mail: the next run sends it there alone.
+   *[other] { $count } addresses were refused while the others took the e-mail: the next run sends it to each alone.
+}
 cli-mail-already = { $customer }: already sent on { $when } by { $by }; not sent again.
 cli-mail-unknown = { $customer }: an earlier send ({ $when }, journal entry { $seq }) got no answer from the server; it may have arrived. Not sent again.
 cli-mail-refused = { $customer }: refused by the mail server ({ $reply }); nothing sent.

@@ -1023,6 +1023,7 @@ lk-mail-again = Send it again anyway
 lk-mail-send = Send
 lk-mail-sent = Sent to { $customer } ({ $to }).
 lk-mail-sent-some-refused = Sent to { $customer }, but the mail server refused: { $refused }.
+lk-mail-sent-again-to = Sent again to { $customer } at { $to } alone, which the mail server had refused; the other addresses had it already.
 lk-mail-already = Already sent on { $when } ({ $by }); not sent again.
 lk-mail-on-its-way = { $by } is sending this e-mail right now; not sent again.
 lk-mail-unknown = The e-mail to { $customer } was handed to the mail server and no answer came: it may have arrived. It is not sent again unless you ask.

@@ -274,6 +274,11 @@ cli-mail-preview-attachment = Adjunto: { $name } ({ $kb } KB)
 cli-mail-preview-sent-before = Ya se envió el { $when } ({ $by }): no se enviará de nuevo (salvo con --again).
 cli-mail-sent = { $customer }: enviado a { $to } (el servidor respondió "{ $reply }").
 cli-mail-recipient-refused =   el servidor rechazó { $address }: { $reply }
+cli-mail-sent-to-refused = { $customer }: se envió de nuevo solo a { $address }, que el servidor había rechazado (respondió "{ $reply }"); las demás direcciones ya lo tenían.
+cli-mail-addresses-refused = { $count ->
+    [one] 1 dirección rechazó el correo mientras las demás lo recibieron: la próxima ejecución se lo envía solo a ella.
+   *[other] { $count } direcciones rechazaron el correo mientras las demás lo recibieron: la próxima ejecución se lo envía a cada una por separado.
+}
 cli-mail-already = { $customer }: ya se envió el { $when } ({ $by }); no se envía de nuevo.
 cli-mail-unknown = { $customer }: un envío anterior ({ $when }, entrada { $seq } del registro) no tuvo respuesta del servidor; puede haber llegado. No se envía de nuevo.
 cli-mail-refused = { $customer }: el servidor de correo lo rechazó ({ $reply }); no se envió nada.

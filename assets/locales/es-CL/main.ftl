@@ -1026,6 +1026,7 @@ lk-mail-again = Enviarlo de nuevo de todas formas
 lk-mail-send = Enviar
 lk-mail-sent = Enviado a { $customer } ({ $to }).
 lk-mail-sent-some-refused = Enviado a { $customer }, pero el servidor de correo rechazó: { $refused }.
+lk-mail-sent-again-to = Enviado de nuevo a { $customer }, solo a { $to }, que el servidor de correo había rechazado; las demás direcciones ya lo tenían.
 lk-mail-already = Ya se envió el { $when } ({ $by }); no se envió de nuevo.
 lk-mail-on-its-way = { $by } está enviando este correo en este momento; no se envió de nuevo.
 lk-mail-unknown = El correo a { $customer } se entregó al servidor y no llegó respuesta: puede haber llegado. No se envía de nuevo salvo que usted lo pida.
