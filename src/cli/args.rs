@@ -388,9 +388,14 @@ pub struct EmailStatementsArgs {
     /// Reminders (30, 60 or 90 days overdue) instead of statements.
     #[arg(long)]
     pub reminders: bool,
-    /// Send again what was sent before this month (or may have been).
+    /// Send again what may have been sent this month (no answer came: its outcome in
+    /// doubt); what the server took for sure is not sent again (see --again-all).
     #[arg(long)]
     pub again: bool,
+    /// With --again: send again what was sent for sure too (every customer's e-mail of
+    /// the month once more).
+    #[arg(long, requires = "again")]
+    pub again_all: bool,
     /// Show what would be sent to whom; send nothing.
     #[arg(long)]
     pub preview: bool,

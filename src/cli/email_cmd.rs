@@ -5,7 +5,7 @@ use super::{EmailCommand, EmailStatementsArgs, Failure, settings};
 use crate::api::Client;
 use crate::journal::SharedJournal;
 use crate::mail::documents::{Desk, NotMade};
-use crate::mail::{Draft, Kind, Mailer, Outbox, Sent};
+use crate::mail::{Again, Draft, Kind, Mailer, Outbox, Sent};
 use crate::text::escape_controls;
 use crate::tr;
 use secrecy::SecretString;
@@ -233,7 +233,12 @@ async fn statements(
                 continue;
             }
         };
-        if one(outbox, &draft, &who, a.again, a.preview, tally).await? {
+        let again = match (a.again, a.again_all) {
+            (_, true) => Again::All,
+            (true, false) => Again::InDoubt,
+            (false, false) => Again::No,
+        };
+        if one(outbox, &draft, &who, again, a.preview, tally).await? {
             break;
         }
         if std::io::stderr().is_terminal() && !a.preview {
@@ -303,6 +308,8 @@ async fn invoice(
         .unwrap_or_else(|e| Err(NotMade::Pdf(e.to_string())));
     match made {
         Ok(draft) => {
+            // One invoice named: asked again, it goes again.
+            let again = if again { Again::All } else { Again::No };
             one(outbox, &draft, &who, again, preview, tally).await?;
         }
         Err(why) => not_made(&who, why, tally)?,
@@ -315,7 +322,7 @@ async fn one(
     outbox: &mut Outbox<'_>,
     draft: &Draft,
     who: &str,
-    again: bool,
+    again: Again,
     preview: bool,
     tally: &mut Tally,
 ) -> Result<bool, Failure> {
@@ -353,15 +360,24 @@ async fn one(
             say!("    {}", escape_controls(line));
         }
         say!("");
-        if let Some(h) = holder.filter(|h| h.outcome != crate::journal::Outcome::Refused) {
-            say!(
+        match holder {
+            Some(h) if h.outcome == crate::journal::Outcome::Done => say!(
                 "{}",
                 tr!(
                     "cli-mail-preview-sent-before",
                     when = crate::i18n::moment(&h.time),
-                    by = escape_controls(&h.user)
+                    by = crate::i18n::writer(&h)
                 )
-            );
+            ),
+            Some(h) if h.outcome == crate::journal::Outcome::Unknown => say!(
+                "{}",
+                tr!(
+                    "cli-mail-preview-in-doubt",
+                    when = crate::i18n::moment(&h.time),
+                    by = crate::i18n::writer(&h)
+                )
+            ),
+            _ => {}
         }
         return Ok(false);
     }
@@ -457,13 +473,14 @@ fn said(sent: Sent, who: &str, draft: &Draft, tally: &mut Tally) -> bool {
             );
         }
         Sent::OnItsWay(e) => {
+            // Its sender is connected to the shared journal and handing it over now.
             tally.before += 1;
             say!(
                 "{}",
                 tr!(
                     "cli-mail-on-its-way",
                     customer = who,
-                    by = escape_controls(&e.user)
+                    by = crate::i18n::writer(&e)
                 )
             );
         }

@@ -830,6 +830,14 @@ pub(crate) struct Pg {
     /// The server connected to (its address and port as it sees them) and whether it
     /// confirms a commit only once a standby has it (`synchronous_standby_names`).
     server: Mutex<Option<ServerSeen>>,
+    /// The advisory lock this writer's connection holds while it lives (two int4s made
+    /// from its secret's SHA-256, as `writers.token_hash` begins): a colleague's run asks
+    /// `pg_locks`, which every role may read, whether the writer of a claim with no
+    /// outcome is still connected ([`Journal::writer_alive`]).
+    alive_key: (i32, i32),
+    /// This connection holds it (a new connection takes it at its first write when the
+    /// server still gave it to the old one).
+    alive: std::sync::atomic::AtomicBool,
 }
 
 /// What a connection found of its server.
@@ -875,6 +883,17 @@ struct Conn {
 
 /// A writer's secret: 64 random hex digits (two v4 UUIDs' 244 random bits), named by
 /// every connection of this journal's handle and known to no other session.
+/// The advisory lock's two keys for writer `secret`: the first 8 bytes of its SHA-256,
+/// as `('x' || substr(token_hash, 1, 8))::bit(32)::int` and the next 8 hex digits read.
+fn alive_key(secret: &str) -> (i32, i32) {
+    use sha2::Digest;
+    let d = sha2::Sha256::digest(secret.as_bytes());
+    (
+        i32::from_be_bytes([d[0], d[1], d[2], d[3]]),
+        i32::from_be_bytes([d[4], d[5], d[6], d[7]]),
+    )
+}
+
 fn writer_secret() -> String {
     format!(
         "{}{}",
@@ -905,6 +924,8 @@ impl Pg {
         if let Some(p) = password {
             config.password(p);
         }
+        let secret = writer_secret();
+        let alive_key = alive_key(&secret);
         let name: String = format!("invoice-desk {who}")
             .chars()
             .filter(|c| !c.is_control())
@@ -925,7 +946,7 @@ impl Pg {
             LOCK_WAIT.as_millis(),
             IDLE_LIMIT.as_millis(),
             STATEMENT_LIMIT.as_millis(),
-            writer_secret()
+            secret
         ));
         config.keepalives(true);
         config.keepalives_idle(Duration::from_secs(10));
@@ -935,6 +956,7 @@ impl Pg {
         config.tcp_user_timeout(Duration::from_secs(30));
         let conn = Conn::open(config.clone())?;
         let server = ServerSeen::of(&conn)?;
+        let alive = conn.say_alive(alive_key)?;
         Ok(Pg {
             config,
             conn: Mutex::new(std::sync::Arc::new(conn)),
@@ -944,6 +966,8 @@ impl Pg {
             committed: std::sync::atomic::AtomicI64::new(0),
             rewound: std::sync::atomic::AtomicBool::new(false),
             server: Mutex::new(Some(server)),
+            alive_key,
+            alive: std::sync::atomic::AtomicBool::new(alive),
         })
     }
 
@@ -974,6 +998,8 @@ impl Pg {
                 Ok(conn) => {
                     *retry = None;
                     self.check_not_rewound(&conn)?;
+                    let alive = conn.say_alive(self.alive_key).unwrap_or(false);
+                    self.alive.store(alive, std::sync::atomic::Ordering::SeqCst);
                     *current = std::sync::Arc::new(conn);
                 }
                 Err(e) => {
@@ -1112,6 +1138,12 @@ impl Pg {
     pub fn write<R>(&self, f: impl FnOnce(&dyn Db) -> Result<R, DbError>) -> Result<R, DbError> {
         use std::sync::atomic::Ordering;
         self.not_rewound()?;
+        if !self.alive.load(Ordering::SeqCst)
+            && let Ok(conn) = self.conn()
+            && conn.say_alive(self.alive_key).unwrap_or(false)
+        {
+            self.alive.store(true, Ordering::SeqCst);
+        }
         self.appended.store(0, Ordering::SeqCst);
         if let Err(e) = self.batch("BEGIN") {
             // A connection whose server went away is found closed by its first
@@ -1254,6 +1286,18 @@ impl Conn {
             broken: std::sync::atomic::AtomicBool::new(false),
             _driver: driver,
         })
+    }
+
+    /// Takes this writer's advisory lock for the session (never waits: a server that
+    /// still gives it to this writer's previous connection says no); whether it holds it.
+    fn say_alive(&self, key: (i32, i32)) -> Result<bool, DbError> {
+        let stmt = self.statement("SELECT pg_try_advisory_lock($1::int4, $2::int4)")?;
+        let rows = self.block(self.client.query(&stmt, &[&key.0, &key.1]))?;
+        Ok(rows
+            .first()
+            .map(|r| r.try_get(0))
+            .transpose()?
+            .unwrap_or(false))
     }
 
     fn statement(&self, sql: &str) -> Result<tokio_postgres::Statement, DbError> {

@@ -979,6 +979,47 @@ fn a_dead_colleagues_open_claim_is_named_within_seconds_and_ended_by_the_server(
     assert_eq!(waiting.verify().unwrap(), Ok(1));
 }
 
+/// Whether a claim's writer is still connected is the server's word (its session holds
+/// the writer's advisory lock, read in `pg_locks` by any role): alive while its journal is
+/// open, gone once it is closed (a killed program's connection ends the same way). A
+/// file cannot tell, and never says alive.
+#[cfg(unix)]
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn a_claims_writer_is_known_alive_only_while_it_is_connected() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let place = Place::Shared(server.database());
+    let mut sender = place.open();
+    let reference = create("https://api.example.cl", "cus_w", "10", "ALIVE-1", None);
+    let Claimed::Claimed(seq) = sender
+        .claim(Action::Create, &reference, &Guard::default())
+        .unwrap()
+    else {
+        panic!("not claimed")
+    };
+    let colleague = place.open();
+    assert!(colleague.writer_alive(seq).unwrap());
+    drop(sender);
+    let started = std::time::Instant::now();
+    while colleague.writer_alive(seq).unwrap() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let (_dir, mut file) = open();
+    let Claimed::Claimed(seq) = file
+        .claim(Action::Create, &reference, &Guard::default())
+        .unwrap()
+    else {
+        panic!("not claimed")
+    };
+    assert!(!file.writer_alive(seq).unwrap());
+}
+
 /// The shared journal's server numbers and stamps every row: its time is the server's
 /// clock, its role the database role that wrote it; each connection writes a chain of
 /// its own, so concurrent clerks never wait on one lock.

@@ -19,7 +19,7 @@ pub mod smtp;
 
 pub use crate::profile::mail::{Checked, MailProblem, Security, Settings};
 pub use compose::{Attachment, Draft, Kind, Texts};
-pub use outbox::{Outbox, Sent};
+pub use outbox::{Again, Outbox, Sent};
 pub use smtp::{Delivery, Mailer};
 
 pub use crate::address::{MAX_RECIPIENTS, parse_address, parse_addresses};

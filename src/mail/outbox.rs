@@ -28,7 +28,8 @@ pub enum Sent {
     Already(Entry),
     /// Sent before and nobody knows whether the server took it: not sent again.
     Unknown(Entry),
-    /// Being sent right now by another run or clerk (claimed moments ago): not sent.
+    /// Being sent right now by another run or clerk (claimed moments ago, its program
+    /// still connected to the shared journal): not sent here.
     OnItsWay(Entry),
     /// Sent before (the entry), but some addresses refused it then: sent again to each
     /// of those alone (what came of each), never to the addresses that took it.
@@ -75,6 +76,30 @@ const ANSWER_CHARS: usize = 120;
 
 /// How many explicit resends one key may have had (a bound on a loop, not a policy).
 const MAX_AGAIN: usize = 1000;
+
+/// Which e-mails sent before are sent again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Again {
+    /// None: each e-mail once.
+    No,
+    /// Those whose outcome is in doubt (sent, and no answer came): a month's run asked
+    /// again sends only those, never what the server took.
+    InDoubt,
+    /// Every one sent before too (the clerk asked for this e-mail, or `--again-all`).
+    All,
+}
+
+impl Again {
+    /// Whether an earlier send held by `h` is gone past (sent again under a key of its
+    /// own). A refused one never is: its claim is taken over as it is.
+    fn passes(self, h: &Entry) -> bool {
+        match self {
+            Again::No => false,
+            Again::InDoubt => h.outcome == Outcome::Unknown,
+            Again::All => h.outcome != Outcome::Refused,
+        }
+    }
+}
 
 /// Sends drafts through one mailer, each claimed in one journal (the CLI's or the app's
 /// handle: reads and writes run off the async threads).
@@ -160,12 +185,12 @@ impl<'a> Outbox<'a> {
         identity::mail_scope(&self.base_url)
     }
 
-    /// The key `draft` would be sent under now, and its holder: with `again`, past every
-    /// earlier send (each explicit resend is itself once: `…#again-<seq>`).
+    /// The key `draft` would be sent under now, and its holder: with `again`, past the
+    /// earlier sends it names (each explicit resend is itself once: `…#again-<seq>`).
     pub async fn key_for(
         &self,
         draft: &Draft,
-        again: bool,
+        again: Again,
     ) -> Result<(String, Option<Entry>), JournalError> {
         let scope = self.scope();
         let base = draft.key();
@@ -174,7 +199,7 @@ impl<'a> Outbox<'a> {
                 let mut key = base.clone();
                 for _ in 0..MAX_AGAIN {
                     match j.claim_holder(&scope, &key)? {
-                        Some(h) if again && h.outcome != Outcome::Refused => {
+                        Some(h) if again.passes(&h) => {
                             key = format!("{base}#again-{}", h.seq);
                         }
                         other => return Ok((key, other)),
@@ -187,7 +212,7 @@ impl<'a> Outbox<'a> {
 
     /// Sends `draft` once: not if it was sent (or may have been) under its key, unless
     /// `again`. A journal that cannot be written stops it before anything is sent.
-    pub async fn send(&mut self, draft: &Draft, again: bool) -> Result<Sent, JournalError> {
+    pub async fn send(&mut self, draft: &Draft, again: Again) -> Result<Sent, JournalError> {
         if draft.to.is_empty() {
             return Ok(Sent::NoAddress);
         }
@@ -351,7 +376,7 @@ impl<'a> Outbox<'a> {
                 again_to: Some(address.clone()),
                 ..draft.clone()
             };
-            let sent = Box::pin(self.send(&one, false)).await?;
+            let sent = Box::pin(self.send(&one, Again::No)).await?;
             results.push((address, sent));
         }
         Ok(if results.is_empty() {
@@ -367,9 +392,14 @@ impl<'a> Outbox<'a> {
     async fn unsettled(&self, e: Entry) -> Result<Sent, JournalError> {
         let window = self.mailer.step_timeout + IN_FLIGHT_MARGIN;
         let seq = e.seq;
-        let age = self.journal.run(move |j| j.age(seq)).await?;
+        let (age, alive) = self
+            .journal
+            .run(move |j| Ok((j.age(seq)?, j.writer_alive(seq)?)))
+            .await?;
+        // "Being sent right now" only when its sender is still connected: a claim left by
+        // a program that was killed, or lost its answer, is in doubt from that moment.
         Ok(match age.to_std() {
-            Ok(a) if a < window => Sent::OnItsWay(e),
+            Ok(a) if a < window && alive => Sent::OnItsWay(e),
             _ => Sent::Unknown(e),
         })
     }

@@ -9,7 +9,7 @@ use super::widgets;
 use crate::api::Invoice;
 use crate::journal::{Entry, Outcome, identity};
 use crate::mail::documents::{Desk, NotMade};
-use crate::mail::{Draft, Mailer, Outbox, Sent};
+use crate::mail::{Again, Draft, Mailer, Outbox, Sent};
 use crate::profile::{Profile, SecretKind, SecretStore};
 use crate::text::escape_controls as safe;
 use crate::tr;
@@ -222,6 +222,8 @@ pub async fn send(
         .await
         .map_err(|e| crate::i18n::journal_not_sent(&e))?;
     let mut outbox = Outbox::new(shared, &mailer, &p.profile.name, &p.profile.base_url);
+    // One e-mail the clerk looks at: asked again (the box ticked), it goes again.
+    let again = if again { Again::All } else { Again::No };
     let sent = outbox
         .send(&p.draft, again)
         .await
@@ -253,7 +255,11 @@ pub async fn send(
             ),
             false,
         ),
-        Sent::OnItsWay(e) => (tr!("lk-mail-on-its-way", by = e.user), false),
+        // Its sender is connected to the shared journal and handing it over now.
+        Sent::OnItsWay(e) => (
+            tr!("lk-mail-on-its-way", by = crate::i18n::writer(&e)),
+            false,
+        ),
         Sent::AgainTo { results, .. } => {
             let (took, not) = again_to(results);
             if not.is_empty() {
@@ -362,7 +368,7 @@ pub async fn month(
             Err(NotMade::Template(t)) => return Err(crate::i18n::template_problem(&t)),
             Err(NotMade::Pdf(why)) => tally.not_sent.push(format!("{who} ({why})")),
             Ok(draft) => match outbox
-                .send(&draft, false)
+                .send(&draft, Again::No)
                 .await
                 .map_err(|e| crate::i18n::journal_not_sent(&e))?
             {

@@ -271,7 +271,8 @@ cli-mail-not-made = { $customer }: the statement could not be made ({ $why }); n
 cli-mail-preview-to = To { $customer }: { $to }
 cli-mail-preview-subject = Subject: { $subject }
 cli-mail-preview-attachment = Attached: { $name } ({ $kb } KB)
-cli-mail-preview-sent-before = Already sent on { $when } by { $by }: it will not be sent again (unless --again).
+cli-mail-preview-sent-before = Already sent on { $when } by { $by }: it will not be sent again (unless --again --again-all).
+cli-mail-preview-in-doubt = Perhaps sent on { $when } by { $by }: no answer came, so nobody knows whether the server took it. Not sent again unless --again.
 cli-mail-sent = { $customer }: sent to { $to } (the server answered "{ $reply }").
 cli-mail-recipient-refused =   { $address } was refused by the server: { $reply }
 cli-mail-sent-to-refused = { $customer }: sent again to { $address } alone, which the server had refused (it answered "{ $reply }"); the other addresses had it already.
@@ -280,7 +281,8 @@ cli-mail-addresses-refused = { $count ->
    *[other] { $count } addresses were refused while the others took the e-mail: the next run sends it to each alone.
 }
 cli-mail-already = { $customer }: already sent on { $when } by { $by }; not sent again.
-cli-mail-unknown = { $customer }: an earlier send ({ $when }, journal entry { $seq }) got no answer from the server; it may have arrived. Not sent again.
+cli-mail-on-its-way = { $customer }: being sent right now by { $by }, whose program is connected to the desk's journal; not sent here.
+cli-mail-unknown = { $customer }: not known whether it was sent: an earlier send ({ $when }, journal entry { $seq }) has no outcome (no answer came from the server, or its program stopped); it may have arrived. Not sent again.
 cli-mail-refused = { $customer }: refused by the mail server ({ $reply }); nothing sent.
 cli-mail-later = { $customer }: the mail server said to try later ({ $reply }); nothing sent. Run the command again later.
 cli-mail-lost = { $customer }: the e-mail was handed to the server and no answer came ({ $why }); it may have arrived. Journal entry { $seq }; not sent again.
@@ -297,7 +299,6 @@ cli-contacts-set = { $count ->
     [one] { $customer }: 1 address kept.
    *[other] { $customer }: { $count } addresses kept.
 }
-cli-mail-on-its-way = { $customer }: being sent right now by { $by }; not sent here.
 
 ## uf
 cli-secret-cmf-key = the CMF key

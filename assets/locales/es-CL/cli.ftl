@@ -271,7 +271,8 @@ cli-mail-not-made = { $customer }: no se pudo hacer el estado de cuenta ({ $why 
 cli-mail-preview-to = Para { $customer }: { $to }
 cli-mail-preview-subject = Asunto: { $subject }
 cli-mail-preview-attachment = Adjunto: { $name } ({ $kb } KB)
-cli-mail-preview-sent-before = Ya se envió el { $when } ({ $by }): no se enviará de nuevo (salvo con --again).
+cli-mail-preview-sent-before = Ya se envió el { $when } ({ $by }): no se enviará de nuevo (salvo con --again --again-all).
+cli-mail-preview-in-doubt = Quizás se envió el { $when } ({ $by }): no llegó respuesta, así que no se sabe si el servidor lo recibió. No se enviará de nuevo salvo con --again.
 cli-mail-sent = { $customer }: enviado a { $to } (el servidor respondió "{ $reply }").
 cli-mail-recipient-refused =   el servidor rechazó { $address }: { $reply }
 cli-mail-sent-to-refused = { $customer }: se envió de nuevo solo a { $address }, que el servidor había rechazado (respondió "{ $reply }"); las demás direcciones ya lo tenían.
@@ -280,7 +281,8 @@ cli-mail-addresses-refused = { $count ->
    *[other] { $count } direcciones rechazaron el correo mientras las demás lo recibieron: la próxima ejecución se lo envía a cada una por separado.
 }
 cli-mail-already = { $customer }: ya se envió el { $when } ({ $by }); no se envía de nuevo.
-cli-mail-unknown = { $customer }: un envío anterior ({ $when }, entrada { $seq } del registro) no tuvo respuesta del servidor; puede haber llegado. No se envía de nuevo.
+cli-mail-on-its-way = { $customer }: { $by } lo está enviando en este momento (su programa está conectado al registro del equipo); no se envía aquí.
+cli-mail-unknown = { $customer }: no se sabe si se envió: un envío anterior ({ $when }, entrada { $seq } del registro) no tiene resultado (no llegó respuesta del servidor, o su programa se detuvo); puede haber llegado. No se envía de nuevo.
 cli-mail-refused = { $customer }: el servidor de correo lo rechazó ({ $reply }); no se envió nada.
 cli-mail-later = { $customer }: el servidor de correo pidió intentar más tarde ({ $reply }); no se envió nada. Vuelva a ejecutar el comando más tarde.
 cli-mail-lost = { $customer }: el correo se entregó al servidor y no llegó respuesta ({ $why }); puede haber llegado. Entrada { $seq } del registro; no se envía de nuevo.
@@ -297,7 +299,6 @@ cli-contacts-set = { $count ->
     [one] { $customer }: 1 dirección guardada.
    *[other] { $customer }: { $count } direcciones guardadas.
 }
-cli-mail-on-its-way = { $customer }: { $by } lo está enviando en este momento; no se envía aquí.
 
 ## uf
 cli-secret-cmf-key = la llave de la CMF
