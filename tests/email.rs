@@ -1177,3 +1177,58 @@ fn an_email_in_doubt_is_said_so_and_again_sends_only_those() {
     assert_eq!(smtp.to("duda@tres.test").len(), 2);
     assert_eq!(smtp.to("seguro@tres.test").len(), 2);
 }
+
+/// Implicit TLS asked of a server that greets in plain text (its STARTTLS port): the
+/// whole run stops at the first customer (exit 5), saying that the server does not speak
+/// TLS there — never "try later" three times for every customer.
+#[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
+fn tls_asked_of_a_server_that_does_not_speak_it_stops_the_run_at_once() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 3);
+    assert!(owe.len() >= 3, "{owe:?}");
+    let customers = import(
+        &e,
+        &[
+            (owe[0], "a@tls.test"),
+            (owe[1], "b@tls.test"),
+            (owe[2], "c@tls.test"),
+        ],
+    );
+    profile(&e, &smtp, 600, true);
+    let o = cli(&e)
+        .args([
+            "profile",
+            "mail",
+            "--security",
+            "tls",
+            "--port",
+            &smtp.starttls_port.to_string(),
+        ])
+        .output()
+        .unwrap();
+    exits(&o, 0);
+    let list = ids_file(
+        &e,
+        &customers.iter().map(|c| c.0.clone()).collect::<Vec<_>>(),
+    );
+    let out = email_statements(&e, &list, &[]);
+    exits(&out, 5);
+    let err = text(&out.stderr);
+    assert!(!err.contains("más tarde"), "tried later: {err}");
+    assert!(err.contains("TLS"), "{err}");
+    for a in ["a@tls.test", "b@tls.test", "c@tls.test"] {
+        assert_eq!(smtp.to(a).len(), 0);
+    }
+    let said = text(&out.stdout);
+    assert!(
+        !said.contains("no enviados: 3"),
+        "one try per customer: {said}"
+    );
+}

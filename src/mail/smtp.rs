@@ -126,6 +126,16 @@ impl Mailer {
             Ok(Err(e)) if e.is_tls() || e.is_permanent() => {
                 return Err(Delivery::Setup { why: said(&e) });
             }
+            // TLS asked of a port that answers in plain text (rustls reads the greeting
+            // as a broken record): every e-mail alike, not "later".
+            Ok(Err(e)) if s.security == Security::Tls && tls_refused(&e) => {
+                return Err(Delivery::Setup {
+                    why: crate::i18n::text_args(
+                        "mail-no-tls-here",
+                        &[("port", s.port.to_string()), ("why", said(&e))],
+                    ),
+                });
+            }
             Ok(Err(e)) => {
                 return Err(Delivery::Later {
                     reply: said(&e),
@@ -332,6 +342,24 @@ fn answer<'a>(
 
 /// An error as kept: a server's refusal as it said it (`550 5.1.1 <a@b.cl>: …`),
 /// anything else in lettre's words.
+/// Whether rustls refused what the server sent (a plain-text greeting read as TLS, a
+/// handshake it would not finish): read by type through the error's sources.
+fn tls_refused(e: &lettre::transport::smtp::Error) -> bool {
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let tls = s.downcast_ref::<rustls::Error>().or_else(|| {
+            s.downcast_ref::<std::io::Error>()
+                .and_then(|io| io.get_ref())
+                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+        });
+        if tls.is_some() {
+            return true;
+        }
+        source = s.source();
+    }
+    false
+}
+
 fn said(e: &lettre::transport::smtp::Error) -> String {
     use std::error::Error as _;
     match (e.status(), e.source()) {

@@ -1032,6 +1032,7 @@ lk-mail-nothing-owed = { $customer } owes nothing: no statement to send.
 lk-mail-refused = The mail server refused the e-mail ({ $reply }); nothing was sent.
 lk-mail-later = The mail server said to try later ({ $reply }); nothing was sent.
 lk-mail-setup = The mail server cannot be used: { $why }. Nothing was sent.
+mail-no-tls-here = the server does not speak TLS on port { $port } (for implicit TLS, usually 465; with STARTTLS, usually 587: `profile mail --security starttls`) [{ $why }]
 lk-mail-not-made = The e-mail could not be made: { $why }
 lk-mail-no-password = The mail server asks for a login and no password is kept for it: set it with `invoice-desk profile mail --user …`.
 

@@ -1035,6 +1035,7 @@ lk-mail-nothing-owed = { $customer } no debe nada: no hay estado de cuenta que e
 lk-mail-refused = El servidor de correo rechazó el correo ({ $reply }); no se envió nada.
 lk-mail-later = El servidor de correo pidió intentar más tarde ({ $reply }); no se envió nada.
 lk-mail-setup = El servidor de correo no se puede usar: { $why }. No se envió nada.
+mail-no-tls-here = el servidor no habla TLS en el puerto { $port } (TLS implícito suele ser el 465; con STARTTLS, el 587: `profile mail --security starttls`) [{ $why }]
 lk-mail-not-made = No se pudo preparar el correo: { $why }
 lk-mail-no-password = El servidor de correo pide usuario y no hay contraseña guardada: indíquela con `invoice-desk profile mail --user …`.
 
