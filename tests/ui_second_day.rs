@@ -877,7 +877,10 @@ fn the_search_box_finds_any_invoice_and_enter_opens_it() {
     click(&mut h, &text("tab-customers"));
     set_text(&mut h, &text("f-customer-id"), &nunoa);
     click(&mut h, &text("cu-load"));
-    let index = dir.path().join("search.sqlite3");
+    // The sandbox's profile keeps its practice journal (and its index) apart.
+    let index = invoice_desk::journal::practice_file(Some(&dir.path().join("journal.sqlite3")))
+        .unwrap()
+        .with_file_name(invoice_desk::journal::INDEX_FILE);
     step_until(&mut h, "the listing kept", |_| {
         Index::open(&index).is_ok_and(|i| i.len().unwrap_or(0) > 0)
     });
