@@ -18,6 +18,36 @@ pub fn is_unsafe(c: char) -> bool {
         | '\u{2066}'..='\u{2069}')
 }
 
+/// `s` as one line of at most `max` characters for what a person reads outside our own
+/// screens (an e-mail's subject, a customer's name in its text): every unsafe character
+/// (line breaks, ESC, BEL, bidirectional overrides) becomes a space, runs of white space
+/// one space.
+pub fn one_line(s: &str, max: usize) -> String {
+    s.chars()
+        .map(|c| if is_unsafe(c) { ' ' } else { c })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(max)
+        .collect()
+}
+
+/// `s` as lines a person reads (an e-mail's text): line breaks kept (a `\r\n` read as
+/// one), a tab as spaces, every other unsafe character left out.
+pub fn plain_lines(s: &str) -> String {
+    s.replace("\r\n", "\n")
+        .chars()
+        .filter_map(|c| match c {
+            '\n' => Some('\n'),
+            '\t' => Some(' '),
+            c if is_unsafe(c) => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
 /// `s` with every unsafe character written as an escape (`\n`, `\x1b`, `\u{202e}`);
 /// borrowed when there is none.
 pub fn escape_controls(s: &str) -> Cow<'_, str> {

@@ -1232,3 +1232,107 @@ fn tls_asked_of_a_server_that_does_not_speak_it_stops_the_run_at_once() {
         "one try per customer: {said}"
     );
 }
+
+/// What a customer reads has no raw control text, whatever the directory or a template
+/// hold: a name with line breaks and ESC/BEL (from a directory made before names were
+/// checked) stays one line in the subject and the text — no forged "Bcc:" line — and a
+/// template's ESC and BEL go; a 20,000-character name is cut, so a template that repeats
+/// it cannot build a huge message. The import itself refuses such names, each said.
+#[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
+fn control_text_and_long_names_never_reach_what_a_customer_reads() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 2);
+    assert!(owe.len() >= 2, "{owe:?}");
+    let dir = e.s.directory();
+    // The import refuses a name that is not one line, or too long, naming row and column.
+    let file = e.dir.path().join("malos.csv");
+    std::fs::write(
+        &file,
+        format!(
+            "cliente;razón social\n{};\"Malo SpA\nBcc: robo@evil.test\"\n{};{}\n",
+            dir[owe[0]].0,
+            dir[owe[1]].0,
+            "N".repeat(20_000)
+        ),
+    )
+    .unwrap();
+    let o = cli(&e)
+        .args(["--lang", "es", "customers", "import"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    exits(&o, 2);
+    let err = text(&o.stderr);
+    assert!(err.contains("no es una sola línea"), "{err}");
+    assert!(err.contains("20.000 caracteres"), "{err}");
+    // A directory written before names were checked holds them all the same.
+    let hostile = "Malo SpA\nBcc: robo@evil.test\nX-Evil: 1\u{1b}[31m\u{7}";
+    {
+        let mut j =
+            invoice_desk::journal::Journal::open(&e.dir.path().join("journal.sqlite3")).unwrap();
+        j.import_customers(&[
+            invoice_desk::journal::Customer {
+                id: dir[owe[0]].0.clone(),
+                name: Some(hostile.into()),
+                emails: vec!["malo@ocho.test".into()],
+                ..Default::default()
+            },
+            invoice_desk::journal::Customer {
+                id: dir[owe[1]].0.clone(),
+                name: Some("N".repeat(20_000)),
+                emails: vec!["largo@ocho.test".into()],
+                ..Default::default()
+            },
+        ])
+        .unwrap();
+    }
+    // And a template with ESC and BEL in it, repeating the name.
+    let templates = e.dir.path().join("templates");
+    std::fs::create_dir_all(&templates).unwrap();
+    std::fs::write(
+        templates.join("statement.es-CL.txt"),
+        format!(
+            "Asunto: Su cuenta, {{customer}}\u{7}\n\nEstimados {{customer}}:\u{1b}[2J\n{}\nDeben {{owed}}.\n",
+            "{customer} ".repeat(3000)
+        ),
+    )
+    .unwrap();
+    let list = ids_file(&e, &[dir[owe[0]].0.clone(), dir[owe[1]].0.clone()]);
+    exits(&email_statements(&e, &list, &[]), 0);
+    let got = smtp.to("malo@ocho.test");
+    assert_eq!(got.len(), 1);
+    let (subject, body) = (got[0].subject(), got[0].text());
+    for t in [&subject, &body] {
+        assert!(
+            !t.contains('\u{1b}') && !t.contains('\u{7}'),
+            "a control character reached the customer: {t:?}"
+        );
+    }
+    assert!(!subject.contains('\n'), "{subject:?}");
+    assert!(
+        !body
+            .lines()
+            .any(|l| l.starts_with("Bcc:") || l.starts_with("X-Evil:")),
+        "a forged line: {body}"
+    );
+    assert!(
+        body.contains("Estimados Malo SpA Bcc: robo@evil.test X-Evil: 1 [31m:"),
+        "{body}"
+    );
+    assert_eq!(got[0].header("Bcc"), None);
+    let long = smtp.to("largo@ocho.test");
+    assert_eq!(long.len(), 1);
+    assert!(
+        long[0].raw.len() < 5 * 1024 * 1024,
+        "{} bytes",
+        long[0].raw.len()
+    );
+    assert!(!long[0].text().contains(&"N".repeat(201)));
+}

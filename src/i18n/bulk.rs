@@ -26,6 +26,12 @@ pub fn import_problem(p: &crate::journal::ImportProblem) -> String {
         }
         ImportWhy::Duplicate(id) => cell(tr!("dir-duplicate", id = esc(id))),
         ImportWhy::BadEmail(e) => cell(tr!("dir-bad-email", email = esc(e))),
+        ImportWhy::NameNotOneLine(n) => cell(tr!("dir-name-not-one-line", name = esc(n))),
+        ImportWhy::NameTooLong(n) => cell(tr!(
+            "dir-name-too-long",
+            count = *n,
+            max = crate::journal::MAX_NAME
+        )),
     }
 }
 

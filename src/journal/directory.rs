@@ -368,6 +368,10 @@ pub enum ImportWhy {
     Duplicate(String),
     /// Not an e-mail address (or more than ten of them).
     BadEmail(String),
+    /// A name that is not one line of text (a line break, a control character).
+    NameNotOneLine(String),
+    /// A name longer than [`MAX_NAME`] characters (how many it has).
+    NameTooLong(usize),
     /// No id column: the header names none of `id`, `cliente`, `customer`.
     NoIdColumn,
     /// The file cannot be read, or passes a limit.
@@ -375,6 +379,9 @@ pub enum ImportWhy {
 }
 
 crate::engineers_text!(ImportProblem);
+
+/// The longest customer name imported.
+pub const MAX_NAME: usize = 200;
 
 fn header_key(h: &str) -> Option<&'static str> {
     match fold(h.trim()).as_str() {
@@ -478,9 +485,23 @@ fn parse_rows(rows: &crate::sheet::Rows) -> Result<Vec<Customer>, Vec<ImportProb
             },
             _ => Vec::new(),
         };
+        let name = cell(name_col);
+        if let (Some(n), Some(c)) = (&name, name_col) {
+            // What customers read their name in (an e-mail's text, a statement): one
+            // line of a sane length, checked here rather than trusted later.
+            if n.chars().any(crate::text::is_unsafe) {
+                problems.push(problem(c, ImportWhy::NameNotOneLine(n.clone())));
+                continue;
+            }
+            let chars = n.chars().count();
+            if chars > MAX_NAME {
+                problems.push(problem(c, ImportWhy::NameTooLong(chars)));
+                continue;
+            }
+        }
         out.push(Customer {
             id,
-            name: cell(name_col),
+            name,
             rut,
             notes: cell(notes_col),
             emails,

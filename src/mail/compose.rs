@@ -106,18 +106,25 @@ pub struct Fill {
     pub contact: String,
 }
 
+/// The longest value a template is filled with (a customer's name is at most 200
+/// characters when imported; older directories may hold longer ones).
+const MAX_VALUE: usize = 200;
+
 impl Fill {
+    /// Each value as one line, its control characters gone: a name from the directory
+    /// with a line break cannot forge lines ("Bcc: …") in what the customer reads.
     fn pairs(&self) -> [(&'static str, String); 9] {
+        let one = |v: &str| crate::text::one_line(v, MAX_VALUE);
         [
-            ("customer", self.customer.clone()),
-            ("organization", self.organization.clone()),
-            ("date", self.date.clone()),
-            ("owed", self.owed.clone()),
-            ("invoice", self.invoice.clone()),
-            ("amount", self.amount.clone()),
-            ("due", self.due.clone()),
-            ("days", self.days.clone()),
-            ("contact", self.contact.clone()),
+            ("customer", one(&self.customer)),
+            ("organization", one(&self.organization)),
+            ("date", one(&self.date)),
+            ("owed", one(&self.owed)),
+            ("invoice", one(&self.invoice)),
+            ("amount", one(&self.amount)),
+            ("due", one(&self.due)),
+            ("days", one(&self.days)),
+            ("contact", one(&self.contact)),
         ]
     }
 }
@@ -176,6 +183,21 @@ fn builtin(kind: Kind, lang: Lang, fill: &Fill) -> Texts {
         subject: crate::i18n::text_args_in(lang, s, &args),
         body: crate::i18n::text_args_in(lang, b, &args),
     }
+    .cleaned()
+}
+
+/// The longest subject sent.
+const MAX_SUBJECT: usize = 250;
+
+impl Texts {
+    /// As a customer reads them: the subject one line, the text's lines without control
+    /// characters (a template written with ESC or BEL in it, a value that held them).
+    fn cleaned(self) -> Texts {
+        Texts {
+            subject: crate::text::one_line(&self.subject, MAX_SUBJECT),
+            body: crate::text::plain_lines(&self.body),
+        }
+    }
 }
 
 /// The largest template file read.
@@ -220,10 +242,10 @@ pub fn texts(
         return Err(TemplateProblem::NoSubject(path.clone()));
     };
     Ok(Texts {
-        // A subject is one line whatever a filled value holds.
-        subject: fill_in(subject, fill, &path)?.replace(['\r', '\n'], " "),
+        subject: fill_in(subject, fill, &path)?,
         body: fill_in(body.trim_end(), fill, &path)?,
-    })
+    }
+    .cleaned())
 }
 
 /// `{name}` replaced by its value; `{{` and `}}` are braces.

@@ -29,10 +29,31 @@ pub enum NotMade {
     NoAddress,
     /// Nothing is owed (a statement), or nothing 30 days overdue (a reminder).
     NothingOwed,
-    /// The PDF could not be made (the error in English, for Details).
+    /// The PDF could not be made, or the message would be too large (why).
     Pdf(String),
     /// The clerk's template cannot be used.
     Template(TemplateProblem),
+}
+
+/// The largest message sent, as it goes over the wire (attachments in base64): what
+/// most mail servers take, checked before the message is built.
+pub const MAX_MESSAGE_BYTES: usize = 25 * 1024 * 1024;
+
+/// `d`, unless its message would pass [`MAX_MESSAGE_BYTES`] (attachments grow by a third
+/// in base64): then not made, said with its size.
+fn within_size(d: Draft) -> Result<Draft, NotMade> {
+    let attached: usize = d.attachments.iter().map(|a| a.bytes.len()).sum();
+    let size = d.texts.subject.len() + d.texts.body.len() + attached.div_ceil(3) * 4;
+    if size > MAX_MESSAGE_BYTES {
+        return Err(NotMade::Pdf(crate::i18n::text_args(
+            "mail-too-large",
+            &[
+                ("mb", size.div_ceil(1024 * 1024).to_string()),
+                ("max", (MAX_MESSAGE_BYTES / (1024 * 1024)).to_string()),
+            ],
+        )));
+    }
+    Ok(d)
 }
 
 /// The customer's addresses the directory has, checked again.
@@ -140,7 +161,7 @@ impl Desk {
                 .unwrap_or_default(),
             ..self.fill()
         };
-        Ok(Draft {
+        within_size(Draft {
             again_to: None,
             kind,
             customer: known.id.clone(),
@@ -190,7 +211,7 @@ impl Desk {
             date: crate::i18n::date_in(self.lang, &as_of.to_string()),
             ..self.fill()
         };
-        Ok(Draft {
+        within_size(Draft {
             again_to: None,
             kind: Kind::Invoice,
             customer: known.id.clone(),

@@ -994,6 +994,8 @@ rv-col-buckets = Owed by days past due
 
 ## E-mail (settings, contacts, templates)
 dir-bad-email = "{ $email }" is not an e-mail address
+dir-name-not-one-line = the name "{ $name }" is not one line of text (a line break or a control character): write it on one line.
+dir-name-too-long = the name has { $count } characters; at most { $max } are kept.
 mail-no-server = No mail server is set: set one with `invoice-desk profile mail --server …`.
 mail-bad-server = "{ $server }" is not a server name.
 mail-f-from = From
@@ -1032,6 +1034,7 @@ lk-mail-nothing-owed = { $customer } owes nothing: no statement to send.
 lk-mail-refused = The mail server refused the e-mail ({ $reply }); nothing was sent.
 lk-mail-later = The mail server said to try later ({ $reply }); nothing was sent.
 lk-mail-setup = The mail server cannot be used: { $why }. Nothing was sent.
+mail-too-large = the e-mail would be { $mb } MB, more than the { $max } MB mail servers take; send the statement's workbook another way
 mail-no-tls-here = the server does not speak TLS on port { $port } (for implicit TLS, usually 465; with STARTTLS, usually 587: `profile mail --security starttls`) [{ $why }]
 lk-mail-not-made = The e-mail could not be made: { $why }
 lk-mail-no-password = The mail server asks for a login and no password is kept for it: set it with `invoice-desk profile mail --user …`.

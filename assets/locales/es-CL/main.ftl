@@ -997,6 +997,8 @@ rv-col-buckets = Adeudado por días de atraso
 
 ## Correo (ajustes, contactos, plantillas)
 dir-bad-email = "{ $email }" no es una dirección de correo
+dir-name-not-one-line = el nombre "{ $name }" no es una sola línea de texto (un salto de línea o un carácter de control): escríbalo en una línea.
+dir-name-too-long = el nombre tiene { $count } caracteres; se admiten hasta { $max }.
 mail-no-server = No hay servidor de correo: indíquelo con `invoice-desk profile mail --server …`.
 mail-bad-server = "{ $server }" no es el nombre de un servidor.
 mail-f-from = Remitente
@@ -1035,6 +1037,7 @@ lk-mail-nothing-owed = { $customer } no debe nada: no hay estado de cuenta que e
 lk-mail-refused = El servidor de correo rechazó el correo ({ $reply }); no se envió nada.
 lk-mail-later = El servidor de correo pidió intentar más tarde ({ $reply }); no se envió nada.
 lk-mail-setup = El servidor de correo no se puede usar: { $why }. No se envió nada.
+mail-too-large = el correo pesaría { $mb } MB, más de los { $max } MB que aceptan los servidores de correo; envíe el libro del estado de cuenta por otro medio
 mail-no-tls-here = el servidor no habla TLS en el puerto { $port } (TLS implícito suele ser el 465; con STARTTLS, el 587: `profile mail --security starttls`) [{ $why }]
 lk-mail-not-made = No se pudo preparar el correo: { $why }
 lk-mail-no-password = El servidor de correo pide usuario y no hay contraseña guardada: indíquela con `invoice-desk profile mail --user …`.
