@@ -1336,3 +1336,75 @@ fn control_text_and_long_names_never_reach_what_a_customer_reads() {
     );
     assert!(!long[0].text().contains(&"N".repeat(201)));
 }
+
+/// "Con los pesos de la UF" reaches the e-mailed statements: `email statements
+/// --uf-pesos` puts under the UF owed its pesos on the day's value, as `statement
+/// --uf-pesos` does; without it the statement says UF alone.
+#[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
+fn emailed_statements_say_the_uf_owed_in_pesos_when_asked() {
+    if !cli_env::have_pdf_readers() {
+        return;
+    }
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 8);
+    let rows: Vec<(usize, String)> = owe
+        .iter()
+        .map(|i| (*i, format!("uf{i}@nueve.test")))
+        .collect();
+    let refs: Vec<(usize, &str)> = rows.iter().map(|(i, a)| (*i, a.as_str())).collect();
+    let customers = import(&e, &refs);
+    let list = ids_file(
+        &e,
+        &customers.iter().map(|c| c.0.clone()).collect::<Vec<_>>(),
+    );
+    let out = cli(&e)
+        .env("INVOICE_DESK_CMF_URL", format!("{}/cmf", e.s.base_url))
+        .env("INVOICE_DESK_CMF_KEY", invoice_desk::uf::SANDBOX_KEY)
+        .args(["--lang", "es", "email", "statements", "--customers"])
+        .arg(&list)
+        .args(["--as-of", AS_OF, "--uf-pesos"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let said: Vec<String> = rows
+        .iter()
+        .filter_map(|(_, a)| smtp.to(a).pop())
+        .map(|m| pdftotext(&m.attachment().unwrap().1))
+        .collect();
+    assert_eq!(said.len(), rows.len());
+    let with_line = said
+        .iter()
+        .filter(|t| {
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains("con la UF del 24-11-2026")
+        })
+        .count();
+    assert!(with_line > 0, "no statement said the UF in pesos");
+    // The same month once more, without it: UF alone.
+    let out = cli(&e)
+        .args(["--lang", "es", "email", "statements", "--customers"])
+        .arg(&list)
+        .args(["--as-of", AS_OF, "--again", "--again-all"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let mut lines = 0;
+    for (_, a) in &rows {
+        let both = smtp.to(a);
+        assert_eq!(both.len(), 2, "{a}");
+        lines += both
+            .iter()
+            .filter(|m| pdftotext(&m.attachment().unwrap().1).contains("Referencia:"))
+            .count();
+    }
+    assert_eq!(lines, with_line, "only the first run's statements say it");
+}

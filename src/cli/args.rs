@@ -396,6 +396,10 @@ pub struct EmailStatementsArgs {
     /// the month once more).
     #[arg(long, requires = "again")]
     pub again_all: bool,
+    /// A line under the UF owed with its pesos on the day's value (as `statement
+    /// --uf-pesos`).
+    #[arg(long)]
+    pub uf_pesos: bool,
     /// Show what would be sent to whom; send nothing.
     #[arg(long)]
     pub preview: bool,

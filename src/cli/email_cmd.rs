@@ -51,6 +51,7 @@ pub(super) async fn email_command(cmd: EmailCommand, profile: Option<&str>) -> R
         lang: crate::i18n::current(),
         templates: settings::config_dir().map(|d| d.join("templates")),
         reply_address: mailer.settings().from.email.to_string(),
+        uf: None,
     };
     let mut outbox = Outbox::new(journal, &mailer, &resolved.profile_name, &base_url);
     if let Some(b) = env_secs("INVOICE_DESK_MAIL_BACKOFF") {
@@ -192,6 +193,17 @@ async fn statements(
     let as_of = match a.as_of {
         Some(d) => d,
         None => desk_today(outbox).await?,
+    };
+    // The line in pesos, on that day's UF, when asked for (said when there is none).
+    let with_uf;
+    let desk = if a.uf_pesos {
+        with_uf = Desk {
+            uf: super::uf_cmd::value_or_warning(as_of).await,
+            ..desk.clone()
+        };
+        &with_uf
+    } else {
+        desk
     };
     let ids: Vec<String> = if let Some(file) = &a.customers {
         super::statement_cmd::read_ids(file)?

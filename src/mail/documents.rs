@@ -20,6 +20,9 @@ pub struct Desk {
     pub templates: Option<PathBuf>,
     /// Where customers may write when the sender has no e-mail (the From address).
     pub reply_address: String,
+    /// The UF's value of a day, for the statements' line in pesos ("Con los pesos de la
+    /// UF", `email statements --uf-pesos`); `None`: UF alone.
+    pub uf: Option<crate::uf::UfDay>,
 }
 
 /// Why a customer gets no e-mail.
@@ -93,9 +96,8 @@ impl Desk {
             name: known.name.as_deref(),
             rut: known.rut.as_deref(),
             as_of,
-            // An e-mailed statement says UF alone (the optional line is the clerk's
-            // choice when printing or running the month's statements).
-            uf: None,
+            // The line in pesos when the clerk chose it for these statements.
+            uf: self.uf.as_ref(),
         }
     }
 

@@ -45,12 +45,18 @@ fn usable(profile: &Profile) -> Result<crate::mail::Checked, String> {
         .map_err(|e| crate::i18n::mail_problem(&e))
 }
 
-fn desk(profile: &Profile, checked: &crate::mail::Checked, templates: Option<PathBuf>) -> Desk {
+fn desk(
+    profile: &Profile,
+    checked: &crate::mail::Checked,
+    templates: Option<PathBuf>,
+    uf: Option<crate::uf::UfDay>,
+) -> Desk {
     Desk {
         sender: profile.sender.clone(),
         lang: crate::i18n::current(),
         templates,
         reply_address: checked.from.email.to_string(),
+        uf,
     }
 }
 
@@ -80,7 +86,7 @@ pub async fn prepare_invoice(
     let customer = inv.customer.clone().unwrap_or_default();
     let known = journal.read(move |j| j.customer_or_id(&customer)).await?;
     let who = known.name.clone().unwrap_or_else(|| known.id.clone());
-    let d = desk(&profile, &checked, templates);
+    let d = desk(&profile, &checked, templates, None);
     let draft = tokio::task::spawn_blocking(move || d.invoice(&known, &inv, as_of))
         .await
         .map_err(|e| tr!("lk-mail-not-made", why = e))?
@@ -97,12 +103,13 @@ pub async fn prepare_statement(
     journal: AppJournal,
     as_of: Option<chrono::NaiveDate>,
     templates: Option<PathBuf>,
+    uf: Option<crate::uf::UfDay>,
 ) -> Result<Prepared, String> {
     let checked = usable(&profile)?;
     let as_of = desk_day(&journal, as_of).await?;
     let known = journal.read(move |j| j.customer_or_id(&customer)).await?;
     let who = known.name.clone().unwrap_or_else(|| known.id.clone());
-    let d = desk(&profile, &checked, templates);
+    let d = desk(&profile, &checked, templates, uf);
     let draft = tokio::task::spawn_blocking(move || {
         let listed =
             crate::receivables::Listing::of(&invoices, as_of, crate::receivables::Keep::Owed);
@@ -127,11 +134,12 @@ pub async fn month_sample(
     reminders: bool,
     journal: AppJournal,
     templates: Option<PathBuf>,
+    uf: Option<crate::uf::UfDay>,
 ) -> Result<Prepared, String> {
     let profile = &session.profile;
     let checked = usable(profile)?;
     let as_of = desk_day(&journal, as_of).await?;
-    let d = desk(profile, &checked, templates);
+    let d = desk(profile, &checked, templates, uf);
     for id in ids.into_iter().take(SAMPLE_TRIES) {
         let known = journal.read(move |j| j.customer_or_id(&id)).await?;
         let who = known.name.clone().unwrap_or_else(|| known.id.clone());
@@ -324,6 +332,8 @@ pub struct MonthRun {
     pub secrets: Arc<tokio::sync::OnceCell<Arc<SecretStore>>>,
     /// The clerk's templates folder.
     pub templates: Option<PathBuf>,
+    /// The UF's value for the statements' line in pesos, when the clerk chose it.
+    pub uf: Option<crate::uf::UfDay>,
 }
 
 /// E-mails each customer of `ids` their statement (or reminder) of the month, once:
@@ -339,7 +349,7 @@ pub async fn month(
     use std::sync::atomic::Ordering;
     let profile = &run.session.profile;
     let mailer = mailer(profile, &run.secrets).await?;
-    let desk = desk(profile, mailer.settings(), run.templates.clone());
+    let desk = desk(profile, mailer.settings(), run.templates.clone(), run.uf);
     let shared = run
         .journal
         .shared()

@@ -421,6 +421,7 @@ impl ReceivablesPanel {
         journal: super::journal::AppJournal,
         secrets: Arc<tokio::sync::OnceCell<Arc<crate::profile::SecretStore>>>,
         templates: Option<std::path::PathBuf>,
+        uf: Option<&crate::uf::UfDay>,
     ) {
         self.mail_confirm = false;
         if self.mailing.is_some() || self.review.is_some() {
@@ -438,6 +439,8 @@ impl ReceivablesPanel {
             journal,
             secrets,
             templates,
+            // "Con los pesos de la UF" applies to the e-mailed statements too.
+            uf: uf.filter(|_| self.uf_in_pesos).cloned(),
         };
         let done = Arc::new(AtomicUsize::new(0));
         let stop = Arc::new(AtomicBool::new(false));
@@ -465,6 +468,7 @@ impl ReceivablesPanel {
         spawner: &Spawner,
         journal: super::journal::AppJournal,
         templates: Option<std::path::PathBuf>,
+        uf: Option<&crate::uf::UfDay>,
     ) {
         if self.mail_sample.is_some() {
             return;
@@ -478,6 +482,7 @@ impl ReceivablesPanel {
             self.mail_reminders,
             journal,
             templates,
+            uf.filter(|_| self.uf_in_pesos).cloned(),
         )));
     }
 

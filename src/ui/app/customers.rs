@@ -77,6 +77,7 @@ impl InvoiceDeskApp {
                     &self.journal,
                     self.session.as_deref(),
                     templates,
+                    self.uf.day(),
                 )
             }
             Command::SendStatementEmail => self.customers.send_email(

@@ -34,6 +34,7 @@ impl InvoiceDeskApp {
                         self.journal.clone(),
                         self.connector.secrets.clone(),
                         templates,
+                        self.uf.day(),
                     );
                 }
             }
@@ -46,6 +47,7 @@ impl InvoiceDeskApp {
                         &self.spawner,
                         self.journal.clone(),
                         templates,
+                        self.uf.day(),
                     );
                 }
             }

@@ -67,6 +67,7 @@ impl CustomersPanel {
         journal: &crate::ui::journal::AppJournal,
         session: Option<&crate::ui::session::Session>,
         templates: Option<std::path::PathBuf>,
+        uf: Option<&crate::uf::UfDay>,
     ) {
         if self.mail.busy() || !self.statement_ready() {
             return;
@@ -83,6 +84,8 @@ impl CustomersPanel {
                 journal.clone(),
                 self.fixed_today,
                 templates,
+                // "Con los pesos de la UF" applies to the e-mailed statement too.
+                uf.filter(|_| self.saved.uf_in_pesos).cloned(),
             )));
     }
 
