@@ -92,7 +92,7 @@ pub(crate) fn certificate_problem(e: &reqwest::Error) -> Option<CertProblem> {
 /// The rustls error in a chain of causes. An `io::Error` hides the error it wraps from
 /// `source()` (it gives that error's source instead), so each one is opened too, however
 /// deep (hyper wraps the TLS error in two).
-fn tls_error<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a rustls::Error> {
+pub(crate) fn tls_error<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a rustls::Error> {
     if let Some(tls) = e.downcast_ref::<rustls::Error>() {
         return Some(tls);
     }

@@ -422,16 +422,7 @@ fn said(sent: Sent, who: &str, draft: &Draft, tally: &mut Tally) -> bool {
             refused_one_by_one(&refused);
         }
         Sent::AgainTo { before, results } => {
-            tally.before += 1;
-            say!(
-                "{}",
-                tr!(
-                    "cli-mail-already",
-                    customer = who,
-                    when = crate::i18n::moment(&before.time),
-                    by = escape_controls(&before.user)
-                )
-            );
+            said(Sent::Already(before), who, draft, tally);
             for (address, r) in results {
                 let one = Draft {
                     to: draft

@@ -1549,22 +1549,10 @@ impl From<tokio_postgres::Error> for DbError {
 /// Whether the connection failed because rustls refused the server's certificate
 /// (read by type, through the error's sources).
 fn refused_certificate(e: &tokio_postgres::Error) -> bool {
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        let tls = s.downcast_ref::<rustls::Error>().or_else(|| {
-            s.downcast_ref::<std::io::Error>()
-                .and_then(|io| io.get_ref())
-                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
-        });
-        if matches!(
-            tls,
-            Some(rustls::Error::InvalidCertificate(_) | rustls::Error::NoCertificatesPresented)
-        ) {
-            return true;
-        }
-        source = s.source();
-    }
-    false
+    matches!(
+        std::error::Error::source(e).and_then(crate::api::http::tls_error),
+        Some(rustls::Error::InvalidCertificate(_) | rustls::Error::NoCertificatesPresented)
+    )
 }
 
 /// rustls with the platform's certificate verifier, as the API layer uses.

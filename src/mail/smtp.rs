@@ -345,19 +345,9 @@ fn answer<'a>(
 /// Whether rustls refused what the server sent (a plain-text greeting read as TLS, a
 /// handshake it would not finish): read by type through the error's sources.
 fn tls_refused(e: &lettre::transport::smtp::Error) -> bool {
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        let tls = s.downcast_ref::<rustls::Error>().or_else(|| {
-            s.downcast_ref::<std::io::Error>()
-                .and_then(|io| io.get_ref())
-                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
-        });
-        if tls.is_some() {
-            return true;
-        }
-        source = s.source();
-    }
-    false
+    std::error::Error::source(e)
+        .and_then(crate::api::http::tls_error)
+        .is_some()
 }
 
 fn said(e: &lettre::transport::smtp::Error) -> String {
