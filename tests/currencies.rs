@@ -319,3 +319,43 @@ fn the_ufs_value_is_fetched_once_kept_and_converted_to_the_peso() {
     let (code, _, _) = uf(None, &["show", "--date", "2025-03-16"]);
     assert_eq!(code, Some(2), "still not kept (and no key to fetch it)");
 }
+
+/// No secret in an address: the CMF API's address given with a key in its query
+/// (`?apikey=…`), or a user and password, is refused — never stored, never printed back
+/// — by `uf key --address` and from `INVOICE_DESK_CMF_URL`.
+#[test]
+fn a_ufs_address_holding_a_secret_is_refused_and_never_repeated() {
+    let dir = tempfile::tempdir().unwrap();
+    for address in [
+        "http://127.0.0.1:9/api?apikey=SECRETO123",
+        "https://usuario:SECRETO123@api.cmfchile.cl/api-sbifv3/recursos_api",
+        "https://api.cmfchile.cl/api-sbifv3/recursos_api#SECRETO123",
+    ] {
+        let out = Command::from_std(cli_env::cli(dir.path()))
+            .env("LANG", "es_CL.UTF-8")
+            .args(["uf", "key", "--address", address])
+            .write_stdin("otra-llave\n")
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(2), "{said}");
+        assert!(!said.contains("SECRETO123"), "repeated: {said}");
+        assert!(said.contains("no puede llevar"), "{said}");
+        let kept = std::fs::read_to_string(dir.path().join("profiles.toml")).unwrap_or_default();
+        assert!(!kept.contains("SECRETO123"), "stored: {kept}");
+        let out = cli_env::cli(dir.path())
+            .env("LANG", "es_CL.UTF-8")
+            .env("INVOICE_DESK_CMF_URL", address)
+            .env("INVOICE_DESK_CMF_KEY", "k")
+            .args(["uf", "show", "--date", "2026-11-26"])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{said}");
+        assert!(!said.contains("SECRETO123"), "repeated: {said}");
+    }
+}

@@ -574,6 +574,8 @@ fn an_invoice_is_emailed_once_with_its_pdf_over_implicit_tls() {
             "125000",
             "--due",
             "2026-12-15",
+            "--external-id",
+            "ERP-2026-115542",
             "--json",
         ])
         .output()
@@ -590,13 +592,22 @@ fn an_invoice_is_emailed_once_with_its_pdf_over_implicit_tls() {
     exits(&send(), 0);
     let got = smtp.to("facturas@seis.test");
     assert_eq!(got.len(), 1);
+    // The customer knows the invoice by its reference, not the service's id.
     assert_eq!(
         got[0].subject(),
-        format!("Factura {id} · Servicios Ñandú SpA")
+        "Factura ERP-2026-115542 · Servicios Ñandú SpA"
     );
     let body = got[0].text();
     assert!(
-        body.contains("por $125.000, con vencimiento el 15-12-2026"),
+        body.contains(
+            "Adjuntamos la factura ERP-2026-115542 por $125.000, con vencimiento el 15-12-2026"
+        ),
+        "{body}"
+    );
+    // Where to write is where a reply goes (the Reply-To), not the sender's other box.
+    assert!(body.contains("respuestas@nandu.test"), "{body}");
+    assert!(
+        !body.contains("escribirnos a cobranza@nandu.test"),
         "{body}"
     );
     let (name, pdf) = got[0].attachment().unwrap();

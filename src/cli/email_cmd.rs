@@ -50,7 +50,14 @@ pub(super) async fn email_command(cmd: EmailCommand, profile: Option<&str>) -> R
         sender: resolved.sender.clone(),
         lang: crate::i18n::current(),
         templates: settings::config_dir().map(|d| d.join("templates")),
-        reply_address: mailer.settings().from.email.to_string(),
+        reply_address: mailer
+            .settings()
+            .reply_to
+            .as_ref()
+            .unwrap_or(&mailer.settings().from)
+            .email
+            .to_string(),
+        reply_to_set: mailer.settings().reply_to.is_some(),
         uf: None,
     };
     let mut outbox = Outbox::new(journal, &mailer, &resolved.profile_name, &base_url);

@@ -12,8 +12,7 @@ use secrecy::SecretString;
 fn source() -> Result<Source, UfError> {
     let env = |n: &str| std::env::var(n).ok().filter(|v| !v.trim().is_empty());
     if let Some(address) = env("INVOICE_DESK_CMF_URL") {
-        let url = crate::api::http::check_url(&address, crate::api::Setting::BaseUrl)
-            .map_err(|_| UfError::BadAddress(address.clone()))?;
+        let url = crate::uf::checked_address(&address)?;
         let key = env("INVOICE_DESK_CMF_KEY").ok_or(UfError::NoKey)?;
         return Ok(Source {
             address: url,
@@ -121,11 +120,8 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
             let path = settings::profiles_path()?;
             let mut profiles = crate::profile::Profiles::load(&path)?;
             if let Some(a) = &address {
-                crate::api::http::check_url(a, crate::api::Setting::BaseUrl).map_err(|_| {
-                    Failure::usage(crate::i18n::uf_error(
-                        &UfError::BadAddress(a.clone()),
-                        chrono::Local::now().date_naive(),
-                    ))
+                crate::uf::checked_address(a).map_err(|e| {
+                    Failure::usage(crate::i18n::uf_error(&e, chrono::Local::now().date_naive()))
                 })?;
                 profiles.uf_address = Some(a.trim().to_string());
                 profiles.save(&path)?;
@@ -148,7 +144,7 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
 /// 4 anything else the CMF answered (no value that day among them).
 fn uf_exit(e: &UfError) -> u8 {
     match e {
-        UfError::NoKey | UfError::BadAddress(_) => 2,
+        UfError::NoKey | UfError::BadAddress(_) | UfError::SecretInAddress => 2,
         UfError::Journal(_) => 1,
         UfError::KeyRefused(_) | UfError::Keyring(_) => 3,
         UfError::Unreachable(_) => 5,

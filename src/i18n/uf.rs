@@ -83,6 +83,7 @@ pub fn uf_error(e: &UfError, day: NaiveDate) -> String {
         UfError::KeyRefused(status) => tr!("uf-key-refused", status = *status),
         UfError::Unreachable(why) => tr!("uf-unreachable", why = esc(why)),
         UfError::BadAddress(a) => tr!("uf-bad-address", address = esc(a)),
+        UfError::SecretInAddress => tr!("uf-secret-in-address"),
         UfError::Keyring(e) => super::profile_error(e),
         UfError::Bad(bad) => tr!(
             "uf-bad",

@@ -18,8 +18,12 @@ pub struct Desk {
     pub lang: Lang,
     /// The clerk's templates folder, if any.
     pub templates: Option<PathBuf>,
-    /// Where customers may write when the sender has no e-mail (the From address).
+    /// Where customers are told to write: the Reply-To when the profile has one (where
+    /// a reply goes), else the sender's e-mail, else the From address.
     pub reply_address: String,
+    /// The profile sets a Reply-To: it is [`Desk::reply_address`], and the texts name it
+    /// rather than the sender's own e-mail.
+    pub reply_to_set: bool,
     /// The UF's value of a day, for the statements' line in pesos ("Con los pesos de la
     /// UF", `email statements --uf-pesos`); `None`: UF alone.
     pub uf: Option<crate::uf::UfDay>,
@@ -72,12 +76,18 @@ impl Desk {
     /// The sender's part of a template's values.
     fn fill(&self) -> Fill {
         let s = &self.sender;
-        let mut contact: Vec<&str> = [s.email.as_str(), s.phone.as_str()]
+        // Where a reply goes is where the customer is told to write.
+        let email = if self.reply_to_set {
+            self.reply_address.as_str()
+        } else {
+            s.email.as_str()
+        };
+        let mut contact: Vec<&str> = [email, s.phone.as_str()]
             .into_iter()
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .collect();
-        if s.email.trim().is_empty() {
+        if email.trim().is_empty() {
             contact.insert(0, &self.reply_address);
         }
         Fill {
@@ -203,7 +213,13 @@ impl Desk {
             .map_err(|e| NotMade::Pdf(e.to_string()))?;
         let fill = Fill {
             customer: known.name.clone().unwrap_or_else(|| known.id.clone()),
-            invoice: inv.id.clone(),
+            // The customer knows it by its reference (their order, the ERP's number);
+            // the service's id only when it has none.
+            invoice: inv
+                .invoice_external_id
+                .clone()
+                .filter(|r| !r.trim().is_empty())
+                .unwrap_or_else(|| inv.id.clone()),
             amount: inv.amount_display(),
             due: inv
                 .due_date

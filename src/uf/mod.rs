@@ -63,6 +63,10 @@ pub enum UfError {
     /// The address set is not an https address (or http on this computer).
     #[error("not an address: {0}")]
     BadAddress(String),
+    /// The address holds what may be a secret (a query, a user or password, a
+    /// fragment): never kept, never repeated.
+    #[error("an address with a query, a user or a fragment")]
+    SecretInAddress,
     /// The keyring that keeps the key could not be read.
     #[error("the keyring: {0}")]
     Keyring(crate::profile::ProfileError),
@@ -186,13 +190,45 @@ pub fn source_for(
         });
     }
     let address = address_of(profiles);
-    let url = crate::api::http::check_url(&address, crate::api::Setting::BaseUrl)
-        .map_err(|_| UfError::BadAddress(address.clone()))?;
+    let url = checked_address(&address)?;
     let key = secrets
         .get(&address, crate::profile::secrets::SecretKind::CmfKey)
         .map_err(UfError::Keyring)?
         .ok_or(UfError::NoKey)?;
     Ok(Source { address: url, key })
+}
+
+/// `text` as the CMF API's address: https (or http on this computer), and nothing in it
+/// that may be a secret — a query (`?apikey=…`), a user or password, a fragment: the key
+/// goes to the keyring, and an address is kept and shown. Said without repeating it.
+pub fn checked_address(text: &str) -> Result<url::Url, UfError> {
+    let url = crate::api::http::check_url(text, crate::api::Setting::BaseUrl)
+        .map_err(|_| UfError::BadAddress(shown_address(text)))?;
+    if url.query().is_some()
+        || url.fragment().is_some()
+        || !url.username().is_empty()
+        || url.password().is_some()
+    {
+        return Err(UfError::SecretInAddress);
+    }
+    Ok(url)
+}
+
+/// An address as it may be shown: what follows a `?` or `#`, and a `user:password@`,
+/// left out.
+fn shown_address(text: &str) -> String {
+    let text = text.trim();
+    let text = text.split(['?', '#']).next().unwrap_or("");
+    match text.split_once("://") {
+        Some((scheme, rest)) => match rest.split_once('/') {
+            Some((authority, path)) => format!(
+                "{scheme}://{}/{path}",
+                authority.rsplit('@').next().unwrap_or(authority)
+            ),
+            None => format!("{scheme}://{}", rest.rsplit('@').next().unwrap_or(rest)),
+        },
+        None => text.to_string(),
+    }
 }
 
 /// The CMF API's address set, else the CMF's own.

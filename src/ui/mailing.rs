@@ -55,7 +55,13 @@ fn desk(
         sender: profile.sender.clone(),
         lang: crate::i18n::current(),
         templates,
-        reply_address: checked.from.email.to_string(),
+        reply_address: checked
+            .reply_to
+            .as_ref()
+            .unwrap_or(&checked.from)
+            .email
+            .to_string(),
+        reply_to_set: checked.reply_to.is_some(),
         uf,
     }
 }

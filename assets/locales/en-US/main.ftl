@@ -1081,6 +1081,7 @@ uf-not-published = The UF's value for { $date } is not published yet: amounts ar
 uf-key-refused = The CMF refused the key (HTTP { $status }): check it in Credentials. Amounts are shown in UF only.
 uf-unreachable = The UF's value could not be read from the CMF ({ $why }): amounts are shown in UF only.
 uf-bad-address = "{ $address }" is not an https address for the UF's value.
+uf-secret-in-address = The address of the UF's value cannot hold a query (?apikey=…), a user, a password or a fragment: give the address alone, and the key where the app or `invoice-desk uf key` asks for it (it goes to the keyring). Nothing was kept.
 uf-bad = The UF's value for { $date } could not be read: { $why }. Amounts are shown in UF only.
 
 ## Search across customers

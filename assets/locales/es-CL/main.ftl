@@ -1084,6 +1084,7 @@ uf-not-published = El valor de la UF del { $date } aún no está publicado: los 
 uf-key-refused = La CMF rechazó la llave (HTTP { $status }): revísela en Credenciales. Los montos se muestran solo en UF.
 uf-unreachable = No se pudo consultar el valor de la UF en la CMF ({ $why }): los montos se muestran solo en UF.
 uf-bad-address = «{ $address }» no es una dirección https para el valor de la UF.
+uf-secret-in-address = La dirección del valor de la UF no puede llevar una consulta (?apikey=…), un usuario, una contraseña ni un fragmento: escriba la dirección sola, y la llave donde la aplicación o `invoice-desk uf key` la pide (va al llavero). No se guardó nada.
 uf-bad = El valor de la UF del { $date } no se pudo leer: { $why }. Los montos se muestran solo en UF.
 
 ## Search across customers

@@ -22,8 +22,7 @@ impl InvoiceDeskApp {
                 } else {
                     address
                 };
-                if crate::api::http::check_url(&address, crate::api::Setting::BaseUrl).is_err() {
-                    let e = crate::uf::UfError::BadAddress(address);
+                if let Err(e) = crate::uf::checked_address(&address) {
                     let today = self.uf_day();
                     self.credentials
                         .uf
