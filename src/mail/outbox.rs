@@ -392,15 +392,25 @@ impl<'a> Outbox<'a> {
     async fn unsettled(&self, e: Entry) -> Result<Sent, JournalError> {
         let window = self.mailer.step_timeout + IN_FLIGHT_MARGIN;
         let seq = e.seq;
-        let (age, alive) = self
+        // Whether its sender is connected, then what the entry says now: a sender that
+        // recorded its outcome and ended between the claim and this look is found
+        // settled, not taken for one that vanished.
+        let (age, alive, now) = self
             .journal
-            .run(move |j| Ok((j.age(seq)?, j.writer_alive(seq)?)))
+            .run(move |j| Ok((j.age(seq)?, j.writer_alive(seq)?, j.entry(seq)?)))
             .await?;
-        // "Being sent right now" only when its sender is still connected: a claim left by
-        // a program that was killed, or lost its answer, is in doubt from that moment.
-        Ok(match age.to_std() {
-            Ok(a) if a < window && alive => Sent::OnItsWay(e),
-            _ => Sent::Unknown(e),
+        let now = now.unwrap_or(e);
+        Ok(match (now.outcome, age.to_std()) {
+            (Outcome::Done, _) => Sent::Already(now),
+            // Refused meanwhile: nothing went; a later run takes the claim over.
+            (Outcome::Refused, _) => Sent::Later {
+                reply: now.error_code.clone().unwrap_or_default(),
+            },
+            // "Being sent right now" only when its sender is still connected: a claim
+            // left by a program that was killed, or lost its answer, is in doubt from
+            // that moment.
+            (Outcome::Unknown, Ok(a)) if a < window && alive => Sent::OnItsWay(now),
+            _ => Sent::Unknown(now),
         })
     }
 
