@@ -341,7 +341,7 @@ pub struct Control {
     /// The journal failed: the run stopped for this.
     journal_failure: Mutex<Option<JournalError>>,
     /// The journal's server has not answered since then (a restart, a failover): rows
-    /// wait for it, sending nothing, until it answers or [`JOURNAL_PATIENCE`] passes.
+    /// wait for it, sending nothing, until it answers or `journal::away_patience` passes.
     journal_down: Mutex<Option<(Instant, chrono::DateTime<chrono::Utc>)>>,
     /// Another computer is issuing the same file: the run stopped for this.
     elsewhere: Mutex<Option<Foreign>>,
@@ -979,7 +979,7 @@ impl Runner {
             };
             for (i, reference) in wanted {
                 if let Some(d) = done.get(&reference) {
-                    let by = (d.user != self.journal.who()).then(|| d.written_by());
+                    let by = (d.by.user != self.journal.who()).then(|| d.by.clone());
                     out.insert(
                         i,
                         Status::SkippedExisting(Existing {

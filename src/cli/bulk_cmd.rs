@@ -270,13 +270,7 @@ async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Cou
                 // begins, and when it answers again.
                 let was_down = said_down;
                 if let Some(since) = newly(&mut said_down, control.journal_down_since()) {
-                    note!(
-                        "\n{}",
-                        tr!(
-                            "cli-journal-down",
-                            time = since.with_timezone(&chrono::Local).format("%H:%M:%S")
-                        )
-                    );
+                    note!("\n{}", super::output::journal_down(since));
                 } else if was_down && !said_down {
                     note!("\n{}", tr!("cli-journal-back"));
                 }

@@ -50,14 +50,12 @@ pub(super) async fn email_command(cmd: EmailCommand, profile: Option<&str>) -> R
         sender: resolved.sender.clone(),
         lang: crate::i18n::current(),
         templates: settings::config_dir().map(|d| d.join("templates")),
-        reply_address: mailer
+        reply_address: mailer.settings().from.email.to_string(),
+        reply_to: mailer
             .settings()
             .reply_to
             .as_ref()
-            .unwrap_or(&mailer.settings().from)
-            .email
-            .to_string(),
-        reply_to_set: mailer.settings().reply_to.is_some(),
+            .map(|r| r.email.to_string()),
         uf: None,
     };
     let mut outbox = Outbox::new(journal, &mailer, &resolved.profile_name, &base_url);
@@ -74,13 +72,7 @@ pub(super) async fn email_command(cmd: EmailCommand, profile: Option<&str>) -> R
             let since = down.lock().ok().and_then(|d| *d);
             match (since, said) {
                 (Some(t), false) => {
-                    note!(
-                        "{}",
-                        tr!(
-                            "cli-journal-down",
-                            time = t.with_timezone(&chrono::Local).format("%H:%M:%S")
-                        )
-                    );
+                    note!("{}", super::output::journal_down(t));
                     said = true;
                 }
                 (None, true) => {

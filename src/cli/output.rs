@@ -167,3 +167,12 @@ fn table_row(out: &mut impl Write, i: &Invoice) -> std::io::Result<()> {
         e(i.invoice_external_id.as_deref().unwrap_or(""))
     )
 }
+
+/// "The shared journal has not answered since 10:42:13; trying again (nothing is sent
+/// meanwhile)…", as a billing run and an e-mail run say it when the wait begins.
+pub(super) fn journal_down(since: chrono::DateTime<chrono::Utc>) -> String {
+    crate::tr!(
+        "cli-journal-down",
+        time = since.with_timezone(&chrono::Local).format("%H:%M:%S")
+    )
+}

@@ -79,43 +79,6 @@ impl Journal {
     }
 }
 
-impl Journal {
-    /// Whether the journal answers: a shared journal's server is asked (a read that
-    /// costs one round trip); a file always does.
-    pub fn ping(&self) -> Result<(), JournalError> {
-        if self.is_shared() {
-            self.db()
-                .one("SELECT 1", &[])
-                .map_err(super::store::read_error(&self.path))?;
-        }
-        Ok(())
-    }
-}
-
-impl Journal {
-    /// Whether the writer of entry `seq` is still connected to the shared journal (its
-    /// session holds the writer's advisory lock): a request it claimed and has not
-    /// settled may then really be on its way now. On a file nobody can tell: `false`.
-    pub fn writer_alive(&self, seq: i64) -> Result<bool, JournalError> {
-        if !self.is_shared() {
-            return Ok(false);
-        }
-        self.db()
-            .one(
-                "SELECT EXISTS (SELECT 1 FROM entries e JOIN writers w ON w.id = e.writer
-                   JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-                    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                    AND l.classid::bigint = (('x' || substr(w.token_hash, 1, 8))::bit(32)::int::bigint & 4294967295)
-                    AND l.objid::bigint = (('x' || substr(w.token_hash, 9, 8))::bit(32)::int::bigint & 4294967295)
-                   WHERE e.seq = ?1 AND w.token_hash IS NOT NULL)",
-                &vals![seq],
-            )
-            .and_then(|r| r.map(|r| r.flag(0)).transpose())
-            .map(|alive| alive.unwrap_or(false))
-            .map_err(super::store::read_error(&self.path))
-    }
-}
-
 /// Sets the desk's time zone (the owner, `journal init --time-zone`): the server checks
 /// it names a zone it knows.
 pub(super) fn set_desk_zone(pg: &super::pg::Pg, zone: &str) -> Result<(), DbError> {

@@ -140,6 +140,30 @@ impl Journal {
     }
 }
 
+impl Journal {
+    /// Whether the writer of entry `seq` is still connected to the shared journal (its
+    /// session holds the writer's advisory lock): a request it claimed and has not
+    /// settled may then really be on its way now. On a file nobody can tell: `false`.
+    pub fn writer_alive(&self, seq: i64) -> Result<bool, JournalError> {
+        if !self.is_shared() {
+            return Ok(false);
+        }
+        self.db()
+            .one(
+                "SELECT EXISTS (SELECT 1 FROM entries e JOIN writers w ON w.id = e.writer
+                   JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+                    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                    AND l.classid::bigint = (('x' || substr(w.token_hash, 1, 8))::bit(32)::int::bigint & 4294967295)
+                    AND l.objid::bigint = (('x' || substr(w.token_hash, 9, 8))::bit(32)::int::bigint & 4294967295)
+                   WHERE e.seq = ?1 AND w.token_hash IS NOT NULL)",
+                &vals![seq],
+            )
+            .and_then(|r| r.map(|r| r.flag(0)).transpose())
+            .map(|alive| alive.unwrap_or(false))
+            .map_err(super::store::read_error(&self.path))
+    }
+}
+
 /// [`Journal::claim`] inside the write transaction `tx`.
 fn claim_in(
     tx: &dyn Db,
@@ -173,7 +197,6 @@ fn claim_in(
             Outcome::Done
                 if i == 0
                     && action == Action::Create
-                    && guard.missing.is_some()
                     && guard.missing.as_deref()
                         == Some(holder.invoice_id.as_deref().unwrap_or("")) =>
             {
@@ -264,25 +287,10 @@ fn claim_key(action: Action, intent: &Intent) -> Option<&str> {
 pub struct DoneBy {
     /// The invoice issued.
     pub invoice_id: Option<String>,
-    /// Who wrote the intent (as its computer names them).
-    pub user: String,
-    /// The database role that wrote it (a shared journal's server's word).
-    pub db_user: Option<String>,
-    /// Copied by `journal push`: the time its own journal recorded.
-    pub copied_time: Option<String>,
+    /// Who wrote the intent.
+    pub by: super::WrittenBy,
     /// When (RFC 3339).
     pub time: String,
-}
-
-impl DoneBy {
-    /// Who issued it.
-    pub fn written_by(&self) -> super::WrittenBy {
-        super::WrittenBy {
-            user: self.user.clone(),
-            db_user: self.db_user.clone(),
-            copied_time: self.copied_time.clone(),
-        }
-    }
 }
 
 impl Journal {
@@ -332,9 +340,11 @@ impl Journal {
                     r.text(0)?,
                     DoneBy {
                         invoice_id: r.opt_text(5)?.or(r.opt_text(1)?),
-                        user: r.text(2)?,
-                        db_user: r.opt_text(6)?,
-                        copied_time: r.opt_text(7)?,
+                        by: super::WrittenBy {
+                            user: r.text(2)?,
+                            db_user: r.opt_text(6)?,
+                            copied_time: r.opt_text(7)?,
+                        },
                         time: r.text(3)?,
                     },
                 )))

@@ -850,21 +850,27 @@ struct ServerSeen {
 }
 
 impl ServerSeen {
-    /// Asks the server over `conn`.
-    fn of(conn: &Conn) -> Result<ServerSeen, DbError> {
+    /// Asks the server over a new connection `conn` what it is, and takes this writer's
+    /// advisory lock `key` there (see [`Conn::say_alive`]): one round trip at start-up;
+    /// whether the lock was taken.
+    fn greet(conn: &Conn, key: (i32, i32)) -> Result<(ServerSeen, bool), DbError> {
         let stmt = conn.statement(
             "SELECT coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port()::text, ''),
                     current_setting('synchronous_standby_names') <> ''
-                    AND current_setting('synchronous_commit') NOT IN ('off', 'local')",
+                    AND current_setting('synchronous_commit') NOT IN ('off', 'local'),
+                    pg_try_advisory_lock($1::int4, $2::int4)",
         )?;
-        let rows = conn.block(conn.client.query(&stmt, &[]))?;
+        let rows = conn.block(conn.client.query(&stmt, &[&key.0, &key.1]))?;
         let row = rows
             .first()
             .ok_or_else(|| DbError::said("the server said nothing of itself"))?;
-        Ok(ServerSeen {
-            place: row.try_get(0)?,
-            synchronous: row.try_get(1)?,
-        })
+        Ok((
+            ServerSeen {
+                place: row.try_get(0)?,
+                synchronous: row.try_get(1)?,
+            },
+            row.try_get(2)?,
+        ))
     }
 }
 
@@ -881,8 +887,6 @@ struct Conn {
     _driver: std::thread::JoinHandle<()>,
 }
 
-/// A writer's secret: 64 random hex digits (two v4 UUIDs' 244 random bits), named by
-/// every connection of this journal's handle and known to no other session.
 /// The advisory lock's two keys for writer `secret`: the first 8 bytes of its SHA-256,
 /// as `('x' || substr(token_hash, 1, 8))::bit(32)::int` and the next 8 hex digits read.
 fn alive_key(secret: &str) -> (i32, i32) {
@@ -894,6 +898,8 @@ fn alive_key(secret: &str) -> (i32, i32) {
     )
 }
 
+/// A writer's secret: 64 random hex digits (two v4 UUIDs' 244 random bits), named by
+/// every connection of this journal's handle and known to no other session.
 fn writer_secret() -> String {
     format!(
         "{}{}",
@@ -955,8 +961,7 @@ impl Pg {
         #[cfg(target_os = "linux")]
         config.tcp_user_timeout(Duration::from_secs(30));
         let conn = Conn::open(config.clone())?;
-        let server = ServerSeen::of(&conn)?;
-        let alive = conn.say_alive(alive_key)?;
+        let (server, alive) = ServerSeen::greet(&conn, alive_key)?;
         Ok(Pg {
             config,
             conn: Mutex::new(std::sync::Arc::new(conn)),
@@ -997,8 +1002,8 @@ impl Pg {
             match Conn::open(self.config.clone()) {
                 Ok(conn) => {
                     *retry = None;
-                    self.check_not_rewound(&conn)?;
-                    let alive = conn.say_alive(self.alive_key).unwrap_or(false);
+                    let (server, alive) = ServerSeen::greet(&conn, self.alive_key)?;
+                    self.check_not_rewound(&conn, server)?;
                     self.alive.store(alive, std::sync::atomic::Ordering::SeqCst);
                     *current = std::sync::Arc::new(conn);
                 }
@@ -1021,9 +1026,8 @@ impl Pg {
     /// confirmed commits without waiting for a standby may lack the last moments' rows
     /// of any clerk: a run here could take a colleague's lost claim for free. That too
     /// ends writing through this handle.
-    fn check_not_rewound(&self, conn: &Conn) -> Result<(), DbError> {
+    fn check_not_rewound(&self, conn: &Conn, now: ServerSeen) -> Result<(), DbError> {
         use std::sync::atomic::Ordering;
-        let now = ServerSeen::of(conn)?;
         if let Ok(mut server) = self.server.lock() {
             if let Some(before) = server.as_ref()
                 && before.place != now.place
@@ -1158,8 +1162,7 @@ impl Pg {
             let _ = self.batch("ROLLBACK");
             return Err(e);
         }
-        self.in_transaction
-            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.in_transaction.store(true, Ordering::SeqCst);
         let done = match f(self) {
             Ok(r) => self.batch("COMMIT").map(|()| {
                 self.committed
@@ -1171,8 +1174,7 @@ impl Pg {
                 Err(self.who_holds(e))
             }
         };
-        self.in_transaction
-            .store(false, std::sync::atomic::Ordering::SeqCst);
+        self.in_transaction.store(false, Ordering::SeqCst);
         done
     }
 

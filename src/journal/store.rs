@@ -729,6 +729,17 @@ impl Journal {
         matches!(self.store, Store::Shared(_))
     }
 
+    /// Whether the journal answers: a shared journal's server is asked (a read that
+    /// costs one round trip); a file always does.
+    pub fn ping(&self) -> Result<(), JournalError> {
+        if self.is_shared() {
+            self.db()
+                .one("SELECT 1", &[])
+                .map_err(read_error(&self.path))?;
+        }
+        Ok(())
+    }
+
     /// Runs `f` in one write transaction holding the journal's write lock from its first
     /// read to the commit (SQLite: an immediate transaction; PostgreSQL: the journal's
     /// advisory lock), so a claim and the chain's next link are decided by one writer at

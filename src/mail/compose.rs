@@ -310,10 +310,9 @@ impl Draft {
     /// The key the journal claims: `statement:cus_1:2026-11` (for one address the
     /// server refused before: `statement:cus_1:2026-11#to:malo@cliente.cl`).
     pub fn key(&self) -> String {
-        let key = format!("{}:{}:{}", self.kind.as_str(), self.customer, self.document);
         match &self.again_to {
-            Some(a) => format!("{key}{TO_ONE}{a}"),
-            None => key,
+            Some(a) => format!("{}{TO_ONE}{a}", self.whole_key()),
+            None => self.whole_key(),
         }
     }
 

@@ -18,12 +18,11 @@ pub struct Desk {
     pub lang: Lang,
     /// The clerk's templates folder, if any.
     pub templates: Option<PathBuf>,
-    /// Where customers are told to write: the Reply-To when the profile has one (where
-    /// a reply goes), else the sender's e-mail, else the From address.
+    /// Where customers may write when the sender has no e-mail (the From address).
     pub reply_address: String,
-    /// The profile sets a Reply-To: it is [`Desk::reply_address`], and the texts name it
-    /// rather than the sender's own e-mail.
-    pub reply_to_set: bool,
+    /// The profile's Reply-To (where a reply goes): the texts tell customers to write
+    /// there rather than to the sender's own e-mail.
+    pub reply_to: Option<String>,
     /// The UF's value of a day, for the statements' line in pesos ("Con los pesos de la
     /// UF", `email statements --uf-pesos`); `None`: UF alone.
     pub uf: Option<crate::uf::UfDay>,
@@ -77,11 +76,7 @@ impl Desk {
     fn fill(&self) -> Fill {
         let s = &self.sender;
         // Where a reply goes is where the customer is told to write.
-        let email = if self.reply_to_set {
-            self.reply_address.as_str()
-        } else {
-            s.email.as_str()
-        };
+        let email = self.reply_to.as_deref().unwrap_or(&s.email);
         let mut contact: Vec<&str> = [email, s.phone.as_str()]
             .into_iter()
             .map(str::trim)

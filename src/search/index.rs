@@ -77,12 +77,6 @@ pub enum IndexError {
     NotAnIndex(PathBuf),
 }
 
-impl From<rusqlite::Error> for IndexError {
-    fn from(e: rusqlite::Error) -> Self {
-        IndexError::Sql(e)
-    }
-}
-
 /// The index's file, opened.
 pub struct Index {
     conn: Connection,

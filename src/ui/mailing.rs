@@ -55,13 +55,8 @@ fn desk(
         sender: profile.sender.clone(),
         lang: crate::i18n::current(),
         templates,
-        reply_address: checked
-            .reply_to
-            .as_ref()
-            .unwrap_or(&checked.from)
-            .email
-            .to_string(),
-        reply_to_set: checked.reply_to.is_some(),
+        reply_address: checked.from.email.to_string(),
+        reply_to: checked.reply_to.as_ref().map(|r| r.email.to_string()),
         uf,
     }
 }
