@@ -1110,6 +1110,29 @@ fn an_address_refused_while_the_other_took_it_is_counted_and_tried_again_alone()
     assert!(text(&again.stdout).contains("ya se envió"));
     assert_eq!(smtp.to("bien@dos.test").len(), 1, "a second copy");
     assert_eq!(refused_for(&e), 2, "tried again");
+    // A resend asked for that the address refuses again is kept under the e-mail's own
+    // key for that address, where the next run looks (not under the resend's).
+    exits(&email_statements(&e, &list, &["--again", "--again-all"]), 4);
+    assert_eq!(smtp.to("bien@dos.test").len(), 2, "the resend asked for");
+    let j = cli(&e)
+        .args([
+            "--json",
+            "journal",
+            "--action",
+            "email",
+            "--outcome",
+            "refused",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        text(&j.stdout)
+            .lines()
+            .filter(|l| l.contains(&format!("#to:{REFUSED}")))
+            .all(|l| !l.contains("#again-")),
+        "{}",
+        text(&j.stdout)
+    );
 }
 
 /// A statement claimed moments ago whose outcome is not recorded (its sender killed

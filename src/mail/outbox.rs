@@ -290,8 +290,14 @@ impl<'a> Outbox<'a> {
                     // Each address refused while the others took it is journaled
                     // refused under a key of its own: a later run sends it there alone.
                     for (address, answer) in &refused {
+                        // The key a later run looks for (also after a resend asked for:
+                        // the e-mail's own key, never the resend's).
+                        let for_one = Draft {
+                            again_to: Some(address.clone()),
+                            ..draft.clone()
+                        };
                         let one = Intent {
-                            external_id: Some(format!("{key}{}{address}", super::compose::TO_ONE)),
+                            external_id: Some(for_one.key()),
                             decision: None,
                             ..intent.clone()
                         };
