@@ -4,6 +4,7 @@
 
 mod cli_env;
 mod common;
+mod hostile_server;
 
 use assert_cmd::Command;
 use common::{click, has_text, runtime, set_text, step_until};
@@ -255,7 +256,10 @@ fn the_ufs_value_is_fetched_once_kept_and_converted_to_the_peso() {
     let key = Some(invoice_desk::uf::SANDBOX_KEY);
     let (code, out, err) = uf(key, &["show", "--date", "2026-11-26", "--amount", "23,193"]);
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("UF al 26-11-2026: $39.643,59 (CMF)"), "{out}");
+    assert!(
+        out.contains("UF al 26-11-2026: $39.643,59 (CMF; guardado por "),
+        "{out}"
+    );
     // 23,193 × 39.643,59 = 919.453,78… → $919.454 (half up to the peso).
     assert!(out.contains("UF 23,1930 ≈ $919.454 al 26-11-2026"), "{out}");
     assert_eq!(fetches(), 1);
@@ -276,23 +280,32 @@ fn the_ufs_value_is_fetched_once_kept_and_converted_to_the_peso() {
     let (code, _, err) = uf(None, &["show", "--date", "2025-03-15"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("Sin llave de la CMF"), "{err}");
-    // A file: one day new, one day kept with another value (the kept one stays, said).
+    // A file: one day new, one day the CMF has with another value (kept beside it under
+    // the file's name; the CMF's is used, said).
     let file = dir.path().join("valores.csv");
     std::fs::write(
         &file,
-        "Fecha;Valor\n15-03-2025;38.650,12\n26-11-2026;39.000,00\n",
+        "Fecha;Valor\n15-03-2025;38.650,12\n26-11-2026;39.640,00\n",
     )
     .unwrap();
     let (code, out, err) = uf(None, &["import", file.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("Se guardaron 2 valores"), "{out}");
-    assert!(out.contains("(1 nuevo)"), "{out}");
-    assert!(err.contains("1 día ya guardado tiene otro valor"), "{err}");
+    assert!(out.contains("(2 nuevos)"), "{out}");
+    assert!(
+        err.contains(
+            "26-11-2026: este valor ($39.640,00) no coincide con el que publica la CMF ($39.643,59); se usa el de la CMF."
+        ),
+        "{err}"
+    );
     let (code, out, _) = uf(None, &["show", "--date", "2025-03-15"]);
     assert_eq!(code, Some(0));
-    assert!(out.contains("$38.650,12 (valores.csv)"), "{out}");
+    assert!(
+        out.contains("$38.650,12 (archivo «valores.csv»; guardado por "),
+        "{out}"
+    );
     let (_, out, _) = uf(None, &["show", "--date", "2026-11-26"]);
-    assert!(out.contains("$39.643,59 (CMF)"), "{out}");
+    assert!(out.contains("$39.643,59 (CMF; "), "{out}");
     // A file that is not a table of values changes nothing.
     std::fs::write(&file, "Fecha;Valor\n16-03-2025;38.650\n").unwrap();
     let (code, _, err) = uf(None, &["import", file.to_str().unwrap()]);
@@ -318,6 +331,107 @@ fn the_ufs_value_is_fetched_once_kept_and_converted_to_the_peso() {
     );
     let (code, _, _) = uf(None, &["show", "--date", "2025-03-16"]);
     assert_eq!(code, Some(2), "still not kept (and no key to fetch it)");
+}
+
+/// #66: a CMF answer is believed only for the month asked and where it holds
+/// together: another month's day in it is left out, a day more than 0.5 % a day away
+/// from the days around it is not used (said why), and a file of values with such a day
+/// is refused whole, nothing kept.
+#[test]
+fn a_cmf_answer_is_believed_only_for_the_month_asked_and_where_it_holds_together() {
+    let rt = runtime();
+    // November as the CMF publishes it (up 0,01 % a day), but for the 15th, and a
+    // December day that was never asked for.
+    let mut ufs: Vec<serde_json::Value> = (1..=30)
+        .map(|d| {
+            let cents = 3_950_000 + 400 * d;
+            let text = if d == 15 {
+                "45.000,00".to_string()
+            } else {
+                format!(
+                    "{}.{:03},{:02}",
+                    cents / 100_000,
+                    (cents / 100) % 1000,
+                    cents % 100
+                )
+            };
+            json!({"Valor": text, "Fecha": format!("2026-11-{d:02}")})
+        })
+        .collect();
+    ufs.push(json!({"Valor": "1.000,00", "Fecha": "2026-12-24"}));
+    let body = serde_json::to_vec(&json!({ "UFs": ufs })).unwrap();
+    let cmf = rt.block_on(hostile_server::Hostile::start(
+        hostile_server::Token::Normal,
+        hostile_server::Api::Raw {
+            status: 200,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body,
+        },
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let uf = |args: &[&str]| {
+        let out = cli_env::cli(dir.path())
+            .env("LANG", "es_CL.UTF-8")
+            .env("INVOICE_DESK_CMF_URL", &cmf.url)
+            .env("INVOICE_DESK_CMF_KEY", "llave")
+            .arg("uf")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = uf(&["show", "--date", "2026-11-20"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("UF al 20-11-2026: $39.580,00 (CMF; guardado por "),
+        "{out}"
+    );
+    // The 15th breaks with the days around it: not used, said why, nothing printed.
+    let (code, out, err) = uf(&["show", "--date", "2026-11-15"]);
+    assert_eq!(code, Some(4), "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("El valor de la UF del 15-11-2026 que se recibió ($45.000,00) no se usa: se aleja más de 0,5 %"),
+        "{err}"
+    );
+    // Asked for December, the same answer's one December day is $1.000: 97 % away from
+    // November's last, 24 days before. Not used.
+    let (code, out, err) = uf(&["show", "--date", "2026-12-24", "--amount", "757,0817"]);
+    assert_eq!(code, Some(4), "{out}");
+    assert!(!out.contains("757.082"), "{out}");
+    assert!(
+        err.contains("24-12-2026 que se recibió ($1.000,00) no se usa"),
+        "{err}"
+    );
+    // A file with one day out of line is refused whole: nothing of it kept.
+    let file = dir.path().join("diciembre.csv");
+    std::fs::write(
+        &file,
+        "Fecha;Valor\n01-12-2026;39.625,00\n02-12-2026;39.629,00\n03-12-2026;3.963,30\n",
+    )
+    .unwrap();
+    let (code, _, err) = uf(&["import", file.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("No se guardó nada de diciembre.csv"), "{err}");
+    assert!(
+        err.contains("03-12-2026: $3.963,30 no se guardó: se aleja más de 0,5 %"),
+        "{err}"
+    );
+    let journal = dir.path().join("journal.sqlite3");
+    let j = invoice_desk::journal::Journal::open(&journal).unwrap();
+    let day = |d: u32| chrono::NaiveDate::from_ymd_opt(2026, 12, d).unwrap();
+    assert!(j.uf_values(day(1), day(31)).unwrap().is_empty());
+    let nov = j
+        .uf_values(
+            chrono::NaiveDate::from_ymd_opt(2026, 11, 1).unwrap(),
+            day(31),
+        )
+        .unwrap();
+    assert_eq!(nov.len(), 29, "November but the 15th: {nov:?}");
 }
 
 /// No secret in an address: the CMF API's address given with a key in its query

@@ -338,6 +338,7 @@ fn the_clerks_role_adds_and_reads_but_cannot_rewrite_history() {
     // #50: the UF's value is fetched once for the desk: a second clerk reads it kept.
     let uf_of = |who: &str| {
         let out = clerk(&e, who, &as_clerk)
+            .env("LANG", "es_CL.UTF-8")
             .env("INVOICE_DESK_CMF_URL", format!("{}/cmf", e.s.base_url))
             .env("INVOICE_DESK_CMF_KEY", invoice_desk::uf::SANDBOX_KEY)
             .args(["uf", "show", "--date", "2026-11-26"])
@@ -351,30 +352,72 @@ fn the_clerks_role_adds_and_reads_but_cannot_rewrite_history() {
     assert_eq!(fetches(), 1);
     assert!(uf_of("beto").contains("$39.643,59"));
     assert_eq!(fetches(), 1, "kept on the desk, not fetched again");
-    // A day kept cannot be rewritten by a clerk, by hand or through the function.
+    // Who stored it is the server's word, said beside the value (#66).
+    assert!(
+        uf_of("beto").contains(&format!("(CMF; guardado por {role} el ")),
+        "{}",
+        uf_of("beto")
+    );
+    // A day kept cannot be rewritten by a clerk, by hand; layout 4's function, which kept
+    // any value of any day under any label, is gone.
     denied(&[
         "UPDATE uf_values SET value = '1000.00'",
         "DELETE FROM uf_values",
         "INSERT INTO uf_values VALUES ('2031-01-01', '5000.00', 'x', 'x', 'x')",
+        "INSERT INTO uf_corrections (day, source, old_value, new_value, corrected_by, corrected_at)
+         VALUES ('2026-11-26', 'CMF', '1', '2', 'x', 'x')",
     ]);
-    let (ok, said) = s.psql_as(
-        &role,
-        pg_server::PASSWORD,
-        &db,
-        "SELECT journal_uf_put('2026-11-26', '1.00', 'x')",
-    );
+    let keep = |sql: &str| s.psql_as(&role, pg_server::PASSWORD, &db, sql);
+    let (ok, said) = keep("SELECT journal_uf_put('2026-11-26', '40000.00', 'x')");
+    assert!(!ok, "the old door is closed: {said}");
+    let (ok, said) = keep("SELECT journal_uf_keep('2026-11-26', '1.00', 'x')");
     assert!(!ok, "not a UF value, refused: {said}");
-    let (ok, said) = s.psql_as(
-        &role,
-        pg_server::PASSWORD,
-        &db,
-        "SELECT journal_uf_put('2026-11-26', '40000.00', 'x')",
+    // #66: the server refuses, whatever the client, a value that breaks continuity with
+    // the days kept around it: under any label, on a kept day or a new one, near or far.
+    for (day, value, source) in [
+        ("2026-11-26", "45000.00", "CMF"),
+        ("2026-11-26", "40000.00", "x"),
+        ("2026-12-24", "1000.00", "CMF"),
+        ("2026-12-01", "1000.00", "x"),
+    ] {
+        let (ok, said) = keep(&format!(
+            "SELECT journal_uf_keep('{day}', '{value}', '{source}')"
+        ));
+        assert!(ok && said.contains("breaks:"), "{day} {value}: {said}");
+    }
+    assert!(uf_of("ana").contains("$39.643,59"));
+    // A value within a day's reach of the CMF's, planted as the CMF's: taken as a
+    // correction, recorded with who made it — and the CMF read again puts it right,
+    // recorded too.
+    let (ok, said) = keep("SELECT journal_uf_keep('2026-11-26', '39700.00', 'CMF')");
+    assert!(ok && said.contains("corrected:39643.59:"), "{said}");
+    assert!(uf_of("ana").contains("$39.700,00"));
+    let out = clerk(&e, "beto", &as_clerk)
+        .env("LANG", "es_CL.UTF-8")
+        .env("INVOICE_DESK_CMF_URL", format!("{}/cmf", e.s.base_url))
+        .env("INVOICE_DESK_CMF_KEY", invoice_desk::uf::SANDBOX_KEY)
+        .args(["uf", "check", "--from", "2026-11-01", "--to", "2026-11-30"])
+        .output()
+        .unwrap();
+    exits(&out, 4);
+    assert!(
+        text(&out.stdout).contains(&format!(
+            "26-11-2026: la CMF publica $39.643,59; el valor guardado ($39.700,00, guardado por {role}) la contradecía y se reemplazó"
+        )),
+        "{}",
+        text(&out.stdout)
     );
     assert!(
-        ok && said.contains('f'),
-        "a kept day keeps its value: {said}"
+        text(&out.stdout).contains("1 diferencia"),
+        "{}",
+        text(&out.stdout)
     );
     assert!(uf_of("ana").contains("$39.643,59"));
+    let (ok, said) = keep("SELECT count(*) FROM uf_corrections");
+    assert!(
+        ok && said.contains(" 2\n"),
+        "both corrections recorded: {said}"
+    );
     verified(&e, "ana", &as_clerk);
 }
 

@@ -1292,13 +1292,19 @@ fn a_statement_can_say_the_uf_owed_in_pesos_on_the_days_value() {
     let pesos = (owed * value)
         .round_dp_with_strategy(0, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
     let line = format!(
-        "Referencia: {} equivalen a {} con la UF del 24-11-2026 (${}).",
+        "Referencia: {} equivalen a {} con la UF del 24-11-2026 (${}, publicada por la CMF).",
         invoice_desk::api::money::format_amount(owed, Some("CLF")),
         invoice_desk::api::money::format_amount(pesos, Some("CLP")),
         invoice_desk::api::money::format_es_cl(value, 2)
     );
     let flat = words.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(flat.contains(&line), "{line}\n{flat}");
+    // The clerk is told where the value came from and who stored it (#66).
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("UF al 24-11-2026: $") && said.contains("(CMF; guardado por "),
+        "{said}"
+    );
     // Without a key (and another journal, which keeps no value yet): said, and the
     // statement says UF alone. (The first journal keeps the month: asked again, it
     // would need no key.)

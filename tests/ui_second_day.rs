@@ -1038,6 +1038,91 @@ fn the_cmf_key_is_kept_from_credentials_and_the_value_read_at_once() {
     });
 }
 
+/// #66 (3): a value stored while the app is open (a colleague's import, the command
+/// line) shows without a restart, with who stored it; a file of values is kept from
+/// Credentials, all or nothing (one day out of line refuses it, said).
+#[test]
+fn a_uf_value_stored_later_shows_and_a_file_of_values_is_kept_from_credentials() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = s.profile("Pruebas");
+    p.account_currency = Some(invoice_desk::api::Currency::CLP);
+    let journal = dir.path().join("journal.sqlite3");
+    let mut h = common::connected_with_journal(
+        &rt,
+        p,
+        &s.credentials.client_secret,
+        dir.path(),
+        [1280.0, 900.0],
+        Lang::Es,
+        Some(journal.clone()),
+    );
+    click(&mut h, &text("tab-credentials"));
+    step_until(&mut h, "no key said", |h| {
+        h.query_by_label_contains("Sin llave de la CMF").is_some()
+    });
+    // A file with one day out of line: nothing kept, the day said.
+    let file = dir.path().join("uf-noviembre.csv");
+    std::fs::write(
+        &file,
+        "Fecha;Valor\n20-11-2026;39.610,00\n21-11-2026;39.614,00\n22-11-2026;3.961,80\n",
+    )
+    .unwrap();
+    // The section is at the panel's foot: brought into view, as a clerk scrolls.
+    h.get_by_label(&text("ufs-import")).scroll_to_me();
+    for _ in 0..3 {
+        h.step();
+    }
+    set_text(&mut h, &text("ufs-file"), file.to_str().unwrap());
+    click(&mut h, &text("ufs-import"));
+    step_until(&mut h, "the file refused", |h| {
+        has_text(h, "No se guardó nada de uf-noviembre.csv")
+    });
+    assert!(has_text(&h, "22-11-2026: $3.961,80 no se guardó"));
+    let days = (
+        chrono::NaiveDate::from_ymd_opt(2026, 11, 1).unwrap(),
+        chrono::NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(),
+    );
+    let kept = || {
+        invoice_desk::journal::Journal::open(&journal)
+            .unwrap()
+            .uf_values(days.0, days.1)
+            .unwrap()
+    };
+    assert!(kept().is_empty());
+    // Put right, it is kept; the app's day (the 23rd) is not in it: still no value.
+    std::fs::write(
+        &file,
+        "Fecha;Valor\n20-11-2026;39.610,00\n21-11-2026;39.614,00\n22-11-2026;39.618,00\n",
+    )
+    .unwrap();
+    click(&mut h, &text("ufs-import"));
+    step_until(&mut h, "the file kept", |h| {
+        has_text(h, "Se guardaron 3 valores de la UF de uf-noviembre.csv")
+    });
+    assert_eq!(kept().len(), 3);
+    assert!(h.query_by_label_contains("Sin llave de la CMF").is_some());
+    // Another program keeps the 23rd's value: the open app shows it by itself.
+    invoice_desk::journal::Journal::open(&journal)
+        .unwrap()
+        .put_uf_values(
+            &[(
+                chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap(),
+                rust_decimal::Decimal::new(3_962_215, 2),
+            )],
+            "uf-colega.xlsx",
+            true,
+        )
+        .unwrap();
+    step_until(&mut h, "the value stored later shown", |h| {
+        has_text(
+            h,
+            "UF al 23-11-2026: $39.622,15 (archivo «uf-colega.xlsx»; guardado por ",
+        )
+    });
+}
+
 /// #50/#49: the search box in the tab row never covers a tab's name, whatever the zoom
 /// at 1024x640 (at ×2 it covered "Emisión masiva"): it goes to a line of its own.
 #[test]

@@ -246,14 +246,27 @@ pub enum UfCommand {
     },
     /// Keep the values of a file: the CMF's answer saved (.json), a table with Fecha
     /// and Valor columns (CSV or Excel, as the Banco Central's download), or the SII's
-    /// table of a year (a Día column and one per month). A day already kept keeps its
-    /// value (a different one is said).
+    /// table of a year (a Día column and one per month). Kept under the file's name
+    /// beside the CMF's values (the CMF's used first); a day that breaks continuity
+    /// with the days around it (more than 0.5 %) refuses the whole file, nothing kept.
     Import {
         /// The file.
         file: PathBuf,
         /// The year of the SII's table when the file's name does not say it.
         #[arg(long)]
         year: Option<i32>,
+    },
+    /// Read the kept values again from the CMF, month by month (by default this month
+    /// and the last): each the CMF contradicts is replaced (a file's value is kept
+    /// beside the CMF's, which is used) and recorded in the journal; every difference is
+    /// said. Exit 0 all agree; 4 some did not (now corrected); 5 the CMF unreachable.
+    Check {
+        /// The first day, YYYY-MM-DD.
+        #[arg(long, value_parser = parse_day)]
+        from: Option<chrono::NaiveDate>,
+        /// The last day, YYYY-MM-DD.
+        #[arg(long, value_parser = parse_day)]
+        to: Option<chrono::NaiveDate>,
     },
     /// Keep the CMF API's key in the keyring (asked, or the first line of stdin); with
     /// --address, read the UF from another address than the CMF's.

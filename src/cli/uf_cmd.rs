@@ -2,7 +2,6 @@
 //! fetched from the CMF and kept), a file of values imported, the CMF key kept.
 
 use super::{Failure, UfCommand, settings};
-use crate::text::escape_controls;
 use crate::tr;
 use crate::uf::{Source, UfError};
 use secrecy::SecretString;
@@ -42,7 +41,12 @@ pub(super) async fn value_or_warning(day: chrono::NaiveDate) -> Option<crate::uf
         }
     };
     match crate::uf::value_on(&journal, source, day).await {
-        Ok((uf, _)) => Some(uf),
+        Ok(found) => {
+            // Said to the clerk, not on the statement: where the value came from and
+            // who stored it.
+            note!("{}", crate::i18n::uf_value(&found));
+            Some(found.uf)
+        }
         Err(e) => {
             note!("{}", crate::i18n::uf_error(&e, day));
             None
@@ -61,60 +65,41 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
                 })
                 .transpose()?;
             let journal = super::journal_cmd::open_journal()?;
-            let (uf, source) = crate::uf::value_on(&journal, source, day)
+            let found = crate::uf::value_on(&journal, source, day)
                 .await
                 .map_err(|e| Failure {
                     code: uf_exit(&e),
                     message: crate::i18n::uf_error(&e, day),
                 })?;
-            say!("{}", crate::i18n::uf_value(&uf, &source));
+            say!("{}", crate::i18n::uf_value(&found));
             if let Some(a) = amount {
-                say!("{}", crate::i18n::uf_amount(a, Some(&uf)));
+                say!("{}", crate::i18n::uf_amount(a, Some(&found.uf)));
             }
             Ok(())
         }
+        UfCommand::Check { from, to } => check(from, to).await,
         UfCommand::Import { file, year } => {
-            let days = crate::uf::file::read(&file, year).map_err(|e| Failure {
-                code: 2,
-                message: crate::i18n::uf_error(&e, chrono::Local::now().date_naive()),
-            })?;
-            let name = file
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let pairs: Vec<_> = days.iter().map(|d| (d.date, d.value)).collect();
+            let today = chrono::Local::now().date_naive();
             let mut journal = super::journal_cmd::journal_before_sending()?;
-            let (added, differing) = journal.put_uf_values(&pairs, &name).map_err(|e| Failure {
-                code: 1,
-                message: crate::i18n::journal_error(&e),
-            })?;
-            say!(
-                "{}",
-                tr!(
-                    "cli-uf-imported",
-                    count = pairs.len(),
-                    added = added,
-                    file = escape_controls(&name),
-                    first = crate::i18n::date(&days[0].date.to_string()),
-                    last = crate::i18n::date(&days[days.len() - 1].date.to_string())
-                )
-            );
-            if !differing.is_empty() {
-                let list: Vec<String> = differing
-                    .iter()
-                    .take(10)
-                    .map(|d| crate::i18n::date(&d.to_string()))
-                    .collect();
-                note!(
-                    "{}",
-                    tr!(
-                        "cli-uf-differ",
-                        count = differing.len(),
-                        days = list.join(", ")
-                    )
-                );
+            let imported =
+                crate::uf::file::import(&mut journal, &file, year).map_err(|e| Failure {
+                    code: if matches!(e, UfError::Journal(_)) {
+                        1
+                    } else {
+                        2
+                    },
+                    message: crate::i18n::uf_error(&e, today),
+                })?;
+            match crate::i18n::uf_imported(&imported) {
+                Ok((summary, notes)) => {
+                    say!("{summary}");
+                    for line in notes {
+                        note!("{line}");
+                    }
+                    Ok(())
+                }
+                Err(message) => Err(Failure { code: 2, message }),
             }
-            Ok(())
         }
         UfCommand::Key { address } => {
             let path = settings::profiles_path()?;
@@ -148,6 +133,128 @@ fn uf_exit(e: &UfError) -> u8 {
         UfError::Journal(_) => 1,
         UfError::KeyRefused(_) | UfError::Keyring(_) => 3,
         UfError::Unreachable(_) => 5,
-        UfError::NotPublished(_) | UfError::Bad(_) => 4,
+        UfError::NotPublished(_) | UfError::Bad(_) | UfError::Breaks(_) => 4,
+    }
+}
+
+/// `uf check`: the kept values from `from` to `to` (this month and the last by
+/// default) read again from the CMF, month by month, offered as the CMF's: what it
+/// contradicts is replaced and recorded, each difference said.
+async fn check(
+    from: Option<chrono::NaiveDate>,
+    to: Option<chrono::NaiveDate>,
+) -> Result<(), Failure> {
+    use chrono::Datelike;
+    let today = chrono::Local::now().date_naive();
+    let to = to.unwrap_or(today);
+    let from = from.unwrap_or_else(|| {
+        (today.with_day(1).unwrap_or(today) - chrono::Months::new(1))
+            .with_day(1)
+            .unwrap_or(today)
+    });
+    if from > to || (to - from).num_days() > 366 * 5 {
+        return Err(Failure::usage(tr!(
+            "cli-uf-check-range",
+            from = crate::i18n::date(&from.to_string()),
+            to = crate::i18n::date(&to.to_string())
+        )));
+    }
+    let src = source().map_err(|e| Failure {
+        code: uf_exit(&e),
+        message: crate::i18n::uf_error(&e, today),
+    })?;
+    let journal = super::journal_cmd::open_journal()?;
+    let kept = journal
+        .run(move |j| j.uf_values(from, to))
+        .await
+        .map_err(|e| Failure {
+            code: 1,
+            message: crate::i18n::journal_error(&e),
+        })?;
+    let http = reqwest::Client::new();
+    let (mut checked, mut agree, mut unconfirmed) = (0usize, 0usize, Vec::new());
+    let mut said = Vec::new();
+    let mut month = from.with_day(1).unwrap_or(from);
+    while month <= to {
+        let fetched = crate::uf::fetch_month(&http, &src, month.year(), month.month())
+            .await
+            .map_err(|e| Failure {
+                code: uf_exit(&e),
+                message: crate::i18n::uf_error(&e, month),
+            })?;
+        let in_range: Vec<_> = fetched
+            .into_iter()
+            .filter(|d| d.date >= from && d.date <= to)
+            .collect();
+        let (held, refused) = crate::uf::sift(in_range);
+        said.extend(refused.iter().filter_map(|b| {
+            crate::i18n::uf_put(
+                b.date,
+                b.value,
+                crate::uf::CMF,
+                &crate::journal::UfPut::Breaks {
+                    near: b.near,
+                    value: b.near_value,
+                },
+            )
+        }));
+        let pairs: Vec<_> = held.iter().map(|d| (d.date, d.value)).collect();
+        for k in kept
+            .iter()
+            .filter(|k| k.day.year() == month.year() && k.day.month() == month.month())
+        {
+            if !pairs.iter().any(|(d, _)| *d == k.day) && !unconfirmed.contains(&k.day) {
+                unconfirmed.push(k.day);
+            }
+        }
+        let p = pairs.clone();
+        let offered = journal
+            .run(move |j| j.put_uf_values(&p, crate::uf::CMF, false))
+            .await
+            .map_err(|e| Failure {
+                code: 1,
+                message: crate::i18n::journal_error(&e),
+            })?;
+        for (day, put) in &offered.each {
+            if kept.iter().any(|k| k.day == *day) {
+                checked += 1;
+                if matches!(put, crate::journal::UfPut::Same) {
+                    agree += 1;
+                }
+            }
+        }
+        said.extend(crate::i18n::uf_offered(&offered, &pairs));
+        month = month + chrono::Months::new(1);
+    }
+    for line in &said {
+        say!("{line}");
+    }
+    for day in &unconfirmed {
+        say!(
+            "{}",
+            tr!(
+                "cli-uf-unconfirmed",
+                date = crate::i18n::date(&day.to_string())
+            )
+        );
+    }
+    say!(
+        "{}",
+        tr!(
+            "cli-uf-checked",
+            from = crate::i18n::date(&from.to_string()),
+            to = crate::i18n::date(&to.to_string()),
+            count = checked,
+            agree = agree,
+            differ = said.len()
+        )
+    );
+    if said.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure {
+            code: 4,
+            message: String::new(),
+        })
     }
 }

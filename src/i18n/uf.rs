@@ -1,19 +1,162 @@
 //! The UF's value and pesos in the reader's words: "UF 23,1930 ≈ $919.454 al
 //! 26-11-2026", the day always said; why there is no value, in plain words.
 
+use crate::journal::UfPut;
 use crate::tr;
-use crate::uf::{UfDay, UfError};
+use crate::uf::{UfDay, UfError, UfFound};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
-/// A day's value: "UF al 26-11-2026: $39.643,59 (CMF)".
-pub fn uf_value(day: &UfDay, source: &str) -> String {
+/// A day's value with where it came from and who stored it: "UF al 26-11-2026:
+/// $39.643,59 (CMF; guardado por ana el 26-11-2026 10:14)".
+pub fn uf_value(found: &UfFound) -> String {
+    let esc = |s: &str| crate::text::escape_controls(s).into_owned();
+    let source = uf_source(&found.source);
+    let source = match (&found.stored_by, &found.stored) {
+        (Some(who), Some(when)) => tr!(
+            "uf-stored-by",
+            source = source,
+            who = esc(who),
+            when = super::moment(when)
+        ),
+        _ => source,
+    };
     tr!(
         "uf-value",
-        date = super::date(&day.date.to_string()),
-        value = format!("${}", crate::api::money::format_es_cl(day.value, 2)),
-        source = crate::text::escape_controls(source)
+        date = super::date(&found.uf.date.to_string()),
+        value = peso_value(found.uf.value),
+        source = source
     )
+}
+
+/// A kept value's source as a reader says it: "CMF", or "archivo «uf2026.xlsx»".
+pub fn uf_source(source: &str) -> String {
+    if source == crate::uf::CMF {
+        tr!("uf-source-cmf")
+    } else {
+        tr!(
+            "uf-source-file",
+            file = crate::text::escape_controls(source)
+        )
+    }
+}
+
+/// Pesos per UF as published: "$39.643,59".
+fn peso_value(v: Decimal) -> String {
+    format!("${}", crate::api::money::format_es_cl(v, 2))
+}
+
+/// What a clerk must know of values offered to the journal (refused, corrected,
+/// contradicted), a line each.
+pub fn uf_offered(
+    offered: &crate::journal::UfOffered,
+    values: &[(NaiveDate, Decimal)],
+) -> Vec<String> {
+    offered
+        .each
+        .iter()
+        .filter_map(|(day, put)| {
+            let value = values.iter().find(|(d, _)| d == day)?.1;
+            uf_put(*day, value, &offered.source, put)
+        })
+        .collect()
+}
+
+/// A file of values imported, in words: what was kept and each thing to know of it;
+/// or why nothing was (each day that breaks, at most 20).
+pub fn uf_imported(i: &crate::uf::file::Imported) -> Result<(String, Vec<String>), String> {
+    let file = crate::text::escape_controls(&i.name).into_owned();
+    let breaks: Vec<String> = if i.refused.is_empty() {
+        let offered = i.offered.as_ref();
+        offered
+            .map(|o| uf_offered(o, &i.values))
+            .unwrap_or_default()
+    } else {
+        i.refused
+            .iter()
+            .filter_map(|b| {
+                uf_put(
+                    b.date,
+                    b.value,
+                    &i.name,
+                    &UfPut::Breaks {
+                        near: b.near,
+                        value: b.near_value,
+                    },
+                )
+            })
+            .collect()
+    };
+    if !i.kept() {
+        let mut lines = vec![tr!("uf-file-refused", file = file)];
+        lines.extend(breaks.into_iter().take(20));
+        return Err(lines.join("\n"));
+    }
+    let (Some(first), Some(last)) = (i.values.first(), i.values.last()) else {
+        return Err(tr!("uf-why-no-values"));
+    };
+    let summary = tr!(
+        "uf-imported",
+        count = i.values.len(),
+        added = i.offered.as_ref().map_or(0, |o| o.added()),
+        file = file,
+        first = super::date(&first.0.to_string()),
+        last = super::date(&last.0.to_string())
+    );
+    Ok((summary, breaks))
+}
+
+/// What became of one day's value offered to the journal, when a clerk must know
+/// (refused, corrected, contradicted); `None` when it was kept or already was.
+pub fn uf_put(day: NaiveDate, value: Decimal, source: &str, put: &UfPut) -> Option<String> {
+    let esc = |s: &str| crate::text::escape_controls(s).into_owned();
+    let date = super::date(&day.to_string());
+    match put {
+        UfPut::Added | UfPut::Same => None,
+        UfPut::Breaks { near, value: v } => Some(tr!(
+            "uf-put-breaks",
+            date = date,
+            value = peso_value(value),
+            near = super::date(&near.to_string()),
+            near_value = peso_value(*v)
+        )),
+        UfPut::Corrected { was, by } => Some(tr!(
+            "uf-put-corrected",
+            date = date,
+            value = peso_value(value),
+            was = peso_value(*was),
+            who = by.as_deref().map(esc).unwrap_or_else(|| "?".into())
+        )),
+        UfPut::Differs {
+            other,
+            source: theirs,
+        } if source == crate::uf::CMF => Some(tr!(
+            "uf-put-cmf-differs",
+            date = date,
+            value = peso_value(value),
+            other = peso_value(*other),
+            source = uf_source(theirs)
+        )),
+        UfPut::Differs {
+            other,
+            source: theirs,
+        } if theirs == crate::uf::CMF => Some(tr!(
+            "uf-put-differs-cmf",
+            date = date,
+            value = peso_value(value),
+            other = peso_value(*other)
+        )),
+        UfPut::Differs {
+            other,
+            source: theirs,
+        } => Some(tr!(
+            "uf-put-differs",
+            date = date,
+            value = peso_value(value),
+            other = peso_value(*other),
+            source = uf_source(theirs)
+        )),
+    }
 }
 
 /// The pesos of `amount` UF on `day`: "≈ $919.454 al 26-11-2026" (empty without one).
@@ -89,6 +232,13 @@ pub fn uf_error(e: &UfError, day: NaiveDate) -> String {
             "uf-bad",
             why = uf_bad(bad),
             date = super::date(&day.to_string())
+        ),
+        UfError::Breaks(b) => tr!(
+            "uf-breaks",
+            date = super::date(&b.date.to_string()),
+            value = peso_value(b.value),
+            near = super::date(&b.near.to_string()),
+            near_value = peso_value(b.near_value)
         ),
     }
 }

@@ -24,7 +24,7 @@ mod push;
 mod runs;
 mod schema;
 mod store;
-mod uf;
+pub mod uf;
 
 pub use calendar::{DEFAULT_ZONE, LocalZone};
 pub use claims::{Claimed, DoneBy, Guard, Similar};
@@ -39,7 +39,7 @@ pub use pg::BUSY_PATIENCE;
 pub use push::Pushed;
 pub use runs::{BulkRunRecord, ENVIRONMENT_PROFILE};
 pub use store::{Broken, Journal, JournalError, Trouble, clerk_name, is_damage, shared_password};
-pub use uf::UfKept;
+pub use uf::{UfCorrection, UfKept, UfOffered, UfPut};
 
 use serde::Serialize;
 

@@ -29,7 +29,7 @@ use std::time::Duration;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 /// The layout this program writes; a database with a newer one is refused.
-pub(super) const LAYOUT: i64 = 5;
+pub(super) const LAYOUT: i64 = 6;
 
 /// The journal's advisory lock ("invoice-desk journal", any fixed number): held only
 /// while the layout is made or brought up to date, never on the write path.
@@ -146,7 +146,7 @@ const FUNCTIONS: &[&str] = &[
     "journal_run_finish",
     "journal_pushed",
     "journal_customer_emails",
-    "journal_uf_put",
+    "journal_uf_keep",
     "journal_claim_missing",
 ];
 
@@ -606,6 +606,130 @@ REVOKE ALL ON FUNCTION journal_writer FROM PUBLIC;
 UPDATE journal_layout SET version = 5;
 "#;
 
+/// Layout 6, from layout 5: the UF's values keyed by day and source, each checked by
+/// the server against the days kept around it (a clerk's role cannot plant a value
+/// that breaks continuity, `uf::CONTINUITY`), a CMF value that contradicts the kept
+/// one of the CMF replacing it, the contradicted value kept in `uf_corrections` with
+/// who had stored it. `journal_uf_keep` is `journal::uf`'s `keep_here` on the server:
+/// the two say the same, in the same words.
+const UPGRADE_6: &str = r#"
+ALTER TABLE uf_values DROP CONSTRAINT IF EXISTS uf_values_pkey;
+ALTER TABLE uf_values ADD PRIMARY KEY (day, source);
+CREATE TABLE IF NOT EXISTS uf_corrections (
+    id BIGSERIAL PRIMARY KEY,
+    day TEXT NOT NULL,
+    source TEXT NOT NULL,
+    old_value TEXT NOT NULL,
+    old_stored_by TEXT,
+    new_value TEXT NOT NULL,
+    corrected_by TEXT NOT NULL,
+    corrected_at TEXT NOT NULL
+);
+REVOKE ALL ON uf_corrections FROM PUBLIC;
+
+-- The nearest kept day before and after p_day (the CMF's value of a day first) that
+-- p_value breaks continuity with (more than 0.5 % a day between them apart), as
+-- 'day:value'; null when it holds: with both (a new value), or with one (p_either, a
+-- correction, whose neighbour may be wrong too).
+CREATE OR REPLACE FUNCTION journal_uf_breaks(p_day date, p_value numeric, p_either boolean)
+RETURNS text
+LANGUAGE plpgsql STABLE SET search_path = {schema}, pg_temp AS $fn$
+DECLARE
+  b_day text; b_v numeric; a_day text; a_v numeric;
+  b_ok boolean; a_ok boolean;
+BEGIN
+  SELECT day, value::numeric INTO b_day, b_v FROM uf_values
+   WHERE day < to_char(p_day, 'YYYY-MM-DD')
+   ORDER BY day DESC, (source = 'CMF') DESC, stored LIMIT 1;
+  SELECT day, value::numeric INTO a_day, a_v FROM uf_values
+   WHERE day > to_char(p_day, 'YYYY-MM-DD')
+   ORDER BY day, (source = 'CMF') DESC, stored LIMIT 1;
+  b_ok := b_day IS NULL
+    OR abs(p_value - b_v) / b_v <= 0.005 * least(greatest(p_day - b_day::date, 1), 36500);
+  a_ok := a_day IS NULL
+    OR abs(p_value - a_v) / a_v <= 0.005 * least(greatest(a_day::date - p_day, 1), 36500);
+  IF p_either THEN
+    IF (b_day IS NULL AND a_day IS NULL) OR (b_day IS NOT NULL AND b_ok)
+       OR (a_day IS NOT NULL AND a_ok) THEN
+      RETURN NULL;
+    END IF;
+  ELSIF b_ok AND a_ok THEN
+    RETURN NULL;
+  END IF;
+  IF NOT b_ok THEN
+    RETURN b_day || ':' || b_v::text;
+  END IF;
+  RETURN a_day || ':' || a_v::text;
+END
+$fn$;
+
+-- Keeps p_day's value from p_source ('CMF' or a file's name): 'added', 'same',
+-- 'corrected:<old>:<who had stored it>', 'differs:<other>:<its source>' or
+-- 'breaks:<day>:<value>' (refused). Who stored it is the server's word.
+CREATE OR REPLACE FUNCTION journal_uf_keep(p_day text, p_value text, p_source text) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+DECLARE
+  v numeric;
+  now_text text := to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
+  k_value text; k_by text;
+  o_value text; o_source text; o_by text;
+  brk text;
+BEGIN
+  IF p_day !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' OR p_value !~ '^[0-9]{4,7}(\.[0-9]{1,2})?$'
+     OR length(p_source) NOT BETWEEN 1 AND 100 THEN
+    RAISE EXCEPTION 'not a UF value' USING ERRCODE = '22023';
+  END IF;
+  IF to_char(p_day::date, 'YYYY-MM-DD') <> p_day
+     OR p_value::numeric NOT BETWEEN 1000 AND 1000000 THEN
+    RAISE EXCEPTION 'not a UF value' USING ERRCODE = '22023';
+  END IF;
+  v := p_value::numeric;
+  -- One keeper at a time: a value is checked against what is kept when it is added.
+  LOCK TABLE uf_values IN SHARE ROW EXCLUSIVE MODE;
+  SELECT value, stored_by INTO k_value, k_by FROM uf_values WHERE day = p_day AND source = p_source;
+  IF FOUND THEN
+    IF k_value::numeric = v THEN
+      RETURN 'same';
+    END IF;
+    IF p_source <> 'CMF' THEN
+      RETURN 'differs:' || k_value || ':' || p_source;
+    END IF;
+    brk := journal_uf_breaks(p_day::date, v, true);
+    IF brk IS NOT NULL THEN
+      RETURN 'breaks:' || brk;
+    END IF;
+    INSERT INTO uf_corrections (day, source, old_value, old_stored_by, new_value, corrected_by, corrected_at)
+    VALUES (p_day, p_source, k_value, k_by, p_value, session_user, now_text);
+    UPDATE uf_values SET value = p_value, stored = now_text, stored_by = session_user
+     WHERE day = p_day AND source = p_source;
+    RETURN 'corrected:' || k_value || ':' || coalesce(k_by, '');
+  END IF;
+  brk := journal_uf_breaks(p_day::date, v, false);
+  IF brk IS NOT NULL THEN
+    RETURN 'breaks:' || brk;
+  END IF;
+  INSERT INTO uf_values (day, value, source, stored, stored_by)
+  VALUES (p_day, p_value, p_source, now_text, session_user);
+  SELECT value, source, stored_by INTO o_value, o_source, o_by FROM uf_values
+   WHERE day = p_day AND source <> p_source ORDER BY (source = 'CMF') DESC, stored LIMIT 1;
+  IF FOUND AND o_value::numeric <> v THEN
+    IF p_source = 'CMF' THEN
+      INSERT INTO uf_corrections (day, source, old_value, old_stored_by, new_value, corrected_by, corrected_at)
+      VALUES (p_day, o_source, o_value, o_by, p_value, session_user, now_text);
+    END IF;
+    RETURN 'differs:' || o_value || ':' || o_source;
+  END IF;
+  RETURN 'added';
+END
+$fn$;
+REVOKE ALL ON FUNCTION journal_uf_breaks FROM PUBLIC;
+REVOKE ALL ON FUNCTION journal_uf_keep FROM PUBLIC;
+-- Layout 4's door, which kept any value of any day: closed.
+DROP FUNCTION IF EXISTS journal_uf_put(text, text, text);
+{to_clerks_6}
+UPDATE journal_layout SET version = 6;
+"#;
+
 /// A row's columns in the order its hash covers them, each quoted (NULL as NULL), times in
 /// one fixed format whatever the session's DateStyle: layout 2's text, which layout 5
 /// extends only for rows that have a copied time (every other row hashes as before).
@@ -643,6 +767,13 @@ fn fill(sql: &str, schema: &str) -> String {
                 "GRANT SELECT ON desk_settings TO %I",
             ]),
         )
+        .replace(
+            "{to_clerks_6}",
+            &to_clerks(&[
+                "GRANT EXECUTE ON FUNCTION journal_uf_keep(text, text, text) TO %I",
+                "GRANT SELECT ON uf_corrections TO %I",
+            ]),
+        )
         .replace("{schema}", &quote_ident(schema))
         .replace("{floor}", &IN_FLIGHT_FLOOR_SECONDS.to_string())
 }
@@ -664,8 +795,8 @@ fn to_clerks(grants: &[&str]) -> String {
 pub fn grants(role: &str) -> String {
     let role = quote_ident(role);
     format!(
-        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, desk_settings FROM PUBLIC;\n\
-         GRANT SELECT ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, desk_settings TO {role};\n\
+        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, uf_corrections, desk_settings FROM PUBLIC;\n\
+         GRANT SELECT ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, uf_corrections, desk_settings TO {role};\n\
          GRANT EXECUTE ON FUNCTION {} TO {role};\n",
         FUNCTIONS.join(", ")
     )
@@ -1111,6 +1242,7 @@ impl Pg {
                 (3, UPGRADE_3),
                 (4, UPGRADE_4),
                 (5, UPGRADE_5),
+                (6, UPGRADE_6),
             ] {
                 if found.unwrap_or(1) < layout {
                     self.batch(&fill(sql, &schema))?;

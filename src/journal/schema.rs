@@ -117,6 +117,32 @@ pub(super) const MIGRATIONS: &[Step] = &[
     // beside its own (the shared journal's layout 5 has it; a file's rows never do), so
     // both stores answer one listing.
     Step::Sql("ALTER TABLE entries ADD COLUMN copied_time TEXT;"),
+    // 12: the UF's values keyed by day and source (a file's value beside the CMF's,
+    // the CMF's used), who stored each; the values the CMF contradicted, kept.
+    Step::Sql(
+        "CREATE TABLE uf_values_by_source (
+            day TEXT NOT NULL,
+            value TEXT NOT NULL,
+            source TEXT NOT NULL,
+            stored TEXT NOT NULL,
+            stored_by TEXT,
+            PRIMARY KEY (day, source)
+         );
+         INSERT INTO uf_values_by_source (day, value, source, stored)
+            SELECT day, value, source, stored FROM uf_values;
+         DROP TABLE uf_values;
+         ALTER TABLE uf_values_by_source RENAME TO uf_values;
+         CREATE TABLE uf_corrections (
+            id INTEGER PRIMARY KEY,
+            day TEXT NOT NULL,
+            source TEXT NOT NULL,
+            old_value TEXT NOT NULL,
+            old_stored_by TEXT,
+            new_value TEXT NOT NULL,
+            corrected_by TEXT NOT NULL,
+            corrected_at TEXT NOT NULL
+         );",
+    ),
 ];
 
 /// Layout 6's second step: the intents of an older journal claim their references and

@@ -1111,7 +1111,6 @@ fn both_stores_have_the_same_tables_and_columns() {
         ("entries", "writer"),
         ("bulk_runs", "started_by"),
         ("customers", "updated_by"),
-        ("uf_values", "stored_by"),
     ] {
         let cols = pg.get_mut(table).unwrap();
         assert!(cols.iter().any(|c| c == column), "{table}.{column}");

@@ -361,6 +361,7 @@ mod tests {
         let uf = crate::uf::UfDay {
             date: NaiveDate::from_ymd_opt(2026, 11, 26).unwrap(),
             value: d("39643.59"),
+            from: crate::uf::UfFrom::Cmf,
         };
         let mut book = BTreeMap::new();
         book.insert(

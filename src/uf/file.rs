@@ -3,7 +3,7 @@
 //! download, or a clerk's copy); or the SII's table of a year, a "Día" column and one
 //! column per month (the year in the file's name, "uf2026.xlsx", or given).
 
-use super::{Bad, MAX_ANSWER, MAX_VALUES, UfDay, UfError, Why, one_per_day, parse_valor};
+use super::{Bad, MAX_ANSWER, MAX_VALUES, UfDay, UfError, UfFrom, Why, one_per_day, parse_valor};
 use crate::journal::fold_text;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -25,6 +25,60 @@ const MONTHS: [&str; 12] = [
     "noviembre",
     "diciembre",
 ];
+
+/// A file of values imported (`uf import`, Credentials): what it held, and what became
+/// of it.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The file's name (its values' source).
+    pub name: String,
+    /// Its values, by day.
+    pub values: Vec<(NaiveDate, Decimal)>,
+    /// Its days that break continuity with the others (the file is then refused, not
+    /// offered).
+    pub refused: Vec<super::Breaks>,
+    /// What the journal made of them (`None` when refused before).
+    pub offered: Option<crate::journal::UfOffered>,
+}
+
+impl Imported {
+    /// Whether its values were kept.
+    pub fn kept(&self) -> bool {
+        self.refused.is_empty() && self.offered.as_ref().is_some_and(|o| o.kept)
+    }
+}
+
+/// Reads the file at `path` and offers its values to `journal` under the file's name,
+/// all or nothing: a day that breaks continuity with the file's others or with the
+/// days kept refuses the file.
+pub fn import(
+    journal: &mut crate::journal::Journal,
+    path: &Path,
+    year: Option<i32>,
+) -> Result<Imported, UfError> {
+    let days = read(path, year)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (held, refused) = super::sift(days);
+    let values: Vec<_> = held.iter().map(|d| (d.date, d.value)).collect();
+    let offered = if refused.is_empty() {
+        Some(
+            journal
+                .put_uf_values(&values, &name, true)
+                .map_err(UfError::Journal)?,
+        )
+    } else {
+        None
+    };
+    Ok(Imported {
+        name,
+        values,
+        refused,
+        offered,
+    })
+}
 
 /// Every value in the file at `path`, by day; `year` for the SII's table when its name
 /// does not say it.
@@ -109,7 +163,11 @@ pub fn from_rows(rows: &crate::sheet::Rows, year: Option<i32>) -> Result<Vec<UfD
             let date = crate::input::parse_date(date_text, crate::input::DateOrder::DayFirst)
                 .map_err(|_| at(Why::NotADate(date_text.to_string())))?;
             let value = value_of(row.get(vc).unwrap_or(""), row.is_number(vc)).map_err(at)?;
-            days.push(UfDay { date, value });
+            days.push(UfDay {
+                date,
+                value,
+                from: UfFrom::Table,
+            });
         }
     } else if let (Some(dc), true) = (date_col, months.iter().any(Option::is_some)) {
         let year = year.ok_or(Why::NoYear.bad())?;
@@ -134,7 +192,11 @@ pub fn from_rows(rows: &crate::sheet::Rows, year: Option<i32>) -> Result<Vec<UfD
                 let date = NaiveDate::from_ymd_opt(year, month, day)
                     .ok_or_else(|| at(Why::NoSuchDay { month, day, year }))?;
                 let value = value_of(text, row.is_number(c)).map_err(at)?;
-                days.push(UfDay { date, value });
+                days.push(UfDay {
+                    date,
+                    value,
+                    from: UfFrom::Table,
+                });
             }
         }
     } else {

@@ -30,7 +30,116 @@ pub struct UfDay {
     pub date: NaiveDate,
     /// Pesos per UF.
     pub value: Decimal,
+    /// Where the value was read: what a statement says of it.
+    pub from: UfFrom,
 }
+
+/// Where a value was read, as a customer may be told: the CMF's publication, or a
+/// table a clerk imported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UfFrom {
+    /// The CMF's API (the Banco Central's value as the CMF publishes it).
+    Cmf,
+    /// A file of values (the Banco Central's or the SII's table, or a saved answer).
+    Table,
+}
+
+pub use crate::journal::uf::{CMF, CONTINUITY, continuous};
+
+impl UfFrom {
+    /// Of a kept value's source label.
+    pub fn of(source: &str) -> UfFrom {
+        if source == CMF {
+            UfFrom::Cmf
+        } else {
+            UfFrom::Table
+        }
+    }
+}
+
+/// A kept value as it is used: the day's value, and who stored it, when and from where
+/// (said beside it wherever a clerk sees it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UfFound {
+    /// The value.
+    pub uf: UfDay,
+    /// "CMF", or the file's name.
+    pub source: String,
+    /// Who stored it: the database role on a desk, the computer's user on a file
+    /// journal (`None` on a row older than the column).
+    pub stored_by: Option<String>,
+    /// When, as the journal's clock said it (ISO, UTC).
+    pub stored: Option<String>,
+}
+
+/// A value refused for breaking continuity: the day, its value, and the day and value
+/// it breaks with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Breaks {
+    /// The day refused.
+    pub date: NaiveDate,
+    /// Its value.
+    pub value: Decimal,
+    /// The nearest day it was compared with.
+    pub near: NaiveDate,
+    /// That day's value.
+    pub near_value: Decimal,
+}
+
+/// The values of one answer or file that hold together: the longest chain of days
+/// (by date, stepping over at most [`SIFT_REACH`]` - 1` days at a time) each continuous
+/// with the one before; every other day is refused with the nearest day of that chain.
+/// (Whether the chain is continuous with what is kept, the journal decides, day by
+/// day.)
+pub fn sift(mut days: Vec<UfDay>) -> (Vec<UfDay>, Vec<Breaks>) {
+    days.sort_by_key(|d| d.date);
+    let n = days.len();
+    // longest[j]: the longest chain ending at day j; from[j]: the day before it there.
+    let mut longest = vec![1usize; n];
+    let mut from = vec![None; n];
+    for j in 0..n {
+        for i in j.saturating_sub(SIFT_REACH)..j {
+            let apart = (days[j].date - days[i].date).num_days();
+            if longest[i] + 1 > longest[j] && continuous(days[j].value, days[i].value, apart) {
+                longest[j] = longest[i] + 1;
+                from[j] = Some(i);
+            }
+        }
+    }
+    let mut held = vec![false; n];
+    let mut at = (0..n).max_by_key(|&j| (longest[j], std::cmp::Reverse(j)));
+    while let Some(j) = at {
+        held[j] = true;
+        at = from[j];
+    }
+    let run: Vec<UfDay> = days
+        .iter()
+        .zip(&held)
+        .filter(|(_, h)| **h)
+        .map(|(d, _)| *d)
+        .collect();
+    let refused = days
+        .iter()
+        .zip(&held)
+        .filter(|(_, h)| !**h)
+        .filter_map(|(d, _)| {
+            let near = run
+                .iter()
+                .min_by_key(|r| (r.date - d.date).num_days().abs())?;
+            Some(Breaks {
+                date: d.date,
+                value: d.value,
+                near: near.date,
+                near_value: near.value,
+            })
+        })
+        .collect();
+    (run, refused)
+}
+
+/// How many days back a day of an answer or file may join a chain (see [`sift`]): a
+/// few wrong days in a row are stepped over.
+pub const SIFT_REACH: usize = 8;
 
 impl UfDay {
     /// `amount` UF in pesos on this day's value, rounded to the peso half up (the SII's
@@ -73,6 +182,9 @@ pub enum UfError {
     /// The answer or file is not a table of values (why, worded by i18n).
     #[error("not a table of UF values: {0:?}")]
     Bad(Bad),
+    /// The day's value breaks continuity with the days around it: not believed.
+    #[error("{} breaks continuity with {}", .0.date, .0.near)]
+    Breaks(Breaks),
 }
 
 /// Why an answer or a file is not a table of UF values, and in which row of a file.
@@ -333,6 +445,7 @@ pub(crate) fn read_cmf(body: &[u8]) -> Result<Vec<UfDay>, Why> {
             Ok(UfDay {
                 date,
                 value: parse_valor(&r.valor)?,
+                from: UfFrom::Cmf,
             })
         })
         .collect::<Result<Vec<_>, Why>>()?;
@@ -354,7 +467,8 @@ pub fn one_per_day(mut days: Vec<UfDay>) -> Result<Vec<UfDay>, Why> {
     Ok(days)
 }
 
-/// Every value the source has published for `year`-`month` (none: an empty list).
+/// Every value the source has published for `year`-`month` (none: an empty list). A
+/// day of another month in the answer is left out: only what was asked is believed.
 pub async fn fetch_month(
     http: &reqwest::Client,
     source: &Source,
@@ -388,7 +502,19 @@ pub async fn fetch_month(
             }
         })?;
     match status {
-        200 => parse_cmf(&body).map_err(|w| UfError::Bad(w.bad())),
+        200 => {
+            let mut days = parse_cmf(&body).map_err(|w| UfError::Bad(w.bad()))?;
+            let asked = |d: &UfDay| d.date.year() == year && d.date.month() == month;
+            if days.iter().any(|d| !asked(d)) {
+                tracing::warn!(
+                    year,
+                    month,
+                    "the CMF's answer named days of another month: left out"
+                );
+                days.retain(asked);
+            }
+            Ok(days)
+        }
         // The CMF's "no information for that date".
         404 => Ok(Vec::new()),
         401 | 403 => Err(UfError::KeyRefused(status)),
@@ -396,41 +522,85 @@ pub async fn fetch_month(
     }
 }
 
-/// A day's value: kept in the journal, else fetched from `source` (its whole month
-/// kept, for the next time and the desk), else why there is none. The source is asked
-/// for only when needed (a keyring read). Also the kept value's source ("CMF", a file).
+/// A day's value: kept in the journal (the CMF's first), else fetched from `source`
+/// (its whole month offered to the journal, for the next time and the desk), else why
+/// there is none. The source is asked for only when needed (a keyring read). With it,
+/// who stored it, when and from where.
 pub async fn value_on(
     journal: &crate::journal::SharedJournal,
     source: impl FnOnce() -> Result<Source, UfError>,
     day: NaiveDate,
-) -> Result<(UfDay, String), UfError> {
-    let unreadable = UfError::Journal;
-    let kept = journal
-        .run(move |j| j.uf_values(day, day))
-        .await
-        .map_err(unreadable)?;
-    if let Some(k) = kept.into_iter().find(|k| is_plausible(k.value)) {
-        let found = UfDay {
-            date: k.day,
-            value: k.value,
-        };
-        return Ok((found, k.source));
+) -> Result<UfFound, UfError> {
+    if let Some(found) = kept_on(journal, day).await? {
+        return Ok(found);
     }
     let source = source()?;
     let http = reqwest::Client::new();
     let month = fetch_month(&http, &source, day.year(), day.month()).await?;
-    let pairs: Vec<(NaiveDate, Decimal)> = month.iter().map(|d| (d.date, d.value)).collect();
+    let (held, refused) = sift(month);
+    if let Some(b) = refused.iter().find(|b| b.date == day) {
+        return Err(UfError::Breaks(*b));
+    }
+    let pairs: Vec<(NaiveDate, Decimal)> = held.iter().map(|d| (d.date, d.value)).collect();
     if !pairs.is_empty() {
-        // Kept for the next time; a journal that refuses costs a fetch, not the value.
-        if let Err(e) = journal.run(move |j| j.put_uf_values(&pairs, "CMF")).await {
-            tracing::warn!(why = %e, "the UF's values were not kept");
+        match journal
+            .run(move |j| j.put_uf_values(&pairs, CMF, false))
+            .await
+        {
+            Ok(said) => {
+                if let Some((_, crate::journal::UfPut::Breaks { near, value })) =
+                    said.each.iter().find(|(d, _)| *d == day)
+                {
+                    let fetched = held.iter().find(|d| d.date == day).map(|d| d.value);
+                    return Err(UfError::Breaks(Breaks {
+                        date: day,
+                        value: fetched.unwrap_or_default(),
+                        near: *near,
+                        near_value: *value,
+                    }));
+                }
+                // What the journal keeps now (the CMF's, or what it was corrected to).
+                if let Some(found) = kept_on(journal, day).await? {
+                    return Ok(found);
+                }
+            }
+            // A journal that refuses costs a fetch, not the value.
+            Err(e) => tracing::warn!(why = %e, "the UF's values were not kept"),
         }
     }
-    month
-        .into_iter()
+    held.into_iter()
         .find(|d| d.date == day)
-        .map(|d| (d, "CMF".to_string()))
+        .map(|uf| UfFound {
+            uf,
+            source: CMF.to_string(),
+            stored_by: None,
+            stored: None,
+        })
         .ok_or(UfError::NotPublished(day))
+}
+
+/// The value kept for `day`, the CMF's first (one that is not a UF left out).
+pub async fn kept_on(
+    journal: &crate::journal::SharedJournal,
+    day: NaiveDate,
+) -> Result<Option<UfFound>, UfError> {
+    let kept = journal
+        .run(move |j| j.uf_values(day, day))
+        .await
+        .map_err(UfError::Journal)?;
+    Ok(kept
+        .into_iter()
+        .find(|k| is_plausible(k.value))
+        .map(|k| UfFound {
+            uf: UfDay {
+                date: k.day,
+                value: k.value,
+                from: UfFrom::of(&k.source),
+            },
+            source: k.source,
+            stored_by: k.stored_by,
+            stored: k.stored,
+        }))
 }
 
 #[cfg(test)]
@@ -491,6 +661,7 @@ mod tests {
         let day = UfDay {
             date: NaiveDate::from_ymd_opt(2026, 11, 26).unwrap(),
             value: d("39643.59"),
+            from: UfFrom::Cmf,
         };
         assert_eq!(day.pesos(d("23.1930")), Some(d("919454")));
         assert_eq!(day.pesos(d("1")), Some(d("39644")));
@@ -506,6 +677,35 @@ mod tests {
         };
         assert_eq!(up.pesos(d("0.5")), Some(d("501")));
         assert_eq!(up.pesos(d("0.0005")), Some(d("1")));
+    }
+
+    /// A wrong day inside a month is stepped over, not taken for where the month breaks;
+    /// two in a row too; a lone value with nothing to hold to is kept.
+    #[test]
+    fn a_wrong_day_is_sifted_out_of_the_days_around_it() {
+        let on = |day: u32, v: &str| UfDay {
+            date: NaiveDate::from_ymd_opt(2026, 11, day).unwrap(),
+            value: d(v),
+            from: UfFrom::Cmf,
+        };
+        let month: Vec<UfDay> = (1..=30)
+            .map(|day| match day {
+                15 => on(day, "45000.00"),
+                20 | 21 => on(day, "1000.00"),
+                _ => on(day, &format!("{}.00", 39_500 + 4 * day)),
+            })
+            .collect();
+        let (held, refused) = sift(month);
+        assert_eq!(held.len(), 27);
+        let days: Vec<u32> = refused.iter().map(|b| b.date.day()).collect();
+        assert_eq!(days, [15, 20, 21]);
+        assert_eq!(refused[0].near.day(), 14);
+        let (held, refused) = sift(vec![on(3, "39600.00")]);
+        assert_eq!((held.len(), refused.len()), (1, 0));
+        assert!(continuous(d("39600"), d("39700"), 1));
+        assert!(!continuous(d("39600"), d("39900"), 1));
+        assert!(continuous(d("39600"), d("39900"), 2));
+        assert!(!continuous(d("1000"), d("39620"), 24));
     }
 
     #[test]

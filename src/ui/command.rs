@@ -140,6 +140,10 @@ pub enum Command {
         /// A newly typed key.
         key: Option<SecretString>,
     },
+    /// Pick a file of UF values (a dialog), then keep its values as `ImportUfFile`.
+    ChooseUfFile,
+    /// Keep the values of this file of UF values in the journal (all or nothing).
+    ImportUfFile(std::path::PathBuf),
     /// Fetch a token / make a harmless call with the active profile.
     TestConnection,
     /// Open the shared journal at this address as the app would, and say what was found.

@@ -17,6 +17,12 @@ pub struct UfSetting {
     /// A save running.
     busy: bool,
     result: Option<Result<String, String>>,
+    /// The path of a file of values, typed or chosen.
+    file: String,
+    /// A file being kept.
+    importing: bool,
+    /// The last import's words.
+    imported: Option<Result<String, String>>,
 }
 
 impl UfSetting {
@@ -35,6 +41,23 @@ impl UfSetting {
         self.result = Some(result);
     }
 
+    /// A file of values being kept.
+    pub fn importing(&mut self) {
+        self.importing = true;
+        self.imported = None;
+    }
+
+    /// The file was kept (its words) or not (why).
+    pub fn imported(&mut self, said: Result<String, String>) {
+        self.importing = false;
+        self.imported = Some(said);
+    }
+
+    /// No file was chosen: the path can be typed.
+    pub fn imported_nothing(&mut self) {
+        self.importing = false;
+    }
+
     /// Draws the section: `saved` is the address in use, `uf` today's value.
     pub fn ui(
         &mut self,
@@ -45,8 +68,8 @@ impl UfSetting {
     ) {
         ui.heading(tr!("ufs-title"));
         match (uf.value.as_ref(), &uf.missing) {
-            (Some((day, source)), _) => {
-                ui.label(crate::i18n::uf_value(day, source));
+            (Some(found), _) => {
+                ui.label(crate::i18n::uf_value(found));
             }
             (None, Some(why)) => widgets::error_text(ui, why),
             (None, None) => {
@@ -92,5 +115,38 @@ impl UfSetting {
             }
         });
         widgets::outcome(ui, self.result.as_ref());
+        ui.add_space(6.0);
+        ui.label(egui::RichText::new(tr!("ufs-file-explain")).weak());
+        ui.horizontal(|ui| {
+            let l = ui.label(tr!("ufs-file"));
+            let path = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.file)
+                        .hint_text(tr!("ufs-file-hint"))
+                        .desired_width(300.0),
+                )
+                .labelled_by(l.id);
+            let typed = !self.file.trim().is_empty();
+            let enter = path.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let import = ui.add_enabled(
+                !self.importing && typed,
+                egui::Button::new(tr!("ufs-import")),
+            );
+            if (import.clicked() || (enter && typed)) && !self.importing {
+                commands.push(Command::ImportUfFile(std::path::PathBuf::from(
+                    self.file.trim(),
+                )));
+            }
+            if ui
+                .add_enabled(!self.importing, egui::Button::new(tr!("ufs-choose")))
+                .clicked()
+            {
+                commands.push(Command::ChooseUfFile);
+            }
+            if self.importing {
+                widgets::busy(ui);
+            }
+        });
+        widgets::outcome(ui, self.imported.as_ref());
     }
 }

@@ -302,9 +302,14 @@ cli-contacts-set = { $count ->
 
 ## uf
 cli-secret-cmf-key = the CMF key
-cli-uf-imported = Kept { $count } UF values from { $file }, { $first } to { $last } ({ $added } new).
-cli-uf-differ = Note: { $count ->
-        [one] 1 day already kept has
-       *[other] { $count } days already kept have
-    } another value in this file; the kept one stays: { $days }
+cli-uf-check-range = Cannot check from { $from } to { $to }: the first day must come before the last, and five years at most.
+cli-uf-unconfirmed = { $date }: the CMF publishes no value for that day; the kept one could not be confirmed.
+cli-uf-checked = Checked against the CMF from { $from } to { $to }: { $count ->
+        [one] 1 kept value
+       *[other] { $count } kept values
+    }, { $agree } agree; { $differ ->
+        [0] no differences.
+        [one] 1 difference (above).
+       *[other] { $differ } differences (above).
+    }
 cli-find-not-asked = The service could not be asked; this is what this computer knows. { $why }

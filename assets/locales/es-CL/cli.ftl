@@ -302,12 +302,14 @@ cli-contacts-set = { $count ->
 
 ## uf
 cli-secret-cmf-key = la llave de la CMF
-cli-uf-imported = Se guardaron { $count } valores de la UF de { $file }, del { $first } al { $last } ({ $added ->
-        [one] 1 nuevo
-       *[other] { $added } nuevos
-    }).
-cli-uf-differ = Atención: { $count ->
-        [one] 1 día ya guardado tiene
-       *[other] { $count } días ya guardados tienen
-    } otro valor en este archivo; se conserva el guardado: { $days }
+cli-uf-check-range = No se puede revisar del { $from } al { $to }: el primer día debe ir antes del último, y a lo más cinco años.
+cli-uf-unconfirmed = { $date }: la CMF no publica valor para ese día; el guardado no se pudo confirmar.
+cli-uf-checked = Revisados con la CMF del { $from } al { $to }: { $count ->
+        [one] 1 valor guardado
+       *[other] { $count } valores guardados
+    }, { $agree } coinciden; { $differ ->
+        [0] ninguna diferencia.
+        [one] 1 diferencia (arriba).
+       *[other] { $differ } diferencias (arriba).
+    }
 cli-find-not-asked = No se pudo consultar el servicio; se muestra lo que este computador conoce. { $why }

@@ -1078,6 +1078,20 @@ cu-mail-title = Enviar el estado de cuenta por correo
 
 ## The UF's value in pesos
 uf-value = UF al { $date }: { $value } ({ $source })
+uf-stored-by = { $source }; guardado por { $who } el { $when }
+uf-source-cmf = CMF
+uf-source-file = archivo «{ $file }»
+uf-breaks = El valor de la UF del { $date } que se recibió ({ $value }) no se usa: se aleja más de 0,5 % del valor del { $near } ({ $near_value }), y la UF cambia apenas centésimas de un por ciento al día. Los montos se muestran solo en UF; revise los valores con `invoice-desk uf check`.
+uf-put-breaks = { $date }: { $value } no se guardó: se aleja más de 0,5 % del valor guardado del { $near } ({ $near_value }); la UF cambia apenas centésimas de un por ciento al día.
+uf-put-corrected = { $date }: la CMF publica { $value }; el valor guardado ({ $was }, guardado por { $who }) la contradecía y se reemplazó. Queda anotado en el registro.
+uf-put-cmf-differs = { $date }: la CMF publica { $value } y el { $source } decía { $other }; se usa el de la CMF. Queda anotado en el registro.
+uf-put-differs-cmf = { $date }: este valor ({ $value }) no coincide con el que publica la CMF ({ $other }); se usa el de la CMF.
+uf-put-differs = { $date }: este valor ({ $value }) no coincide con el guardado del { $source } ({ $other }); se usa el guardado primero.
+uf-imported = Se guardaron { $count } valores de la UF de { $file }, del { $first } al { $last } ({ $added ->
+        [one] 1 nuevo
+       *[other] { $added } nuevos
+    }).
+uf-file-refused = No se guardó nada de { $file }: sus valores no calzan con los días que los rodean (la UF cambia apenas centésimas de un por ciento al día). Revise estos días:
 uf-pesos = ≈ { $pesos } al { $date }
 uf-no-key = Sin llave de la CMF, los montos en UF se muestran sin pesos. Pida una llave gratuita en api.cmfchile.cl y guárdela en Credenciales (Valor de la UF).
 uf-not-published = El valor de la UF del { $date } aún no está publicado: los montos se muestran solo en UF.
@@ -1130,6 +1144,15 @@ ufs-key = Llave de la CMF
 ufs-key-hint = pegue aquí la llave (se guarda en el llavero)
 ufs-save = Guardar y leer el valor
 ufs-saved = Llave guardada en { $store }.
-st-uf-pesos = Referencia: { $uf } equivalen a { $pesos } con la UF del { $date } ({ $value }). En pesos se paga el valor de la UF del día del pago.
+ufs-file-explain = Si no tiene llave, o para días que la CMF no tiene, guarde un archivo de valores (la tabla del Banco Central o del SII en Excel o CSV, o una respuesta de la CMF guardada). Se guarda entero o nada: un día que no calza con los que lo rodean lo rechaza.
+ufs-file = Archivo de valores
+ufs-file-hint = ruta del archivo (.xlsx, .csv, .json)
+ufs-import = Guardar los valores
+ufs-choose = Elegir archivo…
+ufs-file-dialog = Archivo de valores de la UF
+ufs-file-filter = Tablas de la UF
+st-uf-pesos = Referencia: { $uf } equivalen a { $pesos } con la UF del { $date } ({ $value }, { $from }). En pesos se paga el valor de la UF del día del pago.
+st-uf-from-cmf = publicada por la CMF
+st-uf-from-table = de una tabla de valores de la UF
 st-uf-pesos-choice = Con los pesos de la UF
 st-uf-pesos-hint = Bajo lo adeudado en UF, una línea con su equivalente en pesos al valor de hoy (referencial: en pesos se paga el valor del día del pago).

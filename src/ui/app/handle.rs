@@ -87,6 +87,8 @@ impl InvoiceDeskApp {
             c @ (Command::Activate(..)
             | Command::SaveProfile { .. }
             | Command::SaveUfKey { .. }
+            | Command::ChooseUfFile
+            | Command::ImportUfFile(..)
             | Command::DeleteProfile(..)
             | Command::TestConnection
             | Command::TrySandbox) => self.handle_profiles(c),
@@ -432,6 +434,17 @@ impl InvoiceDeskApp {
             // Read again with what was kept.
             self.read_uf();
         }
+        if let Some(r) = crate::ui::task::take_finished(&mut self.uf_importing) {
+            match r {
+                Ok(Some(said)) => {
+                    self.credentials.uf.imported(said);
+                    // A value kept for today shows now.
+                    self.read_uf();
+                }
+                Ok(None) => self.credentials.uf.imported_nothing(),
+                Err(e) => self.credentials.uf.imported(Err(e.to_string())),
+            }
+        }
         if let Some((aim, task)) = self.journal_setting.take() {
             match task.try_take() {
                 Ok(r) => self.journal_switch(aim, r.map_err(|e| e.to_string()).and_then(|r| r)),
@@ -503,6 +516,7 @@ impl InvoiceDeskApp {
                 },
             };
         }
+        self.reread_uf();
         let _ = take_finished(&mut self.seeding_directory);
         if let Some(r) = take_finished(&mut self.bringing_directory) {
             let r = r.map_err(|e| e.to_string()).and_then(|r| r);
@@ -628,9 +642,45 @@ impl InvoiceDeskApp {
             .unwrap_or_else(|| chrono::Local::now().date_naive())
     }
 
+    /// Reads the day's kept UF value again every [`super::UF_REREAD`] once it has been
+    /// read: a value stored since (another clerk's import, a fetch on the command line,
+    /// a correction) replaces what is shown; a new day is read whole.
+    fn reread_uf(&mut self) {
+        if let Some(Ok(Ok(Some(found)))) = take_finished(&mut self.uf_rereading)
+            && self.uf.value.as_ref() != Some(&found)
+            && found.uf.date == self.uf_day()
+        {
+            self.uf = crate::ui::widgets::UfShown {
+                value: Some(found),
+                missing: None,
+            };
+        }
+        let due = self
+            .uf_reread_at
+            .is_some_and(|at| at.elapsed() >= super::UF_REREAD);
+        if !due || self.uf_loading.is_some() || self.uf_rereading.is_some() {
+            return;
+        }
+        let day = self.uf_day();
+        if self.uf.day().is_some_and(|d| d.date != day) {
+            self.read_uf();
+            return;
+        }
+        self.uf_reread_at = Some(std::time::Instant::now());
+        let journal = self.journal.clone();
+        self.uf_rereading = Some(self.spawner.spawn(async move {
+            let j = journal
+                .shared()
+                .await
+                .map_err(crate::uf::UfError::Journal)?;
+            crate::uf::kept_on(&j, day).await
+        }));
+    }
+
     /// Reads today's UF value (kept, else from the CMF or the built-in sandbox) for the
     /// panels to show UF amounts in pesos; what was shown goes until then.
     pub(super) fn read_uf(&mut self) {
+        self.uf_reread_at = Some(std::time::Instant::now());
         let day = self.uf_day();
         let journal = self.journal.clone();
         let mut profiles = self.profiles.clone();

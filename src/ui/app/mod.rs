@@ -153,7 +153,13 @@ pub struct InvoiceDeskApp {
     seeding_directory: Option<Task<()>>,
     /// Today's UF value beside UF amounts, and its reading (kept, else from the CMF).
     uf: super::widgets::UfShown,
-    uf_loading: Option<Task<Result<(crate::uf::UfDay, String), crate::uf::UfError>>>,
+    uf_loading: Option<Task<Result<crate::uf::UfFound, crate::uf::UfError>>>,
+    /// The kept value read again (another clerk's import, a CLI's fetch, a
+    /// correction), and when it last was.
+    uf_rereading: Option<Task<Result<Option<crate::uf::UfFound>, crate::uf::UfError>>>,
+    uf_reread_at: Option<std::time::Instant>,
+    /// A file of UF values being kept (`None` inside: no file was chosen).
+    uf_importing: Option<Task<Option<Result<String, String>>>>,
     /// The CMF key being kept in the keyring.
     uf_key_saving: Option<Task<Result<crate::profile::StoreStatus, String>>>,
     /// The day the app takes for today (tests fix it), for the UF's value.
@@ -215,6 +221,10 @@ const STORAGE_KEY: &str = "invoice-desk-state";
 /// How often the journal's server is asked again while it does not answer: a server
 /// back is seen within this (and the connection's own set-up).
 pub(super) const JOURNAL_RETRY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// How often the day's kept UF value is read again (one small query): a value stored
+/// by another clerk or the command line shows within this.
+pub(super) const UF_REREAD: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl InvoiceDeskApp {
     /// Builds the app; restores what was saved; starts connecting to the active profile.
@@ -288,6 +298,9 @@ impl InvoiceDeskApp {
             seeding_directory: None,
             uf: Default::default(),
             uf_loading: None,
+            uf_rereading: None,
+            uf_reread_at: None,
+            uf_importing: None,
             fixed_today: deps.today,
             journal_check: None,
             journal_checked: None,
@@ -538,6 +551,9 @@ impl eframe::App for InvoiceDeskApp {
         if self.journal.down_since().is_some() {
             // Nothing else may wake the app while the server is away: its next try.
             ctx.request_repaint_after(JOURNAL_RETRY);
+        }
+        if self.uf_reread_at.is_some() {
+            ctx.request_repaint_after(UF_REREAD);
         }
         if super::trace_enabled() && began.elapsed() >= std::time::Duration::from_millis(2) {
             eprintln!(

@@ -250,8 +250,8 @@ pub fn chip(ui: &mut Ui, text: &str, color: Color32) -> egui::Response {
 /// came from, or why there is none (UF amounts are then shown alone).
 #[derive(Clone, Debug, Default)]
 pub struct UfShown {
-    /// The day's value and its source ("CMF", a file's name).
-    pub value: Option<(crate::uf::UfDay, String)>,
+    /// The day's value, where it came from and who stored it.
+    pub value: Option<crate::uf::UfFound>,
     /// Why there is no value, in words (`None` while it is being read).
     pub missing: Option<String>,
 }
@@ -259,7 +259,7 @@ pub struct UfShown {
 impl UfShown {
     /// The day's value, if there is one.
     pub fn day(&self) -> Option<&crate::uf::UfDay> {
-        self.value.as_ref().map(|(d, _)| d)
+        self.value.as_ref().map(|f| &f.uf)
     }
 
     /// Under a UF amount: its pesos on the day ("≈ $919.454 al 26-11-2026"), or why
