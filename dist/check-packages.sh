@@ -16,6 +16,7 @@
 # crates.io (cargo-deb, cargo-generate-rpm), rustup targets, PyPI (ziglang).
 # WINDOWS_PROFILE (default release) is the cargo profile of the Windows program; .ci/run
 # uses a faster one (package-check) since what it proves is the installer, not the build.
+# MACOS_ARCHES (default both: aarch64 x86_64) are the Macs checked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 parts=("$@")
@@ -77,7 +78,8 @@ windows() {
 }
 
 macos() {
-  dist/macos/check-on-linux.sh
+  # shellcheck disable=SC2086 # a list of arches, split on purpose
+  dist/macos/check-on-linux.sh ${MACOS_ARCHES:-}
 }
 
 for p in "${parts[@]}"; do

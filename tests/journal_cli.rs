@@ -53,7 +53,13 @@ impl Env {
 /// Runs the CLI with `args` while the sandbox does the first create and holds its
 /// answer back, and kills it then: a run cut off between intent and outcome.
 fn killed_after_the_first_create(e: &Env, args: &[&str]) {
-    e.s.add_fault(Fault::hang(Route::Create, 1, 60));
+    killed_after_a_create_held(e, args, 60);
+}
+
+/// [`killed_after_the_first_create`], the service holding that create `hang` seconds
+/// before it does it.
+fn killed_after_a_create_held(e: &Env, args: &[&str], hang: u64) {
+    e.s.add_fault(Fault::hang(Route::Create, 1, hang));
     let before = e.s.counters().api.get("create").copied().unwrap_or(0);
     let mut child = e
         .cli()
@@ -536,11 +542,20 @@ fn a_run_cut_off_mid_way_resumes_without_issuing_anything_twice_and_waits_out_42
         body.push_str(&format!("{c},{},RUN-{i}\n", 1000 + i));
     }
     let file = bulk_file(&e, "corte.csv", &body);
-    // The service does the first create and keeps the answer: the run is killed.
-    killed_after_the_first_create(&e, &["bulk", &file, "--yes", "--concurrency", "1"]);
-    // Two 429s on the way: every worker waits, then goes on.
+    // The service does the first create 3 s late and keeps the answer: the run is
+    // killed.
+    killed_after_a_create_held(&e, &["bulk", &file, "--yes", "--concurrency", "1"], 3);
+    // Two 429s on the way: every worker waits, then goes on. The resume waits out the
+    // killed create's window — its 5 s limit and 5 s more — before it looks: the
+    // service's late create is found, not sent again.
     e.s.add_fault(Fault::rate_limit(Route::Create, 2, 1));
-    let out = e.run(&["bulk", &file, "--yes", "--concurrency", "3"]);
+    let out = e
+        .cli()
+        .env("INVOICE_DESK_TIMEOUT", "5")
+        .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "5")
+        .args(["bulk", &file, "--yes", "--concurrency", "3"])
+        .output()
+        .unwrap();
     exits(&out, 0);
     assert!(
         text(&out.stdout).contains("5 created, 1 already issued"),
