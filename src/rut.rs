@@ -67,6 +67,12 @@ impl Rut {
         Ok(Rut { number, check })
     }
 
+    /// Whether it is a person's (a natural person's RUT is below 50.000.000; the SII
+    /// numbers companies and other legal entities from there up).
+    pub fn is_person(&self) -> bool {
+        self.number < 50_000_000
+    }
+
     /// The digits and check digit only (`761234567`), for searching.
     pub fn compact(&self) -> String {
         format!("{}{}", self.number, self.check)

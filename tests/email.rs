@@ -217,10 +217,26 @@ fn a_months_statements_reach_each_customer_once_and_read_back() {
     );
     assert!(m.header("bcc").is_none(), "the desk's copy is blind");
     let body = m.text();
-    assert!(
-        body.starts_with(&format!("Estimados {}:", customers[0].1)),
-        "{body}"
-    );
+    // A person (by the RUT) is written to as one, a company as its people.
+    let greeting = |i: usize| {
+        let person =
+            e.s.directory()
+                .iter()
+                .find(|c| c.0 == customers[i].0)
+                .map(|c| invoice_desk::rut::Rut::parse(&c.2).unwrap().is_person())
+                .unwrap();
+        if person {
+            format!(
+                "Estimado o estimada {}:\n\nJunto con saludarle,",
+                customers[i].1
+            )
+        } else {
+            format!("Estimados {}:\n\nJunto con saludarles,", customers[i].1)
+        }
+    };
+    assert!(body.starts_with(&greeting(0)), "{body}");
+    let dos = smtp.to("cobranza@dos.test")[0].text();
+    assert!(dos.starts_with(&greeting(1)), "{dos}");
     assert!(body.contains("el saldo pendiente es de $"), "{body}");
     assert!(
         body.contains("Saludos cordiales,\nServicios Ñandú SpA"),
@@ -410,7 +426,7 @@ fn refusals_are_said_per_address_and_nothing_is_sent_twice() {
     exits(&out, 4);
     let err = text(&out.stderr);
     assert!(
-        err.contains(&format!("el servidor rechazó {REFUSED}: 550")),
+        err.contains(&format!("el servidor rechazó {REFUSED}: «550 5.1.1")),
         "{err}"
     );
     assert!(err.contains("el servidor de correo lo rechazó"), "{err}");
@@ -1069,7 +1085,7 @@ fn an_address_refused_while_the_other_took_it_is_counted_and_tried_again_alone()
         "{sent_line}"
     );
     assert!(
-        err.contains(&format!("el servidor rechazó {REFUSED}: 550")),
+        err.contains(&format!("el servidor rechazó {REFUSED}: «550 5.1.1")),
         "{err}"
     );
     assert!(said.contains("no enviados: 1"), "{said}");
@@ -1103,7 +1119,7 @@ fn an_address_refused_while_the_other_took_it_is_counted_and_tried_again_alone()
     let again = email_statements(&e, &list, &[]);
     exits(&again, 4);
     assert!(
-        text(&again.stderr).contains(&format!("el servidor rechazó {REFUSED}: 550")),
+        text(&again.stderr).contains(&format!("el servidor rechazó {REFUSED}: «550")),
         "{}",
         text(&again.stderr)
     );
@@ -1441,4 +1457,106 @@ fn emailed_statements_say_the_uf_owed_in_pesos_when_asked() {
             .count();
     }
     assert_eq!(lines, with_line, "only the first run's statements say it");
+}
+
+/// A mail server of its own (plain text, on loopback) that refuses `malo@` with the
+/// server's words, takes the rest, then answers the message's end with half a line and
+/// hangs up.
+fn half_answering_server() -> u16 {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(conn) = conn else { return };
+            std::thread::spawn(move || {
+                let mut out = conn.try_clone().unwrap();
+                let mut lines = BufReader::new(conn);
+                let _ = out.write_all(b"220 mudo.test ESMTP\r\n");
+                let mut line = String::new();
+                while lines.read_line(&mut line).is_ok_and(|n| n > 0) {
+                    let upper = line.to_ascii_uppercase();
+                    let answer: &[u8] = if upper.starts_with("EHLO") {
+                        b"250-mudo.test\r\n250 8BITMIME\r\n"
+                    } else if upper.starts_with("RCPT") && line.contains("malo@") {
+                        b"550 5.1.1 <malo@cuatro.test>: Recipient address rejected: User unknown\r\n"
+                    } else if upper.starts_with("DATA") {
+                        let _ = out.write_all(b"354 End data with <CR><LF>.<CR><LF>\r\n");
+                        let mut body = String::new();
+                        while lines.read_line(&mut body).is_ok_and(|n| n > 0) {
+                            if body == ".\r\n" {
+                                break;
+                            }
+                            body.clear();
+                        }
+                        // Half an answer, then nothing: the server may have it.
+                        let _ = out.write_all(b"250 2.0");
+                        return;
+                    } else if upper.starts_with("QUIT") {
+                        let _ = out.write_all(b"221 Bye\r\n");
+                        return;
+                    } else {
+                        b"250 2.1.0 Ok\r\n"
+                    };
+                    let _ = out.write_all(answer);
+                    line.clear();
+                }
+            });
+        }
+    });
+    port
+}
+
+/// #66 (6): what a mail server answers is said in the clerk's language, its own words
+/// quoted («550 5.1.1 …»); what went wrong on the way (half an answer) is said in words,
+/// never lettre's English ("response error: incomplete response").
+#[test]
+#[cfg_attr(
+    tests_lack = "smtp",
+    ignore = "needs postfix as root (apt-get install postfix)"
+)]
+fn a_mail_servers_answers_are_said_in_the_clerks_words_its_own_quoted() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 2);
+    assert!(owe.len() >= 2, "{owe:?}");
+    let customers = import(
+        &e,
+        &[(owe[0], "bien@cuatro.test"), (owe[1], "malo@cuatro.test")],
+    );
+    let mut ps =
+        invoice_desk::profile::Profiles::load(&e.dir.path().join("profiles.toml")).unwrap();
+    let p = ps
+        .profiles
+        .iter_mut()
+        .find(|p| p.name == "Pruebas")
+        .unwrap();
+    p.mail.port = Some(half_answering_server());
+    p.mail.security = invoice_desk::profile::mail::Security::None;
+    p.mail.ca_file = None;
+    ps.save(&e.dir.path().join("profiles.toml")).unwrap();
+    let both = [customers[0].0.clone(), customers[1].0.clone()];
+    let out = email_statements(&e, &ids_file(&e, &both), &[]);
+    exits(&out, 6);
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        said.contains(
+            "el servidor de correo lo rechazó («550 5.1.1 <malo@cuatro.test>: Recipient address rejected: User unknown»)"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains("la respuesta del servidor llegó incompleta"),
+        "{said}"
+    );
+    for english in [
+        "response error",
+        "incomplete response",
+        "network error",
+        "no answer in",
+    ] {
+        assert!(!said.contains(english), "{english}: {said}");
+    }
 }

@@ -223,6 +223,20 @@ fn the_months_statements_are_emailed_from_cartera_once() {
         has_text(h, &format!("Enviados: 0; enviados antes: {}", got.len()))
     });
     assert_eq!(smtp.delivered().len(), got.len());
+    // Reminders instead (#66): the dialog and its summary say reminders, not statements.
+    click(&mut h, &button);
+    step_until(&mut h, "asked for reminders", |h| {
+        has_text(h, &text("rv-mail-title"))
+    });
+    h.get_by_label(&text("rv-mail-reminders")).click();
+    step_until(&mut h, "titled as reminders", |h| {
+        has_text(h, &text("rv-mail-title-reminders")) && !has_text(h, &text("rv-mail-title"))
+    });
+    click_last(&mut h, &text("lk-mail-send"));
+    step_until(&mut h, "reminders sent", |h| {
+        has_text(h, "Recordatorios enviados: ")
+    });
+    assert!(!has_text(&h, "Enviados: "), "the summary says reminders");
 }
 
 /// The mail server typed in Credentials (its password to the keyring, never to the

@@ -104,6 +104,9 @@ pub struct Fill {
     pub days: String,
     /// How to reach the desk (e-mail, phone).
     pub contact: String,
+    /// Whether the customer is a person (its RUT says so): written to as one ("Estimado
+    /// o estimada", "usted"), not as a company's people ("Estimados", "ustedes").
+    pub person: bool,
 }
 
 /// The longest value a template is filled with (a customer's name is at most 200
@@ -158,6 +161,7 @@ pub fn default_template(kind: Kind, lang: Lang) -> String {
         due: "{due}".into(),
         days: "{days}".into(),
         contact: "{contact}".into(),
+        person: false,
     };
     let t = builtin(kind, lang, &fill);
     format!("{}: {}\n\n{}\n", subject_word(lang), t.subject, t.body)
@@ -171,7 +175,13 @@ fn subject_word(lang: Lang) -> &'static str {
 }
 
 fn builtin(kind: Kind, lang: Lang, fill: &Fill) -> Texts {
-    let args = fill.pairs().to_vec();
+    let mut args = fill.pairs().to_vec();
+    let whom = if fill.person {
+        "person"
+    } else {
+        "organization"
+    };
+    args.push(("whom", whom.to_string()));
     let (s, b) = match kind {
         Kind::Statement => ("mail-statement-subject", "mail-statement-body"),
         Kind::Invoice => ("mail-invoice-subject", "mail-invoice-body"),
@@ -372,6 +382,37 @@ mod tests {
             owed: "$1.234.567".into(),
             days: "45".into(),
             ..Fill::default()
+        }
+    }
+
+    /// #66 (9): a person is written to as one ("Estimado o estimada", "usted"), a company
+    /// as its people ("Estimados", "ustedes"), in every built-in text.
+    #[test]
+    fn a_person_is_written_to_as_one() {
+        for kind in Kind::all() {
+            let company = builtin(kind, Lang::Es, &fill()).body;
+            assert!(company.starts_with("Estimados Comercial"), "{company}");
+            let person = Fill {
+                customer: "José Muñoz Pérez".into(),
+                person: true,
+                ..fill()
+            };
+            let one = builtin(kind, Lang::Es, &person).body;
+            assert!(
+                one.starts_with("Estimado o estimada José Muñoz Pérez:"),
+                "{one}"
+            );
+            for plural in [
+                "ustedes",
+                "Estimados",
+                "les ",
+                "Les ",
+                "pueden",
+                "realizaron",
+            ] {
+                assert!(!one.contains(plural), "{plural}: {one}");
+            }
+            assert!(one.to_lowercase().contains("puede responder"), "{one}");
         }
     }
 

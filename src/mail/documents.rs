@@ -62,6 +62,16 @@ fn within_size(d: Draft) -> Result<Draft, NotMade> {
     Ok(d)
 }
 
+/// Whether `known` is a person, as its RUT says (without one: a company, written to
+/// as its people).
+fn is_person(known: &Customer) -> bool {
+    known
+        .rut
+        .as_deref()
+        .and_then(|r| crate::rut::Rut::parse(r).ok())
+        .is_some_and(|r| r.is_person())
+}
+
 /// The customer's addresses the directory has, checked again.
 pub fn addresses(known: &Customer) -> Vec<lettre::Address> {
     known
@@ -159,6 +169,7 @@ impl Desk {
         };
         let fill = Fill {
             customer: known.name.clone().unwrap_or_else(|| known.id.clone()),
+            person: is_person(known),
             date: crate::i18n::date_in(self.lang, &as_of.to_string()),
             owed,
             days: made
@@ -208,6 +219,7 @@ impl Desk {
             .map_err(|e| NotMade::Pdf(e.to_string()))?;
         let fill = Fill {
             customer: known.name.clone().unwrap_or_else(|| known.id.clone()),
+            person: is_person(known),
             // The customer knows it by its reference (their order, the ERP's number);
             // the service's id only when it has none.
             invoice: inv

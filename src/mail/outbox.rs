@@ -324,7 +324,7 @@ impl<'a> Outbox<'a> {
                         Some(Err(e)) => Err(e),
                         // The claim said go, yet nothing was sent: nothing to journal.
                         _ => Ok(Sent::Later {
-                            reply: "the content was not handed over".into(),
+                            reply: crate::i18n::text("mail-why-not-handed-over"),
                         }),
                     };
                 }

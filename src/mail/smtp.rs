@@ -144,7 +144,7 @@ impl Mailer {
             }
             Err(_) => {
                 return Err(Delivery::Later {
-                    reply: format!("no answer in {} s", self.step_timeout.as_secs()),
+                    reply: no_answer(self.step_timeout),
                     after_claim: false,
                 });
             }
@@ -153,11 +153,11 @@ impl Mailer {
             if !conn.can_starttls() {
                 conn.abort().await;
                 return Err(Delivery::Setup {
-                    why: "the server does not offer STARTTLS".into(),
+                    why: crate::i18n::text("mail-why-no-starttls"),
                 });
             }
             let tls = self.tls.clone().ok_or_else(|| Delivery::Setup {
-                why: "no TLS parameters".into(),
+                why: crate::i18n::text("mail-why-no-starttls"),
             })?;
             if let Err(e) = self.step(conn.starttls(tls, &hello)).await {
                 // Not `abort`: a failed upgrade leaves lettre's connection without a
@@ -169,7 +169,7 @@ impl Mailer {
             let Some(pw) = &self.password else {
                 conn.abort().await;
                 return Err(Delivery::Setup {
-                    why: "the server's password is not stored".into(),
+                    why: crate::i18n::text("mail-why-no-password"),
                 });
             };
             let creds = Credentials::new(user.clone(), pw.expose_secret().to_string());
@@ -191,7 +191,7 @@ impl Mailer {
         match tokio::time::timeout(self.step_timeout, f).await {
             Ok(Ok(t)) => Ok(t),
             Ok(Err(e)) => Err(said(&e)),
-            Err(_) => Err(format!("no answer in {} s", self.step_timeout.as_secs())),
+            Err(_) => Err(no_answer(self.step_timeout)),
         }
     }
 
@@ -290,7 +290,7 @@ impl Mailer {
             },
             Ok(Err(e)) => Delivery::Unknown { why: said(&e) },
             Err(_) => Delivery::Unknown {
-                why: format!("no answer in {} s", self.step_timeout.as_secs()),
+                why: no_answer(self.step_timeout),
             },
         }
     }
@@ -305,10 +305,7 @@ impl Mailer {
             Ok(Err(e)) if e.is_permanent() => Err(Refusal::Permanent(said(&e))),
             Ok(Err(e)) if e.is_transient() => Err(Refusal::Temporary(said(&e))),
             Ok(Err(e)) => Err(Refusal::Lost(said(&e))),
-            Err(_) => Err(Refusal::Lost(format!(
-                "no answer in {} s",
-                self.step_timeout.as_secs()
-            ))),
+            Err(_) => Err(Refusal::Lost(no_answer(self.step_timeout))),
         }
     }
 }
@@ -352,10 +349,48 @@ fn tls_refused(e: &lettre::transport::smtp::Error) -> bool {
 
 fn said(e: &lettre::transport::smtp::Error) -> String {
     use std::error::Error as _;
-    match (e.status(), e.source()) {
-        (Some(code), Some(words)) => short(&format!("{code} {words}")),
-        _ => short(&e.to_string()),
+    if let (Some(code), Some(words)) = (e.status(), e.source()) {
+        // The server's own words, quoted as they came (escaped, cut).
+        return crate::i18n::text_args(
+            "mail-server-words",
+            &[("words", short(&format!("{code} {words}")))],
+        );
     }
+    // Anything else in the reader's words, never lettre's English.
+    let mut io = None;
+    let mut source = e.source();
+    while let Some(s) = source {
+        if let Some(i) = s.downcast_ref::<std::io::Error>() {
+            io = Some(i.kind());
+            break;
+        }
+        source = s.source();
+    }
+    use std::io::ErrorKind as K;
+    let key = if e.is_timeout() {
+        "mail-why-timeout"
+    } else if e.is_tls() || tls_refused(e) {
+        "mail-why-tls"
+    } else if e.is_response() {
+        "mail-why-garbled"
+    } else {
+        match io {
+            Some(K::ConnectionRefused) => "mail-why-refused-connection",
+            Some(K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe | K::UnexpectedEof) => {
+                "mail-why-cut"
+            }
+            _ => "mail-why-connection",
+        }
+    };
+    crate::i18n::text(key)
+}
+
+/// No answer within a step's time limit, in words.
+fn no_answer(limit: Duration) -> String {
+    crate::i18n::text_args(
+        "mail-why-no-answer",
+        &[("secs", limit.as_secs().to_string())],
+    )
 }
 
 fn short(text: &str) -> String {

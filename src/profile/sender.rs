@@ -186,7 +186,25 @@ fn decodes(bytes: &[u8], kind: LogoKind) -> Result<(), String> {
                 .map_err(|e| format!("{e:?}"))?;
         }
     }
-    Ok(())
+    // And as the statement embeds it (`pdf::draw`): a PNG the PNG reader takes may still
+    // be one the embedder cannot draw (an indexed image without its palette).
+    embeds(bytes, kind)
+}
+
+/// Whether the statement's PDF writer takes the logo, as `pdf::draw` gives it.
+pub fn embeds(bytes: &[u8], kind: LogoKind) -> Result<(), String> {
+    let data = krilla::Data::from(bytes.to_vec());
+    let image = match kind {
+        LogoKind::Png => krilla::image::Image::from_png(data, true),
+        LogoKind::Jpeg => krilla::image::Image::from_jpeg(data, true),
+    }?;
+    // The writer decodes an image when the document is finished: a page with it, made.
+    let size = krilla::geom::Size::from_wh(16.0, 16.0).ok_or("no size")?;
+    let mut doc = krilla::Document::new();
+    let mut page = doc.start_page();
+    page.surface().draw_image(image, size);
+    page.finish();
+    doc.finish().map(|_| ()).map_err(|e| format!("{e:?}"))
 }
 
 #[cfg(test)]
@@ -244,5 +262,62 @@ mod tests {
             read_logo(&missing),
             Err(SenderProblem::LogoUnreadable(..))
         ));
+    }
+}
+
+#[cfg(test)]
+mod logo_tests {
+    use super::*;
+
+    /// An indexed PNG whose palette is missing: the PNG reader takes its indices as
+    /// they are, the statement's embedder cannot draw it.
+    fn without_palette() -> Vec<u8> {
+        let mut out = Vec::new();
+        {
+            let mut e = png::Encoder::new(&mut out, 2, 2);
+            e.set_color(png::ColorType::Grayscale);
+            e.set_depth(png::BitDepth::Eight);
+            let mut w = e.write_header().unwrap();
+            w.write_image_data(&[0, 1, 1, 0]).unwrap();
+        }
+        // IHDR's colour type byte (offset 8 + 8 + 9): grey (0) → indexed (3), its CRC
+        // made again.
+        out[25] = 3;
+        let crc = crc32(&out[12..29]);
+        out[29..33].copy_from_slice(&crc.to_be_bytes());
+        out
+    }
+
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut c = 0xFFFF_FFFFu32;
+        for b in bytes {
+            c ^= u32::from(*b);
+            for _ in 0..8 {
+                c = if c & 1 == 1 {
+                    0xEDB8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+            }
+        }
+        !c
+    }
+
+    /// #66 (9): a logo is accepted only if the statement can draw it: checked as the
+    /// statement reads it, not by another reader.
+    #[test]
+    fn a_logo_the_statement_cannot_draw_is_refused_when_set() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sin-paleta.png");
+        std::fs::write(&path, without_palette()).unwrap();
+        let sender = Sender {
+            logo: Some(path),
+            ..Sender::default()
+        };
+        assert!(
+            matches!(sender.check_logo(), Err(SenderProblem::LogoUnreadable(..))),
+            "{:?}",
+            sender.check_logo()
+        );
     }
 }

@@ -355,6 +355,13 @@ const NAMES: [&str; 12] = [
     "Catalina Espinoza Contreras",
 ];
 
+/// Whether a name of [`NAMES`] is a company's (a legal form in it, or a shop's name).
+fn is_company(name: &str) -> bool {
+    ["Ltda.", "SpA", "S.A.", "Cía.", "Panadería"]
+        .iter()
+        .any(|w| name.contains(w))
+}
+
 pub(super) const PRODUCTS: [&str; 5] = [
     "prod_asesoria",
     "prod_arriendo",
@@ -365,8 +372,15 @@ pub(super) const PRODUCTS: [&str; 5] = [
 
 pub use crate::rut::check_digit as rut_check_digit;
 
-fn rut(rng: &mut Rng) -> String {
-    let n = 5_000_000 + rng.below(25_000_000);
+/// A RUT as the SII gives them: a person's below 50.000.000, a company's from 76.000.000
+/// (one draw either way, so the rest of the data is the same whichever).
+fn rut(rng: &mut Rng, company: bool) -> String {
+    let drawn = rng.below(25_000_000);
+    let n = if company {
+        76_000_000 + drawn % 2_000_000
+    } else {
+        5_000_000 + drawn
+    };
     let digits = money::format_es_cl(Decimal::from(n), 0);
     format!("{digits}-{}", rut_check_digit(n))
 }
@@ -424,7 +438,7 @@ impl Data {
             .map(|name| Customer {
                 id: format!("cus_{}", rng.text(ID_CHARS, 10)),
                 name: (*name).into(),
-                rut: rut(&mut rng),
+                rut: rut(&mut rng, is_company(name)),
             })
             .collect();
         let mut data = Data {
@@ -471,7 +485,7 @@ impl Data {
             self.customers.push(Customer {
                 id: id.clone(),
                 name: format!("Cliente de prueba {i}"),
-                rut: rut(&mut rng),
+                rut: rut(&mut rng, false),
             });
             for _ in 0..each {
                 self.seed_invoice(&id, "acc_oauth");
@@ -495,7 +509,7 @@ impl Data {
             self.customers.push(Customer {
                 id: BIG_CUSTOMER.into(),
                 name: "Distribuidora Grande del Sur S.A.".into(),
-                rut: rut(&mut rng),
+                rut: rut(&mut rng, true),
             });
         }
     }

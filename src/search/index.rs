@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 /// The most invoices kept; past it the least recently seen go first.
 pub const MAX_ROWS: u64 = 1_000_000;
 
-/// The most characters kept of an id, reference or customer: the service's fields are
-/// bounded at 255 when we send them, and nothing longer is worth finding.
+/// The longest id, reference or customer kept: the service's fields are bounded at 255
+/// when we send them; a longer one is not kept at all (an invoice with a longer id is
+/// left out), never cut.
 const MAX_FIELD: usize = 255;
 
 const SCHEMA: &str = "
@@ -114,10 +115,11 @@ pub fn open_at(place: Option<&Path>) -> Result<Index, IndexError> {
     }
 }
 
-/// A field as kept: bounded, never empty.
+/// A field as kept: whole, never empty; one longer than [`MAX_FIELD`] is not kept (cut,
+/// two ids would become one, and a cut id opened would be another invoice's or none).
 fn bounded(text: Option<&str>) -> Option<String> {
     let t = text?.trim();
-    (!t.is_empty()).then(|| t.chars().take(MAX_FIELD).collect())
+    (!t.is_empty() && t.chars().count() <= MAX_FIELD).then(|| t.to_string())
 }
 
 impl Index {

@@ -262,7 +262,7 @@ fn the_index_is_bounded_and_forgets_what_was_seen_longest_ago() {
     let mut kept = ids(&all);
     kept.sort();
     assert_eq!(kept, ["in_1", "in_3", "in_4"]);
-    // A field past 255 characters is kept cut, and still found by its start.
+    // An id past 255 characters is not kept (never cut: #66).
     let long = format!("in_{}", "x".repeat(400));
     index
         .put(&service, &[listed(&long, "cus_1", Status::Open, 30)])
@@ -270,7 +270,7 @@ fn the_index_is_bounded_and_forgets_what_was_seen_longest_ago() {
     let hit = find(&j, &mut index, &service, &long[..100])
         .unwrap()
         .invoices;
-    assert_eq!(hit[0].id.chars().count(), 255);
+    assert!(hit.is_empty(), "{hit:?}");
 }
 
 #[test]
@@ -497,4 +497,40 @@ fn the_index_never_writes_or_removes_a_journal_whatever_its_name_or_link() {
     .unwrap();
     Index::open(&place).unwrap();
     assert!(other.path().join("search.sqlite3.damaged").exists());
+}
+
+/// #66 (9): an id or reference longer than the index keeps is never kept cut: two
+/// long ids sharing their first 255 characters stay two (none of them opened by a cut
+/// id), and a long reference is not kept in part.
+#[test]
+fn a_long_id_or_reference_is_never_kept_cut() {
+    let (_d, j) = journal();
+    let mut index = Index::open_in_memory().unwrap();
+    let service = service_of(URL);
+    let stem = "x".repeat(255);
+    let (a, b) = (format!("in_{stem}a"), format!("in_{stem}b"));
+    let mut long_ref = listed("in_short", "cus_1", Status::Open, 10);
+    long_ref.reference = Some(format!("REF-{}", "9".repeat(300)));
+    index
+        .put(
+            &service,
+            &[
+                listed(&a, "cus_1", Status::Open, 10),
+                listed(&b, "cus_1", Status::Paid, 11),
+                long_ref,
+            ],
+        )
+        .unwrap();
+    let found = find(&j, &mut index, &service, "cus_1").unwrap();
+    for hit in &found.invoices {
+        assert!(
+            hit.id == a || hit.id == b || hit.id == "in_short",
+            "a cut id: {}",
+            hit.id.len()
+        );
+        assert!(
+            hit.reference.as_ref().is_none_or(|r| r.len() > 300),
+            "a cut reference"
+        );
+    }
 }

@@ -316,6 +316,8 @@ pub struct Tally {
     pub unknown: Vec<String>,
     /// Why the run stopped before the end (the server unusable, or the clerk).
     pub stopped: Option<String>,
+    /// Whether it sent reminders (its summary says so), not statements.
+    pub reminders: bool,
 }
 
 /// What a month's run needs besides the customers.
@@ -358,7 +360,10 @@ pub async fn month(
         .map_err(|e| crate::i18n::journal_not_sent(&e))?;
     let as_of = desk_day(&run.journal, run.as_of).await?;
     let mut outbox = Outbox::new(shared.clone(), &mailer, &profile.name, &profile.base_url);
-    let mut tally = Tally::default();
+    let mut tally = Tally {
+        reminders: run.reminders,
+        ..Tally::default()
+    };
     for (n, id) in ids.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
             tally.stopped = Some(tr!("rv-made-stopped"));
@@ -433,12 +438,21 @@ fn again_to(results: Vec<(String, Sent)>) -> (Vec<String>, Vec<String>) {
 
 /// A month's run in the clerk's words; whether it says a problem.
 pub fn tally_words(t: &Tally) -> Said {
-    let mut words = tr!(
-        "rv-mail-done",
-        sent = t.sent,
-        before = t.before,
-        nothing = t.nothing
-    );
+    let mut words = if t.reminders {
+        tr!(
+            "rv-mail-done-reminders",
+            sent = t.sent,
+            before = t.before,
+            nothing = t.nothing
+        )
+    } else {
+        tr!(
+            "rv-mail-done",
+            sent = t.sent,
+            before = t.before,
+            nothing = t.nothing
+        )
+    };
     let named = [
         (
             &t.no_address,

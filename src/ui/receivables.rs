@@ -904,7 +904,11 @@ impl ReceivablesPanel {
         let mut close = false;
         let modal = egui::Modal::new(egui::Id::unique("mail_month")).show(ui.ctx(), |ui| {
             ui.set_max_width(480.0);
-            let title = ui.heading(tr!("rv-mail-title"));
+            let title = ui.heading(if self.mail_reminders {
+                tr!("rv-mail-title-reminders")
+            } else {
+                tr!("rv-mail-title")
+            });
             widgets::announce(ui, &title, true);
             if ui
                 .checkbox(&mut self.mail_reminders, tr!("rv-mail-reminders"))
