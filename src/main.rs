@@ -25,7 +25,10 @@ fn main() -> ExitCode {
     match invoice_desk::ui::run(&rt) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{}", invoice_desk::tr!("cli-window-failed", why = e));
+            eprintln!(
+                "{}",
+                invoice_desk::tr!("cli-window-failed", why = e.to_string())
+            );
             ExitCode::from(1)
         }
     }

@@ -32,7 +32,7 @@ fn pdf_failure(e: crate::pdf::PdfError) -> Failure {
         crate::pdf::PdfError::Logo(p) => Failure::usage(crate::i18n::sender_problem(&p)),
         other => Failure {
             code: 1,
-            message: tr!("cli-statement-failed", why = other),
+            message: tr!("cli-statement-failed", why = other.to_string()),
         },
     }
 }

@@ -154,7 +154,7 @@ pub fn amount_error(e: &AmountError) -> String {
             tr!(
                 "amount-ambiguous",
                 text = esc(text),
-                a = esc(a),
+                a = count(esc(a)),
                 b = esc(&b)
             )
         }

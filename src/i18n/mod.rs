@@ -165,27 +165,116 @@ pub fn text_args(key: &str, args: &[(&'static str, String)]) -> String {
 /// the CLI's user, the CSV for Excel in Spanish), and for tests, which never switch the
 /// process's language.
 pub fn text_args_in(lang: Lang, key: &str, args: &[(&'static str, String)]) -> String {
+    let typed: Vec<(&'static str, &dyn Arg)> =
+        args.iter().map(|(k, v)| (*k, v as &dyn Arg)).collect();
+    text_typed_in(lang, key, &typed)
+}
+
+/// A message's argument, typed: a whole number is a number (plural rules apply; four
+/// digits or more grouped as the language writes them, "100.000", unless its name says
+/// it is a year, a day, a code or a port); text is text, never regrouped (a reference
+/// "100234" stays "100234").
+pub trait Arg {
+    /// As Fluent takes it, in `lang`.
+    fn fluent(&self, lang: Lang, name: &str) -> FluentValue<'static>;
+}
+
+macro_rules! whole_numbers {
+    ($($t:ty),*) => {$(
+        impl Arg for $t {
+            fn fluent(&self, lang: Lang, name: &str) -> FluentValue<'static> {
+                let v = self.to_string();
+                match grouped(lang, name, &v) {
+                    Some(g) => FluentValue::from(g),
+                    None => fluent_value(&v),
+                }
+            }
+        }
+    )*};
+}
+whole_numbers!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+impl Arg for str {
+    /// Text; a plain whole number in it is a number for plural rules ("1 fila"), shown
+    /// as written (never regrouped: a reference "100234" stays "100234").
+    fn fluent(&self, _: Lang, _: &str) -> FluentValue<'static> {
+        fluent_value(self)
+    }
+}
+
+impl Arg for String {
+    fn fluent(&self, lang: Lang, name: &str) -> FluentValue<'static> {
+        self.as_str().fluent(lang, name)
+    }
+}
+
+impl Arg for Cow<'_, str> {
+    fn fluent(&self, lang: Lang, name: &str) -> FluentValue<'static> {
+        self.as_ref().fluent(lang, name)
+    }
+}
+
+/// Values shown as their text (never regrouped, never a number).
+macro_rules! as_text {
+    ($($t:ty),*) => {$(
+        impl Arg for $t {
+            fn fluent(&self, _: Lang, _: &str) -> FluentValue<'static> {
+                FluentValue::from(self.to_string())
+            }
+        }
+    )*};
+}
+as_text!(
+    std::path::Display<'_>,
+    std::io::Error,
+    rust_decimal::Decimal,
+    crate::api::money::Currency,
+    tokio::task::JoinError
+);
+
+impl<I: Iterator<Item = chrono::format::Item<'static>> + Clone> Arg
+    for chrono::format::DelayedFormat<I>
+{
+    fn fluent(&self, _: Lang, _: &str) -> FluentValue<'static> {
+        FluentValue::from(self.to_string())
+    }
+}
+
+impl Arg for char {
+    fn fluent(&self, _: Lang, _: &str) -> FluentValue<'static> {
+        FluentValue::from(self.to_string())
+    }
+}
+
+impl<T: Arg + ?Sized> Arg for &T {
+    fn fluent(&self, lang: Lang, name: &str) -> FluentValue<'static> {
+        (**self).fluent(lang, name)
+    }
+}
+
+/// The text of `key` with its typed arguments (see [`Arg`]), in `lang`.
+pub fn text_typed_in(lang: Lang, key: &str, args: &[(&'static str, &dyn Arg)]) -> String {
     let map: HashMap<Cow<'static, str>, FluentValue> = args
         .iter()
-        .map(|(k, v)| {
-            let value = match grouped(lang, k, v) {
-                Some(g) => FluentValue::from(g),
-                None => fluent_value(v),
-            };
-            (Cow::Borrowed(*k), value)
-        })
+        .map(|(k, v)| (Cow::Borrowed(*k), v.fluent(lang, k)))
         .collect();
     LOCALES.lookup_with_args(&lang.id(), key, &map)
 }
 
-/// `tr!(KEY)` or `tr!(KEY, name = value, …)` with KEY a string literal: the translated text.
+/// [`text_typed_in`] in the language in use.
+pub fn text_typed(key: &str, args: &[(&'static str, &dyn Arg)]) -> String {
+    text_typed_in(current(), key, args)
+}
+
+/// `tr!(KEY)` or `tr!(KEY, name = value, …)` with KEY a string literal: the translated
+/// text, each value typed ([`Arg`]): numbers as numbers, text as text.
 #[macro_export]
 macro_rules! tr {
     ($key:literal) => {
         $crate::i18n::text($key)
     };
     ($key:literal, $($name:ident = $value:expr),+ $(,)?) => {
-        $crate::i18n::text_args($key, &[$((stringify!($name), ($value).to_string())),+])
+        $crate::i18n::text_typed($key, &[$((stringify!($name), &$value as &dyn $crate::i18n::Arg)),+])
     };
 }
 
@@ -197,10 +286,10 @@ macro_rules! tr_in {
         $crate::i18n::text_in($lang, $key)
     };
     ($lang:expr, $key:literal, $($name:ident = $value:expr),+ $(,)?) => {
-        $crate::i18n::text_args_in(
+        $crate::i18n::text_typed_in(
             $lang,
             $key,
-            &[$((stringify!($name), ($value).to_string())),+],
+            &[$((stringify!($name), &$value as &dyn $crate::i18n::Arg)),+],
         )
     };
 }
@@ -312,6 +401,52 @@ pub fn clock(t: chrono::DateTime<chrono::Utc>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// #67 (4): a reference of digits is printed as written, in both languages; counts
+    /// are grouped, years are not; plural rules still see numbers.
+    #[test]
+    fn words_are_typed_a_reference_of_digits_stays_as_written() {
+        for lang in [Lang::Es, Lang::En] {
+            let said = crate::tr_in!(
+                lang,
+                "cli-blocked-issued",
+                reference = "100234",
+                who = "ana",
+                when = "26-11-2026",
+                id = "in_1"
+            );
+            assert!(said.contains("100234"), "{said}");
+            let owned = "100234".to_string();
+            let said = crate::tr_in!(
+                lang,
+                "cli-at-service",
+                reference = owned,
+                id = "in_1",
+                created = ""
+            );
+            assert!(said.contains("100234"), "{said}");
+        }
+        let grouped = crate::tr_in!(Lang::Es, "uf-why-too-many", count = 40_000usize);
+        assert!(grouped.contains("40.000"), "{grouped}");
+        let year = crate::tr_in!(
+            Lang::Es,
+            "uf-why-no-such-day",
+            day = 30u32,
+            month = "febrero",
+            year = 2026i32
+        );
+        assert!(year.contains("2026") && !year.contains("2.026"), "{year}");
+        let one = crate::tr_in!(
+            Lang::Es,
+            "uf-imported",
+            count = 1usize,
+            added = "1",
+            file = "f",
+            first = "a",
+            last = "b"
+        );
+        assert!(one.contains("1 nuevo)"), "{one}");
+    }
 
     fn ids(text: &str) -> std::collections::BTreeSet<String> {
         text.lines()
