@@ -363,3 +363,83 @@ fn a_customers_statement_is_emailed_from_the_customer_invoices_panel() {
     let (file, _) = got[0].attachment().unwrap();
     assert!(file.starts_with("estado-de-cuenta-"), "{file}");
 }
+
+/// #66 (4): "Con los pesos de la UF" ticked in Cartera reaches the e-mailed statements:
+/// each PDF of a customer owing UF says its pesos on the day's value, and where that
+/// value came from.
+#[test]
+#[cfg_attr(
+    any(tests_lack = "smtp", tests_lack = "pdf"),
+    ignore = "needs postfix as root and poppler (apt-get install postfix poppler-utils)"
+)]
+fn cartera_emails_statements_with_the_uf_in_pesos_when_ticked() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let rt = runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let (_sandbox, mut h) = app(
+        &rt,
+        dir.path(),
+        "pesos",
+        Some(invoice_desk::profile::mail::Settings {
+            per_minute: 600,
+            ..starttls(&smtp)
+        }),
+        900.0,
+    );
+    // The UF's values as the CMF's, kept by another program: the open app reads them.
+    let first = chrono::NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
+    let days: Vec<_> = (0..120)
+        .map(|d| {
+            (
+                first + chrono::Duration::days(d),
+                rust_decimal::Decimal::new(3_950_000 + 400 * d, 2),
+            )
+        })
+        .collect();
+    invoice_desk::journal::Journal::open(&dir.path().join("journal.sqlite3"))
+        .unwrap()
+        .put_uf_values(&days, invoice_desk::uf::CMF, true)
+        .unwrap();
+    click(&mut h, &text("tab-receivables"));
+    click(&mut h, &text("rv-review"));
+    step_until(&mut h, "reviewed, the UF read", |h| {
+        !h.state().receivables().is_running()
+            && !h.state().receivables().rows().is_empty()
+            && has_text(h, "En pesos, con la UF del")
+    });
+    h.get_by_label(&text("st-uf-pesos-choice")).click();
+    h.step();
+    let button = h
+        .query_all_by_role(egui::accesskit::Role::Button)
+        .filter_map(|n| n.accesskit_node().label())
+        .find(|l| l.starts_with("Enviar por correo a estos ("))
+        .expect("the e-mail button");
+    click(&mut h, &button);
+    step_until(&mut h, "asked", |h| has_text(h, &text("rv-mail-title")));
+    click_last(&mut h, &text("lk-mail-send"));
+    step_until(&mut h, "sent", |h| has_text(h, "Enviados: "));
+    let got = smtp.delivered();
+    assert!(!got.is_empty());
+    let with_line = got
+        .iter()
+        .filter_map(|m| m.attachment())
+        .map(|(_, pdf)| {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("adjunto.pdf");
+            std::fs::write(&path, pdf).unwrap();
+            let out = std::process::Command::new("pdftotext")
+                .arg(&path)
+                .arg("-")
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&out.stdout)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|t| t.contains("Referencia: UF") && t.contains("publicada por la CMF"))
+        .count();
+    assert!(with_line > 0, "no statement says the UF in pesos");
+}
