@@ -245,3 +245,50 @@ fn a_cycle_is_found() {
     let c = cycle_from(&edges, &mut vec!["a".to_string()], &mut seen).unwrap();
     assert_eq!(c, ["a", "b", "c", "a"]);
 }
+
+/// #67: no command of the app can be dropped silently. Every area's handler takes its
+/// own command enum (`ui/command.rs`) and matches it whole: no `_ =>` arm in any
+/// `handle*` function of the app or the billing panel, so a new command that nobody
+/// carries out does not compile.
+#[test]
+fn the_apps_command_handlers_have_no_catch_all() {
+    use quote::ToTokens;
+    let mut files = Vec::new();
+    rust_files(&src().join("ui").join("app"), &mut files);
+    files.push(src().join("ui").join("bulk").join("mod.rs"));
+    let mut handlers = 0;
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file = syn::parse_file(&text).unwrap();
+        for item in &file.items {
+            let syn::Item::Impl(imp) = item else { continue };
+            for it in &imp.items {
+                let syn::ImplItem::Fn(f) = it else { continue };
+                if !f.sig.ident.to_string().starts_with("handle") {
+                    continue;
+                }
+                // The match on the command itself: whole, no wildcard arm.
+                for stmt in &f.block.stmts {
+                    let syn::Stmt::Expr(syn::Expr::Match(m), _) = stmt else {
+                        continue;
+                    };
+                    if m.expr.to_token_stream().to_string() != "cmd" {
+                        continue;
+                    }
+                    handlers += 1;
+                    for arm in &m.arms {
+                        let catch_all = matches!(arm.pat, syn::Pat::Wild(_))
+                            || matches!(&arm.pat, syn::Pat::Ident(i) if i.subpat.is_none());
+                        assert!(
+                            !catch_all,
+                            "{} `{}` has a catch-all arm",
+                            path.display(),
+                            f.sig.ident
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(handlers >= 10, "only {handlers} handlers found");
+}

@@ -11,6 +11,7 @@ use super::widgets;
 use crate::journal::{Action, Entry, Filter, Outcome};
 use crate::text::escape_controls as safe;
 use crate::tr;
+use crate::ui::command::{CustomersCommand, IssueCommand, LookupCommand, WindowCommand};
 use egui::{RichText, Ui};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -229,7 +230,7 @@ impl ActivityPanel {
         let before = self.filters.clone();
         self.filters_ui(ui);
         if self.filters != before {
-            commands.push(Command::ActivityRefresh);
+            commands.push(Command::Window(WindowCommand::ActivityRefresh));
         }
         if let Some(e) = &self.error {
             widgets::error_text(ui, e);
@@ -253,7 +254,7 @@ impl ActivityPanel {
                 )
                 .clicked()
             {
-                commands.push(Command::ActivityExport);
+                commands.push(Command::Window(WindowCommand::ActivityExport));
             }
             if exporting {
                 widgets::busy(ui);
@@ -271,7 +272,7 @@ impl ActivityPanel {
         let fresh = std::mem::take(&mut self.fresh_customers);
         let wanted = words.names.missing(fresh.iter().map(String::as_str));
         if !wanted.is_empty() {
-            commands.push(Command::WantNames(wanted));
+            commands.push(Command::Customers(CustomersCommand::WantNames(wanted)));
         }
         self.table(ui, words, commands);
     }
@@ -382,7 +383,7 @@ impl ActivityPanel {
                     )
                     .clicked()
                 {
-                    commands.push(Command::CheckJournal);
+                    commands.push(Command::issue(IssueCommand::CheckJournal));
                 }
                 if checking {
                     widgets::busy(ui);
@@ -479,10 +480,10 @@ impl ActivityPanel {
                     {
                         let r = r.on_hover_text(&open_hint);
                         if r.clicked() {
-                            commands.push(Command::OpenInLookup {
+                            commands.push(Command::Lookup(LookupCommand::OpenInLookup {
                                 id: id.to_string(),
                                 from_list: false,
-                            });
+                            }));
                         }
                     }
                 });
@@ -491,7 +492,7 @@ impl ActivityPanel {
         wanted.dedup();
         for p in wanted {
             if !self.requested.contains(&p) {
-                commands.push(Command::ActivityPage(p));
+                commands.push(Command::Window(WindowCommand::ActivityPage(p)));
             }
         }
     }

@@ -50,73 +50,40 @@ impl ThemeChoice {
     }
 }
 
-/// Something a view asks the app to do.
+/// Something a view asks the app to do: one variant per area, each area's own enum
+/// handled whole by its handler (an exhaustive match: a new command that nobody
+/// carries out does not compile).
 pub enum Command {
-    /// Check the journal's unknown outcomes against the service ("Check now").
-    CheckJournal,
-    /// Read the Activity panel's entries again (its filters changed, or the journal).
-    ActivityRefresh,
-    /// Read this page of the Activity panel's entries.
-    ActivityPage(u64),
-    /// Export the Activity panel's entries to CSV (save dialog).
-    ActivityExport,
-    /// Make the loaded customer's statement of account (PDF) and open it in the
-    /// system's viewer (to print, save or send).
-    StatementPdf,
-    /// Print the invoice on screen in Lookup (its PDF, opened in the system's viewer).
-    PrintInvoice,
-    /// Make the e-mail of the invoice on screen in Lookup, to show it before it is sent.
-    PrepareInvoiceEmail,
-    /// Send the e-mail Lookup shows.
-    SendInvoiceEmail,
-    /// Make the statement e-mail of the customer on screen in Customer invoices.
-    PrepareStatementEmail,
-    /// Send the statement e-mail Customer invoices shows.
-    SendStatementEmail,
-    /// List what every customer the directory knows owes (the Cartera panel).
-    ReviewReceivables,
-    /// Stop that listing (what was listed stays).
-    StopReceivables,
-    /// Make the statements of the customers the Cartera panel shows, into its folder.
-    StatementsForShown,
-    /// Stop that run before its next customer.
-    StopStatements,
-    /// Write the book the Cartera panel shows (and every invoice those customers owe)
-    /// as an Excel workbook into its folder.
-    ReceivablesWorkbook,
-    /// E-mail the customers Cartera shows who owe something their statement (or
-    /// reminder) of the month.
-    EmailShown,
-    /// Stop those e-mails before the next customer.
-    StopEmail,
-    /// Shows the e-mail the first customer of the month's run would get.
-    EmailSample,
-    /// Show this customer's invoices in the Customer invoices panel.
-    OpenCustomer(String),
-    /// Look for customers in the directory whose name, RUT or id contains this text.
-    SuggestCustomers(String),
-    /// Look up the directory's names of these customer ids (to show names, not ids).
-    WantNames(Vec<String>),
-    /// Import the customer directory from a CSV or XLSX file (open dialog).
-    ImportCustomers,
-    /// Import the customer directory from this file (a typed path: no dialog appeared).
-    ImportCustomersFrom(PathBuf),
-    /// Open a link in the browser or a folder in the file manager.
-    OpenExternal(super::external::External),
+    /// Profiles, their secrets, the CMF key and the UF's file, the sandbox (`app/profiles.rs`).
+    Profiles(ProfilesCommand),
+    /// The shared journal's setting and the directory it brings (`app/desk.rs`).
+    Desk(DeskCommand),
+    /// New invoice (`app/issue.rs`).
+    Issue(Box<IssueCommand>),
+    /// Look up and void (`app/lookup.rs`).
+    Lookup(LookupCommand),
+    /// Customer invoices and the directory (`app/customers.rs`).
+    Customers(CustomersCommand),
+    /// Cartera (`app/receivables.rs`).
+    Receivables(ReceivablesCommand),
+    /// The search box (`app/search.rs`).
+    Search(SearchCommand),
+    /// The window: tabs, Activity, theme, language, diagnostics, quitting (`app/handle.rs`).
+    Window(WindowCommand),
     /// Something for the Bulk issue panel.
     Bulk(BulkCommand),
-    /// Switch panel.
-    Show(Tab),
-    /// Switch panel and put the keyboard focus in its first field (Ctrl/Cmd+N, +F).
-    Focus(Tab),
-    /// Send the current panel's form (Ctrl/Cmd+Enter).
-    SubmitCurrent,
-    /// Go to the customer list and export it (Ctrl/Cmd+E).
-    ExportShortcut,
-    /// Light, dark or system theme.
-    SetTheme(ThemeChoice),
-    /// The UI language.
-    SetLanguage(crate::i18n::Lang),
+}
+
+impl Command {
+    /// New invoice's command (boxed: an invoice is large, and commands are many and
+    /// small).
+    pub fn issue(c: IssueCommand) -> Command {
+        Command::Issue(Box::new(c))
+    }
+}
+
+/// Profiles, their secrets, the CMF key and the UF's file, the sandbox (`app/profiles.rs`).
+pub enum ProfilesCommand {
     /// Make this profile the active one and connect.
     Activate(String),
     /// Save a profile (and its secret, if one was typed).
@@ -146,6 +113,12 @@ pub enum Command {
     ImportUfFile(std::path::PathBuf),
     /// Fetch a token / make a harmless call with the active profile.
     TestConnection,
+    /// Create the sandbox profile, start the sandbox, connect.
+    TrySandbox,
+}
+
+/// The shared journal's setting and the directory it brings (`app/desk.rs`).
+pub enum DeskCommand {
     /// Open the shared journal at this address as the app would, and say what was found.
     TestJournal {
         /// A PostgreSQL address, without its password.
@@ -166,8 +139,12 @@ pub enum Command {
     /// Bring the customer directory of the journal used before into the shared journal
     /// just switched to.
     BringDirectory,
-    /// Create the sandbox profile, start the sandbox, connect.
-    TrySandbox,
+}
+
+/// New invoice (`app/issue.rs`).
+pub enum IssueCommand {
+    /// Check the journal's unknown outcomes against the service ("Check now").
+    CheckJournal,
     /// Issue this invoice (never resent: the panel locks until the outcome is known);
     /// `allow_similar`: the clerk was shown the earlier invoice it looks like and said to
     /// issue it anyway (journaled).
@@ -185,10 +162,16 @@ pub enum Command {
     ClerkCheckedNotCreated(NewInvoice),
     /// Look for an invoice whose creation had an unknown outcome, by its reference.
     CheckCreated(NewInvoice),
-    /// Search what this computer and the desk know for this text (the top bar's box).
-    Search(String),
-    /// Put the keyboard in the search box (Ctrl/Cmd+F).
-    FocusSearch,
+}
+
+/// Look up and void (`app/lookup.rs`).
+pub enum LookupCommand {
+    /// Print the invoice on screen in Lookup (its PDF, opened in the system's viewer).
+    PrintInvoice,
+    /// Make the e-mail of the invoice on screen in Lookup, to show it before it is sent.
+    PrepareInvoiceEmail,
+    /// Send the e-mail Lookup shows.
+    SendInvoiceEmail,
     /// Look this invoice up in the Lookup panel (and show that panel).
     OpenInLookup {
         /// The invoice.
@@ -202,6 +185,29 @@ pub enum Command {
     RecheckVoid(String),
     /// Void this invoice (after the clerk confirmed).
     Void(String),
+}
+
+/// Customer invoices and the directory (`app/customers.rs`).
+pub enum CustomersCommand {
+    /// Make the loaded customer's statement of account (PDF) and open it in the
+    /// system's viewer (to print, save or send).
+    StatementPdf,
+    /// Make the statement e-mail of the customer on screen in Customer invoices.
+    PrepareStatementEmail,
+    /// Send the statement e-mail Customer invoices shows.
+    SendStatementEmail,
+    /// Show this customer's invoices in the Customer invoices panel.
+    OpenCustomer(String),
+    /// Look for customers in the directory whose name, RUT or id contains this text.
+    SuggestCustomers(String),
+    /// Look up the directory's names of these customer ids (to show names, not ids).
+    WantNames(Vec<String>),
+    /// Import the customer directory from a CSV or XLSX file (open dialog).
+    ImportCustomers,
+    /// Import the customer directory from this file (a typed path: no dialog appeared).
+    ImportCustomersFrom(PathBuf),
+    /// Go to the customer list and export it (Ctrl/Cmd+E).
+    ExportShortcut,
     /// Load the customer in the Customers panel's field.
     LoadCustomer,
     /// Stop loading the customer list.
@@ -216,6 +222,58 @@ pub enum Command {
     ExportCsv(Option<PathBuf>),
     /// Show only one aging bucket of one currency; `None`: all again.
     CustomerBucket(Option<(String, crate::receivables::aging::Bucket)>),
+}
+
+/// Cartera (`app/receivables.rs`).
+pub enum ReceivablesCommand {
+    /// List what every customer the directory knows owes (the Cartera panel).
+    ReviewReceivables,
+    /// Stop that listing (what was listed stays).
+    StopReceivables,
+    /// Make the statements of the customers the Cartera panel shows, into its folder.
+    StatementsForShown,
+    /// Stop that run before its next customer.
+    StopStatements,
+    /// Write the book the Cartera panel shows (and every invoice those customers owe)
+    /// as an Excel workbook into its folder.
+    ReceivablesWorkbook,
+    /// E-mail the customers Cartera shows who owe something their statement (or
+    /// reminder) of the month.
+    EmailShown,
+    /// Stop those e-mails before the next customer.
+    StopEmail,
+    /// Shows the e-mail the first customer of the month's run would get.
+    EmailSample,
+}
+
+/// The search box (`app/search.rs`).
+pub enum SearchCommand {
+    /// Search what this computer and the desk know for this text (the top bar's box).
+    Search(String),
+    /// Put the keyboard in the search box (Ctrl/Cmd+F).
+    FocusSearch,
+}
+
+/// The window: tabs, Activity, theme, language, diagnostics, quitting (`app/handle.rs`).
+pub enum WindowCommand {
+    /// Read the Activity panel's entries again (its filters changed, or the journal).
+    ActivityRefresh,
+    /// Read this page of the Activity panel's entries.
+    ActivityPage(u64),
+    /// Export the Activity panel's entries to CSV (save dialog).
+    ActivityExport,
+    /// Open a link in the browser or a folder in the file manager.
+    OpenExternal(super::external::External),
+    /// Switch panel.
+    Show(Tab),
+    /// Switch panel and put the keyboard focus in its first field (Ctrl/Cmd+N, +F).
+    Focus(Tab),
+    /// Send the current panel's form (Ctrl/Cmd+Enter).
+    SubmitCurrent,
+    /// Light, dark or system theme.
+    SetTheme(ThemeChoice),
+    /// The UI language.
+    SetLanguage(crate::i18n::Lang),
     /// Run the self-check and show its report (Help → Diagnostics).
     Diagnostics,
     /// Close the diagnostics window.

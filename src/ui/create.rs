@@ -12,6 +12,7 @@ use crate::api::{
 use crate::input::{fresh_reference, parse_assignments};
 use crate::text::escape_controls as safe;
 use crate::tr;
+use crate::ui::command::{CustomersCommand, IssueCommand, LookupCommand};
 use egui::{RichText, Ui};
 use serde::{Deserialize, Serialize};
 use serde_json::Map;
@@ -800,11 +801,11 @@ impl CreatePanel {
                 || (submit && can_send))
                 && let Some(inv) = rows.built.clone()
             {
-                commands.push(Command::CreateInvoice {
+                commands.push(Command::issue(IssueCommand::CreateInvoice {
                     invoice: inv,
                     allow_similar: false,
                     reissue_missing: None,
-                });
+                }));
             }
             if self.pending.is_some() {
                 crate::ui::widgets::busy(ui);
@@ -820,10 +821,10 @@ impl CreatePanel {
                 if another.clicked() {
                     self.new_invoice();
                 } else if open.clicked() {
-                    commands.push(Command::OpenInLookup {
+                    commands.push(Command::Lookup(LookupCommand::OpenInLookup {
                         id: inv.id.clone(),
                         from_list: false,
-                    });
+                    }));
                 }
             } else if self.issued.is_some() {
                 if ui.button(tr!("cr-new-invoice")).clicked() {
@@ -893,11 +894,11 @@ impl CreatePanel {
             });
             match decided {
                 Some(true) => {
-                    commands.push(Command::CreateInvoice {
+                    commands.push(Command::issue(IssueCommand::CreateInvoice {
                         invoice: inv.clone(),
                         allow_similar: false,
                         reissue_missing: Some(e.invoice_id.clone().unwrap_or_default()),
-                    });
+                    }));
                     self.missing = None;
                 }
                 Some(false) => self.missing = None,
@@ -934,7 +935,7 @@ impl CreatePanel {
                     .clicked()
                     && let Some(sent) = self.unknown.clone()
                 {
-                    commands.push(Command::CheckCreated(sent));
+                    commands.push(Command::issue(IssueCommand::CheckCreated(sent)));
                 }
                 if busy {
                     crate::ui::widgets::busy(ui);
@@ -949,7 +950,7 @@ impl CreatePanel {
                 && let Some(inv) = self.unknown.take()
             {
                 // The clerk's decision is journaled (the entry stops being "to check").
-                commands.push(Command::ClerkCheckedNotCreated(inv));
+                commands.push(Command::issue(IssueCommand::ClerkCheckedNotCreated(inv)));
                 self.error = None;
             }
         }
@@ -970,7 +971,7 @@ impl CreatePanel {
             widgets::announce(ui, &r, false);
             let wanted = names.missing(inv.customer.as_deref());
             if !wanted.is_empty() {
-                commands.push(Command::WantNames(wanted));
+                commands.push(Command::Customers(CustomersCommand::WantNames(wanted)));
             }
             widgets::invoice_details(ui, "created", inv, self.today(), names, rows.uf);
         }
@@ -1010,11 +1011,11 @@ impl CreatePanel {
             ui.label(tr!("cr-similar-question"));
             ui.horizontal(|ui| {
                 if ui.button(tr!("cr-issue-anyway")).clicked() {
-                    commands.push(Command::CreateInvoice {
+                    commands.push(Command::issue(IssueCommand::CreateInvoice {
                         invoice: inv.clone(),
                         allow_similar: true,
                         reissue_missing: None,
-                    });
+                    }));
                     close = true;
                 }
                 if ui.button(tr!("cancel")).clicked() {

@@ -8,6 +8,7 @@ use super::widgets;
 use crate::api::{ApiError, Currency, TokenBodyStyle};
 use crate::profile::{Profile, ProfileAuth, Profiles, StoreStatus};
 use crate::tr;
+use crate::ui::command::ProfilesCommand;
 use egui::{RichText, Ui};
 use secrecy::SecretString;
 use std::collections::HashMap;
@@ -378,7 +379,7 @@ impl CredentialsPanel {
                 if profiles.get(crate::profile::SANDBOX_PROFILE).is_none()
                     && ui.button(tr!("try-sandbox")).clicked()
                 {
-                    commands.push(Command::TrySandbox);
+                    commands.push(Command::Profiles(ProfilesCommand::TrySandbox));
                 }
             });
         egui::CentralPanel::default_margins().show(ui, |ui| {
@@ -459,12 +460,12 @@ impl CredentialsPanel {
                                 let mail_password = Some(std::mem::take(&mut editor.mail_password))
                                     .filter(|s| !s.is_empty())
                                     .map(SecretString::from);
-                                commands.push(Command::SaveProfile {
+                                commands.push(Command::Profiles(ProfilesCommand::SaveProfile {
                                     previous: editor.original.clone(),
                                     profile: Box::new(profile),
                                     secret,
                                     mail_password,
-                                });
+                                }));
                             }
                         }
                     }
@@ -485,7 +486,7 @@ impl CredentialsPanel {
                     if use_it.clicked()
                         && let Some(n) = &name
                     {
-                        commands.push(Command::Activate(n.clone()));
+                        commands.push(Command::Profiles(ProfilesCommand::Activate(n.clone())));
                     }
                     let can_test =
                         is_active && !dirty && self.testing.is_none() && session.is_some();
@@ -498,7 +499,7 @@ impl CredentialsPanel {
                         test
                     };
                     if test.clicked() {
-                        commands.push(Command::TestConnection);
+                        commands.push(Command::Profiles(ProfilesCommand::TestConnection));
                     }
                     if busy || self.testing.is_some() {
                         crate::ui::widgets::busy(ui);
@@ -572,7 +573,9 @@ impl CredentialsPanel {
                     ui.label(tr!("cred-delete-body", name = name));
                     ui.horizontal(|ui| {
                         if widgets::danger_button(ui, &tr!("cred-delete")).clicked() {
-                            commands.push(Command::DeleteProfile(name.clone()));
+                            commands.push(Command::Profiles(ProfilesCommand::DeleteProfile(
+                                name.clone(),
+                            )));
                             self.confirm_delete = None;
                             self.editor = None;
                             self.selected = None;
@@ -623,7 +626,7 @@ fn welcome(ui: &mut Ui, commands: &mut Vec<Command>, editor: &mut Option<Editor>
                 ))
                 .clicked()
             {
-                commands.push(Command::TrySandbox);
+                commands.push(Command::Profiles(ProfilesCommand::TrySandbox));
             }
             ui.label(tr!("welcome-sandbox"));
             ui.add_space(16.0);

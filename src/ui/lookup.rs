@@ -9,6 +9,7 @@ use super::widgets;
 use crate::api::{ApiError, InputProblem, Invoice, InvoiceStatus};
 use crate::text::escape_controls as safe;
 use crate::tr;
+use crate::ui::command::{CustomersCommand, LookupCommand, WindowCommand};
 use egui::{RichText, Ui};
 
 /// Checking whether a lost void went through: what was found, and the invoice as read.
@@ -347,7 +348,9 @@ impl LookupPanel {
         ui.horizontal(|ui| {
             ui.heading(tr!("tab-lookup"));
             if self.from_list && ui.button(tr!("lk-back-to-list")).clicked() {
-                commands.push(Command::Show(super::command::Tab::Customers));
+                commands.push(Command::Window(WindowCommand::Show(
+                    super::command::Tab::Customers,
+                )));
             }
         });
         ui.horizontal(|ui| {
@@ -374,7 +377,7 @@ impl LookupPanel {
                 || (enter && can))
                 && self.fetch.is_none()
             {
-                commands.push(Command::LookUp);
+                commands.push(Command::Lookup(LookupCommand::LookUp));
             }
             if self.fetch.is_some() {
                 crate::ui::widgets::busy(ui);
@@ -405,7 +408,7 @@ impl LookupPanel {
                 .add_enabled(!busy, egui::Button::new(tr!("lk-check")))
                 .clicked()
             {
-                commands.push(Command::RecheckVoid(id));
+                commands.push(Command::Lookup(LookupCommand::RecheckVoid(id)));
             }
         }
         let Some(inv) = &self.invoice else { return };
@@ -417,7 +420,7 @@ impl LookupPanel {
                 .unwrap_or_else(|| chrono::Local::now().date_naive());
             let wanted = names.missing(inv.customer.as_deref());
             if !wanted.is_empty() {
-                commands.push(Command::WantNames(wanted));
+                commands.push(Command::Customers(CustomersCommand::WantNames(wanted)));
             }
             widgets::invoice_details(ui, "lookup", inv, today, names, uf);
             // A void invoice cannot be paid: no payment buttons for it.
@@ -433,13 +436,13 @@ impl LookupPanel {
                     .on_hover_text(tr!("lk-print-hint"))
                     .clicked()
                 {
-                    commands.push(Command::PrintInvoice);
+                    commands.push(Command::Lookup(LookupCommand::PrintInvoice));
                 }
                 if self
                     .mail
                     .button(ui, session.is_some(), &tr!("lk-mail"), &tr!("lk-mail-hint"))
                 {
-                    commands.push(Command::PrepareInvoiceEmail);
+                    commands.push(Command::Lookup(LookupCommand::PrepareInvoiceEmail));
                 }
             });
             self.mail.said(ui);
@@ -497,7 +500,7 @@ impl LookupPanel {
                 ui.label(tr!("lk-cannot-undo"));
                 ui.horizontal(|ui| {
                     if widgets::danger_button(ui, &tr!("lk-void-invoice")).clicked() {
-                        commands.push(Command::Void(inv.id.clone()));
+                        commands.push(Command::Lookup(LookupCommand::Void(inv.id.clone())));
                         self.confirm = false;
                     }
                     if ui.button(tr!("cancel")).clicked() {
@@ -510,7 +513,7 @@ impl LookupPanel {
             }
         }
         if self.mail.dialog(ui, &tr!("lk-mail-title")) {
-            commands.push(Command::SendInvoiceEmail);
+            commands.push(Command::Lookup(LookupCommand::SendInvoiceEmail));
         }
     }
 }
@@ -541,8 +544,8 @@ fn payment_link(
                     .button(tr!("lk-open-link"))
                     .on_hover_text(safe(url.as_str()));
                 if open.clicked() {
-                    commands.push(Command::OpenExternal(super::external::External::Link(
-                        url.to_string(),
+                    commands.push(Command::Window(WindowCommand::OpenExternal(
+                        super::external::External::Link(url.to_string()),
                     )));
                 }
             });

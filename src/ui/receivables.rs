@@ -9,6 +9,7 @@ use super::widgets;
 use crate::receivables::aging::Total;
 use crate::receivables::{Only, Row, totals};
 use crate::tr;
+use crate::ui::command::{CustomersCommand, ReceivablesCommand, WindowCommand};
 use egui::Ui;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -652,7 +653,7 @@ impl ReceivablesPanel {
                 .on_disabled_hover_text(tr!("connect-first"))
                 .clicked()
             {
-                commands.push(Command::ReviewReceivables);
+                commands.push(Command::Receivables(ReceivablesCommand::ReviewReceivables));
             }
             if running {
                 widgets::busy(ui);
@@ -662,7 +663,7 @@ impl ReceivablesPanel {
                     total = self.total
                 ));
                 if ui.button(tr!("rv-stop")).clicked() {
-                    commands.push(Command::StopReceivables);
+                    commands.push(Command::Receivables(ReceivablesCommand::StopReceivables));
                 }
             }
         });
@@ -788,7 +789,7 @@ impl ReceivablesPanel {
                 .on_hover_text(tr!("rv-statements-hint"))
                 .clicked()
             {
-                commands.push(Command::StatementsForShown);
+                commands.push(Command::Receivables(ReceivablesCommand::StatementsForShown));
             }
             ui.checkbox(&mut self.uf_in_pesos, tr!("st-uf-pesos-choice"))
                 .on_hover_text(tr!("st-uf-pesos-hint"));
@@ -801,7 +802,9 @@ impl ReceivablesPanel {
                 .on_hover_text(tr!("rv-book-hint"))
                 .clicked()
             {
-                commands.push(Command::ReceivablesWorkbook);
+                commands.push(Command::Receivables(
+                    ReceivablesCommand::ReceivablesWorkbook,
+                ));
             }
             if let Some(m) = &self.making {
                 widgets::busy(ui);
@@ -811,7 +814,7 @@ impl ReceivablesPanel {
                     total = m.total
                 ));
                 if ui.button(tr!("rv-stop")).clicked() {
-                    commands.push(Command::StopStatements);
+                    commands.push(Command::Receivables(ReceivablesCommand::StopStatements));
                 }
             }
         });
@@ -823,8 +826,8 @@ impl ReceivablesPanel {
                     if ui.button(tr!("cu-open-folder")).clicked()
                         && let Some(dir) = path.parent()
                     {
-                        commands.push(Command::OpenExternal(super::external::External::Folder(
-                            dir.to_path_buf(),
+                        commands.push(Command::Window(WindowCommand::OpenExternal(
+                            super::external::External::Folder(dir.to_path_buf()),
                         )));
                     }
                 });
@@ -840,8 +843,8 @@ impl ReceivablesPanel {
                     if let Some(dir) = &self.made_in
                         && ui.button(tr!("cu-open-folder")).clicked()
                     {
-                        commands.push(Command::OpenExternal(super::external::External::Folder(
-                            dir.clone(),
+                        commands.push(Command::Window(WindowCommand::OpenExternal(
+                            super::external::External::Folder(dir.clone()),
                         )));
                     }
                 });
@@ -881,7 +884,7 @@ impl ReceivablesPanel {
                     total = m.total
                 ));
                 if ui.button(tr!("rv-stop")).clicked() {
-                    commands.push(Command::StopEmail);
+                    commands.push(Command::Receivables(ReceivablesCommand::StopEmail));
                 }
             }
         });
@@ -947,13 +950,13 @@ impl ReceivablesPanel {
                 }
                 (None, None) => {
                     if ui.button(tr!("rv-mail-sample")).clicked() {
-                        commands.push(Command::EmailSample);
+                        commands.push(Command::Receivables(ReceivablesCommand::EmailSample));
                     }
                 }
             }
             ui.horizontal(|ui| {
                 if ui.button(tr!("lk-mail-send")).clicked() {
-                    commands.push(Command::EmailShown);
+                    commands.push(Command::Receivables(ReceivablesCommand::EmailShown));
                 }
                 if ui.button(tr!("cancel")).clicked() {
                     close = true;
@@ -1071,7 +1074,9 @@ impl ReceivablesPanel {
                     }
                     let resp = row.response();
                     if resp.clicked() {
-                        commands.push(Command::OpenCustomer(r.customer.clone()));
+                        commands.push(Command::Customers(CustomersCommand::OpenCustomer(
+                            r.customer.clone(),
+                        )));
                     }
                     resp.on_hover_text(tr!("rv-open-row"));
                 });

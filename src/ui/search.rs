@@ -1,5 +1,5 @@
 //! The search box in the tab row (Ctrl/Cmd+F): what is typed is searched as it is
-//! typed (`Command::Search`), the answer drops down below it — customers, invoices with
+//! typed (`Command::Search(SearchCommand::Search)`), the answer drops down below it — customers, invoices with
 //! their customer, amount, status, due day and where and when they were seen, and for an
 //! id nothing here knows, a line that asks the service (Lookup) — ↑ ↓ choose, Enter
 //! opens, Esc closes. It draws and pushes commands; the app does the searching.
@@ -7,6 +7,7 @@
 use super::command::Command;
 use crate::search::{Answer, could_be_id};
 use crate::tr;
+use crate::ui::command::{CustomersCommand, LookupCommand, SearchCommand};
 use egui::{Key, Modifiers, Ui};
 
 /// What a line of the answer opens.
@@ -90,11 +91,11 @@ impl SearchBox {
     fn open_pick(&mut self, pick: Pick, commands: &mut Vec<Command>) {
         self.open = false;
         commands.push(match pick {
-            Pick::Invoice(id) => Command::OpenInLookup {
+            Pick::Invoice(id) => Command::Lookup(LookupCommand::OpenInLookup {
                 id,
                 from_list: false,
-            },
-            Pick::Customer(id) => Command::OpenCustomer(id),
+            }),
+            Pick::Customer(id) => Command::Customers(CustomersCommand::OpenCustomer(id)),
         });
     }
 
@@ -120,7 +121,7 @@ impl SearchBox {
         }
         if field.changed() {
             self.open = true;
-            commands.push(Command::Search(self.asked()));
+            commands.push(Command::Search(SearchCommand::Search(self.asked())));
         }
         let typing = field.has_focus();
         if typing {

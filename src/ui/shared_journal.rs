@@ -5,6 +5,7 @@
 use super::command::Command;
 use super::widgets;
 use crate::tr;
+use crate::ui::command::DeskCommand;
 use egui::Ui;
 use secrecy::SecretString;
 
@@ -162,10 +163,10 @@ impl JournalSetting {
                 egui::Button::new(tr!("sj-test")),
             );
             if test.clicked() {
-                commands.push(Command::TestJournal {
+                commands.push(Command::Desk(DeskCommand::TestJournal {
                     address: typed.clone(),
                     password: password(),
-                });
+                }));
             }
             let save = ui
                 .add_enabled(
@@ -178,11 +179,11 @@ impl JournalSetting {
                     tr!("sj-nothing-changed")
                 });
             if save.clicked() {
-                commands.push(Command::SaveJournal {
+                commands.push(Command::Desk(DeskCommand::SaveJournal {
                     address: typed.clone(),
                     password: password(),
                     clerk: clerk.trim().to_string(),
-                });
+                }));
             }
             if self.busy {
                 widgets::busy(ui);
@@ -204,7 +205,7 @@ impl JournalSetting {
                         )
                         .clicked()
                 {
-                    commands.push(Command::BringDirectory);
+                    commands.push(Command::Desk(DeskCommand::BringDirectory));
                 }
                 if self.directory_busy {
                     widgets::busy(ui);

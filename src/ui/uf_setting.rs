@@ -5,6 +5,7 @@
 use super::command::Command;
 use super::widgets;
 use crate::tr;
+use crate::ui::command::ProfilesCommand;
 use egui::Ui;
 use secrecy::SecretString;
 
@@ -103,12 +104,12 @@ impl UfSetting {
             let typed = !self.key.trim().is_empty() || address.trim() != saved.trim();
             let save = ui.add_enabled(!self.busy && typed, egui::Button::new(tr!("ufs-save")));
             if (save.clicked() || (send && typed)) && !self.busy {
-                commands.push(Command::SaveUfKey {
+                commands.push(Command::Profiles(ProfilesCommand::SaveUfKey {
                     address: address.trim().to_string(),
                     key: Some(self.key.trim().to_string())
                         .filter(|k| !k.is_empty())
                         .map(SecretString::from),
-                });
+                }));
             }
             if self.busy {
                 widgets::busy(ui);
@@ -133,15 +134,15 @@ impl UfSetting {
                 egui::Button::new(tr!("ufs-import")),
             );
             if (import.clicked() || (enter && typed)) && !self.importing {
-                commands.push(Command::ImportUfFile(std::path::PathBuf::from(
-                    self.file.trim(),
+                commands.push(Command::Profiles(ProfilesCommand::ImportUfFile(
+                    std::path::PathBuf::from(self.file.trim()),
                 )));
             }
             if ui
                 .add_enabled(!self.importing, egui::Button::new(tr!("ufs-choose")))
                 .clicked()
             {
-                commands.push(Command::ChooseUfFile);
+                commands.push(Command::Profiles(ProfilesCommand::ChooseUfFile));
             }
             if self.importing {
                 widgets::busy(ui);

@@ -3,12 +3,13 @@
 use super::handle::import_directory;
 use super::{Command, InvoiceDeskApp, Tab};
 use crate::tr;
+use crate::ui::command::CustomersCommand;
 
 impl InvoiceDeskApp {
     /// Carries out one of this area's commands (the others never come here).
-    pub(super) fn handle_customers(&mut self, cmd: Command) {
+    pub(super) fn handle_customers(&mut self, cmd: CustomersCommand) {
         match cmd {
-            Command::SuggestCustomers(text) => {
+            CustomersCommand::SuggestCustomers(text) => {
                 if self.suggesting.as_ref().is_some_and(|(t, _)| *t == text)
                     || self.suggestions.asked == text
                 {
@@ -21,7 +22,7 @@ impl InvoiceDeskApp {
                     .spawn(async move { journal.read(move |j| j.find_customers(&asked, 8)).await });
                 self.suggesting = Some((text, task));
             }
-            Command::WantNames(ids) => {
+            CustomersCommand::WantNames(ids) => {
                 if self.naming.is_some() {
                     // One lookup at a time; what is still missing is asked next frame.
                     return;
@@ -38,7 +39,7 @@ impl InvoiceDeskApp {
                 });
                 self.naming = Some((ids, task));
             }
-            Command::ImportCustomers => {
+            CustomersCommand::ImportCustomers => {
                 if self.importing.is_some() {
                     return;
                 }
@@ -59,7 +60,7 @@ impl InvoiceDeskApp {
                         .map(Some)
                 }));
             }
-            Command::ImportCustomersFrom(path) => {
+            CustomersCommand::ImportCustomersFrom(path) => {
                 if self.importing.is_some() {
                     return;
                 }
@@ -70,7 +71,7 @@ impl InvoiceDeskApp {
                         .spawn(async move { import_directory(journal, path).await.map(Some) }),
                 );
             }
-            Command::PrepareStatementEmail => {
+            CustomersCommand::PrepareStatementEmail => {
                 let templates = self.templates_dir();
                 self.customers.prepare_email(
                     &self.spawner,
@@ -80,17 +81,17 @@ impl InvoiceDeskApp {
                     self.uf.day(),
                 )
             }
-            Command::SendStatementEmail => self.customers.send_email(
+            CustomersCommand::SendStatementEmail => self.customers.send_email(
                 &self.spawner,
                 &self.journal,
                 self.connector.secrets.clone(),
             ),
-            Command::OpenCustomer(id) => {
+            CustomersCommand::OpenCustomer(id) => {
                 self.customers.set_customer_id(&id);
                 self.saved.tab = Tab::Customers;
-                self.handle(Command::LoadCustomer);
+                self.handle(Command::Customers(CustomersCommand::LoadCustomer));
             }
-            Command::StatementPdf => self.customers.statement_pdf(
+            CustomersCommand::StatementPdf => self.customers.statement_pdf(
                 &self.spawner,
                 &self.journal,
                 self.session.as_deref(),
@@ -98,30 +99,29 @@ impl InvoiceDeskApp {
                 self.documents.clone(),
                 self.uf.day(),
             ),
-            Command::ExportShortcut => {
+            CustomersCommand::ExportShortcut => {
                 self.saved.tab = Tab::Customers;
                 if self.customers.can_export() {
-                    self.handle(Command::ExportCsv(None));
+                    self.handle(Command::Customers(CustomersCommand::ExportCsv(None)));
                 } else {
                     // Nothing to export yet: the shortcut leads to the customer field.
                     self.customers.request_focus();
                 }
             }
-            Command::LoadCustomer => match self.session.clone() {
+            CustomersCommand::LoadCustomer => match self.session.clone() {
                 Some(s) => self.customers.start(s, &self.spawner, self.journal.clone()),
                 None => self.customers.refused(self.not_connected()),
             },
-            Command::CancelLoad => self.customers.cancel(),
-            Command::CancelExport => self.customers.cancel_export(),
-            Command::RefreshCustomerView => self.customers.refresh_view(&self.spawner),
-            Command::ExportCsv(target) => self.customers.export_csv(
+            CustomersCommand::CancelLoad => self.customers.cancel(),
+            CustomersCommand::CancelExport => self.customers.cancel_export(),
+            CustomersCommand::RefreshCustomerView => self.customers.refresh_view(&self.spawner),
+            CustomersCommand::ExportCsv(target) => self.customers.export_csv(
                 target,
                 &self.spawner,
                 &self.journal,
                 self.session.as_deref(),
             ),
-            Command::CustomerBucket(b) => self.customers.set_bucket(b, &self.spawner),
-            _ => {}
+            CustomersCommand::CustomerBucket(b) => self.customers.set_bucket(b, &self.spawner),
         }
     }
 }

@@ -1,19 +1,20 @@
 //! The desk's shared journal: its address tested and saved, this computer's directory brought to it.
 
-use super::{Command, InvoiceDeskApp, JournalAim};
+use super::{InvoiceDeskApp, JournalAim};
 use crate::tr;
+use crate::ui::command::DeskCommand;
 
 impl InvoiceDeskApp {
     /// Carries out one of this area's commands (the others never come here).
-    pub(super) fn handle_desk(&mut self, cmd: Command) {
+    pub(super) fn handle_desk(&mut self, cmd: DeskCommand) {
         match cmd {
-            Command::TestJournal { address, password } => {
+            DeskCommand::TestJournal { address, password } => {
                 if let Err(why) = self.journal_address_ok(&address) {
                     return self.credentials.journal.refused(why);
                 }
                 self.journal_setting_start(JournalAim::Test, address, password, false);
             }
-            Command::SaveJournal {
+            DeskCommand::SaveJournal {
                 address,
                 password,
                 clerk,
@@ -35,7 +36,7 @@ impl InvoiceDeskApp {
                 }
                 self.journal_setting_start(aim, address, password, true);
             }
-            Command::BringDirectory => {
+            DeskCommand::BringDirectory => {
                 let (Some(from), None) = (self.directory_source.clone(), &self.bringing_directory)
                 else {
                     return;
@@ -52,7 +53,6 @@ impl InvoiceDeskApp {
                         .map_err(said)
                 }));
             }
-            _ => {}
         }
     }
 }

@@ -5,6 +5,7 @@
 use super::{Command, InvoiceDeskApp, JournalAim, Tab};
 use crate::api::{ApiError, ConnectionReport, InputProblem, TokenState};
 use crate::tr;
+use crate::ui::command::{CustomersCommand, LookupCommand, ReceivablesCommand, WindowCommand};
 use crate::ui::credentials::TestOutcome;
 use crate::ui::session::ProfileCheck;
 use crate::ui::session::get_secrets;
@@ -79,72 +80,51 @@ impl InvoiceDeskApp {
         ))
     }
 
-    /// Carries out one command: each area's commands go to a handler of their own
-    /// (profiles.rs, desk.rs, issue.rs, lookup.rs, customers.rs, receivables.rs; the
-    /// window's here), as rerun splits its commands.
+    /// Carries out one command: each area's enum goes whole to a handler of its own
+    /// (profiles.rs, desk.rs, issue.rs, lookup.rs, customers.rs, receivables.rs,
+    /// search.rs; the window's and the billing panel's here), as rerun splits its
+    /// commands; every match is exhaustive.
     pub(super) fn handle(&mut self, cmd: Command) {
         match cmd {
-            c @ (Command::Activate(..)
-            | Command::SaveProfile { .. }
-            | Command::SaveUfKey { .. }
-            | Command::ChooseUfFile
-            | Command::ImportUfFile(..)
-            | Command::DeleteProfile(..)
-            | Command::TestConnection
-            | Command::TrySandbox) => self.handle_profiles(c),
-            c @ (Command::TestJournal { .. }
-            | Command::SaveJournal { .. }
-            | Command::BringDirectory) => self.handle_desk(c),
-            c @ (Command::CreateInvoice { .. }
-            | Command::ClerkCheckedNotCreated(..)
-            | Command::CheckCreated(..)
-            | Command::CheckJournal) => self.handle_issue(c),
-            c @ (Command::PrintInvoice
-            | Command::PrepareInvoiceEmail
-            | Command::SendInvoiceEmail
-            | Command::OpenInLookup { .. }
-            | Command::LookUp
-            | Command::RecheckVoid(..)
-            | Command::Void(..)) => self.handle_lookup(c),
-            c @ (Command::SuggestCustomers(..)
-            | Command::WantNames(..)
-            | Command::ImportCustomers
-            | Command::ImportCustomersFrom(..)
-            | Command::PrepareStatementEmail
-            | Command::SendStatementEmail
-            | Command::OpenCustomer(..)
-            | Command::StatementPdf
-            | Command::ExportShortcut
-            | Command::LoadCustomer
-            | Command::CancelLoad
-            | Command::CancelExport
-            | Command::RefreshCustomerView
-            | Command::ExportCsv(..)
-            | Command::CustomerBucket(..)) => self.handle_customers(c),
-            c @ (Command::ReviewReceivables
-            | Command::StopReceivables
-            | Command::StatementsForShown
-            | Command::StopStatements
-            | Command::ReceivablesWorkbook
-            | Command::EmailShown
-            | Command::StopEmail
-            | Command::EmailSample) => self.handle_receivables(c),
-            c @ (Command::Search(..) | Command::FocusSearch) => self.handle_search(c),
-            c => self.handle_window(c),
+            Command::Profiles(c) => self.handle_profiles(c),
+            Command::Desk(c) => self.handle_desk(c),
+            Command::Issue(c) => self.handle_issue(*c),
+            Command::Lookup(c) => self.handle_lookup(c),
+            Command::Customers(c) => self.handle_customers(c),
+            Command::Receivables(c) => self.handle_receivables(c),
+            Command::Search(c) => self.handle_search(c),
+            Command::Window(c) => self.handle_window(c),
+            Command::Bulk(c) => self.handle_bulk(c),
         }
     }
 
+    /// Billing runs: the panel carries them out with what it needs of the app.
+    fn handle_bulk(&mut self, c: crate::ui::bulk::BulkCommand) {
+        let profile = self.profiles.active_profile();
+        let deps = crate::ui::bulk::BulkDeps {
+            spawner: &self.spawner,
+            journal: &self.journal,
+            session: self.session.clone(),
+            currencies: profile.map_or_else(
+                || crate::api::Currency::DEFAULT_OFFERED.to_vec(),
+                |p| p.currencies.clone(),
+            ),
+            account_currency: profile.and_then(|p| p.account_currency),
+        };
+        self.bulk.handle(c, deps);
+    }
+
     /// The window, the tabs, the theme and language, diagnostics, quitting.
-    fn handle_window(&mut self, cmd: Command) {
+    fn handle_window(&mut self, cmd: WindowCommand) {
         match cmd {
-            Command::Show(tab) => {
+            WindowCommand::Show(tab) => {
                 self.saved.tab = tab;
                 if tab == Tab::Activity {
                     // Fresh on every visit: the CLI or another window may have written.
-                    self.handle(Command::ActivityRefresh);
+                    self.handle(Command::Window(WindowCommand::ActivityRefresh));
                 }
             }
-            Command::Focus(tab) => {
+            WindowCommand::Focus(tab) => {
                 self.saved.tab = tab;
                 match tab {
                     Tab::Create => self.create.request_focus(),
@@ -153,30 +133,18 @@ impl InvoiceDeskApp {
                     Tab::Credentials | Tab::Activity | Tab::Bulk | Tab::Receivables => {}
                 }
             }
-            Command::SubmitCurrent => match self.saved.tab {
+            WindowCommand::SubmitCurrent => match self.saved.tab {
                 Tab::Create => self.create.request_submit(),
-                Tab::Lookup => self.handle(Command::LookUp),
-                Tab::Customers => self.handle(Command::LoadCustomer),
+                Tab::Lookup => self.handle(Command::Lookup(LookupCommand::LookUp)),
+                Tab::Customers => self.handle(Command::Customers(CustomersCommand::LoadCustomer)),
                 Tab::Bulk => self.handle(Command::Bulk(crate::ui::bulk::BulkCommand::Read)),
-                Tab::Receivables => self.handle(Command::ReviewReceivables),
+                Tab::Receivables => {
+                    self.handle(Command::Receivables(ReceivablesCommand::ReviewReceivables))
+                }
                 Tab::Credentials | Tab::Activity => {}
             },
-            Command::Bulk(c) => {
-                let profile = self.profiles.active_profile();
-                let deps = crate::ui::bulk::BulkDeps {
-                    spawner: &self.spawner,
-                    journal: &self.journal,
-                    session: self.session.clone(),
-                    currencies: profile.map_or_else(
-                        || crate::api::Currency::DEFAULT_OFFERED.to_vec(),
-                        |p| p.currencies.clone(),
-                    ),
-                    account_currency: profile.and_then(|p| p.account_currency),
-                };
-                self.bulk.handle(c, deps);
-            }
-            Command::ActivityRefresh => self.activity.refresh(&self.journal, &self.spawner),
-            Command::OpenExternal(what) => {
+            WindowCommand::ActivityRefresh => self.activity.refresh(&self.journal, &self.spawner),
+            WindowCommand::OpenExternal(what) => {
                 let opener = self.opener.clone();
                 let target = what.clone();
                 let task = self.spawner.spawn(async move {
@@ -186,13 +154,15 @@ impl InvoiceDeskApp {
                 });
                 self.opening = Some((what, task));
             }
-            Command::ActivityPage(p) => self.activity.load_page(p, &self.journal, &self.spawner),
-            Command::ActivityExport => self.activity.export_csv(&self.journal, &self.spawner),
-            Command::SetTheme(t) => {
+            WindowCommand::ActivityPage(p) => {
+                self.activity.load_page(p, &self.journal, &self.spawner)
+            }
+            WindowCommand::ActivityExport => self.activity.export_csv(&self.journal, &self.spawner),
+            WindowCommand::SetTheme(t) => {
                 self.saved.theme = t;
                 self.spawner.ctx.set_theme(t.preference());
             }
-            Command::SetLanguage(l) => {
+            WindowCommand::SetLanguage(l) => {
                 self.saved.lang = Some(l);
                 crate::i18n::set(l);
                 // Typed dates are read the new language's way.
@@ -200,7 +170,7 @@ impl InvoiceDeskApp {
                     self.customers.refresh_view(&self.spawner);
                 }
             }
-            Command::Diagnostics => {
+            WindowCommand::Diagnostics => {
                 self.diagnostics_open = true;
                 self.diagnostics_report = None;
                 let secrets = self.connector.secrets.clone();
@@ -222,12 +192,12 @@ impl InvoiceDeskApp {
                     })
                 }));
             }
-            Command::CloseDiagnostics => self.diagnostics_open = false,
-            Command::Quit => self
+            WindowCommand::CloseDiagnostics => self.diagnostics_open = false,
+            WindowCommand::Quit => self
                 .spawner
                 .ctx
                 .send_viewport_cmd(egui::ViewportCommand::Close),
-            Command::ConfirmQuit(close) => {
+            WindowCommand::ConfirmQuit(close) => {
                 self.quit_asking = false;
                 if close {
                     self.quit_confirmed = true;
@@ -235,9 +205,7 @@ impl InvoiceDeskApp {
                         .ctx
                         .send_viewport_cmd(egui::ViewportCommand::Close);
                 }
-            }
-            // Each area's own commands went to its handler above.
-            _ => {}
+            } // Each area's own commands went to its handler above.
         }
     }
 
@@ -412,7 +380,7 @@ impl InvoiceDeskApp {
         let journal = self.journal.clone();
         self.journal_counting = Some(self.spawner.spawn(async move { journal.count().await }));
         self.journal_checked = None;
-        self.handle(Command::ActivityRefresh);
+        self.handle(Command::Window(WindowCommand::ActivityRefresh));
         self.bulk.look_for_interrupted(&self.journal, &self.spawner);
     }
 
@@ -528,7 +496,7 @@ impl InvoiceDeskApp {
         if let Some(r) = take_finished(&mut self.journal_check) {
             self.journal_checked = Some(r.map_err(|e| e.to_string()).and_then(|r| r));
             if self.saved.tab == Tab::Activity {
-                self.handle(Command::ActivityRefresh);
+                self.handle(Command::Window(WindowCommand::ActivityRefresh));
             }
         }
         self.activity.poll();

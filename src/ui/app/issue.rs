@@ -1,16 +1,17 @@
 //! New invoice: issued (journal first), an unknown outcome checked, the journal verified.
 
-use super::{Command, InvoiceDeskApp};
+use super::InvoiceDeskApp;
 use crate::api::{ApiError, InputProblem};
 use crate::journal::{Action, Guard, Intent, Similar};
 use crate::tr;
+use crate::ui::command::IssueCommand;
 use crate::ui::journal::{Found, NotDone};
 
 impl InvoiceDeskApp {
     /// Carries out one of this area's commands (the others never come here).
-    pub(super) fn handle_issue(&mut self, cmd: Command) {
+    pub(super) fn handle_issue(&mut self, cmd: IssueCommand) {
         match cmd {
-            Command::CreateInvoice {
+            IssueCommand::CreateInvoice {
                 invoice: inv,
                 allow_similar,
                 reissue_missing,
@@ -76,14 +77,14 @@ impl InvoiceDeskApp {
                 });
                 self.create.started(sent, with, task);
             }
-            Command::ClerkCheckedNotCreated(inv) => {
+            IssueCommand::ClerkCheckedNotCreated(inv) => {
                 let journal = self.journal.clone();
                 let (customer, amount) = (inv.customer.clone(), inv.amount.normalize().to_string());
                 self.spawner.spawn(async move {
                     journal.clerk_says_not_created(customer, amount).await;
                 });
             }
-            Command::CheckCreated(sent) => {
+            IssueCommand::CheckCreated(sent) => {
                 // Checked with the service it was sent to, whichever profile is active.
                 let Some(s) = self.create.sent_with().or_else(|| self.session.clone()) else {
                     return self.create.refused(self.not_connected());
@@ -107,7 +108,7 @@ impl InvoiceDeskApp {
                 });
                 self.create.checking(task);
             }
-            Command::CheckJournal => {
+            IssueCommand::CheckJournal => {
                 let Some(s) = self.session.clone() else {
                     return;
                 };
@@ -121,7 +122,6 @@ impl InvoiceDeskApp {
                         .spawn(async move { journal.check_now(&s).await }),
                 );
             }
-            _ => {}
         }
     }
 }

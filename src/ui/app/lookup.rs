@@ -2,20 +2,21 @@
 
 use super::{Command, InvoiceDeskApp, Tab};
 use crate::journal::{Action, Guard, Intent};
+use crate::ui::command::LookupCommand;
 use crate::ui::journal::Found;
 
 impl InvoiceDeskApp {
     /// Carries out one of this area's commands (the others never come here).
-    pub(super) fn handle_lookup(&mut self, cmd: Command) {
+    pub(super) fn handle_lookup(&mut self, cmd: LookupCommand) {
         match cmd {
-            Command::PrintInvoice => self.lookup.print(
+            LookupCommand::PrintInvoice => self.lookup.print(
                 &self.spawner,
                 &self.journal,
                 self.session.as_deref(),
                 self.opener.clone(),
                 self.documents.clone(),
             ),
-            Command::PrepareInvoiceEmail => {
+            LookupCommand::PrepareInvoiceEmail => {
                 let templates = self.templates_dir();
                 self.lookup.prepare_email(
                     &self.spawner,
@@ -24,19 +25,19 @@ impl InvoiceDeskApp {
                     templates,
                 )
             }
-            Command::SendInvoiceEmail => {
+            LookupCommand::SendInvoiceEmail => {
                 self.lookup
                     .send_email(&self.spawner, &self.journal, self.connector.secrets.clone())
             }
-            Command::OpenInLookup { id, from_list } => {
+            LookupCommand::OpenInLookup { id, from_list } => {
                 self.saved.tab = Tab::Lookup;
                 self.lookup.id = id;
                 self.lookup.from_list = from_list;
                 self.lookup.focus_action = true;
-                self.handle(Command::LookUp);
+                self.handle(Command::Lookup(LookupCommand::LookUp));
             }
-            Command::LookUp => self.fetch_lookup(),
-            Command::RecheckVoid(id) => {
+            LookupCommand::LookUp => self.fetch_lookup(),
+            LookupCommand::RecheckVoid(id) => {
                 // Read from the service the void was sent to.
                 let Some(s) = self
                     .lookup
@@ -68,7 +69,7 @@ impl InvoiceDeskApp {
                 });
                 self.lookup.rechecking(task);
             }
-            Command::Void(id) => {
+            LookupCommand::Void(id) => {
                 let Some(s) = self.session.clone() else {
                     return self.lookup.refused(self.not_connected());
                 };
@@ -96,7 +97,6 @@ impl InvoiceDeskApp {
                 });
                 self.lookup.voiding(with, task);
             }
-            _ => {}
         }
     }
 }

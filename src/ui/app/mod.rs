@@ -21,6 +21,7 @@ pub use super::session::Session;
 use super::session::{Connector, get_secrets};
 use super::task::{Spawner, Task};
 use crate::profile::{Profiles, SecretStore};
+use crate::ui::command::WindowCommand;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -341,7 +342,7 @@ impl InvoiceDeskApp {
         let journal = app.journal.clone();
         app.journal_counting = Some(app.spawner.spawn(async move { journal.count().await }));
         if app.saved.tab == Tab::Activity {
-            app.handle(Command::ActivityRefresh);
+            app.handle(Command::Window(WindowCommand::ActivityRefresh));
         }
         // A billing run cut short (crash, closed window) is offered again.
         app.bulk.look_for_interrupted(&app.journal, &app.spawner);
@@ -470,15 +471,15 @@ impl InvoiceDeskApp {
                     .button(egui::RichText::new(crate::tr!("quit-stay")).strong())
                     .clicked()
                 {
-                    commands.push(Command::ConfirmQuit(false));
+                    commands.push(Command::Window(WindowCommand::ConfirmQuit(false)));
                 }
                 if super::widgets::danger_button(ui, &crate::tr!("quit-anyway")).clicked() {
-                    commands.push(Command::ConfirmQuit(true));
+                    commands.push(Command::Window(WindowCommand::ConfirmQuit(true)));
                 }
             });
         });
         if modal.should_close() {
-            commands.push(Command::ConfirmQuit(false));
+            commands.push(Command::Window(WindowCommand::ConfirmQuit(false)));
         }
     }
 

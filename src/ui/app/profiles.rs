@@ -1,22 +1,23 @@
 //! Profiles: chosen, saved (secrets to the keyring), removed, tested; the sandbox offered.
 
-use super::{Command, InvoiceDeskApp, Tab};
+use super::{InvoiceDeskApp, Tab};
 use crate::profile::{SANDBOX_PROFILE, SecretKind};
 use crate::tr;
+use crate::ui::command::ProfilesCommand;
 use crate::ui::session::{get_secrets, sandbox_profile};
 
 impl InvoiceDeskApp {
     /// Carries out one of this area's commands (the others never come here).
-    pub(super) fn handle_profiles(&mut self, cmd: Command) {
+    pub(super) fn handle_profiles(&mut self, cmd: ProfilesCommand) {
         match cmd {
-            Command::Activate(name) => {
+            ProfilesCommand::Activate(name) => {
                 let previous = self.profiles.active.replace(name.clone());
                 if let Err(e) = self.save_profiles() {
                     self.profiles_error = Some(e);
                 }
                 self.switched_profile(previous);
             }
-            Command::SaveUfKey { address, key } => {
+            ProfilesCommand::SaveUfKey { address, key } => {
                 let address = if address.is_empty() {
                     crate::uf::CMF_ADDRESS.to_string()
                 } else {
@@ -50,12 +51,12 @@ impl InvoiceDeskApp {
                     .map_err(|e| e.to_string())
                 }));
             }
-            Command::ChooseUfFile | Command::ImportUfFile(_) => {
+            ProfilesCommand::ChooseUfFile | ProfilesCommand::ImportUfFile(_) => {
                 if self.uf_importing.is_some() {
                     return;
                 }
                 let chosen = match cmd {
-                    Command::ImportUfFile(path) => Some(path),
+                    ProfilesCommand::ImportUfFile(path) => Some(path),
                     _ => None,
                 };
                 let journal = self.journal.clone();
@@ -96,7 +97,7 @@ impl InvoiceDeskApp {
                     })
                 }));
             }
-            Command::SaveProfile {
+            ProfilesCommand::SaveProfile {
                 previous,
                 profile,
                 secret,
@@ -142,7 +143,7 @@ impl InvoiceDeskApp {
                     self.pending_reconnect = true;
                 }
             }
-            Command::DeleteProfile(name) => {
+            ProfilesCommand::DeleteProfile(name) => {
                 let previous_active = self.profiles.active.clone();
                 let kind = self.profiles.get(&name).map(|p| p.auth.secret_kind());
                 self.profiles.remove(&name);
@@ -166,7 +167,7 @@ impl InvoiceDeskApp {
                     self.switched_profile(previous_active);
                 }
             }
-            Command::TestConnection => {
+            ProfilesCommand::TestConnection => {
                 let Some(session) = self.session.clone() else {
                     let msg = self
                         .session_error
@@ -183,7 +184,7 @@ impl InvoiceDeskApp {
                     .spawn(async move { session.client.check_connection().await });
                 self.test = Some((name, task));
             }
-            Command::TrySandbox => {
+            ProfilesCommand::TrySandbox => {
                 let _ = self.profiles.upsert(None, sandbox_profile());
                 self.profiles.active = Some(SANDBOX_PROFILE.to_string());
                 if let Err(e) = self.save_profiles() {
@@ -195,7 +196,6 @@ impl InvoiceDeskApp {
                 self.pending_sandbox_welcome = true;
                 self.saved.tab = Tab::Create;
             }
-            _ => {}
         }
     }
 }

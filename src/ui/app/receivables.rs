@@ -1,19 +1,20 @@
 //! Cartera: the book reviewed, the month's statements made, its e-mails sent.
 
-use super::{Command, InvoiceDeskApp};
+use super::InvoiceDeskApp;
+use crate::ui::command::ReceivablesCommand;
 
 impl InvoiceDeskApp {
     /// Carries out one of this area's commands (the others never come here).
-    pub(super) fn handle_receivables(&mut self, cmd: Command) {
+    pub(super) fn handle_receivables(&mut self, cmd: ReceivablesCommand) {
         match cmd {
-            Command::ReviewReceivables => {
+            ReceivablesCommand::ReviewReceivables => {
                 if let Some(s) = self.session.clone() {
                     self.receivables
                         .start(s, &self.spawner, self.journal.clone());
                 }
             }
-            Command::StopReceivables => self.receivables.stop(),
-            Command::StatementsForShown => {
+            ReceivablesCommand::StopReceivables => self.receivables.stop(),
+            ReceivablesCommand::StatementsForShown => {
                 if let Some(s) = self.session.clone() {
                     self.receivables.statements(
                         s,
@@ -23,9 +24,9 @@ impl InvoiceDeskApp {
                     );
                 }
             }
-            Command::StopStatements => self.receivables.stop_statements(),
-            Command::ReceivablesWorkbook => self.receivables.workbook(&self.spawner),
-            Command::EmailShown => {
+            ReceivablesCommand::StopStatements => self.receivables.stop_statements(),
+            ReceivablesCommand::ReceivablesWorkbook => self.receivables.workbook(&self.spawner),
+            ReceivablesCommand::EmailShown => {
                 if let Some(s) = self.session.clone() {
                     let templates = self.templates_dir();
                     self.receivables.email(
@@ -38,8 +39,8 @@ impl InvoiceDeskApp {
                     );
                 }
             }
-            Command::StopEmail => self.receivables.stop_email(),
-            Command::EmailSample => {
+            ReceivablesCommand::StopEmail => self.receivables.stop_email(),
+            ReceivablesCommand::EmailSample => {
                 if let Some(s) = self.session.clone() {
                     let templates = self.templates_dir();
                     self.receivables.email_sample(
@@ -51,7 +52,6 @@ impl InvoiceDeskApp {
                     );
                 }
             }
-            _ => {}
         }
     }
 }

@@ -2,13 +2,14 @@
 //! journal), one at a time — the newest text typed meanwhile is searched next.
 
 use super::{Command, InvoiceDeskApp};
+use crate::ui::command::SearchCommand;
 
 impl InvoiceDeskApp {
     /// Carries out one of this area's commands (the others never come here).
-    pub(super) fn handle_search(&mut self, cmd: Command) {
+    pub(super) fn handle_search(&mut self, cmd: SearchCommand) {
         match cmd {
-            Command::FocusSearch => self.search.focus(),
-            Command::Search(text) => {
+            SearchCommand::FocusSearch => self.search.focus(),
+            SearchCommand::Search(text) => {
                 if text.is_empty() {
                     self.search_next = None;
                     return;
@@ -38,7 +39,6 @@ impl InvoiceDeskApp {
                         .and_then(|r| r)
                 }));
             }
-            _ => {}
         }
     }
 
@@ -48,7 +48,7 @@ impl InvoiceDeskApp {
             self.search
                 .answered(result.map_err(|e| e.to_string()).and_then(|r| r));
             if let Some(next) = self.search_next.take() {
-                self.handle(Command::Search(next));
+                self.handle(Command::Search(SearchCommand::Search(next)));
             }
         }
     }

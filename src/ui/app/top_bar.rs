@@ -5,6 +5,9 @@ use super::{Command, InvoiceDeskApp, SHORTCUTS, Tab, ThemeChoice};
 use crate::api::TokenState;
 use crate::i18n::Lang;
 use crate::tr;
+use crate::ui::command::{
+    CustomersCommand, IssueCommand, ProfilesCommand, SearchCommand, WindowCommand,
+};
 use crate::ui::session::ProfileCheck;
 
 impl InvoiceDeskApp {
@@ -16,22 +19,22 @@ impl InvoiceDeskApp {
         // Ctrl/Cmd+Q quits cleanly (state saved), on every platform; it asks first when
         // something is on its way.
         if pressed(ui, Key::Q) {
-            commands.push(Command::Quit);
+            commands.push(Command::Window(WindowCommand::Quit));
         }
         if pressed(ui, Key::N) {
-            commands.push(Command::Focus(Tab::Create));
+            commands.push(Command::Window(WindowCommand::Focus(Tab::Create)));
         }
         if pressed(ui, Key::F) {
-            commands.push(Command::FocusSearch);
+            commands.push(Command::Search(SearchCommand::FocusSearch));
         }
         if pressed(ui, Key::L) {
-            commands.push(Command::Focus(Tab::Lookup));
+            commands.push(Command::Window(WindowCommand::Focus(Tab::Lookup)));
         }
         if pressed(ui, Key::E) {
-            commands.push(Command::ExportShortcut);
+            commands.push(Command::Customers(CustomersCommand::ExportShortcut));
         }
         if pressed(ui, Key::Enter) {
-            commands.push(Command::SubmitCurrent);
+            commands.push(Command::Window(WindowCommand::SubmitCurrent));
         }
     }
 
@@ -57,7 +60,8 @@ impl InvoiceDeskApp {
                         )
                         .clicked()
                         {
-                            commands.push(Command::Activate(p.name.clone()));
+                            commands
+                                .push(Command::Profiles(ProfilesCommand::Activate(p.name.clone())));
                         }
                     }
                 })
@@ -83,7 +87,7 @@ impl InvoiceDeskApp {
                     ui.label(tr!("menu-tab-hint"));
                     ui.separator();
                     if ui.button(tr!("menu-diagnostics")).clicked() {
-                        commands.push(Command::Diagnostics);
+                        commands.push(Command::Window(WindowCommand::Diagnostics));
                         ui.close();
                     }
                 });
@@ -94,7 +98,7 @@ impl InvoiceDeskApp {
                     ui.radio_value(&mut theme, ThemeChoice::Light, tr!("theme-light"));
                     ui.radio_value(&mut theme, ThemeChoice::Dark, tr!("theme-dark"));
                     if theme != self.saved.theme {
-                        commands.push(Command::SetTheme(theme));
+                        commands.push(Command::Window(WindowCommand::SetTheme(theme)));
                     }
                     ui.separator();
                     ui.label(egui::RichText::new(tr!("menu-language")).strong());
@@ -104,7 +108,7 @@ impl InvoiceDeskApp {
                     if lang != self.saved.lang
                         && let Some(l) = lang
                     {
-                        commands.push(Command::SetLanguage(l));
+                        commands.push(Command::Window(WindowCommand::SetLanguage(l)));
                     }
                 });
             });
@@ -122,7 +126,7 @@ impl InvoiceDeskApp {
             ] {
                 let t = ui.selectable_label(self.saved.tab == tab, name);
                 if t.clicked() {
-                    commands.push(Command::Show(tab));
+                    commands.push(Command::Window(WindowCommand::Show(tab)));
                 }
                 last_right = t.rect.right();
             }
@@ -145,7 +149,7 @@ impl InvoiceDeskApp {
         }
         // Esc closes it, as every dialog.
         if ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)) {
-            commands.push(Command::CloseDiagnostics);
+            commands.push(Command::Window(WindowCommand::CloseDiagnostics));
             return;
         }
         let mut open = true;
@@ -195,13 +199,13 @@ impl InvoiceDeskApp {
                             ui.ctx().copy_text(report.text());
                         }
                         if ui.button(tr!("diag-close")).clicked() {
-                            commands.push(Command::CloseDiagnostics);
+                            commands.push(Command::Window(WindowCommand::CloseDiagnostics));
                         }
                     });
                 }
             });
         if !open {
-            commands.push(Command::CloseDiagnostics);
+            commands.push(Command::Window(WindowCommand::CloseDiagnostics));
         }
     }
 
@@ -240,7 +244,7 @@ impl InvoiceDeskApp {
                 )
                 .clicked()
             {
-                commands.push(Command::CheckJournal);
+                commands.push(Command::issue(IssueCommand::CheckJournal));
             }
         }
         match &self.journal_checked {

@@ -3,6 +3,7 @@
 
 use super::loaded::{duration_words, use_word};
 use super::*;
+use crate::ui::command::{ProfilesCommand, WindowCommand};
 
 impl BulkPanel {
     /// The notice of runs left unfinished (drawn above every panel).
@@ -49,9 +50,13 @@ impl BulkPanel {
                         if profiles.active.as_deref() != Some(run.profile.as_str())
                             && profiles.get(&run.profile).is_some()
                         {
-                            commands.push(Command::Activate(run.profile.clone()));
+                            commands.push(Command::Profiles(ProfilesCommand::Activate(
+                                run.profile.clone(),
+                            )));
                         }
-                        commands.push(Command::Show(crate::ui::command::Tab::Bulk));
+                        commands.push(Command::Window(WindowCommand::Show(
+                            crate::ui::command::Tab::Bulk,
+                        )));
                         commands.push(Command::Bulk(BulkCommand::OpenInterrupted(run.id)));
                     }
                     if ui.button(tr!("bulk-resume-dismiss")).clicked() {

@@ -5,6 +5,7 @@ use super::CustomersPanel;
 use crate::export::Dialect;
 use crate::tr;
 use crate::ui::command::Command;
+use crate::ui::command::{CustomersCommand, WindowCommand};
 use crate::ui::task::Spawner;
 use crate::ui::widgets;
 use egui::Ui;
@@ -199,12 +200,12 @@ impl CustomersPanel {
                 tr!("cu-export", count = n)
             };
             if ui.add_enabled(can, egui::Button::new(label)).clicked() {
-                commands.push(Command::ExportCsv(None));
+                commands.push(Command::Customers(CustomersCommand::ExportCsv(None)));
             }
             if self.export.is_some() {
                 crate::ui::widgets::busy(ui);
                 if ui.button(tr!("cu-cancel-export")).clicked() {
-                    commands.push(Command::CancelExport);
+                    commands.push(Command::Customers(CustomersCommand::CancelExport));
                 }
             }
             // Opens the path row (for systems where no save window appears).
@@ -221,9 +222,9 @@ impl CustomersPanel {
                     if let Some(dir) = &self.exported_to
                         && ui.button(tr!("cu-open-folder")).clicked()
                     {
-                        commands.push(Command::OpenExternal(
+                        commands.push(Command::Window(WindowCommand::OpenExternal(
                             crate::ui::external::External::Folder(dir.clone()),
-                        ));
+                        )));
                     }
                 });
                 // What Excel could not hold as it was sent: said, never silent.
@@ -256,7 +257,7 @@ impl CustomersPanel {
                     .clicked()
                 {
                     let p = PathBuf::from(self.saved.export_path.trim());
-                    commands.push(Command::ExportCsv(Some(p)));
+                    commands.push(Command::Customers(CustomersCommand::ExportCsv(Some(p))));
                 }
             });
         }

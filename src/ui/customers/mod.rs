@@ -19,6 +19,7 @@ use crate::export::Dialect;
 use crate::receivables::aging::{Bucket, Filter, StatusKind};
 use crate::text::escape_controls as safe;
 use crate::tr;
+use crate::ui::command::CustomersCommand;
 use chrono::NaiveDate;
 use egui::{RichText, Ui};
 use serde::{Deserialize, Serialize};
@@ -565,14 +566,14 @@ impl CustomersPanel {
                 .clicked()
                 || (enter && can)
             {
-                commands.push(Command::LoadCustomer);
+                commands.push(Command::Customers(CustomersCommand::LoadCustomer));
             }
             if self.loading.is_some() {
                 crate::ui::widgets::busy(ui);
                 let p = self.progress.unwrap_or_default();
                 ui.label(tr!("cu-loading", pages = p.pages, count = p.items));
                 if ui.button(tr!("cancel")).clicked() {
-                    commands.push(Command::CancelLoad);
+                    commands.push(Command::Customers(CustomersCommand::CancelLoad));
                 }
             }
             r
@@ -586,7 +587,7 @@ impl CustomersPanel {
         );
         ui.horizontal(|ui| {
             if ui.small_button(tr!("dir-import")).clicked() {
-                commands.push(Command::ImportCustomers);
+                commands.push(Command::Customers(CustomersCommand::ImportCustomers));
             }
             if let Some(note) = &self.directory_note {
                 match note {
@@ -620,7 +621,9 @@ impl CustomersPanel {
                     )
                     .clicked()
                 {
-                    commands.push(Command::ImportCustomersFrom(self.import_path.trim().into()));
+                    commands.push(Command::Customers(CustomersCommand::ImportCustomersFrom(
+                        self.import_path.trim().into(),
+                    )));
                 }
             });
         }
@@ -669,7 +672,7 @@ impl CustomersPanel {
             let ascending = if sort == key { !ascending } else { true };
             // The header shows the wanted sort at once; the rows follow.
             self.wanted_sort = (key, ascending);
-            commands.push(Command::RefreshCustomerView);
+            commands.push(Command::Customers(CustomersCommand::RefreshCustomerView));
         }
     }
 }

@@ -6,6 +6,7 @@
 use super::CustomersPanel;
 use crate::tr;
 use crate::ui::command::Command;
+use crate::ui::command::CustomersCommand;
 use crate::ui::task::{Spawner, Task};
 use crate::ui::widgets;
 use egui::Ui;
@@ -117,7 +118,7 @@ impl CustomersPanel {
                 .on_disabled_hover_text(tr!("cu-statement-needs-list"))
                 .clicked()
             {
-                commands.push(Command::StatementPdf);
+                commands.push(Command::Customers(CustomersCommand::StatementPdf));
             }
             ui.checkbox(&mut self.saved.uf_in_pesos, tr!("st-uf-pesos-choice"))
                 .on_hover_text(tr!("st-uf-pesos-hint"));
@@ -130,12 +131,12 @@ impl CustomersPanel {
                 .mail
                 .button(ui, can_mail, &tr!("cu-mail"), &tr!("cu-mail-hint"))
             {
-                commands.push(Command::PrepareStatementEmail);
+                commands.push(Command::Customers(CustomersCommand::PrepareStatementEmail));
             }
         });
         self.mail.said(ui);
         if self.mail.dialog(ui, &tr!("cu-mail-title")) {
-            commands.push(Command::SendStatementEmail);
+            commands.push(Command::Customers(CustomersCommand::SendStatementEmail));
         }
         // On its own line, wrapped: a long hint beside the button would widen the panel.
         if no_sender && self.statement.is_none() {

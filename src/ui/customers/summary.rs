@@ -8,6 +8,7 @@ use crate::receivables::aging::{Bucket, MonthTotals, StatusKind, Total, month_of
 use crate::text::escape_controls as safe;
 use crate::tr;
 use crate::ui::command::Command;
+use crate::ui::command::CustomersCommand;
 use crate::ui::widgets;
 use egui::{RichText, Ui};
 use rust_decimal::Decimal;
@@ -190,12 +191,12 @@ impl CustomersPanel {
                 );
                 ui.label(RichText::new(words).strong());
                 if ui.button(tr!("cu-bucket-clear")).clicked() {
-                    commands.push(Command::CustomerBucket(None));
+                    commands.push(Command::Customers(CustomersCommand::CustomerBucket(None)));
                 }
             });
         }
         if refresh {
-            commands.push(Command::RefreshCustomerView);
+            commands.push(Command::Customers(CustomersCommand::RefreshCustomerView));
         }
     }
 
@@ -271,7 +272,8 @@ impl CustomersPanel {
                         });
                         if r.on_hover_text(hint.as_str()).clicked() {
                             let next = (!chosen).then(|| (code.clone(), b));
-                            commands.push(Command::CustomerBucket(next));
+                            commands
+                                .push(Command::Customers(CustomersCommand::CustomerBucket(next)));
                         }
                     }
                     ui.end_row();

@@ -7,6 +7,7 @@ use crate::receivables::aging::Standing;
 use crate::text::escape_controls as safe;
 use crate::tr;
 use crate::ui::command::Command;
+use crate::ui::command::LookupCommand;
 use egui::Ui;
 
 impl CustomersPanel {
@@ -161,10 +162,10 @@ impl CustomersPanel {
                             _ => &open_hint,
                         };
                         if row.response().on_hover_text(hint.as_str()).clicked() {
-                            commands.push(Command::OpenInLookup {
+                            commands.push(Command::Lookup(LookupCommand::OpenInLookup {
                                 id: inv.id.clone(),
                                 from_list: true,
-                            });
+                            }));
                         }
                     });
                 });

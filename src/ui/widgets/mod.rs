@@ -688,7 +688,9 @@ pub fn customer_suggestions(
         return;
     }
     if suggestions.asked != typed {
-        commands.push(super::command::Command::SuggestCustomers(typed));
+        commands.push(super::command::Command::Customers(
+            super::command::CustomersCommand::SuggestCustomers(typed),
+        ));
         return;
     }
     let offered: Vec<&crate::journal::Customer> = suggestions
