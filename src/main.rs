@@ -19,7 +19,7 @@ fn main() -> ExitCode {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("{}", invoice_desk::tr!("cli-could-not-start", why = e));
-            return ExitCode::from(1);
+            return ExitCode::from(invoice_desk::cli::Exit::Failed.code());
         }
     };
     match invoice_desk::ui::run(&rt) {
@@ -29,7 +29,7 @@ fn main() -> ExitCode {
                 "{}",
                 invoice_desk::tr!("cli-window-failed", why = e.to_string())
             );
-            ExitCode::from(1)
+            ExitCode::from(invoice_desk::cli::Exit::Failed.code())
         }
     }
 }

@@ -5,11 +5,8 @@ use crate::export::Dialect;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-pub(crate) const EXIT_HELP: &str = "Exit codes: 0 success; 2 bad usage or input refused before sending; 3 authentication failed \
-(token endpoint or 401/403); 4 the service answered with an error; 5 network failure or timeout; \
-6 outcome unknown: check before retrying (a create/void was sent and no answer came, or it was \
-answered with success but the answer could not be read); 1 the journal cannot be written (nothing \
-was sent). `doctor` exits 0 when all is well, 1 when a check found a problem. Every create, void and \
+/// What follows the exit codes in the help (those come from [`super::exit::Exit`]).
+pub(crate) const SETTINGS_HELP: &str = "Every create, void and \
 export is written to the journal first (see `journal --help`; INVOICE_DESK_JOURNAL moves its file).
 
 Settings come from the active profile (or --profile), each overridable by INVOICE_DESK_BASE_URL, \
@@ -24,7 +21,7 @@ INVOICE_DESK_KEYRING=none keeps the OS keyring out (secrets then come from the e
 
 /// invoice-desk: with no command, opens the desktop app.
 #[derive(Parser, Debug)]
-#[command(name = "invoice-desk", version, about = "Issue, look up, void and export invoices (CLP/CLF).", after_help = EXIT_HELP)]
+#[command(name = "invoice-desk", version, about = "Issue, look up, void and export invoices (CLP/CLF).", after_help = format!("{}\n\n{SETTINGS_HELP}", super::exit::Exit::help()))]
 pub struct Cli {
     /// The command; none opens the desktop app.
     #[command(subcommand)]
@@ -430,7 +427,7 @@ pub struct JournalArgs {
     pub filter: JournalFilter,
 }
 
-pub(crate) const JOURNAL_HELP: &str = "Exit codes: 0 success; 2 bad usage; 1 the journal cannot be read or written; `journal verify`: 0 the chain is intact, 8 an entry was changed or removed (the first one is named); `journal resolve`: 0 nothing left to check, 6 some outcomes are still unknown.
+pub(crate) const JOURNAL_HELP: &str = "Exit codes (see invoice-desk --help): `journal verify`: 0 the chain is intact, 8 an entry was changed or removed (the first one is named); `journal resolve`: 0 nothing left to check, 6 some outcomes are still unknown.
 
 --json prints one object per line: seq, time (RFC 3339, UTC), user, profile, base_url, action, customer, amount, currency_code (absent: the account's currency), account_last4, external_id, invoice_id, outcome (done, refused, unknown), error_kind, error_code, file_name, rows, settled_time, checked, and on a shared journal db_user (the database role that wrote it, as its server knows it) and, for a row copied by `journal push`, copied_time (the time its own journal gave it).";
 

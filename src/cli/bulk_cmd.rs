@@ -16,9 +16,6 @@ use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Exit code when Ctrl-C stopped the run (as a shell reports SIGINT).
-const EXIT_INTERRUPTED: u8 = 130;
-
 pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(), Failure> {
     // Checked before the file is read: a report that cannot be written stops now,
     // never after the rows are sent.
@@ -111,7 +108,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
 /// A usage failure (exit 2).
 fn usage(m: String) -> Failure {
     Failure {
-        code: 2,
+        code: super::Exit::Usage,
         message: m,
     }
 }
@@ -397,7 +394,7 @@ fn say_results(counts: &Counts, plan: &Plan, results: &Results) {
 fn exit_for(counts: &Counts, control: &Control) -> Result<(), Failure> {
     if let Some(found) = control.issued_elsewhere() {
         return Err(Failure {
-            code: 1,
+            code: super::Exit::Failed,
             message: tr!(
                 "cli-run-elsewhere",
                 invoice = escape_controls(&found.invoice),
@@ -407,7 +404,7 @@ fn exit_for(counts: &Counts, control: &Control) -> Result<(), Failure> {
     }
     if let Some(e) = control.journal_failure() {
         return Err(Failure {
-            code: 1,
+            code: super::Exit::Failed,
             message: tr!(
                 "cli-run-journal-stopped",
                 why = crate::i18n::journal_error(&e)
@@ -416,25 +413,25 @@ fn exit_for(counts: &Counts, control: &Control) -> Result<(), Failure> {
     }
     if counts.cancelled > 0 {
         return Err(Failure {
-            code: EXIT_INTERRUPTED,
+            code: super::Exit::Interrupted,
             message: tr!("cli-run-cancelled"),
         });
     }
     if counts.unknown > 0 {
         return Err(Failure {
-            code: 6,
+            code: super::Exit::Unknown,
             message: tr!("cli-run-unknown"),
         });
     }
     if counts.refused > 0 || counts.not_sent > 0 {
         return Err(Failure {
-            code: 4,
+            code: super::Exit::Refused,
             message: tr!("cli-run-refused"),
         });
     }
     if counts.similar > 0 {
         return Err(Failure {
-            code: 2,
+            code: super::Exit::Usage,
             message: tr!("cli-run-similar", count = counts.similar),
         });
     }
@@ -545,7 +542,7 @@ fn write_report(
         report::write_csv(target, &lines)
     };
     written.map_err(|e| Failure {
-        code: 1,
+        code: super::Exit::Failed,
         message: tr!("cli-report-failed", path = out.display(), why = e),
     })?;
     note!("{}", tr!("cli-report-written", path = out.display()));

@@ -199,7 +199,7 @@ fn answered(
             Ok(())
         }
         Err(e) if e.is_outcome_unknown() => Err(Failure {
-            code: 6,
+            code: super::Exit::Unknown,
             message: format!(
                 "{}\n{}\n{}",
                 crate::i18n::error_text(&e),

@@ -37,7 +37,7 @@ pub(super) async fn email_command(cmd: EmailCommand, profile: Option<&str>) -> R
         ),
     };
     let mut mailer = Mailer::new(checked, password).map_err(|why| Failure {
-        code: 5,
+        code: super::Exit::Network,
         message: tr!("cli-mail-unusable", why = why),
     })?;
     if let Some(s) = env_secs("INVOICE_DESK_MAIL_TIMEOUT") {
@@ -148,19 +148,19 @@ impl Tally {
         }
         if let Some(why) = self.stopped {
             return Err(Failure {
-                code: 5,
+                code: super::Exit::Network,
                 message: tr!("cli-mail-stopped", why = why),
             });
         }
         if self.unknown > 0 {
             return Err(Failure {
-                code: 6,
+                code: super::Exit::Unknown,
                 message: tr!("cli-mail-unknown-hint"),
             });
         }
         if self.refused + self.failed + self.refused_addresses > 0 {
             return Err(Failure {
-                code: 4,
+                code: super::Exit::Refused,
                 message: String::new(),
             });
         }
@@ -577,7 +577,7 @@ fn template(kind: &str, write: bool) -> Result<(), Failure> {
     std::fs::create_dir_all(&dir)
         .and_then(|_| std::fs::write(&path, text))
         .map_err(|e| Failure {
-            code: 1,
+            code: super::Exit::Failed,
             message: tr!("cli-write-failed", path = path.display(), why = e),
         })?;
     say!(

@@ -99,7 +99,7 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), Failure> {
                 .map_err(|e| {
                     settle(refused("WriteFailed"));
                     Failure {
-                        code: 1,
+                        code: super::Exit::Failed,
                         message: tr!("cli-export-could-not-start", why = e),
                     }
                 })?,
@@ -129,7 +129,7 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), Failure> {
         (_, Err(io)) => {
             settle(refused("WriteFailed"));
             return Err(Failure {
-                code: 4,
+                code: super::Exit::Refused,
                 message: format!(
                     "{}\n{}",
                     tr!("cli-export-failed", why = io),
@@ -170,7 +170,7 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), Failure> {
     let n = written.map_err(|e| {
         settle(refused("WriteFailed"));
         Failure {
-            code: 1,
+            code: super::Exit::Failed,
             message: tr!("cli-write-failed", path = out.display(), why = e),
         }
     })?;

@@ -9,7 +9,7 @@ use crate::tr;
 
 fn search_failure(e: &search::SearchError) -> Failure {
     Failure {
-        code: 1,
+        code: super::Exit::Failed,
         message: crate::i18n::search_error(e),
     }
 }
@@ -71,7 +71,7 @@ pub(super) async fn find(
             Ok(())
         }
         None if !found => Err(Failure {
-            code: 1,
+            code: super::Exit::Failed,
             message: tr!("search-none", text = escape_controls(&answer.text)),
         }),
         None => Ok(()),

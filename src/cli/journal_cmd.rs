@@ -23,7 +23,7 @@ fn failure(e: journal::JournalError) -> Failure {
 /// and SQLite's reason (for whoever looks after the computer).
 pub(super) fn journal_failure(lead: String, e: &journal::JournalError) -> Failure {
     Failure {
-        code: 1,
+        code: super::Exit::Failed,
         message: format!(
             "{lead}\n{}\n{} {}",
             tr!("cli-journal-where", path = e.path().display()),
@@ -121,7 +121,7 @@ pub(super) async fn journal_command(
             let j = match super::settings::journal_choice()?.open() {
                 Err(journal::JournalError::Damaged { path, why }) => {
                     return Err(Failure {
-                        code: 8,
+                        code: super::Exit::Tampered,
                         message: tr!("cli-journal-damaged", path = path.display(), why = why),
                     });
                 }
@@ -133,7 +133,7 @@ pub(super) async fn journal_command(
                     Ok(())
                 }
                 Err(b) => Err(Failure {
-                    code: 8,
+                    code: super::Exit::Tampered,
                     message: if b.seq == 0 {
                         tr!("cli-journal-broken", why = b.why)
                     } else {
@@ -214,7 +214,7 @@ pub(super) async fn journal_command(
             }
             if unreachable + waiting > 0 {
                 return Err(Failure {
-                    code: 6,
+                    code: super::Exit::Unknown,
                     message: tr!("cli-still-unknown", count = unreachable + waiting),
                 });
             }
@@ -342,7 +342,7 @@ fn export(out: &std::path::Path, f: &JournalFilter) -> Result<(), Failure> {
     let target = super::destination(out)?;
     let j = open()?;
     let n = journal::export_csv(&j, &filter(f), &target).map_err(|e| Failure {
-        code: 1,
+        code: super::Exit::Failed,
         message: tr!("cli-write-failed", path = out.display(), why = e),
     })?;
     note!(
@@ -361,7 +361,10 @@ pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Res
                 for p in &problems {
                     message.push_str(&format!("\n  {}", crate::i18n::import_problem(p)));
                 }
-                Failure { code: 2, message }
+                Failure {
+                    code: super::Exit::Usage,
+                    message,
+                }
             })?;
             let mut j = open()?;
             let n = j.import_customers(&rows).map_err(failure)?;

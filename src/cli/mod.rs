@@ -1,10 +1,7 @@
 //! The headless command line, on the same API layer as the app. Messages and errors go to
 //! stderr; results to stdout.
 //!
-//! Exit codes: 0 success; 2 bad usage or input refused before sending; 3 authentication
-//! failed (token endpoint or 401/403); 4 the service answered with an error; 5 network
-//! failure or timeout; 6 outcome unknown (create/void sent, no answer); 8 `journal
-//! verify` found a changed or removed entry.
+//! Exit codes: [`exit::Exit`], their only list.
 
 /// `println!` for the CLI's results: a reader that went away (`… | head`) ends the
 /// output quietly instead of a "Broken pipe" panic. (SIGPIPE stays ignored: a broken
@@ -44,6 +41,7 @@ mod args;
 mod bulk_cmd;
 mod create_cmd;
 mod email_cmd;
+pub mod exit;
 mod export_cmd;
 mod find_cmd;
 mod journal_cmd;
@@ -64,13 +62,15 @@ use crate::tr;
 use std::io::Write;
 use std::process::ExitCode;
 
+pub use exit::Exit;
+
 pub use settings::config_dir;
 
 /// A failure with its exit code and the message for stderr.
 #[derive(Debug)]
 pub struct Failure {
     /// Exit code.
-    pub code: u8,
+    pub code: Exit,
     /// What to print.
     pub message: String,
 }
@@ -78,33 +78,33 @@ pub struct Failure {
 impl Failure {
     fn usage(m: impl Into<String>) -> Failure {
         Failure {
-            code: 2,
+            code: Exit::Usage,
             message: m.into(),
         }
     }
 }
 
 /// The exit code for an API error.
-pub fn exit_code(e: &ApiError) -> u8 {
+pub fn exit_code(e: &ApiError) -> Exit {
     match e.kind {
-        ErrorKind::InvalidInput(_) | ErrorKind::InsecureUrl(_) => 2,
-        ErrorKind::OutcomeUnknown(_) | ErrorKind::DoneUnreadable(_) => 6,
+        ErrorKind::InvalidInput(_) | ErrorKind::InsecureUrl(_) => Exit::Usage,
+        ErrorKind::OutcomeUnknown(_) | ErrorKind::DoneUnreadable(_) => Exit::Unknown,
         ErrorKind::Timeout
         | ErrorKind::Connection
         | ErrorKind::ConnectionLost
         | ErrorKind::CertificateUntrusted { .. }
         | ErrorKind::TokenEndpointUnreachable
-        | ErrorKind::TokenEndpointTimeout { .. } => 5,
-        _ if e.is_auth() => 3,
-        _ => 4,
+        | ErrorKind::TokenEndpointTimeout { .. } => Exit::Network,
+        _ if e.is_auth() => Exit::Auth,
+        _ => Exit::Refused,
     }
 }
 
 impl From<crate::profile::ProfileError> for Failure {
     fn from(e: crate::profile::ProfileError) -> Failure {
         let code = match e {
-            crate::profile::ProfileError::KeyringRead(_) => 3,
-            _ => 2,
+            crate::profile::ProfileError::KeyringRead(_) => Exit::Auth,
+            _ => Exit::Usage,
         };
         Failure {
             code,
@@ -131,7 +131,7 @@ impl From<ApiError> for Failure {
 /// Runs a command (not `None`, which is the app). Returns the process exit code.
 pub fn run(cli: Cli) -> ExitCode {
     let Some(command) = cli.command else {
-        return ExitCode::from(2);
+        return ExitCode::from(Exit::Usage.code());
     };
     // One language for the whole run: a command line serves one person.
     crate::i18n::set(LangArg::or_os(cli.lang));
@@ -139,7 +139,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Ok(rt) => rt,
         Err(e) => {
             note!("{}", tr!("cli-could-not-start", why = e));
-            return ExitCode::from(1);
+            return ExitCode::from(Exit::Failed.code());
         }
     };
     let result = match command {
@@ -173,9 +173,9 @@ pub fn run(cli: Cli) -> ExitCode {
                 note!("{}", lines.join("\n"));
                 // Its first line, the words: the details below it may repeat what the
                 // service sent.
-                tracing::warn!(code = f.code, said = %lines[0], "stopped");
+                tracing::warn!(code = f.code.code(), said = %lines[0], "stopped");
             }
-            ExitCode::from(f.code)
+            ExitCode::from(f.code.code())
         }
     }
 }
@@ -209,7 +209,7 @@ fn doctor() -> ExitCode {
     if report.all_well() {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(1)
+        ExitCode::from(Exit::Failed.code())
     }
 }
 
@@ -217,7 +217,7 @@ fn doctor() -> ExitCode {
 /// now, exit 2, not after a download).
 fn destination(out: &std::path::Path) -> Result<std::path::PathBuf, Failure> {
     crate::fsutil::check_destination(out).map_err(|e| Failure {
-        code: 2,
+        code: Exit::Usage,
         message: tr!(
             "cli-cannot-export-to",
             path = out.display(),
@@ -230,12 +230,12 @@ fn write_failure(e: std::io::Error) -> Failure {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         // Whoever read the output stopped reading (`… | head`): nothing to say.
         return Failure {
-            code: EXIT_PIPE_CLOSED,
+            code: Exit::PipeClosed,
             message: String::new(),
         };
     }
     Failure {
-        code: 1,
+        code: Exit::Failed,
         message: tr!("cli-cannot-write-output", why = e),
     }
 }
@@ -247,9 +247,6 @@ fn said_yes(answer: &str) -> bool {
         "y" | "yes" | "s" | "si" | "sí"
     )
 }
-
-/// Exit code when the output's reader went away (as a shell reports SIGPIPE).
-const EXIT_PIPE_CLOSED: u8 = 141;
 
 #[cfg(feature = "sandbox")]
 fn run_sandbox(rt: &tokio::runtime::Runtime, a: SandboxArgs) -> ExitCode {
@@ -284,7 +281,7 @@ fn run_sandbox(rt: &tokio::runtime::Runtime, a: SandboxArgs) -> ExitCode {
                 if e.kind() == std::io::ErrorKind::AddrInUse {
                     note!("{}", tr!("cli-sandbox-port-in-use", port = port));
                 }
-                ExitCode::from(1)
+                ExitCode::from(Exit::Failed.code())
             }
         }
     })
@@ -293,7 +290,7 @@ fn run_sandbox(rt: &tokio::runtime::Runtime, a: SandboxArgs) -> ExitCode {
 #[cfg(not(feature = "sandbox"))]
 fn run_sandbox(_rt: &tokio::runtime::Runtime, _a: SandboxArgs) -> ExitCode {
     note!("{}", tr!("cli-no-sandbox"));
-    ExitCode::from(2)
+    ExitCode::from(Exit::Usage.code())
 }
 
 #[cfg(test)]
@@ -304,34 +301,60 @@ mod tests {
     fn exit_codes() {
         assert_eq!(
             exit_code(&ApiError::invalid(crate::api::InputProblem::NoCustomer)),
-            2
+            Exit::Usage
         );
-        assert_eq!(exit_code(&ApiError::new(ErrorKind::Unauthorized)), 3);
+        assert_eq!(
+            exit_code(&ApiError::new(ErrorKind::Unauthorized)),
+            Exit::Auth
+        );
         assert_eq!(
             exit_code(&ApiError::new(ErrorKind::CredentialsRejected {
                 description: None
             })),
-            3
+            Exit::Auth
         );
         assert_eq!(
             exit_code(&ApiError::new(ErrorKind::NotFound(
                 crate::api::Resource::Other
             ))),
-            4
+            Exit::Refused
         );
-        assert_eq!(exit_code(&ApiError::new(ErrorKind::Timeout)), 5);
+        assert_eq!(exit_code(&ApiError::new(ErrorKind::Timeout)), Exit::Network);
         assert_eq!(
             exit_code(&ApiError::new(ErrorKind::OutcomeUnknown(
                 crate::api::Action::Create
             ))),
-            6
+            Exit::Unknown
         );
         assert_eq!(
             exit_code(&ApiError::new(ErrorKind::DoneUnreadable(
                 crate::api::Action::Void
             ))),
-            6
+            Exit::Unknown
         );
+    }
+
+    /// #67: the exit codes have one list; docs/cli.md says each as it is.
+    #[test]
+    fn every_exit_code_is_in_the_help_and_the_docs() {
+        let help = Exit::help();
+        // Wrapped as a paragraph is: compared word by word.
+        let docs = include_str!("../../docs/cli.md")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        for e in Exit::ALL {
+            assert!(
+                help.contains(&format!("{} {}", e.code(), e.meaning())),
+                "{help}"
+            );
+            assert!(
+                docs.contains(&format!("{} {}", e.code(), e.meaning())),
+                "docs/cli.md lacks exit code {}: {}",
+                e.code(),
+                e.meaning()
+            );
+        }
     }
 
     #[test]

@@ -123,7 +123,7 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
             })
         };
         written.map_err(|e| Failure {
-            code: 1,
+            code: super::Exit::Failed,
             message: tr!("cli-write-failed", path = target.display(), why = e),
         })?;
         note!(
@@ -141,7 +141,7 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
     }
     if failed > 0 {
         return Err(Failure {
-            code: 4,
+            code: super::Exit::Refused,
             message: tr!("cli-receivables-failed", count = failed),
         });
     }

@@ -113,7 +113,7 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
         let key = match env_key {
             Some(k) => SecretString::from(k),
             None => stored(SecretKind::ApiKey)?.ok_or_else(|| Failure {
-                code: 3,
+                code: super::Exit::Auth,
                 message: tr!("cli-no-api-key"),
             })?,
         };
@@ -132,7 +132,7 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
         let secret = match env("INVOICE_DESK_CLIENT_SECRET") {
             Some(s) => SecretString::from(s),
             None => stored(SecretKind::ClientSecret)?.ok_or_else(|| Failure {
-                code: 3,
+                code: super::Exit::Auth,
                 message: tr!("cli-no-client-secret"),
             })?,
         };

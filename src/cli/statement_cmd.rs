@@ -31,7 +31,7 @@ fn pdf_failure(e: crate::pdf::PdfError) -> Failure {
     match e {
         crate::pdf::PdfError::Logo(p) => Failure::usage(crate::i18n::sender_problem(&p)),
         other => Failure {
-            code: 1,
+            code: super::Exit::Failed,
             message: tr!("cli-statement-failed", why = other.to_string()),
         },
     }
@@ -82,7 +82,7 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
         Ok(l) if l.stopped => {
             settle(&mut journal, refused("Cancelled"));
             return Err(Failure {
-                code: 130,
+                code: super::Exit::Interrupted,
                 message: tr!("cli-statement-stopped"),
             });
         }
@@ -113,7 +113,7 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
     {
         settle(&mut journal, refused("WriteFailed"));
         return Err(Failure {
-            code: 1,
+            code: super::Exit::Failed,
             message: tr!("cli-write-failed", path = out.display(), why = e),
         });
     }
@@ -129,7 +129,7 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
             if let Err(e) = written {
                 settle(&mut journal, refused("WriteFailed"));
                 return Err(Failure {
-                    code: 1,
+                    code: super::Exit::Failed,
                     message: tr!("cli-write-failed", path = path.display(), why = e),
                 });
             }
@@ -284,7 +284,7 @@ pub(super) async fn many(
         return Err(Failure::usage(tr!("cli-customers-none")));
     }
     std::fs::create_dir_all(out).map_err(|e| Failure {
-        code: 2,
+        code: super::Exit::Usage,
         message: tr!("cli-cannot-export-to", path = out.display(), why = e),
     })?;
     let lang = crate::i18n::current();
@@ -354,7 +354,7 @@ pub(super) async fn many(
     };
     super::journal_cmd::settle_export(&mut journal, seq, &settled);
     let summary_path = written.map_err(|e| Failure {
-        code: 1,
+        code: super::Exit::Failed,
         message: tr!("cli-write-failed", path = out.display(), why = e),
     })?;
     say!(
@@ -379,13 +379,13 @@ pub(super) async fn many(
     }
     if stopped {
         return Err(Failure {
-            code: 1,
+            code: super::Exit::Failed,
             message: tr!("cli-statements-stopped", done = done.len(), total = total),
         });
     }
     if failed > 0 {
         return Err(Failure {
-            code: 4,
+            code: super::Exit::Refused,
             message: String::new(),
         });
     }

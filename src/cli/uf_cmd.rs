@@ -84,9 +84,9 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
             let imported =
                 crate::uf::file::import(&mut journal, &file, year).map_err(|e| Failure {
                     code: if matches!(e, UfError::Journal(_)) {
-                        1
+                        super::Exit::Failed
                     } else {
-                        2
+                        super::Exit::Usage
                     },
                     message: crate::i18n::uf_error(&e, today),
                 })?;
@@ -98,7 +98,10 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
                     }
                     Ok(())
                 }
-                Err(message) => Err(Failure { code: 2, message }),
+                Err(message) => Err(Failure {
+                    code: super::Exit::Usage,
+                    message,
+                }),
             }
         }
         UfCommand::Key { address } => {
@@ -127,13 +130,14 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
 
 /// The exit code for a value not found: 2 bad settings, 3 key refused, 5 unreachable,
 /// 4 anything else the CMF answered (no value that day among them).
-fn uf_exit(e: &UfError) -> u8 {
+fn uf_exit(e: &UfError) -> super::Exit {
+    use super::Exit;
     match e {
-        UfError::NoKey | UfError::BadAddress(_) | UfError::SecretInAddress => 2,
-        UfError::Journal(_) => 1,
-        UfError::KeyRefused(_) | UfError::Keyring(_) => 3,
-        UfError::Unreachable(_) => 5,
-        UfError::NotPublished(_) | UfError::Bad(_) | UfError::Breaks(_) => 4,
+        UfError::NoKey | UfError::BadAddress(_) | UfError::SecretInAddress => Exit::Usage,
+        UfError::Journal(_) => Exit::Failed,
+        UfError::KeyRefused(_) | UfError::Keyring(_) => Exit::Auth,
+        UfError::Unreachable(_) => Exit::Network,
+        UfError::NotPublished(_) | UfError::Bad(_) | UfError::Breaks(_) => Exit::Refused,
     }
 }
 
@@ -168,7 +172,7 @@ async fn check(
         .run(move |j| j.uf_values(from, to))
         .await
         .map_err(|e| Failure {
-            code: 1,
+            code: super::Exit::Failed,
             message: crate::i18n::journal_error(&e),
         })?;
     let http = reqwest::Client::new();
@@ -212,7 +216,7 @@ async fn check(
             .run(move |j| j.put_uf_values(&p, crate::uf::CMF, false))
             .await
             .map_err(|e| Failure {
-                code: 1,
+                code: super::Exit::Failed,
                 message: crate::i18n::journal_error(&e),
             })?;
         for (day, put) in &offered.each {
@@ -253,7 +257,7 @@ async fn check(
         Ok(())
     } else {
         Err(Failure {
-            code: 4,
+            code: super::Exit::Refused,
             message: String::new(),
         })
     }
