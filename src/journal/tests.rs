@@ -1065,7 +1065,7 @@ fn the_server_stamps_each_row_and_each_writer_keeps_a_chain_of_its_own() {
     assert!(broken.why.contains("removed"), "{}", broken.why);
 }
 
-/// The two stores' layouts are written twice (schema.rs's migrations for SQLite, pg.rs's
+/// The two stores' layouts are written twice (schema.rs's migrations for SQLite, pg/layout.rs's
 /// layout for PostgreSQL): every table they share has the same columns in the same
 /// order, and the journal's own tables are in both.
 #[test]

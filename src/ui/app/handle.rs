@@ -388,31 +388,7 @@ impl InvoiceDeskApp {
     /// result is taken even when its panel is not on screen).
     pub(super) fn drain_finished(&mut self) {
         self.search_finished();
-        if let Some(r) = crate::ui::task::take_finished(&mut self.uf_key_saving) {
-            use crate::profile::StoreStatus;
-            self.credentials
-                .uf
-                .ended(match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                    Ok(StoreStatus::Keyring(kind)) => {
-                        Ok(tr!("ufs-saved", store = crate::i18n::keyring_name(&kind)))
-                    }
-                    Ok(StoreStatus::SessionOnly(_)) => Err(tr!("cred-saved-session")),
-                    Err(e) => Err(tr!("cred-secret-not-saved", error = e)),
-                });
-            // Read again with what was kept.
-            self.read_uf();
-        }
-        if let Some(r) = crate::ui::task::take_finished(&mut self.uf_importing) {
-            match r {
-                Ok(Some(said)) => {
-                    self.credentials.uf.imported(said);
-                    // A value kept for today shows now.
-                    self.read_uf();
-                }
-                Ok(None) => self.credentials.uf.imported_nothing(),
-                Err(e) => self.credentials.uf.imported(Err(e.to_string())),
-            }
-        }
+        self.uf_finished();
         if let Some((aim, task)) = self.journal_setting.take() {
             match task.try_take() {
                 Ok(r) => self.journal_switch(aim, r.map_err(|e| e.to_string()).and_then(|r| r)),
@@ -467,24 +443,6 @@ impl InvoiceDeskApp {
             let journal = self.journal.clone();
             self.journal_counting = Some(self.spawner.spawn(async move { journal.count().await }));
         }
-        if let Some(result) = take_finished(&mut self.uf_loading) {
-            let today = self.uf_day();
-            self.uf = match result {
-                Ok(Ok(found)) => crate::ui::widgets::UfShown {
-                    value: Some(found),
-                    missing: None,
-                },
-                Ok(Err(e)) => crate::ui::widgets::UfShown {
-                    value: None,
-                    missing: Some(crate::i18n::uf_error(&e, today)),
-                },
-                Err(e) => crate::ui::widgets::UfShown {
-                    value: None,
-                    missing: Some(e.to_string()),
-                },
-            };
-        }
-        self.reread_uf();
         let _ = take_finished(&mut self.seeding_directory);
         if let Some(r) = take_finished(&mut self.bringing_directory) {
             let r = r.map_err(|e| e.to_string()).and_then(|r| r);
@@ -608,6 +566,54 @@ impl InvoiceDeskApp {
     pub(super) fn uf_day(&self) -> chrono::NaiveDate {
         self.fixed_today
             .unwrap_or_else(|| chrono::Local::now().date_naive())
+    }
+
+    /// The UF's work taken into state: the CMF key kept, a file of values kept, today's
+    /// value read, and read again (see [`Self::reread_uf`]).
+    fn uf_finished(&mut self) {
+        if let Some(r) = crate::ui::task::take_finished(&mut self.uf_key_saving) {
+            use crate::profile::StoreStatus;
+            self.credentials
+                .uf
+                .ended(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                    Ok(StoreStatus::Keyring(kind)) => {
+                        Ok(tr!("ufs-saved", store = crate::i18n::keyring_name(&kind)))
+                    }
+                    Ok(StoreStatus::SessionOnly(_)) => Err(tr!("cred-saved-session")),
+                    Err(e) => Err(tr!("cred-secret-not-saved", error = e)),
+                });
+            // Read again with what was kept.
+            self.read_uf();
+        }
+        if let Some(r) = crate::ui::task::take_finished(&mut self.uf_importing) {
+            match r {
+                Ok(Some(said)) => {
+                    self.credentials.uf.imported(said);
+                    // A value kept for today shows now.
+                    self.read_uf();
+                }
+                Ok(None) => self.credentials.uf.imported_nothing(),
+                Err(e) => self.credentials.uf.imported(Err(e.to_string())),
+            }
+        }
+        if let Some(result) = take_finished(&mut self.uf_loading) {
+            let today = self.uf_day();
+            self.uf = match result {
+                Ok(Ok(found)) => crate::ui::widgets::UfShown {
+                    value: Some(found),
+                    missing: None,
+                },
+                Ok(Err(e)) => crate::ui::widgets::UfShown {
+                    value: None,
+                    missing: Some(crate::i18n::uf_error(&e, today)),
+                },
+                Err(e) => crate::ui::widgets::UfShown {
+                    value: None,
+                    missing: Some(e.to_string()),
+                },
+            };
+        }
+        self.reread_uf();
     }
 
     /// Reads the day's kept UF value again every [`super::UF_REREAD`] once it has been

@@ -51,52 +51,8 @@ impl InvoiceDeskApp {
                     .map_err(|e| e.to_string())
                 }));
             }
-            ProfilesCommand::ChooseUfFile | ProfilesCommand::ImportUfFile(_) => {
-                if self.uf_importing.is_some() {
-                    return;
-                }
-                let chosen = match cmd {
-                    ProfilesCommand::ImportUfFile(path) => Some(path),
-                    _ => None,
-                };
-                let journal = self.journal.clone();
-                let today = self.uf_day();
-                self.credentials.uf.importing();
-                self.uf_importing = Some(self.spawner.spawn(async move {
-                    let path = match chosen {
-                        Some(p) => p,
-                        None => {
-                            let picked = rfd::AsyncFileDialog::new()
-                                .set_title(tr!("ufs-file-dialog"))
-                                .add_filter(tr!("ufs-file-filter"), &["csv", "xlsx", "json"])
-                                .pick_file()
-                                .await;
-                            // No file chosen, or no dialog could be shown: a path can be typed.
-                            picked?.path().to_path_buf()
-                        }
-                    };
-                    let j = match journal.shared().await {
-                        Ok(j) => j,
-                        Err(e) => {
-                            let e = crate::uf::UfError::Journal(e);
-                            return Some(Err(crate::i18n::uf_error(&e, today)));
-                        }
-                    };
-                    let imported = j
-                        .run(move |j| Ok(crate::uf::file::import(j, &path, None)))
-                        .await
-                        .unwrap_or_else(|e| Err(crate::uf::UfError::Journal(e)));
-                    Some(match imported {
-                        Ok(i) => crate::i18n::uf_imported(&i).map(|(summary, notes)| {
-                            std::iter::once(summary)
-                                .chain(notes)
-                                .collect::<Vec<_>>()
-                                .join("\n")
-                        }),
-                        Err(e) => Err(crate::i18n::uf_error(&e, today)),
-                    })
-                }));
-            }
+            ProfilesCommand::ChooseUfFile => self.import_uf_file(None),
+            ProfilesCommand::ImportUfFile(path) => self.import_uf_file(Some(path)),
             ProfilesCommand::SaveProfile {
                 previous,
                 profile,
@@ -197,5 +153,50 @@ impl InvoiceDeskApp {
                 self.saved.tab = Tab::Create;
             }
         }
+    }
+
+    /// Keeps a file of UF values in the journal, all or nothing: the one at `chosen`, or
+    /// one picked in a dialog.
+    fn import_uf_file(&mut self, chosen: Option<std::path::PathBuf>) {
+        if self.uf_importing.is_some() {
+            return;
+        }
+        let journal = self.journal.clone();
+        let today = self.uf_day();
+        self.credentials.uf.importing();
+        self.uf_importing = Some(self.spawner.spawn(async move {
+            let path = match chosen {
+                Some(p) => p,
+                None => {
+                    let picked = rfd::AsyncFileDialog::new()
+                        .set_title(tr!("ufs-file-dialog"))
+                        .add_filter(tr!("ufs-file-filter"), &["csv", "xlsx", "json"])
+                        .pick_file()
+                        .await;
+                    // No file chosen, or no dialog could be shown: a path can be typed.
+                    picked?.path().to_path_buf()
+                }
+            };
+            let j = match journal.shared().await {
+                Ok(j) => j,
+                Err(e) => {
+                    let e = crate::uf::UfError::Journal(e);
+                    return Some(Err(crate::i18n::uf_error(&e, today)));
+                }
+            };
+            let imported = j
+                .run(move |j| Ok(crate::uf::file::import(j, &path, None)))
+                .await
+                .unwrap_or_else(|e| Err(crate::uf::UfError::Journal(e)));
+            Some(match imported {
+                Ok(i) => crate::i18n::uf_imported(&i).map(|(summary, notes)| {
+                    std::iter::once(summary)
+                        .chain(notes)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                }),
+                Err(e) => Err(crate::i18n::uf_error(&e, today)),
+            })
+        }));
     }
 }
