@@ -23,10 +23,15 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// A file's production code, read by its structure (syn): every item but those under
 /// `#[cfg(test)]` (test modules, test-only functions and methods), as tokens with the
-/// spaces between them removed (`crate::api::Client`, `tr!(`); nothing of a `tests.rs`.
+/// spaces between them removed (`crate::api::Client`, `tr!(`); nothing of a `tests.rs`
+/// or a `tests/` folder.
 fn production(path: &Path) -> String {
     use quote::ToTokens;
-    if path.file_name().is_some_and(|n| n == "tests.rs") {
+    if path.file_name().is_some_and(|n| n == "tests.rs")
+        || path
+            .strip_prefix(src())
+            .is_ok_and(|p| p.components().any(|c| c.as_os_str() == "tests"))
+    {
         return String::new();
     }
     let text = std::fs::read_to_string(path).unwrap();
@@ -339,7 +344,6 @@ fn files_and_functions_stay_small() {
         ("bulk/run.rs", 1689),
         ("export/xlsx.rs", 1030),
         ("journal/store.rs", 1449),
-        ("journal/tests.rs", 1163),
         ("ui/create.rs", 1082),
         ("ui/receivables.rs", 1093),
     ];
@@ -387,6 +391,13 @@ fn files_and_functions_stay_small() {
                     "{rel}:{line} fn {name}: {len} lines (at most {allowed})"
                 ));
             }
+        }
+    }
+    // A listed one that is small now, or gone, leaves the list.
+    for (f, _) in big_files {
+        let lines = std::fs::read_to_string(src().join(f)).map_or(0, |t| t.lines().count());
+        if lines <= FILE_MAX {
+            over.push(format!("{f} is {lines} lines now: take it off the list"));
         }
     }
     assert!(over.is_empty(), "{}", over.join("\n"));
