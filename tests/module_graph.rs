@@ -339,7 +339,7 @@ fn functions(file: &syn::File) -> Vec<(String, usize, usize)> {
 fn files_and_functions_stay_small() {
     const FILE_MAX: usize = 900;
     const FN_MAX: usize = 150;
-    let big_files: &[(&str, usize)] = &[("ui/create.rs", 1082), ("ui/receivables.rs", 1093)];
+    let big_files: &[(&str, usize)] = &[("ui/create.rs", 1082)];
     let long_fns: &[(&str, &str, usize)] = &[
         ("bulk/mod.rs", "push", 179),
         ("bulk/run/mod.rs", "one", 234),
