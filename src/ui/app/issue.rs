@@ -78,6 +78,7 @@ impl InvoiceDeskApp {
                 self.create.started(sent, with, task);
             }
             IssueCommand::ClerkCheckedNotCreated(inv) => {
+                self.create.clerk_checked();
                 let journal = self.journal.clone();
                 let (customer, amount) = (inv.customer.clone(), inv.amount.normalize().to_string());
                 self.spawner.spawn(async move {
