@@ -22,7 +22,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     let report_target = match &a.report {
         None => None,
         Some(out) => Some(crate::fsutil::check_destination(out).map_err(|e| {
-            usage(tr!(
+            Failure::usage(tr!(
                 "cli-report-unwritable",
                 path = out.display(),
                 why = crate::i18n::destination_error(&e)
@@ -53,7 +53,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         .unwrap_or_default();
     say_problems(&plan);
     if !plan.problems.is_empty() && !a.skip_invalid {
-        return Err(usage(tr!(
+        return Err(Failure::usage(tr!(
             "cli-problems",
             count = plan.problems.len(),
             path = a.file.display()
@@ -106,13 +106,6 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
 }
 
 /// A usage failure (exit 2).
-fn usage(m: String) -> Failure {
-    Failure {
-        code: super::Exit::Usage,
-        message: m,
-    }
-}
-
 /// Reads the file once, its rows going straight into the plan (nothing else of it is
 /// kept); its digest, known only at the end, is given to the rows after.
 fn plan_file(
@@ -143,7 +136,7 @@ fn plan_file(
         },
     );
     let file_id = read.map_err(|e| {
-        usage(tr!(
+        Failure::usage(tr!(
             "cli-cannot-read",
             path = a.file.display(),
             why = crate::i18n::sheet_error(&e)
@@ -193,7 +186,7 @@ fn say_problems(plan: &Plan) {
 fn confirm(a: &BulkArgs) -> Result<(), Failure> {
     if !a.yes {
         if !std::io::stdin().is_terminal() {
-            return Err(usage(tr!(
+            return Err(Failure::usage(tr!(
                 "cli-not-a-terminal",
                 what = tr!("cli-what-send")
             )));
@@ -203,9 +196,9 @@ fn confirm(a: &BulkArgs) -> Result<(), Failure> {
         let mut answer = String::new();
         std::io::stdin()
             .read_line(&mut answer)
-            .map_err(|e| usage(tr!("cli-could-not-read-answer", why = e)))?;
+            .map_err(|e| Failure::usage(tr!("cli-could-not-read-answer", why = e)))?;
         if !super::said_yes(&answer) {
-            return Err(usage(tr!("cli-nothing-sent")));
+            return Err(Failure::usage(tr!("cli-nothing-sent")));
         }
     }
     Ok(())

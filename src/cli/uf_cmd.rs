@@ -98,10 +98,7 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
                     }
                     Ok(())
                 }
-                Err(message) => Err(Failure {
-                    code: super::Exit::Usage,
-                    message,
-                }),
+                Err(message) => Err(Failure::usage(message)),
             }
         }
         UfCommand::Key { address } => {
@@ -191,17 +188,7 @@ async fn check(
             .filter(|d| d.date >= from && d.date <= to)
             .collect();
         let (held, refused) = crate::uf::sift(in_range);
-        said.extend(refused.iter().filter_map(|b| {
-            crate::i18n::uf_put(
-                b.date,
-                b.value,
-                crate::uf::CMF,
-                &crate::journal::UfPut::Breaks {
-                    near: b.near,
-                    value: b.near_value,
-                },
-            )
-        }));
+        said.extend(refused.iter().map(crate::i18n::uf_breaks_line));
         let pairs: Vec<_> = held.iter().map(|d| (d.date, d.value)).collect();
         for k in kept
             .iter()

@@ -41,8 +41,9 @@ pub fn uf_source(source: &str) -> String {
     }
 }
 
-/// Pesos per UF as published: "$39.643,59".
-fn peso_value(v: Decimal) -> String {
+/// Pesos per UF as published: "$39.643,59" (the same in every language: the CMF's
+/// figure, as a statement quotes it).
+pub fn peso_value(v: Decimal) -> String {
     format!("${}", crate::api::money::format_es_cl(v, 2))
 }
 
@@ -72,20 +73,7 @@ pub fn uf_imported(i: &crate::uf::file::Imported) -> Result<(String, Vec<String>
             .map(|o| uf_offered(o, &i.values))
             .unwrap_or_default()
     } else {
-        i.refused
-            .iter()
-            .filter_map(|b| {
-                uf_put(
-                    b.date,
-                    b.value,
-                    &i.name,
-                    &UfPut::Breaks {
-                        near: b.near,
-                        value: b.near_value,
-                    },
-                )
-            })
-            .collect()
+        i.refused.iter().map(uf_breaks_line).collect()
     };
     if !i.kept() {
         let mut lines = vec![tr!("uf-file-refused", file = file)];
@@ -106,6 +94,18 @@ pub fn uf_imported(i: &crate::uf::file::Imported) -> Result<(String, Vec<String>
     Ok((summary, breaks))
 }
 
+/// A day refused for breaking continuity: "03-12-2026: $3.963,30 no se guardó: se aleja
+/// más de 0,5 % del valor guardado del 02-12-2026 ($39.629,00); …".
+pub fn uf_breaks_line(b: &crate::uf::Breaks) -> String {
+    tr!(
+        "uf-put-breaks",
+        date = super::date(&b.date.to_string()),
+        value = peso_value(b.value),
+        near = super::date(&b.near.to_string()),
+        near_value = peso_value(b.near_value)
+    )
+}
+
 /// What became of one day's value offered to the journal, when a clerk must know
 /// (refused, corrected, contradicted); `None` when it was kept or already was.
 pub fn uf_put(day: NaiveDate, value: Decimal, source: &str, put: &UfPut) -> Option<String> {
@@ -113,13 +113,12 @@ pub fn uf_put(day: NaiveDate, value: Decimal, source: &str, put: &UfPut) -> Opti
     let date = super::date(&day.to_string());
     match put {
         UfPut::Added | UfPut::Same => None,
-        UfPut::Breaks { near, value: v } => Some(tr!(
-            "uf-put-breaks",
-            date = date,
-            value = peso_value(value),
-            near = super::date(&near.to_string()),
-            near_value = peso_value(*v)
-        )),
+        UfPut::Breaks { near, value: v } => Some(uf_breaks_line(&crate::uf::Breaks {
+            date: day,
+            value,
+            near: *near,
+            near_value: *v,
+        })),
         UfPut::Corrected { was, by } => Some(tr!(
             "uf-put-corrected",
             date = date,
@@ -204,7 +203,7 @@ pub fn book_in_pesos(pesos: &[Decimal; 6], others: bool, day: &UfDay) -> String 
     let mut line = tr!(
         "uf-book-pesos",
         date = super::date(&day.date.to_string()),
-        value = format!("${}", crate::api::money::format_es_cl(day.value, 2)),
+        value = peso_value(day.value),
         owed = clp(pesos[5]),
         overdue = clp(overdue),
         buckets = buckets.join(" · ")
@@ -263,8 +262,8 @@ pub fn uf_bad(bad: &crate::uf::Bad) -> String {
         Why::TwoValues { date, a, b } => tr!(
             "uf-why-two-values",
             date = super::date(&date.to_string()),
-            a = format!("${}", crate::api::money::format_es_cl(*a, 2)),
-            b = format!("${}", crate::api::money::format_es_cl(*b, 2))
+            a = peso_value(*a),
+            b = peso_value(*b)
         ),
         Why::NotCmfJson => tr!("uf-why-not-cmf-json"),
         Why::NoColumns => tr!("uf-why-no-columns"),

@@ -305,11 +305,17 @@ fn keep_here(
             return Ok(b);
         }
         let by = k.opt_text(1)?;
-        tx.exec(
-            "INSERT INTO uf_corrections (day, source, old_value, old_stored_by, new_value,
-                                         corrected_by, corrected_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            &vals![iso(day), source, was.to_string(), &by, text, who, &now],
+        record_correction(
+            tx,
+            &UfCorrection {
+                day,
+                source: source.to_string(),
+                old_value: was,
+                old_stored_by: by.clone(),
+                new_value: value,
+                by: who.to_string(),
+                at: now.clone(),
+            },
         )?;
         tx.exec(
             "UPDATE uf_values SET value = ?3, stored = ?4, stored_by = ?5
@@ -335,19 +341,17 @@ fn keep_here(
         if other != value {
             let other_source = o.text(1)?;
             if source == CMF {
-                tx.exec(
-                    "INSERT INTO uf_corrections (day, source, old_value, old_stored_by, new_value,
-                                                 corrected_by, corrected_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    &vals![
-                        iso(day),
-                        &other_source,
-                        other.to_string(),
-                        &o.opt_text(2)?,
-                        text,
-                        who,
-                        &now
-                    ],
+                record_correction(
+                    tx,
+                    &UfCorrection {
+                        day,
+                        source: other_source.clone(),
+                        old_value: other,
+                        old_stored_by: o.opt_text(2)?,
+                        new_value: value,
+                        by: who.to_string(),
+                        at: now.clone(),
+                    },
                 )?;
             }
             return Ok(UfPut::Differs {
@@ -357,6 +361,25 @@ fn keep_here(
         }
     }
     Ok(UfPut::Added)
+}
+
+/// Keeps a value the CMF contradicts beside the CMF's, with who found it and when.
+fn record_correction(tx: &dyn Db, c: &UfCorrection) -> Result<(), DbError> {
+    tx.exec(
+        "INSERT INTO uf_corrections (day, source, old_value, old_stored_by, new_value,
+                                     corrected_by, corrected_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        &vals![
+            iso(c.day),
+            &c.source,
+            c.old_value.to_string(),
+            &c.old_stored_by,
+            c.new_value.normalize().to_string(),
+            &c.by,
+            &c.at
+        ],
+    )?;
+    Ok(())
 }
 
 /// Whether `value` on `day` breaks continuity with the nearest kept days before and

@@ -209,12 +209,7 @@ pub(super) fn draw(
     );
     let logo = match logo {
         Some((bytes, kind)) => {
-            let data = krilla::Data::from(bytes.clone());
-            let image = match kind {
-                LogoKind::Png => Image::from_png(data, true),
-                LogoKind::Jpeg => Image::from_jpeg(data, true),
-            }
-            .map_err(|e| {
+            let image = crate::profile::sender::logo_image(bytes, *kind).map_err(|e| {
                 PdfError::Logo(crate::profile::SenderProblem::LogoUnreadable(
                     st.sender.logo.clone().unwrap_or_default(),
                     e,

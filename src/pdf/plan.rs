@@ -128,7 +128,7 @@ pub(super) fn uf_line(
         uf = crate::api::money::format_amount(uf, Some("CLF")),
         pesos = crate::api::money::format_amount(pesos, Some("CLP")),
         date = crate::i18n::date_in(s.lang, &day.date.to_string()),
-        value = format!("${}", crate::api::money::format_es_cl(day.value, 2)),
+        value = crate::i18n::peso_value(day.value),
         from = match day.from {
             crate::uf::UfFrom::Cmf => crate::tr_in!(s.lang, "st-uf-from-cmf"),
             crate::uf::UfFrom::Table => crate::tr_in!(s.lang, "st-uf-from-table"),

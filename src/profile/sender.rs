@@ -191,13 +191,18 @@ fn decodes(bytes: &[u8], kind: LogoKind) -> Result<(), String> {
     embeds(bytes, kind)
 }
 
-/// Whether the statement's PDF writer takes the logo, as `pdf::draw` gives it.
-pub fn embeds(bytes: &[u8], kind: LogoKind) -> Result<(), String> {
+/// The logo as the statement's PDF writer takes it (`pdf::draw` embeds this).
+pub fn logo_image(bytes: &[u8], kind: LogoKind) -> Result<krilla::image::Image, String> {
     let data = krilla::Data::from(bytes.to_vec());
-    let image = match kind {
+    match kind {
         LogoKind::Png => krilla::image::Image::from_png(data, true),
         LogoKind::Jpeg => krilla::image::Image::from_jpeg(data, true),
-    }?;
+    }
+}
+
+/// Whether the statement's PDF writer can draw the logo: [`logo_image`] on a page.
+fn embeds(bytes: &[u8], kind: LogoKind) -> Result<(), String> {
+    let image = logo_image(bytes, kind)?;
     // The writer decodes an image when the document is finished: a page with it, made.
     let size = krilla::geom::Size::from_wh(16.0, 16.0).ok_or("no size")?;
     let mut doc = krilla::Document::new();

@@ -777,3 +777,44 @@ fn entries_carry_the_clerks_name_and_are_filtered_by_clerk() {
 }
 
 mod writers;
+
+/// The CMF's word on a file's journal: a CMF value contradicting the kept CMF value
+/// replaces it, a CMF value beside a differing file value is kept and used; both are
+/// recorded in `uf_corrections` with the value they contradicted.
+#[test]
+fn a_value_the_cmf_contradicts_is_replaced_and_recorded() {
+    let (_d, mut j) = open();
+    let day = |d: u32| chrono::NaiveDate::from_ymd_opt(2026, 11, d).unwrap();
+    let v = |s: &str| s.parse::<rust_decimal::Decimal>().unwrap();
+    let month: Vec<_> = (1..=5)
+        .map(|d| (day(d), v("39600") + v("4") * rust_decimal::Decimal::from(d)))
+        .collect();
+    j.put_uf_values(&month, "CMF", false).unwrap();
+    j.put_uf_values(&[(day(7), v("39640.00"))], "uf.xlsx", true)
+        .unwrap();
+    let said = j
+        .put_uf_values(
+            &[(day(3), v("39620.00")), (day(7), v("39629.00"))],
+            "CMF",
+            false,
+        )
+        .unwrap();
+    assert_eq!(
+        said.each[0].1,
+        UfPut::Corrected {
+            was: v("39612"),
+            by: Some(os_user())
+        }
+    );
+    assert!(matches!(&said.each[1].1, UfPut::Differs { source, .. } if source == "uf.xlsx"));
+    let kept = j.uf_values(day(3), day(7)).unwrap();
+    assert_eq!(kept[0].value, v("39620.00"));
+    assert_eq!(kept.iter().find(|k| k.day == day(7)).unwrap().source, "CMF");
+    let c = j.uf_corrections(day(1), day(30)).unwrap();
+    assert_eq!(c.len(), 2);
+    assert_eq!((c[0].old_value, c[0].new_value), (v("39612"), v("39620")));
+    assert_eq!(
+        (c[1].source.as_str(), c[1].old_value),
+        ("uf.xlsx", v("39640"))
+    );
+}
