@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole performance table, each figure beside its alternative and their ratio: runs
 # every bench script in turn on the release build and writes what they print to
-# benches/all.out (README's Performance section is that file, of one run). One build
+# benches/all.out (docs/performance.md summarises that file, of one run). One build
 # first, then nothing else should run on the machine: the figures are wall times. Every
 # part alternates its subjects (A B A B …) at least three times and prints medians with
 # their ranges; each part's header has the load average when it starts. LOAD=n puts n

@@ -30,31 +30,55 @@ pub fn folder() -> Option<PathBuf> {
     }
 }
 
+/// The target of timing lines (`INVOICE_DESK_TRACE=1`, for the measurement scripts):
+/// they go to stderr as they are, never into the support log.
+pub const TRACE: &str = "invoice_desk::trace";
+
+/// Whether timing lines are wanted (`INVOICE_DESK_TRACE=1`).
+pub fn tracing_to_stderr() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("INVOICE_DESK_TRACE").is_some_and(|v| v == "1"))
+}
+
 /// Starts the log for this process (`what`: "app" or the command's name). A log that
 /// cannot start (no folder, a read-only disk) is no log: the program works on.
 pub fn start(what: &str) -> Log {
-    let Some(dir) = folder() else {
-        return Log { _writer: None };
-    };
-    if private_folder(&dir).is_err() {
-        return Log { _writer: None };
-    }
-    let Ok(file) = tracing_appender::rolling::Builder::new()
-        .rotation(tracing_appender::rolling::Rotation::DAILY)
-        .filename_prefix("invoice-desk")
-        .filename_suffix("log")
-        .max_log_files(14)
-        .build(&dir)
-    else {
-        return Log { _writer: None };
-    };
-    let (writer, guard) = tracing_appender::non_blocking(file);
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(writer)
-        .with_ansi(false)
-        .with_target(false)
-        .with_max_level(tracing::Level::INFO)
-        .finish();
+    use tracing_subscriber::Layer as _;
+    use tracing_subscriber::layer::SubscriberExt as _;
+    let file = folder()
+        .filter(|dir| private_folder(dir).is_ok())
+        .and_then(|dir| {
+            tracing_appender::rolling::Builder::new()
+                .rotation(tracing_appender::rolling::Rotation::DAILY)
+                .filename_prefix("invoice-desk")
+                .filename_suffix("log")
+                .max_log_files(14)
+                .build(&dir)
+                .ok()
+        })
+        .map(tracing_appender::non_blocking);
+    let (writer, guard) = file.unzip();
+    let to_file = writer.map(|w| {
+        tracing_subscriber::fmt::layer()
+            .with_writer(w)
+            .with_ansi(false)
+            .with_target(false)
+            .with_filter(tracing_subscriber::filter::filter_fn(|m| {
+                m.target() != TRACE && *m.level() <= tracing::Level::INFO
+            }))
+    });
+    let to_stderr = tracing_to_stderr().then(|| {
+        tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .with_ansi(false)
+            .without_time()
+            .with_level(false)
+            .with_target(false)
+            .with_filter(tracing_subscriber::filter::filter_fn(|m| {
+                m.target() == TRACE
+            }))
+    });
+    let subscriber = tracing_subscriber::registry().with(to_file).with(to_stderr);
     if tracing::subscriber::set_global_default(subscriber).is_err() {
         return Log { _writer: None };
     }
@@ -64,9 +88,7 @@ pub fn start(what: &str) -> Log {
         what,
         "started"
     );
-    Log {
-        _writer: Some(guard),
-    }
+    Log { _writer: guard }
 }
 
 /// The log's folder, made if need be, that only this user can open (the log names

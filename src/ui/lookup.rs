@@ -38,8 +38,8 @@ pub struct LookupPanel {
     /// The connection the last void was sent with (a lost one is re-read there).
     void_sent_with: Option<std::sync::Arc<Session>>,
     notice: Option<String>,
-    /// A fixed "today" for overdue days (tests); `None`: the computer's date.
-    fixed_today: Option<chrono::NaiveDate>,
+    /// The app's one clock (`AppDeps::clock`).
+    clock: crate::ui::Clock,
     /// The invoice being printed: its PDF made, then opened in the system's viewer.
     print: Option<Task<super::external::Shown>>,
     /// The invoice's e-mail: made, shown, sent.
@@ -55,9 +55,8 @@ impl LookupPanel {
             .and_then(|inv| inv.customer.clone())
     }
 
-    /// A panel with a restored id; `today` fixes the day overdue days are counted on
-    /// (tests), `None` follows the computer's date.
-    pub fn new(id: String, today: Option<chrono::NaiveDate>) -> Self {
+    /// A panel with a restored id; `clock` says the day overdue days are counted on.
+    pub fn new(id: String, clock: crate::ui::Clock) -> Self {
         LookupPanel {
             id,
             focus_request: false,
@@ -72,7 +71,7 @@ impl LookupPanel {
             recheck: None,
             void_sent_with: None,
             notice: None,
-            fixed_today: today,
+            clock,
             print: None,
             mail: Default::default(),
         }
@@ -168,9 +167,7 @@ impl LookupPanel {
             return;
         }
         let sender = session.profile.sender.clone();
-        let as_of = self
-            .fixed_today
-            .unwrap_or_else(|| chrono::Local::now().date_naive());
+        let as_of = self.clock.today();
         let lang = crate::i18n::current();
         self.notice = None;
         let request = super::external::PdfRequest {
@@ -211,7 +208,7 @@ impl LookupPanel {
                 inv,
                 session.profile.clone(),
                 journal.clone(),
-                self.fixed_today,
+                self.clock.fixed_day(),
                 templates,
             )));
     }
@@ -415,9 +412,7 @@ impl LookupPanel {
         ui.separator();
         // The app scrolls the whole panel (not this part alone).
         ui.vertical(|ui| {
-            let today = self
-                .fixed_today
-                .unwrap_or_else(|| chrono::Local::now().date_naive());
+            let today = self.clock.today();
             let wanted = names.missing(inv.customer.as_deref());
             if !wanted.is_empty() {
                 commands.push(Command::Customers(CustomersCommand::WantNames(wanted)));

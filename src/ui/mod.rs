@@ -4,6 +4,7 @@
 pub mod activity;
 pub mod app;
 pub mod bulk;
+mod clock;
 pub mod command;
 pub mod create;
 pub mod credentials;
@@ -21,13 +22,24 @@ pub mod uf_setting;
 pub mod widgets;
 
 pub use app::{AppDeps, InvoiceDeskApp, Tab};
+pub use clock::Clock;
 
 /// With `INVOICE_DESK_TRACE=1`, timings (never data or secrets) go to stderr: when the
 /// first frame was drawn and how long a listing took. For the measurement script.
 pub fn trace_enabled() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("INVOICE_DESK_TRACE").is_some_and(|v| v == "1"))
+    crate::logfile::tracing_to_stderr()
 }
+
+/// One timing line (see [`trace_enabled`]): an event of the log's own channel, which
+/// `logfile` sends to stderr, never to the support log.
+macro_rules! trace_line {
+    ($($t:tt)*) => {
+        if $crate::ui::trace_enabled() {
+            tracing::info!(target: $crate::logfile::TRACE, "invoice-desk trace: {}", format_args!($($t)*));
+        }
+    };
+}
+pub(crate) use trace_line;
 
 /// Milliseconds since the Unix epoch, for trace lines.
 pub fn unix_ms() -> u128 {
@@ -48,7 +60,7 @@ pub fn run(rt: &tokio::runtime::Runtime) -> eframe::Result<()> {
         journal: crate::journal::default_path(),
         journal_fixed: crate::journal::chosen_by_environment(),
         language: None,
-        today: None,
+        clock: Clock::default(),
         opener: None,
         // INVOICE_DESK_DOCUMENTS chooses another folder for the documents opened.
         documents: std::env::var_os("INVOICE_DESK_DOCUMENTS")

@@ -29,7 +29,9 @@ pub fn runtime() -> tokio::runtime::Runtime {
 /// The app, window of `size` points.
 pub fn harness(mut deps: AppDeps, size: [f32; 2]) -> H {
     one_language(deps.language.unwrap_or(Lang::En));
-    deps.today = deps.today.or(Some(TODAY));
+    if deps.clock.fixed_day().is_none() {
+        deps.clock = invoice_desk::ui::Clock::fixed(TODAY);
+    }
     Harness::builder()
         .with_size(size)
         .build_eframe(move |cc| InvoiceDeskApp::new(cc, deps))
@@ -172,7 +174,9 @@ pub fn customized(
         Some(storage) => {
             // The harness lives for the test; so does what it was started from.
             let storage: &'static Storage = Box::leak(Box::new(storage));
-            deps.today = deps.today.or(Some(TODAY));
+            if deps.clock.fixed_day().is_none() {
+                deps.clock = invoice_desk::ui::Clock::fixed(TODAY);
+            }
             Harness::builder().with_size(size).build_eframe(move |cc| {
                 cc.storage = Some(storage);
                 InvoiceDeskApp::new(cc, deps)

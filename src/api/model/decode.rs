@@ -546,7 +546,7 @@ fn decode_into<'de, A: serde::de::MapAccess<'de>>(
 
 impl<'de> serde::Deserialize<'de> for Invoice {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let mut inv = Invoice::empty();
+        let mut inv = Invoice::default();
         Self::deserialize_in_place(d, &mut inv)?;
         Ok(inv)
     }
@@ -612,8 +612,10 @@ mod tests {
                     }
                 }
             }
-            let mut inv = Invoice::empty();
-            inv.extra = extra;
+            let mut inv = Invoice {
+                extra,
+                ..Invoice::default()
+            };
             let [id, customer, customer_id, rest @ ..] = known;
             inv.id = id
                 .and_then(super::super::invoice::id_text)

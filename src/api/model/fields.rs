@@ -1,9 +1,8 @@
 //! The one table of the invoice fields the app knows by name. Decoding (`decode.rs`),
 //! `Invoice::fields`, `Invoice::to_json` and the CSV columns all follow it.
 //!
-//! To add a field: a row in [`KNOWN_FIELDS`], its index in [`at`], a typed member of
-//! `Invoice`, and one arm each in [`known_index`], [`Invoice::known`] and
-//! [`Invoice::text_slot`] (text) or [`Invoice::set_known`] (any other shape) below.
+//! To add a field: a row in the `known_fields!` table below and a typed member of
+//! `Invoice` (its type says how it is read and stored; see `Slot`).
 
 use super::invoice::{Invoice, compact};
 use crate::api::money;
@@ -40,75 +39,182 @@ pub struct KnownField {
     pub csv: Option<(&'static str, u8)>,
 }
 
-const fn field(name: &'static str, shape: Shape, csv: Option<(&'static str, u8)>) -> KnownField {
-    KnownField { name, shape, csv }
-}
-
 /// Position of the first optional CSV column.
 pub const FIRST_OPTIONAL_COLUMN: u8 = 9;
 
-/// The known fields, in the order `fields()` and `to_json()` list them. The CSV's
-/// `status` column (position 5) is derived from several fields (see `Invoice::status`).
-pub const KNOWN_FIELDS: [KnownField; 13] = [
-    field("id", Shape::Id, Some(("id", 0))),
-    field("customer", Shape::Ident, Some(("customer", 1))),
-    // Read as the customer when `customer` is absent (some services name it so).
-    field("customer_id", Shape::Ident, None),
-    field("product_id", Shape::Ident, Some(("product_id", 9))),
-    field("due_date", Shape::Text, Some(("due_date", 2))),
-    field("amount", Shape::Amount, Some(("amount", 3))),
-    field("currency_code", Shape::Text, Some(("currency_code", 4))),
-    field("is_paid", Shape::Flag, Some(("is_paid", 6))),
-    field("is_void", Shape::Flag, Some(("is_void", 7))),
-    field("status", Shape::Text, Some(("service_status", 12))),
-    field("link_payment", Shape::Text, Some(("link_payment", 10))),
-    field(
-        "invoice_external_id",
-        Shape::Ident,
-        Some(("invoice_external_id", 8)),
-    ),
-    field("metadata", Shape::Json, Some(("metadata", 11))),
-];
+/// Writes the table, its indices, the name lookup and the typed access from one list,
+/// so that adding a field is a row here and a member of `Invoice` (nothing else).
+/// A row: its index's name, its name on the wire, its [`Shape`], its CSV column, and
+/// `=> member` (the `Invoice` member that keeps it) or `=> member, alias` (read into
+/// another field's member, never listed on its own).
+macro_rules! known_fields {
+    ($($at:ident $name:literal $shape:ident $csv:expr => $member:ident $(, $alias:ident)?;)*) => {
+        /// The known fields, in the order `fields()` and `to_json()` list them. The CSV's
+        /// `status` column (position 5) is derived from several fields (see
+        /// `Invoice::status`).
+        pub const KNOWN_FIELDS: [KnownField; [$($name),*].len()] = [
+            $(KnownField { name: $name, shape: Shape::$shape, csv: $csv },)*
+        ];
 
-/// The indices of the known fields in [`KNOWN_FIELDS`]: `known`, `set_known` and the
-/// decoder dispatch on these numbers rather than comparing names, field by field, row
-/// by row (a test checks that they match the table).
-pub(super) mod at {
-    pub const ID: usize = 0;
-    pub const CUSTOMER: usize = 1;
-    pub const CUSTOMER_ID: usize = 2;
-    pub const PRODUCT_ID: usize = 3;
-    pub const DUE_DATE: usize = 4;
-    pub const AMOUNT: usize = 5;
-    pub const CURRENCY_CODE: usize = 6;
-    pub const IS_PAID: usize = 7;
-    pub const IS_VOID: usize = 8;
-    pub const STATUS: usize = 9;
-    pub const LINK_PAYMENT: usize = 10;
-    pub const INVOICE_EXTERNAL_ID: usize = 11;
-    pub const METADATA: usize = 12;
+        /// The indices of the known fields in [`KNOWN_FIELDS`]: `known`, `set_known` and
+        /// the decoder dispatch on these numbers rather than comparing names, field by
+        /// field, row by row.
+        pub(super) mod at {
+            #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+            enum Index { $($at,)* }
+            $(pub const $at: usize = Index::$at as usize;)*
+        }
+
+        /// The index of a known field's name.
+        pub fn known_index(name: &str) -> Option<usize> {
+            // A `match` on the text compiles to a test of its length first: most names
+            // are settled by one comparison, where a scan of the table would make up to
+            // thirteen.
+            Some(match name {
+                $($name => at::$at,)*
+                _ => return None,
+            })
+        }
+
+        impl Invoice {
+            /// The value of the known field `KNOWN_FIELDS[i]`, if the invoice has it (an
+            /// alias has none of its own).
+            pub fn known(&self, i: usize) -> Option<Known<'_>> {
+                match i {
+                    $(at::$at => known_fields!(@get self $member $($alias)?),)*
+                    _ => None,
+                }
+            }
+
+            /// Where the text of the known field `KNOWN_FIELDS[i]` is kept, for the fields
+            /// that are optional text (identifiers included; not the required `id`).
+            pub(super) fn text_slot(&mut self, i: usize) -> Option<&mut Option<String>> {
+                match i {
+                    $(at::$at => Slot::text_slot(&mut self.$member),)*
+                    _ => None,
+                }
+            }
+
+            /// Stores a decoded value of the known field `KNOWN_FIELDS[i]`; `None` clears
+            /// it.
+            pub(super) fn set_known(&mut self, i: usize, v: Option<Decoded>) {
+                match i {
+                    $(at::$at => known_fields!(@set self v $member),)*
+                    _ => {}
+                }
+            }
+        }
+    };
+    (@get $s:ident $member:ident alias) => { None };
+    // The amount is kept in two members: the number, or the text of one not usable.
+    (@get $s:ident amount) => {
+        match ($s.amount, &$s.amount_unreadable) {
+            (Some(a), _) => Some(Known::Amount(a)),
+            (None, raw) => raw.as_deref().map(Known::Unreadable),
+        }
+    };
+    (@get $s:ident $member:ident) => { Slot::get(&$s.$member) };
+    (@set $s:ident $v:ident amount) => {
+        ($s.amount, $s.amount_unreadable) = match $v {
+            Some(Decoded::Amount(Ok(a))) => (Some(a), None),
+            Some(Decoded::Amount(Err(raw))) => (None, Some(raw)),
+            _ => (None, None),
+        }
+    };
+    (@set $s:ident $v:ident $member:ident) => { Slot::set(&mut $s.$member, $v) };
 }
 
-/// The index of a known field's name.
-pub fn known_index(name: &str) -> Option<usize> {
-    // A `match` on the text compiles to a test of its length first: most names are
-    // settled by one comparison, where a scan of the table would make up to thirteen.
-    Some(match name {
-        "id" => at::ID,
-        "customer" => at::CUSTOMER,
-        "customer_id" => at::CUSTOMER_ID,
-        "product_id" => at::PRODUCT_ID,
-        "due_date" => at::DUE_DATE,
-        "amount" => at::AMOUNT,
-        "currency_code" => at::CURRENCY_CODE,
-        "is_paid" => at::IS_PAID,
-        "is_void" => at::IS_VOID,
-        "status" => at::STATUS,
-        "link_payment" => at::LINK_PAYMENT,
-        "invoice_external_id" => at::INVOICE_EXTERNAL_ID,
-        "metadata" => at::METADATA,
-        _ => return None,
-    })
+known_fields! {
+    ID "id" Id Some(("id", 0)) => id;
+    CUSTOMER "customer" Ident Some(("customer", 1)) => customer;
+    // Read as the customer when `customer` is absent (some services name it so).
+    CUSTOMER_ID "customer_id" Ident None => customer, alias;
+    PRODUCT_ID "product_id" Ident Some(("product_id", 9)) => product_id;
+    DUE_DATE "due_date" Text Some(("due_date", 2)) => due_date;
+    AMOUNT "amount" Amount Some(("amount", 3)) => amount;
+    CURRENCY_CODE "currency_code" Text Some(("currency_code", 4)) => currency_code;
+    IS_PAID "is_paid" Flag Some(("is_paid", 6)) => is_paid;
+    IS_VOID "is_void" Flag Some(("is_void", 7)) => is_void;
+    STATUS "status" Text Some(("service_status", 12)) => status_text;
+    LINK_PAYMENT "link_payment" Text Some(("link_payment", 10)) => link_payment;
+    INVOICE_EXTERNAL_ID "invoice_external_id" Ident Some(("invoice_external_id", 8)) => invoice_external_id;
+    METADATA "metadata" Json Some(("metadata", 11)) => metadata;
+}
+
+/// How a member of `Invoice` keeps a known field's value, by its type: the table above
+/// names the member, its type says how it is read and stored.
+trait Slot {
+    fn get(&self) -> Option<Known<'_>>;
+    fn set(&mut self, v: Option<Decoded>);
+    fn text_slot(&mut self) -> Option<&mut Option<String>> {
+        None
+    }
+}
+
+fn decoded_text(v: Option<Decoded>) -> Option<String> {
+    match v {
+        Some(Decoded::Text(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// The required id.
+impl Slot for String {
+    fn get(&self) -> Option<Known<'_>> {
+        Some(Known::Text(self))
+    }
+    fn set(&mut self, v: Option<Decoded>) {
+        *self = decoded_text(v).unwrap_or_default();
+    }
+}
+
+impl Slot for Option<String> {
+    fn get(&self) -> Option<Known<'_>> {
+        self.as_deref().map(Known::Text)
+    }
+    fn set(&mut self, v: Option<Decoded>) {
+        *self = decoded_text(v);
+    }
+    fn text_slot(&mut self) -> Option<&mut Option<String>> {
+        Some(self)
+    }
+}
+
+impl Slot for Option<bool> {
+    fn get(&self) -> Option<Known<'_>> {
+        self.map(Known::Flag)
+    }
+    fn set(&mut self, v: Option<Decoded>) {
+        *self = match v {
+            Some(Decoded::Flag(b)) => Some(b),
+            _ => None,
+        };
+    }
+}
+
+impl Slot for Option<Value> {
+    fn get(&self) -> Option<Known<'_>> {
+        self.as_ref().map(Known::Json)
+    }
+    fn set(&mut self, v: Option<Decoded>) {
+        *self = match v {
+            Some(Decoded::Json(j)) => Some(j),
+            _ => None,
+        };
+    }
+}
+
+/// The amount's number: read and stored by the table's own arms (it has a second member).
+impl Slot for Option<Decimal> {
+    fn get(&self) -> Option<Known<'_>> {
+        self.map(Known::Amount)
+    }
+    fn set(&mut self, v: Option<Decoded>) {
+        *self = match v {
+            Some(Decoded::Amount(Ok(a))) => Some(a),
+            _ => None,
+        };
+    }
 }
 
 /// A known field's value, borrowed from an invoice.
@@ -160,84 +266,6 @@ pub enum Decoded {
     Json(Value),
 }
 
-impl Invoice {
-    /// The value of the known field `KNOWN_FIELDS[i]`, if the invoice has it.
-    pub fn known(&self, i: usize) -> Option<Known<'_>> {
-        fn text(v: &Option<String>) -> Option<Known<'_>> {
-            v.as_deref().map(Known::Text)
-        }
-        match i {
-            at::ID => Some(Known::Text(&self.id)),
-            at::CUSTOMER => text(&self.customer),
-            at::PRODUCT_ID => text(&self.product_id),
-            at::DUE_DATE => text(&self.due_date),
-            at::AMOUNT => match (self.amount, &self.amount_unreadable) {
-                (Some(a), _) => Some(Known::Amount(a)),
-                (None, raw) => raw.as_deref().map(Known::Unreadable),
-            },
-            at::CURRENCY_CODE => text(&self.currency_code),
-            at::IS_PAID => self.is_paid.map(Known::Flag),
-            at::IS_VOID => self.is_void.map(Known::Flag),
-            at::STATUS => text(&self.status_text),
-            at::LINK_PAYMENT => text(&self.link_payment),
-            at::INVOICE_EXTERNAL_ID => text(&self.invoice_external_id),
-            at::METADATA => self.metadata.as_ref().map(Known::Json),
-            // customer_id is an alias: read into `customer`.
-            _ => None,
-        }
-    }
-
-    /// Where the text of the known field `KNOWN_FIELDS[i]` is kept, for the fields that
-    /// are optional text (identifiers included; not the required `id`).
-    pub(super) fn text_slot(&mut self, i: usize) -> Option<&mut Option<String>> {
-        Some(match i {
-            at::CUSTOMER | at::CUSTOMER_ID => &mut self.customer,
-            at::PRODUCT_ID => &mut self.product_id,
-            at::DUE_DATE => &mut self.due_date,
-            at::CURRENCY_CODE => &mut self.currency_code,
-            at::STATUS => &mut self.status_text,
-            at::LINK_PAYMENT => &mut self.link_payment,
-            at::INVOICE_EXTERNAL_ID => &mut self.invoice_external_id,
-            _ => return None,
-        })
-    }
-
-    /// Stores a decoded value of the known field `KNOWN_FIELDS[i]`; `None` clears it.
-    pub(super) fn set_known(&mut self, i: usize, v: Option<Decoded>) {
-        let text = |v: Option<Decoded>| match v {
-            Some(Decoded::Text(s)) => Some(s),
-            _ => None,
-        };
-        let flag = |v: Option<Decoded>| match v {
-            Some(Decoded::Flag(b)) => Some(b),
-            _ => None,
-        };
-        if let Some(slot) = self.text_slot(i) {
-            *slot = text(v);
-            return;
-        }
-        match (i, v) {
-            (at::ID, v) => self.id = text(v).unwrap_or_default(),
-            (at::AMOUNT, v) => {
-                (self.amount, self.amount_unreadable) = match v {
-                    Some(Decoded::Amount(Ok(a))) => (Some(a), None),
-                    Some(Decoded::Amount(Err(raw))) => (None, Some(raw)),
-                    _ => (None, None),
-                };
-            }
-            (at::IS_PAID, v) => self.is_paid = flag(v),
-            (at::IS_VOID, v) => self.is_void = flag(v),
-            (at::METADATA, v) => {
-                self.metadata = match v {
-                    Some(Decoded::Json(j)) => Some(j),
-                    _ => None,
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,7 +280,7 @@ mod tests {
         assert_eq!(csv_positions.len(), 12);
         assert!(!csv_positions.contains(&5));
         for (i, f) in KNOWN_FIELDS.iter().enumerate() {
-            let mut inv = Invoice::empty();
+            let mut inv = Invoice::default();
             let v = match f.shape {
                 Shape::Id | Shape::Ident | Shape::Text => Decoded::Text("x".into()),
                 Shape::Flag => Decoded::Flag(true),

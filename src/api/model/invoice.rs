@@ -45,7 +45,7 @@ impl InvoiceStatus {
 
 /// An invoice as the service returned it. Known fields are typed; every other field is
 /// kept in `extra`, in the order received.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Invoice {
     /// Identifier (`in_…`); a numeric id is kept as its text.
     pub id: String,
@@ -81,26 +81,6 @@ impl Invoice {
     /// `created_at` as the service sent it, when it sends one as text.
     pub fn created_at(&self) -> Option<&str> {
         self.extra.get("created_at").and_then(|v| v.as_str())
-    }
-
-    /// An invoice with no fields (filled by decoding).
-    pub(super) fn empty() -> Invoice {
-        Invoice {
-            id: String::new(),
-            customer: None,
-            product_id: None,
-            due_date: None,
-            amount: None,
-            amount_unreadable: None,
-            currency_code: None,
-            is_paid: None,
-            is_void: None,
-            status_text: None,
-            link_payment: None,
-            invoice_external_id: None,
-            metadata: None,
-            extra: Map::new(),
-        }
     }
 
     /// True when the answer lacked `currency_code`, which the interface says is always

@@ -398,9 +398,7 @@ impl InvoiceDeskApp {
         if let Some(result) = take_finished(&mut self.connecting) {
             match result {
                 Ok(Ok(session)) => {
-                    if crate::ui::trace_enabled() {
-                        eprintln!("invoice-desk trace: connected");
-                    }
+                    crate::ui::trace_line!("connected");
                     let session = Arc::new(session);
                     if std::mem::take(&mut self.pending_sandbox_welcome) {
                         self.create.prefill_for_sandbox(&session);
@@ -564,8 +562,7 @@ pub(super) async fn import_directory(
 impl InvoiceDeskApp {
     /// The day whose UF value is shown: today (the tests' fixed day).
     pub(super) fn uf_day(&self) -> chrono::NaiveDate {
-        self.fixed_today
-            .unwrap_or_else(|| chrono::Local::now().date_naive())
+        self.clock.today()
     }
 
     /// The UF's work taken into state: the CMF key kept, a file of values kept, today's

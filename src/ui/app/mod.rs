@@ -45,8 +45,8 @@ pub struct AppDeps {
     pub journal_fixed: bool,
     /// Force a language (tests); `None` uses the saved one, or the OS's at first start.
     pub language: Option<crate::i18n::Lang>,
-    /// A fixed "today" for overdue days and aging (tests); `None`: the computer's date.
-    pub today: Option<chrono::NaiveDate>,
+    /// The app's "today" (tests fix it; else the computer's date).
+    pub clock: super::Clock,
     /// How links and folders are opened (`None`: the system's browser and file manager).
     pub opener: Option<super::external::Opener>,
     /// Where the statements and invoices the clerk opens are written (`None`: an
@@ -65,7 +65,7 @@ impl AppDeps {
             journal: None,
             journal_fixed: false,
             language: Some(crate::i18n::Lang::En),
-            today: None,
+            clock: super::Clock::default(),
             // A test opens nothing outside itself unless it says what to do instead.
             opener: Some(Arc::new(|_: &super::external::External| {
                 Err("tests open nothing outside the app".into())
@@ -163,8 +163,8 @@ pub struct InvoiceDeskApp {
     uf_importing: Option<Task<Option<Result<String, String>>>>,
     /// The CMF key being kept in the keyring.
     uf_key_saving: Option<Task<Result<crate::profile::StoreStatus, String>>>,
-    /// The day the app takes for today (tests fix it), for the UF's value.
-    fixed_today: Option<chrono::NaiveDate>,
+    /// The app's one clock: today, for the UF's value (tests fix it).
+    clock: crate::ui::Clock,
     /// "Check now": running, or what it found.
     journal_check: Option<Task<Result<super::journal::Checked, String>>>,
     journal_checked: Option<Result<super::journal::Checked, String>>,
@@ -243,10 +243,10 @@ impl InvoiceDeskApp {
             None => (Profiles::default(), None),
         };
         let mut app = InvoiceDeskApp {
-            create: CreatePanel::new(saved.create.clone(), deps.today),
-            lookup: LookupPanel::new(saved.lookup_id.clone(), deps.today),
-            customers: CustomersPanel::new(saved.customers.clone(), deps.today),
-            receivables: super::receivables::ReceivablesPanel::new(deps.today),
+            create: CreatePanel::new(saved.create.clone(), deps.clock),
+            lookup: LookupPanel::new(saved.lookup_id.clone(), deps.clock),
+            customers: CustomersPanel::new(saved.customers.clone(), deps.clock),
+            receivables: super::receivables::ReceivablesPanel::new(deps.clock),
             activity: Default::default(),
             bulk: super::bulk::BulkPanel::restored(saved.bulk.clone()),
             suggestions: Default::default(),
@@ -302,7 +302,7 @@ impl InvoiceDeskApp {
             uf_rereading: None,
             uf_reread_at: None,
             uf_importing: None,
-            fixed_today: deps.today,
+            clock: deps.clock,
             journal_check: None,
             journal_checked: None,
             opener: deps
@@ -556,9 +556,9 @@ impl eframe::App for InvoiceDeskApp {
         if self.uf_reread_at.is_some() {
             ctx.request_repaint_after(UF_REREAD);
         }
-        if super::trace_enabled() && began.elapsed() >= std::time::Duration::from_millis(2) {
-            eprintln!(
-                "invoice-desk trace: finished work taken in {:.1} ms unix_ms={}",
+        if began.elapsed() >= std::time::Duration::from_millis(2) {
+            super::trace_line!(
+                "finished work taken in {:.1} ms unix_ms={}",
                 began.elapsed().as_secs_f64() * 1000.0,
                 super::unix_ms()
             );
@@ -572,12 +572,7 @@ impl eframe::App for InvoiceDeskApp {
             // again before anything is painted, so the first picture is the whole window.
             ui.ctx()
                 .request_discard("the first frame's sizes are guesses");
-            if super::trace_enabled() {
-                eprintln!(
-                    "invoice-desk trace: first-frame unix_ms={}",
-                    super::unix_ms()
-                );
-            }
+            super::trace_line!("first-frame unix_ms={}", super::unix_ms());
         }
         // What the UI thread does while a listing arrives and in the frames that show its
         // end (#51): when each frame began, the one before's CPU, what asked for it.
@@ -585,18 +580,16 @@ impl eframe::App for InvoiceDeskApp {
         if std::mem::replace(&mut self.was_listing, listing) && !listing {
             self.traced_after_listing = 3;
         }
-        let traced = super::trace_enabled()
-            && (listing || self.traced_after_listing > 0)
-            && {
-                eprintln!(
-                    "invoice-desk trace: frame while listing unix_ms={} last_frame_cpu_ms={:.1} causes={:?}",
-                    super::unix_ms(),
-                    frame.info().cpu_usage.unwrap_or(0.0) * 1000.0,
-                    ui.ctx().repaint_causes()
-                );
-                self.traced_after_listing = self.traced_after_listing.saturating_sub(1);
-                true
-            };
+        let traced = super::trace_enabled() && (listing || self.traced_after_listing > 0) && {
+            super::trace_line!(
+                "frame while listing unix_ms={} last_frame_cpu_ms={:.1} causes={:?}",
+                super::unix_ms(),
+                frame.info().cpu_usage.unwrap_or(0.0) * 1000.0,
+                ui.ctx().repaint_causes()
+            );
+            self.traced_after_listing = self.traced_after_listing.saturating_sub(1);
+            true
+        };
         let began = std::time::Instant::now();
         let mut commands = Vec::new();
         if ui.ctx().input(|i| i.viewport().close_requested())
@@ -656,8 +649,8 @@ impl eframe::App for InvoiceDeskApp {
             self.handle(cmd);
         }
         if traced {
-            eprintln!(
-                "invoice-desk trace: frame built in {:.1} ms, listing {}",
+            super::trace_line!(
+                "frame built in {:.1} ms, listing {}",
                 began.elapsed().as_secs_f64() * 1000.0,
                 if self.customers.is_loading() {
                     "on its way"

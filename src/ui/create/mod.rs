@@ -123,21 +123,13 @@ pub struct CreatePanel {
     check: Option<Task<Result<Found, ApiError>>>,
     check_note: Option<Result<String, String>>,
     check_error: Option<ApiError>,
-    /// A fixed "today" (tests); `None`: the computer's date.
-    fixed_today: Option<chrono::NaiveDate>,
+    /// The app's one clock (`AppDeps::clock`).
+    clock: crate::ui::Clock,
 }
 
 impl CreatePanel {
-    /// The day dates are read against (the quick choices, overdue days): the one the
-    /// app was given (tests), else the computer's.
-    fn today(&self) -> chrono::NaiveDate {
-        self.fixed_today
-            .unwrap_or_else(|| chrono::Local::now().date_naive())
-    }
-
-    /// A panel with a restored form; `today` fixes the day (tests), `None` follows the
-    /// computer's date.
-    pub fn new(mut form: CreateForm, today: Option<chrono::NaiveDate>) -> Self {
+    /// A panel with a restored form; `clock` says the day dates are read against.
+    pub fn new(mut form: CreateForm, clock: crate::ui::Clock) -> Self {
         if form.external_id.trim().is_empty() {
             form.external_id = fresh_reference();
         }
@@ -163,7 +155,7 @@ impl CreatePanel {
             check: None,
             check_note: None,
             check_error: None,
-            fixed_today: today,
+            clock,
         }
     }
 
@@ -533,7 +525,7 @@ impl CreatePanel {
                             .refused
                             .about("due_date")
                             .or(rows.problems.due_date.clone());
-                        let today = self.today();
+                        let today = self.clock.today();
                         widgets::date_row(
                             ui,
                             &tr!("f-due-date"),

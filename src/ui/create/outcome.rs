@@ -128,7 +128,7 @@ impl CreatePanel {
             if !wanted.is_empty() {
                 commands.push(Command::Customers(CustomersCommand::WantNames(wanted)));
             }
-            widgets::invoice_details(ui, "created", inv, self.today(), names, rows.uf);
+            widgets::invoice_details(ui, "created", inv, self.clock.today(), names, rows.uf);
         }
     }
 

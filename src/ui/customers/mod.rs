@@ -148,8 +148,8 @@ pub struct CustomersPanel {
     filter: Filter,
     /// What is wrong with the typed ranges (the filter in force stays as it was).
     filter_problems: Vec<String>,
-    /// A fixed "today" (tests); `None`: the computer's date.
-    fixed_today: Option<NaiveDate>,
+    /// The app's one clock (`AppDeps::clock`).
+    clock: crate::ui::Clock,
     /// The currency the chart shows (`None`: the first).
     chart_currency: Option<String>,
     /// Amounts the last workbook wrote as text, and texts it cut.
@@ -157,9 +157,8 @@ pub struct CustomersPanel {
 }
 
 impl CustomersPanel {
-    /// A panel with restored settings; `today` fixes the day overdue days are counted on
-    /// (tests), `None` follows the computer's date.
-    pub fn new(saved: CustomersSaved, today: Option<NaiveDate>) -> Self {
+    /// A panel with restored settings; `clock` says the day overdue days are counted on.
+    pub fn new(saved: CustomersSaved, clock: crate::ui::Clock) -> Self {
         let mut panel = CustomersPanel {
             focus_request: false,
             customer_name: None,
@@ -187,7 +186,7 @@ impl CustomersPanel {
             wanted_sort: (SortKey::Received, true),
             filter: Filter::default(),
             filter_problems: Vec::new(),
-            fixed_today: today,
+            clock,
             chart_currency: None,
             exported_notes: (0, 0),
         };
@@ -197,8 +196,7 @@ impl CustomersPanel {
 
     /// The day overdue days are counted on.
     pub fn today(&self) -> NaiveDate {
-        self.fixed_today
-            .unwrap_or_else(|| chrono::Local::now().date_naive())
+        self.clock.today()
     }
 
     /// What the view is made with now.
@@ -367,12 +365,7 @@ impl CustomersPanel {
         self.clear_rows();
         self.progress = Some(ListProgress::default());
         self.customer_name = None;
-        if super::trace_enabled() {
-            eprintln!(
-                "invoice-desk trace: listing asked for unix_ms={}",
-                super::unix_ms()
-            );
-        }
+        super::trace_line!("listing asked for unix_ms={}", super::unix_ms());
         let (tx, rx) = mpsc::channel();
         let ctx = spawner.ctx.clone();
         let index_place = crate::search::index::place_for(journal.place());
@@ -403,11 +396,8 @@ impl CustomersPanel {
                 &id,
                 crate::api::client::Decoding::TwoAtOnce,
                 |items, p| {
-                    if p.pages == 1 && super::trace_enabled() {
-                        eprintln!(
-                            "invoice-desk trace: first page in hand unix_ms={}",
-                            super::unix_ms()
-                        );
+                    if p.pages == 1 {
+                        super::trace_line!("first page in hand unix_ms={}", super::unix_ms());
                     }
                     crate::search::Seen::keep_page(&mut seen, items, at);
                     let _ = pages.send(ListEvent::Page(std::mem::take(items), *p));
@@ -524,9 +514,9 @@ impl CustomersPanel {
             self.show_new_rows();
         }
         if let Some(r) = done {
-            if let (Some(l), true) = (&self.loading, super::trace_enabled()) {
-                eprintln!(
-                    "invoice-desk trace: listing {} invoices in {} ms unix_ms={}",
+            if let Some(l) = &self.loading {
+                super::trace_line!(
+                    "listing {} invoices in {} ms unix_ms={}",
                     self.rows.len(),
                     l.started.elapsed().as_millis(),
                     super::unix_ms()

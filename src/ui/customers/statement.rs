@@ -83,7 +83,7 @@ impl CustomersPanel {
                 invoices,
                 session.profile.clone(),
                 journal.clone(),
-                self.fixed_today,
+                self.clock.fixed_day(),
                 templates,
                 // "Con los pesos de la UF" applies to the e-mailed statement too.
                 uf.filter(|_| self.saved.uf_in_pesos).cloned(),

@@ -26,7 +26,7 @@ impl ReceivablesPanel {
         self.mail_note = None;
         let run = crate::ui::mailing::MonthRun {
             session,
-            as_of: self.fixed_today,
+            as_of: self.clock.fixed_day(),
             reminders: self.mail_reminders,
             journal,
             secrets,
@@ -70,7 +70,7 @@ impl ReceivablesPanel {
         self.mail_sample = Some(spawner.spawn(crate::ui::mailing::month_sample(
             session,
             ids,
-            self.fixed_today,
+            self.clock.fixed_day(),
             self.mail_reminders,
             journal,
             templates,
@@ -130,11 +130,7 @@ impl ReceivablesPanel {
         if !self.mail_confirm {
             return;
         }
-        let month = self
-            .fixed_today
-            .unwrap_or_else(|| chrono::Local::now().date_naive())
-            .format("%m-%Y")
-            .to_string();
+        let month = self.clock.today().format("%m-%Y").to_string();
         let mut close = false;
         let modal = egui::Modal::new(egui::Id::unique("mail_month")).show(ui.ctx(), |ui| {
             ui.set_max_width(480.0);

@@ -150,8 +150,8 @@ pub struct ReceivablesPanel {
     pub show: Show,
     /// The order.
     pub order: Order,
-    /// A fixed "today" (tests).
-    fixed_today: Option<chrono::NaiveDate>,
+    /// The app's one clock (`AppDeps::clock`).
+    clock: crate::ui::Clock,
     /// The confirmation before the month's e-mails is shown.
     mail_confirm: bool,
     /// Reminders (30/60/90 days) instead of statements.
@@ -164,10 +164,10 @@ pub struct ReceivablesPanel {
 }
 
 impl ReceivablesPanel {
-    /// A panel counting overdue days to `today` (tests), else the computer's date.
-    pub fn new(today: Option<chrono::NaiveDate>) -> ReceivablesPanel {
+    /// A panel counting overdue days to `clock`'s today.
+    pub fn new(clock: crate::ui::Clock) -> ReceivablesPanel {
         ReceivablesPanel {
-            fixed_today: today,
+            clock,
             ..Default::default()
         }
     }
@@ -196,9 +196,7 @@ impl ReceivablesPanel {
         self.owed.clear();
         self.book_note = None;
         self.note = None;
-        let as_of = self
-            .fixed_today
-            .unwrap_or_else(|| chrono::Local::now().date_naive());
+        let as_of = self.clock.today();
         let arrived: Arc<Mutex<Vec<Row>>> = Arc::default();
         let arrived_owed: Arc<Mutex<Owed>> = Arc::default();
         let total = Arc::new(AtomicUsize::new(0));
@@ -289,9 +287,7 @@ impl ReceivablesPanel {
             .cloned()
             .collect();
         let folder = std::path::PathBuf::from(self.folder.trim());
-        let day = self
-            .fixed_today
-            .unwrap_or_else(|| chrono::Local::now().date_naive());
+        let day = self.clock.today();
         let stem = format!("{}-{}", tr!("rv-book-stem"), day.format("%Y-%m-%d"));
         let lang = crate::i18n::current();
         self.book_note = None;

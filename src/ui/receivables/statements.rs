@@ -24,9 +24,7 @@ impl ReceivablesPanel {
             return;
         }
         self.made_note = None;
-        let as_of = self
-            .fixed_today
-            .unwrap_or_else(|| chrono::Local::now().date_naive());
+        let as_of = self.clock.today();
         let lang = crate::i18n::current();
         let done = Arc::new(AtomicUsize::new(0));
         let stop = Arc::new(AtomicBool::new(false));
@@ -111,9 +109,7 @@ impl ReceivablesPanel {
     ) {
         // A default once; an emptied field stays empty (the clerk is typing another).
         if !std::mem::replace(&mut self.folder_offered, true) && self.folder.is_empty() {
-            let day = self
-                .fixed_today
-                .unwrap_or_else(|| chrono::Local::now().date_naive());
+            let day = self.clock.today();
             let dir = directories::UserDirs::new()
                 .and_then(|u| {
                     u.document_dir()
