@@ -849,7 +849,7 @@ async fn an_untrusted_certificate_is_named_not_a_network_problem() {
         matches!(
             &e.kind,
             ErrorKind::CertificateUntrusted {
-                reason: invoice_desk::api::CertProblem::UnknownIssuer
+                reason: invoice_desk::api::CertError::UnknownIssuer
             }
         ),
         "{e:?}"

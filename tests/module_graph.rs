@@ -394,3 +394,41 @@ fn files_and_functions_stay_small() {
     }
     assert!(over.is_empty(), "{}", over.join("\n"));
 }
+
+/// One suffix for error types: `…Error` (the codebase had `…Problem` and `…Failure` beside
+/// it for the same thing).
+#[test]
+fn error_types_end_in_error() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut odd = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let Ok(file) = syn::parse_file(&text) else {
+            continue;
+        };
+        let mut names = Vec::new();
+        collect_type_names(&file.items, &mut names);
+        for n in names {
+            if n.ends_with("Problem") || n.ends_with("Failure") {
+                odd.push(format!("{}: {n}", f.display()));
+            }
+        }
+    }
+    assert!(odd.is_empty(), "error types named otherwise: {odd:?}");
+}
+
+fn collect_type_names(items: &[syn::Item], names: &mut Vec<String>) {
+    for item in items {
+        match item {
+            syn::Item::Enum(e) => names.push(e.ident.to_string()),
+            syn::Item::Struct(s) => names.push(s.ident.to_string()),
+            syn::Item::Mod(m) => {
+                if let Some((_, items)) = &m.content {
+                    collect_type_names(items, names);
+                }
+            }
+            _ => {}
+        }
+    }
+}

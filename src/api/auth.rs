@@ -1,7 +1,7 @@
 //! How requests are authorized: an OAuth 2.0 client-credentials token source (lazy,
 //! cached in memory, refreshed before expiry, single flight) or an API key.
 
-use super::error::{ApiError, ErrorKind, InputProblem, Setting};
+use super::error::{ApiError, ErrorKind, InputError, Setting};
 use super::http::{self, BodyError};
 use base64::Engine;
 use chrono::{DateTime, Utc};
@@ -155,7 +155,7 @@ impl TokenSource {
         timeout: Duration,
     ) -> Result<Self, ApiError> {
         let base = http::check_url(&settings.auth_url, Setting::AuthUrl)?;
-        let missing = |s| ApiError::invalid(InputProblem::Missing(s));
+        let missing = |s| ApiError::invalid(InputError::Missing(s));
         if settings.client_id.trim().is_empty() {
             return Err(missing(Setting::ClientId));
         }

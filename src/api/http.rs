@@ -1,7 +1,7 @@
 //! Small HTTP helpers shared by the token source and the client: URL checks, capped body
 //! reads, wait-time headers.
 
-use super::error::{ApiError, CertProblem, ErrorKind, InputProblem, Setting};
+use super::error::{ApiError, CertError, ErrorKind, InputError, Setting};
 use reqwest::header::HeaderMap;
 use std::net::IpAddr;
 use std::time::Duration;
@@ -11,10 +11,10 @@ use url::Url;
 pub fn check_url(text: &str, what: Setting) -> Result<Url, ApiError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err(ApiError::invalid(InputProblem::Missing(what)));
+        return Err(ApiError::invalid(InputError::Missing(what)));
     }
     let url = Url::parse(text).map_err(|e| {
-        ApiError::invalid(InputProblem::BadAddress {
+        ApiError::invalid(InputError::BadAddress {
             what,
             text: text.to_string(),
         })
@@ -24,7 +24,7 @@ pub fn check_url(text: &str, what: Setting) -> Result<Url, ApiError> {
         "https" => Ok(url),
         "http" if is_loopback(&url) => Ok(url),
         "http" => Err(ApiError::new(ErrorKind::InsecureUrl(text.to_string()))),
-        other => Err(ApiError::invalid(InputProblem::WrongScheme {
+        other => Err(ApiError::invalid(InputError::WrongScheme {
             what,
             scheme: other.to_string(),
         })),
@@ -82,9 +82,9 @@ pub(crate) fn without_url(e: &reqwest::Error) -> String {
 
 /// When a TLS handshake failed because the server's certificate is not trusted: the
 /// reason, from rustls's own error (not its text).
-pub(crate) fn certificate_problem(e: &reqwest::Error) -> Option<CertProblem> {
+pub(crate) fn certificate_problem(e: &reqwest::Error) -> Option<CertError> {
     match std::error::Error::source(e).and_then(tls_error) {
-        Some(rustls::Error::InvalidCertificate(c)) => Some(CertProblem::from_certificate_error(c)),
+        Some(rustls::Error::InvalidCertificate(c)) => Some(CertError::from_certificate_error(c)),
         _ => None,
     }
 }

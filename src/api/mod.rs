@@ -14,7 +14,7 @@ pub use client::{
     Client, ClientConfig, ConnectionReport, ListProgress, checked_customer_id, checked_invoice_id,
 };
 pub use error::{
-    Action, ApiError, CertProblem, Detail, ErrorKind, FieldError, InputProblem, Resource, Setting,
+    Action, ApiError, CertError, Detail, ErrorKind, FieldError, InputError, Resource, Setting,
 };
 pub use model::{
     CurrencyChoice, Invoice, InvoiceStatus, NewInvoice, NextPage, Other, Page, safe_payment_link,

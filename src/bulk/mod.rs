@@ -56,7 +56,7 @@ impl BulkRow {
 
 /// A problem with one cell (or the header).
 #[derive(Clone, Debug)]
-pub struct Problem {
+pub struct RowError {
     /// The row as the spreadsheet numbers it.
     pub row: usize,
     /// The column (0-based) it is about, if one.
@@ -116,7 +116,7 @@ pub enum Why {
 
 crate::engineers_text!(Why);
 
-crate::engineers_text!(Problem);
+crate::engineers_text!(RowError);
 
 /// What a file would do.
 #[derive(Clone, Debug, Default)]
@@ -124,7 +124,7 @@ pub struct Plan {
     /// The valid rows, in file order.
     pub rows: Vec<BulkRow>,
     /// Every problem found.
-    pub problems: Vec<Problem>,
+    pub problems: Vec<RowError>,
     /// Rows with a problem (spreadsheet numbers).
     pub invalid_rows: Vec<usize>,
     /// What the rows with a problem had that did read (spreadsheet number → values), so
@@ -419,7 +419,7 @@ impl<'a> Planner<'a> {
             None => detect_all(&header),
         };
         cols.resize(header.len(), ColumnUse::Ignore);
-        let header_problem = |why: Why| Problem {
+        let header_problem = |why: Why| RowError {
             row: 1,
             col: None,
             column: String::new(),
@@ -485,7 +485,7 @@ impl<'a> Planner<'a> {
         let resolved = &mut self.resolved;
         let before = plan.problems.len();
         let mut problem = |c: Option<usize>, why: Why| {
-            plan.problems.push(Problem {
+            plan.problems.push(RowError {
                 row,
                 col: c,
                 column: c.map_or(String::new(), |c| header[c].clone()),
@@ -612,7 +612,7 @@ impl<'a> Planner<'a> {
         };
         // The same checks as any invoice sent (decimals for the currency, sizes).
         if let Err(e) = invoice.to_json() {
-            plan.problems.push(Problem {
+            plan.problems.push(RowError {
                 row,
                 col: None,
                 column: String::new(),

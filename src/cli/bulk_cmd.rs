@@ -3,7 +3,7 @@
 //! everybody on a 429) is `bulk::run`'s. Ctrl-C stops sending: requests in flight
 //! finish and are journaled, the report says which rows were not sent.
 
-use super::{BulkArgs, Failure};
+use super::{BulkArgs, CliError};
 use crate::api::Client;
 use crate::api::client::AbortOnDrop;
 use crate::bulk::Plan;
@@ -16,13 +16,13 @@ use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(), Failure> {
+pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(), CliError> {
     // Checked before the file is read: a report that cannot be written stops now,
     // never after the rows are sent.
     let report_target = match &a.report {
         None => None,
         Some(out) => Some(crate::fsutil::check_destination(out).map_err(|e| {
-            Failure::usage(tr!(
+            CliError::usage(tr!(
                 "cli-report-unwritable",
                 path = out.display(),
                 why = crate::i18n::destination_error(&e)
@@ -53,7 +53,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         .unwrap_or_default();
     say_problems(&plan);
     if !plan.problems.is_empty() && !a.skip_invalid {
-        return Err(Failure::usage(tr!(
+        return Err(CliError::usage(tr!(
             "cli-problems",
             count = plan.problems.len(),
             path = a.file.display()
@@ -88,7 +88,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
             Some(c) => c,
             None => Client::new(resolved.config),
         }
-        .map_err(Failure::from)?,
+        .map_err(CliError::from)?,
         journal: SharedJournal::new(journal),
         profile: resolved.profile_name.clone(),
         control: control.clone(),
@@ -112,7 +112,7 @@ fn plan_file(
     a: &BulkArgs,
     resolved: &super::settings::Resolved,
     journal: &crate::journal::Journal,
-) -> Result<(Plan, String), Failure> {
+) -> Result<(Plan, String), CliError> {
     let resolve = |text: &str| crate::bulk::resolve_customer(journal, text);
     let input = crate::bulk::PlanInput {
         file_id: crate::bulk::DIGEST_LATER,
@@ -136,7 +136,7 @@ fn plan_file(
         },
     );
     let file_id = read.map_err(|e| {
-        Failure::usage(tr!(
+        CliError::usage(tr!(
             "cli-cannot-read",
             path = a.file.display(),
             why = crate::i18n::sheet_error(&e)
@@ -183,10 +183,10 @@ fn say_problems(plan: &Plan) {
 }
 
 /// Asks before sending, unless `--yes` (and refuses without a terminal to ask on).
-fn confirm(a: &BulkArgs) -> Result<(), Failure> {
+fn confirm(a: &BulkArgs) -> Result<(), CliError> {
     if !a.yes {
         if !std::io::stdin().is_terminal() {
-            return Err(Failure::usage(tr!(
+            return Err(CliError::usage(tr!(
                 "cli-not-a-terminal",
                 what = tr!("cli-what-send")
             )));
@@ -196,9 +196,9 @@ fn confirm(a: &BulkArgs) -> Result<(), Failure> {
         let mut answer = String::new();
         std::io::stdin()
             .read_line(&mut answer)
-            .map_err(|e| Failure::usage(tr!("cli-could-not-read-answer", why = e)))?;
+            .map_err(|e| CliError::usage(tr!("cli-could-not-read-answer", why = e)))?;
         if !super::said_yes(&answer) {
-            return Err(Failure::usage(tr!("cli-nothing-sent")));
+            return Err(CliError::usage(tr!("cli-nothing-sent")));
         }
     }
     Ok(())
@@ -384,9 +384,9 @@ fn say_results(counts: &Counts, plan: &Plan, results: &Results) {
 
 /// The exit code the run ends with, and its words: the journal or a colleague stopped
 /// it first, then Ctrl-C, unknown outcomes, refusals, look-alikes held back.
-fn exit_for(counts: &Counts, control: &Control) -> Result<(), Failure> {
+fn exit_for(counts: &Counts, control: &Control) -> Result<(), CliError> {
     if let Some(found) = control.issued_elsewhere() {
-        return Err(Failure {
+        return Err(CliError {
             code: super::Exit::Failed,
             message: tr!(
                 "cli-run-elsewhere",
@@ -396,7 +396,7 @@ fn exit_for(counts: &Counts, control: &Control) -> Result<(), Failure> {
         });
     }
     if let Some(e) = control.journal_failure() {
-        return Err(Failure {
+        return Err(CliError {
             code: super::Exit::Failed,
             message: tr!(
                 "cli-run-journal-stopped",
@@ -405,25 +405,25 @@ fn exit_for(counts: &Counts, control: &Control) -> Result<(), Failure> {
         });
     }
     if counts.cancelled > 0 {
-        return Err(Failure {
+        return Err(CliError {
             code: super::Exit::Interrupted,
             message: tr!("cli-run-cancelled"),
         });
     }
     if counts.unknown > 0 {
-        return Err(Failure {
+        return Err(CliError {
             code: super::Exit::Unknown,
             message: tr!("cli-run-unknown"),
         });
     }
     if counts.refused > 0 || counts.not_sent > 0 {
-        return Err(Failure {
+        return Err(CliError {
             code: super::Exit::Refused,
             message: tr!("cli-run-refused"),
         });
     }
     if counts.similar > 0 {
-        return Err(Failure {
+        return Err(CliError {
             code: super::Exit::Usage,
             message: tr!("cli-run-similar", count = counts.similar),
         });
@@ -490,7 +490,7 @@ fn write_report(
     plan: &Plan,
     names: &std::collections::HashMap<String, String>,
     results: &[(usize, String, Status)],
-) -> Result<(), Failure> {
+) -> Result<(), CliError> {
     let (Some(target), Some(out)) = (target, &a.report) else {
         return Ok(());
     };
@@ -534,7 +534,7 @@ fn write_report(
     } else {
         report::write_csv(target, &lines)
     };
-    written.map_err(|e| Failure {
+    written.map_err(|e| CliError {
         code: super::Exit::Failed,
         message: tr!("cli-report-failed", path = out.display(), why = e),
     })?;

@@ -1,7 +1,7 @@
 //! `create` and `void`: each claimed in the journal before it is sent, and said in the
 //! clerk's words when the journal holds it back.
 
-use super::Failure;
+use super::CliError;
 use super::args::CreateArgs;
 use super::journal_cmd::open_journal;
 use super::output::print_invoice;
@@ -13,11 +13,11 @@ use crate::tr;
 use std::io::{IsTerminal, Write};
 
 /// `invoice-desk create`.
-pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(), Failure> {
+pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(), CliError> {
     let currency = match a.currency {
         Some(c) if !svc.currencies.contains(&c) => {
             let offered: Vec<&str> = svc.currencies.iter().map(|c| c.code()).collect();
-            return Err(Failure::usage(tr!(
+            return Err(CliError::usage(tr!(
                 "cli-currency-not-offered",
                 code = c.code(),
                 offered = offered.join(", "),
@@ -29,10 +29,10 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
     };
     let reading = currency.currency().or(svc.account_currency);
     let amount = money::parse_amount_input(&a.amount, reading)
-        .map_err(|e| Failure::usage(crate::i18n::amount_error(&e)))?;
+        .map_err(|e| CliError::usage(crate::i18n::amount_error(&e)))?;
     let (extra, metadata) = crate::input::parse_assignments(a.fields.iter().map(String::as_str))
         .map_err(|e| {
-            Failure::usage(tr!(
+            CliError::usage(tr!(
                 "cli-field-problem",
                 why = crate::i18n::assignment_error(&e)
             ))
@@ -53,7 +53,7 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
                 crate::input::parse_date(d, crate::input::DateOrder::DayFirst)
                     .map(|d| d.format("%Y-%m-%d").to_string())
                     .map_err(|e| {
-                        Failure::usage(tr!("cli-due-problem", why = crate::i18n::date_error(&e)))
+                        CliError::usage(tr!("cli-due-problem", why = crate::i18n::date_error(&e)))
                     })
             })
             .transpose()?,
@@ -98,7 +98,7 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
                     send(guard).await.map_err(blocked)?
                 }
                 Some(_) => {
-                    return Err(Failure::usage(format!(
+                    return Err(CliError::usage(format!(
                         "{}\n{}",
                         tr!("cli-not-sent", why = missing_text(&e)),
                         tr!("cli-reissue-missing")
@@ -130,11 +130,11 @@ fn missing_text(e: &journal::Entry) -> String {
 }
 
 /// `invoice-desk void ID`: asks first on a terminal (unless `--yes`).
-pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Result<(), Failure> {
+pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Result<(), CliError> {
     crate::api::checked_invoice_id(id)?;
     if !yes {
         if !std::io::stdin().is_terminal() {
-            return Err(Failure::usage(tr!(
+            return Err(CliError::usage(tr!(
                 "cli-not-a-terminal",
                 what = tr!("cli-what-void")
             )));
@@ -154,9 +154,9 @@ pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Resu
         let mut answer = String::new();
         std::io::stdin()
             .read_line(&mut answer)
-            .map_err(|e| Failure::usage(tr!("cli-could-not-read-answer", why = e)))?;
+            .map_err(|e| CliError::usage(tr!("cli-could-not-read-answer", why = e)))?;
         if !super::said_yes(&answer) {
-            return Err(Failure::usage(tr!("cli-not-voided")));
+            return Err(CliError::usage(tr!("cli-not-voided")));
         }
     }
     let journal = open_journal()?;
@@ -191,14 +191,14 @@ fn answered(
     sent: journal::Journaled<crate::api::Invoice>,
     json: bool,
     unknown: String,
-) -> Result<(), Failure> {
+) -> Result<(), CliError> {
     warn_unrecorded(&sent);
     match sent.result {
         Ok(inv) => {
             print_invoice(&inv, json);
             Ok(())
         }
-        Err(e) if e.is_outcome_unknown() => Err(Failure {
+        Err(e) if e.is_outcome_unknown() => Err(CliError {
             code: super::Exit::Unknown,
             message: format!(
                 "{}\n{}\n{}",

@@ -1,7 +1,7 @@
 //! `email statements`, `email invoice`, `email template`: customers' e-mails through the
 //! profile's mail server, each claimed in the journal (`mail::Outbox`).
 
-use super::{EmailCommand, EmailStatementsArgs, Failure, settings};
+use super::{CliError, EmailCommand, EmailStatementsArgs, settings};
 use crate::api::Client;
 use crate::journal::SharedJournal;
 use crate::mail::documents::{Desk, NotMade};
@@ -11,18 +11,21 @@ use crate::tr;
 use secrecy::SecretString;
 use std::io::IsTerminal;
 
-pub(super) async fn email_command(cmd: EmailCommand, profile: Option<&str>) -> Result<(), Failure> {
+pub(super) async fn email_command(
+    cmd: EmailCommand,
+    profile: Option<&str>,
+) -> Result<(), CliError> {
     if let EmailCommand::Template { kind, write } = &cmd {
         return template(kind, *write);
     }
     let resolved = settings::resolve(profile)?;
     if resolved.sender.organization.trim().is_empty() {
-        return Err(Failure::usage(tr!("cli-mail-no-sender")));
+        return Err(CliError::usage(tr!("cli-mail-no-sender")));
     }
     let checked = resolved
         .mail
         .check()
-        .map_err(|e| Failure::usage(crate::i18n::mail_problem(&e)))?;
+        .map_err(|e| CliError::usage(crate::i18n::mail_problem(&e)))?;
     let password = match (&checked.user, std::env::var("INVOICE_DESK_SMTP_PASSWORD")) {
         (None, _) => None,
         (Some(_), Ok(p)) if !p.is_empty() => Some(SecretString::from(p)),
@@ -32,11 +35,11 @@ pub(super) async fn email_command(cmd: EmailCommand, profile: Option<&str>) -> R
                     &resolved.profile_name,
                     crate::profile::SecretKind::MailPassword,
                 )
-                .map_err(Failure::from)?
-                .ok_or_else(|| Failure::usage(tr!("cli-mail-no-password")))?,
+                .map_err(CliError::from)?
+                .ok_or_else(|| CliError::usage(tr!("cli-mail-no-password")))?,
         ),
     };
-    let mut mailer = Mailer::new(checked, password).map_err(|why| Failure {
+    let mut mailer = Mailer::new(checked, password).map_err(|why| CliError {
         code: super::Exit::Network,
         message: tr!("cli-mail-unusable", why = why),
     })?;
@@ -44,7 +47,7 @@ pub(super) async fn email_command(cmd: EmailCommand, profile: Option<&str>) -> R
         mailer.step_timeout = s;
     }
     let base_url = resolved.config.base_url.clone();
-    let client = Client::new(resolved.config).map_err(Failure::from)?;
+    let client = Client::new(resolved.config).map_err(CliError::from)?;
     let journal = SharedJournal::new(super::journal_cmd::journal_before_sending()?);
     let desk = Desk {
         sender: resolved.sender.clone(),
@@ -124,7 +127,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn finish(self) -> Result<(), Failure> {
+    fn finish(self) -> Result<(), CliError> {
         if self.previewed > 0 {
             say!("{}", tr!("cli-mail-previewed", count = self.previewed));
         } else {
@@ -147,19 +150,19 @@ impl Tally {
             }
         }
         if let Some(why) = self.stopped {
-            return Err(Failure {
+            return Err(CliError {
                 code: super::Exit::Network,
                 message: tr!("cli-mail-stopped", why = why),
             });
         }
         if self.unknown > 0 {
-            return Err(Failure {
+            return Err(CliError {
                 code: super::Exit::Unknown,
                 message: tr!("cli-mail-unknown-hint"),
             });
         }
         if self.refused + self.failed + self.refused_addresses > 0 {
-            return Err(Failure {
+            return Err(CliError {
                 code: super::Exit::Refused,
                 message: String::new(),
             });
@@ -169,7 +172,7 @@ impl Tally {
 }
 
 /// Today for the desk (`Journal::today`): what an e-mail's month is decided by.
-async fn desk_today(outbox: &Outbox<'_>) -> Result<chrono::NaiveDate, Failure> {
+async fn desk_today(outbox: &Outbox<'_>) -> Result<chrono::NaiveDate, CliError> {
     outbox
         .journal()
         .run(|j| j.today())
@@ -183,10 +186,10 @@ async fn statements(
     outbox: &mut Outbox<'_>,
     a: &EmailStatementsArgs,
     tally: &mut Tally,
-) -> Result<(), Failure> {
+) -> Result<(), CliError> {
     desk.sender
         .check_logo()
-        .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
+        .map_err(|e| CliError::usage(crate::i18n::sender_problem(&e)))?;
     // The desk's day (the server's clock in the desk's time zone): its month is the
     // e-mails', the same on every clerk's computer whatever its clock or zone.
     let as_of = match a.as_of {
@@ -217,13 +220,14 @@ async fn statements(
             .collect()
     } else {
         for c in &a.customer {
-            crate::api::checked_customer_id(c)
-                .map_err(|_| Failure::usage(tr!("cli-contacts-bad-id", id = escape_controls(c))))?;
+            crate::api::checked_customer_id(c).map_err(|_| {
+                CliError::usage(tr!("cli-contacts-bad-id", id = escape_controls(c)))
+            })?;
         }
         a.customer.clone()
     };
     if ids.is_empty() {
-        return Err(Failure::usage(tr!("cli-customers-none")));
+        return Err(CliError::usage(tr!("cli-customers-none")));
     }
     let (stop, ctrl_c) = super::stop_on_ctrl_c();
     let total = ids.len();
@@ -267,7 +271,7 @@ async fn statements(
 async fn directory_entry(
     outbox: &Outbox<'_>,
     id: &str,
-) -> Result<crate::journal::Customer, Failure> {
+) -> Result<crate::journal::Customer, CliError> {
     let wanted = id.to_string();
     outbox
         .journal()
@@ -278,19 +282,20 @@ async fn directory_entry(
 
 /// Says why a customer gets no e-mail; a template that cannot be used stops the run
 /// before anything is sent (it is the same for everyone).
-fn not_made(who: &str, why: NotMade, tally: &mut Tally) -> Result<(), Failure> {
+fn not_made(who: &str, why: NotMade, tally: &mut Tally) -> Result<(), CliError> {
     match why {
         NotMade::NoAddress => {
             tally.no_address += 1;
             note!("{}", tr!("cli-mail-no-address", customer = who));
         }
         NotMade::NothingOwed => tally.nothing_owed += 1,
-        NotMade::Pdf(e) => {
+        NotMade::Listing(_) | NotMade::Pdf(_) | NotMade::TooLarge { .. } => {
             tally.failed += 1;
-            note!("{}", tr!("cli-mail-not-made", customer = who, why = e));
+            let why = why.why_words();
+            note!("{}", tr!("cli-mail-not-made", customer = who, why = why));
         }
         NotMade::Template(t) => {
-            return Err(Failure::usage(crate::i18n::template_problem(&t)));
+            return Err(CliError::usage(crate::i18n::template_problem(&t)));
         }
     }
     Ok(())
@@ -304,10 +309,10 @@ async fn invoice(
     again: bool,
     preview: bool,
     tally: &mut Tally,
-) -> Result<(), Failure> {
+) -> Result<(), CliError> {
     desk.sender
         .check_logo()
-        .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
+        .map_err(|e| CliError::usage(crate::i18n::sender_problem(&e)))?;
     let inv = client.get_invoice(id).await?;
     let customer = inv.customer.clone().unwrap_or_default();
     let known = directory_entry(outbox, &customer).await?;
@@ -316,7 +321,7 @@ async fn invoice(
     let d = desk.clone();
     let made = tokio::task::spawn_blocking(move || d.invoice(&known, &inv, as_of))
         .await
-        .unwrap_or_else(|e| Err(NotMade::Pdf(e.to_string())));
+        .unwrap_or_else(|e| Err(NotMade::worker_lost(e)));
     match made {
         Ok(draft) => {
             // One invoice named: asked again, it goes again.
@@ -336,7 +341,7 @@ async fn one(
     again: Again,
     preview: bool,
     tally: &mut Tally,
-) -> Result<bool, Failure> {
+) -> Result<bool, CliError> {
     let to: Vec<String> = draft.to.iter().map(|a| a.to_string()).collect();
     let to = escape_controls(&to.join(", ")).into_owned();
     if preview {
@@ -541,9 +546,9 @@ fn refused_one_by_one(refused: &[(String, String)]) {
 }
 
 /// `email template KIND [--write]`.
-fn template(kind: &str, write: bool) -> Result<(), Failure> {
+fn template(kind: &str, write: bool) -> Result<(), CliError> {
     let Some(kind) = Kind::parse(kind.trim()) else {
-        return Err(Failure::usage(tr!(
+        return Err(CliError::usage(tr!(
             "cli-mail-no-such-template",
             kind = escape_controls(kind)
         )));
@@ -552,12 +557,12 @@ fn template(kind: &str, write: bool) -> Result<(), Failure> {
     let text = crate::mail::compose::default_template(kind, lang);
     let dir = settings::config_dir()
         .map(|d| d.join("templates"))
-        .ok_or_else(|| Failure::usage(tr!("cli-no-config-folder")))?;
+        .ok_or_else(|| CliError::usage(tr!("cli-no-config-folder")))?;
     let path = crate::mail::compose::template_path(&dir, kind, lang);
     if !write {
         if path.is_file() {
             note!("{}", tr!("cli-mail-template-used", path = path.display()));
-            let own = std::fs::read_to_string(&path).map_err(|e| Failure::usage(e.to_string()))?;
+            let own = std::fs::read_to_string(&path).map_err(|e| CliError::usage(e.to_string()))?;
             say_part!("{}", escape_controls(&own));
         } else {
             note!(
@@ -569,14 +574,14 @@ fn template(kind: &str, write: bool) -> Result<(), Failure> {
         return Ok(());
     }
     if path.exists() {
-        return Err(Failure::usage(tr!(
+        return Err(CliError::usage(tr!(
             "cli-mail-template-exists",
             path = path.display()
         )));
     }
     std::fs::create_dir_all(&dir)
         .and_then(|_| std::fs::write(&path, text))
-        .map_err(|e| Failure {
+        .map_err(|e| CliError {
             code: super::Exit::Failed,
             message: tr!("cli-write-failed", path = path.display(), why = e),
         })?;

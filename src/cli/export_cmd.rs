@@ -4,7 +4,7 @@
 use super::journal_cmd::{journal_before_sending, not_sent};
 use super::output::ListSink;
 use super::service::{Service, refused};
-use super::{Failure, ListFormat, write_failure};
+use super::{CliError, ListFormat, write_failure};
 use crate::journal::{Action, Intent, Settled};
 use crate::tr;
 use std::io::IsTerminal;
@@ -15,7 +15,7 @@ pub(super) async fn list(
     customer: &str,
     format: ListFormat,
     json: bool,
-) -> Result<(), Failure> {
+) -> Result<(), CliError> {
     let format = if json { ListFormat::Json } else { format };
     // Rows go to a temporary file as pages arrive (memory does not grow with the
     // listing) and to stdout only when the listing is complete.
@@ -38,7 +38,7 @@ pub(super) async fn list(
         .await
         .map_err(|e| match failed.take() {
             Some(io) => write_failure(io),
-            None => Failure::from(e),
+            None => CliError::from(e),
         })?;
     if let Ok(choice) = super::settings::journal_choice() {
         crate::search::keep_listed(choice.index_place().as_deref(), &svc.base_url, &seen);
@@ -60,7 +60,7 @@ pub(super) struct Export {
 }
 
 /// `invoice-desk export CUSTOMER --out FILE`.
-pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), Failure> {
+pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), CliError> {
     let Export {
         customer,
         out,
@@ -98,7 +98,7 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), Failure> {
                 .map(|c| Box::new(c.with_customer_name(name.clone())))
                 .map_err(|e| {
                     settle(refused("WriteFailed"));
-                    Failure {
+                    CliError {
                         code: super::Exit::Failed,
                         message: tr!("cli-export-could-not-start", why = e),
                     }
@@ -128,7 +128,7 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), Failure> {
     match (listed, spooled) {
         (_, Err(io)) => {
             settle(refused("WriteFailed"));
-            return Err(Failure {
+            return Err(CliError {
                 code: super::Exit::Refused,
                 message: format!(
                     "{}\n{}",
@@ -139,7 +139,7 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), Failure> {
         }
         (Err(e), Ok(_)) => {
             settle(Settled::from_error(&e));
-            let mut f = Failure::from(e);
+            let mut f = CliError::from(e);
             f.message.push('\n');
             f.message
                 .push_str(&tr!("cli-not-changed", path = out.display()));
@@ -169,7 +169,7 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), Failure> {
     };
     let n = written.map_err(|e| {
         settle(refused("WriteFailed"));
-        Failure {
+        CliError {
             code: super::Exit::Failed,
             message: tr!("cli-write-failed", path = out.display(), why = e),
         }

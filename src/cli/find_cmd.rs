@@ -2,13 +2,13 @@
 //! customer's name or an amount — from the journal, the directory and the listings read
 //! (the search index), and for an id nothing here knows, the service.
 
-use super::{Failure, settings};
+use super::{CliError, settings};
 use crate::search::{self, Seen};
 use crate::text::escape_controls;
 use crate::tr;
 
-fn search_failure(e: &search::SearchError) -> Failure {
-    Failure {
+fn search_failure(e: &search::SearchError) -> CliError {
+    CliError {
         code: super::Exit::Failed,
         message: crate::i18n::search_error(e),
     }
@@ -19,7 +19,7 @@ pub(super) async fn find(
     local: bool,
     profile: Option<&str>,
     json: bool,
-) -> Result<(), Failure> {
+) -> Result<(), CliError> {
     let resolved = settings::resolve(profile)?;
     let service = search::service_of(&resolved.config.base_url);
     let journal = super::journal_cmd::journal_before_sending()?;
@@ -30,7 +30,7 @@ pub(super) async fn find(
         search::find(&journal, &mut index, &service, text).map_err(|e| search_failure(&e))?;
     let mut not_asked = None;
     if answer.ask_service && !local {
-        let client = crate::api::Client::new(resolved.config).map_err(Failure::from)?;
+        let client = crate::api::Client::new(resolved.config).map_err(CliError::from)?;
         match client.get_invoice(&answer.text).await {
             Ok(inv) => {
                 index
@@ -62,7 +62,7 @@ pub(super) async fn find(
     let found = !answer.invoices.is_empty() || !answer.customers.is_empty();
     match not_asked {
         // Nothing here, and the service could not be asked: that is the answer.
-        Some(e) if !found => Err(Failure::from(e)),
+        Some(e) if !found => Err(CliError::from(e)),
         Some(e) => {
             note!(
                 "{}",
@@ -70,7 +70,7 @@ pub(super) async fn find(
             );
             Ok(())
         }
-        None if !found => Err(Failure {
+        None if !found => Err(CliError {
             code: super::Exit::Failed,
             message: tr!("search-none", text = escape_controls(&answer.text)),
         }),

@@ -1,28 +1,28 @@
 //! `invoice-desk journal`: list, export, verify, resolve.
 
-use super::{Failure, JournalAction, JournalArgs, JournalCommand, JournalFilter, JournalOutcome};
+use super::{CliError, JournalAction, JournalArgs, JournalCommand, JournalFilter, JournalOutcome};
 use crate::journal::{self, Action, Checked, Entry, Filter, Journal, Outcome, SharedJournal};
 use crate::text::{escape_controls, escape_json_for_terminal};
 use crate::tr;
 
 /// Opens the journal for a command; its failure is exit 1.
-pub(super) fn open() -> Result<Journal, Failure> {
+pub(super) fn open() -> Result<Journal, CliError> {
     super::settings::journal_choice()?.open().map_err(failure)
 }
 
 /// A journal that could not record an export or a run's start: nothing was done.
-pub(super) fn not_recorded(e: journal::JournalError) -> Failure {
+pub(super) fn not_recorded(e: journal::JournalError) -> CliError {
     journal_failure(crate::i18n::journal_not_sent(&e), &e)
 }
 
-fn failure(e: journal::JournalError) -> Failure {
+fn failure(e: journal::JournalError) -> CliError {
     journal_failure(crate::i18n::journal_error(&e), &e)
 }
 
 /// A journal failure (exit 1): `lead` in the clerk's words, then where the journal is
 /// and SQLite's reason (for whoever looks after the computer).
-pub(super) fn journal_failure(lead: String, e: &journal::JournalError) -> Failure {
-    Failure {
+pub(super) fn journal_failure(lead: String, e: &journal::JournalError) -> CliError {
+    CliError {
         code: super::Exit::Failed,
         message: format!(
             "{lead}\n{}\n{} {}",
@@ -33,8 +33,8 @@ pub(super) fn journal_failure(lead: String, e: &journal::JournalError) -> Failur
     }
 }
 
-impl From<journal::JournalError> for Failure {
-    fn from(e: journal::JournalError) -> Failure {
+impl From<journal::JournalError> for CliError {
+    fn from(e: journal::JournalError) -> CliError {
         failure(e)
     }
 }
@@ -111,7 +111,7 @@ pub(super) async fn journal_command(
     args: JournalArgs,
     profile: Option<&str>,
     json: bool,
-) -> Result<(), Failure> {
+) -> Result<(), CliError> {
     match args.command {
         None => list(&args.filter, json),
         Some(JournalCommand::List(f)) => list(&f, json),
@@ -120,7 +120,7 @@ pub(super) async fn journal_command(
             // A file too damaged to open is damage too (exit 8), not "cannot open".
             let j = match super::settings::journal_choice()?.open() {
                 Err(journal::JournalError::Damaged { path, why }) => {
-                    return Err(Failure {
+                    return Err(CliError {
                         code: super::Exit::Tampered,
                         message: tr!("cli-journal-damaged", path = path.display(), why = why),
                     });
@@ -132,7 +132,7 @@ pub(super) async fn journal_command(
                     say!("{}", tr!("cli-journal-intact", count = n));
                     Ok(())
                 }
-                Err(b) => Err(Failure {
+                Err(b) => Err(CliError {
                     code: super::Exit::Tampered,
                     message: if b.seq == 0 {
                         tr!("cli-journal-broken", why = b.why)
@@ -151,7 +151,7 @@ pub(super) async fn journal_command(
         Some(JournalCommand::Resolve { include_recent: _ }) => {
             let resolved = super::settings::resolve(profile)?;
             let base = resolved.config.base_url.clone();
-            let client = crate::api::Client::new(resolved.config).map_err(Failure::from)?;
+            let client = crate::api::Client::new(resolved.config).map_err(CliError::from)?;
             let shared = SharedJournal::new(open()?);
             let checked = journal::resolve(&shared, &client, &base)
                 .await
@@ -213,7 +213,7 @@ pub(super) async fn journal_command(
                 );
             }
             if unreachable + waiting > 0 {
-                return Err(Failure {
+                return Err(CliError {
                     code: super::Exit::Unknown,
                     message: tr!("cli-still-unknown", count = unreachable + waiting),
                 });
@@ -225,14 +225,14 @@ pub(super) async fn journal_command(
 
 /// `journal init URL [--clerks ROLE]`: the shared journal's tables, and what the clerks'
 /// role may do with them.
-fn init(url: &str, clerks: Option<&str>, time_zone: Option<&str>) -> Result<(), Failure> {
+fn init(url: &str, clerks: Option<&str>, time_zone: Option<&str>) -> Result<(), CliError> {
     if !journal::is_database_url(url) {
-        return Err(Failure::usage(tr!("cli-init-not-a-database")));
+        return Err(CliError::usage(tr!("cli-init-not-a-database")));
     }
     if let Some(zone) = time_zone
         && journal::LocalZone::named(zone).is_err()
     {
-        return Err(Failure::usage(tr!(
+        return Err(CliError::usage(tr!(
             "cli-no-such-time-zone",
             zone = escape_controls(zone)
         )));
@@ -250,19 +250,19 @@ fn init(url: &str, clerks: Option<&str>, time_zone: Option<&str>) -> Result<(), 
 }
 
 /// `journal push --to URL [--from FILE]`.
-fn push(to: &str, from: Option<&std::path::Path>) -> Result<(), Failure> {
+fn push(to: &str, from: Option<&std::path::Path>) -> Result<(), CliError> {
     if !journal::is_database_url(to) {
-        return Err(Failure::usage(tr!("cli-push-not-a-database")));
+        return Err(CliError::usage(tr!("cli-push-not-a-database")));
     }
     let local = match from {
         Some(p) => p.to_path_buf(),
         None => journal::chosen_path(None)
             .filter(|p| !journal::is_database_url(&p.to_string_lossy()))
             .or_else(journal::default_file)
-            .ok_or_else(|| Failure::usage(tr!("cli-no-config-folder")))?,
+            .ok_or_else(|| CliError::usage(tr!("cli-no-config-folder")))?,
     };
     if !local.is_file() {
-        return Err(Failure::usage(tr!(
+        return Err(CliError::usage(tr!(
             "cli-push-no-local",
             path = local.display()
         )));
@@ -287,7 +287,7 @@ fn push(to: &str, from: Option<&std::path::Path>) -> Result<(), Failure> {
     Ok(())
 }
 
-fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {
+fn list(f: &JournalFilter, json: bool) -> Result<(), CliError> {
     let j = open()?;
     let f = filter(f);
     let mut out = std::io::stdout().lock();
@@ -338,10 +338,10 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), Failure> {
     Ok(())
 }
 
-fn export(out: &std::path::Path, f: &JournalFilter) -> Result<(), Failure> {
+fn export(out: &std::path::Path, f: &JournalFilter) -> Result<(), CliError> {
     let target = super::destination(out)?;
     let j = open()?;
-    let n = journal::export_csv(&j, &filter(f), &target).map_err(|e| Failure {
+    let n = journal::export_csv(&j, &filter(f), &target).map_err(|e| CliError {
         code: super::Exit::Failed,
         message: tr!("cli-write-failed", path = out.display(), why = e),
     })?;
@@ -353,7 +353,7 @@ fn export(out: &std::path::Path, f: &JournalFilter) -> Result<(), Failure> {
 }
 
 /// Runs a `customers` command.
-pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Result<(), Failure> {
+pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Result<(), CliError> {
     match cmd {
         super::CustomersCommand::Import { file } => {
             let rows = journal::read_import(&file).map_err(|problems| {
@@ -361,7 +361,7 @@ pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Res
                 for p in &problems {
                     message.push_str(&format!("\n  {}", crate::i18n::import_problem(p)));
                 }
-                Failure {
+                CliError {
                     code: super::Exit::Usage,
                     message,
                 }
@@ -393,7 +393,7 @@ pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Res
             clear,
         } => {
             crate::api::checked_customer_id(&customer).map_err(|_| {
-                Failure::usage(tr!("cli-contacts-bad-id", id = escape_controls(&customer)))
+                CliError::usage(tr!("cli-contacts-bad-id", id = escape_controls(&customer)))
             })?;
             let mut j = open()?;
             if emails.is_empty() && !clear {
@@ -410,7 +410,7 @@ pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Res
                 return Ok(());
             }
             let list = crate::address::parse_addresses(&emails.join(" ")).map_err(|bad| {
-                Failure::usage(tr!("cli-contacts-bad-email", email = escape_controls(&bad)))
+                CliError::usage(tr!("cli-contacts-bad-email", email = escape_controls(&bad)))
             })?;
             j.set_customer_emails(&customer, &list).map_err(failure)?;
             say!(
@@ -427,18 +427,18 @@ pub(super) fn customers_command(cmd: super::CustomersCommand, json: bool) -> Res
 }
 
 /// The journal, for a create or void.
-pub(super) fn open_journal() -> Result<crate::journal::SharedJournal, Failure> {
+pub(super) fn open_journal() -> Result<crate::journal::SharedJournal, CliError> {
     journal_before_sending().map(crate::journal::SharedJournal::new)
 }
 
 /// The journal, before anything is sent or written (create, void, export, bulk): when
 /// it cannot be opened, the failure says that nothing was sent.
-pub(super) fn journal_before_sending() -> Result<crate::journal::Journal, Failure> {
+pub(super) fn journal_before_sending() -> Result<crate::journal::Journal, CliError> {
     super::settings::journal_choice()?.open().map_err(not_sent)
 }
 
 /// A journal that could not be opened or written: nothing was sent.
-pub(super) fn not_sent(e: crate::journal::JournalError) -> Failure {
+pub(super) fn not_sent(e: crate::journal::JournalError) -> CliError {
     journal_failure(crate::i18n::journal_not_sent(&e), &e)
 }
 

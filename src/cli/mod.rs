@@ -68,16 +68,16 @@ pub use settings::config_dir;
 
 /// A failure with its exit code and the message for stderr.
 #[derive(Debug)]
-pub struct Failure {
+pub struct CliError {
     /// Exit code.
     pub code: Exit,
     /// What to print.
     pub message: String,
 }
 
-impl Failure {
-    fn usage(m: impl Into<String>) -> Failure {
-        Failure {
+impl CliError {
+    fn usage(m: impl Into<String>) -> CliError {
+        CliError {
             code: Exit::Usage,
             message: m.into(),
         }
@@ -100,28 +100,28 @@ pub fn exit_code(e: &ApiError) -> Exit {
     }
 }
 
-impl From<crate::profile::ProfileError> for Failure {
-    fn from(e: crate::profile::ProfileError) -> Failure {
+impl From<crate::profile::ProfileError> for CliError {
+    fn from(e: crate::profile::ProfileError) -> CliError {
         let code = match e {
             crate::profile::ProfileError::KeyringRead(_) => Exit::Auth,
             _ => Exit::Usage,
         };
-        Failure {
+        CliError {
             code,
             message: crate::i18n::profile_error(&e),
         }
     }
 }
 
-impl From<ApiError> for Failure {
-    fn from(e: ApiError) -> Failure {
+impl From<ApiError> for CliError {
+    fn from(e: ApiError) -> CliError {
         // The clerk's words, as the app says them; the engineer's details after.
         let mut message = crate::i18n::error_text(&e);
         let details = crate::i18n::error_details(&e);
         if e.status.is_some() || e.cause.is_some() {
             message.push_str(&format!("\n{}\n{details}", tr!("cli-details")));
         }
-        Failure {
+        CliError {
             code: exit_code(&e),
             message,
         }
@@ -215,8 +215,8 @@ fn doctor() -> ExitCode {
 
 /// Where a file asked for will be written, checked before any work (a bad path fails
 /// now, exit 2, not after a download).
-fn destination(out: &std::path::Path) -> Result<std::path::PathBuf, Failure> {
-    crate::fsutil::check_destination(out).map_err(|e| Failure {
+fn destination(out: &std::path::Path) -> Result<std::path::PathBuf, CliError> {
+    crate::fsutil::check_destination(out).map_err(|e| CliError {
         code: Exit::Usage,
         message: tr!(
             "cli-cannot-export-to",
@@ -226,15 +226,15 @@ fn destination(out: &std::path::Path) -> Result<std::path::PathBuf, Failure> {
     })
 }
 
-fn write_failure(e: std::io::Error) -> Failure {
+fn write_failure(e: std::io::Error) -> CliError {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         // Whoever read the output stopped reading (`… | head`): nothing to say.
-        return Failure {
+        return CliError {
             code: Exit::PipeClosed,
             message: String::new(),
         };
     }
-    Failure {
+    CliError {
         code: Exit::Failed,
         message: tr!("cli-cannot-write-output", why = e),
     }
@@ -300,7 +300,7 @@ mod tests {
     #[test]
     fn exit_codes() {
         assert_eq!(
-            exit_code(&ApiError::invalid(crate::api::InputProblem::NoCustomer)),
+            exit_code(&ApiError::invalid(crate::api::InputError::NoCustomer)),
             Exit::Usage
         );
         assert_eq!(

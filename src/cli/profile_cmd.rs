@@ -1,13 +1,13 @@
 //! `invoice-desk profile …`: profiles in profiles.toml, secrets in the keyring.
 
-use super::{Failure, Mode, ProfileCommand, settings};
+use super::{CliError, Mode, ProfileCommand, settings};
 use crate::api::Currency;
 use crate::profile::{Profile, ProfileAuth, Profiles};
 use crate::tr;
 use secrecy::SecretString;
 use std::io::IsTerminal;
 
-pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
+pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), CliError> {
     let path = settings::profiles_path()?;
     let mut profiles = Profiles::load(&path)?;
     match cmd {
@@ -33,20 +33,20 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
             let p = match name {
                 Some(n) => profiles
                     .get(&n)
-                    .ok_or_else(|| Failure::usage(tr!("cli-no-such-profile", name = n)))?,
+                    .ok_or_else(|| CliError::usage(tr!("cli-no-such-profile", name = n)))?,
                 None => profiles
                     .active_profile()
-                    .ok_or_else(|| Failure::usage(tr!("cli-no-active-profile")))?,
+                    .ok_or_else(|| CliError::usage(tr!("cli-no-active-profile")))?,
             };
             say_part!(
                 "{}",
-                toml::to_string_pretty(p).map_err(|e| Failure::usage(e.to_string()))?
+                toml::to_string_pretty(p).map_err(|e| CliError::usage(e.to_string()))?
             );
             Ok(())
         }
         ProfileCommand::Use { name } => {
             if profiles.get(&name).is_none() {
-                return Err(Failure::usage(tr!("cli-no-such-profile", name = name)));
+                return Err(CliError::usage(tr!("cli-no-such-profile", name = name)));
             }
             profiles.active = Some(name.clone());
             profiles.save(&path)?;
@@ -55,7 +55,7 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
         }
         ProfileCommand::Remove { name } => {
             let Some(kind) = profiles.get(&name).map(|p| p.auth.secret_kind()) else {
-                return Err(Failure::usage(tr!("cli-no-such-profile", name = name)));
+                return Err(CliError::usage(tr!("cli-no-such-profile", name = name)));
             };
             profiles.remove(&name);
             profiles.save(&path)?;
@@ -86,11 +86,11 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
             }
             profile
                 .validate()
-                .map_err(|e| Failure::usage(crate::i18n::profile_error(&e)))?;
+                .map_err(|e| CliError::usage(crate::i18n::profile_error(&e)))?;
             profile
                 .sender
                 .check_logo()
-                .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
+                .map_err(|e| CliError::usage(crate::i18n::sender_problem(&e)))?;
             profiles.upsert(Some(&name), profile.clone())?;
             profiles.save(&path)?;
             say!("{}", sender_lines(&profile.sender));
@@ -158,13 +158,13 @@ pub(super) fn profile_command(cmd: ProfileCommand) -> Result<(), Failure> {
 }
 
 /// The profile named, else the active one: its name and a copy to change.
-fn chosen(profiles: &Profiles, name: Option<String>) -> Result<(String, Profile), Failure> {
+fn chosen(profiles: &Profiles, name: Option<String>) -> Result<(String, Profile), CliError> {
     let name = name
         .or_else(|| profiles.active.clone())
-        .ok_or_else(|| Failure::usage(tr!("cli-no-profile-chosen")))?;
+        .ok_or_else(|| CliError::usage(tr!("cli-no-profile-chosen")))?;
     match profiles.get(&name).cloned() {
         Some(p) => Ok((name, p)),
-        None => Err(Failure::usage(tr!("cli-no-such-profile", name = name))),
+        None => Err(CliError::usage(tr!("cli-no-such-profile", name = name))),
     }
 }
 
@@ -200,29 +200,29 @@ pub(super) fn said_stored(
 }
 
 /// Reads a secret from a hidden prompt (terminal) or the first line of stdin.
-pub(super) fn read_secret(what: &str) -> Result<SecretString, Failure> {
+pub(super) fn read_secret(what: &str) -> Result<SecretString, CliError> {
     let text = if std::io::stdin().is_terminal() {
         // The prompt starts with a capital ("El secreto del cliente: ").
         let mut prompt: String = what.chars().take(1).flat_map(char::to_uppercase).collect();
         prompt.extend(what.chars().skip(1));
         rpassword::prompt_password(format!("{prompt}: "))
-            .map_err(|e| Failure::usage(tr!("cli-secret-unreadable", what = what, why = e)))?
+            .map_err(|e| CliError::usage(tr!("cli-secret-unreadable", what = what, why = e)))?
     } else {
         let mut line = String::new();
         std::io::stdin()
             .read_line(&mut line)
-            .map_err(|e| Failure::usage(tr!("cli-secret-unreadable", what = what, why = e)))?;
+            .map_err(|e| CliError::usage(tr!("cli-secret-unreadable", what = what, why = e)))?;
         line
     };
     let text = text.trim_end_matches(['\r', '\n']).to_string();
     if text.trim().is_empty() {
-        return Err(Failure::usage(tr!("cli-secret-missing", what = what)));
+        return Err(CliError::usage(tr!("cli-secret-missing", what = what)));
     }
     Ok(SecretString::from(text))
 }
 
-fn required(option: &str) -> Failure {
-    Failure::usage(tr!("cli-required-for-oauth", option = option))
+fn required(option: &str) -> CliError {
+    CliError::usage(tr!("cli-required-for-oauth", option = option))
 }
 
 /// The sender's details, one per line, as a clerk reads them.
@@ -254,7 +254,7 @@ fn mail_settings(
     profiles: &mut Profiles,
     path: &std::path::Path,
     a: super::MailArgs,
-) -> Result<(), Failure> {
+) -> Result<(), CliError> {
     use crate::profile::mail::Security;
     let (name, mut profile) = chosen(profiles, a.name.clone())?;
     let m = &mut profile.mail;
@@ -293,7 +293,7 @@ fn mail_settings(
     }
     let checked = m
         .check()
-        .map_err(|e| Failure::usage(crate::i18n::mail_problem(&e)))?;
+        .map_err(|e| CliError::usage(crate::i18n::mail_problem(&e)))?;
     // The password first: a login without one kept is no use.
     if a.user.as_deref().is_some_and(|u| !u.trim().is_empty()) {
         let what = tr!("cli-secret-mail");

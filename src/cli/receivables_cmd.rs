@@ -1,7 +1,7 @@
 //! `invoice-desk receivables`: every customer's receivables on a day, a few customers
 //! listed at a time.
 
-use super::Failure;
+use super::CliError;
 use crate::api::Client;
 use crate::receivables::aging::{Bucket, Total};
 use crate::receivables::{Only, Row, cells, totals};
@@ -32,12 +32,12 @@ fn money(t: Option<Total>, code: &str) -> String {
 }
 
 /// Runs it.
-pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
+pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), CliError> {
     let target = match ask.out {
         Some(out) => {
             let ext = out.extension().map(|e| e.to_string_lossy().to_lowercase());
             if !matches!(ext.as_deref(), Some("csv" | "xlsx")) {
-                return Err(Failure::usage(tr!("cli-receivables-csv-only")));
+                return Err(CliError::usage(tr!("cli-receivables-csv-only")));
             }
             Some(super::destination(out)?)
         }
@@ -52,7 +52,7 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
         None => known.iter().map(|c| c.id.clone()).collect(),
     };
     if ids.is_empty() {
-        return Err(Failure::usage(tr!("cli-receivables-none")));
+        return Err(CliError::usage(tr!("cli-receivables-none")));
     }
     let directory: std::collections::HashMap<&str, &crate::journal::Customer> =
         known.iter().map(|c| (c.id.as_str(), c)).collect();
@@ -83,7 +83,7 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
     while let Some((id, listed)) = work.next().await {
         let entry = directory.get(id.as_str());
         let summary = match listed {
-            Ok(l) if l.too_many => Err(crate::pdf::PdfError::TooMany.to_string()),
+            Ok(l) if l.too_many => Err(crate::pdf::PdfError::TooMany.words()),
             Ok(l) => {
                 if workbook && !l.lines.is_empty() {
                     owed.push((id.clone(), l.lines));
@@ -122,7 +122,7 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
                 std::io::Write::write_all(w, csv.as_bytes())
             })
         };
-        written.map_err(|e| Failure {
+        written.map_err(|e| CliError {
             code: super::Exit::Failed,
             message: tr!("cli-write-failed", path = target.display(), why = e),
         })?;
@@ -140,7 +140,7 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), Failure> {
         say!("{}", table_text(&shown, &rows));
     }
     if failed > 0 {
-        return Err(Failure {
+        return Err(CliError {
             code: super::Exit::Refused,
             message: tr!("cli-receivables-failed", count = failed),
         });

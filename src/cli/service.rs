@@ -5,7 +5,7 @@
 //! `token`, `get`, and what create and void share (a journal's refusal in words).
 
 use super::output::print_invoice;
-use super::{Command, Failure};
+use super::{CliError, Command};
 use crate::api::{Client, Currency, TokenState};
 use crate::journal::{self, Action, Blocked, Outcome, Settled, SharedJournal};
 use crate::text::escape_controls;
@@ -31,12 +31,12 @@ pub(super) struct Service {
 
 impl Service {
     /// The profile's (or the environment's) service.
-    fn open(profile: Option<&str>) -> Result<Service, Failure> {
+    fn open(profile: Option<&str>) -> Result<Service, CliError> {
         let resolved = super::settings::resolve(profile)?;
         Ok(Service {
             base_url: resolved.config.base_url.clone(),
             account: resolved.config.account_key.clone(),
-            client: Client::new(resolved.config).map_err(Failure::from)?,
+            client: Client::new(resolved.config).map_err(CliError::from)?,
             profile_name: resolved.profile_name,
             account_currency: resolved.account_currency,
             currencies: resolved.currencies,
@@ -73,7 +73,7 @@ impl Service {
 }
 
 /// Runs a command that talks to the service: each to its own function.
-pub(super) async fn run(cmd: Command, profile: Option<&str>, json: bool) -> Result<(), Failure> {
+pub(super) async fn run(cmd: Command, profile: Option<&str>, json: bool) -> Result<(), CliError> {
     let svc = Service::open(profile)?;
     match cmd {
         Command::Token => token(&svc).await,
@@ -155,7 +155,7 @@ pub(super) async fn run(cmd: Command, profile: Option<&str>, json: bool) -> Resu
 }
 
 /// `invoice-desk token`: whether the profile's credentials get a token, and until when.
-async fn token(svc: &Service) -> Result<(), Failure> {
+async fn token(svc: &Service) -> Result<(), CliError> {
     let report = svc.client.check_connection().await?;
     match report.token {
         TokenState::Valid {
@@ -183,27 +183,27 @@ async fn token(svc: &Service) -> Result<(), Failure> {
 }
 
 /// `invoice-desk get ID`.
-async fn get(svc: &Service, id: &str, json: bool) -> Result<(), Failure> {
+async fn get(svc: &Service, id: &str, json: bool) -> Result<(), CliError> {
     print_invoice(&svc.client.get_invoice(id).await?, json);
     Ok(())
 }
 
 /// Why a create or void was not sent, with its exit code: 1 for the journal, 2 for a
 /// reference or void already done, on its way, or a look-alike.
-pub(super) fn blocked(b: Blocked) -> Failure {
+pub(super) fn blocked(b: Blocked) -> CliError {
     match b {
         Blocked::Journal(e) => super::journal_cmd::not_sent(e),
-        Blocked::LooksLike(_) => Failure::usage(format!(
+        Blocked::LooksLike(_) => CliError::usage(format!(
             "{}\n{}",
             tr!("cli-not-sent", why = blocked_text(&b)),
             tr!("cli-allow-similar")
         )),
-        Blocked::Pending(_) => Failure::usage(format!(
+        Blocked::Pending(_) => CliError::usage(format!(
             "{}\n{}",
             tr!("cli-not-sent", why = blocked_text(&b)),
             tr!("cli-see-resolve")
         )),
-        Blocked::Done(_) => Failure::usage(tr!("cli-not-sent", why = blocked_text(&b))),
+        Blocked::Done(_) => CliError::usage(tr!("cli-not-sent", why = blocked_text(&b))),
     }
 }
 
@@ -215,7 +215,7 @@ pub(super) async fn already_at_service(
     client: &Client,
     customer: &str,
     reference: &str,
-) -> Result<(), Failure> {
+) -> Result<(), CliError> {
     let filter = journal::Filter {
         reference: Some(reference.to_string()),
         action: Some(Action::Create),
@@ -241,7 +241,7 @@ pub(super) async fn already_at_service(
         }
     }
     match found {
-        Ok(Some(inv)) => Err(Failure::usage(tr!(
+        Ok(Some(inv)) => Err(CliError::usage(tr!(
             "cli-at-service",
             reference = escape_controls(reference),
             id = escape_controls(&inv.id),
@@ -252,7 +252,7 @@ pub(super) async fn already_at_service(
         ))),
         // A customer the service does not know has no invoices: the create will say so.
         Err(e) if !matches!(e.kind, crate::api::ErrorKind::NotFound(_)) => {
-            let mut f = Failure::from(e);
+            let mut f = CliError::from(e);
             f.message = format!(
                 "{}\n{}",
                 tr!(

@@ -3,7 +3,7 @@
 //! arguments at all (secrets must never be on a command line) and each one overrides a
 //! profile value that clap does not know.
 
-use super::Failure;
+use super::CliError;
 use crate::api::{
     ApiKeySettings, AuthSettings, ClientConfig, Currency, OAuthSettings, TokenBodyStyle,
 };
@@ -13,8 +13,8 @@ use secrecy::SecretString;
 use std::path::PathBuf;
 
 /// "Missing an auth URL: set INVOICE_DESK_AUTH_URL."
-fn missing(what: String, variable: &str) -> Failure {
-    Failure::usage(tr!("cli-no-setting", what = what, variable = variable))
+fn missing(what: String, variable: &str) -> CliError {
+    CliError::usage(tr!("cli-no-setting", what = what, variable = variable))
 }
 
 /// The folder of `profiles.toml`: INVOICE_DESK_CONFIG_DIR, else the platform's config dir.
@@ -25,10 +25,10 @@ pub fn config_dir() -> Option<PathBuf> {
     }
 }
 
-pub(super) fn profiles_path() -> Result<PathBuf, Failure> {
+pub(super) fn profiles_path() -> Result<PathBuf, CliError> {
     config_dir()
         .map(|d| d.join("profiles.toml"))
-        .ok_or_else(|| Failure::usage(tr!("cli-no-config-folder")))
+        .ok_or_else(|| CliError::usage(tr!("cli-no-config-folder")))
 }
 
 /// The OS keyring, unless INVOICE_DESK_KEYRING=none.
@@ -61,7 +61,7 @@ pub(super) struct Resolved {
 }
 
 /// Profile (named or active, if any) with the environment on top.
-pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
+pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, CliError> {
     let profiles = match profiles_path() {
         Ok(p) => Profiles::load(&p)?,
         Err(_) => Profiles::default(),
@@ -71,16 +71,16 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
             profiles
                 .get(n)
                 .cloned()
-                .ok_or_else(|| Failure::usage(tr!("cli-no-such-profile", name = n)))?,
+                .ok_or_else(|| CliError::usage(tr!("cli-no-such-profile", name = n)))?,
         ),
         None => profiles.active_profile().cloned(),
     };
     if profile.as_ref().is_some_and(|p| p.sandbox) && env("INVOICE_DESK_BASE_URL").is_none() {
-        return Err(Failure::usage(tr!("cli-sandbox-profile")));
+        return Err(CliError::usage(tr!("cli-sandbox-profile")));
     }
     let base_url = env("INVOICE_DESK_BASE_URL")
         .or_else(|| profile.as_ref().map(|p| p.base_url.clone()))
-        .ok_or_else(|| Failure::usage(tr!("cli-no-base-url")))?;
+        .ok_or_else(|| CliError::usage(tr!("cli-no-base-url")))?;
     let (p_oauth, p_header) = match profile.as_ref().map(|p| &p.auth) {
         Some(ProfileAuth::OAuth {
             auth_url,
@@ -102,9 +102,9 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
     let client_id = env("INVOICE_DESK_CLIENT_ID").or_else(|| p_oauth.as_ref().map(|o| o.2.clone()));
     let env_key = env("INVOICE_DESK_API_KEY");
     let store = || secret_store();
-    let stored = |kind: SecretKind| -> Result<Option<SecretString>, Failure> {
+    let stored = |kind: SecretKind| -> Result<Option<SecretString>, CliError> {
         match &profile {
-            Some(p) => store().get(&p.name, kind).map_err(Failure::from),
+            Some(p) => store().get(&p.name, kind).map_err(CliError::from),
             None => Ok(None),
         }
     };
@@ -112,7 +112,7 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
     let auth = if client_id.is_none() && (env_key.is_some() || p_header.is_some()) {
         let key = match env_key {
             Some(k) => SecretString::from(k),
-            None => stored(SecretKind::ApiKey)?.ok_or_else(|| Failure {
+            None => stored(SecretKind::ApiKey)?.ok_or_else(|| CliError {
                 code: super::Exit::Auth,
                 message: tr!("cli-no-api-key"),
             })?,
@@ -122,7 +122,7 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
             .unwrap_or_else(|| crate::api::auth::DEFAULT_API_KEY_HEADER.to_string());
         AuthSettings::ApiKey(ApiKeySettings { header, key })
     } else {
-        let client_id = client_id.ok_or_else(|| Failure::usage(tr!("cli-no-client-id")))?;
+        let client_id = client_id.ok_or_else(|| CliError::usage(tr!("cli-no-client-id")))?;
         let auth_url = env("INVOICE_DESK_AUTH_URL")
             .or_else(|| p_oauth.as_ref().map(|o| o.0.clone()))
             .ok_or_else(|| missing(tr!("cli-setting-auth-url"), "INVOICE_DESK_AUTH_URL"))?;
@@ -131,7 +131,7 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
             .ok_or_else(|| missing(tr!("cli-setting-audience"), "INVOICE_DESK_AUDIENCE"))?;
         let secret = match env("INVOICE_DESK_CLIENT_SECRET") {
             Some(s) => SecretString::from(s),
-            None => stored(SecretKind::ClientSecret)?.ok_or_else(|| Failure {
+            None => stored(SecretKind::ClientSecret)?.ok_or_else(|| CliError {
                 code: super::Exit::Auth,
                 message: tr!("cli-no-client-secret"),
             })?,
@@ -140,7 +140,7 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
             Some("form") => TokenBodyStyle::Form,
             Some("json") => TokenBodyStyle::Json,
             Some(other) => {
-                return Err(Failure::usage(tr!("cli-token-body", value = other)));
+                return Err(CliError::usage(tr!("cli-token-body", value = other)));
             }
             None => p_oauth.as_ref().map_or(TokenBodyStyle::Json, |o| o.3),
         };
@@ -158,7 +158,7 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
             .parse()
             .ok()
             .filter(|n| (1..=3600).contains(n))
-            .ok_or_else(|| Failure::usage(tr!("cli-timeout", value = secs)))?;
+            .ok_or_else(|| CliError::usage(tr!("cli-timeout", value = secs)))?;
         config.timeout = std::time::Duration::from_secs(secs);
     }
     if let Some(cap) = env("INVOICE_DESK_MAX_INVOICES") {
@@ -166,14 +166,14 @@ pub(super) fn resolve(name: Option<&str>) -> Result<Resolved, Failure> {
             .parse()
             .ok()
             .filter(|n| *n > 0)
-            .ok_or_else(|| Failure::usage(tr!("cli-max-invoices", value = cap)))?;
+            .ok_or_else(|| CliError::usage(tr!("cli-max-invoices", value = cap)))?;
     }
     config.account_key = env("INVOICE_DESK_ACCOUNT_KEY")
         .or_else(|| profile.as_ref().map(|p| p.account_key.clone()))
         .filter(|k| !k.is_empty());
     let currencies = match env("INVOICE_DESK_CURRENCIES") {
         Some(list) => Currency::parse_list(&list)
-            .map_err(|bad| Failure::usage(tr!("cli-bad-currency", value = bad)))?,
+            .map_err(|bad| CliError::usage(tr!("cli-bad-currency", value = bad)))?,
         None => profile.as_ref().map_or_else(
             || Currency::DEFAULT_OFFERED.to_vec(),
             |p| p.currencies.clone(),
@@ -228,7 +228,7 @@ impl JournalChoice {
 /// Reads which journal to use (a settings file that cannot be read is an error: it may
 /// name the desk's shared journal, and a silent fall back to this computer's file would
 /// split the desk's record).
-pub(super) fn journal_choice() -> Result<JournalChoice, Failure> {
+pub(super) fn journal_choice() -> Result<JournalChoice, CliError> {
     let profiles = match profiles_path() {
         Ok(p) => Profiles::load(&p)?,
         Err(_) => Profiles::default(),
@@ -250,7 +250,7 @@ pub(super) fn journal_choice() -> Result<JournalChoice, Failure> {
 
 /// The shared journal's password: INVOICE_DESK_JOURNAL_PASSWORD, else the one the app
 /// keeps in the keyring for that address.
-pub(super) fn journal_password(url: &str) -> Result<Option<String>, Failure> {
+pub(super) fn journal_password(url: &str) -> Result<Option<String>, CliError> {
     use secrecy::ExposeSecret;
     if let Some(p) = crate::journal::shared_password() {
         return Ok(Some(p));

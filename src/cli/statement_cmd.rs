@@ -1,7 +1,7 @@
 //! `statement` (one customer's statement of account as a PDF) and `statements` (a
 //! month's, one PDF per customer who owes something, and a summary CSV).
 
-use super::Failure;
+use super::CliError;
 use super::journal_cmd::journal_before_sending;
 use crate::api::Client;
 use crate::journal::{Action, Intent, Settled};
@@ -27,24 +27,24 @@ pub(super) const MAX_CUSTOMERS: usize = 100_000;
 /// The largest customers file read.
 const MAX_LIST_BYTES: u64 = 10 * 1024 * 1024;
 
-fn pdf_failure(e: crate::pdf::PdfError) -> Failure {
+fn pdf_failure(e: crate::pdf::PdfError) -> CliError {
     match e {
-        crate::pdf::PdfError::Logo(p) => Failure::usage(crate::i18n::sender_problem(&p)),
-        other => Failure {
+        crate::pdf::PdfError::Logo(p) => CliError::usage(crate::i18n::sender_problem(&p)),
+        other => CliError {
             code: super::Exit::Failed,
-            message: tr!("cli-statement-failed", why = other.to_string()),
+            message: tr!("cli-statement-failed", why = other.words()),
         },
     }
 }
 
 /// `invoice-desk statement CUSTOMER --out FILE.pdf`.
-pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(), Failure> {
+pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(), CliError> {
     let target = super::destination(out)?;
     // A logo that cannot be used (decoded whole: a corrupt one too) is said before the
     // service is asked anything.
     ctx.sender
         .check_logo()
-        .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
+        .map_err(|e| CliError::usage(crate::i18n::sender_problem(&e)))?;
     let mut journal = journal_before_sending()?;
     let seq = journal
         .record_intent(
@@ -81,7 +81,7 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
     let listed = match listed {
         Ok(l) if l.stopped => {
             settle(&mut journal, refused("Cancelled"));
-            return Err(Failure {
+            return Err(CliError {
                 code: super::Exit::Interrupted,
                 message: tr!("cli-statement-stopped"),
             });
@@ -89,7 +89,7 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
         Ok(l) => l,
         Err(e) => {
             settle(&mut journal, Settled::from_error(&e));
-            return Err(Failure::from(e));
+            return Err(CliError::from(e));
         }
     };
     let whom = crate::pdf::batch::Customer {
@@ -112,7 +112,7 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
         crate::fsutil::write_user_file(&target, |w| std::io::Write::write_all(w, &made.pdf))
     {
         settle(&mut journal, refused("WriteFailed"));
-        return Err(Failure {
+        return Err(CliError {
             code: super::Exit::Failed,
             message: tr!("cli-write-failed", path = out.display(), why = e),
         });
@@ -128,7 +128,7 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
                 });
             if let Err(e) = written {
                 settle(&mut journal, refused("WriteFailed"));
-                return Err(Failure {
+                return Err(CliError {
                     code: super::Exit::Failed,
                     message: tr!("cli-write-failed", path = path.display(), why = e),
                 });
@@ -203,10 +203,10 @@ fn refused(kind: &str) -> Settled {
 /// The customer ids of a file: one per line, or the first cell of each CSV row (comma,
 /// semicolon or tab); blank lines, `#` comments and a header naming the column skipped;
 /// each id once, in order.
-pub(super) fn read_ids(path: &Path) -> Result<Vec<String>, Failure> {
+pub(super) fn read_ids(path: &Path) -> Result<Vec<String>, CliError> {
     use std::io::Read;
     let bad =
-        |why: String| Failure::usage(tr!("cli-customers-file", path = path.display(), why = why));
+        |why: String| CliError::usage(tr!("cli-customers-file", path = path.display(), why = why));
     let file = std::fs::File::open(path).map_err(|e| bad(e.to_string()))?;
     let mut bytes = Vec::new();
     file.take(MAX_LIST_BYTES + 1)
@@ -265,10 +265,10 @@ pub(super) async fn many(
     all_known: bool,
     out: &Path,
     dialect: crate::export::Dialect,
-) -> Result<(), Failure> {
+) -> Result<(), CliError> {
     ctx.sender
         .check_logo()
-        .map_err(|e| Failure::usage(crate::i18n::sender_problem(&e)))?;
+        .map_err(|e| CliError::usage(crate::i18n::sender_problem(&e)))?;
     let mut journal = journal_before_sending()?;
     let ids: Vec<String> = match customers {
         Some(file) => read_ids(file)?,
@@ -278,12 +278,12 @@ pub(super) async fn many(
             .into_iter()
             .map(|c| c.id)
             .collect(),
-        None => return Err(Failure::usage(tr!("cli-customers-none"))),
+        None => return Err(CliError::usage(tr!("cli-customers-none"))),
     };
     if ids.is_empty() {
-        return Err(Failure::usage(tr!("cli-customers-none")));
+        return Err(CliError::usage(tr!("cli-customers-none")));
     }
-    std::fs::create_dir_all(out).map_err(|e| Failure {
+    std::fs::create_dir_all(out).map_err(|e| CliError {
         code: super::Exit::Usage,
         message: tr!("cli-cannot-export-to", path = out.display(), why = e),
     })?;
@@ -353,7 +353,7 @@ pub(super) async fn many(
         },
     };
     super::journal_cmd::settle_export(&mut journal, seq, &settled);
-    let summary_path = written.map_err(|e| Failure {
+    let summary_path = written.map_err(|e| CliError {
         code: super::Exit::Failed,
         message: tr!("cli-write-failed", path = out.display(), why = e),
     })?;
@@ -378,13 +378,13 @@ pub(super) async fn many(
         );
     }
     if stopped {
-        return Err(Failure {
+        return Err(CliError {
             code: super::Exit::Failed,
             message: tr!("cli-statements-stopped", done = done.len(), total = total),
         });
     }
     if failed > 0 {
-        return Err(Failure {
+        return Err(CliError {
             code: super::Exit::Refused,
             message: String::new(),
         });

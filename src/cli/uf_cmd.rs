@@ -1,7 +1,7 @@
 //! `invoice-desk uf`: the UF's value in pesos on a day (kept in the journal, else
 //! fetched from the CMF and kept), a file of values imported, the CMF key kept.
 
-use super::{Failure, UfCommand, settings};
+use super::{CliError, UfCommand, settings};
 use crate::tr;
 use crate::uf::{Source, UfError};
 use secrecy::SecretString;
@@ -54,20 +54,20 @@ pub(super) async fn value_or_warning(day: chrono::NaiveDate) -> Option<crate::uf
     }
 }
 
-pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
+pub(super) async fn uf_command(c: UfCommand) -> Result<(), CliError> {
     match c {
         UfCommand::Show { date, amount } => {
             let day = date.unwrap_or_else(|| chrono::Local::now().date_naive());
             let amount = amount
                 .map(|a| {
                     crate::api::money::parse_amount_input(&a, Some(crate::api::Currency::CLF))
-                        .map_err(|e| Failure::usage(crate::i18n::amount_error(&e)))
+                        .map_err(|e| CliError::usage(crate::i18n::amount_error(&e)))
                 })
                 .transpose()?;
             let journal = super::journal_cmd::open_journal()?;
             let found = crate::uf::value_on(&journal, source, day)
                 .await
-                .map_err(|e| Failure {
+                .map_err(|e| CliError {
                     code: uf_exit(&e),
                     message: crate::i18n::uf_error(&e, day),
                 })?;
@@ -82,7 +82,7 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
             let today = chrono::Local::now().date_naive();
             let mut journal = super::journal_cmd::journal_before_sending()?;
             let imported =
-                crate::uf::file::import(&mut journal, &file, year).map_err(|e| Failure {
+                crate::uf::file::import(&mut journal, &file, year).map_err(|e| CliError {
                     code: if matches!(e, UfError::Journal(_)) {
                         super::Exit::Failed
                     } else {
@@ -98,7 +98,7 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
                     }
                     Ok(())
                 }
-                Err(message) => Err(Failure::usage(message)),
+                Err(message) => Err(CliError::usage(message)),
             }
         }
         UfCommand::Key { address } => {
@@ -106,7 +106,7 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), Failure> {
             let mut profiles = crate::profile::Profiles::load(&path)?;
             if let Some(a) = &address {
                 crate::uf::checked_address(a).map_err(|e| {
-                    Failure::usage(crate::i18n::uf_error(&e, chrono::Local::now().date_naive()))
+                    CliError::usage(crate::i18n::uf_error(&e, chrono::Local::now().date_naive()))
                 })?;
                 profiles.uf_address = Some(a.trim().to_string());
                 profiles.save(&path)?;
@@ -144,7 +144,7 @@ fn uf_exit(e: &UfError) -> super::Exit {
 async fn check(
     from: Option<chrono::NaiveDate>,
     to: Option<chrono::NaiveDate>,
-) -> Result<(), Failure> {
+) -> Result<(), CliError> {
     use chrono::Datelike;
     let today = chrono::Local::now().date_naive();
     let to = to.unwrap_or(today);
@@ -154,13 +154,13 @@ async fn check(
             .unwrap_or(today)
     });
     if from > to || (to - from).num_days() > 366 * 5 {
-        return Err(Failure::usage(tr!(
+        return Err(CliError::usage(tr!(
             "cli-uf-check-range",
             from = crate::i18n::date(&from.to_string()),
             to = crate::i18n::date(&to.to_string())
         )));
     }
-    let src = source().map_err(|e| Failure {
+    let src = source().map_err(|e| CliError {
         code: uf_exit(&e),
         message: crate::i18n::uf_error(&e, today),
     })?;
@@ -168,7 +168,7 @@ async fn check(
     let kept = journal
         .run(move |j| j.uf_values(from, to))
         .await
-        .map_err(|e| Failure {
+        .map_err(|e| CliError {
             code: super::Exit::Failed,
             message: crate::i18n::journal_error(&e),
         })?;
@@ -179,7 +179,7 @@ async fn check(
     while month <= to {
         let fetched = crate::uf::fetch_month(&http, &src, month.year(), month.month())
             .await
-            .map_err(|e| Failure {
+            .map_err(|e| CliError {
                 code: uf_exit(&e),
                 message: crate::i18n::uf_error(&e, month),
             })?;
@@ -202,7 +202,7 @@ async fn check(
         let offered = journal
             .run(move |j| j.put_uf_values(&p, crate::uf::CMF, false))
             .await
-            .map_err(|e| Failure {
+            .map_err(|e| CliError {
                 code: super::Exit::Failed,
                 message: crate::i18n::journal_error(&e),
             })?;
@@ -243,7 +243,7 @@ async fn check(
     if said.is_empty() {
         Ok(())
     } else {
-        Err(Failure {
+        Err(CliError {
             code: super::Exit::Refused,
             message: String::new(),
         })

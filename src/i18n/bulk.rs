@@ -5,7 +5,7 @@ use super::*;
 use crate::tr;
 
 /// A problem with a customer directory file, in the clerk's language.
-pub fn import_problem(p: &crate::journal::ImportProblem) -> String {
+pub fn import_problem(p: &crate::journal::ImportError) -> String {
     use crate::journal::ImportWhy;
     let esc = |s: &str| crate::text::escape_controls(s).into_owned();
     let cell = |what: String| {
@@ -126,7 +126,7 @@ pub fn bulk_why(w: &crate::bulk::Why) -> String {
 }
 
 /// A billing-run problem as the status column says it: the column, then why.
-pub fn bulk_problem(p: &crate::bulk::Problem) -> String {
+pub fn bulk_problem(p: &crate::bulk::RowError) -> String {
     if p.column.is_empty() {
         bulk_why(&p.why)
     } else {

@@ -63,10 +63,10 @@ pub fn error_text(e: &ApiError) -> String {
         ErrorKind::TokenEndpointTimeout { secs } => tr!("err-token-timeout", seconds = secs),
         ErrorKind::CertificateUntrusted { reason } => {
             let reason = match reason {
-                CertProblem::UnknownIssuer => tr!("cert-unknown-issuer"),
-                CertProblem::Expired => tr!("cert-expired"),
-                CertProblem::WrongName => tr!("cert-wrong-name"),
-                CertProblem::Other(r) => r.clone(),
+                CertError::UnknownIssuer => tr!("cert-unknown-issuer"),
+                CertError::Expired => tr!("cert-expired"),
+                CertError::WrongName => tr!("cert-wrong-name"),
+                CertError::Other(r) => r.clone(),
             };
             tr!("err-certificate", reason = reason)
         }
@@ -133,37 +133,37 @@ pub(super) fn setting(s: Setting) -> String {
 }
 
 /// Something refused before sending, in the clerk's language.
-pub fn input_problem(p: &InputProblem) -> String {
+pub fn input_problem(p: &InputError) -> String {
     let esc = |s: &str| crate::text::escape_controls(s).into_owned();
     match p {
-        InputProblem::Missing(s) => tr!("in-missing", what = setting(*s)),
-        InputProblem::NotValid(s) => tr!("in-not-valid", what = setting(*s)),
-        InputProblem::BadAddress { what, text } => {
+        InputError::Missing(s) => tr!("in-missing", what = setting(*s)),
+        InputError::NotValid(s) => tr!("in-not-valid", what = setting(*s)),
+        InputError::BadAddress { what, text } => {
             tr!("in-bad-address", what = setting(*what), text = esc(text))
         }
-        InputProblem::WrongScheme { what, scheme } => {
+        InputError::WrongScheme { what, scheme } => {
             tr!(
                 "in-wrong-scheme",
                 what = setting(*what),
                 scheme = esc(scheme)
             )
         }
-        InputProblem::BadHeaderName(h) => tr!("in-bad-header", name = esc(h)),
-        InputProblem::UnsendableKey => tr!("in-unsendable-key"),
-        InputProblem::NoCertificateStore(_) => tr!("in-no-certificate-store"),
-        InputProblem::NoCustomer => tr!("cr-enter-customer"),
-        InputProblem::AmountNotPositive => tr!("amount-not-positive"),
-        InputProblem::TooManyDecimals { currency, max } => {
+        InputError::BadHeaderName(h) => tr!("in-bad-header", name = esc(h)),
+        InputError::UnsendableKey => tr!("in-unsendable-key"),
+        InputError::NoCertificateStore(_) => tr!("in-no-certificate-store"),
+        InputError::NoCustomer => tr!("cr-enter-customer"),
+        InputError::AmountNotPositive => tr!("amount-not-positive"),
+        InputError::TooManyDecimals { currency, max } => {
             tr!("in-too-many-decimals", currency = currency, max = max)
         }
-        InputProblem::BadDueDate(d) => tr!("in-bad-due-date", date = esc(d)),
-        InputProblem::ReservedField(k) => tr!("in-reserved-field", name = esc(k)),
-        InputProblem::UnnamedField => tr!("in-unnamed-field"),
-        InputProblem::TooLong { field, max } => {
+        InputError::BadDueDate(d) => tr!("in-bad-due-date", date = esc(d)),
+        InputError::ReservedField(k) => tr!("in-reserved-field", name = esc(k)),
+        InputError::UnnamedField => tr!("in-unnamed-field"),
+        InputError::TooLong { field, max } => {
             tr!("in-too-long", what = field_label(field), max = max)
         }
-        InputProblem::ExtraTooLarge { max } => tr!("in-extra-too-large", kb = max / 1024),
-        InputProblem::Said(m) => m.clone(),
+        InputError::ExtraTooLarge { max } => tr!("in-extra-too-large", kb = max / 1024),
+        InputError::Said(m) => m.clone(),
     }
 }
 

@@ -7,7 +7,7 @@
 //! as `crate::i18n::…`.
 
 use crate::api::{
-    Action, AmountError, ApiError, CertProblem, ErrorKind, InputProblem, Resource, Setting,
+    Action, AmountError, ApiError, CertError, ErrorKind, InputError, Resource, Setting,
 };
 use crate::profile::ProfileError;
 use fluent_templates::{Loader, fluent_bundle::FluentValue};

@@ -27,8 +27,8 @@ pub fn profile_error(e: &ProfileError) -> String {
 }
 
 /// What is wrong with the sender's details, in the clerk's language.
-pub fn sender_problem(p: &crate::profile::SenderProblem) -> String {
-    use crate::profile::SenderProblem as P;
+pub fn sender_problem(p: &crate::profile::SenderError) -> String {
+    use crate::profile::SenderError as P;
     match p {
         P::BadRut(r) => tr!("sender-bad-rut", rut = crate::text::escape_controls(r)),
         P::BadEmail(e) => tr!("sender-bad-email", email = crate::text::escape_controls(e)),
@@ -50,8 +50,8 @@ pub fn sender_problem(p: &crate::profile::SenderProblem) -> String {
 }
 
 /// What is wrong with the mail settings, in the clerk's language.
-pub fn mail_problem(p: &crate::profile::mail::MailProblem) -> String {
-    use crate::profile::mail::MailProblem as P;
+pub fn mail_problem(p: &crate::profile::mail::MailError) -> String {
+    use crate::profile::mail::MailError as P;
     let esc = |s: &str| crate::text::escape_controls(s).into_owned();
     match p {
         P::NoServer => tr!("mail-no-server"),
@@ -76,8 +76,8 @@ pub fn mail_problem(p: &crate::profile::mail::MailProblem) -> String {
 }
 
 /// What is wrong with a clerk's e-mail template, in the clerk's language.
-pub fn template_problem(p: &crate::profile::mail::TemplateProblem) -> String {
-    use crate::profile::mail::TemplateProblem as P;
+pub fn template_problem(p: &crate::profile::mail::TemplateError) -> String {
+    use crate::profile::mail::TemplateError as P;
     match p {
         P::Unreadable(path, why) => tr!(
             "mail-template-unreadable",

@@ -346,7 +346,7 @@ pub(super) fn learn_in(conn: &dyn Db, id: &str) -> Result<(), DbError> {
 
 /// A problem with one cell of an import file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ImportProblem {
+pub struct ImportError {
     /// The row as the spreadsheet numbers it (the header is row 1).
     pub row: usize,
     /// The column's header.
@@ -378,7 +378,7 @@ pub enum ImportWhy {
     Unreadable(crate::sheet::SheetError),
 }
 
-crate::engineers_text!(ImportProblem);
+crate::engineers_text!(ImportError);
 
 /// The longest customer name imported.
 pub const MAX_NAME: usize = 200;
@@ -404,9 +404,9 @@ fn header_key(h: &str) -> Option<&'static str> {
 
 /// Reads a directory file: CSV (comma or semicolon; UTF-8, a BOM allowed) or XLSX (first
 /// sheet). Every problem is reported; any problem means nothing is imported.
-pub fn read_import(path: &std::path::Path) -> Result<Vec<Customer>, Vec<ImportProblem>> {
+pub fn read_import(path: &std::path::Path) -> Result<Vec<Customer>, Vec<ImportError>> {
     let unreadable = |e: crate::sheet::SheetError| {
-        vec![ImportProblem {
+        vec![ImportError {
             row: 0,
             column: String::new(),
             why: ImportWhy::Unreadable(e),
@@ -418,7 +418,7 @@ pub fn read_import(path: &std::path::Path) -> Result<Vec<Customer>, Vec<ImportPr
     parse_rows(&rows)
 }
 
-fn parse_rows(rows: &crate::sheet::Rows) -> Result<Vec<Customer>, Vec<ImportProblem>> {
+fn parse_rows(rows: &crate::sheet::Rows) -> Result<Vec<Customer>, Vec<ImportError>> {
     let Some(header) = rows.get(0) else {
         return Ok(Vec::new());
     };
@@ -427,7 +427,7 @@ fn parse_rows(rows: &crate::sheet::Rows) -> Result<Vec<Customer>, Vec<ImportProb
     let keys: Vec<Option<&str>> = header.iter().map(|h| header_key(h)).collect();
     let col = |k: &str| keys.iter().position(|x| *x == Some(k));
     let Some(id_col) = col("id") else {
-        return Err(vec![ImportProblem {
+        return Err(vec![ImportError {
             row: 1,
             column: String::new(),
             why: ImportWhy::NoIdColumn,
@@ -448,7 +448,7 @@ fn parse_rows(rows: &crate::sheet::Rows) -> Result<Vec<Customer>, Vec<ImportProb
         if r.is_blank() {
             continue;
         }
-        let problem = |c: usize, why| ImportProblem {
+        let problem = |c: usize, why| ImportError {
             row,
             column: header[c].clone(),
             why,

@@ -29,7 +29,7 @@ pub mod uf;
 pub use calendar::{DEFAULT_ZONE, LocalZone};
 pub use claims::{Claimed, DoneBy, Guard, Similar};
 pub use csv_out::{CSV_HEADER, each_entry, export_csv};
-pub use directory::{Customer, ImportProblem, ImportWhy, MAX_NAME, fold, fold_text, read_import};
+pub use directory::{Customer, ImportError, ImportWhy, MAX_NAME, fold, fold_text, read_import};
 pub use flow::{
     BUSY_RETRY, Blocked, Checked, Claim, Journaled, SharedJournal, Write, away_patience,
     busy_again, check, check_and_record, claim_ahead_limit, in_flight_window, local_minute,

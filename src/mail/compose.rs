@@ -141,7 +141,7 @@ pub struct Texts {
     pub body: String,
 }
 
-pub use crate::profile::mail::TemplateProblem;
+pub use crate::profile::mail::TemplateError;
 
 /// The template file a clerk may write for `kind` in `lang`: `<dir>/<kind>.<lang>.txt`.
 pub fn template_path(dir: &Path, kind: Kind, lang: Lang) -> PathBuf {
@@ -220,7 +220,7 @@ pub fn texts(
     lang: Lang,
     fill: &Fill,
     dir: Option<&Path>,
-) -> Result<Texts, TemplateProblem> {
+) -> Result<Texts, TemplateError> {
     let Some(path) = dir
         .map(|d| template_path(d, kind, lang))
         .filter(|p| p.is_file())
@@ -228,7 +228,7 @@ pub fn texts(
         return Ok(builtin(kind, lang, fill));
     };
     use std::io::Read;
-    let bad = |why: String| TemplateProblem::Unreadable(path.clone(), why);
+    let bad = |why: String| TemplateError::Unreadable(path.clone(), why);
     let mut bytes = Vec::new();
     std::fs::File::open(&path)
         .and_then(|f| f.take(MAX_TEMPLATE_BYTES + 1).read_to_end(&mut bytes))
@@ -244,12 +244,12 @@ pub fn texts(
         .find_map(|w| first.strip_prefix(w))
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .ok_or_else(|| TemplateProblem::NoSubject(path.clone()))?;
+        .ok_or_else(|| TemplateError::NoSubject(path.clone()))?;
     let Some(body) = rest
         .strip_prefix('\n')
         .or_else(|| rest.is_empty().then_some(""))
     else {
-        return Err(TemplateProblem::NoSubject(path.clone()));
+        return Err(TemplateError::NoSubject(path.clone()));
     };
     Ok(Texts {
         subject: fill_in(subject, fill, &path)?,
@@ -259,7 +259,7 @@ pub fn texts(
 }
 
 /// `{name}` replaced by its value; `{{` and `}}` are braces.
-fn fill_in(text: &str, fill: &Fill, path: &Path) -> Result<String, TemplateProblem> {
+fn fill_in(text: &str, fill: &Fill, path: &Path) -> Result<String, TemplateError> {
     let pairs = fill.pairs();
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -280,7 +280,7 @@ fn fill_in(text: &str, fill: &Fill, path: &Path) -> Result<String, TemplateProbl
         match pairs.iter().find(|(k, _)| *k == name) {
             Some((_, v)) => out.push_str(v),
             None => {
-                return Err(TemplateProblem::UnknownPlaceholder(
+                return Err(TemplateError::UnknownPlaceholder(
                     path.to_path_buf(),
                     name.into(),
                 ));
@@ -469,12 +469,12 @@ mod tests {
         std::fs::write(&p, "Asunto: Hola {cliente}\n\nx").unwrap();
         assert!(matches!(
             texts(Kind::Statement, Lang::Es, &fill(), Some(dir.path())),
-            Err(TemplateProblem::UnknownPlaceholder(_, n)) if n == "cliente"
+            Err(TemplateError::UnknownPlaceholder(_, n)) if n == "cliente"
         ));
         std::fs::write(&p, "Hola\n\nx").unwrap();
         assert!(matches!(
             texts(Kind::Statement, Lang::Es, &fill(), Some(dir.path())),
-            Err(TemplateProblem::NoSubject(_))
+            Err(TemplateError::NoSubject(_))
         ));
     }
 }

@@ -2,7 +2,7 @@
 //! the PDF, the template's values, the draft. The same for the CLI and the app. Makes a
 //! PDF: call it off the async threads.
 
-use super::compose::{Attachment, Draft, Fill, Kind, TemplateProblem, texts};
+use super::compose::{Attachment, Draft, Fill, Kind, TemplateError, texts};
 use crate::api::Invoice;
 use crate::i18n::Lang;
 use crate::journal::Customer;
@@ -28,17 +28,48 @@ pub struct Desk {
     pub uf: Option<crate::uf::UfDay>,
 }
 
-/// Why a customer gets no e-mail.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a customer gets no e-mail. Typed to the edge: the app and the CLI say it
+/// (`i18n::not_made_why`).
+#[derive(Debug)]
 pub enum NotMade {
     /// The directory has no address for the customer.
     NoAddress,
     /// Nothing is owed (a statement), or nothing 30 days overdue (a reminder).
     NothingOwed,
-    /// The PDF could not be made, or the message would be too large (why).
-    Pdf(String),
+    /// The customer's invoices could not be listed.
+    Listing(crate::api::ApiError),
+    /// The PDF could not be made.
+    Pdf(crate::pdf::PdfError),
+    /// The message would pass [`MAX_MESSAGE_BYTES`]: its size, in whole MB.
+    TooLarge {
+        /// The message's size, rounded up.
+        mb: usize,
+    },
     /// The clerk's template cannot be used.
-    Template(TemplateProblem),
+    Template(TemplateError),
+}
+
+impl NotMade {
+    /// Why, in the clerk's words, when it is not the customer's own case (no address,
+    /// nothing owed): those are said with the customer's name by whoever runs the mail.
+    pub fn why_words(&self) -> String {
+        match self {
+            NotMade::Listing(e) => crate::i18n::error_text(e),
+            NotMade::Pdf(e) => e.words(),
+            NotMade::TooLarge { mb } => crate::tr!(
+                "mail-too-large",
+                mb = *mb,
+                max = MAX_MESSAGE_BYTES / (1024 * 1024)
+            ),
+            NotMade::NoAddress | NotMade::NothingOwed => String::new(),
+            NotMade::Template(t) => crate::i18n::template_problem(t),
+        }
+    }
+
+    /// A worker that made the document ended without an answer (it panicked: a bug).
+    pub fn worker_lost(e: tokio::task::JoinError) -> NotMade {
+        NotMade::Pdf(crate::pdf::PdfError::Render(e.to_string()))
+    }
 }
 
 /// The largest message sent, as it goes over the wire (attachments in base64): what
@@ -51,13 +82,9 @@ fn within_size(d: Draft) -> Result<Draft, NotMade> {
     let attached: usize = d.attachments.iter().map(|a| a.bytes.len()).sum();
     let size = d.texts.subject.len() + d.texts.body.len() + attached.div_ceil(3) * 4;
     if size > MAX_MESSAGE_BYTES {
-        return Err(NotMade::Pdf(crate::i18n::text_args(
-            "mail-too-large",
-            &[
-                ("mb", size.div_ceil(1024 * 1024).to_string()),
-                ("max", (MAX_MESSAGE_BYTES / (1024 * 1024)).to_string()),
-            ],
-        )));
+        return Err(NotMade::TooLarge {
+            mb: size.div_ceil(1024 * 1024),
+        });
     }
     Ok(d)
 }
@@ -132,11 +159,11 @@ impl Desk {
         let keep = crate::pdf::batch::keep(all);
         let listed = crate::pdf::batch::listed(client, &known.id, as_of, keep, |_| true)
             .await
-            .map_err(|e| NotMade::Pdf(crate::i18n::error_text(&e)))?;
+            .map_err(NotMade::Listing)?;
         let desk = self.clone();
         tokio::task::spawn_blocking(move || desk.statement(&known, listed, reminders))
             .await
-            .unwrap_or_else(|e| Err(NotMade::Pdf(e.to_string())))
+            .unwrap_or_else(|e| Err(NotMade::worker_lost(e)))
     }
 
     /// The statement (or, with `reminders`, the reminder its oldest overdue invoice
@@ -154,7 +181,7 @@ impl Desk {
         }
         let as_of = listed.as_of();
         let made = crate::pdf::listed_statement_pdf(&self.document(known, as_of), listed)
-            .map_err(|e| NotMade::Pdf(e.to_string()))?;
+            .map_err(NotMade::Pdf)?;
         let owed = owed_text(&made);
         if owed.is_empty() {
             return Err(NotMade::NothingOwed);
@@ -215,8 +242,8 @@ impl Desk {
         if to.is_empty() {
             return Err(NotMade::NoAddress);
         }
-        let made = crate::pdf::invoice_pdf(&self.document(known, as_of), inv)
-            .map_err(|e| NotMade::Pdf(e.to_string()))?;
+        let made =
+            crate::pdf::invoice_pdf(&self.document(known, as_of), inv).map_err(NotMade::Pdf)?;
         let fill = Fill {
             customer: known.name.clone().unwrap_or_else(|| known.id.clone()),
             person: is_person(known),

@@ -17,7 +17,7 @@ pub mod documents;
 pub mod outbox;
 pub mod smtp;
 
-pub use crate::profile::mail::{Checked, MailProblem, Security, Settings};
+pub use crate::profile::mail::{Checked, MailError, Security, Settings};
 pub use compose::{Attachment, Draft, Kind, Texts};
 pub use outbox::{Again, Outbox, Sent};
 pub use smtp::{Delivery, Mailer};

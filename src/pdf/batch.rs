@@ -146,7 +146,7 @@ pub async fn run(
                 Err(super::PdfError::Logo(p)) => {
                     row.failed = Some(crate::i18n::sender_problem(&p));
                 }
-                Err(e) => row.failed = Some(e.to_string()),
+                Err(e) => row.failed = Some(e.words()),
                 Ok(made) => {
                     let id = &row.customer;
                     row.owed = made

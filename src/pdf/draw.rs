@@ -210,7 +210,7 @@ pub(super) fn draw(
     let logo = match logo {
         Some((bytes, kind)) => {
             let image = crate::profile::sender::logo_image(bytes, *kind).map_err(|e| {
-                PdfError::Logo(crate::profile::SenderProblem::LogoUnreadable(
+                PdfError::Logo(crate::profile::SenderError::LogoUnreadable(
                     st.sender.logo.clone().unwrap_or_default(),
                     e,
                 ))

@@ -57,27 +57,25 @@ pub struct Made {
 #[derive(Debug)]
 pub enum PdfError {
     /// The sender's logo cannot be used.
-    Logo(crate::profile::SenderProblem),
+    Logo(crate::profile::SenderError),
     /// The PDF library refused (a bug: said for engineers).
     Render(String),
     /// The customer has more invoices to list than a statement holds ([`MAX_LINES`]).
     TooMany,
 }
 
-/// In the clerk's language (Fluent), the one text this error has.
-impl std::fmt::Display for PdfError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let words = match self {
+impl PdfError {
+    /// In the clerk's language.
+    pub fn words(&self) -> String {
+        match self {
             PdfError::Logo(p) => crate::i18n::sender_problem(p),
             PdfError::Render(why) => crate::tr!("st-render-failed", why = why),
-            PdfError::TooMany => {
-                crate::tr!("st-too-many", limit = crate::i18n::count(MAX_LINES))
-            }
-        };
-        f.write_str(&words)
+            PdfError::TooMany => crate::tr!("st-too-many", limit = crate::i18n::count(MAX_LINES)),
+        }
     }
 }
 
+crate::engineers_text!(PdfError);
 impl std::error::Error for PdfError {}
 
 /// What the document is.

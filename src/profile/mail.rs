@@ -96,7 +96,7 @@ pub const MAX_PER_MINUTE: u32 = 600;
 
 /// What is wrong with the mail settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MailProblem {
+pub enum MailError {
     /// The profile has no mail server.
     NoServer,
     /// The server's name is not one (spaces, control characters, too long).
@@ -111,7 +111,7 @@ pub enum MailProblem {
     CaUnreadable(PathBuf, String),
 }
 
-crate::engineers_text!(MailProblem);
+crate::engineers_text!(MailError);
 
 /// Settings checked: what a delivery needs, parsed once.
 #[derive(Clone, Debug)]
@@ -143,28 +143,28 @@ impl Settings {
     }
 
     /// Checks every field; the first problem found.
-    pub fn check(&self) -> Result<Checked, MailProblem> {
+    pub fn check(&self) -> Result<Checked, MailError> {
         let server = self.server.trim();
         if server.is_empty() {
-            return Err(MailProblem::NoServer);
+            return Err(MailError::NoServer);
         }
         if server.len() > 253
             || server
                 .chars()
                 .any(|c| c.is_whitespace() || c.is_control() || "/@:?#".contains(c))
         {
-            return Err(MailProblem::BadServer(server.to_string()));
+            return Err(MailError::BadServer(server.to_string()));
         }
         if self.security == Security::None
             && !matches!(server, "127.0.0.1" | "::1" | "localhost" | "[::1]")
         {
-            return Err(MailProblem::PlainNotLocal(server.to_string()));
+            return Err(MailError::PlainNotLocal(server.to_string()));
         }
         if self.per_minute == 0 || self.per_minute > MAX_PER_MINUTE {
-            return Err(MailProblem::BadRate(self.per_minute));
+            return Err(MailError::BadRate(self.per_minute));
         }
-        let from = mailbox(&self.from)
-            .ok_or_else(|| MailProblem::BadAddress("from", self.from.clone()))?;
+        let from =
+            mailbox(&self.from).ok_or_else(|| MailError::BadAddress("from", self.from.clone()))?;
         let reply_to = match self
             .reply_to
             .as_deref()
@@ -172,7 +172,7 @@ impl Settings {
             .filter(|s| !s.is_empty())
         {
             Some(r) => {
-                Some(mailbox(r).ok_or_else(|| MailProblem::BadAddress("reply-to", r.to_string()))?)
+                Some(mailbox(r).ok_or_else(|| MailError::BadAddress("reply-to", r.to_string()))?)
             }
             None => None,
         };
@@ -184,7 +184,7 @@ impl Settings {
         {
             Some(c) => Some(
                 crate::address::parse_address(c)
-                    .ok_or_else(|| MailProblem::BadAddress("copy-to", c.to_string()))?,
+                    .ok_or_else(|| MailError::BadAddress("copy-to", c.to_string()))?,
             ),
             None => None,
         };
@@ -220,9 +220,9 @@ pub fn mailbox(text: &str) -> Option<lettre::message::Mailbox> {
 /// The largest authority file read.
 const MAX_CA_BYTES: u64 = 1024 * 1024;
 
-fn read_ca(path: &std::path::Path) -> Result<Vec<u8>, MailProblem> {
+fn read_ca(path: &std::path::Path) -> Result<Vec<u8>, MailError> {
     use std::io::Read;
-    let bad = |why: String| MailProblem::CaUnreadable(path.to_path_buf(), why);
+    let bad = |why: String| MailError::CaUnreadable(path.to_path_buf(), why);
     let file = std::fs::File::open(path).map_err(|e| bad(e.to_string()))?;
     let mut bytes = Vec::new();
     file.take(MAX_CA_BYTES + 1)
@@ -239,7 +239,7 @@ fn read_ca(path: &std::path::Path) -> Result<Vec<u8>, MailProblem> {
 
 /// What is wrong with a clerk's template file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TemplateProblem {
+pub enum TemplateError {
     /// It cannot be read, or is larger than 64 KB.
     Unreadable(PathBuf, String),
     /// Its first line is not `Subject: …` / `Asunto: …`, or no blank line follows.
@@ -248,7 +248,7 @@ pub enum TemplateProblem {
     UnknownPlaceholder(PathBuf, String),
 }
 
-crate::engineers_text!(TemplateProblem);
+crate::engineers_text!(TemplateError);
 
 #[cfg(test)]
 mod tests {
@@ -273,31 +273,31 @@ mod tests {
             f(&mut s);
             s.check().unwrap_err()
         };
-        assert_eq!(with(|s| s.server.clear()), MailProblem::NoServer);
+        assert_eq!(with(|s| s.server.clear()), MailError::NoServer);
         assert!(matches!(
             with(|s| s.server = "smtp acme".into()),
-            MailProblem::BadServer(_)
+            MailError::BadServer(_)
         ));
         assert!(matches!(
             with(|s| s.from = "cobranzas".into()),
-            MailProblem::BadAddress("from", _)
+            MailError::BadAddress("from", _)
         ));
         assert!(matches!(
             with(|s| s.reply_to = Some("x@y".into())),
-            MailProblem::BadAddress("reply-to", _)
+            MailError::BadAddress("reply-to", _)
         ));
         assert!(matches!(
             with(|s| s.copy_to = Some("mesa".into())),
-            MailProblem::BadAddress("copy-to", _)
+            MailError::BadAddress("copy-to", _)
         ));
         assert!(matches!(
             with(|s| s.security = Security::None),
-            MailProblem::PlainNotLocal(_)
+            MailError::PlainNotLocal(_)
         ));
-        assert_eq!(with(|s| s.per_minute = 0), MailProblem::BadRate(0));
+        assert_eq!(with(|s| s.per_minute = 0), MailError::BadRate(0));
         assert!(matches!(
             with(|s| s.ca_file = Some("/nonexistent/ca.pem".into())),
-            MailProblem::CaUnreadable(..)
+            MailError::CaUnreadable(..)
         ));
         let mut local = ok();
         local.server = "127.0.0.1".into();

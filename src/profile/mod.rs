@@ -6,14 +6,14 @@ pub mod secrets;
 pub mod sender;
 
 use crate::api::{
-    self, ApiError, AuthSettings, ClientConfig, Currency, InputProblem, Setting, TokenBodyStyle,
+    self, ApiError, AuthSettings, ClientConfig, Currency, InputError, Setting, TokenBodyStyle,
 };
 use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 pub use secrets::{SecretKind, SecretStore, StoreStatus};
-pub use sender::{Sender, SenderProblem};
+pub use sender::{Sender, SenderError};
 
 /// How a profile authenticates (without its secret).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,7 +118,7 @@ impl Profile {
                 ..
             } => {
                 api::http::check_url(auth_url, Setting::AuthUrl).map_err(ProfileError::Input)?;
-                let missing = |s| ProfileError::Input(ApiError::invalid(InputProblem::Missing(s)));
+                let missing = |s| ProfileError::Input(ApiError::invalid(InputError::Missing(s)));
                 if audience.trim().is_empty() {
                     return Err(missing(Setting::Audience));
                 }
@@ -134,7 +134,7 @@ impl Profile {
                 };
                 if reqwest::header::HeaderName::from_bytes(h.as_bytes()).is_err() {
                     return Err(ProfileError::Input(ApiError::invalid(
-                        InputProblem::BadHeaderName(h.to_string()),
+                        InputError::BadHeaderName(h.to_string()),
                     )));
                 }
             }
@@ -201,7 +201,7 @@ pub enum ProfileError {
     /// The keyring refused to give the secret.
     KeyringRead(String),
     /// The sender's details are not valid.
-    Sender(SenderProblem),
+    Sender(SenderError),
 }
 
 crate::engineers_text!(ProfileError);

@@ -39,7 +39,7 @@ pub struct Sender {
 
 /// What is wrong with the sender's details.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SenderProblem {
+pub enum SenderError {
     /// The RUT is not one (its check digit, or its form).
     BadRut(String),
     /// The e-mail has no `@` between a name and a domain.
@@ -55,7 +55,7 @@ pub enum SenderProblem {
     LogoTooManyPixels(PathBuf, usize, usize),
 }
 
-crate::engineers_text!(SenderProblem);
+crate::engineers_text!(SenderError);
 
 /// A logo's kind, by its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,10 +74,10 @@ impl Sender {
 
     /// Checks every field without touching the disk (the logo is read by
     /// [`Sender::check_logo`], and again whenever a statement is made).
-    pub fn validate(&self) -> Result<(), SenderProblem> {
+    pub fn validate(&self) -> Result<(), SenderError> {
         let long = |text: &str, what: &'static str, max: usize| {
             if text.chars().count() > max {
-                Err(SenderProblem::TooLong(what, max))
+                Err(SenderError::TooLong(what, max))
             } else {
                 Ok(())
             }
@@ -89,7 +89,7 @@ impl Sender {
         long(&self.payment_text, "payment text", PAYMENT_TEXT_MAX_CHARS)?;
         let rut = self.rut.trim();
         if !rut.is_empty() && crate::rut::Rut::parse(rut).is_err() {
-            return Err(SenderProblem::BadRut(rut.to_string()));
+            return Err(SenderError::BadRut(rut.to_string()));
         }
         let email = self.email.trim();
         if !email.is_empty() {
@@ -97,7 +97,7 @@ impl Sender {
                 !name.is_empty() && domain.contains('.') && !domain.contains('@')
             }) && !email.chars().any(char::is_whitespace);
             if !ok {
-                return Err(SenderProblem::BadEmail(email.to_string()));
+                return Err(SenderError::BadEmail(email.to_string()));
             }
         }
         Ok(())
@@ -107,26 +107,26 @@ impl Sender {
     /// of at most [`LOGO_MAX_BYTES`] and [`LOGO_MAX_SIDE`] pixels a side that a reader
     /// can draw (a statement embeds a JPEG as it is: a corrupt one would reach every
     /// customer).
-    pub fn check_logo(&self) -> Result<(), SenderProblem> {
+    pub fn check_logo(&self) -> Result<(), SenderError> {
         let Some(p) = &self.logo else {
             return Ok(());
         };
         let (bytes, kind) = read_logo(p)?;
-        decodes(&bytes, kind).map_err(|why| SenderProblem::LogoUnreadable(p.clone(), why))
+        decodes(&bytes, kind).map_err(|why| SenderError::LogoUnreadable(p.clone(), why))
     }
 }
 
 /// Reads a logo: its bytes and kind, size checked before it is read.
-pub fn read_logo(path: &Path) -> Result<(Vec<u8>, LogoKind), SenderProblem> {
+pub fn read_logo(path: &Path) -> Result<(Vec<u8>, LogoKind), SenderError> {
     use std::io::Read;
-    let unreadable = |why: String| SenderProblem::LogoUnreadable(path.to_path_buf(), why);
+    let unreadable = |why: String| SenderError::LogoUnreadable(path.to_path_buf(), why);
     let file = std::fs::File::open(path).map_err(|e| unreadable(e.to_string()))?;
     let size = file
         .metadata()
         .map_err(|e| unreadable(e.to_string()))?
         .len();
     if size > LOGO_MAX_BYTES {
-        return Err(SenderProblem::LogoTooLarge(path.to_path_buf(), size));
+        return Err(SenderError::LogoTooLarge(path.to_path_buf(), size));
     }
     let mut bytes = Vec::with_capacity(size as usize);
     // A file that grows while read is still cut at the limit.
@@ -134,7 +134,7 @@ pub fn read_logo(path: &Path) -> Result<(Vec<u8>, LogoKind), SenderProblem> {
         .read_to_end(&mut bytes)
         .map_err(|e| unreadable(e.to_string()))?;
     if bytes.len() as u64 > LOGO_MAX_BYTES {
-        return Err(SenderProblem::LogoTooLarge(
+        return Err(SenderError::LogoTooLarge(
             path.to_path_buf(),
             bytes.len() as u64,
         ));
@@ -152,7 +152,7 @@ pub fn read_logo(path: &Path) -> Result<(Vec<u8>, LogoKind), SenderProblem> {
         return Err(unreadable("an image of no pixels".into()));
     }
     if size.width > LOGO_MAX_SIDE || size.height > LOGO_MAX_SIDE {
-        return Err(SenderProblem::LogoTooManyPixels(
+        return Err(SenderError::LogoTooManyPixels(
             path.to_path_buf(),
             size.width,
             size.height,
@@ -229,20 +229,17 @@ mod tests {
             rut: "76.123.456-1".into(),
             ..ok.clone()
         };
-        assert!(matches!(bad_rut.validate(), Err(SenderProblem::BadRut(_))));
+        assert!(matches!(bad_rut.validate(), Err(SenderError::BadRut(_))));
         let bad_mail = Sender {
             email: "cobranza nandu.cl".into(),
             ..ok.clone()
         };
-        assert!(matches!(
-            bad_mail.validate(),
-            Err(SenderProblem::BadEmail(_))
-        ));
+        assert!(matches!(bad_mail.validate(), Err(SenderError::BadEmail(_))));
         let long = Sender {
             organization: "x".repeat(FIELD_MAX_CHARS + 1),
             ..ok.clone()
         };
-        assert!(matches!(long.validate(), Err(SenderProblem::TooLong(..))));
+        assert!(matches!(long.validate(), Err(SenderError::TooLong(..))));
     }
 
     #[test]
@@ -252,7 +249,7 @@ mod tests {
         std::fs::write(&text, b"not an image").unwrap();
         assert!(matches!(
             read_logo(&text),
-            Err(SenderProblem::LogoUnreadable(..))
+            Err(SenderError::LogoUnreadable(..))
         ));
         let big = dir.path().join("big.png");
         let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
@@ -260,12 +257,12 @@ mod tests {
         std::fs::write(&big, bytes).unwrap();
         assert!(matches!(
             read_logo(&big),
-            Err(SenderProblem::LogoTooLarge(..))
+            Err(SenderError::LogoTooLarge(..))
         ));
         let missing = dir.path().join("none.jpg");
         assert!(matches!(
             read_logo(&missing),
-            Err(SenderProblem::LogoUnreadable(..))
+            Err(SenderError::LogoUnreadable(..))
         ));
     }
 }
@@ -320,7 +317,7 @@ mod logo_tests {
             ..Sender::default()
         };
         assert!(
-            matches!(sender.check_logo(), Err(SenderProblem::LogoUnreadable(..))),
+            matches!(sender.check_logo(), Err(SenderError::LogoUnreadable(..))),
             "{:?}",
             sender.check_logo()
         );

@@ -175,7 +175,7 @@ impl ActivityPanel {
     /// Takes finished work (called by the app every frame).
     pub fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.query) {
-            match r.map_err(|e| e.to_string()).and_then(|r| r) {
+            match crate::ui::task::flat(r) {
                 Ok((total, unknown, clerks)) => {
                     self.total = Some(total);
                     self.clerks = clerks;
@@ -190,7 +190,7 @@ impl ActivityPanel {
         let mut still = Vec::new();
         for (g, page, task) in std::mem::take(&mut self.page_tasks) {
             match task.try_take() {
-                Ok(r) if g == generation => match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                Ok(r) if g == generation => match crate::ui::task::flat(r) {
                     Ok(rows) => {
                         self.fresh_customers
                             .extend(rows.iter().filter_map(|e| e.customer.clone()));
@@ -204,7 +204,7 @@ impl ActivityPanel {
         }
         self.page_tasks = still;
         if let Some(r) = take_finished(&mut self.export) {
-            self.export_note = match r.map_err(|e| e.to_string()).and_then(|r| r) {
+            self.export_note = match crate::ui::task::flat(r) {
                 Ok(Some((p, n))) => Some(Ok(tr!("act-exported", count = n, path = p.display()))),
                 Ok(None) => None,
                 Err(e) => Some(Err(e)),

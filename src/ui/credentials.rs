@@ -304,7 +304,7 @@ impl CredentialsPanel {
             let about = self.selected.clone();
             self.message = Some((
                 about,
-                match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                match crate::ui::task::flat(r) {
                     Ok(StoreStatus::Keyring(kind)) => {
                         Ok(tr!("cred-saved-keyring", store = keyring_name(&kind)))
                     }
@@ -821,7 +821,7 @@ fn sender_form(ui: &mut Ui, e: &mut Editor) {
                     let rut_problem = (!s.rut.trim().is_empty()
                         && crate::rut::Rut::parse(s.rut.trim()).is_err())
                     .then(|| {
-                        crate::i18n::sender_problem(&crate::profile::SenderProblem::BadRut(
+                        crate::i18n::sender_problem(&crate::profile::SenderError::BadRut(
                             s.rut.trim().to_string(),
                         ))
                     });

@@ -152,7 +152,7 @@ pub async fn make_and_show_pdf(
         }
         .map_err(|e| match e {
             crate::pdf::PdfError::Logo(p) => crate::i18n::sender_problem(&p),
-            other => (req.failed)(other.to_string()),
+            other => (req.failed)(other.words()),
         })?;
         let failed = |e: std::io::Error| (req.failed)(e.to_string());
         // Every invoice of a statement too long to print whole: its workbook beside the

@@ -3,7 +3,7 @@
 //! the number of outcomes still to check, for the badge.
 
 use super::session::Session;
-use crate::api::{ApiError, InputProblem};
+use crate::api::{ApiError, InputError};
 use crate::journal::{self, Action, Entry, Intent, Journal, SharedJournal};
 use crate::profile::{SecretKind, SecretStore};
 use std::path::PathBuf;
@@ -491,7 +491,7 @@ fn shared_password(
 }
 
 fn not_sent(why: journal::JournalError) -> ApiError {
-    ApiError::invalid(InputProblem::Said(crate::i18n::journal_not_sent(&why))).with_cause(why)
+    ApiError::invalid(InputError::Said(crate::i18n::journal_not_sent(&why))).with_cause(why)
 }
 
 impl AppJournal {

@@ -6,7 +6,7 @@ use super::journal::{Found, NotDone};
 use super::session::Session;
 use super::task::{Task, TaskError, take_finished};
 use super::widgets;
-use crate::api::{ApiError, InputProblem, Invoice, InvoiceStatus};
+use crate::api::{ApiError, InputError, Invoice, InvoiceStatus};
 use crate::text::escape_controls as safe;
 use crate::tr;
 use crate::ui::command::{CustomersCommand, LookupCommand, WindowCommand};
@@ -227,7 +227,7 @@ impl LookupPanel {
     pub fn poll(&mut self) {
         self.mail.poll();
         if let Some(r) = take_finished(&mut self.print) {
-            self.notice = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+            self.notice = Some(match crate::ui::task::flat(r) {
                 Ok(d) if d.opened.is_ok() => tr!("lk-print-opened", path = d.path.display()),
                 Ok(d) => tr!("lk-print-not-opened", path = d.path.display()),
                 Err(e) => e,
@@ -244,7 +244,7 @@ impl LookupPanel {
                     self.error = Some(e);
                 }
                 Err(TaskError::Cancelled) => {}
-                Err(e) => self.error = Some(ApiError::invalid(InputProblem::Said(e.to_string()))),
+                Err(e) => self.error = Some(ApiError::invalid(InputError::Said(e.words()))),
             }
         }
         if let Some(r) = take_finished(&mut self.recheck) {
@@ -270,7 +270,7 @@ impl LookupPanel {
                 }
                 Ok(Err(e)) => self.error = Some(e),
                 Err(TaskError::Cancelled) => {}
-                Err(e) => self.error = Some(ApiError::invalid(InputProblem::Said(e.to_string()))),
+                Err(e) => self.error = Some(ApiError::invalid(InputError::Said(e.words()))),
             }
         }
         if let Some(r) = take_finished(&mut self.void_task) {
@@ -292,18 +292,17 @@ impl LookupPanel {
                         }
                         Blocked::Pending(e) => {
                             self.void_unknown = e.invoice_id.clone();
-                            self.error = Some(ApiError::invalid(InputProblem::Said(tr!(
+                            self.error = Some(ApiError::invalid(InputError::Said(tr!(
                                 "lk-void-in-progress",
                                 when = crate::i18n::moment(&e.time)
                             ))));
                         }
                         Blocked::LooksLike(_) => {
-                            self.error = Some(ApiError::invalid(InputProblem::Said(tr!(
-                                "journal-not-sent"
-                            ))));
+                            self.error =
+                                Some(ApiError::invalid(InputError::Said(tr!("journal-not-sent"))));
                         }
                         Blocked::Journal(e) => {
-                            self.error = Some(ApiError::invalid(InputProblem::Said(
+                            self.error = Some(ApiError::invalid(InputError::Said(
                                 crate::i18n::journal_not_sent(&e),
                             )));
                         }
@@ -312,9 +311,7 @@ impl LookupPanel {
                 // A void is never a look-alike nor a create whose invoice is missing;
                 // said as the journal refusing, if ever.
                 Ok(Err(NotDone::LooksLike { .. } | NotDone::Missing(_))) => {
-                    self.error = Some(ApiError::invalid(InputProblem::Said(tr!(
-                        "journal-not-sent"
-                    ))));
+                    self.error = Some(ApiError::invalid(InputError::Said(tr!("journal-not-sent"))));
                 }
                 Ok(Err(NotDone::Api(e))) => {
                     if e.is_outcome_unknown() {
@@ -324,9 +321,9 @@ impl LookupPanel {
                 }
                 Err(e) => {
                     self.void_unknown = self.invoice.as_ref().map(|i| i.id.clone());
-                    self.error = Some(ApiError::invalid(InputProblem::Said(tr!(
+                    self.error = Some(ApiError::invalid(InputError::Said(tr!(
                         "lk-void-maybe",
-                        error = e.to_string()
+                        error = e.words()
                     ))));
                 }
             }

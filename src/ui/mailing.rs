@@ -90,7 +90,7 @@ pub async fn prepare_invoice(
     let d = desk(&profile, &checked, templates, None);
     let draft = tokio::task::spawn_blocking(move || d.invoice(&known, &inv, as_of))
         .await
-        .map_err(|e| tr!("lk-mail-not-made", why = e))?
+        .unwrap_or_else(|e| Err(NotMade::worker_lost(e)))
         .map_err(|e| not_made(&e, &who))?;
     shown(draft, who, profile, journal).await
 }
@@ -117,7 +117,7 @@ pub async fn prepare_statement(
         d.statement(&known, listed, false)
     })
     .await
-    .map_err(|e| tr!("lk-mail-not-made", why = e))?
+    .unwrap_or_else(|e| Err(NotMade::worker_lost(e)))
     .map_err(|e| not_made(&e, &who))?;
     shown(draft, who, profile, journal).await
 }
@@ -190,7 +190,9 @@ fn not_made(e: &NotMade, who: &str) -> String {
     match e {
         NotMade::NoAddress => tr!("lk-mail-no-address", customer = who),
         NotMade::NothingOwed => tr!("lk-mail-nothing-owed", customer = who),
-        NotMade::Pdf(why) => tr!("lk-mail-not-made", why = why),
+        NotMade::Listing(_) | NotMade::Pdf(_) | NotMade::TooLarge { .. } => {
+            tr!("lk-mail-not-made", why = e.why_words())
+        }
         NotMade::Template(t) => crate::i18n::template_problem(t),
     }
 }
@@ -382,7 +384,9 @@ pub async fn month(
             Err(NotMade::NoAddress) => tally.no_address.push(who),
             Err(NotMade::NothingOwed) => tally.nothing += 1,
             Err(NotMade::Template(t)) => return Err(crate::i18n::template_problem(&t)),
-            Err(NotMade::Pdf(why)) => tally.not_sent.push(format!("{who} ({why})")),
+            Err(why @ (NotMade::Listing(_) | NotMade::Pdf(_) | NotMade::TooLarge { .. })) => {
+                tally.not_sent.push(format!("{who} ({})", why.why_words()))
+            }
             Ok(draft) => match outbox
                 .send(&draft, Again::No)
                 .await
@@ -535,13 +539,13 @@ impl OneEmail {
     /// Takes finished work.
     pub fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.prepare) {
-            match r.map_err(|e| e.to_string()).and_then(|r| r) {
+            match crate::ui::task::flat(r) {
                 Ok(p) => self.preview = Some(p),
                 Err(why) => self.said = Some((why, true)),
             }
         }
         if let Some(r) = take_finished(&mut self.send) {
-            self.said = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+            self.said = Some(match crate::ui::task::flat(r) {
                 Ok(said) => said,
                 Err(why) => (why, true),
             });

@@ -13,13 +13,22 @@ pub enum TaskError {
     Crashed(String),
 }
 
-impl std::fmt::Display for TaskError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+crate::engineers_text!(TaskError);
+
+impl TaskError {
+    /// In the clerk's language.
+    pub fn words(&self) -> String {
         match self {
-            TaskError::Cancelled => write!(f, "{}", crate::tr!("err-cancelled")),
-            TaskError::Crashed(e) => write!(f, "{}", crate::tr!("err-internal", error = e)),
+            TaskError::Cancelled => crate::tr!("err-cancelled"),
+            TaskError::Crashed(e) => crate::tr!("err-internal", error = e),
         }
     }
+}
+
+/// A task's result whose own error is already the clerk's words, with the task's error
+/// said the same way.
+pub fn flat<T>(r: Result<Result<T, String>, TaskError>) -> Result<T, String> {
+    r.map_err(|e| e.words()).and_then(|r| r)
 }
 
 /// Starts background work for the app: the runtime to run it on and the context to

@@ -4,7 +4,7 @@
 mod answers;
 
 use super::auth::{self, AuthSettings, TokenSource, TokenState};
-use super::error::{Action, ApiError, ErrorKind, InputProblem, Resource, Setting};
+use super::error::{Action, ApiError, ErrorKind, InputError, Resource, Setting};
 use super::http::{self, BodyError};
 use super::model::{Invoice, NewInvoice, NextPage, Page, Paging, page_text};
 use answers::{api_error, create_not_found, decode_invoice, decode_written, not_found_as};
@@ -201,9 +201,7 @@ impl Client {
             builder = builder.tls_certs_only(std::iter::empty());
         }
         let http = builder.build().map_err(|e| {
-            ApiError::invalid(InputProblem::NoCertificateStore(super::http::without_url(
-                &e,
-            )))
+            ApiError::invalid(InputError::NoCertificateStore(super::http::without_url(&e)))
         })?;
         let auth = match &cfg.auth {
             AuthSettings::OAuth(o) => Auth::OAuth(Box::new(TokenSource::new(
@@ -218,15 +216,13 @@ impl Client {
                 } else {
                     k.header.trim()
                 };
-                let header =
-                    reqwest::header::HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
-                        ApiError::invalid(InputProblem::BadHeaderName(name.to_string()))
-                    })?;
+                let header = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                    .map_err(|_| ApiError::invalid(InputError::BadHeaderName(name.to_string())))?;
                 if k.key.expose_secret().trim().is_empty() {
-                    return Err(ApiError::invalid(InputProblem::Missing(Setting::ApiKey)));
+                    return Err(ApiError::invalid(InputError::Missing(Setting::ApiKey)));
                 }
                 if reqwest::header::HeaderValue::from_str(k.key.expose_secret().trim()).is_err() {
-                    return Err(ApiError::invalid(InputProblem::UnsendableKey));
+                    return Err(ApiError::invalid(InputError::UnsendableKey));
                 }
                 Auth::ApiKey {
                     header,
@@ -709,7 +705,7 @@ impl Client {
                 Auth::ApiKey { header, key } => {
                     let mut value =
                         reqwest::header::HeaderValue::from_str(key.expose_secret().trim())
-                            .map_err(|_| ApiError::invalid(InputProblem::UnsendableKey))?;
+                            .map_err(|_| ApiError::invalid(InputError::UnsendableKey))?;
                     value.set_sensitive(true);
                     req = req.header(header.clone(), value);
                 }
@@ -847,20 +843,20 @@ pub fn checked_customer_id(id: &str) -> Result<&str, ApiError> {
 fn checked_id(id: &str, what: Setting) -> Result<&str, ApiError> {
     let id = id.trim();
     if id.is_empty() {
-        return Err(ApiError::invalid(InputProblem::Missing(what)));
+        return Err(ApiError::invalid(InputError::Missing(what)));
     }
     if id.chars().count() > crate::api::model::MAX_TEXT {
         let field = match what {
             Setting::CustomerId => "customer",
             _ => "id",
         };
-        return Err(ApiError::invalid(InputProblem::TooLong {
+        return Err(ApiError::invalid(InputError::TooLong {
             field: field.to_string(),
             max: crate::api::model::MAX_TEXT,
         }));
     }
     if id.chars().any(char::is_control) {
-        return Err(ApiError::invalid(InputProblem::NotValid(what)));
+        return Err(ApiError::invalid(InputError::NotValid(what)));
     }
     Ok(id)
 }

@@ -42,7 +42,7 @@ impl Setting {
 
 /// Why something was refused before anything was sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum InputProblem {
+pub enum InputError {
     /// A required setting or value is empty.
     Missing(Setting),
     /// A value cannot be sent (too long, control characters).
@@ -101,11 +101,11 @@ pub enum InputProblem {
     Said(String),
 }
 
-crate::engineers_text!(InputProblem);
+crate::engineers_text!(InputError);
 
 /// Why a server's certificate was not trusted.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CertProblem {
+pub enum CertError {
     /// Issued by an authority this computer does not know (a corporate proxy's own, or
     /// self-signed).
     UnknownIssuer,
@@ -117,20 +117,20 @@ pub enum CertProblem {
     Other(String),
 }
 
-impl CertProblem {
+impl CertError {
     /// Classifies rustls's reason for refusing a certificate.
-    pub fn from_certificate_error(e: &rustls::CertificateError) -> CertProblem {
+    pub fn from_certificate_error(e: &rustls::CertificateError) -> CertError {
         use rustls::CertificateError as C;
         match e {
-            C::UnknownIssuer => CertProblem::UnknownIssuer,
+            C::UnknownIssuer => CertError::UnknownIssuer,
             C::Expired
             | C::ExpiredContext { .. }
             | C::NotValidYet
-            | C::NotValidYetContext { .. } => CertProblem::Expired,
-            C::NotValidForName | C::NotValidForNameContext { .. } => CertProblem::WrongName,
-            other => CertProblem::Other(escape_controls(&format!("{other:?}")).into_owned()),
+            | C::NotValidYetContext { .. } => CertError::Expired,
+            C::NotValidForName | C::NotValidForNameContext { .. } => CertError::WrongName,
+            other => CertError::Other(escape_controls(&format!("{other:?}")).into_owned()),
         }
     }
 }
 
-crate::engineers_text!(CertProblem);
+crate::engineers_text!(CertError);

@@ -4,7 +4,7 @@
 
 mod input;
 
-pub use input::{CertProblem, InputProblem, Setting};
+pub use input::{CertError, InputError, Setting};
 
 use crate::text::escape_controls;
 use std::fmt;
@@ -45,7 +45,7 @@ pub struct FieldError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
     /// Refused before anything was sent (empty id, bad URL, invalid field).
-    InvalidInput(InputProblem),
+    InvalidInput(InputError),
     /// An `http://` address that is not this computer.
     InsecureUrl(String),
     /// The identity provider rejected the client id or secret.
@@ -81,7 +81,7 @@ pub enum ErrorKind {
     /// self-signed certificate).
     CertificateUntrusted {
         /// Why.
-        reason: CertProblem,
+        reason: CertError,
     },
     /// The service answered 401 (even with a fresh token, or with the API key).
     Unauthorized,
@@ -205,7 +205,7 @@ impl ApiError {
     }
 
     /// Refused before sending.
-    pub fn invalid(problem: InputProblem) -> Self {
+    pub fn invalid(problem: InputError) -> Self {
         Self::new(ErrorKind::InvalidInput(problem))
     }
 

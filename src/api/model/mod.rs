@@ -11,7 +11,7 @@ pub use fields::{FIRST_OPTIONAL_COLUMN, KNOWN_FIELDS, Known, KnownField, Shape};
 pub use invoice::{Invoice, InvoiceStatus, Other, safe_payment_link, value_text};
 pub use page::{NextPage, Page, Paging, page_text};
 
-use super::error::{ApiError, ErrorKind, InputProblem};
+use super::error::{ApiError, ErrorKind, InputError};
 use super::money::{self, Currency};
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
@@ -100,7 +100,7 @@ impl NewInvoice {
     pub fn to_json(&self) -> Result<Value, ApiError> {
         let customer = self.customer.trim();
         if customer.is_empty() {
-            return Err(ApiError::invalid(InputProblem::NoCustomer));
+            return Err(ApiError::invalid(InputError::NoCustomer));
         }
         for (field, text) in [
             ("customer", Some(customer)),
@@ -109,7 +109,7 @@ impl NewInvoice {
             ("due_date", self.due_date.as_deref()),
         ] {
             if text.is_some_and(|t| t.chars().count() > MAX_TEXT) {
-                return Err(ApiError::invalid(InputProblem::TooLong {
+                return Err(ApiError::invalid(InputError::TooLong {
                     field: field.to_string(),
                     max: MAX_TEXT,
                 }));
@@ -125,17 +125,17 @@ impl NewInvoice {
                 .map(|(k, v)| k.len() + v.to_string().len())
                 .sum::<usize>();
         if extra_size > MAX_EXTRA_BYTES {
-            return Err(ApiError::invalid(InputProblem::ExtraTooLarge {
+            return Err(ApiError::invalid(InputError::ExtraTooLarge {
                 max: MAX_EXTRA_BYTES,
             }));
         }
         if self.amount <= Decimal::ZERO {
-            return Err(ApiError::invalid(InputProblem::AmountNotPositive));
+            return Err(ApiError::invalid(InputError::AmountNotPositive));
         }
         if let Some(c) = self.currency.currency() {
             let scale = self.amount.normalize().scale();
             if scale > c.minor_units() {
-                return Err(ApiError::invalid(InputProblem::TooManyDecimals {
+                return Err(ApiError::invalid(InputError::TooManyDecimals {
                     currency: c.code().to_string(),
                     max: c.minor_units(),
                 }));
@@ -145,14 +145,14 @@ impl NewInvoice {
             && !due.trim().is_empty()
             && chrono::NaiveDate::parse_from_str(due.trim(), "%Y-%m-%d").is_err()
         {
-            return Err(ApiError::invalid(InputProblem::BadDueDate(due.clone())));
+            return Err(ApiError::invalid(InputError::BadDueDate(due.clone())));
         }
         for key in self.extra.keys() {
             if RESERVED.contains(&key.as_str()) {
-                return Err(ApiError::invalid(InputProblem::ReservedField(key.clone())));
+                return Err(ApiError::invalid(InputError::ReservedField(key.clone())));
             }
             if key.trim().is_empty() {
-                return Err(ApiError::invalid(InputProblem::UnnamedField));
+                return Err(ApiError::invalid(InputError::UnnamedField));
             }
         }
         let mut body = Map::new();

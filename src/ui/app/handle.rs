@@ -3,7 +3,7 @@
 //! from `eframe::App::logic`) takes finished work into state, whichever panel is shown.
 
 use super::{Command, InvoiceDeskApp, JournalAim, Tab};
-use crate::api::{ApiError, ConnectionReport, InputProblem, TokenState};
+use crate::api::{ApiError, ConnectionReport, InputError, TokenState};
 use crate::tr;
 use crate::ui::command::{CustomersCommand, LookupCommand, ReceivablesCommand, WindowCommand};
 use crate::ui::credentials::TestOutcome;
@@ -73,7 +73,7 @@ impl InvoiceDeskApp {
 
     /// "Connect first", as an error for the panel that needed a connection.
     pub(super) fn not_connected(&self) -> ApiError {
-        ApiError::invalid(InputProblem::Said(
+        ApiError::invalid(InputError::Said(
             self.session_error
                 .clone()
                 .unwrap_or_else(|| tr!("connect-first")),
@@ -266,7 +266,7 @@ impl InvoiceDeskApp {
                 );
                 TestOutcome::Failed(e)
             }
-            Err(e) => TestOutcome::NotRun(e.to_string()),
+            Err(e) => TestOutcome::NotRun(e.words()),
         };
         self.credentials.tested(name, outcome);
     }
@@ -391,7 +391,7 @@ impl InvoiceDeskApp {
         self.uf_finished();
         if let Some((aim, task)) = self.journal_setting.take() {
             match task.try_take() {
-                Ok(r) => self.journal_switch(aim, r.map_err(|e| e.to_string()).and_then(|r| r)),
+                Ok(r) => self.journal_switch(aim, crate::ui::task::flat(r)),
                 Err(task) => self.journal_setting = Some((aim, task)),
             }
         }
@@ -419,7 +419,7 @@ impl InvoiceDeskApp {
                 }
                 Err(TaskError::Cancelled) => {}
                 Ok(Err(e)) => self.connect_failed(e),
-                Err(e) => self.connect_failed(e.to_string()),
+                Err(e) => self.connect_failed(e.words()),
             }
         }
         if let Some((name, task)) = self.test.take() {
@@ -443,14 +443,14 @@ impl InvoiceDeskApp {
         }
         let _ = take_finished(&mut self.seeding_directory);
         if let Some(r) = take_finished(&mut self.bringing_directory) {
-            let r = r.map_err(|e| e.to_string()).and_then(|r| r);
+            let r = crate::ui::task::flat(r);
             if r.is_ok() {
                 self.directory_source = None;
             }
             self.credentials.journal.brought(r);
         }
         if let Some(r) = take_finished(&mut self.journal_check) {
-            self.journal_checked = Some(r.map_err(|e| e.to_string()).and_then(|r| r));
+            self.journal_checked = Some(crate::ui::task::flat(r));
             if self.saved.tab == Tab::Activity {
                 self.handle(Command::Window(WindowCommand::ActivityRefresh));
             }
@@ -460,7 +460,7 @@ impl InvoiceDeskApp {
         if let Some((asked, task)) = self.naming.take() {
             match task.try_take() {
                 Ok(found) => {
-                    let found = found.map_err(|e| e.to_string()).and_then(|r| r);
+                    let found = crate::ui::task::flat(found);
                     self.names.learn(&asked, found.unwrap_or_default());
                 }
                 Err(task) => self.naming = Some((asked, task)),
@@ -469,7 +469,7 @@ impl InvoiceDeskApp {
         if let Some((text, task)) = self.suggesting.take() {
             match task.try_take() {
                 Ok(found) => {
-                    let found = found.map_err(|e| e.to_string()).and_then(|r| r);
+                    let found = crate::ui::task::flat(found);
                     self.suggestions = crate::ui::widgets::Suggestions {
                         asked: text,
                         found: found.unwrap_or_default(),
@@ -481,7 +481,7 @@ impl InvoiceDeskApp {
         if let Some((what, task)) = self.opening.take() {
             match task.try_take() {
                 Ok(result) => {
-                    let result = result.map_err(|e| e.to_string()).and_then(|r| r);
+                    let result = crate::ui::task::flat(result);
                     if let (crate::ui::external::External::Link(url), Err(_)) = (&what, &result) {
                         // The clerk can paste it in a browser.
                         self.spawner.ctx.copy_text(url.clone());
@@ -500,7 +500,7 @@ impl InvoiceDeskApp {
             }
         }
         if let Some(r) = take_finished(&mut self.importing) {
-            self.customers.directory_note = match r.map_err(|e| e.to_string()).and_then(|r| r) {
+            self.customers.directory_note = match crate::ui::task::flat(r) {
                 Ok(None) => {
                     self.customers.offer_import_path();
                     None
@@ -570,15 +570,13 @@ impl InvoiceDeskApp {
     fn uf_finished(&mut self) {
         if let Some(r) = crate::ui::task::take_finished(&mut self.uf_key_saving) {
             use crate::profile::StoreStatus;
-            self.credentials
-                .uf
-                .ended(match r.map_err(|e| e.to_string()).and_then(|r| r) {
-                    Ok(StoreStatus::Keyring(kind)) => {
-                        Ok(tr!("ufs-saved", store = crate::i18n::keyring_name(&kind)))
-                    }
-                    Ok(StoreStatus::SessionOnly(_)) => Err(tr!("cred-saved-session")),
-                    Err(e) => Err(tr!("cred-secret-not-saved", error = e)),
-                });
+            self.credentials.uf.ended(match crate::ui::task::flat(r) {
+                Ok(StoreStatus::Keyring(kind)) => {
+                    Ok(tr!("ufs-saved", store = crate::i18n::keyring_name(&kind)))
+                }
+                Ok(StoreStatus::SessionOnly(_)) => Err(tr!("cred-saved-session")),
+                Err(e) => Err(tr!("cred-secret-not-saved", error = e)),
+            });
             // Read again with what was kept.
             self.read_uf();
         }
@@ -590,7 +588,7 @@ impl InvoiceDeskApp {
                     self.read_uf();
                 }
                 Ok(None) => self.credentials.uf.imported_nothing(),
-                Err(e) => self.credentials.uf.imported(Err(e.to_string())),
+                Err(e) => self.credentials.uf.imported(Err(e.words())),
             }
         }
         if let Some(result) = take_finished(&mut self.uf_loading) {
@@ -606,7 +604,7 @@ impl InvoiceDeskApp {
                 },
                 Err(e) => crate::ui::widgets::UfShown {
                     value: None,
-                    missing: Some(e.to_string()),
+                    missing: Some(e.words()),
                 },
             };
         }

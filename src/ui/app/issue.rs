@@ -1,7 +1,7 @@
 //! New invoice: issued (journal first), an unknown outcome checked, the journal verified.
 
 use super::InvoiceDeskApp;
-use crate::api::{ApiError, InputProblem};
+use crate::api::{ApiError, InputError};
 use crate::journal::{Action, Guard, Intent, Similar};
 use crate::tr;
 use crate::ui::command::IssueCommand;
@@ -93,7 +93,7 @@ impl InvoiceDeskApp {
                 let journal = self.journal.clone();
                 let task = self.spawner.spawn(async move {
                     let Some(reference) = sent.invoice_external_id.clone() else {
-                        return Err(ApiError::invalid(InputProblem::Said(tr!(
+                        return Err(ApiError::invalid(InputError::Said(tr!(
                             "cr-no-reference-check"
                         ))));
                     };

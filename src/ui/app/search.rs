@@ -45,8 +45,7 @@ impl InvoiceDeskApp {
     /// A search that finished: its answer shown, the text typed meanwhile searched.
     pub(super) fn search_finished(&mut self) {
         if let Some(result) = crate::ui::task::take_finished(&mut self.searching) {
-            self.search
-                .answered(result.map_err(|e| e.to_string()).and_then(|r| r));
+            self.search.answered(crate::ui::task::flat(result));
             if let Some(next) = self.search_next.take() {
                 self.handle(Command::Search(SearchCommand::Search(next)));
             }

@@ -357,7 +357,7 @@ impl BulkPanel {
             }
         }
         if let Some(r) = take_finished(&mut self.loading) {
-            match r.map_err(|e| e.to_string()).and_then(|r| r) {
+            match crate::ui::task::flat(r) {
                 // A changed file is no risk: rows are known by what they issue.
                 Ok(l) => self.loaded = Some(l),
                 Err(e) => self.error = Some(e),
@@ -367,7 +367,7 @@ impl BulkPanel {
             && let Some(result) = take_finished(&mut r.task)
         {
             r.ended = Some(Instant::now());
-            if let Err(e) = result.map_err(|e| e.to_string()).and_then(|r| r) {
+            if let Err(e) = crate::ui::task::flat(result) {
                 self.error = Some(e);
             }
             if let Some(run) = self.resuming.take() {
@@ -382,7 +382,7 @@ impl BulkPanel {
         }
         if let Some(r) = take_finished(&mut self.saving) {
             self.save_note = Some(
-                r.map_err(|e| e.to_string())
+                r.map_err(|e| e.words())
                     .and_then(|r| r)
                     .map(|p| tr!("bulk-saved", path = p.display())),
             );

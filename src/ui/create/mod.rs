@@ -330,7 +330,7 @@ impl CreatePanel {
                         }
                         Blocked::Journal(e) => {
                             self.error = Some(
-                                ApiError::invalid(crate::api::InputProblem::Said(
+                                ApiError::invalid(crate::api::InputError::Said(
                                     crate::i18n::journal_not_sent(&e),
                                 ))
                                 .with_cause(e),
@@ -387,7 +387,7 @@ impl CreatePanel {
                     )));
                 }
                 Ok(Err(e)) => self.check_error = Some(e),
-                Err(e) => self.check_note = Some(Err(e.to_string())),
+                Err(e) => self.check_note = Some(Err(e.words())),
             }
         }
     }
@@ -679,7 +679,7 @@ fn not_found_target(e: &ApiError) -> Option<NotFound> {
 /// Looks for the sent invoice among the customer's invoices, by external reference.
 pub async fn find_created(s: &Session, sent: &NewInvoice) -> Result<Option<Invoice>, ApiError> {
     let Some(reference) = &sent.invoice_external_id else {
-        return Err(ApiError::invalid(crate::api::InputProblem::Said(tr!(
+        return Err(ApiError::invalid(crate::api::InputError::Said(tr!(
             "cr-no-reference-check"
         ))));
     };

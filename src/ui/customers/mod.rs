@@ -470,7 +470,7 @@ impl CustomersPanel {
         self.poll_statement();
         if let Some(r) = take_finished(&mut self.export) {
             self.exported_to = None;
-            self.export_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+            self.export_note = Some(match crate::ui::task::flat(r) {
                 Ok(Some((p, n, notes))) => {
                     self.exported_to = p.parent().map(|d| d.to_path_buf());
                     self.exported_notes = notes;

@@ -149,7 +149,7 @@ impl CustomersPanel {
     pub(super) fn poll_statement(&mut self) {
         self.mail.poll();
         if let Some(r) = crate::ui::task::take_finished(&mut self.statement) {
-            self.statement_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+            self.statement_note = Some(match crate::ui::task::flat(r) {
                 Ok(d) => {
                     let path = d.path.display();
                     // Made: a note, not a failure (never in the error colour).

@@ -335,16 +335,16 @@ impl ReceivablesPanel {
     /// Takes what arrived (called by the app every frame).
     pub fn poll(&mut self) {
         if let Some(r) = crate::ui::task::take_finished(&mut self.book) {
-            self.book_note = Some(r.map_err(|e| e.to_string()).and_then(|r| r));
+            self.book_note = Some(crate::ui::task::flat(r));
         }
         if let Some(r) = crate::ui::task::take_finished(&mut self.mail_sample) {
-            self.mail_sample_shown = Some(r.map_err(|e| e.to_string()).and_then(|r| r));
+            self.mail_sample_shown = Some(crate::ui::task::flat(r));
         }
         if let Some(m) = self.mailing.take() {
             match m.task.try_take() {
                 Err(task) => self.mailing = Some(Mailing { task, ..m }),
                 Ok(r) => {
-                    self.mail_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                    self.mail_note = Some(match crate::ui::task::flat(r) {
                         Ok(t) => super::mailing::tally_words(&t),
                         Err(e) => (e, true),
                     });
@@ -355,7 +355,7 @@ impl ReceivablesPanel {
             match m.task.try_take() {
                 Err(task) => self.making = Some(Making { task, ..m }),
                 Ok(r) => {
-                    self.made_note = Some(match r.map_err(|e| e.to_string()).and_then(|r| r) {
+                    self.made_note = Some(match crate::ui::task::flat(r) {
                         Ok((pdfs, nothing, failed, summary)) => {
                             let mut words = tr!(
                                 "rv-made",
@@ -416,7 +416,7 @@ impl ReceivablesPanel {
             self.owed.append(&mut o);
         }
         let stopped = stop.load(Ordering::Relaxed);
-        self.note = Some(match result.map_err(|e| e.to_string()).and_then(|x| x) {
+        self.note = Some(match crate::ui::task::flat(result) {
             Err(e) => Err(e),
             Ok(()) if stopped => Ok(tr!(
                 "rv-stopped",
