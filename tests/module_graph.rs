@@ -347,7 +347,6 @@ fn files_and_functions_stay_small() {
         ("pdf/draw.rs", "draw", 182),
         ("pdf/draw.rs", "first_page_head", 206),
         ("sandbox/routes/invoices.rs", "create_invoice", 218),
-        ("ui/app/handle.rs", "drain_finished", 153),
         ("ui/bulk/view.rs", "progress_ui", 155),
         ("ui/bulk/view.rs", "ui", 215),
         ("ui/credentials.rs", "ui", 275),

@@ -5,6 +5,7 @@ use super::{CliError, EmailCommand, EmailStatementsArgs, settings};
 use crate::api::Client;
 use crate::journal::SharedJournal;
 use crate::mail::documents::{Desk, NotMade};
+use crate::mail::month::{Ended, Month, MonthError, Turn};
 use crate::mail::{Again, Draft, Kind, Mailer, Outbox, Sent};
 use crate::text::escape_controls;
 use crate::tr;
@@ -109,43 +110,38 @@ fn env_secs(name: &str) -> Option<std::time::Duration> {
         .map(std::time::Duration::from_secs_f64)
 }
 
-/// What a run came to, for its last line and exit code.
+/// What a run came to, for its last line and exit code: counted customer by customer as
+/// the app counts (`mail::month::Tally`).
 #[derive(Default)]
 struct Tally {
-    sent: usize,
-    before: usize,
-    unknown: usize,
-    no_address: usize,
-    nothing_owed: usize,
-    refused: usize,
-    /// Addresses refused while the others took the e-mail (each tried again, alone, by
-    /// a later run).
-    refused_addresses: usize,
-    failed: usize,
-    previewed: usize,
+    counted: crate::mail::month::Tally,
     stopped: Option<String>,
 }
 
 impl Tally {
     fn finish(self) -> Result<(), CliError> {
-        if self.previewed > 0 {
-            say!("{}", tr!("cli-mail-previewed", count = self.previewed));
+        let t = &self.counted;
+        if t.previewed > 0 {
+            say!("{}", tr!("cli-mail-previewed", count = t.previewed));
         } else {
             say!(
                 "{}",
                 tr!(
                     "cli-mail-summary",
-                    sent = self.sent,
-                    before = self.before,
-                    unknown = self.unknown,
-                    none = self.no_address,
-                    refused = self.refused + self.failed + self.refused_addresses
+                    sent = t.sent,
+                    before = t.before,
+                    unknown = t.unknown.len(),
+                    none = t.no_address.len(),
+                    refused = t.not_sent()
                 )
             );
-            if self.refused_addresses > 0 {
+            if !t.refused_addresses.is_empty() {
                 say!(
                     "{}",
-                    tr!("cli-mail-addresses-refused", count = self.refused_addresses)
+                    tr!(
+                        "cli-mail-addresses-refused",
+                        count = t.refused_addresses.len()
+                    )
                 );
             }
         }
@@ -155,19 +151,36 @@ impl Tally {
                 message: tr!("cli-mail-stopped", why = why),
             });
         }
-        if self.unknown > 0 {
+        if !t.unknown.is_empty() {
             return Err(CliError {
                 code: super::Exit::Unknown,
                 message: tr!("cli-mail-unknown-hint"),
             });
         }
-        if self.refused + self.failed + self.refused_addresses > 0 {
+        if t.not_sent() > 0 {
             return Err(CliError {
                 code: super::Exit::Refused,
                 message: String::new(),
             });
         }
         Ok(())
+    }
+
+    /// Counts and says customer `who`'s turn; `true`: the run stops (the server cannot
+    /// be used).
+    fn turn(&mut self, who: &str, turn: &Turn) -> bool {
+        self.counted.count(who, turn);
+        tell(who, turn);
+        match turn {
+            Turn::Sent { sent, .. } => match crate::mail::month::setup_why(sent) {
+                Some(why) => {
+                    self.stopped = Some(why.to_string());
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
     }
 }
 
@@ -229,41 +242,44 @@ async fn statements(
     if ids.is_empty() {
         return Err(CliError::usage(tr!("cli-customers-none")));
     }
+    let again = match (a.again, a.again_all) {
+        (_, true) => Again::All,
+        (true, false) => Again::InDoubt,
+        (false, false) => Again::No,
+    };
+    let month = Month {
+        client,
+        desk,
+        as_of,
+        all: a.all,
+        reminders: a.reminders,
+        again,
+        preview: a.preview,
+    };
     let (stop, ctrl_c) = super::stop_on_ctrl_c();
     let total = ids.len();
-    for (n, id) in ids.iter().enumerate() {
-        if stop.load(std::sync::atomic::Ordering::SeqCst) {
-            tally.stopped = Some(tr!("cli-statements-stopped", done = n, total = total));
-            break;
-        }
-        let known = directory_entry(outbox, id).await?;
-        let who = escape_controls(known.name.as_deref().unwrap_or(id)).into_owned();
-        let made = desk
-            .statement_listed(client, known, as_of, a.all, a.reminders)
-            .await;
-        let draft = match made {
-            Ok(d) => d,
-            Err(why) => {
-                not_made(&who, why, tally)?;
-                continue;
-            }
-        };
-        let again = match (a.again, a.again_all) {
-            (_, true) => Again::All,
-            (true, false) => Again::InDoubt,
-            (false, false) => Again::No,
-        };
-        if one(outbox, &draft, &who, again, a.preview, tally).await? {
-            break;
-        }
-        if std::io::stderr().is_terminal() && !a.preview {
+    let progress = std::io::stderr().is_terminal() && !a.preview;
+    let ended = crate::mail::month::run(&month, outbox, &ids, &stop, |n, who, turn| {
+        tally.turn(who, turn);
+        if progress {
             note_part!(
                 "\r{}   ",
                 tr!("cli-statements-progress", done = n + 1, total = total)
             );
         }
-    }
+    })
+    .await;
     ctrl_c.abort();
+    match ended {
+        Ok(Ended::Whole | Ended::Setup(_)) => {}
+        Ok(Ended::Stopped { done }) => {
+            tally.stopped = Some(tr!("cli-statements-stopped", done = done, total = total));
+        }
+        Err(MonthError::Journal(e)) => return Err(super::journal_cmd::not_recorded(e)),
+        Err(MonthError::Template(t)) => {
+            return Err(CliError::usage(crate::i18n::template_problem(&t)));
+        }
+    }
     Ok(())
 }
 
@@ -280,25 +296,22 @@ async fn directory_entry(
         .map_err(super::journal_cmd::not_recorded)
 }
 
-/// Says why a customer gets no e-mail; a template that cannot be used stops the run
-/// before anything is sent (it is the same for everyone).
-fn not_made(who: &str, why: NotMade, tally: &mut Tally) -> Result<(), CliError> {
-    match why {
-        NotMade::NoAddress => {
-            tally.no_address += 1;
+/// Says customer `who`'s turn, as it goes.
+fn tell(who: &str, turn: &Turn) {
+    match turn {
+        Turn::NotMade(NotMade::NoAddress) => {
             note!("{}", tr!("cli-mail-no-address", customer = who));
         }
-        NotMade::NothingOwed => tally.nothing_owed += 1,
-        NotMade::Listing(_) | NotMade::Pdf(_) | NotMade::TooLarge { .. } => {
-            tally.failed += 1;
-            let why = why.why_words();
-            note!("{}", tr!("cli-mail-not-made", customer = who, why = why));
+        Turn::NotMade(NotMade::NothingOwed) => {}
+        Turn::NotMade(why) => {
+            note!(
+                "{}",
+                tr!("cli-mail-not-made", customer = who, why = why.why_words())
+            );
         }
-        NotMade::Template(t) => {
-            return Err(CliError::usage(crate::i18n::template_problem(&t)));
-        }
+        Turn::Previewed { draft, holder } => previewed(who, draft, holder.as_ref()),
+        Turn::Sent { draft, sent } => said(sent, who, draft),
     }
-    Ok(())
 }
 
 async fn invoice(
@@ -322,95 +335,86 @@ async fn invoice(
     let made = tokio::task::spawn_blocking(move || d.invoice(&known, &inv, as_of))
         .await
         .unwrap_or_else(|e| Err(NotMade::worker_lost(e)));
-    match made {
+    let turn = match made {
+        Err(NotMade::Template(t)) => {
+            return Err(CliError::usage(crate::i18n::template_problem(&t)));
+        }
+        Err(why) => Turn::NotMade(why),
         Ok(draft) => {
             // One invoice named: asked again, it goes again.
             let again = if again { Again::All } else { Again::No };
-            one(outbox, &draft, &who, again, preview, tally).await?;
+            if preview {
+                let (_, holder) = outbox
+                    .key_for(&draft, again)
+                    .await
+                    .map_err(super::journal_cmd::not_recorded)?;
+                Turn::Previewed { draft, holder }
+            } else {
+                let sent = outbox
+                    .send(&draft, again)
+                    .await
+                    .map_err(super::journal_cmd::not_recorded)?;
+                Turn::Sent { draft, sent }
+            }
         }
-        Err(why) => not_made(&who, why, tally)?,
-    }
+    };
+    tally.turn(&who, &turn);
     Ok(())
 }
 
-/// Sends (or previews) one draft and says what came of it; `true`: stop the run.
-async fn one(
-    outbox: &mut Outbox<'_>,
-    draft: &Draft,
-    who: &str,
-    again: Again,
-    preview: bool,
-    tally: &mut Tally,
-) -> Result<bool, CliError> {
+/// Says what a previewed e-mail would be: to whom, its subject, attachments and text,
+/// and whether it was sent before.
+fn previewed(who: &str, draft: &Draft, holder: Option<&crate::journal::Entry>) {
     let to: Vec<String> = draft.to.iter().map(|a| a.to_string()).collect();
     let to = escape_controls(&to.join(", ")).into_owned();
-    if preview {
-        let (_, holder) = outbox
-            .key_for(draft, again)
-            .await
-            .map_err(super::journal_cmd::not_recorded)?;
-        tally.previewed += 1;
-        say!(
-            "{}",
-            tr!("cli-mail-preview-to", customer = who, to = to.clone())
-        );
+    say!("{}", tr!("cli-mail-preview-to", customer = who, to = to));
+    say!(
+        "{}",
+        tr!(
+            "cli-mail-preview-subject",
+            subject = escape_controls(&draft.texts.subject)
+        )
+    );
+    for a in &draft.attachments {
         say!(
             "{}",
             tr!(
-                "cli-mail-preview-subject",
-                subject = escape_controls(&draft.texts.subject)
+                "cli-mail-preview-attachment",
+                name = escape_controls(&a.name),
+                kb = a.bytes.len().div_ceil(1024)
             )
         );
-        for a in &draft.attachments {
-            say!(
-                "{}",
-                tr!(
-                    "cli-mail-preview-attachment",
-                    name = escape_controls(&a.name),
-                    kb = a.bytes.len().div_ceil(1024)
-                )
-            );
-        }
-        say!("");
-        for line in draft.texts.body.lines() {
-            say!("    {}", escape_controls(line));
-        }
-        say!("");
-        match holder {
-            Some(h) if h.outcome == crate::journal::Outcome::Done => say!(
-                "{}",
-                tr!(
-                    "cli-mail-preview-sent-before",
-                    when = crate::i18n::moment(&h.time),
-                    by = crate::i18n::writer(&h)
-                )
-            ),
-            Some(h) if h.outcome == crate::journal::Outcome::Unknown => say!(
-                "{}",
-                tr!(
-                    "cli-mail-preview-in-doubt",
-                    when = crate::i18n::moment(&h.time),
-                    by = crate::i18n::writer(&h)
-                )
-            ),
-            _ => {}
-        }
-        return Ok(false);
     }
-    let sent = outbox
-        .send(draft, again)
-        .await
-        .map_err(super::journal_cmd::not_recorded)?;
-    Ok(said(sent, who, draft, tally))
+    say!("");
+    for line in draft.texts.body.lines() {
+        say!("    {}", escape_controls(line));
+    }
+    say!("");
+    match holder {
+        Some(h) if h.outcome == crate::journal::Outcome::Done => say!(
+            "{}",
+            tr!(
+                "cli-mail-preview-sent-before",
+                when = crate::i18n::moment(&h.time),
+                by = crate::i18n::writer(h)
+            )
+        ),
+        Some(h) if h.outcome == crate::journal::Outcome::Unknown => say!(
+            "{}",
+            tr!(
+                "cli-mail-preview-in-doubt",
+                when = crate::i18n::moment(&h.time),
+                by = crate::i18n::writer(h)
+            )
+        ),
+        _ => {}
+    }
 }
 
-/// Says what came of sending `draft` to customer `who` and counts it; `true`: stop the
-/// run.
-fn said(sent: Sent, who: &str, draft: &Draft, tally: &mut Tally) -> bool {
+/// Says what came of sending `draft` to customer `who` (counted by `mail::month::Tally`).
+fn said(sent: &Sent, who: &str, draft: &Draft) {
     match sent {
         Sent::Sent { reply, refused, .. } => {
-            tally.sent += 1;
-            tally.refused_addresses += refused.len();
             // Only the addresses that took it.
             let took: Vec<String> = draft
                 .to
@@ -423,112 +427,83 @@ fn said(sent: Sent, who: &str, draft: &Draft, tally: &mut Tally) -> bool {
                 "{}",
                 tr!("cli-mail-sent", customer = who, to = to, reply = reply)
             );
-            refused_one_by_one(&refused);
+            refused_one_by_one(refused);
         }
         Sent::AgainTo { before, results } => {
-            said(Sent::Already(before), who, draft, tally);
+            said(&Sent::Already(before.clone()), who, draft);
             for (address, r) in results {
-                let one = Draft {
-                    to: draft
-                        .to
-                        .iter()
-                        .filter(|a| a.to_string() == address)
-                        .cloned()
-                        .collect(),
-                    again_to: Some(address.clone()),
-                    ..draft.clone()
-                };
                 match r {
-                    Sent::Sent { reply, .. } => {
-                        tally.sent += 1;
-                        say!(
-                            "{}",
-                            tr!(
-                                "cli-mail-sent-to-refused",
-                                customer = who,
-                                address = escape_controls(&address),
-                                reply = reply
-                            )
-                        );
+                    Sent::Sent { reply, .. } => say!(
+                        "{}",
+                        tr!(
+                            "cli-mail-sent-to-refused",
+                            customer = who,
+                            address = escape_controls(address),
+                            reply = reply
+                        )
+                    ),
+                    Sent::Refused { refused, reply } if refused.is_empty() => {
+                        refused_one_by_one(&[(address.clone(), reply.clone())]);
                     }
-                    Sent::Refused { refused, reply } => {
-                        tally.refused_addresses += 1;
-                        if refused.is_empty() {
-                            refused_one_by_one(&[(address, reply)]);
-                        } else {
-                            refused_one_by_one(&refused);
-                        }
-                    }
+                    Sent::Refused { refused, .. } => refused_one_by_one(refused),
                     other => {
-                        if said(other, who, &one, tally) {
-                            return true;
-                        }
+                        let one = Draft {
+                            to: draft
+                                .to
+                                .iter()
+                                .filter(|a| a.to_string() == *address)
+                                .cloned()
+                                .collect(),
+                            again_to: Some(address.clone()),
+                            ..draft.clone()
+                        };
+                        said(other, who, &one);
                     }
                 }
             }
         }
-        Sent::Already(e) => {
-            tally.before += 1;
-            say!(
-                "{}",
-                tr!(
-                    "cli-mail-already",
-                    customer = who,
-                    when = crate::i18n::moment(&e.time),
-                    by = escape_controls(&e.user)
-                )
-            );
-        }
-        Sent::OnItsWay(e) => {
-            // Its sender is connected to the shared journal and handing it over now.
-            tally.before += 1;
-            say!(
-                "{}",
-                tr!(
-                    "cli-mail-on-its-way",
-                    customer = who,
-                    by = crate::i18n::writer(&e)
-                )
-            );
-        }
-        Sent::Unknown(e) => {
-            tally.unknown += 1;
-            note!(
-                "{}",
-                tr!(
-                    "cli-mail-unknown",
-                    customer = who,
-                    when = crate::i18n::moment(&e.time),
-                    seq = e.seq
-                )
-            );
-        }
-        Sent::NoAddress => {
-            tally.no_address += 1;
-            note!("{}", tr!("cli-mail-no-address", customer = who));
-        }
+        Sent::Already(e) => say!(
+            "{}",
+            tr!(
+                "cli-mail-already",
+                customer = who,
+                when = crate::i18n::moment(&e.time),
+                by = escape_controls(&e.user)
+            )
+        ),
+        // Its sender is connected to the shared journal and handing it over now.
+        Sent::OnItsWay(e) => say!(
+            "{}",
+            tr!(
+                "cli-mail-on-its-way",
+                customer = who,
+                by = crate::i18n::writer(e)
+            )
+        ),
+        Sent::Unknown(e) => note!(
+            "{}",
+            tr!(
+                "cli-mail-unknown",
+                customer = who,
+                when = crate::i18n::moment(&e.time),
+                seq = e.seq
+            )
+        ),
+        Sent::NoAddress => note!("{}", tr!("cli-mail-no-address", customer = who)),
         Sent::Refused { reply, refused } => {
-            tally.refused += 1;
             note!("{}", tr!("cli-mail-refused", customer = who, reply = reply));
-            refused_one_by_one(&refused);
+            refused_one_by_one(refused);
         }
         Sent::Later { reply } => {
-            tally.failed += 1;
             note!("{}", tr!("cli-mail-later", customer = who, reply = reply));
         }
-        Sent::Lost { seq, why } => {
-            tally.unknown += 1;
-            note!(
-                "{}",
-                tr!("cli-mail-lost", customer = who, why = why, seq = seq)
-            );
-        }
-        Sent::Setup { why } => {
-            tally.stopped = Some(why);
-            return true;
-        }
+        Sent::Lost { seq, why } => note!(
+            "{}",
+            tr!("cli-mail-lost", customer = who, why = why, seq = seq)
+        ),
+        // Said by the run's end (`cli-mail-stopped`).
+        Sent::Setup { .. } => {}
     }
-    false
 }
 
 /// The addresses the server refused one by one, each on a line.

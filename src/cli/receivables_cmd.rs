@@ -76,7 +76,7 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), CliError> 
     let as_of = ask.as_of;
     let mut work = futures_util::stream::iter(ids.iter().cloned())
         .map(|id| async move {
-            let listed = crate::pdf::batch::listed(client, &id, as_of, keep, |_| true).await;
+            let listed = crate::receivables::listed(client, &id, as_of, keep, |_| true).await;
             (id, listed)
         })
         .buffered(AT_ONCE);

@@ -65,9 +65,9 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
     // while before anything is drawn.
     // Ctrl+C stops it there: nothing is written.
     let progress = std::io::stderr().is_terminal();
-    let keep = crate::pdf::batch::keep(ctx.all);
+    let keep = crate::receivables::Keep::of(ctx.all);
     let (stop, ctrl_c) = super::stop_on_ctrl_c();
-    let listed = crate::pdf::batch::listed(ctx.client, customer, ctx.as_of, keep, |n| {
+    let listed = crate::receivables::listed(ctx.client, customer, ctx.as_of, keep, |n| {
         if progress {
             note_part!("\r{}   ", tr!("cli-statement-listing", count = n));
         }

@@ -156,8 +156,8 @@ impl Desk {
         if addresses(&known).is_empty() {
             return Err(NotMade::NoAddress);
         }
-        let keep = crate::pdf::batch::keep(all);
-        let listed = crate::pdf::batch::listed(client, &known.id, as_of, keep, |_| true)
+        let keep = crate::receivables::Keep::of(all);
+        let listed = crate::receivables::listed(client, &known.id, as_of, keep, |_| true)
             .await
             .map_err(NotMade::Listing)?;
         let desk = self.clone();

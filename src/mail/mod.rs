@@ -14,6 +14,7 @@
 
 pub mod compose;
 pub mod documents;
+pub mod month;
 pub mod outbox;
 pub mod smtp;
 

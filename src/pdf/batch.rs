@@ -64,51 +64,6 @@ pub struct Batch<'a> {
     pub uf: Option<crate::uf::UfDay>,
 }
 
-/// A customer's invoices, every page, folded as each page comes (see [`Listing`]):
-/// what a listing holds is bounded whatever the service sends. `progress` hears how
-/// many invoices are listed so far and says whether to go on (the clerk may stop a long
-/// one: the listing is then [`Listing::stopped`]); the listing stops once it keeps too
-/// many.
-pub async fn listed(
-    client: &Client,
-    customer: &str,
-    as_of: NaiveDate,
-    keep: Keep,
-    mut progress: impl FnMut(usize) -> bool,
-) -> Result<Listing, crate::api::ApiError> {
-    let mut folded = Listing::new(as_of, keep);
-    let listing = client
-        .list_customer_invoices(customer, |page, _| {
-            for inv in page.iter() {
-                if !folded.add(inv) {
-                    return std::ops::ControlFlow::Break(());
-                }
-            }
-            if !progress(folded.summary.invoices) {
-                folded.stopped = true;
-                return std::ops::ControlFlow::Break(());
-            }
-            std::ops::ControlFlow::Continue(())
-        })
-        .await;
-    match listing {
-        Ok(_) => Ok(folded),
-        // Stopped here, for a reason the listing says.
-        Err(e)
-            if e.kind == crate::api::ErrorKind::Cancelled
-                && (folded.stopped || folded.too_many) =>
-        {
-            Ok(folded)
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// What a statement keeps of a listing: what is owed, or every invoice.
-pub fn keep(all: bool) -> Keep {
-    if all { Keep::All } else { Keep::Owed }
-}
-
 /// Makes and writes each customer's statement; `progress` hears how many are done.
 /// Stops before the next customer once `stop` is set.
 pub async fn run(
@@ -123,7 +78,8 @@ pub async fn run(
     let mut work = futures_util::stream::iter(customers)
         .map(|c| async move {
             let go = || !stop.load(Ordering::SeqCst);
-            let listed = listed(client, &c.id, b.as_of, keep(b.all), |_| go()).await;
+            let listed =
+                crate::receivables::listed(client, &c.id, b.as_of, Keep::of(b.all), |_| go()).await;
             (c, listed)
         })
         .buffered(AT_ONCE);

@@ -4,6 +4,9 @@
 //! the CLI (and a panel) list the customers and hand the invoices in.
 
 pub mod aging;
+mod listed;
+
+pub use listed::listed;
 
 use crate::api::Invoice;
 use aging::{Aging, Bucket, Standing, Total, currency_key, due_day, with_currency};
@@ -127,6 +130,13 @@ pub enum Keep {
     Owed,
     /// Every one, paid and void too.
     All,
+}
+
+impl Keep {
+    /// What a statement keeps: every invoice (`all`), or what is owed.
+    pub fn of(all: bool) -> Keep {
+        if all { Keep::All } else { Keep::Owed }
+    }
 }
 
 impl Listing {

@@ -172,46 +172,6 @@ impl ActivityPanel {
         }));
     }
 
-    /// Takes finished work (called by the app every frame).
-    pub fn poll(&mut self) {
-        if let Some(r) = take_finished(&mut self.query) {
-            match crate::ui::task::flat(r) {
-                Ok((total, unknown, clerks)) => {
-                    self.total = Some(total);
-                    self.clerks = clerks;
-                    self.fresh_customers
-                        .extend(unknown.iter().filter_map(|e| e.customer.clone()));
-                    self.unknown = unknown;
-                }
-                Err(e) => self.error = Some(e),
-            }
-        }
-        let generation = self.generation;
-        let mut still = Vec::new();
-        for (g, page, task) in std::mem::take(&mut self.page_tasks) {
-            match task.try_take() {
-                Ok(r) if g == generation => match crate::ui::task::flat(r) {
-                    Ok(rows) => {
-                        self.fresh_customers
-                            .extend(rows.iter().filter_map(|e| e.customer.clone()));
-                        self.pages.insert(page, rows);
-                    }
-                    Err(e) => self.error = Some(e),
-                },
-                Ok(_) => {}
-                Err(task) => still.push((g, page, task)),
-            }
-        }
-        self.page_tasks = still;
-        if let Some(r) = take_finished(&mut self.export) {
-            self.export_note = match crate::ui::task::flat(r) {
-                Ok(Some((p, n))) => Some(Ok(tr!("act-exported", count = n, path = p.display()))),
-                Ok(None) => None,
-                Err(e) => Some(Err(e)),
-            };
-        }
-    }
-
     /// Draws the panel.
     pub fn ui(
         &mut self,
@@ -647,6 +607,48 @@ fn email_reference_in(lang: crate::i18n::Lang, key: &str) -> String {
             tr_in!(lang, "act-email-reminder", days = days, month = document)
         }
         None => key.to_string(),
+    }
+}
+
+impl crate::ui::Panel for ActivityPanel {
+    /// Takes finished work (called by the app every frame).
+    fn poll(&mut self) {
+        if let Some(r) = take_finished(&mut self.query) {
+            match crate::ui::task::flat(r) {
+                Ok((total, unknown, clerks)) => {
+                    self.total = Some(total);
+                    self.clerks = clerks;
+                    self.fresh_customers
+                        .extend(unknown.iter().filter_map(|e| e.customer.clone()));
+                    self.unknown = unknown;
+                }
+                Err(e) => self.error = Some(e),
+            }
+        }
+        let generation = self.generation;
+        let mut still = Vec::new();
+        for (g, page, task) in std::mem::take(&mut self.page_tasks) {
+            match task.try_take() {
+                Ok(r) if g == generation => match crate::ui::task::flat(r) {
+                    Ok(rows) => {
+                        self.fresh_customers
+                            .extend(rows.iter().filter_map(|e| e.customer.clone()));
+                        self.pages.insert(page, rows);
+                    }
+                    Err(e) => self.error = Some(e),
+                },
+                Ok(_) => {}
+                Err(task) => still.push((g, page, task)),
+            }
+        }
+        self.page_tasks = still;
+        if let Some(r) = take_finished(&mut self.export) {
+            self.export_note = match crate::ui::task::flat(r) {
+                Ok(Some((p, n))) => Some(Ok(tr!("act-exported", count = n, path = p.display()))),
+                Ok(None) => None,
+                Err(e) => Some(Err(e)),
+            };
+        }
     }
 }
 

@@ -298,23 +298,6 @@ impl CredentialsPanel {
         }
     }
 
-    /// Takes finished work (called by the app every frame).
-    pub fn poll(&mut self) {
-        if let Some(r) = take_finished(&mut self.save_task) {
-            let about = self.selected.clone();
-            self.message = Some((
-                about,
-                match crate::ui::task::flat(r) {
-                    Ok(StoreStatus::Keyring(kind)) => {
-                        Ok(tr!("cred-saved-keyring", store = keyring_name(&kind)))
-                    }
-                    Ok(StoreStatus::SessionOnly(_)) => Err(tr!("cred-saved-session")),
-                    Err(e) => Err(tr!("cred-secret-not-saved", error = e)),
-                },
-            ));
-        }
-    }
-
     /// Draws the panel.
     pub fn ui(&mut self, ui: &mut Ui, shown: &Shown<'_>, commands: &mut Vec<Command>) {
         let Shown {
@@ -853,4 +836,23 @@ fn sender_form(ui: &mut Ui, e: &mut Editor) {
                     ui.end_row();
                 });
         });
+}
+
+impl crate::ui::Panel for CredentialsPanel {
+    /// Takes finished work (called by the app every frame).
+    fn poll(&mut self) {
+        if let Some(r) = take_finished(&mut self.save_task) {
+            let about = self.selected.clone();
+            self.message = Some((
+                about,
+                match crate::ui::task::flat(r) {
+                    Ok(StoreStatus::Keyring(kind)) => {
+                        Ok(tr!("cred-saved-keyring", store = keyring_name(&kind)))
+                    }
+                    Ok(StoreStatus::SessionOnly(_)) => Err(tr!("cred-saved-session")),
+                    Err(e) => Err(tr!("cred-secret-not-saved", error = e)),
+                },
+            ));
+        }
+    }
 }

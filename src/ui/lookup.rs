@@ -223,113 +223,6 @@ impl LookupPanel {
         self.mail.send(spawner, journal, secrets);
     }
 
-    /// Takes finished work (called by the app every frame).
-    pub fn poll(&mut self) {
-        self.mail.poll();
-        if let Some(r) = take_finished(&mut self.print) {
-            self.notice = Some(match crate::ui::task::flat(r) {
-                Ok(d) if d.opened.is_ok() => tr!("lk-print-opened", path = d.path.display()),
-                Ok(d) => tr!("lk-print-not-opened", path = d.path.display()),
-                Err(e) => e,
-            });
-        }
-        if let Some(r) = take_finished(&mut self.fetch) {
-            match r {
-                Ok(Ok(inv)) => {
-                    self.invoice = Some(inv);
-                    self.error = None;
-                }
-                Ok(Err(e)) => {
-                    self.invoice = None;
-                    self.error = Some(e);
-                }
-                Err(TaskError::Cancelled) => {}
-                Err(e) => self.error = Some(ApiError::invalid(InputError::Said(e.words()))),
-            }
-        }
-        if let Some(r) = take_finished(&mut self.recheck) {
-            match r {
-                Ok(Ok((found, inv))) => {
-                    match found {
-                        Found::Done(..) => {
-                            self.notice = Some(tr!("lk-void-went-through"));
-                            self.void_unknown = None;
-                        }
-                        Found::NotDone => {
-                            self.notice = Some(tr!("lk-void-did-not"));
-                            self.void_unknown = None;
-                        }
-                        Found::Waiting(until) => {
-                            self.notice =
-                                Some(tr!("lk-void-waiting", time = crate::i18n::clock(until)));
-                        }
-                    }
-                    if inv.is_some() {
-                        self.invoice = inv;
-                    }
-                }
-                Ok(Err(e)) => self.error = Some(e),
-                Err(TaskError::Cancelled) => {}
-                Err(e) => self.error = Some(ApiError::invalid(InputError::Said(e.words()))),
-            }
-        }
-        if let Some(r) = take_finished(&mut self.void_task) {
-            match r {
-                Ok(Ok(inv)) => {
-                    self.notice = Some(tr!("lk-voided", id = safe(&inv.id)));
-                    self.invoice = Some(inv);
-                    self.error = None;
-                }
-                Ok(Err(NotDone::Blocked(b))) => {
-                    use crate::journal::Blocked;
-                    match *b {
-                        Blocked::Done(e) => {
-                            self.notice = Some(tr!(
-                                "lk-already-voided",
-                                id = safe(e.invoice_id.as_deref().unwrap_or("?")),
-                                when = crate::i18n::moment(&e.time)
-                            ));
-                        }
-                        Blocked::Pending(e) => {
-                            self.void_unknown = e.invoice_id.clone();
-                            self.error = Some(ApiError::invalid(InputError::Said(tr!(
-                                "lk-void-in-progress",
-                                when = crate::i18n::moment(&e.time)
-                            ))));
-                        }
-                        Blocked::LooksLike(_) => {
-                            self.error =
-                                Some(ApiError::invalid(InputError::Said(tr!("journal-not-sent"))));
-                        }
-                        Blocked::Journal(e) => {
-                            self.error = Some(ApiError::invalid(InputError::Said(
-                                crate::i18n::journal_not_sent(&e),
-                            )));
-                        }
-                    }
-                }
-                // A void is never a look-alike nor a create whose invoice is missing;
-                // said as the journal refusing, if ever.
-                Ok(Err(NotDone::LooksLike { .. } | NotDone::Missing(_))) => {
-                    self.error = Some(ApiError::invalid(InputError::Said(tr!("journal-not-sent"))));
-                }
-                Ok(Err(NotDone::Api(e))) => {
-                    if e.is_outcome_unknown() {
-                        self.void_unknown = self.invoice.as_ref().map(|i| i.id.clone());
-                    }
-                    self.error = Some(e);
-                }
-                Err(e) => {
-                    self.void_unknown = self.invoice.as_ref().map(|i| i.id.clone());
-                    self.error = Some(ApiError::invalid(InputError::Said(tr!(
-                        "lk-void-maybe",
-                        error = e.words()
-                    ))));
-                }
-            }
-        }
-    }
-
     /// Draws the panel.
     pub fn ui(
         &mut self,
@@ -544,6 +437,115 @@ fn payment_link(
         }
         None => {
             ui.label(RichText::new(tr!("lk-link-not-https")).weak());
+        }
+    }
+}
+
+impl crate::ui::Panel for LookupPanel {
+    /// Takes finished work (called by the app every frame).
+    fn poll(&mut self) {
+        self.mail.poll();
+        if let Some(r) = take_finished(&mut self.print) {
+            self.notice = Some(match crate::ui::task::flat(r) {
+                Ok(d) if d.opened.is_ok() => tr!("lk-print-opened", path = d.path.display()),
+                Ok(d) => tr!("lk-print-not-opened", path = d.path.display()),
+                Err(e) => e,
+            });
+        }
+        if let Some(r) = take_finished(&mut self.fetch) {
+            match r {
+                Ok(Ok(inv)) => {
+                    self.invoice = Some(inv);
+                    self.error = None;
+                }
+                Ok(Err(e)) => {
+                    self.invoice = None;
+                    self.error = Some(e);
+                }
+                Err(TaskError::Cancelled) => {}
+                Err(e) => self.error = Some(ApiError::invalid(InputError::Said(e.words()))),
+            }
+        }
+        if let Some(r) = take_finished(&mut self.recheck) {
+            match r {
+                Ok(Ok((found, inv))) => {
+                    match found {
+                        Found::Done(..) => {
+                            self.notice = Some(tr!("lk-void-went-through"));
+                            self.void_unknown = None;
+                        }
+                        Found::NotDone => {
+                            self.notice = Some(tr!("lk-void-did-not"));
+                            self.void_unknown = None;
+                        }
+                        Found::Waiting(until) => {
+                            self.notice =
+                                Some(tr!("lk-void-waiting", time = crate::i18n::clock(until)));
+                        }
+                    }
+                    if inv.is_some() {
+                        self.invoice = inv;
+                    }
+                }
+                Ok(Err(e)) => self.error = Some(e),
+                Err(TaskError::Cancelled) => {}
+                Err(e) => self.error = Some(ApiError::invalid(InputError::Said(e.words()))),
+            }
+        }
+        if let Some(r) = take_finished(&mut self.void_task) {
+            match r {
+                Ok(Ok(inv)) => {
+                    self.notice = Some(tr!("lk-voided", id = safe(&inv.id)));
+                    self.invoice = Some(inv);
+                    self.error = None;
+                }
+                Ok(Err(NotDone::Blocked(b))) => {
+                    use crate::journal::Blocked;
+                    match *b {
+                        Blocked::Done(e) => {
+                            self.notice = Some(tr!(
+                                "lk-already-voided",
+                                id = safe(e.invoice_id.as_deref().unwrap_or("?")),
+                                when = crate::i18n::moment(&e.time)
+                            ));
+                        }
+                        Blocked::Pending(e) => {
+                            self.void_unknown = e.invoice_id.clone();
+                            self.error = Some(ApiError::invalid(InputError::Said(tr!(
+                                "lk-void-in-progress",
+                                when = crate::i18n::moment(&e.time)
+                            ))));
+                        }
+                        Blocked::LooksLike(_) => {
+                            self.error =
+                                Some(ApiError::invalid(InputError::Said(tr!("journal-not-sent"))));
+                        }
+                        Blocked::Journal(e) => {
+                            self.error = Some(ApiError::invalid(InputError::Said(
+                                crate::i18n::journal_not_sent(&e),
+                            )));
+                        }
+                    }
+                }
+                // A void is never a look-alike nor a create whose invoice is missing;
+                // said as the journal refusing, if ever.
+                Ok(Err(NotDone::LooksLike { .. } | NotDone::Missing(_))) => {
+                    self.error = Some(ApiError::invalid(InputError::Said(tr!("journal-not-sent"))));
+                }
+                Ok(Err(NotDone::Api(e))) => {
+                    if e.is_outcome_unknown() {
+                        self.void_unknown = self.invoice.as_ref().map(|i| i.id.clone());
+                    }
+                    self.error = Some(e);
+                }
+                Err(e) => {
+                    self.void_unknown = self.invoice.as_ref().map(|i| i.id.clone());
+                    self.error = Some(ApiError::invalid(InputError::Said(tr!(
+                        "lk-void-maybe",
+                        error = e.words()
+                    ))));
+                }
+            }
         }
     }
 }

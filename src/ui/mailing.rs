@@ -304,18 +304,8 @@ pub async fn send(
 /// What a month's e-mail run from Cartera came to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    /// Sent now.
-    pub sent: usize,
-    /// Sent before (this month), or being sent right now by someone else.
-    pub before: usize,
-    /// Customers without an address in the directory (named).
-    pub no_address: Vec<String>,
-    /// Customers owing nothing (or nothing 30 days overdue, for reminders).
-    pub nothing: usize,
-    /// Not sent: refused, "later", or the statement could not be made (named, with why).
-    pub not_sent: Vec<String>,
-    /// Sent and never answered: may have arrived (named).
-    pub unknown: Vec<String>,
+    /// Customer by customer (the CLI's run counts the same way).
+    pub counted: crate::mail::month::Tally,
     /// Why the run stopped before the end (the server unusable, or the clerk).
     pub stopped: Option<String>,
     /// Whether it sent reminders (its summary says so), not statements.
@@ -341,9 +331,9 @@ pub struct MonthRun {
     pub uf: Option<crate::uf::UfDay>,
 }
 
-/// E-mails each customer of `ids` their statement (or reminder) of the month, once:
-/// customers are listed one at a time, `done` counts them, `stop` ends the run before
-/// the next one.
+/// E-mails each customer of `ids` their statement (or reminder) of the month, once
+/// (`mail::month::run`, the loop the CLI runs too): `done` counts the customers, `stop`
+/// ends the run before the next one.
 pub async fn month(
     run: MonthRun,
     ids: Vec<String>,
@@ -351,7 +341,7 @@ pub async fn month(
     stop: Arc<std::sync::atomic::AtomicBool>,
     repaint: egui::Context,
 ) -> Result<Tally, String> {
-    use std::sync::atomic::Ordering;
+    use crate::mail::month::{Ended, Month, MonthError};
     let profile = &run.session.profile;
     let mailer = mailer(profile, &run.secrets).await?;
     let desk = desk(profile, mailer.settings(), run.templates.clone(), run.uf);
@@ -361,64 +351,35 @@ pub async fn month(
         .await
         .map_err(|e| crate::i18n::journal_not_sent(&e))?;
     let as_of = desk_day(&run.journal, run.as_of).await?;
-    let mut outbox = Outbox::new(shared.clone(), &mailer, &profile.name, &profile.base_url);
+    let mut outbox = Outbox::new(shared, &mailer, &profile.name, &profile.base_url);
+    let month = Month {
+        client: &run.session.client,
+        desk: &desk,
+        as_of,
+        all: false,
+        reminders: run.reminders,
+        again: Again::No,
+        preview: false,
+    };
     let mut tally = Tally {
         reminders: run.reminders,
         ..Tally::default()
     };
-    for (n, id) in ids.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
-            tally.stopped = Some(tr!("rv-made-stopped"));
-            break;
-        }
-        let wanted = id.clone();
-        let known = shared
-            .run(move |j| j.customer_or_id(&wanted))
-            .await
-            .map_err(|e| crate::i18n::journal_not_sent(&e))?;
-        let who = crate::text::escape_controls(known.name.as_deref().unwrap_or(id)).into_owned();
-        let made = desk
-            .statement_listed(&run.session.client, known, as_of, false, run.reminders)
-            .await;
-        match made {
-            Err(NotMade::NoAddress) => tally.no_address.push(who),
-            Err(NotMade::NothingOwed) => tally.nothing += 1,
-            Err(NotMade::Template(t)) => return Err(crate::i18n::template_problem(&t)),
-            Err(why @ (NotMade::Listing(_) | NotMade::Pdf(_) | NotMade::TooLarge { .. })) => {
-                tally.not_sent.push(format!("{who} ({})", why.why_words()))
-            }
-            Ok(draft) => match outbox
-                .send(&draft, Again::No)
-                .await
-                .map_err(|e| crate::i18n::journal_not_sent(&e))?
-            {
-                Sent::Sent { refused, .. } => {
-                    tally.sent += 1;
-                    for (a, r) in refused {
-                        tally.not_sent.push(format!("{who}: {a} ({r})"));
-                    }
-                }
-                Sent::Already(_) | Sent::OnItsWay(_) => tally.before += 1,
-                Sent::AgainTo { results, .. } => {
-                    tally.before += 1;
-                    for refused in again_to(results).1 {
-                        tally.not_sent.push(format!("{who}: {refused}"));
-                    }
-                }
-                Sent::Unknown(_) | Sent::Lost { .. } => tally.unknown.push(who),
-                Sent::NoAddress => tally.no_address.push(who),
-                Sent::Refused { reply, .. } | Sent::Later { reply } => {
-                    tally.not_sent.push(format!("{who} ({reply})"))
-                }
-                Sent::Setup { why } => {
-                    tally.stopped = Some(tr!("lk-mail-setup", why = why));
-                    break;
-                }
-            },
-        }
-        done.store(n + 1, Ordering::Relaxed);
+    let ended = crate::mail::month::run(&month, &mut outbox, &ids, &stop, |n, who, turn| {
+        tally.counted.count(who, turn);
+        done.store(n + 1, std::sync::atomic::Ordering::Relaxed);
         repaint.request_repaint();
-    }
+    })
+    .await
+    .map_err(|e| match e {
+        MonthError::Journal(e) => crate::i18n::journal_not_sent(&e),
+        MonthError::Template(t) => crate::i18n::template_problem(&t),
+    })?;
+    tally.stopped = match ended {
+        Ended::Whole => None,
+        Ended::Stopped { .. } => Some(tr!("rv-made-stopped")),
+        Ended::Setup(why) => Some(tr!("lk-mail-setup", why = why)),
+    };
     Ok(tally)
 }
 
@@ -442,19 +403,27 @@ fn again_to(results: Vec<(String, Sent)>) -> (Vec<String>, Vec<String>) {
 
 /// A month's run in the clerk's words; whether it says a problem.
 pub fn tally_words(t: &Tally) -> Said {
-    let mut words = if t.reminders {
+    let reminders = t.reminders;
+    let stopped = &t.stopped;
+    let t = &t.counted;
+    let not_sent: Vec<String> = [&t.refused, &t.failed, &t.refused_addresses]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let mut words = if reminders {
         tr!(
             "rv-mail-done-reminders",
             sent = t.sent,
             before = t.before,
-            nothing = t.nothing
+            nothing = t.nothing_owed
         )
     } else {
         tr!(
             "rv-mail-done",
             sent = t.sent,
             before = t.before,
-            nothing = t.nothing
+            nothing = t.nothing_owed
         )
     };
     let named = [
@@ -467,11 +436,11 @@ pub fn tally_words(t: &Tally) -> Said {
             ),
         ),
         (
-            &t.not_sent,
+            &not_sent,
             tr!(
                 "rv-mail-not-sent",
-                count = t.not_sent.len(),
-                names = t.not_sent.join("; ")
+                count = not_sent.len(),
+                names = not_sent.join("; ")
             ),
         ),
         (
@@ -489,11 +458,11 @@ pub fn tally_words(t: &Tally) -> Said {
             words.push_str(&said);
         }
     }
-    if let Some(s) = &t.stopped {
+    if let Some(s) = stopped {
         words.push(' ');
         words.push_str(s);
     }
-    let problem = !t.not_sent.is_empty() || !t.unknown.is_empty() || t.stopped.is_some();
+    let problem = !not_sent.is_empty() || !t.unknown.is_empty() || stopped.is_some();
     (words, problem)
 }
 

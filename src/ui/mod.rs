@@ -24,6 +24,13 @@ pub mod widgets;
 pub use app::{AppDeps, InvoiceDeskApp, Tab};
 pub use clock::Clock;
 
+/// What the app asks of every panel between frames: take what its tasks finished into
+/// its state (shown or not). `drain_finished` polls them all in one loop.
+pub trait Panel {
+    /// Takes finished work.
+    fn poll(&mut self);
+}
+
 /// With `INVOICE_DESK_TRACE=1`, timings (never data or secrets) go to stderr: when the
 /// first frame was drawn and how long a listing took. For the measurement script.
 pub fn trace_enabled() -> bool {

@@ -395,33 +395,7 @@ impl InvoiceDeskApp {
                 Err(task) => self.journal_setting = Some((aim, task)),
             }
         }
-        if let Some(result) = take_finished(&mut self.connecting) {
-            match result {
-                Ok(Ok(session)) => {
-                    crate::ui::trace_line!("connected");
-                    let session = Arc::new(session);
-                    if std::mem::take(&mut self.pending_sandbox_welcome) {
-                        self.create.prefill_for_sandbox(&session);
-                    }
-                    if !session.sandbox_directory.is_empty() {
-                        // The sandbox's customers, by name and RUT, in the directory
-                        // (those it knows by name already are left as they are).
-                        let (journal, directory) =
-                            (self.journal.clone(), session.sandbox_directory.clone());
-                        self.seeding_directory = Some(self.spawner.spawn(async move {
-                            if let Ok(j) = journal.shared().await {
-                                let _ = j.run(move |j| j.bring_customers(&directory)).await;
-                            }
-                        }));
-                    }
-                    self.session = Some(session);
-                    self.read_uf();
-                }
-                Err(TaskError::Cancelled) => {}
-                Ok(Err(e)) => self.connect_failed(e),
-                Err(e) => self.connect_failed(e.words()),
-            }
-        }
+        self.connection_finished();
         if let Some((name, task)) = self.test.take() {
             match task.try_take() {
                 Ok(result) => self.tested(name, result),
@@ -455,8 +429,86 @@ impl InvoiceDeskApp {
                 self.handle(Command::Window(WindowCommand::ActivityRefresh));
             }
         }
-        self.activity.poll();
-        self.receivables.poll();
+        self.typing_finished();
+        if let Some(r) = take_finished(&mut self.importing) {
+            self.customers.directory_note = match crate::ui::task::flat(r) {
+                Ok(None) => {
+                    self.customers.offer_import_path();
+                    None
+                }
+                Ok(Some(Ok(n))) => Some(Ok(tr!("dir-imported", count = n))),
+                Ok(Some(Err(lines))) => Some(Err(lines)),
+                Err(e) => Some(Err(vec![e])),
+            };
+            // What was typed is looked up again in the new directory, names too.
+            self.suggestions = Default::default();
+            self.names.clear();
+        }
+        if let Some(Ok(report)) = take_finished(&mut self.diagnostics) {
+            self.diagnostics_report = Some(report);
+        }
+        if take_finished(&mut self.secrets_task).is_some() {
+            self.spawner.ctx.request_repaint();
+        }
+        let panels: [&mut dyn crate::ui::Panel; 7] = [
+            &mut self.activity,
+            &mut self.receivables,
+            &mut self.credentials,
+            &mut self.create,
+            &mut self.lookup,
+            &mut self.customers,
+            &mut self.bulk,
+        ];
+        for panel in panels {
+            panel.poll();
+        }
+        if self.pending_reconnect
+            && !self.credentials.is_saving()
+            && let Some(a) = self.profiles.active.clone()
+        {
+            self.pending_reconnect = false;
+            self.connect(&a);
+        }
+        if self.bulk.take_pending_read() {
+            self.handle(Command::Bulk(crate::ui::bulk::BulkCommand::Read));
+        }
+    }
+
+    /// The connection to the active profile's service: made (the session, and the
+    /// sandbox's customers in the directory), or why not.
+    fn connection_finished(&mut self) {
+        if let Some(result) = take_finished(&mut self.connecting) {
+            match result {
+                Ok(Ok(session)) => {
+                    crate::ui::trace_line!("connected");
+                    let session = Arc::new(session);
+                    if std::mem::take(&mut self.pending_sandbox_welcome) {
+                        self.create.prefill_for_sandbox(&session);
+                    }
+                    if !session.sandbox_directory.is_empty() {
+                        // The sandbox's customers, by name and RUT, in the directory
+                        // (those it knows by name already are left as they are).
+                        let (journal, directory) =
+                            (self.journal.clone(), session.sandbox_directory.clone());
+                        self.seeding_directory = Some(self.spawner.spawn(async move {
+                            if let Ok(j) = journal.shared().await {
+                                let _ = j.run(move |j| j.bring_customers(&directory)).await;
+                            }
+                        }));
+                    }
+                    self.session = Some(session);
+                    self.read_uf();
+                }
+                Err(TaskError::Cancelled) => {}
+                Ok(Err(e)) => self.connect_failed(e),
+                Err(e) => self.connect_failed(e.words()),
+            }
+        }
+    }
+
+    /// What the typing asked for off the UI thread: customers' names, suggestions, a link
+    /// or folder opened.
+    fn typing_finished(&mut self) {
         if let Some((asked, task)) = self.naming.take() {
             match task.try_take() {
                 Ok(found) => {
@@ -498,41 +550,6 @@ impl InvoiceDeskApp {
                 }
                 Err(task) => self.opening = Some((what, task)),
             }
-        }
-        if let Some(r) = take_finished(&mut self.importing) {
-            self.customers.directory_note = match crate::ui::task::flat(r) {
-                Ok(None) => {
-                    self.customers.offer_import_path();
-                    None
-                }
-                Ok(Some(Ok(n))) => Some(Ok(tr!("dir-imported", count = n))),
-                Ok(Some(Err(lines))) => Some(Err(lines)),
-                Err(e) => Some(Err(vec![e])),
-            };
-            // What was typed is looked up again in the new directory, names too.
-            self.suggestions = Default::default();
-            self.names.clear();
-        }
-        if let Some(Ok(report)) = take_finished(&mut self.diagnostics) {
-            self.diagnostics_report = Some(report);
-        }
-        if take_finished(&mut self.secrets_task).is_some() {
-            self.spawner.ctx.request_repaint();
-        }
-        self.credentials.poll();
-        if self.pending_reconnect
-            && !self.credentials.is_saving()
-            && let Some(a) = self.profiles.active.clone()
-        {
-            self.pending_reconnect = false;
-            self.connect(&a);
-        }
-        self.create.poll();
-        self.lookup.poll();
-        self.customers.poll();
-        self.bulk.poll();
-        if self.bulk.take_pending_read() {
-            self.handle(Command::Bulk(crate::ui::bulk::BulkCommand::Read));
         }
     }
 }

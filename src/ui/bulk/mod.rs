@@ -343,8 +343,11 @@ impl BulkPanel {
             }
         }
     }
+}
+
+impl crate::ui::Panel for BulkPanel {
     /// Takes finished work (called by the app every frame).
-    pub fn poll(&mut self) {
+    fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.choosing) {
             match r {
                 Ok(Some(path)) => {

@@ -278,120 +278,6 @@ impl CreatePanel {
         self.error = Some(e);
     }
 
-    /// Takes finished work (called by the app every frame).
-    pub fn poll(&mut self) {
-        if let Some(r) = take_finished(&mut self.restoring) {
-            let busy = self.pending.is_some() || self.created.is_some() || self.unknown.is_some();
-            let form_reference = self.form.external_id.trim().to_string();
-            let same =
-                |e: &crate::journal::Entry| e.external_id.as_deref() == Some(&form_reference);
-            match r.ok().flatten().filter(|e| !busy && same(e)) {
-                Some(e) if e.outcome == crate::journal::Outcome::Done => self.issued = Some(e),
-                Some(e) if e.outcome == crate::journal::Outcome::Unknown => {
-                    self.unknown = Some(self.built_or(&e));
-                    self.check_note = Some(Ok(tr!("cr-restored-unknown")));
-                    self.held_by = Some(e);
-                }
-                _ => {}
-            }
-        }
-        if let Some(r) = take_finished(&mut self.pending) {
-            match r {
-                Ok(Ok(inv)) => {
-                    self.created = Some(inv);
-                    self.focus_result = true;
-                    self.sent = None;
-                    self.error = None;
-                    self.reference_used();
-                }
-                Ok(Err(NotDone::LooksLike { earlier, now })) => {
-                    if let Some(inv) = self.sent.take() {
-                        self.similar = Some((inv, *earlier, now));
-                    }
-                }
-                Ok(Err(NotDone::Missing(e))) => {
-                    if let Some(inv) = self.sent.take() {
-                        self.missing = Some((inv, *e));
-                    }
-                }
-                Ok(Err(NotDone::Blocked(b))) => {
-                    use crate::journal::Blocked;
-                    let sent = self.sent.take();
-                    match *b {
-                        Blocked::Done(e) => self.issued = Some(e),
-                        Blocked::Pending(e) => {
-                            self.unknown = sent;
-                            self.held_by = Some(e);
-                        }
-                        Blocked::LooksLike(e) => {
-                            if let Some(inv) = sent {
-                                self.similar = Some((inv, e, None));
-                            }
-                        }
-                        Blocked::Journal(e) => {
-                            self.error = Some(
-                                ApiError::invalid(crate::api::InputError::Said(
-                                    crate::i18n::journal_not_sent(&e),
-                                ))
-                                .with_cause(e),
-                            )
-                        }
-                    }
-                }
-                Ok(Err(NotDone::Api(e))) if e.is_outcome_unknown() => {
-                    self.unknown = self.sent.take();
-                    self.error = Some(e);
-                }
-                Ok(Err(NotDone::Api(e))) => {
-                    self.sent = None;
-                    self.error = Some(e);
-                }
-                Err(e @ (TaskError::Cancelled | TaskError::Crashed(_))) => {
-                    // The task itself failed: we cannot know what happened.
-                    self.unknown = self.sent.take();
-                    self.error = Some(
-                        ApiError::new(ErrorKind::OutcomeUnknown(crate::api::Action::Create))
-                            .with_cause(e),
-                    );
-                }
-            }
-        }
-        if let Some(r) = take_finished(&mut self.check) {
-            match r {
-                Ok(Ok(Found::Done(id, inv))) => {
-                    self.check_note = Some(Ok(tr!("cr-was-created", id = safe(&id))));
-                    match inv {
-                        Some(inv) => self.created = Some(*inv),
-                        None => {
-                            self.issued = self.held_by.clone().map(|e| crate::journal::Entry {
-                                invoice_id: Some(id.clone()),
-                                ..e
-                            });
-                        }
-                    }
-                    self.unknown = None;
-                    self.held_by = None;
-                    self.error = None;
-                    self.reference_used();
-                }
-                Ok(Ok(Found::NotDone)) => {
-                    self.check_note = Some(Ok(tr!("cr-not-created")));
-                    self.unknown = None;
-                    self.held_by = None;
-                    self.error = None;
-                }
-                Ok(Ok(Found::Waiting(until))) => {
-                    self.check_note = Some(Ok(tr!(
-                        "cr-check-waiting",
-                        time = crate::i18n::clock(until)
-                    )));
-                }
-                Ok(Err(e)) => self.check_error = Some(e),
-                Err(e) => self.check_note = Some(Err(e.words())),
-            }
-        }
-    }
-
     /// The form as an invoice, or (when it no longer reads) what the journal recorded of
     /// `e`: what a check looks for.
     fn built_or(&self, e: &crate::journal::Entry) -> NewInvoice {
@@ -684,4 +570,120 @@ pub async fn find_created(s: &Session, sent: &NewInvoice) -> Result<Option<Invoi
         ))));
     };
     s.client.find_by_reference(&sent.customer, reference).await
+}
+
+impl crate::ui::Panel for CreatePanel {
+    /// Takes finished work (called by the app every frame).
+    fn poll(&mut self) {
+        if let Some(r) = take_finished(&mut self.restoring) {
+            let busy = self.pending.is_some() || self.created.is_some() || self.unknown.is_some();
+            let form_reference = self.form.external_id.trim().to_string();
+            let same =
+                |e: &crate::journal::Entry| e.external_id.as_deref() == Some(&form_reference);
+            match r.ok().flatten().filter(|e| !busy && same(e)) {
+                Some(e) if e.outcome == crate::journal::Outcome::Done => self.issued = Some(e),
+                Some(e) if e.outcome == crate::journal::Outcome::Unknown => {
+                    self.unknown = Some(self.built_or(&e));
+                    self.check_note = Some(Ok(tr!("cr-restored-unknown")));
+                    self.held_by = Some(e);
+                }
+                _ => {}
+            }
+        }
+        if let Some(r) = take_finished(&mut self.pending) {
+            match r {
+                Ok(Ok(inv)) => {
+                    self.created = Some(inv);
+                    self.focus_result = true;
+                    self.sent = None;
+                    self.error = None;
+                    self.reference_used();
+                }
+                Ok(Err(NotDone::LooksLike { earlier, now })) => {
+                    if let Some(inv) = self.sent.take() {
+                        self.similar = Some((inv, *earlier, now));
+                    }
+                }
+                Ok(Err(NotDone::Missing(e))) => {
+                    if let Some(inv) = self.sent.take() {
+                        self.missing = Some((inv, *e));
+                    }
+                }
+                Ok(Err(NotDone::Blocked(b))) => {
+                    use crate::journal::Blocked;
+                    let sent = self.sent.take();
+                    match *b {
+                        Blocked::Done(e) => self.issued = Some(e),
+                        Blocked::Pending(e) => {
+                            self.unknown = sent;
+                            self.held_by = Some(e);
+                        }
+                        Blocked::LooksLike(e) => {
+                            if let Some(inv) = sent {
+                                self.similar = Some((inv, e, None));
+                            }
+                        }
+                        Blocked::Journal(e) => {
+                            self.error = Some(
+                                ApiError::invalid(crate::api::InputError::Said(
+                                    crate::i18n::journal_not_sent(&e),
+                                ))
+                                .with_cause(e),
+                            )
+                        }
+                    }
+                }
+                Ok(Err(NotDone::Api(e))) if e.is_outcome_unknown() => {
+                    self.unknown = self.sent.take();
+                    self.error = Some(e);
+                }
+                Ok(Err(NotDone::Api(e))) => {
+                    self.sent = None;
+                    self.error = Some(e);
+                }
+                Err(e @ (TaskError::Cancelled | TaskError::Crashed(_))) => {
+                    // The task itself failed: we cannot know what happened.
+                    self.unknown = self.sent.take();
+                    self.error = Some(
+                        ApiError::new(ErrorKind::OutcomeUnknown(crate::api::Action::Create))
+                            .with_cause(e),
+                    );
+                }
+            }
+        }
+        if let Some(r) = take_finished(&mut self.check) {
+            match r {
+                Ok(Ok(Found::Done(id, inv))) => {
+                    self.check_note = Some(Ok(tr!("cr-was-created", id = safe(&id))));
+                    match inv {
+                        Some(inv) => self.created = Some(*inv),
+                        None => {
+                            self.issued = self.held_by.clone().map(|e| crate::journal::Entry {
+                                invoice_id: Some(id.clone()),
+                                ..e
+                            });
+                        }
+                    }
+                    self.unknown = None;
+                    self.held_by = None;
+                    self.error = None;
+                    self.reference_used();
+                }
+                Ok(Ok(Found::NotDone)) => {
+                    self.check_note = Some(Ok(tr!("cr-not-created")));
+                    self.unknown = None;
+                    self.held_by = None;
+                    self.error = None;
+                }
+                Ok(Ok(Found::Waiting(until))) => {
+                    self.check_note = Some(Ok(tr!(
+                        "cr-check-waiting",
+                        time = crate::i18n::clock(until)
+                    )));
+                }
+                Ok(Err(e)) => self.check_error = Some(e),
+                Err(e) => self.check_note = Some(Err(e.words())),
+            }
+        }
+    }
 }

@@ -465,70 +465,6 @@ impl CustomersPanel {
         }
     }
 
-    /// Takes finished work (called by the app every frame).
-    pub fn poll(&mut self) {
-        self.poll_statement();
-        if let Some(r) = take_finished(&mut self.export) {
-            self.exported_to = None;
-            self.export_note = Some(match crate::ui::task::flat(r) {
-                Ok(Some((p, n, notes))) => {
-                    self.exported_to = p.parent().map(|d| d.to_path_buf());
-                    self.exported_notes = notes;
-                    Ok(tr!("cu-exported", count = n, path = p.display()))
-                }
-                Ok(None) => Err(tr!("cu-no-file")),
-                Err(e) => Err(e),
-            });
-            if matches!(self.export_note, Some(Err(_))) {
-                self.open_path_row();
-            }
-        }
-        if let Some((task, n)) = self.pending_view.take() {
-            match task.try_take() {
-                Ok(Ok(view)) => {
-                    self.view = view;
-                    // Pages that arrived while the worker sorted are merged in.
-                    self.view_rows = n as u32;
-                    self.show_new_rows();
-                }
-                Ok(Err(_)) => {}
-                Err(task) => self.pending_view = Some((task, n)),
-            }
-        }
-        let Some(loading) = &mut self.loading else {
-            return;
-        };
-        let mut done = None;
-        while let Ok(ev) = loading.rx.try_recv() {
-            match ev {
-                ListEvent::Name(n) => self.customer_name = n,
-                ListEvent::Page(items, p) => {
-                    self.rows.push_page(items);
-                    self.progress = Some(p);
-                }
-                ListEvent::Done(r) => done = Some(r),
-            }
-        }
-        let first_rows = self.view_rows == 0 && !self.rows.is_empty();
-        if done.is_some() || first_rows || loading.shown_at.elapsed() >= PROGRESS_STEP {
-            self.show_new_rows();
-        }
-        if let Some(r) = done {
-            if let Some(l) = &self.loading {
-                super::trace_line!(
-                    "listing {} invoices in {} ms unix_ms={}",
-                    self.rows.len(),
-                    l.started.elapsed().as_millis(),
-                    super::unix_ms()
-                );
-            }
-            self.loading = None;
-            self.listed_whole = r.is_ok();
-            self.outcome =
-                Some(r.map(|p| tr!("cu-done", count = p.items, customer = self.customer_shown())));
-        }
-    }
-
     /// Draws the panel.
     pub fn ui(
         &mut self,
@@ -663,6 +599,72 @@ impl CustomersPanel {
             // The header shows the wanted sort at once; the rows follow.
             self.wanted_sort = (key, ascending);
             commands.push(Command::Customers(CustomersCommand::RefreshCustomerView));
+        }
+    }
+}
+
+impl crate::ui::Panel for CustomersPanel {
+    /// Takes finished work (called by the app every frame).
+    fn poll(&mut self) {
+        self.poll_statement();
+        if let Some(r) = take_finished(&mut self.export) {
+            self.exported_to = None;
+            self.export_note = Some(match crate::ui::task::flat(r) {
+                Ok(Some((p, n, notes))) => {
+                    self.exported_to = p.parent().map(|d| d.to_path_buf());
+                    self.exported_notes = notes;
+                    Ok(tr!("cu-exported", count = n, path = p.display()))
+                }
+                Ok(None) => Err(tr!("cu-no-file")),
+                Err(e) => Err(e),
+            });
+            if matches!(self.export_note, Some(Err(_))) {
+                self.open_path_row();
+            }
+        }
+        if let Some((task, n)) = self.pending_view.take() {
+            match task.try_take() {
+                Ok(Ok(view)) => {
+                    self.view = view;
+                    // Pages that arrived while the worker sorted are merged in.
+                    self.view_rows = n as u32;
+                    self.show_new_rows();
+                }
+                Ok(Err(_)) => {}
+                Err(task) => self.pending_view = Some((task, n)),
+            }
+        }
+        let Some(loading) = &mut self.loading else {
+            return;
+        };
+        let mut done = None;
+        while let Ok(ev) = loading.rx.try_recv() {
+            match ev {
+                ListEvent::Name(n) => self.customer_name = n,
+                ListEvent::Page(items, p) => {
+                    self.rows.push_page(items);
+                    self.progress = Some(p);
+                }
+                ListEvent::Done(r) => done = Some(r),
+            }
+        }
+        let first_rows = self.view_rows == 0 && !self.rows.is_empty();
+        if done.is_some() || first_rows || loading.shown_at.elapsed() >= PROGRESS_STEP {
+            self.show_new_rows();
+        }
+        if let Some(r) = done {
+            if let Some(l) = &self.loading {
+                super::trace_line!(
+                    "listing {} invoices in {} ms unix_ms={}",
+                    self.rows.len(),
+                    l.started.elapsed().as_millis(),
+                    super::unix_ms()
+                );
+            }
+            self.loading = None;
+            self.listed_whole = r.is_ok();
+            self.outcome =
+                Some(r.map(|p| tr!("cu-done", count = p.items, customer = self.customer_shown())));
         }
     }
 }

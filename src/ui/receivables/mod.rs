@@ -219,7 +219,7 @@ impl ReceivablesPanel {
                     let keep = crate::receivables::Keep::Owed;
                     // Stopped mid-listing too: a big customer's takes a while.
                     let go = |_| !halted.load(Ordering::Relaxed);
-                    let listed = crate::pdf::batch::listed(client, &c.id, as_of, keep, go).await;
+                    let listed = crate::receivables::listed(client, &c.id, as_of, keep, go).await;
                     (c, listed)
                 })
                 .buffered(AT_ONCE);
@@ -330,54 +330,6 @@ impl ReceivablesPanel {
         if let Some(r) = &self.review {
             r.stop.store(true, Ordering::Relaxed);
         }
-    }
-
-    /// Takes what arrived (called by the app every frame).
-    pub fn poll(&mut self) {
-        if let Some(r) = crate::ui::task::take_finished(&mut self.book) {
-            self.book_note = Some(crate::ui::task::flat(r));
-        }
-        if let Some(r) = crate::ui::task::take_finished(&mut self.mail_sample) {
-            self.mail_sample_shown = Some(crate::ui::task::flat(r));
-        }
-        if let Some(m) = self.mailing.take() {
-            match m.task.try_take() {
-                Err(task) => self.mailing = Some(Mailing { task, ..m }),
-                Ok(r) => {
-                    self.mail_note = Some(match crate::ui::task::flat(r) {
-                        Ok(t) => super::mailing::tally_words(&t),
-                        Err(e) => (e, true),
-                    });
-                }
-            }
-        }
-        if let Some(m) = self.making.take() {
-            match m.task.try_take() {
-                Err(task) => self.making = Some(Making { task, ..m }),
-                Ok(r) => {
-                    self.made_note = Some(match crate::ui::task::flat(r) {
-                        Ok((pdfs, nothing, failed, summary)) => {
-                            let mut words = tr!(
-                                "rv-made",
-                                pdfs = pdfs,
-                                nothing = nothing,
-                                summary = summary.display()
-                            );
-                            if failed > 0 {
-                                words =
-                                    format!("{words} {}", tr!("rv-made-failed", count = failed));
-                            }
-                            if m.stop.load(Ordering::Relaxed) {
-                                words = format!("{words} {}", tr!("rv-made-stopped"));
-                            }
-                            Ok(words)
-                        }
-                        Err(e) => Err(e),
-                    });
-                }
-            }
-        }
-        self.poll_review();
     }
 
     fn poll_review(&mut self) {
@@ -564,5 +516,55 @@ impl ReceivablesPanel {
         self.statements_bar(ui, connected, owing, !shown.is_empty(), commands);
         self.email_bar(ui, connected, owing, commands);
         self.table(ui, &shown, commands);
+    }
+}
+
+impl crate::ui::Panel for ReceivablesPanel {
+    /// Takes what arrived (called by the app every frame).
+    fn poll(&mut self) {
+        if let Some(r) = crate::ui::task::take_finished(&mut self.book) {
+            self.book_note = Some(crate::ui::task::flat(r));
+        }
+        if let Some(r) = crate::ui::task::take_finished(&mut self.mail_sample) {
+            self.mail_sample_shown = Some(crate::ui::task::flat(r));
+        }
+        if let Some(m) = self.mailing.take() {
+            match m.task.try_take() {
+                Err(task) => self.mailing = Some(Mailing { task, ..m }),
+                Ok(r) => {
+                    self.mail_note = Some(match crate::ui::task::flat(r) {
+                        Ok(t) => super::mailing::tally_words(&t),
+                        Err(e) => (e, true),
+                    });
+                }
+            }
+        }
+        if let Some(m) = self.making.take() {
+            match m.task.try_take() {
+                Err(task) => self.making = Some(Making { task, ..m }),
+                Ok(r) => {
+                    self.made_note = Some(match crate::ui::task::flat(r) {
+                        Ok((pdfs, nothing, failed, summary)) => {
+                            let mut words = tr!(
+                                "rv-made",
+                                pdfs = pdfs,
+                                nothing = nothing,
+                                summary = summary.display()
+                            );
+                            if failed > 0 {
+                                words =
+                                    format!("{words} {}", tr!("rv-made-failed", count = failed));
+                            }
+                            if m.stop.load(Ordering::Relaxed) {
+                                words = format!("{words} {}", tr!("rv-made-stopped"));
+                            }
+                            Ok(words)
+                        }
+                        Err(e) => Err(e),
+                    });
+                }
+            }
+        }
+        self.poll_review();
     }
 }
