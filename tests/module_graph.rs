@@ -431,3 +431,70 @@ fn collect_type_names(items: &[syn::Item], names: &mut Vec<String>) {
         }
     }
 }
+
+/// The files of one folder that a file names through `super::` (its siblings), read from
+/// its production code: `super::x::…`, `super::{x, y::z}`.
+fn sibling_graph(dir: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let names: BTreeSet<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            let stem = p.file_stem()?.to_str()?.to_string();
+            (p.extension()? == "rs" && stem != "mod").then_some(stem)
+        })
+        .collect();
+    let mut edges = BTreeMap::new();
+    for name in &names {
+        let code = production(&dir.join(format!("{name}.rs")));
+        let mut to = BTreeSet::new();
+        for part in code.split("super::").skip(1) {
+            let firsts: Vec<&str> = if let Some(group) = part.strip_prefix('{') {
+                let mut depth = 0;
+                let end = group
+                    .char_indices()
+                    .find(|&(_, c)| {
+                        depth += match c {
+                            '{' => 1,
+                            '}' => -1,
+                            _ => 0,
+                        };
+                        depth < 0
+                    })
+                    .map_or(group.len(), |(i, _)| i);
+                group[..end].split(',').collect()
+            } else {
+                vec![part]
+            };
+            for f in firsts {
+                let first: String = f
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if names.contains(&first) && first != *name {
+                    to.insert(first);
+                }
+            }
+        }
+        edges.insert(name.clone(), to);
+    }
+    edges
+}
+
+/// The folders whose files were found in a circle (the CLI's dispatcher that was also its
+/// commands' helpers; the PDF's plan and drawing): their files name each other one way.
+#[test]
+fn files_of_a_folder_form_no_cycle() {
+    for dir in ["cli", "pdf", "mail"] {
+        let edges = sibling_graph(&src().join(dir));
+        assert!(edges.len() > 3, "{dir}: {edges:?}");
+        for start in edges.keys() {
+            let mut seen = BTreeSet::from([start.clone()]);
+            if let Some(c) = cycle_from(&edges, &mut vec![start.clone()], &mut seen) {
+                panic!("a cycle in src/{dir}: {}\n({edges:#?})", c.join(" → "));
+            }
+        }
+    }
+    // The reading itself: these two name their siblings.
+    let cli = sibling_graph(&src().join("cli"));
+    assert!(cli["service"].contains("create_cmd") && cli["create_cmd"].contains("at_service"));
+}

@@ -44,7 +44,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         }
         _ => None,
     };
-    let journal = super::journal_cmd::journal_before_sending()?;
+    let journal = super::journal_open::journal_before_sending()?;
     let (plan, file_id) = plan_file(&a, &resolved, &journal)?;
     // The directory's names for the report, read now while the journal is ours; a
     // directory that cannot be read leaves them out, not the report.

@@ -3,9 +3,9 @@
 
 use super::CliError;
 use super::args::CreateArgs;
-use super::journal_cmd::open_journal;
+use super::at_service::{Service, already_at_service, blocked, warn_unrecorded};
+use super::journal_open::open_journal;
 use super::output::print_invoice;
-use super::service::{Service, already_at_service, blocked, warn_unrecorded};
 use crate::api::{CurrencyChoice, NewInvoice, money};
 use crate::journal::{self, Action, Guard, Intent, Similar};
 use crate::text::escape_controls;

@@ -49,7 +49,7 @@ pub(super) async fn email_command(
     }
     let base_url = resolved.config.base_url.clone();
     let client = Client::new(resolved.config).map_err(CliError::from)?;
-    let journal = SharedJournal::new(super::journal_cmd::journal_before_sending()?);
+    let journal = SharedJournal::new(super::journal_open::journal_before_sending()?);
     let desk = Desk {
         sender: resolved.sender.clone(),
         lang: crate::i18n::current(),
@@ -190,7 +190,7 @@ async fn desk_today(outbox: &Outbox<'_>) -> Result<chrono::NaiveDate, CliError> 
         .journal()
         .run(|j| j.today())
         .await
-        .map_err(super::journal_cmd::not_recorded)
+        .map_err(super::journal_open::not_recorded)
 }
 
 async fn statements(
@@ -227,7 +227,7 @@ async fn statements(
             .journal()
             .run(|j| j.known_customers(super::statement_cmd::MAX_CUSTOMERS as u64))
             .await
-            .map_err(super::journal_cmd::not_recorded)?
+            .map_err(super::journal_open::not_recorded)?
             .into_iter()
             .map(|c| c.id)
             .collect()
@@ -275,7 +275,7 @@ async fn statements(
         Ok(Ended::Stopped { done }) => {
             tally.stopped = Some(tr!("cli-statements-stopped", done = done, total = total));
         }
-        Err(MonthError::Journal(e)) => return Err(super::journal_cmd::not_recorded(e)),
+        Err(MonthError::Journal(e)) => return Err(super::journal_open::not_recorded(e)),
         Err(MonthError::Template(t)) => {
             return Err(CliError::usage(crate::i18n::template_problem(&t)));
         }
@@ -293,7 +293,7 @@ async fn directory_entry(
         .journal()
         .run(move |j| j.customer_or_id(&wanted))
         .await
-        .map_err(super::journal_cmd::not_recorded)
+        .map_err(super::journal_open::not_recorded)
 }
 
 /// Says customer `who`'s turn, as it goes.
@@ -347,13 +347,13 @@ async fn invoice(
                 let (_, holder) = outbox
                     .key_for(&draft, again)
                     .await
-                    .map_err(super::journal_cmd::not_recorded)?;
+                    .map_err(super::journal_open::not_recorded)?;
                 Turn::Previewed { draft, holder }
             } else {
                 let sent = outbox
                     .send(&draft, again)
                     .await
-                    .map_err(super::journal_cmd::not_recorded)?;
+                    .map_err(super::journal_open::not_recorded)?;
                 Turn::Sent { draft, sent }
             }
         }

@@ -1,9 +1,9 @@
 //! `list` and `export`: a customer's invoices as they are listed, never held whole for
 //! CSV (spooled as pages arrive).
 
-use super::journal_cmd::{journal_before_sending, not_sent};
+use super::at_service::{Service, refused};
+use super::journal_open::{journal_before_sending, not_sent};
 use super::output::ListSink;
-use super::service::{Service, refused};
 use super::{CliError, ListFormat, write_failure};
 use crate::journal::{Action, Intent, Settled};
 use crate::tr;
@@ -87,7 +87,7 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), CliError> {
         .customer_names(&[customer.as_str()])
         .ok()
         .and_then(|mut names| names.remove(&customer));
-    let mut settle = |s: Settled| super::journal_cmd::settle_export(&mut journal, seq, &s);
+    let mut settle = |s: Settled| super::journal_open::settle_export(&mut journal, seq, &s);
     let progress = std::io::stderr().is_terminal();
     // CSV is written as it arrives, to the temporary file that replaces the
     // destination at the end; a workbook needs every row at the end (its header

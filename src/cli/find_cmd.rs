@@ -22,7 +22,7 @@ pub(super) async fn find(
 ) -> Result<(), CliError> {
     let resolved = settings::resolve(profile)?;
     let service = search::service_of(&resolved.config.base_url);
-    let journal = super::journal_cmd::journal_before_sending()?;
+    let journal = super::journal_open::journal_before_sending()?;
     let mut index =
         search::index::open_at(search::index::place_for(Some(journal.path())).as_deref())
             .map_err(|e| search_failure(&e.into()))?;

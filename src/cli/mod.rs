@@ -38,6 +38,7 @@ macro_rules! say_part {
 }
 
 mod args;
+mod at_service;
 mod bulk_cmd;
 mod create_cmd;
 mod email_cmd;
@@ -45,6 +46,7 @@ pub mod exit;
 mod export_cmd;
 mod find_cmd;
 mod journal_cmd;
+mod journal_open;
 mod output;
 mod profile_cmd;
 mod receivables_cmd;

@@ -43,10 +43,10 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), CliError> 
         }
         None => None,
     };
-    let journal = super::journal_cmd::open()?;
+    let journal = super::journal_open::open()?;
     let known = journal
         .known_customers(super::statement_cmd::MAX_CUSTOMERS as u64)
-        .map_err(super::journal_cmd::not_recorded)?;
+        .map_err(super::journal_open::not_recorded)?;
     let ids: Vec<String> = match ask.customers {
         Some(file) => super::statement_cmd::read_ids(file)?,
         None => known.iter().map(|c| c.id.clone()).collect(),

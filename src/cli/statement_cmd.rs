@@ -2,7 +2,7 @@
 //! month's, one PDF per customer who owes something, and a summary CSV).
 
 use super::CliError;
-use super::journal_cmd::journal_before_sending;
+use super::journal_open::journal_before_sending;
 use crate::api::Client;
 use crate::journal::{Action, Intent, Settled};
 use crate::pdf::Made;
@@ -56,10 +56,10 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
                 out.file_name().map(|f| f.to_string_lossy().into_owned()),
             ),
         )
-        .map_err(super::journal_cmd::not_recorded)?;
+        .map_err(super::journal_open::not_recorded)?;
     let known = journal.customer(customer).ok().flatten();
     let settle = |journal: &mut crate::journal::Journal, s: Settled| {
-        super::journal_cmd::settle_export(journal, seq, &s)
+        super::journal_open::settle_export(journal, seq, &s)
     };
     // A long listing says how far it got (on a terminal): a big customer's takes a
     // while before anything is drawn.
@@ -274,7 +274,7 @@ pub(super) async fn many(
         Some(file) => read_ids(file)?,
         None if all_known => journal
             .known_customers(MAX_CUSTOMERS as u64)
-            .map_err(super::journal_cmd::not_recorded)?
+            .map_err(super::journal_open::not_recorded)?
             .into_iter()
             .map(|c| c.id)
             .collect(),
@@ -303,7 +303,7 @@ pub(super) async fn many(
                 )
             },
         )
-        .map_err(super::journal_cmd::not_recorded)?;
+        .map_err(super::journal_open::not_recorded)?;
     let (stop, ctrl_c) = super::stop_on_ctrl_c();
     let progress = std::io::stderr().is_terminal();
     let total = ids.len();
@@ -352,7 +352,7 @@ pub(super) async fn many(
             ..Settled::done(None)
         },
     };
-    super::journal_cmd::settle_export(&mut journal, seq, &settled);
+    super::journal_open::settle_export(&mut journal, seq, &settled);
     let summary_path = written.map_err(|e| CliError {
         code: super::Exit::Failed,
         message: tr!("cli-write-failed", path = out.display(), why = e),

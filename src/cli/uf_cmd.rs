@@ -33,7 +33,7 @@ fn source() -> Result<Source, UfError> {
 /// The UF's value on `day` for a statement's line in pesos; without one, why (a
 /// warning on stderr) and `None`: the statement says UF alone.
 pub(super) async fn value_or_warning(day: chrono::NaiveDate) -> Option<crate::uf::UfDay> {
-    let journal = match super::journal_cmd::open_journal() {
+    let journal = match super::journal_open::open_journal() {
         Ok(j) => j,
         Err(f) => {
             note!("{}", f.message);
@@ -64,7 +64,7 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), CliError> {
                         .map_err(|e| CliError::usage(crate::i18n::amount_error(&e)))
                 })
                 .transpose()?;
-            let journal = super::journal_cmd::open_journal()?;
+            let journal = super::journal_open::open_journal()?;
             let found = crate::uf::value_on(&journal, source, day)
                 .await
                 .map_err(|e| CliError {
@@ -80,7 +80,7 @@ pub(super) async fn uf_command(c: UfCommand) -> Result<(), CliError> {
         UfCommand::Check { from, to } => check(from, to).await,
         UfCommand::Import { file, year } => {
             let today = chrono::Local::now().date_naive();
-            let mut journal = super::journal_cmd::journal_before_sending()?;
+            let mut journal = super::journal_open::journal_before_sending()?;
             let imported =
                 crate::uf::file::import(&mut journal, &file, year).map_err(|e| CliError {
                     code: if matches!(e, UfError::Journal(_)) {
@@ -164,7 +164,7 @@ async fn check(
         code: uf_exit(&e),
         message: crate::i18n::uf_error(&e, today),
     })?;
-    let journal = super::journal_cmd::open_journal()?;
+    let journal = super::journal_open::open_journal()?;
     let kept = journal
         .run(move |j| j.uf_values(from, to))
         .await

@@ -9,6 +9,7 @@
 
 pub mod batch;
 mod draw;
+mod fonts;
 mod plan;
 mod qr;
 mod workbook;

@@ -2,7 +2,7 @@
 //! which rows go on which page. No drawing here (the tests read it alone).
 
 use super::Statement;
-use super::draw::{Fonts, Measure};
+use super::fonts::{Fonts, Measure};
 use crate::receivables::aging::{Aging, Total};
 use crate::receivables::{Line, Listing};
 use std::collections::BTreeMap;
