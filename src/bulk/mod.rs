@@ -547,37 +547,17 @@ impl<'a> Planner<'a> {
                 Field::Account => account = Some(text.to_string()).filter(|t| !t.is_empty()),
                 Field::Metadata if text.is_empty() => {}
                 Field::Metadata => {
-                    let h = header[c].trim();
-                    let name = if fold_text(h).starts_with("metadata.") {
-                        &h["metadata.".len()..]
-                    } else {
-                        h
-                    };
-                    metadata.insert(name.to_string(), Value::String(text.to_string()));
+                    let name = metadata_name(&header[c]).to_string();
+                    metadata.insert(name, Value::String(text.to_string()));
                 }
             }
         }
         let (ac, text, number_cell) = amount_text;
-        let amount = if text.is_empty() {
-            problem(Some(ac), Why::AmountEmpty);
-            None
-        } else {
-            let reading = currency.currency().or(input.reading);
-            let parsed = if number_cell {
-                money::parse_number_cell(&text, reading)
-            } else {
-                money::parse_amount_input(&text, reading)
-            };
-            match parsed {
-                Ok(a) if a > Decimal::ZERO => Some(a),
-                Ok(_) => {
-                    problem(Some(ac), Why::Amount(AmountError::NotPositive));
-                    None
-                }
-                Err(e) => {
-                    problem(Some(ac), Why::Amount(e));
-                    None
-                }
+        let amount = match read_amount(&text, number_cell, currency.currency().or(input.reading)) {
+            Ok(a) => Some(a),
+            Err(why) => {
+                problem(Some(ac), why);
+                None
             }
         };
         if let Some(reference) = &reference {
@@ -630,22 +610,12 @@ impl<'a> Planner<'a> {
         let legacy_reference = reference
             .is_none()
             .then(|| format!("BULK-{}-{row}", input.file_id));
-        let mut metadata_reference = None;
-        if reference.is_none() {
-            let key = content_key(&invoice);
-            let n = self.occurrences.entry(key.clone()).or_insert(0);
-            *n += 1;
-            invoice.invoice_external_id = Some(format!("BULK-{key}-{n}"));
-            if invoice.metadata.as_ref().is_some_and(|m| !m.is_empty()) {
-                let old = content_key_of(&invoice, true);
-                let n = self
-                    .occurrences_with_metadata
-                    .entry(old.clone())
-                    .or_insert(0);
-                *n += 1;
-                metadata_reference = Some(format!("BULK-{old}-{n}"));
-            }
-        }
+        let metadata_reference = if reference.is_none() {
+            self.reference_by_content(&mut invoice)
+        } else {
+            None
+        };
+        let plan = &mut self.plan;
         plan.rows.push(BulkRow {
             row,
             invoice,
@@ -653,6 +623,54 @@ impl<'a> Planner<'a> {
             legacy_reference,
             metadata_reference,
         });
+    }
+
+    /// A row without a reference gets one from its content (`BULK-<key>-<n>`, the n-th
+    /// row with that content), so that a file read again claims the same references;
+    /// the reference earlier versions gave a row with metadata, to find it again.
+    fn reference_by_content(&mut self, invoice: &mut NewInvoice) -> Option<String> {
+        let key = content_key(invoice);
+        let n = self.occurrences.entry(key.clone()).or_insert(0);
+        *n += 1;
+        invoice.invoice_external_id = Some(format!("BULK-{key}-{n}"));
+        if invoice.metadata.as_ref().is_none_or(|m| m.is_empty()) {
+            return None;
+        }
+        let old = content_key_of(invoice, true);
+        let n = self
+            .occurrences_with_metadata
+            .entry(old.clone())
+            .or_insert(0);
+        *n += 1;
+        Some(format!("BULK-{old}-{n}"))
+    }
+}
+
+/// A metadata column's key: its header, without a `metadata.` before it.
+fn metadata_name(header: &str) -> &str {
+    let h = header.trim();
+    if fold_text(h).starts_with("metadata.") {
+        &h["metadata.".len()..]
+    } else {
+        h
+    }
+}
+
+/// An amount cell's text (`number_cell`: the spreadsheet typed it as a number), read in
+/// the currency `reading`: more than zero, or why not.
+fn read_amount(text: &str, number_cell: bool, reading: Option<Currency>) -> Result<Decimal, Why> {
+    if text.is_empty() {
+        return Err(Why::AmountEmpty);
+    }
+    let parsed = if number_cell {
+        money::parse_number_cell(text, reading)
+    } else {
+        money::parse_amount_input(text, reading)
+    };
+    match parsed {
+        Ok(a) if a > Decimal::ZERO => Ok(a),
+        Ok(_) => Err(Why::Amount(AmountError::NotPositive)),
+        Err(e) => Err(Why::Amount(e)),
     }
 }
 

@@ -284,31 +284,7 @@ where
     I: Iterator<Item = &'a Invoice> + Clone,
 {
     let header = super::columns(rows.clone());
-    let sources = column_sources(&header);
-    // As the CSV: a service that invents a field per invoice cannot make the sheet
-    // grow sideways without end (Excel stops at 16,384 columns).
-    if sources.iter().filter(|s| s.is_err()).count() > super::MAX_EXTRA_COLUMNS {
-        return Err(std::io::Error::other(format!(
-            "the invoices have more than {} different fields",
-            super::MAX_EXTRA_COLUMNS
-        )));
-    }
-    let mut cols: Vec<Col> = Vec::with_capacity(header.len() + 2);
-    for s in &sources {
-        match s {
-            Ok(i) => {
-                let source = typed_columns()[*i].2;
-                cols.push(Col::Typed(source));
-                if source == Source::Status {
-                    cols.push(Col::DaysOverdue);
-                }
-            }
-            Err(name) => cols.push(Col::Extra(name)),
-        }
-    }
-    if about.customer_name.is_some() {
-        cols.push(Col::CustomerName);
-    }
+    let cols = sheet_columns(&header, about)?;
     let mut written = Written::default();
     let mut book = Workbook::new();
     // Compressing the sheet's XML is much of the work at 100,000 rows: level 3 of 9
@@ -323,30 +299,7 @@ where
         let ws = book.add_worksheet_with_constant_memory().map_err(err)?;
         ws.set_name(tr_in!(lang, "xl-sheet-invoices"))
             .map_err(err)?;
-        for (c, col) in cols.iter().enumerate() {
-            let c = c as u16;
-            let (title, width) = match col {
-                Col::Typed(Source::Status) => (tr_in!(lang, "col-status"), 12.0),
-                Col::Typed(Source::Known(i)) => {
-                    let name = KNOWN_FIELDS[*i].name;
-                    let width = match name {
-                        "id" => 20.0,
-                        "due_date" => 12.0,
-                        "amount" => 16.0,
-                        "currency_code" | "is_paid" | "is_void" => 9.0,
-                        "invoice_external_id" | "link_payment" => 24.0,
-                        _ => 16.0,
-                    };
-                    (crate::i18n::field_name_in(lang, name), width)
-                }
-                Col::DaysOverdue => (tr_in!(lang, "xl-days-overdue"), 10.0),
-                Col::Extra(name) => (fit(&guard_text(name)).0.into_owned(), 16.0),
-                Col::CustomerName => (tr_in!(lang, "xl-customer-name"), 24.0),
-            };
-            ws.set_column_width(c, width).map_err(err)?;
-            ws.write_string_with_format(0, c, title, &f.header)
-                .map_err(err)?;
-        }
+        header_row(ws, &cols, lang, &f)?;
         // The words once, not a Fluent lookup per row.
         let words: Vec<(StatusKind, String)> = [
             StatusKind::Open,
@@ -572,6 +525,71 @@ fn summary(
             put_total(ws, f, (r, 4), t.open, code)?;
             r += 1;
         }
+    }
+    Ok(())
+}
+
+/// The sheet's columns for the CSV's `header`: the known fields typed (with the days
+/// overdue beside the status), every other field as text, the customer's name last.
+fn sheet_columns<'h>(header: &'h [String], about: &About<'_>) -> std::io::Result<Vec<Col<'h>>> {
+    let sources = column_sources(header);
+    // As the CSV: a service that invents a field per invoice cannot make the sheet
+    // grow sideways without end (Excel stops at 16,384 columns).
+    if sources.iter().filter(|s| s.is_err()).count() > super::MAX_EXTRA_COLUMNS {
+        return Err(std::io::Error::other(format!(
+            "the invoices have more than {} different fields",
+            super::MAX_EXTRA_COLUMNS
+        )));
+    }
+    let mut cols: Vec<Col> = Vec::with_capacity(header.len() + 2);
+    for s in &sources {
+        match s {
+            Ok(i) => {
+                let source = typed_columns()[*i].2;
+                cols.push(Col::Typed(source));
+                if source == Source::Status {
+                    cols.push(Col::DaysOverdue);
+                }
+            }
+            Err(name) => cols.push(Col::Extra(name)),
+        }
+    }
+    if about.customer_name.is_some() {
+        cols.push(Col::CustomerName);
+    }
+    Ok(cols)
+}
+
+/// The sheet's first row: each column's title in the clerk's language, and its width.
+fn header_row(
+    ws: &mut rust_xlsxwriter::Worksheet,
+    cols: &[Col<'_>],
+    lang: crate::i18n::Lang,
+    f: &Formats,
+) -> std::io::Result<()> {
+    for (c, col) in cols.iter().enumerate() {
+        let c = c as u16;
+        let (title, width) = match col {
+            Col::Typed(Source::Status) => (tr_in!(lang, "col-status"), 12.0),
+            Col::Typed(Source::Known(i)) => {
+                let name = KNOWN_FIELDS[*i].name;
+                let width = match name {
+                    "id" => 20.0,
+                    "due_date" => 12.0,
+                    "amount" => 16.0,
+                    "currency_code" | "is_paid" | "is_void" => 9.0,
+                    "invoice_external_id" | "link_payment" => 24.0,
+                    _ => 16.0,
+                };
+                (crate::i18n::field_name_in(lang, name), width)
+            }
+            Col::DaysOverdue => (tr_in!(lang, "xl-days-overdue"), 10.0),
+            Col::Extra(name) => (fit(&guard_text(name)).0.into_owned(), 16.0),
+            Col::CustomerName => (tr_in!(lang, "xl-customer-name"), 24.0),
+        };
+        ws.set_column_width(c, width).map_err(err)?;
+        ws.write_string_with_format(0, c, title, &f.header)
+            .map_err(err)?;
     }
     Ok(())
 }

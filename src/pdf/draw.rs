@@ -135,24 +135,7 @@ pub(super) fn draw(
         {
             let mut s = page.surface();
             if let Some(word) = watermark(lang, plan) {
-                // Under everything else, across the page: no one takes it for a bill.
-                let size = 72.0;
-                let w = fonts.bold.width(&word, size);
-                s.push_transform(&Transform::from_rotate_at(
-                    -35.0,
-                    PAGE_W / 2.0,
-                    PAGE_H / 2.0,
-                ));
-                fill(&mut s, (235, 190, 190));
-                text(
-                    &mut s,
-                    &fonts.bold,
-                    size,
-                    (PAGE_W - w) / 2.0,
-                    PAGE_H / 2.0 + size / 3.0,
-                    &word,
-                );
-                s.pop();
+                draw_watermark(&mut s, fonts, &word);
             }
             fill(&mut s, INK);
             let top = if n == 0 {
@@ -179,31 +162,7 @@ pub(super) fn draw(
             };
             let mut y = top;
             if n == 0 && plan.shown < plan.lines.len() {
-                // A statement too long to print whole says so first: which invoices
-                // these are, and where every one is.
-                let note = tr_in!(
-                    lang,
-                    "st-cut-note",
-                    shown = crate::i18n::count_in(lang, plan.shown),
-                    total = crate::i18n::count_in(lang, plan.lines.len())
-                );
-                fill(&mut s, GREY);
-                for (i, l) in plan::wrap(&fonts.regular, &note, BODY, plan::TEXT_WIDTH)
-                    .iter()
-                    .take(2)
-                    .enumerate()
-                {
-                    text(
-                        &mut s,
-                        &fonts.regular,
-                        BODY,
-                        MARGIN,
-                        y + 4.0 + 12.0 * i as f32,
-                        l,
-                    );
-                }
-                fill(&mut s, INK);
-                y += plan::cut_note_height(plan.lines.len(), plan.shown);
+                y += cut_note(&mut s, lang, plan, fonts, y);
             }
             if plan.lines.is_empty() {
                 if n == 0 {
@@ -228,33 +187,7 @@ pub(super) fn draw(
             if page_spec.tail {
                 tail(&mut s, st, plan, fonts, y);
             }
-            // "Página 2 de 5", and whose statement it is.
-            fill(&mut s, GREY);
-            let foot = PAGE_H - MARGIN + 4.0;
-            // What it is not: a tax document (the SII's DTE is issued elsewhere).
-            text(
-                &mut s,
-                &fonts.regular,
-                7.5,
-                MARGIN,
-                foot - 12.0,
-                &fonts.regular.clip(
-                    &tr_in!(lang, "st-not-tax-document"),
-                    7.5,
-                    PAGE_W - 2.0 * MARGIN,
-                ),
-            );
-            let pages = tr_in!(lang, "st-page", page = n + 1, pages = total_pages);
-            text_right(&mut s, &fonts.regular, 8.0, PAGE_W - MARGIN, foot, &pages);
-            let from = crate::text::escape_controls(st.sender.organization.trim()).into_owned();
-            text(
-                &mut s,
-                &fonts.regular,
-                8.0,
-                MARGIN,
-                foot,
-                &fonts.regular.clip(&from, 8.0, 300.0),
-            );
+            page_foot(&mut s, st, fonts, n + 1, total_pages);
             s.finish();
         }
         for (rect, url, alt) in links {
@@ -270,6 +203,87 @@ pub(super) fn draw(
 
 /// The first page's head: the sender (and logo), the title, the customer and the day,
 /// and what is owed per currency and bucket. Returns where the table starts.
+/// A void or paid document's word across the page, under everything else: no one takes
+/// it for a bill.
+fn draw_watermark(s: &mut Surface<'_>, fonts: &Fonts, word: &str) {
+    let size = 72.0;
+    let w = fonts.bold.width(word, size);
+    s.push_transform(&Transform::from_rotate_at(
+        -35.0,
+        PAGE_W / 2.0,
+        PAGE_H / 2.0,
+    ));
+    fill(s, (235, 190, 190));
+    text(
+        s,
+        &fonts.bold,
+        size,
+        (PAGE_W - w) / 2.0,
+        PAGE_H / 2.0 + size / 3.0,
+        word,
+    );
+    s.pop();
+}
+
+/// A statement too long to print whole says so first: which invoices these are, and
+/// where every one is. Its height.
+fn cut_note(s: &mut Surface<'_>, lang: Lang, plan: &Plan, fonts: &Fonts, y: f32) -> f32 {
+    let note = tr_in!(
+        lang,
+        "st-cut-note",
+        shown = crate::i18n::count_in(lang, plan.shown),
+        total = crate::i18n::count_in(lang, plan.lines.len())
+    );
+    fill(s, GREY);
+    for (i, l) in plan::wrap(&fonts.regular, &note, BODY, plan::TEXT_WIDTH)
+        .iter()
+        .take(2)
+        .enumerate()
+    {
+        text(
+            s,
+            &fonts.regular,
+            BODY,
+            MARGIN,
+            y + 4.0 + 12.0 * i as f32,
+            l,
+        );
+    }
+    fill(s, INK);
+    plan::cut_note_height(plan.lines.len(), plan.shown)
+}
+
+/// "Página 2 de 5", whose statement it is, and what it is not: a tax document (the
+/// SII's DTE is issued elsewhere).
+fn page_foot(s: &mut Surface<'_>, st: &Statement<'_>, fonts: &Fonts, page: usize, pages: usize) {
+    let lang = st.lang;
+    fill(s, GREY);
+    let foot = PAGE_H - MARGIN + 4.0;
+    text(
+        s,
+        &fonts.regular,
+        7.5,
+        MARGIN,
+        foot - 12.0,
+        &fonts.regular.clip(
+            &tr_in!(lang, "st-not-tax-document"),
+            7.5,
+            PAGE_W - 2.0 * MARGIN,
+        ),
+    );
+    let pages = tr_in!(lang, "st-page", page = page, pages = pages);
+    text_right(s, &fonts.regular, 8.0, PAGE_W - MARGIN, foot, &pages);
+    let from = crate::text::escape_controls(st.sender.organization.trim()).into_owned();
+    text(
+        s,
+        &fonts.regular,
+        8.0,
+        MARGIN,
+        foot,
+        &fonts.regular.clip(&from, 8.0, 300.0),
+    );
+}
+
 fn first_page_head(
     s: &mut Surface<'_>,
     st: &Statement<'_>,
@@ -279,46 +293,7 @@ fn first_page_head(
 ) -> f32 {
     let lang = st.lang;
     let width = PAGE_W - 2.0 * MARGIN;
-    let mut text_width = width;
-    if let Some(img) = logo {
-        // At most 160 × 56 points, its proportions kept, at the top right.
-        let (w, h) = img.size();
-        let scale = (160.0 / w.max(1) as f32).min(56.0 / h.max(1) as f32);
-        let (lw, lh) = (w as f32 * scale, h as f32 * scale);
-        if let Some(size) = Size::from_wh(lw, lh) {
-            s.push_transform(&Transform::from_translate(PAGE_W - MARGIN - lw, MARGIN));
-            s.draw_image(img.clone(), size);
-            s.pop();
-        }
-        text_width -= lw + 12.0;
-    }
-    let mut y = MARGIN + 14.0;
-    let org = crate::text::escape_controls(st.sender.organization.trim()).into_owned();
-    text(
-        s,
-        &fonts.bold,
-        14.0,
-        MARGIN,
-        y,
-        &fonts.bold.clip(&org, 14.0, text_width),
-    );
-    y += 6.0;
-    fill(s, GREY);
-    for l in plan::sender_lines(st) {
-        y += 12.0;
-        text(
-            s,
-            &fonts.regular,
-            BODY,
-            MARGIN,
-            y,
-            &fonts.regular.clip(&l, BODY, text_width),
-        );
-    }
-    fill(s, INK);
-    let sender_h = 20.0 + 12.0 * plan::sender_lines(st).len() as f32;
-    let logo_h = if st.sender.logo.is_some() { 60.0 } else { 0.0 };
-    y = MARGIN + sender_h.max(logo_h) + 14.0;
+    let mut y = sender_head(s, st, logo, fonts, width);
     rule(s, y - 8.0);
     // Title, customer, day.
     y += 18.0;
@@ -367,6 +342,71 @@ fn first_page_head(
         y += 24.0;
         return y;
     }
+    aging_table(s, st, plan, fonts, y)
+}
+
+/// The sender's name, its lines and logo at the top of the first page; where what
+/// follows begins.
+fn sender_head(
+    s: &mut Surface<'_>,
+    st: &Statement<'_>,
+    logo: Option<&Image>,
+    fonts: &Fonts,
+    width: f32,
+) -> f32 {
+    let mut text_width = width;
+    if let Some(img) = logo {
+        // At most 160 × 56 points, its proportions kept, at the top right.
+        let (w, h) = img.size();
+        let scale = (160.0 / w.max(1) as f32).min(56.0 / h.max(1) as f32);
+        let (lw, lh) = (w as f32 * scale, h as f32 * scale);
+        if let Some(size) = Size::from_wh(lw, lh) {
+            s.push_transform(&Transform::from_translate(PAGE_W - MARGIN - lw, MARGIN));
+            s.draw_image(img.clone(), size);
+            s.pop();
+        }
+        text_width -= lw + 12.0;
+    }
+    let mut y = MARGIN + 14.0;
+    let org = crate::text::escape_controls(st.sender.organization.trim()).into_owned();
+    text(
+        s,
+        &fonts.bold,
+        14.0,
+        MARGIN,
+        y,
+        &fonts.bold.clip(&org, 14.0, text_width),
+    );
+    y += 6.0;
+    fill(s, GREY);
+    for l in plan::sender_lines(st) {
+        y += 12.0;
+        text(
+            s,
+            &fonts.regular,
+            BODY,
+            MARGIN,
+            y,
+            &fonts.regular.clip(&l, BODY, text_width),
+        );
+    }
+    fill(s, INK);
+    let sender_h = 20.0 + 12.0 * plan::sender_lines(st).len() as f32;
+    let logo_h = if st.sender.logo.is_some() { 60.0 } else { 0.0 };
+    MARGIN + sender_h.max(logo_h) + 14.0
+}
+
+/// What is owed per currency and bucket, as a table as wide as the page (and the UF
+/// owed in pesos under it, when asked for); where what follows begins.
+fn aging_table(
+    s: &mut Surface<'_>,
+    st: &Statement<'_>,
+    plan: &Plan,
+    fonts: &Fonts,
+    mut y: f32,
+) -> f32 {
+    let lang = st.lang;
+    let width = PAGE_W - 2.0 * MARGIN;
     y += 14.0;
     text(
         s,

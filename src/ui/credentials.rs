@@ -321,50 +321,7 @@ impl CredentialsPanel {
         }
         // A fixed width: a long profile name is cut (whole on hover) instead of widening
         // the list and moving the form beside it.
-        egui::Panel::left("profile_list")
-            .resizable(false)
-            .exact_size(200.0)
-            .show(ui, |ui| {
-                ui.heading(tr!("cred-profiles"));
-                for p in &profiles.profiles {
-                    let active = profiles.active.as_deref() == Some(&p.name);
-                    ui.horizontal(|ui| {
-                        let name = if active {
-                            RichText::new(&p.name).strong()
-                        } else {
-                            RichText::new(&p.name)
-                        };
-                        // The chip first: the name takes what is left, cut if need be.
-                        if active {
-                            widgets::chip(ui, &tr!("cred-active"), widgets::CHIP_COLORS[1])
-                                .on_hover_text(tr!("cred-active-hint"));
-                        }
-                        let chosen = self.selected.as_deref() == Some(&p.name);
-                        if ui
-                            .add(egui::Button::selectable(chosen, name).truncate())
-                            .on_hover_text(&p.name)
-                            .clicked()
-                            && self.selected.as_deref() != Some(&p.name)
-                        {
-                            self.selected = Some(p.name.clone());
-                            self.editor = Some(Editor::from_profile(p));
-                            self.forget_messages();
-                        }
-                    });
-                }
-                ui.add_space(8.0);
-                if ui.button(tr!("cred-new-profile")).clicked() {
-                    self.selected = None;
-                    self.editor = Some(Editor::new_profile());
-                    self.forget_messages();
-                }
-                #[cfg(feature = "sandbox")]
-                if profiles.get(crate::profile::SANDBOX_PROFILE).is_none()
-                    && ui.button(tr!("try-sandbox")).clicked()
-                {
-                    commands.push(Command::Profiles(ProfilesCommand::TrySandbox));
-                }
-            });
+        self.profile_list(ui, profiles, commands);
         egui::CentralPanel::default_margins().show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if let Some(status) = store {
@@ -407,50 +364,9 @@ impl CredentialsPanel {
                     if ui
                         .add_enabled(!busy && dirty, egui::Button::new(tr!("save")))
                         .clicked()
+                        && let Some(m) = save(editor, stored.is_some(), commands)
                     {
-                        let profile = editor.to_profile();
-                        let currencies = editor.currencies();
-                        let mail_problem = editor.mail_problem();
-                        match profile.validate() {
-                            Ok(()) if mail_problem.is_some() => {
-                                self.message = Some((None, Err(mail_problem.unwrap_or_default())));
-                            }
-                            Ok(()) if currencies.is_err() => {
-                                let bad = currencies.err().unwrap_or_default();
-                                self.message =
-                                    Some((None, Err(tr!("cred-bad-currency", code = bad))));
-                            }
-                            Err(e) => {
-                                self.message = Some((None, Err(crate::i18n::profile_error(&e))))
-                            }
-                            Ok(())
-                                if stored.is_none()
-                                    && editor.secret.is_empty()
-                                    && !profile.sandbox =>
-                            {
-                                let what = if editor.api_key_mode {
-                                    tr!("secret-api-key")
-                                } else {
-                                    tr!("secret-client")
-                                };
-                                self.message =
-                                    Some((None, Err(tr!("cred-enter-secret", what = what))));
-                            }
-                            Ok(()) => {
-                                let secret = Some(std::mem::take(&mut editor.secret))
-                                    .filter(|s| !s.is_empty())
-                                    .map(SecretString::from);
-                                let mail_password = Some(std::mem::take(&mut editor.mail_password))
-                                    .filter(|s| !s.is_empty())
-                                    .map(SecretString::from);
-                                commands.push(Command::Profiles(ProfilesCommand::SaveProfile {
-                                    previous: editor.original.clone(),
-                                    profile: Box::new(profile),
-                                    secret,
-                                    mail_password,
-                                }));
-                            }
-                        }
+                        self.message = Some((None, Err(m)));
                     }
                     let name = editor.original.clone();
                     let is_active = name.is_some() && name == profiles.active;
@@ -500,44 +416,7 @@ impl CredentialsPanel {
                     }
                 });
                 let shown = editor.original.clone();
-                // A test just run says it all: the profile's last check (the same
-                // failure) is not printed a second time under it.
-                let tested =
-                    matches!(&self.test, Some((about, _)) if Some(about) == shown.as_ref());
-                if let Some(n) = shown.as_ref().filter(|_| !tested) {
-                    let check = checks.get(n);
-                    match check {
-                        Some(ProfileCheck::Failed { .. }) => {
-                            widgets::error_text(ui, &check_line(check))
-                        }
-                        _ => {
-                            ui.label(check_line(check));
-                        }
-                    }
-                }
-                match &self.message {
-                    Some((about, Ok(m))) if about.is_none() || *about == shown => {
-                        ui.label(m);
-                    }
-                    Some((about, Err(m))) if about.is_none() || *about == shown => {
-                        widgets::error_text(ui, m)
-                    }
-                    _ => {}
-                }
-                match &self.test {
-                    Some((about, outcome)) if Some(about) == shown.as_ref() => match outcome {
-                        TestOutcome::Works(m) => {
-                            let r = ui.label(m);
-                            widgets::announce(ui, &r, false);
-                        }
-                        TestOutcome::Unsure => {
-                            widgets::error_text(ui, &tr!("cred-connection-unsure"))
-                        }
-                        TestOutcome::Failed(e) => widgets::api_error(ui, "test", e),
-                        TestOutcome::NotRun(m) => widgets::error_text(ui, m),
-                    },
-                    _ => {}
-                }
+                self.said(ui, shown.as_ref(), checks);
                 // The journal is the computer's, not a profile's: it stands apart.
                 ui.add_space(16.0);
                 ui.separator();
@@ -548,6 +427,97 @@ impl CredentialsPanel {
                     .ui(ui, &crate::uf::address_of(profiles), uf, commands);
             });
         });
+        self.confirm_delete_modal(ui, commands);
+    }
+
+    /// The profiles, at the left: the active one marked, one chosen to edit; a new one.
+    fn profile_list(&mut self, ui: &mut Ui, profiles: &Profiles, commands: &mut Vec<Command>) {
+        egui::Panel::left("profile_list")
+            .resizable(false)
+            .exact_size(200.0)
+            .show(ui, |ui| {
+                ui.heading(tr!("cred-profiles"));
+                for p in &profiles.profiles {
+                    let active = profiles.active.as_deref() == Some(&p.name);
+                    ui.horizontal(|ui| {
+                        let name = if active {
+                            RichText::new(&p.name).strong()
+                        } else {
+                            RichText::new(&p.name)
+                        };
+                        // The chip first: the name takes what is left, cut if need be.
+                        if active {
+                            widgets::chip(ui, &tr!("cred-active"), widgets::CHIP_COLORS[1])
+                                .on_hover_text(tr!("cred-active-hint"));
+                        }
+                        let chosen = self.selected.as_deref() == Some(&p.name);
+                        if ui
+                            .add(egui::Button::selectable(chosen, name).truncate())
+                            .on_hover_text(&p.name)
+                            .clicked()
+                            && self.selected.as_deref() != Some(&p.name)
+                        {
+                            self.selected = Some(p.name.clone());
+                            self.editor = Some(Editor::from_profile(p));
+                            self.forget_messages();
+                        }
+                    });
+                }
+                ui.add_space(8.0);
+                if ui.button(tr!("cred-new-profile")).clicked() {
+                    self.selected = None;
+                    self.editor = Some(Editor::new_profile());
+                    self.forget_messages();
+                }
+                #[cfg(feature = "sandbox")]
+                if profiles.get(crate::profile::SANDBOX_PROFILE).is_none()
+                    && ui.button(tr!("try-sandbox")).clicked()
+                {
+                    commands.push(Command::Profiles(ProfilesCommand::TrySandbox));
+                }
+            });
+    }
+
+    /// Under the buttons: the chosen profile's last check, the form's message, a test's
+    /// outcome.
+    fn said(&self, ui: &mut Ui, shown: Option<&String>, checks: &HashMap<String, ProfileCheck>) {
+        // A test just run says it all: the profile's last check (the same
+        // failure) is not printed a second time under it.
+        let tested = matches!(&self.test, Some((about, _)) if Some(about) == shown);
+        if let Some(n) = shown.filter(|_| !tested) {
+            let check = checks.get(n);
+            match check {
+                Some(ProfileCheck::Failed { .. }) => widgets::error_text(ui, &check_line(check)),
+                _ => {
+                    ui.label(check_line(check));
+                }
+            }
+        }
+        match &self.message {
+            Some((about, Ok(m))) if about.is_none() || about.as_ref() == shown => {
+                ui.label(m);
+            }
+            Some((about, Err(m))) if about.is_none() || about.as_ref() == shown => {
+                widgets::error_text(ui, m)
+            }
+            _ => {}
+        }
+        match &self.test {
+            Some((about, outcome)) if Some(about) == shown => match outcome {
+                TestOutcome::Works(m) => {
+                    let r = ui.label(m);
+                    widgets::announce(ui, &r, false);
+                }
+                TestOutcome::Unsure => widgets::error_text(ui, &tr!("cred-connection-unsure")),
+                TestOutcome::Failed(e) => widgets::api_error(ui, "test", e),
+                TestOutcome::NotRun(m) => widgets::error_text(ui, m),
+            },
+            _ => {}
+        }
+    }
+
+    /// The confirmation before a profile is deleted.
+    fn confirm_delete_modal(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         if let Some(name) = self.confirm_delete.clone() {
             let modal =
                 egui::Modal::new(egui::Id::unique("confirm_delete_profile")).show(ui.ctx(), |ui| {
@@ -571,6 +541,45 @@ impl CredentialsPanel {
             if modal.should_close() {
                 self.confirm_delete = None;
             }
+        }
+    }
+}
+
+/// Save clicked: the profile, checked, goes to be saved with its secrets; or what is
+/// wrong with the form. `exists`: the profile was saved before (its secret is kept).
+fn save(editor: &mut Editor, exists: bool, commands: &mut Vec<Command>) -> Option<String> {
+    let profile = editor.to_profile();
+    let currencies = editor.currencies();
+    let mail_problem = editor.mail_problem();
+    match profile.validate() {
+        Ok(()) if mail_problem.is_some() => mail_problem,
+        Ok(()) if currencies.is_err() => {
+            let bad = currencies.err().unwrap_or_default();
+            Some(tr!("cred-bad-currency", code = bad))
+        }
+        Err(e) => Some(crate::i18n::profile_error(&e)),
+        Ok(()) if !exists && editor.secret.is_empty() && !profile.sandbox => {
+            let what = if editor.api_key_mode {
+                tr!("secret-api-key")
+            } else {
+                tr!("secret-client")
+            };
+            Some(tr!("cred-enter-secret", what = what))
+        }
+        Ok(()) => {
+            let secret = Some(std::mem::take(&mut editor.secret))
+                .filter(|s| !s.is_empty())
+                .map(SecretString::from);
+            let mail_password = Some(std::mem::take(&mut editor.mail_password))
+                .filter(|s| !s.is_empty())
+                .map(SecretString::from);
+            commands.push(Command::Profiles(ProfilesCommand::SaveProfile {
+                previous: editor.original.clone(),
+                profile: Box::new(profile),
+                secret,
+                mail_password,
+            }));
+            None
         }
     }
 }

@@ -358,47 +358,59 @@ impl LookupPanel {
         });
         if self.confirm {
             let inv = inv.clone();
-            let modal = egui::Modal::new(egui::Id::unique("confirm_void")).show(ui.ctx(), |ui| {
-                ui.set_max_width(420.0);
-                let title = ui.heading(tr!("lk-confirm-title"));
-                widgets::announce(ui, &title, true);
-                egui::Grid::new("void_summary")
-                    .num_columns(2)
-                    .show(ui, |ui| {
-                        ui.label(tr!("lk-invoice"));
-                        ui.label(RichText::new(safe(&inv.id)).strong());
-                        ui.end_row();
-                        ui.label(tr!("lk-customer"));
-                        ui.label(
-                            RichText::new(
-                                inv.customer
-                                    .as_deref()
-                                    .map_or_else(|| "—".to_string(), |c| names.label(c)),
-                            )
-                            .strong(),
-                        );
-                        ui.end_row();
-                        ui.label(tr!("lk-amount"));
-                        ui.label(RichText::new(crate::i18n::amount_text(&inv)).strong());
-                        ui.end_row();
-                    });
-                ui.label(tr!("lk-cannot-undo"));
-                ui.horizontal(|ui| {
-                    if widgets::danger_button(ui, &tr!("lk-void-invoice")).clicked() {
-                        commands.push(Command::Lookup(LookupCommand::Void(inv.id.clone())));
-                        self.confirm = false;
-                    }
-                    if ui.button(tr!("cancel")).clicked() {
-                        self.confirm = false;
-                    }
-                });
-            });
-            if modal.should_close() {
-                self.confirm = false;
-            }
+            self.confirm_void(ui, &inv, names, commands);
         }
         if self.mail.dialog(ui, &tr!("lk-mail-title")) {
             commands.push(Command::Lookup(LookupCommand::SendInvoiceEmail));
+        }
+    }
+
+    /// The confirmation before a void: which invoice, whose, how much; it cannot be
+    /// undone.
+    fn confirm_void(
+        &mut self,
+        ui: &mut Ui,
+        inv: &crate::api::Invoice,
+        names: &widgets::Names,
+        commands: &mut Vec<Command>,
+    ) {
+        let modal = egui::Modal::new(egui::Id::unique("confirm_void")).show(ui.ctx(), |ui| {
+            ui.set_max_width(420.0);
+            let title = ui.heading(tr!("lk-confirm-title"));
+            widgets::announce(ui, &title, true);
+            egui::Grid::new("void_summary")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    ui.label(tr!("lk-invoice"));
+                    ui.label(RichText::new(safe(&inv.id)).strong());
+                    ui.end_row();
+                    ui.label(tr!("lk-customer"));
+                    ui.label(
+                        RichText::new(
+                            inv.customer
+                                .as_deref()
+                                .map_or_else(|| "—".to_string(), |c| names.label(c)),
+                        )
+                        .strong(),
+                    );
+                    ui.end_row();
+                    ui.label(tr!("lk-amount"));
+                    ui.label(RichText::new(crate::i18n::amount_text(inv)).strong());
+                    ui.end_row();
+                });
+            ui.label(tr!("lk-cannot-undo"));
+            ui.horizontal(|ui| {
+                if widgets::danger_button(ui, &tr!("lk-void-invoice")).clicked() {
+                    commands.push(Command::Lookup(LookupCommand::Void(inv.id.clone())));
+                    self.confirm = false;
+                }
+                if ui.button(tr!("cancel")).clicked() {
+                    self.confirm = false;
+                }
+            });
+        });
+        if modal.should_close() {
+            self.confirm = false;
         }
     }
 }

@@ -142,12 +142,11 @@ impl Runner {
         // Rows another worker has on its way right now (a colleague on the shared
         // journal, another run of this file): the others first, then these.
         let mut elsewhere: Vec<(usize, Box<Entry>)> = Vec::new();
-        // On a desk's shared journal the file is cut in parts of [`PART_ROWS`] rows. Each
-        // clerk starts at its own place in the file and takes the parts no colleague
-        // has (`Journal::take_part`), leaving the others' parts for a second pass, when
-        // most of their rows are issued and are found a batch at a time: clerks running
-        // a file together work on different rows instead of reaching for the same ones.
-        // A clerk alone keeps the file's order.
+        // On a desk's journal the file is cut in parts of [`PART_ROWS`] rows. Each clerk
+        // starts at its own place and takes the parts no colleague has (`take_part`),
+        // the others' left for a second pass, when most of their rows are issued and are
+        // found a batch at a time: clerks work on different rows, not the same ones. A
+        // clerk alone keeps the file's order.
         let shared = self.journal.is_shared();
         let n = rows.len();
         let parts = n.div_ceil(PART_ROWS);
@@ -180,37 +179,17 @@ impl Runner {
                     let (me, rows) = (me.clone(), rows_for_parts.clone());
                     let (seed, later, held) = (seed.clone(), later.clone(), held.clone());
                     async move {
-                        if taking && let Some(seed) = seed {
-                            let key = part_key(&seed, p);
-                            // A journal that cannot say is not a reason to stop: the
-                            // part is worked on, each row's claim decides.
-                            let mine = me.journal.run(move |j| j.take_part(key)).await;
-                            if matches!(mine, Ok(false)) {
-                                let mut later = later.lock().unwrap_or_else(|p| p.into_inner());
-                                later.extend(part);
-                                return futures_util::stream::iter(Vec::new());
-                            }
-                            // The parts before the last two are given back (their last
-                            // rows may still be on their way: a colleague taking them
-                            // meets those rows' claims).
-                            let old: Vec<i64> = {
-                                let mut held = held.lock().unwrap_or_else(|p| p.into_inner());
-                                held.push(key);
-                                let keep = held.len().saturating_sub(2);
-                                held.drain(..keep).collect()
-                            };
-                            let _ = me.journal.run(move |j| j.leave_parts(&old)).await;
-                        }
-                        let done = if shared {
-                            me.done_elsewhere(&rows, &part).await
-                        } else {
-                            HashMap::new()
-                        };
-                        futures_util::stream::iter(
-                            part.into_iter()
-                                .map(move |i| (i, done.get(&i).cloned()))
-                                .collect::<Vec<_>>(),
-                        )
+                        let part = me
+                            .part_rows(
+                                &rows,
+                                p,
+                                part,
+                                taking.then_some(seed).flatten(),
+                                &later,
+                                &held,
+                            )
+                            .await;
+                        futures_util::stream::iter(part)
                     }
                 })
                 .flatten()
@@ -256,18 +235,7 @@ impl Runner {
         // journal (or for the holder's in-flight window to pass: then the service is
         // asked, as for any unknown).
         if shared {
-            let mut waiting = Vec::with_capacity(elsewhere.len());
-            for batch in elsewhere.chunks(DONE_BATCH) {
-                let indices: Vec<usize> = batch.iter().map(|(i, _)| *i).collect();
-                let mut done = self.done_elsewhere(&rows, &indices).await;
-                for (i, holder) in batch {
-                    match done.remove(i) {
-                        Some(status) => each(*i, status),
-                        None => waiting.push((*i, holder.clone())),
-                    }
-                }
-            }
-            elsewhere = waiting;
+            elsewhere = self.still_held(&rows, elsewhere, &mut each).await;
         }
         let mut stream = futures_util::stream::iter(elsewhere)
             .map(|(i, holder)| {
@@ -292,6 +260,69 @@ impl Runner {
         if let Some(w) = watcher {
             w.abort();
         }
+    }
+
+    /// Of the rows `elsewhere` (index, holder), those the journal now has as issued are
+    /// said (`each`), a batch at a time; the others are returned, still held.
+    async fn still_held(
+        &self,
+        rows: &[BulkRow],
+        elsewhere: Vec<(usize, Box<Entry>)>,
+        each: &mut impl FnMut(usize, Status),
+    ) -> Vec<(usize, Box<Entry>)> {
+        let mut waiting = Vec::with_capacity(elsewhere.len());
+        for batch in elsewhere.chunks(DONE_BATCH) {
+            let indices: Vec<usize> = batch.iter().map(|(i, _)| *i).collect();
+            let mut done = self.done_elsewhere(rows, &indices).await;
+            for (i, holder) in batch {
+                match done.remove(i) {
+                    Some(status) => each(*i, status),
+                    None => waiting.push((*i, holder.clone())),
+                }
+            }
+        }
+        waiting
+    }
+
+    /// Part `p`'s rows (`part`, indices into `rows`), each with its status when the
+    /// journal has it as issued already (on a desk's journal). With `seed` (the first
+    /// pass on a desk) the part is taken first: a part a colleague has is left in
+    /// `later` for the second pass (no rows now), and the parts before the last two
+    /// taken are given back (`held`; their last rows may still be on their way: a
+    /// colleague taking them meets those rows' claims). A journal that cannot say is not
+    /// a reason to stop: the part is worked on, each row's claim decides.
+    async fn part_rows(
+        &self,
+        rows: &[BulkRow],
+        p: usize,
+        part: Vec<usize>,
+        seed: Option<Arc<[u8; 32]>>,
+        later: &Mutex<Vec<usize>>,
+        held: &Mutex<Vec<i64>>,
+    ) -> Vec<(usize, Option<Status>)> {
+        if let Some(seed) = seed {
+            let key = part_key(&seed, p);
+            let mine = self.journal.run(move |j| j.take_part(key)).await;
+            if matches!(mine, Ok(false)) {
+                later.lock().unwrap_or_else(|p| p.into_inner()).extend(part);
+                return Vec::new();
+            }
+            let old: Vec<i64> = {
+                let mut held = held.lock().unwrap_or_else(|p| p.into_inner());
+                held.push(key);
+                let keep = held.len().saturating_sub(2);
+                held.drain(..keep).collect()
+            };
+            let _ = self.journal.run(move |j| j.leave_parts(&old)).await;
+        }
+        let done = if self.journal.is_shared() {
+            self.done_elsewhere(rows, &part).await
+        } else {
+            HashMap::new()
+        };
+        part.into_iter()
+            .map(|i| (i, done.get(&i).cloned()))
+            .collect()
     }
 
     /// Which of the rows `batch` (indices into `rows`) the journal has as issued under
@@ -568,6 +599,133 @@ impl Runner {
         counts
     }
 
+    /// What the row's claim guards against, from what was found of it before the run
+    /// (a look-alike the clerk allowed or not; found at the service: settled here, no
+    /// claim), or the row's status when it is not claimed at all.
+    async fn guard(
+        &self,
+        row: &BulkRow,
+        known: Option<Status>,
+        siblings: Arc<HashSet<String>>,
+    ) -> Result<Guard, Status> {
+        let allowed = match &self.allow_similar {
+            AllowSimilar::All => true,
+            AllowSimilar::Rows(rows) => rows.contains(&row.row),
+        };
+        let shown = match known {
+            Some(Status::PossibleDuplicate(earlier)) if !allowed => {
+                return Err(Status::PossibleDuplicate(earlier));
+            }
+            Some(Status::PossibleDuplicate(earlier)) => earlier.id,
+            None => None,
+            Some(Status::SkippedExisting(found)) => {
+                // Found at the service: an entry of this journal still "to check" for it
+                // is settled now (the badge drops, the next run need not ask). One this
+                // journal has is said as this journal's (the service having it too is
+                // not news).
+                return Err(match self.settle_found(row, found.id.clone()).await {
+                    Some(here) => self.existing(&here),
+                    None => Status::SkippedExisting(found),
+                });
+            }
+            Some(other) => return Err(other),
+        };
+        Ok(Guard {
+            aliases: row.aliases(),
+            similar: Similar {
+                siblings,
+                allow: allowed,
+                shown,
+            },
+            missing: None,
+        })
+    }
+
+    /// A row a colleague holds on the shared journal, seen by reading: its status, or
+    /// `None` when the claim is to decide.
+    async fn held_elsewhere(&self, row: &BulkRow, guard: &Guard) -> Option<Status> {
+        // A row a colleague holds is seen by reading, without a write transaction:
+        // workers sharing a file skip each other's rows cheaply. (On a journal of
+        // this computer's own the claim below says the same in the group's commit;
+        // a read first was a thread hand-off and a wait for the journal each row.)
+        let intent = self.intent_for(row);
+        let aliases = guard.aliases.clone();
+        let held = self
+            .journal
+            .run(move |j| j.holder(Action::Create, &intent, &aliases))
+            .await;
+        match held {
+            Ok(Some(e)) if e.outcome == Outcome::Done => Some(self.existing(&e)),
+            Ok(Some(e)) if self.on_its_way(&e).await => {
+                Some(Status::Unknown(Unsure::Elsewhere(Box::new(e))))
+            }
+            // Free, refused, or long unknown: the claim decides.
+            _ => None,
+        }
+    }
+
+    /// A create refused for the rate (before any work): `Ok` when the row is to be sent
+    /// again after the pause, else its status (the service asks for longer than a run
+    /// waits, refused too often, or the run held meanwhile).
+    async fn pause_for(
+        &self,
+        retry_after: Option<Duration>,
+        rate_limited: &mut u32,
+    ) -> Result<(), Status> {
+        let wait = retry_after.unwrap_or(Duration::from_secs(1));
+        if wait > MAX_RATE_WAIT {
+            return Err(Status::NotSent(Held::WaitTooLong(wait)));
+        }
+        self.control.rate_limited(wait);
+        *rate_limited += 1;
+        if *rate_limited >= MAX_RATE_LIMITED {
+            return Err(Status::NotSent(Held::RateLimited));
+        }
+        if !self.control.turn().await {
+            return Err(Status::NotSent(self.control.held()));
+        }
+        Ok(())
+    }
+
+    /// A create's outcome that could not be written at once, written now; when it still
+    /// cannot be, the answer is known here and not in the journal: the run stops, and
+    /// the row says what came of it.
+    async fn outcome_kept(
+        &self,
+        sent: &journal::Journaled<crate::api::Invoice>,
+    ) -> Result<(), Status> {
+        if let Some(e) = sent.outcome_not_recorded.clone()
+            && let Err(e) = self.record_late(sent.seq, &sent.settled, e).await
+        {
+            self.control.stop_for(e.clone());
+            let id = sent.result.as_ref().ok().map(|inv| inv.id.clone());
+            return Err(Status::Unknown(Unsure::NotRecorded(id, e)));
+        }
+        Ok(())
+    }
+
+    /// An earlier claim of the row, its outcome unknown, checked at the service and
+    /// recorded: `Ok` when it was not created (the claim is free), else the row's status.
+    async fn settle_pending(&self, e: &Entry) -> Result<(), Status> {
+        match journal::check_and_record(&self.journal, &self.client, e).await {
+            Err(e) => {
+                self.control.stop_for(e.clone());
+                Err(Status::NotSent(Held::Journal(e)))
+            }
+            Ok(Checked::Unreachable) => Err(Status::Unknown(Unsure::Earlier)),
+            Ok(Checked::Waiting(until)) => Err(Status::Unknown(Unsure::Waiting(until))),
+            Ok(Checked::Settled(s)) if s.outcome == Outcome::Done => {
+                Err(Status::SkippedExisting(Existing {
+                    id: s.invoice_id,
+                    time: Some(e.time.clone()),
+                    at_service: false,
+                    by: self.other(e),
+                }))
+            }
+            Ok(Checked::Settled(_)) => Ok(()),
+        }
+    }
+
     /// Sends one row, journal first. With `defer`, a row whose reference another
     /// worker holds right now (a colleague on the shared journal, or another run of
     /// the file) is handed back to be settled after the others, instead of waiting for
@@ -583,58 +741,15 @@ impl Runner {
         if !self.control.turn().await {
             return Status::NotSent(self.control.held());
         }
-        let allowed = match &self.allow_similar {
-            AllowSimilar::All => true,
-            AllowSimilar::Rows(rows) => rows.contains(&row.row),
+        let guard = match self.guard(&row, known, siblings).await {
+            Ok(guard) => guard,
+            Err(status) => return status,
         };
-        let shown = match known {
-            Some(Status::PossibleDuplicate(earlier)) if !allowed => {
-                return Status::PossibleDuplicate(earlier);
-            }
-            Some(Status::PossibleDuplicate(earlier)) => earlier.id,
-            None => None,
-            Some(Status::SkippedExisting(found)) => {
-                // Found at the service: an entry of this journal still "to check" for it
-                // is settled now (the badge drops, the next run need not ask). One this
-                // journal has is said as this journal's (the service having it too is
-                // not news).
-                return match self.settle_found(&row, found.id.clone()).await {
-                    Some(here) => self.existing(&here),
-                    None => Status::SkippedExisting(found),
-                };
-            }
-            Some(other) => return other,
-        };
-        let guard = Guard {
-            aliases: row.aliases(),
-            similar: Similar {
-                siblings,
-                allow: allowed,
-                shown,
-            },
-            missing: None,
-        };
-        if defer && self.journal.is_shared() {
-            // A row a colleague holds is seen by reading, without a write transaction:
-            // workers sharing a file skip each other's rows cheaply. (On a journal of
-            // this computer's own the claim below says the same in the group's commit;
-            // a read first was a thread hand-off and a wait for the journal each row.)
-            let intent = self.intent_for(&row);
-            let aliases = guard.aliases.clone();
-            let held = self
-                .journal
-                .run(move |j| j.holder(Action::Create, &intent, &aliases))
-                .await;
-            match held {
-                Ok(Some(e)) if e.outcome == Outcome::Done => {
-                    return self.existing(&e);
-                }
-                Ok(Some(e)) if self.on_its_way(&e).await => {
-                    return Status::Unknown(Unsure::Elsewhere(Box::new(e)));
-                }
-                // Free, refused, or long unknown: the claim below decides.
-                _ => {}
-            }
+        if defer
+            && self.journal.is_shared()
+            && let Some(status) = self.held_elsewhere(&row, &guard).await
+        {
+            return status;
         }
         let mut rate_limited = 0;
         let mut takeovers = 0;
@@ -642,18 +757,10 @@ impl Runner {
         let mut ahead = turns.ahead;
         loop {
             let intent = self.intent_for(&row);
-            let request = self
-                .client
-                .create_invoice(&row.invoice, row.account_key.as_deref());
-            // Each answer's time (from when its request goes) sets how many go at once.
-            let send = async move {
-                let began = Instant::now();
-                let answer = request.await;
-                if answer.is_ok() {
-                    turns.answered(began.elapsed());
-                }
-                answer
-            };
+            let send = turns.timed(
+                self.client
+                    .create_invoice(&row.invoice, row.account_key.as_deref()),
+            );
             // Claimed ahead, the turn is waited for after the claim (and the claim's
             // age looked at then); otherwise before it.
             let (early, since) = match ahead {
@@ -739,61 +846,27 @@ impl Runner {
                     return Status::Unknown(Unsure::Elsewhere(Box::new(e)));
                 }
                 Err(Blocked::Pending(e)) => {
-                    match journal::check_and_record(&self.journal, &self.client, &e).await {
-                        Err(e) => {
-                            self.control.stop_for(e.clone());
-                            return Status::NotSent(Held::Journal(e));
-                        }
-                        Ok(Checked::Unreachable) => return Status::Unknown(Unsure::Earlier),
-                        Ok(Checked::Waiting(until)) => {
-                            return Status::Unknown(Unsure::Waiting(until));
-                        }
-                        Ok(Checked::Settled(s)) if s.outcome == Outcome::Done => {
-                            return Status::SkippedExisting(Existing {
-                                id: s.invoice_id,
-                                time: Some(e.time.clone()),
-                                at_service: false,
-                                by: self.other(&e),
-                            });
-                        }
-                        // Checked: not created. The claim is free; take it (a few times
-                        // at most: another process may be taking it too).
-                        Ok(Checked::Settled(_)) => {
-                            takeovers += 1;
-                            if takeovers > MAX_TAKEOVERS {
-                                return Status::Unknown(Unsure::Earlier);
-                            }
-                            continue;
-                        }
+                    if let Err(status) = self.settle_pending(&e).await {
+                        return status;
                     }
+                    // Checked: not created. The claim is free; take it (a few times at
+                    // most: another process may be taking it too).
+                    takeovers += 1;
+                    if takeovers > MAX_TAKEOVERS {
+                        return Status::Unknown(Unsure::Earlier);
+                    }
+                    continue;
                 }
             };
-            if let Some(e) = sent.outcome_not_recorded.clone()
-                && let Err(e) = self.record_late(sent.seq, &sent.settled, e).await
-            {
-                // The answer is known here, not in the journal: the run stops, and this
-                // row says what came of it.
-                self.control.stop_for(e.clone());
-                let id = sent.result.as_ref().ok().map(|inv| inv.id.clone());
-                return Status::Unknown(Unsure::NotRecorded(id, e));
+            if let Err(status) = self.outcome_kept(&sent).await {
+                return status;
             }
             match sent.result {
                 Ok(inv) => return Status::Created(inv.id),
                 Err(e) => match e.kind {
                     ErrorKind::RateLimited { retry_after } => {
-                        // Refused before any work: the row is sent again after the pause,
-                        // unless the service asks for longer than a run waits.
-                        let wait = retry_after.unwrap_or(Duration::from_secs(1));
-                        if wait > MAX_RATE_WAIT {
-                            return Status::NotSent(Held::WaitTooLong(wait));
-                        }
-                        self.control.rate_limited(wait);
-                        rate_limited += 1;
-                        if rate_limited >= MAX_RATE_LIMITED {
-                            return Status::NotSent(Held::RateLimited);
-                        }
-                        if !self.control.turn().await {
-                            return Status::NotSent(self.control.held());
+                        if let Err(status) = self.pause_for(retry_after, &mut rate_limited).await {
+                            return status;
                         }
                     }
                     _ if e.is_outcome_unknown() => return Status::Unknown(Unsure::Sent(e)),

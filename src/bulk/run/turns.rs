@@ -76,6 +76,20 @@ impl Turns {
         })
     }
 
+    /// `request`, its answer's time (from when it goes) told to [`Turns::answered`]: it
+    /// sets how many go at once.
+    pub(super) async fn timed<T, E>(
+        &self,
+        request: impl std::future::Future<Output = Result<T, E>>,
+    ) -> Result<T, E> {
+        let began = std::time::Instant::now();
+        let answer = request.await;
+        if answer.is_ok() {
+            self.answered(began.elapsed());
+        }
+        answer
+    }
+
     /// A create answered (successfully) in `took`: fewer or more may go at once.
     pub(super) fn answered(&self, took: Duration) {
         let mut paced = self.pace.lock().unwrap_or_else(|p| p.into_inner());

@@ -65,11 +65,80 @@ pub(super) fn create_invoice(
         Some(a) if a.org == org => a.clone(),
         _ => return Err(error(StatusCode::NOT_FOUND, "TK20100", "account not found")),
     };
-    let mut problems: Vec<(&[&str], String, &str)> = Vec::new();
+    let Asked {
+        amount,
+        currency,
+        customer,
+        product_id,
+        due_date,
+        external,
+        metadata,
+    } = asked(&mut fields, account.currency, &shared.currencies).map_err(invalid)?;
+    if data.customer(&customer).is_none() {
+        return Err(error(
+            StatusCode::NOT_FOUND,
+            "TK20400",
+            "customer not found",
+        ));
+    }
+    let id = data.new_invoice_id();
+    let inv = StoredInvoice {
+        link_payment: format!("https://pay.sandbox.invalid/{id}"),
+        id,
+        org: org.to_string(),
+        account: account.key.clone(),
+        customer,
+        product_id,
+        due_date,
+        amount,
+        currency_code: currency,
+        is_paid: false,
+        is_void: false,
+        invoice_external_id: external,
+        metadata,
+        created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        extra: fields,
+    };
+    let mut json = Vec::with_capacity(512);
+    inv.write_json(&mut json);
+    data.push(inv);
+    persist(shared, &mut data, |d| {
+        if let Some(inv) = d.invoices.pop() {
+            d.by_id.remove(&inv.id);
+            if let Some(list) = d.by_customer.get_mut(&inv.customer) {
+                list.pop();
+            }
+        }
+    })?;
+    Ok(json)
+}
+
+/// A new invoice's fields, checked as the service checks them.
+struct Asked {
+    amount: rust_decimal::Decimal,
+    currency: Currency,
+    customer: String,
+    product_id: Option<String>,
+    due_date: Option<String>,
+    external: Option<String>,
+    metadata: Option<Map<String, Value>>,
+}
+
+/// One of the service's validation details: where, what, its type.
+type Detail = (&'static [&'static str], String, &'static str);
+
+/// Takes a new invoice's fields out of `fields` (what is left is kept as sent), checked
+/// as the interface says: every problem at once, as the service lists them. `default`
+/// is the account's currency; `accepted` those the service takes.
+fn asked(
+    fields: &mut Map<String, Value>,
+    default: Currency,
+    accepted: &[Currency],
+) -> Result<Asked, Vec<Detail>> {
+    let mut problems: Vec<Detail> = Vec::new();
     // Rules 1–3 of the interface: explicit currency_code wins, absent means the account's.
-    let accepted = shared.currencies.clone();
     let currency = match fields.shift_remove("currency_code") {
-        None => Some(account.currency),
+        None => Some(default),
         Some(Value::String(s))
             if Currency::from_code(&s).is_some_and(|c| c.code() == s && accepted.contains(&c)) =>
         {
@@ -143,26 +212,8 @@ pub(super) fn create_invoice(
             None
         }
     };
-    let text = |fields: &mut Map<String, Value>,
-                key: &'static str,
-                problems: &mut Vec<(&[&str], String, &str)>|
-     -> Option<String> {
-        match fields.shift_remove(key) {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s),
-            Some(_) => {
-                let loc: &'static [&'static str] = match key {
-                    "product_id" => &["body", "product_id"],
-                    "due_date" => &["body", "due_date"],
-                    _ => &["body", "invoice_external_id"],
-                };
-                problems.push((loc, format!("{key} must be a string"), "type_error.str"));
-                None
-            }
-        }
-    };
-    let product_id = text(&mut fields, "product_id", &mut problems);
-    let due_date = text(&mut fields, "due_date", &mut problems);
+    let product_id = text_field(fields, "product_id", &mut problems);
+    let due_date = text_field(fields, "due_date", &mut problems);
     if let Some(d) = &due_date
         && chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_err()
     {
@@ -172,7 +223,7 @@ pub(super) fn create_invoice(
             "value_error.date",
         ));
     }
-    let external = text(&mut fields, "invoice_external_id", &mut problems);
+    let external = text_field(fields, "invoice_external_id", &mut problems);
     let metadata = match fields.shift_remove("metadata") {
         None | Some(Value::Null) => None,
         Some(Value::Object(m)) => {
@@ -199,53 +250,40 @@ pub(super) fn create_invoice(
     for reserved in ["id", "is_paid", "is_void", "link_payment", "created_at"] {
         fields.shift_remove(reserved);
     }
-    if !problems.is_empty() {
-        return Err(invalid(problems));
+    match (amount, currency, customer) {
+        (Some(amount), Some(currency), Some(customer)) if problems.is_empty() => Ok(Asked {
+            amount,
+            currency,
+            customer,
+            product_id,
+            due_date,
+            external,
+            metadata,
+        }),
+        _ => Err(problems),
     }
-    let (Some(amount), Some(currency), Some(customer)) = (amount, currency, customer) else {
-        return Err(error(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "TK00000",
-            "internal error",
-        ));
-    };
-    if data.customer(&customer).is_none() {
-        return Err(error(
-            StatusCode::NOT_FOUND,
-            "TK20400",
-            "customer not found",
-        ));
-    }
-    let id = data.new_invoice_id();
-    let inv = StoredInvoice {
-        link_payment: format!("https://pay.sandbox.invalid/{id}"),
-        id,
-        org: org.to_string(),
-        account: account.key.clone(),
-        customer,
-        product_id,
-        due_date,
-        amount,
-        currency_code: currency,
-        is_paid: false,
-        is_void: false,
-        invoice_external_id: external,
-        metadata,
-        created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        extra: fields,
-    };
-    let mut json = Vec::with_capacity(512);
-    inv.write_json(&mut json);
-    data.push(inv);
-    persist(shared, &mut data, |d| {
-        if let Some(inv) = d.invoices.pop() {
-            d.by_id.remove(&inv.id);
-            if let Some(list) = d.by_customer.get_mut(&inv.customer) {
-                list.pop();
-            }
+}
+
+/// An optional text field of a new invoice (`product_id`, `due_date`,
+/// `invoice_external_id`), taken out of `fields`.
+fn text_field(
+    fields: &mut Map<String, Value>,
+    key: &'static str,
+    problems: &mut Vec<Detail>,
+) -> Option<String> {
+    match fields.shift_remove(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => {
+            let loc: &'static [&'static str] = match key {
+                "product_id" => &["body", "product_id"],
+                "due_date" => &["body", "due_date"],
+                _ => &["body", "invoice_external_id"],
+            };
+            problems.push((loc, format!("{key} must be a string"), "type_error.str"));
+            None
         }
-    })?;
-    Ok(json)
+    }
 }
 
 pub(super) async fn get_invoice(

@@ -96,19 +96,14 @@ impl BulkPanel {
         }
     }
 
-    /// Draws the panel.
-    pub fn ui(
+    /// The file's row: its path (typed or chosen), Choose…, Read.
+    fn file_row(
         &mut self,
         ui: &mut Ui,
-        connected: bool,
-        uf: Option<&crate::uf::UfDay>,
+        running: bool,
         commands: &mut Vec<crate::ui::command::Command>,
     ) {
-        use crate::ui::command::Command;
-        let cmd = |c: BulkCommand| Command::Bulk(c);
-        ui.heading(tr!("bulk-title"));
-        ui.add_space(4.0);
-        let running = self.is_running();
+        let cmd = crate::ui::command::Command::Bulk;
         ui.horizontal(|ui| {
             let l = ui.label(tr!("bulk-file"));
             let r = ui
@@ -142,6 +137,22 @@ impl BulkPanel {
                 commands.push(cmd(BulkCommand::Read));
             }
         });
+    }
+
+    /// Draws the panel.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        connected: bool,
+        uf: Option<&crate::uf::UfDay>,
+        commands: &mut Vec<crate::ui::command::Command>,
+    ) {
+        use crate::ui::command::Command;
+        let cmd = |c: BulkCommand| Command::Bulk(c);
+        ui.heading(tr!("bulk-title"));
+        ui.add_space(4.0);
+        let running = self.is_running();
+        self.file_row(ui, running, commands);
         if self.chose_nothing {
             ui.label(tr!("bulk-chose-nothing"));
         }
@@ -158,60 +169,7 @@ impl BulkPanel {
         // The mapping: each column of the file and the field it fills in.
         let mut mapping = l.mapping.clone();
         ui.add_space(4.0);
-        egui::CollapsingHeader::new(tr!("bulk-columns"))
-            .default_open(true)
-            .show(ui, |ui| {
-                // One small block per column (its header, its use), wrapping onto the
-                // next line when the window is narrow: every combo is whole and in
-                // sight, never cut to "Ve…" nor hidden past the right edge.
-                ui.horizontal_wrapped(|ui| {
-                    ui.spacing_mut().item_spacing.x = 10.0;
-                    // A block of known size, so that the wrapping layout can put it on
-                    // the next line (a plain vertical group never wraps).
-                    let block = egui::vec2(200.0, 2.0 * ui.spacing().interact_size.y + 4.0);
-                    for (c, h) in l.header.iter().enumerate() {
-                        ui.allocate_ui_with_layout(
-                            block,
-                            egui::Layout::top_down(egui::Align::Min),
-                            |ui| {
-                                ui.set_width(200.0);
-                                let label = ui.strong(safe(h)).id;
-                                let current = mapping[c];
-                                ui.add_enabled_ui(!running, |ui| {
-                                    egui::ComboBox::from_id_salt(("bulk_map", c))
-                                        .width(200.0)
-                                        .selected_text(use_word(current))
-                                        .show_ui(ui, |ui| {
-                                            for f in Field::ALL {
-                                                widgets::choice(
-                                                    ui,
-                                                    &mut mapping[c],
-                                                    ColumnUse::Field(f),
-                                                    use_word(ColumnUse::Field(f)),
-                                                );
-                                            }
-                                            widgets::choice(
-                                                ui,
-                                                &mut mapping[c],
-                                                ColumnUse::Ignore,
-                                                use_word(ColumnUse::Ignore),
-                                            );
-                                        })
-                                        .response
-                                        .labelled_by(label);
-                                });
-                                if current == ColumnUse::Unrecognised {
-                                    ui.label(
-                                        RichText::new(tr!("bulk-col-unrecognised"))
-                                            .small()
-                                            .color(widgets::error_color(ui)),
-                                    );
-                                }
-                            },
-                        );
-                    }
-                });
-            });
+        mapping_ui(ui, &l.header, &mut mapping, running);
         if mapping != l.mapping {
             commands.push(cmd(BulkCommand::Remap(mapping)));
             return;
@@ -363,51 +321,7 @@ impl BulkPanel {
             ui.ctx().request_repaint_after(Duration::from_millis(250));
         }
         if r.task.is_some() {
-            ui.horizontal(|ui| {
-                let cancelled = r.control.is_cancelled();
-                if r.control.is_paused() {
-                    if ui
-                        .add_enabled(!cancelled, egui::Button::new(tr!("bulk-resume")))
-                        .clicked()
-                    {
-                        commands.push(Command::Bulk(BulkCommand::Resume));
-                    }
-                } else if ui
-                    .add_enabled(!cancelled, egui::Button::new(tr!("bulk-pause")))
-                    .clicked()
-                {
-                    commands.push(Command::Bulk(BulkCommand::Pause));
-                }
-                if widgets::danger_button(ui, &tr!("bulk-cancel")).clicked() && !cancelled {
-                    commands.push(Command::Bulk(BulkCommand::Cancel));
-                }
-                if cancelled {
-                    ui.label(tr!("bulk-cancelling"));
-                } else if r.control.is_paused() {
-                    ui.label(tr!("bulk-paused"));
-                }
-            });
-            if let Some(since) = r.control.journal_down_since() {
-                // The desk's server gone: the rows wait, nothing is sent, until it answers.
-                ui.label(
-                    RichText::new(tr!("journal-down-since", time = crate::i18n::clock(since)))
-                        .color(ui.visuals().warn_fg_color),
-                );
-            }
-            if let Some(now) = r.control.slowed() {
-                // Slow answers: the run sends fewer at once, and says so.
-                ui.label(
-                    RichText::new(tr!("bulk-slowed", now = now)).color(ui.visuals().warn_fg_color),
-                );
-            }
-            if let Some(until) = r.control.waiting_until() {
-                // The service's 429: said as it happens, and when sending resumes.
-                ui.label(
-                    RichText::new(tr!("bulk-rate-waiting", time = crate::i18n::clock(until)))
-                        .color(ui.visuals().warn_fg_color),
-                );
-                ui.ctx().request_repaint_after(Duration::from_secs(1));
-            }
+            run_controls(ui, r, commands);
             return;
         }
         ui.label(
@@ -509,5 +423,113 @@ impl BulkPanel {
         if modal.should_close() {
             self.confirm = false;
         }
+    }
+}
+
+/// The mapping: each column of the file (`header`) and the field it fills in, chosen
+/// in `mapping` (fixed while a run goes).
+fn mapping_ui(ui: &mut Ui, header: &[String], mapping: &mut [ColumnUse], running: bool) {
+    egui::CollapsingHeader::new(tr!("bulk-columns"))
+        .default_open(true)
+        .show(ui, |ui| {
+            // One small block per column (its header, its use), wrapping onto the
+            // next line when the window is narrow: every combo is whole and in
+            // sight, never cut to "Ve…" nor hidden past the right edge.
+            ui.horizontal_wrapped(|ui| {
+                ui.spacing_mut().item_spacing.x = 10.0;
+                // A block of known size, so that the wrapping layout can put it on
+                // the next line (a plain vertical group never wraps).
+                let block = egui::vec2(200.0, 2.0 * ui.spacing().interact_size.y + 4.0);
+                for (c, h) in header.iter().enumerate() {
+                    ui.allocate_ui_with_layout(
+                        block,
+                        egui::Layout::top_down(egui::Align::Min),
+                        |ui| {
+                            ui.set_width(200.0);
+                            let label = ui.strong(safe(h)).id;
+                            let current = mapping[c];
+                            ui.add_enabled_ui(!running, |ui| {
+                                egui::ComboBox::from_id_salt(("bulk_map", c))
+                                    .width(200.0)
+                                    .selected_text(use_word(current))
+                                    .show_ui(ui, |ui| {
+                                        for f in Field::ALL {
+                                            widgets::choice(
+                                                ui,
+                                                &mut mapping[c],
+                                                ColumnUse::Field(f),
+                                                use_word(ColumnUse::Field(f)),
+                                            );
+                                        }
+                                        widgets::choice(
+                                            ui,
+                                            &mut mapping[c],
+                                            ColumnUse::Ignore,
+                                            use_word(ColumnUse::Ignore),
+                                        );
+                                    })
+                                    .response
+                                    .labelled_by(label);
+                            });
+                            if current == ColumnUse::Unrecognised {
+                                ui.label(
+                                    RichText::new(tr!("bulk-col-unrecognised"))
+                                        .small()
+                                        .color(widgets::error_color(ui)),
+                                );
+                            }
+                        },
+                    );
+                }
+            });
+        });
+}
+
+/// While a run goes: Pause or Resume, Stop, and what it waits for (the desk's server,
+/// slow answers, the service's rate).
+fn run_controls(ui: &mut Ui, r: &Running, commands: &mut Vec<crate::ui::command::Command>) {
+    use crate::ui::command::Command;
+    ui.horizontal(|ui| {
+        let cancelled = r.control.is_cancelled();
+        if r.control.is_paused() {
+            if ui
+                .add_enabled(!cancelled, egui::Button::new(tr!("bulk-resume")))
+                .clicked()
+            {
+                commands.push(Command::Bulk(BulkCommand::Resume));
+            }
+        } else if ui
+            .add_enabled(!cancelled, egui::Button::new(tr!("bulk-pause")))
+            .clicked()
+        {
+            commands.push(Command::Bulk(BulkCommand::Pause));
+        }
+        if widgets::danger_button(ui, &tr!("bulk-cancel")).clicked() && !cancelled {
+            commands.push(Command::Bulk(BulkCommand::Cancel));
+        }
+        if cancelled {
+            ui.label(tr!("bulk-cancelling"));
+        } else if r.control.is_paused() {
+            ui.label(tr!("bulk-paused"));
+        }
+    });
+    if let Some(since) = r.control.journal_down_since() {
+        // The desk's server gone: the rows wait, nothing is sent, until it answers.
+        ui.label(
+            RichText::new(tr!("journal-down-since", time = crate::i18n::clock(since)))
+                .color(ui.visuals().warn_fg_color),
+        );
+    }
+    if let Some(now) = r.control.slowed() {
+        // Slow answers: the run sends fewer at once, and says so.
+        ui.label(RichText::new(tr!("bulk-slowed", now = now)).color(ui.visuals().warn_fg_color));
+    }
+    if let Some(until) = r.control.waiting_until() {
+        // The service's 429: said as it happens, and when sending resumes.
+        ui.label(
+            RichText::new(tr!("bulk-rate-waiting", time = crate::i18n::clock(until)))
+                .color(ui.visuals().warn_fg_color),
+        );
+        ui.ctx().request_repaint_after(Duration::from_secs(1));
     }
 }

@@ -16,50 +16,6 @@ impl CustomersPanel {
         use egui_extras::Column;
         let mut resort = None;
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
-        let header = |ui: &mut Ui,
-                      wanted: (SortKey, bool),
-                      key: SortKey,
-                      name: &str,
-                      resort: &mut Option<SortKey>| {
-            let mut hint = match (wanted.0 == key, wanted.1) {
-                (true, true) => tr!("cu-sorted-asc"),
-                (true, false) => tr!("cu-sorted-desc"),
-                (false, _) => tr!("cu-sort-by"),
-            };
-            if key == SortKey::Amount {
-                // Pesos and UF are not comparable: say how the order is made.
-                hint = format!("{hint}\n{}", tr!("cu-sort-amount-hint"));
-            }
-            let r = ui.button(name).on_hover_text(hint);
-            if wanted.0 == key {
-                // A painted triangle: the bundled fonts have no arrow glyphs.
-                let (rect, _) =
-                    ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
-                let c = rect.center();
-                let points = if wanted.1 {
-                    vec![
-                        c + egui::vec2(-4.0, 3.0),
-                        c + egui::vec2(4.0, 3.0),
-                        c + egui::vec2(0.0, -3.0),
-                    ]
-                } else {
-                    vec![
-                        c + egui::vec2(-4.0, -3.0),
-                        c + egui::vec2(4.0, -3.0),
-                        c + egui::vec2(0.0, 3.0),
-                    ]
-                };
-                let color = ui.visuals().strong_text_color();
-                ui.painter().add(egui::Shape::convex_polygon(
-                    points,
-                    color,
-                    egui::Stroke::NONE,
-                ));
-            }
-            if r.clicked() {
-                *resort = Some(key);
-            }
-        };
         // Scrolls sideways when the window (or the zoom) leaves no room for every column;
         // keeps ten rows tall at least (the panel scrolls to them).
         egui::ScrollArea::horizontal().show(ui, |ui| {
@@ -80,7 +36,7 @@ impl CustomersPanel {
                         (SortKey::Status, tr!("col-status")),
                         (SortKey::External, tr!("col-external")),
                     ] {
-                        h.col(|ui| header(ui, self.wanted_sort, key, &name, &mut resort));
+                        h.col(|ui| sort_header(ui, self.wanted_sort, key, &name, &mut resort));
                     }
                 })
                 .body(|mut body| {
@@ -171,5 +127,53 @@ impl CustomersPanel {
                 });
         });
         resort
+    }
+}
+
+/// A column's title: a button that sorts by it (again: the other way), with a painted
+/// triangle on the column sorted by. `wanted`: the key sorted by and whether upwards.
+fn sort_header(
+    ui: &mut Ui,
+    wanted: (SortKey, bool),
+    key: SortKey,
+    name: &str,
+    resort: &mut Option<SortKey>,
+) {
+    let mut hint = match (wanted.0 == key, wanted.1) {
+        (true, true) => tr!("cu-sorted-asc"),
+        (true, false) => tr!("cu-sorted-desc"),
+        (false, _) => tr!("cu-sort-by"),
+    };
+    if key == SortKey::Amount {
+        // Pesos and UF are not comparable: say how the order is made.
+        hint = format!("{hint}\n{}", tr!("cu-sort-amount-hint"));
+    }
+    let r = ui.button(name).on_hover_text(hint);
+    if wanted.0 == key {
+        // A painted triangle: the bundled fonts have no arrow glyphs.
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+        let c = rect.center();
+        let points = if wanted.1 {
+            vec![
+                c + egui::vec2(-4.0, 3.0),
+                c + egui::vec2(4.0, 3.0),
+                c + egui::vec2(0.0, -3.0),
+            ]
+        } else {
+            vec![
+                c + egui::vec2(-4.0, -3.0),
+                c + egui::vec2(4.0, -3.0),
+                c + egui::vec2(0.0, 3.0),
+            ]
+        };
+        let color = ui.visuals().strong_text_color();
+        ui.painter().add(egui::Shape::convex_polygon(
+            points,
+            color,
+            egui::Stroke::NONE,
+        ));
+    }
+    if r.clicked() {
+        *resort = Some(key);
     }
 }
