@@ -65,16 +65,8 @@ pub(super) fn create_invoice(
         Some(a) if a.org == org => a.clone(),
         _ => return Err(error(StatusCode::NOT_FOUND, "TK20100", "account not found")),
     };
-    let Asked {
-        amount,
-        currency,
-        customer,
-        product_id,
-        due_date,
-        external,
-        metadata,
-    } = asked(&mut fields, account.currency, &shared.currencies).map_err(invalid)?;
-    if data.customer(&customer).is_none() {
+    let new = asked(&mut fields, account.currency, &shared.currencies).map_err(invalid)?;
+    if data.customer(&new.customer).is_none() {
         return Err(error(
             StatusCode::NOT_FOUND,
             "TK20400",
@@ -87,15 +79,15 @@ pub(super) fn create_invoice(
         id,
         org: org.to_string(),
         account: account.key.clone(),
-        customer,
-        product_id,
-        due_date,
-        amount,
-        currency_code: currency,
+        customer: new.customer,
+        product_id: new.product_id,
+        due_date: new.due_date,
+        amount: new.amount,
+        currency_code: new.currency,
         is_paid: false,
         is_void: false,
-        invoice_external_id: external,
-        metadata,
+        invoice_external_id: new.external,
+        metadata: new.metadata,
         created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         extra: fields,
     };
