@@ -138,6 +138,26 @@ fn an_invoice_is_emailed_from_lookup_once_after_the_clerk_sees_it() {
         has_text(h, "Enviado a") && !has_text(h, &text("lk-mail-title"))
     });
     assert_eq!(smtp.delivered().len(), 2);
+    // #68 (3): another invoice looked up, the first one's e-mail is not said under it.
+    let other = {
+        let client = h.state().session().unwrap().client.clone();
+        let (customer, _, _) = s.directory().into_iter().next().unwrap();
+        let inv = invoice_desk::api::NewInvoice {
+            customer,
+            amount: 12000.into(),
+            ..Default::default()
+        };
+        rt.block_on(client.create_invoice(&inv, None)).unwrap().id
+    };
+    common::set_text(&mut h, &text("f-invoice-id"), &other);
+    click(&mut h, &text("lk-look-up"));
+    step_until(&mut h, "the other looked up", |h| {
+        h.state().looked_up().is_some_and(|i| i.id == other)
+    });
+    assert!(
+        !has_text(&h, "Enviado a"),
+        "the first invoice's e-mail is not said"
+    );
 }
 
 /// Cartera in Spanish: "Enviar por correo a estos (N)…" asks first, then e-mails each
@@ -362,6 +382,19 @@ fn a_customers_statement_is_emailed_from_the_customer_invoices_panel() {
     );
     let (file, _) = got[0].attachment().unwrap();
     assert!(file.starts_with("estado-de-cuenta-"), "{file}");
+    // #68 (3): another customer loaded, nothing said of the first one's statement stays
+    // under it.
+    let (other, other_name, _) = s.directory().into_iter().nth(1).unwrap();
+    common::set_text(&mut h, &text("f-customer-id"), &other);
+    click(&mut h, &text("cu-load"));
+    step_until(&mut h, "the next customer listed", |h| {
+        !h.state().customers_loading() && has_text(h, &other_name)
+    });
+    assert!(
+        !has_text(&h, "Enviado a"),
+        "the first customer's e-mail is not said"
+    );
+    assert!(!has_text(&h, &name), "nothing names the first customer");
 }
 
 /// #66 (4): "Con los pesos de la UF" ticked in Cartera reaches the e-mailed statements:

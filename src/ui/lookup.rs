@@ -87,10 +87,19 @@ impl LookupPanel {
         if let Some(old) = self.fetch.take() {
             old.cancel();
         }
+        // Another invoice: what was said of the last one's e-mail goes (#68).
+        if self.invoice.as_ref().is_none_or(|i| i.id != self.id.trim()) {
+            self.mail.forget();
+        }
         self.invoice = None;
         self.error = None;
         self.notice = None;
         self.fetch = Some(task);
+    }
+
+    /// The invoice shown, if any.
+    pub fn invoice(&self) -> Option<&Invoice> {
+        self.invoice.as_ref()
     }
 
     /// A check of whether a lost void went through is running (it records what it finds).

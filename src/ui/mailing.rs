@@ -484,6 +484,16 @@ impl OneEmail {
         self.prepare.is_some() || self.send.is_some()
     }
 
+    /// Another document is shown (another customer loaded): what was said of the last
+    /// one, and an e-mail being made or shown, go. One being sent goes on (its outcome
+    /// is journaled) and says what came of it, naming its customer.
+    pub fn forget(&mut self) {
+        self.prepare = None;
+        self.preview = None;
+        self.again = false;
+        self.said = None;
+    }
+
     /// Starts showing the e-mail `task` makes.
     pub fn preparing(&mut self, task: Task<Result<Prepared, String>>) {
         self.said = None;

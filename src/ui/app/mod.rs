@@ -513,6 +513,11 @@ impl InvoiceDeskApp {
         self.connecting.is_some()
     }
 
+    /// The invoice Lookup shows (tests wait for it).
+    pub fn looked_up(&self) -> Option<&crate::api::Invoice> {
+        self.lookup.invoice()
+    }
+
     /// True while a customer listing is arriving.
     pub fn customers_loading(&self) -> bool {
         self.customers.is_loading()

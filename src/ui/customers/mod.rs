@@ -358,6 +358,12 @@ impl CustomersPanel {
             return;
         }
         self.cancel();
+        if id != self.loaded_for {
+            // What was said of the last customer's statement and e-mail is not said
+            // under this one (#68).
+            self.statement_note = None;
+            self.mail.forget();
+        }
         self.loaded_for = id.clone();
         self.listed_whole = false;
         // A bucket was a click on the previous list's aging; the typed filters stay.
