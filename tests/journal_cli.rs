@@ -1081,3 +1081,44 @@ fn any_invoice_is_found_by_id_reference_amount_name_or_rut() {
         text(&out.stderr)
     );
 }
+
+/// #68 (4): `create --customer` reads a name or RUT the directory knows as the app does:
+/// its customer's id is what is sent. A name no one has, or several have, is refused
+/// before anything is sent or journaled (exit 2).
+#[test]
+fn create_names_its_customer_as_the_app_does() {
+    let e = env();
+    let customer = e.customer();
+    let file = e.dir.path().join("clientes.csv");
+    std::fs::write(
+        &file,
+        format!(
+            "Cliente;Razón social;RUT\n{customer};Comercial Ñuñoa Ltda.;76.123.456-0\ncus_otro1;Ñuñoa Dos SpA;\ncus_otro2;Ñuñoa Dos SpA;\n"
+        ),
+    )
+    .unwrap();
+    exits(&e.run(&["customers", "import", file.to_str().unwrap()]), 0);
+    let before = creates(&e);
+    // (Different amounts: the same one again would be a look-alike, held back.)
+    for (name, amount) in [
+        ("Comercial Ñuñoa Ltda.", "1500"),
+        ("comercial nunoa ltda.", "1501"),
+        ("76.123.456-0", "1502"),
+    ] {
+        let out = e.run(&["create", "--customer", name, "--amount", amount, "--json"]);
+        exits(&out, 0);
+        let inv: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(inv["customer"], customer.as_str(), "{name}");
+    }
+    assert_eq!(creates(&e), before + 3);
+    for (name, said) in [
+        ("Comercial Nadie Ltda.", "Comercial Nadie Ltda."),
+        ("Ñuñoa Dos SpA", "2"),
+    ] {
+        let out = e.run(&["create", "--customer", name, "--amount", "1500"]);
+        exits(&out, 2);
+        assert!(text(&out.stderr).contains(said), "{}", text(&out.stderr));
+    }
+    assert_eq!(creates(&e), before + 3, "nothing refused was sent");
+    assert_eq!(e.entries(&["--action", "create"]).len(), 3, "nor journaled");
+}

@@ -688,7 +688,7 @@ fn currency_code(text: &str) -> Result<Currency, String> {
 /// `create` arguments.
 #[derive(Args, Debug)]
 pub struct CreateArgs {
-    /// Customer id.
+    /// Customer: its id, or a name or RUT the directory knows (exactly one customer).
     #[arg(long)]
     pub customer: String,
     /// Amount (es-CL like 1.234.567 or 12,3456, or plain 1234567 / 12.3456).

@@ -41,7 +41,7 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
         .external_id
         .clone()
         .unwrap_or_else(crate::input::fresh_reference);
-    let inv = NewInvoice {
+    let mut inv = NewInvoice {
         customer: a.customer.clone(),
         amount,
         currency,
@@ -65,10 +65,21 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
     // refused here (exit 2), not written down and then refused.
     inv.to_json()?;
     let journal = open_journal()?;
+    // A name or RUT the directory knows stands for its customer, as in the app; a text
+    // that is no id and names no one (or several) is refused here, never sent (#68).
+    inv.customer = {
+        let text = a.customer.clone();
+        journal
+            .run(move |j| Ok(crate::bulk::resolve_customer(j, &text)))
+            .await
+            .map_err(super::journal_open::not_sent)?
+            .map_err(|why| CliError::usage(crate::i18n::bulk_why(&why)))?
+    };
+    let customer = inv.customer.clone();
     let account = a.account_key.as_deref().or(svc.account.as_deref());
     let record = Intent::for_create(&svc.profile_name, &svc.base_url, account, &inv);
     if let Some(r) = a.external_id.as_deref().filter(|r| !r.trim().is_empty()) {
-        already_at_service(&journal, &svc.client, &a.customer, r).await?;
+        already_at_service(&journal, &svc.client, &customer, r).await?;
     }
     let mut guard = Guard {
         similar: Similar {
@@ -92,7 +103,7 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
         // exists (a row recorded by a role that lied, or a lost database, must not
         // block a reference for good).
         Err(journal::Blocked::Done(e)) if e.action == Action::Create => {
-            match journal::missing_at_service(&svc.client, &e, &a.customer, &reference).await {
+            match journal::missing_at_service(&svc.client, &e, &customer, &reference).await {
                 Some(id) if a.reissue_missing => {
                     guard.missing = Some(id);
                     send(guard).await.map_err(blocked)?
