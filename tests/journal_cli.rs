@@ -1072,6 +1072,9 @@ fn any_invoice_is_found_by_id_reference_amount_name_or_rut() {
         .clone();
     assert!(listed.len() > 1, "{listed:?}");
     assert!(listed.iter().any(|i| i["seen_in"] == "service"));
+    // #68 (1): an open invoice past its due day is said as overdue, as the app says it.
+    let said = text(&find(&[&customer]).stdout);
+    assert!(said.contains(" · Overdue · "), "{said}");
     // An id the service does not know either: exit 1, said.
     let out = find(&["in_no_such_invoice_here"]);
     exits(&out, 1);

@@ -925,6 +925,73 @@ fn the_search_box_finds_any_invoice_and_enter_opens_it() {
     });
 }
 
+/// #68 (1): the search box says how much it found and that its list scrolls, and an open
+/// invoice past its due day is "Vencida · N días" there, as in Consultar; finding
+/// nothing names the profile whose invoices were searched.
+#[test]
+fn the_search_box_says_how_much_it_found_and_what_is_overdue() {
+    use invoice_desk::search::index::Index;
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = sandboxed(&rt, &s, dir.path(), [1024.0, 640.0]);
+    let (nunoa, _, _) = s
+        .directory()
+        .into_iter()
+        .find(|(_, name, _)| name == "Comercial Ñuñoa Ltda.")
+        .unwrap();
+    click(&mut h, &text("tab-customers"));
+    set_text(&mut h, &text("f-customer-id"), &nunoa);
+    click(&mut h, &text("cu-load"));
+    let index = invoice_desk::journal::practice_file(Some(&dir.path().join("journal.sqlite3")))
+        .unwrap()
+        .with_file_name(invoice_desk::journal::INDEX_FILE);
+    step_until(&mut h, "the listing kept", |h| {
+        !h.state().customers_loading()
+            && Index::open(&index).is_ok_and(|i| i.len().unwrap_or(0) > 0)
+    });
+    let listed = h.state().customer_rows().0.len();
+    assert!(listed > 4, "enough to scroll: {listed}");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
+    h.step();
+    h.event(egui::Event::Text("nunoa".into()));
+    step_until(&mut h, "the answer", |h| {
+        has_text(h, "visto en el servicio el")
+    });
+    h.step();
+    assert!(
+        has_text(&h, &format!("{listed} facturas y 1 cliente")),
+        "the count of what was found"
+    );
+    assert!(has_text(&h, "Hay más abajo"), "the list says it scrolls");
+    let today = common::TODAY;
+    let mut overdue = 0;
+    for node in h.query_all_by_label_contains("visto en el servicio el") {
+        let line = node.accesskit_node().label().unwrap_or_default();
+        let due = line
+            .split(" · ")
+            .find_map(|p| p.strip_prefix("vence el "))
+            .and_then(|d| chrono::NaiveDate::parse_from_str(d, "%d-%m-%Y").ok());
+        if line.contains("Abierta") || line.contains("Vencida") {
+            let past = due.is_some_and(|d| d < today);
+            assert_eq!(line.contains("Vencida · "), past, "{line}");
+            overdue += usize::from(past);
+        }
+    }
+    assert!(overdue > 0, "an overdue invoice among those shown");
+    // Nothing found: whose invoices were searched.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
+    h.step();
+    h.step();
+    h.event(egui::Event::Text("zzzqqq".into()));
+    step_until(&mut h, "nothing found", |h| has_text(h, "Nada encontrado"));
+    let said = common::text_containing(&h, "Nada encontrado");
+    assert!(
+        said.contains("entre las facturas del perfil Pruebas que"),
+        "{said}"
+    );
+}
+
 /// #50: a UF total reads in pesos too, its day said: the customer list's totals, and
 /// Cartera's whole book in pesos per bucket (pesos plus the UF on the day's value).
 #[test]

@@ -21,6 +21,7 @@ pub(super) async fn find(
     json: bool,
 ) -> Result<(), CliError> {
     let resolved = settings::resolve(profile)?;
+    let profile_name = resolved.profile_name.clone();
     let service = search::service_of(&resolved.config.base_url);
     let journal = super::journal_open::journal_before_sending()?;
     let mut index =
@@ -52,8 +53,9 @@ pub(super) async fn find(
                 tr!("search-customer", name = escape_controls(&c.line()))
             );
         }
+        let today = chrono::Local::now().date_naive();
         for hit in &answer.invoices {
-            say!("{}", crate::i18n::search_line(hit));
+            say!("{}", crate::i18n::search_line(hit, today));
         }
         if answer.more {
             note!("{}", tr!("search-more"));
@@ -72,7 +74,11 @@ pub(super) async fn find(
         }
         None if !found => Err(CliError {
             code: super::Exit::Failed,
-            message: tr!("search-none", text = escape_controls(&answer.text)),
+            message: tr!(
+                "search-none",
+                text = escape_controls(&answer.text),
+                profile = escape_controls(&profile_name)
+            ),
         }),
         None => Ok(()),
     }

@@ -5,9 +5,16 @@ use crate::search::{Hit, SearchError, Source, Status};
 use crate::text::escape_controls;
 use crate::tr;
 
-/// Where an invoice stands, as last seen.
-pub fn search_status(s: Status) -> String {
-    match s {
+/// Where an invoice stands, as last seen, on `today`: an open one past its due day is
+/// "Vencida · N días", as Lookup and the customer's table say it.
+pub fn search_status(hit: &Hit, today: chrono::NaiveDate) -> String {
+    if hit.status == Status::Open
+        && let Some(due) = hit.due
+        && due < today
+    {
+        return tr!("overdue-days", days = (today - due).num_days());
+    }
+    match hit.status {
         Status::Open => tr!("status-open"),
         Status::Paid => tr!("status-paid"),
         Status::Void => tr!("status-void"),
@@ -52,13 +59,14 @@ pub fn search_due(hit: &Hit) -> String {
         .unwrap_or_default()
 }
 
-/// One line for the command line: id, customer, amount, status, due, where seen.
-pub fn search_line(hit: &Hit) -> String {
+/// One line for the command line: id, customer, amount, status on `today`, due, where
+/// seen.
+pub fn search_line(hit: &Hit, today: chrono::NaiveDate) -> String {
     let mut parts = vec![
         escape_controls(&hit.id).into_owned(),
         search_customer(hit),
         search_amount(hit),
-        search_status(hit.status),
+        search_status(hit, today),
     ];
     let due = search_due(hit);
     if !due.is_empty() {

@@ -34,6 +34,8 @@ pub struct SearchBox {
     focus: bool,
     /// The arrows moved the choice this frame: its line is scrolled into view.
     moved: bool,
+    /// The profile whose service was searched (the answer says so).
+    profile: String,
 }
 
 /// The box's id (tests and the focus).
@@ -50,7 +52,9 @@ impl SearchBox {
     }
 
     /// What a search found (or why it could not): shown when it is for what is typed now.
-    pub fn answered(&mut self, result: Result<Answer, String>) {
+    /// `profile`: whose service's invoices were searched.
+    pub fn answered(&mut self, result: Result<Answer, String>, profile: String) {
+        self.profile = profile;
         match result {
             Ok(a) if a.text == self.asked() => {
                 self.answer = Some(a);
@@ -100,7 +104,7 @@ impl SearchBox {
     }
 
     /// Draws the box, and its answer below it while open.
-    pub fn show(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+    pub fn show(&mut self, ui: &mut Ui, today: chrono::NaiveDate, commands: &mut Vec<Command>) {
         let width = ui.available_width().clamp(MIN_WIDTH, 280.0);
         let field = ui.add(
             egui::TextEdit::singleline(&mut self.text)
@@ -152,7 +156,7 @@ impl SearchBox {
             }
         }
         if self.open && !self.asked().is_empty() {
-            self.answer_below(ui, &field, typing, commands);
+            self.answer_below(ui, &field, typing, today, commands);
         }
         self.moved = false;
     }
@@ -162,6 +166,7 @@ impl SearchBox {
         ui: &mut Ui,
         field: &egui::Response,
         typing: bool,
+        today: chrono::NaiveDate,
         commands: &mut Vec<Command>,
     ) {
         let screen = ui.ctx().content_rect();
@@ -174,7 +179,7 @@ impl SearchBox {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
                     ui.set_width(width - 16.0);
                     let mut picked = None;
-                    self.lines(ui, &mut picked);
+                    self.lines(ui, today, &mut picked);
                     if let Some(p) = picked {
                         self.open_pick(p, commands);
                     }
@@ -192,7 +197,7 @@ impl SearchBox {
         }
     }
 
-    fn lines(&self, ui: &mut Ui, picked: &mut Option<Pick>) {
+    fn lines(&self, ui: &mut Ui, today: chrono::NaiveDate, picked: &mut Option<Pick>) {
         let asked = self.asked();
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
@@ -206,13 +211,24 @@ impl SearchBox {
         if picks.is_empty() {
             ui.label(tr!(
                 "search-none",
-                text = crate::text::escape_controls(&a.text)
+                text = crate::text::escape_controls(&a.text),
+                profile = crate::text::escape_controls(&self.profile)
             ));
             return;
         }
+        // How much was found, first: the list below may hold more than the window shows.
+        let found = ui.label(
+            egui::RichText::new(tr!(
+                "search-found",
+                invoices = a.invoices.len(),
+                customers = a.customers.len()
+            ))
+            .strong(),
+        );
+        crate::ui::widgets::announce(ui, &found, false);
         let line_height = ui.text_style_height(&egui::TextStyle::Body) * 2.6;
         let shown = (ui.ctx().content_rect().height() * 0.6).max(line_height * 3.0);
-        egui::ScrollArea::vertical()
+        let list = egui::ScrollArea::vertical()
             .max_height(shown)
             .auto_shrink([false, true])
             .show(ui, |ui| {
@@ -222,7 +238,7 @@ impl SearchBox {
                         "{} · {} · {}",
                         crate::i18n::search_customer(hit),
                         crate::i18n::search_amount(hit),
-                        crate::i18n::search_status(hit.status)
+                        crate::i18n::search_status(hit, today)
                     );
                     let mut second = vec![crate::text::escape_controls(&hit.id).into_owned()];
                     if let Some(r) = &hit.reference {
@@ -253,6 +269,10 @@ impl SearchBox {
                     self.line(ui, n, &first, "", &picks, picked);
                 }
             });
+        if list.content_size.y > list.inner_rect.height() + 1.0 {
+            // Not all in sight: say that the list scrolls.
+            ui.weak(tr!("search-scrolls"));
+        }
         if a.more {
             ui.weak(tr!("search-more"));
         }

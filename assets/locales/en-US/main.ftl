@@ -1119,7 +1119,16 @@ search-index-not-ours = The search index's file ({ $path }) is another database,
 search-hint = Find invoice, RUT, amount… (Ctrl+F)
 search-hint-long = Find an invoice, reference, RUT, customer or amount (Ctrl+F)
 search-searching = Searching…
-search-none = Nothing found for “{ $text }” in what this computer and the desk know.
+search-none = Nothing found for “{ $text }” among the invoices of profile { $profile } that this computer and the desk know.
+search-found = { $invoices ->
+        [one] 1 invoice
+       *[other] { $invoices } invoices
+    }{ $customers ->
+        [0] {""}
+        [one] {" and 1 customer"}
+       *[other] {" and "}{ $customers }{" customers"}
+    }
+search-scrolls = There is more below: go down with the arrows or the mouse wheel.
 search-more = There are more results: type something more precise.
 search-ask-service = Look up “{ $text }” at the service
 search-customer = Customer: { $name }

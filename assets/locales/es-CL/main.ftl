@@ -1125,7 +1125,16 @@ search-index-not-ours = El archivo del índice de búsqueda ({ $path }) es otra 
 search-hint = Buscar factura, RUT, monto… (Ctrl+F)
 search-hint-long = Buscar factura, referencia, RUT, cliente o monto (Ctrl+F)
 search-searching = Buscando…
-search-none = Nada encontrado para «{ $text }» en lo que este computador y el escritorio conocen.
+search-none = Nada encontrado para «{ $text }» entre las facturas del perfil { $profile } que este computador y el escritorio conocen.
+search-found = { $invoices ->
+        [one] 1 factura
+       *[other] { $invoices } facturas
+    }{ $customers ->
+        [0] {""}
+        [one] {" y 1 cliente"}
+       *[other] {" y "}{ $customers }{" clientes"}
+    }
+search-scrolls = Hay más abajo: baje con las flechas o la rueda del mouse.
 search-more = Hay más resultados: escriba algo más preciso.
 search-ask-service = Consultar «{ $text }» en el servicio
 search-customer = Cliente: { $name }

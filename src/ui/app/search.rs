@@ -45,7 +45,13 @@ impl InvoiceDeskApp {
     /// A search that finished: its answer shown, the text typed meanwhile searched.
     pub(super) fn search_finished(&mut self) {
         if let Some(result) = crate::ui::task::take_finished(&mut self.searching) {
-            self.search.answered(crate::ui::task::flat(result));
+            let profile = self
+                .session
+                .as_ref()
+                .map(|s| s.profile.name.clone())
+                .or_else(|| self.profiles.active.clone())
+                .unwrap_or_default();
+            self.search.answered(crate::ui::task::flat(result), profile);
             if let Some(next) = self.search_next.take() {
                 self.handle(Command::Search(SearchCommand::Search(next)));
             }

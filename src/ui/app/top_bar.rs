@@ -137,7 +137,7 @@ impl InvoiceDeskApp {
                 ui.end_row();
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                self.search.show(ui, commands)
+                self.search.show(ui, self.clock.today(), commands)
             });
         });
     }
