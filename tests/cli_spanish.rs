@@ -138,6 +138,18 @@ fn a_spanish_clerks_cli_answers_in_spanish() {
         "{}",
         text(&out.stderr)
     );
+    // #68 (5): its actions and outcomes are words, not the journal's own names.
+    let listed = text(&out.stdout);
+    assert!(
+        listed.contains("Emisión") && listed.contains("Hecha") && listed.contains("Rechazada"),
+        "{listed}"
+    );
+    for raw in ["create", "done", "refused"] {
+        assert!(
+            !listed.split_whitespace().any(|w| w == raw),
+            "{raw} in: {listed}"
+        );
+    }
     // A billing run's check: its summary and "nothing sent" in Spanish.
     let file = e.dir.path().join("marzo.csv");
     std::fs::write(

@@ -51,8 +51,13 @@ fn amount(e: &Entry) -> String {
 
 fn what(e: &Entry) -> String {
     let mut parts = Vec::new();
-    if let Some(r) = &e.external_id {
-        parts.push(tr!("cli-ref", reference = r));
+    match &e.external_id {
+        // An e-mail's key, as a clerk reads it ("Recordatorio, 90 días de atraso (2026-11)").
+        Some(k) if e.action == Action::Email => {
+            parts.push(crate::mail::key_words_in(crate::i18n::current(), k));
+        }
+        Some(r) => parts.push(tr!("cli-ref", reference = r)),
+        None => {}
     }
     if let Some(f) = &e.file_name {
         parts.push(f.clone());
@@ -64,7 +69,7 @@ fn what(e: &Entry) -> String {
 }
 
 fn outcome(e: &Entry) -> String {
-    let mut s = e.outcome.as_str().to_string();
+    let mut s = crate::i18n::outcome_word(e.outcome);
     if let Some(k) = &e.error_kind {
         s.push_str(&format!(" ({k}"));
         if let Some(c) = &e.error_code {
@@ -275,7 +280,7 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), CliError> {
             .collect();
         writeln!(
             out,
-            "{:>6}  {:19}  {:20}  {:7}  {:16}  {:24}  {:28}  {}",
+            "{:>6}  {:19}  {:20}  {:11}  {:16}  {:24}  {:28}  {}",
             h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
         )
         .map_err(io)?;
@@ -287,11 +292,11 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), CliError> {
         } else {
             writeln!(
                 out,
-                "{:>6}  {:19}  {:20}  {:7}  {:16}  {:24}  {:28}  {}",
+                "{:>6}  {:19}  {:20}  {:11}  {:16}  {:24}  {:28}  {}",
                 e.seq,
                 local_time(&e.time),
                 crate::i18n::writer(e),
-                e.action.as_str(),
+                crate::i18n::action_word(e.action),
                 escape_controls(e.customer.as_deref().unwrap_or("")),
                 escape_controls(&amount(e)),
                 escape_controls(&what(e)),

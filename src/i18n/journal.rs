@@ -109,3 +109,22 @@ pub fn journal_error(e: &crate::journal::JournalError) -> String {
 pub fn journal_unreadable(e: &crate::journal::JournalError) -> String {
     with_trouble(tr!("journal-unreadable"), e)
 }
+
+/// The action in the clerk's words.
+pub fn action_word(a: crate::journal::Action) -> String {
+    match a {
+        crate::journal::Action::Create => tr!("act-create"),
+        crate::journal::Action::Void => tr!("act-void"),
+        crate::journal::Action::Export => tr!("act-export-action"),
+        crate::journal::Action::Email => tr!("act-email-action"),
+    }
+}
+
+/// The outcome in the clerk's words.
+pub fn outcome_word(o: crate::journal::Outcome) -> String {
+    match o {
+        crate::journal::Outcome::Done => tr!("act-done"),
+        crate::journal::Outcome::Refused => tr!("act-refused"),
+        crate::journal::Outcome::Unknown => tr!("act-unknown"),
+    }
+}

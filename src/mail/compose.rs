@@ -370,6 +370,26 @@ impl Draft {
     }
 }
 
+/// What an e-mail entry of the journal was about, as a clerk reads it, from the key it
+/// was sent once under (`invoice:cus_1:in_9` → "Invoice in_9"); the key itself when it
+/// is not one.
+pub fn key_words_in(lang: crate::i18n::Lang, key: &str) -> String {
+    use crate::tr_in;
+    let mut parts = key.splitn(3, ':');
+    let (Some(kind), Some(_customer), Some(document)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return key.to_string();
+    };
+    match Kind::parse(kind) {
+        Some(Kind::Invoice) => tr_in!(lang, "act-email-invoice", id = document),
+        Some(Kind::Statement) => tr_in!(lang, "act-email-statement", month = document),
+        Some(Kind::Reminder(days)) => {
+            tr_in!(lang, "act-email-reminder", days = days, month = document)
+        }
+        None => key.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -476,5 +496,27 @@ mod tests {
             texts(Kind::Statement, Lang::Es, &fill(), Some(dir.path())),
             Err(TemplateError::NoSubject(_))
         ));
+    }
+
+    #[test]
+    fn an_emails_key_reads_as_what_it_was_about() {
+        for (key, en, es) in [
+            ("invoice:cus_1:in_9", "Invoice in_9", "Factura in_9"),
+            (
+                "statement:cus_1:2026-11",
+                "Statement of 2026-11",
+                "Estado de cuenta de 2026-11",
+            ),
+            (
+                "reminder-30:cus_1:2026-11",
+                "Reminder, 30 days overdue (2026-11)",
+                "Recordatorio, 30 días de atraso (2026-11)",
+            ),
+            ("odd", "odd", "odd"),
+            ("letter:cus_1:x", "letter:cus_1:x", "letter:cus_1:x"),
+        ] {
+            assert_eq!(key_words_in(crate::i18n::Lang::En, key), en);
+            assert_eq!(key_words_in(crate::i18n::Lang::Es, key), es);
+        }
     }
 }

@@ -19,7 +19,7 @@ pub mod outbox;
 pub mod smtp;
 
 pub use crate::profile::mail::{Checked, MailError, Security, Settings};
-pub use compose::{Attachment, Draft, Kind, Texts};
+pub use compose::{Attachment, Draft, Kind, Texts, key_words_in};
 pub use outbox::{Again, Outbox, Sent};
 pub use smtp::{Delivery, Mailer};
 

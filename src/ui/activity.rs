@@ -280,14 +280,14 @@ impl ActivityPanel {
                     &tr!("act-action"),
                     &mut self.filters.action,
                     &[Action::Create, Action::Void, Action::Export],
-                    action_word,
+                    crate::i18n::action_word,
                 );
                 any_of(
                     ui,
                     &tr!("act-outcome"),
                     &mut self.filters.outcome,
                     &[Outcome::Done, Outcome::Refused, Outcome::Unknown],
-                    outcome_word,
+                    crate::i18n::outcome_word,
                 );
                 if self.clerks.len() > 1 || self.filters.clerk.is_some() {
                     let l = ui.label(tr!("act-clerk"));
@@ -357,7 +357,7 @@ impl ActivityPanel {
                 ui.label(format!(
                     "{}  ·  {}  ·  {}  ·  {}  ·  {}",
                     local_time(&e.time),
-                    action_word(e.action),
+                    crate::i18n::action_word(e.action),
                     words.customer(e.customer.as_deref()),
                     words.amount(e),
                     safe(&reference(e)),
@@ -425,7 +425,7 @@ impl ActivityPanel {
                     // Who, and through which profile (a desk's clerks use several).
                     let who = format!("{} · {}", crate::i18n::writer(e), safe(&e.profile));
                     row.col(|ui| cell(ui, &who));
-                    row.col(|ui| cell(ui, &action_word(e.action)));
+                    row.col(|ui| cell(ui, &crate::i18n::action_word(e.action)));
                     row.col(|ui| cell(ui, &words.customer(e.customer.as_deref())));
                     row.col(|ui| cell(ui, &words.amount(e)));
                     row.col(|ui| cell(ui, &safe(&reference(e))));
@@ -480,32 +480,13 @@ fn any_of<T: Copy + PartialEq>(
     ui.end_row();
 }
 
-/// The action in the clerk's words.
-pub fn action_word(a: Action) -> String {
-    match a {
-        Action::Create => tr!("act-create"),
-        Action::Void => tr!("act-void"),
-        Action::Export => tr!("act-export-action"),
-        Action::Email => tr!("act-email-action"),
-    }
-}
-
-/// The outcome in the clerk's words.
-pub fn outcome_word(o: Outcome) -> String {
-    match o {
-        Outcome::Done => tr!("act-done"),
-        Outcome::Refused => tr!("act-refused"),
-        Outcome::Unknown => tr!("act-unknown"),
-    }
-}
-
 fn outcome_cell(ui: &mut Ui, e: &Entry) {
     let color = match e.outcome {
         Outcome::Done => widgets::CHIP_COLORS[1],
         Outcome::Refused => widgets::CHIP_COLORS[3],
         Outcome::Unknown => widgets::CHIP_COLORS[2],
     };
-    widgets::chip(ui, &outcome_word(e.outcome), color);
+    widgets::chip(ui, &crate::i18n::outcome_word(e.outcome), color);
     if let Some(code) = &e.error_code {
         // The service's code with its meaning: "TK20400 · el cliente no existe".
         let text = match crate::i18n::service_code_words(code) {
@@ -584,29 +565,8 @@ fn reference(e: &Entry) -> String {
         Action::Email => e
             .external_id
             .as_deref()
-            .map(|k| email_reference_in(crate::i18n::current(), k))
+            .map(|k| crate::mail::key_words_in(crate::i18n::current(), k))
             .unwrap_or_default(),
-    }
-}
-
-/// What an e-mail entry of the journal was about, as a clerk reads it, from the key it
-/// was sent once under (`invoice:cus_1:in_9` → "Invoice in_9"); the key itself when it
-/// is not one.
-fn email_reference_in(lang: crate::i18n::Lang, key: &str) -> String {
-    use crate::mail::Kind;
-    use crate::tr_in;
-    let mut parts = key.splitn(3, ':');
-    let (Some(kind), Some(_customer), Some(document)) = (parts.next(), parts.next(), parts.next())
-    else {
-        return key.to_string();
-    };
-    match Kind::parse(kind) {
-        Some(Kind::Invoice) => tr_in!(lang, "act-email-invoice", id = document),
-        Some(Kind::Statement) => tr_in!(lang, "act-email-statement", month = document),
-        Some(Kind::Reminder(days)) => {
-            tr_in!(lang, "act-email-reminder", days = days, month = document)
-        }
-        None => key.to_string(),
     }
 }
 
@@ -648,34 +608,6 @@ impl crate::ui::Panel for ActivityPanel {
                 Ok(None) => None,
                 Err(e) => Some(Err(e)),
             };
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::i18n::Lang;
-
-    #[test]
-    fn an_emails_key_reads_as_what_it_was_about() {
-        for (key, en, es) in [
-            ("invoice:cus_1:in_9", "Invoice in_9", "Factura in_9"),
-            (
-                "statement:cus_1:2026-11",
-                "Statement of 2026-11",
-                "Estado de cuenta de 2026-11",
-            ),
-            (
-                "reminder-30:cus_1:2026-11",
-                "Reminder, 30 days overdue (2026-11)",
-                "Recordatorio, 30 días de atraso (2026-11)",
-            ),
-            ("odd", "odd", "odd"),
-            ("letter:cus_1:x", "letter:cus_1:x", "letter:cus_1:x"),
-        ] {
-            assert_eq!(email_reference_in(Lang::En, key), en);
-            assert_eq!(email_reference_in(Lang::Es, key), es);
         }
     }
 }
