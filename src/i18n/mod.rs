@@ -549,6 +549,62 @@ mod tests {
         assert!(missing.is_empty(), "used but not defined: {missing:?}");
     }
 
+    /// #68: no "1 páginas" — a count is never written before a plural noun outside a
+    /// selector that says the one form (`[one] 1 página`).
+    #[test]
+    fn a_count_before_a_noun_says_one_in_the_singular() {
+        let nouns = [
+            "facturas",
+            "páginas",
+            "filas",
+            "clientes",
+            "registros",
+            "correos",
+            "invoices",
+            "pages",
+            "rows",
+            "customers",
+            "entries",
+            "e-mails",
+        ];
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/locales");
+        let mut bare = Vec::new();
+        for lang in ["es-CL", "en-US"] {
+            for file in ["main.ftl", "cli.ftl", "mail.ftl"] {
+                let text = std::fs::read_to_string(root.join(lang).join(file)).unwrap();
+                for line in text.lines() {
+                    // A variant's own text is the selector's form already.
+                    let t = line.trim_start();
+                    if t.starts_with('[') || t.starts_with("*[") || t.starts_with('#') {
+                        continue;
+                    }
+                    for part in line.split("{ $").skip(1) {
+                        if let Some((_, after)) = part.split_once(" } ")
+                            && nouns.iter().any(|n| after.starts_with(n))
+                            && !part.contains("->")
+                        {
+                            bare.push(format!("{lang}/{file}: {line}"));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            bare.is_empty(),
+            "counts before plural nouns:\n{}",
+            bare.join("\n")
+        );
+        let one = |lang| {
+            text_typed_in(
+                lang,
+                "cli-export-progress",
+                &[("items", &1u64), ("pages", &1u64)],
+            )
+        };
+        assert_eq!(one(Lang::Es), "1 factura (1 página)…");
+        assert_eq!(one(Lang::En), "1 invoice (1 page)…");
+    }
+
     #[test]
     fn spanish_and_english_texts_and_dates() {
         // Explicit languages: a test never switches the process's language.

@@ -62,7 +62,13 @@ cli-invoices = { $count ->
 cli-cannot-export-to = Cannot export to { $path }: { $why }
 cli-export-not-recorded = Note: the journal could not record how the export ended. { $why }
 cli-export-could-not-start = Could not start the export: { $why }
-cli-export-progress = { $items } invoices ({ $pages } pages)…
+cli-export-progress = { $items ->
+        [one] 1 invoice
+       *[other] { $items } invoices
+    } ({ $pages ->
+        [one] 1 page
+       *[other] { $pages } pages
+    })…
 cli-export-failed = Could not export: { $why }
 cli-not-changed = { $path } was not changed.
 cli-write-failed = Could not write { $path }: { $why }. Any existing file was left as it was.
@@ -97,16 +103,25 @@ cli-slowed = The service is answering slowly: { $now ->
     [one] one invoice is sent
    *[other] { $now } invoices are sent
 } at a time until it answers quickly again.
-cli-run-progress = { $done } of { $total } rows ({ $rate }/s, about { $left } s left)…
+cli-run-progress = { $done } of { $total ->
+        [one] 1 row
+       *[other] { $total } rows
+    } ({ $rate }/s, about { $left } s left)…
 cli-found-at-service = { $count } found already issued at the service (not in this journal): not sent again.
-cli-rows-waiting = { $count } rows wait for confirmation until { $time }: an earlier request for them may still be at work at the service. Run the same file again after that to settle them.
+cli-rows-waiting = { $count ->
+        [one] 1 row waits
+       *[other] { $count } rows wait
+    } for confirmation until { $time }: an earlier request may still be at work at the service. Run the same file again after that to settle it.
 cli-row-outcome = row { $row } ({ $reference }): { $status } — { $why }
 cli-run-journal-stopped = Stopped: { $why } Nothing is sent that the journal cannot record; the rows above say what became of each. Run the same file again once the journal can be written.
 cli-run-elsewhere = Stopped: another computer is issuing this same file right now, with a journal of its own — invoice { $invoice } (reference { $reference }) was not issued from this computer. Nothing more was sent; only rows already on their way may have gone twice (the report lists each row). Agree who runs the file; a desk that bills from several computers needs the shared journal (see `invoice-desk journal init`).
 cli-run-cancelled = Stopped: some rows were not sent. Run the same file again to send them (rows already issued are skipped).
 cli-run-unknown = Some rows' outcome is unknown: run the same file again (it checks them first, and sends nothing twice) or `invoice-desk journal resolve`.
 cli-run-refused = Some rows were refused or not sent (see above).
-cli-run-similar = { $count } rows look like invoices already issued and were not sent (see above). If they really are other invoices, run the same file again with --allow-similar.
+cli-run-similar = { $count ->
+        [one] 1 row looks like an invoice already issued and was not sent
+       *[other] { $count } rows look like invoices already issued and were not sent
+    } (see above). If they really are other invoices, run the same file again with --allow-similar.
 cli-run-counts = { $created } created, { $existing } already issued, { $refused } refused, { $unknown } unknown
 cli-run-by-others = {" "}({ $count } of them by colleagues)
 cli-run-similar-skipped = , { $count } possible duplicates skipped
@@ -139,20 +154,29 @@ cli-init-done = The shared journal's tables are ready. Give the clerks' role its
 cli-init-done-for = The shared journal is ready: the role { $role } may add entries and read them, never change or remove them.
 cli-push-not-a-database = journal push copies into a shared journal: give its PostgreSQL address with --to.
 cli-push-no-local = There is no local journal at { $path } to copy.
-cli-pushed = Copied { $copied } entries of { $path } into the shared journal ({ $already } were there already).
+cli-pushed = Copied { $copied ->
+        [one] 1 entry
+       *[other] { $copied } entries
+    } of { $path } into the shared journal ({ $already } were there already).
 cli-pushed-directory = { $count ->
     [one] Brought 1 customer of this computer's directory to the shared journal's (those it already knew by name, RUT or notes were left as they are).
    *[other] Brought { $count } customers of this computer's directory to the shared journal's (those it already knew by name, RUT or notes were left as they are).
 }
 cli-journal-damaged = The journal { $path } is damaged: { $why }. Keep a copy of the file and restore the last backup.
-cli-journal-intact = The journal is intact: { $count } rows, every hash matches.
+cli-journal-intact = The journal is intact: { $count ->
+        [one] 1 row
+       *[other] { $count } rows
+    }, every hash matches.
 cli-journal-broken = The journal is broken: { $why }.
 cli-journal-broken-at = The journal is broken at row { $seq }: { $why }.
 cli-resolved-done = done: { $id }
 cli-resolved-waiting = not at the service yet; its request may still be at work until { $time }
 cli-resolved-unreachable = still unknown: the service could not be asked
 cli-nothing-to-check = Nothing to check.
-cli-entries-wait = { $count } entries wait: their request may still be at work at the service; run this again after { $time } to settle them.
+cli-entries-wait = { $count ->
+        [one] 1 entry waits
+       *[other] { $count } entries wait
+    }: its request may still be at work at the service; run this again after { $time } to settle it.
 cli-still-unknown = { $count ->
     [one] 1 outcome is still unknown.
    *[other] { $count } outcomes are still unknown.
@@ -212,31 +236,64 @@ cli-bad-currency = INVOICE_DESK_CURRENCIES: "{ $value }" is not an ISO 4217 curr
 cli-run-progress-others = ({ $count } issued by colleagues)
 cli-no-profile-chosen = Name a profile, or make one active with: invoice-desk profile use NAME
 cli-statement-failed = The statement could not be made: { $why }
-cli-statement-written = Statement written to { $path }: { $invoices } invoices, { $pages } pages.
-cli-statement-listing = { $count } invoices listed…
+cli-statement-written = Statement written to { $path }: { $invoices ->
+        [one] 1 invoice
+       *[other] { $invoices } invoices
+    }, { $pages ->
+        [one] 1 page
+       *[other] { $pages } pages
+    }.
+cli-statement-listing = { $count ->
+        [one] 1 invoice
+       *[other] { $count } invoices
+    } listed…
 cli-statement-stopped = Stopped: no statement was written.
 cli-statement-workbook = More invoices than fit in print: the PDF carries the { $shown } due longest ago, and all { $invoices } are in { $path }.
 cli-statement-nothing-owed = Nothing is owed.
 cli-statement-owed = Owed: { $owed }.
-cli-statement-owed-overdue = Owed: { $owed }; the oldest { $days } days overdue.
+cli-statement-owed-overdue = Owed: { $owed }; the oldest { $days ->
+        [one] 1 day
+       *[other] { $days } days
+    } overdue.
 cli-customers-file = The customers file { $path } cannot be used: { $why }
 cli-customers-too-large = it is larger than { $mb } MB
 cli-customers-bad-id = line { $line } is not a customer id: { $id }
-cli-customers-too-many = it names more than { $max } customers
+cli-customers-too-many = it names more than { $max ->
+        [one] 1 customer
+       *[other] { $max } customers
+    }
 cli-customers-none = No customers to make statements for: give --customers FILE (one id per line) or --all-known.
-cli-statements-progress = { $done } of { $total } customers…
-cli-statements-done = { $pdfs } statements written, { $nothing } customers owe nothing (no PDF), { $failed } could not be listed. Summary: { $summary }
+cli-statements-progress = { $done } of { $total ->
+        [one] 1 customer
+       *[other] { $total } customers
+    }…
+cli-statements-done = { $pdfs ->
+        [one] 1 statement written
+       *[other] { $pdfs } statements written
+    }, { $nothing ->
+        [one] 1 customer owes nothing
+       *[other] { $nothing } customers owe nothing
+    } (no PDF), { $failed } could not be listed. Summary: { $summary }
 cli-statements-customer-failed = { $customer }: no statement: { $why }
-cli-statements-stopped = Stopped after { $done } of { $total } customers: the summary lists those done; run it again for the rest (files already written are kept, never overwritten).
+cli-statements-stopped = Stopped after { $done } of { $total ->
+        [one] 1 customer
+       *[other] { $total } customers
+    }: the summary lists those done; run it again for the rest (files already written are kept, never overwritten).
 cli-receivables-too-large = too large to add
 cli-receivables-csv-only = Receivables are written as CSV or as an Excel workbook: give --out a name ending in .csv or .xlsx.
 cli-receivables-none = No customers: import the customer directory (invoice-desk customers import FILE) or give --customers FILE.
-cli-receivables-progress = { $done } of { $total } customers…
+cli-receivables-progress = { $done } of { $total ->
+        [one] 1 customer
+       *[other] { $total } customers
+    }…
 cli-receivables-written = { $count ->
     [one] 1 customer written to { $path }.
    *[other] { $count } customers written to { $path }.
 }
-cli-receivables-failed = { $count } customers could not be listed: what they owe is not known (see their lines).
+cli-receivables-failed = { $count ->
+        [one] 1 customer
+       *[other] { $count } customers
+    } could not be listed: what they owe is not known (see their lines).
 cli-receivables-customer = Customer
 cli-receivables-name = Name
 cli-receivables-owed = Owed

@@ -259,7 +259,10 @@ err-token-timeout = The identity provider did not answer within { $seconds } s. 
 err-certificate = The server's certificate is not trusted by this computer ({ $reason }). If your organisation inspects secure traffic, ask IT to install its certificate on this computer.
 err-connection-lost = The connection to the service broke before its answer arrived. Try again.
 err-done-unreadable = The service accepted the request to { $action } (it answered with success), but its answer could not be read. It was most likely done: check the result before trying again.
-err-listing-too-long = The list has more than { $cap } invoices, the most the app reads at once; it was stopped there.
+err-listing-too-long = The list has more than { $cap ->
+        [one] 1 invoice
+       *[other] { $cap } invoices
+    }, the most the app reads at once; it was stopped there.
 cred-connection-unsure = A server answered at this address, but not the way the invoicing service does (its "not found" answer was not the service's), so it cannot be told whether this is the invoicing service. Check the base URL.
 cert-unknown-issuer = issuer unknown
 cert-expired = expired or not yet valid
@@ -441,7 +444,10 @@ journal-damaged = The journal is damaged: keep the file and ask for support.
 act-title = Activity: what was issued, voided, exported and e-mailed on this computer
 act-email-invoice = Invoice { $id }
 act-email-statement = Statement of { $month }
-act-email-reminder = Reminder, { $days } days overdue ({ $month })
+act-email-reminder = Reminder, { $days ->
+        [one] 1 day
+       *[other] { $days } days
+    } overdue ({ $month })
 act-title-shared = Activity: what the desk issued, voided, exported and e-mailed (the shared journal)
 act-days = Days
 act-since = From
@@ -464,7 +470,10 @@ act-reading = Reading the journal…
 act-export = Export CSV…
 act-file-name = activity
 act-dialog-title = Export the activity
-act-exported = { $count } entries exported to { $path }.
+act-exported = { $count ->
+        [one] 1 entry
+       *[other] { $count } entries
+    } exported to { $path }.
 act-export-failed = Could not write { $path }. Any existing file was left as it was.
 act-connect-to-check = Connect to the service to check them.
 act-open-row = Open this invoice in Lookup
@@ -483,7 +492,10 @@ act-done = Done
 act-refused = Refused
 act-unknown = To check
 act-checked = (checked)
-act-rows = { $count } rows
+act-rows = { $count ->
+        [one] 1 row
+       *[other] { $count } rows
+    }
 act-account-currency = { $amount } (account currency)
 dir-pick = Put this customer's id in the field
 dir-import = Import customer directory…
@@ -561,7 +573,10 @@ bulk-confirm-skipped = { $count ->
    *[other] { $count } rows with problems are not issued.
 }
 bulk-confirm-yes = Issue them
-bulk-progress = { $done } of { $total } rows · { $rate } a second · about { $left } left
+bulk-progress = { $done } of { $total ->
+        [one] 1 row
+       *[other] { $total } rows
+    } · { $rate } a second · about { $left } left
 bulk-checking = Reading what the service already has of { $of ->
     [one] 1 customer
    *[other] { $of } customers
@@ -570,7 +585,10 @@ bulk-waiting-in-flight = Waiting { $secs } s at most: { $rows ->
     [one] 1 row
    *[other] { $rows } rows
 } of a run cut short may still be on their way to the service; none is sent twice.
-bulk-progress-start = { $done } of { $total } rows
+bulk-progress-start = { $done } of { $total ->
+        [one] 1 row
+       *[other] { $total } rows
+    }
 bulk-pause = Pause
 bulk-resume = Resume
 bulk-cancel = Stop sending
@@ -620,7 +638,10 @@ bulk-why-twice = Two columns are "{ $field }".
 bulk-why-customer-empty = The customer is empty.
 bulk-why-customer-not-found = No customer "{ $text }" in the customer directory.
 bulk-why-directory-empty = No customer "{ $text }": this journal's customer directory has no names yet (a journal just switched to starts empty). Import the directory again, or bring this computer's own along with `invoice-desk journal push`.
-bulk-why-customer-ambiguous = "{ $text }" matches { $count } customers in the directory: write the id.
+bulk-why-customer-ambiguous = "{ $text }" matches { $count ->
+        [one] 1 customer
+       *[other] { $count } customers
+    } in the directory: write the id.
 bulk-why-directory = The customer directory cannot be read.
 bulk-why-amount-empty = The amount is empty.
 bulk-why-currency = "{ $text }" is not one of this profile's currencies ({ $offered }).
@@ -770,7 +791,10 @@ dir-unreadable-why = Nothing was imported: { $why }
 sheet-unreadable = The file cannot be read. Does it exist, and may you read it?
 sheet-not-a-file = It is not a file (it is a folder, a pipe or a device).
 sheet-too-large = It is larger than { $mb } MB, the most a spreadsheet may be.
-sheet-too-many-rows = It has more than { $limit } rows, the most a file may have.
+sheet-too-many-rows = It has more than { $limit ->
+        [one] 1 row
+       *[other] { $limit } rows
+    }, the most a file may have.
 sheet-too-many-columns = Row { $row } has more than { $limit } columns, the most a file may have.
 sheet-too-many-cells = It has more than { $limit } cells, the most a file may have.
 sheet-cell-too-long = Row { $row }, column { $column }: a cell has more than { $limit } characters, the most a cell holds.
@@ -841,8 +865,14 @@ sj-test = Test
 sj-testing = Opening the journal…
 sj-wait-in-flight = Something is being sent: switch journals once it has finished.
 sj-nothing-changed = Nothing has changed.
-sj-works = It works: the shared journal answers and holds { $entries } entries.
-sj-saved-shared = Saved: from now on every create and void is recorded in the desk's shared journal ({ $entries } entries).
+sj-works = It works: the shared journal answers and holds { $entries ->
+        [one] 1 entry
+       *[other] { $entries } entries
+    }.
+sj-saved-shared = Saved: from now on every create and void is recorded in the desk's shared journal ({ $entries ->
+        [one] 1 entry
+       *[other] { $entries } entries
+    }).
 sj-saved-local = Saved: from now on this computer's own journal is used.
 sj-password-session-only = The password could not be stored in the keyring: it is kept only until the app closes.
 sj-not-an-address = Write an address that starts with postgres:// or postgresql://, or leave it empty for this computer's journal.
@@ -888,9 +918,15 @@ st-aging-title = Owed, by days past due
 st-currency = Currency
 st-total-owed = Total owed
 st-too-large = too large to add
-st-too-many = The customer has more than { $limit } invoices to list: more than a statement carries. Export their invoices (Export) instead of making a statement.
+st-too-many = The customer has more than { $limit ->
+        [one] 1 invoice
+       *[other] { $limit } invoices
+    } to list: more than a statement carries. Export their invoices (Export) instead of making a statement.
 st-render-failed = The PDF could not be made: { $why }
-st-cut-note = This statement covers { $total } invoices: here are the { $shown } due longest ago. Every one is in the Excel workbook sent with it (same name, ending in .xlsx).
+st-cut-note = This statement covers { $total ->
+        [one] 1 invoice
+       *[other] { $total } invoices
+    }: here are the { $shown } due longest ago. Every one is in the Excel workbook sent with it (same name, ending in .xlsx).
 st-col-invoice = Invoice
 st-col-reference = Reference
 st-col-due = Due
@@ -937,10 +973,19 @@ rv-title = Receivables: what every customer owes
 rv-explain = Every customer in the customer directory (imported, or seen in the journal), listed a few at a time. Click a customer to see their invoices.
 rv-review = Review receivables
 rv-stop = Stop
-rv-progress = { $done } of { $total } customers…
-rv-stopped = Stopped after { $done } of { $total } customers: those shown were listed.
+rv-progress = { $done } of { $total ->
+        [one] 1 customer
+       *[other] { $total } customers
+    }…
+rv-stopped = Stopped after { $done } of { $total ->
+        [one] 1 customer
+       *[other] { $total } customers
+    }: those shown were listed.
 rv-no-customers = The customer directory is empty: import it in Customer invoices (Import customer directory…), or issue invoices first.
-rv-done = { $count } customers reviewed.
+rv-done = { $count ->
+        [one] 1 customer
+       *[other] { $count } customers
+    } reviewed.
 rv-show = Show
 rv-show-all = Every customer
 rv-show-overdue = Only with overdue invoices
@@ -952,7 +997,10 @@ rv-order-clp = Most owed in pesos first
 rv-order-clf = Most owed in UF first
 rv-order-name = By name
 rv-total = Total { $currency }: { $owed } owed, { $overdue } of it overdue
-rv-failed = { $count } customers could not be listed: what they owe is not known (shown in red).
+rv-failed = { $count ->
+        [one] 1 customer
+       *[other] { $count } customers
+    } could not be listed: what they owe is not known (shown in red).
 rv-col-customer = Customer
 rv-col-rut = RUT
 rv-col-clp = Owed (CLP)
@@ -960,7 +1008,10 @@ rv-col-clf = Owed (UF)
 rv-col-oldest = Oldest overdue
 rv-col-last = Last invoice
 rv-not-listed = Not listed: { $why }
-rv-days = { $days } days
+rv-days = { $days ->
+        [one] 1 day
+       *[other] { $days } days
+    }
 rv-none-overdue = none overdue
 rv-open-row = Open this customer's invoices
 rv-too-large = too large to add
@@ -979,7 +1030,13 @@ rv-book-hint = The customers shown, in this order, with what each owes per curre
 rv-book-stem = receivables
 rv-book-written = Workbook written: { $path }
 rv-making = Statements: { $done } of { $total }…
-rv-made = { $pdfs } statements written; { $nothing } customers owe nothing. Summary: { $summary }
+rv-made = { $pdfs ->
+        [one] 1 statement written
+       *[other] { $pdfs } statements written
+    }; { $nothing ->
+        [one] 1 customer owes nothing
+       *[other] { $nothing } customers owe nothing
+    }. Summary: { $summary }
 rv-made-failed = { $count } could not be made (the summary says why).
 rv-made-stopped = Stopped: the rest were not made.
 rv-folder-failed = The folder { $path } cannot be used: { $why }
@@ -1003,7 +1060,10 @@ mail-f-reply-to = Reply to
 mail-f-copy-to = Desk's copy
 mail-bad-address = { $field }: "{ $address }" is not an e-mail address.
 mail-plain-not-local = Without encryption, e-mail may only go to a server on this computer, not to { $server }: choose starttls or tls.
-mail-bad-rate = { $rate } e-mails a minute cannot be used: from 1 to { $max }.
+mail-bad-rate = { $rate ->
+        [one] 1 e-mail
+       *[other] { $rate } e-mails
+    } a minute cannot be used: from 1 to { $max }.
 mail-ca-unreadable = The certificate authority { $path } cannot be used: { $why }
 mail-template-unreadable = The e-mail template { $path } cannot be read: { $why }
 mail-template-no-subject = The e-mail template { $path } must start with a "Subject: …" line, then a blank line.
@@ -1058,13 +1118,22 @@ rv-mail-title = E-mail the month's statements
 rv-mail-title-reminders = Send the month's payment reminders
 rv-mail-done-reminders = Reminders sent: { $sent }; sent before: { $before }; no invoice 30 days overdue or more: { $nothing }.
 rv-mail-reminders = A reminder instead (30, 60 or 90 days overdue)
-rv-mail-what = Each of the { $count } customers shown who owe something gets their statement of { $month }, the PDF attached, at the addresses in the directory.
-rv-mail-what-reminders = Each of the { $count } customers shown whose oldest unpaid invoice is at least 30 days overdue gets a reminder ({ $month }), the statement attached.
+rv-mail-what = { $count ->
+        [one] The customer shown, if they owe something, gets
+       *[other] Each of the { $count } customers shown who owe something gets
+    } their statement of { $month }, the PDF attached, at the addresses in the directory.
+rv-mail-what-reminders = { $count ->
+        [one] The customer shown, if their oldest unpaid invoice is at least 30 days overdue, gets
+       *[other] Each of the { $count } customers shown whose oldest unpaid invoice is at least 30 days overdue gets
+    } a reminder ({ $month }), the statement attached.
 rv-mail-once = Each customer gets it once: those already sent this month are left out, and an e-mail whose answer never came is not sent again.
 rv-mail-sample = Show the first customer's e-mail
 rv-mail-sample-making = Making the first customer's e-mail…
 rv-mail-sample-title = This is how the first customer with an e-mail address gets it (each with their own):
-rv-mail-sample-none = None of the first { $count } customers would get an e-mail: they have no address or owe nothing.
+rv-mail-sample-none = { $count ->
+        [one] The first customer would not get an e-mail: they have no address or owe nothing.
+       *[other] None of the first { $count } customers would get an e-mail: they have no address or owe nothing.
+    }
 rv-mail-done = Sent: { $sent }; sent before: { $before }; owing nothing: { $nothing }.
 rv-mail-no-address = Without an e-mail address ({ $count }): { $names }.
 rv-mail-not-sent = Not sent ({ $count }): { $names }.

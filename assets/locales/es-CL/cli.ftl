@@ -62,7 +62,13 @@ cli-invoices = { $count ->
 cli-cannot-export-to = No se puede exportar a { $path }: { $why }
 cli-export-not-recorded = Aviso: el registro no pudo anotar cómo terminó la exportación. { $why }
 cli-export-could-not-start = No se pudo comenzar la exportación: { $why }
-cli-export-progress = { $items } facturas ({ $pages } páginas)…
+cli-export-progress = { $items ->
+        [one] 1 factura
+       *[other] { $items } facturas
+    } ({ $pages ->
+        [one] 1 página
+       *[other] { $pages } páginas
+    })…
 cli-export-failed = No se pudo exportar: { $why }
 cli-not-changed = { $path } no se modificó.
 cli-write-failed = No se pudo escribir { $path }: { $why }. El archivo que existía quedó como estaba.
@@ -97,21 +103,33 @@ cli-slowed = El servicio está respondiendo lento: { $now ->
     [one] se envía una factura
    *[other] se envían { $now } facturas
 } a la vez hasta que vuelva a responder rápido.
-cli-run-progress = { $done } de { $total } filas ({ $rate }/s, faltan unos { $left } s)…
+cli-run-progress = { $done } de { $total ->
+        [one] 1 fila
+       *[other] { $total } filas
+    } ({ $rate }/s, faltan unos { $left } s)…
 cli-found-at-service = { $count } ya estaban emitidas en el servicio (no en este registro): no se enviaron de nuevo.
-cli-rows-waiting = { $count } filas esperan confirmación hasta las { $time }: una solicitud anterior para ellas puede seguir en curso en el servicio. Después de esa hora, ejecute el mismo archivo otra vez para resolverlas.
+cli-rows-waiting = { $count ->
+        [one] 1 fila espera
+       *[other] { $count } filas esperan
+    } confirmación hasta las { $time }: una solicitud anterior puede seguir en curso en el servicio. Después de esa hora, ejecute el mismo archivo otra vez para resolverlo.
 cli-row-outcome = fila { $row } ({ $reference }): { $status } — { $why }
 cli-run-journal-stopped = Detenido: { $why } No se envía nada que el registro no pueda anotar; las filas de arriba dicen qué pasó con cada una. Ejecute el mismo archivo otra vez cuando el registro se pueda escribir.
 cli-run-elsewhere = Detenido: otro computador está emitiendo este mismo archivo ahora, con un registro propio — la factura { $invoice } (referencia { $reference }) no se emitió desde este computador. No se envió nada más; solo las filas que ya iban en camino pueden haberse emitido dos veces (el informe dice qué pasó con cada fila). Acuerden quién ejecuta el archivo; un equipo que factura desde varios computadores necesita el registro compartido (vea `invoice-desk journal init`).
 cli-run-cancelled = Detenido: algunas filas no se enviaron. Ejecute el mismo archivo otra vez para enviarlas (las ya emitidas se omiten).
 cli-run-unknown = No se sabe el resultado de algunas filas: ejecute el mismo archivo otra vez (primero las revisa y no envía nada dos veces) o `invoice-desk journal resolve`.
 cli-run-refused = Algunas filas fueron rechazadas o no se enviaron (vea arriba).
-cli-run-similar = { $count } filas parecen facturas ya emitidas y no se enviaron (vea arriba). Si de verdad son otras facturas, ejecute el mismo archivo otra vez con --allow-similar.
+cli-run-similar = { $count ->
+        [one] 1 fila parece una factura ya emitida y no se envió
+       *[other] { $count } filas parecen facturas ya emitidas y no se enviaron
+    } (vea arriba). Si de verdad son otras facturas, ejecute el mismo archivo otra vez con --allow-similar.
 cli-run-counts = { $created } creadas, { $existing } ya emitidas, { $refused } rechazadas, { $unknown } por revisar
 cli-run-by-others = {" "}({ $count } de ellas por colegas)
 cli-run-similar-skipped = , { $count } posibles duplicados omitidos
 cli-run-not-sent = , { $count } no enviadas
-cli-run-invalid = , { $count } filas no válidas omitidas
+cli-run-invalid = , { $count ->
+        [one] 1 fila
+       *[other] { $count } filas
+    } no válidas omitidas
 cli-plan-in-account = { $count } en la moneda de la cuenta: { $sum }
 cli-plan-in = { $count } en { $code }: { $sum }
 cli-plan = { $count } { $count ->
@@ -139,20 +157,29 @@ cli-init-done = Las tablas del registro compartido están listas. Dé sus permis
 cli-init-done-for = El registro compartido está listo: el rol { $role } puede agregar registros y leerlos, nunca cambiarlos ni borrarlos.
 cli-push-not-a-database = journal push copia a un registro compartido: indique su dirección de PostgreSQL con --to.
 cli-push-no-local = No hay un registro local en { $path } que copiar.
-cli-pushed = Se copiaron { $copied } registros de { $path } al registro compartido ({ $already } ya estaban).
+cli-pushed = Se copiaron { $copied ->
+        [one] 1 registro
+       *[other] { $copied } registros
+    } de { $path } al registro compartido ({ $already } ya estaban).
 cli-pushed-directory = { $count ->
     [one] Se llevó 1 cliente del directorio de este computador al del registro compartido (los que ya conocía por nombre, RUT o notas quedaron como estaban).
    *[other] Se llevaron { $count } clientes del directorio de este computador al del registro compartido (los que ya conocía por nombre, RUT o notas quedaron como estaban).
 }
 cli-journal-damaged = El registro { $path } está dañado: { $why }. Guarde una copia del archivo y restaure el último respaldo.
-cli-journal-intact = El registro está íntegro: { $count } filas, todas las huellas coinciden.
+cli-journal-intact = El registro está íntegro: { $count ->
+        [one] 1 fila
+       *[other] { $count } filas
+    }, todas las huellas coinciden.
 cli-journal-broken = El registro está alterado: { $why }.
 cli-journal-broken-at = El registro está alterado en la fila { $seq }: { $why }.
 cli-resolved-done = hecha: { $id }
 cli-resolved-waiting = aún no está en el servicio; su solicitud puede seguir en curso hasta las { $time }
 cli-resolved-unreachable = sigue por revisar: no se pudo consultar al servicio
 cli-nothing-to-check = No hay nada por revisar.
-cli-entries-wait = { $count } registros esperan: su solicitud puede seguir en curso en el servicio; vuelva a ejecutar esto después de las { $time } para resolverlos.
+cli-entries-wait = { $count ->
+        [one] 1 registro espera
+       *[other] { $count } registros esperan
+    }: su solicitud puede seguir en curso en el servicio; vuelva a ejecutar esto después de las { $time } para resolverlo.
 cli-still-unknown = { $count ->
     [one] Aún no se sabe 1 resultado.
    *[other] Aún no se saben { $count } resultados.
@@ -212,31 +239,64 @@ cli-bad-currency = INVOICE_DESK_CURRENCIES: "{ $value }" no es un código de mon
 cli-run-progress-others = ({ $count } emitidas por colegas)
 cli-no-profile-chosen = Indique un perfil, o active uno con: invoice-desk profile use NOMBRE
 cli-statement-failed = No se pudo hacer el estado de cuenta: { $why }
-cli-statement-written = Estado de cuenta guardado en { $path }: { $invoices } facturas, { $pages } páginas.
-cli-statement-listing = { $count } facturas listadas…
+cli-statement-written = Estado de cuenta guardado en { $path }: { $invoices ->
+        [one] 1 factura
+       *[other] { $invoices } facturas
+    }, { $pages ->
+        [one] 1 página
+       *[other] { $pages } páginas
+    }.
+cli-statement-listing = { $count ->
+        [one] 1 factura
+       *[other] { $count } facturas
+    } listadas…
 cli-statement-stopped = Detenido: no se guardó ningún estado de cuenta.
 cli-statement-workbook = Tiene más facturas de las que caben impresas: el PDF lleva las { $shown } de vencimiento más antiguo y todas las { $invoices } están en { $path }.
 cli-statement-nothing-owed = No se adeuda nada.
 cli-statement-owed = Adeudado: { $owed }.
-cli-statement-owed-overdue = Adeudado: { $owed }; la más antigua vencida hace { $days } días.
+cli-statement-owed-overdue = Adeudado: { $owed }; la más antigua vencida hace { $days ->
+        [one] 1 día
+       *[other] { $days } días
+    }.
 cli-customers-file = El archivo de clientes { $path } no se puede usar: { $why }
 cli-customers-too-large = pesa más de { $mb } MB
 cli-customers-bad-id = la línea { $line } no es un id de cliente: { $id }
-cli-customers-too-many = nombra más de { $max } clientes
+cli-customers-too-many = nombra más de { $max ->
+        [one] 1 cliente
+       *[other] { $max } clientes
+    }
 cli-customers-none = No hay clientes para hacer estados de cuenta: indique --customers ARCHIVO (un id por línea) o --all-known.
-cli-statements-progress = { $done } de { $total } clientes…
-cli-statements-done = { $pdfs } estados de cuenta guardados, { $nothing } clientes no adeudan nada (sin PDF), { $failed } no se pudieron consultar. Resumen: { $summary }
+cli-statements-progress = { $done } de { $total ->
+        [one] 1 cliente
+       *[other] { $total } clientes
+    }…
+cli-statements-done = { $pdfs ->
+        [one] 1 estado de cuenta guardado
+       *[other] { $pdfs } estados de cuenta guardados
+    }, { $nothing ->
+        [one] 1 cliente no adeuda nada
+       *[other] { $nothing } clientes no adeudan nada
+    } (sin PDF), { $failed } no se pudieron consultar. Resumen: { $summary }
 cli-statements-customer-failed = { $customer }: sin estado de cuenta: { $why }
-cli-statements-stopped = Detenido tras { $done } de { $total } clientes: el resumen lista los hechos; vuelva a ejecutarlo para el resto (los archivos ya guardados se conservan, nunca se sobrescriben).
+cli-statements-stopped = Detenido tras { $done } de { $total ->
+        [one] 1 cliente
+       *[other] { $total } clientes
+    }: el resumen lista los hechos; vuelva a ejecutarlo para el resto (los archivos ya guardados se conservan, nunca se sobrescriben).
 cli-receivables-too-large = demasiado grande para sumar
 cli-receivables-csv-only = La cartera se escribe en CSV o en un libro Excel: dé a --out un nombre terminado en .csv o .xlsx.
 cli-receivables-none = No hay clientes: importe el directorio de clientes (invoice-desk customers import ARCHIVO) o indique --customers ARCHIVO.
-cli-receivables-progress = { $done } de { $total } clientes…
+cli-receivables-progress = { $done } de { $total ->
+        [one] 1 cliente
+       *[other] { $total } clientes
+    }…
 cli-receivables-written = { $count ->
     [one] 1 cliente guardado en { $path }.
    *[other] { $count } clientes guardados en { $path }.
 }
-cli-receivables-failed = { $count } clientes no se pudieron consultar: no se sabe cuánto adeudan (vea sus líneas).
+cli-receivables-failed = { $count ->
+        [one] 1 cliente no se pudo consultar: no se sabe cuánto adeuda
+       *[other] { $count } clientes no se pudieron consultar: no se sabe cuánto adeudan
+    } (vea sus líneas).
 cli-receivables-customer = Cliente
 cli-receivables-name = Nombre
 cli-receivables-owed = Adeudado

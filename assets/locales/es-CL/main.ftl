@@ -259,7 +259,10 @@ err-token-timeout = El proveedor de identidad no respondió en { $seconds } s. I
 err-certificate = Este computador no confía en el certificado del servidor ({ $reason }). Si su organización inspecciona el tráfico seguro, pida a TI que instale su certificado en este computador.
 err-connection-lost = La conexión con el servicio se cortó antes de que llegara su respuesta. Intente de nuevo.
 err-done-unreadable = El servicio aceptó la solicitud para { $action } (respondió que sí), pero su respuesta no se pudo leer. Lo más probable es que se haya hecho: verifique el resultado antes de intentar de nuevo.
-err-listing-too-long = La lista tiene más de { $cap } facturas, el máximo que la aplicación lee de una vez; se detuvo ahí.
+err-listing-too-long = La lista tiene más de { $cap ->
+        [one] 1 factura
+       *[other] { $cap } facturas
+    }, el máximo que la aplicación lee de una vez; se detuvo ahí.
 cred-connection-unsure = Un servidor respondió en esta dirección, pero no como responde el servicio de facturación (su respuesta de "no encontrado" no es la del servicio), así que no se puede saber si es el servicio de facturación. Revise la URL base.
 cert-unknown-issuer = emisor desconocido
 cert-expired = vencido o aún no válido
@@ -444,7 +447,10 @@ journal-damaged = El registro está dañado: conserve el archivo y consulte a so
 act-title = Actividad: lo emitido, anulado, exportado y enviado por correo en este computador
 act-email-invoice = Factura { $id }
 act-email-statement = Estado de cuenta de { $month }
-act-email-reminder = Recordatorio, { $days } días de atraso ({ $month })
+act-email-reminder = Recordatorio, { $days ->
+        [one] 1 día
+       *[other] { $days } días
+    } de atraso ({ $month })
 act-title-shared = Actividad: lo emitido, anulado, exportado y enviado por correo por el equipo (registro compartido)
 act-days = Días
 act-since = Del
@@ -467,7 +473,10 @@ act-reading = Leyendo el registro…
 act-export = Exportar CSV…
 act-file-name = actividad
 act-dialog-title = Exportar la actividad
-act-exported = { $count } registros exportados a { $path }.
+act-exported = { $count ->
+        [one] 1 registro
+       *[other] { $count } registros
+    } exportados a { $path }.
 act-export-failed = No se pudo escribir { $path }. Si había un archivo, quedó como estaba.
 act-connect-to-check = Conéctese al servicio para revisarlas.
 act-open-row = Abrir esta factura en Consultar
@@ -486,7 +495,10 @@ act-done = Hecha
 act-refused = Rechazada
 act-unknown = Por revisar
 act-checked = (revisada)
-act-rows = { $count } filas
+act-rows = { $count ->
+        [one] 1 fila
+       *[other] { $count } filas
+    }
 act-account-currency = { $amount } (moneda de la cuenta)
 dir-pick = Poner el id de este cliente en el campo
 dir-import = Importar directorio de clientes…
@@ -564,7 +576,10 @@ bulk-confirm-skipped = { $count ->
    *[other] { $count } filas con problemas no se emiten.
 }
 bulk-confirm-yes = Emitirlas
-bulk-progress = { $done } de { $total } filas · { $rate } por segundo · faltan unos { $left }
+bulk-progress = { $done } de { $total ->
+        [one] 1 fila
+       *[other] { $total } filas
+    } · { $rate } por segundo · faltan unos { $left }
 bulk-checking = Leyendo lo que el servicio ya tiene de { $of ->
     [one] 1 cliente
    *[other] { $of } clientes
@@ -573,7 +588,10 @@ bulk-waiting-in-flight = Esperando { $secs } s como máximo: { $rows ->
     [one] 1 fila
    *[other] { $rows } filas
 } de una emisión interrumpida podrían estar aún en camino al servicio; ninguna se envía dos veces.
-bulk-progress-start = { $done } de { $total } filas
+bulk-progress-start = { $done } de { $total ->
+        [one] 1 fila
+       *[other] { $total } filas
+    }
 bulk-pause = Pausar
 bulk-resume = Reanudar
 bulk-cancel = Detener el envío
@@ -623,7 +641,10 @@ bulk-why-twice = Dos columnas son «{ $field }».
 bulk-why-customer-empty = Falta el cliente.
 bulk-why-customer-not-found = No hay un cliente «{ $text }» en el directorio de clientes.
 bulk-why-directory-empty = No hay un cliente «{ $text }»: el directorio de clientes de este registro aún no tiene nombres (un registro recién elegido parte vacío). Vuelva a importar el directorio, o traiga el de este computador con `invoice-desk journal push`.
-bulk-why-customer-ambiguous = «{ $text }» coincide con { $count } clientes del directorio: escriba el id.
+bulk-why-customer-ambiguous = «{ $text }» coincide con { $count ->
+        [one] 1 cliente
+       *[other] { $count } clientes
+    } del directorio: escriba el id.
 bulk-why-directory = No se puede leer el directorio de clientes.
 bulk-why-amount-empty = Falta el monto.
 bulk-why-currency = «{ $text }» no es una de las monedas de este perfil ({ $offered }).
@@ -773,7 +794,10 @@ dir-unreadable-why = No se importó nada: { $why }
 sheet-unreadable = No se puede leer el archivo. ¿Existe, y tiene permiso para leerlo?
 sheet-not-a-file = No es un archivo (es una carpeta, una tubería o un dispositivo).
 sheet-too-large = Pesa más de { $mb } MB, lo máximo que puede pesar una planilla.
-sheet-too-many-rows = Tiene más de { $limit } filas, lo máximo que puede tener un archivo.
+sheet-too-many-rows = Tiene más de { $limit ->
+        [one] 1 fila
+       *[other] { $limit } filas
+    }, lo máximo que puede tener un archivo.
 sheet-too-many-columns = La fila { $row } tiene más de { $limit } columnas, lo máximo que puede tener un archivo.
 sheet-too-many-cells = Tiene más de { $limit } celdas, lo máximo que puede tener un archivo.
 sheet-cell-too-long = Fila { $row }, columna { $column }: una celda tiene más de { $limit } caracteres, lo máximo que cabe en una celda.
@@ -891,9 +915,15 @@ st-aging-title = Adeudado, según días de atraso
 st-currency = Moneda
 st-total-owed = Total adeudado
 st-too-large = demasiado grande para sumar
-st-too-many = El cliente tiene más de { $limit } facturas por listar: es más de lo que un estado de cuenta lleva. Exporte sus facturas (Exportar) en vez de hacer el estado de cuenta.
+st-too-many = El cliente tiene más de { $limit ->
+        [one] 1 factura
+       *[other] { $limit } facturas
+    } por listar: es más de lo que un estado de cuenta lleva. Exporte sus facturas (Exportar) en vez de hacer el estado de cuenta.
 st-render-failed = No se pudo hacer el PDF: { $why }
-st-cut-note = Este estado de cuenta incluye { $total } facturas: aquí están las { $shown } de vencimiento más antiguo. Todas están en el libro Excel que lo acompaña (mismo nombre, terminado en .xlsx).
+st-cut-note = Este estado de cuenta incluye { $total ->
+        [one] 1 factura
+       *[other] { $total } facturas
+    }: aquí están las { $shown } de vencimiento más antiguo. Todas están en el libro Excel que lo acompaña (mismo nombre, terminado en .xlsx).
 st-col-invoice = Factura
 st-col-reference = Referencia
 st-col-due = Vence
@@ -940,10 +970,19 @@ rv-title = Cartera: lo que adeuda cada cliente
 rv-explain = Cada cliente del directorio de clientes (importado, o visto en el registro), consultados de a pocos. Haga clic en un cliente para ver sus facturas.
 rv-review = Revisar cartera
 rv-stop = Detener
-rv-progress = { $done } de { $total } clientes…
-rv-stopped = Detenido tras { $done } de { $total } clientes: los que se muestran fueron consultados.
+rv-progress = { $done } de { $total ->
+        [one] 1 cliente
+       *[other] { $total } clientes
+    }…
+rv-stopped = Detenido tras { $done } de { $total ->
+        [one] 1 cliente
+       *[other] { $total } clientes
+    }: los que se muestran fueron consultados.
 rv-no-customers = El directorio de clientes está vacío: impórtelo en Facturas del cliente (Importar directorio de clientes…), o emita facturas primero.
-rv-done = { $count } clientes revisados.
+rv-done = { $count ->
+        [one] 1 cliente
+       *[other] { $count } clientes
+    } revisados.
 rv-show = Mostrar
 rv-show-all = Todos los clientes
 rv-show-overdue = Solo con facturas vencidas
@@ -955,7 +994,10 @@ rv-order-clp = Más adeudado en pesos primero
 rv-order-clf = Más adeudado en UF primero
 rv-order-name = Por nombre
 rv-total = Total { $currency }: { $owed } adeudado, { $overdue } de ello vencido
-rv-failed = { $count } clientes no se pudieron consultar: no se sabe cuánto adeudan (en rojo).
+rv-failed = { $count ->
+        [one] 1 cliente no se pudo consultar: no se sabe cuánto adeuda
+       *[other] { $count } clientes no se pudieron consultar: no se sabe cuánto adeudan
+    } (en rojo).
 rv-col-customer = Cliente
 rv-col-rut = RUT
 rv-col-clp = Adeudado (CLP)
@@ -963,7 +1005,10 @@ rv-col-clf = Adeudado (UF)
 rv-col-oldest = Vencida más antigua
 rv-col-last = Última factura
 rv-not-listed = No se pudo consultar: { $why }
-rv-days = { $days } días
+rv-days = { $days ->
+        [one] 1 día
+       *[other] { $days } días
+    }
 rv-none-overdue = ninguna vencida
 rv-open-row = Ver las facturas de este cliente
 rv-too-large = demasiado grande para sumar
@@ -982,7 +1027,13 @@ rv-book-hint = Los clientes que se muestran, en este orden, con lo que adeuda ca
 rv-book-stem = cartera
 rv-book-written = Libro escrito: { $path }
 rv-making = Estados de cuenta: { $done } de { $total }…
-rv-made = { $pdfs } estados de cuenta guardados; { $nothing } clientes no adeudan nada. Resumen: { $summary }
+rv-made = { $pdfs ->
+        [one] 1 estado de cuenta guardado
+       *[other] { $pdfs } estados de cuenta guardados
+    }; { $nothing ->
+        [one] 1 cliente no adeuda nada
+       *[other] { $nothing } clientes no adeudan nada
+    }. Resumen: { $summary }
 rv-made-failed = { $count } no se pudieron hacer (el resumen dice por qué).
 rv-made-stopped = Detenido: los demás no se hicieron.
 rv-folder-failed = La carpeta { $path } no se puede usar: { $why }
@@ -1006,7 +1057,10 @@ mail-f-reply-to = Responder a
 mail-f-copy-to = Copia para la mesa
 mail-bad-address = { $field }: "{ $address }" no es una dirección de correo.
 mail-plain-not-local = Sin cifrado, el correo solo puede ir a un servidor de este computador, no a { $server }: elija starttls o tls.
-mail-bad-rate = { $rate } correos por minuto no sirve: de 1 a { $max }.
+mail-bad-rate = { $rate ->
+        [one] 1 correo
+       *[other] { $rate } correos
+    } por minuto no sirve: de 1 a { $max }.
 mail-ca-unreadable = La autoridad de certificación { $path } no se puede usar: { $why }
 mail-template-unreadable = La plantilla de correo { $path } no se puede leer: { $why }
 mail-template-no-subject = La plantilla de correo { $path } debe empezar con una línea "Asunto: …" y luego una línea en blanco.
@@ -1061,13 +1115,22 @@ rv-mail-title = Enviar los estados de cuenta del mes
 rv-mail-title-reminders = Enviar los recordatorios de pago del mes
 rv-mail-done-reminders = Recordatorios enviados: { $sent }; enviados antes: { $before }; sin facturas con 30 días de atraso o más: { $nothing }.
 rv-mail-reminders = Un recordatorio en vez del estado de cuenta (30, 60 o 90 días de atraso)
-rv-mail-what = Cada uno de los { $count } clientes mostrados que adeudan algo recibe su estado de cuenta de { $month }, con el PDF adjunto, en las direcciones del directorio.
-rv-mail-what-reminders = Cada uno de los { $count } clientes mostrados cuya factura impaga más antigua lleva al menos 30 días vencida recibe un recordatorio ({ $month }), con el estado de cuenta adjunto.
+rv-mail-what = { $count ->
+        [one] El cliente mostrado, si adeuda algo, recibe
+       *[other] Cada uno de los { $count } clientes mostrados que adeudan algo recibe
+    } su estado de cuenta de { $month }, con el PDF adjunto, en las direcciones del directorio.
+rv-mail-what-reminders = { $count ->
+        [one] El cliente mostrado, si su factura impaga más antigua lleva al menos 30 días vencida, recibe
+       *[other] Cada uno de los { $count } clientes mostrados cuya factura impaga más antigua lleva al menos 30 días vencida recibe
+    } un recordatorio ({ $month }), con el estado de cuenta adjunto.
 rv-mail-once = Cada cliente lo recibe una sola vez: se omiten los ya enviados este mes, y un correo sin respuesta del servidor no se envía de nuevo.
 rv-mail-sample = Ver el correo del primer cliente
 rv-mail-sample-making = Preparando el correo del primer cliente…
 rv-mail-sample-title = Así lo recibirá el primer cliente con dirección de correo (cada uno con lo suyo):
-rv-mail-sample-none = Ninguno de los primeros { $count } clientes recibiría un correo: no tienen dirección o no deben nada.
+rv-mail-sample-none = { $count ->
+        [one] El primer cliente no recibiría un correo: no tiene dirección o no debe nada.
+       *[other] Ninguno de los primeros { $count } clientes recibiría un correo: no tienen dirección o no deben nada.
+    }
 rv-mail-done = Enviados: { $sent }; enviados antes: { $before }; sin deuda: { $nothing }.
 rv-mail-no-address = Sin dirección de correo ({ $count }): { $names }.
 rv-mail-not-sent = No enviados ({ $count }): { $names }.
