@@ -132,7 +132,7 @@ fn a_customer_that_cannot_be_listed_is_said_as_such_never_as_owing_nothing() {
     assert!(line.contains("no se pudo consultar"), "{said}");
     assert!(!line.contains("nada adeudado"));
     assert!(
-        text(&out.stderr).contains("1 clientes no se pudieron consultar"),
+        text(&out.stderr).contains("1 cliente no se pudo consultar"),
         "{}",
         text(&out.stderr)
     );

@@ -1204,7 +1204,7 @@ fn the_cartera_panel_reviews_every_customer_in_spanish() {
         &h,
         &format!("{} clientes revisados.", customers.len() + 1)
     ));
-    assert!(has_text(&h, "1 clientes no se pudieron consultar"));
+    assert!(has_text(&h, "1 cliente no se pudo consultar"));
     assert!(h.query_by_label_contains("No se pudo consultar").is_some());
     // The totals name each currency as a clerk reads it, and add up the customers shown.
     let total_line = |h: &common::H, rows: &[invoice_desk::receivables::Row]| {
