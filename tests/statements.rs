@@ -695,7 +695,7 @@ fn a_months_statements_in_one_run_never_overwrite_and_are_journaled() {
     exits(&out, 0);
     let said = text(&out.stdout);
     assert_eq!(
-        said.matches("noviembre (3), 3 rows  done").count(),
+        said.matches("noviembre (3), 3 rows  Done").count(),
         2,
         "{said}"
     );

@@ -374,6 +374,11 @@ where
                         Some(d) => put_day(ws, &f, at, d).map_err(err)?,
                         None => put_text(ws, &f, at, s, &mut written.cut).map_err(err)?,
                     },
+                    // The currency as a clerk names it ("UF", not "CLF").
+                    Some(Known::Text(s)) if KNOWN_FIELDS[i].name == "currency_code" => {
+                        let label = crate::i18n::currency_label_in(lang, s);
+                        put_text(ws, &f, at, &label, &mut written.cut).map_err(err)?;
+                    }
                     Some(Known::Text(s)) => {
                         put_text(ws, &f, at, s, &mut written.cut).map_err(err)?;
                     }
@@ -775,7 +780,7 @@ fn lines_table<'a>(
             }
         }
         if let Some(c) = &l.currency {
-            ws.write_string(r, first + 7, guard_text(c).into_owned())?;
+            ws.write_string(r, first + 7, crate::i18n::currency_label_in(lang, c))?;
         }
         if let Some(u) = &l.link {
             ws.write_string(r, first + 8, guard_text(u).into_owned())?;

@@ -192,6 +192,17 @@ pub fn currency_label_in(lang: Lang, code: &str) -> String {
     }
 }
 
+/// A currency as a clerk reads it beside an amount: "UF" (never "CLF"), "Pesos (CLP)",
+/// else its code (controls escaped).
+pub fn currency_said(code: &str) -> String {
+    match code {
+        "CLF" => currency_label(code),
+        _ => crate::api::Currency::from_code(code)
+            .map(currency_name)
+            .unwrap_or_else(|| crate::text::escape_controls(code).into_owned()),
+    }
+}
+
 /// A currency as the picker names it: "UF (CLF)", "Pesos (CLP)", else its code.
 pub fn currency_name(c: crate::api::Currency) -> String {
     currency_name_in(current(), c)

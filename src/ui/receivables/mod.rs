@@ -486,9 +486,7 @@ impl ReceivablesPanel {
             ui.label(
                 egui::RichText::new(tr!(
                     "rv-total",
-                    currency = crate::api::Currency::from_code(&code)
-                        .map(crate::i18n::currency_name)
-                        .unwrap_or_else(|| crate::text::escape_controls(&code).into_owned()),
+                    currency = crate::i18n::currency_said(&code),
                     owed = money(t[5], &code),
                     overdue = money(overdue, &code)
                 ))

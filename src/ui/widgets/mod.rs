@@ -398,9 +398,9 @@ pub fn invoice_details(
             Some(c) if crate::api::Currency::from_code(c).is_none() => ui.label(
                 RichText::new(tr!("currency-not-iso", code = safe(c))).color(error_color(ui)),
             ),
-            // "UF (CLF)", "Pesos (CLP)": the name a clerk reads, with the code.
-            Some(c) => match crate::api::Currency::from_code(c).map(crate::i18n::currency_name) {
-                Some(name) if name != *c => ui.label(name),
+            // "UF" as a clerk says it, not "CLF"; "Pesos (CLP)"; another by its code.
+            Some(c) => match crate::i18n::currency_said(c) {
+                name if name != *c => ui.label(name),
                 _ => ui.label(tr!("currency-label", code = safe(c))),
             },
             None => ui.label(RichText::new(tr!("currency-missing")).color(error_color(ui))),
@@ -424,6 +424,10 @@ pub fn invoice_details(
                 let text = match (f.name, &v) {
                     ("customer", crate::api::model::Known::Text(id)) => names.label(id),
                     ("metadata", crate::api::model::Known::Json(j)) => key_value_lines(j),
+                    // "UF", as a clerk says it (#68).
+                    ("currency_code", crate::api::model::Known::Text(c)) => {
+                        crate::i18n::currency_said(c)
+                    }
                     _ => crate::i18n::known_value(inv, f.name, v),
                 };
                 ui.add(egui::Label::new(text).wrap());
