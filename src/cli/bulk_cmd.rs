@@ -536,7 +536,11 @@ fn write_report(
     };
     written.map_err(|e| CliError {
         code: super::Exit::Failed,
-        message: tr!("cli-report-failed", path = out.display(), why = e),
+        message: tr!(
+            "cli-report-failed",
+            path = out.display(),
+            why = crate::i18n::io_words(&e)
+        ),
     })?;
     note!("{}", tr!("cli-report-written", path = out.display()));
     Ok(())

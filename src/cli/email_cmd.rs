@@ -558,7 +558,11 @@ fn template(kind: &str, write: bool) -> Result<(), CliError> {
         .and_then(|_| std::fs::write(&path, text))
         .map_err(|e| CliError {
             code: super::Exit::Failed,
-            message: tr!("cli-write-failed", path = path.display(), why = e),
+            message: tr!(
+                "cli-write-failed",
+                path = path.display(),
+                why = crate::i18n::io_words(&e)
+            ),
         })?;
     say!(
         "{}",

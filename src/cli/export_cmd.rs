@@ -100,7 +100,10 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), CliError> {
                     settle(refused("WriteFailed"));
                     CliError {
                         code: super::Exit::Failed,
-                        message: tr!("cli-export-could-not-start", why = e),
+                        message: tr!(
+                            "cli-export-could-not-start",
+                            why = crate::i18n::io_words(&e)
+                        ),
                     }
                 })?,
         ),
@@ -171,7 +174,11 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), CliError> {
         settle(refused("WriteFailed"));
         CliError {
             code: super::Exit::Failed,
-            message: tr!("cli-write-failed", path = out.display(), why = e),
+            message: tr!(
+                "cli-write-failed",
+                path = out.display(),
+                why = crate::i18n::io_words(&e)
+            ),
         }
     })?;
     settle(Settled {

@@ -321,7 +321,11 @@ fn export(out: &std::path::Path, f: &JournalFilter) -> Result<(), CliError> {
     let j = open()?;
     let n = journal::export_csv(&j, &filter(f), &target).map_err(|e| CliError {
         code: super::Exit::Failed,
-        message: tr!("cli-write-failed", path = out.display(), why = e),
+        message: tr!(
+            "cli-write-failed",
+            path = out.display(),
+            why = crate::i18n::io_words(&e)
+        ),
     })?;
     note!(
         "{}",

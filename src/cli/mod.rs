@@ -238,7 +238,7 @@ fn write_failure(e: std::io::Error) -> CliError {
     }
     CliError {
         code: Exit::Failed,
-        message: tr!("cli-cannot-write-output", why = e),
+        message: tr!("cli-cannot-write-output", why = crate::i18n::io_words(&e)),
     }
 }
 

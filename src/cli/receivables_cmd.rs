@@ -124,7 +124,11 @@ pub(super) async fn run(client: &Client, ask: &Ask<'_>) -> Result<(), CliError> 
         };
         written.map_err(|e| CliError {
             code: super::Exit::Failed,
-            message: tr!("cli-write-failed", path = target.display(), why = e),
+            message: tr!(
+                "cli-write-failed",
+                path = target.display(),
+                why = crate::i18n::io_words(&e)
+            ),
         })?;
         note!(
             "{}",

@@ -114,7 +114,11 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
         settle(&mut journal, refused("WriteFailed"));
         return Err(CliError {
             code: super::Exit::Failed,
-            message: tr!("cli-write-failed", path = out.display(), why = e),
+            message: tr!(
+                "cli-write-failed",
+                path = out.display(),
+                why = crate::i18n::io_words(&e)
+            ),
         });
     }
     // Too long to print whole: every invoice in a workbook beside it, same name.
@@ -130,7 +134,11 @@ pub(super) async fn one(ctx: &Ctx<'_>, customer: &str, out: &Path) -> Result<(),
                 settle(&mut journal, refused("WriteFailed"));
                 return Err(CliError {
                     code: super::Exit::Failed,
-                    message: tr!("cli-write-failed", path = path.display(), why = e),
+                    message: tr!(
+                        "cli-write-failed",
+                        path = path.display(),
+                        why = crate::i18n::io_words(&e)
+                    ),
                 });
             }
             Some(path)
@@ -285,7 +293,11 @@ pub(super) async fn many(
     }
     std::fs::create_dir_all(out).map_err(|e| CliError {
         code: super::Exit::Usage,
-        message: tr!("cli-cannot-export-to", path = out.display(), why = e),
+        message: tr!(
+            "cli-cannot-export-to",
+            path = out.display(),
+            why = crate::i18n::io_words(&e)
+        ),
     })?;
     let lang = crate::i18n::current();
     // The run is journaled: who, for how many, where.
@@ -355,7 +367,11 @@ pub(super) async fn many(
     super::journal_open::settle_export(&mut journal, seq, &settled);
     let summary_path = written.map_err(|e| CliError {
         code: super::Exit::Failed,
-        message: tr!("cli-write-failed", path = out.display(), why = e),
+        message: tr!(
+            "cli-write-failed",
+            path = out.display(),
+            why = crate::i18n::io_words(&e)
+        ),
     })?;
     say!(
         "{}",

@@ -179,6 +179,39 @@ pub fn destination_error(e: &crate::fsutil::DestinationError) -> String {
     }
 }
 
+/// What the system said of a file or a stream, in the clerk's language: its kind in
+/// words ("no existe", "sin permiso"), never the system's English "(os error 2)". An
+/// error of our own making keeps its text (controls escaped).
+pub fn io_words(e: &std::io::Error) -> String {
+    io_words_in(super::current(), e)
+}
+
+/// [`io_words`] in `lang`.
+pub fn io_words_in(lang: super::Lang, e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::NotFound => crate::tr_in!(lang, "io-not-found"),
+        K::PermissionDenied => crate::tr_in!(lang, "io-permission"),
+        K::AlreadyExists => crate::tr_in!(lang, "io-exists"),
+        K::StorageFull | K::QuotaExceeded | K::FileTooLarge => crate::tr_in!(lang, "io-full"),
+        K::ReadOnlyFilesystem => crate::tr_in!(lang, "io-read-only"),
+        K::IsADirectory => crate::tr_in!(lang, "io-is-folder"),
+        K::NotADirectory => crate::tr_in!(lang, "io-not-folder"),
+        K::InvalidData => crate::tr_in!(lang, "io-invalid-data"),
+        K::TimedOut => crate::tr_in!(lang, "io-timed-out"),
+        K::Interrupted => crate::tr_in!(lang, "io-interrupted"),
+        K::BrokenPipe => crate::tr_in!(lang, "io-broken-pipe"),
+        _ if e.raw_os_error().is_some() => {
+            crate::tr_in!(
+                lang,
+                "io-system",
+                code = e.raw_os_error().unwrap_or_default()
+            )
+        }
+        _ => crate::text::escape_controls(&e.to_string()).into_owned(),
+    }
+}
+
 /// A service error code with its meaning, when it is one the clerk meets
 /// ("TK20400" → "el cliente no existe").
 pub fn service_code_words(code: &str) -> Option<String> {

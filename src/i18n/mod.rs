@@ -549,6 +549,22 @@ mod tests {
         assert!(missing.is_empty(), "used but not defined: {missing:?}");
     }
 
+    /// #68: what the system said of a file, in words, never "(os error 2)".
+    #[test]
+    fn a_files_trouble_is_said_in_words() {
+        let gone = std::fs::read("/no/such/file/anywhere").unwrap_err();
+        assert_eq!(
+            io_words_in(Lang::Es, &gone),
+            "el archivo o la carpeta no existe"
+        );
+        assert_eq!(
+            io_words_in(Lang::En, &gone),
+            "the file or folder does not exist"
+        );
+        let odd = std::io::Error::from_raw_os_error(71);
+        assert!(!io_words_in(Lang::Es, &odd).contains("os error"));
+    }
+
     /// #68: no "1 páginas" — a count is never written before a plural noun outside a
     /// selector that says the one form (`[one] 1 página`).
     #[test]

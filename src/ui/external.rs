@@ -33,8 +33,12 @@ pub fn system_opener() -> Opener {
             match std::process::Command::new(program).arg(dir).status() {
                 // Explorer answers 1 even when it opened the folder.
                 Ok(s) if s.success() || cfg!(target_os = "windows") => Ok(()),
-                Ok(s) => Err(format!("{program} ended with {s}")),
-                Err(e) => Err(format!("{program}: {e}")),
+                Ok(s) => Err(crate::tr!(
+                    "ext-program-ended",
+                    program = program,
+                    code = s.code().map_or_else(|| "?".to_string(), |c| c.to_string())
+                )),
+                Err(e) => Err(format!("{program}: {}", crate::i18n::io_words(&e))),
             }
         }
     })
@@ -154,7 +158,7 @@ pub async fn make_and_show_pdf(
             crate::pdf::PdfError::Logo(p) => crate::i18n::sender_problem(&p),
             other => (req.failed)(other.words()),
         })?;
-        let failed = |e: std::io::Error| (req.failed)(e.to_string());
+        let failed = |e: std::io::Error| (req.failed)(crate::i18n::io_words(&e));
         // Every invoice of a statement too long to print whole: its workbook beside the
         // PDF, under the same name, written before the PDF is opened.
         let book = match &made.workbook {

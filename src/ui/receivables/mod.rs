@@ -293,13 +293,24 @@ impl ReceivablesPanel {
         self.book_note = None;
         self.book = Some(spawner.spawn(async move {
             tokio::task::spawn_blocking(move || {
-                std::fs::create_dir_all(&folder)
-                    .map_err(|e| tr!("rv-folder-failed", path = folder.display(), why = e))?;
+                std::fs::create_dir_all(&folder).map_err(|e| {
+                    tr!(
+                        "rv-folder-failed",
+                        path = folder.display(),
+                        why = crate::i18n::io_words(&e)
+                    )
+                })?;
                 let refs: Vec<&Row> = rows.iter().collect();
                 // Never over a file (the next free name, as the statements' summary).
                 crate::export::xlsx::receivables_bytes(&refs, &owed, lang)
                     .and_then(|book| crate::fsutil::write_new(&folder, &stem, "xlsx", &book))
-                    .map_err(|e| tr!("cli-write-failed", path = folder.display(), why = e))
+                    .map_err(|e| {
+                        tr!(
+                            "cli-write-failed",
+                            path = folder.display(),
+                            why = crate::i18n::io_words(&e)
+                        )
+                    })
             })
             .await
             .map_err(|e| e.to_string())?

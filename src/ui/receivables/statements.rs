@@ -37,7 +37,13 @@ impl ReceivablesPanel {
             tokio::task::spawn_blocking(move || std::fs::create_dir_all(&dir))
                 .await
                 .map_err(|e| e.to_string())?
-                .map_err(|e| tr!("rv-folder-failed", path = folder.display(), why = e))?;
+                .map_err(|e| {
+                    tr!(
+                        "rv-folder-failed",
+                        path = folder.display(),
+                        why = crate::i18n::io_words(&e)
+                    )
+                })?;
             let intent = crate::journal::Intent {
                 customer: None,
                 ..crate::journal::Intent::for_export(
@@ -79,8 +85,13 @@ impl ReceivablesPanel {
             let _ = journal
                 .write(move |j| j.record_outcome(seq, &settled))
                 .await;
-            let summary =
-                summary.map_err(|e| tr!("rv-folder-failed", path = folder.display(), why = e))?;
+            let summary = summary.map_err(|e| {
+                tr!(
+                    "rv-folder-failed",
+                    path = folder.display(),
+                    why = crate::i18n::io_words(&e)
+                )
+            })?;
             Ok((pdfs, made.len() - pdfs - failed, failed, summary))
         });
         self.making = Some(Making {
