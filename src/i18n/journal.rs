@@ -128,3 +128,14 @@ pub fn outcome_word(o: crate::journal::Outcome) -> String {
         crate::journal::Outcome::Unknown => tr!("act-unknown"),
     }
 }
+
+/// What a journal error's details say under "Detalles" (for whoever looks after the
+/// computer): where the journal is and what its database said — never the error's
+/// debug text.
+pub fn journal_details(e: &crate::journal::JournalError) -> String {
+    format!(
+        "{}\n{}",
+        tr!("journal-details-where", path = e.path().display()),
+        crate::text::escape_controls(&e.reason())
+    )
+}

@@ -491,7 +491,8 @@ fn shared_password(
 }
 
 fn not_sent(why: journal::JournalError) -> ApiError {
-    ApiError::invalid(InputError::Said(crate::i18n::journal_not_sent(&why))).with_cause(why)
+    ApiError::invalid(InputError::Said(crate::i18n::journal_not_sent(&why)))
+        .with_cause(crate::i18n::journal_details(&why))
 }
 
 impl AppJournal {

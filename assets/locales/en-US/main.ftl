@@ -1254,3 +1254,4 @@ io-interrupted = it was interrupted
 io-broken-pipe = whoever read the output stopped reading
 io-system = system error number { $code }
 ext-program-ended = { $program } ended with code { $code }
+journal-details-where = Journal: { $path }. What its database said:

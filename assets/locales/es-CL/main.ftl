@@ -1254,3 +1254,4 @@ io-interrupted = se interrumpió
 io-broken-pipe = quien leía la salida dejó de leer
 io-system = error del sistema número { $code }
 ext-program-ended = { $program } terminó con el código { $code }
+journal-details-where = Registro: { $path }. Lo que dijo su base de datos:

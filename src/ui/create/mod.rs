@@ -628,7 +628,7 @@ impl crate::ui::Panel for CreatePanel {
                                 ApiError::invalid(crate::api::InputError::Said(
                                     crate::i18n::journal_not_sent(&e),
                                 ))
-                                .with_cause(e),
+                                .with_cause(crate::i18n::journal_details(&e)),
                             )
                         }
                     }
