@@ -145,6 +145,8 @@ struct Formats {
     bold: Format,
     header: Format,
     date: Format,
+    /// A moment (the service's `created_at`), in this computer's time zone.
+    moment: Format,
     month: Format,
     as_text: Format,
     by_currency: BTreeMap<String, Format>,
@@ -155,9 +157,9 @@ struct Formats {
 
 impl Formats {
     fn new(lang: crate::i18n::Lang) -> Formats {
-        let date = match lang {
-            crate::i18n::Lang::Es => "dd-mm-yyyy",
-            crate::i18n::Lang::En => "yyyy-mm-dd",
+        let (date, moment) = match lang {
+            crate::i18n::Lang::Es => ("dd-mm-yyyy", "dd-mm-yyyy hh:mm"),
+            crate::i18n::Lang::En => ("yyyy-mm-dd", "yyyy-mm-dd hh:mm"),
         };
         Formats {
             lang,
@@ -167,6 +169,9 @@ impl Formats {
                 .set_background_color(Color::RGB(0xDDE4EE)),
             date: Format::new()
                 .set_num_format(date)
+                .set_align(FormatAlign::Left),
+            moment: Format::new()
+                .set_num_format(moment)
                 .set_align(FormatAlign::Left),
             month: Format::new()
                 .set_num_format("mm-yyyy")
@@ -230,6 +235,34 @@ fn put_total(
             Ok(true)
         }
     }
+}
+
+/// Writes an RFC 3339 moment as a date and time in this computer's time zone; `false`
+/// (nothing written) when it is not one Excel can hold.
+fn put_moment(
+    ws: &mut Worksheet,
+    f: &Formats,
+    (r, c): (u32, u16),
+    t: &str,
+) -> Result<bool, XlsxError> {
+    use chrono::{Datelike, Timelike};
+    let Ok(at) = chrono::DateTime::parse_from_rfc3339(t) else {
+        return Ok(false);
+    };
+    let local = at.with_timezone(&chrono::Local).naive_local();
+    let Ok(year) = u16::try_from(local.year()) else {
+        return Ok(false);
+    };
+    if !(1900..=9999).contains(&year) {
+        return Ok(false);
+    }
+    let dt = ExcelDateTime::from_ymd(year, local.month() as u8, local.day() as u8)?.and_hms(
+        local.hour() as u16,
+        local.minute() as u8,
+        local.second(),
+    )?;
+    ws.write_datetime_with_format(r, c, &dt, &f.moment)?;
+    Ok(true)
 }
 
 fn put_day(
@@ -353,6 +386,11 @@ where
                                 ws.write_boolean(at.0, at.1, *b).map_err(err)?;
                             }
                             Some(serde_json::Value::Null) | None => {}
+                            // When it was created, as a date and time of this computer's
+                            // (the service sends UTC).
+                            Some(serde_json::Value::String(t))
+                                if *name == "created_at"
+                                    && put_moment(ws, &f, at, t).map_err(err)? => {}
                             Some(v) => {
                                 put_text(ws, &f, at, &value_text(v), &mut written.cut)
                                     .map_err(err)?;
@@ -589,6 +627,7 @@ fn header_row(
                 (crate::i18n::field_name_in(lang, name), width)
             }
             Col::DaysOverdue => (tr_in!(lang, "xl-days-overdue"), 10.0),
+            Col::Extra("created_at") => (tr_in!(lang, "field-created-at"), 16.0),
             Col::Extra(name) => (fit(&guard_text(name)).0.into_owned(), 16.0),
             Col::CustomerName => (tr_in!(lang, "xl-customer-name"), 24.0),
         };

@@ -53,7 +53,8 @@ fn the_workbook_reads_back_exactly() {
         ),
         inv(
             serde_json::json!({"id": "in_2", "customer": "cus_1", "due_date": "2026-11-30",
-            "amount": "12.3456", "currency_code": "CLF", "is_paid": true, "is_void": false}),
+            "amount": "12.3456", "currency_code": "CLF", "is_paid": true, "is_void": false,
+            "created_at": "2026-11-20T15:04:05Z"}),
         ),
         inv(
             serde_json::json!({"id": "in_3", "customer": "cus_1", "due_date": "not a day",
@@ -119,6 +120,19 @@ fn the_workbook_reads_back_exactly() {
     assert_eq!(cell(1, "Paid"), Data::Bool(false));
     assert_eq!(cell(2, "Paid"), Data::Bool(true));
     assert_eq!(cell(1, "urgent"), Data::Bool(true));
+    // #68: the currency as a clerk says it, and when it was created as a date and time
+    // of this computer (the service's UTC text read).
+    assert_eq!(cell(2, "Currency"), Data::String("UF".into()));
+    let Data::DateTime(created) = cell(2, "Created") else {
+        panic!("{:?}", cell(2, "Created"))
+    };
+    let local = chrono::DateTime::parse_from_rfc3339("2026-11-20T15:04:05Z")
+        .unwrap()
+        .with_timezone(&chrono::Local)
+        .naive_local();
+    let days = (local - epoch.and_hms_opt(0, 0, 0).unwrap()).num_seconds() as f64 / 86_400.0;
+    assert!((created.as_f64() - days).abs() < 1e-6, "{created:?} {days}");
+    assert_eq!(cell(1, "Created"), Data::Empty);
     assert_eq!(cell(1, "Status"), Data::String("Overdue".into()));
     assert_eq!(cell(1, "Days overdue"), Data::Float(83.0));
     assert_eq!(cell(2, "Status"), Data::String("Paid".into()));
