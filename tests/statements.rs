@@ -552,13 +552,13 @@ fn a_big_customers_statement_prints_the_oldest_and_every_invoice_in_its_workbook
     assert!(folder.join(format!("{stem}.xlsx")).exists());
     let summary = std::fs::read_to_string(folder.join(format!("resumen-{AS_OF}.csv"))).unwrap();
     let head = summary.lines().next().unwrap();
-    assert!(head.ends_with(",Libro con el detalle"), "{summary}");
+    assert!(head.ends_with(";Libro con el detalle"), "{summary}");
     assert!(
         summary
             .lines()
             .nth(1)
             .unwrap()
-            .ends_with(&format!(",{stem}.xlsx")),
+            .ends_with(&format!(";{stem}.xlsx")),
         "{summary}"
     );
 }
@@ -661,10 +661,11 @@ fn a_months_statements_in_one_run_never_overwrite_and_are_journaled() {
         "{names:?}"
     );
     let summary = std::fs::read_to_string(folder.join("resumen-2026-11-24.csv")).unwrap();
-    // In the statements' language, in the standard dialect unless asked.
+    // In the statements' language, and for a Spanish clerk in Excel-in-Spanish unless
+    // asked otherwise (#68: a comma-separated file with 702.8512 is misread there).
     assert!(
         summary.starts_with(
-            "Cliente,Nombre,Archivo,Moneda,Adeudado,Días de atraso (máx.),Problema,Libro con el detalle\r\n"
+            "\u{feff}Cliente;Nombre;Archivo;Moneda;Adeudado;Días de atraso (máx.);Problema;Libro con el detalle\r\n"
         ),
         "{summary}"
     );

@@ -153,8 +153,9 @@ pub enum Command {
         #[arg(long)]
         all: bool,
         /// The summary CSV's flavour, as for export (its titles are in --lang's language).
-        #[arg(long, value_enum, default_value_t = DialectArg::Standard)]
-        dialect: DialectArg,
+        /// Default: excel-es for a Spanish clerk (Excel in Chile reads it), else standard.
+        #[arg(long, value_enum)]
+        dialect: Option<DialectArg>,
         /// Under the UF owed, its pesos on the day's UF value, as for `statement`.
         #[arg(long)]
         uf_pesos: bool,

@@ -57,8 +57,20 @@ pub(super) async fn run(cmd: Command, profile: Option<&str>, json: bool) -> Resu
             uf_pesos,
         } => {
             let ctx = svc.statement_ctx(as_of, all, uf_pesos).await;
-            super::statement_cmd::many(&ctx, customers.as_deref(), all_known, &out, dialect.into())
-                .await
+            super::statement_cmd::many(
+                &ctx,
+                customers.as_deref(),
+                all_known,
+                &out,
+                dialect.map_or_else(
+                    || match crate::i18n::current() {
+                        crate::i18n::Lang::Es => crate::export::Dialect::ExcelEs,
+                        crate::i18n::Lang::En => crate::export::Dialect::Standard,
+                    },
+                    Into::into,
+                ),
+            )
+            .await
         }
         Command::Receivables {
             customers,
