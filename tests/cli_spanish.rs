@@ -312,3 +312,44 @@ fn a_secret_is_named_with_its_own_article() {
         "{said}"
     );
 }
+
+/// #68 (5): `invoice-desk sandbox` introduces itself in the clerk's language.
+#[test]
+fn the_sandboxs_banner_is_in_spanish() {
+    use std::io::BufRead;
+    let e = Env::new(0);
+    let mut child = spanish(e.bare())
+        .args(["sandbox", "--port", "0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = child.stdout.take().unwrap();
+    let mut banner = String::new();
+    for line in std::io::BufReader::new(out).lines() {
+        let line = line.unwrap();
+        // Up to the customers' heading, in whichever language it is said.
+        let done = line.starts_with("Clientes") || line.starts_with("Customers");
+        banner.push_str(&line);
+        banner.push('\n');
+        if done {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        banner.contains("una copia local del servicio de facturación"),
+        "{banner}"
+    );
+    assert!(banner.contains("secreto de cliente:"), "{banner}");
+    // Everything but the credentials, addresses and the command lines is Spanish.
+    let prose: String = banner
+        .lines()
+        .map(|l| l.split(':').next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("invoice-desk", "");
+    assert!(english_in(&prose).is_empty(), "{banner}");
+}

@@ -605,55 +605,74 @@ impl Sandbox {
 
     /// What a newcomer needs: addresses, credentials, customers and a `curl` line.
     pub fn describe(&self) -> String {
+        use crate::tr;
         let c = &self.credentials;
+        // One labelled line, the labels in a column (padded by characters: accents too).
+        let line = |label: String, value: &str| format!("  {:<21} {value}\n", format!("{label}:"));
         let mut out = String::new();
-        out.push_str(
-            "invoice-desk sandbox: a local copy of the invoicing service (not the real one).\n\n",
-        );
-        out.push_str(&format!(
-            "  base URL:  {}\n  auth URL:  {}\n  audience:  {}\n\n",
-            self.base_url, self.auth_url, self.audience
+        out.push_str(&tr!("sbx-title"));
+        out.push_str("\n\n");
+        out.push_str(&line(tr!("sbx-base-url"), &self.base_url));
+        out.push_str(&line(tr!("sbx-auth-url"), &self.auth_url));
+        out.push_str(&line(tr!("sbx-audience"), &self.audience));
+        out.push('\n');
+        out.push_str(&tr!("sbx-oauth-org"));
+        out.push('\n');
+        out.push_str(&line(tr!("sbx-client-id"), &c.client_id));
+        out.push_str(&line(tr!("sbx-client-secret"), &c.client_secret));
+        let accounts = |clp: &str, clf: &str| format!("{clp} (CLP), {clf} (CLF)");
+        out.push_str(&line(
+            tr!("sbx-account-keys"),
+            &accounts(&c.account_clp, &c.account_clf),
         ));
-        out.push_str("OAuth organization (client credentials):\n");
-        out.push_str(&format!(
-            "  client id:      {}\n  client secret:  {}\n",
-            c.client_id, c.client_secret
+        out.push_str(&line(
+            tr!("sbx-old-api-key"),
+            &format!(
+                "{} {}",
+                c.oauth_org_old_api_key,
+                tr!("sbx-old-api-key-refused")
+            ),
         ));
-        out.push_str(&format!(
-            "  account keys:   {} (CLP), {} (CLF)\n",
-            c.account_clp, c.account_clf
+        out.push('\n');
+        out.push_str(&tr!("sbx-key-org"));
+        out.push('\n');
+        out.push_str(&line(
+            tr!("sbx-api-key"),
+            &format!("{} {}", c.api_key, tr!("sbx-api-key-header")),
         ));
-        out.push_str(&format!(
-            "  old API key:    {} (refused: OAuth is enabled)\n\n",
-            c.oauth_org_old_api_key
+        out.push_str(&line(
+            tr!("sbx-account-keys"),
+            &accounts(&c.key_account_clp, &c.key_account_clf),
         ));
-        out.push_str("API-key organization:\n");
-        out.push_str(&format!(
-            "  API key:        {} (header x-api-key)\n",
-            c.api_key
-        ));
-        out.push_str(&format!(
-            "  account keys:   {} (CLP), {} (CLF)\n\n",
-            c.key_account_clp, c.key_account_clf
-        ));
-        out.push_str("Customers (invoices of both organizations):\n");
+        out.push('\n');
+        out.push_str(&tr!("sbx-customers"));
+        out.push('\n');
         for (id, name, n) in self.customers() {
             out.push_str(&format!("  {id:<16} {name} ({n})\n"));
         }
         if let Some(inv) = self.sample_invoice(data::ORG_KEY) {
-            out.push_str("\nTry it (API-key organization):\n");
+            out.push('\n');
+            out.push_str(&tr!("sbx-try"));
+            out.push('\n');
             out.push_str(&format!(
                 "  curl -s -H 'x-api-key: {}' {}/invoice/{inv}\n",
                 c.api_key, self.base_url
             ));
         }
-        out.push_str("\nOAuth: get a token, then use it:\n");
+        out.push('\n');
+        out.push_str(&tr!("sbx-oauth-try"));
+        out.push('\n');
         out.push_str(&format!(
             "  curl -s -X POST {}/oauth/token -H 'content-type: application/json' -d '{{\"client_id\":\"{}\",\"client_secret\":\"{}\",\"audience\":\"{}\",\"grant_type\":\"client_credentials\"}}'\n",
             self.auth_url, c.client_id, c.client_secret, self.audience
         ));
         out.push_str(&format!("  curl -s -H 'authorization: Bearer <access_token>' {}/invoices/customer/<customer id>\n", self.base_url));
-        out.push_str(&format!("\nAdmin (loopback only): {}/admin/state, /admin/knobs, /admin/faults, /admin/revoke-tokens\n", self.base_url));
+        out.push('\n');
+        out.push_str(&tr!("sbx-admin"));
+        out.push_str(&format!(
+            " {}/admin/state, /admin/knobs, /admin/faults, /admin/revoke-tokens\n",
+            self.base_url
+        ));
         out
     }
 

@@ -370,3 +370,20 @@ cli-uf-checked = Checked against the CMF from { $from } to { $to }: { $count ->
        *[other] { $differ } differences (above).
     }
 cli-find-not-asked = The service could not be asked; this is what this computer knows. { $why }
+sbx-title = invoice-desk sandbox: a local copy of the invoicing service (not the real one).
+sbx-base-url = base URL
+sbx-auth-url = auth URL
+sbx-audience = audience
+sbx-oauth-org = OAuth organization (client credentials):
+sbx-client-id = client id
+sbx-client-secret = client secret
+sbx-account-keys = account keys
+sbx-old-api-key = old API key
+sbx-old-api-key-refused = (refused: OAuth is enabled)
+sbx-key-org = API-key organization:
+sbx-api-key = API key
+sbx-api-key-header = (header x-api-key)
+sbx-customers = Customers (invoices of both organizations):
+sbx-try = Try it (API-key organization):
+sbx-oauth-try = OAuth: get a token, then use it:
+sbx-admin = Admin (loopback only):

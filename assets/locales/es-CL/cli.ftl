@@ -373,3 +373,20 @@ cli-uf-checked = Revisados con la CMF del { $from } al { $to }: { $count ->
        *[other] { $differ } diferencias (arriba).
     }
 cli-find-not-asked = No se pudo consultar el servicio; se muestra lo que este computador conoce. { $why }
+sbx-title = invoice-desk sandbox: una copia local del servicio de facturación (no el real).
+sbx-base-url = dirección base
+sbx-auth-url = dirección de acceso
+sbx-audience = audiencia
+sbx-oauth-org = Organización OAuth (credenciales de cliente):
+sbx-client-id = id de cliente
+sbx-client-secret = secreto de cliente
+sbx-account-keys = llaves de cuenta
+sbx-old-api-key = llave API antigua
+sbx-old-api-key-refused = (se rechaza: la organización usa OAuth)
+sbx-key-org = Organización con llave API:
+sbx-api-key = llave API
+sbx-api-key-header = (encabezado x-api-key)
+sbx-customers = Clientes (facturas de ambas organizaciones):
+sbx-try = Pruébelo (organización con llave API):
+sbx-oauth-try = OAuth: pida un token y úselo:
+sbx-admin = Administración (solo desde este computador):
