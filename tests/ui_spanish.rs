@@ -1326,6 +1326,20 @@ fn the_cartera_panel_reviews_every_customer_in_spanish() {
                 .is_ok_and(|s| s.oldest_overdue.is_some_and(|d| d > 60))
         })
         .count();
+    // Offered in the documents folder, as every document the app writes (#68), named
+    // for the month.
+    use egui_kittest::kittest::NodeT;
+    let offered = h
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, &text("rv-folder"))
+        .accesskit_node()
+        .value()
+        .unwrap_or_default();
+    assert!(offered.ends_with("estado-de-cuenta-2026-11"), "{offered}");
+    let documents = std::env::temp_dir().join("invoice-desk-tests");
+    assert!(
+        offered.starts_with(documents.to_str().unwrap()),
+        "{offered}"
+    );
     let folder = dir.path().join("estados");
     common::set_text(&mut h, &text("rv-folder"), folder.to_str().unwrap());
     click(&mut h, &format!("Estados de cuenta de estos ({owing})"));

@@ -246,7 +246,12 @@ impl InvoiceDeskApp {
             create: CreatePanel::new(saved.create.clone(), deps.clock),
             lookup: LookupPanel::new(saved.lookup_id.clone(), deps.clock),
             customers: CustomersPanel::new(saved.customers.clone(), deps.clock),
-            receivables: super::receivables::ReceivablesPanel::new(deps.clock),
+            receivables: super::receivables::ReceivablesPanel::new(
+                deps.clock,
+                deps.documents
+                    .clone()
+                    .unwrap_or_else(super::external::documents),
+            ),
             activity: Default::default(),
             bulk: super::bulk::BulkPanel::restored(saved.bulk.clone()),
             suggestions: Default::default(),

@@ -152,6 +152,8 @@ pub struct ReceivablesPanel {
     pub order: Order,
     /// The app's one clock (`AppDeps::clock`).
     clock: crate::ui::Clock,
+    /// Where the app writes documents (the statements' folder is offered in it).
+    documents: std::path::PathBuf,
     /// The confirmation before the month's e-mails is shown.
     mail_confirm: bool,
     /// Reminders (30/60/90 days) instead of statements.
@@ -164,10 +166,12 @@ pub struct ReceivablesPanel {
 }
 
 impl ReceivablesPanel {
-    /// A panel counting overdue days to `clock`'s today.
-    pub fn new(clock: crate::ui::Clock) -> ReceivablesPanel {
+    /// A panel counting overdue days to `clock`'s today, offering its statements a folder
+    /// in `documents`.
+    pub fn new(clock: crate::ui::Clock, documents: std::path::PathBuf) -> ReceivablesPanel {
         ReceivablesPanel {
             clock,
+            documents,
             ..Default::default()
         }
     }

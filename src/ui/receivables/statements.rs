@@ -121,14 +121,10 @@ impl ReceivablesPanel {
         // A default once; an emptied field stays empty (the clerk is typing another).
         if !std::mem::replace(&mut self.folder_offered, true) && self.folder.is_empty() {
             let day = self.clock.today();
-            let dir = directories::UserDirs::new()
-                .and_then(|u| {
-                    u.document_dir()
-                        .map(|d| d.to_path_buf())
-                        .or_else(|| Some(u.home_dir().to_path_buf()))
-                })
-                .unwrap_or_else(|| std::path::PathBuf::from("."));
-            self.folder = dir
+            // Where every document the app writes goes (#68), not the home folder.
+            self.folder = self
+                .documents
+                .clone()
                 .join(format!("{}-{}", tr!("st-file-stem"), day.format("%Y-%m")))
                 .display()
                 .to_string();
