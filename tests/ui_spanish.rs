@@ -112,6 +112,11 @@ fn create_by_keyboard_only_in_spanish() {
     key(&mut h, egui::Modifiers::COMMAND, egui::Key::Enter);
     step_until(&mut h, "creada", |h| has_text(h, "creada."));
     assert!(has_text(&h, &text("cr-another")));
+    // #68: an invoice issued proves the connection: Credentials does not say it was
+    // never checked.
+    common::click(&mut h, &text("tab-credentials"));
+    assert!(!has_text(&h, "Conexión: aún no revisada"));
+    assert!(has_text(&h, "Conexión: funciona"));
 }
 
 #[test]

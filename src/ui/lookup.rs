@@ -40,6 +40,8 @@ pub struct LookupPanel {
     notice: Option<String>,
     /// The app's one clock (`AppDeps::clock`).
     clock: crate::ui::Clock,
+    /// The service answered a lookup since the app last asked.
+    answered: bool,
     /// The invoice being printed: its PDF made, then opened in the system's viewer.
     print: Option<Task<super::external::Shown>>,
     /// The invoice's e-mail: made, shown, sent.
@@ -72,6 +74,7 @@ impl LookupPanel {
             void_sent_with: None,
             notice: None,
             clock,
+            answered: false,
             print: None,
             mail: Default::default(),
         }
@@ -463,6 +466,10 @@ fn payment_link(
 }
 
 impl crate::ui::Panel for LookupPanel {
+    fn service_answered(&mut self) -> bool {
+        std::mem::take(&mut self.answered)
+    }
+
     /// Takes finished work (called by the app every frame).
     fn poll(&mut self) {
         self.mail.poll();
@@ -478,6 +485,7 @@ impl crate::ui::Panel for LookupPanel {
                 Ok(Ok(inv)) => {
                     self.invoice = Some(inv);
                     self.error = None;
+                    self.answered = true;
                 }
                 Ok(Err(e)) => {
                     self.invoice = None;

@@ -29,6 +29,12 @@ pub use clock::Clock;
 pub trait Panel {
     /// Takes finished work.
     fn poll(&mut self);
+
+    /// Whether the service answered one of its requests since last asked (an invoice
+    /// issued, one looked up): the profile's connection is then known to work.
+    fn service_answered(&mut self) -> bool {
+        false
+    }
 }
 
 /// With `INVOICE_DESK_TRACE=1`, timings (never data or secrets) go to stderr: when the

@@ -459,8 +459,20 @@ impl InvoiceDeskApp {
             &mut self.customers,
             &mut self.bulk,
         ];
+        let mut answered = false;
         for panel in panels {
             panel.poll();
+            answered |= panel.service_answered();
+        }
+        // An invoice issued or looked up: the profile's connection works, whether or
+        // not the clerk tested it (#68).
+        if answered && let Some(s) = &self.session {
+            self.checks.insert(
+                s.profile.name.clone(),
+                ProfileCheck::Working {
+                    at: chrono::Local::now(),
+                },
+            );
         }
         if self.pending_reconnect
             && !self.credentials.is_saving()

@@ -125,6 +125,8 @@ pub struct CreatePanel {
     check_error: Option<ApiError>,
     /// The app's one clock (`AppDeps::clock`).
     clock: crate::ui::Clock,
+    /// The service answered a create since the app last asked.
+    answered: bool,
 }
 
 impl CreatePanel {
@@ -156,6 +158,7 @@ impl CreatePanel {
             check_note: None,
             check_error: None,
             clock,
+            answered: false,
         }
     }
 
@@ -573,6 +576,10 @@ pub async fn find_created(s: &Session, sent: &NewInvoice) -> Result<Option<Invoi
 }
 
 impl crate::ui::Panel for CreatePanel {
+    fn service_answered(&mut self) -> bool {
+        std::mem::take(&mut self.answered)
+    }
+
     /// Takes finished work (called by the app every frame).
     fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.restoring) {
@@ -594,6 +601,7 @@ impl crate::ui::Panel for CreatePanel {
             match r {
                 Ok(Ok(inv)) => {
                     self.created = Some(inv);
+                    self.answered = true;
                     self.focus_result = true;
                     self.sent = None;
                     self.error = None;
