@@ -114,8 +114,18 @@ fn an_invoice_is_emailed_from_lookup_once_after_the_clerk_sees_it() {
         smtp.delivered().is_empty(),
         "nothing is sent before the clerk says so"
     );
+    // Where "Anular…" is before anything is said of the e-mail (#68: the line that
+    // says it is kept, so nothing below it moves).
+    let void_at = |h: &common::H| {
+        h.get_by_label(&text("lk-void"))
+            .accesskit_node()
+            .raw_bounds()
+            .map(|b| b.y0)
+    };
+    let before = void_at(&h);
     click_last(&mut h, &text("lk-mail-send"));
     step_until(&mut h, "sent", |h| has_text(h, "Enviado a"));
+    assert_eq!(void_at(&h), before, "Anular… stays where it was");
     let got = smtp.delivered();
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].subject(), subject);

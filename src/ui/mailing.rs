@@ -551,15 +551,18 @@ impl OneEmail {
 
     /// What came of the last e-mail, under the buttons (a problem in the error colour).
     pub fn said(&self, ui: &mut Ui) {
-        if let Some((words, problem)) = &self.said {
-            let text = if *problem {
-                RichText::new(words).color(ui.visuals().error_fg_color)
-            } else {
-                RichText::new(words)
-            };
-            let r = ui.label(text);
-            widgets::announce(ui, &r, false);
-        }
+        let Some((words, problem)) = &self.said else {
+            // Its line kept blank: what comes to be said moves nothing below it (#68).
+            ui.label(" ");
+            return;
+        };
+        let text = if *problem {
+            RichText::new(words).color(ui.visuals().error_fg_color)
+        } else {
+            RichText::new(words)
+        };
+        let r = ui.label(text);
+        widgets::announce(ui, &r, false);
     }
 
     /// The e-mail shown before it is sent: to whom, subject, attachment, the text, and
