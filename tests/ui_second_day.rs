@@ -925,6 +925,29 @@ fn the_search_box_finds_any_invoice_and_enter_opens_it() {
     });
 }
 
+/// #68 (6): choosing UF for an amount typed adds its line of pesos, and moves nothing
+/// below it: the field after the currency stays where it was.
+#[test]
+fn choosing_uf_moves_nothing_below_the_amount() {
+    use egui_kittest::kittest::NodeT;
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = sandboxed(&rt, &s, dir.path(), [1280.0, 800.0]);
+    click(&mut h, &text("tab-create"));
+    set_text(&mut h, &text("f-amount"), "23,193");
+    let below = |h: &common::H| {
+        h.get_by_role_and_label(egui::accesskit::Role::ComboBox, &text("f-currency"))
+            .accesskit_node()
+            .raw_bounds()
+            .map(|b| b.y1)
+    };
+    let before = below(&h);
+    common::pick(&mut h, &text("f-currency"), "UF (CLF)");
+    step_until(&mut h, "the pesos shown", |h| has_text(h, "≈ $"));
+    assert_eq!(below(&h), before, "the currency's field did not move");
+}
+
 /// #68 (1): the search box says how much it found and that its list scrolls, and an open
 /// invoice past its due day is "Vencida · N días" there, as in Consultar; finding
 /// nothing names the profile whose invoices were searched.

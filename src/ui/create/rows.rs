@@ -83,6 +83,7 @@ impl CreatePanel {
         ui.label("");
         ui.vertical(|ui| {
             let reading = self.reading_currency(rows.session);
+            let mut pesos_drawn = false;
             match (&rows.built, &rows.problems.amount) {
                 (_, Some(p)) if rows.typed => widgets::error_text(ui, p),
                 (_, Some(_)) => {
@@ -101,6 +102,7 @@ impl CreatePanel {
                     ui.label(RichText::new(text).strong());
                     if reading == Some(Currency::CLF) {
                         rows.uf.pesos_line(ui, inv.amount);
+                        pesos_drawn = true;
                     }
                 }
                 (None, None) => {
@@ -111,9 +113,18 @@ impl CreatePanel {
                         ));
                         if reading == Some(Currency::CLF) {
                             rows.uf.pesos_line(ui, a);
+                            pesos_drawn = true;
                         }
                     }
                 }
+            }
+            // Where UF can be chosen, the line of its pesos is kept (blank) for any
+            // amount: choosing UF, or typing one, moves nothing below (#68).
+            let offers_uf = rows
+                .session
+                .is_none_or(|s| s.profile.currencies.contains(&Currency::CLF));
+            if offers_uf && !pesos_drawn {
+                ui.label(" ");
             }
             if let Some(p) = rows.refused.about("amount") {
                 widgets::error_text(ui, &p);
