@@ -933,6 +933,29 @@ fn the_search_box_finds_any_invoice_and_enter_opens_it() {
     });
 }
 
+/// #68 (6): the search's answer closes when the keyboard moves on (Tab): it does not stay
+/// open over the form.
+#[test]
+fn the_search_answer_closes_when_the_keyboard_moves_on() {
+    let rt = runtime();
+    let s = sandbox(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = nunoa_listed(&rt, &s, dir.path());
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
+    h.step();
+    h.event(egui::Event::Text("nunoa".into()));
+    step_until(&mut h, "the answer", |h| {
+        has_text(h, "visto en el servicio el")
+    });
+    h.key_press(egui::Key::Tab);
+    h.step();
+    h.step();
+    assert!(
+        !has_text(&h, "visto en el servicio el"),
+        "the answer closed"
+    );
+}
+
 /// #68 (6): choosing UF for an amount typed adds its line of pesos, and moves nothing
 /// below it: the field after the currency stays where it was.
 #[test]

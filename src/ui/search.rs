@@ -143,6 +143,12 @@ impl SearchBox {
         if field.lost_focus() && ui.input(|i| i.key_pressed(Key::Escape)) {
             self.open = false;
         }
+        // The keyboard moved on (Tab): the answer no longer covers the form (#68). A
+        // pointer press is the popup's to take (a line clicked) or closes it below.
+        if field.lost_focus() && !ui.input(|i| i.key_pressed(Key::Enter) || i.pointer.any_pressed())
+        {
+            self.open = false;
+        }
         if field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
             let picks = self.picks();
             let current = self.answer.as_ref().is_some_and(|a| a.text == self.asked());
