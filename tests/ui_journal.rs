@@ -273,3 +273,56 @@ fn customer_fields_complete_by_name_rut_or_id_from_the_directory() {
         &format!("Distribuidora Grande del Sur S.A. ({customer})"),
     );
 }
+
+/// #68 (6): Activity's "Quién" is as wide as what it says (who, and through which
+/// profile), up to a limit: a long profile's name is not cut in a column of 180 points.
+#[test]
+fn activitys_who_column_is_as_wide_as_what_it_says() {
+    use egui_kittest::kittest::NodeT;
+    let e = env();
+    let path = e.dir.path().join("journal.sqlite3");
+    let profile = "Servicios Contables del Sur Oriente Limitada";
+    let mut j = invoice_desk::journal::Journal::open(&path).unwrap();
+    j.record_intent(
+        invoice_desk::journal::Action::Create,
+        &invoice_desk::journal::Intent {
+            profile: profile.into(),
+            customer: Some("cus_1".into()),
+            amount: Some("1000".into()),
+            external_id: Some("ANCHO-1".into()),
+            ..invoice_desk::journal::Intent::default()
+        },
+    )
+    .unwrap();
+    drop(j);
+    let mut h = app(&e, Lang::Es, path);
+    click(&mut h, "Actividad");
+    wait_text(&mut h, "ANCHO-1");
+    // The cell's whole text, laid out on one line in the body's font.
+    let text = common::text_containing(&h, profile);
+    let font = egui::TextStyle::Body.resolve(&h.ctx.global_style());
+    let who = h.ctx.fonts_mut(|f| {
+        f.layout_no_wrap(text.clone(), font, egui::Color32::WHITE)
+            .size()
+            .x
+    });
+    assert!(
+        who > 180.0,
+        "a text longer than the old column: {who} ({text:?})"
+    );
+    // The header's cell is the column: its title at its left, the next title after it.
+    let header = h.query_all_by_label("Quién").next().unwrap();
+    let at = header.accesskit_node().raw_bounds().unwrap();
+    let next_x = h
+        .query_all_by_label("Acción")
+        .filter_map(|n| n.accesskit_node().raw_bounds())
+        .find(|b| (b.y0 - at.y0).abs() < 2.0)
+        .unwrap()
+        .x0;
+    let header_x = at.x0;
+    assert!(
+        next_x - header_x >= f64::from(who),
+        "the column ({} points) holds its text ({who} points)",
+        next_x - header_x
+    );
+}

@@ -372,12 +372,33 @@ impl ActivityPanel {
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
         let mut wanted = Vec::new();
         let open_hint = tr!("act-open-row");
+        // The widest "who" of the first 200 entries read (enough to size it, and the
+        // same every frame: no column that jitters).
+        let font = egui::TextStyle::Body.resolve(ui.style());
+        let mut read: Vec<u64> = self.pages.keys().copied().collect();
+        read.sort_unstable();
+        let who_width = read
+            .iter()
+            .flat_map(|k| &self.pages[k])
+            .take(200)
+            .map(|e| {
+                let who = format!("{} · {}", crate::i18n::writer(e), safe(&e.profile));
+                ui.fonts_mut(|f| {
+                    f.layout_no_wrap(who, font.clone(), egui::Color32::WHITE)
+                        .size()
+                        .x
+                })
+            })
+            .fold(180.0_f32, f32::max)
+            .min(380.0)
+            + 8.0;
         crate::ui::widgets::table(ui, row_height)
             .sense(egui::Sense::click())
             // Every column clips: a long text never pushes the next column aside.
             .column(Column::initial(125.0).at_least(100.0).clip(true))
-            // Who: wide enough for "Ana Pérez (ana en PC-CAJA-2)"; the whole text on hover.
-            .column(Column::initial(180.0).at_least(60.0).clip(true))
+            // Who: as wide as what it says (a role, a name, a computer and the profile),
+            // up to a limit; past it, the whole text on hover (#68: it was cut at 180).
+            .column(Column::exact(who_width).clip(true))
             .column(Column::initial(95.0).at_least(70.0).clip(true))
             .column(Column::initial(190.0).at_least(80.0).clip(true))
             .column(Column::initial(120.0).at_least(90.0).clip(true))
