@@ -434,8 +434,10 @@ fn mapping_ui(ui: &mut Ui, header: &[String], mapping: &mut [ColumnUse], running
         .show(ui, |ui| {
             // One small block per column (its header, its use), wrapping onto the
             // next line when the window is narrow: every combo is whole and in
-            // sight, never cut to "Ve…" nor hidden past the right edge.
-            ui.horizontal_wrapped(|ui| {
+            // sight, never cut to "Ve…" nor hidden past the right edge. Top-aligned:
+            // a block taller for its "not recognised" note moves no other (#68).
+            let wrapped = egui::Layout::left_to_right(egui::Align::Min).with_main_wrap(true);
+            ui.with_layout(wrapped, |ui| {
                 ui.spacing_mut().item_spacing.x = 10.0;
                 // A block of known size, so that the wrapping layout can put it on
                 // the next line (a plain vertical group never wraps).
