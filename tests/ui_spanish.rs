@@ -798,8 +798,11 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
             "Este computador registra cada emisión y anulación en el registro compartido del equipo: {url}"
         )
     ));
-    // The directory stayed behind: offered, and brought on a click.
-    assert!(has_text(&h, &text("sj-bring-directory-hint")));
+    // The directory stayed behind: offered (once its customers are seen), and brought on
+    // a click.
+    step_until(&mut h, "the directory offered", |h| {
+        has_text(h, &text("sj-bring-directory-hint"))
+    });
     click(&mut h, &text("sj-bring-directory"));
     step_until(&mut h, "the directory brought", |h| {
         has_text(h, "Se trajo 1 cliente al directorio del equipo")
@@ -1454,4 +1457,63 @@ fn why_access_failed_is_said_in_spanish_on_the_badge() {
     let before = saying(&h);
     h.get_by_label("Acceso: falló").hover();
     step_until(&mut h, "the tooltip", |h| saying(h) > before);
+}
+
+/// #68 (6): switching to the desk's journal offers to bring this computer's directory
+/// only when it has something to bring.
+#[cfg(target_os = "linux")]
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn an_empty_directory_is_not_offered_to_the_desk() {
+    use common::{click, set_role, set_text};
+    use egui::accesskit::Role;
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let url = server.database();
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let local = dir.path().join("journal.sqlite3");
+    let mut h = common::customized(
+        &rt,
+        s.profile("Pruebas"),
+        &s.credentials.client_secret,
+        dir.path(),
+        [1100.0, 900.0],
+        Lang::Es,
+        Some(local),
+        None,
+        |_| {},
+    );
+    click(&mut h, &text("tab-credentials"));
+    set_text(&mut h, &text("sj-address"), &url);
+    set_role(
+        &mut h,
+        Role::PasswordInput,
+        &text("sj-password"),
+        pg_server::PASSWORD,
+    );
+    set_text(&mut h, &text("sj-clerk"), "Ana Pérez");
+    click(&mut h, &text("sj-save"));
+    step_until(&mut h, "saved and in use", |h| {
+        has_text(
+            h,
+            "Guardado: desde ahora cada emisión y anulación se registra en el registro compartido",
+        )
+    });
+    // Once this computer's (empty) directory was looked at: nothing is offered.
+    step_until(&mut h, "the directory looked at", |h| {
+        !h.state().directory_checking()
+    });
+    h.step();
+    assert!(
+        !has_text(&h, &text("sj-bring-directory")),
+        "nothing to bring"
+    );
 }

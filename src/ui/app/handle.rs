@@ -356,9 +356,14 @@ impl InvoiceDeskApp {
         // From this computer's file to the desk's journal: the directory stays behind
         // unless the clerk brings it (offered, never done silently).
         self.directory_source = (shared && !before.is_shared()).then_some(before);
-        self.credentials
-            .journal
-            .offer_directory(self.directory_source.is_some());
+        // Offered only when it has something to bring (#68): looked at off the UI thread.
+        self.credentials.journal.offer_directory(false);
+        self.directory_check = self.directory_source.clone().map(|from| {
+            self.spawner.spawn(async move {
+                from.read(|j| j.directory_to_bring().map(|c| !c.is_empty()))
+                    .await
+            })
+        });
         self.journal_changed();
     }
 
@@ -416,6 +421,15 @@ impl InvoiceDeskApp {
             self.journal_counting = Some(self.spawner.spawn(async move { journal.count().await }));
         }
         let _ = take_finished(&mut self.seeding_directory);
+        if let Some(r) = take_finished(&mut self.directory_check) {
+            // A directory that could not be read is offered: bringing it says why.
+            let worth = !matches!(r, Ok(Ok(false)));
+            if worth && self.directory_source.is_some() {
+                self.credentials.journal.offer_directory(true);
+            } else {
+                self.directory_source = None;
+            }
+        }
         if let Some(r) = take_finished(&mut self.bringing_directory) {
             let r = crate::ui::task::flat(r);
             if r.is_ok() {

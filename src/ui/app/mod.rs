@@ -148,6 +148,8 @@ pub struct InvoiceDeskApp {
     journal_probed: Option<std::time::Instant>,
     /// The journal used before a switch to the shared one: its directory may be brought.
     directory_source: Option<super::journal::AppJournal>,
+    /// Whether that journal's directory has anything to bring (looked at before offering).
+    directory_check: Option<Task<Result<bool, String>>>,
     /// Bringing that directory: how many customers came.
     bringing_directory: Option<Task<Result<usize, String>>>,
     /// The built-in sandbox's customers going into the directory.
@@ -300,6 +302,7 @@ impl InvoiceDeskApp {
             journal_counting: None,
             journal_probed: None,
             directory_source: None,
+            directory_check: None,
             bringing_directory: None,
             seeding_directory: None,
             uf: Default::default(),
@@ -516,6 +519,12 @@ impl InvoiceDeskApp {
     /// True while a profile is being connected.
     pub fn is_connecting(&self) -> bool {
         self.connecting.is_some()
+    }
+
+    /// True while the app looks at whether this computer's directory has anything to
+    /// bring to the desk's journal (tests wait for it).
+    pub fn directory_checking(&self) -> bool {
+        self.directory_check.is_some()
     }
 
     /// The invoice Lookup shows (tests wait for it).
