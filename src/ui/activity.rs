@@ -56,6 +56,9 @@ pub struct ActivityPanel {
     total: Option<u64>,
     unknown: Vec<Entry>,
     pages: HashMap<u64, Vec<Entry>>,
+    /// The "who" column's width for the pages read (measured once when they change, not
+    /// every frame).
+    who_width: Option<f32>,
     /// Who wrote entries in the journal, for the clerk filter.
     clerks: Vec<String>,
     /// Customers of the entries just read, whose names are to be looked up.
@@ -94,6 +97,7 @@ impl ActivityPanel {
     pub fn refresh(&mut self, journal: &AppJournal, spawner: &Spawner) {
         self.generation += 1;
         self.pages.clear();
+        self.who_width = None;
         self.requested.clear();
         self.page_tasks.clear();
         let filter = match self.filter() {
@@ -372,26 +376,26 @@ impl ActivityPanel {
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
         let mut wanted = Vec::new();
         let open_hint = tr!("act-open-row");
-        // The widest "who" of the first 200 entries read (enough to size it, and the
-        // same every frame: no column that jitters).
-        let font = egui::TextStyle::Body.resolve(ui.style());
-        let mut read: Vec<u64> = self.pages.keys().copied().collect();
-        read.sort_unstable();
-        let who_width = read
-            .iter()
-            .flat_map(|k| &self.pages[k])
-            .take(200)
-            .map(|e| {
-                let who = format!("{} · {}", crate::i18n::writer(e), safe(&e.profile));
-                ui.fonts_mut(|f| {
-                    f.layout_no_wrap(who, font.clone(), egui::Color32::WHITE)
-                        .size()
-                        .x
+        let who_width = *self.who_width.get_or_insert_with(|| {
+            // The widest "who" of the first 200 entries read (enough to size it, and
+            // the same every frame: no column that jitters).
+            let font = egui::TextStyle::Body.resolve(ui.style());
+            let mut read: Vec<u64> = self.pages.keys().copied().collect();
+            read.sort_unstable();
+            read.iter()
+                .flat_map(|k| &self.pages[k])
+                .take(200)
+                .map(|e| {
+                    ui.fonts_mut(|f| {
+                        f.layout_no_wrap(who(e), font.clone(), egui::Color32::WHITE)
+                            .size()
+                            .x
+                    })
                 })
-            })
-            .fold(180.0_f32, f32::max)
-            .min(380.0)
-            + 8.0;
+                .fold(180.0_f32, f32::max)
+                .min(380.0)
+                + 8.0
+        });
         crate::ui::widgets::table(ui, row_height)
             .sense(egui::Sense::click())
             // Every column clips: a long text never pushes the next column aside.
@@ -442,10 +446,7 @@ impl ActivityPanel {
                         }
                     };
                     row.col(|ui| cell(ui, &local_time(&e.time)));
-                    // On a desk's shared journal, who and at which computer.
-                    // Who, and through which profile (a desk's clerks use several).
-                    let who = format!("{} · {}", crate::i18n::writer(e), safe(&e.profile));
-                    row.col(|ui| cell(ui, &who));
+                    row.col(|ui| cell(ui, &who(e)));
                     row.col(|ui| cell(ui, &crate::i18n::action_word(e.action)));
                     row.col(|ui| cell(ui, &words.customer(e.customer.as_deref())));
                     row.col(|ui| cell(ui, &words.amount(e)));
@@ -499,6 +500,11 @@ fn any_of<T: Copy + PartialEq>(
         .response
         .labelled_by(l.id);
     ui.end_row();
+}
+
+/// Who wrote an entry, and through which profile (a desk's clerks use several).
+fn who(e: &Entry) -> String {
+    format!("{} · {}", crate::i18n::writer(e), safe(&e.profile))
 }
 
 fn outcome_cell(ui: &mut Ui, e: &Entry) {
@@ -615,6 +621,7 @@ impl crate::ui::Panel for ActivityPanel {
                         self.fresh_customers
                             .extend(rows.iter().filter_map(|e| e.customer.clone()));
                         self.pages.insert(page, rows);
+                        self.who_width = None;
                     }
                     Err(e) => self.error = Some(e),
                 },
