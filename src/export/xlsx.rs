@@ -237,32 +237,20 @@ fn put_total(
     }
 }
 
-/// Writes an RFC 3339 moment as a date and time in this computer's time zone; `false`
-/// (nothing written) when it is not one Excel can hold.
-fn put_moment(
-    ws: &mut Worksheet,
-    f: &Formats,
-    (r, c): (u32, u16),
-    t: &str,
-) -> Result<bool, XlsxError> {
+/// An RFC 3339 moment as an Excel date and time in this computer's time zone, when it
+/// is one Excel can hold (1900 to 9999).
+fn excel_moment(t: &str) -> Option<ExcelDateTime> {
     use chrono::{Datelike, Timelike};
-    let Ok(at) = chrono::DateTime::parse_from_rfc3339(t) else {
-        return Ok(false);
-    };
-    let local = at.with_timezone(&chrono::Local).naive_local();
-    let Ok(year) = u16::try_from(local.year()) else {
-        return Ok(false);
-    };
-    if !(1900..=9999).contains(&year) {
-        return Ok(false);
-    }
-    let dt = ExcelDateTime::from_ymd(year, local.month() as u8, local.day() as u8)?.and_hms(
-        local.hour() as u16,
-        local.minute() as u8,
-        local.second(),
-    )?;
-    ws.write_datetime_with_format(r, c, &dt, &f.moment)?;
-    Ok(true)
+    let local = chrono::DateTime::parse_from_rfc3339(t)
+        .ok()?
+        .with_timezone(&chrono::Local)
+        .naive_local();
+    let year = u16::try_from(local.year())
+        .ok()
+        .filter(|y| (1900..=9999).contains(y))?;
+    ExcelDateTime::from_ymd(year, local.month() as u8, local.day() as u8)
+        .and_then(|d| d.and_hms(local.hour() as u16, local.minute() as u8, local.second()))
+        .ok()
 }
 
 fn put_day(
@@ -387,14 +375,21 @@ where
                             }
                             Some(serde_json::Value::Null) | None => {}
                             // When it was created, as a date and time of this computer's
-                            // (the service sends UTC).
-                            Some(serde_json::Value::String(t))
-                                if *name == "created_at"
-                                    && put_moment(ws, &f, at, t).map_err(err)? => {}
-                            Some(v) => {
-                                put_text(ws, &f, at, &value_text(v), &mut written.cut)
-                                    .map_err(err)?;
-                            }
+                            // (the service sends UTC); anything else as sent.
+                            Some(v) => match v
+                                .as_str()
+                                .filter(|_| *name == "created_at")
+                                .and_then(excel_moment)
+                            {
+                                Some(dt) => {
+                                    ws.write_datetime_with_format(at.0, at.1, &dt, &f.moment)
+                                        .map_err(err)?;
+                                }
+                                None => {
+                                    put_text(ws, &f, at, &value_text(v), &mut written.cut)
+                                        .map_err(err)?;
+                                }
+                            },
                         }
                         continue;
                     }

@@ -90,7 +90,7 @@ macro_rules! known_fields {
             /// that are optional text (identifiers included; not the required `id`).
             pub(super) fn text_slot(&mut self, i: usize) -> Option<&mut Option<String>> {
                 match i {
-                    $(at::$at => Slot::text_slot(&mut self.$member),)*
+                    $(at::$at => known_fields!(@text self $member),)*
                     _ => None,
                 }
             }
@@ -114,6 +114,8 @@ macro_rules! known_fields {
         }
     };
     (@get $s:ident $member:ident) => { Slot::get(&$s.$member) };
+    (@text $s:ident amount) => { None };
+    (@text $s:ident $member:ident) => { Slot::text_slot(&mut $s.$member) };
     (@set $s:ident $v:ident amount) => {
         ($s.amount, $s.amount_unreadable) = match $v {
             Some(Decoded::Amount(Ok(a))) => (Some(a), None),
@@ -199,19 +201,6 @@ impl Slot for Option<Value> {
     fn set(&mut self, v: Option<Decoded>) {
         *self = match v {
             Some(Decoded::Json(j)) => Some(j),
-            _ => None,
-        };
-    }
-}
-
-/// The amount's number: read and stored by the table's own arms (it has a second member).
-impl Slot for Option<Decimal> {
-    fn get(&self) -> Option<Known<'_>> {
-        self.map(Known::Amount)
-    }
-    fn set(&mut self, v: Option<Decoded>) {
-        *self = match v {
-            Some(Decoded::Amount(Ok(a))) => Some(a),
             _ => None,
         };
     }

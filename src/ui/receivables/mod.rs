@@ -485,7 +485,7 @@ impl ReceivablesPanel {
                 .labelled_by(l.id);
         });
         // The totals of the customers shown (what "Mostrar" keeps), per currency: never
-        // added together; each currency by the name a clerk reads ("UF (CLF)").
+        // added together; each currency by the name a clerk reads ("UF", "Pesos (CLP)").
         // What is shown is worked out once a frame: the totals, both bars and the table
         // read it.
         let shown = self.shown();
