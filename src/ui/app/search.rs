@@ -18,13 +18,9 @@ impl InvoiceDeskApp {
                     self.search_next = Some(text);
                     return;
                 }
-                // The service whose invoices are searched: the connected profile's,
-                // else the active one's (what the journal and listings were read from).
                 let base_url = self
-                    .session
-                    .as_ref()
-                    .map(|s| s.profile.base_url.clone())
-                    .or_else(|| self.profiles.active_profile().map(|p| p.base_url.clone()))
+                    .searched_profile()
+                    .map(|p| p.base_url.clone())
                     .unwrap_or_default();
                 let service = crate::search::service_of(&base_url);
                 let place = crate::search::index::place_for(self.journal.place());
@@ -42,14 +38,21 @@ impl InvoiceDeskApp {
         }
     }
 
+    /// The profile whose service's invoices are searched: the connected one's, else the
+    /// active one's (what the journal and listings were read from).
+    fn searched_profile(&self) -> Option<&crate::profile::Profile> {
+        self.session
+            .as_ref()
+            .map(|s| &s.profile)
+            .or_else(|| self.profiles.active_profile())
+    }
+
     /// A search that finished: its answer shown, the text typed meanwhile searched.
     pub(super) fn search_finished(&mut self) {
         if let Some(result) = crate::ui::task::take_finished(&mut self.searching) {
             let profile = self
-                .session
-                .as_ref()
-                .map(|s| s.profile.name.clone())
-                .or_else(|| self.profiles.active.clone())
+                .searched_profile()
+                .map(|p| p.name.clone())
                 .unwrap_or_default();
             self.search.answered(crate::ui::task::flat(result), profile);
             if let Some(next) = self.search_next.take() {
