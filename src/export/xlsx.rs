@@ -237,6 +237,35 @@ fn put_total(
     }
 }
 
+/// A field the table does not know, as sent: a boolean as one; `created_at` as a date
+/// and time of this computer's (the service sends UTC); anything else as text.
+fn put_extra(
+    ws: &mut Worksheet,
+    f: &Formats,
+    at: (u32, u16),
+    name: &str,
+    v: Option<&serde_json::Value>,
+    cut: &mut u64,
+) -> Result<(), XlsxError> {
+    match v {
+        Some(serde_json::Value::Bool(b)) => {
+            ws.write_boolean(at.0, at.1, *b)?;
+        }
+        Some(serde_json::Value::Null) | None => {}
+        Some(v) => match v
+            .as_str()
+            .filter(|_| name == "created_at")
+            .and_then(excel_moment)
+        {
+            Some(dt) => {
+                ws.write_datetime_with_format(at.0, at.1, &dt, &f.moment)?;
+            }
+            None => put_text(ws, f, at, &value_text(v), cut)?,
+        },
+    }
+    Ok(())
+}
+
 /// An RFC 3339 moment as an Excel date and time in this computer's time zone, when it
 /// is one Excel can hold (1900 to 9999).
 fn excel_moment(t: &str) -> Option<ExcelDateTime> {
@@ -369,28 +398,8 @@ where
                         continue;
                     }
                     Col::Extra(name) => {
-                        match inv.extra.get(*name) {
-                            Some(serde_json::Value::Bool(b)) => {
-                                ws.write_boolean(at.0, at.1, *b).map_err(err)?;
-                            }
-                            Some(serde_json::Value::Null) | None => {}
-                            // When it was created, as a date and time of this computer's
-                            // (the service sends UTC); anything else as sent.
-                            Some(v) => match v
-                                .as_str()
-                                .filter(|_| *name == "created_at")
-                                .and_then(excel_moment)
-                            {
-                                Some(dt) => {
-                                    ws.write_datetime_with_format(at.0, at.1, &dt, &f.moment)
-                                        .map_err(err)?;
-                                }
-                                None => {
-                                    put_text(ws, &f, at, &value_text(v), &mut written.cut)
-                                        .map_err(err)?;
-                                }
-                            },
-                        }
+                        let v = inv.extra.get(*name);
+                        put_extra(ws, &f, at, name, v, &mut written.cut).map_err(err)?;
                         continue;
                     }
                     Col::CustomerName => {
