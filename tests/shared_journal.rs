@@ -1745,3 +1745,118 @@ fn what_a_colleague_issued_is_found_from_another_computer() {
     exits(&out, 0);
     assert!(text(&out.stdout).contains("1.234.000 · Issued here"));
 }
+
+/// #68: a colleague's computer freezes with requests on their way. The clerk who waits
+/// for it is told whose computer it is, with no time left for the run beside it (it
+/// cannot be known); the colleague's computer, on waking, says its rows as issued —
+/// checked by itself at the service when it wakes first, or as confirmed by the clerk
+/// who checked them meanwhile ("Revisar ahora") — and leaves none to review.
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn a_frozen_colleague_is_named_and_on_waking_leaves_nothing_to_review() {
+    let Some(pg) = server() else {
+        return;
+    };
+    for wakes_first in [true, false] {
+        frozen_colleague(pg, wakes_first);
+    }
+}
+
+/// [`a_frozen_colleague_is_named_and_on_waking_leaves_nothing_to_review`]: Ana's
+/// computer wakes while Beto waits for it (`wakes_first`), or after Beto's run ended.
+fn frozen_colleague(pg: &pg_server::Server, wakes_first: bool) {
+    use std::io::BufRead;
+    let e = Env::new(0);
+    let url = pg.database();
+    let c = e.customer();
+    let file = numbered_month(&e, "mayo.csv", &c, "FZ", 24);
+    let run = |who: &str| {
+        let mut cmd = clerk(&e, who, &url);
+        cmd.env("LANG", "es_CL.UTF-8")
+            .env("INVOICE_DESK_TIMEOUT", "2")
+            .env("INVOICE_DESK_IN_FLIGHT_MARGIN", "14")
+            .args([
+                "bulk",
+                file.to_str().unwrap(),
+                "--yes",
+                "--concurrency",
+                "4",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    };
+    // Ana's first four requests take the service 5 s (well within the 16 s a request
+    // may be on its way here); her computer freezes as they arrive. (A write she left
+    // open is ended by the server after 10 s: Beto may wait for that first, unsaid.)
+    e.s.add_fault(invoice_desk::sandbox::Fault {
+        route: invoice_desk::sandbox::Route::Create,
+        count: 4,
+        kind: invoice_desk::sandbox::FaultKind::Slow,
+        status: 0,
+        secs: 0,
+        ms: 5000,
+    });
+    let mut ana = run("ana").spawn().unwrap();
+    until_created(&e, 4);
+    assert!(cli_env::signal(&ana, libc::SIGSTOP));
+    let frozen = std::time::Instant::now();
+    let mut beto = run("beto").spawn().unwrap();
+    let mut said = Vec::new();
+    let mut woke = false;
+    for line in std::io::BufReader::new(beto.stderr.take().unwrap()).lines() {
+        let Ok(line) = line else { break };
+        if wakes_first && !woke && line.contains("Esperando") {
+            // Once the service has made them (5 s), before Beto may look for them
+            // (16 s): her requests' own time limit has passed, as after a long freeze.
+            let at = frozen + std::time::Duration::from_secs(7);
+            std::thread::sleep(at.saturating_duration_since(std::time::Instant::now()));
+            woke = cli_env::signal(&ana, libc::SIGCONT);
+        }
+        said.push(line);
+    }
+    let betos = beto.wait_with_output().unwrap();
+    // After Beto's run (he found her four at the service meanwhile), or now whatever
+    // happened: a stopped child is never waited on.
+    if !woke && !cli_env::signal(&ana, libc::SIGCONT) {
+        let _ = ana.kill();
+    }
+    let anas = ana.wait_with_output().unwrap();
+    let said = format!("{}\n{}", said.join("\n"), text(&betos.stdout));
+    let ana_said = format!("{}\n{}", text(&anas.stdout), text(&anas.stderr));
+    assert!(woke || !wakes_first, "{said}\n--- ana:\n{ana_said}");
+    exits(&betos, 0);
+    let waiting = said
+        .lines()
+        .find(|l| l.contains("Esperando"))
+        .unwrap_or_else(|| panic!("{said}\n--- ana:\n{ana_said}"));
+    assert!(
+        waiting.starts_with("Esperando a rol ") && waiting.contains("ana en "),
+        "{waiting}"
+    );
+    assert!(said.contains(", 0 por revisar"), "{said}");
+    assert!(
+        ana_said.contains(", 0 por revisar"),
+        "woke first: {wakes_first}\n{ana_said}"
+    );
+    if !wakes_first {
+        assert!(
+            ana_said.contains("la encontró emitida en el servicio")
+                && ana_said.contains("beto en "),
+            "{ana_said}"
+        );
+    }
+    exits(&anas, 0);
+    let refs = e.s.references();
+    for i in 0..24 {
+        assert_eq!(
+            refs.get(&format!("FZ-{i}")).map(Vec::len),
+            Some(1),
+            "FZ-{i}"
+        );
+    }
+    verified(&e, "supervisor", &url);
+}

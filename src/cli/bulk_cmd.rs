@@ -244,12 +244,8 @@ async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Cou
                     note!("{}", tr!("cli-checking", of = of));
                     said_checking = true;
                 }
-                if let Some((rows, until)) = newly(&mut said_in_flight, control.in_flight_wait()) {
-                    let secs = until.saturating_duration_since(Instant::now()).as_secs();
-                    note!(
-                        "\n{}",
-                        tr!("cli-waiting-in-flight", rows = rows, secs = secs)
-                    );
+                if let Some(w) = newly(&mut said_in_flight, control.in_flight_wait()) {
+                    note!("\n{}", crate::i18n::in_flight_wait(&w, Instant::now()));
                 }
                 // Said when the run first sends fewer at once, and again only after it
                 // was back at its concurrency.
@@ -308,7 +304,9 @@ async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Cou
                     last_shown = Instant::now();
                     // The pace counts from when rows could be sent (listings read).
                     let since = control.sending_since().unwrap_or(started);
+                    // No time left is said while the run waits on requests in flight.
                     if let Some((rate, left)) = crate::bulk::run::pace(done, total, since.elapsed())
+                        .filter(|_| control.in_flight_wait().is_none())
                     {
                         // The whole run's progress: rows colleagues issue count too.
                         let others = if by_others > 0 {

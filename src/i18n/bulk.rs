@@ -150,7 +150,9 @@ pub fn bulk_status(s: &crate::bulk::run::Status) -> (String, Option<String>) {
                 Some(by) => tr!("bulk-st-existing-by", who = super::journal::writer_by(by)),
                 None => tr!("bulk-st-existing"),
             },
-            None,
+            e.confirmed_by
+                .as_ref()
+                .map(|who| tr!("bulk-confirmed-by", who = super::journal::writer_by(who))),
         ),
         Status::Refused(e) => (tr!("bulk-st-refused"), Some(error_text(e))),
         Status::Unknown(u) => (
@@ -210,4 +212,22 @@ pub fn looks_like(id: Option<&str>, time: Option<&str>, at_service: bool, due: b
     } else {
         tr!("looks-like", id = id, date = when, alike = alike)
     }
+}
+
+/// What a run waits for while requests may still be on their way: whose computer (a
+/// colleague's that stopped answering, named), how many rows and for how long at most.
+/// No time left for the run is said beside it: it cannot be known while it waits.
+pub fn in_flight_wait(w: &crate::bulk::run::InFlightWait, now: std::time::Instant) -> String {
+    let secs = w.until.saturating_duration_since(now).as_secs();
+    if w.holders.is_empty() {
+        return tr!("bulk-waiting-in-flight", rows = w.rows, secs = secs);
+    }
+    let who: Vec<String> = w.holders.iter().map(super::journal::writer_by).collect();
+    tr!(
+        "bulk-waiting-for",
+        who = who.join(", "),
+        count = w.holders.len(),
+        rows = w.rows,
+        secs = secs
+    )
 }

@@ -318,6 +318,10 @@ pub struct Entry {
     /// server's clock, and `db_user` who copied it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub copied_time: Option<String>,
+    /// Who recorded its latest outcome (its computer's word, and the role a shared
+    /// journal's server stamped): a colleague who checked it, after a computer froze.
+    #[serde(skip)]
+    pub settled_by: Option<WrittenBy>,
 }
 
 /// Who wrote an entry: what its computer said ("Ana Pérez (ana@PC-CAJA-2)"), the
@@ -341,6 +345,14 @@ impl Entry {
             db_user: self.db_user.clone(),
             copied_time: self.copied_time.clone(),
         }
+    }
+
+    /// Who recorded its outcome, when that was not who wrote it (a colleague who
+    /// checked it at the service).
+    pub fn settled_by_another(&self) -> Option<&WrittenBy> {
+        self.settled_by
+            .as_ref()
+            .filter(|s| s.user != self.user || s.db_user != self.db_user)
     }
 }
 

@@ -141,10 +141,6 @@ cli-checking = Reading what the service already has of { $of ->
     [one] 1 customer
    *[other] { $of } customers
 }…
-cli-waiting-in-flight = Waiting { $secs } s at most: { $rows ->
-    [one] 1 row
-   *[other] { $rows } rows
-} of a run cut short may still be on their way to the service; none is sent twice.
 cli-report-failed = Could not write the report { $path }: { $why }
 cli-report-written = Report written to { $path }.
 

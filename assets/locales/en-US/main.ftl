@@ -585,6 +585,13 @@ bulk-waiting-in-flight = Waiting { $secs } s at most: { $rows ->
     [one] 1 row
    *[other] { $rows } rows
 } of a run cut short may still be on their way to the service; none is sent twice.
+bulk-waiting-for = Waiting for { $who }: { $count ->
+    [one] their computer does not answer
+   *[other] their computers do not answer
+}. { $rows ->
+    [one] 1 row
+   *[other] { $rows } rows
+} of their run may still be on their way to the service; waiting up to { $secs } s, and none is sent twice.
 bulk-progress-start = { $done } of { $total ->
         [one] 1 row
        *[other] { $total } rows
@@ -617,6 +624,7 @@ bulk-st-created = Issued
 bulk-st-existing-by = Issued by { $who }
 bulk-unsure-elsewhere = { $who } has it on its way; it is not sent again.
 bulk-st-existing = Already issued
+bulk-confirmed-by = The answer never reached this computer (it was paused or asleep); { $who } found it issued at the service.
 bulk-st-refused = Refused
 bulk-st-unknown = To check
 bulk-st-not-sent = Not sent

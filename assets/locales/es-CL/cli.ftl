@@ -144,10 +144,6 @@ cli-checking = Leyendo lo que el servicio ya tiene de { $of ->
     [one] 1 cliente
    *[other] { $of } clientes
 }…
-cli-waiting-in-flight = Esperando { $secs } s como máximo: { $rows ->
-    [one] 1 fila
-   *[other] { $rows } filas
-} de una emisión interrumpida podrían estar aún en camino al servicio; ninguna se envía dos veces.
 cli-report-failed = No se pudo escribir el informe { $path }: { $why }
 cli-report-written = Informe escrito en { $path }.
 

@@ -588,6 +588,13 @@ bulk-waiting-in-flight = Esperando { $secs } s como máximo: { $rows ->
     [one] 1 fila
    *[other] { $rows } filas
 } de una emisión interrumpida podrían estar aún en camino al servicio; ninguna se envía dos veces.
+bulk-waiting-for = Esperando a { $who }: { $count ->
+    [one] su computador no responde
+   *[other] sus computadores no responden
+}. { $rows ->
+    [one] 1 fila
+   *[other] { $rows } filas
+} de su emisión podrían estar aún en camino al servicio; se espera hasta { $secs } s y ninguna se envía dos veces.
 bulk-progress-start = { $done } de { $total ->
         [one] 1 fila
        *[other] { $total } filas
@@ -620,6 +627,7 @@ bulk-st-created = Emitida
 bulk-st-existing-by = Emitida por { $who }
 bulk-unsure-elsewhere = { $who } la tiene en camino; no se vuelve a enviar.
 bulk-st-existing = Ya emitida
+bulk-confirmed-by = La respuesta no llegó a este computador (estuvo detenido o suspendido); { $who } la encontró emitida en el servicio.
 bulk-st-refused = Rechazada
 bulk-st-unknown = Por revisar
 bulk-st-not-sent = No enviada

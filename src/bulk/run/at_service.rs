@@ -58,6 +58,7 @@ impl Runner {
                                         time: inv.created_at().map(str::to_string),
                                         at_service: true,
                                         by: None,
+                                        confirmed_by: None,
                                     }),
                                 );
                                 continue;

@@ -29,22 +29,48 @@ pub struct Control {
     pub(super) sending_since: Mutex<Option<Instant>>,
     /// Rows waiting out another request's in-flight window (a run cut short, whose
     /// requests may still be on their way), and when the last window ends.
-    pub(super) in_flight: Mutex<(usize, Option<Instant>)>,
+    pub(super) in_flight: Mutex<Waits>,
     /// While the service answers slowly: how many requests go at once now (0: as many
     /// as the run's concurrency).
     pub(super) at_once: std::sync::atomic::AtomicUsize,
 }
 
+/// The rows waiting out in-flight windows, when the last ends, and whose claims they
+/// wait on (one each, colleagues only: a run of this computer's own is not named).
+#[derive(Debug, Default)]
+pub(super) struct Waits {
+    rows: usize,
+    until: Option<Instant>,
+    holders: Vec<journal::WrittenBy>,
+}
+
+/// What the run waits for, said while it lasts: how many rows, until when at most, and
+/// the colleagues whose computers hold them (none: a run of this computer's own).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InFlightWait {
+    /// Rows waiting.
+    pub rows: usize,
+    /// When the last window ends.
+    pub until: Instant,
+    /// Colleagues whose claims the rows wait on, each once.
+    pub holders: Vec<journal::WrittenBy>,
+}
+
 /// A row waiting out an in-flight window: counted in [`Control::in_flight`] until
 /// dropped.
-pub(super) struct InFlight<'a>(&'a Control);
+pub(super) struct InFlight<'a>(&'a Control, Option<journal::WrittenBy>);
 
 impl Drop for InFlight<'_> {
     fn drop(&mut self) {
         if let Ok(mut w) = self.0.in_flight.lock() {
-            w.0 = w.0.saturating_sub(1);
-            if w.0 == 0 {
-                w.1 = None;
+            w.rows = w.rows.saturating_sub(1);
+            if w.rows == 0 {
+                w.until = None;
+            }
+            if let Some(who) = &self.1
+                && let Some(at) = w.holders.iter().position(|h| h == who)
+            {
+                w.holders.swap_remove(at);
             }
         }
     }
@@ -119,12 +145,20 @@ impl Control {
 
     /// Rows waiting out the in-flight window of a request that may still be on its way
     /// (a run cut short), and when the last of them ends.
-    pub fn in_flight_wait(&self) -> Option<(usize, Instant)> {
+    pub fn in_flight_wait(&self) -> Option<InFlightWait> {
         let w = self.in_flight.lock().ok()?;
-        match *w {
-            (n, Some(until)) if n > 0 => Some((n, until)),
-            _ => None,
+        let until = w.until.filter(|_| w.rows > 0)?;
+        let mut holders = Vec::new();
+        for h in &w.holders {
+            if !holders.contains(h) {
+                holders.push(h.clone());
+            }
         }
+        Some(InFlightWait {
+            rows: w.rows,
+            until,
+            holders,
+        })
     }
 
     pub(super) fn set_checking(&self, c: Option<(usize, usize)>) {
@@ -138,12 +172,21 @@ impl Control {
         }
     }
 
-    pub(super) fn wait_in_flight(&self, until: Instant) -> InFlight<'_> {
+    /// Counts a row waiting until `until` at most on a claim `holder` made (a
+    /// colleague; `None`: this computer's own run).
+    pub(super) fn wait_in_flight(
+        &self,
+        until: Instant,
+        holder: Option<journal::WrittenBy>,
+    ) -> InFlight<'_> {
         if let Ok(mut w) = self.in_flight.lock() {
-            w.0 += 1;
-            w.1 = Some(w.1.map_or(until, |u| u.max(until)));
+            w.rows += 1;
+            w.until = Some(w.until.map_or(until, |u| u.max(until)));
+            if let Some(h) = &holder {
+                w.holders.push(h.clone());
+            }
         }
-        InFlight(self)
+        InFlight(self, holder)
     }
 
     /// Whether a request may go now: not paused, not waiting out a 429, not stopped.

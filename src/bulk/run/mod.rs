@@ -32,8 +32,8 @@ mod send;
 mod status;
 mod turns;
 
-pub use control::Control;
 use control::*;
+pub use control::{Control, InFlightWait};
 pub use counts::{Counts, pace};
 use send::*;
 pub use status::*;
@@ -361,6 +361,7 @@ impl Runner {
                             time: Some(d.time.clone()),
                             at_service: false,
                             by,
+                            confirmed_by: None,
                         }),
                     );
                 }
@@ -720,6 +721,7 @@ impl Runner {
                     time: Some(e.time.clone()),
                     at_service: false,
                     by: self.other(e),
+                    confirmed_by: None,
                 }))
             }
             Ok(Checked::Settled(_)) => Ok(()),
@@ -869,7 +871,7 @@ impl Runner {
                             return status;
                         }
                     }
-                    _ if e.is_outcome_unknown() => return Status::Unknown(Unsure::Sent(e)),
+                    _ if e.is_outcome_unknown() => return self.no_answer(sent.seq, e).await,
                     _ => return Status::Refused(e),
                 },
             }

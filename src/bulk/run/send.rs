@@ -22,6 +22,7 @@ impl Runner {
             time: Some(e.time.clone()),
             at_service: false,
             by: self.other(e),
+            confirmed_by: None,
         })
     }
 
@@ -29,6 +30,36 @@ impl Runner {
     /// process under another name).
     pub(super) fn other(&self, e: &Entry) -> Option<journal::WrittenBy> {
         (e.user != self.journal.who()).then(|| e.written_by())
+    }
+
+    /// A create this run sent that got no answer: before it is left to review, what
+    /// the journal knows of it now (a colleague may have checked it at the service
+    /// while this computer was frozen), then what the service says.
+    pub(super) async fn no_answer(&self, seq: i64, err: ApiError) -> Status {
+        let unsure = |err| Status::Unknown(Unsure::Sent(err));
+        let Ok(Some(entry)) = self.journal.run(move |j| j.entry(seq)).await else {
+            return unsure(err);
+        };
+        match entry.outcome {
+            Outcome::Done => {
+                return Status::SkippedExisting(Existing {
+                    id: entry.invoice_id.clone(),
+                    time: entry.settled_time.clone(),
+                    at_service: false,
+                    by: None,
+                    confirmed_by: entry.settled_by_another().cloned(),
+                });
+            }
+            Outcome::Unknown => {}
+            // Checked by a colleague and found not created: a later run sends it.
+            _ => return unsure(err),
+        }
+        match journal::check_and_record(&self.journal, &self.client, &entry).await {
+            Ok(journal::Checked::Settled(s)) if s.outcome == Outcome::Done => {
+                s.invoice_id.map_or_else(|| unsure(err), Status::Created)
+            }
+            _ => unsure(err),
+        }
     }
 
     /// Waits until the entry another worker holds is settled in the journal, the run is
@@ -47,7 +78,9 @@ impl Runner {
                     .ok()
             })
             .unwrap_or_default();
-        let _waiting = self.control.wait_in_flight(Instant::now() + left);
+        let _waiting = self
+            .control
+            .wait_in_flight(Instant::now() + left, self.other(holder));
         while !self.control.is_cancelled() && self.on_its_way(holder).await {
             let now = self.journal.run(move |j| j.entry(seq)).await;
             match now {

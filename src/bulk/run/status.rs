@@ -34,6 +34,9 @@ pub struct Existing {
     /// Issued by someone else on the journal (a colleague on the shared journal, or
     /// another process): who.
     pub by: Option<journal::WrittenBy>,
+    /// This run's request got no answer (a computer that froze and woke) and a
+    /// colleague found it issued at the service meanwhile: who.
+    pub confirmed_by: Option<journal::WrittenBy>,
 }
 
 /// The earlier invoice a row looks like.

@@ -798,10 +798,14 @@ impl From<tokio_postgres::Error> for DbError {
             Some(c) if *c == SqlState::INVALID_CATALOG_NAME => Trouble::NoDatabase,
             // The server is shutting down, restarting or still starting (a restart or
             // a failover): out of reach for now, not a refusal.
+            // So is a transaction the server ended because this computer left it open
+            // (it slept or was stopped mid-claim, #68): nothing in it was written, and
+            // the connection is gone — connected again, as after a restart.
             Some(c)
                 if *c == SqlState::ADMIN_SHUTDOWN
                     || *c == SqlState::CRASH_SHUTDOWN
-                    || *c == SqlState::CANNOT_CONNECT_NOW =>
+                    || *c == SqlState::CANNOT_CONNECT_NOW
+                    || *c == SqlState::IDLE_IN_TRANSACTION_SESSION_TIMEOUT =>
             {
                 Trouble::Unreachable
             }

@@ -17,7 +17,8 @@ pub(in crate::journal) fn list_sql(
                 i.currency_code, i.account_last4, i.external_id,
                 coalesce(o.invoice_id, i.invoice_id), coalesce(o.outcome, 'unknown'),
                 o.error_kind, o.error_code, i.file_name, o.rows, o.time, coalesce(o.checked, false),
-                i.due_date, i.decision, i.service, i.db_user, i.copied_time
+                i.due_date, i.decision, i.service, i.db_user, i.copied_time,
+                o.\"user\", o.db_user
          FROM entries i
          LEFT JOIN entries o ON o.seq = (SELECT max(seq) FROM entries WHERE intent_seq = i.seq)
          WHERE i.kind = 'intent' {clause}
@@ -66,6 +67,11 @@ pub(in crate::journal) fn list_on(
                 service: r.opt_text(21)?,
                 db_user: r.opt_text(22)?,
                 copied_time: r.opt_text(23)?,
+                settled_by: r.opt_text(24)?.map(|user| crate::journal::WrittenBy {
+                    user,
+                    db_user: r.opt_text(25).ok().flatten(),
+                    copied_time: None,
+                }),
             })
         })
         .collect::<Result<Vec<_>, DbError>>()

@@ -608,6 +608,9 @@ impl Journal {
         let path = self.path.clone();
         let who = self.who.clone();
         let settled = settled.clone();
+        // "Unknown" adds nothing to a settled entry: a colleague's check may have settled
+        // it while this computer waited (frozen) for an answer that never came.
+        let only_if_unknown = only_if_unknown || settled.outcome == Outcome::Unknown;
         // Not waited on the disk: an outcome lost in a power cut leaves its intent "to
         // check" (looked for at the service, never sent again); the next intent's commit
         // or the close syncs it.

@@ -286,9 +286,12 @@ impl BulkPanel {
             .unwrap_or_else(Instant::now)
             .saturating_duration_since(since);
         let checking = r.control.checking().filter(|_| r.ended.is_none());
+        // Waits that send nothing say what they wait for, and for how long; no time
+        // left for the run beside them (it cannot be known).
+        let in_flight = r.control.in_flight_wait().filter(|_| r.ended.is_none());
         let text = match crate::bulk::run::pace(done, r.total, elapsed) {
             _ if let Some((read, of)) = checking => tr!("bulk-checking", read = read, of = of),
-            Some((rate, left)) if r.ended.is_none() => tr!(
+            Some((rate, left)) if r.ended.is_none() && in_flight.is_none() => tr!(
                 "bulk-progress",
                 done = done,
                 total = r.total,
@@ -311,11 +314,8 @@ impl BulkPanel {
                 .text(text)
                 .desired_width(ui.available_width().min(720.0)),
         );
-        // Waits that send nothing say what they wait for, and for how long.
-        let in_flight = r.control.in_flight_wait().filter(|_| r.ended.is_none());
-        if let Some((rows, until)) = in_flight {
-            let secs = until.saturating_duration_since(Instant::now()).as_secs();
-            ui.label(tr!("bulk-waiting-in-flight", rows = rows, secs = secs));
+        if let Some(w) = &in_flight {
+            ui.label(crate::i18n::in_flight_wait(w, Instant::now()));
         }
         if r.ended.is_none() && (checking.is_some() || in_flight.is_some()) {
             ui.ctx().request_repaint_after(Duration::from_millis(250));
