@@ -671,3 +671,73 @@ fn a_billing_run_is_checked_confirmed_issued_once_and_its_results_saved() {
         .collect();
     assert_eq!(refs, ["ENE-1"], "issued once, the invalid row never");
 }
+
+/// The words under an accessibility node: its own label or value, else its children's.
+fn words_of(n: &egui_kittest::kittest::AccessKitNode<'_>) -> String {
+    if let Some(t) = n.label().or_else(|| n.value()) {
+        return t.to_string();
+    }
+    n.children()
+        .map(|c| words_of(&c))
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// #68 (7): a screen reader reads the customer's invoices as a table — named, with its
+/// column headers and its rows of cells — and a row is one stop of the keyboard's Tab,
+/// opened in Lookup with Enter.
+#[test]
+fn a_screen_reader_reads_the_customer_table_as_a_table_and_enter_opens_a_row() {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig {
+            big_customer_invoices: 3,
+            ..Default::default()
+        }))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = spanish(&rt, &s, dir.path());
+    click(&mut h, "Facturas del cliente");
+    set_text(&mut h, "Id de cliente", "cus_big");
+    click(&mut h, "Cargar facturas");
+    step_until(&mut h, "listed", |h| {
+        has_text(h, "3 facturas del cliente cus_big")
+    });
+    let table = h.get_by_role_and_label(Role::Table, "Facturas del cliente");
+    let rows: Vec<_> = table
+        .accesskit_node()
+        .children()
+        .filter(|c| c.role() == Role::Row)
+        .collect();
+    assert_eq!(rows.len(), 4, "the header and three rows");
+    let cells = |r: &egui_kittest::kittest::AccessKitNode<'_>, role: Role| -> Vec<String> {
+        r.children()
+            .filter(|c| c.role() == role)
+            .map(|c| words_of(&c))
+            .collect()
+    };
+    let header = cells(&rows[0], Role::ColumnHeader);
+    assert_eq!(header.len(), 6, "{header:?}");
+    assert!(
+        header[0].contains("Factura") && header[1] == "Vencimiento",
+        "{header:?}"
+    );
+    let first = cells(&rows[1], Role::Cell);
+    assert_eq!(first.len(), 6, "{first:?}");
+    let id = first[0].clone();
+    assert!(id.starts_with("in_"), "{first:?}");
+    // One stop a row: from the first row, Tab goes to the second row, not a cell.
+    h.get_all_by_role(Role::Row).nth(1).unwrap().focus();
+    h.run();
+    let focused = |h: &H| h.query_all_by_role(Role::Row).position(|r| r.is_focused());
+    assert_eq!(focused(&h), Some(1), "the first row has the focus");
+    h.key_press(egui::Key::Tab);
+    h.run();
+    assert_eq!(focused(&h), Some(2), "Tab: the next row");
+    h.get_all_by_role(Role::Row).nth(1).unwrap().focus();
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    step_until(&mut h, "opened", |h| field_text(h, "Id de factura") == id);
+}

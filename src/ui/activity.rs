@@ -396,80 +396,92 @@ impl ActivityPanel {
                 .min(380.0)
                 + 8.0
         });
-        crate::ui::widgets::table(ui, row_height)
-            .sense(egui::Sense::click())
-            // Every column clips: a long text never pushes the next column aside.
-            .column(Column::initial(125.0).at_least(100.0).clip(true))
-            // Who: as wide as what it says (a role, a name, a computer and the profile),
-            // up to a limit; past it, the whole text on hover (#68: it was cut at 180).
-            .column(Column::exact(who_width).clip(true))
-            .column(Column::initial(95.0).at_least(70.0).clip(true))
-            .column(Column::initial(190.0).at_least(80.0).clip(true))
-            .column(Column::initial(120.0).at_least(90.0).clip(true))
-            .column(Column::initial(200.0).at_least(100.0).clip(true))
-            .column(Column::remainder().at_least(120.0).clip(true))
-            .header(row_height + 4.0, |mut h| {
-                for name in [
-                    tr!("act-col-time"),
-                    tr!("act-col-who"),
-                    tr!("act-col-action"),
-                    tr!("act-col-customer"),
-                    tr!("act-col-amount"),
-                    tr!("act-col-what"),
-                    tr!("act-col-outcome"),
-                ] {
-                    h.col(|ui| {
-                        ui.strong(name);
-                    });
-                }
-            })
-            .body(|body| {
-                body.rows(row_height, total as usize, |mut row| {
-                    let i = row.index() as u64;
-                    let Some(e) = self
-                        .pages
-                        .get(&(i / PAGE))
-                        .and_then(|p| p.get((i % PAGE) as usize))
-                    else {
-                        wanted.push(i / PAGE);
-                        row.col(|ui| {
-                            ui.label("…");
+        widgets::grid(
+            ui,
+            &tr!("act-table"),
+            total as usize,
+            7,
+            true,
+            |ui, grid| {
+                crate::ui::widgets::table(ui, row_height)
+                    // A click opens the row; Tab stops at the row, not at each cell.
+                    .sense(egui::Sense::CLICK)
+                    // Every column clips: a long text never pushes the next column aside.
+                    .column(Column::initial(125.0).at_least(100.0).clip(true))
+                    // Who: as wide as what it says (a role, a name, a computer and the profile),
+                    // up to a limit; past it, the whole text on hover (#68: it was cut at 180).
+                    .column(Column::exact(who_width).clip(true))
+                    .column(Column::initial(95.0).at_least(70.0).clip(true))
+                    .column(Column::initial(190.0).at_least(80.0).clip(true))
+                    .column(Column::initial(120.0).at_least(90.0).clip(true))
+                    .column(Column::initial(200.0).at_least(100.0).clip(true))
+                    .column(Column::remainder().at_least(120.0).clip(true))
+                    .header(row_height + 4.0, |mut h| {
+                        let mut h = grid.header(&mut h);
+                        for name in [
+                            tr!("act-col-time"),
+                            tr!("act-col-who"),
+                            tr!("act-col-action"),
+                            tr!("act-col-customer"),
+                            tr!("act-col-amount"),
+                            tr!("act-col-what"),
+                            tr!("act-col-outcome"),
+                        ] {
+                            h.col(|ui| {
+                                ui.strong(name);
+                            });
+                        }
+                    })
+                    .body(|body| {
+                        body.rows(row_height, total as usize, |mut row| {
+                            let i = row.index() as u64;
+                            let mut row = grid.row(&mut row);
+                            let Some(e) = self
+                                .pages
+                                .get(&(i / PAGE))
+                                .and_then(|p| p.get((i % PAGE) as usize))
+                            else {
+                                wanted.push(i / PAGE);
+                                row.col(|ui| {
+                                    ui.label("…");
+                                });
+                                return;
+                            };
+                            // Plain (non-selectable) text, so a click anywhere opens the row.
+                            // The whole text on hover, for one the column cuts.
+                            let cell = |ui: &mut Ui, text: &str| {
+                                let r = ui.add(egui::Label::new(text).selectable(false));
+                                if r.rect.width() >= ui.max_rect().width() - 1.0 {
+                                    r.on_hover_text(text);
+                                }
+                            };
+                            row.col(|ui| cell(ui, &local_time(&e.time)));
+                            row.col(|ui| cell(ui, &who(e)));
+                            row.col(|ui| cell(ui, &crate::i18n::action_word(e.action)));
+                            row.col(|ui| cell(ui, &words.customer(e.customer.as_deref())));
+                            row.col(|ui| cell(ui, &words.amount(e)));
+                            row.col(|ui| cell(ui, &safe(&reference(e))));
+                            row.col(|ui| {
+                                outcome_cell(ui, e);
+                            });
+                            let (r, open) = row.finish();
+                            if let Some(id) = e
+                                .invoice_id
+                                .as_deref()
+                                .filter(|_| e.action != Action::Export)
+                            {
+                                r.on_hover_text(&open_hint);
+                                if open {
+                                    commands.push(Command::Lookup(LookupCommand::OpenInLookup {
+                                        id: id.to_string(),
+                                        from_list: false,
+                                    }));
+                                }
+                            }
                         });
-                        return;
-                    };
-                    // Plain (non-selectable) text, so a click anywhere opens the row.
-                    // The whole text on hover, for one the column cuts.
-                    let cell = |ui: &mut Ui, text: &str| {
-                        let r = ui.add(egui::Label::new(text).selectable(false));
-                        if r.rect.width() >= ui.max_rect().width() - 1.0 {
-                            r.on_hover_text(text);
-                        }
-                    };
-                    row.col(|ui| cell(ui, &local_time(&e.time)));
-                    row.col(|ui| cell(ui, &who(e)));
-                    row.col(|ui| cell(ui, &crate::i18n::action_word(e.action)));
-                    row.col(|ui| cell(ui, &words.customer(e.customer.as_deref())));
-                    row.col(|ui| cell(ui, &words.amount(e)));
-                    row.col(|ui| cell(ui, &safe(&reference(e))));
-                    row.col(|ui| {
-                        outcome_cell(ui, e);
                     });
-                    let r = row.response();
-                    if let Some(id) = e
-                        .invoice_id
-                        .as_deref()
-                        .filter(|_| e.action != Action::Export)
-                    {
-                        let r = r.on_hover_text(&open_hint);
-                        if r.clicked() {
-                            commands.push(Command::Lookup(LookupCommand::OpenInLookup {
-                                id: id.to_string(),
-                                from_list: false,
-                            }));
-                        }
-                    }
-                });
-            });
+            },
+        );
         wanted.sort_unstable();
         wanted.dedup();
         for p in wanted {

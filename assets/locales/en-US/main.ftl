@@ -93,6 +93,7 @@ cu-loading = Loading… { $pages ->
    *[other] { $count } invoices
 } so far
 cu-no-file = No file was chosen. If no save window appeared, type the file's path in the row below and press Save file.
+cu-table = The customer's invoices
 cu-open-row = Click to open in Lookup
 cu-open-row-overdue = Click to open in Lookup. Overdue: not paid and past its due date.
 cu-partial = { $count ->
@@ -477,6 +478,7 @@ act-exported = { $count ->
 act-export-failed = Could not write { $path }. Any existing file was left as it was.
 act-connect-to-check = Connect to the service to check them.
 act-open-row = Open this invoice in Lookup
+act-table = Activity journal
 act-col-time = Time
 act-col-who = Who
 act-col-action = Action
@@ -609,6 +611,7 @@ bulk-saved = Results saved in { $path }
 bulk-save-failed = Could not save the results in { $path }.
 bulk-results-suffix = results
 bulk-sheet-name = Results
+bulk-table = The file's rows
 bulk-col-row = Row
 bulk-col-status = Status
 bulk-col-reference = Reference
@@ -1021,6 +1024,7 @@ rv-days = { $days ->
        *[other] { $days } days
     }
 rv-none-overdue = none overdue
+rv-table = Receivables by customer
 rv-open-row = Open this customer's invoices
 rv-too-large = too large to add
 lk-print = Print…

@@ -93,6 +93,7 @@ cu-loading = Cargando… { $pages ->
    *[other] { $count } facturas
 } hasta ahora
 cu-no-file = No se eligió ningún archivo. Si no apareció la ventana para guardar, escriba la ruta del archivo en la fila de abajo y presione Guardar archivo.
+cu-table = Facturas del cliente
 cu-open-row = Clic para abrir en Consultar
 cu-open-row-overdue = Clic para abrir en Consultar. Vencida: no pagada y pasada su fecha de vencimiento.
 cu-partial = { $count ->
@@ -480,6 +481,7 @@ act-exported = { $count ->
 act-export-failed = No se pudo escribir { $path }. Si había un archivo, quedó como estaba.
 act-connect-to-check = Conéctese al servicio para revisarlas.
 act-open-row = Abrir esta factura en Consultar
+act-table = Registro de actividad
 act-col-time = Hora
 act-col-who = Quién
 act-col-action = Acción
@@ -612,6 +614,7 @@ bulk-saved = Resultados guardados en { $path }
 bulk-save-failed = No se pudieron guardar los resultados en { $path }.
 bulk-results-suffix = resultados
 bulk-sheet-name = Resultados
+bulk-table = Filas del archivo
 bulk-col-row = Fila
 bulk-col-status = Estado
 bulk-col-reference = Referencia
@@ -1018,6 +1021,7 @@ rv-days = { $days ->
        *[other] { $days } días
     }
 rv-none-overdue = ninguna vencida
+rv-table = Cartera por cliente
 rv-open-row = Ver las facturas de este cliente
 rv-too-large = demasiado grande para sumar
 lk-print = Imprimir…

@@ -21,127 +21,145 @@ impl BulkPanel {
         egui::ScrollArea::horizontal()
             .id_salt("bulk_table_scroll")
             .show(ui, |ui| {
-                // The status column keeps room for a problem in words; the file's
-                // columns share the rest (resizable; the table scrolls sideways).
-                let each = ((ui.available_width() - 48.0 - 400.0) / width.max(1) as f32)
-                    .clamp(70.0, 160.0);
-                let mut t = widgets::table(ui, row_height)
-                    .id_salt("bulk_table")
-                    .column(Column::exact(48.0));
-                for _ in 0..width {
-                    t = t.column(
-                        Column::initial(each)
-                            .at_least(50.0)
-                            .clip(true)
-                            .resizable(true),
-                    );
-                }
-                t.column(Column::remainder().at_least(320.0).clip(true))
-                    .header(row_height + 4.0, |mut h| {
-                        h.col(|ui| {
-                            ui.strong(tr!("bulk-col-row"));
-                        });
-                        for c in &l.header {
-                            h.col(|ui| {
-                                ui.strong(safe(c));
-                            });
+                widgets::grid(
+                    ui,
+                    &tr!("bulk-table"),
+                    shown.len(),
+                    width + 2,
+                    false,
+                    |ui, grid| {
+                        // The status column keeps room for a problem in words; the file's
+                        // columns share the rest (resizable; the table scrolls sideways).
+                        let each = ((ui.available_width() - 48.0 - 400.0) / width.max(1) as f32)
+                            .clamp(70.0, 160.0);
+                        let mut t = widgets::table(ui, row_height)
+                            .id_salt("bulk_table")
+                            .column(Column::exact(48.0));
+                        for _ in 0..width {
+                            t = t.column(
+                                Column::initial(each)
+                                    .at_least(50.0)
+                                    .clip(true)
+                                    .resizable(true),
+                            );
                         }
-                        h.col(|ui| {
-                            ui.strong(tr!("bulk-col-status"));
-                        });
-                    })
-                    .body(|body| {
-                        body.rows(row_height, shown.len(), |mut row| {
-                            let number = shown[row.index()];
-                            let cells = l.rows.get(number - 1);
-                            let problems = l.problems.get(&number);
-                            row.col(|ui| {
-                                ui.label(number.to_string());
-                            });
-                            for c in 0..width {
-                                let bad = problems.is_some_and(|ps| {
-                                    ps.iter().any(|&i| l.plan.problems[i].col == Some(c))
+                        t.column(Column::remainder().at_least(320.0).clip(true))
+                            .header(row_height + 4.0, |mut h| {
+                                let mut h = grid.header(&mut h);
+                                h.col(|ui| {
+                                    ui.strong(tr!("bulk-col-row"));
                                 });
-                                let raw = cells.and_then(|r| r.get(c)).unwrap_or("");
-                                // An amount and due date as the clerk reads them
-                                // where they did read; the file's text otherwise.
-                                let text = l
-                                    .shown_value(number, c)
-                                    .unwrap_or_else(|| safe(raw).into_owned());
-                                row.col(|ui| {
-                                    if bad {
-                                        ui.label(RichText::new(text).color(red).underline());
-                                    } else {
-                                        ui.label(text);
-                                    }
-                                });
-                            }
-                            row.col(|ui| {
-                                if let Some(why) = l.problems_text(number) {
-                                    let text = if progress.is_some() {
-                                        tr!(
-                                            "bulk-st-with-why",
-                                            status = tr!("bulk-st-invalid"),
-                                            why = why.join("; ")
-                                        )
-                                    } else {
-                                        why.join("; ")
-                                    };
-                                    ui.label(RichText::new(text).color(red))
-                                        .on_hover_text(why.join("\n"));
-                                    return;
+                                for c in &l.header {
+                                    h.col(|ui| {
+                                        ui.strong(safe(c));
+                                    });
                                 }
-                                let Some(&i) = l.valid.get(&number) else {
-                                    return;
-                                };
-                                let status = progress
-                                    .as_ref()
-                                    .map(|p| p.statuses.get(i).cloned().flatten());
-                                let known = l.known.get(&i);
-                                match (status, known) {
-                                    (None | Some(None), Some(k)) => {
-                                        let status = match &k.by {
-                                            Some(by) => tr!(
-                                                "bulk-st-existing-by",
-                                                who = crate::i18n::writer_by(by)
-                                            ),
-                                            None => tr!("bulk-st-existing"),
-                                        };
-                                        ui.label(tr!(
-                                            "bulk-st-with-id",
-                                            status = status,
-                                            id = safe(k.entry.invoice_id.as_deref().unwrap_or("?"))
-                                        ));
-                                    }
-                                    (None, None) => {
-                                        ui.label(tr!("bulk-st-ready"));
-                                    }
-                                    (Some(None), None) => {
-                                        ui.weak(tr!("bulk-st-waiting"));
-                                    }
-                                    (Some(Some(s @ Status::PossibleDuplicate(_))), _)
-                                        if run_ended =>
-                                    {
-                                        // The clerk decides, row by row, with the earlier
-                                        // invoice in view.
-                                        let mut tick = allow.contains(&number);
-                                        if ui
-                                            .checkbox(&mut tick, tr!("bulk-allow-similar"))
-                                            .changed()
-                                        {
-                                            if tick {
-                                                allow.insert(number);
+                                h.col(|ui| {
+                                    ui.strong(tr!("bulk-col-status"));
+                                });
+                            })
+                            .body(|body| {
+                                body.rows(row_height, shown.len(), |mut row| {
+                                    let number = shown[row.index()];
+                                    let cells = l.rows.get(number - 1);
+                                    let problems = l.problems.get(&number);
+                                    let mut row = grid.row(&mut row);
+                                    row.col(|ui| {
+                                        ui.label(number.to_string());
+                                    });
+                                    for c in 0..width {
+                                        let bad = problems.is_some_and(|ps| {
+                                            ps.iter().any(|&i| l.plan.problems[i].col == Some(c))
+                                        });
+                                        let raw = cells.and_then(|r| r.get(c)).unwrap_or("");
+                                        // An amount and due date as the clerk reads them
+                                        // where they did read; the file's text otherwise.
+                                        let text = l
+                                            .shown_value(number, c)
+                                            .unwrap_or_else(|| safe(raw).into_owned());
+                                        row.col(|ui| {
+                                            if bad {
+                                                ui.label(
+                                                    RichText::new(text).color(red).underline(),
+                                                );
                                             } else {
-                                                allow.remove(&number);
+                                                ui.label(text);
                                             }
-                                        }
-                                        status_cell(ui, &s, red);
+                                        });
                                     }
-                                    (Some(Some(s)), _) => status_cell(ui, &s, red),
-                                }
+                                    row.col(|ui| {
+                                        if let Some(why) = l.problems_text(number) {
+                                            let text = if progress.is_some() {
+                                                tr!(
+                                                    "bulk-st-with-why",
+                                                    status = tr!("bulk-st-invalid"),
+                                                    why = why.join("; ")
+                                                )
+                                            } else {
+                                                why.join("; ")
+                                            };
+                                            ui.label(RichText::new(text).color(red))
+                                                .on_hover_text(why.join("\n"));
+                                            return;
+                                        }
+                                        let Some(&i) = l.valid.get(&number) else {
+                                            return;
+                                        };
+                                        let status = progress
+                                            .as_ref()
+                                            .map(|p| p.statuses.get(i).cloned().flatten());
+                                        let known = l.known.get(&i);
+                                        match (status, known) {
+                                            (None | Some(None), Some(k)) => {
+                                                let status = match &k.by {
+                                                    Some(by) => tr!(
+                                                        "bulk-st-existing-by",
+                                                        who = crate::i18n::writer_by(by)
+                                                    ),
+                                                    None => tr!("bulk-st-existing"),
+                                                };
+                                                ui.label(tr!(
+                                                    "bulk-st-with-id",
+                                                    status = status,
+                                                    id = safe(
+                                                        k.entry
+                                                            .invoice_id
+                                                            .as_deref()
+                                                            .unwrap_or("?")
+                                                    )
+                                                ));
+                                            }
+                                            (None, None) => {
+                                                ui.label(tr!("bulk-st-ready"));
+                                            }
+                                            (Some(None), None) => {
+                                                ui.weak(tr!("bulk-st-waiting"));
+                                            }
+                                            (Some(Some(s @ Status::PossibleDuplicate(_))), _)
+                                                if run_ended =>
+                                            {
+                                                // The clerk decides, row by row, with the earlier
+                                                // invoice in view.
+                                                let mut tick = allow.contains(&number);
+                                                if ui
+                                                    .checkbox(&mut tick, tr!("bulk-allow-similar"))
+                                                    .changed()
+                                                {
+                                                    if tick {
+                                                        allow.insert(number);
+                                                    } else {
+                                                        allow.remove(&number);
+                                                    }
+                                                }
+                                                status_cell(ui, &s, red);
+                                            }
+                                            (Some(Some(s)), _) => status_cell(ui, &s, red),
+                                        }
+                                    });
+                                });
                             });
-                        });
-                    });
+                    },
+                );
             });
     }
 }

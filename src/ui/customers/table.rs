@@ -18,113 +18,124 @@ impl CustomersPanel {
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
         // Scrolls sideways when the window (or the zoom) leaves no room for every column;
         // keeps ten rows tall at least (the panel scrolls to them).
+        let rows = self.view.order.len();
         egui::ScrollArea::horizontal().show(ui, |ui| {
-            crate::ui::widgets::table(ui, row_height)
-                .sense(egui::Sense::click())
-                .column(Column::initial(170.0).at_least(90.0).clip(true))
-                .column(Column::initial(100.0).at_least(80.0))
-                .column(Column::initial(140.0).at_least(90.0))
-                .column(Column::initial(70.0).at_least(60.0))
-                .column(Column::initial(160.0).at_least(60.0).clip(true))
-                .column(Column::remainder().at_least(100.0).clip(true))
-                .header(row_height + 4.0, |mut h| {
-                    for (key, name) in [
-                        (SortKey::Id, tr!("col-invoice")),
-                        (SortKey::Due, tr!("col-due")),
-                        (SortKey::Amount, tr!("col-amount")),
-                        (SortKey::Currency, tr!("col-currency")),
-                        (SortKey::Status, tr!("col-status")),
-                        (SortKey::External, tr!("col-external")),
-                    ] {
-                        h.col(|ui| sort_header(ui, self.wanted_sort, key, &name, &mut resort));
-                    }
-                })
-                .body(|mut body| {
-                    // Texts shared by all rows: looked up once per frame, not once per row.
-                    let open_hint = tr!("cu-open-row");
-                    let missing = tr!("cu-currency-missing");
-                    let words = [
-                        InvoiceStatus::Open,
-                        InvoiceStatus::Paid,
-                        InvoiceStatus::Void,
-                        InvoiceStatus::Unknown,
-                    ]
-                    .map(crate::ui::widgets::status_word);
-                    let word = |s: Standing| match s {
-                        Standing::Open | Standing::Overdue(_) => &words[0],
-                        Standing::Paid => &words[1],
-                        Standing::Void => &words[2],
-                        Standing::Unknown => &words[3],
-                    };
-                    let overdue_open_hint = tr!("cu-open-row-overdue");
-                    let overdue = crate::ui::widgets::overdue_color(body.ui_mut());
-                    let today = self.view.settings.today;
-                    body.rows(row_height, self.view.order.len(), |mut row| {
-                        let inv = self.rows.get(self.view.order[row.index()]);
-                        // Plain (non-selectable) text, so a click anywhere opens the row.
-                        // Service text is shown escaped: a bidi override or a control
-                        // character cannot reorder or break the row.
-                        let cell = |ui: &mut Ui, text: &str| {
-                            ui.add(egui::Label::new(safe(text)).selectable(false));
-                        };
-                        row.col(|ui| cell(ui, &inv.id));
-                        row.col(|ui| {
-                            cell(
-                                ui,
-                                &inv.due_date
-                                    .as_deref()
-                                    .map_or_else(|| "—".to_string(), crate::i18n::date),
-                            )
-                        });
-                        row.col(|ui| {
-                            ui.with_layout(
-                                egui::Layout::right_to_left(egui::Align::Center),
-                                |ui| {
-                                    // No tooltip of its own (the currency has its
-                                    // column): one tooltip at a time, the row's.
-                                    ui.add(
-                                        egui::Label::new(crate::i18n::amount_text(inv))
-                                            .selectable(false),
-                                    );
-                                },
-                            );
-                        });
-                        // "UF", as a clerk says it, not "CLF".
-                        let currency = inv
-                            .currency_code
-                            .as_deref()
-                            .map_or_else(|| missing.clone(), crate::i18n::currency_label);
-                        row.col(|ui| cell(ui, &currency));
-                        let standing = Standing::of(inv, today);
-                        row.col(|ui| match standing {
-                            // Colour and words: "Overdue · 43 days", never colour alone.
-                            Standing::Overdue(days) => {
-                                ui.add(
-                                    egui::Label::new(
-                                        egui::RichText::new(tr!("overdue-days", days = days))
-                                            .color(overdue)
-                                            .strong(),
-                                    )
-                                    .selectable(false),
-                                );
-                            }
-                            _ => cell(ui, word(standing)),
-                        });
-                        row.col(|ui| cell(ui, inv.invoice_external_id.as_deref().unwrap_or("")));
-                        // One tooltip for the whole row (a cell's own would show beside
-                        // it): what a click does, and what "overdue" means when it is.
-                        let hint = match standing {
-                            Standing::Overdue(_) => &overdue_open_hint,
-                            _ => &open_hint,
-                        };
-                        if row.response().on_hover_text(hint.as_str()).clicked() {
-                            commands.push(Command::Lookup(LookupCommand::OpenInLookup {
-                                id: inv.id.clone(),
-                                from_list: true,
-                            }));
+            crate::ui::widgets::grid(ui, &tr!("cu-table"), rows, 6, true, |ui, grid| {
+                crate::ui::widgets::table(ui, row_height)
+                    // A click opens the row; the keyboard's Tab stops at the row (one
+                    // stop), not at each of its cells.
+                    .sense(egui::Sense::CLICK)
+                    .column(Column::initial(170.0).at_least(90.0).clip(true))
+                    .column(Column::initial(100.0).at_least(80.0))
+                    .column(Column::initial(140.0).at_least(90.0))
+                    .column(Column::initial(70.0).at_least(60.0))
+                    .column(Column::initial(160.0).at_least(60.0).clip(true))
+                    .column(Column::remainder().at_least(100.0).clip(true))
+                    .header(row_height + 4.0, |mut h| {
+                        let mut h = grid.header(&mut h);
+                        for (key, name) in [
+                            (SortKey::Id, tr!("col-invoice")),
+                            (SortKey::Due, tr!("col-due")),
+                            (SortKey::Amount, tr!("col-amount")),
+                            (SortKey::Currency, tr!("col-currency")),
+                            (SortKey::Status, tr!("col-status")),
+                            (SortKey::External, tr!("col-external")),
+                        ] {
+                            h.col(|ui| sort_header(ui, self.wanted_sort, key, &name, &mut resort));
                         }
+                    })
+                    .body(|mut body| {
+                        // Texts shared by all rows: looked up once per frame, not once per row.
+                        let open_hint = tr!("cu-open-row");
+                        let missing = tr!("cu-currency-missing");
+                        let words = [
+                            InvoiceStatus::Open,
+                            InvoiceStatus::Paid,
+                            InvoiceStatus::Void,
+                            InvoiceStatus::Unknown,
+                        ]
+                        .map(crate::ui::widgets::status_word);
+                        let word = |s: Standing| match s {
+                            Standing::Open | Standing::Overdue(_) => &words[0],
+                            Standing::Paid => &words[1],
+                            Standing::Void => &words[2],
+                            Standing::Unknown => &words[3],
+                        };
+                        let overdue_open_hint = tr!("cu-open-row-overdue");
+                        let overdue = crate::ui::widgets::overdue_color(body.ui_mut());
+                        let today = self.view.settings.today;
+                        body.rows(row_height, self.view.order.len(), |mut row| {
+                            let inv = self.rows.get(self.view.order[row.index()]);
+                            let mut row = grid.row(&mut row);
+                            // Plain (non-selectable) text, so a click anywhere opens the row.
+                            // Service text is shown escaped: a bidi override or a control
+                            // character cannot reorder or break the row.
+                            let cell = |ui: &mut Ui, text: &str| {
+                                ui.add(egui::Label::new(safe(text)).selectable(false));
+                            };
+                            row.col(|ui| cell(ui, &inv.id));
+                            row.col(|ui| {
+                                cell(
+                                    ui,
+                                    &inv.due_date
+                                        .as_deref()
+                                        .map_or_else(|| "—".to_string(), crate::i18n::date),
+                                )
+                            });
+                            row.col(|ui| {
+                                ui.with_layout(
+                                    egui::Layout::right_to_left(egui::Align::Center),
+                                    |ui| {
+                                        // No tooltip of its own (the currency has its
+                                        // column): one tooltip at a time, the row's.
+                                        ui.add(
+                                            egui::Label::new(crate::i18n::amount_text(inv))
+                                                .selectable(false),
+                                        );
+                                    },
+                                );
+                            });
+                            // "UF", as a clerk says it, not "CLF".
+                            let currency = inv
+                                .currency_code
+                                .as_deref()
+                                .map_or_else(|| missing.clone(), crate::i18n::currency_label);
+                            row.col(|ui| cell(ui, &currency));
+                            let standing = Standing::of(inv, today);
+                            row.col(|ui| match standing {
+                                // Colour and words: "Overdue · 43 days", never colour alone.
+                                Standing::Overdue(days) => {
+                                    ui.add(
+                                        egui::Label::new(
+                                            egui::RichText::new(tr!("overdue-days", days = days))
+                                                .color(overdue)
+                                                .strong(),
+                                        )
+                                        .selectable(false),
+                                    );
+                                }
+                                _ => cell(ui, word(standing)),
+                            });
+                            row.col(|ui| {
+                                cell(ui, inv.invoice_external_id.as_deref().unwrap_or(""))
+                            });
+                            // One tooltip for the whole row (a cell's own would show beside
+                            // it): what a click does, and what "overdue" means when it is.
+                            let hint = match standing {
+                                Standing::Overdue(_) => &overdue_open_hint,
+                                _ => &open_hint,
+                            };
+                            let (response, open) = row.finish();
+                            response.on_hover_text(hint.as_str());
+                            if open {
+                                commands.push(Command::Lookup(LookupCommand::OpenInLookup {
+                                    id: inv.id.clone(),
+                                    from_list: true,
+                                }));
+                            }
+                        });
                     });
-                });
+            });
         });
         resort
     }

@@ -2,6 +2,7 @@
 //! an invoice's fields.
 
 mod date;
+mod grid;
 
 pub use date::{date_row, order as date_order, written as date_written};
 
@@ -9,6 +10,7 @@ use crate::api::{ApiError, Invoice, InvoiceStatus};
 use crate::text::escape_controls as safe;
 use crate::tr;
 use egui::{Color32, RichText, Ui};
+pub use grid::{Grid, GridRow, grid};
 
 /// The error red of each theme, chosen for a WCAG AA contrast (at least 4.5:1) on the
 /// theme's panel background: egui's pure red is only about 4:1 on the light theme.
