@@ -741,3 +741,40 @@ fn a_screen_reader_reads_the_customer_table_as_a_table_and_enter_opens_a_row() {
     h.run();
     step_until(&mut h, "opened", |h| field_text(h, "Id de factura") == id);
 }
+
+/// #68 (6): the currency list answers the keyboard as a list does: it opens on the
+/// current choice, so Down moves to the next (Down Down Enter from the account's
+/// currency picks UF), and the pick leaves the focus on the list, where Space opens it
+/// again.
+#[test]
+fn the_currency_list_answers_the_keyboard_from_the_current_choice() {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = spanish(&rt, &s, dir.path());
+    click(&mut h, "Nueva factura");
+    let combo = |h: &H| {
+        let n = h.get_by_role_and_label(Role::ComboBox, "Moneda");
+        let n = n.accesskit_node();
+        (n.value().unwrap_or_default().to_string(), n.is_focused())
+    };
+    h.get_by_role_and_label(Role::ComboBox, "Moneda").focus();
+    h.run();
+    h.key_press(egui::Key::Space);
+    h.run();
+    for key in [egui::Key::ArrowDown, egui::Key::ArrowDown, egui::Key::Enter] {
+        h.key_press(key);
+        h.run();
+    }
+    let (value, focused) = combo(&h);
+    assert!(value.contains("UF"), "picked: {value}");
+    assert!(focused, "the focus stays on the list after the pick");
+    h.key_press(egui::Key::Space);
+    h.run();
+    assert!(
+        h.query_by_label("Pesos (CLP)").is_some(),
+        "Space opens the list again"
+    );
+}

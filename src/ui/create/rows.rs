@@ -149,15 +149,17 @@ impl CreatePanel {
                 CurrencyChoice::AccountDefault => account.clone(),
                 CurrencyChoice::Code(c) => crate::i18n::currency_name(c),
             };
-            egui::ComboBox::from_id_salt("currency_choice")
+            let mut picked = false;
+            let combo = egui::ComboBox::from_id_salt("currency_choice")
                 .selected_text(text)
                 .show_ui(ui, |ui| {
-                    widgets::choice(
+                    picked |= widgets::choice(
                         ui,
                         &mut self.form.currency,
                         CurrencyChoice::AccountDefault,
                         account,
-                    );
+                    )
+                    .clicked();
                     // The profile's currencies (CLP and CLF unless IT added one the
                     // service has started to accept).
                     let offered = rows.session.map_or_else(
@@ -165,16 +167,22 @@ impl CreatePanel {
                         |s| s.profile.currencies.clone(),
                     );
                     for c in offered {
-                        widgets::choice(
+                        picked |= widgets::choice(
                             ui,
                             &mut self.form.currency,
                             CurrencyChoice::Code(c),
                             crate::i18n::currency_name(c),
-                        );
+                        )
+                        .clicked();
                     }
                 })
                 .response
                 .labelled_by(l.id);
+            // The pick leaves the focus on the list (its ring shown, Space opens it
+            // again), not on an item that is gone.
+            if picked {
+                combo.request_focus();
+            }
             if let Some(p) = rows.refused.about("currency_code") {
                 widgets::error_text(ui, &p);
             }

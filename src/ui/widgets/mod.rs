@@ -288,11 +288,26 @@ pub fn choice<V: PartialEq>(
     value: V,
     text: impl Into<egui::WidgetText>,
 ) -> egui::Response {
+    let selected = *current == value;
     let r = ui.selectable_value(current, value, text);
+    // A list opens on its current choice, as a list does (#68): the keyboard's Down
+    // then moves to the next one, not to the first of the list.
+    if selected && !focus_in(ui) {
+        r.request_focus();
+    }
     if r.clicked() {
         ui.close();
     }
     r
+}
+
+/// Whether the keyboard's focus is on a widget of `ui`'s layer (a list just opened has
+/// it still on its button).
+fn focus_in(ui: &Ui) -> bool {
+    ui.ctx()
+        .memory(|m| m.focused())
+        .and_then(|f| ui.ctx().read_response(f))
+        .is_some_and(|f| f.layer_id == ui.layer_id())
 }
 
 /// [`choice`] for a list whose pick is acted on by the caller (`clicked()`).
