@@ -88,79 +88,88 @@ impl BulkPanel {
                                         });
                                     }
                                     row.col(|ui| {
-                                        if let Some(why) = l.problems_text(number) {
-                                            let text = if progress.is_some() {
-                                                tr!(
-                                                    "bulk-st-with-why",
-                                                    status = tr!("bulk-st-invalid"),
-                                                    why = why.join("; ")
-                                                )
-                                            } else {
-                                                why.join("; ")
-                                            };
-                                            ui.label(RichText::new(text).color(red))
-                                                .on_hover_text(why.join("\n"));
-                                            return;
-                                        }
-                                        let Some(&i) = l.valid.get(&number) else {
-                                            return;
-                                        };
-                                        let status = progress
-                                            .as_ref()
-                                            .map(|p| p.statuses.get(i).cloned().flatten());
-                                        let known = l.known.get(&i);
-                                        match (status, known) {
-                                            (None | Some(None), Some(k)) => {
-                                                let status = match &k.by {
-                                                    Some(by) => tr!(
-                                                        "bulk-st-existing-by",
-                                                        who = crate::i18n::writer_by(by)
-                                                    ),
-                                                    None => tr!("bulk-st-existing"),
-                                                };
-                                                ui.label(tr!(
-                                                    "bulk-st-with-id",
-                                                    status = status,
-                                                    id = safe(
-                                                        k.entry
-                                                            .invoice_id
-                                                            .as_deref()
-                                                            .unwrap_or("?")
-                                                    )
-                                                ));
-                                            }
-                                            (None, None) => {
-                                                ui.label(tr!("bulk-st-ready"));
-                                            }
-                                            (Some(None), None) => {
-                                                ui.weak(tr!("bulk-st-waiting"));
-                                            }
-                                            (Some(Some(s @ Status::PossibleDuplicate(_))), _)
-                                                if run_ended =>
-                                            {
-                                                // The clerk decides, row by row, with the earlier
-                                                // invoice in view.
-                                                let mut tick = allow.contains(&number);
-                                                if ui
-                                                    .checkbox(&mut tick, tr!("bulk-allow-similar"))
-                                                    .changed()
-                                                {
-                                                    if tick {
-                                                        allow.insert(number);
-                                                    } else {
-                                                        allow.remove(&number);
-                                                    }
-                                                }
-                                                status_cell(ui, &s, red);
-                                            }
-                                            (Some(Some(s)), _) => status_cell(ui, &s, red),
-                                        }
+                                        status_column(
+                                            ui,
+                                            l,
+                                            number,
+                                            progress.as_deref(),
+                                            allow,
+                                            run_ended,
+                                            red,
+                                        )
                                     });
                                 });
                             });
                     },
                 );
             });
+    }
+}
+
+/// A row's last column: its problems, or what became of it (the clerk ticks a look-alike
+/// to issue it anyway once the run ended).
+fn status_column(
+    ui: &mut Ui,
+    l: &Loaded,
+    number: usize,
+    progress: Option<&Progress>,
+    allow: &mut HashSet<usize>,
+    run_ended: bool,
+    red: egui::Color32,
+) {
+    if let Some(why) = l.problems_text(number) {
+        let text = if progress.is_some() {
+            tr!(
+                "bulk-st-with-why",
+                status = tr!("bulk-st-invalid"),
+                why = why.join("; ")
+            )
+        } else {
+            why.join("; ")
+        };
+        ui.label(RichText::new(text).color(red))
+            .on_hover_text(why.join("\n"));
+        return;
+    }
+    let Some(&i) = l.valid.get(&number) else {
+        return;
+    };
+    let status = progress
+        .as_ref()
+        .map(|p| p.statuses.get(i).cloned().flatten());
+    let known = l.known.get(&i);
+    match (status, known) {
+        (None | Some(None), Some(k)) => {
+            let status = match &k.by {
+                Some(by) => tr!("bulk-st-existing-by", who = crate::i18n::writer_by(by)),
+                None => tr!("bulk-st-existing"),
+            };
+            ui.label(tr!(
+                "bulk-st-with-id",
+                status = status,
+                id = safe(k.entry.invoice_id.as_deref().unwrap_or("?"))
+            ));
+        }
+        (None, None) => {
+            ui.label(tr!("bulk-st-ready"));
+        }
+        (Some(None), None) => {
+            ui.weak(tr!("bulk-st-waiting"));
+        }
+        (Some(Some(s @ Status::PossibleDuplicate(_))), _) if run_ended => {
+            // The clerk decides, row by row, with the earlier
+            // invoice in view.
+            let mut tick = allow.contains(&number);
+            if ui.checkbox(&mut tick, tr!("bulk-allow-similar")).changed() {
+                if tick {
+                    allow.insert(number);
+                } else {
+                    allow.remove(&number);
+                }
+            }
+            status_cell(ui, &s, red);
+        }
+        (Some(Some(s)), _) => status_cell(ui, &s, red),
     }
 }
 
