@@ -836,6 +836,7 @@ cur-short-clf = UF
 cur-clp = Chilean pesos (CLP)
 cust-looking = Looking in the customer directory…
 cust-not-found = There is no customer "{ $text }" in the customer directory: type its id (cus_…) or its RUT.
+cust-unread = The customer directory could not be searched: { $why } Type the customer's id (cus_…), or the name again once the journal answers.
 cust-did-you-mean = Did you mean { $names }? Pick one from the list.
 bulk-forget-title = Forget the interrupted run?
 bulk-forget-body = The run of { $file } will no longer be offered to resume. Rows not sent are not issued unless you issue the file again (what was issued is never repeated).

@@ -839,6 +839,7 @@ cur-short-clf = UF
 cur-clp = Pesos (CLP)
 cust-looking = Buscando en el directorio de clientes…
 cust-not-found = No hay un cliente «{ $text }» en el directorio de clientes: escriba su id (cus_…) o su RUT.
+cust-unread = No se pudo buscar en el directorio de clientes: { $why } Escriba el id del cliente (cus_…), o su nombre otra vez cuando el registro responda.
 cust-did-you-mean = ¿Quiso decir { $names }? Elija uno de la lista.
 bulk-forget-title = ¿Descartar la emisión interrumpida?
 bulk-forget-body = La emisión de { $file } no se ofrecerá más para reanudar. Las filas no enviadas no se emiten a menos que vuelva a emitir el archivo (lo ya emitido nunca se repite).

@@ -547,10 +547,16 @@ impl InvoiceDeskApp {
         if let Some((text, task)) = self.suggesting.take() {
             match task.try_take() {
                 Ok(found) => {
-                    let found = crate::ui::task::flat(found);
+                    // The directory out of reach is said under the field, not an
+                    // empty list (#68: the suggestions vanished silently).
+                    let (found, unread) = match crate::ui::task::flat(found) {
+                        Ok(found) => (found, None),
+                        Err(why) => (Vec::new(), Some(why)),
+                    };
                     self.suggestions = crate::ui::widgets::Suggestions {
                         asked: text,
-                        found: found.unwrap_or_default(),
+                        found,
+                        unread,
                     };
                 }
                 Err(task) => self.suggesting = Some((text, task)),

@@ -547,6 +547,7 @@ mod tests {
         let found = |asked: &str, found: Vec<crate::journal::Customer>| Suggestions {
             asked: asked.into(),
             found,
+            unread: None,
         };
         let nunoa = customer("cus_1", "Comercial Ñuñoa Ltda.", Some("76.086.428-5"));
         let falabella = customer("cus_2", "Falabella", None);
@@ -588,6 +589,24 @@ mod tests {
             pick_customer("Comercial Nunoa", &Suggestions::default()),
             CustomerPick::Looking
         );
+        // The directory out of reach (#68): a word or a name is not sent as an id, and
+        // says why; what has an id's shape is.
+        let unread = |asked: &str| Suggestions {
+            asked: asked.into(),
+            found: Vec::new(),
+            unread: Some("El registro no responde.".into()),
+        };
+        for typed in ["nunoa", "Comercial Nunoa"] {
+            assert_eq!(
+                pick_customer(typed, &unread(typed)),
+                CustomerPick::Unread("El registro no responde.".into()),
+                "{typed}"
+            );
+        }
+        assert_eq!(
+            pick_customer("cus_1", &unread("cus_1")),
+            CustomerPick::Id("cus_1".into(), None)
+        );
     }
 }
 
@@ -598,6 +617,8 @@ pub struct Suggestions {
     pub asked: String,
     /// The customers found (named ones first).
     pub found: Vec<crate::journal::Customer>,
+    /// The directory could not be read for it (the journal out of reach): why.
+    pub unread: Option<String>,
 }
 
 /// What the text of a customer field names.
@@ -615,6 +636,9 @@ pub enum CustomerPick {
     NotFound(String),
     /// Several customers match: the first few, as they read.
     Ambiguous(Vec<String>),
+    /// A word that may be a name, and the directory could not be read to tell (why):
+    /// not sent as an id (#68: "nunoa" was, while the database was down).
+    Unread(String),
 }
 
 impl CustomerPick {
@@ -660,6 +684,9 @@ pub fn pick_customer(typed: &str, suggestions: &Suggestions) -> CustomerPick {
         // A plain word (no digit, no "_", as ids have) that only names customers is a
         // name to choose from, not an id to send.
         let word = !typed.contains(|c: char| c == '_' || c.is_ascii_digit());
+        if let Some(why) = suggestions.unread.as_ref().filter(|_| looked_up && word) {
+            return CustomerPick::Unread(why.clone());
+        }
         let names_some = suggestions.found.iter().filter(|_| looked_up).any(|c| {
             c.name
                 .as_deref()
@@ -671,6 +698,9 @@ pub fn pick_customer(typed: &str, suggestions: &Suggestions) -> CustomerPick {
     }
     if !looked_up {
         return CustomerPick::Looking;
+    }
+    if let Some(why) = &suggestions.unread {
+        return CustomerPick::Unread(why.clone());
     }
     let wanted = crate::journal::fold(typed);
     let exact: Vec<&crate::journal::Customer> = suggestions
@@ -813,6 +843,10 @@ pub fn customer_reading(ui: &mut Ui, pick: &CustomerPick, problem: Option<&str>)
                 ui,
                 &crate::tr!("cust-not-found", text = crate::text::escape_controls(t)),
             );
+            return;
+        }
+        (None, CustomerPick::Unread(why)) => {
+            error_text(ui, &crate::tr!("cust-unread", why = why.clone()));
             return;
         }
         (None, CustomerPick::Ambiguous(lines)) => {
