@@ -488,23 +488,30 @@ fn no_english_on_any_panel_in_spanish() {
     );
 }
 
-#[test]
-fn export_in_spanish_is_for_excel_named_in_spanish_and_checked_first() {
-    let rt = runtime();
+/// The app in Spanish with the sandbox's big customer (three invoices) listed in
+/// Facturas del cliente.
+fn big_customer_listed(rt: &tokio::runtime::Runtime, dir: &std::path::Path) -> (Sandbox, H) {
     let s = rt
         .block_on(Sandbox::start(SandboxConfig {
             big_customer_invoices: 3,
             ..Default::default()
         }))
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let mut h = spanish(&rt, &s, dir.path());
+    let mut h = spanish(rt, &s, dir);
     click(&mut h, "Facturas del cliente");
     set_text(&mut h, "Id de cliente", "cus_big");
     click(&mut h, "Cargar facturas");
     step_until(&mut h, "listed", |h| {
         has_text(h, "3 facturas del cliente cus_big")
     });
+    (s, h)
+}
+
+#[test]
+fn export_in_spanish_is_for_excel_named_in_spanish_and_checked_first() {
+    let rt = runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let (_s, mut h) = big_customer_listed(&rt, dir.path());
     let format = h
         .query_all_by_role(Role::ComboBox)
         .map(|n| format!("{:?}", n.accesskit_node()))
@@ -690,20 +697,8 @@ fn words_of(n: &egui_kittest::kittest::AccessKitNode<'_>) -> String {
 #[test]
 fn a_screen_reader_reads_the_customer_table_as_a_table_and_enter_opens_a_row() {
     let rt = runtime();
-    let s = rt
-        .block_on(Sandbox::start(SandboxConfig {
-            big_customer_invoices: 3,
-            ..Default::default()
-        }))
-        .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut h = spanish(&rt, &s, dir.path());
-    click(&mut h, "Facturas del cliente");
-    set_text(&mut h, "Id de cliente", "cus_big");
-    click(&mut h, "Cargar facturas");
-    step_until(&mut h, "listed", |h| {
-        has_text(h, "3 facturas del cliente cus_big")
-    });
+    let (_s, mut h) = big_customer_listed(&rt, dir.path());
     let table = h.get_by_role_and_label(Role::Table, "Facturas del cliente");
     let rows: Vec<_> = table
         .accesskit_node()
