@@ -682,19 +682,9 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
         .block_on(Sandbox::start(SandboxConfig::default()))
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let local = dir.path().join("journal.sqlite3");
     let mut secrets = None;
-    let mut h = common::customized(
-        &rt,
-        s.profile("Pruebas"),
-        &s.credentials.client_secret,
-        dir.path(),
-        [1100.0, 900.0],
-        Lang::Es,
-        Some(local.clone()),
-        None,
-        |d| secrets = Some(d.secrets.clone()),
-    );
+    let (mut h, local) =
+        on_this_computers_journal(&rt, &s, dir.path(), |d| secrets = Some(d.secrets.clone()));
     let secrets = secrets.unwrap();
     let keyring = secrets.get().unwrap().clone();
     click(&mut h, &text("tab-credentials"));
@@ -778,20 +768,7 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
         "a test keeps nothing"
     );
     // Saved with the clerk's name: used at once, the password in the keyring only.
-    set_role(
-        &mut h,
-        Role::PasswordInput,
-        &text("sj-password"),
-        pg_server::PASSWORD,
-    );
-    set_text(&mut h, &text("sj-clerk"), "Ana Pérez");
-    click(&mut h, &text("sj-save"));
-    step_until(&mut h, "saved and in use", |h| {
-        has_text(
-            h,
-            "Guardado: desde ahora cada emisión y anulación se registra en el registro compartido",
-        )
-    });
+    save_desk_journal(&mut h);
     assert!(has_text(
         &h,
         &format!(
@@ -1468,8 +1445,7 @@ fn why_access_failed_is_said_in_spanish_on_the_badge() {
     ignore = "needs PostgreSQL (apt-get install postgresql)"
 )]
 fn an_empty_directory_is_not_offered_to_the_desk() {
-    use common::{click, set_role, set_text};
-    use egui::accesskit::Role;
+    use common::{click, set_text};
     let Some(server) = pg_server::server() else {
         return;
     };
@@ -1479,34 +1455,10 @@ fn an_empty_directory_is_not_offered_to_the_desk() {
         .block_on(Sandbox::start(SandboxConfig::default()))
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let local = dir.path().join("journal.sqlite3");
-    let mut h = common::customized(
-        &rt,
-        s.profile("Pruebas"),
-        &s.credentials.client_secret,
-        dir.path(),
-        [1100.0, 900.0],
-        Lang::Es,
-        Some(local),
-        None,
-        |_| {},
-    );
+    let (mut h, _) = on_this_computers_journal(&rt, &s, dir.path(), |_| {});
     click(&mut h, &text("tab-credentials"));
     set_text(&mut h, &text("sj-address"), &url);
-    set_role(
-        &mut h,
-        Role::PasswordInput,
-        &text("sj-password"),
-        pg_server::PASSWORD,
-    );
-    set_text(&mut h, &text("sj-clerk"), "Ana Pérez");
-    click(&mut h, &text("sj-save"));
-    step_until(&mut h, "saved and in use", |h| {
-        has_text(
-            h,
-            "Guardado: desde ahora cada emisión y anulación se registra en el registro compartido",
-        )
-    });
+    save_desk_journal(&mut h);
     // Once this computer's (empty) directory was looked at: nothing is offered.
     step_until(&mut h, "the directory looked at", |h| {
         !h.state().directory_checking()
@@ -1516,4 +1468,48 @@ fn an_empty_directory_is_not_offered_to_the_desk() {
         !has_text(&h, &text("sj-bring-directory")),
         "nothing to bring"
     );
+}
+
+/// The app in Spanish on the sandbox's profile "Pruebas", recording in a journal file of
+/// its own in `dir` (returned with it); `change` alters what it starts with.
+#[cfg(target_os = "linux")]
+fn on_this_computers_journal(
+    rt: &tokio::runtime::Runtime,
+    s: &Sandbox,
+    dir: &std::path::Path,
+    change: impl FnOnce(&mut invoice_desk::ui::AppDeps),
+) -> (common::H, std::path::PathBuf) {
+    let local = dir.join("journal.sqlite3");
+    let h = common::customized(
+        rt,
+        s.profile("Pruebas"),
+        &s.credentials.client_secret,
+        dir,
+        [1100.0, 900.0],
+        Lang::Es,
+        Some(local.clone()),
+        None,
+        change,
+    );
+    (h, local)
+}
+
+/// Saves the desk's journal whose address is typed in Credenciales, with its password
+/// and the clerk Ana Pérez, and waits until it is in use.
+#[cfg(target_os = "linux")]
+fn save_desk_journal(h: &mut common::H) {
+    common::set_role(
+        h,
+        egui::accesskit::Role::PasswordInput,
+        &text("sj-password"),
+        pg_server::PASSWORD,
+    );
+    common::set_text(h, &text("sj-clerk"), "Ana Pérez");
+    common::click(h, &text("sj-save"));
+    step_until(h, "saved and in use", |h| {
+        has_text(
+            h,
+            "Guardado: desde ahora cada emisión y anulación se registra en el registro compartido",
+        )
+    });
 }
