@@ -857,6 +857,14 @@ fn a_uf_amount_reads_back_in_pesos_on_the_days_value() {
     assert!(h.query_by_label_contains("≈ $").is_none());
 }
 
+/// Ctrl+F, "nunoa" typed in the search box, and its answer shown.
+fn search_nunoa(h: &mut common::H) {
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
+    h.step();
+    h.event(egui::Event::Text("nunoa".into()));
+    step_until(h, "the answer", |h| has_text(h, "visto en el servicio el"));
+}
+
 /// The app at 1024 × 640 on the sandbox, Comercial Ñuñoa Ltda.'s invoices listed once in
 /// Facturas del cliente (so kept in the search index).
 fn nunoa_listed(rt: &tokio::runtime::Runtime, s: &Sandbox, dir: &std::path::Path) -> common::H {
@@ -892,12 +900,7 @@ fn the_search_box_finds_any_invoice_and_enter_opens_it() {
     let dir = tempfile::tempdir().unwrap();
     // Its invoices listed once (Facturas del cliente): kept for the search.
     let mut h = nunoa_listed(&rt, &s, dir.path());
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
-    h.step();
-    h.event(egui::Event::Text("nunoa".into()));
-    step_until(&mut h, "the answer", |h| {
-        has_text(h, "visto en el servicio el")
-    });
+    search_nunoa(&mut h);
     assert!(
         h.query_by_label_contains("Cliente: Comercial Ñuñoa Ltda.")
             .is_some()
@@ -941,12 +944,7 @@ fn the_search_answer_closes_when_the_keyboard_moves_on() {
     let s = sandbox(&rt);
     let dir = tempfile::tempdir().unwrap();
     let mut h = nunoa_listed(&rt, &s, dir.path());
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
-    h.step();
-    h.event(egui::Event::Text("nunoa".into()));
-    step_until(&mut h, "the answer", |h| {
-        has_text(h, "visto en el servicio el")
-    });
+    search_nunoa(&mut h);
     h.key_press(egui::Key::Tab);
     h.step();
     h.step();
@@ -990,12 +988,7 @@ fn the_search_box_says_how_much_it_found_and_what_is_overdue() {
     let mut h = nunoa_listed(&rt, &s, dir.path());
     let listed = h.state().customer_rows().0.len();
     assert!(listed > 4, "enough to scroll: {listed}");
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
-    h.step();
-    h.event(egui::Event::Text("nunoa".into()));
-    step_until(&mut h, "the answer", |h| {
-        has_text(h, "visto en el servicio el")
-    });
+    search_nunoa(&mut h);
     h.step();
     assert!(
         has_text(&h, &format!("{listed} facturas y 1 cliente")),
