@@ -42,6 +42,7 @@ pub(in crate::journal) fn list_on(
         .map(|r| {
             let action = r.text(5)?;
             let outcome = r.text(12)?;
+            let settled_db_user = r.opt_text(25)?;
             Ok(Entry {
                 seq: r.int(0)?,
                 time: r.text(1)?,
@@ -69,7 +70,7 @@ pub(in crate::journal) fn list_on(
                 copied_time: r.opt_text(23)?,
                 settled_by: r.opt_text(24)?.map(|user| crate::journal::WrittenBy {
                     user,
-                    db_user: r.opt_text(25).ok().flatten(),
+                    db_user: settled_db_user,
                     copied_time: None,
                 }),
             })

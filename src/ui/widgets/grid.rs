@@ -48,7 +48,6 @@ pub struct GridRow<'r, 'a, 'b> {
     grid: Grid,
     /// The row's index among the table's rows, the header being 0.
     index: usize,
-    header: bool,
     node: Option<Id>,
     column: usize,
 }
@@ -63,7 +62,6 @@ impl Grid {
             row: h,
             grid: self,
             index: 0,
-            header: true,
             node: None,
             column: 0,
         }
@@ -79,7 +77,6 @@ impl Grid {
             row,
             grid: self,
             index,
-            header: false,
             node: None,
             column: 0,
         }
@@ -89,11 +86,11 @@ impl Grid {
 impl GridRow<'_, '_, '_> {
     /// Draws the next cell.
     pub fn col(&mut self, add: impl FnOnce(&mut Ui)) {
-        let (grid, index, header, column) = (self.grid, self.index, self.header, self.column);
+        let (grid, index, column) = (self.grid, self.index, self.column);
         let node = &mut self.node;
         self.row.col(|ui| {
-            let row = *node.get_or_insert_with(|| row_node(ui, grid, index, header));
-            let role = if header {
+            let row = *node.get_or_insert_with(|| row_node(ui, grid, index));
+            let role = if index == 0 {
                 Role::ColumnHeader
             } else {
                 Role::Cell
@@ -147,10 +144,11 @@ impl GridRow<'_, '_, '_> {
     }
 }
 
-/// The row's node, made in its first cell `ui`: a child of the table's node, and one
-/// stop of Tab when rows open (its cells are not: a row is one stop, not six).
-fn row_node(ui: &mut Ui, grid: Grid, index: usize, header: bool) -> Id {
-    let sense = if grid.opens && !header {
+/// The node of row `index` (0: the header), made in its first cell `ui`: a child of the
+/// table's node, and one stop of Tab when rows open (its cells are not: a row is one
+/// stop, not six).
+fn row_node(ui: &mut Ui, grid: Grid, index: usize) -> Id {
+    let sense = if grid.opens && index > 0 {
         Sense::focusable_noninteractive()
     } else {
         Sense::hover()
