@@ -9,10 +9,9 @@ use crate::tr;
 /// "Vencida · N días", as Lookup and the customer's table say it.
 pub fn search_status(hit: &Hit, today: chrono::NaiveDate) -> String {
     if hit.status == Status::Open
-        && let Some(due) = hit.due
-        && due < today
+        && let Some(days) = crate::receivables::aging::days_overdue(hit.due, today)
     {
-        return tr!("overdue-days", days = (today - due).num_days());
+        return tr!("overdue-days", days = days);
     }
     match hit.status {
         Status::Open => tr!("status-open"),

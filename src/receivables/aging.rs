@@ -43,6 +43,13 @@ pub enum Standing {
     Unknown,
 }
 
+/// How many days an open invoice due on `due` is past it on `today` (one due today is
+/// not overdue yet); `None` when it is not past due or has no due day.
+pub fn days_overdue(due: Option<NaiveDate>, today: NaiveDate) -> Option<u32> {
+    let due = due.filter(|d| *d < today)?;
+    Some(u32::try_from((today - due).num_days()).unwrap_or(u32::MAX))
+}
+
 impl Standing {
     /// Where `inv` stands on `today`. An invoice due today is not overdue yet.
     pub fn of(inv: &Invoice, today: NaiveDate) -> Standing {
@@ -55,13 +62,9 @@ impl Standing {
             InvoiceStatus::Paid => Standing::Paid,
             InvoiceStatus::Void => Standing::Void,
             InvoiceStatus::Unknown => Standing::Unknown,
-            InvoiceStatus::Open => match due {
-                Some(due) if due < today => {
-                    let days = (today - due).num_days();
-                    Standing::Overdue(u32::try_from(days).unwrap_or(u32::MAX))
-                }
-                _ => Standing::Open,
-            },
+            InvoiceStatus::Open => {
+                days_overdue(due, today).map_or(Standing::Open, Standing::Overdue)
+            }
         }
     }
 
