@@ -1,11 +1,13 @@
 //! invoice-desk: no subcommand opens the desktop app; subcommands run headless.
 
-use clap::Parser;
-use invoice_desk::cli::Cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<_> = std::env::args_os().collect();
+    // The help and a usage error are said in the clerk's language, before clap reads on.
+    let lang = invoice_desk::cli::help::lang_of(&args);
+    invoice_desk::i18n::set(lang);
+    let cli = invoice_desk::cli::help::parse_or_exit(args, lang);
     let _log = invoice_desk::logfile::start(&match &cli.command {
         Some(c) => invoice_desk::text::variant_name(c).to_lowercase(),
         None => "app".to_string(),

@@ -353,3 +353,93 @@ fn the_sandboxs_banner_is_in_spanish() {
         .replace("invoice-desk", "");
     assert!(english_in(&prose).is_empty(), "{banner}");
 }
+
+/// #68 (5): every command's `--help` and clap's usage errors in the clerk's language
+/// (the words are ours, from assets/help/es-CL/help.ftl; clap's are translated), and
+/// `--lang en` still English.
+#[test]
+fn every_help_and_usage_error_is_in_spanish() {
+    let e = Env::new(0);
+    // Every command's path, from the definition itself.
+    fn paths(cmd: &clap::Command, above: &[String], out: &mut Vec<Vec<String>>) {
+        out.push(above.to_vec());
+        for sub in cmd.get_subcommands() {
+            let mut path = above.to_vec();
+            path.push(sub.get_name().to_string());
+            paths(sub, &path, out);
+        }
+    }
+    let mut all = Vec::new();
+    paths(
+        &invoice_desk::cli::help::command_in(invoice_desk::i18n::Lang::En),
+        &[],
+        &mut all,
+    );
+    assert!(all.len() > 40, "{all:?}");
+    let names: std::collections::HashSet<&str> = all.iter().flatten().map(String::as_str).collect();
+    for path in &all {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let out = run(spanish(e.bare()), &args);
+        exits(&out, 0);
+        let said = text(&out.stdout);
+        for heading in ["Uso: invoice-desk", "Opciones:", "Muestra esta ayuda"] {
+            assert!(said.contains(heading), "{args:?}: {said}");
+        }
+        for english in ["Usage:", "Options:", "Commands:", "Arguments:", "[OPTIONS]"] {
+            assert!(!said.contains(english), "{args:?}: {said}");
+        }
+        // Names are not English prose: commands, options, variables, columns, files.
+        let prose: String = said
+            .split_whitespace()
+            .filter(|w| {
+                !w.contains("invoice-desk")
+                    && !names.contains(w)
+                    && !w.contains('_')
+                    && !w.contains('|')
+                    && !w.contains(".sqlite3")
+                    && !w.starts_with("--")
+                    && !w.starts_with('`')
+                    && !w.starts_with('{')
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let english = english_in(&prose);
+        assert!(
+            english.is_empty(),
+            "{args:?}: English {english:?} in {said}"
+        );
+    }
+    // `help COMMAND` as clap's English has it.
+    let out = run(spanish(e.bare()), &["help", "create"]);
+    says(&out, 0, &out.stdout, "Emite una factura");
+    // Usage errors: clap's words in Spanish, our own reasons too; exit 2 as before.
+    let out = run(spanish(e.bare()), &["crate"]);
+    says(&out, 2, &out.stderr, "no existe el comando 'crate'");
+    says(&out, 2, &out.stderr, "¿quiso decir 'create'?");
+    let out = run(spanish(e.bare()), &["bulk", "x.csv", "--concurrency", "99"]);
+    says(
+        &out,
+        2,
+        &out.stderr,
+        "las solicitudes a la vez van de 1 a 64",
+    );
+    let out = run(spanish(e.bare()), &["create", "--amount", "5"]);
+    says(&out, 2, &out.stderr, "faltan estos argumentos obligatorios");
+    says(&out, 2, &out.stderr, "--customer <CLIENTE>");
+    let out = run(
+        spanish(e.bare()),
+        &["export", "c", "--out", "x", "--as-of", "2026-13-01"],
+    );
+    says(&out, 2, &out.stderr, "no es un día AAAA-MM-DD");
+    all_spanish(&out);
+    // A command without its subcommand shows its help, as a usage error.
+    let out = run(spanish(e.bare()), &["customers"]);
+    says(&out, 2, &out.stderr, "Comandos:");
+    // English stays clap's.
+    let out = run(spanish(e.bare()), &["--lang", "en", "create", "--help"]);
+    says(&out, 0, &out.stdout, "Create an invoice");
+    says(&out, 0, &out.stdout, "Options:");
+    let out = run(e.bare(), &["crate"]);
+    says(&out, 2, &out.stderr, "unrecognized subcommand 'crate'");
+}

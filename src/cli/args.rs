@@ -293,7 +293,7 @@ pub struct BulkArgs {
     #[arg(long)]
     pub yes: bool,
     /// Requests at once (1 to 64).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=64))]
+    #[arg(long, default_value_t = 4, value_parser = concurrency)]
     pub concurrency: u8,
     /// Send the valid rows even when some rows are invalid (those are reported).
     #[arg(long)]
@@ -527,7 +527,7 @@ pub enum JournalOutcome {
 
 fn iso_day(s: &str) -> Result<chrono::NaiveDate, String> {
     chrono::NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
-        .map_err(|_| format!("\"{s}\" is not a date YYYY-MM-DD"))
+        .map_err(|_| crate::tr!("cli-arg-not-a-day"))
 }
 
 /// `profile` subcommands.
@@ -681,9 +681,17 @@ pub struct ProfileAddArgs {
     pub currencies: Vec<Currency>,
 }
 
+/// `--concurrency`: 1 to 64 (clap's own range check would say why in English).
+fn concurrency(text: &str) -> Result<u8, String> {
+    match text.trim().parse::<u8>() {
+        Ok(n @ 1..=64) => Ok(n),
+        _ => Err(crate::tr!("cli-arg-concurrency")),
+    }
+}
+
 /// Reads an ISO 4217 code for clap (`CLP`, `usd`).
 fn currency_code(text: &str) -> Result<Currency, String> {
-    Currency::from_code(text).ok_or_else(|| format!("\"{text}\" is not an ISO 4217 currency code"))
+    Currency::from_code(text).ok_or_else(|| crate::tr!("cli-arg-not-a-currency"))
 }
 
 /// `create` arguments.
@@ -769,7 +777,7 @@ impl ExportFormat {
 /// A day written `YYYY-MM-DD`.
 fn parse_day(s: &str) -> Result<chrono::NaiveDate, String> {
     crate::receivables::aging::parse_iso_day(s.trim())
-        .ok_or_else(|| format!("{s:?} is not a day YYYY-MM-DD"))
+        .ok_or_else(|| crate::tr!("cli-arg-not-a-day"))
 }
 
 impl From<DialectArg> for Dialect {

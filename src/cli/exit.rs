@@ -72,6 +72,23 @@ impl Exit {
         }
     }
 
+    /// "Códigos de salida: 0 …" for the help in `lang` (English: [`Exit::help`]).
+    pub fn help_in(lang: crate::i18n::Lang) -> String {
+        if lang == crate::i18n::Lang::En {
+            return Exit::help();
+        }
+        let each: Vec<String> = Exit::ALL
+            .iter()
+            .map(|e| {
+                let key = format!("help-exit-{}", e.code());
+                let said = crate::i18n::help_text(lang, &key).unwrap_or(key);
+                format!("{} {said}", e.code())
+            })
+            .collect();
+        let title = crate::i18n::help_text(lang, "help-exit-title").unwrap_or_default();
+        format!("{title}: {}.", each.join("; "))
+    }
+
     /// "Exit codes: 0 success; 1 …; …" for the help.
     pub fn help() -> String {
         let each: Vec<String> = Exit::ALL

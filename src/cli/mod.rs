@@ -45,6 +45,7 @@ mod email_cmd;
 pub mod exit;
 mod export_cmd;
 mod find_cmd;
+pub mod help;
 mod journal_cmd;
 mod journal_open;
 mod output;

@@ -26,6 +26,30 @@ fluent_templates::static_loader! {
     };
 }
 
+// The command line's help in Spanish (the English is clap's, from the doc comments):
+// apart, as it has no English keys to pair with.
+fluent_templates::static_loader! {
+    static HELP = {
+        locales: "./assets/help",
+        fallback_language: "en-US",
+        customise: |bundle| bundle.set_use_isolating(false),
+    };
+}
+
+/// The command line's help text of `key` in `lang`, if there is one (see `cli::help`).
+pub fn help_text(lang: Lang, key: &str) -> Option<String> {
+    HELP.try_lookup(&lang.id(), key)
+}
+
+/// [`help_text`] with its arguments.
+pub fn help_text_args(lang: Lang, key: &str, args: &[(&'static str, String)]) -> Option<String> {
+    let map: HashMap<Cow<'static, str>, FluentValue> = args
+        .iter()
+        .map(|(k, v)| (Cow::Borrowed(*k), FluentValue::from(v.clone())))
+        .collect();
+    HELP.try_lookup_with_args(&lang.id(), key, &map)
+}
+
 mod bulk;
 mod errors;
 mod invoice;

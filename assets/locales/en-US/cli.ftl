@@ -383,3 +383,8 @@ sbx-customers = Customers (invoices of both organizations):
 sbx-try = Try it (API-key organization):
 sbx-oauth-try = OAuth: get a token, then use it:
 sbx-admin = Admin (loopback only):
+
+# What clap says after "invalid value 'X' for '--arg':"
+cli-arg-not-a-day = not a day YYYY-MM-DD
+cli-arg-not-a-currency = not an ISO 4217 currency code (like CLP, CLF or USD)
+cli-arg-concurrency = requests at once go from 1 to 64

@@ -386,3 +386,8 @@ sbx-customers = Clientes (facturas de ambas organizaciones):
 sbx-try = Pruébelo (organización con llave API):
 sbx-oauth-try = OAuth: pida un token y úselo:
 sbx-admin = Administración (solo desde este computador):
+
+# What clap says after "invalid value 'X' for '--arg':"
+cli-arg-not-a-day = no es un día AAAA-MM-DD
+cli-arg-not-a-currency = no es un código de moneda ISO 4217 (como CLP, CLF o USD)
+cli-arg-concurrency = las solicitudes a la vez van de 1 a 64
