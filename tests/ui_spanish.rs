@@ -694,6 +694,16 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
             "Este computador registra cada emisión y anulación en su propio registro",
         )
     });
+    // An invoice issued on this computer's own journal before the desk's.
+    click(&mut h, &text("tab-create"));
+    type_into(&mut h, &text("f-customer-id"), &s.customers()[1].0);
+    type_into(&mut h, &text("f-amount"), "6.500");
+    set_text(&mut h, &text("f-external-ref"), "LOCAL-1");
+    click(&mut h, &text("cr-create"));
+    step_until(&mut h, "issued on this computer", |h| {
+        h.state().journal_to_check() == Some(0) && s.counters().api.get("create") == Some(&1)
+    });
+    click(&mut h, &text("tab-credentials"));
     // This computer's directory knows a customer by name.
     let named = s.customers()[2].0.clone();
     invoice_desk::journal::Journal::open(&local)
@@ -789,6 +799,10 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
         Some(pg_server::PASSWORD),
     )
     .unwrap();
+    let local_ref = invoice_desk::journal::Filter {
+        reference: Some("LOCAL-1".into()),
+        ..Default::default()
+    };
     assert_eq!(
         desk.customer(&named)
             .unwrap()
@@ -796,6 +810,31 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
             .as_deref(),
         Some("Ferretería Ñuñoa Ltda.")
     );
+    // The entries this computer recorded before: offered, and brought on a click (#68),
+    // with the reference they claimed.
+    step_until(&mut h, "this computer's entries offered", |h| {
+        has_text(
+            h,
+            "Este computador tiene 1 registro de antes (una emisión, anulación, exportación o correo) que el registro compartido aún no tiene.",
+        )
+    });
+    assert!(
+        !has_text(&h, "invoice-desk journal push"),
+        "no command to type"
+    );
+    assert!(desk.list(&local_ref, true, 0, 10).unwrap().is_empty());
+    click(&mut h, &text("sj-push"));
+    step_until(&mut h, "the entries brought", |h| {
+        has_text(h, "Se llevó 1 registro al registro compartido.")
+    });
+    let brought = desk.list(&local_ref, true, 0, 10).unwrap();
+    assert_eq!(brought.len(), 1, "{brought:?}");
+    assert_eq!(brought[0].outcome, invoice_desk::journal::Outcome::Done);
+    // Once brought, nothing is offered again, and the count is none.
+    assert!(!has_text(&h, &text("sj-push")));
+    let alone = invoice_desk::journal::Journal::open(&local).unwrap();
+    assert_eq!(alone.unpushed(&desk).unwrap(), 0);
+    drop(alone);
     drop(desk);
     let kept = keyring
         .get(&url, SecretKind::JournalPassword)
@@ -810,12 +849,14 @@ fn the_shared_journal_is_chosen_tested_and_used_from_the_credentials_panel_in_sp
     // An invoice now goes to the shared journal, under the clerk's name.
     let customer = s.customers()[1].0.clone();
     click(&mut h, &text("tab-create"));
-    type_into(&mut h, &text("f-customer-id"), &customer);
-    type_into(&mut h, &text("f-amount"), "9.000");
+    click(&mut h, &text("cr-another"));
+    // (The form keeps what the last invoice had: typed over.)
+    set_text(&mut h, &text("f-customer-id"), &customer);
+    set_text(&mut h, &text("f-amount"), "9.000");
     set_text(&mut h, &text("f-external-ref"), "SJ-1");
     click(&mut h, &text("cr-create"));
     step_until(&mut h, "issued", |h| {
-        h.state().journal_to_check() == Some(0) && s.counters().api.get("create") == Some(&1)
+        h.state().journal_to_check() == Some(0) && s.counters().api.get("create") == Some(&2)
     });
     let shared = invoice_desk::journal::Journal::open_with(
         std::path::Path::new(&url),

@@ -27,6 +27,35 @@ impl Journal {
             .map_err(super::store::read_error(&self.path))
     }
 
+    /// How many entries of this (local) journal `shared` has not had copied yet: what a
+    /// push would copy (the app offers it only then).
+    pub fn unpushed(&self, shared: &Journal) -> Result<u64, JournalError> {
+        let Some(identity) = self.identity()? else {
+            return Ok(0);
+        };
+        let count = |j: &Journal, sql: &str, args: &[super::db::Val]| {
+            j.db()
+                .one(sql, args)
+                .and_then(|r| r.map(|r| r.int(0)).transpose())
+                .map(|n| u64::try_from(n.unwrap_or(0)).unwrap_or(0))
+                .map_err(super::store::read_error(&j.path))
+        };
+        let here = count(
+            self,
+            "SELECT count(*) FROM entries WHERE kind = 'intent'",
+            &[],
+        )?;
+        // Origins are "<identity>#<seq>": '$' is the character after '#', so the range
+        // holds exactly this journal's (no LIKE, whose wildcards the hash cannot hold
+        // but a changed file could).
+        let there = count(
+            shared,
+            "SELECT count(*) FROM pushed WHERE origin > ?1 AND origin < ?2",
+            &vals![format!("{identity}#"), format!("{identity}$")],
+        )?;
+        Ok(here.saturating_sub(there))
+    }
+
     /// Copies every entry of this (local) journal into `shared`, oldest first, each
     /// once however often it is run.
     pub fn push_into(&self, shared: &mut Journal) -> Result<Pushed, JournalError> {

@@ -139,6 +139,9 @@ pub enum DeskCommand {
     /// Bring the customer directory of the journal used before into the shared journal
     /// just switched to.
     BringDirectory,
+    /// Copy what this computer's own journal recorded into the shared journal in use
+    /// (`journal push`), each entry once.
+    PushEntries,
 }
 
 /// New invoice (`app/issue.rs`).

@@ -47,6 +47,13 @@ pub struct JournalSetting {
     directory_busy: bool,
     /// What bringing it came to.
     directory_result: Option<Result<String, String>>,
+    /// On the desk's journal: how many entries this computer's own file holds that the
+    /// desk's lacks (offered to copy when some).
+    push_offered: Option<u64>,
+    /// Copying them now.
+    push_busy: bool,
+    /// What copying them came to.
+    push_result: Option<Result<String, String>>,
 }
 
 impl JournalSetting {
@@ -85,6 +92,31 @@ impl JournalSetting {
         self.directory_offered = offered;
         self.directory_busy = false;
         self.directory_result = None;
+    }
+
+    /// Offers (or, with `None`, stops offering) to copy this computer's entries.
+    pub fn offer_push(&mut self, entries: Option<u64>) {
+        self.push_offered = entries;
+        if entries.is_some() {
+            self.push_result = None;
+        }
+    }
+
+    /// Copying this computer's entries started.
+    pub fn pushing(&mut self) {
+        self.push_busy = true;
+        self.push_result = None;
+    }
+
+    /// Copying ended: how many came, or why not (what was copied stays copied; a
+    /// second press copies the rest).
+    pub fn pushed(&mut self, result: Result<crate::journal::Pushed, String>) {
+        self.push_busy = false;
+        if result.is_ok() {
+            self.push_offered = None;
+        }
+        self.push_result =
+            Some(result.map(|p| tr!("sj-pushed", copied = p.copied, already = p.already)));
     }
 
     /// Bringing the directory started.
@@ -213,8 +245,23 @@ impl JournalSetting {
             });
             widgets::outcome(ui, self.directory_result.as_ref());
         }
-        if now.shared || !typed.is_empty() {
+        if let Some(entries) = self.push_offered.filter(|_| now.shared) {
+            ui.add_space(4.0);
+            ui.label(tr!("sj-push-offer", entries = entries));
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(!self.push_busy, egui::Button::new(tr!("sj-push")))
+                    .clicked()
+                {
+                    commands.push(Command::Desk(DeskCommand::PushEntries));
+                }
+                if self.push_busy {
+                    widgets::busy(ui);
+                }
+            });
+        } else if !now.shared && !typed.is_empty() {
             ui.label(tr!("sj-push-hint"));
         }
+        widgets::outcome(ui, self.push_result.as_ref());
     }
 }

@@ -889,7 +889,20 @@ sj-saved-local = Saved: from now on this computer's own journal is used.
 sj-password-session-only = The password could not be stored in the keyring: it is kept only until the app closes.
 sj-not-an-address = Write an address that starts with postgres:// or postgresql://, or leave it empty for this computer's journal.
 sj-password-in-address = The address must not hold the password: write it in the password field, which keeps it in the keyring.
-sj-push-hint = What this computer recorded before stays in its own file; to bring it into the shared journal run: invoice-desk journal push --to ADDRESS
+sj-push-hint = What this computer recorded before stays in its own file; once the shared journal is in use, you will be offered to bring it there.
+sj-push-offer = { $entries ->
+    [one] This computer has 1 earlier entry (a create, void, export or e-mail) the shared journal does not have yet. Brought there, the desk sees it with who did it and when, and nobody issues again what it claimed.
+   *[other] This computer has { $entries } earlier entries (creates, voids, exports or e-mails) the shared journal does not have yet. Brought there, the desk sees them with who did them and when, and nobody issues again what they claimed.
+}
+sj-push = Bring to the shared journal
+sj-pushed = { $copied ->
+    [one] 1 entry brought to the shared journal
+   *[other] { $copied } entries brought to the shared journal
+}{ $already ->
+    [0] .
+    [one] ; 1 was there already.
+   *[other] ; { $already } were there already.
+}
 sj-bring-directory-hint = The shared journal has the desk's customer directory, not this computer's: the names, RUTs and notes you imported here stay behind unless you bring them.
 sj-bring-directory = Bring this computer's directory
 sj-brought = { $count ->

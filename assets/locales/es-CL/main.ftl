@@ -886,7 +886,20 @@ sj-saved-local = Guardado: desde ahora se usa el registro propio de este computa
 sj-password-session-only = La contraseña no se pudo guardar en el llavero: se conserva solo hasta cerrar la aplicación.
 sj-not-an-address = Escriba una dirección que empiece por postgres:// o postgresql://, o déjela vacía para usar el registro de este computador.
 sj-password-in-address = La dirección no debe llevar la contraseña: escríbala en el campo de contraseña, que la guarda en el llavero.
-sj-push-hint = Lo que este computador registró antes queda en su propio archivo; para llevarlo al registro compartido ejecute: invoice-desk journal push --to DIRECCIÓN
+sj-push-hint = Lo que este computador registró antes queda en su propio archivo; al usar el registro compartido se ofrecerá llevarlo allá.
+sj-push-offer = { $entries ->
+    [one] Este computador tiene 1 registro de antes (una emisión, anulación, exportación o correo) que el registro compartido aún no tiene. Al llevarlo, el equipo lo ve con quién lo hizo y cuándo, y nadie vuelve a emitir lo que reservó.
+   *[other] Este computador tiene { $entries } registros de antes (emisiones, anulaciones, exportaciones o correos) que el registro compartido aún no tiene. Al llevarlos, el equipo los ve con quién los hizo y cuándo, y nadie vuelve a emitir lo que reservaron.
+}
+sj-push = Llevar al registro compartido
+sj-pushed = { $copied ->
+    [one] Se llevó 1 registro al registro compartido
+   *[other] Se llevaron { $copied } registros al registro compartido
+}{ $already ->
+    [0] .
+    [one] ; 1 ya estaba allá.
+   *[other] ; { $already } ya estaban allá.
+}
 sj-bring-directory-hint = El registro compartido tiene el directorio de clientes del equipo, no el de este computador: los nombres, RUT y notas que importó aquí se quedan atrás si no los trae.
 sj-bring-directory = Traer el directorio de este computador
 sj-brought = { $count ->

@@ -36,6 +36,22 @@ impl InvoiceDeskApp {
                 }
                 self.journal_setting_start(aim, address, password, true);
             }
+            DeskCommand::PushEntries => {
+                let (Some(local), None) = (self.local_journal_file(), &self.pushing) else {
+                    return;
+                };
+                let to = self.journal.clone();
+                self.credentials.journal.pushing();
+                self.pushing = Some(self.spawner.spawn(async move {
+                    let said = |e: crate::journal::JournalError| crate::i18n::journal_error(&e);
+                    let to = to.shared().await.map_err(said)?;
+                    // Each entry in a transaction of its own, claims with it: a push cut
+                    // short is taken up by the next one, nothing copied twice.
+                    to.run(move |to| crate::journal::Journal::open(&local)?.push_into(to))
+                        .await
+                        .map_err(said)
+                }));
+            }
             DeskCommand::BringDirectory => {
                 let (Some(from), None) = (self.directory_source.clone(), &self.bringing_directory)
                 else {

@@ -387,6 +387,37 @@ impl InvoiceDeskApp {
         self.journal_checked = None;
         self.handle(Command::Window(WindowCommand::ActivityRefresh));
         self.bulk.look_for_interrupted(&self.journal, &self.spawner);
+        self.look_for_unpushed();
+    }
+
+    /// On the desk's journal, whether this computer's own file holds entries the desk's
+    /// lacks (#68: offered as a button, as `journal push` does it).
+    pub(super) fn look_for_unpushed(&mut self) {
+        self.credentials.journal.offer_push(None);
+        self.push_check = None;
+        let Some(local) = self.local_journal_file() else {
+            return;
+        };
+        let shared = self.journal.clone();
+        self.push_check = Some(self.spawner.spawn(async move {
+            let shared = shared
+                .shared()
+                .await
+                .map_err(|e| crate::i18n::journal_error(&e))?;
+            shared
+                .run(move |to| crate::journal::Journal::open(&local)?.unpushed(to))
+                .await
+                .map_err(|e| crate::i18n::journal_error(&e))
+        }));
+    }
+
+    /// This computer's own journal file, when the desk's journal is in use and that file
+    /// exists (a push has something to copy from).
+    pub(super) fn local_journal_file(&self) -> Option<std::path::PathBuf> {
+        if !self.journal.is_shared() || self.journal.is_practice() {
+            return None;
+        }
+        self.journal_local.clone().filter(|p| p.is_file())
     }
 
     /// Takes finished background work into state (called every frame from `logic`, so a
@@ -428,6 +459,21 @@ impl InvoiceDeskApp {
                 self.credentials.journal.offer_directory(true);
             } else {
                 self.directory_source = None;
+            }
+        }
+        if let Some(r) = take_finished(&mut self.push_check) {
+            // Unreadable: not offered (the desk's journal being down is said elsewhere).
+            let r = crate::ui::task::flat(r);
+            self.credentials
+                .journal
+                .offer_push(r.ok().filter(|n| *n > 0));
+        }
+        if let Some(r) = take_finished(&mut self.pushing) {
+            let r = crate::ui::task::flat(r);
+            let done = r.is_ok();
+            self.credentials.journal.pushed(r);
+            if done {
+                self.handle(Command::Window(WindowCommand::ActivityRefresh));
             }
         }
         if let Some(r) = take_finished(&mut self.bringing_directory) {

@@ -152,6 +152,11 @@ pub struct InvoiceDeskApp {
     directory_check: Option<Task<Result<bool, String>>>,
     /// Bringing that directory: how many customers came.
     bringing_directory: Option<Task<Result<usize, String>>>,
+    /// How many entries of this computer's own journal the shared one lacks (looked at
+    /// whenever the shared journal comes into use).
+    push_check: Option<Task<Result<u64, String>>>,
+    /// Copying them: how many were copied, how many had been before.
+    pushing: Option<Task<Result<crate::journal::Pushed, String>>>,
     /// The built-in sandbox's customers going into the directory.
     seeding_directory: Option<Task<()>>,
     /// Today's UF value beside UF amounts, and its reading (kept, else from the CMF).
@@ -303,6 +308,8 @@ impl InvoiceDeskApp {
             journal_probed: None,
             directory_source: None,
             directory_check: None,
+            push_check: None,
+            pushing: None,
             bringing_directory: None,
             seeding_directory: None,
             uf: Default::default(),
@@ -525,6 +532,12 @@ impl InvoiceDeskApp {
     /// bring to the desk's journal (tests wait for it).
     pub fn directory_checking(&self) -> bool {
         self.directory_check.is_some()
+    }
+
+    /// True while the app counts, or copies, what this computer's journal has that the
+    /// desk's lacks (tests wait for it).
+    pub fn pushing(&self) -> bool {
+        self.push_check.is_some() || self.pushing.is_some()
     }
 
     /// The invoice Lookup shows (tests wait for it).
