@@ -722,6 +722,7 @@ fn a_screen_reader_reads_the_customer_table_as_a_table_and_enter_opens_a_row() {
     assert_eq!(first.len(), 6, "{first:?}");
     let id = first[0].clone();
     assert!(id.starts_with("in_"), "{first:?}");
+    let second = cells(&rows[2], Role::Cell);
     // One stop a row: from the first row, Tab goes to the second row, not a cell.
     h.get_all_by_role(Role::Row).nth(1).unwrap().focus();
     h.run();
@@ -730,6 +731,14 @@ fn a_screen_reader_reads_the_customer_table_as_a_table_and_enter_opens_a_row() {
     h.key_press(egui::Key::Tab);
     h.run();
     assert_eq!(focused(&h), Some(2), "Tab: the next row");
+    // The focused row is named by its cells' words (a screen reader says them, not
+    // "table row"); the others carry no name of their own.
+    let named: Vec<String> = h
+        .get_all_by_role(Role::Row)
+        .map(|r| r.accesskit_node().label().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(named[2], second.join(", "), "{named:?}");
+    assert!(named[1].is_empty() && named[3].is_empty(), "{named:?}");
     h.get_all_by_role(Role::Row).nth(1).unwrap().focus();
     h.run();
     h.key_press(egui::Key::Enter);

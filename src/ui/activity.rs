@@ -455,13 +455,17 @@ impl ActivityPanel {
                                     r.on_hover_text(text);
                                 }
                             };
-                            row.col(|ui| cell(ui, &local_time(&e.time)));
-                            row.col(|ui| cell(ui, &who(e)));
-                            row.col(|ui| cell(ui, &crate::i18n::action_word(e.action)));
-                            row.col(|ui| cell(ui, &words.customer(e.customer.as_deref())));
-                            row.col(|ui| cell(ui, &words.amount(e)));
-                            row.col(|ui| cell(ui, &safe(&reference(e))));
-                            row.col(|ui| {
+                            for text in [
+                                local_time(&e.time),
+                                who(e),
+                                crate::i18n::action_word(e.action),
+                                words.customer(e.customer.as_deref()),
+                                words.amount(e),
+                                safe(&reference(e)).into_owned(),
+                            ] {
+                                row.col_said(&text, |ui| cell(ui, &text));
+                            }
+                            row.col_said(&outcome_words(e), |ui| {
                                 outcome_cell(ui, e);
                             });
                             let (r, open) = row.finish();
@@ -526,17 +530,31 @@ fn outcome_cell(ui: &mut Ui, e: &Entry) {
         Outcome::Unknown => widgets::CHIP_COLORS[2],
     };
     widgets::chip(ui, &crate::i18n::outcome_word(e.outcome), color);
-    if let Some(code) = &e.error_code {
-        // The service's code with its meaning: "TK20400 · el cliente no existe".
-        let text = match crate::i18n::service_code_words(code) {
-            Some(w) => format!("{} · {w}", safe(code)),
-            None => safe(code).into_owned(),
-        };
-        ui.add(egui::Label::new(text).selectable(false));
+    if let Some(code) = service_code_text(e) {
+        ui.add(egui::Label::new(code).selectable(false));
     }
     if e.checked {
         ui.add(egui::Label::new(RichText::new(tr!("act-checked")).weak()).selectable(false));
     }
+}
+
+/// The service's code with its meaning: "TK20400 · el cliente no existe".
+fn service_code_text(e: &Entry) -> Option<String> {
+    let code = e.error_code.as_ref()?;
+    Some(match crate::i18n::service_code_words(code) {
+        Some(w) => format!("{} · {w}", safe(code)),
+        None => safe(code).into_owned(),
+    })
+}
+
+/// What [`outcome_cell`] shows, in words (the focused row's name).
+fn outcome_words(e: &Entry) -> String {
+    let mut words = vec![crate::i18n::outcome_word(e.outcome)];
+    words.extend(service_code_text(e));
+    if e.checked {
+        words.push(tr!("act-checked"));
+    }
+    words.join(" · ")
 }
 
 fn local_time(rfc3339: &str) -> String {

@@ -73,25 +73,20 @@ impl CustomersPanel {
                             let cell = |ui: &mut Ui, text: &str| {
                                 ui.add(egui::Label::new(safe(text)).selectable(false));
                             };
-                            row.col(|ui| cell(ui, &inv.id));
-                            row.col(|ui| {
-                                cell(
-                                    ui,
-                                    &inv.due_date
-                                        .as_deref()
-                                        .map_or_else(|| "—".to_string(), crate::i18n::date),
-                                )
-                            });
-                            row.col(|ui| {
+                            row.col_said(&safe(&inv.id), |ui| cell(ui, &inv.id));
+                            let due = inv
+                                .due_date
+                                .as_deref()
+                                .map_or_else(|| "—".to_string(), crate::i18n::date);
+                            row.col_said(&due, |ui| cell(ui, &due));
+                            let amount = crate::i18n::amount_text(inv);
+                            row.col_said(&amount.clone(), |ui| {
                                 ui.with_layout(
                                     egui::Layout::right_to_left(egui::Align::Center),
                                     |ui| {
                                         // No tooltip of its own (the currency has its
                                         // column): one tooltip at a time, the row's.
-                                        ui.add(
-                                            egui::Label::new(crate::i18n::amount_text(inv))
-                                                .selectable(false),
-                                        );
+                                        ui.add(egui::Label::new(amount).selectable(false));
                                     },
                                 );
                             });
@@ -100,14 +95,18 @@ impl CustomersPanel {
                                 .currency_code
                                 .as_deref()
                                 .map_or_else(|| missing.clone(), crate::i18n::currency_label);
-                            row.col(|ui| cell(ui, &currency));
+                            row.col_said(&currency, |ui| cell(ui, &currency));
                             let standing = Standing::of(inv, today);
-                            row.col(|ui| match standing {
+                            let standing_words = match standing {
+                                Standing::Overdue(days) => tr!("overdue-days", days = days),
+                                _ => word(standing).clone(),
+                            };
+                            row.col_said(&standing_words, |ui| match standing {
                                 // Colour and words: "Overdue · 43 days", never colour alone.
-                                Standing::Overdue(days) => {
+                                Standing::Overdue(_) => {
                                     ui.add(
                                         egui::Label::new(
-                                            egui::RichText::new(tr!("overdue-days", days = days))
+                                            egui::RichText::new(standing_words.as_str())
                                                 .color(overdue)
                                                 .strong(),
                                         )
@@ -116,9 +115,8 @@ impl CustomersPanel {
                                 }
                                 _ => cell(ui, word(standing)),
                             });
-                            row.col(|ui| {
-                                cell(ui, inv.invoice_external_id.as_deref().unwrap_or(""))
-                            });
+                            let reference = inv.invoice_external_id.as_deref().unwrap_or("");
+                            row.col_said(&safe(reference), |ui| cell(ui, reference));
                             // One tooltip for the whole row (a cell's own would show beside
                             // it): what a click does, and what "overdue" means when it is.
                             let hint = match standing {

@@ -47,16 +47,13 @@ impl ReceivablesPanel {
                             Some(n) => format!("{} · {}", safe(n), safe(&r.customer)),
                             None => safe(&r.customer),
                         };
-                        row.col(|ui| cell(ui, &who));
-                        row.col(|ui| cell(ui, &safe(r.rut.as_deref().unwrap_or(""))));
+                        row.col_said(&who, |ui| cell(ui, &who));
+                        let rut = safe(r.rut.as_deref().unwrap_or(""));
+                        row.col_said(&rut, |ui| cell(ui, &rut));
                         match &r.summary {
                             Err(why) => {
-                                row.col(|ui| {
-                                    widgets::error_text(
-                                        ui,
-                                        &tr!("rv-not-listed", why = why.clone()),
-                                    )
-                                });
+                                let why = tr!("rv-not-listed", why = why.clone());
+                                row.col_said(&why, |ui| widgets::error_text(ui, &why));
                                 for _ in 0..4 {
                                     row.col(|_| {});
                                 }
@@ -64,15 +61,14 @@ impl ReceivablesPanel {
                             Ok(s) => {
                                 for code in ["CLP", "CLF"] {
                                     let t = s.owed.get(code).copied();
-                                    row.col(|ui| {
-                                        cell(ui, &t.map(|t| money(t, code)).unwrap_or_default())
-                                    });
+                                    let owed = t.map(|t| money(t, code)).unwrap_or_default();
+                                    row.col_said(&owed, |ui| cell(ui, &owed));
                                 }
                                 let oldest = s
                                     .oldest_overdue
                                     .map(|d| tr!("rv-days", days = d))
                                     .unwrap_or_else(|| tr!("rv-none-overdue"));
-                                row.col(|ui| {
+                                row.col_said(&oldest.clone(), |ui| {
                                     if s.has_overdue() {
                                         ui.add(
                                             egui::Label::new(
@@ -89,7 +85,7 @@ impl ReceivablesPanel {
                                     .last_invoice
                                     .map(|d| crate::i18n::date(&d.format("%Y-%m-%d").to_string()))
                                     .unwrap_or_default();
-                                row.col(|ui| cell(ui, &last));
+                                row.col_said(&last, |ui| cell(ui, &last));
                                 // What is owed in each bucket, per currency, those not empty.
                                 let buckets: Vec<String> = s
                                     .owed
@@ -110,7 +106,8 @@ impl ReceivablesPanel {
                                             .collect::<Vec<_>>()
                                     })
                                     .collect();
-                                row.col(|ui| cell(ui, &buckets.join(" · ")));
+                                let buckets = buckets.join(" · ");
+                                row.col_said(&buckets, |ui| cell(ui, &buckets));
                             }
                         }
                         let (resp, open) = row.finish();

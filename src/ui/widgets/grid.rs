@@ -50,6 +50,9 @@ pub struct GridRow<'r, 'a, 'b> {
     index: usize,
     node: Option<Id>,
     column: usize,
+    /// The row's words, cell by cell: its name while it has the keyboard's focus, so a
+    /// screen reader says the row, not "table row".
+    said: Vec<String>,
 }
 
 impl Grid {
@@ -64,6 +67,7 @@ impl Grid {
             index: 0,
             node: None,
             column: 0,
+            said: Vec::new(),
         }
     }
 
@@ -79,6 +83,7 @@ impl Grid {
             index,
             node: None,
             column: 0,
+            said: Vec::new(),
         }
     }
 }
@@ -111,6 +116,14 @@ impl GridRow<'_, '_, '_> {
         self.column += 1;
     }
 
+    /// Draws the next cell, whose words (`said`) are part of the row's name.
+    pub fn col_said(&mut self, said: &str, add: impl FnOnce(&mut Ui)) {
+        if !said.is_empty() {
+            self.said.push(said.to_string());
+        }
+        self.col(add);
+    }
+
     /// After the last cell: the row's response (a click on any cell), and whether it is
     /// to be opened — clicked, Enter while it has the keyboard's focus, or a screen
     /// reader's "click" on it. The focused row is outlined.
@@ -138,6 +151,12 @@ impl GridRow<'_, '_, '_> {
             ctx.accesskit_node_builder(id, |n| {
                 n.add_action(Action::Click);
                 n.add_action(Action::Focus);
+                // Named only while focused: what a screen reader says as focus comes;
+                // the cells, read one by one, say the same words (a name on every row
+                // would say each twice to a query of the tree).
+                if focused && !self.said.is_empty() {
+                    n.set_label(self.said.join(", "));
+                }
             });
         }
         (response, opened)
