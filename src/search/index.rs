@@ -150,6 +150,9 @@ impl Index {
 
     fn open_at(path: &Path) -> Result<Index, IndexError> {
         let conn = Connection::open(path).map_err(IndexError::Sql)?;
+        // Before the file is first read: another opener may be making or marking it
+        // (without the wait, "database is locked" at once).
+        Self::wait_for_others(&conn)?;
         Self::own(&conn, path)?;
         Self::ready(conn)
     }
@@ -190,10 +193,14 @@ impl Index {
         Self::ready(Connection::open_in_memory().map_err(IndexError::Sql)?)
     }
 
-    fn ready(conn: Connection) -> Result<Index, IndexError> {
-        // The app and the CLI may write at once: wait for the other briefly.
+    /// The app and the CLI may write at once: each waits for the other briefly.
+    fn wait_for_others(conn: &Connection) -> Result<(), IndexError> {
         conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(IndexError::Sql)?;
+            .map_err(IndexError::Sql)
+    }
+
+    fn ready(conn: Connection) -> Result<Index, IndexError> {
+        Self::wait_for_others(&conn)?;
         conn.execute_batch(SCHEMA).map_err(IndexError::Sql)?;
         Ok(Index {
             conn,
@@ -211,7 +218,13 @@ impl Index {
     /// the journal's entries): what is new is added, what is known is brought up to
     /// date (the status only by a newer word than the one kept).
     pub fn put(&mut self, service: &str, seen: &[Seen]) -> Result<(), IndexError> {
-        let tx = self.conn.transaction().map_err(IndexError::Sql)?;
+        // Immediate: the write lock is taken (waited for) at the start. A transaction that
+        // reads first and then writes cannot wait for another writer: SQLite refuses it at
+        // once ("database is locked"), as waiting could deadlock.
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(IndexError::Sql)?;
         {
             let mut insert = tx
                 .prepare_cached(

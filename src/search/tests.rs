@@ -534,3 +534,30 @@ fn a_long_id_or_reference_is_never_kept_cut() {
         );
     }
 }
+
+/// Several openers of a new index file at once (the app's background keeper, a search,
+/// the CLI): none is told "database is locked" while another makes or marks the file
+/// (the wait for the other was set only after the file was checked as the index's own).
+#[test]
+fn openers_of_a_new_index_at_once_wait_for_each_other() {
+    for round in 0..40 {
+        let d = tempfile::tempdir().unwrap();
+        let place = d.path().join("search.sqlite3");
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(6));
+        let handles: Vec<_> = (0..6)
+            .map(|i| {
+                let (place, barrier) = (place.clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    let mut index = Index::open(&place)?;
+                    let id = format!("in_{i}");
+                    index.put(URL, &[listed(&id, "cus_1", Status::Open, 1)])
+                })
+            })
+            .collect();
+        for h in handles {
+            let r = h.join().unwrap();
+            assert!(r.is_ok(), "round {round}: {r:?}");
+        }
+    }
+}
