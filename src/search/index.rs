@@ -20,7 +20,6 @@ pub const MAX_ROWS: u64 = 1_000_000;
 const MAX_FIELD: usize = 255;
 
 const SCHEMA: &str = "
-PRAGMA journal_mode = WAL;
 CREATE TABLE IF NOT EXISTS invoices (
     service   TEXT NOT NULL,
     id        TEXT NOT NULL,
@@ -193,6 +192,25 @@ impl Index {
         Self::ready(Connection::open_in_memory().map_err(IndexError::Sql)?)
     }
 
+    /// The file in WAL mode (readers never wait for the writer). Switching takes an
+    /// exclusive lock SQLite does not wait for (no busy handler there): another opener
+    /// of a new file at the same moment is waited for here, as long as the busy wait.
+    fn write_ahead(conn: &Connection) -> Result<(), IndexError> {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        loop {
+            match conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0)) {
+                Ok(_) => return Ok(()),
+                Err(rusqlite::Error::SqliteFailure(e, _))
+                    if e.code == rusqlite::ErrorCode::DatabaseBusy
+                        && std::time::Instant::now() < until =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                Err(e) => return Err(IndexError::Sql(e)),
+            }
+        }
+    }
+
     /// The app and the CLI may write at once: each waits for the other briefly.
     fn wait_for_others(conn: &Connection) -> Result<(), IndexError> {
         conn.busy_timeout(std::time::Duration::from_secs(5))
@@ -201,6 +219,7 @@ impl Index {
 
     fn ready(conn: Connection) -> Result<Index, IndexError> {
         Self::wait_for_others(&conn)?;
+        Self::write_ahead(&conn)?;
         conn.execute_batch(SCHEMA).map_err(IndexError::Sql)?;
         Ok(Index {
             conn,
