@@ -1421,3 +1421,23 @@ fn the_sandboxs_practice_never_reaches_the_real_journal() {
         Some(practice.with_file_name(invoice_desk::journal::INDEX_FILE))
     );
 }
+
+/// #68 (7): in English, every control of every panel has a name, and a created
+/// invoice's status line is announced (a live region).
+#[test]
+fn every_control_has_a_name_and_a_created_invoice_is_announced() {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig {
+            big_customer_invoices: 3,
+            ..Default::default()
+        }))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = common::connected(&rt, &s, dir.path(), None, [1100.0, 760.0]);
+    common::every_panel_named_and_a_creation_announced(
+        &mut h,
+        invoice_desk::i18n::Lang::En,
+        "cus_big",
+    );
+}

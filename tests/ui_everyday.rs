@@ -782,3 +782,13 @@ fn the_currency_list_answers_the_keyboard_from_the_current_choice() {
         "Space opens the list again"
     );
 }
+
+/// #68 (7): in Spanish, every control of every panel has a name, and a created
+/// invoice's status line is announced (a live region).
+#[test]
+fn every_control_has_a_name_and_a_created_invoice_is_announced() {
+    let rt = runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let (_s, mut h) = big_customer_listed(&rt, dir.path());
+    common::every_panel_named_and_a_creation_announced(&mut h, Lang::Es, "cus_big");
+}
