@@ -7,6 +7,7 @@ pub mod address;
 pub mod api;
 pub mod bulk;
 pub mod cli;
+pub mod contracts;
 pub mod doctor;
 pub mod export;
 pub mod fsutil;

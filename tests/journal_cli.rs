@@ -1127,3 +1127,182 @@ fn create_names_its_customer_as_the_app_does() {
     assert_eq!(creates(&e), before + 3, "nothing refused was sent");
     assert_eq!(e.entries(&["--action", "create"]).len(), 3, "nor journaled");
 }
+
+/// libfaketime, as Debian's `faketime` package installs it (its thread-safe build).
+const LIBFAKETIME: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
+
+/// Each invoice of `customer` at the service whose reference starts with `prefix`:
+/// reference → (amount, currency, due date).
+fn invoices_of(
+    e: &Env,
+    customer: &str,
+    prefix: &str,
+) -> std::collections::BTreeMap<String, (String, String, String)> {
+    let listed = e.run(&["list", customer, "--format", "json"]);
+    exits(&listed, 0);
+    let all: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
+    let mut out = std::collections::BTreeMap::new();
+    for v in all {
+        let Some(r) = v["invoice_external_id"]
+            .as_str()
+            .filter(|r| r.starts_with(prefix))
+        else {
+            continue;
+        };
+        let amount = match &v["amount"] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let seen = (
+            amount,
+            v["currency_code"].as_str().unwrap_or("").to_string(),
+            v["due_date"].as_str().unwrap_or("").to_string(),
+        );
+        assert!(
+            out.insert(r.to_string(), seen).is_none(),
+            "{r} issued twice"
+        );
+    }
+    out
+}
+
+/// #69: contracts kept in the journal, a bad file changing nothing; a year run period by
+/// period (a monthly rent in UF billed in pesos at the day's UF, a quarterly plan whose
+/// amount changes from a period, a yearly licence) issues exactly the expected invoices
+/// — two months skipped are caught up, each said — and running a period again issues
+/// nothing. The CLI runs on 2027-01-02 (libfaketime), the UF of that day kept.
+#[test]
+#[cfg_attr(
+    tests_lack = "faketime",
+    ignore = "needs libfaketime (apt-get install faketime)"
+)]
+fn contracts_bill_each_period_once_catch_up_and_bill_uf_in_pesos_at_the_days_value() {
+    if !cli_env::have_file("faketime", LIBFAKETIME, "faketime") {
+        return;
+    }
+    let e = env();
+    let on_jan_2 = |args: &[&str]| -> Output {
+        e.cli()
+            .env("LD_PRELOAD", LIBFAKETIME)
+            .env("FAKETIME", "@2027-01-02 12:00:00")
+            .env("FAKETIME_DONT_FAKE_MONOTONIC", "1")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let cs = e.s.customers();
+    let (a, b, c) = (cs[0].0.clone(), cs[1].0.clone(), cs[2].0.clone());
+    // A file with a wrong row keeps nothing, and names the row and why.
+    let bad = bulk_file(
+        &e,
+        "malo.csv",
+        &format!(
+            "contrato;cliente;monto;moneda;cada;desde\nARR-1;{a};45;UF;mes;2027-01\nX-2;{b};100;CLP;semana;2027-13\n"
+        ),
+    );
+    let out = e.run(&["contracts", "import", &bad]);
+    exits(&out, 2);
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("row 3") && said.contains("\"semana\""),
+        "{said}"
+    );
+    assert!(said.contains("\"2027-13\" is not a period"), "{said}");
+    let out = e.run(&["contracts", "list", "--json"]);
+    exits(&out, 0);
+    assert!(text(&out.stdout).trim().is_empty(), "nothing kept");
+    let file = bulk_file(
+        &e,
+        "contratos.csv",
+        &format!(
+            "contract,customer,amount,currency,bill_in,every,day,due_days,start,end,reference,description\n\
+             ARR-1,{a},45,UF,CLP,month,31,10,2027-01,,,Oficina 301\n\
+             MANT-2,{b},350000,CLP,,quarter,5,30,2027-02,,MANT-{{period}},Mantención\n\
+             LIC-3,{c},1200000,CLP,,year,1,15,2027-03,,,Licencia\n"
+        ),
+    );
+    let out = e.run(&["contracts", "import", &file]);
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("3 contracts added."),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = e.run(&["contracts", "import", &file]);
+    assert!(
+        text(&out.stdout).contains("0 contracts added; 3 were kept already as they are."),
+        "{}",
+        text(&out.stdout)
+    );
+    // The amount changes from August; earlier periods keep theirs.
+    exits(
+        &e.run(&[
+            "contracts",
+            "change",
+            "MANT-2",
+            "--from",
+            "2027-08",
+            "--amount",
+            "400000",
+        ]),
+        0,
+    );
+    // The UF of the day the invoices are issued: UF 45 × $40.123,30 = $1.805.548,50,
+    // billed $1.805.549 (to the peso, half up).
+    let uf = bulk_file(&e, "uf.csv", "Fecha;Valor\n02-01-2027;40.123,30\n");
+    exits(&e.run(&["uf", "import", &uf]), 0);
+    // January, then April (February and March caught up), then the rest, each twice.
+    for m in [1, 4, 5, 6, 7, 8, 9, 10, 11, 12] {
+        let period = format!("2027-{m:02}");
+        let out = on_jan_2(&["contracts", "run", "--period", &period, "--yes"]);
+        exits(&out, 0);
+        if m == 4 {
+            let said = text(&out.stdout);
+            assert!(
+                said.contains("ARR-1 · 2027-02") && said.contains("missed period"),
+                "{said}"
+            );
+        }
+        let again = on_jan_2(&["contracts", "run", "--period", &period, "--yes"]);
+        exits(&again, 0);
+        assert!(
+            text(&again.stdout).contains(&format!("Period {period}: nothing to issue.")),
+            "{}",
+            text(&again.stdout)
+        );
+    }
+    let rent = invoices_of(&e, &a, "ARR-1-");
+    assert_eq!(rent.len(), 12, "{rent:?}");
+    for m in 1..=12 {
+        let (amount, currency, _) = &rent[&format!("ARR-1-2027-{m:02}")];
+        assert_eq!((amount.as_str(), currency.as_str()), ("1805549", "CLP"));
+    }
+    // Day 31 in February is the 28th; due 10 days later.
+    assert_eq!(rent["ARR-1-2027-02"].2, "2027-03-10");
+    assert_eq!(rent["ARR-1-2027-04"].2, "2027-05-10");
+    let plan = invoices_of(&e, &b, "MANT-");
+    let got: Vec<(&str, &str, &str)> = plan
+        .iter()
+        .map(|(r, (amount, _, due))| (r.as_str(), amount.as_str(), due.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("MANT-2027-02", "350000", "2027-03-07"),
+            ("MANT-2027-05", "350000", "2027-06-04"),
+            ("MANT-2027-08", "400000", "2027-09-04"),
+            ("MANT-2027-11", "400000", "2027-12-05"),
+        ]
+    );
+    let licence = invoices_of(&e, &c, "LIC-3-");
+    assert_eq!(licence.len(), 1, "{licence:?}");
+    assert_eq!(licence["LIC-3-2027-03"].2, "2027-03-16");
+    // Who changed what, and when, is shown.
+    let out = e.run(&["contracts", "show", "MANT-2"]);
+    exits(&out, 0);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("terms changed from 2027-08: $400.000"),
+        "{said}"
+    );
+}

@@ -1860,3 +1860,120 @@ fn frozen_colleague(pg: &pg_server::Server, wakes_first: bool) {
     }
     verified(&e, "supervisor", &url);
 }
+
+/// #69: contracts on a desk. Ana imports them; Ana and Beto run the same period at once:
+/// each (contract, period) is issued once. Who wrote each contract event is the role
+/// the server knows; a clerk's role cannot write, rewrite or remove one by hand, nor
+/// pass off a kind its body does not have.
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn two_clerks_running_a_period_of_contracts_at_once_issue_each_once() {
+    let Some(pg) = server() else {
+        return;
+    };
+    const PW: &str = pg_server::PASSWORD;
+    let e = Env::new(0);
+    let d = desk_of_two(&e, pg);
+    let customers: Vec<String> =
+        e.s.customers()
+            .iter()
+            .take(4)
+            .map(|c| c.0.clone())
+            .collect();
+    let mut body = String::from("contrato,cliente,monto,moneda,cada,desde\n");
+    for i in 0..150 {
+        body.push_str(&format!(
+            "C-{i},{},{},CLP,mes,2030-01\n",
+            customers[i % 4],
+            1000 + i
+        ));
+    }
+    let file = e.dir.path().join("contratos.csv");
+    std::fs::write(&file, body).unwrap();
+    let out = clerk(&e, "ana", &d.as_ana)
+        .args(["contracts", "import", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    e.s.set_latency(std::time::Duration::from_millis(30));
+    let runs: Vec<_> = [("ana", &d.as_ana), ("beto", &d.as_beto)]
+        .into_iter()
+        .map(|(who, url)| {
+            clerk(&e, who, url)
+                .args(["contracts", "run", "--period", "2030-02", "--yes"])
+                .args(["--concurrency", "8"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for r in runs {
+        let out = r.wait_with_output().unwrap();
+        exits(&out, 0);
+    }
+    let refs = e.s.references();
+    for i in 0..150 {
+        for m in ["01", "02"] {
+            assert_eq!(refs[&format!("C-{i}-2030-{m}")].len(), 1, "C-{i}-2030-{m}");
+        }
+    }
+    assert_eq!(creates(&e), 300);
+    // Run again by Beto: nothing.
+    let out = clerk(&e, "beto", &d.as_beto)
+        .args(["contracts", "run", "--period", "2030-02", "--yes"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("nothing to issue"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(creates(&e), 300);
+    // Who wrote the events: the role the server knows.
+    let who = pg.psql(
+        &d.db,
+        "SELECT string_agg(DISTINCT db_user, ',') FROM contract_events",
+    );
+    assert_eq!(who.trim(), d.ana);
+    for sql in [
+        "INSERT INTO contract_events (contract, kind, body, time, \"user\", db_user) \
+         VALUES ('X', 'end', '{\"kind\":\"end\",\"after\":null}', 'x', 'Ana', 'ana')",
+        "UPDATE contract_events SET body = '{}'",
+        "DELETE FROM contract_events",
+        "TRUNCATE contract_events",
+    ] {
+        let (ok, said) = pg.psql_as(&d.beto, PW, &d.db, sql);
+        assert!(!ok, "{sql} was allowed: {said}");
+        assert!(said.contains("permission denied"), "{sql}: {said}");
+    }
+    // Through the function: the server's role and time, and a body that is the kind it
+    // says.
+    let (ok, said) = pg.psql_as(
+        &d.beto,
+        PW,
+        &d.db,
+        "SELECT journal_contract_event('C-1', 'end', '{\"kind\":\"pause\",\"from\":\"2030-03\"}', 'Ana')",
+    );
+    assert!(!ok && said.contains("not a contract event"), "{said}");
+    let (ok, said) = pg.psql_as(
+        &d.beto,
+        PW,
+        &d.db,
+        "SELECT journal_contract_event('C-1', 'end', '{\"kind\":\"end\",\"after\":\"2030-03\"}', 'Ana')",
+    );
+    assert!(ok, "{said}");
+    let by = pg.psql(
+        &d.db,
+        "SELECT db_user FROM contract_events ORDER BY id DESC LIMIT 1",
+    );
+    assert_eq!(
+        by.trim(),
+        d.beto,
+        "the server's word, whatever name is given"
+    );
+}

@@ -658,7 +658,11 @@ fn metadata_name(header: &str) -> &str {
 
 /// An amount cell's text (`number_cell`: the spreadsheet typed it as a number), read in
 /// the currency `reading`: more than zero, or why not.
-fn read_amount(text: &str, number_cell: bool, reading: Option<Currency>) -> Result<Decimal, Why> {
+pub(crate) fn read_amount(
+    text: &str,
+    number_cell: bool,
+    reading: Option<Currency>,
+) -> Result<Decimal, Why> {
     if text.is_empty() {
         return Err(Why::AmountEmpty);
     }

@@ -77,7 +77,13 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     }
     if plan.rows.is_empty() {
         say!("{}", tr!("cli-nothing-to-send"));
-        return write_report(report_target.as_deref(), &a, &plan, &names, &[]);
+        return write_report(
+            report_target.as_deref(),
+            a.report.as_deref(),
+            &plan,
+            &names,
+            &[],
+        );
     }
     confirm(&a)?;
     let control = Arc::new(Control::default());
@@ -98,10 +104,20 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
             AllowSimilar::default()
         },
     };
-    let (counts, mut results) = send(&runner, &a, &plan, &file_id).await;
+    let from = From {
+        file: Some(&a.file),
+        file_id: &file_id,
+    };
+    let (counts, mut results) = send(&runner, from, usize::from(a.concurrency), &plan).await;
     results.sort_by_key(|r| r.0);
     say_results(&counts, &plan, &results);
-    write_report(report_target.as_deref(), &a, &plan, &names, &results)?;
+    write_report(
+        report_target.as_deref(),
+        a.report.as_deref(),
+        &plan,
+        &names,
+        &results,
+    )?;
     exit_for(&counts, &control)
 }
 
@@ -205,7 +221,16 @@ fn confirm(a: &BulkArgs) -> Result<(), CliError> {
 }
 
 /// What each row became, in the file's order of arrival.
-type Results = Vec<(usize, String, Status)>;
+pub(super) type Results = Vec<(usize, String, Status)>;
+
+/// Where a run's rows come from: a file (its run kept in the journal, offered again if
+/// cut short), or none (a contracts run: its rows are made again from the contracts).
+pub(super) struct From<'a> {
+    /// The file.
+    pub file: Option<&'a std::path::Path>,
+    /// Its digest.
+    pub file_id: &'a str,
+}
 
 /// `now` when it has just begun (it was `None` when last looked at, `said` says so): a
 /// wait or a slowdown is said once, as it begins.
@@ -216,7 +241,12 @@ fn newly<T>(said: &mut bool, now: Option<T>) -> Option<T> {
 
 /// Sends the plan's rows: progress on a terminal, a 429's wait said as it begins, Ctrl-C
 /// stops sending (requests in flight finish and are journaled).
-async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Counts, Results) {
+pub(super) async fn send(
+    runner: &Runner,
+    from: From<'_>,
+    concurrency: usize,
+    plan: &Plan,
+) -> (Counts, Results) {
     let control = runner.control.clone();
     let total = plan.rows.len();
     let ctrl_c = {
@@ -282,53 +312,71 @@ async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Cou
     let mut results: Vec<(usize, String, Status)> = Vec::with_capacity(total);
     let mut last_shown = Instant::now();
     let mut by_others = 0usize;
-    let counts = runner
-        .run_file(
-            &a.file,
-            file_id,
-            None,
-            plan.rows.clone(),
-            usize::from(a.concurrency),
-            |i, status| {
-                let row = &plan.rows[i];
-                let reference = row.invoice.invoice_external_id.clone().unwrap_or_default();
-                if let Status::SkippedExisting(e) = &status
-                    && e.by.is_some()
-                {
-                    by_others += 1;
-                }
-                results.push((row.row, reference, status));
-                let done = results.len();
-                if progress && (last_shown.elapsed() > Duration::from_millis(250) || done == total)
-                {
-                    last_shown = Instant::now();
-                    // The pace counts from when rows could be sent (listings read).
-                    let since = control.sending_since().unwrap_or(started);
-                    // No time left is said while the run waits on requests in flight.
-                    if let Some((rate, left)) = crate::bulk::run::pace(done, total, since.elapsed())
-                        .filter(|_| control.in_flight_wait().is_none())
-                    {
-                        // The whole run's progress: rows colleagues issue count too.
-                        let others = if by_others > 0 {
-                            format!(" {}", tr!("cli-run-progress-others", count = by_others))
-                        } else {
-                            String::new()
-                        };
-                        note_part!(
-                            "\r{}{others}   ",
-                            tr!(
-                                "cli-run-progress",
-                                done = done,
-                                total = total,
-                                rate = format!("{rate:.0}"),
-                                left = left.as_secs()
-                            )
-                        );
+    let each = |i: usize, status: Status| {
+        let row = &plan.rows[i];
+        let reference = row.invoice.invoice_external_id.clone().unwrap_or_default();
+        if let Status::SkippedExisting(e) = &status
+            && e.by.is_some()
+        {
+            by_others += 1;
+        }
+        results.push((row.row, reference, status));
+        let done = results.len();
+        if progress && (last_shown.elapsed() > Duration::from_millis(250) || done == total) {
+            last_shown = Instant::now();
+            // The pace counts from when rows could be sent (listings read).
+            let since = control.sending_since().unwrap_or(started);
+            // No time left is said while the run waits on requests in flight.
+            if let Some((rate, left)) = crate::bulk::run::pace(done, total, since.elapsed())
+                .filter(|_| control.in_flight_wait().is_none())
+            {
+                // The whole run's progress: rows colleagues issue count too.
+                let others = if by_others > 0 {
+                    format!(" {}", tr!("cli-run-progress-others", count = by_others))
+                } else {
+                    String::new()
+                };
+                note_part!(
+                    "\r{}{others}   ",
+                    tr!(
+                        "cli-run-progress",
+                        done = done,
+                        total = total,
+                        rate = format!("{rate:.0}"),
+                        left = left.as_secs()
+                    )
+                );
+            }
+        }
+    };
+    let counts = match from.file {
+        Some(file) => {
+            runner
+                .run_file(
+                    file,
+                    from.file_id,
+                    None,
+                    plan.rows.clone(),
+                    concurrency,
+                    each,
+                )
+                .await
+        }
+        None => {
+            let mut counts = Counts::default();
+            let mut each = each;
+            runner
+                .run(plan.rows.clone(), concurrency, |i, status| {
+                    if matches!(&status, Status::SkippedExisting(e) if e.at_service) {
+                        counts.found_at_service += 1;
                     }
-                }
-            },
-        )
-        .await;
+                    counts.add(&status);
+                    each(i, status);
+                })
+                .await;
+            counts
+        }
+    };
     ctrl_c.abort();
     waits.abort();
     if progress {
@@ -338,7 +386,7 @@ async fn send(runner: &Runner, a: &BulkArgs, plan: &Plan, file_id: &str) -> (Cou
 }
 
 /// The run's counts, and each row that was not issued with why.
-fn say_results(counts: &Counts, plan: &Plan, results: &Results) {
+pub(super) fn say_results(counts: &Counts, plan: &Plan, results: &Results) {
     say!("{}", outcome_line(counts, plan.invalid_rows.len()));
     if counts.found_at_service > 0 {
         say!(
@@ -382,7 +430,7 @@ fn say_results(counts: &Counts, plan: &Plan, results: &Results) {
 
 /// The exit code the run ends with, and its words: the journal or a colleague stopped
 /// it first, then Ctrl-C, unknown outcomes, refusals, look-alikes held back.
-fn exit_for(counts: &Counts, control: &Control) -> Result<(), CliError> {
+pub(super) fn exit_for(counts: &Counts, control: &Control) -> Result<(), CliError> {
     if let Some(found) = control.issued_elsewhere() {
         return Err(CliError {
             code: super::Exit::Failed,
@@ -482,14 +530,14 @@ fn summary(plan: &Plan) -> String {
     )
 }
 
-fn write_report(
+pub(super) fn write_report(
     target: Option<&std::path::Path>,
-    a: &BulkArgs,
+    report: Option<&std::path::Path>,
     plan: &Plan,
     names: &std::collections::HashMap<String, String>,
     results: &[(usize, String, Status)],
 ) -> Result<(), CliError> {
-    let (Some(target), Some(out)) = (target, &a.report) else {
+    let (Some(target), Some(out)) = (target, report) else {
         return Ok(());
     };
     let by_row: std::collections::HashMap<usize, &crate::api::NewInvoice> =

@@ -40,6 +40,7 @@ macro_rules! say_part {
 mod args;
 mod at_service;
 mod bulk_cmd;
+mod contracts_cmd;
 mod create_cmd;
 mod email_cmd;
 pub mod exit;
@@ -159,6 +160,11 @@ pub fn run(cli: Cli) -> ExitCode {
         )),
         Command::Email(e) => rt.block_on(email_cmd::email_command(e, cli.profile.as_deref())),
         Command::Bulk(b) => rt.block_on(bulk_cmd::bulk_command(b, cli.profile.as_deref())),
+        Command::Contracts(c) => rt.block_on(contracts_cmd::contracts_command(
+            c,
+            cli.profile.as_deref(),
+            cli.json,
+        )),
         Command::Journal(j) => rt.block_on(journal_cmd::journal_command(
             j,
             cli.profile.as_deref(),

@@ -100,7 +100,8 @@ pub(super) async fn run(cmd: Command, profile: Option<&str>, json: bool) -> Resu
         | Command::Email(_)
         | Command::Uf(_)
         | Command::Find { .. }
-        | Command::Bulk(_) => Ok(()),
+        | Command::Bulk(_)
+        | Command::Contracts(_) => Ok(()),
     }
 }
 

@@ -8,7 +8,7 @@ use secrecy::SecretString;
 
 /// The source: INVOICE_DESK_CMF_URL and INVOICE_DESK_CMF_KEY when set (scripts, the
 /// sandbox), else what the settings and the keyring say.
-fn source() -> Result<Source, UfError> {
+pub(super) fn source() -> Result<Source, UfError> {
     let env = |n: &str| std::env::var(n).ok().filter(|v| !v.trim().is_empty());
     if let Some(address) = env("INVOICE_DESK_CMF_URL") {
         let url = crate::uf::checked_address(&address)?;

@@ -51,6 +51,7 @@ pub fn help_text_args(lang: Lang, key: &str, args: &[(&'static str, String)]) ->
 }
 
 mod bulk;
+mod contracts;
 mod errors;
 mod invoice;
 mod journal;
@@ -59,6 +60,7 @@ mod search;
 mod uf;
 
 pub use bulk::*;
+pub use contracts::*;
 pub use errors::*;
 pub use invoice::*;
 pub use journal::*;

@@ -11,6 +11,7 @@
 mod calendar;
 mod claims;
 mod clock;
+mod contracts;
 pub use clock::Moment;
 mod csv_out;
 mod db;

@@ -143,6 +143,20 @@ pub(super) const MIGRATIONS: &[Step] = &[
             corrected_at TEXT NOT NULL
          );",
     ),
+    // 13: the contracts' events (repeating invoices), added, never changed: a contract
+    // is what its events made it.
+    Step::Sql(
+        "CREATE TABLE contract_events (
+            id INTEGER PRIMARY KEY,
+            contract TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            body TEXT NOT NULL,
+            time TEXT NOT NULL,
+            \"user\" TEXT NOT NULL,
+            db_user TEXT
+         );
+         CREATE INDEX contract_events_contract ON contract_events(contract, id);",
+    ),
 ];
 
 /// Layout 6's second step: the intents of an older journal claim their references and

@@ -388,3 +388,86 @@ sbx-admin = Admin (loopback only):
 cli-arg-not-a-day = not a day YYYY-MM-DD
 cli-arg-not-a-currency = not an ISO 4217 currency code (like CLP, CLF or USD)
 cli-arg-concurrency = requests at once go from 1 to 64
+cli-arg-not-a-period = not a period YYYY-MM
+
+## Contracts (`contracts`)
+ct-why-empty = The file is empty: it has no header.
+ct-why-missing-column = The file has no { $column } column.
+ct-why-unknown-columns = Columns that are none of the known ones: { $columns }.
+ct-why-twice = The { $column } column is named twice.
+ct-why-empty-cell = Empty.
+ct-why-bad-id = A contract id has at most 100 characters, no control characters and no braces.
+ct-why-duplicate = Contract { $id } is in the file twice.
+ct-why-currency = "{ $text }" is not a currency this profile offers.
+ct-why-pesos-need-uf = Billing in pesos at the day's UF is for a contract in UF.
+ct-why-bill-in = "{ $text }": leave it empty (the contract's currency) or write CLP (pesos at the UF of the day issued).
+ct-why-every = "{ $text }": write month, quarter or year.
+ct-why-day = "{ $text }": a day from 1 to 31.
+ct-why-due-days = "{ $text }": a number of days from 0 to 365.
+ct-why-period = "{ $text }" is not a period YYYY-MM.
+ct-why-end-before-start = It ends before it starts.
+ct-why-reference = "{ $text }": a reference pattern has { "{period}" } in it (each period's invoice its own reference) and at most 245 characters.
+ct-why-exists = Contract { $id } is kept already, with other terms: an import does not rewrite it. Change it from a period with: invoice-desk contracts change { $id } --from YYYY-MM.
+ct-every-month = monthly
+ct-every-quarter = quarterly
+ct-every-year = yearly
+ct-bill-in-pesos = pesos at the UF of the day issued
+ct-skip-not-started = { $id }: starts in { $period }.
+ct-skip-ended = { $id }: ended after { $period }; nothing more to bill.
+ct-skip-paused = { $id } · { $period }: paused since { $since }, not billed.
+ct-skip-no-uf = { $id } · { $period }: not issued, no UF value for the day ({ $why }).
+ct-skip-currency = { $id } · { $period }: not issued, this profile does not offer { $code }.
+ct-state-active = active
+ct-state-paused = paused
+ct-state-ended = ended
+ct-state-not-started = not started
+cli-ct-problems = { $count ->
+    [one] 1 problem in { $path }: no contract was kept.
+   *[other] { $count } problems in { $path }: no contract was kept.
+}
+cli-ct-imported = { $added ->
+    [one] 1 contract added
+   *[other] { $added } contracts added
+}{ $same ->
+    [0] .
+    [one] ; 1 was kept already as it is.
+   *[other] ; { $same } were kept already as they are.
+}
+cli-ct-none = No contract is kept in this journal.
+cli-ct-header = Contract|Customer|Every|Amount|Bills in|From|To|State
+cli-ct-no-such = No contract { $id } is kept in this journal.
+cli-ct-noted = Contract { $id }: { $what }.
+cli-ct-what-change = new terms from { $period }
+cli-ct-what-end = its last period is { $period }
+cli-ct-what-pause = paused from { $period }
+cli-ct-what-resume = billed again from { $period }
+cli-ct-nothing-to-change = Nothing to change: give --amount, --day, --due-days or --description.
+cli-ct-show-head = Contract { $id } · { $customer } · { $every } from { $start }{ $end }; reference { $reference }; { $state }.
+cli-ct-show-end = { " " }to { $period }
+cli-ct-show-terms = From { $period }: { $amount }, billed in { $bill_in }, issued on day { $day }, due { $due_days } days later{ $description }.
+cli-ct-show-pause = Paused from { $from }{ $until }.
+cli-ct-show-until = { " " }to { $period } (billed again from then)
+cli-ct-show-event = { $time } · { $who } · { $what }
+cli-ct-event-create = created
+cli-ct-event-change = terms changed from { $period }: { $amount }
+cli-ct-event-end = end after { $period }
+cli-ct-event-no-end = end taken away
+cli-ct-event-pause = paused from { $period }
+cli-ct-event-resume = resumed from { $period }
+cli-ct-plan = Period { $period }: { $count ->
+    [one] 1 invoice
+   *[other] { $count } invoices
+} of { $contracts ->
+    [one] 1 contract
+   *[other] { $contracts } contracts
+}{ $totals }.
+cli-ct-plan-empty = Period { $period }: nothing to issue.
+cli-ct-due = { $contract } · { $period } · { $customer } · { $amount } · due { $due } · { $reference }
+cli-ct-due-pesos = { " " }(UF { $uf } at { $value }, the UF of { $day })
+cli-ct-due-catch-up = { " " }— missed period, caught up now
+cli-ct-billed-before = { $count ->
+    [one] 1 period was billed before: nothing is issued for it again.
+   *[other] { $count } periods were billed before: nothing is issued for them again.
+}
+cli-ct-plan-only = Nothing sent: run it again with --yes to issue these invoices.
+cli-ct-no-uf = No UF value for { $day }: contracts billed in pesos at the UF are not issued ({ $why }).

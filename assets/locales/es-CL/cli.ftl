@@ -391,3 +391,86 @@ sbx-admin = Administración (solo desde este computador):
 cli-arg-not-a-day = no es un día AAAA-MM-DD
 cli-arg-not-a-currency = no es un código de moneda ISO 4217 (como CLP, CLF o USD)
 cli-arg-concurrency = las solicitudes a la vez van de 1 a 64
+cli-arg-not-a-period = no es un período AAAA-MM
+
+## Contracts (`contracts`)
+ct-why-empty = El archivo está vacío: no tiene títulos.
+ct-why-missing-column = Al archivo le falta la columna { $column }.
+ct-why-unknown-columns = Columnas que no son ninguna de las conocidas: { $columns }.
+ct-why-twice = La columna { $column } aparece dos veces.
+ct-why-empty-cell = Vacía.
+ct-why-bad-id = Un id de contrato tiene como máximo 100 caracteres, sin caracteres de control ni llaves.
+ct-why-duplicate = El contrato { $id } está dos veces en el archivo.
+ct-why-currency = "{ $text }" no es una moneda que este perfil ofrezca.
+ct-why-pesos-need-uf = Facturar en pesos a la UF del día es para un contrato en UF.
+ct-why-bill-in = "{ $text }": déjelo vacío (la moneda del contrato) o escriba CLP (pesos a la UF del día de emisión).
+ct-why-every = "{ $text }": escriba mes, trimestre o año.
+ct-why-day = "{ $text }": un día del 1 al 31.
+ct-why-due-days = "{ $text }": una cantidad de días de 0 a 365.
+ct-why-period = "{ $text }" no es un período AAAA-MM.
+ct-why-end-before-start = Termina antes de empezar.
+ct-why-reference = "{ $text }": un patrón de referencia lleva { "{period}" } (cada período con su propia referencia) y tiene como máximo 245 caracteres.
+ct-why-exists = El contrato { $id } ya está guardado, con otras condiciones: una importación no lo reescribe. Cámbielo desde un período con: invoice-desk contracts change { $id } --from AAAA-MM.
+ct-every-month = mensual
+ct-every-quarter = trimestral
+ct-every-year = anual
+ct-bill-in-pesos = pesos a la UF del día de emisión
+ct-skip-not-started = { $id }: empieza en { $period }.
+ct-skip-ended = { $id }: terminó después de { $period }; no queda nada por facturar.
+ct-skip-paused = { $id } · { $period }: pausado desde { $since }, no se factura.
+ct-skip-no-uf = { $id } · { $period }: no se emite, no hay valor de la UF del día ({ $why }).
+ct-skip-currency = { $id } · { $period }: no se emite, este perfil no ofrece { $code }.
+ct-state-active = vigente
+ct-state-paused = pausado
+ct-state-ended = terminado
+ct-state-not-started = aún no empieza
+cli-ct-problems = { $count ->
+    [one] 1 problema en { $path }: no se guardó ningún contrato.
+   *[other] { $count } problemas en { $path }: no se guardó ningún contrato.
+}
+cli-ct-imported = { $added ->
+    [one] Se agregó 1 contrato
+   *[other] Se agregaron { $added } contratos
+}{ $same ->
+    [0] .
+    [one] ; 1 ya estaba guardado tal cual.
+   *[other] ; { $same } ya estaban guardados tal cual.
+}
+cli-ct-none = Este registro no tiene contratos guardados.
+cli-ct-header = Contrato|Cliente|Cada|Monto|Se factura en|Desde|Hasta|Estado
+cli-ct-no-such = Este registro no tiene el contrato { $id }.
+cli-ct-noted = Contrato { $id }: { $what }.
+cli-ct-what-change = condiciones nuevas desde { $period }
+cli-ct-what-end = su último período es { $period }
+cli-ct-what-pause = pausado desde { $period }
+cli-ct-what-resume = se factura de nuevo desde { $period }
+cli-ct-nothing-to-change = Nada que cambiar: indique --amount, --day, --due-days o --description.
+cli-ct-show-head = Contrato { $id } · { $customer } · { $every } desde { $start }{ $end }; referencia { $reference }; { $state }.
+cli-ct-show-end = { " " }hasta { $period }
+cli-ct-show-terms = Desde { $period }: { $amount }, se factura en { $bill_in }, se emite el día { $day }, vence { $due_days } días después{ $description }.
+cli-ct-show-pause = Pausado desde { $from }{ $until }.
+cli-ct-show-until = { " " }hasta { $period } (desde ahí se factura de nuevo)
+cli-ct-show-event = { $time } · { $who } · { $what }
+cli-ct-event-create = creado
+cli-ct-event-change = condiciones cambiadas desde { $period }: { $amount }
+cli-ct-event-end = término después de { $period }
+cli-ct-event-no-end = término quitado
+cli-ct-event-pause = pausado desde { $period }
+cli-ct-event-resume = reanudado desde { $period }
+cli-ct-plan = Período { $period }: { $count ->
+    [one] 1 factura
+   *[other] { $count } facturas
+} de { $contracts ->
+    [one] 1 contrato
+   *[other] { $contracts } contratos
+}{ $totals }.
+cli-ct-plan-empty = Período { $period }: nada que emitir.
+cli-ct-due = { $contract } · { $period } · { $customer } · { $amount } · vence el { $due } · { $reference }
+cli-ct-due-pesos = { " " }(UF { $uf } a { $value }, la UF del { $day })
+cli-ct-due-catch-up = { " " }— período atrasado, se pone al día ahora
+cli-ct-billed-before = { $count ->
+    [one] 1 período ya se facturó antes: no se vuelve a emitir.
+   *[other] { $count } períodos ya se facturaron antes: no se vuelven a emitir.
+}
+cli-ct-plan-only = No se envió nada: ejecútelo de nuevo con --yes para emitir estas facturas.
+cli-ct-no-uf = No hay valor de la UF del { $day }: los contratos que se facturan en pesos a la UF no se emiten ({ $why }).

@@ -83,6 +83,7 @@ pub(super) const FUNCTIONS: &[&str] = &[
     "journal_customer_emails",
     "journal_uf_keep",
     "journal_claim_missing",
+    "journal_contract_event",
 ];
 
 /// Layout 2, from layout 1 (`{schema}`: the tables' schema, the functions' only search
@@ -665,6 +666,49 @@ DROP FUNCTION IF EXISTS journal_uf_put(text, text, text);
 UPDATE journal_layout SET version = 6;
 "#;
 
+/// Layout 7, from layout 6: the contracts' events (repeating invoices). A clerk's role
+/// adds one only through `journal_contract_event`, which stamps the server's time and
+/// the role that asks; no role changes or removes one.
+pub(super) const UPGRADE_7: &str = r#"
+CREATE TABLE IF NOT EXISTS contract_events (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    contract TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    time TEXT NOT NULL,
+    "user" TEXT NOT NULL,
+    db_user TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS contract_events_contract ON contract_events(contract, id);
+CREATE OR REPLACE FUNCTION journal_contract_event(
+  p_contract text, p_kind text, p_body text, p_user text) RETURNS bigint
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $fn$
+DECLARE
+  n bigint;
+BEGIN
+  IF length(p_contract) NOT BETWEEN 1 AND 100
+     OR p_kind NOT IN ('create', 'change', 'end', 'pause', 'resume')
+     OR length(p_body) NOT BETWEEN 2 AND 16384
+     OR length(p_user) NOT BETWEEN 1 AND 300 THEN
+    RAISE EXCEPTION 'not a contract event' USING ERRCODE = '22023';
+  END IF;
+  IF (p_body::jsonb) ->> 'kind' IS DISTINCT FROM p_kind THEN
+    RAISE EXCEPTION 'not a contract event' USING ERRCODE = '22023';
+  END IF;
+  INSERT INTO contract_events (contract, kind, body, time, "user", db_user)
+  VALUES (p_contract, p_kind, p_body,
+          to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          p_user, session_user)
+  RETURNING id INTO n;
+  RETURN n;
+END
+$fn$;
+REVOKE ALL ON contract_events FROM PUBLIC;
+REVOKE ALL ON FUNCTION journal_contract_event FROM PUBLIC;
+{to_clerks_7}
+UPDATE journal_layout SET version = 7;
+"#;
+
 /// A row's columns in the order its hash covers them, each quoted (NULL as NULL), times in
 /// one fixed format whatever the session's DateStyle: layout 2's text, which layout 5
 /// extends only for rows that have a copied time (every other row hashes as before).
@@ -709,6 +753,13 @@ pub(super) fn fill(sql: &str, schema: &str) -> String {
                 "GRANT SELECT ON uf_corrections TO %I",
             ]),
         )
+        .replace(
+            "{to_clerks_7}",
+            &to_clerks(&[
+                "GRANT EXECUTE ON FUNCTION journal_contract_event(text, text, text, text) TO %I",
+                "GRANT SELECT ON contract_events TO %I",
+            ]),
+        )
         .replace("{schema}", &quote_ident(schema))
         .replace("{floor}", &IN_FLIGHT_FLOOR_SECONDS.to_string())
 }
@@ -730,8 +781,8 @@ pub(super) fn to_clerks(grants: &[&str]) -> String {
 pub fn grants(role: &str) -> String {
     let role = quote_ident(role);
     format!(
-        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, uf_corrections, desk_settings FROM PUBLIC;\n\
-         GRANT SELECT ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, uf_corrections, desk_settings TO {role};\n\
+        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, uf_corrections, desk_settings, contract_events FROM PUBLIC;\n\
+         GRANT SELECT ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, uf_corrections, desk_settings, contract_events TO {role};\n\
          GRANT EXECUTE ON FUNCTION {} TO {role};\n",
         FUNCTIONS.join(", ")
     )

@@ -34,10 +34,15 @@ mod tls;
 
 pub use address::{is_database_url, without_password};
 pub use layout::grants;
-use layout::{SCHEMA_1, UPGRADE_2, UPGRADE_3, UPGRADE_4, UPGRADE_5, UPGRADE_6, fill};
+use layout::{SCHEMA_1, UPGRADE_2, UPGRADE_3, UPGRADE_4, UPGRADE_5, UPGRADE_6, UPGRADE_7, fill};
 
 /// The layout this program writes; a database with a newer one is refused.
-pub(super) const LAYOUT: i64 = 6;
+pub(super) const LAYOUT: i64 = 7;
+
+/// The oldest layout a clerk's role goes on working with when it cannot bring it up to
+/// date itself (only the owner can): everything but contracts, which need layout 7 and
+/// say so.
+pub(super) const LAYOUT_WORKING: i64 = 6;
 
 /// The journal's advisory lock ("invoice-desk journal", any fixed number): held only
 /// while the layout is made or brought up to date, never on the write path.
@@ -399,6 +404,7 @@ impl Pg {
                 (4, UPGRADE_4),
                 (5, UPGRADE_5),
                 (6, UPGRADE_6),
+                (7, UPGRADE_7),
             ] {
                 if found.unwrap_or(1) < layout {
                     self.batch(&fill(sql, &schema))?;

@@ -185,6 +185,13 @@ pub(super) fn connect_shared(
             });
         }
         Some(super::pg::LAYOUT) => {}
+        // A desk whose owner has not yet brought the journal to this version's layout:
+        // tried (the owner's own computer does it), else worked with as it is.
+        Some(found) if found >= super::pg::LAYOUT_WORKING => {
+            if let Err(e) = pg.prepare_layout() {
+                tracing::info!(found, why = %e.why, "the shared journal's layout stays as it is until its owner brings it up to date");
+            }
+        }
         _ => pg.prepare_layout().map_err(|e| on_create(e, &shown))?,
     }
     Ok((pg, shown))
