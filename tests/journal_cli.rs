@@ -1306,3 +1306,47 @@ fn contracts_bill_each_period_once_catch_up_and_bill_uf_in_pesos_at_the_days_val
         "{said}"
     );
 }
+
+/// #69: a contracts run killed (kill -9) at twenty moments, then run to its end: each
+/// (contract, period) issued once; running the period again issues nothing.
+#[test]
+fn a_contracts_run_killed_twenty_times_issues_each_period_once() {
+    let e = env();
+    let c = e.customer();
+    let mut body = String::from("contrato;cliente;monto;moneda;desde\n");
+    for i in 0..400 {
+        body.push_str(&format!("K-{i};{c};{};CLP;2030-01\n", 1000 + i));
+    }
+    let file = bulk_file(&e, "k.csv", &body);
+    exits(&e.run(&["contracts", "import", &file]), 0);
+    e.s.set_latency(Duration::from_millis(10));
+    let args = [
+        "contracts",
+        "run",
+        "--period",
+        "2030-01",
+        "--yes",
+        "--concurrency",
+        "8",
+    ];
+    let first = creates(&e);
+    for k in 1..=20u64 {
+        let mut child = spawn(&e, &args);
+        until_creates(&e, first + k * 15);
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    cli_env::until_settled(|| {
+        let mut c = e.cli();
+        c.args(args);
+        c
+    });
+    assert_eq!(issued(&e, "K-"), (400, 400), "exactly 400, none twice");
+    let again = e.run(&args);
+    exits(&again, 0);
+    assert!(
+        text(&again.stdout).contains("Period 2030-01: nothing to issue."),
+        "{}",
+        text(&again.stdout)
+    );
+}

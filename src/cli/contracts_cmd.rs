@@ -428,7 +428,9 @@ async fn run(a: ContractsRunArgs, profile: Option<&str>) -> Result<(), CliError>
         journal: shared,
         profile: resolved.profile_name.clone(),
         control: control.clone(),
-        allow_similar: AllowSimilar::default(),
+        // A contract's period is told apart by its reference, never by its look: two
+        // offices rented at the same rent by one customer are two invoices.
+        allow_similar: AllowSimilar::All,
     };
     let from = super::bulk_cmd::From {
         file: None,
