@@ -792,3 +792,62 @@ fn every_control_has_a_name_and_a_created_invoice_is_announced() {
     let (_s, mut h) = big_customer_listed(&rt, dir.path());
     common::every_panel_named_and_a_creation_announced(&mut h, Lang::Es, "cus_big");
 }
+
+/// #69: the Contratos panel in Spanish: a file of contracts imported, listed, a period
+/// planned (its invoices and totals), issued after the confirm — each once: planned
+/// again, nothing is left to issue.
+#[test]
+fn contracts_are_imported_listed_planned_and_issued_once_from_the_panel() {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = spanish(&rt, &s, dir.path());
+    click(&mut h, "Contratos");
+    step_until(&mut h, "the empty list", |h| {
+        has_text(h, "Aún no hay contratos guardados.")
+    });
+    let (a, b) = (s.customers()[0].0.clone(), s.customers()[1].0.clone());
+    let file = dir.path().join("contratos.csv");
+    std::fs::write(
+        &file,
+        format!(
+            "contrato;cliente;monto;moneda;cada;dia;desde\nARR-7;{a};450.000;CLP;mes;31;2030-01\nPLAN-8;{b};120.000;$;trimestre;5;2030-01\n"
+        ),
+    )
+    .unwrap();
+    set_text(&mut h, "Archivo de contratos", file.to_str().unwrap());
+    click(&mut h, "Importar");
+    step_until(&mut h, "imported", |h| {
+        has_text(h, "Se agregaron 2 contratos.")
+    });
+    step_until(&mut h, "listed", |h| {
+        has_text(h, "ARR-7") && has_text(h, "trimestral")
+    });
+    set_text(&mut h, "Período (AAAA-MM)", "2030-01");
+    click(&mut h, "Ver lo que se emite");
+    step_until(&mut h, "planned", |h| {
+        has_text(h, "Período 2030-01: 2 facturas de 2 contratos: $570.000.")
+    });
+    // Day 31 of January, due 30 days later.
+    assert!(has_text(&h, "02-03-2030"), "ARR-7's due date");
+    click(&mut h, "Emitir 2 facturas…");
+    step_until(&mut h, "asked", |h| {
+        has_text(h, "¿Emitir 2 facturas de 2 contratos del período 2030-01?")
+    });
+    click(&mut h, "Emitirlas");
+    step_until(&mut h, "issued", |h| has_text(h, "Terminado: 2 emitidas"));
+    let refs = s.references();
+    assert_eq!(refs["ARR-7-2030-01"].len(), 1);
+    assert_eq!(refs["PLAN-8-2030-01"].len(), 1);
+    click(&mut h, "Ver lo que se emite");
+    step_until(&mut h, "planned again", |h| {
+        has_text(h, "Período 2030-01: nada que emitir.")
+    });
+    assert!(has_text(
+        &h,
+        "2 períodos ya se facturaron antes: no se vuelven a emitir."
+    ));
+    assert_eq!(s.counters().api.get("create"), Some(&2));
+}

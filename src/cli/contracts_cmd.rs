@@ -319,9 +319,6 @@ fn change(
     })
 }
 
-/// The most references asked of the journal at once.
-const ASK_AT_ONCE: usize = 300;
-
 async fn run(a: ContractsRunArgs, profile: Option<&str>) -> Result<(), CliError> {
     let report_target = match &a.report {
         None => None,
@@ -370,36 +367,18 @@ async fn run(a: ContractsRunArgs, profile: Option<&str>) -> Result<(), CliError>
         Err(String::new())
     };
     let currencies = resolved.currencies.clone();
-    // Made where the journal is read, off the async threads: the plan asks it which
-    // periods were billed, in batches.
+    // Made where the journal is read, off the async threads.
     let (plan, names) = shared
         .run(move |j| {
-            let uf = |_: chrono::NaiveDate| uf_value.clone();
-            let lookup = |refs: &[String]| -> HashSet<String> {
-                let mut out = HashSet::new();
-                for chunk in refs.chunks(ASK_AT_ONCE) {
-                    // Unreadable: not known as billed; the claim decides when sending.
-                    if let Ok(done) = j.done_in_scope(&scope, chunk) {
-                        out.extend(done.into_keys());
-                    }
-                }
-                out
-            };
-            let input = crate::contracts::PlanInput {
+            Ok(crate::contracts::plan_on(
+                j,
+                &contracts,
                 through,
                 today,
-                currencies: &currencies,
-                uf: &uf,
-                billed: &lookup,
-            };
-            let plan = crate::contracts::plan(&contracts, &input);
-            let ids: Vec<&str> = plan
-                .due
-                .iter()
-                .map(|d| d.invoice.customer.as_str())
-                .collect();
-            let names = j.customer_names(&ids).unwrap_or_default();
-            Ok((plan, names))
+                &currencies,
+                &scope,
+                uf_value,
+            ))
         })
         .await
         .map_err(not_sent)?;

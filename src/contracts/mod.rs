@@ -754,5 +754,50 @@ pub fn plan(contracts: &[Contract], input: &PlanInput<'_>) -> Plan {
     out
 }
 
+/// The most references asked of the journal at once.
+const ASK_AT_ONCE: usize = 300;
+
+/// [`plan`] on journal `j`: which periods were billed is asked of it (references done
+/// under `scope`, the service and account sent to, in batches), the customers' names read
+/// from its directory. `uf`: the UF of `today`, or why there is none.
+pub fn plan_on(
+    j: &crate::journal::Journal,
+    contracts: &[Contract],
+    through: Period,
+    today: NaiveDate,
+    currencies: &[Currency],
+    scope: &str,
+    uf: Result<Decimal, String>,
+) -> (Plan, std::collections::HashMap<String, String>) {
+    let uf = |_: NaiveDate| uf.clone();
+    let billed = |refs: &[String]| -> HashSet<String> {
+        let mut out = HashSet::new();
+        for chunk in refs.chunks(ASK_AT_ONCE) {
+            // Unreadable: not known as billed; the claim decides when sending.
+            if let Ok(done) = j.done_in_scope(scope, chunk) {
+                out.extend(done.into_keys());
+            }
+        }
+        out
+    };
+    let made = plan(
+        contracts,
+        &PlanInput {
+            through,
+            today,
+            currencies,
+            uf: &uf,
+            billed: &billed,
+        },
+    );
+    let ids: Vec<&str> = made
+        .due
+        .iter()
+        .map(|d| d.invoice.customer.as_str())
+        .collect();
+    let names = j.customer_names(&ids).unwrap_or_default();
+    (made, names)
+}
+
 #[cfg(test)]
 mod tests;

@@ -25,6 +25,8 @@ pub enum Tab {
     Bulk,
     /// What every customer owes (Cartera).
     Receivables,
+    /// Contracts: repeating invoices, a period's run.
+    Contracts,
 }
 
 /// Light, dark, or as the operating system says.
@@ -72,6 +74,25 @@ pub enum Command {
     Window(WindowCommand),
     /// Something for the Bulk issue panel.
     Bulk(BulkCommand),
+    /// Something for the Contracts panel (`ui/contracts.rs`).
+    Contracts(ContractsCommand),
+}
+
+/// Contracts (`ui/contracts.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContractsCommand {
+    /// Read the contracts the journal keeps.
+    Refresh,
+    /// Keep the contracts of the file typed.
+    Import,
+    /// Plan the period typed.
+    Preview,
+    /// Ask before issuing the plan.
+    Ask,
+    /// Issue the plan (asked first).
+    Issue,
+    /// Stop sending (what is on its way finishes and is journaled).
+    Stop,
 }
 
 impl Command {

@@ -6,6 +6,7 @@ pub mod app;
 pub mod bulk;
 mod clock;
 pub mod command;
+pub mod contracts;
 pub mod create;
 pub mod credentials;
 pub mod customers;

@@ -1281,3 +1281,45 @@ io-broken-pipe = whoever read the output stopped reading
 io-system = system error number { $code }
 ext-program-ended = { $program } ended with code { $code }
 journal-details-where = Journal: { $path }. What its database said:
+
+## Contracts panel
+tab-contracts = Contracts
+ctp-title = Contracts: invoices that repeat
+ctp-intro = Each period of a contract is issued once, on this computer or a colleague's. Import them from a spreadsheet (contract, customer, amount, currency, every, start…); a period's run issues what each owes through it.
+ctp-file = Contracts file
+ctp-import = Import
+ctp-import-refused = { $count ->
+    [one] 1 problem in the file: no contract was kept.
+   *[other] { $count } problems in the file: no contract was kept.
+}
+ctp-loading = Reading the contracts…
+ctp-none = No contract is kept yet.
+ctp-filter = Filter
+ctp-table = Contracts
+ctp-col-contract = Contract
+ctp-col-customer = Customer
+ctp-col-every = Every
+ctp-col-amount = Amount
+ctp-col-bill-in = Billed in
+ctp-col-from = From
+ctp-col-to = To
+ctp-col-state = State
+ctp-col-period = Period
+ctp-col-due = Due
+ctp-col-note = Note
+ctp-period = Period (YYYY-MM)
+ctp-preview = See what it issues
+ctp-not-a-period = Write the period as YYYY-MM, for example 2026-11.
+ctp-no-uf-kept = no value kept for the day
+ctp-plan-table = The period's invoices
+ctp-note-catch-up = missed period
+ctp-note-uf = { $uf } at { $value } (UF of { $day })
+ctp-confirm-title = Confirm the period's run
+ctp-confirm = { $count ->
+    [one] Issue 1 invoice
+   *[other] Issue { $count } invoices
+} of { $contracts ->
+    [one] 1 contract
+   *[other] { $contracts } contracts
+} for { $period }?
+ctp-confirm-note = Each invoice is written to the journal before it is sent; a period is never issued twice, on this computer or another.

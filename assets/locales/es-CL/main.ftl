@@ -1281,3 +1281,45 @@ io-broken-pipe = quien leía la salida dejó de leer
 io-system = error del sistema número { $code }
 ext-program-ended = { $program } terminó con el código { $code }
 journal-details-where = Registro: { $path }. Lo que dijo su base de datos:
+
+## Contracts panel
+tab-contracts = Contratos
+ctp-title = Contratos: facturas que se repiten
+ctp-intro = Cada período de un contrato se emite una vez, en este computador o en el de un colega. Impórtelos desde una planilla (contrato, cliente, monto, moneda, cada, desde…); la emisión de un período emite lo que cada uno debe hasta él.
+ctp-file = Archivo de contratos
+ctp-import = Importar
+ctp-import-refused = { $count ->
+    [one] 1 problema en el archivo: no se guardó ningún contrato.
+   *[other] { $count } problemas en el archivo: no se guardó ningún contrato.
+}
+ctp-loading = Leyendo los contratos…
+ctp-none = Aún no hay contratos guardados.
+ctp-filter = Filtro
+ctp-table = Contratos
+ctp-col-contract = Contrato
+ctp-col-customer = Cliente
+ctp-col-every = Cada
+ctp-col-amount = Monto
+ctp-col-bill-in = Se factura en
+ctp-col-from = Desde
+ctp-col-to = Hasta
+ctp-col-state = Estado
+ctp-col-period = Período
+ctp-col-due = Vence
+ctp-col-note = Nota
+ctp-period = Período (AAAA-MM)
+ctp-preview = Ver lo que se emite
+ctp-not-a-period = Escriba el período como AAAA-MM, por ejemplo 2026-11.
+ctp-no-uf-kept = no hay valor guardado para ese día
+ctp-plan-table = Facturas del período
+ctp-note-catch-up = período atrasado
+ctp-note-uf = { $uf } a { $value } (UF del { $day })
+ctp-confirm-title = Confirmar la emisión del período
+ctp-confirm = { $count ->
+    [one] ¿Emitir 1 factura
+   *[other] ¿Emitir { $count } facturas
+} de { $contracts ->
+    [one] 1 contrato
+   *[other] { $contracts } contratos
+} del período { $period }?
+ctp-confirm-note = Cada factura queda anotada en el registro antes de enviarse; un período nunca se emite dos veces, en este computador ni en otro.

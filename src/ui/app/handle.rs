@@ -95,6 +95,7 @@ impl InvoiceDeskApp {
             Command::Search(c) => self.handle_search(c),
             Command::Window(c) => self.handle_window(c),
             Command::Bulk(c) => self.handle_bulk(c),
+            Command::Contracts(c) => self.handle_contracts(c),
         }
     }
 
@@ -114,6 +115,22 @@ impl InvoiceDeskApp {
         self.bulk.handle(c, deps);
     }
 
+    /// Contracts: the panel carries them out with what a billing run needs of the app.
+    fn handle_contracts(&mut self, c: crate::ui::command::ContractsCommand) {
+        let profile = self.profiles.active_profile();
+        let deps = crate::ui::bulk::BulkDeps {
+            spawner: &self.spawner,
+            journal: &self.journal,
+            session: self.session.clone(),
+            currencies: profile.map_or_else(
+                || crate::api::Currency::DEFAULT_OFFERED.to_vec(),
+                |p| p.currencies.clone(),
+            ),
+            account_currency: profile.and_then(|p| p.account_currency),
+        };
+        self.contracts.handle(c, deps);
+    }
+
     /// The window, the tabs, the theme and language, diagnostics, quitting.
     fn handle_window(&mut self, cmd: WindowCommand) {
         match cmd {
@@ -130,7 +147,11 @@ impl InvoiceDeskApp {
                     Tab::Create => self.create.request_focus(),
                     Tab::Lookup => self.lookup.request_focus(),
                     Tab::Customers => self.customers.request_focus(),
-                    Tab::Credentials | Tab::Activity | Tab::Bulk | Tab::Receivables => {}
+                    Tab::Credentials
+                    | Tab::Activity
+                    | Tab::Bulk
+                    | Tab::Receivables
+                    | Tab::Contracts => {}
                 }
             }
             WindowCommand::SubmitCurrent => match self.saved.tab {
@@ -141,6 +162,9 @@ impl InvoiceDeskApp {
                 Tab::Receivables => {
                     self.handle(Command::Receivables(ReceivablesCommand::ReviewReceivables))
                 }
+                Tab::Contracts => self.handle(Command::Contracts(
+                    crate::ui::command::ContractsCommand::Preview,
+                )),
                 Tab::Credentials | Tab::Activity => {}
             },
             WindowCommand::ActivityRefresh => self.activity.refresh(&self.journal, &self.spawner),
@@ -425,6 +449,11 @@ impl InvoiceDeskApp {
     pub(super) fn drain_finished(&mut self) {
         self.search_finished();
         self.uf_finished();
+        if self.contracts.finished() {
+            self.handle(Command::Contracts(
+                crate::ui::command::ContractsCommand::Refresh,
+            ));
+        }
         if let Some((aim, task)) = self.journal_setting.take() {
             match task.try_take() {
                 Ok(r) => self.journal_switch(aim, crate::ui::task::flat(r)),

@@ -180,6 +180,8 @@ pub struct InvoiceDeskApp {
     lookup: LookupPanel,
     customers: CustomersPanel,
     receivables: super::receivables::ReceivablesPanel,
+    /// Contracts and a period's run.
+    contracts: super::contracts::ContractsPanel,
     activity: super::activity::ActivityPanel,
     bulk: super::bulk::BulkPanel,
     /// What the customer directory found for the text in a customer field.
@@ -253,6 +255,7 @@ impl InvoiceDeskApp {
             create: CreatePanel::new(saved.create.clone(), deps.clock),
             lookup: LookupPanel::new(saved.lookup_id.clone(), deps.clock),
             customers: CustomersPanel::new(saved.customers.clone(), deps.clock),
+            contracts: Default::default(),
             receivables: super::receivables::ReceivablesPanel::new(
                 deps.clock,
                 deps.documents
@@ -433,6 +436,10 @@ impl InvoiceDeskApp {
             Tab::Receivables => self
                 .receivables
                 .ui(ui, session.is_some(), &self.uf, commands),
+            Tab::Contracts => {
+                let today = self.clock.today();
+                self.contracts.ui(ui, session.is_some(), today, commands)
+            }
         }
     }
 

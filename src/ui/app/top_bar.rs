@@ -123,6 +123,7 @@ impl InvoiceDeskApp {
                 (Tab::Receivables, tr!("tab-receivables")),
                 (Tab::Activity, tr!("tab-activity")),
                 (Tab::Bulk, tr!("tab-bulk")),
+                (Tab::Contracts, tr!("tab-contracts")),
             ] {
                 let t = ui.selectable_label(self.saved.tab == tab, name);
                 if t.clicked() {

@@ -1,0 +1,673 @@
+//! Contratos: the contracts the journal keeps (imported from a spreadsheet), and a
+//! period's run: what each contract owes through the period (missed periods too, each
+//! said), with totals, then issued with the billing runs' machinery — each (contract,
+//! period) once, with progress and Detener. What a contract is and how a run is planned
+//! is `crate::contracts`'s; this panel only shows it and starts the work.
+
+use super::bulk::BulkDeps;
+use super::widgets;
+use crate::bulk::run::{AllowSimilar, Control, Counts, Runner, Status};
+use crate::contracts::{Contract, Period};
+use crate::text::escape_controls as safe;
+use crate::tr;
+use crate::ui::command::{Command, ContractsCommand};
+use crate::ui::task::{Task, take_finished};
+use egui::{RichText, Ui};
+use std::sync::{Arc, Mutex};
+
+/// One contract as the list shows it.
+#[derive(Clone, Debug)]
+struct Row {
+    id: String,
+    customer: String,
+    every: String,
+    amount: String,
+    bill_in: String,
+    from: String,
+    to: String,
+    state: String,
+}
+
+/// A period's plan, as shown and as it will be sent.
+struct Preview {
+    period: Period,
+    lines: Vec<[String; 6]>,
+    said: Vec<String>,
+    summary: String,
+    rows: Arc<crate::bulk::Plan>,
+    contracts: usize,
+}
+
+struct Running {
+    control: Arc<Control>,
+    progress: Arc<Mutex<(usize, Counts)>>,
+    total: usize,
+    task: Task<Result<(), String>>,
+}
+
+/// The panel's state.
+#[derive(Default)]
+pub struct ContractsPanel {
+    list: Option<Vec<Row>>,
+    listing: Option<Task<Result<Vec<Row>, String>>>,
+    filter: String,
+    file: String,
+    importing: Option<Task<Result<String, String>>>,
+    note: Option<Result<String, String>>,
+    /// The period typed; `None` until first drawn (then the current one).
+    period: Option<String>,
+    planning: Option<Task<Result<Preview, String>>>,
+    preview: Option<Preview>,
+    confirm: bool,
+    running: Option<Running>,
+    result: Option<Result<String, String>>,
+}
+
+/// Why a contracts file was refused, every row said.
+fn refused(problems: &[crate::contracts::import::ImportProblem]) -> String {
+    let lines: Vec<String> = problems
+        .iter()
+        .take(20)
+        .map(crate::i18n::contract_problem)
+        .collect();
+    format!(
+        "{}\n{}",
+        tr!("ctp-import-refused", count = problems.len()),
+        lines.join("\n")
+    )
+}
+
+impl ContractsPanel {
+    /// Whether a run is sending.
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Whether anything is being read or planned (tests wait for it).
+    pub fn is_busy(&self) -> bool {
+        self.listing.is_some() || self.importing.is_some() || self.planning.is_some()
+    }
+
+    /// Carries out one of the panel's commands.
+    pub fn handle(&mut self, cmd: ContractsCommand, deps: BulkDeps<'_>) {
+        match cmd {
+            ContractsCommand::Refresh => {
+                let journal = deps.journal.clone();
+                self.listing = Some(
+                    deps.spawner
+                        .spawn(async move { journal.read(rows_of).await }),
+                );
+            }
+            ContractsCommand::Import => {
+                let path = std::path::PathBuf::from(self.file.trim());
+                if self.file.trim().is_empty() || self.importing.is_some() {
+                    return;
+                }
+                self.note = None;
+                let journal = deps.journal.clone();
+                let currencies = deps.currencies.clone();
+                self.importing = Some(deps.spawner.spawn(async move {
+                    let shared = journal
+                        .shared()
+                        .await
+                        .map_err(|e| crate::i18n::journal_error(&e))?;
+                    let said = shared
+                        .run(move |j| Ok(import_into(j, &path, &currencies)))
+                        .await
+                        .map_err(|e| crate::i18n::journal_error(&e))?;
+                    journal.count().await;
+                    said
+                }));
+            }
+            ContractsCommand::Preview => {
+                let Some(period) = self.period.as_deref().and_then(Period::parse) else {
+                    self.result = Some(Err(tr!("ctp-not-a-period")));
+                    return;
+                };
+                let Some(session) = deps.session.clone() else {
+                    self.result = Some(Err(tr!("connect-first")));
+                    return;
+                };
+                if self.is_running() {
+                    return;
+                }
+                self.preview = None;
+                self.result = None;
+                let journal = deps.journal.clone();
+                let currencies = deps.currencies.clone();
+                self.planning = Some(deps.spawner.spawn(async move {
+                    let shared = journal
+                        .shared()
+                        .await
+                        .map_err(|e| crate::i18n::journal_error(&e))?;
+                    let today = shared
+                        .run(|j| j.today())
+                        .await
+                        .map_err(|e| crate::i18n::journal_error(&e))?;
+                    // The UF of the day, as the journal keeps it (the app reads it at
+                    // start); without it, contracts billed in pesos at it are said.
+                    let uf = match crate::uf::kept_on(&shared, today).await {
+                        Ok(Some(found)) => Ok(found.uf.value),
+                        Ok(None) => Err(tr!("ctp-no-uf-kept")),
+                        Err(e) => Err(crate::i18n::uf_error(&e, today)),
+                    };
+                    let profile = &session.profile;
+                    let scope = crate::journal::identity::create_scope(
+                        profile.base_url.trim(),
+                        Some(profile.account_key.trim()).filter(|k| !k.is_empty()),
+                    );
+                    shared
+                        .run(move |j| {
+                            let contracts = Contract::fold(j.contract_events()?);
+                            let (plan, names) = crate::contracts::plan_on(
+                                j,
+                                &contracts,
+                                period,
+                                today,
+                                &currencies,
+                                &scope,
+                                uf,
+                            );
+                            Ok(preview_of(period, plan, &names))
+                        })
+                        .await
+                        .map_err(|e| crate::i18n::journal_error(&e))
+                }));
+            }
+            ContractsCommand::Ask => self.confirm = self.preview.is_some(),
+            ContractsCommand::Issue => {
+                self.confirm = false;
+                let (Some(p), Some(session)) = (&self.preview, deps.session.clone()) else {
+                    return;
+                };
+                if self.is_running() || p.rows.rows.is_empty() {
+                    return;
+                }
+                let control = Arc::new(Control::default());
+                let progress = Arc::new(Mutex::new((0usize, Counts::default())));
+                let (c, pr) = (control.clone(), progress.clone());
+                let rows = p.rows.clone();
+                let total = rows.rows.len();
+                let journal = deps.journal.clone();
+                let ctx = deps.spawner.ctx.clone();
+                let task = deps.spawner.spawn(async move {
+                    let shared = journal
+                        .shared()
+                        .await
+                        .map_err(|e| crate::i18n::journal_not_sent(&e))?;
+                    let profile = &session.profile;
+                    let runner = Runner {
+                        client: session.client.clone(),
+                        journal: shared,
+                        base_url: profile.base_url.trim().to_string(),
+                        profile: profile.name.clone(),
+                        profile_account: Some(profile.account_key.trim().to_string())
+                            .filter(|k| !k.is_empty()),
+                        control: c,
+                        // A period is told apart by its reference (see the CLI's run).
+                        allow_similar: AllowSimilar::All,
+                    };
+                    runner
+                        .run(rows.rows.clone(), 4, |_, status: Status| {
+                            if let Ok(mut p) = pr.lock() {
+                                p.0 += 1;
+                                p.1.add(&status);
+                            }
+                            ctx.request_repaint_after(std::time::Duration::from_millis(150));
+                        })
+                        .await;
+                    journal.count().await;
+                    Ok(())
+                });
+                self.running = Some(Running {
+                    control,
+                    progress,
+                    total,
+                    task,
+                });
+                self.result = None;
+            }
+            ContractsCommand::Stop => {
+                if let Some(r) = &self.running {
+                    r.control.cancel();
+                }
+            }
+        }
+    }
+
+    /// Takes finished work into the panel (called every frame).
+    pub fn finished(&mut self) -> bool {
+        let mut refresh = false;
+        if let Some(r) = take_finished(&mut self.listing) {
+            match crate::ui::task::flat(r) {
+                Ok(rows) => self.list = Some(rows),
+                Err(e) => self.note = Some(Err(e)),
+            }
+        }
+        if let Some(r) = take_finished(&mut self.importing) {
+            self.note = Some(crate::ui::task::flat(r));
+            refresh = true;
+        }
+        if let Some(r) = take_finished(&mut self.planning) {
+            match crate::ui::task::flat(r) {
+                Ok(p) => self.preview = Some(p),
+                Err(e) => self.result = Some(Err(e)),
+            }
+        }
+        if let Some(mut run) = self.running.take() {
+            match run.task.try_take() {
+                Ok(r) => {
+                    let counts = run.progress.lock().map(|p| p.1).unwrap_or_default();
+                    self.result = Some(crate::ui::task::flat(r).map(|()| {
+                        tr!(
+                            "bulk-finished",
+                            created = counts.created,
+                            existing = counts.existing,
+                            refused = counts.refused,
+                            unknown = counts.unknown,
+                            similar = counts.similar,
+                            notsent = counts.not_sent
+                        )
+                    }));
+                    self.preview = None;
+                    refresh = true;
+                }
+                Err(task) => {
+                    run.task = task;
+                    self.running = Some(run);
+                }
+            }
+        }
+        refresh
+    }
+
+    /// Draws the panel.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        connected: bool,
+        today: chrono::NaiveDate,
+        commands: &mut Vec<Command>,
+    ) {
+        if self.list.is_none() && self.listing.is_none() {
+            commands.push(Command::Contracts(ContractsCommand::Refresh));
+        }
+        if self.period.is_none() {
+            self.period = Some(Period::of_day(today).to_string());
+        }
+        ui.heading(tr!("ctp-title"));
+        ui.label(tr!("ctp-intro"));
+        ui.add_space(4.0);
+        ui.horizontal(|ui| {
+            let l = ui.label(tr!("ctp-file"));
+            ui.add(
+                egui::TextEdit::singleline(&mut self.file)
+                    .desired_width(360.0)
+                    .hint_text("contratos.xlsx"),
+            )
+            .labelled_by(l.id);
+            if ui
+                .add_enabled(
+                    !self.file.trim().is_empty() && self.importing.is_none(),
+                    egui::Button::new(tr!("ctp-import")),
+                )
+                .clicked()
+            {
+                commands.push(Command::Contracts(ContractsCommand::Import));
+            }
+            if self.importing.is_some() {
+                widgets::busy(ui);
+            }
+        });
+        widgets::outcome(ui, self.note.as_ref());
+        ui.separator();
+        self.list_ui(ui);
+        ui.separator();
+        self.period_ui(ui, connected, commands);
+    }
+
+    fn list_ui(&mut self, ui: &mut Ui) {
+        let Some(list) = &self.list else {
+            ui.horizontal(|ui| {
+                widgets::busy(ui);
+                ui.label(tr!("ctp-loading"));
+            });
+            return;
+        };
+        if list.is_empty() {
+            ui.label(tr!("ctp-none"));
+            return;
+        }
+        ui.horizontal(|ui| {
+            let l = ui.label(tr!("ctp-filter"));
+            ui.add(egui::TextEdit::singleline(&mut self.filter).desired_width(200.0))
+                .labelled_by(l.id);
+        });
+        let wanted = crate::journal::fold(&self.filter);
+        let shown: Vec<&Row> = list
+            .iter()
+            .filter(|r| {
+                wanted.is_empty()
+                    || crate::journal::fold(&format!("{} {}", r.id, r.customer)).contains(&wanted)
+            })
+            .collect();
+        let heads = [
+            tr!("ctp-col-contract"),
+            tr!("ctp-col-customer"),
+            tr!("ctp-col-every"),
+            tr!("ctp-col-amount"),
+            tr!("ctp-col-bill-in"),
+            tr!("ctp-col-from"),
+            tr!("ctp-col-to"),
+            tr!("ctp-col-state"),
+        ];
+        widgets::grid(
+            ui,
+            &tr!("ctp-table"),
+            shown.len(),
+            heads.len(),
+            false,
+            |ui, grid| {
+                use egui_extras::Column;
+                let mut t = widgets::table(ui, 22.0).id_salt("contracts_table");
+                for _ in 0..heads.len() {
+                    t = t.column(Column::auto().at_least(60.0).clip(true));
+                }
+                t.max_scroll_height(220.0)
+                    .header(24.0, |mut h| {
+                        let mut h = grid.header(&mut h);
+                        for name in &heads {
+                            h.col(|ui| {
+                                ui.strong(name);
+                            });
+                        }
+                    })
+                    .body(|body| {
+                        body.rows(22.0, shown.len(), |mut row| {
+                            let r = shown[row.index()];
+                            let mut row = grid.row(&mut row);
+                            for text in [
+                                &r.id,
+                                &r.customer,
+                                &r.every,
+                                &r.amount,
+                                &r.bill_in,
+                                &r.from,
+                                &r.to,
+                                &r.state,
+                            ] {
+                                row.col_said(text, |ui| {
+                                    ui.label(text.as_str());
+                                });
+                            }
+                            let _ = row.finish();
+                        });
+                    });
+            },
+        );
+    }
+
+    fn period_ui(&mut self, ui: &mut Ui, connected: bool, commands: &mut Vec<Command>) {
+        ui.horizontal(|ui| {
+            let l = ui.label(tr!("ctp-period"));
+            let period = self.period.get_or_insert_with(String::new);
+            ui.add(egui::TextEdit::singleline(period).desired_width(80.0))
+                .labelled_by(l.id);
+            let can = connected && self.planning.is_none() && !self.is_running();
+            if ui
+                .add_enabled(can, egui::Button::new(tr!("ctp-preview")))
+                .on_disabled_hover_text(tr!("connect-first"))
+                .clicked()
+            {
+                commands.push(Command::Contracts(ContractsCommand::Preview));
+            }
+            if self.planning.is_some() {
+                widgets::busy(ui);
+            }
+        });
+        if let Some(p) = &self.preview {
+            for s in &p.said {
+                ui.label(RichText::new(s).weak());
+            }
+            ui.label(RichText::new(&p.summary).strong());
+            if !p.lines.is_empty() {
+                let heads = [
+                    tr!("ctp-col-contract"),
+                    tr!("ctp-col-period"),
+                    tr!("ctp-col-customer"),
+                    tr!("ctp-col-amount"),
+                    tr!("ctp-col-due"),
+                    tr!("ctp-col-note"),
+                ];
+                let lines = &p.lines;
+                widgets::grid(
+                    ui,
+                    &tr!("ctp-plan-table"),
+                    lines.len(),
+                    6,
+                    false,
+                    |ui, grid| {
+                        use egui_extras::Column;
+                        let mut t = widgets::table(ui, 22.0).id_salt("contracts_plan");
+                        for _ in 0..6 {
+                            t = t.column(Column::auto().at_least(60.0).clip(true));
+                        }
+                        t.max_scroll_height(200.0)
+                            .header(24.0, |mut h| {
+                                let mut h = grid.header(&mut h);
+                                for name in &heads {
+                                    h.col(|ui| {
+                                        ui.strong(name);
+                                    });
+                                }
+                            })
+                            .body(|body| {
+                                body.rows(22.0, lines.len(), |mut row| {
+                                    let cells = &lines[row.index()];
+                                    let mut row = grid.row(&mut row);
+                                    for text in cells {
+                                        row.col_said(text, |ui| {
+                                            ui.label(text.as_str());
+                                        });
+                                    }
+                                    let _ = row.finish();
+                                });
+                            });
+                    },
+                );
+                if !self.is_running()
+                    && ui
+                        .button(tr!("bulk-issue", count = p.rows.rows.len()))
+                        .clicked()
+                {
+                    commands.push(Command::Contracts(ContractsCommand::Ask));
+                }
+            }
+        }
+        if let Some(r) = &self.running {
+            let (done, _) = r.progress.lock().map(|p| (p.0, ())).unwrap_or((0, ()));
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::ProgressBar::new(done as f32 / r.total.max(1) as f32)
+                        .desired_width(240.0)
+                        .text(tr!("bulk-progress-start", done = done, total = r.total)),
+                );
+                if ui.button(tr!("bulk-cancel")).clicked() {
+                    commands.push(Command::Contracts(ContractsCommand::Stop));
+                }
+            });
+        }
+        widgets::outcome(ui, self.result.as_ref());
+        self.confirm_ui(ui, commands);
+    }
+
+    fn confirm_ui(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        let Some(p) = &self.preview else {
+            self.confirm = false;
+            return;
+        };
+        if !self.confirm {
+            return;
+        }
+        let modal = egui::Modal::new(egui::Id::unique("confirm_contracts")).show(ui.ctx(), |ui| {
+            ui.set_max_width(480.0);
+            let title = ui.heading(tr!("ctp-confirm-title"));
+            widgets::announce(ui, &title, true);
+            ui.label(
+                RichText::new(tr!(
+                    "ctp-confirm",
+                    count = p.rows.rows.len(),
+                    contracts = p.contracts,
+                    period = p.period.to_string()
+                ))
+                .strong(),
+            );
+            ui.label(&p.summary);
+            ui.label(tr!("ctp-confirm-note"));
+            ui.horizontal(|ui| {
+                if ui
+                    .button(RichText::new(tr!("bulk-confirm-yes")).strong())
+                    .clicked()
+                {
+                    commands.push(Command::Contracts(ContractsCommand::Issue));
+                }
+                if ui.button(tr!("cancel")).clicked() {
+                    self.confirm = false;
+                }
+            });
+        });
+        if modal.should_close() {
+            self.confirm = false;
+        }
+    }
+}
+
+/// The contracts the journal keeps, as the list shows them on `today`.
+fn rows_of(j: &mut crate::journal::Journal) -> Result<Vec<Row>, crate::journal::JournalError> {
+    let today = j.today()?;
+    let contracts = Contract::fold(j.contract_events()?);
+    let ids: Vec<&str> = contracts.iter().map(|c| c.customer.as_str()).collect();
+    let names = j.customer_names(&ids).unwrap_or_default();
+    let now = Period::of_day(today);
+    Ok(contracts
+        .iter()
+        .map(|c| {
+            let t = c.terms_at(now.max(c.start));
+            Row {
+                id: safe(&c.id).into_owned(),
+                customer: safe(names.get(&c.customer).unwrap_or(&c.customer)).into_owned(),
+                every: crate::i18n::every_word(c.every),
+                amount: crate::api::money::format_amount(t.amount, Some(&t.currency)),
+                bill_in: crate::i18n::bill_in_word(t.bill_in, &t.currency),
+                from: c.start.to_string(),
+                to: c.end.map(|e| e.to_string()).unwrap_or_default(),
+                state: crate::i18n::contract_state(c, now),
+            }
+        })
+        .collect())
+}
+
+/// Reads the file at `path` and keeps its new contracts: what was done, or every
+/// problem (nothing kept).
+fn import_into(
+    j: &mut crate::journal::Journal,
+    path: &std::path::Path,
+    currencies: &[crate::api::Currency],
+) -> Result<String, String> {
+    let rows = crate::sheet::read_rows(path, None)
+        .map_err(|e| crate::i18n::sheet_error(&e))?
+        .rows;
+    let kept = Contract::fold(
+        j.contract_events()
+            .map_err(|e| crate::i18n::journal_error(&e))?,
+    );
+    let read = {
+        let resolve = |text: &str| crate::bulk::resolve_customer(j, text);
+        crate::contracts::import::read(&rows, currencies, &resolve).map_err(|p| refused(&p))?
+    };
+    let (add, same) = crate::contracts::import::new_ones(read, &kept).map_err(|p| refused(&p))?;
+    j.add_contract_events(&add)
+        .map_err(|e| crate::i18n::journal_error(&e))?;
+    Ok(tr!("cli-ct-imported", added = add.len(), same = same))
+}
+
+/// A plan as the panel shows it.
+fn preview_of(
+    period: Period,
+    plan: crate::contracts::Plan,
+    names: &std::collections::HashMap<String, String>,
+) -> Preview {
+    let lines = plan
+        .due
+        .iter()
+        .map(|d| {
+            let code = d.invoice.currency.currency().map_or("CLP", |c| c.code());
+            let mut note = Vec::new();
+            if d.catch_up {
+                note.push(tr!("ctp-note-catch-up"));
+            }
+            if let Some(p) = &d.pesos {
+                note.push(tr!(
+                    "ctp-note-uf",
+                    uf = crate::api::money::format_amount(d.amount, Some("CLF")),
+                    value = crate::i18n::peso_value(p.value),
+                    day = crate::i18n::date(&p.day.to_string())
+                ));
+            }
+            [
+                safe(&d.contract).into_owned(),
+                d.period.to_string(),
+                safe(
+                    names
+                        .get(&d.invoice.customer)
+                        .unwrap_or(&d.invoice.customer),
+                )
+                .into_owned(),
+                crate::api::money::format_amount(d.invoice.amount, Some(code)),
+                crate::i18n::date(&d.due.to_string()),
+                note.join(" · "),
+            ]
+        })
+        .collect();
+    let mut said: Vec<String> = plan
+        .skipped
+        .iter()
+        .map(|(id, s)| crate::i18n::contract_skip(id, s))
+        .collect();
+    if plan.billed > 0 {
+        said.push(tr!("cli-ct-billed-before", count = plan.billed));
+    }
+    let contracts = plan
+        .due
+        .iter()
+        .map(|d| d.contract.as_str())
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    let summary = if plan.due.is_empty() {
+        tr!("cli-ct-plan-empty", period = period.to_string())
+    } else {
+        let totals: Vec<String> = plan
+            .totals()
+            .iter()
+            .map(|(code, (_, sum))| crate::api::money::format_amount(*sum, Some(code)))
+            .collect();
+        tr!(
+            "cli-ct-plan",
+            period = period.to_string(),
+            count = plan.due.len(),
+            contracts = contracts,
+            totals = format!(": {}", totals.join(" + "))
+        )
+    };
+    Preview {
+        period,
+        lines,
+        said,
+        summary,
+        rows: Arc::new(crate::bulk::Plan {
+            rows: plan.rows(),
+            ..Default::default()
+        }),
+        contracts,
+    }
+}
