@@ -16,19 +16,26 @@ use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Where a run's report goes, checked before anything is read or sent: a report that
+/// cannot be written stops the run now, never after the rows are sent.
+pub(super) fn report_target(
+    report: Option<&std::path::Path>,
+) -> Result<Option<std::path::PathBuf>, CliError> {
+    report
+        .map(|out| {
+            crate::fsutil::check_destination(out).map_err(|e| {
+                CliError::usage(tr!(
+                    "cli-report-unwritable",
+                    path = out.display(),
+                    why = crate::i18n::destination_error(&e)
+                ))
+            })
+        })
+        .transpose()
+}
+
 pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(), CliError> {
-    // Checked before the file is read: a report that cannot be written stops now,
-    // never after the rows are sent.
-    let report_target = match &a.report {
-        None => None,
-        Some(out) => Some(crate::fsutil::check_destination(out).map_err(|e| {
-            CliError::usage(tr!(
-                "cli-report-unwritable",
-                path = out.display(),
-                why = crate::i18n::destination_error(&e)
-            ))
-        })?),
-    };
+    let report_target = report_target(a.report.as_deref())?;
     let resolved = super::settings::resolve(profile)?;
     // The token is fetched while the journal is opened and the file read and checked:
     // after them, a run's first row waited for it (50 ms of a 7 s run at C = 64, #51).

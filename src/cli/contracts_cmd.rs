@@ -46,7 +46,7 @@ pub(super) async fn contracts_command(
 
 /// The contracts the journal keeps.
 fn kept(journal: &Journal) -> Result<Vec<Contract>, CliError> {
-    Ok(Contract::fold(journal.contract_events().map_err(failure)?))
+    crate::contracts::contracts_in(journal).map_err(failure)
 }
 
 fn import_file(
@@ -65,7 +65,7 @@ fn import_file(
             ))
         })?
         .rows;
-    let refused = |problems: Vec<import::ImportProblem>| {
+    let refused = |problems: Vec<import::ImportError>| {
         for p in &problems {
             note!("{}", crate::i18n::contract_problem(p));
         }
@@ -78,7 +78,7 @@ fn import_file(
     let resolve = |text: &str| crate::bulk::resolve_customer(&journal, text);
     let read = import::read(&rows, &resolved.currencies, &resolve).map_err(refused)?;
     let (add, same) = import::new_ones(read, &kept(&journal)?).map_err(refused)?;
-    journal.add_contract_events(&add).map_err(failure)?;
+    crate::contracts::keep(&mut journal, &add).map_err(failure)?;
     say!("{}", tr!("cli-ct-imported", added = add.len(), same = same));
     Ok(())
 }
@@ -263,9 +263,7 @@ fn note_event(id: &str, event: Event, said: impl Fn(String) -> String) -> Result
         Event::Change { from, .. } => from.to_string(),
         _ => String::new(),
     };
-    journal
-        .add_contract_events(&[(c.id.clone(), event)])
-        .map_err(failure)?;
+    crate::contracts::keep(&mut journal, &[(c.id.clone(), event)]).map_err(failure)?;
     say!(
         "{}",
         tr!(
@@ -320,16 +318,7 @@ fn change(
 }
 
 async fn run(a: ContractsRunArgs, profile: Option<&str>) -> Result<(), CliError> {
-    let report_target = match &a.report {
-        None => None,
-        Some(out) => Some(crate::fsutil::check_destination(out).map_err(|e| {
-            CliError::usage(tr!(
-                "cli-report-unwritable",
-                path = out.display(),
-                why = crate::i18n::destination_error(&e)
-            ))
-        })?),
-    };
+    let report_target = super::bulk_cmd::report_target(a.report.as_deref())?;
     let resolved = super::settings::resolve(profile)?;
     let journal = super::journal_open::journal_before_sending()?;
     let contracts = kept(&journal)?;

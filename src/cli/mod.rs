@@ -40,6 +40,7 @@ macro_rules! say_part {
 mod args;
 mod at_service;
 mod bulk_cmd;
+mod contracts_args;
 mod contracts_cmd;
 mod create_cmd;
 mod email_cmd;
@@ -58,6 +59,7 @@ mod statement_cmd;
 mod uf_cmd;
 
 pub use args::*;
+pub use contracts_args::*;
 use profile_cmd::profile_command;
 
 use crate::api::{ApiError, ErrorKind};

@@ -130,7 +130,7 @@ crate::engineers_text!(ImportWhy);
 
 /// A problem with one row of the file (1: its header).
 #[derive(Clone, Debug)]
-pub struct ImportProblem {
+pub struct ImportError {
     /// The row, as the spreadsheet numbers it.
     pub row: usize,
     /// The column's header as written ("" for the row).
@@ -150,135 +150,166 @@ pub struct Read {
     pub create: Event,
 }
 
-/// Reads `rows` (header first). `currencies`: those the profile offers; `resolve`: a
-/// customer cell to an id, as a billing run does.
-pub fn read(
-    rows: &Rows,
-    currencies: &[Currency],
-    resolve: Resolve<'_>,
-) -> Result<Vec<Read>, Vec<ImportProblem>> {
-    let Some(header) = rows.get(0) else {
-        return Err(vec![ImportProblem {
+/// A file's header: each column's meaning.
+struct Header {
+    names: Vec<String>,
+    cols: BTreeMap<usize, Column>,
+    metadata: Vec<(usize, String)>,
+}
+
+impl Header {
+    /// The header row read, or every problem with it.
+    fn of(names: Vec<String>) -> Result<Header, Vec<ImportError>> {
+        let mut h = Header {
+            names,
+            cols: BTreeMap::new(),
+            metadata: Vec::new(),
+        };
+        let mut unknown = Vec::new();
+        let mut problems = Vec::new();
+        let header_problem = |why| ImportError {
             row: 1,
             column: String::new(),
-            why: ImportWhy::Empty,
-        }]);
-    };
-    let header = header.to_vec();
-    let mut cols: BTreeMap<usize, Column> = BTreeMap::new();
-    let mut metadata_cols: Vec<(usize, String)> = Vec::new();
-    let mut unknown = Vec::new();
-    let mut problems = Vec::new();
-    let header_problem = |why| ImportProblem {
-        row: 1,
-        column: String::new(),
-        why,
-    };
-    for (i, h) in header.iter().enumerate() {
-        let folded = crate::journal::fold_text(h.trim());
-        if let Some(name) = folded.strip_prefix("metadata.").filter(|n| !n.is_empty()) {
-            metadata_cols.push((i, name.to_string()));
-        } else if let Some(c) = Column::of(h) {
-            if cols.values().any(|x| *x == c) {
-                problems.push(header_problem(ImportWhy::TwiceNamed(c)));
+            why,
+        };
+        for (i, name) in h.names.iter().enumerate() {
+            let folded = crate::journal::fold_text(name.trim());
+            if let Some(m) = folded.strip_prefix("metadata.").filter(|n| !n.is_empty()) {
+                h.metadata.push((i, m.to_string()));
+            } else if let Some(c) = Column::of(name) {
+                if h.cols.values().any(|x| *x == c) {
+                    problems.push(header_problem(ImportWhy::TwiceNamed(c)));
+                }
+                h.cols.insert(i, c);
+            } else if !name.trim().is_empty() {
+                unknown.push(crate::text::escape_controls(name).into_owned());
             }
-            cols.insert(i, c);
-        } else if !h.trim().is_empty() {
-            unknown.push(crate::text::escape_controls(h).into_owned());
+        }
+        if !unknown.is_empty() {
+            problems.push(header_problem(ImportWhy::UnknownColumns(unknown)));
+        }
+        for required in [
+            Column::Contract,
+            Column::Customer,
+            Column::Amount,
+            Column::Currency,
+            Column::Start,
+        ] {
+            if h.col(required).is_none() {
+                problems.push(header_problem(ImportWhy::MissingColumn(required)));
+            }
+        }
+        if problems.is_empty() {
+            Ok(h)
+        } else {
+            Err(problems)
         }
     }
-    if !unknown.is_empty() {
-        problems.push(header_problem(ImportWhy::UnknownColumns(unknown)));
+
+    fn col(&self, c: Column) -> Option<usize> {
+        self.cols.iter().find(|(_, x)| **x == c).map(|(i, _)| *i)
     }
-    let col = |c: Column| cols.iter().find(|(_, x)| **x == c).map(|(i, _)| *i);
-    for required in [
-        Column::Contract,
-        Column::Customer,
-        Column::Amount,
-        Column::Currency,
-        Column::Start,
-    ] {
-        if col(required).is_none() {
-            problems.push(header_problem(ImportWhy::MissingColumn(required)));
-        }
+}
+
+/// One row being read: its cells by column, and its problems.
+struct RowReader<'a> {
+    h: &'a Header,
+    row: usize,
+    cells: &'a crate::sheet::Row,
+    said: Vec<ImportError>,
+}
+
+impl RowReader<'_> {
+    fn cell(&self, c: Column) -> String {
+        self.h
+            .col(c)
+            .and_then(|i| self.cells.get(i))
+            .map(str::trim)
+            .unwrap_or("")
+            .to_string()
     }
-    if !problems.is_empty() {
-        return Err(problems);
+
+    fn problem(&mut self, c: Column, why: ImportWhy) {
+        let column = self
+            .h
+            .col(c)
+            .map(|i| self.h.names[i].clone())
+            .unwrap_or_default();
+        self.said.push(ImportError {
+            row: self.row,
+            column,
+            why,
+        });
     }
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    for (n, r) in rows.iter().enumerate().skip(1) {
-        let row = n + 1;
-        if r.is_blank() {
-            continue;
-        }
-        let cell = |c: Column| {
-            col(c)
-                .and_then(|i| r.get(i))
-                .map(str::trim)
-                .unwrap_or("")
-                .to_string()
-        };
-        let mut said = Vec::new();
-        let mut problem = |c: Column, why: ImportWhy| {
-            let column = col(c).map(|i| header[i].clone()).unwrap_or_default();
-            said.push(ImportProblem { row, column, why });
-        };
-        let id = cell(Column::Contract);
+
+    /// The contract's id (checked, once in the file).
+    fn id(&mut self, seen: &mut HashSet<String>) -> String {
+        let id = self.cell(Column::Contract);
         if id.is_empty() {
-            problem(Column::Contract, ImportWhy::EmptyCell(Column::Contract));
+            self.problem(Column::Contract, ImportWhy::EmptyCell(Column::Contract));
         } else if id.chars().count() > super::MAX_ID
             || id.chars().any(crate::text::is_unsafe)
             || id.contains('{')
         {
-            problem(Column::Contract, ImportWhy::BadId);
+            self.problem(Column::Contract, ImportWhy::BadId);
         } else if !seen.insert(id.clone()) {
-            problem(Column::Contract, ImportWhy::Duplicate(id.clone()));
+            self.problem(Column::Contract, ImportWhy::Duplicate(id.clone()));
         }
-        let customer = match cell(Column::Customer) {
+        id
+    }
+
+    fn customer(&mut self, resolve: Resolve<'_>) -> Option<String> {
+        match self.cell(Column::Customer) {
             t if t.is_empty() => {
-                problem(Column::Customer, ImportWhy::EmptyCell(Column::Customer));
+                self.problem(Column::Customer, ImportWhy::EmptyCell(Column::Customer));
                 None
             }
-            t => match resolve(&t) {
-                Ok(id) => Some(id),
-                Err(why) => {
-                    problem(Column::Customer, ImportWhy::Customer(why));
-                    None
-                }
-            },
-        };
-        let currency_text = cell(Column::Currency);
-        let currency = crate::bulk::currency_word(&currency_text)
-            .or_else(|| Currency::from_code(&currency_text.to_uppercase()))
+            t => resolve(&t)
+                .map_err(|why| self.problem(Column::Customer, ImportWhy::Customer(why)))
+                .ok(),
+        }
+    }
+
+    /// The currency, the amount in it, and what it is billed in.
+    fn money(
+        &mut self,
+        currencies: &[Currency],
+    ) -> (Option<Currency>, Option<Decimal>, Option<BillIn>) {
+        let text = self.cell(Column::Currency);
+        let currency = crate::bulk::currency_word(&text)
+            .or_else(|| Currency::from_code(&text.to_uppercase()))
             .filter(|c| currencies.is_empty() || currencies.contains(c));
         if currency.is_none() {
-            problem(Column::Currency, ImportWhy::Currency(currency_text.clone()));
+            self.problem(Column::Currency, ImportWhy::Currency(text));
         }
-        let amount_text = cell(Column::Amount);
-        let number = col(Column::Amount).is_some_and(|i| r.is_number(i));
-        let amount = match crate::bulk::read_amount(&amount_text, number, currency) {
-            Ok(a) => Some(a),
-            Err(why) => {
-                problem(Column::Amount, ImportWhy::Amount(why));
-                None
-            }
-        };
-        let bill_in = match BillIn::parse(&cell(Column::BillIn)) {
+        let number = self
+            .h
+            .col(Column::Amount)
+            .is_some_and(|i| self.cells.is_number(i));
+        let amount = crate::bulk::read_amount(&self.cell(Column::Amount), number, currency)
+            .map_err(|why| self.problem(Column::Amount, ImportWhy::Amount(why)))
+            .ok();
+        let bill_in = match BillIn::parse(&self.cell(Column::BillIn)) {
             Some(BillIn::PesosAtUf) if currency != Some(Currency::CLF) => {
-                problem(Column::BillIn, ImportWhy::PesosNeedUf);
+                self.problem(Column::BillIn, ImportWhy::PesosNeedUf);
                 None
             }
             Some(b) => Some(b),
             None => {
-                problem(Column::BillIn, ImportWhy::BillIn(cell(Column::BillIn)));
+                let t = self.cell(Column::BillIn);
+                self.problem(Column::BillIn, ImportWhy::BillIn(t));
                 None
             }
         };
-        let every = match cell(Column::Every) {
+        (currency, amount, bill_in)
+    }
+
+    /// How often, the day it is issued and the days until due.
+    fn schedule(&mut self) -> (Option<Every>, Option<u32>, Option<u32>) {
+        let every = match self.cell(Column::Every) {
             t if t.is_empty() => Some(Every::Month),
             t => Every::parse(&t).or_else(|| {
-                problem(Column::Every, ImportWhy::Every(t.clone()));
+                self.problem(Column::Every, ImportWhy::Every(t.clone()));
                 None
             }),
         };
@@ -290,64 +321,117 @@ pub fn read(
             let t = text.strip_suffix(".0").unwrap_or(text);
             t.parse::<u32>().ok().filter(|d| range.contains(d))
         };
-        let day_text = cell(Column::Day);
+        let day_text = self.cell(Column::Day);
         let day = small(&day_text, 1, 1..=31);
         if day.is_none() {
-            problem(Column::Day, ImportWhy::Day(day_text));
+            self.problem(Column::Day, ImportWhy::Day(day_text));
         }
-        let due_text = cell(Column::DueDays);
+        let due_text = self.cell(Column::DueDays);
         let due_days = small(&due_text, 30, 0..=365);
         if due_days.is_none() {
-            problem(Column::DueDays, ImportWhy::DueDays(due_text));
+            self.problem(Column::DueDays, ImportWhy::DueDays(due_text));
         }
-        let period = |c: Column, problem: &mut dyn FnMut(Column, ImportWhy)| {
-            let t = cell(c);
+        (every, day, due_days)
+    }
+
+    /// Its first and last periods.
+    fn span(&mut self) -> (Option<Period>, Option<Period>) {
+        let mut period = |c: Column| {
+            let t = self.cell(c);
             if t.is_empty() {
                 return None;
             }
             let p = Period::parse(&t);
             if p.is_none() {
-                problem(c, ImportWhy::Period(t));
+                self.problem(c, ImportWhy::Period(t));
             }
             p
         };
-        let start = period(Column::Start, &mut problem);
-        if cell(Column::Start).is_empty() {
-            problem(Column::Start, ImportWhy::EmptyCell(Column::Start));
+        let (start, end) = (period(Column::Start), period(Column::End));
+        if self.cell(Column::Start).is_empty() {
+            self.problem(Column::Start, ImportWhy::EmptyCell(Column::Start));
         }
-        let end = period(Column::End, &mut problem);
         if let (Some(s), Some(e)) = (start, end)
             && e < s
         {
-            problem(Column::End, ImportWhy::EndBeforeStart);
+            self.problem(Column::End, ImportWhy::EndBeforeStart);
         }
-        let reference = match cell(Column::Reference) {
+        (start, end)
+    }
+
+    /// Its reference pattern (`None`: the default one), checked with the id.
+    fn reference(&mut self, id: &str) -> Option<String> {
+        let max = crate::api::model::MAX_TEXT - 10;
+        let reference = match self.cell(Column::Reference) {
             t if t.is_empty() => None,
             t if !t.contains("{period}")
-                || t.chars().count() > crate::api::model::MAX_TEXT - 10
+                || t.chars().count() > max
                 || t.chars().any(crate::text::is_unsafe) =>
             {
-                problem(Column::Reference, ImportWhy::Reference(t));
+                self.problem(Column::Reference, ImportWhy::Reference(t));
                 None
             }
             t => Some(t),
         };
         if !id.is_empty()
             && reference.is_none()
-            && Contract::default_reference(&id).chars().count() > crate::api::model::MAX_TEXT - 10
+            && Contract::default_reference(id).chars().count() > max
         {
-            problem(Column::Contract, ImportWhy::BadId);
+            self.problem(Column::Contract, ImportWhy::BadId);
         }
-        let description = Some(cell(Column::Description)).filter(|d| !d.is_empty());
-        let metadata: BTreeMap<String, String> = metadata_cols
+        reference
+    }
+
+    fn metadata(&self) -> BTreeMap<String, String> {
+        self.h
+            .metadata
             .iter()
             .filter_map(|(i, name)| {
-                let v = r.get(*i).map(str::trim).unwrap_or("");
+                let v = self.cells.get(*i).map(str::trim).unwrap_or("");
                 (!v.is_empty()).then(|| (name.clone(), v.to_string()))
             })
-            .collect();
-        if !said.is_empty() {
-            problems.extend(said);
+            .collect()
+    }
+}
+
+/// Reads `rows` (header first). `currencies`: those the profile offers; `resolve`: a
+/// customer cell to an id, as a billing run does.
+pub fn read(
+    rows: &Rows,
+    currencies: &[Currency],
+    resolve: Resolve<'_>,
+) -> Result<Vec<Read>, Vec<ImportError>> {
+    let Some(header) = rows.get(0) else {
+        return Err(vec![ImportError {
+            row: 1,
+            column: String::new(),
+            why: ImportWhy::Empty,
+        }]);
+    };
+    let h = Header::of(header.to_vec())?;
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    let mut seen = HashSet::new();
+    for (n, cells) in rows.iter().enumerate().skip(1) {
+        if cells.is_blank() {
+            continue;
+        }
+        let mut r = RowReader {
+            h: &h,
+            row: n + 1,
+            cells,
+            said: Vec::new(),
+        };
+        let id = r.id(&mut seen);
+        let customer = r.customer(resolve);
+        let (currency, amount, bill_in) = r.money(currencies);
+        let (every, day, due_days) = r.schedule();
+        let (start, end) = r.span();
+        let reference = r.reference(&id);
+        let description = Some(r.cell(Column::Description)).filter(|d| !d.is_empty());
+        let metadata = r.metadata();
+        if !r.said.is_empty() {
+            problems.extend(r.said);
             continue;
         }
         let (
@@ -366,8 +450,8 @@ pub fn read(
             continue;
         };
         out.push(Read {
-            row,
-            id: id.clone(),
+            row: r.row,
+            id,
             create: Event::Create {
                 customer,
                 every,
@@ -375,7 +459,7 @@ pub fn read(
                 end,
                 reference,
                 terms: Terms {
-                    amount: amount.normalize().max(Decimal::ZERO),
+                    amount: amount.normalize(),
                     currency: currency.code().to_string(),
                     bill_in,
                     day,
@@ -398,7 +482,7 @@ pub type Events = Vec<(String, Event)>;
 
 /// Of `read`, the contracts to add (those not kept yet), and how many were kept already
 /// as they are; a contract kept with other terms is a problem (nothing is added).
-pub fn new_ones(read: Vec<Read>, kept: &[Contract]) -> Result<(Events, usize), Vec<ImportProblem>> {
+pub fn new_ones(read: Vec<Read>, kept: &[Contract]) -> Result<(Events, usize), Vec<ImportError>> {
     let mut add = Vec::new();
     let mut same = 0;
     let mut problems = Vec::new();
@@ -406,7 +490,7 @@ pub fn new_ones(read: Vec<Read>, kept: &[Contract]) -> Result<(Events, usize), V
         match kept.iter().find(|c| c.id == r.id) {
             None => add.push((r.id, r.create)),
             Some(c) if c.history.first().is_some_and(|k| k.event == r.create) => same += 1,
-            Some(_) => problems.push(ImportProblem {
+            Some(_) => problems.push(ImportError {
                 row: r.row,
                 column: String::new(),
                 why: ImportWhy::Exists(r.id),

@@ -307,6 +307,53 @@ pub struct Kept {
     pub db_user: Option<String>,
 }
 
+/// The contract events `j` keeps, oldest first; a row whose body is not an event is left
+/// out and said in the support log.
+pub fn kept_in(j: &crate::journal::Journal) -> Result<Vec<Kept>, crate::journal::JournalError> {
+    Ok(j.contract_event_rows()?
+        .into_iter()
+        .filter_map(|r| match serde_json::from_str::<Event>(&r.body) {
+            Ok(event) if r.body.len() <= crate::journal::MAX_CONTRACT_EVENT => Some(Kept {
+                id: r.id,
+                contract: r.contract,
+                event,
+                time: r.time,
+                user: r.user,
+                db_user: r.db_user,
+            }),
+            _ => {
+                tracing::warn!(id = r.id, "a contract event that is not one: left out");
+                None
+            }
+        })
+        .collect())
+}
+
+/// The contracts `j` keeps.
+pub fn contracts_in(
+    j: &crate::journal::Journal,
+) -> Result<Vec<Contract>, crate::journal::JournalError> {
+    Ok(Contract::fold(kept_in(j)?))
+}
+
+/// Keeps `events` (contract id, event) in `j`, all or none.
+pub fn keep(
+    j: &mut crate::journal::Journal,
+    events: &[(String, Event)],
+) -> Result<(), crate::journal::JournalError> {
+    let rows: Vec<(String, &'static str, String)> = events
+        .iter()
+        .map(|(id, e)| {
+            (
+                id.clone(),
+                e.kind(),
+                serde_json::to_string(e).unwrap_or_default(),
+            )
+        })
+        .collect();
+    j.add_contract_event_rows(&rows)
+}
+
 /// A contract as its events made it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Contract {
@@ -585,6 +632,92 @@ pub struct PlanInput<'a> {
 /// round): most contracts are found billed through last period in the first.
 const FIRST_LOOK: usize = 2;
 
+/// Period `p`'s invoice of contract `c`, or why it is not issued.
+fn due_of(
+    c: &Contract,
+    p: Period,
+    input: &PlanInput<'_>,
+    uf_cache: &mut BTreeMap<NaiveDate, Result<Decimal, String>>,
+) -> Result<Due, Skip> {
+    if let Some(since) = c.paused_at(p) {
+        return Err(Skip::Paused { period: p, since });
+    }
+    let terms = c.terms_at(p);
+    let currency = terms
+        .currency()
+        .filter(|cur| input.currencies.is_empty() || input.currencies.contains(cur))
+        .ok_or_else(|| Skip::Currency {
+            period: p,
+            code: terms.currency.clone(),
+        })?;
+    let scheduled = p.day(terms.day);
+    let issued = scheduled.max(input.today);
+    let due = issued + chrono::Days::new(u64::from(terms.due_days));
+    let pesos = match terms.bill_in {
+        BillIn::PesosAtUf if currency == Currency::CLF => {
+            let value = uf_cache
+                .entry(input.today)
+                .or_insert_with(|| (input.uf)(input.today))
+                .clone();
+            let ps = value
+                .and_then(|v| {
+                    pesos_of(terms.amount, v)
+                        .map(|pesos| Pesos {
+                            day: input.today,
+                            value: v,
+                            pesos,
+                        })
+                        .ok_or_else(|| "too large".to_string())
+                })
+                .map_err(|why| Skip::NoUf { period: p, why })?;
+            Some(ps)
+        }
+        _ => None,
+    };
+    let reference = c.reference_of(p);
+    let mut metadata = serde_json::Map::new();
+    metadata.insert("contract".into(), c.id.clone().into());
+    metadata.insert("period".into(), p.to_string().into());
+    if let Some(d) = terms.description.as_ref().filter(|d| !d.trim().is_empty()) {
+        metadata.insert("description".into(), d.clone().into());
+    }
+    if let Some(ps) = &pesos {
+        metadata.insert("uf_amount".into(), terms.amount.to_string().into());
+        metadata.insert("uf_day".into(), ps.day.to_string().into());
+        metadata.insert("uf_value".into(), ps.value.to_string().into());
+    }
+    for (k, v) in &terms.metadata {
+        metadata
+            .entry(k.clone())
+            .or_insert_with(|| v.clone().into());
+    }
+    let (amount, code) = match &pesos {
+        Some(ps) => (ps.pesos, Currency::CLP),
+        None => (terms.amount, currency),
+    };
+    Ok(Due {
+        contract: c.id.clone(),
+        period: p,
+        catch_up: p < input.through,
+        issued,
+        due,
+        amount: terms.amount,
+        currency,
+        pesos,
+        reference: reference.clone(),
+        invoice: NewInvoice {
+            customer: c.customer.clone(),
+            amount,
+            currency: CurrencyChoice::Code(code),
+            product_id: None,
+            due_date: Some(due.to_string()),
+            invoice_external_id: Some(reference),
+            metadata: Some(metadata),
+            extra: serde_json::Map::new(),
+        },
+    })
+}
+
 /// What a run through `input.through` issues: for each contract, every period after its
 /// last bill (catch-up), not paused, within its start and end.
 pub fn plan(contracts: &[Contract], input: &PlanInput<'_>) -> Plan {
@@ -660,95 +793,10 @@ pub fn plan(contracts: &[Contract], input: &PlanInput<'_>) -> Plan {
         }
         // Oldest first.
         for &p in l.periods[..unbilled].iter().rev() {
-            if let Some(since) = c.paused_at(p) {
-                out.skipped
-                    .push((c.id.clone(), Skip::Paused { period: p, since }));
-                continue;
+            match due_of(c, p, input, &mut uf_cache) {
+                Ok(d) => out.due.push(d),
+                Err(skip) => out.skipped.push((c.id.clone(), skip)),
             }
-            let terms = c.terms_at(p);
-            let Some(currency) = terms
-                .currency()
-                .filter(|cur| input.currencies.is_empty() || input.currencies.contains(cur))
-            else {
-                out.skipped.push((
-                    c.id.clone(),
-                    Skip::Currency {
-                        period: p,
-                        code: terms.currency.clone(),
-                    },
-                ));
-                continue;
-            };
-            let scheduled = p.day(terms.day);
-            let issued = scheduled.max(input.today);
-            let due = issued + chrono::Days::new(u64::from(terms.due_days));
-            let pesos = match terms.bill_in {
-                BillIn::PesosAtUf if currency == Currency::CLF => {
-                    let value = uf_cache
-                        .entry(input.today)
-                        .or_insert_with(|| (input.uf)(input.today))
-                        .clone();
-                    match value.and_then(|v| {
-                        pesos_of(terms.amount, v)
-                            .map(|pesos| Pesos {
-                                day: input.today,
-                                value: v,
-                                pesos,
-                            })
-                            .ok_or_else(|| "too large".to_string())
-                    }) {
-                        Ok(p) => Some(p),
-                        Err(why) => {
-                            out.skipped
-                                .push((c.id.clone(), Skip::NoUf { period: p, why }));
-                            continue;
-                        }
-                    }
-                }
-                _ => None,
-            };
-            let reference = c.reference_of(p);
-            let mut metadata = serde_json::Map::new();
-            metadata.insert("contract".into(), c.id.clone().into());
-            metadata.insert("period".into(), p.to_string().into());
-            if let Some(d) = terms.description.as_ref().filter(|d| !d.trim().is_empty()) {
-                metadata.insert("description".into(), d.clone().into());
-            }
-            if let Some(ps) = &pesos {
-                metadata.insert("uf_amount".into(), terms.amount.to_string().into());
-                metadata.insert("uf_day".into(), ps.day.to_string().into());
-                metadata.insert("uf_value".into(), ps.value.to_string().into());
-            }
-            for (k, v) in &terms.metadata {
-                metadata
-                    .entry(k.clone())
-                    .or_insert_with(|| v.clone().into());
-            }
-            let (amount, code) = match &pesos {
-                Some(ps) => (ps.pesos, Currency::CLP),
-                None => (terms.amount, currency),
-            };
-            out.due.push(Due {
-                contract: c.id.clone(),
-                period: p,
-                catch_up: p < input.through,
-                issued,
-                due,
-                amount: terms.amount,
-                currency,
-                pesos,
-                reference: reference.clone(),
-                invoice: NewInvoice {
-                    customer: c.customer.clone(),
-                    amount,
-                    currency: CurrencyChoice::Code(code),
-                    product_id: None,
-                    due_date: Some(due.to_string()),
-                    invoice_external_id: Some(reference),
-                    metadata: Some(metadata),
-                    extra: serde_json::Map::new(),
-                },
-            });
         }
     }
     out

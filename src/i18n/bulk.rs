@@ -231,3 +231,16 @@ pub fn in_flight_wait(w: &crate::bulk::run::InFlightWait, now: std::time::Instan
         secs = secs
     )
 }
+
+/// What a run came to: "Terminado: 3 emitidas, 1 ya emitidas antes, …".
+pub fn run_finished(counts: &crate::bulk::run::Counts) -> String {
+    tr!(
+        "bulk-finished",
+        created = counts.created,
+        existing = counts.existing,
+        refused = counts.refused,
+        unknown = counts.unknown,
+        similar = counts.similar,
+        notsent = counts.not_sent
+    )
+}

@@ -1,7 +1,7 @@
 //! Contracts in the reader's words: why a row of a contracts file is refused, why a
 //! contract bills nothing in a run, how often and in what it bills.
 
-use crate::contracts::import::{Column, ImportProblem, ImportWhy};
+use crate::contracts::import::{Column, ImportError, ImportWhy};
 use crate::contracts::{BillIn, Contract, Every, Skip};
 use crate::tr;
 
@@ -57,7 +57,7 @@ pub fn contract_import_why(w: &ImportWhy) -> String {
 }
 
 /// A refused row as the CLI says it: "fila 3, columna monto: …".
-pub fn contract_problem(p: &ImportProblem) -> String {
+pub fn contract_problem(p: &ImportError) -> String {
     let what = contract_import_why(&p.why);
     if p.column.is_empty() {
         tr!("cli-row", row = p.row, what = what)

@@ -11,7 +11,7 @@
 mod calendar;
 mod claims;
 mod clock;
-mod contracts;
+mod contract_events;
 pub use clock::Moment;
 mod csv_out;
 mod db;
@@ -29,6 +29,7 @@ pub mod uf;
 
 pub use calendar::{DEFAULT_ZONE, LocalZone};
 pub use claims::{Claimed, DoneBy, Guard, Similar};
+pub use contract_events::{ContractEventRow, MAX_CONTRACT_EVENT};
 pub use csv_out::{CSV_HEADER, each_entry, export_csv};
 pub use directory::{Customer, ImportError, ImportWhy, MAX_NAME, fold, fold_text, read_import};
 pub use flow::{

@@ -6,8 +6,8 @@
 
 use super::bulk::BulkDeps;
 use super::widgets;
-use crate::bulk::run::{AllowSimilar, Control, Counts, Runner, Status};
-use crate::contracts::{Contract, Period};
+use crate::bulk::run::{AllowSimilar, Control, Counts, Status};
+use crate::contracts::Period;
 use crate::text::escape_controls as safe;
 use crate::tr;
 use crate::ui::command::{Command, ContractsCommand};
@@ -15,18 +15,9 @@ use crate::ui::task::{Task, take_finished};
 use egui::{RichText, Ui};
 use std::sync::{Arc, Mutex};
 
-/// One contract as the list shows it.
-#[derive(Clone, Debug)]
-struct Row {
-    id: String,
-    customer: String,
-    every: String,
-    amount: String,
-    bill_in: String,
-    from: String,
-    to: String,
-    state: String,
-}
+/// One contract as the list shows it: id, customer, how often, amount, billed in, from,
+/// to, state.
+type Row = [String; 8];
 
 /// A period's plan, as shown and as it will be sent.
 struct Preview {
@@ -64,7 +55,7 @@ pub struct ContractsPanel {
 }
 
 /// Why a contracts file was refused, every row said.
-fn refused(problems: &[crate::contracts::import::ImportProblem]) -> String {
+fn refused(problems: &[crate::contracts::import::ImportError]) -> String {
     let lines: Vec<String> = problems
         .iter()
         .take(20)
@@ -158,7 +149,7 @@ impl ContractsPanel {
                     );
                     shared
                         .run(move |j| {
-                            let contracts = Contract::fold(j.contract_events()?);
+                            let contracts = crate::contracts::contracts_in(j)?;
                             let (plan, names) = crate::contracts::plan_on(
                                 j,
                                 &contracts,
@@ -195,18 +186,8 @@ impl ContractsPanel {
                         .shared()
                         .await
                         .map_err(|e| crate::i18n::journal_not_sent(&e))?;
-                    let profile = &session.profile;
-                    let runner = Runner {
-                        client: session.client.clone(),
-                        journal: shared,
-                        base_url: profile.base_url.trim().to_string(),
-                        profile: profile.name.clone(),
-                        profile_account: Some(profile.account_key.trim().to_string())
-                            .filter(|k| !k.is_empty()),
-                        control: c,
-                        // A period is told apart by its reference (see the CLI's run).
-                        allow_similar: AllowSimilar::All,
-                    };
+                    // A period is told apart by its reference (see the CLI's run).
+                    let runner = session.runner(shared, c, AllowSimilar::All);
                     runner
                         .run(rows.rows.clone(), 4, |_, status: Status| {
                             if let Ok(mut p) = pr.lock() {
@@ -258,17 +239,8 @@ impl ContractsPanel {
             match run.task.try_take() {
                 Ok(r) => {
                     let counts = run.progress.lock().map(|p| p.1).unwrap_or_default();
-                    self.result = Some(crate::ui::task::flat(r).map(|()| {
-                        tr!(
-                            "bulk-finished",
-                            created = counts.created,
-                            existing = counts.existing,
-                            refused = counts.refused,
-                            unknown = counts.unknown,
-                            similar = counts.similar,
-                            notsent = counts.not_sent
-                        )
-                    }));
+                    self.result =
+                        Some(crate::ui::task::flat(r).map(|()| crate::i18n::run_finished(&counts)));
                     self.preview = None;
                     refresh = true;
                 }
@@ -348,63 +320,20 @@ impl ContractsPanel {
             .iter()
             .filter(|r| {
                 wanted.is_empty()
-                    || crate::journal::fold(&format!("{} {}", r.id, r.customer)).contains(&wanted)
+                    || crate::journal::fold(&format!("{} {}", r[0], r[1])).contains(&wanted)
             })
             .collect();
         let heads = [
-            tr!("ctp-col-contract"),
-            tr!("ctp-col-customer"),
-            tr!("ctp-col-every"),
-            tr!("ctp-col-amount"),
-            tr!("ctp-col-bill-in"),
-            tr!("ctp-col-from"),
-            tr!("ctp-col-to"),
-            tr!("ctp-col-state"),
+            "ctp-col-contract",
+            "ctp-col-customer",
+            "ctp-col-every",
+            "ctp-col-amount",
+            "ctp-col-bill-in",
+            "ctp-col-from",
+            "ctp-col-to",
+            "ctp-col-state",
         ];
-        widgets::grid(
-            ui,
-            &tr!("ctp-table"),
-            shown.len(),
-            heads.len(),
-            false,
-            |ui, grid| {
-                use egui_extras::Column;
-                let mut t = widgets::table(ui, 22.0).id_salt("contracts_table");
-                for _ in 0..heads.len() {
-                    t = t.column(Column::auto().at_least(60.0).clip(true));
-                }
-                t.max_scroll_height(220.0)
-                    .header(24.0, |mut h| {
-                        let mut h = grid.header(&mut h);
-                        for name in &heads {
-                            h.col(|ui| {
-                                ui.strong(name);
-                            });
-                        }
-                    })
-                    .body(|body| {
-                        body.rows(22.0, shown.len(), |mut row| {
-                            let r = shown[row.index()];
-                            let mut row = grid.row(&mut row);
-                            for text in [
-                                &r.id,
-                                &r.customer,
-                                &r.every,
-                                &r.amount,
-                                &r.bill_in,
-                                &r.from,
-                                &r.to,
-                                &r.state,
-                            ] {
-                                row.col_said(text, |ui| {
-                                    ui.label(text.as_str());
-                                });
-                            }
-                            let _ = row.finish();
-                        });
-                    });
-            },
-        );
+        text_table(ui, &tr!("ctp-table"), "contracts_table", &heads, &shown);
     }
 
     fn period_ui(&mut self, ui: &mut Ui, connected: bool, commands: &mut Vec<Command>) {
@@ -432,49 +361,15 @@ impl ContractsPanel {
             ui.label(RichText::new(&p.summary).strong());
             if !p.lines.is_empty() {
                 let heads = [
-                    tr!("ctp-col-contract"),
-                    tr!("ctp-col-period"),
-                    tr!("ctp-col-customer"),
-                    tr!("ctp-col-amount"),
-                    tr!("ctp-col-due"),
-                    tr!("ctp-col-note"),
+                    "ctp-col-contract",
+                    "ctp-col-period",
+                    "ctp-col-customer",
+                    "ctp-col-amount",
+                    "ctp-col-due",
+                    "ctp-col-note",
                 ];
-                let lines = &p.lines;
-                widgets::grid(
-                    ui,
-                    &tr!("ctp-plan-table"),
-                    lines.len(),
-                    6,
-                    false,
-                    |ui, grid| {
-                        use egui_extras::Column;
-                        let mut t = widgets::table(ui, 22.0).id_salt("contracts_plan");
-                        for _ in 0..6 {
-                            t = t.column(Column::auto().at_least(60.0).clip(true));
-                        }
-                        t.max_scroll_height(200.0)
-                            .header(24.0, |mut h| {
-                                let mut h = grid.header(&mut h);
-                                for name in &heads {
-                                    h.col(|ui| {
-                                        ui.strong(name);
-                                    });
-                                }
-                            })
-                            .body(|body| {
-                                body.rows(22.0, lines.len(), |mut row| {
-                                    let cells = &lines[row.index()];
-                                    let mut row = grid.row(&mut row);
-                                    for text in cells {
-                                        row.col_said(text, |ui| {
-                                            ui.label(text.as_str());
-                                        });
-                                    }
-                                    let _ = row.finish();
-                                });
-                            });
-                    },
-                );
+                let lines: Vec<&[String; 6]> = p.lines.iter().collect();
+                text_table(ui, &tr!("ctp-plan-table"), "contracts_plan", &heads, &lines);
                 if !self.is_running()
                     && ui
                         .button(tr!("bulk-issue", count = p.rows.rows.len()))
@@ -545,7 +440,7 @@ impl ContractsPanel {
 /// The contracts the journal keeps, as the list shows them on `today`.
 fn rows_of(j: &mut crate::journal::Journal) -> Result<Vec<Row>, crate::journal::JournalError> {
     let today = j.today()?;
-    let contracts = Contract::fold(j.contract_events()?);
+    let contracts = crate::contracts::contracts_in(j)?;
     let ids: Vec<&str> = contracts.iter().map(|c| c.customer.as_str()).collect();
     let names = j.customer_names(&ids).unwrap_or_default();
     let now = Period::of_day(today);
@@ -553,16 +448,16 @@ fn rows_of(j: &mut crate::journal::Journal) -> Result<Vec<Row>, crate::journal::
         .iter()
         .map(|c| {
             let t = c.terms_at(now.max(c.start));
-            Row {
-                id: safe(&c.id).into_owned(),
-                customer: safe(names.get(&c.customer).unwrap_or(&c.customer)).into_owned(),
-                every: crate::i18n::every_word(c.every),
-                amount: crate::api::money::format_amount(t.amount, Some(&t.currency)),
-                bill_in: crate::i18n::bill_in_word(t.bill_in, &t.currency),
-                from: c.start.to_string(),
-                to: c.end.map(|e| e.to_string()).unwrap_or_default(),
-                state: crate::i18n::contract_state(c, now),
-            }
+            [
+                safe(&c.id).into_owned(),
+                safe(names.get(&c.customer).unwrap_or(&c.customer)).into_owned(),
+                crate::i18n::every_word(c.every),
+                crate::api::money::format_amount(t.amount, Some(&t.currency)),
+                crate::i18n::bill_in_word(t.bill_in, &t.currency),
+                c.start.to_string(),
+                c.end.map(|e| e.to_string()).unwrap_or_default(),
+                crate::i18n::contract_state(c, now),
+            ]
         })
         .collect())
 }
@@ -577,17 +472,13 @@ fn import_into(
     let rows = crate::sheet::read_rows(path, None)
         .map_err(|e| crate::i18n::sheet_error(&e))?
         .rows;
-    let kept = Contract::fold(
-        j.contract_events()
-            .map_err(|e| crate::i18n::journal_error(&e))?,
-    );
+    let kept = crate::contracts::contracts_in(j).map_err(|e| crate::i18n::journal_error(&e))?;
     let read = {
         let resolve = |text: &str| crate::bulk::resolve_customer(j, text);
         crate::contracts::import::read(&rows, currencies, &resolve).map_err(|p| refused(&p))?
     };
     let (add, same) = crate::contracts::import::new_ones(read, &kept).map_err(|p| refused(&p))?;
-    j.add_contract_events(&add)
-        .map_err(|e| crate::i18n::journal_error(&e))?;
+    crate::contracts::keep(j, &add).map_err(|e| crate::i18n::journal_error(&e))?;
     Ok(tr!("cli-ct-imported", added = add.len(), same = same))
 }
 
@@ -670,4 +561,44 @@ fn preview_of(
         }),
         contracts,
     }
+}
+
+/// A table of text (`heads`: the columns' Fluent keys) a screen reader reads as a table,
+/// each row of `N` cells.
+fn text_table<const N: usize>(
+    ui: &mut Ui,
+    label: &str,
+    salt: &str,
+    heads: &[&str; N],
+    rows: &[&[String; N]],
+) {
+    let heads = heads.map(crate::i18n::text);
+    widgets::grid(ui, label, rows.len(), N, false, |ui, grid| {
+        use egui_extras::Column;
+        let mut t = widgets::table(ui, 22.0).id_salt(salt);
+        for _ in 0..N {
+            t = t.column(Column::auto().at_least(60.0).clip(true));
+        }
+        t.max_scroll_height(220.0)
+            .header(24.0, |mut h| {
+                let mut h = grid.header(&mut h);
+                for name in &heads {
+                    h.col(|ui| {
+                        ui.strong(name);
+                    });
+                }
+            })
+            .body(|body| {
+                body.rows(22.0, rows.len(), |mut row| {
+                    let cells = rows[row.index()];
+                    let mut row = grid.row(&mut row);
+                    for text in cells {
+                        row.col_said(text, |ui| {
+                            ui.label(text.as_str());
+                        });
+                    }
+                    let _ = row.finish();
+                });
+            });
+    });
 }

@@ -177,3 +177,24 @@ async fn connect_sandbox(
         sandbox_directory,
     })
 }
+
+impl Session {
+    /// A billing run's sender on this session's profile and client, writing `journal`.
+    pub fn runner(
+        &self,
+        journal: crate::journal::SharedJournal,
+        control: std::sync::Arc<crate::bulk::run::Control>,
+        allow_similar: crate::bulk::run::AllowSimilar,
+    ) -> crate::bulk::run::Runner {
+        let profile = &self.profile;
+        crate::bulk::run::Runner {
+            client: self.client.clone(),
+            journal,
+            base_url: profile.base_url.trim().to_string(),
+            profile: profile.name.clone(),
+            profile_account: Some(profile.account_key.trim().to_string()).filter(|k| !k.is_empty()),
+            control,
+            allow_similar,
+        }
+    }
+}

@@ -101,33 +101,13 @@ impl InvoiceDeskApp {
 
     /// Billing runs: the panel carries them out with what it needs of the app.
     fn handle_bulk(&mut self, c: crate::ui::bulk::BulkCommand) {
-        let profile = self.profiles.active_profile();
-        let deps = crate::ui::bulk::BulkDeps {
-            spawner: &self.spawner,
-            journal: &self.journal,
-            session: self.session.clone(),
-            currencies: profile.map_or_else(
-                || crate::api::Currency::DEFAULT_OFFERED.to_vec(),
-                |p| p.currencies.clone(),
-            ),
-            account_currency: profile.and_then(|p| p.account_currency),
-        };
+        let deps = run_deps(&self.spawner, &self.journal, &self.session, &self.profiles);
         self.bulk.handle(c, deps);
     }
 
     /// Contracts: the panel carries them out with what a billing run needs of the app.
     fn handle_contracts(&mut self, c: crate::ui::command::ContractsCommand) {
-        let profile = self.profiles.active_profile();
-        let deps = crate::ui::bulk::BulkDeps {
-            spawner: &self.spawner,
-            journal: &self.journal,
-            session: self.session.clone(),
-            currencies: profile.map_or_else(
-                || crate::api::Currency::DEFAULT_OFFERED.to_vec(),
-                |p| p.currencies.clone(),
-            ),
-            account_currency: profile.and_then(|p| p.account_currency),
-        };
+        let deps = run_deps(&self.spawner, &self.journal, &self.session, &self.profiles);
         self.contracts.handle(c, deps);
     }
 
@@ -798,5 +778,26 @@ impl InvoiceDeskApp {
             };
             crate::uf::value_on(&j, source, day).await
         }));
+    }
+}
+
+/// What a billing run needs of the app (the Bulk and Contracts panels'): the fields it
+/// borrows, so that the panel itself may be borrowed beside them.
+fn run_deps<'a>(
+    spawner: &'a crate::ui::task::Spawner,
+    journal: &'a crate::ui::journal::AppJournal,
+    session: &Option<std::sync::Arc<crate::ui::session::Session>>,
+    profiles: &crate::profile::Profiles,
+) -> crate::ui::bulk::BulkDeps<'a> {
+    let profile = profiles.active_profile();
+    crate::ui::bulk::BulkDeps {
+        spawner,
+        journal,
+        session: session.clone(),
+        currencies: profile.map_or_else(
+            || crate::api::Currency::DEFAULT_OFFERED.to_vec(),
+            |p| p.currencies.clone(),
+        ),
+        account_currency: profile.and_then(|p| p.account_currency),
     }
 }

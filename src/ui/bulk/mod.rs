@@ -10,7 +10,7 @@ use super::journal::AppJournal;
 use super::session::Session;
 use super::widgets;
 use crate::api::{Currency, money};
-use crate::bulk::run::{AllowSimilar, Control, Counts, Held, Runner, Status};
+use crate::bulk::run::{AllowSimilar, Control, Counts, Held, Status};
 use crate::bulk::{ColumnUse, Field, Plan};
 use crate::journal::BulkRunRecord;
 use crate::text::escape_controls as safe;

@@ -324,18 +324,7 @@ impl BulkPanel {
             run_controls(ui, r, commands);
             return;
         }
-        ui.label(
-            RichText::new(tr!(
-                "bulk-finished",
-                created = counts.created,
-                existing = counts.existing,
-                refused = counts.refused,
-                unknown = counts.unknown,
-                similar = counts.similar,
-                notsent = counts.not_sent
-            ))
-            .strong(),
-        );
+        ui.label(RichText::new(crate::i18n::run_finished(&counts)).strong());
         if counts.found_at_service > 0 {
             ui.label(tr!("bulk-finished-found", count = counts.found_at_service));
         }

@@ -172,17 +172,7 @@ impl BulkPanel {
                     return Err(said);
                 }
             };
-            let profile = &session.profile;
-            let runner = Runner {
-                client: session.client.clone(),
-                journal: shared,
-                base_url: profile.base_url.trim().to_string(),
-                profile: profile.name.clone(),
-                profile_account: Some(profile.account_key.trim().to_string())
-                    .filter(|k| !k.is_empty()),
-                control: c,
-                allow_similar: allow,
-            };
+            let runner = session.runner(shared, c, allow);
             runner
                 .run_file(
                     &path,
