@@ -1977,3 +1977,59 @@ fn two_clerks_running_a_period_of_contracts_at_once_issue_each_once() {
         "the server's word, whatever name is given"
     );
 }
+
+/// #69: a desk whose owner has not yet brought the shared journal to the layout that
+/// keeps contracts goes on issuing invoices (a clerk's role cannot bring it up to date,
+/// and is not stopped by it); contracts are refused in words, and work once the owner
+/// runs `journal init` again.
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn a_desk_on_the_layout_before_contracts_goes_on_and_contracts_say_what_to_do() {
+    let Some(pg) = server() else {
+        return;
+    };
+    let e = Env::new(0);
+    let d = desk_of_two(&e, pg);
+    // The journal as the version before contracts left it.
+    pg.psql(
+        &d.db,
+        "DROP FUNCTION journal_contract_event(text, text, text, text); \
+         DROP TABLE contract_events; UPDATE journal_layout SET version = 6",
+    );
+    let out = clerk(&e, "ana", &d.as_ana)
+        .args(create_args(&e.customer(), "1000", "OLD-1"))
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let out = clerk(&e, "ana", &d.as_ana)
+        .args(["contracts", "list"])
+        .output()
+        .unwrap();
+    exits(&out, 1);
+    assert!(
+        text(&out.stderr).contains("does not keep contracts yet")
+            && text(&out.stderr).contains("journal init"),
+        "{}",
+        text(&out.stderr)
+    );
+    let owner = pg.url(&d.db);
+    let out = clerk(&e, "owner", &owner)
+        .args(["journal", "init", &owner])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    let out = clerk(&e, "ana", &d.as_ana)
+        .args(["contracts", "list"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    assert!(
+        text(&out.stdout).contains("No contract is kept"),
+        "{}",
+        text(&out.stdout)
+    );
+    verified(&e, "ana", &d.as_ana);
+}

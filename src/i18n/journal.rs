@@ -102,6 +102,7 @@ pub fn journal_error(e: &crate::journal::JournalError) -> String {
         J::Write { .. } => with_trouble(tr!("journal-cannot-write"), e),
         J::Damaged { .. } => tr!("journal-damaged"),
         J::TooNew { .. } => tr!("journal-too-new"),
+        J::OlderLayout { .. } => tr!("journal-older-layout"),
     }
 }
 

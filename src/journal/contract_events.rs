@@ -28,9 +28,25 @@ pub struct ContractEventRow {
     pub db_user: Option<String>,
 }
 
+/// The shared journal's layout that keeps contracts.
+const CONTRACTS_LAYOUT: i64 = 7;
+
 impl Journal {
+    /// A desk's journal whose owner has not yet brought it to the layout that keeps
+    /// contracts is said as such (a clerk's role cannot bring it up to date).
+    fn keeps_contracts(&self) -> Result<(), JournalError> {
+        match self.shared_layout().map_err(read_error(&self.path))? {
+            Some(found) if found < CONTRACTS_LAYOUT => Err(JournalError::OlderLayout {
+                path: self.path.clone(),
+                found,
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// Every contract event, oldest first.
     pub fn contract_event_rows(&self) -> Result<Vec<ContractEventRow>, JournalError> {
+        self.keeps_contracts()?;
         let read = read_error(&self.path);
         let rows = self
             .db()
@@ -59,6 +75,7 @@ impl Journal {
         &mut self,
         events: &[(String, &'static str, String)],
     ) -> Result<(), JournalError> {
+        self.keeps_contracts()?;
         let path = self.path.clone();
         let who = self.who().to_string();
         self.write(|tx| {

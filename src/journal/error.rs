@@ -81,6 +81,14 @@ pub enum JournalError {
         /// What SQLite found.
         why: String,
     },
+    /// The desk's shared journal was made before what is asked of it (its layout is
+    /// older: contracts need layout 7), and only its owner can bring it up to date.
+    OlderLayout {
+        /// Its address.
+        path: PathBuf,
+        /// Its layout version.
+        found: i64,
+    },
     /// Reading failed.
     Read {
         /// The file.
@@ -104,7 +112,7 @@ impl JournalError {
             | JournalError::Write { trouble, .. }
             | JournalError::Read { trouble, .. } => *trouble,
             JournalError::Damaged { .. } => Trouble::Corrupt,
-            JournalError::TooNew { .. } => Trouble::Other,
+            JournalError::TooNew { .. } | JournalError::OlderLayout { .. } => Trouble::Other,
         }
     }
 
@@ -115,7 +123,8 @@ impl JournalError {
             | JournalError::Write { path, .. }
             | JournalError::Read { path, .. }
             | JournalError::Damaged { path, .. }
-            | JournalError::TooNew { path, .. } => path,
+            | JournalError::TooNew { path, .. }
+            | JournalError::OlderLayout { path, .. } => path,
         }
     }
 
@@ -127,6 +136,7 @@ impl JournalError {
             | JournalError::Read { why, .. }
             | JournalError::Damaged { why, .. } => why.clone(),
             JournalError::TooNew { found, known, .. } => format!("layout {found} > {known}"),
+            JournalError::OlderLayout { found, .. } => format!("layout {found} < 7"),
         }
     }
 

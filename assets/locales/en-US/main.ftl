@@ -1323,3 +1323,4 @@ ctp-confirm = { $count ->
    *[other] { $contracts } contracts
 } for { $period }?
 ctp-confirm-note = Each invoice is written to the journal before it is sent; a period is never issued twice, on this computer or another.
+journal-older-layout = The desk's shared journal does not keep contracts yet: its owner brings it up to date by running invoice-desk journal init again (invoices, voids and e-mails go on as before).

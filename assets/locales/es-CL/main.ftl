@@ -1323,3 +1323,4 @@ ctp-confirm = { $count ->
    *[other] { $contracts } contratos
 } del período { $period }?
 ctp-confirm-note = Cada factura queda anotada en el registro antes de enviarse; un período nunca se emite dos veces, en este computador ni en otro.
+journal-older-layout = El registro compartido del equipo aún no guarda contratos: su dueño lo pone al día ejecutando de nuevo invoice-desk journal init (las facturas, anulaciones y correos siguen como antes).

@@ -450,6 +450,15 @@ impl Journal {
         }
     }
 
+    /// A desk's shared journal's layout (`None`: a file, whose layout is always this
+    /// program's).
+    pub(in crate::journal) fn shared_layout(&self) -> Result<Option<i64>, DbError> {
+        match &self.store {
+            Store::Lite(_) => Ok(None),
+            Store::Shared(pg) => pg.layout(),
+        }
+    }
+
     /// Whether this is a desk's shared journal.
     pub fn is_shared(&self) -> bool {
         matches!(self.store, Store::Shared(_))
