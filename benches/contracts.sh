@@ -86,7 +86,7 @@ for r in $(seq 1 "$ROUNDS"); do
   period=$(printf '2032-%02d' "$r")
   echo "$(wall "$APP" contracts run --period "$period" --yes --concurrency "$C") $(load)" >>"$WORK/ct"
   { echo "cliente;monto;moneda;vencimiento;referencia"
-    for i in $(seq 1 "$RUN_N"); do echo "${customers[$((i % 60))]};$((10000 + i));CLP;2033-01-05;B$r-$i"; done
+    for i in $(seq 1 "$RUN_N"); do echo "${customers[$((i % 60))]};$((10000 + i));CLP;2033-0$r-05;B$r-$i"; done
   } >"$WORK/b$r.csv"
   echo "$(wall "$APP" bulk "$WORK/b$r.csv" --yes --concurrency "$C") $(load)" >>"$WORK/bk"
 done
