@@ -850,4 +850,15 @@ fn contracts_are_imported_listed_planned_and_issued_once_from_the_panel() {
         "2 períodos ya se facturaron antes: no se vuelven a emitir."
     ));
     assert_eq!(s.counters().api.get("create"), Some(&2));
+    // Activity shows the run's invoices, and the contracts' changes with who and when.
+    click(&mut h, "Actividad");
+    step_until(&mut h, "the changes listed", |h| {
+        has_text(h, "Cambios de contratos (2)")
+    });
+    h.get_by_label("Cambios de contratos (2)").click();
+    step_until(&mut h, "opened", |h| has_text(h, "contrato ARR-7: creado"));
+    assert!(
+        has_text(&h, "PLAN-8-2030-01"),
+        "the run's invoice in Activity"
+    );
 }

@@ -227,18 +227,7 @@ fn show(id: &str) -> Result<(), CliError> {
         );
     }
     for k in &c.history {
-        let what = match &k.event {
-            Event::Create { .. } => tr!("cli-ct-event-create"),
-            Event::Change { from, terms } => tr!(
-                "cli-ct-event-change",
-                period = from.to_string(),
-                amount = amount_of(terms.amount, &terms.currency)
-            ),
-            Event::End { after: Some(p) } => tr!("cli-ct-event-end", period = p.to_string()),
-            Event::End { after: None } => tr!("cli-ct-event-no-end"),
-            Event::Pause { from } => tr!("cli-ct-event-pause", period = from.to_string()),
-            Event::Resume { from } => tr!("cli-ct-event-resume", period = from.to_string()),
-        };
+        let what = crate::i18n::contract_event(&k.event);
         say!(
             "  {}",
             tr!(

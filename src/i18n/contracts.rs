@@ -127,3 +127,33 @@ pub fn contract_state(c: &Contract, now: crate::contracts::Period) -> String {
         tr!("ct-state-active")
     }
 }
+
+/// What a contract event did: "condiciones cambiadas desde 2027-08: $400.000".
+pub fn contract_event(e: &crate::contracts::Event) -> String {
+    use crate::contracts::Event;
+    let amount =
+        |t: &crate::contracts::Terms| crate::api::money::format_amount(t.amount, Some(&t.currency));
+    match e {
+        Event::Create { .. } => tr!("cli-ct-event-create"),
+        Event::Change { from, terms } => tr!(
+            "cli-ct-event-change",
+            period = from.to_string(),
+            amount = amount(terms)
+        ),
+        Event::End { after: Some(p) } => tr!("cli-ct-event-end", period = p.to_string()),
+        Event::End { after: None } => tr!("cli-ct-event-no-end"),
+        Event::Pause { from } => tr!("cli-ct-event-pause", period = from.to_string()),
+        Event::Resume { from } => tr!("cli-ct-event-resume", period = from.to_string()),
+    }
+}
+
+/// A contract event as Activity lists it: when, who, which contract, what.
+pub fn contract_event_line(k: &crate::contracts::Kept) -> String {
+    tr!(
+        "act-contract-change",
+        time = super::moment(&k.time),
+        who = super::writer_of(&k.user, k.db_user.as_deref()),
+        id = esc(&k.contract),
+        what = contract_event(&k.event)
+    )
+}

@@ -22,7 +22,12 @@ const PAGE: u64 = 200;
 const CLERKS_LISTED: u64 = 200;
 
 /// Reading the journal: the count of entries matching, and the outcomes still unknown.
-type Query = Task<Result<(u64, Vec<Entry>, Vec<String>), String>>;
+/// What a refresh reads: the count, the entries to check, the clerks, and the latest
+/// contract changes (their lines).
+type Query = Task<Result<(u64, Vec<Entry>, Vec<String>, Vec<String>), String>>;
+
+/// The contract changes Activity lists, newest first.
+const CONTRACT_CHANGES_LISTED: usize = 50;
 /// Reading one page: (query generation, page number, its rows).
 type PageTask = (u64, u64, Task<Result<Vec<Entry>, String>>);
 /// Exporting: the file and the rows written (`None`: the dialog was closed).
@@ -61,6 +66,8 @@ pub struct ActivityPanel {
     who_width: Option<f32>,
     /// Who wrote entries in the journal, for the clerk filter.
     clerks: Vec<String>,
+    /// The latest contract changes, newest first (lines in the clerk's words).
+    contract_changes: Vec<String>,
     /// Customers of the entries just read, whose names are to be looked up.
     fresh_customers: Vec<String>,
     requested: HashSet<u64>,
@@ -116,7 +123,15 @@ impl ActivityPanel {
                     let total = j.count(&filter)?;
                     let unknown = j.unknown()?;
                     let clerks = j.clerks(CLERKS_LISTED)?;
-                    Ok((total, unknown, clerks))
+                    // A desk's journal older than contracts has none to list.
+                    let changes = crate::contracts::kept_in(j)
+                        .unwrap_or_default()
+                        .iter()
+                        .rev()
+                        .take(CONTRACT_CHANGES_LISTED)
+                        .map(crate::i18n::contract_event_line)
+                        .collect();
+                    Ok((total, unknown, clerks, changes))
                 })
                 .await
         }));
@@ -231,6 +246,23 @@ impl ActivityPanel {
                 None => {}
             }
         });
+        if !self.contract_changes.is_empty() {
+            egui::CollapsingHeader::new(tr!(
+                "act-contract-changes",
+                count = self.contract_changes.len()
+            ))
+            .id_salt("act_contract_changes")
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("act_contract_changes_list")
+                    .max_height(120.0)
+                    .show(ui, |ui| {
+                        for line in &self.contract_changes {
+                            ui.label(line.as_str());
+                        }
+                    });
+            });
+        }
         ui.separator();
         // The names of the customers on the pages just read (looked up once each).
         let fresh = std::mem::take(&mut self.fresh_customers);
@@ -632,9 +664,10 @@ impl crate::ui::Panel for ActivityPanel {
     fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.query) {
             match crate::ui::task::flat(r) {
-                Ok((total, unknown, clerks)) => {
+                Ok((total, unknown, clerks, changes)) => {
                     self.total = Some(total);
                     self.clerks = clerks;
+                    self.contract_changes = changes;
                     self.fresh_customers
                         .extend(unknown.iter().filter_map(|e| e.customer.clone()));
                     self.unknown = unknown;

@@ -1324,3 +1324,5 @@ ctp-confirm = { $count ->
 } for { $period }?
 ctp-confirm-note = Each invoice is written to the journal before it is sent; a period is never issued twice, on this computer or another.
 journal-older-layout = The desk's shared journal does not keep contracts yet: its owner brings it up to date by running invoice-desk journal init again (invoices, voids and e-mails go on as before).
+act-contract-changes = Contract changes ({ $count })
+act-contract-change = { $time } · { $who } · contract { $id }: { $what }

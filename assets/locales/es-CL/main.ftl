@@ -1324,3 +1324,5 @@ ctp-confirm = { $count ->
 } del período { $period }?
 ctp-confirm-note = Cada factura queda anotada en el registro antes de enviarse; un período nunca se emite dos veces, en este computador ni en otro.
 journal-older-layout = El registro compartido del equipo aún no guarda contratos: su dueño lo pone al día ejecutando de nuevo invoice-desk journal init (las facturas, anulaciones y correos siguen como antes).
+act-contract-changes = Cambios de contratos ({ $count })
+act-contract-change = { $time } · { $who } · contrato { $id }: { $what }
