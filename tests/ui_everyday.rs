@@ -862,3 +862,36 @@ fn contracts_are_imported_listed_planned_and_issued_once_from_the_panel() {
         "the run's invoice in Activity"
     );
 }
+
+/// #69: Cartera says what the contracts will bill through next period (missed periods
+/// included), beside the book.
+#[test]
+fn cartera_says_what_contracts_bill_next_period() {
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = spanish(&rt, &s, dir.path());
+    click(&mut h, "Contratos");
+    let file = dir.path().join("uno.csv");
+    std::fs::write(
+        &file,
+        format!(
+            "contrato;cliente;monto;moneda;desde\nSOP-1;{};100.000;CLP;2026-12\n",
+            s.customers()[0].0
+        ),
+    )
+    .unwrap();
+    set_text(&mut h, "Archivo de contratos", file.to_str().unwrap());
+    click(&mut h, "Importar");
+    step_until(&mut h, "imported", |h| has_text(h, "Se agregó 1 contrato."));
+    click(&mut h, "Cartera");
+    click(&mut h, "Revisar cartera");
+    step_until(&mut h, "said", |h| {
+        has_text(
+            h,
+            "Contratos: 1 factura por emitir hasta el próximo período (2026-12, incluidos los atrasados): $100.000.",
+        )
+    });
+}

@@ -602,3 +602,43 @@ fn text_table<const N: usize>(
             });
     });
 }
+
+/// What the contracts `j` keeps bill through the period after `today`'s (missed periods
+/// included), in words for Cartera; `None` when there is nothing to bill (or no
+/// contract, or a desk's journal older than contracts).
+pub fn next_period_line(
+    j: &crate::journal::Journal,
+    profile: &crate::profile::Profile,
+    today: chrono::NaiveDate,
+) -> Option<String> {
+    let contracts = crate::contracts::contracts_in(j).ok()?;
+    if contracts.is_empty() {
+        return None;
+    }
+    let next = Period::of_day(today).plus(1);
+    let scope = crate::journal::identity::create_scope(
+        profile.base_url.trim(),
+        Some(profile.account_key.trim()).filter(|k| !k.is_empty()),
+    );
+    let uf = j
+        .uf_values(today, today)
+        .ok()
+        .and_then(|v| v.into_iter().find(|k| crate::uf::is_plausible(k.value)))
+        .map(|k| k.value)
+        .ok_or_else(|| tr!("ctp-no-uf-kept"));
+    let (plan, _) = crate::contracts::plan_on(j, &contracts, next, today, &[], &scope, uf);
+    if plan.due.is_empty() {
+        return None;
+    }
+    let totals: Vec<String> = plan
+        .totals()
+        .iter()
+        .map(|(code, (_, sum))| crate::api::money::format_amount(*sum, Some(code)))
+        .collect();
+    Some(tr!(
+        "rv-contracts-next",
+        count = plan.due.len(),
+        period = next.to_string(),
+        totals = totals.join(" + ")
+    ))
+}

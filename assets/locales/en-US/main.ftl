@@ -1326,3 +1326,7 @@ ctp-confirm-note = Each invoice is written to the journal before it is sent; a p
 journal-older-layout = The desk's shared journal does not keep contracts yet: its owner brings it up to date by running invoice-desk journal init again (invoices, voids and e-mails go on as before).
 act-contract-changes = Contract changes ({ $count })
 act-contract-change = { $time } · { $who } · contract { $id }: { $what }
+rv-contracts-next = Contracts: { $count ->
+    [one] 1 invoice
+   *[other] { $count } invoices
+} to issue through next period ({ $period }, missed periods included): { $totals }.

@@ -1326,3 +1326,7 @@ ctp-confirm-note = Cada factura queda anotada en el registro antes de enviarse; 
 journal-older-layout = El registro compartido del equipo aún no guarda contratos: su dueño lo pone al día ejecutando de nuevo invoice-desk journal init (las facturas, anulaciones y correos siguen como antes).
 act-contract-changes = Cambios de contratos ({ $count })
 act-contract-change = { $time } · { $who } · contrato { $id }: { $what }
+rv-contracts-next = Contratos: { $count ->
+    [one] 1 factura
+   *[other] { $count } facturas
+} por emitir hasta el próximo período ({ $period }, incluidos los atrasados): { $totals }.

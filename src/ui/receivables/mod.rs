@@ -140,6 +140,9 @@ pub struct ReceivablesPanel {
     /// The invoices each customer reviewed owes (at most `receivables::MAX_LINES` each).
     owed: Owed,
     review: Option<Review>,
+    /// What the contracts bill through next period, being worked out, then in words.
+    contracts_next: Option<Task<Result<Option<String>, String>>>,
+    contracts_next_said: Option<String>,
     /// The book being written as a workbook; then where it went, or why not.
     book: Option<Task<Result<std::path::PathBuf, String>>>,
     book_note: Option<Result<std::path::PathBuf, String>>,
@@ -201,6 +204,13 @@ impl ReceivablesPanel {
         self.book_note = None;
         self.note = None;
         let as_of = self.clock.today();
+        // Beside the book: what the contracts will bill next period.
+        let (j, profile) = (journal.clone(), session.profile.clone());
+        self.contracts_next_said = None;
+        self.contracts_next = Some(spawner.spawn(async move {
+            j.read(move |j| Ok(super::contracts::next_period_line(j, &profile, as_of)))
+                .await
+        }));
         let arrived: Arc<Mutex<Vec<Row>>> = Arc::default();
         let arrived_owed: Arc<Mutex<Owed>> = Arc::default();
         let total = Arc::new(AtomicUsize::new(0));
@@ -459,6 +469,10 @@ impl ReceivablesPanel {
             }
         });
         widgets::outcome(ui, self.note.as_ref());
+        // What the contracts will bill, whatever the book holds.
+        if let Some(line) = &self.contracts_next_said {
+            ui.label(line.as_str());
+        }
         if self.rows.is_empty() {
             return;
         }
@@ -535,6 +549,10 @@ impl ReceivablesPanel {
 impl crate::ui::Panel for ReceivablesPanel {
     /// Takes what arrived (called by the app every frame).
     fn poll(&mut self) {
+        if let Some(r) = crate::ui::task::take_finished(&mut self.contracts_next) {
+            // Unreadable: the book is said without it.
+            self.contracts_next_said = crate::ui::task::flat(r).ok().flatten();
+        }
         if let Some(r) = crate::ui::task::take_finished(&mut self.book) {
             self.book_note = Some(crate::ui::task::flat(r));
         }
