@@ -799,29 +799,18 @@ fn every_control_has_a_name_and_a_created_invoice_is_announced() {
 #[test]
 fn contracts_are_imported_listed_planned_and_issued_once_from_the_panel() {
     let rt = runtime();
-    let s = rt
-        .block_on(Sandbox::start(SandboxConfig::default()))
-        .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut h = spanish(&rt, &s, dir.path());
-    click(&mut h, "Contratos");
-    step_until(&mut h, "the empty list", |h| {
-        has_text(h, "Aún no hay contratos guardados.")
-    });
-    let (a, b) = (s.customers()[0].0.clone(), s.customers()[1].0.clone());
-    let file = dir.path().join("contratos.csv");
-    std::fs::write(
-        &file,
-        format!(
-            "contrato;cliente;monto;moneda;cada;dia;desde\nARR-7;{a};450.000;CLP;mes;31;2030-01\nPLAN-8;{b};120.000;$;trimestre;5;2030-01\n"
-        ),
-    )
-    .unwrap();
-    set_text(&mut h, "Archivo de contratos", file.to_str().unwrap());
-    click(&mut h, "Importar");
-    step_until(&mut h, "imported", |h| {
-        has_text(h, "Se agregaron 2 contratos.")
-    });
+    let (s, mut h) = with_contracts(
+        &rt,
+        dir.path(),
+        |c| {
+            format!(
+                "contrato;cliente;monto;moneda;cada;dia;desde\nARR-7;{};450.000;CLP;mes;31;2030-01\nPLAN-8;{};120.000;$;trimestre;5;2030-01\n",
+                c[0], c[1]
+            )
+        },
+        "Se agregaron 2 contratos.",
+    );
     step_until(&mut h, "listed", |h| {
         has_text(h, "ARR-7") && has_text(h, "trimestral")
     });
@@ -868,24 +857,18 @@ fn contracts_are_imported_listed_planned_and_issued_once_from_the_panel() {
 #[test]
 fn cartera_says_what_contracts_bill_next_period() {
     let rt = runtime();
-    let s = rt
-        .block_on(Sandbox::start(SandboxConfig::default()))
-        .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut h = spanish(&rt, &s, dir.path());
-    click(&mut h, "Contratos");
-    let file = dir.path().join("uno.csv");
-    std::fs::write(
-        &file,
-        format!(
-            "contrato;cliente;monto;moneda;desde\nSOP-1;{};100.000;CLP;2026-12\n",
-            s.customers()[0].0
-        ),
-    )
-    .unwrap();
-    set_text(&mut h, "Archivo de contratos", file.to_str().unwrap());
-    click(&mut h, "Importar");
-    step_until(&mut h, "imported", |h| has_text(h, "Se agregó 1 contrato."));
+    let (_s, mut h) = with_contracts(
+        &rt,
+        dir.path(),
+        |c| {
+            format!(
+                "contrato;cliente;monto;moneda;desde\nSOP-1;{};100.000;CLP;2026-12\n",
+                c[0]
+            )
+        },
+        "Se agregó 1 contrato.",
+    );
     click(&mut h, "Cartera");
     click(&mut h, "Revisar cartera");
     step_until(&mut h, "said", |h| {
@@ -894,4 +877,30 @@ fn cartera_says_what_contracts_bill_next_period() {
             "Contratos: 1 factura por emitir hasta el próximo período (2026-12, incluidos los atrasados): $100.000.",
         )
     });
+}
+
+/// The app in Spanish on a fresh sandbox, on the Contratos panel (empty at first), with
+/// the contracts of the file `body` makes (from the sandbox's customer ids) imported, as
+/// `said` says.
+fn with_contracts(
+    rt: &tokio::runtime::Runtime,
+    dir: &std::path::Path,
+    body: impl Fn(&[String]) -> String,
+    said: &str,
+) -> (Sandbox, H) {
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let mut h = spanish(rt, &s, dir);
+    click(&mut h, "Contratos");
+    step_until(&mut h, "the empty list", |h| {
+        has_text(h, "Aún no hay contratos guardados.")
+    });
+    let ids: Vec<String> = s.customers().into_iter().map(|c| c.0).collect();
+    let file = dir.join("contratos.csv");
+    std::fs::write(&file, body(&ids)).unwrap();
+    set_text(&mut h, "Archivo de contratos", file.to_str().unwrap());
+    click(&mut h, "Importar");
+    step_until(&mut h, "imported", |h| has_text(h, said));
+    (s, h)
 }
