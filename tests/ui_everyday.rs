@@ -904,3 +904,79 @@ fn with_contracts(
     step_until(&mut h, "imported", |h| has_text(h, said));
     (s, h)
 }
+
+/// #69: a contract written in the panel is read back, checked as an import is (a wrong
+/// period is named by its field, nothing kept), kept; a kept one is changed from a period
+/// and paused, each said.
+#[test]
+fn a_contract_is_written_read_back_kept_and_changed_in_the_panel() {
+    let rt = runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let (s, mut h) = with_contracts(
+        &rt,
+        dir.path(),
+        |c| {
+            format!(
+                "contrato;cliente;monto;moneda;desde\nSOP-1;{};100.000;CLP;2030-01\n",
+                c[0]
+            )
+        },
+        "Se agregó 1 contrato.",
+    );
+    h.get_by_label("Nuevo contrato").click();
+    h.run();
+    let customer = s.customers()[1].0.clone();
+    set_text(&mut h, "Contrato", "OF-9");
+    set_text(&mut h, "Cliente (id, nombre o RUT)", &customer);
+    set_text(&mut h, "Monto", "450.000");
+    set_text(&mut h, "Día del mes en que se emite", "31");
+    set_text(&mut h, "Desde (AAAA-MM)", "2030-13");
+    let read_back =
+        format!("OF-9 · {customer} · $ 450.000, mensual, se emite el día 31, desde 2030-13.");
+    step_until(&mut h, "read back", |h| has_text(h, &read_back));
+    click(&mut h, "Guardar el contrato");
+    step_until(&mut h, "refused", |h| {
+        has_text(h, "Desde (AAAA-MM): \"2030-13\" no es un período AAAA-MM.")
+    });
+    // Nothing kept: the list still has its one contract (and its header).
+    let listed = |h: &H| {
+        h.get_by_role_and_label(Role::Table, "Contratos")
+            .accesskit_node()
+            .children()
+            .filter(|c| c.role() == Role::Row)
+            .count()
+    };
+    assert_eq!(listed(&h), 2);
+    set_text(&mut h, "Desde (AAAA-MM)", "2030-03");
+    click(&mut h, "Guardar el contrato");
+    step_until(&mut h, "kept", |h| has_text(h, "Contrato OF-9 guardado."));
+    step_until(&mut h, "listed", |h| listed(h) == 3);
+    // Changed from May, then paused from July.
+    h.get_by_label("Cambiar un contrato desde un período")
+        .click();
+    h.run();
+    set_text(&mut h, "Contrato a cambiar", "OF-9");
+    set_text(&mut h, "Desde el período (AAAA-MM)", "2030-05");
+    set_text(&mut h, "Monto nuevo", "480.000");
+    click(&mut h, "Cambiar el monto");
+    step_until(&mut h, "changed", |h| {
+        has_text(h, "Contrato OF-9: condiciones nuevas desde 2030-05.")
+    });
+    set_text(&mut h, "Desde el período (AAAA-MM)", "2030-07");
+    click(&mut h, "Pausar");
+    step_until(&mut h, "paused", |h| {
+        has_text(h, "Contrato OF-9: pausado desde 2030-07.")
+    });
+    // The plan through August: March and April at the old amount, May and June at the
+    // new one, July and August paused (said).
+    set_text(&mut h, "Período (AAAA-MM)", "2030-08");
+    click(&mut h, "Ver lo que se emite");
+    step_until(&mut h, "planned", |h| {
+        has_text(h, "OF-9 · 2030-07: pausado desde 2030-07")
+    });
+    // SOP-1: 8 × $100.000; OF-9: 2 × $450.000 + 2 × $480.000.
+    assert!(has_text(
+        &h,
+        "Período 2030-08: 12 facturas de 2 contratos: $2.660.000."
+    ));
+}

@@ -88,10 +88,11 @@ impl std::fmt::Display for Period {
 }
 
 /// How often a contract bills.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Every {
     /// Every month.
+    #[default]
     Month,
     /// Every three months, from its start.
     Quarter,

@@ -157,3 +157,20 @@ pub fn contract_event_line(k: &crate::contracts::Kept) -> String {
         what = contract_event(&k.event)
     )
 }
+
+/// The panel's field for a column of the one-row file its form makes ("amount" → "Monto").
+pub fn contract_field(column: &str) -> String {
+    let key = match column {
+        "contract" => "ctp-f-id",
+        "customer" => "ctp-f-customer",
+        "amount" => "ctp-f-amount",
+        "currency" | "bill_in" => "ctp-f-currency",
+        "every" => "ctp-f-every",
+        "day" => "ctp-f-day",
+        "due_days" => "ctp-f-due-days",
+        "start" => "ctp-f-start",
+        "end" => "ctp-f-end",
+        _ => "ctp-f-description",
+    };
+    super::text(key)
+}

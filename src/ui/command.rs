@@ -93,6 +93,23 @@ pub enum ContractsCommand {
     Issue,
     /// Stop sending (what is on its way finishes and is journaled).
     Stop,
+    /// Keep the contract written in the panel (checked as an import is).
+    Save,
+    /// Change the contract chosen from the period typed.
+    Apply(ContractChange),
+}
+
+/// What the panel changes of a kept contract, from a period.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContractChange {
+    /// Its amount.
+    Amount,
+    /// Paused.
+    Pause,
+    /// Billed again.
+    Resume,
+    /// Ended after the period.
+    End,
 }
 
 impl Command {

@@ -1330,3 +1330,26 @@ rv-contracts-next = Contracts: { $count ->
     [one] 1 invoice
    *[other] { $count } invoices
 } to issue through next period ({ $period }, missed periods included): { $totals }.
+ctp-new = New contract
+ctp-change = Change a contract from a period
+ctp-f-id = Contract
+ctp-f-customer = Customer (id, name or RUT)
+ctp-f-amount = Amount
+ctp-f-currency = Currency
+ctp-f-every = Every
+ctp-f-day = Day of the month it is issued
+ctp-f-due-days = Days until due
+ctp-f-start = From (YYYY-MM)
+ctp-f-end = To (YYYY-MM, optional)
+ctp-f-description = Description
+ctp-f-from = From period (YYYY-MM)
+ctp-f-new-amount = New amount
+ctp-read-back = { $id } · { $customer } · { $amount }, { $every }, issued on day { $day }, from { $start }.
+ctp-save = Keep the contract
+ctp-saved = Contract { $id } kept.
+ctp-kept-already = That contract is kept already, as it is.
+ctp-apply-amount = Change the amount
+ctp-apply-pause = Pause
+ctp-apply-resume = Resume
+ctp-apply-end = End after it
+ctp-f-which = Contract to change

@@ -1330,3 +1330,26 @@ rv-contracts-next = Contratos: { $count ->
     [one] 1 factura
    *[other] { $count } facturas
 } por emitir hasta el próximo período ({ $period }, incluidos los atrasados): { $totals }.
+ctp-new = Nuevo contrato
+ctp-change = Cambiar un contrato desde un período
+ctp-f-id = Contrato
+ctp-f-customer = Cliente (id, nombre o RUT)
+ctp-f-amount = Monto
+ctp-f-currency = Moneda
+ctp-f-every = Cada
+ctp-f-day = Día del mes en que se emite
+ctp-f-due-days = Días para vencer
+ctp-f-start = Desde (AAAA-MM)
+ctp-f-end = Hasta (AAAA-MM, opcional)
+ctp-f-description = Glosa
+ctp-f-from = Desde el período (AAAA-MM)
+ctp-f-new-amount = Monto nuevo
+ctp-read-back = { $id } · { $customer } · { $amount }, { $every }, se emite el día { $day }, desde { $start }.
+ctp-save = Guardar el contrato
+ctp-saved = Contrato { $id } guardado.
+ctp-kept-already = Ese contrato ya está guardado, tal cual.
+ctp-apply-amount = Cambiar el monto
+ctp-apply-pause = Pausar
+ctp-apply-resume = Reanudar
+ctp-apply-end = Terminar después de él
+ctp-f-which = Contrato a cambiar

@@ -13,6 +13,9 @@ use crate::tr;
 use crate::ui::command::{Command, ContractsCommand};
 use crate::ui::task::{Task, take_finished};
 use egui::{RichText, Ui};
+
+mod form;
+pub use form::{Change, Draft};
 use std::sync::{Arc, Mutex};
 
 /// One contract as the list shows it: id, customer, how often, amount, billed in, from,
@@ -39,6 +42,12 @@ struct Running {
 /// The panel's state.
 #[derive(Default)]
 pub struct ContractsPanel {
+    /// The contract being written.
+    pub draft: Draft,
+    /// The change being written.
+    pub change: Change,
+    saving: Option<Task<Result<String, String>>>,
+    draft_note: Option<Result<String, String>>,
     list: Option<Vec<Row>>,
     listing: Option<Task<Result<Vec<Row>, String>>>,
     filter: String,
@@ -213,6 +222,8 @@ impl ContractsPanel {
                     r.control.cancel();
                 }
             }
+            ContractsCommand::Save => self.start_save(deps),
+            ContractsCommand::Apply(what) => self.start_apply(what, deps),
         }
     }
 
@@ -224,6 +235,15 @@ impl ContractsPanel {
                 Ok(rows) => self.list = Some(rows),
                 Err(e) => self.note = Some(Err(e)),
             }
+        }
+        if let Some(r) = take_finished(&mut self.saving) {
+            let r = crate::ui::task::flat(r);
+            if r.is_ok() {
+                self.draft = Draft::default();
+                self.change.amount.clear();
+            }
+            self.draft_note = Some(r);
+            refresh = true;
         }
         if let Some(r) = take_finished(&mut self.importing) {
             self.note = Some(crate::ui::task::flat(r));
@@ -292,6 +312,7 @@ impl ContractsPanel {
             }
         });
         widgets::outcome(ui, self.note.as_ref());
+        self.draft_ui(ui, commands);
         ui.separator();
         self.list_ui(ui);
         ui.separator();
