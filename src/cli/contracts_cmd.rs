@@ -323,21 +323,28 @@ async fn run(a: ContractsRunArgs, profile: Option<&str>) -> Result<(), CliError>
     let needs_uf = contracts.iter().any(|c| {
         c.versions
             .iter()
-            .any(|(_, t)| t.bill_in == crate::contracts::BillIn::PesosAtUf)
+            .any(|(_, t)| t.currency() == Some(crate::api::Currency::CLF))
     });
     let uf_value = if needs_uf {
         match crate::uf::value_on(&shared, super::uf_cmd::source, today).await {
             Ok(found) => Ok(found.uf.value),
             Err(e) => {
                 let why = crate::i18n::uf_error(&e, today);
-                note!(
-                    "{}",
-                    tr!(
-                        "cli-ct-no-uf",
-                        day = crate::i18n::date(&today.to_string()),
-                        why = why.clone()
-                    )
-                );
+                let pesos = contracts.iter().any(|c| {
+                    c.versions
+                        .iter()
+                        .any(|(_, t)| t.bill_in == crate::contracts::BillIn::PesosAtUf)
+                });
+                if pesos {
+                    note!(
+                        "{}",
+                        tr!(
+                            "cli-ct-no-uf",
+                            day = crate::i18n::date(&today.to_string()),
+                            why = why.clone()
+                        )
+                    );
+                }
                 Err(why)
             }
         }
@@ -459,11 +466,6 @@ fn say_plan(
         say!("{}", tr!("cli-ct-plan-empty", period = through.to_string()));
         return;
     }
-    let totals: Vec<String> = plan
-        .totals()
-        .iter()
-        .map(|(code, (_, sum))| amount_of(*sum, code))
-        .collect();
     let contracts: HashSet<&str> = plan.due.iter().map(|d| d.contract.as_str()).collect();
     say!(
         "{}",
@@ -472,7 +474,7 @@ fn say_plan(
             period = through.to_string(),
             count = plan.due.len(),
             contracts = contracts.len(),
-            totals = format!(": {}", totals.join(" + "))
+            totals = format!(": {}", crate::i18n::plan_totals(plan))
         )
     );
 }

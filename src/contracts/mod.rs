@@ -576,6 +576,9 @@ pub struct Plan {
     pub billed: usize,
     /// Why contracts, or some of their periods, bill nothing.
     pub skipped: Vec<(String, Skip)>,
+    /// The UF of the day the plan was made, when it has invoices in UF (their total is
+    /// said with its pesos, as a reference).
+    pub uf: Option<(NaiveDate, Decimal)>,
 }
 
 impl Plan {
@@ -785,6 +788,19 @@ pub fn plan(contracts: &[Contract], input: &PlanInput<'_>) -> Plan {
         batch = batch.saturating_mul(2);
     }
     let mut uf_cache: BTreeMap<NaiveDate, Result<Decimal, String>> = BTreeMap::new();
+    let any_uf = looks.iter().any(|l| {
+        l.c.versions
+            .iter()
+            .any(|(_, t)| t.currency() == Some(Currency::CLF) && t.bill_in == BillIn::Contract)
+    });
+    if any_uf {
+        out.uf = uf_cache
+            .entry(input.today)
+            .or_insert_with(|| (input.uf)(input.today))
+            .clone()
+            .ok()
+            .map(|v| (input.today, v));
+    }
     for l in looks {
         let c = l.c;
         let unbilled = l.last_billed.unwrap_or(l.periods.len());

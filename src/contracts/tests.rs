@@ -276,6 +276,20 @@ fn a_uf_contract_is_billed_in_pesos_at_the_days_uf() {
     );
     assert!(made.due.is_empty());
     assert!(matches!(made.skipped[0].1, Skip::NoUf { .. }));
+    // A contract billed in UF: its total is said with the day's pesos.
+    let in_uf = Contract::fold(vec![create(
+        "U",
+        Every::Month,
+        "2026-11",
+        terms(dec("45"), "CLF", 1),
+    )]);
+    let billed = std::cell::RefCell::new(HashSet::new());
+    let ran = run(&in_uf, "2026-11", "2026-11-26", &billed);
+    assert_eq!(ran.uf, Some((day("2026-11-26"), dec("39643.59"))));
+    assert_eq!(
+        ran.due[0].invoice.currency,
+        CurrencyChoice::Code(Currency::CLF)
+    );
 }
 
 /// 10,000 contracts, five years monthly, each billed through last month: the plan looks

@@ -174,3 +174,21 @@ pub fn contract_field(column: &str) -> String {
     };
     super::text(key)
 }
+
+/// A plan's totals per currency, joined: "$1.200.000 + UF 45,0000 ≈ $1.783.842 al
+/// 28-11-2026" (the UF's pesos when the plan has the day's value).
+pub fn plan_totals(plan: &crate::contracts::Plan) -> String {
+    let day = plan.uf.map(|(date, value)| crate::uf::UfDay {
+        date,
+        value,
+        from: crate::uf::UfFrom::of(crate::journal::uf::CMF),
+    });
+    plan.totals()
+        .iter()
+        .map(|(code, (_, sum))| match code.as_str() {
+            "CLF" => super::uf_amount(*sum, day.as_ref()),
+            _ => crate::api::money::format_amount(*sum, Some(code)),
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}

@@ -558,17 +558,12 @@ fn preview_of(
     let summary = if plan.due.is_empty() {
         tr!("cli-ct-plan-empty", period = period.to_string())
     } else {
-        let totals: Vec<String> = plan
-            .totals()
-            .iter()
-            .map(|(code, (_, sum))| crate::api::money::format_amount(*sum, Some(code)))
-            .collect();
         tr!(
             "cli-ct-plan",
             period = period.to_string(),
             count = plan.due.len(),
             contracts = contracts,
-            totals = format!(": {}", totals.join(" + "))
+            totals = format!(": {}", crate::i18n::plan_totals(&plan))
         )
     };
     Preview {
