@@ -159,7 +159,7 @@ impl ContractsPanel {
                     for (key, value, hint) in [
                         ("ctp-f-day", &mut d.day, "1"),
                         ("ctp-f-due-days", &mut d.due_days, "30"),
-                        ("ctp-f-start", &mut d.start, "2026-12"),
+                        ("ctp-f-start", &mut d.start, ""),
                         ("ctp-f-end", &mut d.end, ""),
                         ("ctp-f-description", &mut d.description, ""),
                     ] {
