@@ -75,10 +75,11 @@ fn import_file(
             path = file.display()
         ))
     };
-    let resolve = |text: &str| crate::bulk::resolve_customer(&journal, text);
-    let read = import::read(&rows, &resolved.currencies, &resolve).map_err(refused)?;
-    let (add, same) = import::new_ones(read, &kept(&journal)?).map_err(refused)?;
-    crate::contracts::keep(&mut journal, &add).map_err(failure)?;
+    let (add, same) = match import::import_rows(&mut journal, &rows, &resolved.currencies) {
+        Ok(done) => done,
+        Err(import::NotKept::Rows(p)) => return Err(refused(p)),
+        Err(import::NotKept::Journal(e)) => return Err(failure(e)),
+    };
     say!("{}", tr!("cli-ct-imported", added = add.len(), same = same));
     Ok(())
 }

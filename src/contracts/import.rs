@@ -503,3 +503,31 @@ pub fn new_ones(read: Vec<Read>, kept: &[Contract]) -> Result<(Events, usize), V
         Err(problems)
     }
 }
+
+/// Why the contracts of a file were not kept: its rows, or the journal.
+#[derive(Debug)]
+pub enum NotKept {
+    /// Every problem of the file (nothing kept).
+    Rows(Vec<ImportError>),
+    /// The journal could not be read or written.
+    Journal(crate::journal::JournalError),
+}
+
+/// Reads `rows` as a contracts file (customers resolved in `j`'s directory, as a billing
+/// run does) and keeps in `j` the contracts it adds, all or none: the events added, and
+/// how many contracts were kept already as they are. The CLI's import, the panel's import
+/// and its form all keep contracts through this.
+pub fn import_rows(
+    j: &mut crate::journal::Journal,
+    rows: &Rows,
+    currencies: &[Currency],
+) -> Result<(Events, usize), NotKept> {
+    let kept = super::contracts_in(j).map_err(NotKept::Journal)?;
+    let read = {
+        let resolve = |text: &str| crate::bulk::resolve_customer(j, text);
+        read(rows, currencies, &resolve).map_err(NotKept::Rows)?
+    };
+    let (add, same) = new_ones(read, &kept).map_err(NotKept::Rows)?;
+    super::keep(j, &add).map_err(NotKept::Journal)?;
+    Ok((add, same))
+}

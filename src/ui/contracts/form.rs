@@ -247,18 +247,15 @@ fn save_draft(
     rows: &crate::sheet::Rows,
     currencies: &[crate::api::Currency],
 ) -> Result<String, String> {
-    let kept = crate::contracts::contracts_in(j).map_err(|e| crate::i18n::journal_error(&e))?;
-    let read = {
-        let resolve = |text: &str| crate::bulk::resolve_customer(j, text);
-        crate::contracts::import::read(rows, currencies, &resolve).map_err(|p| said(&p))?
-    };
-    let (add, _) = crate::contracts::import::new_ones(read, &kept).map_err(|p| said(&p))?;
-    let Some((id, _)) = add.first() else {
-        return Err(tr!("ctp-kept-already"));
-    };
-    let id = id.clone();
-    crate::contracts::keep(j, &add).map_err(|e| crate::i18n::journal_error(&e))?;
-    Ok(tr!("ctp-saved", id = safe(&id)))
+    use crate::contracts::import::NotKept;
+    match crate::contracts::import::import_rows(j, rows, currencies) {
+        Ok((add, _)) => match add.first() {
+            Some((id, _)) => Ok(tr!("ctp-saved", id = safe(id))),
+            None => Err(tr!("ctp-kept-already")),
+        },
+        Err(NotKept::Rows(p)) => Err(said(&p)),
+        Err(NotKept::Journal(e)) => Err(crate::i18n::journal_error(&e)),
+    }
 }
 
 /// A form's problems, each on a line by the field it is about.

@@ -107,16 +107,9 @@ impl ContractsPanel {
                 let journal = deps.journal.clone();
                 let currencies = deps.currencies.clone();
                 self.importing = Some(deps.spawner.spawn(async move {
-                    let shared = journal
-                        .shared()
-                        .await
-                        .map_err(|e| crate::i18n::journal_error(&e))?;
-                    let said = shared
-                        .run(move |j| Ok(import_into(j, &path, &currencies)))
-                        .await
-                        .map_err(|e| crate::i18n::journal_error(&e))?;
-                    journal.count().await;
-                    said
+                    journal
+                        .write(move |j| Ok(import_into(j, &path, &currencies)))
+                        .await?
                 }));
             }
             ContractsCommand::Preview => {
@@ -493,14 +486,12 @@ fn import_into(
     let rows = crate::sheet::read_rows(path, None)
         .map_err(|e| crate::i18n::sheet_error(&e))?
         .rows;
-    let kept = crate::contracts::contracts_in(j).map_err(|e| crate::i18n::journal_error(&e))?;
-    let read = {
-        let resolve = |text: &str| crate::bulk::resolve_customer(j, text);
-        crate::contracts::import::read(&rows, currencies, &resolve).map_err(|p| refused(&p))?
-    };
-    let (add, same) = crate::contracts::import::new_ones(read, &kept).map_err(|p| refused(&p))?;
-    crate::contracts::keep(j, &add).map_err(|e| crate::i18n::journal_error(&e))?;
-    Ok(tr!("cli-ct-imported", added = add.len(), same = same))
+    use crate::contracts::import::NotKept;
+    match crate::contracts::import::import_rows(j, &rows, currencies) {
+        Ok((add, same)) => Ok(tr!("cli-ct-imported", added = add.len(), same = same)),
+        Err(NotKept::Rows(p)) => Err(refused(&p)),
+        Err(NotKept::Journal(e)) => Err(crate::i18n::journal_error(&e)),
+    }
 }
 
 /// A plan as the panel shows it.
