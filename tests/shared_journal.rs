@@ -7,6 +7,8 @@
 // not build.
 #![cfg(target_os = "linux")]
 
+#[path = "shared_journal/approvals.rs"]
+mod approvals;
 mod cli_env;
 mod pg_server;
 

@@ -205,6 +205,11 @@ pub enum Command {
     /// codes as `bulk`.
     #[command(subcommand)]
     Contracts(super::contracts_args::ContractsCommand),
+    /// Requests for another clerk's approval on the desk's shared journal (its owner's
+    /// `journal policy`): list them (the default), approve or reject a colleague's. A
+    /// void, create or run the policy holds asks first and exits 7 until another clerk
+    /// approves it; then the same command carries it out, once.
+    Approvals(super::approvals_cmd::ApprovalsArgs),
     /// The customer directory (in the journal's file): import it from a spreadsheet,
     /// look customers up by name, RUT or id.
     #[command(subcommand)]
@@ -468,6 +473,30 @@ pub enum JournalCommand {
         /// clock in it decides the month of every clerk's e-mails and "today".
         #[arg(long)]
         time_zone: Option<String>,
+    },
+    /// The desk's four eyes on its shared journal: which voids, runs and invoices need
+    /// another clerk's approval. Shown to anyone; changed by the database's owner, with
+    /// its address (the password from INVOICE_DESK_JOURNAL_PASSWORD).
+    Policy {
+        /// The database's address as its owner, postgres://owner@host/database (to
+        /// change the policy; without it, the journal's policy is shown).
+        url: Option<String>,
+        /// Every void needs another clerk's approval.
+        #[arg(long)]
+        approve_voids: bool,
+        /// A billing or contracts run of more rows than this needs one.
+        #[arg(long, value_name = "ROWS", value_parser = clap::value_parser!(u64).range(1..))]
+        approve_runs_over: Option<u64>,
+        /// An invoice of more than this amount in this currency needs one (one left to
+        /// the account's currency too).
+        #[arg(long, num_args = 2, value_names = ["AMOUNT", "CURRENCY"])]
+        approve_amount_over: Option<Vec<String>>,
+        /// Hours a request stands before it expires (24 unless set).
+        #[arg(long, value_name = "HOURS", value_parser = clap::value_parser!(u32).range(1..=720))]
+        approval_hours: Option<u32>,
+        /// Nothing needs an approval any more.
+        #[arg(long, conflicts_with_all = ["approve_voids", "approve_runs_over", "approve_amount_over"])]
+        off: bool,
     },
     /// Copy this computer's journal into the desk's shared journal (PostgreSQL): every
     /// entry with who wrote it and when, and the references it claimed. Running it

@@ -94,7 +94,7 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
     }
     confirm(&a)?;
     let control = Arc::new(Control::default());
-    let runner = Runner {
+    let mut runner = Runner {
         base_url: resolved.config.base_url.clone(),
         profile_account: resolved.config.account_key.clone(),
         client: match client {
@@ -110,7 +110,10 @@ pub(super) async fn bulk_command(a: BulkArgs, profile: Option<&str>) -> Result<(
         } else {
             AllowSimilar::default()
         },
+        four_eyes: Default::default(),
     };
+    let file_name = a.file.file_name().map(|n| n.to_string_lossy().into_owned());
+    runner.four_eyes = super::approvals_cmd::run_clearance(&runner, &plan.rows, file_name).await?;
     let from = From {
         file: Some(&a.file),
         file_id: &file_id,

@@ -386,7 +386,7 @@ async fn run(a: ContractsRunArgs, profile: Option<&str>) -> Result<(), CliError>
         );
     }
     let control = Arc::new(Control::default());
-    let runner = Runner {
+    let mut runner = Runner {
         base_url: resolved.config.base_url.clone(),
         profile_account: resolved.config.account_key.clone(),
         client: Client::new(resolved.config).map_err(CliError::from)?,
@@ -396,7 +396,9 @@ async fn run(a: ContractsRunArgs, profile: Option<&str>) -> Result<(), CliError>
         // A contract's period is told apart by its reference, never by its look: two
         // offices rented at the same rent by one customer are two invoices.
         allow_similar: AllowSimilar::All,
+        four_eyes: Default::default(),
     };
+    runner.four_eyes = super::approvals_cmd::run_clearance(&runner, &rows.rows, None).await?;
     let from = super::bulk_cmd::From {
         file: None,
         file_id: "",

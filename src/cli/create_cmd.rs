@@ -7,6 +7,7 @@ use super::at_service::{Service, already_at_service, blocked, warn_unrecorded};
 use super::journal_open::open_journal;
 use super::output::print_invoice;
 use crate::api::{CurrencyChoice, NewInvoice, money};
+use crate::journal::approvals::{Item, Summary, What};
 use crate::journal::{self, Action, Guard, Intent, Similar};
 use crate::text::escape_controls;
 use crate::tr;
@@ -88,6 +89,36 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
         },
         ..Guard::default()
     };
+    if let Some(policy) = super::approvals_cmd::policy_of(&journal).await?
+        && policy
+            .for_create(inv.amount, record.currency_code.as_deref(), None)
+            .is_some()
+    {
+        // Its approval names it by its reference: one without cannot be approved.
+        let Some(reference) = record.external_id.clone() else {
+            return Err(CliError::usage(tr!("cli-ap-needs-reference")));
+        };
+        let summary = Summary {
+            reference: Some(reference),
+            customer: record.customer.clone(),
+            totals: vec![(
+                record.currency_code.clone().unwrap_or_default(),
+                inv.amount.to_string(),
+            )],
+            ..Summary::default()
+        };
+        let item = Item::of_create(&record);
+        guard.approval = Some(
+            super::approvals_cmd::clearance(
+                &journal,
+                What::Create,
+                &record.service,
+                vec![item],
+                summary,
+            )
+            .await?,
+        );
+    }
     let send = |guard: Guard| {
         journal::write_ahead(
             &journal,
@@ -178,11 +209,36 @@ pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Resu
         id,
         None,
     );
+    let mut guard = Guard::default();
+    if let Some(policy) = super::approvals_cmd::policy_of(&journal).await?
+        && policy.voids
+    {
+        let summary = Summary {
+            invoice: Some(id.to_string()),
+            ..Summary::default()
+        };
+        let item = Item {
+            key: id.to_string(),
+            customer: None,
+            amount: None,
+            currency_code: None,
+        };
+        guard.approval = Some(
+            super::approvals_cmd::clearance(
+                &journal,
+                What::Void,
+                &record.service,
+                vec![item],
+                summary,
+            )
+            .await?,
+        );
+    }
     let sent = journal::write_ahead(
         &journal,
         Action::Void,
         record,
-        Guard::default(),
+        guard,
         svc.client.void_invoice(id),
         |v| Some(v.id.clone()),
     )

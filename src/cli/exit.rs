@@ -22,6 +22,9 @@ pub enum Exit {
     /// Outcome unknown: something was sent and no answer came, or the answer could not
     /// be read; check before retrying.
     Unknown = 6,
+    /// The desk's policy wants another clerk's approval (asked, still waiting, or
+    /// rejected): nothing was sent.
+    Approval = 7,
     /// `journal verify`: an entry was changed or removed.
     Tampered = 8,
     /// Stopped by Ctrl-C (as a shell reports SIGINT).
@@ -32,7 +35,7 @@ pub enum Exit {
 
 impl Exit {
     /// Every code, in order.
-    pub const ALL: [Exit; 10] = [
+    pub const ALL: [Exit; 11] = [
         Exit::Success,
         Exit::Failed,
         Exit::Usage,
@@ -40,6 +43,7 @@ impl Exit {
         Exit::Refused,
         Exit::Network,
         Exit::Unknown,
+        Exit::Approval,
         Exit::Tampered,
         Exit::Interrupted,
         Exit::PipeClosed,
@@ -65,6 +69,9 @@ impl Exit {
             Exit::Network => "network failure, timeout or an untrusted certificate",
             Exit::Unknown => {
                 "outcome unknown: check before retrying (sent and no answer came, or the answer could not be read)"
+            }
+            Exit::Approval => {
+                "the desk's policy wants another clerk's approval (asked, waiting or rejected): nothing was sent"
             }
             Exit::Tampered => "`journal verify` found a changed or removed entry",
             Exit::Interrupted => "stopped by Ctrl-C",

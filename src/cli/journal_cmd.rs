@@ -126,6 +126,23 @@ pub(super) async fn journal_command(
             time_zone,
         }) => init(&url, clerks.as_deref(), time_zone.as_deref()),
         Some(JournalCommand::Push { to, from }) => push(&to, from.as_deref()),
+        Some(JournalCommand::Policy {
+            url,
+            approve_voids,
+            approve_runs_over,
+            approve_amount_over,
+            approval_hours,
+            off,
+        }) => {
+            let change = crate::journal::approvals::PolicyChange {
+                voids: approve_voids,
+                runs_over: approve_runs_over,
+                amount_over: super::approvals_cmd::amount_over(approve_amount_over)?,
+                hours: approval_hours,
+                off,
+            };
+            super::approvals_cmd::policy(url.as_deref(), change, json)
+        }
         Some(JournalCommand::Resolve { include_recent: _ }) => {
             let resolved = super::settings::resolve(profile)?;
             let base = resolved.config.base_url.clone();

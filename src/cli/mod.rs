@@ -37,6 +37,7 @@ macro_rules! say_part {
     }};
 }
 
+mod approvals_cmd;
 mod args;
 mod at_service;
 mod bulk_cmd;
@@ -167,6 +168,7 @@ pub fn run(cli: Cli) -> ExitCode {
             cli.profile.as_deref(),
             cli.json,
         )),
+        Command::Approvals(a) => rt.block_on(approvals_cmd::approvals_command(a, cli.json)),
         Command::Journal(j) => rt.block_on(journal_cmd::journal_command(
             j,
             cli.profile.as_deref(),

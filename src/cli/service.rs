@@ -101,7 +101,8 @@ pub(super) async fn run(cmd: Command, profile: Option<&str>, json: bool) -> Resu
         | Command::Uf(_)
         | Command::Find { .. }
         | Command::Bulk(_)
-        | Command::Contracts(_) => Ok(()),
+        | Command::Contracts(_)
+        | Command::Approvals(_) => Ok(()),
     }
 }
 

@@ -16,6 +16,8 @@ pub fn journal_trouble(t: crate::journal::Trouble) -> Option<String> {
         Trouble::Denied => Some(tr!("journal-denied")),
         Trouble::NoDatabase => Some(tr!("journal-no-database")),
         Trouble::Rewound => Some(tr!("journal-rewound")),
+        Trouble::NeedsApproval => Some(tr!("journal-needs-approval")),
+        Trouble::ApprovalRefused => Some(tr!("journal-approval-refused")),
         Trouble::Other => None,
     }
 }

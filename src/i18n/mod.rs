@@ -50,6 +50,7 @@ pub fn help_text_args(lang: Lang, key: &str, args: &[(&'static str, String)]) ->
     HELP.try_lookup_with_args(&lang.id(), key, &map)
 }
 
+mod approvals;
 mod bulk;
 mod contracts;
 mod errors;
@@ -59,6 +60,7 @@ mod profile;
 mod search;
 mod uf;
 
+pub use approvals::*;
 pub use bulk::*;
 pub use contracts::*;
 pub use errors::*;

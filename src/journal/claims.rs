@@ -25,6 +25,10 @@ pub struct Guard {
     /// the clerk decided to issue it. Taken over from that entry, the decision journaled
     /// (`issued-although-missing:<id>`); any other holder still stops it.
     pub missing: Option<String>,
+    /// The desk's approval (a request's number) this create or void carries out, on a
+    /// shared journal whose policy asks for one: recorded as used by this very intent
+    /// in the claim's transaction, which the server checks.
+    pub approval: Option<i64>,
 }
 
 /// What is done about look-alikes of a create.
@@ -232,6 +236,9 @@ fn claim_in(
     }
     let row: Row = intent_row(action, &intent, who);
     let seq = append_in(tx, row)?;
+    if let (Some(request), true) = (guard.approval, tx.shared()) {
+        super::approvals::use_in(tx, request, seq)?;
+    }
     if let (Some(k), Some(old), true) = (key, missing, tx.shared()) {
         // Over an entry done as an invoice the service does not have: the server takes
         // it over only for an intent whose decision says so.

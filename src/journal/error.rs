@@ -26,6 +26,13 @@ pub enum Trouble {
     /// server failed over to a standby that did not have them yet): nothing more is
     /// written on this connection's word; a new run asks the service first.
     Rewound,
+    /// The desk's policy wants another clerk's approval of this void or create, and
+    /// the server found none that holds (not approved, rejected, expired, or for other
+    /// content): nothing was claimed or sent.
+    NeedsApproval,
+    /// The server did not take an approval's decision (the request is the clerk's own,
+    /// expired, already decided, or does not exist).
+    ApprovalRefused,
     /// Anything else (the reason says what).
     Other,
 }

@@ -8,6 +8,7 @@
 //!
 //! Never in the journal: secrets, tokens, an account key (only its last 4 characters).
 
+pub mod approvals;
 mod calendar;
 mod claims;
 mod clock;
@@ -129,6 +130,9 @@ pub struct Intent {
     pub invoice_id: Option<String>,
     /// The file's name (exports; the name only, not the folder).
     pub file_name: Option<String>,
+    /// The rows of the billing or contracts run a create is one of (on a shared
+    /// journal: the desk's policy may hold runs over a size), or an export's rows.
+    pub rows: Option<u64>,
     /// Where its reference (create) or invoice id (void) is claimed: the service identity
     /// ([`identity::create_scope`], [`identity::void_scope`]); empty for exports.
     pub service: String,
@@ -482,6 +486,23 @@ pub fn init_shared(
     pg.batch(&grants)
         .map_err(store::shared_open_error(&shown))?;
     Ok(grants)
+}
+
+/// Changes the desk's four-eyes policy of the shared journal at `url` as its owner (its
+/// layout brought up to date first), and returns it as it now stands.
+pub fn set_policy_shared(
+    url: &str,
+    password: Option<&str>,
+    change: &approvals::PolicyChange,
+) -> Result<approvals::Policy, JournalError> {
+    let (pg, shown) = store::connect_shared(
+        url,
+        password,
+        &format!("{}@{}", os_user(), host_name()),
+        |e, shown| store::shared_open_error(shown)(e),
+    )?;
+    approvals::set_policy_in(&pg, change).map_err(store::shared_open_error(&shown))?;
+    approvals::policy_in(&pg).map_err(store::shared_open_error(&shown))
 }
 
 /// This computer's name (who wrote an entry, on a shared journal).

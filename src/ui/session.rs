@@ -195,6 +195,7 @@ impl Session {
             profile_account: Some(profile.account_key.trim().to_string()).filter(|k| !k.is_empty()),
             control,
             allow_similar,
+            four_eyes: crate::bulk::run::FourEyes::default(),
         }
     }
 }

@@ -20,6 +20,7 @@ help-exit-3 = falló la autenticación (el emisor de tokens, o un 401/403)
 help-exit-4 = el servicio, el servidor de correo o la CMF respondió con un error (`uf check`: un valor guardado difería)
 help-exit-5 = falla de red, tiempo agotado o un certificado no confiable
 help-exit-6 = resultado desconocido: revise antes de reintentar (se envió y no llegó respuesta, o la respuesta no se pudo leer)
+help-exit-7 = la política del equipo pide la aprobación de otro miembro (pedida, en espera o rechazada): no se envió nada
 help-exit-8 = `journal verify` encontró un registro cambiado o quitado
 help-exit-130 = detenido con Ctrl-C
 help-exit-141 = quien leía la salida se fue
@@ -190,6 +191,13 @@ help-cmd-journal-init = Prepara el registro compartido de un equipo (PostgreSQL)
 help-arg-journal-init--url = La dirección de la base de datos, postgres://dueño@servidor/base (sin contraseña)
 help-arg-journal-init--clerks = El rol de base de datos de los empleados, con lo que puede hacer (si no, se imprimen las instrucciones para que las ejecute el dueño)
 help-arg-journal-init--time-zone = La zona horaria del equipo (nombre IANA; America/Santiago si no se indica): el reloj del servidor en ella decide el mes de los correos de cada empleado y qué es "hoy"
+help-cmd-journal-policy = Los cuatro ojos del equipo en su registro compartido: qué anulaciones, emisiones masivas y facturas necesitan la aprobación de otro miembro. Cualquiera la ve; la cambia el dueño de la base de datos, con su dirección (la contraseña de INVOICE_DESK_JOURNAL_PASSWORD)
+help-arg-journal-policy--url = La dirección de la base de datos como su dueño, postgres://dueño@servidor/base (para cambiar la política; sin ella, se muestra la del registro)
+help-arg-journal-policy--approve-voids = Toda anulación necesita la aprobación de otro miembro del equipo
+help-arg-journal-policy--approve-runs-over = Una emisión masiva o de contratos de más filas que estas la necesita
+help-arg-journal-policy--approve-amount-over = Una factura de más de este monto en esta moneda la necesita (también la que queda en la moneda de la cuenta)
+help-arg-journal-policy--approval-hours = Horas que vale un pedido antes de vencer (24 si no se indica)
+help-arg-journal-policy--off = Nada necesita aprobación desde ahora
 help-cmd-journal-push = Copia el registro de este computador al registro compartido del equipo (PostgreSQL): cada registro con quién lo escribió y cuándo, y las referencias que reservó. Ejecutarlo de nuevo no copia nada dos veces
 help-arg-journal-push--to = El registro compartido, postgres://empleado@servidor/base (la contraseña de INVOICE_DESK_JOURNAL_PASSWORD)
 help-arg-journal-push--from = El registro local a copiar (por omisión, el de este computador, o INVOICE_DESK_JOURNAL cuando nombra un archivo)
@@ -255,6 +263,10 @@ help-arg-find--local = No preguntar nada al servicio (solo lo que este computado
 
 ## Value names (what follows an option in the usage line)
 help-value--profile = PERFIL
+help-value--approve-runs-over = FILAS
+help-value--approve-amount-over = MONTO
+help-value--approval-hours = HORAS
+help-value--note = NOTA
 help-value--lang = IDIOMA
 help-value--name = NOMBRE
 help-value--mode = MODO
@@ -321,6 +333,17 @@ help-value--emails = CORREOS
 help-value--kind = CUÁL
 help-value--date = DÍA
 help-value--year = AÑO
+
+## approvals
+help-cmd-approvals = Pedidos de aprobación de otro miembro del equipo en el registro compartido (la política del dueño, `journal policy`): listarlos (lo que hace por omisión), aprobar o rechazar el de un colega. Una anulación, emisión o emisión masiva que la política retiene lo pide primero y sale con 7 hasta que otro miembro lo apruebe; entonces el mismo comando lo lleva a cabo, una vez
+help-cmd-approvals-list = Lista los pedidos, del más nuevo al más antiguo (también por omisión): qué haría cada uno, quién lo pidió, en qué está
+help-arg-approvals-list--pending = Solo los que esperan su decisión
+help-cmd-approvals-approve = Aprueba el pedido de un colega: quien lo pidió puede entonces llevarlo a cabo, una vez, hasta que venza
+help-arg-approvals-approve--id = El número del pedido
+help-arg-approvals-approve--note = Una nota que se guarda con la aprobación
+help-cmd-approvals-reject = Rechaza el pedido de un colega, diciendo por qué: no se envía nada de él
+help-arg-approvals-reject--id = El número del pedido
+help-arg-approvals-reject--note = Por qué (obligatorio)
 
 ## contracts
 help-cmd-contracts = Contratos: facturas que se repiten (un arriendo en UF al mes, un plan en pesos al trimestre), guardados en el registro (un equipo los comparte), cada período emitido una vez, por más veces que se ejecute y en cuantos computadores sea. `contracts run` emite los de un período: códigos de salida como `bulk`

@@ -471,3 +471,27 @@ cli-ct-billed-before = { $count ->
 }
 cli-ct-plan-only = Nothing sent: run it again with --yes to issue these invoices.
 cli-ct-no-uf = No UF value for { $day }: contracts billed in pesos at the UF are not issued ({ $why }).
+
+## approvals, journal policy
+cli-ap-local = This journal is on this computer: it has no approval policy (one computer, one person). Approvals belong to the desk's shared journal.
+cli-ap-none = There are no requests for approval.
+cli-ap-none-for-me = Nothing is waiting for your approval.
+cli-ap-note-too-long = The note is too long: at most { $max } characters.
+cli-ap-reject-needs-note = A rejection says why: --note "…".
+cli-ap-own = Request { $id } is your own: another member of the desk approves or rejects it.
+cli-ap-already = Request { $id } is no longer waiting: { $state }.
+cli-ap-not-found = There is no request for approval { $id } in this journal.
+cli-ap-approved = You approved request { $id }: { $what }. { $who } may carry it out, once, until { $until }.
+cli-ap-rejected = You rejected request { $id }: { $what }. Nothing of it will be sent.
+cli-ap-carrying-out = Request { $id }, { $state }: carrying it out.
+cli-ap-asked = Request for approval { $id }: { $what } (another member of the desk must approve it). Nothing was sent. Once it is approved (invoice-desk approvals approve { $id }), run the same command again.
+cli-ap-refused = Nothing was sent: request for approval { $id } ({ $what }): { $state }.
+cli-ap-needs-reference = The desk's policy wants an invoice of this amount approved, and an approval names the invoice by its reference: give one with --external-id.
+cli-policy-owner = The desk's policy is changed by the database's owner: give the owner's address (invoice-desk journal policy postgres://owner@host/database …).
+cli-policy-off = The desk's policy: nothing needs another clerk's approval.
+cli-policy-voids = every void
+cli-policy-runs = every run of more than { $rows } rows
+cli-policy-amount = every invoice of more than { $amount } (and one left to the account's currency)
+cli-policy-on = The desk's policy: another member of the desk approves { $what }. A request stands { $hours } hours.
+cli-policy-bad-amount = --approve-amount-over takes an amount and a currency: --approve-amount-over 5000000 CLP.
+cli-policy-bad-amount-is = --approve-amount-over: "{ $amount } { $currency }" is not an amount above zero and a currency code (CLP, CLF, USD…).

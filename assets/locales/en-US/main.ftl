@@ -1353,3 +1353,16 @@ ctp-apply-pause = Pause
 ctp-apply-resume = Resume
 ctp-apply-end = End after it
 ctp-f-which = Contract to change
+
+## The desk's four eyes (approvals)
+journal-needs-approval = The desk's policy wants another member of the desk to approve this first, and the journal has no approval that holds for it (not approved yet, rejected, expired, or given for something else): nothing was sent.
+journal-approval-refused = The shared journal did not take the decision: the request is your own, has expired, was already decided, or does not exist.
+ap-what-void = void { $invoice }
+ap-what-create = issue invoice { $reference } to { $customer } for { $amount }
+ap-what-run-file = issue { $count } invoices from { $file } ({ $amount })
+ap-what-run = issue { $count } contract invoices ({ $amount })
+ap-pending = waiting for approval until { $until }
+ap-approved = approved by { $who } on { $when }
+ap-rejected = rejected by { $who } on { $when }
+ap-expired = expired on { $when } without a decision
+ap-line = Request { $id }: { $what } · asked by { $who } on { $when } · { $state }

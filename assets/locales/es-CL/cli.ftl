@@ -474,3 +474,27 @@ cli-ct-billed-before = { $count ->
 }
 cli-ct-plan-only = No se envió nada: ejecútelo de nuevo con --yes para emitir estas facturas.
 cli-ct-no-uf = No hay valor de la UF del { $day }: los contratos que se facturan en pesos a la UF no se emiten ({ $why }).
+
+## approvals, journal policy
+cli-ap-local = Este registro está en este computador: no tiene política de aprobación (un computador, una persona). Las aprobaciones son del registro compartido del equipo.
+cli-ap-none = No hay pedidos de aprobación.
+cli-ap-none-for-me = Nada espera su aprobación.
+cli-ap-note-too-long = La nota es demasiado larga: a lo más { $max } caracteres.
+cli-ap-reject-needs-note = Un rechazo dice por qué: --note "…".
+cli-ap-own = El pedido { $id } es suyo: lo aprueba o lo rechaza otro miembro del equipo.
+cli-ap-already = El pedido { $id } ya no espera: { $state }.
+cli-ap-not-found = No hay un pedido de aprobación { $id } en este registro.
+cli-ap-approved = Aprobó el pedido { $id }: { $what }. { $who } puede llevarlo a cabo, una vez, hasta el { $until }.
+cli-ap-rejected = Rechazó el pedido { $id }: { $what }. No se enviará nada de él.
+cli-ap-carrying-out = Pedido { $id }, { $state }: se lleva a cabo.
+cli-ap-asked = Pedido de aprobación { $id }: { $what } (falta la aprobación de otro miembro del equipo). No se envió nada. Cuando lo aprueben (invoice-desk approvals approve { $id }), ejecute el mismo comando.
+cli-ap-refused = No se envió nada: pedido de aprobación { $id } ({ $what }): { $state }.
+cli-ap-needs-reference = La política del equipo pide aprobar una factura de este monto, y una aprobación nombra la factura por su referencia: indique una con --external-id.
+cli-policy-owner = La política del equipo la cambia el dueño de la base de datos: indique la dirección del dueño (invoice-desk journal policy postgres://dueño@servidor/base …).
+cli-policy-off = Política del equipo: nada necesita la aprobación de otro miembro.
+cli-policy-voids = toda anulación
+cli-policy-runs = toda emisión de más de { $rows } filas
+cli-policy-amount = toda factura de más de { $amount } (y la que queda en la moneda de la cuenta)
+cli-policy-on = Política del equipo: otro miembro del equipo aprueba { $what }. Un pedido vale { $hours } horas.
+cli-policy-bad-amount = --approve-amount-over lleva un monto y una moneda: --approve-amount-over 5000000 CLP.
+cli-policy-bad-amount-is = --approve-amount-over: "{ $amount } { $currency }" no es un monto mayor que cero y un código de moneda (CLP, CLF, USD…).

@@ -1353,3 +1353,16 @@ ctp-apply-pause = Pausar
 ctp-apply-resume = Reanudar
 ctp-apply-end = Terminar después de él
 ctp-f-which = Contrato a cambiar
+
+## Cuatro ojos en el equipo (aprobaciones)
+journal-needs-approval = La política del equipo pide que otro miembro del equipo lo apruebe primero, y el registro no tiene una aprobación que valga para esto (aún no aprobada, rechazada, vencida o dada para otra cosa): no se envió nada.
+journal-approval-refused = El registro compartido no tomó la decisión: el pedido es suyo, venció, ya se decidió o no existe.
+ap-what-void = anular { $invoice }
+ap-what-create = emitir la factura { $reference } a { $customer } por { $amount }
+ap-what-run-file = emitir { $count } facturas de { $file } ({ $amount })
+ap-what-run = emitir { $count } facturas de contratos ({ $amount })
+ap-pending = espera aprobación hasta el { $until }
+ap-approved = aprobado por { $who } el { $when }
+ap-rejected = rechazado por { $who } el { $when }
+ap-expired = venció el { $when } sin decisión
+ap-line = Pedido { $id }: { $what } · lo pidió { $who } el { $when } · { $state }

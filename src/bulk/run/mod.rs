@@ -81,6 +81,19 @@ pub struct Runner {
     /// Rows (spreadsheet numbers) the clerk said to issue although they look like an
     /// earlier invoice.
     pub allow_similar: AllowSimilar,
+    /// The desk's four eyes (a shared journal): the run's size on each row's intent, so
+    /// the server knows a run's rows, and the approval they carry out.
+    pub four_eyes: FourEyes,
+}
+
+/// A run's rows as the shared journal's policy sees them ([`Runner::four_eyes`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FourEyes {
+    /// How many rows the run has (written on each row's intent); `None` on a journal of
+    /// this computer's own, which has no policy.
+    pub run_rows: Option<u64>,
+    /// The approved request the rows carry out.
+    pub approval: Option<i64>,
 }
 
 /// Which rows are issued although they look like an earlier invoice.
@@ -497,12 +510,14 @@ impl Runner {
 
     /// What the journal records of issuing `row` (its own account key, else the
     /// profile's).
-    fn intent_for(&self, row: &BulkRow) -> Intent {
+    pub fn intent_for(&self, row: &BulkRow) -> Intent {
         let account = row
             .account_key
             .as_deref()
             .or(self.profile_account.as_deref());
-        Intent::for_create(&self.profile, &self.base_url, account, &row.invoice)
+        let mut intent = Intent::for_create(&self.profile, &self.base_url, account, &row.invoice);
+        intent.rows = self.four_eyes.run_rows;
+        intent
     }
 
     /// Whose each invoice `(row, reference, id)` in `seen` is, found at the service with
@@ -639,6 +654,7 @@ impl Runner {
                 shown,
             },
             missing: None,
+            approval: self.four_eyes.approval,
         })
     }
 

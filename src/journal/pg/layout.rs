@@ -84,6 +84,9 @@ pub(super) const FUNCTIONS: &[&str] = &[
     "journal_uf_keep",
     "journal_claim_missing",
     "journal_contract_event",
+    "journal_approval_request",
+    "journal_approval_decide",
+    "journal_approval_use",
 ];
 
 /// Layout 2, from layout 1 (`{schema}`: the tables' schema, the functions' only search
@@ -760,6 +763,15 @@ pub(super) fn fill(sql: &str, schema: &str) -> String {
                 "GRANT SELECT ON contract_events TO %I",
             ]),
         )
+        .replace(
+            "{to_clerks_8}",
+            &to_clerks(&[
+                "GRANT EXECUTE ON FUNCTION journal_approval_request(text, text, text, text, text) TO %I",
+                "GRANT EXECUTE ON FUNCTION journal_approval_decide(bigint, boolean, text, text) TO %I",
+                "GRANT EXECUTE ON FUNCTION journal_approval_use(bigint, bigint) TO %I",
+                "GRANT SELECT ON approval_events, approval_items TO %I",
+            ]),
+        )
         .replace("{schema}", &quote_ident(schema))
         .replace("{floor}", &IN_FLIGHT_FLOOR_SECONDS.to_string())
 }
@@ -781,8 +793,8 @@ pub(super) fn to_clerks(grants: &[&str]) -> String {
 pub fn grants(role: &str) -> String {
     let role = quote_ident(role);
     format!(
-        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, uf_corrections, desk_settings, contract_events FROM PUBLIC;\n\
-         GRANT SELECT ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, uf_corrections, desk_settings, contract_events TO {role};\n\
+        "REVOKE ALL ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, uf_corrections, desk_settings, contract_events, approval_events, approval_items FROM PUBLIC;\n\
+         GRANT SELECT ON entries, claims, bulk_runs, customers, journal_layout, pushed, writers, uf_values, uf_corrections, desk_settings, contract_events, approval_events, approval_items TO {role};\n\
          GRANT EXECUTE ON FUNCTION {} TO {role};\n",
         FUNCTIONS.join(", ")
     )

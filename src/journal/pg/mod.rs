@@ -29,6 +29,7 @@ use std::time::Duration;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 mod address;
+mod approvals_sql;
 mod layout;
 mod tls;
 
@@ -37,7 +38,7 @@ pub use layout::grants;
 use layout::{SCHEMA_1, UPGRADE_2, UPGRADE_3, UPGRADE_4, UPGRADE_5, UPGRADE_6, UPGRADE_7, fill};
 
 /// The layout this program writes; a database with a newer one is refused.
-pub(super) const LAYOUT: i64 = 7;
+pub(super) const LAYOUT: i64 = 8;
 
 /// The oldest layout a clerk's role goes on working with when it cannot bring it up to
 /// date itself (only the owner can): everything but contracts, which need layout 7 and
@@ -405,6 +406,7 @@ impl Pg {
                 (5, UPGRADE_5),
                 (6, UPGRADE_6),
                 (7, UPGRADE_7),
+                (8, approvals_sql::UPGRADE_8),
             ] {
                 if found.unwrap_or(1) < layout {
                     self.batch(&fill(sql, &schema))?;
@@ -781,6 +783,10 @@ impl From<tokio_postgres::Error> for DbError {
         let code = e.code();
         let trouble = match code {
             Some(c) if *c == SqlState::DISK_FULL => Trouble::DiskFull,
+            // The desk's four eyes (layout 8's functions): what the claim lacks, or why
+            // the server did not take a decision.
+            Some(c) if c.code() == "IDA01" => Trouble::NeedsApproval,
+            Some(c) if c.code().starts_with("IDA") => Trouble::ApprovalRefused,
             Some(c)
                 if *c == SqlState::INSUFFICIENT_PRIVILEGE
                     || *c == SqlState::READ_ONLY_SQL_TRANSACTION =>

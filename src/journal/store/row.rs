@@ -221,6 +221,7 @@ pub(in crate::journal) fn intent_row(action: Action, intent: &Intent, who: &str)
         external_id: intent.external_id.clone(),
         invoice_id: intent.invoice_id.clone(),
         file_name: intent.file_name.clone(),
+        rows: intent.rows.and_then(|n| i64::try_from(n).ok()),
         service: Some(intent.service.clone()).filter(|s| !s.is_empty()),
         due_date: intent.due_date.clone(),
         decision: intent.decision.clone(),

@@ -88,9 +88,74 @@ impl Journal {
         // A long journal is walked as long as rows keep coming; the connection's limit
         // comes back however the walk ends.
         let _ = self.db().exec("SET statement_timeout = 0", &[]);
-        let walked = self.walk_shared_chains();
+        let walked = match self.walk_shared_chains() {
+            Ok(Ok(n)) => self.walk_approvals().map(|a| a.map(|m| n + m)),
+            other => other,
+        };
         let _ = self.db().exec("RESET statement_timeout", &[]);
         walked
+    }
+
+    /// The desk's approvals (layout 8), one chain, each row as the server hashed it
+    /// (`journal_approval_text`) and held to the rules the server's functions keep: a
+    /// decision by another role than who asked, before the request expired; a use by
+    /// who asked, after an approval, before it expired.
+    fn walk_approvals(&self) -> Result<Result<u64, Broken>, JournalError> {
+        let there = self
+            .db()
+            .one("SELECT to_regclass('approval_events') IS NOT NULL", &[])
+            .and_then(|r| r.map(|r| r.flag(0)).transpose())
+            .map_err(|e| self.read_err(e))?;
+        if there != Some(true) {
+            return Ok(Ok(0));
+        }
+        let (mut prev, mut n, mut broken) = (GENESIS.to_string(), 0u64, None);
+        let walked = self.db().each(
+            "SELECT e.id, e.prev_hash, e.hash,
+               encode(sha256(convert_to(e.prev_hash || E'\\n' || journal_approval_text(e), 'UTF8')), 'hex'),
+               CASE
+                 WHEN e.kind = 'request' AND e.request <> e.id THEN 'a request that names another'
+                 WHEN e.kind IN ('approve', 'reject') AND (r.id IS NULL OR r.db_user = e.db_user)
+                   THEN 'a decision by the role that asked'
+                 WHEN e.kind IN ('approve', 'reject') AND e.time::timestamptz > r.expires::timestamptz
+                   THEN 'a decision after the request expired'
+                 WHEN e.kind = 'use' AND (r.id IS NULL OR r.db_user <> e.db_user)
+                   THEN 'carried out by another role than the one that asked'
+                 WHEN e.kind = 'use' AND NOT EXISTS (SELECT 1 FROM approval_events d
+                        WHERE d.request = e.request AND d.kind = 'approve' AND d.id < e.id)
+                   THEN 'carried out without an approval'
+                 WHEN e.kind = 'use' AND e.time::timestamptz > r.expires::timestamptz
+                   THEN 'carried out after the request expired'
+                 WHEN e.kind NOT IN ('request', 'approve', 'reject', 'use') THEN 'not an approval event'
+               END
+             FROM approval_events e
+             LEFT JOIN approval_events r ON r.id = e.request AND r.kind = 'request'
+             ORDER BY e.id",
+            &[],
+            &mut |r| {
+                let id = r.int(0)?;
+                let (prev_hash, hash, recomputed) = (r.text(1)?, r.text(2)?, r.text(3)?);
+                let why = if prev_hash != prev {
+                    Some("it does not follow the approval event before it (one was removed or changed)".to_string())
+                } else if recomputed != hash {
+                    Some("its content was changed after it was written".to_string())
+                } else {
+                    r.opt_text(4)?
+                };
+                if let Some(why) = why {
+                    broken = Some(Broken {
+                        seq: 0,
+                        why: format!("approval event {id}: {why}"),
+                    });
+                    return Ok(false);
+                }
+                prev = hash;
+                n += 1;
+                Ok(true)
+            },
+        );
+        walked.map_err(|e| self.read_err(e))?;
+        Ok(broken.map_or(Ok(n), Err))
     }
 
     /// [`Journal::verify_shared`]'s walk.

@@ -1,0 +1,88 @@
+//! The desk's four eyes in words: what a request would do, where it stands, who asked
+//! and who decided (the role first, as everywhere on a desk).
+
+use crate::journal::approvals::{Request, State, Summary, What};
+use crate::tr;
+
+/// What a request would do: "anular in_…", "emitir la factura R-1 a cus_… por
+/// $6.000.000", "emitir 120 facturas de enero.csv ($12.345.678)".
+pub fn approval_what(what: What, s: &Summary) -> String {
+    let esc =
+        |t: &Option<String>| crate::text::escape_controls(t.as_deref().unwrap_or("?")).into_owned();
+    let totals = s
+        .totals
+        .iter()
+        .map(
+            |(code, amount)| match amount.parse::<rust_decimal::Decimal>() {
+                Ok(a) => crate::api::money::format_amount(
+                    a,
+                    Some(code.as_str()).filter(|c| !c.is_empty()),
+                ),
+                Err(_) => crate::text::escape_controls(amount).into_owned(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join(" + ");
+    match what {
+        What::Void => tr!("ap-what-void", invoice = esc(&s.invoice)),
+        What::Create => tr!(
+            "ap-what-create",
+            reference = esc(&s.reference),
+            customer = esc(&s.customer),
+            amount = totals
+        ),
+        What::Run => match &s.file {
+            Some(_) => tr!(
+                "ap-what-run-file",
+                count = s.rows.unwrap_or(0),
+                file = esc(&s.file),
+                amount = totals
+            ),
+            None => tr!("ap-what-run", count = s.rows.unwrap_or(0), amount = totals),
+        },
+    }
+}
+
+/// Where a request stands: "pendiente hasta el 29-11-2026 10:42", "aprobado por rol
+/// beto · Beto el …", "rechazado por … el …: no corresponde", "venció".
+pub fn approval_state(r: &Request) -> String {
+    let note = |n: &Option<String>| {
+        n.as_deref()
+            .map(|n| format!(": {}", crate::text::escape_controls(n)))
+            .unwrap_or_default()
+    };
+    match &r.state {
+        State::Pending => tr!("ap-pending", until = super::moment(&r.expires)),
+        State::Approved { by, time, note: n } => format!(
+            "{}{}",
+            tr!(
+                "ap-approved",
+                who = super::writer_by(by),
+                when = super::moment(time)
+            ),
+            note(n)
+        ),
+        State::Rejected { by, time, note: n } => format!(
+            "{}{}",
+            tr!(
+                "ap-rejected",
+                who = super::writer_by(by),
+                when = super::moment(time)
+            ),
+            note(n)
+        ),
+        State::Expired => tr!("ap-expired", when = super::moment(&r.expires)),
+    }
+}
+
+/// A request on one line: "12 · anular in_… · pidió rol ana · Ana el … · pendiente …".
+pub fn approval_line(r: &Request) -> String {
+    tr!(
+        "ap-line",
+        id = r.id,
+        what = approval_what(r.what, &r.summary),
+        who = super::writer_by(&r.by),
+        when = super::moment(&r.time),
+        state = approval_state(r)
+    )
+}
