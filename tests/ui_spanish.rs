@@ -1554,3 +1554,175 @@ fn save_desk_journal(h: &mut common::H) {
         )
     });
 }
+
+/// Four eyes on the desk, in the app and in Spanish (#70): with the owner's policy on,
+/// the app's Anular asks first and sends nothing; approved by another clerk's role (the
+/// CLI), the same Anular voids it, once. A colleague's request waits in Activity
+/// ("1 por aprobar"), is approved there with a note, and the colleague's command then
+/// carries it out; a billing run over the limit asks the same way and, approved, issues
+/// each row once.
+#[cfg(target_os = "linux")]
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn a_void_and_a_run_wait_for_a_colleagues_approval_in_the_app_in_spanish() {
+    use common::{click, set_text, type_into};
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let owner = server.database();
+    let db = owner.rsplit('/').next().unwrap().to_string();
+    let (group, beto) = (format!("desk_{db}"), format!("beto_{db}"));
+    server.psql("postgres", &format!("CREATE ROLE {group} NOLOGIN"));
+    server.psql(
+        "postgres",
+        &format!(
+            "CREATE ROLE {beto} LOGIN PASSWORD '{}' IN ROLE {group}",
+            pg_server::PASSWORD
+        ),
+    );
+    server.psql(&db, &format!("GRANT CONNECT ON DATABASE {db} TO {group}"));
+    let rt = runtime();
+    let s = rt
+        .block_on(Sandbox::start(SandboxConfig::default()))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cli = |url: &str, args: &[&str]| {
+        cli_env::oauth_cli(&s, dir.path())
+            .env("INVOICE_DESK_JOURNAL", url)
+            .env("INVOICE_DESK_JOURNAL_PASSWORD", pg_server::PASSWORD)
+            .env("USER", "beto")
+            .args(["--lang", "es"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let ok = |out: std::process::Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    };
+    ok(cli(
+        &owner,
+        &["journal", "init", &owner, "--clerks", &group],
+    ));
+    ok(cli(
+        &owner,
+        &[
+            "journal",
+            "policy",
+            &owner,
+            "--approve-voids",
+            "--approve-runs-over",
+            "2",
+        ],
+    ));
+    // The app's clerk: a role of its own (no password: the tests' trusted role).
+    let shared = server.trusted_url(&db);
+    server.psql("postgres", &format!("GRANT {group} TO trusted"));
+    let as_beto = server.url_as(&beto, &db);
+    let voids = || s.counters().api.get("void").copied().unwrap_or(0);
+    let mut h = common::connected_with_journal(
+        &rt,
+        s.profile("Pruebas"),
+        &s.credentials.client_secret,
+        dir.path(),
+        [1100.0, 760.0],
+        Lang::Es,
+        Some(std::path::PathBuf::from(&shared)),
+    );
+    let org = invoice_desk::sandbox::data::ORG_OAUTH;
+    let id = s.sample_invoice(org).unwrap();
+    let void = |h: &mut common::H| {
+        click(h, &text("tab-lookup"));
+        set_text(h, &text("f-invoice-id"), "");
+        type_into(h, &text("f-invoice-id"), &id);
+        click(h, &text("lk-look-up"));
+        step_until(h, "looked up", |h| has_text(h, &text("lk-void")));
+        click(h, &text("lk-void"));
+        step_until(h, "asked", |h| has_text(h, &text("lk-confirm-title")));
+        click(h, &text("lk-void-invoice"));
+    };
+    void(&mut h);
+    step_until(&mut h, "a request", |h| has_text(h, "Pedido de aprobación"));
+    assert!(has_text(
+        &h,
+        &format!("anular {id} (falta la aprobación de otro miembro del equipo)")
+    ));
+    assert_eq!(voids(), 0, "nothing sent");
+    let n: i64 = server
+        .psql(
+            &db,
+            "SELECT max(id) FROM approval_events WHERE kind = 'request'",
+        )
+        .parse()
+        .unwrap();
+    ok(cli(&as_beto, &["approvals", "approve", &n.to_string()]));
+    void(&mut h);
+    step_until(&mut h, "voided", |h| has_text(h, "fue anulada"));
+    assert_eq!(voids(), 1);
+
+    // Beto asks to void another invoice: it waits in the app's Activity for this clerk.
+    let other = s.sample_invoice(org).unwrap();
+    let out = cli(&as_beto, &["void", &other, "--yes"]);
+    assert_eq!(
+        out.status.code(),
+        Some(7),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    click(&mut h, &text("tab-activity"));
+    step_until(&mut h, "the badge", |h| has_text(h, "1 por aprobar"));
+    assert!(has_text(&h, &format!("anular {other}")));
+    assert!(has_text(&h, &format!("rol {beto}")));
+    type_into(&mut h, &text("ap-ui-note-label"), "conforme");
+    click(&mut h, &text("ap-ui-approve"));
+    step_until(&mut h, "approved", |h| has_text(h, "Aprobó el pedido"));
+    step_until(&mut h, "the badge gone", |h| !has_text(h, "1 por aprobar"));
+    ok(cli(&as_beto, &["void", &other, "--yes"]));
+    assert_eq!(voids(), 2, "carried out once, by who asked");
+
+    // A billing run of 3 rows (the limit is 2): asked, approved by Beto, issued once.
+    let customer = s.customers()[1].0.clone();
+    let file = dir.path().join("marzo.csv");
+    std::fs::write(
+        &file,
+        format!("cliente,monto,referencia\n{customer},1100,M-1\n{customer},1200,M-2\n{customer},1300,M-3\n"),
+    )
+    .unwrap();
+    let creates = || s.counters().api.get("create").copied().unwrap_or(0);
+    let run = |h: &mut common::H| {
+        click(h, &text("tab-bulk"));
+        set_text(h, &text("bulk-file"), file.to_str().unwrap());
+        click(h, &text("bulk-read"));
+        step_until(h, "read", |h| h.state().bulk().loaded_plan().is_some());
+        click(h, "Emitir 3 facturas…");
+        click(h, &text("bulk-confirm-yes"));
+    };
+    run(&mut h);
+    step_until(&mut h, "a run's request", |h| {
+        has_text(h, "emitir 3 facturas de marzo.csv")
+    });
+    assert_eq!(creates(), 0);
+    let m: i64 = server
+        .psql(
+            &db,
+            "SELECT max(id) FROM approval_events WHERE kind = 'request'",
+        )
+        .parse()
+        .unwrap();
+    ok(cli(&as_beto, &["approvals", "approve", &m.to_string()]));
+    run(&mut h);
+    step_until(&mut h, "issued", |h| has_text(h, "Terminado: 3 emitidas"));
+    assert_eq!(creates(), 3);
+    let used = server.psql(
+        &db,
+        &format!("SELECT count(*) FROM approval_events WHERE request = {m} AND kind = 'use'"),
+    );
+    assert_eq!(used, "3");
+}

@@ -161,87 +161,62 @@ pub(super) async fn clearance(
         .run(move |j| j.request_approval(what, &service, &items, &summary))
         .await
         .map_err(not_sent)?;
-    let said = crate::i18n::approval_what(request.what, &request.summary);
-    match &request.state {
-        State::Approved { .. } => {
-            note!(
-                "{}",
-                tr!(
-                    "cli-ap-carrying-out",
-                    id = request.id,
-                    state = crate::i18n::approval_state(&request)
-                )
-            );
-            Ok(request.id)
-        }
-        State::Pending => Err(CliError {
-            code: Exit::Approval,
-            message: tr!("cli-ap-asked", id = request.id, what = said),
-        }),
-        State::Rejected { .. } | State::Expired => Err(CliError {
-            code: Exit::Approval,
-            message: tr!(
-                "cli-ap-refused",
-                id = request.id,
-                what = said,
-                state = crate::i18n::approval_state(&request)
-            ),
-        }),
+    if let State::Approved { .. } = request.state {
+        say_carrying_out(&request);
+        return Ok(request.id);
     }
+    Err(not_approved(&request))
 }
 
 /// What the policy asks of a run of `rows` (from the file named `file`, or contracts):
-/// its size for every row's intent on a shared journal, and when the policy holds it
-/// (more rows than its limit, or a row over the amount), the approved request the rows
-/// carry out — else why nothing is sent ([`clearance`]).
+/// see [`crate::bulk::run::Runner::four_eyes_for`]; not approved, why nothing is sent
+/// (exit 7).
 pub(super) async fn run_clearance(
     runner: &crate::bulk::run::Runner,
     rows: &[crate::bulk::BulkRow],
     file: Option<String>,
 ) -> Result<crate::bulk::run::FourEyes, CliError> {
-    let mut eyes = crate::bulk::run::FourEyes::default();
-    if !runner.journal.is_shared() || rows.is_empty() {
-        return Ok(eyes);
+    use crate::bulk::run::FourEyesError;
+    match runner.four_eyes_for(rows, file).await {
+        Ok((eyes, approved)) => {
+            if let Some(r) = approved {
+                say_carrying_out(&r);
+            }
+            Ok(eyes)
+        }
+        Err(FourEyesError::Journal(e)) => Err(not_sent(e)),
+        Err(FourEyesError::NotApproved(r)) => Err(not_approved(&r)),
     }
-    let n = rows.len() as u64;
-    eyes.run_rows = Some(n);
-    let Some(policy) = policy_of(&runner.journal).await? else {
-        return Ok(eyes);
-    };
-    let intents: Vec<journal::Intent> = rows
-        .iter()
-        .map(|r| {
-            let mut i = runner.intent_for(r);
-            i.rows = Some(n);
-            i
-        })
-        .collect();
-    let held = rows.iter().zip(&intents).any(|(r, i)| {
-        policy
-            .for_create(r.invoice.amount, i.currency_code.as_deref(), Some(n))
-            .is_some()
-    });
-    if !held {
-        return Ok(eyes);
+}
+
+/// "Pedido 12, aprobado por …: se lleva a cabo."
+fn say_carrying_out(r: &Request) {
+    note!(
+        "{}",
+        tr!(
+            "cli-ap-carrying-out",
+            id = r.id,
+            state = crate::i18n::approval_state(r)
+        )
+    );
+}
+
+/// Why nothing is sent: request `r` asked now and waiting, or rejected (exit 7).
+fn not_approved(r: &Request) -> CliError {
+    let said = crate::i18n::approval_what(r.what, &r.summary);
+    CliError {
+        code: Exit::Approval,
+        message: if r.state == State::Pending {
+            tr!("cli-ap-asked", id = r.id, what = said)
+        } else {
+            tr!(
+                "cli-ap-refused",
+                id = r.id,
+                what = said,
+                state = crate::i18n::approval_state(r)
+            )
+        },
     }
-    let mut totals: std::collections::BTreeMap<String, rust_decimal::Decimal> = Default::default();
-    for r in rows {
-        let code = r.invoice.currency.currency().map(|c| c.code().to_string());
-        *totals.entry(code.unwrap_or_default()).or_default() += r.invoice.amount;
-    }
-    let summary = Summary {
-        file,
-        rows: Some(n),
-        totals: totals
-            .into_iter()
-            .map(|(c, a)| (c, a.to_string()))
-            .collect(),
-        ..Summary::default()
-    };
-    let service = intents[0].service.clone();
-    let items = intents.iter().map(Item::of_create).collect();
-    eyes.approval = Some(clearance(&runner.journal, What::Run, &service, items, summary).await?);
-    Ok(eyes)
 }
 
 /// `journal policy [URL] [--approve-voids] [--approve-runs-over N]

@@ -86,3 +86,19 @@ pub fn approval_line(r: &Request) -> String {
         state = approval_state(r)
     )
 }
+
+/// Why a run the app was to send was not sent: its request waits for a colleague, or
+/// was rejected.
+pub fn run_not_approved(r: &Request) -> String {
+    let what = approval_what(r.what, &r.summary);
+    if r.state == State::Pending {
+        tr!("bk-approval-asked", id = r.id, what = what)
+    } else {
+        tr!(
+            "lk-approval-refused",
+            id = r.id,
+            what = what,
+            state = approval_state(r)
+        )
+    }
+}

@@ -24,7 +24,17 @@ const CLERKS_LISTED: u64 = 200;
 /// Reading the journal: the count of entries matching, and the outcomes still unknown.
 /// What a refresh reads: the count, the entries to check, the clerks, and the latest
 /// contract changes (their lines).
-type Query = Task<Result<(u64, Vec<Entry>, Vec<String>, Vec<String>), String>>;
+type Query = Task<Result<Read, String>>;
+
+/// What a query reads besides the pages: the total, the unknowns, the clerks, the
+/// latest contract changes, the desk's requests for approval.
+type Read = (
+    u64,
+    Vec<Entry>,
+    Vec<String>,
+    Vec<String>,
+    Vec<crate::journal::approvals::Request>,
+);
 
 /// The contract changes Activity lists, newest first.
 const CONTRACT_CHANGES_LISTED: usize = 50;
@@ -75,6 +85,8 @@ pub struct ActivityPanel {
     error: Option<String>,
     export: Option<Export>,
     export_note: Option<Result<String, String>>,
+    /// The desk's requests for approval ("Por aprobar").
+    pub approvals: crate::ui::approvals::Approvals,
 }
 
 impl ActivityPanel {
@@ -131,7 +143,12 @@ impl ActivityPanel {
                         .take(CONTRACT_CHANGES_LISTED)
                         .map(crate::i18n::contract_event_line)
                         .collect();
-                    Ok((total, unknown, clerks, changes))
+                    // A desk's journal older than approvals has none to list.
+                    let mut requests = j
+                        .approval_requests(crate::journal::approvals::Which::All)
+                        .unwrap_or_default();
+                    requests.truncate(crate::ui::approvals::LISTED);
+                    Ok((total, unknown, clerks, changes, requests))
                 })
                 .await
         }));
@@ -216,6 +233,10 @@ impl ActivityPanel {
         }
         if !self.unknown.is_empty() {
             self.unknown_ui(ui, checking, connected, words, commands);
+        }
+        self.approvals.ui(ui, commands);
+        if std::mem::take(&mut self.approvals.changed) {
+            commands.push(Command::Window(WindowCommand::ActivityRefresh));
         }
         ui.horizontal(|ui| {
             match self.total {
@@ -664,8 +685,9 @@ impl crate::ui::Panel for ActivityPanel {
     fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.query) {
             match crate::ui::task::flat(r) {
-                Ok((total, unknown, clerks, changes)) => {
+                Ok((total, unknown, clerks, changes, requests)) => {
                     self.total = Some(total);
+                    self.approvals.requests = requests;
                     self.clerks = clerks;
                     self.contract_changes = changes;
                     self.fresh_customers
@@ -675,6 +697,7 @@ impl crate::ui::Panel for ActivityPanel {
                 Err(e) => self.error = Some(e),
             }
         }
+        self.approvals.poll();
         let generation = self.generation;
         let mut still = Vec::new();
         for (g, page, task) in std::mem::take(&mut self.page_tasks) {

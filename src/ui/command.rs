@@ -303,6 +303,13 @@ pub enum WindowCommand {
     ActivityPage(u64),
     /// Export the Activity panel's entries to CSV (save dialog).
     ActivityExport,
+    /// Approve (or reject, with the note typed beside it) a colleague's request.
+    DecideApproval {
+        /// The request's number.
+        id: i64,
+        /// Approve; else reject.
+        approve: bool,
+    },
     /// Open a link in the browser or a folder in the file manager.
     OpenExternal(super::external::External),
     /// Switch panel.

@@ -71,6 +71,9 @@ pub enum NotDone {
     /// asked, has neither that invoice nor any with that reference. The clerk may issue
     /// it (the decision journaled).
     Missing(Box<journal::Entry>),
+    /// Not sent: the desk's policy wants another clerk's approval, and this request
+    /// (asked now, or earlier) is not approved: waiting, or rejected.
+    Approval(Box<journal::approvals::Request>),
     /// Not sent: it looks like an invoice this journal issued.
     LooksLike {
         /// The journal's entry of that invoice.
@@ -85,7 +88,10 @@ impl NotDone {
     pub fn api(&self) -> Option<&ApiError> {
         match self {
             NotDone::Api(e) => Some(e),
-            NotDone::Blocked(_) | NotDone::Missing(_) | NotDone::LooksLike { .. } => None,
+            NotDone::Blocked(_)
+            | NotDone::Missing(_)
+            | NotDone::Approval(_)
+            | NotDone::LooksLike { .. } => None,
         }
     }
 }
@@ -279,6 +285,65 @@ impl AppJournal {
                 now: None,
             }),
             Err(b) => Err(NotDone::Blocked(Box::new(b))),
+        }
+    }
+
+    /// What the desk's policy asks before `action` (a void or a create) of `intent`:
+    /// nothing (`None`), the approved request it carries out, or — asked now, waiting or
+    /// rejected — the request, and nothing is sent.
+    pub async fn clearance(&self, action: Action, intent: &Intent) -> Result<Option<i64>, NotDone> {
+        use journal::approvals::{Item, State, Summary, What};
+        let j = self.get().await.map_err(|e| NotDone::Api(not_sent(e)))?;
+        let policy = j
+            .run(|j| j.policy())
+            .await
+            .map_err(|e| NotDone::Api(not_sent(e)))?;
+        let Some(policy) = policy else {
+            return Ok(None);
+        };
+        let amount = intent.amount.as_deref().and_then(|a| a.parse().ok());
+        let (what, item, summary) = match (action, amount) {
+            (Action::Void, _) if policy.voids => {
+                let id = intent.invoice_id.clone().unwrap_or_default();
+                let item = Item {
+                    key: id.clone(),
+                    customer: None,
+                    amount: None,
+                    currency_code: None,
+                };
+                let summary = Summary {
+                    invoice: Some(id),
+                    customer: intent.customer.clone(),
+                    ..Summary::default()
+                };
+                (What::Void, item, summary)
+            }
+            (Action::Create, Some(amount))
+                if policy
+                    .for_create(amount, intent.currency_code.as_deref(), None)
+                    .is_some() =>
+            {
+                let summary = Summary {
+                    reference: intent.external_id.clone(),
+                    customer: intent.customer.clone(),
+                    totals: vec![(
+                        intent.currency_code.clone().unwrap_or_default(),
+                        amount.to_string(),
+                    )],
+                    ..Summary::default()
+                };
+                (What::Create, Item::of_create(intent), summary)
+            }
+            _ => return Ok(None),
+        };
+        let service = intent.service.clone();
+        let request = j
+            .run(move |j| j.request_approval(what, &service, &[item], &summary))
+            .await
+            .map_err(|e| NotDone::Api(not_sent(e)))?;
+        match request.state {
+            State::Approved { .. } => Ok(Some(request.id)),
+            _ => Err(NotDone::Approval(Box::new(request))),
         }
     }
 

@@ -556,6 +556,20 @@ impl crate::ui::Panel for LookupPanel {
                         }
                     }
                 }
+                Ok(Err(NotDone::Approval(r))) => {
+                    let what = crate::i18n::approval_what(r.what, &r.summary);
+                    if r.state == crate::journal::approvals::State::Pending {
+                        self.error = None;
+                        self.notice = Some(tr!("lk-approval-asked", id = r.id, what = what));
+                    } else {
+                        self.error = Some(ApiError::invalid(InputError::Said(tr!(
+                            "lk-approval-refused",
+                            id = r.id,
+                            what = what,
+                            state = crate::i18n::approval_state(&r)
+                        ))));
+                    }
+                }
                 // A void is never a look-alike nor a create whose invoice is missing;
                 // said as the journal refusing, if ever.
                 Ok(Err(NotDone::LooksLike { .. } | NotDone::Missing(_))) => {

@@ -3,6 +3,7 @@
 
 pub mod activity;
 pub mod app;
+pub mod approvals;
 pub mod bulk;
 mod clock;
 pub mod command;

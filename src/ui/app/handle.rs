@@ -162,6 +162,11 @@ impl InvoiceDeskApp {
                 self.activity.load_page(p, &self.journal, &self.spawner)
             }
             WindowCommand::ActivityExport => self.activity.export_csv(&self.journal, &self.spawner),
+            WindowCommand::DecideApproval { id, approve } => {
+                self.activity
+                    .approvals
+                    .decide(&self.journal, &self.spawner, id, approve)
+            }
             WindowCommand::SetTheme(t) => {
                 self.saved.theme = t;
                 self.spawner.ctx.set_theme(t.preference());

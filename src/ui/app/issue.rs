@@ -38,6 +38,11 @@ impl InvoiceDeskApp {
                     ..Guard::default()
                 };
                 let task = self.spawner.spawn(async move {
+                    // The desk's four eyes first: an approval carried out, or nothing sent.
+                    let guard = Guard {
+                        approval: journal.clearance(Action::Create, &intent).await?,
+                        ..guard
+                    };
                     let send = s.client.create_invoice(&inv, None);
                     let done = journal
                         .write_ahead(Action::Create, intent, guard, send, |c| Some(c.id.clone()))

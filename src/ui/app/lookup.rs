@@ -88,11 +88,14 @@ impl InvoiceDeskApp {
                     self.lookup.customer_of(&id),
                 );
                 let task = self.spawner.spawn(async move {
+                    // The desk's four eyes first: an approval carried out, or nothing sent.
+                    let guard = Guard {
+                        approval: journal.clearance(Action::Void, &intent).await?,
+                        ..Guard::default()
+                    };
                     let send = s.client.void_invoice(&id);
                     journal
-                        .write_ahead(Action::Void, intent, Guard::default(), send, |v| {
-                            Some(v.id.clone())
-                        })
+                        .write_ahead(Action::Void, intent, guard, send, |v| Some(v.id.clone()))
                         .await
                 });
                 self.lookup.voiding(with, task);

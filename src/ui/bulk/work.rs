@@ -172,7 +172,11 @@ impl BulkPanel {
                     return Err(said);
                 }
             };
-            let runner = session.runner(shared, c, allow);
+            let mut runner = session.runner(shared, c, allow);
+            // The desk's four eyes first: the rows carry out an approval, or nothing
+            // is sent and the request is said.
+            let file = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            crate::ui::approvals::clear_run(&mut runner, &plan.rows, file).await?;
             runner
                 .run_file(
                     &path,

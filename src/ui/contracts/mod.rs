@@ -189,7 +189,8 @@ impl ContractsPanel {
                         .await
                         .map_err(|e| crate::i18n::journal_not_sent(&e))?;
                     // A period is told apart by its reference (see the CLI's run).
-                    let runner = session.runner(shared, c, AllowSimilar::All);
+                    let mut runner = session.runner(shared, c, AllowSimilar::All);
+                    crate::ui::approvals::clear_run(&mut runner, &rows.rows, None).await?;
                     runner
                         .run(rows.rows.clone(), 4, |_, status: Status| {
                             if let Ok(mut p) = pr.lock() {

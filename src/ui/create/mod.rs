@@ -617,6 +617,23 @@ impl crate::ui::Panel for CreatePanel {
                         self.missing = Some((inv, *e));
                     }
                 }
+                Ok(Err(NotDone::Approval(r))) => {
+                    // Nothing sent: the form keeps what was typed, its reference unused,
+                    // and the same Issue carries it out once approved.
+                    self.sent = None;
+                    let what = crate::i18n::approval_what(r.what, &r.summary);
+                    let said = if r.state == crate::journal::approvals::State::Pending {
+                        tr!("cr-approval-asked", id = r.id, what = what)
+                    } else {
+                        tr!(
+                            "lk-approval-refused",
+                            id = r.id,
+                            what = what,
+                            state = crate::i18n::approval_state(&r)
+                        )
+                    };
+                    self.error = Some(ApiError::invalid(crate::api::InputError::Said(said)));
+                }
                 Ok(Err(NotDone::Blocked(b))) => {
                     use crate::journal::Blocked;
                     let sent = self.sent.take();
