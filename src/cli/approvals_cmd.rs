@@ -203,19 +203,9 @@ fn say_carrying_out(r: &Request) {
 
 /// Why nothing is sent: request `r` asked now and waiting, or rejected (exit 7).
 fn not_approved(r: &Request) -> CliError {
-    let said = crate::i18n::approval_what(r.what, &r.summary);
     CliError {
         code: Exit::Approval,
-        message: if r.state == State::Pending {
-            tr!("cli-ap-asked", id = r.id, what = said)
-        } else {
-            tr!(
-                "cli-ap-refused",
-                id = r.id,
-                what = said,
-                state = crate::i18n::approval_state(r)
-            )
-        },
+        message: crate::i18n::not_approved(r, crate::i18n::AskedIn::Cli),
     }
 }
 

@@ -87,18 +87,32 @@ pub fn approval_line(r: &Request) -> String {
     )
 }
 
-/// Why a run the app was to send was not sent: its request waits for a colleague, or
-/// was rejected.
-pub fn run_not_approved(r: &Request) -> String {
+/// Where a request that holds something back is said: each says what to do next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AskedIn {
+    /// The command line (run the same command).
+    Cli,
+    /// Lookup's Anular (press it again).
+    Void,
+    /// The new invoice's Emitir, or a run's (press it again).
+    Issue,
+}
+
+/// Why nothing was sent: request `r` waits for another clerk (asked now or earlier), or
+/// was rejected (who, when, why).
+pub fn not_approved(r: &Request, asked_in: AskedIn) -> String {
     let what = approval_what(r.what, &r.summary);
-    if r.state == State::Pending {
-        tr!("bk-approval-asked", id = r.id, what = what)
-    } else {
-        tr!(
-            "lk-approval-refused",
+    if r.state != State::Pending {
+        return tr!(
+            "ap-refused",
             id = r.id,
             what = what,
             state = approval_state(r)
-        )
+        );
+    }
+    match asked_in {
+        AskedIn::Cli => tr!("cli-ap-asked", id = r.id, what = what),
+        AskedIn::Void => tr!("lk-approval-asked", id = r.id, what = what),
+        AskedIn::Issue => tr!("cr-approval-asked", id = r.id, what = what),
     }
 }

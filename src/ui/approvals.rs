@@ -24,7 +24,9 @@ pub async fn clear_run(
     runner.four_eyes = match runner.four_eyes_for(rows, file).await {
         Ok((eyes, _)) => eyes,
         Err(FourEyesError::Journal(e)) => return Err(crate::i18n::journal_not_sent(&e)),
-        Err(FourEyesError::NotApproved(r)) => return Err(crate::i18n::run_not_approved(&r)),
+        Err(FourEyesError::NotApproved(r)) => {
+            return Err(crate::i18n::not_approved(&r, crate::i18n::AskedIn::Issue));
+        }
     };
     Ok(())
 }

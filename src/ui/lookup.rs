@@ -557,17 +557,13 @@ impl crate::ui::Panel for LookupPanel {
                     }
                 }
                 Ok(Err(NotDone::Approval(r))) => {
-                    let what = crate::i18n::approval_what(r.what, &r.summary);
+                    // Waiting is news, not an error; a rejection is said as one.
+                    let said = crate::i18n::not_approved(&r, crate::i18n::AskedIn::Void);
                     if r.state == crate::journal::approvals::State::Pending {
                         self.error = None;
-                        self.notice = Some(tr!("lk-approval-asked", id = r.id, what = what));
+                        self.notice = Some(said);
                     } else {
-                        self.error = Some(ApiError::invalid(InputError::Said(tr!(
-                            "lk-approval-refused",
-                            id = r.id,
-                            what = what,
-                            state = crate::i18n::approval_state(&r)
-                        ))));
+                        self.error = Some(ApiError::invalid(InputError::Said(said)));
                     }
                 }
                 // A void is never a look-alike nor a create whose invoice is missing;

@@ -485,12 +485,14 @@ cli-ap-approved = You approved request { $id }: { $what }. { $who } may carry it
 cli-ap-rejected = You rejected request { $id }: { $what }. Nothing of it will be sent.
 cli-ap-carrying-out = Request { $id }, { $state }: carrying it out.
 cli-ap-asked = Request for approval { $id }: { $what } (another member of the desk must approve it). Nothing was sent. Once it is approved (invoice-desk approvals approve { $id }), run the same command again.
-cli-ap-refused = Nothing was sent: request for approval { $id } ({ $what }): { $state }.
 cli-ap-needs-reference = The desk's policy wants an invoice of this amount approved, and an approval names the invoice by its reference: give one with --external-id.
 cli-policy-owner = The desk's policy is changed by the database's owner: give the owner's address (invoice-desk journal policy postgres://owner@host/database …).
 cli-policy-off = The desk's policy: nothing needs another clerk's approval.
 cli-policy-voids = every void
-cli-policy-runs = every run of more than { $rows } rows
+cli-policy-runs = every run of more than { $rows ->
+    [one] 1 row
+   *[other] { $rows } rows
+}
 cli-policy-amount = every invoice of more than { $amount } (and one left to the account's currency)
 cli-policy-on = The desk's policy: another member of the desk approves { $what }. A request stands { $hours } hours.
 cli-policy-bad-amount = --approve-amount-over takes an amount and a currency: --approve-amount-over 5000000 CLP.

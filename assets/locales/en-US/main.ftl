@@ -1359,8 +1359,14 @@ journal-needs-approval = The desk's policy wants another member of the desk to a
 journal-approval-refused = The shared journal did not take the decision: the request is your own, has expired, was already decided, or does not exist.
 ap-what-void = void { $invoice }
 ap-what-create = issue invoice { $reference } to { $customer } for { $amount }
-ap-what-run-file = issue { $count } invoices from { $file } ({ $amount })
-ap-what-run = issue { $count } contract invoices ({ $amount })
+ap-what-run-file = issue { $count ->
+    [one] 1 invoice
+   *[other] { $count } invoices
+} from { $file } ({ $amount })
+ap-what-run = issue { $count ->
+    [one] 1 contract invoice
+   *[other] { $count } contract invoices
+} ({ $amount })
 ap-pending = waiting for approval until { $until }
 ap-approved = approved by { $who } on { $when }
 ap-rejected = rejected by { $who } on { $when }
@@ -1377,6 +1383,5 @@ ap-ui-approved = You approved request { $id }: { $what }. { $who } may carry it 
 ap-ui-rejected = You rejected request { $id }: { $what }. Nothing of it will be sent.
 ap-ui-mine-approved = Approved: do it again (Void, Issue or Send) to carry it out.
 lk-approval-asked = Request for approval { $id }: { $what } (another member of the desk must approve it). Nothing was sent. Once it is approved, press Void again.
-lk-approval-refused = Nothing was sent: request for approval { $id } ({ $what }): { $state }.
+ap-refused = Nothing was sent: request for approval { $id } ({ $what }): { $state }.
 cr-approval-asked = Request for approval { $id }: { $what } (another member of the desk must approve it). Nothing was sent. Once it is approved, press Issue again.
-bk-approval-asked = Request for approval { $id }: { $what } (another member of the desk must approve it). Nothing was sent. Once it is approved, press Issue again.

@@ -488,12 +488,14 @@ cli-ap-approved = Aprobó el pedido { $id }: { $what }. { $who } puede llevarlo 
 cli-ap-rejected = Rechazó el pedido { $id }: { $what }. No se enviará nada de él.
 cli-ap-carrying-out = Pedido { $id }, { $state }: se lleva a cabo.
 cli-ap-asked = Pedido de aprobación { $id }: { $what } (falta la aprobación de otro miembro del equipo). No se envió nada. Cuando lo aprueben (invoice-desk approvals approve { $id }), ejecute el mismo comando.
-cli-ap-refused = No se envió nada: pedido de aprobación { $id } ({ $what }): { $state }.
 cli-ap-needs-reference = La política del equipo pide aprobar una factura de este monto, y una aprobación nombra la factura por su referencia: indique una con --external-id.
 cli-policy-owner = La política del equipo la cambia el dueño de la base de datos: indique la dirección del dueño (invoice-desk journal policy postgres://dueño@servidor/base …).
 cli-policy-off = Política del equipo: nada necesita la aprobación de otro miembro.
 cli-policy-voids = toda anulación
-cli-policy-runs = toda emisión de más de { $rows } filas
+cli-policy-runs = toda emisión de más de { $rows ->
+    [one] 1 fila
+   *[other] { $rows } filas
+}
 cli-policy-amount = toda factura de más de { $amount } (y la que queda en la moneda de la cuenta)
 cli-policy-on = Política del equipo: otro miembro del equipo aprueba { $what }. Un pedido vale { $hours } horas.
 cli-policy-bad-amount = --approve-amount-over lleva un monto y una moneda: --approve-amount-over 5000000 CLP.

@@ -1359,8 +1359,14 @@ journal-needs-approval = La política del equipo pide que otro miembro del equip
 journal-approval-refused = El registro compartido no tomó la decisión: el pedido es suyo, venció, ya se decidió o no existe.
 ap-what-void = anular { $invoice }
 ap-what-create = emitir la factura { $reference } a { $customer } por { $amount }
-ap-what-run-file = emitir { $count } facturas de { $file } ({ $amount })
-ap-what-run = emitir { $count } facturas de contratos ({ $amount })
+ap-what-run-file = emitir { $count ->
+    [one] 1 factura
+   *[other] { $count } facturas
+} de { $file } ({ $amount })
+ap-what-run = emitir { $count ->
+    [one] 1 factura
+   *[other] { $count } facturas
+} de contratos ({ $amount })
 ap-pending = espera aprobación hasta el { $until }
 ap-approved = aprobado por { $who } el { $when }
 ap-rejected = rechazado por { $who } el { $when }
@@ -1377,6 +1383,5 @@ ap-ui-approved = Aprobó el pedido { $id }: { $what }. { $who } puede llevarlo a
 ap-ui-rejected = Rechazó el pedido { $id }: { $what }. No se enviará nada de él.
 ap-ui-mine-approved = Aprobado: hágalo de nuevo (Anular, Emitir o Enviar) para llevarlo a cabo.
 lk-approval-asked = Pedido de aprobación { $id }: { $what } (falta la aprobación de otro miembro del equipo). No se envió nada. Cuando lo aprueben, pulse Anular de nuevo.
-lk-approval-refused = No se envió nada: pedido de aprobación { $id } ({ $what }): { $state }.
+ap-refused = No se envió nada: pedido de aprobación { $id } ({ $what }): { $state }.
 cr-approval-asked = Pedido de aprobación { $id }: { $what } (falta la aprobación de otro miembro del equipo). No se envió nada. Cuando lo aprueben, pulse Emitir de nuevo.
-bk-approval-asked = Pedido de aprobación { $id }: { $what } (falta la aprobación de otro miembro del equipo). No se envió nada. Cuando lo aprueben, pulse Emitir de nuevo.

@@ -621,17 +621,7 @@ impl crate::ui::Panel for CreatePanel {
                     // Nothing sent: the form keeps what was typed, its reference unused,
                     // and the same Issue carries it out once approved.
                     self.sent = None;
-                    let what = crate::i18n::approval_what(r.what, &r.summary);
-                    let said = if r.state == crate::journal::approvals::State::Pending {
-                        tr!("cr-approval-asked", id = r.id, what = what)
-                    } else {
-                        tr!(
-                            "lk-approval-refused",
-                            id = r.id,
-                            what = what,
-                            state = crate::i18n::approval_state(&r)
-                        )
-                    };
+                    let said = crate::i18n::not_approved(&r, crate::i18n::AskedIn::Issue);
                     self.error = Some(ApiError::invalid(crate::api::InputError::Said(said)));
                 }
                 Ok(Err(NotDone::Blocked(b))) => {
