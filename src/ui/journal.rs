@@ -294,10 +294,12 @@ impl AppJournal {
     pub async fn clearance(&self, action: Action, intent: &Intent) -> Result<Option<i64>, NotDone> {
         use journal::approvals::{Item, State, Summary, What};
         let j = self.get().await.map_err(|e| NotDone::Api(not_sent(e)))?;
-        let policy = j
-            .run(|j| j.policy())
-            .await
-            .map_err(|e| NotDone::Api(not_sent(e)))?;
+        // A journal out of reach is noted (every panel says since when), as a write is.
+        let unreachable = |e: journal::JournalError| {
+            self.note::<()>(&Err(e.clone()));
+            NotDone::Api(not_sent(e))
+        };
+        let policy = j.run(|j| j.policy()).await.map_err(unreachable)?;
         let Some(policy) = policy else {
             return Ok(None);
         };
@@ -340,7 +342,7 @@ impl AppJournal {
         let request = j
             .run(move |j| j.request_approval(what, &service, &[item], &summary))
             .await
-            .map_err(|e| NotDone::Api(not_sent(e)))?;
+            .map_err(unreachable)?;
         match request.state {
             State::Approved { .. } => Ok(Some(request.id)),
             _ => Err(NotDone::Approval(Box::new(request))),
