@@ -1686,6 +1686,12 @@ fn a_void_and_a_run_wait_for_a_colleagues_approval_in_the_app_in_spanish() {
     step_until(&mut h, "the badge gone", |h| !has_text(h, "1 por aprobar"));
     ok(cli(&as_beto, &["void", &other, "--yes"]));
     assert_eq!(voids(), 2, "carried out once, by who asked");
+    // Activity's rows say who approved what they carried out.
+    click(&mut h, &text("tab-create"));
+    click(&mut h, &text("tab-activity"));
+    step_until(&mut h, "who approved", |h| {
+        has_text(h, &format!("aprobado por rol {beto} · beto"))
+    });
 
     // A billing run of 3 rows (the limit is 2): asked, approved by Beto, issued once.
     let customer = s.customers()[1].0.clone();

@@ -302,9 +302,21 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), CliError> {
         )
         .map_err(io)?;
     }
+    // Who approved what (a desk's four eyes): few, read once.
+    let approved = j.approvals_used().map_err(failure)?;
     let n = journal::each_entry(&j, &f, |e| {
+        let approval = approved.get(&e.seq);
         if json {
-            let text = serde_json::to_string(e).unwrap_or_default();
+            let text = match (serde_json::to_value(e), approval) {
+                (Ok(serde_json::Value::Object(mut m)), Some(a)) => {
+                    m.insert(
+                        "approved".into(),
+                        serde_json::to_value(a).unwrap_or_default(),
+                    );
+                    serde_json::Value::Object(m).to_string()
+                }
+                _ => serde_json::to_string(e).unwrap_or_default(),
+            };
             writeln!(out, "{}", escape_json_for_terminal(&text)).map_err(io)
         } else {
             writeln!(
@@ -316,7 +328,10 @@ fn list(f: &JournalFilter, json: bool) -> Result<(), CliError> {
                 crate::i18n::action_word(e.action),
                 escape_controls(e.customer.as_deref().unwrap_or("")),
                 escape_controls(&amount(e)),
-                escape_controls(&what(e)),
+                escape_controls(&match approval {
+                    Some(a) => format!("{}, {}", what(e), crate::i18n::approved_by(a)),
+                    None => what(e),
+                }),
                 escape_controls(&outcome(e))
                     + e.invoice_id
                         .as_deref()

@@ -75,6 +75,15 @@ pub fn approval_state(r: &Request) -> String {
     }
 }
 
+/// Who approved what an entry carried out: "aprobado por rol beto · Beto (pedido 12)".
+pub fn approved_by(a: &crate::journal::approvals::ApprovedBy) -> String {
+    tr!(
+        "ap-approved-entry",
+        who = super::writer_by(&a.approved_by),
+        id = a.request
+    )
+}
+
 /// A request on one line: "12 · anular in_… · pidió rol ana · Ana el … · pendiente …".
 pub fn approval_line(r: &Request) -> String {
     tr!(

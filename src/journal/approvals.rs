@@ -458,6 +458,77 @@ impl Journal {
     }
 }
 
+/// Who approved what an entry carried out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ApprovedBy {
+    /// The request's number.
+    pub request: i64,
+    /// Who asked (their computer's word and the server's role).
+    #[serde(serialize_with = "by_json")]
+    pub asked_by: WrittenBy,
+    /// Who approved it.
+    #[serde(serialize_with = "by_json")]
+    pub approved_by: WrittenBy,
+    /// When it was approved (RFC 3339, the server's clock).
+    pub time: String,
+}
+
+impl Journal {
+    /// Every entry (by its intent's number) that carried out an approval, with who asked
+    /// and who approved: few (approvals are), read once for a listing.
+    pub fn approvals_used(
+        &self,
+    ) -> Result<std::collections::HashMap<i64, ApprovedBy>, JournalError> {
+        let mut out = std::collections::HashMap::new();
+        if !self.is_shared() {
+            return Ok(out);
+        }
+        let read = super::store::read_error(&self.path);
+        let there = self
+            .db()
+            .one("SELECT to_regclass('approval_events') IS NOT NULL", &[])
+            .and_then(|r| r.map(|r| r.flag(0)).transpose())
+            .map_err(&read)?;
+        if there != Some(true) {
+            return Ok(out);
+        }
+        let rows = self
+            .db()
+            .query(
+                "SELECT u.intent_seq, r.id, r.\"user\", r.db_user, d.\"user\", d.db_user, d.time
+                 FROM approval_events u
+                 JOIN approval_events r ON r.id = u.request AND r.kind = 'request'
+                 JOIN approval_events d ON d.request = u.request AND d.kind = 'approve'
+                 WHERE u.kind = 'use'",
+                &[],
+            )
+            .map_err(&read)?;
+        for r in rows {
+            let by = |user: usize, role: usize| -> Result<WrittenBy, DbError> {
+                Ok(WrittenBy {
+                    user: r.text(user)?,
+                    db_user: r.opt_text(role)?,
+                    copied_time: None,
+                })
+            };
+            let one = (|| -> Result<(i64, ApprovedBy), DbError> {
+                Ok((
+                    r.int(0)?,
+                    ApprovedBy {
+                        request: r.int(1)?,
+                        asked_by: by(2, 3)?,
+                        approved_by: by(4, 5)?,
+                        time: r.text(6)?,
+                    },
+                ))
+            })()
+            .map_err(&read)?;
+            out.insert(one.0, one.1);
+        }
+        Ok(out)
+    }
+}
+
 /// Carries out approved request `request` with intent `seq` (inside the claim's
 /// transaction, before the claim: the server's trigger looks for it).
 pub(super) fn use_in(tx: &dyn Db, request: i64, seq: i64) -> Result<(), DbError> {

@@ -34,6 +34,7 @@ type Read = (
     Vec<String>,
     Vec<String>,
     Vec<crate::journal::approvals::Request>,
+    HashMap<i64, crate::journal::approvals::ApprovedBy>,
 );
 
 /// The contract changes Activity lists, newest first.
@@ -148,7 +149,8 @@ impl ActivityPanel {
                         .approval_requests(crate::journal::approvals::Which::All)
                         .unwrap_or_default();
                     requests.truncate(crate::ui::approvals::LISTED);
-                    Ok((total, unknown, clerks, changes, requests))
+                    let used = j.approvals_used().unwrap_or_default();
+                    Ok((total, unknown, clerks, changes, requests, used))
                 })
                 .await
         }));
@@ -514,7 +516,14 @@ impl ActivityPanel {
                                 crate::i18n::action_word(e.action),
                                 words.customer(e.customer.as_deref()),
                                 words.amount(e),
-                                safe(&reference(e)).into_owned(),
+                                match self.approvals.used.get(&e.seq) {
+                                    Some(a) => format!(
+                                        "{}, {}",
+                                        safe(&reference(e)),
+                                        crate::i18n::approved_by(a)
+                                    ),
+                                    None => safe(&reference(e)).into_owned(),
+                                },
                             ] {
                                 row.col_said(&text, |ui| cell(ui, &text));
                             }
@@ -685,9 +694,10 @@ impl crate::ui::Panel for ActivityPanel {
     fn poll(&mut self) {
         if let Some(r) = take_finished(&mut self.query) {
             match crate::ui::task::flat(r) {
-                Ok((total, unknown, clerks, changes, requests)) => {
+                Ok((total, unknown, clerks, changes, requests, used)) => {
                     self.total = Some(total);
                     self.approvals.requests = requests;
+                    self.approvals.used = used;
                     self.clerks = clerks;
                     self.contract_changes = changes;
                     self.fresh_customers

@@ -46,6 +46,8 @@ pub struct Approvals {
     said: Option<Result<String, String>>,
     /// A decision was recorded: the panel reads the journal again.
     pub changed: bool,
+    /// Who approved what each entry (by its number) carried out.
+    pub used: HashMap<i64, crate::journal::approvals::ApprovedBy>,
 }
 
 impl Approvals {

@@ -211,6 +211,38 @@ fn a_void_waits_for_another_clerks_approval_and_is_carried_out_once() {
     let out = es(&e, "ana", &d.as_ana, &["void", &a, "--yes"]);
     exits(&out, 2);
     assert_eq!(voids(&e), 1, "carried out once");
+    // The journal says who asked and who approved what the void carried out.
+    let out = es(
+        &e,
+        "beto",
+        &d.as_beto,
+        &["--json", "journal", "list", "--action", "void"],
+    );
+    exits(&out, 0);
+    let listed = text(&out.stdout);
+    let v: serde_json::Value = listed
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| v["invoice_id"] == a.as_str() && v["outcome"] == "done")
+        .unwrap_or_else(|| panic!("{listed}"));
+    assert_eq!(v["approved"]["request"], n, "{v}");
+    assert_eq!(
+        v["approved"]["approved_by"]["db_user"],
+        d.beto.as_str(),
+        "{v}"
+    );
+    assert_eq!(v["approved"]["asked_by"]["db_user"], d.ana.as_str(), "{v}");
+    let out = es(
+        &e,
+        "ana",
+        &d.as_ana,
+        &["journal", "list", "--action", "void"],
+    );
+    assert!(
+        text(&out.stdout).contains(&format!("aprobado por rol {} · beto", d.beto)),
+        "{}",
+        text(&out.stdout)
+    );
     // Once at the server too: the approval used, a second use is refused.
     let (ok, said) = pg.psql_as(
         &d.ana,

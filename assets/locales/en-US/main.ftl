@@ -1385,3 +1385,4 @@ ap-ui-mine-approved = Approved: do it again (Void, Issue or Send) to carry it ou
 lk-approval-asked = Request for approval { $id }: { $what } (another member of the desk must approve it). Nothing was sent. Once it is approved, press Void again.
 ap-refused = Nothing was sent: request for approval { $id } ({ $what }): { $state }.
 cr-approval-asked = Request for approval { $id }: { $what } (another member of the desk must approve it). Nothing was sent. Once it is approved, press Issue again.
+ap-approved-entry = approved by { $who } (request { $id })

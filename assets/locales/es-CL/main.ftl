@@ -1385,3 +1385,4 @@ ap-ui-mine-approved = Aprobado: hágalo de nuevo (Anular, Emitir o Enviar) para 
 lk-approval-asked = Pedido de aprobación { $id }: { $what } (falta la aprobación de otro miembro del equipo). No se envió nada. Cuando lo aprueben, pulse Anular de nuevo.
 ap-refused = No se envió nada: pedido de aprobación { $id } ({ $what }): { $state }.
 cr-approval-asked = Pedido de aprobación { $id }: { $what } (falta la aprobación de otro miembro del equipo). No se envió nada. Cuando lo aprueben, pulse Emitir de nuevo.
+ap-approved-entry = aprobado por { $who } (pedido { $id })
