@@ -107,7 +107,18 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), CliError> {
                     }
                 })?,
         ),
-        super::args::ExportFormat::Xlsx => Sink::Workbook(Vec::new()),
+        super::args::ExportFormat::Xlsx => Sink::Workbook(Box::new(
+            crate::export::xlsx::Spool::new().map_err(|e| {
+                settle(refused("WriteFailed"));
+                CliError {
+                    code: super::Exit::Failed,
+                    message: tr!(
+                        "cli-export-could-not-start",
+                        why = crate::i18n::io_words(&e)
+                    ),
+                }
+            })?,
+        )),
     };
     let mut spooled = Ok(());
     let listed = svc
@@ -157,14 +168,14 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), CliError> {
     let mut notes = (0, 0);
     let written = match sink {
         Sink::Csv(csv) => csv.finish_file(&never),
-        Sink::Workbook(rows) => {
+        Sink::Workbook(spool) => {
             let about = crate::export::xlsx::About {
                 customer: &customer,
                 customer_name: name.as_deref(),
                 today: as_of.unwrap_or_else(|| chrono::Local::now().date_naive()),
                 lang: crate::i18n::current(),
             };
-            crate::export::xlsx::write_file(&target, rows.iter(), &about, &never).map(|w| {
+            spool.write_file(&target, &about, &never).map(|w| {
                 notes = (w.as_text, w.cut);
                 w.rows
             })
@@ -200,25 +211,25 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), CliError> {
 enum Sink {
     /// CSV, spooled to a temporary file.
     Csv(Box<crate::export::StreamingCsv>),
-    /// A workbook's rows, held (at most Excel's row limit).
-    Workbook(Vec<crate::api::Invoice>),
+    /// A workbook's rows, spooled to a temporary file (at most Excel's row limit): one
+    /// page held at a time, whatever the customer's size.
+    Workbook(Box<crate::export::xlsx::Spool>),
 }
 
 impl Sink {
-    /// Takes a page's rows: a CSV writes them (the page is left as it was, its room
-    /// reused for the next), a workbook keeps them (moved out).
-    fn take(&mut self, page: &mut Vec<crate::api::Invoice>) -> std::io::Result<()> {
+    /// Takes a page's rows: each is written to the spool (the page is left as it was,
+    /// its room reused for the next).
+    fn take(&mut self, page: &[crate::api::Invoice]) -> std::io::Result<()> {
         match self {
             Sink::Csv(csv) => page.iter().try_for_each(|inv| csv.push(inv)),
-            Sink::Workbook(rows) => {
-                if rows.len() + page.len() > crate::export::xlsx::MAX_ROWS {
+            Sink::Workbook(spool) => {
+                if spool.rows() + page.len() > crate::export::xlsx::MAX_ROWS {
                     return Err(std::io::Error::other(tr!(
                         "cli-too-many-for-excel",
                         max = crate::export::xlsx::MAX_ROWS
                     )));
                 }
-                rows.append(page);
-                Ok(())
+                page.iter().try_for_each(|inv| spool.push(inv))
             }
         }
     }

@@ -334,7 +334,24 @@ where
     I: Iterator<Item = &'a Invoice> + Clone,
 {
     let header = super::columns(rows.clone());
-    let cols = sheet_columns(&header, about)?;
+    write_rows(out, &header, rows.map(Ok), about, cancel)
+}
+
+/// Writes the workbook of `rows` under `header` (every field name they have) to `out`,
+/// in one pass: rows may come from a spool on disk ([`Spool`]), each read as written.
+pub fn write_rows<W, I, B>(
+    out: W,
+    header: &[String],
+    rows: I,
+    about: &About<'_>,
+    cancel: &AtomicBool,
+) -> std::io::Result<Written>
+where
+    W: std::io::Write + Send,
+    I: Iterator<Item = std::io::Result<B>>,
+    B: std::borrow::Borrow<Invoice>,
+{
+    let cols = sheet_columns(header, about)?;
     let mut written = Written::default();
     let mut book = Workbook::new();
     // Compressing the sheet's XML is much of the work at 100,000 rows: level 3 of 9
@@ -369,6 +386,8 @@ where
         };
         let mut r = 0u32;
         for inv in rows {
+            let inv = inv?;
+            let inv = inv.borrow();
             super::check_cancel(u64::from(r), cancel)?;
             r = r
                 .checked_add(1)
@@ -849,6 +868,9 @@ pub fn statement_book(
     lines_table(ws, &mut f, 2, false, lines.iter().map(|l| (None, l)))?;
     book.save_to_buffer()
 }
+
+mod spool;
+pub use spool::Spool;
 
 #[cfg(test)]
 mod tests;
