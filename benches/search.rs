@@ -4,14 +4,22 @@
 //! matches nothing. Each query is one `search::find` as the app runs it (the journal's
 //! catch-up, the index, the directory's names). Five series, the queries alternating;
 //! median and range per query, with the machine's load.
-//! Run: `cargo bench --bench search`.
+//! Then the same customer's listing of 20,000 kept again (as a listing read anew does),
+//! timed against decoding those 20,000 (#71: keeping costs at most ×3 the listing).
+//! Run: `cargo bench --bench search` (`SEARCH_N=1000000` for a million).
 
 use invoice_desk::journal::{Action, Customer, Intent, Journal, Settled};
 use invoice_desk::sandbox::data::{BIG_CUSTOMER, Data, ORG_OAUTH};
 use invoice_desk::search::{self, Seen, index::Index};
 use std::time::Instant;
 
-const N: usize = 100_000;
+/// How many invoices the big customer has (`SEARCH_N`, else 100,000).
+fn n() -> usize {
+    std::env::var("SEARCH_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000)
+}
 const URL: &str = "https://api.example.cl";
 
 fn main() {
@@ -45,8 +53,9 @@ fn main() {
             .unwrap();
     }
     // The big customer's listing, as the app keeps it after Customer invoices.
-    let data = Data::seeded(1, N);
-    let mut seen = Vec::with_capacity(N);
+    let n = n();
+    let data = Data::seeded(1, n);
+    let mut seen = Vec::with_capacity(n);
     let mut start = Some(0);
     let at = chrono::Utc::now();
     while let Some(pos) = start {
@@ -56,7 +65,7 @@ fn main() {
         let page = invoice_desk::api::Page::from_slice(&out).unwrap();
         seen.extend(page.items.iter().map(|i| Seen::of_invoice(i, at)));
     }
-    let some = seen[N / 2].clone();
+    let some = seen[n / 2].clone();
     let path = dir.path().join("search.sqlite3");
     let t = Instant::now();
     let mut index = Index::open(&path).unwrap();
@@ -64,13 +73,58 @@ fn main() {
     let service = search::service_of(URL);
     // The first search reads the journal's 1,000 creates into the index.
     search::find(&journal, &mut index, &service, "warm").unwrap();
+    let on_disk = |p: &std::path::Path| {
+        ["", "-wal"]
+            .iter()
+            .filter_map(|x| std::fs::metadata(format!("{}{x}", p.display())).ok())
+            .map(|m| m.len())
+            .sum::<u64>()
+    };
+    let len = index.len().unwrap();
     println!(
-        "index of {} invoices made in {:.2} s ({} MB on disk)",
-        index.len().unwrap(),
+        "index of {len} invoices made in {:.2} s ({} MB on disk, {} B an invoice)",
         t.elapsed().as_secs_f64(),
-        std::fs::metadata(&path)
-            .map(|m| m.len() / 1_000_000)
-            .unwrap_or(0)
+        on_disk(&path) / 1_000_000,
+        on_disk(&path) / len.max(1)
+    );
+    // A listing of 20,000 read again: decoded (the listing's own work), then kept.
+    let mut pages = Vec::new();
+    let mut start = Some(0);
+    while let Some(pos) = start.filter(|p| *p < 20_000) {
+        let mut out = b"{\"items\":[".to_vec();
+        start = data.write_page(BIG_CUSTOMER, ORG_OAUTH, pos, 1000, &mut out);
+        out.extend_from_slice(b"],\"next_cursor\":\"x\"}");
+        pages.push(out);
+    }
+    let (mut decode, mut keep) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        let t = Instant::now();
+        let mut again = Vec::with_capacity(20_000);
+        for p in &pages {
+            let page = invoice_desk::api::Page::from_slice(p).unwrap();
+            again.extend(
+                page.items
+                    .iter()
+                    .map(|i| Seen::of_invoice(i, chrono::Utc::now())),
+            );
+        }
+        decode.push(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        index.put(&service, &again).unwrap();
+        keep.push(t.elapsed().as_secs_f64());
+    }
+    let mid = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        (v[v.len() / 2], v[0], v[v.len() - 1])
+    };
+    plans(&path, &service, "2026-004");
+    let (d, dl, dh) = mid(&mut decode);
+    let (k, kl, kh) = mid(&mut keep);
+    println!(
+        "a listing of 20,000 read again: decoded in {:.3} s ({dl:.3}–{dh:.3}), kept in {:.3} s ({kl:.3}–{kh:.3}): ×{:.2}; 5 alternating",
+        d,
+        k,
+        k / d
     );
     let amount = some
         .amount
@@ -118,6 +172,43 @@ fn main() {
             t[t.len() - 1],
             a.invoices.len() + a.customers.len(),
             if a.more { ", more" } else { "" }
+        );
+    }
+}
+
+/// The text query as it was (`service = ?`) and as it is (`+service = ?`), on the same
+/// file, alternating: what the planner's choice costs at this size (#71).
+fn plans(path: &std::path::Path, service: &str, text: &str) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let sql = |plus: &str| {
+        format!(
+            "SELECT id FROM invoices WHERE rowid IN
+               (SELECT rowid FROM invoices_text WHERE invoices_text MATCH ?2)
+             AND {plus}service = ?1 ORDER BY due DESC, rowid DESC LIMIT 50"
+        )
+    };
+    let phrase = format!("\"{}\"", text.replace('"', "\"\""));
+    let mut times = [Vec::new(), Vec::new()];
+    for _ in 0..5 {
+        for (k, plus) in ["", "+"].iter().enumerate() {
+            let mut stmt = conn.prepare_cached(&sql(plus)).unwrap();
+            let t = Instant::now();
+            let n = stmt
+                .query_map(rusqlite::params![service, phrase], |r| {
+                    r.get::<_, String>(0)
+                })
+                .unwrap()
+                .count();
+            times[k].push(t.elapsed().as_secs_f64() * 1000.0);
+            std::hint::black_box(n);
+        }
+    }
+    for (k, name) in ["service = ?", "+service = ?"].iter().enumerate() {
+        let t = &mut times[k];
+        t.sort_by(f64::total_cmp);
+        println!(
+            "  text query with {name:<13} {:>8.2} ms median ({:.2}–{:.2}), 5 alternating",
+            t[2], t[0], t[4]
         );
     }
 }

@@ -11,6 +11,7 @@ mod pg_server;
 mod smtp_server;
 
 use cli_env::{Env, exits, text};
+use invoice_desk::profile::mail::SERVER_PACE;
 use smtp_server::{LATER, REFUSED, Smtp};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -469,7 +470,7 @@ fn a_server_not_trusted_or_settings_not_usable_send_nothing() {
     let customers = import(&e, &[(owe[0], "pagos@cuatro.test")]);
     let list = ids_file(&e, &[customers[0].0.clone()]);
     // Its certificate's authority is not trusted: stopped, nothing sent or journaled.
-    profile(&e, &smtp, 600, false);
+    profile(&e, &smtp, SERVER_PACE, false);
     let out = email_statements(&e, &list, &[]);
     exits(&out, 5);
     assert!(
@@ -479,7 +480,7 @@ fn a_server_not_trusted_or_settings_not_usable_send_nothing() {
     );
     assert!(smtp.delivered().is_empty());
     // Bad settings are refused by `profile mail` and change nothing.
-    profile(&e, &smtp, 600, true);
+    profile(&e, &smtp, SERVER_PACE, true);
     let before = std::fs::read_to_string(e.dir.path().join("profiles.toml")).unwrap();
     for args in [
         &["profile", "mail", "--from", "cobranza"][..],
@@ -493,6 +494,8 @@ fn a_server_not_trusted_or_settings_not_usable_send_nothing() {
             "none",
         ],
         &["profile", "mail", "--per-minute", "0"],
+        &["profile", "mail", "--per-minute", "100001"],
+        &["profile", "mail", "--per-minute", "rápido"],
     ] {
         let o = cli(&e).args(["--lang", "es"]).args(args).output().unwrap();
         exits(&o, 2);
@@ -502,6 +505,24 @@ fn a_server_not_trusted_or_settings_not_usable_send_nothing() {
         std::fs::read_to_string(e.dir.path().join("profiles.toml")).unwrap(),
         before
     );
+    // A desk's own relay: as fast as the server takes them, said as such (#71).
+    for (rate, shown, kept) in [
+        ("server", "servidor", "per_minute = 0"),
+        ("100000", "100000", "per_minute = 100000"),
+    ] {
+        let o = cli(&e)
+            .args(["--lang", "es", "profile", "mail", "--per-minute", rate])
+            .output()
+            .unwrap();
+        exits(&o, 0);
+        assert!(
+            text(&o.stdout).contains(&format!("por minuto: {shown}")),
+            "{}",
+            text(&o.stdout)
+        );
+        let o = cli(&e).args(["profile", "show"]).output().unwrap();
+        assert!(text(&o.stdout).contains(kept), "{}", text(&o.stdout));
+    }
     // A bad address is refused and the contacts kept as they were.
     let o = cli(&e)
         .args([
@@ -561,7 +582,7 @@ fn an_invoice_is_emailed_once_with_its_pdf_over_implicit_tls() {
     let e = Env::new(0);
     let dir = e.s.directory();
     let customers = import(&e, &[(0, "facturas@seis.test")]);
-    profile(&e, &smtp, 600, true);
+    profile(&e, &smtp, SERVER_PACE, true);
     // Implicit TLS this time.
     let path = e.dir.path().join("profiles.toml");
     let o = cli(&e)
@@ -701,7 +722,7 @@ fn two_clerks_on_a_shared_journal_send_each_statement_once() {
     let e = Env::new(0);
     let owe = owing(&e, &smtp, 8);
     assert!(owe.len() >= 4, "{owe:?}");
-    profile(&e, &smtp, 600, true);
+    profile(&e, &smtp, SERVER_PACE, true);
     let url = pg.database();
     let db = url.rsplit('/').next().unwrap().to_string();
     let group = format!("clerks_{db}");
@@ -810,7 +831,7 @@ fn a_colleagues_open_claim_is_waited_out_and_each_is_sent_once() {
     };
     let e = Env::new(0);
     let owe = owing(&e, &smtp, 4);
-    profile(&e, &smtp, 600, true);
+    profile(&e, &smtp, SERVER_PACE, true);
     let url = pg.database();
     let db = url.rsplit('/').next().unwrap().to_string();
     let on = || {
@@ -867,7 +888,7 @@ fn a_big_customers_statement_goes_with_its_workbook() {
     assert!(count > invoice_desk::pdf::PDF_LINES, "{count}");
     let i = e.s.directory().iter().position(|c| c.0 == big).unwrap();
     import(&e, &[(i, "grande@desk.test")]);
-    profile(&e, &smtp, 600, true);
+    profile(&e, &smtp, SERVER_PACE, true);
     let list = ids_file(&e, std::slice::from_ref(&big));
     let out = email_statements(&e, &list, &[]);
     exits(&out, 0);
@@ -917,7 +938,7 @@ fn a_server_that_asks_for_a_login_gets_the_password_and_a_wrong_one_sends_nothin
     let owe = owing_with(&e, &smtp, 1, Some(PASSWORD));
     let customers = import(&e, &[(owe[0], "pagos@ocho.test")]);
     let list = ids_file(&e, &[customers[0].0.clone()]);
-    profile(&e, &smtp, 600, true);
+    profile(&e, &smtp, SERVER_PACE, true);
     // The login is set with `profile mail` (its password read from stdin).
     let mut c = cli(&e);
     c.args(["profile", "mail", "--user", USER])
@@ -1005,7 +1026,7 @@ fn a_months_statement_is_sent_once_whatever_each_computers_clock_and_time_zone()
     let e = Env::new(0);
     let owe = owing(&e, &smtp, 2);
     assert!(owe.len() >= 2, "{owe:?}");
-    profile(&e, &smtp, 600, true);
+    profile(&e, &smtp, SERVER_PACE, true);
     let dir = e.s.directory();
     let ahead = format!("+{}", to_next_months_first_night());
     let desk = pg.database();
@@ -1251,7 +1272,7 @@ fn tls_asked_of_a_server_that_does_not_speak_it_stops_the_run_at_once() {
             (owe[2], "c@tls.test"),
         ],
     );
-    profile(&e, &smtp, 600, true);
+    profile(&e, &smtp, SERVER_PACE, true);
     let o = cli(&e)
         .args([
             "profile",
@@ -1559,4 +1580,135 @@ fn a_mail_servers_answers_are_said_in_the_clerks_words_its_own_quoted() {
     ] {
         assert!(!said.contains(english), "{english}: {said}");
     }
+}
+
+/// Four eyes on the desk for an e-mail run (#70): over the owner's limit of customers a
+/// statements run asks first (exit 7, nothing sent); approved by a colleague's role, the
+/// same command sends each once; an e-mail of such a run claimed by hand without the
+/// approval is refused by the server.
+#[test]
+#[cfg_attr(
+    any(tests_lack = "postgres", tests_lack = "smtp"),
+    ignore = "needs PostgreSQL and postfix as root (apt-get install postgresql postfix)"
+)]
+fn an_email_run_over_the_limit_waits_for_a_colleagues_approval() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let Some(pg) = pg_server::server() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 8);
+    assert!(owe.len() >= 3, "{owe:?}");
+    profile(&e, &smtp, SERVER_PACE, true);
+    let url = pg.database();
+    let db = url.rsplit('/').next().unwrap().to_string();
+    let group = format!("clerks_{db}");
+    pg.psql("postgres", &format!("CREATE ROLE {group} NOLOGIN"));
+    for who in ["ana", "beto"] {
+        pg.psql(
+            "postgres",
+            &format!(
+                "CREATE ROLE {who}_{db} LOGIN PASSWORD '{}' IN ROLE {group}",
+                pg_server::PASSWORD
+            ),
+        );
+    }
+    pg.psql(&db, &format!("GRANT CONNECT ON DATABASE {db} TO {group}"));
+    let on = |who: &str, u: &str| {
+        let mut c = cli(&e);
+        c.env("INVOICE_DESK_JOURNAL", u)
+            .env("INVOICE_DESK_JOURNAL_PASSWORD", pg_server::PASSWORD)
+            .env("USER", who)
+            .stdin(std::process::Stdio::null())
+            .args(["--lang", "es"]);
+        c
+    };
+    let ok = |o: std::process::Output| {
+        exits(&o, 0);
+        o
+    };
+    ok(on("owner", &url)
+        .args(["journal", "init", &url, "--clerks", &group])
+        .output()
+        .unwrap());
+    ok(on("owner", &url)
+        .args(["journal", "policy", &url, "--approve-runs-over", "2"])
+        .output()
+        .unwrap());
+    let (ana, beto) = (
+        pg.url_as(&format!("ana_{db}"), &db),
+        pg.url_as(&format!("beto_{db}"), &db),
+    );
+    let dir = e.s.directory();
+    let mut ids = Vec::new();
+    for i in &owe {
+        let id = &dir[*i].0;
+        ok(on("ana", &ana)
+            .args(["customers", "contacts", id, &format!("c{i}@desk.test")])
+            .output()
+            .unwrap());
+        ids.push(id.clone());
+    }
+    let list = ids_file(&e, &ids);
+    let run = || {
+        on("ana", &ana)
+            .args(["email", "statements", "--customers"])
+            .arg(&list)
+            .args(["--as-of", AS_OF])
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    exits(&out, 7);
+    let said = text(&out.stderr);
+    assert!(
+        said.contains(&format!("enviar por correo a {} clientes", owe.len()))
+            && said.contains("falta la aprobación de otro miembro del equipo"),
+        "{said}"
+    );
+    assert!(smtp.to(DESK).is_empty(), "nothing sent");
+    let n = said
+        .split("Pedido de aprobación ")
+        .nth(1)
+        .and_then(|r| r.split(':').next())
+        .unwrap()
+        .to_string();
+    // An e-mail of a run of 3 claimed by hand, without the approval: refused.
+    let (refused, why) = pg.psql_as(
+        &format!("ana_{db}"),
+        pg_server::PASSWORD,
+        &db,
+        "SELECT journal_append('intent', NULL, 'Ana', 'p', 'u', 'email', 'cus_x', NULL, NULL, NULL, \
+         'statement:cus_x:2026-11', NULL, NULL, NULL, NULL, NULL, 3, false, 'm', NULL, NULL, NULL); \
+         SELECT journal_claim('m', 'statement:cus_x:2026-11', \
+           (SELECT max(seq) FROM entries WHERE db_user = session_user), NULL, true)",
+    );
+    assert!(!refused && why.contains("needs the approval"), "{why}");
+    ok(on("beto", &beto)
+        .args(["approvals", "approve", &n])
+        .output()
+        .unwrap());
+    ok(run());
+    for i in &owe {
+        assert_eq!(smtp.to(&format!("c{i}@desk.test")).len(), 1, "customer {i}");
+    }
+    ok(run());
+    for i in &owe {
+        assert_eq!(
+            smtp.to(&format!("c{i}@desk.test")).len(),
+            1,
+            "once: customer {i}"
+        );
+    }
+    let used = pg.psql(
+        &db,
+        &format!("SELECT count(*) FROM approval_events WHERE request = {n} AND kind = 'use'"),
+    );
+    assert_eq!(used.parse::<usize>().unwrap(), owe.len());
+    ok(on("beto", &beto)
+        .args(["journal", "verify"])
+        .output()
+        .unwrap());
 }

@@ -191,7 +191,7 @@ fn the_months_statements_are_emailed_from_cartera_once() {
         Some(invoice_desk::profile::mail::Settings {
             port: Some(smtp.tls_port),
             security: invoice_desk::profile::mail::Security::Tls,
-            per_minute: 600,
+            per_minute: invoice_desk::profile::mail::SERVER_PACE,
             ..starttls(&smtp)
         }),
         900.0,
@@ -426,7 +426,7 @@ fn cartera_emails_statements_with_the_uf_in_pesos_when_ticked() {
         dir.path(),
         "pesos",
         Some(invoice_desk::profile::mail::Settings {
-            per_minute: 600,
+            per_minute: invoice_desk::profile::mail::SERVER_PACE,
             ..starttls(&smtp)
         }),
         900.0,

@@ -176,8 +176,32 @@ pub(super) async fn run_clearance(
     rows: &[crate::bulk::BulkRow],
     file: Option<String>,
 ) -> Result<crate::bulk::run::FourEyes, CliError> {
-    use crate::bulk::run::FourEyesError;
-    match runner.four_eyes_for(rows, file).await {
+    cleared(runner.four_eyes_for(rows, file).await)
+}
+
+/// What the policy asks of an e-mail run to `customers` in `as_of`'s month: see
+/// [`crate::journal::approvals::mail_four_eyes`]; not approved, why nothing is sent
+/// (exit 7).
+pub(super) async fn mail_clearance(
+    outbox: &crate::mail::outbox::Outbox<'_>,
+    customers: &[String],
+    as_of: chrono::NaiveDate,
+) -> Result<crate::journal::approvals::FourEyes, CliError> {
+    let scope = outbox.scope();
+    cleared(
+        crate::journal::approvals::mail_four_eyes(outbox.journal(), &scope, customers, as_of).await,
+    )
+}
+
+/// A run's four eyes said: the approval carried out, or why nothing is sent (exit 7).
+fn cleared(
+    r: Result<
+        (crate::journal::approvals::FourEyes, Option<Box<Request>>),
+        crate::journal::approvals::FourEyesError,
+    >,
+) -> Result<crate::journal::approvals::FourEyes, CliError> {
+    use crate::journal::approvals::FourEyesError;
+    match r {
         Ok((eyes, approved)) => {
             if let Some(r) = approved {
                 say_carrying_out(&r);

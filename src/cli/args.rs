@@ -560,6 +560,21 @@ pub enum JournalOutcome {
     Unknown,
 }
 
+/// `--per-minute`: 1 to 100,000, or `server` (the server's pace).
+fn per_minute(s: &str) -> Result<u32, String> {
+    let s = s.trim();
+    if s.eq_ignore_ascii_case("server") || s.eq_ignore_ascii_case("servidor") {
+        return Ok(crate::profile::mail::SERVER_PACE);
+    }
+    match s.parse::<u32>() {
+        Ok(n) if (1..=crate::profile::mail::MAX_PER_MINUTE).contains(&n) => Ok(n),
+        _ => Err(crate::tr!(
+            "cli-bad-per-minute",
+            max = crate::profile::mail::MAX_PER_MINUTE
+        )),
+    }
+}
+
 fn iso_day(s: &str) -> Result<chrono::NaiveDate, String> {
     chrono::NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
         .map_err(|_| crate::tr!("cli-arg-not-a-day"))
@@ -621,8 +636,9 @@ pub struct MailArgs {
     /// The desk's blind copy of every e-mail (empty: none).
     #[arg(long)]
     pub copy_to: Option<String>,
-    /// At most this many e-mails a minute (default 30).
-    #[arg(long)]
+    /// At most this many e-mails a minute, up to 100000, or `server`: as fast as the
+    /// server takes them (a desk's own relay). 30 unless set.
+    #[arg(long, value_name = "N|server", value_parser = per_minute)]
     pub per_minute: Option<u32>,
     /// A certificate authority (PEM) to trust besides the system's, for a desk's own
     /// server (empty: none).

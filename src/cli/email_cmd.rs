@@ -242,6 +242,8 @@ async fn statements(
     if ids.is_empty() {
         return Err(CliError::usage(tr!("cli-customers-none")));
     }
+    // The desk's four eyes: a run to more customers than its limit asks first.
+    outbox.four_eyes = super::approvals_cmd::mail_clearance(outbox, &ids, as_of).await?;
     let again = match (a.again, a.again_all) {
         (_, true) => Again::All,
         (true, false) => Again::InDoubt,

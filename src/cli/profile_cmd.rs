@@ -334,7 +334,10 @@ fn mail_lines(m: &crate::profile::mail::Settings, port: u16) -> String {
             tr!("cli-mail-f-copy-to"),
             m.copy_to.as_deref().map(esc).unwrap_or_else(none),
         ),
-        (tr!("cli-mail-f-per-minute"), m.per_minute.to_string()),
+        (
+            tr!("cli-mail-f-per-minute"),
+            crate::i18n::mail_rate_text(m.per_minute),
+        ),
     ]
     .iter()
     .map(|(k, v)| format!("{k}: {v}"))

@@ -40,6 +40,11 @@ pub fn approval_what(what: What, s: &Summary) -> String {
             ),
             None => tr!("ap-what-run", count = s.rows.unwrap_or(0), amount = totals),
         },
+        What::Mail => tr!(
+            "ap-what-mail",
+            count = s.rows.unwrap_or(0),
+            month = esc(&s.month)
+        ),
     }
 }
 

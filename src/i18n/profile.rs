@@ -75,6 +75,27 @@ pub fn mail_problem(p: &crate::profile::mail::MailError) -> String {
     }
 }
 
+/// A mail rate as a clerk reads and types it: "30", or "servidor" (the server's pace).
+pub fn mail_rate_text(per_minute: u32) -> String {
+    if per_minute == crate::profile::mail::SERVER_PACE {
+        tr!("mail-rate-server")
+    } else {
+        per_minute.to_string()
+    }
+}
+
+/// A mail rate as typed: a number, or the word for the server's pace (in the clerk's
+/// language, or "server"); `None` when it is neither.
+pub fn mail_rate_of(text: &str) -> Option<u32> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case(&tr!("mail-rate-server")) || t.eq_ignore_ascii_case("server") {
+        return Some(crate::profile::mail::SERVER_PACE);
+    }
+    t.parse()
+        .ok()
+        .filter(|n| *n != crate::profile::mail::SERVER_PACE)
+}
+
 /// What is wrong with a clerk's e-mail template, in the clerk's language.
 pub fn template_problem(p: &crate::profile::mail::TemplateError) -> String {
     use crate::profile::mail::TemplateError as P;

@@ -33,6 +33,8 @@ pub enum What {
     Create,
     /// A run's invoices.
     Run,
+    /// A run's e-mails (statements, reminders), by customer.
+    Mail,
 }
 
 impl What {
@@ -42,11 +44,12 @@ impl What {
             What::Void => "void",
             What::Create => "create",
             What::Run => "run",
+            What::Mail => "mail",
         }
     }
 
     fn parse(s: &str) -> Option<What> {
-        [What::Void, What::Create, What::Run]
+        [What::Void, What::Create, What::Run, What::Mail]
             .into_iter()
             .find(|w| w.as_str() == s)
     }
@@ -77,6 +80,13 @@ impl Policy {
             }
             _ => None,
         }
+    }
+}
+
+impl Policy {
+    /// Whether an e-mail run to `customers` needs an approval (more than the runs' limit).
+    pub fn for_mail(&self, customers: u64) -> bool {
+        self.runs_over.is_some_and(|limit| customers > limit)
     }
 }
 
@@ -124,9 +134,12 @@ pub struct Summary {
     /// The file a run comes from (its name only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
-    /// The run's rows.
+    /// The run's rows (an e-mail run's customers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rows: Option<u64>,
+    /// An e-mail run's month (YYYY-MM).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub month: Option<String>,
     /// Totals by currency (`""`: the account's), amounts as text.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub totals: Vec<(String, String)>,
@@ -527,6 +540,90 @@ impl Journal {
         }
         Ok(out)
     }
+}
+
+/// A run as the shared journal's policy sees it: its size, written on each of its
+/// intents (so the server knows a run's rows), and the approval they carry out.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FourEyes {
+    /// How many rows (invoices, or an e-mail run's customers) the run has; `None` on a
+    /// journal of this computer's own, which has no policy.
+    pub run_rows: Option<u64>,
+    /// The approved request the run carries out.
+    pub approval: Option<i64>,
+}
+
+/// Why a run is not sent: the journal could not say, or the request it needs is not
+/// approved (asked now, waiting, or rejected).
+#[derive(Clone, Debug)]
+pub enum FourEyesError {
+    /// The journal could not be read or written: nothing was sent.
+    Journal(JournalError),
+    /// This request stands for it, not approved.
+    NotApproved(Box<Request>),
+}
+
+/// The request for `items` as `what` (asked now, or the one asked before): `Ok` when it
+/// is approved, else why nothing is sent.
+pub async fn ask(
+    journal: &super::SharedJournal,
+    what: What,
+    service: String,
+    items: Vec<Item>,
+    summary: Summary,
+) -> Result<Request, FourEyesError> {
+    let request = journal
+        .run(move |j| j.request_approval(what, &service, &items, &summary))
+        .await
+        .map_err(FourEyesError::Journal)?;
+    match request.state {
+        State::Approved { .. } => Ok(request),
+        _ => Err(FourEyesError::NotApproved(Box::new(request))),
+    }
+}
+
+/// What the policy asks of an e-mail run to `customers` in `month` at the mail scope
+/// `scope`: its size on every e-mail's intent (a shared journal), and over the runs'
+/// limit the approved request its e-mails carry out (returned too, to be said).
+pub async fn mail_four_eyes(
+    journal: &super::SharedJournal,
+    scope: &str,
+    customers: &[String],
+    month: chrono::NaiveDate,
+) -> Result<(FourEyes, Option<Box<Request>>), FourEyesError> {
+    let mut eyes = FourEyes::default();
+    if !journal.is_shared() || customers.is_empty() {
+        return Ok((eyes, None));
+    }
+    let mut ids: Vec<String> = customers.to_vec();
+    ids.sort();
+    ids.dedup();
+    let n = ids.len() as u64;
+    eyes.run_rows = Some(n);
+    let policy = journal
+        .run(|j| j.policy())
+        .await
+        .map_err(FourEyesError::Journal)?;
+    if !policy.is_some_and(|p| p.for_mail(n)) {
+        return Ok((eyes, None));
+    }
+    let items = ids
+        .into_iter()
+        .map(|id| Item {
+            key: id.clone(),
+            customer: Some(id),
+            amount: None,
+            currency_code: None,
+        })
+        .collect();
+    let summary = Summary {
+        rows: Some(n),
+        month: Some(month.format("%Y-%m").to_string()),
+        ..Summary::default()
+    };
+    let request = ask(journal, What::Mail, scope.to_string(), items, summary).await?;
+    eyes.approval = Some(request.id);
+    Ok((eyes, Some(Box::new(request))))
 }
 
 /// Carries out approved request `request` with intent `seq` (inside the claim's

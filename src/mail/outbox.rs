@@ -116,6 +116,9 @@ pub struct Outbox<'a> {
     /// Since when the journal's server has not answered, while an e-mail waits for it
     /// (nothing is sent meanwhile): the front end says so.
     down: std::sync::Arc<std::sync::Mutex<Option<chrono::DateTime<chrono::Utc>>>>,
+    /// The desk's four eyes on a run's e-mails (a shared journal): the run's size on
+    /// each e-mail's intent, and the approval they carry out.
+    pub four_eyes: crate::journal::approvals::FourEyes,
 }
 
 impl<'a> Outbox<'a> {
@@ -135,6 +138,7 @@ impl<'a> Outbox<'a> {
             attempts: 3,
             backoff: Duration::from_secs(5),
             down: std::sync::Arc::default(),
+            four_eyes: Default::default(),
         }
     }
 
@@ -231,7 +235,12 @@ impl<'a> Outbox<'a> {
             file_name: draft.attachments.first().map(|a| a.name.clone()),
             service: self.scope(),
             decision: (key != draft.key()).then(|| format!("sent-again:{}", draft.key())),
+            rows: self.four_eyes.run_rows,
             ..Intent::default()
+        };
+        let guard = Guard {
+            approval: self.four_eyes.approval,
+            ..Guard::default()
         };
         let id = message_id(&self.scope(), &key, self.mailer);
         let message = match draft.message(self.mailer.settings(), &id) {
@@ -263,10 +272,8 @@ impl<'a> Outbox<'a> {
                     // server ends it) is waited out, as a billing run does.
                     let mut since = Some(std::time::Instant::now());
                     let c = loop {
-                        let i = intent.clone();
-                        let c = journal
-                            .run(move |j| j.claim(Action::Email, &i, &Guard::default()))
-                            .await;
+                        let (i, g) = (intent.clone(), guard.clone());
+                        let c = journal.run(move |j| j.claim(Action::Email, &i, &g)).await;
                         match c {
                             Err(e) if crate::journal::busy_again(&e, &mut since) => {
                                 tokio::time::sleep(crate::journal::BUSY_RETRY).await;
@@ -420,9 +427,14 @@ impl<'a> Outbox<'a> {
         })
     }
 
-    /// Waits for the rate: one e-mail every `60 s / per_minute`, on the monotonic clock.
+    /// Waits for the rate: one e-mail every `60 s / per_minute`, on the monotonic clock
+    /// (none at the server's pace).
     async fn pace(&mut self) {
-        let every = Duration::from_secs(60) / self.mailer.settings().per_minute.max(1);
+        let per_minute = self.mailer.settings().per_minute;
+        if per_minute == crate::profile::mail::SERVER_PACE {
+            return;
+        }
+        let every = Duration::from_secs(60) / per_minute;
         if let Some(at) = self.next_start {
             tokio::time::sleep_until(at).await;
         }

@@ -63,7 +63,8 @@ pub struct Settings {
     /// The desk's copy of every e-mail (sent as a blind copy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_to: Option<String>,
-    /// At most this many e-mails a minute (the server's or the provider's limit).
+    /// At most this many e-mails a minute (the provider's limit); [`SERVER_PACE`] (0):
+    /// as fast as the server takes them (its "try later" answers are waited out).
     #[serde(default = "default_per_minute")]
     pub per_minute: u32,
     /// A certificate authority to trust besides the system's (a desk's own server), PEM.
@@ -91,8 +92,13 @@ impl Default for Settings {
     }
 }
 
-/// The largest rate taken (a provider's limits are far below).
-pub const MAX_PER_MINUTE: u32 = 600;
+/// The largest rate taken: a desk's own relay can take thousands a minute (#71).
+pub const MAX_PER_MINUTE: u32 = 100_000;
+
+/// `per_minute` for "the server's pace": nothing is paced here, and the server's own
+/// "try later" answers (4xx) are waited out as always. For a desk's own relay; 30 a
+/// minute stays the default for a server not known.
+pub const SERVER_PACE: u32 = 0;
 
 /// What is wrong with the mail settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,7 +166,7 @@ impl Settings {
         {
             return Err(MailError::PlainNotLocal(server.to_string()));
         }
-        if self.per_minute == 0 || self.per_minute > MAX_PER_MINUTE {
+        if self.per_minute > MAX_PER_MINUTE {
             return Err(MailError::BadRate(self.per_minute));
         }
         let from =
@@ -294,7 +300,13 @@ mod tests {
             with(|s| s.security = Security::None),
             MailError::PlainNotLocal(_)
         ));
-        assert_eq!(with(|s| s.per_minute = 0), MailError::BadRate(0));
+        assert_eq!(
+            with(|s| s.per_minute = MAX_PER_MINUTE + 1),
+            MailError::BadRate(MAX_PER_MINUTE + 1)
+        );
+        let mut server_paced = ok();
+        server_paced.per_minute = SERVER_PACE;
+        assert!(server_paced.check().is_ok());
         assert!(matches!(
             with(|s| s.ca_file = Some("/nonexistent/ca.pem".into())),
             MailError::CaUnreadable(..)

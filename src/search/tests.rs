@@ -273,6 +273,40 @@ fn the_index_is_bounded_and_forgets_what_was_seen_longest_ago() {
     assert!(hit.is_empty(), "{hit:?}");
 }
 
+/// The size the bound is held to is kept, not counted each time (#71): listed again
+/// (updates only) it stays; a file made before it was kept is counted once, then kept.
+#[test]
+fn the_bound_holds_on_the_size_kept_and_a_file_made_before_is_counted_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("search.sqlite3");
+    let service = service_of(URL);
+    let put = |index: &mut Index, n: u32, minute: u32| {
+        let seen: Vec<Seen> = (0..n)
+            .map(|i| listed(&format!("in_{i}"), "cus_1", Status::Open, minute))
+            .collect();
+        index.put(&service, &seen).unwrap();
+    };
+    {
+        let mut index = Index::open(&path).unwrap().with_max_rows(10);
+        put(&mut index, 8, 1);
+        put(&mut index, 8, 2);
+        assert_eq!(index.len().unwrap(), 8, "the same 8 listed again");
+    }
+    // As a file made before the size was kept: the row gone.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch("DROP TABLE invoices_size")
+        .unwrap();
+    let mut index = Index::open(&path).unwrap().with_max_rows(10);
+    put(&mut index, 12, 3);
+    assert_eq!(index.len().unwrap(), 10);
+    let size: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT n FROM invoices_size", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(size, 10);
+}
+
 #[test]
 fn what_a_clerk_types_never_breaks_the_full_text_search() {
     let (_d, j) = journal();

@@ -20,15 +20,29 @@ pub async fn clear_run(
     rows: &[crate::bulk::BulkRow],
     file: Option<String>,
 ) -> Result<(), String> {
-    use crate::bulk::run::FourEyesError;
-    runner.four_eyes = match runner.four_eyes_for(rows, file).await {
-        Ok((eyes, _)) => eyes,
-        Err(FourEyesError::Journal(e)) => return Err(crate::i18n::journal_not_sent(&e)),
-        Err(FourEyesError::NotApproved(r)) => {
-            return Err(crate::i18n::not_approved(&r, crate::i18n::AskedIn::Issue));
-        }
-    };
+    runner.four_eyes = cleared(runner.four_eyes_for(rows, file).await)?;
     Ok(())
+}
+
+/// A run's four eyes in the app: the approval it carries out, or why nothing is sent, in
+/// words (the request waits for a colleague, or was rejected).
+pub fn cleared(
+    r: Result<
+        (
+            crate::journal::approvals::FourEyes,
+            Option<Box<crate::journal::approvals::Request>>,
+        ),
+        crate::journal::approvals::FourEyesError,
+    >,
+) -> Result<crate::journal::approvals::FourEyes, String> {
+    use crate::journal::approvals::FourEyesError;
+    match r {
+        Ok((eyes, _)) => Ok(eyes),
+        Err(FourEyesError::Journal(e)) => Err(crate::i18n::journal_not_sent(&e)),
+        Err(FourEyesError::NotApproved(r)) => {
+            Err(crate::i18n::not_approved(&r, crate::i18n::AskedIn::Issue))
+        }
+    }
 }
 
 /// How many requests Activity lists.

@@ -68,7 +68,7 @@ impl Editor {
             mail_user: p.mail.user.clone().unwrap_or_default(),
             mail_reply_to: p.mail.reply_to.clone().unwrap_or_default(),
             mail_copy_to: p.mail.copy_to.clone().unwrap_or_default(),
-            mail_rate: p.mail.per_minute.to_string(),
+            mail_rate: crate::i18n::mail_rate_text(p.mail.per_minute),
             mail_ca: p
                 .mail
                 .ca_file
@@ -127,9 +127,11 @@ impl Editor {
             from: self.mail.from.trim().to_string(),
             reply_to: opt(&self.mail_reply_to),
             copy_to: opt(&self.mail_copy_to),
+            // A rate that is neither a number nor the server's word reads as one too
+            // large: the check says so before saving.
             per_minute: match self.mail_rate.trim() {
                 "" => crate::profile::mail::Settings::default().per_minute,
-                n => n.parse().unwrap_or(0),
+                n => crate::i18n::mail_rate_of(n).unwrap_or(u32::MAX),
             },
             ca_file: opt(&self.mail_ca).map(std::path::PathBuf::from),
         }

@@ -352,6 +352,11 @@ pub async fn month(
         .map_err(|e| crate::i18n::journal_not_sent(&e))?;
     let as_of = desk_day(&run.journal, run.as_of).await?;
     let mut outbox = Outbox::new(shared, &mailer, &profile.name, &profile.base_url);
+    // The desk's four eyes: a run to more customers than its limit asks first.
+    let scope = outbox.scope();
+    outbox.four_eyes = crate::ui::approvals::cleared(
+        crate::journal::approvals::mail_four_eyes(outbox.journal(), &scope, &ids, as_of).await,
+    )?;
     let month = Month {
         client: &run.session.client,
         desk: &desk,

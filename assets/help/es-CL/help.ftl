@@ -97,7 +97,7 @@ help-arg-profile-mail--user = El usuario (un valor vacío: sin usuario)
 help-arg-profile-mail--from = De quién son los correos: "Cobranzas ACME <cobranzas@acme.cl>"
 help-arg-profile-mail--reply-to = Adónde van las respuestas de los clientes (vacío: a --from)
 help-arg-profile-mail--copy-to = La copia oculta del equipo de cada correo (vacío: ninguna)
-help-arg-profile-mail--per-minute = Como máximo esta cantidad de correos por minuto (30 por omisión)
+help-arg-profile-mail--per-minute = Como máximo esta cantidad de correos por minuto, hasta 100000, o `server`: tan rápido como el servidor los reciba (el servidor propio de un equipo). 30 si no se indica
 help-arg-profile-mail--ca-file = Una autoridad certificadora (PEM) en que confiar además de las del sistema, para un servidor propio del equipo (vacío: ninguna)
 
 ## token, create, get, void, list, export
@@ -292,7 +292,7 @@ help-value--user = USUARIO
 help-value--from = DESDE
 help-value--reply-to = CORREO
 help-value--copy-to = CORREO
-help-value--per-minute = CANTIDAD
+help-value--per-minute = N|server
 help-value--ca-file = ARCHIVO
 help-value--customer = CLIENTE
 help-value--amount = MONTO

@@ -497,3 +497,4 @@ cli-policy-amount = every invoice of more than { $amount } (and one left to the 
 cli-policy-on = The desk's policy: another member of the desk approves { $what }. A request stands { $hours } hours.
 cli-policy-bad-amount = --approve-amount-over takes an amount and a currency: --approve-amount-over 5000000 CLP.
 cli-policy-bad-amount-is = --approve-amount-over: "{ $amount } { $currency }" is not an amount above zero and a currency code (CLP, CLF, USD…).
+cli-bad-per-minute = a number of e-mails a minute, 1 to { $max }, or "server"

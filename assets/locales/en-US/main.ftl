@@ -1089,7 +1089,7 @@ mail-plain-not-local = Without encryption, e-mail may only go to a server on thi
 mail-bad-rate = { $rate ->
         [one] 1 e-mail
        *[other] { $rate } e-mails
-    } a minute cannot be used: from 1 to { $max }.
+    } per minute is not a rate: 1 to { $max }, or "server" (as fast as the server takes them).
 mail-ca-unreadable = The certificate authority { $path } cannot be used: { $why }
 mail-template-unreadable = The e-mail template { $path } cannot be read: { $why }
 mail-template-no-subject = The e-mail template { $path } must start with a "Subject: …" line, then a blank line.
@@ -1386,3 +1386,8 @@ lk-approval-asked = Request for approval { $id }: { $what } (another member of t
 ap-refused = Nothing was sent: request for approval { $id } ({ $what }): { $state }.
 cr-approval-asked = Request for approval { $id }: { $what } (another member of the desk must approve it). Nothing was sent. Once it is approved, press Issue again.
 ap-approved-entry = approved by { $who } (request { $id })
+mail-rate-server = server
+ap-what-mail = e-mail { $count ->
+    [one] 1 customer
+   *[other] { $count } customers
+} their statements and reminders ({ $month })

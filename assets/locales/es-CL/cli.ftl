@@ -500,3 +500,4 @@ cli-policy-amount = toda factura de más de { $amount } (y la que queda en la mo
 cli-policy-on = Política del equipo: otro miembro del equipo aprueba { $what }. Un pedido vale { $hours } horas.
 cli-policy-bad-amount = --approve-amount-over lleva un monto y una moneda: --approve-amount-over 5000000 CLP.
 cli-policy-bad-amount-is = --approve-amount-over: "{ $amount } { $currency }" no es un monto mayor que cero y un código de moneda (CLP, CLF, USD…).
+cli-bad-per-minute = un número de correos por minuto, de 1 a { $max }, o "server"

@@ -1086,7 +1086,7 @@ mail-plain-not-local = Sin cifrado, el correo solo puede ir a un servidor de est
 mail-bad-rate = { $rate ->
         [one] 1 correo
        *[other] { $rate } correos
-    } por minuto no sirve: de 1 a { $max }.
+    } por minuto no sirve: de 1 a { $max }, o «servidor» (tan rápido como el servidor los reciba).
 mail-ca-unreadable = La autoridad de certificación { $path } no se puede usar: { $why }
 mail-template-unreadable = La plantilla de correo { $path } no se puede leer: { $why }
 mail-template-no-subject = La plantilla de correo { $path } debe empezar con una línea "Asunto: …" y luego una línea en blanco.
@@ -1386,3 +1386,8 @@ lk-approval-asked = Pedido de aprobación { $id }: { $what } (falta la aprobaci�
 ap-refused = No se envió nada: pedido de aprobación { $id } ({ $what }): { $state }.
 cr-approval-asked = Pedido de aprobación { $id }: { $what } (falta la aprobación de otro miembro del equipo). No se envió nada. Cuando lo aprueben, pulse Emitir de nuevo.
 ap-approved-entry = aprobado por { $who } (pedido { $id })
+mail-rate-server = servidor
+ap-what-mail = enviar por correo a { $count ->
+    [one] 1 cliente
+   *[other] { $count } clientes
+} sus estados de cuenta y recordatorios ({ $month })

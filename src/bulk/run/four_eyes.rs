@@ -2,19 +2,8 @@
 //! before any is sent (shared by the CLI's `bulk` and `contracts run` and the app's
 //! billing run).
 
-use super::{BulkRow, FourEyes, Runner};
-use crate::journal::JournalError;
-use crate::journal::approvals::{Item, Request, State, Summary, What};
-
-/// Why a run is not sent: the journal could not say, or the request its rows need is
-/// not approved (asked now, waiting, or rejected).
-#[derive(Clone, Debug)]
-pub enum FourEyesError {
-    /// The journal could not be read or written: nothing was sent.
-    Journal(JournalError),
-    /// This request stands for the run, not approved.
-    NotApproved(Box<Request>),
-}
+use super::{BulkRow, Runner};
+use crate::journal::approvals::{FourEyes, FourEyesError, Item, Request, Summary, What, ask};
 
 impl Runner {
     /// What the policy asks of a run of `rows` (from the file named `file`, or
@@ -73,17 +62,8 @@ impl Runner {
         };
         let service = intents[0].service.clone();
         let items: Vec<Item> = intents.iter().map(Item::of_create).collect();
-        let request = self
-            .journal
-            .run(move |j| j.request_approval(What::Run, &service, &items, &summary))
-            .await
-            .map_err(FourEyesError::Journal)?;
-        match request.state {
-            State::Approved { .. } => {
-                eyes.approval = Some(request.id);
-                Ok((eyes, Some(Box::new(request))))
-            }
-            _ => Err(FourEyesError::NotApproved(Box::new(request))),
-        }
+        let request = ask(&self.journal, What::Run, service, items, summary).await?;
+        eyes.approval = Some(request.id);
+        Ok((eyes, Some(Box::new(request))))
     }
 }

@@ -33,10 +33,10 @@ mod send;
 mod status;
 mod turns;
 
+pub use crate::journal::approvals::{FourEyes, FourEyesError};
 use control::*;
 pub use control::{Control, InFlightWait};
 pub use counts::{Counts, pace};
-pub use four_eyes::FourEyesError;
 use send::*;
 pub use status::*;
 use turns::*;
@@ -86,16 +86,6 @@ pub struct Runner {
     /// The desk's four eyes (a shared journal): the run's size on each row's intent, so
     /// the server knows a run's rows, and the approval they carry out.
     pub four_eyes: FourEyes,
-}
-
-/// A run's rows as the shared journal's policy sees them ([`Runner::four_eyes`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FourEyes {
-    /// How many rows the run has (written on each row's intent); `None` on a journal of
-    /// this computer's own, which has no policy.
-    pub run_rows: Option<u64>,
-    /// The approved request the rows carry out.
-    pub approval: Option<i64>,
 }
 
 /// Which rows are issued although they look like an earlier invoice.

@@ -76,8 +76,8 @@ BEGIN
 END
 $fn$;
 
--- What the desk's policy asks of intent `i` before its claim: 'void', 'run' or
--- 'create' (the approval it needs), or null. A row copied by `journal push` is history.
+-- What the desk's policy asks of intent `i` before its claim: 'void', 'run', 'create'
+-- or 'mail' (the approval it needs), or null. A row copied by `journal push` is history.
 CREATE OR REPLACE FUNCTION journal_approval_needed(i entries) RETURNS text
 LANGUAGE plpgsql STABLE SET search_path = {schema}, pg_temp AS $fn$
 DECLARE
@@ -90,6 +90,14 @@ BEGIN
   IF i.action = 'void' THEN
     IF EXISTS (SELECT 1 FROM desk_settings WHERE key = 'approve_voids' AND value = 'on') THEN
       RETURN 'void';
+    END IF;
+    RETURN NULL;
+  END IF;
+  -- An e-mail of a run (statements, reminders) of more customers than the limit.
+  IF i.action = 'email' THEN
+    SELECT value INTO v FROM desk_settings WHERE key = 'approve_runs_over';
+    IF v IS NOT NULL AND coalesce(i.rows, 0) > v::bigint THEN
+      RETURN 'mail';
     END IF;
     RETURN NULL;
   END IF;
@@ -154,14 +162,14 @@ DECLARE
   hours numeric;
   e approval_events;
 BEGIN
-  IF p_what NOT IN ('void', 'create', 'run') OR length(p_service) NOT BETWEEN 1 AND 500
+  IF p_what NOT IN ('void', 'create', 'run', 'mail') OR length(p_service) NOT BETWEEN 1 AND 500
      OR length(p_summary) NOT BETWEEN 2 AND 16384 OR length(p_user) NOT BETWEEN 1 AND 300
      OR length(p_items) > 20000000 THEN
     RAISE EXCEPTION 'not a request for approval' USING ERRCODE = '22023';
   END IF;
   items := p_items::jsonb;
   IF jsonb_typeof(items) <> 'array' OR jsonb_array_length(items) NOT BETWEEN 1 AND 200000
-     OR (p_what <> 'run' AND jsonb_array_length(items) <> 1) THEN
+     OR (p_what NOT IN ('run', 'mail') AND jsonb_array_length(items) <> 1) THEN
     RAISE EXCEPTION 'not a request for approval' USING ERRCODE = '22023';
   END IF;
   IF EXISTS (SELECT 1 FROM jsonb_array_elements(items) x
@@ -277,13 +285,17 @@ BEGIN
   IF r.expires::timestamptz <= clock_timestamp() THEN
     RAISE EXCEPTION 'request % expired at %', p_request, r.expires USING ERRCODE = 'IDA01';
   END IF;
-  IF i.action NOT IN ('void', 'create') OR (r.what = 'void') <> (i.action = 'void') THEN
+  IF i.action NOT IN ('void', 'create', 'email') OR (r.what = 'void') <> (i.action = 'void')
+     OR (r.what = 'mail') <> (i.action = 'email') THEN
     RAISE EXCEPTION 'request % was approved for another action', p_request USING ERRCODE = 'IDA01';
   END IF;
+  -- What is carried out once: the invoice voided, the reference issued, the e-mail sent
+  -- (an e-mail run's items are its customers: each may have a statement and a reminder).
   k := CASE WHEN i.action = 'void' THEN i.invoice_id ELSE i.external_id END;
-  SELECT * INTO it FROM approval_items WHERE request = p_request AND key = k;
+  SELECT * INTO it FROM approval_items WHERE request = p_request
+     AND key = CASE WHEN i.action = 'email' THEN i.customer ELSE k END;
   -- A run's rows may each have an account of their own: its items bind it.
-  IF NOT FOUND OR (r.what <> 'run' AND r.service IS DISTINCT FROM i.service)
+  IF NOT FOUND OR (r.what NOT IN ('run', 'mail') AND r.service IS DISTINCT FROM i.service)
      OR (i.action = 'create' AND (it.customer IS DISTINCT FROM i.customer
          OR it.amount IS DISTINCT FROM i.amount OR it.currency_code IS DISTINCT FROM i.currency_code)) THEN
     RAISE EXCEPTION 'request % was approved for other content', p_request USING ERRCODE = 'IDA01';
