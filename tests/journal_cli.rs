@@ -1350,3 +1350,32 @@ fn a_contracts_run_killed_twenty_times_issues_each_period_once() {
         text(&again.stdout)
     );
 }
+
+/// A create syncs the disk once (#71): connections close without folding the journal's
+/// write-ahead log into its file, so the file alone may lack the newest entries until
+/// `journal verify` (or SQLite's own checkpoint) folds them in — after which a copy of
+/// the file alone is the whole journal, every entry there and the chain intact.
+#[test]
+fn after_journal_verify_a_copy_of_the_file_alone_is_the_whole_journal() {
+    let e = env();
+    for (amount, reference) in [("1000", "WAL-1"), ("2000", "WAL-2")] {
+        let out = create(&e, amount, reference);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let wal = PathBuf::from(format!("{}-wal", e.journal_path().display()));
+    assert!(
+        std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0),
+        "the log stays beside the file"
+    );
+    let out = e.run(&["journal", "verify"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let copy = e.dir.path().join("copia.sqlite3");
+    std::fs::copy(e.journal_path(), &copy).unwrap();
+    let j = Journal::open(&copy).unwrap();
+    let all = j
+        .list(&invoice_desk::journal::Filter::default(), false, 0, 10)
+        .unwrap();
+    let refs: Vec<_> = all.iter().filter_map(|x| x.external_id.clone()).collect();
+    assert_eq!(refs, ["WAL-1", "WAL-2"], "{all:#?}");
+    assert_eq!(j.verify().unwrap(), Ok(4));
+}
