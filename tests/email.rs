@@ -51,6 +51,36 @@ fn profile(e: &Env, smtp: &Smtp, per_minute: u32, trust: bool) {
     ps.save(&e.dir.path().join("profiles.toml")).unwrap();
 }
 
+/// A desk's database with a clerks' group role and the clerks ana_DB and beto_DB in it:
+/// (the owner's address, the database, the group).
+fn desk_db(pg: &pg_server::Server) -> (String, String, String) {
+    let url = pg.database();
+    let db = url.rsplit('/').next().unwrap().to_string();
+    let group = format!("clerks_{db}");
+    pg.psql("postgres", &format!("CREATE ROLE {group} NOLOGIN"));
+    for who in ["ana", "beto"] {
+        pg.psql(
+            "postgres",
+            &format!(
+                "CREATE ROLE {who}_{db} LOGIN PASSWORD '{}' IN ROLE {group}",
+                pg_server::PASSWORD
+            ),
+        );
+    }
+    pg.psql(&db, &format!("GRANT CONNECT ON DATABASE {db} TO {group}"));
+    (url, db, group)
+}
+
+/// The CLI as clerk `who` on the shared journal at `url`.
+fn on_desk(e: &Env, who: &str, url: &str) -> Command {
+    let mut c = cli(e);
+    c.env("INVOICE_DESK_JOURNAL", url)
+        .env("INVOICE_DESK_JOURNAL_PASSWORD", pg_server::PASSWORD)
+        .env("USER", who)
+        .stdin(std::process::Stdio::null());
+    c
+}
+
 /// The CLI for the saved profile (the client secret from the environment), shorter
 /// waits between attempts.
 fn cli(e: &Env) -> Command {
@@ -723,28 +753,8 @@ fn two_clerks_on_a_shared_journal_send_each_statement_once() {
     let owe = owing(&e, &smtp, 8);
     assert!(owe.len() >= 4, "{owe:?}");
     profile(&e, &smtp, SERVER_PACE, true);
-    let url = pg.database();
-    let db = url.rsplit('/').next().unwrap().to_string();
-    let group = format!("clerks_{db}");
-    pg.psql("postgres", &format!("CREATE ROLE {group} NOLOGIN"));
-    for who in ["ana", "beto"] {
-        pg.psql(
-            "postgres",
-            &format!(
-                "CREATE ROLE {who}_{db} LOGIN PASSWORD '{}' IN ROLE {group}",
-                pg_server::PASSWORD
-            ),
-        );
-    }
-    pg.psql(&db, &format!("GRANT CONNECT ON DATABASE {db} TO {group}"));
-    let on = |who: &str, u: &str| {
-        let mut c = cli(&e);
-        c.env("INVOICE_DESK_JOURNAL", u)
-            .env("INVOICE_DESK_JOURNAL_PASSWORD", pg_server::PASSWORD)
-            .env("USER", who)
-            .stdin(std::process::Stdio::null());
-        c
-    };
+    let (url, db, group) = desk_db(pg);
+    let on = |who: &str, u: &str| on_desk(&e, who, u);
     exits(
         &on("owner", &url)
             .args(["journal", "init", &url, "--clerks", &group])
@@ -1602,27 +1612,10 @@ fn an_email_run_over_the_limit_waits_for_a_colleagues_approval() {
     let owe = owing(&e, &smtp, 8);
     assert!(owe.len() >= 3, "{owe:?}");
     profile(&e, &smtp, SERVER_PACE, true);
-    let url = pg.database();
-    let db = url.rsplit('/').next().unwrap().to_string();
-    let group = format!("clerks_{db}");
-    pg.psql("postgres", &format!("CREATE ROLE {group} NOLOGIN"));
-    for who in ["ana", "beto"] {
-        pg.psql(
-            "postgres",
-            &format!(
-                "CREATE ROLE {who}_{db} LOGIN PASSWORD '{}' IN ROLE {group}",
-                pg_server::PASSWORD
-            ),
-        );
-    }
-    pg.psql(&db, &format!("GRANT CONNECT ON DATABASE {db} TO {group}"));
+    let (url, db, group) = desk_db(pg);
     let on = |who: &str, u: &str| {
-        let mut c = cli(&e);
-        c.env("INVOICE_DESK_JOURNAL", u)
-            .env("INVOICE_DESK_JOURNAL_PASSWORD", pg_server::PASSWORD)
-            .env("USER", who)
-            .stdin(std::process::Stdio::null())
-            .args(["--lang", "es"]);
+        let mut c = on_desk(&e, who, u);
+        c.args(["--lang", "es"]);
         c
     };
     let ok = |o: std::process::Output| {

@@ -1360,7 +1360,11 @@ fn after_journal_verify_a_copy_of_the_file_alone_is_the_whole_journal() {
     let e = env();
     for (amount, reference) in [("1000", "WAL-1"), ("2000", "WAL-2")] {
         let out = create(&e, amount, reference);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let wal = PathBuf::from(format!("{}-wal", e.journal_path().display()));
     assert!(
@@ -1368,7 +1372,11 @@ fn after_journal_verify_a_copy_of_the_file_alone_is_the_whole_journal() {
         "the log stays beside the file"
     );
     let out = e.run(&["journal", "verify"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let copy = e.dir.path().join("copia.sqlite3");
     std::fs::copy(e.journal_path(), &copy).unwrap();
     let j = Journal::open(&copy).unwrap();

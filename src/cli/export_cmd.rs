@@ -90,34 +90,26 @@ pub(super) async fn export(svc: &Service, ask: Export) -> Result<(), CliError> {
     let mut settle = |s: Settled| super::journal_open::settle_export(&mut journal, seq, &s);
     let progress = std::io::stderr().is_terminal();
     // CSV is written as it arrives, to the temporary file that replaces the
-    // destination at the end; a workbook needs every row at the end (its header
-    // and summary), so it holds them, up to Excel's row limit.
+    // destination at the end; a workbook's rows are spooled to a temporary file (its
+    // header and summary need them all) and the sheet written from it at the end.
+    let could_not_start = |e: std::io::Error| {
+        settle(refused("WriteFailed"));
+        CliError {
+            code: super::Exit::Failed,
+            message: tr!(
+                "cli-export-could-not-start",
+                why = crate::i18n::io_words(&e)
+            ),
+        }
+    };
     let mut sink = match format {
         super::args::ExportFormat::Csv => Sink::Csv(
             crate::export::StreamingCsv::to_file(dialect.into(), &target)
                 .map(|c| Box::new(c.with_customer_name(name.clone())))
-                .map_err(|e| {
-                    settle(refused("WriteFailed"));
-                    CliError {
-                        code: super::Exit::Failed,
-                        message: tr!(
-                            "cli-export-could-not-start",
-                            why = crate::i18n::io_words(&e)
-                        ),
-                    }
-                })?,
+                .map_err(could_not_start)?,
         ),
         super::args::ExportFormat::Xlsx => Sink::Workbook(Box::new(
-            crate::export::xlsx::Spool::new().map_err(|e| {
-                settle(refused("WriteFailed"));
-                CliError {
-                    code: super::Exit::Failed,
-                    message: tr!(
-                        "cli-export-could-not-start",
-                        why = crate::i18n::io_words(&e)
-                    ),
-                }
-            })?,
+            crate::export::xlsx::Spool::new().map_err(could_not_start)?,
         )),
     };
     let mut spooled = Ok(());
