@@ -46,16 +46,22 @@ echo "$secret" | "$APP" profile add bench --mode oauth --base-url "$base" --auth
   awk '{printf "%s,%s@clientes.test\n", $1, $1}' "$WORK/many.txt"
 } >"$WORK/contacts.csv"
 "$APP" customers import "$WORK/contacts.csv" >/dev/null
+# Every customer has an address, or the runs below would send nothing.
+[ "$("$APP" customers contacts "$(head -n1 "$WORK/many.txt")")" != "" ] ||
+  { echo "the contacts were not imported" >&2; exit 1; }
 # shellcheck source=benches/series.sh
 . benches/series.sh
 load0=$(cut -d' ' -f1 /proc/loadavg)
 for r in $(seq 1 "$RUNS"); do
   run make "$APP" statements --customers "$WORK/many.txt" --out "$WORK/files-$r" --as-of 2026-11-24
+  # A copy of the journal alone is whole after `journal verify` (it folds the log in).
+  "$APP" journal verify >/dev/null
   cp "$WORK/journal.sqlite3" "$WORK/j-$r.sqlite3"
   run mail env INVOICE_DESK_JOURNAL="$WORK/j-$r.sqlite3" "$APP" email statements \
     --customers "$WORK/many.txt" --as-of 2026-11-24
 done
 sent=$(tail -n1 "$WORK/relay.log")
+[ "${sent:-0}" -ge $((200 * RUNS)) ] || { echo "the relay took ${sent:-0} messages, not $((200 * RUNS))" >&2; exit 1; }
 echo "200 customers of 50 invoices each, medians and ranges of $RUNS runs each, alternating; load $load0–$(cut -d' ' -f1 /proc/loadavg)"
 echo "statements made to files: $(said make)"
 echo "the same e-mailed to a relay on loopback (--per-minute server): $(said mail); $sent messages taken in all (target: at most twice the time to make them)"
