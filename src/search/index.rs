@@ -278,7 +278,20 @@ impl Index {
                         journaled = CASE WHEN journaled IS NULL OR excluded.journaled > journaled
                                          THEN excluded.journaled ELSE journaled END,
                         words = excluded.id || ' ' || coalesce(excluded.reference, reference, '')
-                                || ' ' || coalesce(excluded.customer, customer, '')",
+                                || ' ' || coalesce(excluded.customer, customer, '')
+                     -- Only a row with news is written: a listing read again the same day
+                     -- changes nothing but when it was seen (a 20,000-row listing rewrote
+                     -- every row, #71), so when it was seen (what the bound forgets first)
+                     -- is kept to the day.
+                     WHERE coalesce(excluded.customer, customer) IS NOT customer
+                        OR coalesce(excluded.reference, reference) IS NOT reference
+                        OR coalesce(excluded.amount, amount) IS NOT amount
+                        OR coalesce(excluded.currency, currency) IS NOT currency
+                        OR coalesce(excluded.due, due) IS NOT due
+                        OR (excluded.status_at >= status_at AND excluded.status IS NOT status)
+                        OR (excluded.listed IS NOT NULL AND (listed IS NULL OR listed < ?12))
+                        OR (excluded.journaled IS NOT NULL
+                            AND (journaled IS NULL OR journaled < ?12))",
                 )
                 .map_err(IndexError::Sql)?;
             for s in seen {
@@ -286,6 +299,8 @@ impl Index {
                     continue;
                 };
                 let at = s.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+                let day_before = (s.at - chrono::Duration::days(1))
+                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
                 let (listed, journaled) = match s.from {
                     super::Source::Listing => (Some(at.as_str()), None),
                     super::Source::Journal => (None, Some(at.as_str())),
@@ -303,6 +318,7 @@ impl Index {
                         s.due.map(|d| d.to_string()),
                         listed,
                         journaled,
+                        day_before,
                     ])
                     .map_err(IndexError::Sql)?;
             }

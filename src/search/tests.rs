@@ -595,3 +595,42 @@ fn openers_of_a_new_index_at_once_wait_for_each_other() {
         }
     }
 }
+
+/// A listing read again the same day writes no row that has no news (#71): when an
+/// invoice was seen is kept to the day, so the bound forgets by day; news (a status, an
+/// amount) is kept at once.
+#[test]
+fn a_listing_read_again_the_same_day_rewrites_nothing_but_news() {
+    let (_d, j) = journal();
+    let mut index = Index::open_in_memory().unwrap().with_max_rows(2);
+    let service = service_of(URL);
+    let day = 24 * 60;
+    let put = |index: &mut Index, id: &str, status: Status, minute: i64| {
+        let seen = Seen {
+            at: Utc.with_ymd_and_hms(2026, 11, 26, 0, 0, 0).unwrap()
+                + chrono::Duration::minutes(minute),
+            ..listed(id, "cus_1", status, 0)
+        };
+        index.put(&service, &[seen]).unwrap();
+    };
+    let kept = |index: &mut Index| {
+        let all = find(&j, index, &service, "1.341.000").unwrap();
+        let mut kept: Vec<String> = ids(&all).into_iter().map(String::from).collect();
+        kept.sort();
+        kept
+    };
+    put(&mut index, "in_a", Status::Open, 0);
+    put(&mut index, "in_b", Status::Open, 60);
+    // A again the same day: still seen at 0 (nothing new), so it goes first.
+    put(&mut index, "in_a", Status::Open, 120);
+    put(&mut index, "in_c", Status::Open, 180);
+    assert_eq!(kept(&mut index), ["in_b", "in_c"]);
+    // B a day later: seen anew, so C goes first; and B's new status is kept.
+    put(&mut index, "in_b", Status::Paid, day + 200);
+    put(&mut index, "in_d", Status::Open, day + 300);
+    assert_eq!(kept(&mut index), ["in_b", "in_d"]);
+    // News the same day is kept at once: D's status, seen again an hour later.
+    put(&mut index, "in_d", Status::Void, day + 360);
+    let d = find(&j, &mut index, &service, "in_d").unwrap().invoices;
+    assert_eq!(d.first().map(|h| h.status), Some(Status::Void), "{d:?}");
+}
