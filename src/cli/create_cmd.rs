@@ -94,8 +94,13 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
             .for_create(inv.amount, record.currency_code.as_deref(), None)
             .is_some()
     {
-        // Its approval names it by its reference: one without cannot be approved.
-        let Some(reference) = record.external_id.clone() else {
+        // Its approval names it by its reference: one the clerk gives, which the same
+        // command gives again (a reference made up here would be new each time).
+        let given = a
+            .external_id
+            .as_deref()
+            .is_some_and(|r| !r.trim().is_empty());
+        let (Some(reference), true) = (record.external_id.clone(), given) else {
             return Err(CliError::usage(tr!("cli-ap-needs-reference")));
         };
         let summary = Summary {

@@ -489,3 +489,55 @@ fn a_billing_run_over_the_limit_is_approved_for_its_content_and_issued_once() {
         text(&out.stderr)
     );
 }
+
+/// An invoice over the policy's amount asks first; one under it goes; one without a
+/// reference cannot be approved and is refused before anything is asked or sent.
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn an_invoice_over_the_amount_waits_for_approval_and_one_under_it_goes() {
+    let Some(pg) = server() else {
+        return;
+    };
+    let e = Env::new(0);
+    let d = desk_of_two(&e, pg);
+    let shown = policy(&e, pg, &d, &["--approve-amount-over", "5.000", "CLP"]);
+    assert!(shown.contains("toda factura de más de $5.000"), "{shown}");
+    let c = e.customer();
+    let out = es(&e, "ana", &d.as_ana, &create_args(&c, "4000", "AMT-1"));
+    exits(&out, 0);
+    assert_eq!(creates(&e), 1);
+    let big = create_args(&c, "6000", "AMT-2");
+    let out = es(&e, "ana", &d.as_ana, &big);
+    exits(&out, 7);
+    let n = request_in(&out);
+    assert!(
+        text(&out.stderr).contains("emitir la factura AMT-2"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(creates(&e), 1);
+    let out = es(
+        &e,
+        "ana",
+        &d.as_ana,
+        &["create", "--customer", &c, "--amount", "7000"],
+    );
+    exits(&out, 2);
+    assert_eq!(creates(&e), 1);
+    exits(
+        &es(
+            &e,
+            "beto",
+            &d.as_beto,
+            &["approvals", "approve", &n.to_string()],
+        ),
+        0,
+    );
+    exits(&es(&e, "ana", &d.as_ana, &big), 0);
+    assert_eq!(creates(&e), 2);
+    exits(&es(&e, "ana", &d.as_ana, &big), 2);
+    assert_eq!(creates(&e), 2, "carried out once");
+}
