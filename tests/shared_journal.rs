@@ -1999,7 +1999,22 @@ fn a_desk_on_the_layout_before_contracts_goes_on_and_contracts_say_what_to_do() 
     pg.psql(
         &d.db,
         "DROP FUNCTION journal_contract_event(text, text, text, text); \
-         DROP TABLE contract_events; UPDATE journal_layout SET version = 6",
+         DROP TABLE contract_events; DROP TRIGGER claims_approved ON claims; \
+         DROP FUNCTION journal_approval_use(bigint, bigint); \
+         DROP FUNCTION journal_approval_decide(bigint, boolean, text, text); \
+         DROP FUNCTION journal_approval_request(text, text, text, text, text); \
+         DROP TABLE approval_events, approval_items CASCADE; UPDATE journal_layout SET version = 6",
+    );
+    // Approvals (layout 8) are said the same way.
+    let out = clerk(&e, "ana", &d.as_ana)
+        .args(["approvals"])
+        .output()
+        .unwrap();
+    exits(&out, 2);
+    assert!(
+        text(&out.stderr).contains("has no approvals yet"),
+        "{}",
+        text(&out.stderr)
     );
     let out = clerk(&e, "ana", &d.as_ana)
         .args(create_args(&e.customer(), "1000", "OLD-1"))
@@ -2033,5 +2048,10 @@ fn a_desk_on_the_layout_before_contracts_goes_on_and_contracts_say_what_to_do() 
         "{}",
         text(&out.stdout)
     );
+    let out = clerk(&e, "ana", &d.as_ana)
+        .args(["approvals"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
     verified(&e, "ana", &d.as_ana);
 }

@@ -55,6 +55,9 @@ pub async fn approvals_command(a: ApprovalsArgs, json: bool) -> Result<(), CliEr
     if !journal.is_shared() {
         return Err(CliError::usage(tr!("cli-ap-local")));
     }
+    if !journal.keeps_approvals().map_err(failure)? {
+        return Err(CliError::usage(tr!("cli-ap-older-layout")));
+    }
     match a
         .action
         .unwrap_or(ApprovalsCommand::List { pending: false })

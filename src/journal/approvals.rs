@@ -379,6 +379,19 @@ fn request_of(r: &DbRow) -> Result<Request, DbError> {
 }
 
 impl Journal {
+    /// Whether this is a desk's journal of layout 8 or later (one made before keeps no
+    /// approvals until its owner brings it up to date).
+    pub fn keeps_approvals(&self) -> Result<bool, JournalError> {
+        if !self.is_shared() {
+            return Ok(false);
+        }
+        self.db()
+            .one("SELECT to_regclass('approval_events') IS NOT NULL", &[])
+            .and_then(|r| r.map(|r| r.flag(0)).transpose())
+            .map(|there| there == Some(true))
+            .map_err(super::store::read_error(&self.path))
+    }
+
     /// The desk's policy; `None` on this computer's journal, or where none is set.
     pub fn policy(&self) -> Result<Option<Policy>, JournalError> {
         if !self.is_shared() {
@@ -497,12 +510,7 @@ impl Journal {
             return Ok(out);
         }
         let read = super::store::read_error(&self.path);
-        let there = self
-            .db()
-            .one("SELECT to_regclass('approval_events') IS NOT NULL", &[])
-            .and_then(|r| r.map(|r| r.flag(0)).transpose())
-            .map_err(&read)?;
-        if there != Some(true) {
+        if !self.keeps_approvals()? {
             return Ok(out);
         }
         let rows = self

@@ -498,3 +498,4 @@ cli-policy-on = The desk's policy: another member of the desk approves { $what }
 cli-policy-bad-amount = --approve-amount-over takes an amount and a currency: --approve-amount-over 5000000 CLP.
 cli-policy-bad-amount-is = --approve-amount-over: "{ $amount } { $currency }" is not an amount above zero and a currency code (CLP, CLF, USD…).
 cli-bad-per-minute = a number of e-mails a minute, 1 to { $max }, or "server"
+cli-ap-older-layout = The desk's shared journal has no approvals yet: its owner brings it up to date with invoice-desk journal policy (or journal init). Invoices, voids and e-mails go on as before.

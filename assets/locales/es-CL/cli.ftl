@@ -501,3 +501,4 @@ cli-policy-on = Política del equipo: otro miembro del equipo aprueba { $what }.
 cli-policy-bad-amount = --approve-amount-over lleva un monto y una moneda: --approve-amount-over 5000000 CLP.
 cli-policy-bad-amount-is = --approve-amount-over: "{ $amount } { $currency }" no es un monto mayor que cero y un código de moneda (CLP, CLF, USD…).
 cli-bad-per-minute = un número de correos por minuto, de 1 a { $max }, o "server"
+cli-ap-older-layout = El registro compartido del equipo aún no tiene aprobaciones: su dueño lo pone al día con invoice-desk journal policy (o journal init). Las facturas, anulaciones y correos siguen como antes.
