@@ -159,16 +159,15 @@ pub(super) async fn clearance(
     items: Vec<Item>,
     summary: Summary,
 ) -> Result<i64, CliError> {
-    let service = service.to_string();
-    let request = journal
-        .run(move |j| j.request_approval(what, &service, &items, &summary))
-        .await
-        .map_err(not_sent)?;
-    if let State::Approved { .. } = request.state {
-        say_carrying_out(&request);
-        return Ok(request.id);
+    use crate::journal::approvals::{FourEyesError, ask};
+    match ask(journal, what, service.to_string(), items, summary).await {
+        Ok(request) => {
+            say_carrying_out(&request);
+            Ok(request.id)
+        }
+        Err(FourEyesError::Journal(e)) => Err(not_sent(e)),
+        Err(FourEyesError::NotApproved(r)) => Err(not_approved(&r)),
     }
-    Err(not_approved(&request))
 }
 
 /// What the policy asks of a run of `rows` (from the file named `file`, or contracts):

@@ -7,7 +7,7 @@ use super::at_service::{Service, already_at_service, blocked, warn_unrecorded};
 use super::journal_open::open_journal;
 use super::output::print_invoice;
 use crate::api::{CurrencyChoice, NewInvoice, money};
-use crate::journal::approvals::{Item, Summary, What};
+use crate::journal::approvals::one_request;
 use crate::journal::{self, Action, Guard, Intent, Similar};
 use crate::text::escape_controls;
 use crate::tr;
@@ -90,38 +90,16 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
         ..Guard::default()
     };
     if let Some(policy) = super::approvals_cmd::policy_of(&journal).await?
-        && policy
-            .for_create(inv.amount, record.currency_code.as_deref(), None)
-            .is_some()
+        && let Some((what, item, summary)) = one_request(&policy, Action::Create, &record)
     {
         // Its approval names it by its reference: one the clerk gives, which the same
         // command gives again (a reference made up here would be new each time).
-        let given = a
-            .external_id
-            .as_deref()
-            .is_some_and(|r| !r.trim().is_empty());
-        let (Some(reference), true) = (record.external_id.clone(), given) else {
+        if a.external_id.as_deref().is_none_or(|r| r.trim().is_empty()) {
             return Err(CliError::usage(tr!("cli-ap-needs-reference")));
-        };
-        let summary = Summary {
-            reference: Some(reference),
-            customer: record.customer.clone(),
-            totals: vec![(
-                record.currency_code.clone().unwrap_or_default(),
-                inv.amount.to_string(),
-            )],
-            ..Summary::default()
-        };
-        let item = Item::of_create(&record);
+        }
         guard.approval = Some(
-            super::approvals_cmd::clearance(
-                &journal,
-                What::Create,
-                &record.service,
-                vec![item],
-                summary,
-            )
-            .await?,
+            super::approvals_cmd::clearance(&journal, what, &record.service, vec![item], summary)
+                .await?,
         );
     }
     let send = |guard: Guard| {
@@ -216,27 +194,11 @@ pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Resu
     );
     let mut guard = Guard::default();
     if let Some(policy) = super::approvals_cmd::policy_of(&journal).await?
-        && policy.voids
+        && let Some((what, item, summary)) = one_request(&policy, Action::Void, &record)
     {
-        let summary = Summary {
-            invoice: Some(id.to_string()),
-            ..Summary::default()
-        };
-        let item = Item {
-            key: id.to_string(),
-            customer: None,
-            amount: None,
-            currency_code: None,
-        };
         guard.approval = Some(
-            super::approvals_cmd::clearance(
-                &journal,
-                What::Void,
-                &record.service,
-                vec![item],
-                summary,
-            )
-            .await?,
+            super::approvals_cmd::clearance(&journal, what, &record.service, vec![item], summary)
+                .await?,
         );
     }
     let sent = journal::write_ahead(

@@ -119,6 +119,47 @@ impl Item {
     }
 }
 
+/// What the policy asks before `action` of `intent` alone (a void, or one invoice): the
+/// request it needs — what for, its one item, what the clerks are shown — or `None`.
+pub fn one_request(
+    policy: &Policy,
+    action: super::Action,
+    intent: &super::Intent,
+) -> Option<(What, Item, Summary)> {
+    match action {
+        super::Action::Void if policy.voids => {
+            let id = intent.invoice_id.clone().unwrap_or_default();
+            let item = Item {
+                key: id.clone(),
+                customer: None,
+                amount: None,
+                currency_code: None,
+            };
+            let summary = Summary {
+                invoice: Some(id),
+                customer: intent.customer.clone(),
+                ..Summary::default()
+            };
+            Some((What::Void, item, summary))
+        }
+        super::Action::Create => {
+            let amount: Decimal = intent.amount.as_deref()?.parse().ok()?;
+            policy.for_create(amount, intent.currency_code.as_deref(), None)?;
+            let summary = Summary {
+                reference: intent.external_id.clone(),
+                customer: intent.customer.clone(),
+                totals: vec![(
+                    intent.currency_code.clone().unwrap_or_default(),
+                    amount.to_string(),
+                )],
+                ..Summary::default()
+            };
+            Some((What::Create, Item::of_create(intent), summary))
+        }
+        _ => None,
+    }
+}
+
 /// What the clerks are shown of a request (kept with it; read back as hostile text).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {

@@ -292,7 +292,7 @@ impl AppJournal {
     /// nothing (`None`), the approved request it carries out, or — asked now, waiting or
     /// rejected — the request, and nothing is sent.
     pub async fn clearance(&self, action: Action, intent: &Intent) -> Result<Option<i64>, NotDone> {
-        use journal::approvals::{Item, State, Summary, What};
+        use journal::approvals::{FourEyesError, ask, one_request};
         let j = self.get().await.map_err(|e| NotDone::Api(not_sent(e)))?;
         // A journal out of reach is noted (every panel says since when), as a write is.
         let unreachable = |e: journal::JournalError| {
@@ -300,52 +300,14 @@ impl AppJournal {
             NotDone::Api(not_sent(e))
         };
         let policy = j.run(|j| j.policy()).await.map_err(unreachable)?;
-        let Some(policy) = policy else {
+        let Some((what, item, summary)) = policy.and_then(|p| one_request(&p, action, intent))
+        else {
             return Ok(None);
         };
-        let amount = intent.amount.as_deref().and_then(|a| a.parse().ok());
-        let (what, item, summary) = match (action, amount) {
-            (Action::Void, _) if policy.voids => {
-                let id = intent.invoice_id.clone().unwrap_or_default();
-                let item = Item {
-                    key: id.clone(),
-                    customer: None,
-                    amount: None,
-                    currency_code: None,
-                };
-                let summary = Summary {
-                    invoice: Some(id),
-                    customer: intent.customer.clone(),
-                    ..Summary::default()
-                };
-                (What::Void, item, summary)
-            }
-            (Action::Create, Some(amount))
-                if policy
-                    .for_create(amount, intent.currency_code.as_deref(), None)
-                    .is_some() =>
-            {
-                let summary = Summary {
-                    reference: intent.external_id.clone(),
-                    customer: intent.customer.clone(),
-                    totals: vec![(
-                        intent.currency_code.clone().unwrap_or_default(),
-                        amount.to_string(),
-                    )],
-                    ..Summary::default()
-                };
-                (What::Create, Item::of_create(intent), summary)
-            }
-            _ => return Ok(None),
-        };
-        let service = intent.service.clone();
-        let request = j
-            .run(move |j| j.request_approval(what, &service, &[item], &summary))
-            .await
-            .map_err(unreachable)?;
-        match request.state {
-            State::Approved { .. } => Ok(Some(request.id)),
-            _ => Err(NotDone::Approval(Box::new(request))),
+        match ask(&j, what, intent.service.clone(), vec![item], summary).await {
+            Ok(request) => Ok(Some(request.id)),
+            Err(FourEyesError::Journal(e)) => Err(unreachable(e)),
+            Err(FourEyesError::NotApproved(r)) => Err(NotDone::Approval(r)),
         }
     }
 

@@ -109,12 +109,7 @@ impl Journal {
     /// decision by another role than who asked, before the request expired; a use by
     /// who asked, after an approval, before it expired.
     fn walk_approvals(&self) -> Result<Result<u64, Broken>, JournalError> {
-        let there = self
-            .db()
-            .one("SELECT to_regclass('approval_events') IS NOT NULL", &[])
-            .and_then(|r| r.map(|r| r.flag(0)).transpose())
-            .map_err(|e| self.read_err(e))?;
-        if there != Some(true) {
+        if !self.keeps_approvals()? {
             return Ok(Ok(0));
         }
         let (mut prev, mut n, mut broken) = (GENESIS.to_string(), 0u64, None);
