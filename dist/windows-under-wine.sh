@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 T=x86_64-pc-windows-gnu
 WINE=/usr/lib/wine/wine64
-rustup target list --installed | grep -qx $T || rustup target add $T
+grep -qx $T <<<"$(rustup target list --installed)" || rustup target add $T
 if ! command -v x86_64-w64-mingw32-gcc >/dev/null || [ ! -x $WINE ]; then
   apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc-mingw-w64-x86-64 wine wine64 >/dev/null

@@ -46,7 +46,7 @@ W
 done
 for arch in "${arches[@]}"; do
   T=$arch-apple-darwin
-  rustup target list --installed | grep -qx "$T" || rustup target add "$T"
+  grep -qx "$T" <<<"$(rustup target list --installed)" || rustup target add "$T"
   v=${T//-/_}
   export "CC_$v=$wrap/cc-$arch" "AR_$v=$wrap/ar"
   # Clippy type-checks every target as `cargo check` does (the same dependencies, built

@@ -40,7 +40,7 @@ fi
 out=$(realpath -m "$CARGO_TARGET_DIR/installer")
 mkdir -p "$out"
 if [ -z "$exe" ]; then
-  rustup target list --installed | grep -qx $T || rustup target add $T
+  grep -qx $T <<<"$(rustup target list --installed)" || rustup target add $T
   export CC_x86_64_pc_windows_gnu=x86_64-w64-mingw32-gcc AR_x86_64_pc_windows_gnu=x86_64-w64-mingw32-ar
   export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
   cargo build --locked --target $T --profile "$profile" --bin invoice-desk

@@ -30,10 +30,10 @@ WINESERVER=/usr/lib/wine/wineserver
 for t in $WINE Xvfb xdotool import convert tesseract localedef; do
   command -v "$t" >/dev/null || { echo "installer-under-wine.sh: $t is missing (apt-get install wine64 xvfb xdotool imagemagick tesseract-ocr tesseract-ocr-spa locales)" >&2; exit 1; }
 done
-tesseract --list-langs 2>/dev/null | grep -qx spa || { echo "installer-under-wine.sh: tesseract-ocr-spa is missing" >&2; exit 1; }
+grep -qx spa <<<"$(tesseract --list-langs 2>/dev/null)" || { echo "installer-under-wine.sh: tesseract-ocr-spa is missing" >&2; exit 1; }
 # Wine takes Windows' language from the Unix locale, which must exist.
 for l in es_CL en_US; do
-  locale -a | grep -qx "$l.utf8" || localedef -i $l -f UTF-8 $l.UTF-8
+  grep -qx "$l.utf8" <<<"$(locale -a)" || localedef -i $l -f UTF-8 $l.UTF-8
 done
 
 SHOTS=$(realpath -m "${SHOTS:-target/windows-gnu/installer-shots}")
@@ -101,6 +101,8 @@ expect_page() {
   fail "$name: no text matching /$re/"
 }
 # Clicks the middle of a word as tesseract finds it in the window (where a person sees it).
+# awk reads to the end: leaving early ended tesseract with SIGPIPE, which pipefail made a
+# failure (exit 141 in CI).
 click_word() {
   # shellcheck disable=SC2034  # (set by getwindowgeometry --shell, some unused)
   local w=$1 word=$2 lang=$3 X Y WIDTH HEIGHT SCREEN WINDOW pos
@@ -108,7 +110,7 @@ click_word() {
   eval "$(xdotool getwindowgeometry --shell "$w")"
   convert "$WORK/click.png" -crop "${WIDTH}x${HEIGHT}+${X}+${Y}" -resize 200% -colorspace Gray "$WORK/click2.png"
   pos=$(tesseract "$WORK/click2.png" - -l "$lang" tsv 2>/dev/null |
-    awk -F'\t' -v w="$word" '$12 == w { print int(($7 + $9 / 2) / 2), int(($8 + $10 / 2) / 2); exit }')
+    awk -F'\t' -v w="$word" '!done && $12 == w { print int(($7 + $9 / 2) / 2), int(($8 + $10 / 2) / 2); done = 1 }')
   [ -n "$pos" ] || fail "no '$word' to click in the window"
   xdotool mousemove --window "$w" ${pos% *} ${pos#* } click 1
 }
@@ -131,7 +133,7 @@ check_installed() {
   [ "$n" = 1 ] || fail "$n uninstall entries for invoice-desk"
   if [ -n "${WINDOWS_CA:-}" ]; then
     for f in "$PF/invoice-desk.exe" "$PF/uninstall.exe"; do
-      osslsigncode verify -CAfile "$WINDOWS_CA" -in "$f" 2>&1 | grep -q 'Signature verification: ok' || fail "$(basename "$f") as installed is not signed"
+      grep -q 'Signature verification: ok' <<<"$(osslsigncode verify -CAfile "$WINDOWS_CA" -in "$f" 2>&1)" || fail "$(basename "$f") as installed is not signed"
     done
   fi
   echo "    installed $v: program, uninstaller, Start-menu shortcut, one uninstall entry$([ -n "${WINDOWS_CA:-}" ] && echo ', signatures verify')"
