@@ -3,7 +3,10 @@
 //! command then carries it out, once. The server holds every claim to it: each way
 //! around it, tried as a clerk's role in real psql sessions, is refused.
 
-use super::{Desk, clerk, create_args, creates, desk_of_two, server, verified};
+use super::{
+    Desk, clerk, create_args, creates, desk_of_two, numbered_month, server, until_created,
+    verified, watched_run,
+};
 use crate::cli_env::{Env, exits, text};
 use crate::pg_server;
 use std::process::Output;
@@ -243,20 +246,28 @@ fn a_void_waits_for_another_clerks_approval_and_is_carried_out_once() {
         "{}",
         text(&out.stdout)
     );
-    // Once at the server too: the approval used, a second use is refused.
+    // Once at the server too: the approval used, a second use is refused, said as a
+    // unique key's refusal (so a computer that raced for it asks its claim again).
     let (ok, said) = pg.psql_as(
         &d.ana,
         PW,
         &d.db,
         &format!(
-            "{}; SELECT journal_approval_use({n}, (SELECT max(seq) FROM entries WHERE db_user = session_user))",
-            void_intent(&a).replace(
-                "false, 's'",
-                &format!("false, (SELECT service FROM entries WHERE action = 'void' AND invoice_id = '{a}' LIMIT 1)")
-            )
+            "DO $$ BEGIN PERFORM {}; PERFORM journal_approval_use({n}, (SELECT max(seq) FROM entries \
+             WHERE db_user = session_user)); EXCEPTION WHEN unique_violation THEN \
+             RAISE EXCEPTION 'unique: %', SQLERRM; END $$",
+            void_intent(&a)
+                .trim_start_matches("SELECT ")
+                .replace(
+                    "false, 's'",
+                    &format!("false, (SELECT service FROM entries WHERE action = 'void' AND invoice_id = '{a}' LIMIT 1)")
+                )
         ),
     );
-    assert!(!ok && said.contains("already carried out"), "{said}");
+    assert!(
+        !ok && said.contains("unique: request") && said.contains("already carried out"),
+        "{said}"
+    );
     let out = es(&e, "beto", &d.as_beto, &["approvals"]);
     let listed = text(&out.stdout);
     assert!(
@@ -540,4 +551,172 @@ fn an_invoice_over_the_amount_waits_for_approval_and_one_under_it_goes() {
     assert_eq!(creates(&e), 2);
     exits(&es(&e, "ana", &d.as_ana, &big), 2);
     assert_eq!(creates(&e), 2, "carried out once");
+}
+
+/// An approved run is still never sent twice when the office is unkind to it: the same
+/// clerk runs the approved file on two computers at once, the first is killed (kill -9)
+/// mid-run, the database server restarts (as a crash would) under the second; run again,
+/// every row is issued once, each item of the approval used once, and the chain holds.
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn an_approved_run_killed_run_twice_at_once_and_its_server_restarted_issues_each_row_once() {
+    let e = Env::new(0);
+    let Some(own) = pg_server::Server::own() else {
+        return;
+    };
+    let d = desk_of_two(&e, &own);
+    policy(&e, &own, &d, &["--approve-runs-over", "10"]);
+    let file = numbered_month(&e, "mayo.csv", &e.customer(), "APR", 160);
+    let out = es(
+        &e,
+        "ana",
+        &d.as_ana,
+        &["bulk", file.to_str().unwrap(), "--yes"],
+    );
+    exits(&out, 7);
+    let n = request_in(&out);
+    exits(
+        &es(
+            &e,
+            "beto",
+            &d.as_beto,
+            &["approvals", "approve", &n.to_string()],
+        ),
+        0,
+    );
+    e.s.set_latency(std::time::Duration::from_millis(20));
+    // Two of Ana's computers on the same approved file at once; the first is killed.
+    let (mut first, _) = watched_run(&e, &d.as_ana, &file);
+    let (second, said) = watched_run(&e, &d.as_ana, &file);
+    until_created(&e, 30);
+    first.kill().unwrap();
+    let _ = first.wait();
+    until_created(&e, 60);
+    own.stop();
+    said.until("has not answered since");
+    own.restart();
+    let out = second.wait_with_output().unwrap();
+    let all = said.all();
+    assert_eq!(out.status.code(), Some(0), "{all}");
+    // Whatever the killed run left on its way is settled by running again.
+    let out = es(
+        &e,
+        "ana",
+        &d.as_ana,
+        &["bulk", file.to_str().unwrap(), "--yes"],
+    );
+    exits(&out, 0);
+    let refs = e.s.references();
+    for i in 0..160 {
+        assert_eq!(refs[&format!("APR-{i}")].len(), 1, "APR-{i}");
+    }
+    // A request the killed run had on its way reached the service and was counted, but
+    // its connection closed before the service did the work: not created, concluded
+    // after the in-flight window and sent again (at most one per place in the window).
+    let sent = creates(&e);
+    assert!((160..=168).contains(&sent), "{sent} creates");
+    // Each item's approval carried out once: one use whose intent was done, and any other
+    // use only by an intent concluded not created (a row the killed run had claimed and
+    // not yet sent, or a request whose connection it took down with it).
+    let uses = own.psql(
+        &d.db,
+        &format!(
+            "SELECT coalesce(o.outcome, 'none') || ':' || count(*) || '/' || count(DISTINCT u.item) \
+             FROM approval_events u LEFT JOIN LATERAL (SELECT outcome FROM entries e \
+             WHERE e.intent_seq = u.intent_seq ORDER BY e.seq DESC LIMIT 1) o ON true \
+             WHERE u.request = {n} AND u.kind = 'use' GROUP BY o.outcome ORDER BY o.outcome"
+        ),
+    );
+    eprintln!("{sent} creates sent; the approval's uses by outcome: {uses}");
+    let by_outcome: Vec<&str> = uses.lines().map(str::trim).collect();
+    assert!(
+        by_outcome.first() == Some(&"done:160/160")
+            && by_outcome[1..].iter().all(|l| l.starts_with("refused:")),
+        "{uses}"
+    );
+    verified(&e, "ana", &d.as_ana);
+}
+
+/// A contracts run of more invoices than the policy allows waits for another clerk's
+/// approval like a billing run; approved, it issues each period once.
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn a_contracts_run_over_the_limit_waits_for_approval_and_issues_each_period_once() {
+    let Some(pg) = server() else {
+        return;
+    };
+    let e = Env::new(0);
+    let d = desk_of_two(&e, pg);
+    policy(&e, pg, &d, &["--approve-runs-over", "4"]);
+    let c = e.customer();
+    let mut body = String::from("contrato,cliente,monto,moneda,cada,desde\n");
+    for i in 0..3 {
+        body.push_str(&format!("K-{i},{c},{},CLP,mes,2030-01\n", 5000 + i));
+    }
+    let file = e.dir.path().join("contratos.csv");
+    std::fs::write(&file, body).unwrap();
+    exits(
+        &es(
+            &e,
+            "ana",
+            &d.as_ana,
+            &["contracts", "import", file.to_str().unwrap()],
+        ),
+        0,
+    );
+    let run = |who: &str, url: &str| {
+        es(
+            &e,
+            who,
+            url,
+            &["contracts", "run", "--period", "2030-02", "--yes"],
+        )
+    };
+    // Three contracts, two periods each: six invoices, over the limit of four.
+    let out = run("ana", &d.as_ana);
+    exits(&out, 7);
+    let n = request_in(&out);
+    assert_eq!(creates(&e), 0);
+    let listed = es(&e, "beto", &d.as_beto, &["approvals", "list", "--pending"]);
+    exits(&listed, 0);
+    assert!(
+        text(&listed.stdout).contains(&n.to_string()),
+        "{}",
+        text(&listed.stdout)
+    );
+    // Ana may not approve her own request.
+    let out = es(
+        &e,
+        "ana",
+        &d.as_ana,
+        &["approvals", "approve", &n.to_string()],
+    );
+    assert_ne!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    exits(
+        &es(
+            &e,
+            "beto",
+            &d.as_beto,
+            &["approvals", "approve", &n.to_string()],
+        ),
+        0,
+    );
+    exits(&run("ana", &d.as_ana), 0);
+    let refs = e.s.references();
+    for i in 0..3 {
+        for m in ["01", "02"] {
+            assert_eq!(refs[&format!("K-{i}-2030-{m}")].len(), 1, "K-{i}-2030-{m}");
+        }
+    }
+    assert_eq!(creates(&e), 6);
+    let out = run("ana", &d.as_ana);
+    exits(&out, 0);
+    assert_eq!(creates(&e), 6, "each period once");
+    verified(&e, "beto", &d.as_beto);
 }

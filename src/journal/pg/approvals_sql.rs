@@ -303,7 +303,11 @@ BEGIN
   IF EXISTS (SELECT 1 FROM approval_events u WHERE u.request = p_request AND u.kind = 'use' AND u.item = k
              AND coalesce((SELECT o.outcome FROM entries o WHERE o.intent_seq = u.intent_seq
                            ORDER BY o.seq DESC LIMIT 1), 'unknown') <> 'refused') THEN
-    RAISE EXCEPTION 'request % was already carried out for %', p_request, k USING ERRCODE = 'IDA01';
+    -- Said as a unique key's refusal: the intent that used it holds the claim (a use is
+    -- made with its claim, and a claim is taken over only from a refused intent), so a
+    -- second computer running the same approved file that read no holder a moment
+    -- before asks its claim again and is told who holds it, instead of stopping.
+    RAISE EXCEPTION 'request % was already carried out for %', p_request, k USING ERRCODE = '23505';
   END IF;
   e.request := p_request;
   e.kind := 'use';
