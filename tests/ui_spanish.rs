@@ -1650,10 +1650,14 @@ fn a_void_and_a_run_wait_for_a_colleagues_approval_in_the_app_in_spanish() {
     };
     void(&mut h);
     step_until(&mut h, "a request", |h| has_text(h, "Pedido de aprobación"));
-    assert!(has_text(
-        &h,
-        &format!("anular {id} (falta la aprobación de otro miembro del equipo)")
-    ));
+    // Whose invoice and for how much, as the colleague asked to approve it sees it.
+    let shown = common::text_containing(&h, "Pedido de aprobación");
+    assert!(
+        shown.contains(&format!("anular {id} de cus_"))
+            && shown.contains(" por ")
+            && shown.contains("(falta la aprobación de otro miembro del equipo)"),
+        "{shown}"
+    );
     assert_eq!(voids(), 0, "nothing sent");
     let n: i64 = server
         .psql(
@@ -1731,4 +1735,18 @@ fn a_void_and_a_run_wait_for_a_colleagues_approval_in_the_app_in_spanish() {
         &format!("SELECT count(*) FROM approval_events WHERE request = {m} AND kind = 'use'"),
     );
     assert_eq!(used, "3");
+    // Activity says what was carried out, and asks nobody to do it again.
+    click(&mut h, &text("tab-create"));
+    click(&mut h, &text("tab-activity"));
+    step_until(&mut h, "the requests", |h| {
+        has_text(h, "Pedidos de aprobación (3)")
+    });
+    if !has_text(&h, "llevado a cabo: 3 de 3") {
+        click(&mut h, "Pedidos de aprobación (3)");
+    }
+    step_until(&mut h, "the run carried out", |h| {
+        has_text(h, "llevado a cabo: 3 de 3")
+    });
+    assert!(has_text(&h, &format!("Pedido {n}: anular {id}")));
+    assert!(!has_text(&h, &text("ap-ui-mine-approved")));
 }

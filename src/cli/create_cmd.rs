@@ -157,6 +157,7 @@ fn missing_text(e: &journal::Entry) -> String {
 /// `invoice-desk void ID`: asks first on a terminal (unless `--yes`).
 pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Result<(), CliError> {
     crate::api::checked_invoice_id(id)?;
+    let mut seen = None;
     if !yes {
         if !std::io::stdin().is_terminal() {
             return Err(CliError::usage(tr!(
@@ -164,14 +165,14 @@ pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Resu
                 what = tr!("cli-what-void")
             )));
         }
-        let inv = svc.client.get_invoice(id).await?;
+        let inv = seen.insert(svc.client.get_invoice(id).await?);
         note_part!(
             "{} {} ",
             tr!(
                 "cli-void-confirm",
                 id = escape_controls(&inv.id),
                 customer = escape_controls(inv.customer.as_deref().unwrap_or("?")),
-                amount = escape_controls(&crate::i18n::amount_text(&inv))
+                amount = escape_controls(&crate::i18n::amount_text(inv))
             ),
             tr!("cli-yes-no")
         );
@@ -185,7 +186,7 @@ pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Resu
         }
     }
     let journal = open_journal()?;
-    let record = Intent::for_void(
+    let mut record = Intent::for_void(
         &svc.profile_name,
         &svc.base_url,
         svc.account.as_deref(),
@@ -193,7 +194,14 @@ pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Resu
         None,
     );
     let mut guard = Guard::default();
-    if let Some(policy) = super::approvals_cmd::policy_of(&journal).await?
+    let policy = super::approvals_cmd::policy_of(&journal).await?;
+    if let Some(inv) = &seen {
+        record = record.seen_as(inv);
+    } else if policy.as_ref().is_some_and(|p| p.voids) {
+        // A colleague asked to approve it is shown whose invoice it is and for how much.
+        record = record.seen_as(&svc.client.get_invoice(id).await?);
+    }
+    if let Some(policy) = policy
         && let Some((what, item, summary)) = one_request(&policy, Action::Void, &record)
     {
         guard.approval = Some(

@@ -24,6 +24,16 @@ pub fn approval_what(what: What, s: &Summary) -> String {
         .collect::<Vec<_>>()
         .join(" + ");
     match what {
+        What::Void if s.customer.is_some() || !s.totals.is_empty() => tr!(
+            "ap-what-void-of",
+            invoice = esc(&s.invoice),
+            customer = esc(&s.customer),
+            amount = if totals.is_empty() {
+                "?".to_string()
+            } else {
+                totals
+            }
+        ),
         What::Void => tr!("ap-what-void", invoice = esc(&s.invoice)),
         What::Create => tr!(
             "ap-what-create",
@@ -58,15 +68,29 @@ pub fn approval_state(r: &Request) -> String {
     };
     match &r.state {
         State::Pending => tr!("ap-pending", until = super::moment(&r.expires)),
-        State::Approved { by, time, note: n } => format!(
-            "{}{}",
-            tr!(
-                "ap-approved",
-                who = super::writer_by(by),
-                when = super::moment(time)
-            ),
-            note(n)
-        ),
+        State::Approved { by, time, note: n } => {
+            let approved = format!(
+                "{}{}",
+                tr!(
+                    "ap-approved",
+                    who = super::writer_by(by),
+                    when = super::moment(time)
+                ),
+                note(n)
+            );
+            // What became of it: carried out (all or part), or past its time unused.
+            let after = if r.used > 0 {
+                Some(tr!("ap-carried-out", used = r.used, items = r.items))
+            } else if r.lapsed {
+                Some(tr!("ap-lapsed", when = super::moment(&r.expires)))
+            } else {
+                None
+            };
+            match after {
+                Some(a) => format!("{approved} · {a}"),
+                None => approved,
+            }
+        }
         State::Rejected { by, time, note: n } => format!(
             "{}{}",
             tr!(

@@ -138,6 +138,11 @@ pub fn one_request(
             let summary = Summary {
                 invoice: Some(id),
                 customer: intent.customer.clone(),
+                totals: intent
+                    .amount
+                    .iter()
+                    .map(|a| (intent.currency_code.clone().unwrap_or_default(), a.clone()))
+                    .collect(),
                 ..Summary::default()
             };
             Some((What::Void, item, summary))
@@ -244,6 +249,8 @@ pub struct Request {
     pub items: u64,
     /// How many of them were carried out.
     pub used: u64,
+    /// Past its time (the server's clock): nothing more of it can be carried out.
+    pub lapsed: bool,
     /// Where it stands.
     #[serde(flatten)]
     pub state: State,
@@ -253,6 +260,11 @@ pub struct Request {
 }
 
 impl Request {
+    /// Approved, in time, with something of it still to carry out.
+    pub fn to_carry_out(&self) -> bool {
+        matches!(self.state, State::Approved { .. }) && !self.lapsed && self.used < self.items
+    }
+
     /// Waiting for someone else than its asker.
     pub fn awaits_another(&self) -> bool {
         self.state == State::Pending && !self.mine
@@ -364,10 +376,11 @@ pub(super) fn set_policy_in(db: &dyn Db, change: &PolicyChange) -> Result<(), Db
     Ok(())
 }
 
-/// A request's columns, with its decision and how many of its items were carried out.
+/// A request's columns, with its decision and how many of its items were carried out
+/// (each once, however often a refused one was sent again).
 const REQUESTS: &str = "SELECT r.id, r.what, r.summary, r.items, r.expires, r.time, r.\"user\",
     r.db_user, d.kind, d.\"user\", d.db_user, d.time, d.note,
-    (SELECT count(*) FROM approval_events u WHERE u.request = r.id AND u.kind = 'use'),
+    (SELECT count(DISTINCT u.item) FROM approval_events u WHERE u.request = r.id AND u.kind = 'use'),
     r.expires::timestamptz <= clock_timestamp(), r.db_user = session_user
   FROM approval_events r
   LEFT JOIN approval_events d ON d.request = r.id AND d.kind IN ('approve', 'reject')
@@ -414,6 +427,7 @@ fn request_of(r: &DbRow) -> Result<Request, DbError> {
         summary,
         items: r.int(3)?.max(0) as u64,
         used: r.int(13)?.max(0) as u64,
+        lapsed: r.flag(14)?,
         state,
         mine: r.flag(15)?,
     })

@@ -167,6 +167,19 @@ impl Intent {
         }
     }
 
+    /// A void's intent with what the service said of the invoice (its customer, amount
+    /// and currency): shown in the journal and to a colleague asked to approve it.
+    pub fn seen_as(mut self, invoice: &crate::api::Invoice) -> Intent {
+        if invoice.customer.is_some() {
+            self.customer = invoice.customer.clone();
+        }
+        if let Some(a) = invoice.amount {
+            self.amount = Some(a.normalize().to_string());
+            self.currency_code = invoice.currency_code.clone();
+        }
+        self
+    }
+
     /// What the journal records of voiding invoice `id` (of `customer`, when known).
     pub fn for_void(
         profile: &str,

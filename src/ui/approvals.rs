@@ -3,7 +3,7 @@
 //! with where they stand. Read with the Activity panel's entries; decided off the UI
 //! thread.
 
-use crate::journal::approvals::{Request, State};
+use crate::journal::approvals::Request;
 use crate::tr;
 use crate::ui::command::{Command, WindowCommand};
 use crate::ui::journal::AppJournal;
@@ -149,12 +149,14 @@ impl Approvals {
                             if r.awaits_another() {
                                 let note = self.notes.entry(r.id).or_default();
                                 ui.horizontal(|ui| {
+                                    // The label before its field, as everywhere else.
+                                    let label = ui.label(tr!("ap-ui-note-label")).id;
                                     ui.add(
                                         egui::TextEdit::singleline(note)
                                             .hint_text(tr!("ap-ui-note"))
                                             .desired_width(260.0),
                                     )
-                                    .labelled_by(ui.label(tr!("ap-ui-note-label")).id);
+                                    .labelled_by(label);
                                     if ui
                                         .add_enabled(!busy, egui::Button::new(tr!("ap-ui-approve")))
                                         .clicked()
@@ -178,7 +180,7 @@ impl Approvals {
                                         ));
                                     }
                                 });
-                            } else if r.mine && matches!(r.state, State::Approved { .. }) {
+                            } else if r.mine && r.to_carry_out() {
                                 ui.label(tr!("ap-ui-mine-approved"));
                             }
                             ui.add_space(4.0);

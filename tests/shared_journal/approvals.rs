@@ -88,7 +88,8 @@ fn a_void_waits_for_another_clerks_approval_and_is_carried_out_once() {
     let n = request_in(&out);
     let said = text(&out.stderr);
     assert!(
-        said.contains(&format!("anular {a}"))
+        // Whose invoice and for how much: what the colleague asked to approve sees.
+        said.contains(&format!("anular {a} de {} por $1.267", e.customer()))
             && said.contains("falta la aprobación de otro miembro"),
         "{said}"
     );
@@ -272,6 +273,12 @@ fn a_void_waits_for_another_clerks_approval_and_is_carried_out_once() {
     let listed = text(&out.stdout);
     assert!(
         listed.contains(&format!("aprobado por rol {}", d.beto)) && listed.contains("revisado"),
+        "{listed}"
+    );
+    // Carried out, it says so (not still waiting to be done).
+    assert!(
+        listed.contains(&format!("Pedido {n}: anular {a}"))
+            && listed.contains("revisado · llevado a cabo"),
         "{listed}"
     );
 

@@ -1358,6 +1358,7 @@ ctp-f-which = Contract to change
 journal-needs-approval = The desk's policy wants another member of the desk to approve this first, and the journal has no approval that holds for it (not approved yet, rejected, expired, or given for something else): nothing was sent.
 journal-approval-refused = The shared journal did not take the decision: the request is your own, has expired, was already decided, or does not exist.
 ap-what-void = void { $invoice }
+ap-what-void-of = void { $invoice } of { $customer } for { $amount }
 ap-what-create = issue invoice { $reference } to { $customer } for { $amount }
 ap-what-run-file = issue { $count ->
     [one] 1 invoice
@@ -1371,6 +1372,11 @@ ap-pending = waiting for approval until { $until }
 ap-approved = approved by { $who } on { $when }
 ap-rejected = rejected by { $who } on { $when }
 ap-expired = expired on { $when } without a decision
+ap-carried-out = { $items ->
+    [one] carried out
+   *[other] carried out: { $used } of { $items }
+}
+ap-lapsed = expired on { $when } before it was carried out
 ap-line = Request { $id }: { $what } · asked by { $who } on { $when } · { $state }
 ap-ui-badge = { $count } to approve
 ap-ui-title = Requests for approval ({ $count })

@@ -1358,6 +1358,7 @@ ctp-f-which = Contrato a cambiar
 journal-needs-approval = La política del equipo pide que otro miembro del equipo lo apruebe primero, y el registro no tiene una aprobación que valga para esto (aún no aprobada, rechazada, vencida o dada para otra cosa): no se envió nada.
 journal-approval-refused = El registro compartido no tomó la decisión: el pedido es suyo, venció, ya se decidió o no existe.
 ap-what-void = anular { $invoice }
+ap-what-void-of = anular { $invoice } de { $customer } por { $amount }
 ap-what-create = emitir la factura { $reference } a { $customer } por { $amount }
 ap-what-run-file = emitir { $count ->
     [one] 1 factura
@@ -1371,6 +1372,11 @@ ap-pending = espera aprobación hasta el { $until }
 ap-approved = aprobado por { $who } el { $when }
 ap-rejected = rechazado por { $who } el { $when }
 ap-expired = venció el { $when } sin decisión
+ap-carried-out = { $items ->
+    [one] llevado a cabo
+   *[other] llevado a cabo: { $used } de { $items }
+}
+ap-lapsed = venció el { $when } sin llevarse a cabo
 ap-line = Pedido { $id }: { $what } · lo pidió { $who } el { $when } · { $state }
 ap-ui-badge = { $count } por aprobar
 ap-ui-title = Pedidos de aprobación ({ $count })

@@ -80,13 +80,16 @@ impl InvoiceDeskApp {
                 let with = s.clone();
                 let journal = self.journal.clone();
                 let p = &s.profile;
-                let intent = Intent::for_void(
+                let mut intent = Intent::for_void(
                     &p.name,
                     &p.base_url,
                     Some(p.account_key.as_str()),
                     &id,
                     self.lookup.customer_of(&id),
                 );
+                if let Some(inv) = self.lookup.shown(&id) {
+                    intent = intent.seen_as(inv);
+                }
                 let task = self.spawner.spawn(async move {
                     // The desk's four eyes first: an approval carried out, or nothing sent.
                     let guard = Guard {
