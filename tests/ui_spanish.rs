@@ -1684,8 +1684,16 @@ fn a_void_and_a_run_wait_for_a_colleagues_approval_in_the_app_in_spanish() {
     step_until(&mut h, "the badge", |h| has_text(h, "1 por aprobar"));
     assert!(has_text(&h, &format!("anular {other}")));
     assert!(has_text(&h, &format!("rol {beto}")));
-    type_into(&mut h, &text("ap-ui-note-label"), "conforme");
-    click(&mut h, &text("ap-ui-approve"));
+    // Each request's note and buttons name it (a screen reader hears which).
+    let asked: i64 = server
+        .psql(
+            &db,
+            "SELECT max(id) FROM approval_events WHERE kind = 'request'",
+        )
+        .parse()
+        .unwrap();
+    type_into(&mut h, &format!("Nota del pedido {asked}"), "conforme");
+    click(&mut h, &format!("Aprobar el pedido {asked}"));
     step_until(&mut h, "approved", |h| has_text(h, "Aprobó el pedido"));
     step_until(&mut h, "the badge gone", |h| !has_text(h, "1 por aprobar"));
     ok(cli(&as_beto, &["void", &other, "--yes"]));

@@ -24,15 +24,16 @@ pub fn approval_what(what: What, s: &Summary) -> String {
         .collect::<Vec<_>>()
         .join(" + ");
     match what {
-        What::Void if s.customer.is_some() || !s.totals.is_empty() => tr!(
+        What::Void if !s.totals.is_empty() => tr!(
             "ap-what-void-of",
             invoice = esc(&s.invoice),
             customer = esc(&s.customer),
-            amount = if totals.is_empty() {
-                "?".to_string()
-            } else {
-                totals
-            }
+            amount = totals
+        ),
+        What::Void if s.customer.is_some() => tr!(
+            "ap-what-void-of-customer",
+            invoice = esc(&s.invoice),
+            customer = esc(&s.customer)
         ),
         What::Void => tr!("ap-what-void", invoice = esc(&s.invoice)),
         What::Create => tr!(

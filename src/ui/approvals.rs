@@ -149,35 +149,46 @@ impl Approvals {
                             if r.awaits_another() {
                                 let note = self.notes.entry(r.id).or_default();
                                 ui.horizontal(|ui| {
-                                    // The label before its field, as everywhere else.
-                                    let label = ui.label(tr!("ap-ui-note-label")).id;
+                                    // The label before its field, as everywhere else; each
+                                    // field and button names its request, so a screen
+                                    // reader going through several says which is which.
+                                    let label = ui.label(tr!("ap-ui-note-label", id = r.id)).id;
                                     ui.add(
                                         egui::TextEdit::singleline(note)
                                             .hint_text(tr!("ap-ui-note"))
                                             .desired_width(260.0),
                                     )
                                     .labelled_by(label);
-                                    if ui
-                                        .add_enabled(!busy, egui::Button::new(tr!("ap-ui-approve")))
-                                        .clicked()
-                                    {
-                                        commands.push(Command::Window(
-                                            WindowCommand::DecideApproval {
-                                                id: r.id,
-                                                approve: true,
-                                            },
-                                        ));
-                                    }
-                                    if ui
-                                        .add_enabled(!busy, egui::Button::new(tr!("ap-ui-reject")))
-                                        .clicked()
-                                    {
-                                        commands.push(Command::Window(
-                                            WindowCommand::DecideApproval {
-                                                id: r.id,
-                                                approve: false,
-                                            },
-                                        ));
+                                    let decide =
+                                        |ui: &mut egui::Ui, shown: String, name: String| {
+                                            let b = ui.add_enabled(!busy, egui::Button::new(shown));
+                                            b.widget_info(|| {
+                                                egui::WidgetInfo::labeled(
+                                                    egui::Role::Button,
+                                                    !busy,
+                                                    name.clone(),
+                                                )
+                                            });
+                                            b.clicked()
+                                        };
+                                    let choices = [
+                                        (
+                                            tr!("ap-ui-approve"),
+                                            tr!("ap-ui-approve-n", id = r.id),
+                                            true,
+                                        ),
+                                        (
+                                            tr!("ap-ui-reject"),
+                                            tr!("ap-ui-reject-n", id = r.id),
+                                            false,
+                                        ),
+                                    ];
+                                    for (shown, name, approve) in choices {
+                                        if decide(ui, shown, name) {
+                                            commands.push(Command::Window(
+                                                WindowCommand::DecideApproval { id: r.id, approve },
+                                            ));
+                                        }
                                     }
                                 });
                             } else if r.mine && r.to_carry_out() {
