@@ -1705,3 +1705,131 @@ fn an_email_run_over_the_limit_waits_for_a_colleagues_approval() {
         .output()
         .unwrap());
 }
+
+/// An approved e-mail run killed mid-way (SIGKILL) and run again: each customer's
+/// statement is sent at most once (one whose content was on its way at the kill is said
+/// as not known, not sent again), the rest once, and the approval carries each of them
+/// out once.
+#[test]
+#[cfg_attr(
+    any(tests_lack = "smtp", tests_lack = "postgres"),
+    ignore = "needs postfix and PostgreSQL"
+)]
+fn an_approved_email_run_killed_mid_way_sends_each_once() {
+    let Some(smtp) = smtp_server::start() else {
+        return;
+    };
+    let Some(pg) = pg_server::server() else {
+        return;
+    };
+    let e = Env::new(0);
+    let owe = owing(&e, &smtp, 12);
+    assert!(owe.len() >= 6, "enough customers owe: {owe:?}");
+    let (url, db, group) = desk_db(pg);
+    let on = |who: &str, u: &str| {
+        let mut c = on_desk(&e, who, u);
+        c.args(["--lang", "es"]);
+        c
+    };
+    let ok = |o: std::process::Output| {
+        exits(&o, 0);
+        o
+    };
+    ok(on("owner", &url)
+        .args(["journal", "init", &url, "--clerks", &group])
+        .output()
+        .unwrap());
+    ok(on("owner", &url)
+        .args(["journal", "policy", &url, "--approve-runs-over", "2"])
+        .output()
+        .unwrap());
+    let (ana, beto) = (
+        pg.url_as(&format!("ana_{db}"), &db),
+        pg.url_as(&format!("beto_{db}"), &db),
+    );
+    let dir = e.s.directory();
+    let mut ids = Vec::new();
+    for i in &owe {
+        let id = &dir[*i].0;
+        ok(on("ana", &ana)
+            .args(["customers", "contacts", id, &format!("k{i}@desk.test")])
+            .output()
+            .unwrap());
+        ids.push(id.clone());
+    }
+    let list = ids_file(&e, &ids);
+    let run = || {
+        let mut c = on("ana", &ana);
+        c.args(["email", "statements", "--customers"])
+            .arg(&list)
+            .args(["--as-of", AS_OF]);
+        c
+    };
+    // 120 a minute: one every half second, so the kill lands mid-run.
+    profile(&e, &smtp, 120, true);
+    let out = run().output().unwrap();
+    exits(&out, 7);
+    let said = text(&out.stderr);
+    let n = said
+        .split("Pedido de aprobación ")
+        .nth(1)
+        .and_then(|r| r.split(':').next())
+        .unwrap()
+        .to_string();
+    ok(on("beto", &beto)
+        .args(["approvals", "approve", &n])
+        .output()
+        .unwrap());
+    let mut child = run()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while count_new(&smtp) < 2 {
+        assert!(started.elapsed().as_secs() < 120, "no e-mail arrived");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before the kill"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    profile(&e, &smtp, SERVER_PACE, true);
+    let resumed = run().output().unwrap();
+    let code = resumed.status.code();
+    assert!(
+        code == Some(0) || code == Some(6),
+        "{}",
+        text(&resumed.stderr)
+    );
+    let unknown = usize::from(code == Some(6));
+    let mut got = 0;
+    for i in &owe {
+        let k = smtp.to(&format!("k{i}@desk.test")).len();
+        assert!(k <= 1, "customer {i} got {k}");
+        got += k;
+    }
+    assert!(
+        got + unknown >= owe.len(),
+        "{got} sent, {unknown} unknown, of {}",
+        owe.len()
+    );
+    // Each customer's e-mail carried the approval out once (again only after one was
+    // concluded not sent).
+    let twice = pg.psql(
+        &db,
+        &format!(
+            "SELECT count(*) FROM (SELECT u.item FROM approval_events u \
+             LEFT JOIN LATERAL (SELECT outcome FROM entries e WHERE e.intent_seq = u.intent_seq \
+             ORDER BY e.seq DESC LIMIT 1) o ON true WHERE u.request = {n} AND u.kind = 'use' \
+             AND coalesce(o.outcome, 'unknown') <> 'refused' GROUP BY u.item HAVING count(*) > 1) x"
+        ),
+    );
+    assert_eq!(twice, "0", "an item's approval used twice");
+    ok(on("beto", &beto)
+        .args(["journal", "verify"])
+        .output()
+        .unwrap());
+}
