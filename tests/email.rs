@@ -1592,6 +1592,45 @@ fn a_mail_servers_answers_are_said_in_the_clerks_words_its_own_quoted() {
     }
 }
 
+/// A desk whose owner's policy asks approval of runs over two, with the customers `owe`
+/// (indexes into the sandbox's directory) given the addresses `{prefix}{i}@desk.test` by
+/// Ana: (Ana's address, Beto's, the database, the file of their ids).
+fn approvals_desk(
+    e: &Env,
+    pg: &pg_server::Server,
+    owe: &[usize],
+    prefix: &str,
+) -> (String, String, String, PathBuf) {
+    let (url, db, group) = desk_db(pg);
+    let ok = |mut c: Command| exits(&c.args(["--lang", "es"]).output().unwrap(), 0);
+    let mut init = on_desk(e, "owner", &url);
+    init.args(["journal", "init", &url, "--clerks", &group]);
+    ok(init);
+    let mut policy = on_desk(e, "owner", &url);
+    policy.args(["journal", "policy", &url, "--approve-runs-over", "2"]);
+    ok(policy);
+    let (ana, beto) = (
+        pg.url_as(&format!("ana_{db}"), &db),
+        pg.url_as(&format!("beto_{db}"), &db),
+    );
+    let dir = e.s.directory();
+    let mut ids = Vec::new();
+    for i in owe {
+        let id = &dir[*i].0;
+        let mut contact = on_desk(e, "ana", &ana);
+        contact.args([
+            "customers",
+            "contacts",
+            id,
+            &format!("{prefix}{i}@desk.test"),
+        ]);
+        ok(contact);
+        ids.push(id.clone());
+    }
+    let list = ids_file(e, &ids);
+    (ana, beto, db, list)
+}
+
 /// Four eyes on the desk for an e-mail run (#70): over the owner's limit of customers a
 /// statements run asks first (exit 7, nothing sent); approved by a colleague's role, the
 /// same command sends each once; an e-mail of such a run claimed by hand without the
@@ -1612,7 +1651,7 @@ fn an_email_run_over_the_limit_waits_for_a_colleagues_approval() {
     let owe = owing(&e, &smtp, 8);
     assert!(owe.len() >= 3, "{owe:?}");
     profile(&e, &smtp, SERVER_PACE, true);
-    let (url, db, group) = desk_db(pg);
+    let (ana, beto, db, list) = approvals_desk(&e, pg, &owe, "c");
     let on = |who: &str, u: &str| {
         let mut c = on_desk(&e, who, u);
         c.args(["--lang", "es"]);
@@ -1622,29 +1661,6 @@ fn an_email_run_over_the_limit_waits_for_a_colleagues_approval() {
         exits(&o, 0);
         o
     };
-    ok(on("owner", &url)
-        .args(["journal", "init", &url, "--clerks", &group])
-        .output()
-        .unwrap());
-    ok(on("owner", &url)
-        .args(["journal", "policy", &url, "--approve-runs-over", "2"])
-        .output()
-        .unwrap());
-    let (ana, beto) = (
-        pg.url_as(&format!("ana_{db}"), &db),
-        pg.url_as(&format!("beto_{db}"), &db),
-    );
-    let dir = e.s.directory();
-    let mut ids = Vec::new();
-    for i in &owe {
-        let id = &dir[*i].0;
-        ok(on("ana", &ana)
-            .args(["customers", "contacts", id, &format!("c{i}@desk.test")])
-            .output()
-            .unwrap());
-        ids.push(id.clone());
-    }
-    let list = ids_file(&e, &ids);
     let run = || {
         on("ana", &ana)
             .args(["email", "statements", "--customers"])
@@ -1725,7 +1741,7 @@ fn an_approved_email_run_killed_mid_way_sends_each_once() {
     let e = Env::new(0);
     let owe = owing(&e, &smtp, 12);
     assert!(owe.len() >= 6, "enough customers owe: {owe:?}");
-    let (url, db, group) = desk_db(pg);
+    let (ana, beto, db, list) = approvals_desk(&e, pg, &owe, "k");
     let on = |who: &str, u: &str| {
         let mut c = on_desk(&e, who, u);
         c.args(["--lang", "es"]);
@@ -1735,29 +1751,6 @@ fn an_approved_email_run_killed_mid_way_sends_each_once() {
         exits(&o, 0);
         o
     };
-    ok(on("owner", &url)
-        .args(["journal", "init", &url, "--clerks", &group])
-        .output()
-        .unwrap());
-    ok(on("owner", &url)
-        .args(["journal", "policy", &url, "--approve-runs-over", "2"])
-        .output()
-        .unwrap());
-    let (ana, beto) = (
-        pg.url_as(&format!("ana_{db}"), &db),
-        pg.url_as(&format!("beto_{db}"), &db),
-    );
-    let dir = e.s.directory();
-    let mut ids = Vec::new();
-    for i in &owe {
-        let id = &dir[*i].0;
-        ok(on("ana", &ana)
-            .args(["customers", "contacts", id, &format!("k{i}@desk.test")])
-            .output()
-            .unwrap());
-        ids.push(id.clone());
-    }
-    let list = ids_file(&e, &ids);
     let run = || {
         let mut c = on("ana", &ana);
         c.args(["email", "statements", "--customers"])
