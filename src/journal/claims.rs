@@ -6,7 +6,7 @@
 //! that looks like an invoice already issued (same customer, amount, currency and due
 //! date) needs the clerk's explicit yes.
 
-use super::db::{Db, DbError, vals};
+use super::db::{Db, DbError, Val, vals};
 use super::store::{Row, append_in, intent_row, list_on, local_day_start};
 use super::{Action, Entry, Filter, Intent, Journal, JournalError, Outcome, identity};
 use std::collections::HashSet;
@@ -76,8 +76,10 @@ impl Journal {
         let attempt = |j: &mut Journal| j.write(|tx| claim_in(tx, &who, action, intent, guard));
         match attempt(self) {
             // Another computer claimed it between our read and our insert (the shared
-            // journal's unique key said no): asked again, the claim names its holder.
-            Err(e) if e.unique => attempt(self),
+            // journal's unique key said no): asked again, the claim names its holder. So
+            // is a claim the server undid to end a deadlock with another computer's
+            // writes (each waiting for a key the other had claimed in its transaction).
+            Err(e) if e.unique || e.deadlock => attempt(self),
             other => other,
         }
         .map_err(super::store::write_error(&path))
@@ -185,16 +187,10 @@ fn claim_in(
         Ok(list_on(tx, &f, true, 0, 1)?.into_iter().next())
     };
     let places = places(action, intent, key, &guard.aliases);
+    let held = held_at(tx, &places)?;
     let mut takeover = None;
     let mut missing = None;
-    for (i, (scope, k)) in places.iter().enumerate() {
-        let held = tx
-            .one(
-                "SELECT intent_seq FROM claims WHERE scope = ?1 AND key = ?2",
-                &vals![scope, k],
-            )?
-            .map(|r| r.int(0))
-            .transpose()?;
+    for (i, held) in held.into_iter().enumerate() {
         let Some(seq) = held else { continue };
         let Some(holder) = entry(seq)? else { continue };
         match holder.outcome {
@@ -391,6 +387,35 @@ fn places(
     places
 }
 
+/// Who holds each of `places` (scope and key): its claim's intent, in the places' order.
+/// One statement for all (on the desk's journal each is a round trip to the server).
+fn held_at(db: &dyn Db, places: &[(String, String)]) -> Result<Vec<Option<i64>>, DbError> {
+    if places.is_empty() {
+        return Ok(Vec::new());
+    }
+    let wanted: Vec<String> = (0..places.len())
+        .map(|i| format!("(scope = ?{} AND key = ?{})", 2 * i + 1, 2 * i + 2))
+        .collect();
+    let sql = format!(
+        "SELECT scope, key, intent_seq FROM claims WHERE {}",
+        wanted.join(" OR ")
+    );
+    let params: Vec<Val> = places
+        .iter()
+        .flat_map(|(scope, k)| [Val::Text(scope.clone()), Val::Text(k.clone())])
+        .collect();
+    let mut held = vec![None; places.len()];
+    for r in db.query(&sql, &params)? {
+        let (scope, k, seq) = (r.text(0)?, r.text(1)?, r.int(2)?);
+        for (i, place) in places.iter().enumerate() {
+            if place.0 == scope && place.1 == k {
+                held[i] = Some(seq);
+            }
+        }
+    }
+    Ok(held)
+}
+
 impl Journal {
     /// The entry a claim of `intent` would meet (done, or not known yet), without
     /// claiming anything: what the app shows of a file's rows before they are sent.
@@ -402,15 +427,8 @@ impl Journal {
     ) -> Result<Option<Entry>, JournalError> {
         let key = claim_key(action, intent);
         let read = super::store::read_error(&self.path);
-        for (scope, k) in places(action, intent, key, aliases) {
-            let held = self
-                .db()
-                .one(
-                    "SELECT intent_seq FROM claims WHERE scope = ?1 AND key = ?2",
-                    &vals![scope, k],
-                )
-                .and_then(|r| r.map(|r| r.int(0)).transpose())
-                .map_err(&read)?;
+        let places = places(action, intent, key, aliases);
+        for held in held_at(self.db(), &places).map_err(&read)? {
             if let Some(seq) = held
                 && let Some(e) = self.entry(seq)?
                 && e.outcome != Outcome::Refused

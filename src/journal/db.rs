@@ -88,6 +88,8 @@ pub(crate) struct DbError {
     /// A row lock was waited for longer than the shared journal allows (a colleague's
     /// write holds it).
     pub lock_timeout: bool,
+    /// The server undid it to end a deadlock with another computer's transaction.
+    pub deadlock: bool,
 }
 
 impl DbError {
@@ -98,6 +100,7 @@ impl DbError {
             why: why.into(),
             unique: false,
             lock_timeout: false,
+            deadlock: false,
         }
     }
 }
@@ -120,6 +123,7 @@ impl From<rusqlite::Error> for DbError {
             ),
             why: e.to_string(),
             lock_timeout: false,
+            deadlock: false,
         }
     }
 }

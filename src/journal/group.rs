@@ -14,7 +14,8 @@
 //! a slow one it saves many syncs. An intent claimed ahead of its request's turn (a
 //! billing run's) costs no row any time by waiting: it waits up to half an answer's time
 //! and [`GATHER_AHEAD`]. Nothing in flight, nothing to wait for: a lone create never
-//! waits. A shared journal's intents never wait here (PostgreSQL groups commits itself).
+//! waits. A shared journal's intents never wait here for company: the writes that came
+//! while the last commit was on its way to the server go together.
 
 use super::Journal;
 use super::store::GroupedWrite;

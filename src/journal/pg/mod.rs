@@ -30,6 +30,7 @@ use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 mod address;
 mod approvals_sql;
+mod group;
 mod layout;
 mod tls;
 
@@ -131,6 +132,9 @@ pub(crate) struct Pg {
     /// This connection holds it (a new connection takes it at its first write when the
     /// server still gave it to the old one).
     alive: std::sync::atomic::AtomicBool,
+    /// The savepoints of a group's writes still to be said: sent with the next statement,
+    /// in the same round trip ([`group`]).
+    savepoints: Mutex<group::Savepoints>,
 }
 
 /// What a connection found of its server.
@@ -266,6 +270,7 @@ impl Pg {
             server: Mutex::new(Some(server)),
             alive_key,
             alive: std::sync::atomic::AtomicBool::new(alive),
+            savepoints: Mutex::default(),
         })
     }
 
@@ -354,6 +359,7 @@ impl Pg {
                 why: "the journal's server came back without the newest rows this computer had written, or another server took over from one that did not wait for a standby (a failover that may have lost the last moments' rows)".into(),
                 unique: false,
                 lock_timeout: false,
+                deadlock: false,
             });
         }
         Ok(())
@@ -436,42 +442,14 @@ impl Pg {
     /// transaction with a word of who holds it. The whole transaction runs on one
     /// connection: one lost midway fails it (nothing of it was committed).
     pub fn write<R>(&self, f: impl FnOnce(&dyn Db) -> Result<R, DbError>) -> Result<R, DbError> {
-        use std::sync::atomic::Ordering;
-        self.not_rewound()?;
-        if !self.alive.load(Ordering::SeqCst)
-            && let Ok(conn) = self.conn()
-            && conn.say_alive(self.alive_key).unwrap_or(false)
-        {
-            self.alive.store(true, Ordering::SeqCst);
-        }
-        self.appended.store(0, Ordering::SeqCst);
-        if let Err(e) = self.batch("BEGIN") {
-            // A connection whose server went away is found closed by its first
-            // statement: a transaction not yet begun begins on a new one.
-            if e.trouble != Trouble::Unreachable {
-                return Err(e);
-            }
-            self.forget();
-            self.batch("BEGIN")?;
-        }
-        if let Err(e) = self.not_rewound() {
-            let _ = self.batch("ROLLBACK");
-            return Err(e);
-        }
-        self.in_transaction.store(true, Ordering::SeqCst);
-        let done = match f(self) {
-            Ok(r) => self.batch("COMMIT").map(|()| {
-                self.committed
-                    .fetch_max(self.appended.load(Ordering::SeqCst), Ordering::SeqCst);
-                r
-            }),
+        self.begin_group()?;
+        match f(self) {
+            Ok(r) => self.end_group(true).map(|()| r),
             Err(e) => {
-                let _ = self.batch("ROLLBACK");
+                let _ = self.end_group(false);
                 Err(self.who_holds(e))
             }
-        };
-        self.in_transaction.store(false, Ordering::SeqCst);
-        done
+        }
     }
 
     /// Runs `f` in one transaction begun once the journal's advisory lock is held (the
@@ -568,6 +546,7 @@ impl Conn {
                                 ),
                                 unique: false,
                                 lock_timeout: false,
+                                deadlock: false,
                             }));
                         }
                     }
@@ -634,6 +613,7 @@ impl Conn {
                 ),
                 unique: false,
                 lock_timeout: false,
+                deadlock: false,
             });
         }
         Ok(())
@@ -663,6 +643,7 @@ async fn within<T>(
             ),
             unique: false,
             lock_timeout: false,
+            deadlock: false,
         }),
     }
 }
@@ -671,7 +652,15 @@ impl Db for Pg {
     fn exec(&self, sql: &str, params: &[Val]) -> Result<u64, DbError> {
         let conn = self.conn()?;
         let stmt = conn.statement(sql)?;
-        conn.block(conn.client.execute_raw(&stmt, params.iter()))
+        let said = self.savepoint_to_say();
+        conn.block(async {
+            let (before, r) = futures_util::future::join(
+                group::say(&conn.client, said),
+                conn.client.execute_raw(&stmt, params.iter()),
+            )
+            .await;
+            before.and(r)
+        })
     }
 
     fn each(
@@ -687,10 +676,17 @@ impl Db for Pg {
         let broken = || conn.broken.store(true, std::sync::atomic::Ordering::SeqCst);
         // The limit is per answer (the first rows, then each next one): a long walk
         // (`journal verify`) goes on as long as rows keep coming.
+        let said = self.savepoint_to_say();
         futures_executor::block_on(async {
-            let rows = within(rt, conn.client.query_raw(&stmt, params.iter()))
-                .await
-                .inspect_err(|_| broken())??;
+            let first = async {
+                let (before, rows) = futures_util::future::join(
+                    group::say(&conn.client, said),
+                    conn.client.query_raw(&stmt, params.iter()),
+                )
+                .await;
+                before.and(rows)
+            };
+            let rows = within(rt, first).await.inspect_err(|_| broken())??;
             pin_mut!(rows);
             while let Some(row) = within(rt, rows.next()).await.inspect_err(|_| broken())? {
                 if !f(read_row(&row?)?)? {
@@ -847,6 +843,7 @@ impl From<tokio_postgres::Error> for DbError {
             trouble,
             unique: code == Some(&SqlState::UNIQUE_VIOLATION),
             lock_timeout: code == Some(&SqlState::LOCK_NOT_AVAILABLE),
+            deadlock: code == Some(&SqlState::T_R_DEADLOCK_DETECTED),
             why,
         }
     }

@@ -1,0 +1,136 @@
+//! Writes that met in time committed in one transaction (a billing run's workers, as on a
+//! journal file): each in a savepoint of its own, so one that fails is undone alone and
+//! the others stand; one commit, one wait for the disk, for all. A lone write
+//! ([`Pg::write`]) is a group of one.
+//!
+//! A savepoint is said with the write's first statement, in the same round trip (the
+//! client pipelines them), and released with the next write's: each statement on the
+//! desk's journal is a round trip between two processes, and a billing run's row took
+//! fourteen of them.
+
+use super::{Pg, Trouble};
+use crate::journal::db::{Db, DbError};
+use std::sync::atomic::Ordering;
+
+/// The savepoints not yet said to the server.
+#[derive(Default)]
+pub(super) struct Savepoints {
+    /// A write began: its savepoint goes with its first statement.
+    open: bool,
+    /// The last write's savepoint stands, to be released (a commit releases it too).
+    release: bool,
+}
+
+/// Says `sql` (a savepoint to open or release) before the statement it goes with, when
+/// there is one.
+pub(super) async fn say(
+    client: &tokio_postgres::Client,
+    sql: Option<&'static str>,
+) -> Result<(), tokio_postgres::Error> {
+    match sql {
+        Some(sql) => client.batch_execute(sql).await,
+        None => Ok(()),
+    }
+}
+
+impl Pg {
+    fn savepoints(&self) -> std::sync::MutexGuard<'_, Savepoints> {
+        // Two flags: nothing is left half-changed by a panic.
+        self.savepoints
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// What to say before the next statement: the write's savepoint (after releasing the
+    /// last one), once.
+    pub(super) fn savepoint_to_say(&self) -> Option<&'static str> {
+        let mut s = self.savepoints();
+        if !s.open {
+            return None;
+        }
+        s.open = false;
+        Some(if std::mem::take(&mut s.release) {
+            "RELEASE SAVEPOINT w; SAVEPOINT w"
+        } else {
+            "SAVEPOINT w"
+        })
+    }
+
+    /// Begins the transaction of a group (a write that would fail for want of it fails
+    /// here, before anything is run): this handle still writes (no failover lost its
+    /// rows), holds its writer's advisory lock, and a connection found closed is made anew.
+    pub fn begin_group(&self) -> Result<(), DbError> {
+        self.not_rewound()?;
+        if !self.alive.load(Ordering::SeqCst)
+            && let Ok(conn) = self.conn()
+            && conn.say_alive(self.alive_key).unwrap_or(false)
+        {
+            self.alive.store(true, Ordering::SeqCst);
+        }
+        self.appended.store(0, Ordering::SeqCst);
+        *self.savepoints() = Savepoints::default();
+        if let Err(e) = self.batch("BEGIN") {
+            // A connection whose server went away is found closed by its first
+            // statement: a transaction not yet begun begins on a new one.
+            if e.trouble != Trouble::Unreachable {
+                return Err(e);
+            }
+            self.forget();
+            self.batch("BEGIN")?;
+        }
+        if let Err(e) = self.not_rewound() {
+            let _ = self.batch("ROLLBACK");
+            return Err(e);
+        }
+        self.in_transaction.store(true, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// Runs one write of a group in a savepoint of its own: undone alone when it fails
+    /// (said with who holds a lock it waited for too long).
+    pub fn in_savepoint<R>(
+        &self,
+        f: impl FnOnce(&dyn Db) -> Result<R, DbError>,
+    ) -> Result<R, DbError> {
+        let before = self.appended.load(Ordering::SeqCst);
+        self.savepoints().open = true;
+        let done = f(self);
+        let mut s = self.savepoints();
+        // Still to be said: the write sent nothing, so it has no savepoint.
+        let opened = !std::mem::take(&mut s.open);
+        match done {
+            Ok(r) => {
+                s.release |= opened;
+                Ok(r)
+            }
+            Err(e) => {
+                drop(s);
+                if opened {
+                    // Its rows are gone: the newest this writer committed is not among
+                    // them.
+                    self.appended.store(before, Ordering::SeqCst);
+                    self.batch("ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w")?;
+                }
+                Err(self.who_holds(e))
+            }
+        }
+    }
+
+    /// Ends a group: committed (`commit`), or undone.
+    pub fn end_group(&self, commit: bool) -> Result<(), DbError> {
+        *self.savepoints() = Savepoints::default();
+        let done = if commit {
+            self.batch("COMMIT").map(|()| {
+                self.committed
+                    .fetch_max(self.appended.load(Ordering::SeqCst), Ordering::SeqCst);
+            })
+        } else {
+            self.batch("ROLLBACK")
+        };
+        if done.is_err() && commit {
+            let _ = self.batch("ROLLBACK");
+        }
+        self.in_transaction.store(false, Ordering::SeqCst);
+        done
+    }
+}
