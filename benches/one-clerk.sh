@@ -38,6 +38,7 @@ for r in $(seq 1 "$ROUNDS"); do
     fi
     t0=$(ms)
     INVOICE_DESK_JOURNAL=$journal "$APP" bulk "$WORK/rows.csv" --yes --concurrency "$C" >"$WORK/out" 2>&1
+    [ -z "$VERBOSE" ] || grep -v "^ *$" "$WORK/out" | grep -iv created | head -n 3
     t1=$(ms)
     created=$(sed -n 's/^\([0-9,]*\) created,.*/\1/p' "$WORK/out" | tr -d ,)
     [ "$created" = "$ROWS" ] || { echo "$side, round $r: created '$created' of $ROWS" >&2; cat "$WORK/out" >&2; exit 1; }
