@@ -292,6 +292,7 @@ where
         ahead,
     } = claim;
     let write = if ahead { Write::Ahead } else { Write::Intent };
+    let of = intent.outcome_of(action);
     let claimed = journal
         .write_together(write, move |j| j.claim(action, &intent, &guard))
         .await
@@ -307,7 +308,7 @@ where
         Err(no) => {
             let record = not_sent();
             journal
-                .write_together(Write::Outcome, move |j| j.record_outcome(seq, &record))
+                .write_together(Write::Outcome, move |j| j.record_answer(seq, &of, &record))
                 .await
                 .map_err(Blocked::Journal)?;
             return Ok(Err(no));
@@ -325,7 +326,7 @@ where
     };
     let record = settled.clone();
     let outcome_not_recorded = journal
-        .write_together(Write::Outcome, move |j| j.record_outcome(seq, &record))
+        .write_together(Write::Outcome, move |j| j.record_answer(seq, &of, &record))
         .await
         .err();
     Ok(Ok(Journaled {

@@ -143,7 +143,25 @@ pub struct Intent {
     pub decision: Option<String>,
 }
 
+/// What an outcome copies from its intent's row: its profile, service and action.
+#[derive(Clone, Debug)]
+pub struct OutcomeOf {
+    profile: String,
+    base_url: String,
+    action: Action,
+}
+
 impl Intent {
+    /// What an outcome of this intent, claimed for `action`, copies from its row (as
+    /// [`store::Journal::claim`] writes it).
+    pub fn outcome_of(&self, action: Action) -> OutcomeOf {
+        OutcomeOf {
+            profile: self.profile.clone(),
+            base_url: identity::canonical_url(&self.base_url),
+            action,
+        }
+    }
+
     /// What the journal records of creating `invoice` through the service at `base_url`
     /// with the account `account_key` (a row's own key, else the profile's).
     pub fn for_create(

@@ -4,7 +4,7 @@
 use super::db::{Db, DbError, DbRow, Val, vals};
 pub use super::error::{JournalError, Trouble};
 use super::schema::{MIGRATIONS, Step};
-use super::{Action, Entry, Filter, Intent, Outcome, Settled, os_user};
+use super::{Action, Entry, Filter, Intent, Outcome, OutcomeOf, Settled, os_user};
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, TransactionBehavior};
 use sha2::{Digest, Sha256};
@@ -615,19 +615,27 @@ impl Journal {
 
     /// Records what came of the intent `seq`.
     pub fn record_outcome(&mut self, seq: i64, settled: &Settled) -> Result<i64, JournalError> {
-        self.record_outcome_when(seq, settled, false)
+        self.record_outcome_when(seq, settled, false, None)
+            .map(|s| s.unwrap_or_default())
+    }
+
+    /// [`Journal::record_outcome`] of an intent just claimed here (`of`: copied, not read
+    /// back: on the desk's journal a read is a round trip to the server).
+    pub fn record_answer(
+        &mut self,
+        seq: i64,
+        of: &OutcomeOf,
+        settled: &Settled,
+    ) -> Result<i64, JournalError> {
+        self.record_outcome_when(seq, settled, false, Some(of.clone()))
             .map(|s| s.unwrap_or_default())
     }
 
     /// Records what a check found of intent `seq`, unless its outcome is already known
     /// (another clerk's check, or the request's own answer, came first): a check's result
     /// is recorded once. `Some(seq)` when recorded.
-    pub fn record_checked(
-        &mut self,
-        seq: i64,
-        settled: &Settled,
-    ) -> Result<Option<i64>, JournalError> {
-        self.record_outcome_when(seq, settled, true)
+    pub fn record_checked(&mut self, seq: i64, s: &Settled) -> Result<Option<i64>, JournalError> {
+        self.record_outcome_when(seq, s, true, None)
     }
 
     fn record_outcome_when(
@@ -635,6 +643,7 @@ impl Journal {
         seq: i64,
         settled: &Settled,
         only_if_unknown: bool,
+        known: Option<OutcomeOf>,
     ) -> Result<Option<i64>, JournalError> {
         let path = self.path.clone();
         let who = self.who.clone();
@@ -646,13 +655,16 @@ impl Journal {
         // check" (looked for at the service, never sent again); the next intent's commit
         // or the close syncs it.
         self.write_synced(false, move |tx| {
-            let intent = tx
-                .one(
-                    "SELECT profile, base_url, action FROM entries WHERE seq = ?1 AND kind = 'intent'",
-                    &vals![seq],
-                )?
-                .map(|r| Ok::<_, DbError>((r.text(0)?, r.text(1)?, r.text(2)?)))
-                .transpose()?;
+            let intent = match known {
+                Some(o) => Some((o.profile, o.base_url, o.action.as_str().into())),
+                None => tx
+                    .one(
+                        "SELECT profile, base_url, action FROM entries WHERE seq = ?1 AND kind = 'intent'",
+                        &vals![seq],
+                    )?
+                    .map(|r| Ok::<_, DbError>((r.text(0)?, r.text(1)?, r.text(2)?)))
+                    .transpose()?,
+            };
             let Some((profile, base_url, action)) = intent else {
                 return Err(DbError::said(format!("there is no entry {seq}")));
             };
