@@ -308,7 +308,7 @@ where
         Err(no) => {
             let record = not_sent();
             journal
-                .write_together(Write::Outcome, move |j| j.record_answer(seq, &of, &record))
+                .write_together(Write::Outcome, move |j| j.record_answer(seq, of, &record))
                 .await
                 .map_err(Blocked::Journal)?;
             return Ok(Err(no));
@@ -326,7 +326,7 @@ where
     };
     let record = settled.clone();
     let outcome_not_recorded = journal
-        .write_together(Write::Outcome, move |j| j.record_answer(seq, &of, &record))
+        .write_together(Write::Outcome, move |j| j.record_answer(seq, of, &record))
         .await
         .err();
     Ok(Ok(Journaled {

@@ -49,11 +49,6 @@ pub struct LookupPanel {
 }
 
 impl LookupPanel {
-    /// The customer of the invoice on screen, when it is `id` (for the journal).
-    pub fn customer_of(&self, id: &str) -> Option<String> {
-        self.shown(id).and_then(|inv| inv.customer.clone())
-    }
-
     /// Invoice `id` as shown, if it is the one shown.
     pub fn shown(&self, id: &str) -> Option<&crate::api::Invoice> {
         self.invoice.as_ref().filter(|inv| inv.id == id)

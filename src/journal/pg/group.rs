@@ -21,16 +21,21 @@ pub(super) struct Savepoints {
     release: bool,
 }
 
-/// Says `sql` (a savepoint to open or release) before the statement it goes with, when
-/// there is one.
-pub(super) async fn say(
+/// `statement`'s answer, `said` (a savepoint to open or release) sent before it in the
+/// same round trip when there is one: the client sends both before waiting.
+pub(super) async fn after<T>(
     client: &tokio_postgres::Client,
-    sql: Option<&'static str>,
-) -> Result<(), tokio_postgres::Error> {
-    match sql {
-        Some(sql) => client.batch_execute(sql).await,
-        None => Ok(()),
-    }
+    said: Option<&'static str>,
+    statement: impl std::future::Future<Output = Result<T, tokio_postgres::Error>>,
+) -> Result<T, tokio_postgres::Error> {
+    let before = async {
+        match said {
+            Some(sql) => client.batch_execute(sql).await,
+            None => Ok(()),
+        }
+    };
+    let (before, answer) = futures_util::future::join(before, statement).await;
+    before.and(answer)
 }
 
 impl Pg {

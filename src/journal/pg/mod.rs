@@ -653,14 +653,11 @@ impl Db for Pg {
         let conn = self.conn()?;
         let stmt = conn.statement(sql)?;
         let said = self.savepoint_to_say();
-        conn.block(async {
-            let (before, r) = futures_util::future::join(
-                group::say(&conn.client, said),
-                conn.client.execute_raw(&stmt, params.iter()),
-            )
-            .await;
-            before.and(r)
-        })
+        conn.block(group::after(
+            &conn.client,
+            said,
+            conn.client.execute_raw(&stmt, params.iter()),
+        ))
     }
 
     fn each(
@@ -678,14 +675,11 @@ impl Db for Pg {
         // (`journal verify`) goes on as long as rows keep coming.
         let said = self.savepoint_to_say();
         futures_executor::block_on(async {
-            let first = async {
-                let (before, rows) = futures_util::future::join(
-                    group::say(&conn.client, said),
-                    conn.client.query_raw(&stmt, params.iter()),
-                )
-                .await;
-                before.and(rows)
-            };
+            let first = group::after(
+                &conn.client,
+                said,
+                conn.client.query_raw(&stmt, params.iter()),
+            );
             let rows = within(rt, first).await.inspect_err(|_| broken())??;
             pin_mut!(rows);
             while let Some(row) = within(rt, rows.next()).await.inspect_err(|_| broken())? {

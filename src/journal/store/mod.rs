@@ -624,10 +624,10 @@ impl Journal {
     pub fn record_answer(
         &mut self,
         seq: i64,
-        of: &OutcomeOf,
+        of: OutcomeOf,
         settled: &Settled,
     ) -> Result<i64, JournalError> {
-        self.record_outcome_when(seq, settled, false, Some(of.clone()))
+        self.record_outcome_when(seq, settled, false, Some(of))
             .map(|s| s.unwrap_or_default())
     }
 

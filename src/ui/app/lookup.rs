@@ -85,8 +85,9 @@ impl InvoiceDeskApp {
                     &p.base_url,
                     Some(p.account_key.as_str()),
                     &id,
-                    self.lookup.customer_of(&id),
+                    None,
                 );
+                // Its customer and amount, when it is the invoice on screen.
                 if let Some(inv) = self.lookup.shown(&id) {
                     intent = intent.seen_as(inv);
                 }
