@@ -87,5 +87,9 @@ pub fn search_error(e: &SearchError) -> String {
             "search-index-not-ours",
             path = escape_controls(&path.display().to_string())
         ),
+        SearchError::Index(crate::search::index::IndexError::Newer(path)) => tr!(
+            "search-index-newer",
+            path = escape_controls(&path.display().to_string())
+        ),
     }
 }

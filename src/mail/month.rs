@@ -71,8 +71,15 @@ pub enum MonthError {
     Template(TemplateError),
 }
 
+/// How many customers' e-mails are made ahead of the one being sent: their listings
+/// and PDFs (on the blocking pool) overlap the send, which goes one at a time, in order
+/// (#71: the run took ×2.27 the time to make the same statements to files).
+const MADE_AHEAD: usize = 4;
+
 /// Runs `ids` in order: for each, `each(n, who, turn)` with the customer's name as shown
-/// (controls escaped). `stop` ends the run before the next customer.
+/// (controls escaped). `stop` ends the run before the next customer. The next customers'
+/// e-mails are made while one is sent; nothing is claimed or sent but in turn, and what
+/// was made past a stop or a setup failure is dropped, unsent.
 pub async fn run(
     month: &Month<'_>,
     outbox: &mut Outbox<'_>,
@@ -80,21 +87,17 @@ pub async fn run(
     stop: &AtomicBool,
     mut each: impl FnMut(usize, &str, &Turn),
 ) -> Result<Ended, MonthError> {
-    for (n, id) in ids.iter().enumerate() {
+    use futures_util::StreamExt;
+    let journal = outbox.journal().clone();
+    let mut made = futures_util::stream::iter(ids.to_vec())
+        .map(move |id: String| made_for(month, journal.clone(), id))
+        .buffered(MADE_AHEAD);
+    let mut n = 0;
+    while let Some(next) = made.next().await {
         if stop.load(Ordering::SeqCst) {
             return Ok(Ended::Stopped { done: n });
         }
-        let wanted = id.clone();
-        let known = outbox
-            .journal()
-            .run(move |j| j.customer_or_id(&wanted))
-            .await
-            .map_err(MonthError::Journal)?;
-        let who = crate::text::escape_controls(known.name.as_deref().unwrap_or(id)).into_owned();
-        let made = month
-            .desk
-            .statement_listed(month.client, known, month.as_of, month.all, month.reminders)
-            .await;
+        let (who, made) = next?;
         let turn = match made {
             Err(NotMade::Template(t)) => return Err(MonthError::Template(t)),
             Err(why) => Turn::NotMade(why),
@@ -119,8 +122,28 @@ pub async fn run(
         {
             return Ok(Ended::Setup(why.to_string()));
         }
+        n += 1;
     }
     Ok(Ended::Whole)
+}
+
+/// Customer `id`'s e-mail as made for `month`, with its name as shown.
+async fn made_for(
+    month: &Month<'_>,
+    journal: crate::journal::SharedJournal,
+    id: String,
+) -> Result<(String, Result<Draft, NotMade>), MonthError> {
+    let wanted = id.clone();
+    let known = journal
+        .run(move |j| j.customer_or_id(&wanted))
+        .await
+        .map_err(MonthError::Journal)?;
+    let who = crate::text::escape_controls(known.name.as_deref().unwrap_or(&id)).into_owned();
+    let made = month
+        .desk
+        .statement_listed(month.client, known, month.as_of, month.all, month.reminders)
+        .await;
+    Ok((who, made))
 }
 
 /// Why the mail server cannot be used, when `sent` says so (also when an address sent

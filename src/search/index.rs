@@ -19,42 +19,61 @@ pub const MAX_ROWS: u64 = 1_000_000;
 /// left out), never cut.
 const MAX_FIELD: usize = 255;
 
+/// The layout of the index's tables (`PRAGMA user_version`). 2: services by number,
+/// times in seconds, days as numbers, the words not kept but made from the columns, the
+/// full-text table without positions, no index of references (#71: 1,088 bytes an
+/// invoice at 1,000,000, now about 220). A file of an earlier layout is started again.
+const LAYOUT: i32 = 2;
+
 const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS services (
+    n   INTEGER PRIMARY KEY,
+    url TEXT NOT NULL UNIQUE
+);
+-- Times are seconds since 1970 (UTC); due is days since 1970-01-01.
 CREATE TABLE IF NOT EXISTS invoices (
-    service   TEXT NOT NULL,
+    service   INTEGER NOT NULL,
     id        TEXT NOT NULL,
     customer  TEXT,
     reference TEXT,
     amount    TEXT,
     currency  TEXT,
     status    TEXT NOT NULL,
-    status_at TEXT NOT NULL,
-    due       TEXT,
-    listed    TEXT,
-    journaled TEXT,
-    words     TEXT NOT NULL,
+    status_at INTEGER NOT NULL,
+    due       INTEGER,
+    listed    INTEGER,
+    journaled INTEGER,
     UNIQUE (service, id)
 );
 CREATE INDEX IF NOT EXISTS invoices_customer ON invoices(service, customer, due);
 CREATE INDEX IF NOT EXISTS invoices_amount ON invoices(service, amount);
-CREATE INDEX IF NOT EXISTS invoices_reference ON invoices(service, reference);
-CREATE INDEX IF NOT EXISTS invoices_seen ON invoices(max(coalesce(listed, ''), coalesce(journaled, '')));
+CREATE INDEX IF NOT EXISTS invoices_seen ON invoices(max(coalesce(listed, 0), coalesce(journaled, 0)));
+-- The words the full-text table indexes, made from the row (kept once, not twice).
+CREATE VIEW IF NOT EXISTS invoices_words (n, words) AS
+    SELECT rowid, id || ' ' || coalesce(reference, '') || ' ' || coalesce(customer, '')
+    FROM invoices;
+-- Which rows hold each trigram, not where in them (detail=none: less than half the
+-- size); a text is then checked in the row itself (`Index::find`).
 CREATE VIRTUAL TABLE IF NOT EXISTS invoices_text
-    USING fts5(words, content='invoices', content_rowid='rowid', tokenize='trigram');
+    USING fts5(words, content='invoices_words', content_rowid='n', tokenize='trigram',
+               detail=none, columnsize=0);
 CREATE TRIGGER IF NOT EXISTS invoices_ai AFTER INSERT ON invoices BEGIN
-    INSERT INTO invoices_text(rowid, words) VALUES (new.rowid, new.words);
+    INSERT INTO invoices_text(rowid, words) VALUES (new.rowid,
+        new.id || ' ' || coalesce(new.reference, '') || ' ' || coalesce(new.customer, ''));
 END;
 CREATE TRIGGER IF NOT EXISTS invoices_ad AFTER DELETE ON invoices BEGIN
-    INSERT INTO invoices_text(invoices_text, rowid, words) VALUES ('delete', old.rowid, old.words);
+    INSERT INTO invoices_text(invoices_text, rowid, words) VALUES ('delete', old.rowid,
+        old.id || ' ' || coalesce(old.reference, '') || ' ' || coalesce(old.customer, ''));
 END;
 -- Only words that changed are indexed again: listing a customer again brings every
--- invoice's words back unchanged, and rewriting them took a second of CPU a listing.
--- (invoices_au, which rewrote them always, is dropped from files made before.)
-DROP TRIGGER IF EXISTS invoices_au;
-CREATE TRIGGER IF NOT EXISTS invoices_words AFTER UPDATE OF words ON invoices
-    WHEN old.words IS NOT new.words BEGIN
-    INSERT INTO invoices_text(invoices_text, rowid, words) VALUES ('delete', old.rowid, old.words);
-    INSERT INTO invoices_text(rowid, words) VALUES (new.rowid, new.words);
+-- invoice's words back unchanged.
+CREATE TRIGGER IF NOT EXISTS invoices_words AFTER UPDATE OF id, reference, customer
+    ON invoices WHEN old.reference IS NOT new.reference OR old.customer IS NOT new.customer
+                  OR old.id IS NOT new.id BEGIN
+    INSERT INTO invoices_text(invoices_text, rowid, words) VALUES ('delete', old.rowid,
+        old.id || ' ' || coalesce(old.reference, '') || ' ' || coalesce(old.customer, ''));
+    INSERT INTO invoices_text(rowid, words) VALUES (new.rowid,
+        new.id || ' ' || coalesce(new.reference, '') || ' ' || coalesce(new.customer, ''));
 END;
 -- How many invoices it keeps (a count(*) of a million rows is a walk of an index:
 -- it was read on every put to trim the index).
@@ -64,6 +83,19 @@ CREATE TABLE IF NOT EXISTS journals (
     last_seq INTEGER NOT NULL
 );
 ";
+
+/// What an index of an earlier layout held, dropped before [`SCHEMA`] makes it anew.
+const EARLIER: &str = "
+DROP TABLE IF EXISTS invoices_text;
+DROP VIEW IF EXISTS invoices_words;
+DROP TABLE IF EXISTS invoices;
+DROP TABLE IF EXISTS invoices_size;
+DROP TABLE IF EXISTS journals;
+DROP TABLE IF EXISTS services;
+";
+
+/// A put of this many invoices gives its log's space back at once ([`Index::put`]).
+const BIG_PUT: usize = 5_000;
 
 /// The index's mark in its file's header (`PRAGMA application_id`, "IDSX"): a file
 /// without it is not written unless it holds nothing but an index's tables.
@@ -78,6 +110,8 @@ pub enum IndexError {
     /// The file at the index's place is another database (the journal, by its name or
     /// a link to it): left as it is.
     NotAnIndex(PathBuf),
+    /// The index at this place was laid out by a newer build: left as it is.
+    Newer(PathBuf),
 }
 
 /// The index's file, opened.
@@ -156,7 +190,10 @@ impl Index {
         // (without the wait, "database is locked" at once).
         Self::wait_for_others(&conn)?;
         Self::own(&conn, path)?;
-        Self::ready(conn)
+        Self::ready(conn).map_err(|e| match e {
+            IndexError::Newer(_) => IndexError::Newer(path.to_path_buf()),
+            e => e,
+        })
     }
 
     /// Makes sure the file is the index's own before anything is written: marked as the
@@ -181,6 +218,7 @@ impl Index {
             n == "invoices"
                 || n == "journals"
                 || n == "invoices_size"
+                || n == "services"
                 || n.starts_with("invoices_text")
                 || n.starts_with("sqlite_")
         };
@@ -221,14 +259,69 @@ impl Index {
             .map_err(IndexError::Sql)
     }
 
-    fn ready(conn: Connection) -> Result<Index, IndexError> {
+    fn ready(mut conn: Connection) -> Result<Index, IndexError> {
         Self::wait_for_others(&conn)?;
         Self::write_ahead(&conn)?;
-        conn.execute_batch(SCHEMA).map_err(IndexError::Sql)?;
+        Self::lay_out(&mut conn)?;
+        add_folded_contains(&conn)?;
+        // The log is cut to this after it was written back (its pages are reused, so
+        // one big put would otherwise leave it as big as itself for good).
+        conn.query_row("PRAGMA journal_size_limit = 4194304", [], |_| Ok(()))
+            .map_err(IndexError::Sql)?;
         Ok(Index {
             conn,
             max_rows: MAX_ROWS,
         })
+    }
+
+    /// Makes the tables of [`LAYOUT`]. A file of an earlier layout is started again: a
+    /// cache, what the journal knows is read into it at the next search and a listing
+    /// when it is read again (copying a million rows over would hold the first search
+    /// for a minute). One of a later layout, a newer build's, is left as it is.
+    fn lay_out(conn: &mut Connection) -> Result<(), IndexError> {
+        let layout: i32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(IndexError::Sql)?;
+        if layout == LAYOUT {
+            // Nothing is written when every table is there: an opener never waits for
+            // a put under way (the app keeps a listing while the clerk searches).
+            return conn.execute_batch(SCHEMA).map_err(IndexError::Sql);
+        }
+        // Immediate: two openers of an earlier file at once lay it out once.
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(IndexError::Sql)?;
+        let layout: i32 = tx
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(IndexError::Sql)?;
+        if layout > LAYOUT {
+            return Err(IndexError::Newer(PathBuf::new()));
+        }
+        let earlier = layout < LAYOUT
+            && tx
+                .query_row(
+                    "SELECT count(*) FROM sqlite_master WHERE name = 'invoices'",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )
+                .map_err(IndexError::Sql)?
+                > 0;
+        if earlier {
+            tx.execute_batch(EARLIER).map_err(IndexError::Sql)?;
+        }
+        tx.execute_batch(SCHEMA).map_err(IndexError::Sql)?;
+        if layout != LAYOUT {
+            tx.execute_batch(&format!("PRAGMA user_version = {LAYOUT}"))
+                .map_err(IndexError::Sql)?;
+        }
+        tx.commit().map_err(IndexError::Sql)?;
+        if earlier {
+            // The earlier rows' pages back to the disk. Another reader at this moment
+            // makes it fail: the file then keeps its size, its free pages used again
+            // as the index fills.
+            let _ = conn.execute_batch("VACUUM");
+        }
+        Ok(())
     }
 
     /// Keeps at most `rows` invoices (tests of the bound).
@@ -257,13 +350,14 @@ impl Index {
             .map_err(IndexError::Sql)
         };
         let before = top(&tx)?;
+        let service = service_number(&tx, service)?;
+        let mut unchanged: Vec<String> = Vec::new();
         {
             let mut insert = tx
                 .prepare_cached(
                     "INSERT INTO invoices (service, id, customer, reference, amount, currency,
-                        status, status_at, due, listed, journaled, words)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,
-                        ?2 || ' ' || coalesce(?4, '') || ' ' || coalesce(?3, ''))
+                        status, status_at, due, listed, journaled)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
                      ON CONFLICT (service, id) DO UPDATE SET
                         customer = coalesce(excluded.customer, customer),
                         reference = coalesce(excluded.reference, reference),
@@ -276,36 +370,45 @@ impl Index {
                         listed = CASE WHEN listed IS NULL OR excluded.listed > listed
                                       THEN excluded.listed ELSE listed END,
                         journaled = CASE WHEN journaled IS NULL OR excluded.journaled > journaled
-                                         THEN excluded.journaled ELSE journaled END,
-                        words = excluded.id || ' ' || coalesce(excluded.reference, reference, '')
-                                || ' ' || coalesce(excluded.customer, customer, '')
-                     -- Only a row with news is written: a listing read again the same day
-                     -- changes nothing but when it was seen (a 20,000-row listing rewrote
-                     -- every row, #71), so when it was seen (what the bound forgets first)
-                     -- is kept to the day.
+                                         THEN excluded.journaled ELSE journaled END
+                     -- Only a row with news is written here: a listing read again changes
+                     -- nothing but when it was seen (a 20,000-row listing rewrote every
+                     -- row, #71), which is written alone below.
                      WHERE coalesce(excluded.customer, customer) IS NOT customer
                         OR coalesce(excluded.reference, reference) IS NOT reference
                         OR coalesce(excluded.amount, amount) IS NOT amount
                         OR coalesce(excluded.currency, currency) IS NOT currency
                         OR coalesce(excluded.due, due) IS NOT due
-                        OR (excluded.status_at >= status_at AND excluded.status IS NOT status)
-                        OR (excluded.listed IS NOT NULL AND (listed IS NULL OR listed < ?12))
-                        OR (excluded.journaled IS NOT NULL
-                            AND (journaled IS NULL OR journaled < ?12))",
+                        OR (excluded.status_at >= status_at AND excluded.status IS NOT status)",
+                )
+                .map_err(IndexError::Sql)?;
+            // When a row without news was seen, kept to the day (what the bound forgets
+            // first): that column alone, so that only the row and the index of when rows
+            // were seen are written (all its columns set, every index of them was
+            // written again: ×10 the listing's time at 1,000,000, #71).
+            let mut seen_listed = tx
+                .prepare_cached(
+                    "UPDATE invoices SET listed = ?3
+                     WHERE service = ?1 AND id = ?2 AND (listed IS NULL OR listed < ?4)",
+                )
+                .map_err(IndexError::Sql)?;
+            let mut seen_journaled = tx
+                .prepare_cached(
+                    "UPDATE invoices SET journaled = ?3
+                     WHERE service = ?1 AND id = ?2 AND (journaled IS NULL OR journaled < ?4)",
                 )
                 .map_err(IndexError::Sql)?;
             for s in seen {
                 let Some(id) = bounded(Some(&s.id)) else {
                     continue;
                 };
-                let at = s.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-                let day_before = (s.at - chrono::Duration::days(1))
-                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+                let at = s.at.timestamp();
+                let day_before = at - 24 * 60 * 60;
                 let (listed, journaled) = match s.from {
-                    super::Source::Listing => (Some(at.as_str()), None),
-                    super::Source::Journal => (None, Some(at.as_str())),
+                    super::Source::Listing => (Some(at), None),
+                    super::Source::Journal => (None, Some(at)),
                 };
-                insert
+                let changed = insert
                     .execute(params![
                         service,
                         id,
@@ -315,17 +418,39 @@ impl Index {
                         bounded(s.currency.as_deref()),
                         s.status.as_str(),
                         at,
-                        s.due.map(|d| d.to_string()),
+                        s.due.map(day_number),
                         listed,
                         journaled,
-                        day_before,
                     ])
                     .map_err(IndexError::Sql)?;
+                if changed == 0 {
+                    let touch = match s.from {
+                        super::Source::Listing => &mut seen_listed,
+                        super::Source::Journal => &mut seen_journaled,
+                    };
+                    let touched = touch
+                        .execute(params![service, id, at, day_before])
+                        .map_err(IndexError::Sql)?;
+                    // Known, with nothing new, seen within the day: seen now all the
+                    // same, for the bound (`trim`).
+                    if touched == 0 {
+                        unchanged.push(id);
+                    }
+                }
             }
         }
         let added = top(&tx)? - before;
-        trim(&tx, self.max_rows, added)?;
-        tx.commit().map_err(IndexError::Sql)
+        trim(&tx, self.max_rows, added, (service, &unchanged))?;
+        tx.commit().map_err(IndexError::Sql)?;
+        if seen.len() >= BIG_PUT {
+            // The log of a big put is as big as what it wrote, and stays that size
+            // until the next write: given back now (a reader at this moment keeps it,
+            // and the next write then cuts it to the limit set at opening).
+            let _ = self
+                .conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        }
+        Ok(())
     }
 
     /// The journal's last sequence number read into the index, for the journal at `place`.
@@ -353,6 +478,16 @@ impl Index {
             .map_err(IndexError::Sql)
     }
 
+    /// The number `url` has in this file, if it was ever kept.
+    fn service_known(&self, url: &str) -> Result<Option<i64>, IndexError> {
+        self.conn
+            .query_row("SELECT n FROM services WHERE url = ?1", params![url], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(IndexError::Sql)
+    }
+
     /// How many invoices it keeps.
     pub fn len(&self) -> Result<u64, IndexError> {
         self.conn
@@ -366,6 +501,16 @@ impl Index {
     pub(crate) fn text_rows(&self) -> i64 {
         self.conn
             .query_row("SELECT count(*) FROM invoices_text_data", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    /// The largest rowid (tests: a row added anew takes a larger one).
+    #[cfg(test)]
+    pub(crate) fn top_rowid(&self) -> i64 {
+        self.conn
+            .query_row("SELECT coalesce(max(rowid), 0) FROM invoices", [], |r| {
+                r.get(0)
+            })
             .unwrap()
     }
 
@@ -395,63 +540,31 @@ impl Index {
         ways: &[Way],
         limit: usize,
     ) -> Result<Vec<super::Hit>, IndexError> {
-        const COLUMNS: &str =
-            "id, customer, reference, amount, currency, status, due, listed, journaled";
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let Some(service) = self.service_known(service)? else {
+            return Ok(Vec::new());
+        };
         let mut hits: Vec<super::Hit> = Vec::new();
+        // A text's rows, read once for its reference and its text (at 1,000,000
+        // invoices each read of the full-text table is most of a search).
+        let mut by_text: Option<(String, Vec<(bool, super::Hit)>)> = None;
         for way in ways {
-            let (sql, arg): (String, String) = match way {
-                Way::Id(id) => (
-                    format!(
-                        "SELECT {COLUMNS} FROM invoices WHERE service = ?1 AND id = ?2 LIMIT ?3"
-                    ),
-                    id.clone(),
-                ),
-                Way::Reference(r) => (
-                    format!(
-                        "SELECT {COLUMNS} FROM invoices WHERE service = ?1 AND reference = ?2 LIMIT ?3"
-                    ),
-                    r.clone(),
-                ),
-                Way::Amount(currency, a) => (
-                    format!(
-                        "SELECT {COLUMNS} FROM invoices WHERE service = ?1 AND amount = ?2 {}
-                         ORDER BY due DESC, rowid DESC LIMIT ?3",
-                        // The code is ours, never typed: one of the two known.
-                        currency.map_or(String::new(), |c| format!(
-                            "AND coalesce(currency, '{}') = '{}'",
-                            c.code(),
-                            c.code()
-                        ))
-                    ),
-                    a.normalize().to_string(),
-                ),
-                Way::Customer(c) => (
-                    format!(
-                        "SELECT {COLUMNS} FROM invoices WHERE service = ?1 AND customer = ?2
-                         ORDER BY due DESC, rowid DESC LIMIT ?3"
-                    ),
-                    c.clone(),
-                ),
-                Way::Text(t) => (
-                    format!(
-                        // `+service`: the rows the text matches are looked up one by
-                        // one; without it SQLite walked the service's whole index (161–184
-                        // ms a query at 1,000,000 invoices, #71).
-                        "SELECT {COLUMNS} FROM invoices WHERE rowid IN
-                            (SELECT rowid FROM invoices_text WHERE invoices_text MATCH ?2)
-                         AND +service = ?1 ORDER BY due DESC, rowid DESC LIMIT ?3"
-                    ),
-                    // One phrase: the text as typed, its quotes doubled.
-                    format!("\"{}\"", t.replace('"', "\"\"")),
-                ),
+            let found: Vec<super::Hit> = match way {
+                Way::Reference(t) | Way::Text(t) if trigrams(t).is_some() => {
+                    if by_text.as_ref().is_none_or(|(k, _)| k != t) {
+                        by_text = Some((t.clone(), self.by_text(service, t, limit)?));
+                    }
+                    let rows = by_text.as_ref().map_or(&[][..], |(_, r)| &r[..]);
+                    let exact_only = matches!(way, Way::Reference(_));
+                    rows.iter()
+                        .filter(|(exact, _)| *exact || !exact_only)
+                        .take(limit)
+                        .map(|(_, h)| h.clone())
+                        .collect()
+                }
+                Way::Text(_) => Vec::new(),
+                _ => self.by_column(service, way, limit)?,
             };
-            let mut stmt = self.conn.prepare_cached(&sql).map_err(IndexError::Sql)?;
-            let rows = stmt
-                .query_map(params![service, arg, limit], hit_of)
-                .map_err(IndexError::Sql)?;
-            for hit in rows {
-                let hit = hit.map_err(IndexError::Sql)?;
+            for hit in found {
                 if !hits.iter().any(|h| h.id == hit.id) {
                     hits.push(hit);
                 }
@@ -459,11 +572,120 @@ impl Index {
         }
         Ok(hits)
     }
+
+    /// The rows whose id, reference or customer holds `text` (any case): those whose
+    /// reference is `text` first (flagged), then the others, each part the latest due
+    /// first; `limit` of each at most.
+    fn by_text(
+        &self,
+        service: i64,
+        text: &str,
+        limit: usize,
+    ) -> Result<Vec<(bool, super::Hit)>, IndexError> {
+        let Some(query) = trigrams(text) else {
+            return Ok(Vec::new());
+        };
+        // The rows holding each trigram (all the full-text table knows), then the text
+        // itself looked for in their words. `+service`: the rows the text matches are
+        // looked up one by one; without it SQLite walked the service's whole index
+        // (161–184 ms a query at 1,000,000 invoices, #71).
+        let sql = format!(
+            "SELECT {COLUMNS}, reference IS ?4 AS exact FROM invoices
+             WHERE rowid IN (SELECT rowid FROM invoices_text WHERE invoices_text MATCH ?2)
+               AND +service = ?1
+               AND folded_contains(id || ' ' || coalesce(reference, '') || ' '
+                                   || coalesce(customer, ''), ?5)
+             ORDER BY exact DESC, due DESC, rowid DESC LIMIT ?3"
+        );
+        let both = i64::try_from(limit.saturating_mul(2)).unwrap_or(i64::MAX);
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(IndexError::Sql)?;
+        let rows = stmt
+            .query_map(
+                params![service, query, both, text, text.to_lowercase()],
+                |r| Ok((r.get::<_, bool>(9)?, hit_of(r)?)),
+            )
+            .map_err(IndexError::Sql)?;
+        let mut found = Vec::new();
+        let mut others = 0;
+        for row in rows {
+            let (exact, hit) = row.map_err(IndexError::Sql)?;
+            if !exact {
+                others += 1;
+                if others > limit {
+                    break;
+                }
+            }
+            found.push((exact, hit));
+        }
+        Ok(found)
+    }
+
+    /// The rows `way` finds by a column (id, reference, amount, customer): `limit` at
+    /// most, the latest due first.
+    fn by_column(
+        &self,
+        service: i64,
+        way: &Way,
+        limit: usize,
+    ) -> Result<Vec<super::Hit>, IndexError> {
+        let (sql, arg): (String, String) = match way {
+            Way::Id(id) => (
+                format!("SELECT {COLUMNS} FROM invoices WHERE service = ?1 AND id = ?2 LIMIT ?3"),
+                id.clone(),
+            ),
+            // One of one or two characters, too short for a trigram: looked for row by
+            // row (there is no index of references: the index's size, #71).
+            Way::Reference(r) => (
+                format!(
+                    "SELECT {COLUMNS} FROM invoices WHERE service = ?1 AND reference = ?2
+                     LIMIT ?3"
+                ),
+                r.clone(),
+            ),
+            Way::Amount(currency, a) => (
+                format!(
+                    "SELECT {COLUMNS} FROM invoices WHERE service = ?1 AND amount = ?2 {}
+                     ORDER BY due DESC, rowid DESC LIMIT ?3",
+                    // The code is ours, never typed: one of the two known.
+                    currency.map_or(String::new(), |c| format!(
+                        "AND coalesce(currency, '{}') = '{}'",
+                        c.code(),
+                        c.code()
+                    ))
+                ),
+                a.normalize().to_string(),
+            ),
+            Way::Customer(c) => (
+                format!(
+                    "SELECT {COLUMNS} FROM invoices WHERE service = ?1 AND customer = ?2
+                     ORDER BY due DESC, rowid DESC LIMIT ?3"
+                ),
+                c.clone(),
+            ),
+            Way::Text(_) => return Ok(Vec::new()),
+        };
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(IndexError::Sql)?;
+        let rows = stmt
+            .query_map(params![service, arg, limit], hit_of)
+            .map_err(IndexError::Sql)?;
+        rows.collect::<Result<_, _>>().map_err(IndexError::Sql)
+    }
 }
 
-/// Drops the least recently seen invoices past `max_rows`, the size kept up to date
-/// (`added` rows just now; counted once in a file made before it was kept).
-fn trim(tx: &rusqlite::Transaction<'_>, max_rows: u64, added: i64) -> Result<(), IndexError> {
+/// The columns a hit is read from ([`hit_of`]).
+const COLUMNS: &str = "id, customer, reference, amount, currency, status, due, listed, journaled";
+
+/// Drops the least recently seen invoices past `max_rows` (and a hundredth of it more),
+/// never one the put `just` saw again without news (unless nothing else is left to
+/// drop); the size kept up to date (`added` rows just now; counted once in a file made
+/// before it was kept).
+fn trim(
+    tx: &rusqlite::Transaction<'_>,
+    max_rows: u64,
+    added: i64,
+    just: (i64, &[String]),
+) -> Result<(), IndexError> {
     let kept: Option<i64> = tx
         .query_row("SELECT n FROM invoices_size", [], |r| r.get(0))
         .optional()
@@ -486,17 +708,51 @@ fn trim(tx: &rusqlite::Transaction<'_>, max_rows: u64, added: i64) -> Result<(),
         }
     };
     let over = u64::try_from(rows).unwrap_or(0).saturating_sub(max_rows);
-    if over > 0 {
-        let gone = tx
+    if over == 0 {
+        return Ok(());
+    }
+    // What the put just saw again is not what it forgets: a listing read again the same
+    // day keeps its rows' time seen to the day, so they are among the least recently seen,
+    // and forgetting them brought them back at the next reading, forgetting as many
+    // others of the same listing, at every reading (#71: 1,000 of a 20,000-row listing
+    // written anew each time at 1,000,000). A hundredth more than the excess, so that
+    // what comes back next fits.
+    let many = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    tx.execute_batch(
+        "CREATE TEMP TABLE IF NOT EXISTS just_seen (id TEXT PRIMARY KEY) WITHOUT ROWID;
+         DELETE FROM temp.just_seen;",
+    )
+    .map_err(IndexError::Sql)?;
+    {
+        let mut add = tx
+            .prepare_cached("INSERT OR IGNORE INTO temp.just_seen (id) VALUES (?1)")
+            .map_err(IndexError::Sql)?;
+        for id in just.1 {
+            add.execute(params![id]).map_err(IndexError::Sql)?;
+        }
+    }
+    let mut gone = tx
+        .execute(
+            "DELETE FROM invoices WHERE rowid IN (SELECT rowid FROM invoices
+                WHERE NOT (service = ?2 AND id IN (SELECT id FROM temp.just_seen))
+                ORDER BY max(coalesce(listed, 0), coalesce(journaled, 0)) LIMIT ?1)",
+            params![many(over + max_rows / 100), just.0],
+        )
+        .map_err(IndexError::Sql)? as u64;
+    if gone < over {
+        // The put alone is more than the bound: the bound holds all the same.
+        gone += tx
             .execute(
                 "DELETE FROM invoices WHERE rowid IN (SELECT rowid FROM invoices
-                    ORDER BY max(coalesce(listed, ''), coalesce(journaled, '')) LIMIT ?1)",
-                params![i64::try_from(over).unwrap_or(i64::MAX)],
+                    ORDER BY max(coalesce(listed, 0), coalesce(journaled, 0)) LIMIT ?1)",
+                params![many(over - gone)],
             )
-            .map_err(IndexError::Sql)?;
-        tx.execute("UPDATE invoices_size SET n = n - ?1", params![gone as i64])
-            .map_err(IndexError::Sql)?;
+            .map_err(IndexError::Sql)? as u64;
     }
+    tx.execute_batch("DELETE FROM temp.just_seen")
+        .map_err(IndexError::Sql)?;
+    tx.execute("UPDATE invoices_size SET n = n - ?1", params![many(gone)])
+        .map_err(IndexError::Sql)?;
     Ok(())
 }
 
@@ -518,13 +774,12 @@ pub enum Way {
 /// A row as a hit (a time or day that does not read is left out).
 fn hit_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<super::Hit> {
     let time = |i: usize| -> rusqlite::Result<Option<chrono::DateTime<chrono::Utc>>> {
-        Ok(r.get::<_, Option<String>>(i)?
-            .and_then(|t| chrono::DateTime::parse_from_rfc3339(&t).ok())
-            .map(|t| t.with_timezone(&chrono::Utc)))
+        Ok(r.get::<_, Option<i64>>(i)?
+            .and_then(|t| chrono::DateTime::from_timestamp(t, 0)))
     };
     let amount: Option<String> = r.get(3)?;
     let status: String = r.get(5)?;
-    let due: Option<String> = r.get(6)?;
+    let due: Option<i64> = r.get(6)?;
     Ok(super::Hit {
         id: r.get(0)?,
         customer: r.get(1)?,
@@ -533,8 +788,71 @@ fn hit_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<super::Hit> {
         amount: amount.and_then(|a| a.parse().ok()),
         currency: r.get(4)?,
         status: Status::parse(&status),
-        due: due.and_then(|d| d.parse().ok()),
+        due: due.and_then(day_of),
         listed: time(7)?,
         journaled: time(8)?,
     })
+}
+
+/// A day as kept: days since 1970-01-01.
+fn day_number(day: chrono::NaiveDate) -> i64 {
+    (day - chrono::NaiveDate::default()).num_days()
+}
+
+/// The day kept as [`day_number`] (none for a number no day has).
+fn day_of(n: i64) -> Option<chrono::NaiveDate> {
+    chrono::NaiveDate::default().checked_add_signed(chrono::TimeDelta::try_days(n)?)
+}
+
+/// The full-text query for the rows holding trigrams that cover `text` (each quoted,
+/// its quotes doubled: what was typed is never read as the query language); none for a
+/// text shorter than a trigram. Every third one and the last are enough to narrow the
+/// rows (the text is then looked for in each): at 1,000,000 invoices a common trigram's
+/// list of rows is most of a search's reading (#71).
+fn trigrams(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let last = chars.len().checked_sub(3)?;
+    let mut grams: Vec<String> = (0..=last)
+        .filter(|&i| i % 3 == 0 || i == last)
+        .map(|i| chars[i..i + 3].iter().collect::<String>())
+        .collect();
+    grams.sort();
+    grams.dedup();
+    Some(
+        grams
+            .iter()
+            .map(|g| format!("\"{}\"", g.replace('"', "\"\"")))
+            .collect::<Vec<_>>()
+            .join(" AND "),
+    )
+}
+
+/// The number `url` has in this file, given one if it has none.
+fn service_number(tx: &rusqlite::Transaction<'_>, url: &str) -> Result<i64, IndexError> {
+    tx.execute(
+        "INSERT INTO services (url) VALUES (?1) ON CONFLICT (url) DO NOTHING",
+        params![url],
+    )
+    .map_err(IndexError::Sql)?;
+    tx.query_row("SELECT n FROM services WHERE url = ?1", params![url], |r| {
+        r.get(0)
+    })
+    .map_err(IndexError::Sql)
+}
+
+/// `folded_contains(words, text)`: whether `text` (lower case) is in `words`, case
+/// folded as the full-text table folds it (SQL's own `lower` folds only ASCII: "Ñ").
+fn add_folded_contains(conn: &Connection) -> Result<(), IndexError> {
+    conn.create_scalar_function(
+        "folded_contains",
+        2,
+        rusqlite::functions::FunctionFlags::SQLITE_UTF8
+            | rusqlite::functions::FunctionFlags::SQLITE_DETERMINISTIC,
+        |ctx| {
+            let words = ctx.get_raw(0).as_str().unwrap_or("");
+            let text = ctx.get_raw(1).as_str().unwrap_or("");
+            Ok(words.to_lowercase().contains(text))
+        },
+    )
+    .map_err(IndexError::Sql)
 }

@@ -435,6 +435,9 @@ pub fn keep_listed(place: Option<&std::path::Path>, base_url: &str, seen: &[Seen
         Err(IndexError::NotAnIndex(_)) => {
             tracing::warn!("search index not written: its file is another database");
         }
+        Err(IndexError::Newer(_)) => {
+            tracing::warn!("search index not written: a newer build laid it out");
+        }
         Ok(()) => {}
     }
 }

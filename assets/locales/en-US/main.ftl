@@ -1211,6 +1211,7 @@ search-no-customer = customer not given
 search-due = due { $date }
 search-index-unusable = This computer's search index could not be used ({ $why }). The journal is untouched; close other invoice-desk windows and search again.
 search-index-not-ours = The search index's file ({ $path }) is another database, perhaps the journal itself (by its name or a link to it): it is left untouched and nothing is written to it. Move it away, or give the journal another name; the journal is untouched.
+search-index-newer = The search index ({ $path }) was laid out by a newer version of invoice-desk: it is left as it is. The search goes on with what the journal knows; the newer version finds everything again.
 search-hint = Find invoice, RUT, amount… (Ctrl+F)
 search-hint-long = Find an invoice, reference, RUT, customer or amount (Ctrl+F)
 search-searching = Searching…

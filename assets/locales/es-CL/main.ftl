@@ -1211,6 +1211,7 @@ search-no-customer = cliente no indicado
 search-due = vence el { $date }
 search-index-unusable = El índice de búsqueda de este computador no se pudo usar ({ $why }). Lo que dice el diario sigue intacto; cierre otras ventanas de invoice-desk y busque de nuevo.
 search-index-not-ours = El archivo del índice de búsqueda ({ $path }) es otra base de datos, quizás el propio registro (por su nombre o un enlace a él): se deja tal cual y no se escribe nada en él. Muévalo, o dé otro nombre al registro; el registro no se tocó.
+search-index-newer = El índice de búsqueda ({ $path }) lo ordenó una versión más nueva de invoice-desk: se deja tal cual. La búsqueda sigue con lo que sabe el registro; con la versión más nueva vuelve a encontrar todo.
 search-hint = Buscar factura, RUT, monto… (Ctrl+F)
 search-hint-long = Buscar factura, referencia, RUT, cliente o monto (Ctrl+F)
 search-searching = Buscando…
