@@ -129,8 +129,10 @@ fn main() {
         (v[v.len() / 2], v[0], v[v.len() - 1])
     };
     plans(&path, &service, "2026-004");
-    // SEARCH_KEEP=file: a copy of the index to look into (sqlite3's dbstat: what its bytes are).
+    // SEARCH_KEEP=file: a copy of the index to look into (sqlite3's dbstat: what its
+    // bytes are), in place of the file of that name.
     if let Ok(keep) = std::env::var("SEARCH_KEEP") {
+        let _ = std::fs::remove_file(&keep);
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute("VACUUM INTO ?1", [&keep]).unwrap();
     }
