@@ -89,7 +89,7 @@ pub async fn run(
 ) -> Result<Ended, MonthError> {
     use futures_util::StreamExt;
     let journal = outbox.journal().clone();
-    let mut made = futures_util::stream::iter(ids.to_vec())
+    let mut made = futures_util::stream::iter(ids.iter().cloned())
         .map(move |id: String| made_for(month, journal.clone(), id))
         .buffered(MADE_AHEAD);
     let mut n = 0;

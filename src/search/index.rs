@@ -386,16 +386,13 @@ impl Index {
             // first): that column alone, so that only the row and the index of when rows
             // were seen are written (all its columns set, every index of them was
             // written again: ×10 the listing's time at 1,000,000, #71).
-            let mut seen_listed = tx
+            let mut seen_anew = tx
                 .prepare_cached(
-                    "UPDATE invoices SET listed = ?3
-                     WHERE service = ?1 AND id = ?2 AND (listed IS NULL OR listed < ?4)",
-                )
-                .map_err(IndexError::Sql)?;
-            let mut seen_journaled = tx
-                .prepare_cached(
-                    "UPDATE invoices SET journaled = ?3
-                     WHERE service = ?1 AND id = ?2 AND (journaled IS NULL OR journaled < ?4)",
+                    "UPDATE invoices
+                     SET listed = coalesce(?3, listed), journaled = coalesce(?4, journaled)
+                     WHERE service = ?1 AND id = ?2
+                       AND ((?3 IS NOT NULL AND (listed IS NULL OR listed < ?5))
+                         OR (?4 IS NOT NULL AND (journaled IS NULL OR journaled < ?5)))",
                 )
                 .map_err(IndexError::Sql)?;
             for s in seen {
@@ -424,12 +421,8 @@ impl Index {
                     ])
                     .map_err(IndexError::Sql)?;
                 if changed == 0 {
-                    let touch = match s.from {
-                        super::Source::Listing => &mut seen_listed,
-                        super::Source::Journal => &mut seen_journaled,
-                    };
-                    let touched = touch
-                        .execute(params![service, id, at, day_before])
+                    let touched = seen_anew
+                        .execute(params![service, id, listed, journaled, day_before])
                         .map_err(IndexError::Sql)?;
                     // Known, with nothing new, seen within the day: seen now all the
                     // same, for the bound (`trim`).
@@ -561,7 +554,6 @@ impl Index {
                         .map(|(_, h)| h.clone())
                         .collect()
                 }
-                Way::Text(_) => Vec::new(),
                 _ => self.by_column(service, way, limit)?,
             };
             for hit in found {
@@ -662,6 +654,7 @@ impl Index {
                 ),
                 c.clone(),
             ),
+            // Too short for a trigram: found by none of its characters alone.
             Way::Text(_) => return Ok(Vec::new()),
         };
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
@@ -731,23 +724,21 @@ fn trim(
             add.execute(params![id]).map_err(IndexError::Sql)?;
         }
     }
-    let mut gone = tx
-        .execute(
+    // `sparing`: not one the put just saw again.
+    let forget = |n: u64, sparing: bool| {
+        tx.execute(
             "DELETE FROM invoices WHERE rowid IN (SELECT rowid FROM invoices
-                WHERE NOT (service = ?2 AND id IN (SELECT id FROM temp.just_seen))
+                WHERE NOT (?3 AND service = ?2 AND id IN (SELECT id FROM temp.just_seen))
                 ORDER BY max(coalesce(listed, 0), coalesce(journaled, 0)) LIMIT ?1)",
-            params![many(over + max_rows / 100), just.0],
+            params![many(n), just.0, sparing],
         )
-        .map_err(IndexError::Sql)? as u64;
+        .map(|gone| gone as u64)
+        .map_err(IndexError::Sql)
+    };
+    let mut gone = forget(over + max_rows / 100, true)?;
     if gone < over {
         // The put alone is more than the bound: the bound holds all the same.
-        gone += tx
-            .execute(
-                "DELETE FROM invoices WHERE rowid IN (SELECT rowid FROM invoices
-                    ORDER BY max(coalesce(listed, 0), coalesce(journaled, 0)) LIMIT ?1)",
-                params![many(over - gone)],
-            )
-            .map_err(IndexError::Sql)? as u64;
+        gone += forget(over - gone, false)?;
     }
     tx.execute_batch("DELETE FROM temp.just_seen")
         .map_err(IndexError::Sql)?;

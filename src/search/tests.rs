@@ -797,3 +797,19 @@ fn at_the_bound_a_listing_read_again_the_same_day_is_added_back_once() {
         "rows added anew at each reading: {tops:?}"
     );
 }
+
+/// A put that alone holds more than the bound, every row of it seen again without news:
+/// nothing else is left to forget, and the bound holds all the same.
+#[test]
+fn the_bound_holds_when_the_put_itself_is_all_that_is_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("search.sqlite3");
+    let service = service_of(URL);
+    let listing: Vec<Seen> = (0..10)
+        .map(|n| listed(&format!("in_{n}"), "cus_1", Status::Open, 1))
+        .collect();
+    Index::open(&path).unwrap().put(&service, &listing).unwrap();
+    let mut index = Index::open(&path).unwrap().with_max_rows(5);
+    index.put(&service, &listing).unwrap();
+    assert_eq!(index.len().unwrap(), 5);
+}
