@@ -5,7 +5,9 @@
 # (ROUNDS of each, at least 3), each on a fresh journal (a fresh database) with
 # references and amounts of its own. Prints each side's median rows/s and range, the
 # ratio shared ÷ local, and the load before and after.
-#   benches/one-clerk.sh [C]   (APP=target/release/invoice-desk ROUNDS=3 ROWS=1000)
+# LOAD=n runs n busy loops beside it all (an office computer doing other things: the
+# shared side's round trips to the server are what a busy CPU delays).
+#   benches/one-clerk.sh [C]   (APP=target/release/invoice-desk ROUNDS=3 ROWS=1000 LOAD=0)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 C=${1:-16}
@@ -19,6 +21,12 @@ WORK=$(mktemp -d)
 . benches/pg.sh
 start_pg 50
 start_sandbox --latency-ms 50
+BUSY=()
+trap '[ ${#BUSY[@]} = 0 ] || kill "${BUSY[@]}" 2>/dev/null; cleanup' EXIT
+for _ in $(seq 1 "${LOAD:-0}"); do
+  (while :; do :; done) &
+  BUSY+=($!)
+done
 export INVOICE_DESK_JOURNAL_PASSWORD=bench-pw LANG=C.UTF-8
 customer=$(sed -n 's/^  \(cus_[a-z0-9]*\) .*/\1/p' "$WORK/sandbox.log" | head -n1)
 ms() { date +%s%N; }
@@ -47,7 +55,7 @@ for r in $(seq 1 "$ROUNDS"); do
   done
 done
 l=$(median <"$WORK/local.rate"); s=$(median <"$WORK/shared.rate")
-echo "one clerk, $ROWS rows at C = $C, 50 ms a request, $ROUNDS rounds alternating (load $load0–$(cut -d' ' -f1 /proc/loadavg)):"
+echo "one clerk, $ROWS rows at C = $C, 50 ms a request, $ROUNDS rounds alternating, ${LOAD:-0} busy loops (load $load0–$(cut -d' ' -f1 /proc/loadavg)):"
 echo "  local journal  $l rows/s ($(range <"$WORK/local.rate"))"
 echo "  shared journal $s rows/s ($(range <"$WORK/shared.rate"))"
 echo "  shared ÷ local x$(awk -v a="$s" -v b="$l" 'BEGIN {printf "%.2f", a / b}') (target >= 0.85)"

@@ -39,7 +39,11 @@ echo "one create (CLI process, token and journal included), median of $N alterna
 # The journal's own part of a create in a running program (the app, a billing run): no
 # process start, no connection set-up.
 CLAIM=$(dirname "$APP")/examples/journal-claim
-[ -x "$CLAIM" ] || cargo build --release --locked --example journal-claim 2>&1 | tail -n 1
+if [ ! -x "$CLAIM" ]; then
+  # An APP from elsewhere (another build to compare) has no example beside it.
+  cargo build --release --locked --example journal-claim 2>&1 | tail -n 1
+  CLAIM=${CARGO_TARGET_DIR:-target}/release/examples/journal-claim
+fi
 db claims
 read -r lmed lp90 < <("$CLAIM" "$WORK/claims.sqlite3" 300)
 read -r smed sp90 < <("$CLAIM" "postgres://postgres@127.0.0.1:$PORT/claims" 300)

@@ -924,6 +924,20 @@ fn four_clerks_running_one_file_share_its_rows_and_issue_each_once() {
         created.iter().all(|n| *n > 0),
         "each clerk took rows: {created:?}"
     );
+    // The directory learned every customer (a clerk's run teaches it each customer
+    // until a lesson committed, not at every row: #71).
+    let out = clerk(&e, "ana", &url)
+        .args(["customers", "find"])
+        .output()
+        .unwrap();
+    exits(&out, 0);
+    for c in &customers {
+        assert!(
+            text(&out.stdout).contains(c.as_str()),
+            "{c}: {}",
+            text(&out.stdout)
+        );
+    }
     verified(&e, "supervisor", &url);
 }
 

@@ -4,7 +4,7 @@
 use super::CliError;
 use super::args::CreateArgs;
 use super::at_service::{Service, already_at_service, blocked, warn_unrecorded};
-use super::journal_open::open_journal;
+use super::journal_open::open_journal_warming;
 use super::output::print_invoice;
 use crate::api::{CurrencyChoice, NewInvoice, money};
 use crate::journal::approvals::one_request;
@@ -65,7 +65,7 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
     // Checked before anything is journaled: an oversized reference or field is
     // refused here (exit 2), not written down and then refused.
     inv.to_json()?;
-    let journal = open_journal()?;
+    let journal = open_journal_warming(&svc.client).await?;
     // A name or RUT the directory knows stands for its customer, as in the app; a text
     // that is no id and names no one (or several) is refused here, never sent (#68).
     inv.customer = {
@@ -185,7 +185,7 @@ pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Resu
             return Err(CliError::usage(tr!("cli-not-voided")));
         }
     }
-    let journal = open_journal()?;
+    let journal = open_journal_warming(&svc.client).await?;
     let mut record = Intent::for_void(
         &svc.profile_name,
         &svc.base_url,

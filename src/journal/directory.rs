@@ -330,12 +330,15 @@ pub(super) fn learn_in(conn: &dyn Db, id: &str) -> Result<(), DbError> {
         return Ok(());
     }
     if conn.shared() {
-        return conn
-            .exec(
-                "SELECT journal_customer_learn(?1, ?2)",
-                &vals![id, fold(id)],
-            )
-            .map(|_| ());
+        if conn.knows_customer(id) {
+            return Ok(());
+        }
+        conn.exec(
+            "SELECT journal_customer_learn(?1, ?2)",
+            &vals![id, fold(id)],
+        )?;
+        conn.taught_customer(id);
+        return Ok(());
     }
     conn.exec(
         "INSERT INTO customers (id, search, updated) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",

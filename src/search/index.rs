@@ -19,10 +19,51 @@ pub const MAX_ROWS: u64 = 1_000_000;
 /// left out), never cut.
 const MAX_FIELD: usize = 255;
 
+/// Whether what was seen of a row (parameters 3 to 9 of [`Index::put`]'s statements)
+/// is news to the row kept: a field said that differs, or a newer status.
+macro_rules! news {
+    () => {
+        "(coalesce(?3, customer) IS NOT customer
+          OR coalesce(?4, reference) IS NOT reference
+          OR coalesce(?5, amount) IS NOT amount
+          OR coalesce(?6, currency) IS NOT currency
+          OR coalesce(?9, due) IS NOT due
+          OR (?8 >= status_at AND ?7 IS NOT status))"
+    };
+}
+
+/// Whether the row kept was last seen (listed: ?10, journaled: ?11) before ?12, a day
+/// before now: when it was seen is then written anew.
+macro_rules! seen_anew {
+    () => {
+        "((?10 IS NOT NULL AND (listed IS NULL OR listed < ?12))
+          OR (?11 IS NOT NULL AND (journaled IS NULL OR journaled < ?12)))"
+    };
+}
+
+/// A row not kept yet ([`Index::put`]).
+const INSERT: &str = "INSERT INTO invoices (service, id, customer, reference, amount, currency,
+    status, status_at, due, listed, journaled)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+
+/// A row kept, with news ([`Index::put`]): its rowid, then what was seen (customer,
+/// reference, amount, currency, status, when, due, listed, journaled).
+const NEWS: &str = "UPDATE invoices SET
+    customer = coalesce(?2, customer),
+    reference = coalesce(?3, reference),
+    amount = coalesce(?4, amount),
+    currency = coalesce(?5, currency),
+    due = coalesce(?8, due),
+    status = CASE WHEN ?7 >= status_at THEN ?6 ELSE status END,
+    status_at = max(?7, status_at),
+    listed = CASE WHEN listed IS NULL OR ?9 > listed THEN ?9 ELSE listed END,
+    journaled = CASE WHEN journaled IS NULL OR ?10 > journaled THEN ?10 ELSE journaled END
+    WHERE rowid = ?1";
+
 /// The layout of the index's tables (`PRAGMA user_version`). 2: services by number,
 /// times in seconds, days as numbers, the words not kept but made from the columns, the
 /// full-text table without positions, no index of references (#71: 1,088 bytes an
-/// invoice at 1,000,000, now about 220). A file of an earlier layout is started again.
+/// invoice at 1,000,000, now about 210). A file of an earlier layout is started again.
 const LAYOUT: i32 = 2;
 
 const SCHEMA: &str = "
@@ -47,7 +88,11 @@ CREATE TABLE IF NOT EXISTS invoices (
 );
 CREATE INDEX IF NOT EXISTS invoices_customer ON invoices(service, customer, due);
 CREATE INDEX IF NOT EXISTS invoices_amount ON invoices(service, amount);
-CREATE INDEX IF NOT EXISTS invoices_seen ON invoices(max(coalesce(listed, 0), coalesce(journaled, 0)));
+-- When rows were seen is not indexed: every row of a listing read a day later moved in
+-- that index (half of the time it took to keep, #71), and only the bound reads it, once
+-- in a hundredth of the bound's new rows (`trim`: a walk of the table, 0.13 s at a
+-- million). Dropped from a file made with it (nothing is written when it is gone).
+DROP INDEX IF EXISTS invoices_seen;
 -- The words the full-text table indexes, made from the row (kept once, not twice).
 CREATE VIEW IF NOT EXISTS invoices_words (n, words) AS
     SELECT rowid, id || ' ' || coalesce(reference, '') || ' ' || coalesce(customer, '')
@@ -268,6 +313,11 @@ impl Index {
         // one big put would otherwise leave it as big as itself for good).
         conn.query_row("PRAGMA journal_size_limit = 4194304", [], |_| Ok(()))
             .map_err(IndexError::Sql)?;
+        // A cache: in WAL mode NORMAL never leaves it damaged, and a put lost to a power
+        // cut is read again; each put's sync of the log is saved (the journal, which is
+        // no cache, keeps its own setting).
+        conn.execute_batch("PRAGMA synchronous = NORMAL")
+            .map_err(IndexError::Sql)?;
         Ok(Index {
             conn,
             max_rows: MAX_ROWS,
@@ -353,48 +403,46 @@ impl Index {
         let service = service_number(&tx, service)?;
         let mut unchanged: Vec<String> = Vec::new();
         {
-            let mut insert = tx
-                .prepare_cached(
-                    "INSERT INTO invoices (service, id, customer, reference, amount, currency,
-                        status, status_at, due, listed, journaled)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-                     ON CONFLICT (service, id) DO UPDATE SET
-                        customer = coalesce(excluded.customer, customer),
-                        reference = coalesce(excluded.reference, reference),
-                        amount = coalesce(excluded.amount, amount),
-                        currency = coalesce(excluded.currency, currency),
-                        due = coalesce(excluded.due, due),
-                        status = CASE WHEN excluded.status_at >= status_at
-                                      THEN excluded.status ELSE status END,
-                        status_at = max(excluded.status_at, status_at),
-                        listed = CASE WHEN listed IS NULL OR excluded.listed > listed
-                                      THEN excluded.listed ELSE listed END,
-                        journaled = CASE WHEN journaled IS NULL OR excluded.journaled > journaled
-                                         THEN excluded.journaled ELSE journaled END
-                     -- Only a row with news is written here: a listing read again changes
-                     -- nothing but when it was seen (a 20,000-row listing rewrote every
-                     -- row, #71), which is written alone below.
-                     WHERE coalesce(excluded.customer, customer) IS NOT customer
-                        OR coalesce(excluded.reference, reference) IS NOT reference
-                        OR coalesce(excluded.amount, amount) IS NOT amount
-                        OR coalesce(excluded.currency, currency) IS NOT currency
-                        OR coalesce(excluded.due, due) IS NOT due
-                        OR (excluded.status_at >= status_at AND excluded.status IS NOT status)",
-                )
+            // Each row is looked up once and written only as it must be, by its rowid:
+            // new, with news, seen anew (a day or more since), or not at all. (An upsert
+            // first and an update after it looked each row up twice: a listing read a
+            // day later took ×3.4–3.8 its decoding at 1,000,000, #71.)
+            let mut known = tx
+                .prepare_cached(concat!(
+                    "SELECT rowid, ",
+                    news!(),
+                    ", ",
+                    seen_anew!(),
+                    " FROM invoices WHERE service = ?1 AND id = ?2"
+                ))
                 .map_err(IndexError::Sql)?;
+            // A row of a listing read a day later, most often seen anew without news:
+            // then one statement finds and writes it (tried first while the row before
+            // was such a row).
+            let mut only_seen_anew = tx
+                .prepare_cached(concat!(
+                    "UPDATE invoices
+                     SET listed = coalesce(?10, listed), journaled = coalesce(?11, journaled)
+                     WHERE service = ?1 AND id = ?2 AND NOT ",
+                    news!(),
+                    " AND ",
+                    seen_anew!()
+                ))
+                .map_err(IndexError::Sql)?;
+            let mut insert = tx.prepare_cached(INSERT).map_err(IndexError::Sql)?;
+            let mut news = tx.prepare_cached(NEWS).map_err(IndexError::Sql)?;
             // When a row without news was seen, kept to the day (what the bound forgets
-            // first): that column alone, so that only the row and the index of when rows
-            // were seen are written (all its columns set, every index of them was
-            // written again: ×10 the listing's time at 1,000,000, #71).
+            // first): those columns alone, so that only the row is written (all its
+            // columns set, every index of them was written again: ×10 the listing's time
+            // at 1,000,000, #71).
             let mut seen_anew = tx
                 .prepare_cached(
                     "UPDATE invoices
-                     SET listed = coalesce(?3, listed), journaled = coalesce(?4, journaled)
-                     WHERE service = ?1 AND id = ?2
-                       AND ((?3 IS NOT NULL AND (listed IS NULL OR listed < ?5))
-                         OR (?4 IS NOT NULL AND (journaled IS NULL OR journaled < ?5)))",
+                     SET listed = coalesce(?2, listed), journaled = coalesce(?3, journaled)
+                     WHERE rowid = ?1",
                 )
                 .map_err(IndexError::Sql)?;
+            let mut anew_before = false;
             for s in seen {
                 let Some(id) = bounded(Some(&s.id)) else {
                     continue;
@@ -405,35 +453,53 @@ impl Index {
                     super::Source::Listing => (Some(at), None),
                     super::Source::Journal => (None, Some(at)),
                 };
-                let changed = insert
-                    .execute(params![
-                        service,
-                        id,
-                        bounded(s.customer.as_deref()),
-                        bounded(s.reference.as_deref()),
-                        s.amount.map(|a| a.normalize().to_string()),
-                        bounded(s.currency.as_deref()),
-                        s.status.as_str(),
-                        at,
-                        s.due.map(day_number),
-                        listed,
-                        journaled,
-                    ])
+                let customer = bounded(s.customer.as_deref());
+                let reference = bounded(s.reference.as_deref());
+                let amount = s.amount.map(|a| a.normalize().to_string());
+                let currency = bounded(s.currency.as_deref());
+                let status = s.status.as_str();
+                let due = s.due.map(day_number);
+                let row = params![
+                    service, id, customer, reference, amount, currency, status, at, due, listed,
+                    journaled, day_before
+                ];
+                if anew_before && only_seen_anew.execute(row).map_err(IndexError::Sql)? == 1 {
+                    continue;
+                }
+                let found: Option<(i64, bool, bool)> = known
+                    .query_row(row, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .optional()
                     .map_err(IndexError::Sql)?;
-                if changed == 0 {
-                    let touched = seen_anew
-                        .execute(params![service, id, listed, journaled, day_before])
-                        .map_err(IndexError::Sql)?;
+                anew_before = matches!(found, Some((_, false, true)));
+                match found {
+                    None => insert
+                        .execute(params![
+                            service, id, customer, reference, amount, currency, status, at, due,
+                            listed, journaled
+                        ])
+                        .map(drop),
+                    Some((row, true, _)) => news
+                        .execute(params![
+                            row, customer, reference, amount, currency, status, at, due, listed,
+                            journaled
+                        ])
+                        .map(drop),
+                    Some((row, false, true)) => {
+                        seen_anew.execute(params![row, listed, journaled]).map(drop)
+                    }
                     // Known, with nothing new, seen within the day: seen now all the
                     // same, for the bound (`trim`).
-                    if touched == 0 {
+                    Some((_, false, false)) => {
                         unchanged.push(id);
+                        Ok(())
                     }
                 }
+                .map_err(IndexError::Sql)?;
             }
         }
         let added = top(&tx)? - before;
-        trim(&tx, self.max_rows, added, (service, &unchanged))?;
+        super::bound::trim(&tx, self.max_rows, added, (service, &unchanged))
+            .map_err(IndexError::Sql)?;
         tx.commit().map_err(IndexError::Sql)?;
         if seen.len() >= BIG_PUT {
             // The log of a big put is as big as what it wrote, and stays that size
@@ -668,84 +734,6 @@ impl Index {
 
 /// The columns a hit is read from ([`hit_of`]).
 const COLUMNS: &str = "id, customer, reference, amount, currency, status, due, listed, journaled";
-
-/// Drops the least recently seen invoices past `max_rows` (and a hundredth of it more),
-/// never one the put `just` saw again without news (unless nothing else is left to
-/// drop); the size kept up to date (`added` rows just now; counted once in a file made
-/// before it was kept).
-fn trim(
-    tx: &rusqlite::Transaction<'_>,
-    max_rows: u64,
-    added: i64,
-    just: (i64, &[String]),
-) -> Result<(), IndexError> {
-    let kept: Option<i64> = tx
-        .query_row("SELECT n FROM invoices_size", [], |r| r.get(0))
-        .optional()
-        .map_err(IndexError::Sql)?;
-    let rows = match kept {
-        Some(n) => {
-            if added != 0 {
-                tx.execute("UPDATE invoices_size SET n = n + ?1", params![added])
-                    .map_err(IndexError::Sql)?;
-            }
-            n + added
-        }
-        None => {
-            let n: i64 = tx
-                .query_row("SELECT count(*) FROM invoices", [], |r| r.get(0))
-                .map_err(IndexError::Sql)?;
-            tx.execute("INSERT INTO invoices_size (n) VALUES (?1)", params![n])
-                .map_err(IndexError::Sql)?;
-            n
-        }
-    };
-    let over = u64::try_from(rows).unwrap_or(0).saturating_sub(max_rows);
-    if over == 0 {
-        return Ok(());
-    }
-    // What the put just saw again is not what it forgets: a listing read again the same
-    // day keeps its rows' time seen to the day, so they are among the least recently seen,
-    // and forgetting them brought them back at the next reading, forgetting as many
-    // others of the same listing, at every reading (#71: 1,000 of a 20,000-row listing
-    // written anew each time at 1,000,000). A hundredth more than the excess, so that
-    // what comes back next fits.
-    let many = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-    tx.execute_batch(
-        "CREATE TEMP TABLE IF NOT EXISTS just_seen (id TEXT PRIMARY KEY) WITHOUT ROWID;
-         DELETE FROM temp.just_seen;",
-    )
-    .map_err(IndexError::Sql)?;
-    {
-        let mut add = tx
-            .prepare_cached("INSERT OR IGNORE INTO temp.just_seen (id) VALUES (?1)")
-            .map_err(IndexError::Sql)?;
-        for id in just.1 {
-            add.execute(params![id]).map_err(IndexError::Sql)?;
-        }
-    }
-    // `sparing`: not one the put just saw again.
-    let forget = |n: u64, sparing: bool| {
-        tx.execute(
-            "DELETE FROM invoices WHERE rowid IN (SELECT rowid FROM invoices
-                WHERE NOT (?3 AND service = ?2 AND id IN (SELECT id FROM temp.just_seen))
-                ORDER BY max(coalesce(listed, 0), coalesce(journaled, 0)) LIMIT ?1)",
-            params![many(n), just.0, sparing],
-        )
-        .map(|gone| gone as u64)
-        .map_err(IndexError::Sql)
-    };
-    let mut gone = forget(over + max_rows / 100, true)?;
-    if gone < over {
-        // The put alone is more than the bound: the bound holds all the same.
-        gone += forget(over - gone, false)?;
-    }
-    tx.execute_batch("DELETE FROM temp.just_seen")
-        .map_err(IndexError::Sql)?;
-    tx.execute("UPDATE invoices_size SET n = n - ?1", params![many(gone)])
-        .map_err(IndexError::Sql)?;
-    Ok(())
-}
 
 /// One way an invoice can match what was typed.
 #[derive(Clone, Debug, PartialEq)]

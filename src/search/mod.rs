@@ -5,6 +5,7 @@
 //! The service itself is asked for an invoice id by the caller (the CLI's `find`, the
 //! app's Lookup), which then keeps its answer here too.
 
+mod bound;
 pub mod index;
 
 use crate::api::model::{Invoice, InvoiceStatus};

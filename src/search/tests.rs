@@ -813,3 +813,87 @@ fn the_bound_holds_when_the_put_itself_is_all_that_is_left() {
     index.put(&service, &listing).unwrap();
     assert_eq!(index.len().unwrap(), 5);
 }
+
+/// A file made with the index of when rows were seen (#71) loses that index, not its rows.
+#[test]
+fn an_index_made_with_when_seen_indexed_loses_that_index_and_keeps_its_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("search.sqlite3");
+    let service = service_of(URL);
+    let mut index = Index::open(&path).unwrap();
+    index
+        .put(&service, &[listed("in_1", "cus_a", Status::Open, 1)])
+        .unwrap();
+    drop(index);
+    let indexes = |path: &std::path::Path| -> Vec<String> {
+        let conn = rusqlite::Connection::open(path).unwrap();
+        let mut names = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+            .unwrap();
+        names
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "CREATE INDEX invoices_seen ON invoices(max(coalesce(listed, 0), coalesce(journaled, 0)))",
+    )
+    .unwrap();
+    drop(conn);
+    assert!(indexes(&path).contains(&"invoices_seen".to_string()));
+    let index = Index::open(&path).unwrap();
+    assert!(!indexes(&path).contains(&"invoices_seen".to_string()));
+    let hits = index
+        .find(&service, &[index::Way::Id("in_1".into())], 10)
+        .unwrap();
+    assert_eq!(hits.len(), 1);
+}
+
+/// A listing read a day later: each row seen anew is written as seen (the bound forgets
+/// the one not seen since), news is kept, the new row added, in any order (#71).
+#[test]
+fn a_listing_read_a_day_later_keeps_news_and_when_each_row_was_seen() {
+    let (_d, j) = journal();
+    let mut index = Index::open_in_memory().unwrap().with_max_rows(4);
+    let service = service_of(URL);
+    let at = |minute: i64, id: &str, status: Status| Seen {
+        at: Utc.with_ymd_and_hms(2026, 11, 26, 0, 0, 0).unwrap()
+            + chrono::Duration::minutes(minute),
+        ..listed(id, "cus_1", status, 0)
+    };
+    let day = 24 * 60 + 5;
+    let first: Vec<Seen> = ["in_a", "in_b", "in_c", "in_x"]
+        .iter()
+        .map(|id| at(0, id, Status::Open))
+        .collect();
+    index.put(&service, &first).unwrap();
+    index
+        .put(
+            &service,
+            &[
+                at(day, "in_a", Status::Open),
+                at(day, "in_c", Status::Open),
+                at(day, "in_b", Status::Paid),
+                at(day, "in_e", Status::Open),
+                at(day, "in_a", Status::Void),
+            ],
+        )
+        .unwrap();
+    let all = find(&j, &mut index, &service, "1.341.000")
+        .unwrap()
+        .invoices;
+    let mut kept: Vec<(&str, Status)> = all.iter().map(|h| (h.id.as_str(), h.status)).collect();
+    kept.sort_by_key(|k| k.0);
+    // X, not seen since the day before, is what the bound forgot for E.
+    assert_eq!(
+        kept,
+        [
+            ("in_a", Status::Void),
+            ("in_b", Status::Paid),
+            ("in_c", Status::Open),
+            ("in_e", Status::Open)
+        ]
+    );
+}

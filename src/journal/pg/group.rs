@@ -38,7 +38,50 @@ pub(super) async fn after<T>(
     before.and(answer)
 }
 
+/// The customer ids a handle taught the directory: those of transactions that
+/// committed, and those of the one under way (known only once it commits).
+#[derive(Default)]
+pub(super) struct Taught {
+    committed: std::collections::HashSet<String>,
+    pending: Vec<String>,
+}
+
+/// How many ids are remembered (a run's customers; past it, all are forgotten).
+const TAUGHT: usize = 10_000;
+
+impl Taught {
+    pub(super) fn knows(&self, id: &str) -> bool {
+        self.committed.contains(id)
+    }
+
+    pub(super) fn taught(&mut self, id: &str) {
+        self.pending.push(id.to_owned());
+    }
+
+    /// The transaction under way committed (`true`) or did not.
+    fn ended(&mut self, committed: bool) {
+        let pending = std::mem::take(&mut self.pending);
+        if committed {
+            if self.committed.len() + pending.len() > TAUGHT {
+                self.committed.clear();
+            }
+            self.committed.extend(pending);
+        }
+    }
+
+    pub(super) fn forget(&mut self) {
+        *self = Taught::default();
+    }
+}
+
 impl Pg {
+    pub(super) fn taught(&self) -> std::sync::MutexGuard<'_, Taught> {
+        // A set and a list: nothing is left half-changed by a panic.
+        self.taught
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     fn savepoints(&self) -> std::sync::MutexGuard<'_, Savepoints> {
         // Two flags: nothing is left half-changed by a panic.
         self.savepoints
@@ -74,6 +117,7 @@ impl Pg {
         }
         self.appended.store(0, Ordering::SeqCst);
         *self.savepoints() = Savepoints::default();
+        self.taught().ended(false);
         if let Err(e) = self.batch("BEGIN") {
             // A connection whose server went away is found closed by its first
             // statement: a transaction not yet begun begins on a new one.
@@ -112,8 +156,10 @@ impl Pg {
                 drop(s);
                 if opened {
                     // Its rows are gone: the newest this writer committed is not among
-                    // them.
+                    // them (nor, maybe, what it taught the directory: all the group's
+                    // lessons are forgotten, to be given again).
                     self.appended.store(before, Ordering::SeqCst);
+                    self.taught().ended(false);
                     self.batch("ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w")?;
                 }
                 Err(self.who_holds(e))
@@ -132,10 +178,35 @@ impl Pg {
         } else {
             self.batch("ROLLBACK")
         };
+        self.taught().ended(commit && done.is_ok());
         if done.is_err() && commit {
             let _ = self.batch("ROLLBACK");
         }
         self.in_transaction.store(false, Ordering::SeqCst);
         done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Taught;
+
+    /// A lesson counts only once its transaction committed: one undone (a savepoint's
+    /// write that failed, a rollback, a commit that failed) is given again next time.
+    #[test]
+    fn a_customer_is_known_only_once_its_lesson_committed() {
+        let mut t = Taught::default();
+        t.taught("cus_a");
+        assert!(!t.knows("cus_a"), "known before its commit");
+        t.ended(false);
+        assert!(!t.knows("cus_a"), "known though undone");
+        t.taught("cus_a");
+        t.ended(true);
+        assert!(t.knows("cus_a"));
+        t.taught("cus_b");
+        t.ended(false);
+        assert!(t.knows("cus_a") && !t.knows("cus_b"));
+        t.forget();
+        assert!(!t.knows("cus_a"), "kept past another server");
     }
 }

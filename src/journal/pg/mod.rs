@@ -135,6 +135,8 @@ pub(crate) struct Pg {
     /// The savepoints of a group's writes still to be said: sent with the next statement,
     /// in the same round trip ([`group`]).
     savepoints: Mutex<group::Savepoints>,
+    /// The customer ids this handle taught the directory ([`Db::knows_customer`]).
+    taught: Mutex<group::Taught>,
 }
 
 /// What a connection found of its server.
@@ -271,6 +273,7 @@ impl Pg {
             alive_key,
             alive: std::sync::atomic::AtomicBool::new(alive),
             savepoints: Mutex::default(),
+            taught: Mutex::default(),
         })
     }
 
@@ -303,6 +306,8 @@ impl Pg {
                     let (server, alive) = ServerSeen::greet(&conn, self.alive_key)?;
                     self.check_not_rewound(&conn, server)?;
                     self.alive.store(alive, std::sync::atomic::Ordering::SeqCst);
+                    // Another server (a failover) may not have what this one was taught.
+                    self.taught().forget();
                     *current = std::sync::Arc::new(conn);
                 }
                 Err(e) => {
@@ -698,6 +703,14 @@ impl Db for Pg {
     fn appended(&self, seq: i64) {
         self.appended
             .fetch_max(seq, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    fn knows_customer(&self, id: &str) -> bool {
+        self.taught().knows(id)
+    }
+
+    fn taught_customer(&self, id: &str) {
+        self.taught().taught(id);
     }
 }
 
