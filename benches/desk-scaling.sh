@@ -66,6 +66,9 @@ for series in $(seq 1 "$SERIES"); do
     if [ "$created" -lt "$ROWS" ]; then
       echo "not every row was created; what clerk 1 said:" >&2
       tail -n 5 "$WORK/out.$run.1" >&2
+      # And why, from the support log the clerks write (the journal's own words).
+      echo "the support log's last warnings:" >&2
+      grep -h -i "warn\|error" "$WORK"/logs/*.log 2>/dev/null | tail -n 5 >&2 || true
     fi
     wall=$(awk -v d=$((t1 - t0)) 'BEGIN {printf "%.3f", d / 1e9}')
     rate=$(awk -v w="$wall" -v r="$ROWS" 'BEGIN {printf "%.1f", r / w}')

@@ -208,16 +208,9 @@ pub(crate) trait Db {
     /// journal remembers its writer's newest committed row, to find rows a failover lost).
     fn appended(&self, _seq: i64) {}
 
-    /// Whether customer `id` is in the directory already, as far as this handle knows
-    /// (the shared journal remembers what it taught the directory in transactions that
-    /// committed: a billing run's rows name one customer again and again, and each
-    /// lesson was a round trip to the server, #71).
-    fn knows_customer(&self, _id: &str) -> bool {
-        false
-    }
-
-    /// Customer `id` was taught to the directory in the transaction under way.
-    fn taught_customer(&self, _id: &str) {}
+    /// Customer `id` (`search`: its folded text) is to be taught to the directory once
+    /// the transaction under way commits (the shared journal: see `pg::group::Taught`).
+    fn learn_after_commit(&self, _id: &str, _search: String) {}
 
     /// Runs a query; its rows.
     fn query(&self, sql: &str, params: &[Val]) -> Result<Vec<DbRow>, DbError> {

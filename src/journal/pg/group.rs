@@ -9,7 +9,7 @@
 //! fourteen of them.
 
 use super::{Pg, Trouble};
-use crate::journal::db::{Db, DbError};
+use crate::journal::db::{Db, DbError, vals};
 use std::sync::atomic::Ordering;
 
 /// The savepoints not yet said to the server.
@@ -38,35 +38,39 @@ pub(super) async fn after<T>(
     before.and(answer)
 }
 
-/// The customer ids a handle taught the directory: those of transactions that
-/// committed, and those of the one under way (known only once it commits).
+/// The customer ids a handle taught the directory (a billing run's rows name one
+/// customer again and again: each lesson is a round trip to the server, #71), and those
+/// to teach it once the transaction under way commits: then, each on its own, so that a
+/// colleague teaching the same new customer at the same moment waits for one statement,
+/// never for a whole group's transaction (a lock timeout or a deadlock there undid the
+/// intents and stopped the run, 8 to 32 clerks on one file).
 #[derive(Default)]
 pub(super) struct Taught {
-    committed: std::collections::HashSet<String>,
-    pending: Vec<String>,
+    known: std::collections::HashSet<String>,
+    pending: Vec<(String, String)>,
 }
 
 /// How many ids are remembered (a run's customers; past it, all are forgotten).
 const TAUGHT: usize = 10_000;
 
 impl Taught {
-    pub(super) fn knows(&self, id: &str) -> bool {
-        self.committed.contains(id)
-    }
-
-    pub(super) fn taught(&mut self, id: &str) {
-        self.pending.push(id.to_owned());
-    }
-
-    /// The transaction under way committed (`true`) or did not.
-    fn ended(&mut self, committed: bool) {
-        let pending = std::mem::take(&mut self.pending);
-        if committed {
-            if self.committed.len() + pending.len() > TAUGHT {
-                self.committed.clear();
-            }
-            self.committed.extend(pending);
+    pub(super) fn teach_later(&mut self, id: &str, search: String) {
+        if !self.known.contains(id) && !self.pending.iter().any(|(p, _)| p == id) {
+            self.pending.push((id.to_owned(), search));
         }
+    }
+
+    /// What the transaction that ended is to teach: nothing unless it committed.
+    fn ended(&mut self, committed: bool) -> Vec<(String, String)> {
+        let pending = std::mem::take(&mut self.pending);
+        if committed { pending } else { Vec::new() }
+    }
+
+    fn learnt(&mut self, id: String) {
+        if self.known.len() >= TAUGHT {
+            self.known.clear();
+        }
+        self.known.insert(id);
     }
 
     pub(super) fn forget(&mut self) {
@@ -117,7 +121,7 @@ impl Pg {
         }
         self.appended.store(0, Ordering::SeqCst);
         *self.savepoints() = Savepoints::default();
-        self.taught().ended(false);
+        let _ = self.taught().ended(false);
         if let Err(e) = self.batch("BEGIN") {
             // A connection whose server went away is found closed by its first
             // statement: a transaction not yet begun begins on a new one.
@@ -156,10 +160,9 @@ impl Pg {
                 drop(s);
                 if opened {
                     // Its rows are gone: the newest this writer committed is not among
-                    // them (nor, maybe, what it taught the directory: all the group's
-                    // lessons are forgotten, to be given again).
+                    // them (and the group's customers to teach are left to later intents).
                     self.appended.store(before, Ordering::SeqCst);
-                    self.taught().ended(false);
+                    let _ = self.taught().ended(false);
                     self.batch("ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w")?;
                 }
                 Err(self.who_holds(e))
@@ -178,7 +181,17 @@ impl Pg {
         } else {
             self.batch("ROLLBACK")
         };
-        self.taught().ended(commit && done.is_ok());
+        let lessons = self.taught().ended(commit && done.is_ok());
+        for (id, search) in lessons {
+            // A convenience, tried once a customer: one that fails (a colleague's open
+            // write holding the same new customer, until the lock wait) is not worth
+            // another wait at each of the customer's rows.
+            let _ = self.exec(
+                "SELECT journal_customer_learn(?1, ?2)",
+                &vals![&id, &search],
+            );
+            self.taught().learnt(id);
+        }
         if done.is_err() && commit {
             let _ = self.batch("ROLLBACK");
         }
@@ -191,22 +204,23 @@ impl Pg {
 mod tests {
     use super::Taught;
 
-    /// A lesson counts only once its transaction committed: one undone (a savepoint's
-    /// write that failed, a rollback, a commit that failed) is given again next time.
+    /// A customer is taught once its intent's transaction committed, and then once only;
+    /// one undone is taught by a later transaction that commits.
     #[test]
-    fn a_customer_is_known_only_once_its_lesson_committed() {
+    fn a_customer_is_taught_after_a_commit_and_once() {
         let mut t = Taught::default();
-        t.taught("cus_a");
-        assert!(!t.knows("cus_a"), "known before its commit");
-        t.ended(false);
-        assert!(!t.knows("cus_a"), "known though undone");
-        t.taught("cus_a");
-        t.ended(true);
-        assert!(t.knows("cus_a"));
-        t.taught("cus_b");
-        t.ended(false);
-        assert!(t.knows("cus_a") && !t.knows("cus_b"));
+        t.teach_later("cus_a", "cus_a".into());
+        t.teach_later("cus_a", "cus_a".into());
+        assert!(t.ended(false).is_empty(), "taught though undone");
+        t.teach_later("cus_a", "cus_a".into());
+        t.teach_later("cus_a", "cus_a".into());
+        let lessons = t.ended(true);
+        assert_eq!(lessons, [("cus_a".to_string(), "cus_a".to_string())]);
+        t.learnt("cus_a".into());
+        t.teach_later("cus_a", "cus_a".into());
+        assert!(t.ended(true).is_empty(), "taught twice");
         t.forget();
-        assert!(!t.knows("cus_a"), "kept past another server");
+        t.teach_later("cus_a", "cus_a".into());
+        assert_eq!(t.ended(true).len(), 1, "not taught again to another server");
     }
 }

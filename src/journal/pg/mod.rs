@@ -135,7 +135,8 @@ pub(crate) struct Pg {
     /// The savepoints of a group's writes still to be said: sent with the next statement,
     /// in the same round trip ([`group`]).
     savepoints: Mutex<group::Savepoints>,
-    /// The customer ids this handle taught the directory ([`Db::knows_customer`]).
+    /// The customer ids this handle taught the directory, and those to teach it after
+    /// the transaction under way ([`Db::learn_after_commit`]).
     taught: Mutex<group::Taught>,
 }
 
@@ -705,12 +706,8 @@ impl Db for Pg {
             .fetch_max(seq, std::sync::atomic::Ordering::SeqCst);
     }
 
-    fn knows_customer(&self, id: &str) -> bool {
-        self.taught().knows(id)
-    }
-
-    fn taught_customer(&self, id: &str) {
-        self.taught().taught(id);
+    fn learn_after_commit(&self, id: &str, search: String) {
+        self.taught().teach_later(id, search);
     }
 }
 

@@ -388,3 +388,35 @@ fn what_changed_after_a_point_is_listed_on_both_stores() {
         assert_eq!(j.last_seq().unwrap(), (c, first), "{}", place.name());
     });
 }
+
+/// A colleague's write still open that taught the directory a new customer (its
+/// transaction not committed yet) never undoes an intent for the same customer here: the
+/// directory is taught after the intent's commit, on its own (#71: 8 to 32 clerks on one
+/// file stopped, "the journal cannot be written", their groups waiting on each other's
+/// new customers until a lock timeout or a deadlock).
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn a_colleagues_open_lesson_of_a_new_customer_never_undoes_an_intent() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let place = Place::Shared(server.database());
+    let colleague = place.open();
+    colleague.raw("BEGIN; SELECT journal_customer_learn('cus_new', 'cus_new');");
+    let mut here = place.open();
+    let reference = create("https://api.example.cl", "cus_new", "10", "NEW-1", None);
+    let claimed = here
+        .claim(Action::Create, &reference, &Guard::default())
+        .expect("the intent is claimed");
+    let Claimed::Claimed(seq) = claimed else {
+        panic!("{claimed:?}")
+    };
+    colleague.raw("COMMIT;");
+    let e = here.entry(seq).unwrap().unwrap();
+    assert_eq!(e.customer.as_deref(), Some("cus_new"));
+    assert!(here.customer("cus_new").unwrap().is_some());
+    assert_eq!(here.verify().unwrap(), Ok(1));
+}
