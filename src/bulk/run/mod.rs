@@ -650,29 +650,6 @@ impl Runner {
         })
     }
 
-    /// A row a colleague holds on the shared journal, seen by reading: its status, or
-    /// `None` when the claim is to decide.
-    async fn held_elsewhere(&self, row: &BulkRow, guard: &Guard) -> Option<Status> {
-        // A row a colleague holds is seen by reading, without a write transaction:
-        // workers sharing a file skip each other's rows cheaply. (On a journal of
-        // this computer's own the claim below says the same in the group's commit;
-        // a read first was a thread hand-off and a wait for the journal each row.)
-        let intent = self.intent_for(row);
-        let aliases = guard.aliases.clone();
-        let held = self
-            .journal
-            .run(move |j| j.holder(Action::Create, &intent, &aliases))
-            .await;
-        match held {
-            Ok(Some(e)) if e.outcome == Outcome::Done => Some(self.existing(&e)),
-            Ok(Some(e)) if self.on_its_way(&e).await => {
-                Some(Status::Unknown(Unsure::Elsewhere(Box::new(e))))
-            }
-            // Free, refused, or long unknown: the claim decides.
-            _ => None,
-        }
-    }
-
     /// A create refused for the rate (before any work): `Ok` when the row is to be sent
     /// again after the pause, else its status (the service asks for longer than a run
     /// waits, refused too often, or the run held meanwhile).
@@ -755,12 +732,6 @@ impl Runner {
             Ok(guard) => guard,
             Err(status) => return status,
         };
-        if defer
-            && self.journal.is_shared()
-            && let Some(status) = self.held_elsewhere(&row, &guard).await
-        {
-            return status;
-        }
         let mut rate_limited = 0;
         let mut takeovers = 0;
         let mut busy_since = None;
@@ -795,6 +766,9 @@ impl Runner {
                 }
                 Ok((turn, working))
             };
+            // A row a colleague or another worker holds is found by the claim itself, in
+            // the group's commit, on a shared journal as on a file (a read first was one
+            // more round trip to the server, and a wait for the journal, each row: #71).
             let claim = journal::Claim {
                 action: Action::Create,
                 intent,
