@@ -459,15 +459,15 @@ impl Index {
                 let currency = bounded(s.currency.as_deref());
                 let status = s.status.as_str();
                 let due = s.due.map(day_number);
-                let row = params![
+                let what = params![
                     service, id, customer, reference, amount, currency, status, at, due, listed,
                     journaled, day_before
                 ];
-                if anew_before && only_seen_anew.execute(row).map_err(IndexError::Sql)? == 1 {
+                if anew_before && only_seen_anew.execute(what).map_err(IndexError::Sql)? == 1 {
                     continue;
                 }
                 let found: Option<(i64, bool, bool)> = known
-                    .query_row(row, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .query_row(what, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
                     .optional()
                     .map_err(IndexError::Sql)?;
                 anew_before = matches!(found, Some((_, false, true)));
@@ -478,15 +478,15 @@ impl Index {
                             listed, journaled
                         ])
                         .map(drop),
-                    Some((row, true, _)) => news
+                    Some((rowid, true, _)) => news
                         .execute(params![
-                            row, customer, reference, amount, currency, status, at, due, listed,
+                            rowid, customer, reference, amount, currency, status, at, due, listed,
                             journaled
                         ])
                         .map(drop),
-                    Some((row, false, true)) => {
-                        seen_anew.execute(params![row, listed, journaled]).map(drop)
-                    }
+                    Some((rowid, false, true)) => seen_anew
+                        .execute(params![rowid, listed, journaled])
+                        .map(drop),
                     // Known, with nothing new, seen within the day: seen now all the
                     // same, for the bound (`trim`).
                     Some((_, false, false)) => {

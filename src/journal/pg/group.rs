@@ -60,10 +60,14 @@ impl Taught {
         }
     }
 
-    /// What the transaction that ended is to teach: nothing unless it committed.
-    fn ended(&mut self, committed: bool) -> Vec<(String, String)> {
-        let pending = std::mem::take(&mut self.pending);
-        if committed { pending } else { Vec::new() }
+    /// What the transaction that just committed is to teach.
+    fn committed(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// The transaction (or a write of it) was undone: it teaches nothing.
+    fn undone(&mut self) {
+        self.pending.clear();
     }
 
     fn learnt(&mut self, id: String) {
@@ -121,7 +125,7 @@ impl Pg {
         }
         self.appended.store(0, Ordering::SeqCst);
         *self.savepoints() = Savepoints::default();
-        let _ = self.taught().ended(false);
+        self.taught().undone();
         if let Err(e) = self.batch("BEGIN") {
             // A connection whose server went away is found closed by its first
             // statement: a transaction not yet begun begins on a new one.
@@ -162,7 +166,7 @@ impl Pg {
                     // Its rows are gone: the newest this writer committed is not among
                     // them (and the group's customers to teach are left to later intents).
                     self.appended.store(before, Ordering::SeqCst);
-                    let _ = self.taught().ended(false);
+                    self.taught().undone();
                     self.batch("ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w")?;
                 }
                 Err(self.who_holds(e))
@@ -181,7 +185,12 @@ impl Pg {
         } else {
             self.batch("ROLLBACK")
         };
-        let lessons = self.taught().ended(commit && done.is_ok());
+        let lessons = if commit && done.is_ok() {
+            self.taught().committed()
+        } else {
+            self.taught().undone();
+            Vec::new()
+        };
         for (id, search) in lessons {
             // A convenience, tried once a customer: one that fails (a colleague's open
             // write holding the same new customer, until the lock wait) is not worth
@@ -211,16 +220,17 @@ mod tests {
         let mut t = Taught::default();
         t.teach_later("cus_a", "cus_a".into());
         t.teach_later("cus_a", "cus_a".into());
-        assert!(t.ended(false).is_empty(), "taught though undone");
+        t.undone();
+        assert!(t.committed().is_empty(), "taught though undone");
         t.teach_later("cus_a", "cus_a".into());
         t.teach_later("cus_a", "cus_a".into());
-        let lessons = t.ended(true);
+        let lessons = t.committed();
         assert_eq!(lessons, [("cus_a".to_string(), "cus_a".to_string())]);
         t.learnt("cus_a".into());
         t.teach_later("cus_a", "cus_a".into());
-        assert!(t.ended(true).is_empty(), "taught twice");
+        assert!(t.committed().is_empty(), "taught twice");
         t.forget();
         t.teach_later("cus_a", "cus_a".into());
-        assert_eq!(t.ended(true).len(), 1, "not taught again to another server");
+        assert_eq!(t.committed().len(), 1, "not taught again to another server");
     }
 }
