@@ -144,11 +144,6 @@ fn one(journal: &journal::Journal, id: i64) -> Result<Request, CliError> {
         .ok_or_else(|| CliError::usage(tr!("cli-ap-not-found", id = id)))
 }
 
-/// The desk's policy of `journal` (none on this computer's own).
-pub(super) async fn policy_of(journal: &SharedJournal) -> Result<Option<Policy>, CliError> {
-    journal.run(|j| j.policy()).await.map_err(not_sent)
-}
-
 /// What the policy asks before `items` are sent as `what` at `service`: the approved
 /// request's number to carry out, or — asked now, or still waiting, or rejected — why
 /// nothing is sent (exit 7), with the request's number.

@@ -87,27 +87,27 @@ pub(super) fn blocked(b: Blocked) -> CliError {
     }
 }
 
-/// A reference this journal has never seen may still be at the service (issued from
-/// another computer, or recorded in another journal): looked for in the customer's
-/// invoices before it is claimed. Found: refused (exit 2), naming the invoice.
+/// The journal's creates of `reference`.
+pub(super) fn reference_filter(reference: &str) -> journal::Filter {
+    journal::Filter {
+        reference: Some(reference.to_string()),
+        action: Some(Action::Create),
+        ..journal::Filter::default()
+    }
+}
+
+/// A reference this journal has never seen (`seen`: its creates the journal has, counted
+/// by [`reference_filter`]) may still be at the service (issued from another computer, or
+/// recorded in another journal): looked for in the customer's invoices before it is
+/// claimed. Found: refused (exit 2), naming the invoice.
 pub(super) async fn already_at_service(
     journal: &SharedJournal,
     client: &Client,
     customer: &str,
     reference: &str,
+    seen: u64,
 ) -> Result<(), CliError> {
-    let filter = journal::Filter {
-        reference: Some(reference.to_string()),
-        action: Some(Action::Create),
-        ..journal::Filter::default()
-    };
-    let seen = {
-        let filter = filter.clone();
-        journal
-            .run(move |j| j.count(&filter))
-            .await
-            .map_err(super::journal_open::not_sent)?
-    };
+    let filter = reference_filter(reference);
     if seen > 0 {
         // The journal's claim decides (done, on its way, or free after a refusal).
         return Ok(());

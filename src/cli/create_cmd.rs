@@ -3,7 +3,7 @@
 
 use super::CliError;
 use super::args::CreateArgs;
-use super::at_service::{Service, already_at_service, blocked, warn_unrecorded};
+use super::at_service::{Service, already_at_service, blocked, reference_filter, warn_unrecorded};
 use super::journal_open::open_journal_warming;
 use super::output::print_invoice;
 use crate::api::{CurrencyChoice, NewInvoice, money};
@@ -65,22 +65,30 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
     // Checked before anything is journaled: an oversized reference or field is
     // refused here (exit 2), not written down and then refused.
     inv.to_json()?;
-    let journal = open_journal_warming(&svc.client).await?;
+    // The journal's reads a create begins with, made while the token is fetched: the
+    // customer the text names, the reference's entries, the desk's policy.
+    let given = a.external_id.clone().filter(|r| !r.trim().is_empty());
+    let (journal, (named, seen, policy)) = {
+        let text = a.customer.clone();
+        let given = given.clone();
+        open_journal_warming(&svc.client, move |j| {
+            (
+                crate::bulk::resolve_customer(j, &text),
+                given.map(|r| j.count(&reference_filter(&r))),
+                j.policy(),
+            )
+        })
+        .await?
+    };
     // A name or RUT the directory knows stands for its customer, as in the app; a text
     // that is no id and names no one (or several) is refused here, never sent (#68).
-    inv.customer = {
-        let text = a.customer.clone();
-        journal
-            .run(move |j| Ok(crate::bulk::resolve_customer(j, &text)))
-            .await
-            .map_err(super::journal_open::not_sent)?
-            .map_err(|why| CliError::usage(crate::i18n::bulk_why(&why)))?
-    };
+    inv.customer = named.map_err(|why| CliError::usage(crate::i18n::bulk_why(&why)))?;
     let customer = inv.customer.clone();
     let account = a.account_key.as_deref().or(svc.account.as_deref());
     let record = Intent::for_create(&svc.profile_name, &svc.base_url, account, &inv);
-    if let Some(r) = a.external_id.as_deref().filter(|r| !r.trim().is_empty()) {
-        already_at_service(&journal, &svc.client, &customer, r).await?;
+    if let (Some(r), Some(seen)) = (given.as_deref(), seen) {
+        let seen = seen.map_err(super::journal_open::not_sent)?;
+        already_at_service(&journal, &svc.client, &customer, r, seen).await?;
     }
     let mut guard = Guard {
         similar: Similar {
@@ -89,7 +97,7 @@ pub(super) async fn create(svc: &Service, a: CreateArgs, json: bool) -> Result<(
         },
         ..Guard::default()
     };
-    if let Some(policy) = super::approvals_cmd::policy_of(&journal).await?
+    if let Some(policy) = policy.map_err(super::journal_open::not_sent)?
         && let Some((what, item, summary)) = one_request(&policy, Action::Create, &record)
     {
         // Its approval names it by its reference: one the clerk gives, which the same
@@ -185,7 +193,8 @@ pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Resu
             return Err(CliError::usage(tr!("cli-not-voided")));
         }
     }
-    let journal = open_journal_warming(&svc.client).await?;
+    let (journal, policy) = open_journal_warming(&svc.client, |j| j.policy()).await?;
+    let policy = policy.map_err(super::journal_open::not_sent)?;
     let mut record = Intent::for_void(
         &svc.profile_name,
         &svc.base_url,
@@ -194,7 +203,6 @@ pub(super) async fn void(svc: &Service, id: &str, yes: bool, json: bool) -> Resu
         None,
     );
     let mut guard = Guard::default();
-    let policy = super::approvals_cmd::policy_of(&journal).await?;
     if let Some(inv) = &seen {
         record = record.seen_as(inv);
     } else if policy.as_ref().is_some_and(|p| p.voids) {

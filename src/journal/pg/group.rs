@@ -50,6 +50,9 @@ pub(super) struct Taught {
     pending: Vec<(String, String)>,
 }
 
+/// A customer taught the directory.
+const LEARN: &str = "SELECT journal_customer_learn(?1, ?2)";
+
 /// How many ids are remembered (a run's customers; past it, all are forgotten).
 const TAUGHT: usize = 10_000;
 
@@ -115,7 +118,7 @@ impl Pg {
     /// Begins the transaction of a group (a write that would fail for want of it fails
     /// here, before anything is run): this handle still writes (no failover lost its
     /// rows), holds its writer's advisory lock, and a connection found closed is made anew.
-    pub fn begin_group(&self) -> Result<(), DbError> {
+    pub fn begin_group(&self, durable: bool) -> Result<(), DbError> {
         self.not_rewound()?;
         if !self.alive.load(Ordering::SeqCst)
             && let Ok(conn) = self.conn()
@@ -126,14 +129,21 @@ impl Pg {
         self.appended.store(0, Ordering::SeqCst);
         *self.savepoints() = Savepoints::default();
         self.taught().undone();
-        if let Err(e) = self.batch("BEGIN") {
+        self.durable.store(durable, Ordering::SeqCst);
+        // Said with the BEGIN, in the same round trip.
+        let begin = if durable {
+            "BEGIN"
+        } else {
+            "BEGIN; SET LOCAL synchronous_commit = off"
+        };
+        if let Err(e) = self.batch(begin) {
             // A connection whose server went away is found closed by its first
             // statement: a transaction not yet begun begins on a new one.
             if e.trouble != Trouble::Unreachable {
                 return Err(e);
             }
             self.forget();
-            self.batch("BEGIN")?;
+            self.batch(begin)?;
         }
         if let Err(e) = self.not_rewound() {
             let _ = self.batch("ROLLBACK");
@@ -179,8 +189,10 @@ impl Pg {
         *self.savepoints() = Savepoints::default();
         let done = if commit {
             self.batch("COMMIT").map(|()| {
-                self.committed
-                    .fetch_max(self.appended.load(Ordering::SeqCst), Ordering::SeqCst);
+                if self.durable.load(Ordering::SeqCst) {
+                    self.committed
+                        .fetch_max(self.appended.load(Ordering::SeqCst), Ordering::SeqCst);
+                }
             })
         } else {
             self.batch("ROLLBACK")
@@ -195,10 +207,7 @@ impl Pg {
             // A convenience, tried once a customer: one that fails (a colleague's open
             // write holding the same new customer, until the lock wait) is not worth
             // another wait at each of the customer's rows.
-            let _ = self.exec(
-                "SELECT journal_customer_learn(?1, ?2)",
-                &vals![&id, &search],
-            );
+            let _ = self.exec(LEARN, &vals![&id, &search]);
             self.taught().learnt(id);
         }
         if done.is_err() && commit {
@@ -206,6 +215,25 @@ impl Pg {
         }
         self.in_transaction.store(false, Ordering::SeqCst);
         done
+    }
+
+    /// Runs `f` in a transaction that is then undone whatever it did, the directory's
+    /// lessons `f` asked for taught inside it: a new connection's server reads the
+    /// journal's tables and compiles its functions at their first call (4–5 ms of a
+    /// fresh session's first intent, #71), which a rehearsal does while the command
+    /// waits for something else (the service's token). Nothing of it stays but a
+    /// sequence number skipped; a rehearsal's customer must be its own (its lesson's row
+    /// is held until the undoing).
+    pub fn rehearse(&self, f: impl FnOnce(&dyn Db) -> Result<(), DbError>) -> Result<(), DbError> {
+        self.begin_group(true)?;
+        let done = f(self).and_then(|()| {
+            let lessons = std::mem::take(&mut self.taught().pending);
+            for (id, search) in lessons {
+                self.exec(LEARN, &vals![&id, &search])?;
+            }
+            Ok(())
+        });
+        self.end_group(false).and(done)
     }
 }
 

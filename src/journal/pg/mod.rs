@@ -118,6 +118,10 @@ pub(crate) struct Pg {
     /// received it) has lost what this computer was told was written.
     appended: std::sync::atomic::AtomicI64,
     committed: std::sync::atomic::AtomicI64,
+    /// The transaction under way waits for the server's disk at its commit: only such a
+    /// commit's rows count as committed (an outcome's, not waited for, may be lost in a
+    /// crash, and leaves its intent "to check").
+    durable: std::sync::atomic::AtomicBool,
     /// The server came back without rows this writer had committed, or another server
     /// took over from one that confirmed commits without a standby: no more writes.
     rewound: std::sync::atomic::AtomicBool,
@@ -269,6 +273,7 @@ impl Pg {
             retry: Mutex::new(None),
             appended: std::sync::atomic::AtomicI64::new(0),
             committed: std::sync::atomic::AtomicI64::new(0),
+            durable: std::sync::atomic::AtomicBool::new(true),
             rewound: std::sync::atomic::AtomicBool::new(false),
             server: Mutex::new(Some(server)),
             alive_key,
@@ -448,7 +453,19 @@ impl Pg {
     /// transaction with a word of who holds it. The whole transaction runs on one
     /// connection: one lost midway fails it (nothing of it was committed).
     pub fn write<R>(&self, f: impl FnOnce(&dyn Db) -> Result<R, DbError>) -> Result<R, DbError> {
-        self.begin_group()?;
+        self.write_synced(true, f)
+    }
+
+    /// [`Pg::write`]; `durable: false` commits without waiting for the server's disk
+    /// (`synchronous_commit = off` for this transaction alone), as the file's journal
+    /// commits an outcome: one lost in the server's crash leaves its intent "to check",
+    /// never sent again; the server's later commits carry it in order.
+    pub fn write_synced<R>(
+        &self,
+        durable: bool,
+        f: impl FnOnce(&dyn Db) -> Result<R, DbError>,
+    ) -> Result<R, DbError> {
+        self.begin_group(durable)?;
         match f(self) {
             Ok(r) => self.end_group(true).map(|()| r),
             Err(e) => {
@@ -456,6 +473,16 @@ impl Pg {
                 Err(self.who_holds(e))
             }
         }
+    }
+
+    /// How many statements the connection in use has prepared (a test's view of what a
+    /// rehearsal warmed).
+    #[cfg(test)]
+    pub fn statements_prepared(&self) -> usize {
+        self.conn()
+            .ok()
+            .and_then(|c| c.statements.lock().ok().map(|s| s.len()))
+            .unwrap_or(0)
     }
 
     /// Runs `f` in one transaction begun once the journal's advisory lock is held (the

@@ -20,7 +20,7 @@ pub(super) use listing::list_on;
 pub(super) use listing::list_sql;
 use listing::where_clause;
 use row::COLUMNS;
-pub(super) use row::{Row, append_in, intent_row, now, placeholders};
+pub(super) use row::{Row, append_in, intent_row, now, outcome_in, placeholders};
 
 /// How long a write waits for another process's (SQLite's busy timeout).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -528,7 +528,7 @@ impl Journal {
             }
             // A write of a group: its own savepoint in the group's transaction.
             Store::Shared(pg) if self.grouped => pg.in_savepoint(f),
-            Store::Shared(pg) => pg.write(f),
+            Store::Shared(pg) => pg.write_synced(durable, f),
         }
     }
 
@@ -572,7 +572,7 @@ impl Journal {
     fn begin_group(&mut self, durable: bool) -> bool {
         let conn = match &mut self.store {
             Store::Lite(conn) => conn,
-            Store::Shared(pg) => return pg.begin_group().is_ok(),
+            Store::Shared(pg) => return pg.begin_group(durable).is_ok(),
         };
         if !durable && conn.pragma_update(None, "synchronous", "NORMAL").is_err() {
             return false;
@@ -655,51 +655,7 @@ impl Journal {
         // check" (looked for at the service, never sent again); the next intent's commit
         // or the close syncs it.
         self.write_synced(false, move |tx| {
-            let intent = match known {
-                Some(o) => Some((o.profile, o.base_url, o.action.as_str().into())),
-                None => tx
-                    .one(
-                        "SELECT profile, base_url, action FROM entries WHERE seq = ?1 AND kind = 'intent'",
-                        &vals![seq],
-                    )?
-                    .map(|r| Ok::<_, DbError>((r.text(0)?, r.text(1)?, r.text(2)?)))
-                    .transpose()?,
-            };
-            let Some((profile, base_url, action)) = intent else {
-                return Err(DbError::said(format!("there is no entry {seq}")));
-            };
-            if only_if_unknown {
-                let latest = tx
-                    .one(
-                        "SELECT outcome FROM entries WHERE intent_seq = ?1 ORDER BY seq DESC LIMIT 1",
-                        &vals![seq],
-                    )?
-                    .map(|r| r.text(0))
-                    .transpose()?;
-                if latest.is_some_and(|o| o != Outcome::Unknown.as_str()) {
-                    return Ok(None);
-                }
-            }
-            append_in(
-                tx,
-                Row {
-                    kind: "outcome".into(),
-                    intent_seq: Some(seq),
-                    time: now(),
-                    user: who,
-                    profile,
-                    base_url,
-                    action,
-                    invoice_id: settled.invoice_id.clone(),
-                    outcome: Some(settled.outcome.as_str().into()),
-                    error_kind: settled.error_kind.clone(),
-                    error_code: settled.error_code.clone(),
-                    rows: settled.rows.map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
-                    checked: settled.checked,
-                    ..Row::default()
-                },
-            )
-            .map(Some)
+            outcome_in(tx, &who, seq, &settled, only_if_unknown, known)
         })
         .map_err(write_error(&path))
     }

@@ -247,6 +247,63 @@ pub(in crate::journal) fn append_in(tx: &dyn Db, mut row: Row) -> Result<i64, Db
     Ok(seq)
 }
 
+/// Appends what came of intent `seq` in the transaction `tx` (see
+/// [`Journal::record_outcome`]): nothing when `only_if_unknown` and it is settled already.
+pub(in crate::journal) fn outcome_in(
+    tx: &dyn Db,
+    who: &str,
+    seq: i64,
+    settled: &Settled,
+    only_if_unknown: bool,
+    known: Option<OutcomeOf>,
+) -> Result<Option<i64>, DbError> {
+    let intent = match known {
+        Some(o) => Some((o.profile, o.base_url, o.action.as_str().into())),
+        None => tx
+            .one(
+                "SELECT profile, base_url, action FROM entries WHERE seq = ?1 AND kind = 'intent'",
+                &vals![seq],
+            )?
+            .map(|r| Ok::<_, DbError>((r.text(0)?, r.text(1)?, r.text(2)?)))
+            .transpose()?,
+    };
+    let Some((profile, base_url, action)) = intent else {
+        return Err(DbError::said(format!("there is no entry {seq}")));
+    };
+    if only_if_unknown {
+        let latest = tx
+            .one(
+                "SELECT outcome FROM entries WHERE intent_seq = ?1 ORDER BY seq DESC LIMIT 1",
+                &vals![seq],
+            )?
+            .map(|r| r.text(0))
+            .transpose()?;
+        if latest.is_some_and(|o| o != Outcome::Unknown.as_str()) {
+            return Ok(None);
+        }
+    }
+    append_in(
+        tx,
+        Row {
+            kind: "outcome".into(),
+            intent_seq: Some(seq),
+            time: now(),
+            user: who.to_string(),
+            profile,
+            base_url,
+            action,
+            invoice_id: settled.invoice_id.clone(),
+            outcome: Some(settled.outcome.as_str().into()),
+            error_kind: settled.error_kind.clone(),
+            error_code: settled.error_code.clone(),
+            rows: settled.rows.map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
+            checked: settled.checked,
+            ..Row::default()
+        },
+    )
+    .map(Some)
+}
+
 /// [`append_in`] on a file: numbered and chained here, after the last row.
 fn append_chained(tx: &dyn Db, row: &mut Row) -> Result<i64, DbError> {
     let last = tx

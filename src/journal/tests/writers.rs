@@ -420,3 +420,108 @@ fn a_colleagues_open_lesson_of_a_new_customer_never_undoes_an_intent() {
     assert!(here.customer("cus_new").unwrap().is_some());
     assert_eq!(here.verify().unwrap(), Ok(1));
 }
+
+/// A claim rehearsed on the desk's journal (a create's command does it while the token is
+/// fetched) leaves no row and no claim, and warms what the real claim then runs: that
+/// claim prepares no statement of its own, and the chain holds.
+#[cfg(unix)]
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn a_rehearsed_claim_leaves_nothing_and_warms_the_real_one() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let place = Place::Shared(server.database());
+    let mut j = place.open();
+    let store::Store::Shared(pg) = &j.store else {
+        unreachable!()
+    };
+    let before = pg.statements_prepared();
+    j.rehearse_claim();
+    let store::Store::Shared(pg) = &j.store else {
+        unreachable!()
+    };
+    let warmed = pg.statements_prepared();
+    assert!(warmed > before, "the rehearsal ran nothing");
+    let reference = create("https://api.example.cl", "cus_r", "10", "REH-1", None);
+    let seq = claimed(
+        j.claim(Action::Create, &reference, &Guard::default())
+            .unwrap(),
+    );
+    let store::Store::Shared(pg) = &j.store else {
+        unreachable!()
+    };
+    assert_eq!(
+        pg.statements_prepared(),
+        warmed,
+        "the claim prepared statements of its own"
+    );
+    let of = reference.outcome_of(Action::Create);
+    j.record_answer(seq, of, &Settled::done(Some("in_r1".into())))
+        .unwrap();
+    let store::Store::Shared(pg) = &j.store else {
+        unreachable!()
+    };
+    assert_eq!(
+        pg.statements_prepared(),
+        warmed,
+        "the outcome prepared statements of its own"
+    );
+    // What stays is the real claim's: its intent and outcome, one claim, one customer.
+    let all = j.list(&Filter::default(), true, 0, 10).unwrap();
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!(all[0].seq, seq);
+    assert_eq!(all[0].outcome, Outcome::Done);
+    assert_eq!(j.verify().unwrap(), Ok(2));
+    let Place::Shared(url) = &place else {
+        unreachable!()
+    };
+    let db = url.rsplit('/').next().unwrap();
+    assert_eq!(server.psql(db, "SELECT count(*) FROM claims"), "1");
+    assert_eq!(
+        server.psql(db, "SELECT string_agg(id, ',') FROM customers"),
+        "cus_r"
+    );
+    // A file's journal has nothing to rehearse, and is left as it was.
+    let (_dir, file) = open();
+    file.rehearse_claim();
+    assert!(
+        file.list(&Filter::default(), true, 0, 10)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+/// On the desk's journal, as on a file, an outcome's commit does not wait for the
+/// server's disk (lost in a crash, its intent is "to check", never sent again), an
+/// intent's does; the session's own setting is left as it was.
+#[cfg(unix)]
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn an_outcome_on_the_desks_journal_does_not_wait_for_the_disk_an_intent_does() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let mut j = Place::Shared(server.database()).open();
+    let setting = |j: &mut Journal, durable: bool| {
+        j.write_synced(durable, |tx| {
+            tx.one("SELECT current_setting('synchronous_commit')", &[])?
+                .unwrap()
+                .text(0)
+        })
+        .unwrap()
+    };
+    assert_eq!(setting(&mut j, false), "off");
+    assert_eq!(setting(&mut j, true), "on");
+    assert_eq!(setting(&mut j, false), "off");
+    let after = j
+        .db()
+        .one("SELECT current_setting('synchronous_commit')", &[]);
+    assert_eq!(after.unwrap().unwrap().text(0).unwrap(), "on");
+}
