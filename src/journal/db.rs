@@ -93,6 +93,13 @@ pub(crate) struct DbError {
 }
 
 impl DbError {
+    /// The desk's server refused a check's outcome because the entry is settled already
+    /// (`journal_append`'s "entry … is already settled"): its writer's answer, or another
+    /// check, was committed after this check read it unknown.
+    pub fn settled_first(&self) -> bool {
+        self.why.starts_with("entry ") && self.why.ends_with(" is already settled")
+    }
+
     /// An error of our own (not the store's).
     pub fn said(why: impl Into<String>) -> DbError {
         DbError {

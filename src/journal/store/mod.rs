@@ -654,10 +654,16 @@ impl Journal {
         // Not waited on the disk: an outcome lost in a power cut leaves its intent "to
         // check" (looked for at the service, never sent again); the next intent's commit
         // or the close syncs it.
-        self.write_synced(false, move |tx| {
+        let written = self.write_synced(false, move |tx| {
             outcome_in(tx, &who, seq, &settled, only_if_unknown, known)
-        })
-        .map_err(write_error(&path))
+        });
+        match written {
+            // Settled on the desk's server between this check's read and its row (the
+            // writer's own answer came meanwhile): the check came second, as when its
+            // read saw it settled. Its transaction or savepoint was undone.
+            Err(e) if only_if_unknown && e.settled_first() => Ok(None),
+            other => other.map_err(write_error(&path)),
+        }
     }
 
     /// How long ago intent `seq` was recorded, never more than really passed: on the

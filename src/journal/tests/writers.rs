@@ -525,3 +525,76 @@ fn an_outcome_on_the_desks_journal_does_not_wait_for_the_disk_an_intent_does() {
         .one("SELECT current_setting('synchronous_commit')", &[]);
     assert_eq!(after.unwrap().unwrap().text(0).unwrap(), "on");
 }
+
+/// A check's result found settled by the server at its append (the writer's own answer
+/// committed between the check's read of the latest outcome and its row: a colleague's
+/// billing run checking a row still on its way) is a check that came second, recorded
+/// nowhere, as when its read saw it settled: not a journal that cannot be written (which
+/// stopped a clerk's run of four sharing a file).
+#[cfg(unix)]
+#[test]
+#[cfg_attr(
+    tests_lack = "postgres",
+    ignore = "needs PostgreSQL (apt-get install postgresql)"
+)]
+fn a_check_whose_entry_is_settled_meanwhile_records_nothing_and_fails_nothing() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let place = Place::Shared(server.database());
+    let mut sender = place.open();
+    let reference = create("https://api.example.cl", "cus_s", "10", "RACE-1", None);
+    let seq = claimed(
+        sender
+            .claim(Action::Create, &reference, &Guard::default())
+            .unwrap(),
+    );
+    // The checker has a writer of its own (a row of its own), which a third session
+    // holds: its check's append waits there, after its read saw the entry unknown.
+    let mut checker = place.open();
+    let own = checker
+        .record_intent(Action::Create, &intent("cus_t", "11"))
+        .unwrap();
+    let Place::Shared(url) = &place else {
+        unreachable!()
+    };
+    let db = url.rsplit('/').next().unwrap().to_string();
+    let writer = server.psql(
+        &db,
+        &format!("SELECT writer FROM entries WHERE seq = {own}"),
+    );
+    let holder = place.open();
+    holder.raw(&format!(
+        "BEGIN; SELECT 1 FROM writers WHERE id = {writer} FOR UPDATE;"
+    ));
+    let checking = std::thread::spawn(move || {
+        let found = Settled {
+            checked: true,
+            ..Settled::done(Some("in_s".into()))
+        };
+        checker.record_checked(seq, &found)
+    });
+    // Until the check waits on the writer's row (bounded).
+    let began = std::time::Instant::now();
+    while server.psql(
+        &db,
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
+    ) == "0"
+    {
+        assert!(began.elapsed() < std::time::Duration::from_secs(20));
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // The sender's own answer, committed meanwhile; then the check goes on.
+    let of = reference.outcome_of(Action::Create);
+    sender
+        .record_answer(seq, of, &Settled::done(Some("in_s".into())))
+        .unwrap();
+    holder.raw("COMMIT;");
+    let checked = checking.join().unwrap();
+    assert_eq!(checked.unwrap(), None, "the check came second");
+    let e = sender.entry(seq).unwrap().unwrap();
+    assert_eq!(e.outcome, Outcome::Done);
+    assert!(!e.checked, "the sender's answer settled it");
+    // Two intents and one outcome: the check wrote nothing.
+    assert_eq!(sender.verify().unwrap(), Ok(3));
+}
