@@ -150,6 +150,9 @@ done
 load1=$(cut -d' ' -f1 /proc/loadavg)
 read -r cpu rss < <(idle "$pid")
 import -window root "$WORK/shot.png" 2>/dev/null && cp "$WORK/shot.png" /tmp/desktop-100k.png || true
+# The app's timing lines (INVOICE_DESK_TRACE: when each listing was asked, its first page
+# in hand, its frames), to see where a slow run's time went.
+cp "$WORK/big.log" /tmp/desktop-100k.log
 kill "$pid"; wait "$pid" 2>/dev/null || true
 echo "100,000 invoices, Enter to all shown on screen: median $(median <"$WORK/load") ms ($(range <"$WORK/load"); runs: $(tr '\n' ' ' <"$WORK/load")) (target <= 500), load $load0–$load1${LOAD:+ ($LOAD busy loops beside)}"
 echo "  Enter to the screen's first change: median $(median <"$WORK/load-first") ms ($(range <"$WORK/load-first"); runs: $(tr '\n' ' ' <"$WORK/load-first"))"
