@@ -6,7 +6,7 @@
 //! itself, by a name or a link) is never written, and a damaged one is set aside
 //! (renamed), never removed, since it might be someone's journal.
 
-use super::{Seen, Status};
+use super::{Seen, Status, grams};
 use rusqlite::{Connection, OptionalExtension, params};
 use rust_decimal::Decimal;
 use std::path::{Path, PathBuf};
@@ -608,7 +608,7 @@ impl Index {
         let mut by_text: Option<(String, Vec<(bool, super::Hit)>)> = None;
         for way in ways {
             let found: Vec<super::Hit> = match way {
-                Way::Reference(t) | Way::Text(t) if trigrams(t).is_some() => {
+                Way::Reference(t) | Way::Text(t) if grams::trigrams(t).is_some() => {
                     if by_text.as_ref().is_none_or(|(k, _)| k != t) {
                         by_text = Some((t.clone(), self.by_text(service, t, limit)?));
                     }
@@ -640,9 +640,10 @@ impl Index {
         text: &str,
         limit: usize,
     ) -> Result<Vec<(bool, super::Hit)>, IndexError> {
-        let Some(query) = trigrams(text) else {
+        let Some(grams) = grams::trigrams(text) else {
             return Ok(Vec::new());
         };
+        let query = self.rare_grams(&grams)?;
         // The rows holding each trigram (all the full-text table knows), then the text
         // itself looked for in their words. `+service`: the rows the text matches are
         // looked up one by one; without it SQLite walked the service's whole index
@@ -676,6 +677,29 @@ impl Index {
             found.push((exact, hit));
         }
         Ok(found)
+    }
+
+    /// The full-text query for `grams`: each counted first, up to [`grams::COMMON`] rows
+    /// (a few thousand rowids read at most), the common ones then left out while a rarer
+    /// one is there (see [`grams`]).
+    fn rare_grams(&self, grams: &[String]) -> Result<String, IndexError> {
+        let mut count = self
+            .conn
+            .prepare_cached(
+                "SELECT count(*) FROM (SELECT rowid FROM invoices_text
+                 WHERE invoices_text MATCH ?1 LIMIT ?2)",
+            )
+            .map_err(IndexError::Sql)?;
+        let counted = grams
+            .iter()
+            .map(|g| {
+                count
+                    .query_row(params![g, grams::COMMON], |r| r.get::<_, i64>(0))
+                    .map(|n| (n, g.clone()))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(IndexError::Sql)?;
+        Ok(grams::query(&grams::chosen(&counted)))
     }
 
     /// The rows `way` finds by a column (id, reference, amount, customer): `limit` at
@@ -781,29 +805,6 @@ fn day_number(day: chrono::NaiveDate) -> i64 {
 /// The day kept as [`day_number`] (none for a number no day has).
 fn day_of(n: i64) -> Option<chrono::NaiveDate> {
     chrono::NaiveDate::default().checked_add_signed(chrono::TimeDelta::try_days(n)?)
-}
-
-/// The full-text query for the rows holding trigrams that cover `text` (each quoted,
-/// its quotes doubled: what was typed is never read as the query language); none for a
-/// text shorter than a trigram. Every third one and the last are enough to narrow the
-/// rows (the text is then looked for in each): at 1,000,000 invoices a common trigram's
-/// list of rows is most of a search's reading (#71).
-fn trigrams(text: &str) -> Option<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let last = chars.len().checked_sub(3)?;
-    let mut grams: Vec<String> = (0..=last)
-        .filter(|&i| i % 3 == 0 || i == last)
-        .map(|i| chars[i..i + 3].iter().collect::<String>())
-        .collect();
-    grams.sort();
-    grams.dedup();
-    Some(
-        grams
-            .iter()
-            .map(|g| format!("\"{}\"", g.replace('"', "\"\"")))
-            .collect::<Vec<_>>()
-            .join(" AND "),
-    )
 }
 
 /// The number `url` has in this file, given one if it has none.

@@ -6,6 +6,7 @@
 //! app's Lookup), which then keeps its answer here too.
 
 mod bound;
+mod grams;
 pub mod index;
 
 use crate::api::model::{Invoice, InvoiceStatus};
