@@ -147,6 +147,19 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
+    // What the fetching task reads of each page before the next is asked for (its
+    // paging, the invoices passed over): a second pass over every page's text.
+    let page_texts: Vec<&str> = pages
+        .iter()
+        .map(|p| std::str::from_utf8(p).unwrap())
+        .collect();
+    g.bench_function("paging_pass", |b| {
+        per_invoice(b, || {
+            for t in &page_texts {
+                black_box(invoice_desk::api::model::Paging::from_text(black_box(t)).unwrap());
+            }
+        })
+    });
     g.bench_function("csv_streamed_export", |b| {
         per_invoice(b, || {
             let mut csv = export::StreamingCsv::new(Dialect::Standard).unwrap();
