@@ -889,11 +889,11 @@ fn four_clerks_running_one_file_share_its_rows_and_issue_each_once() {
     // A run that stopped says why in the clerks' support logs (once seen, not reproduced:
     // "the journal cannot be written", one clerk of four, under a loaded suite).
     if outs.iter().any(|o| o.status.code() != Some(0)) {
-        for log in files_under(e.dir.path()) {
-            if log.extension().is_some_and(|x| x == "log") {
-                let text = std::fs::read_to_string(&log).unwrap_or_default();
-                eprintln!("{}:\n{text}", log.display());
-            }
+        // Their folder: `logs` in the configuration folder the clerks share.
+        let logs = std::fs::read_dir(e.dir.path().join("logs"));
+        for log in logs.into_iter().flatten().flatten() {
+            let text = std::fs::read_to_string(log.path()).unwrap_or_default();
+            eprintln!("{}:\n{text}", log.path().display());
         }
     }
     for o in &outs {
@@ -2078,18 +2078,4 @@ fn a_desk_on_the_layout_before_contracts_goes_on_and_contracts_say_what_to_do() 
         .unwrap();
     exits(&out, 0);
     verified(&e, "ana", &d.as_ana);
-}
-
-/// Every file under `dir`.
-fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(files_under(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
 }

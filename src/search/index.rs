@@ -680,9 +680,13 @@ impl Index {
     }
 
     /// The full-text query for `grams`: each counted first, up to [`grams::COMMON`] rows
-    /// (a few thousand rowids read at most), the common ones then left out while a rarer
-    /// one is there (see [`grams`]).
+    /// (as many rowids read at most), the common ones then left out while a rarer one is
+    /// there (see [`grams`]). A lone trigram is asked for as it is: counting it would
+    /// only read its rows twice.
     fn rare_grams(&self, grams: &[String]) -> Result<String, IndexError> {
+        if let [lone] = grams {
+            return Ok(lone.clone());
+        }
         let mut count = self
             .conn
             .prepare_cached(
